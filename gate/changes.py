@@ -1,0 +1,147 @@
+"""The change set: one model of a change, whatever it was built from.
+
+Builders (git, a patch file, the PR files API, a writer's result.json, a
+rubric example) all produce a `ChangeSet`; rules only ever read this model.
+Fields that a source cannot know are `None` ("unknown"), never guessed: a
+rule that needs unknown data fails and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+# Status of one file change.  "unknown" is used when only a path is known
+# (a writer's result.json lists paths, not what happened to them).
+ADDED = "added"
+DELETED = "deleted"
+MODIFIED = "modified"
+RENAMED = "renamed"
+COPIED = "copied"
+TYPE_CHANGED = "type_changed"  # e.g. a file became a symlink
+UNKNOWN = "unknown"
+STATUSES = (ADDED, DELETED, MODIFIED, RENAMED, COPIED, TYPE_CHANGED, UNKNOWN)
+
+MODE_SUBMODULE = "160000"
+MODE_SYMLINK = "120000"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One changed file.
+
+    `path` is the path after the change (for a deletion, the deleted path).
+    `old_path` is set only for renames and copies.  `added`/`deleted` are
+    line counts (0 for binaries; `None` when unknown).  Modes are git's octal
+    strings ("100644", "100755", "120000" symlink, "160000" submodule) or
+    `None` when absent on that side or unknown.
+    """
+
+    path: str
+    status: str = MODIFIED
+    old_path: str | None = None
+    added: int | None = 0
+    deleted: int | None = 0
+    binary: bool = False
+    old_mode: str | None = None
+    new_mode: str | None = None
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Every path this change touches: a rename touches old and new."""
+        if self.old_path is not None and self.old_path != self.path:
+            if self.status == COPIED:
+                return (self.path,)  # a copy leaves its source untouched
+            return (self.old_path, self.path)
+        return (self.path,)
+
+    @property
+    def submodule(self) -> bool:
+        return MODE_SUBMODULE in (self.old_mode, self.new_mode)
+
+    @property
+    def mode_changed(self) -> bool:
+        return (
+            self.old_mode is not None
+            and self.new_mode is not None
+            and self.old_mode != self.new_mode
+        )
+
+    @property
+    def counts_known(self) -> bool:
+        return self.added is not None and self.deleted is not None
+
+
+@dataclass(frozen=True)
+class FileTexts:
+    """A file's text at base and at head; `None` where the file is absent."""
+
+    base: str | None
+    head: str | None
+
+
+def _frozen_mapping(value: Mapping[str, FileTexts]) -> Mapping[str, FileTexts]:
+    return MappingProxyType(dict(value))
+
+
+@dataclass(frozen=True)
+class Stats:
+    files_touched: int
+    added_lines: int
+    deleted_lines: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "files_touched": self.files_touched,
+            "added_lines": self.added_lines,
+            "deleted_lines": self.deleted_lines,
+        }
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """Everything the rules may read about one change.
+
+    `texts` holds file text for exactly the files that content rules name
+    (`Rubric.content_files()`); a file missing from `texts` means "content
+    not available from this source", which content rules treat as a failure.
+    `files_touched` overrides the count (a writer's result.json states it);
+    `None` means count `files`.  `stdout` is captured output for
+    `must_include`; `None` means none was captured.
+    """
+
+    files: tuple[FileChange, ...] = ()
+    base: str | None = None
+    head: str | None = None
+    stdout: str | None = None
+    texts: Mapping[str, FileTexts] = field(default_factory=dict)
+    files_touched: int | None = None
+    source: str = "git"  # "git", "patch", "api", "result", "example"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "texts", _frozen_mapping(self.texts))
+
+    def touched_paths(self) -> list[str]:
+        """All touched paths, sorted and unique."""
+        return sorted({p for f in self.files for p in f.touched})
+
+    @property
+    def counts_known(self) -> bool:
+        return all(f.counts_known for f in self.files)
+
+    def stats(self) -> Stats:
+        count = self.files_touched if self.files_touched is not None else len(self.files)
+        return Stats(
+            files_touched=count,
+            added_lines=sum(f.added or 0 for f in self.files),
+            deleted_lines=sum(f.deleted or 0 for f in self.files),
+        )
+
+
+def from_paths(paths: Iterable[str]) -> tuple[FileChange, ...]:
+    """File changes known only by path (status and counts unknown)."""
+    return tuple(
+        FileChange(path=p, status=UNKNOWN, added=None, deleted=None)
+        for p in sorted(set(paths))
+    )

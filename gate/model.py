@@ -1,0 +1,123 @@
+"""Values shared by the rubric loader, the rules and the reports.
+
+Kept apart from `rubric.py` (which loads and validates) so that rules and
+reports depend only on plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from gate.changes import ChangeSet
+
+BUILTIN_PREFIX = "gate."
+RUBRIC_EDITED = "gate.rubric-edited"
+WORKFLOW_EDITED = "gate.workflow-edited"
+DIFF_INCOMPLETE = "gate.diff-incomplete"
+RUBRIC_SELFTEST = "gate.rubric-selftest"
+# Order in which built-ins are reported (ids are public API: never reuse one).
+BUILTIN_IDS = (RUBRIC_EDITED, WORKFLOW_EDITED, DIFF_INCOMPLETE, RUBRIC_SELFTEST)
+
+DEFAULT_RUBRIC_PATH = ".github/blast-radius.yml"
+DEFAULT_CHECK_NAME = "blast-radius"
+DEFAULT_TESTS = (
+    "tests/",
+    "test/",
+    "**/test_*.py",
+    "**/*_test.py",
+    "**/conftest.py",
+    "pytest.ini",
+    "tox.ini",
+    "**/*_test.go",
+    "**/__tests__/",
+    "**/*.test.*",
+    "**/*.spec.*",
+    "spec/",
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rubric rule. `params` are validated and carry their defaults
+    (for example `test_drift.paths` defaults to the rubric's `tests`)."""
+
+    id: str
+    kind: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    description: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+
+@dataclass(frozen=True)
+class AppliesTo:
+    authors: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    head_branches: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Example:
+    """A synthetic change and the verdict it must get.
+
+    `expect` is the exact tuple of rule ids that must fail; `()` means pass.
+    """
+
+    name: str
+    expect: tuple[str, ...]
+    changes: ChangeSet
+
+
+@dataclass(frozen=True)
+class Rubric:
+    rules: tuple[Rule, ...]
+    sha256: str
+    source: str = "<rubric>"  # how messages name it, e.g. "abc123:.github/blast-radius.yml"
+    version: int = 1
+    tests: tuple[str, ...] = DEFAULT_TESTS
+    applies_to: AppliesTo | None = None
+    examples: tuple[Example, ...] = ()
+
+    def content_files(self) -> tuple[str, ...]:
+        """Files whose base/head text the content rules need, sorted."""
+        return tuple(sorted({str(r.params["file"]) for r in self.rules if "file" in r.params}))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A file-level finding (becomes a check-run annotation)."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    id: str
+    kind: str
+    passed: bool
+    message: str
+    paths: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    description: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "pass": self.passed,
+            "message": self.message,
+            "paths": list(self.paths),
+        }
+        if self.description is not None:
+            out["description"] = self.description
+        if self.findings:
+            out["findings"] = [
+                {"path": f.path, "line": f.line, "message": f.message} for f in self.findings
+            ]
+        return out
