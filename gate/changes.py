@@ -142,6 +142,5 @@ class ChangeSet:
 def from_paths(paths: Iterable[str]) -> tuple[FileChange, ...]:
     """File changes known only by path (status and counts unknown)."""
     return tuple(
-        FileChange(path=p, status=UNKNOWN, added=None, deleted=None)
-        for p in sorted(set(paths))
+        FileChange(path=p, status=UNKNOWN, added=None, deleted=None) for p in sorted(set(paths))
     )

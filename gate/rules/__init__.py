@@ -51,6 +51,6 @@ CONTENT_KINDS = frozenset({"keep_symbols", "keep_lines", "confine_to_symbols"})
 def doc(kind: str) -> str:
     """The documentation of one rule kind (its module docstring)."""
     for module in MODULES:
-        if module.KIND == kind:
+        if kind == module.KIND:
             return (module.__doc__ or "").strip()
     raise KeyError(kind)

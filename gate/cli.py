@@ -1,0 +1,247 @@
+"""Command line: argv -> command function -> int exit code.
+
+Each command lives in `gate/commands/<name>.py` as `run(args) -> int` and is
+imported only when chosen, so `gate check` never loads the network stack.
+`GateError` is handled here, once: one sentence on stderr, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from gate import __version__
+from gate.errors import EXIT_ERROR, GateError
+from gate.model import DEFAULT_RUBRIC_PATH
+
+FORMATS = ("text", "json", "markdown")
+
+DESCRIPTION = """\
+Blast Radius Gate judges the *shape* of a change (which paths, how many
+lines, which symbols and test files) against a rubric frozen at the base
+commit, so the change cannot edit the rules that judge it.
+
+Start with `gate demo`. Exit codes: 0 pass, 1 a rule failed, 2 could not
+judge (bad rubric, bad arguments, git failure), 3 a --patch did not apply.
+"""
+
+
+def _add_format(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="report format: text for people (default), json for machines, markdown for PRs",
+    )
+
+
+def _add_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="also write the JSON report to FILE (deterministic bytes)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gate",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"gate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "check",
+        help="judge base...head (or a --patch) against the rubric frozen at base",
+        description=(
+            "Judge the change BASE...HEAD (the merge-base diff, as GitHub shows a PR) "
+            "in the current git repository. The rubric is read from the BASE commit's "
+            "tree, never from the working tree, the index or HEAD. With --patch, judge "
+            "a unified diff as if applied to BASE, without touching the working tree."
+        ),
+    )
+    p.add_argument(
+        "--base",
+        metavar="REV",
+        help="base revision (default: the upstream of HEAD's branch, else main/master; with --patch: HEAD)",
+    )
+    p.add_argument("--head", metavar="REV", default=None, help="head revision (default: HEAD)")
+    p.add_argument(
+        "--patch",
+        metavar="FILE",
+        help="judge this unified diff as if applied to --base ('-' reads stdin)",
+    )
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help=f"repository path of the rubric (default: {DEFAULT_RUBRIC_PATH})",
+    )
+    p.add_argument(
+        "--rubric-file",
+        metavar="FILE",
+        help="use this local rubric file instead of the base commit's",
+    )
+    p.add_argument(
+        "--freeze",
+        metavar="FILE",
+        help="with --rubric-file: FILE's 'NAME SHA256' line must match the rubric",
+    )
+    p.add_argument("--stdout-file", metavar="FILE", help="captured stdout for must_include rules")
+    p.add_argument(
+        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
+    )
+    _add_format(p)
+    _add_output(p)
+
+    p = sub.add_parser(
+        "grade",
+        help="judge a writer's structured result.json",
+        description=(
+            "Judge a structured writer result: a JSON object with files_touched (int), "
+            "stdout (string) and paths (list of strings). Path rules read paths, "
+            "max_files reads files_touched, must_include reads stdout; a rule that needs "
+            "data the result does not carry fails."
+        ),
+    )
+    p.add_argument("result", metavar="RESULT.json")
+    p.add_argument(
+        "--rubric", metavar="RUBRIC", required=True, help="the rubric file (YAML or JSON)"
+    )
+    p.add_argument(
+        "--freeze",
+        metavar="FREEZE",
+        help="freeze file whose 'NAME SHA256' line must match the rubric",
+    )
+    _add_format(p)
+    _add_output(p)
+
+    p = sub.add_parser("freeze", help="print 'NAME SHA256' lines for files (what --freeze reads)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+
+    p = sub.add_parser("validate", help="check a rubric against the schema (exit 0 or 2)")
+    p.add_argument(
+        "file",
+        nargs="?",
+        default=DEFAULT_RUBRIC_PATH,
+        metavar="FILE",
+        help=f"rubric file (default: {DEFAULT_RUBRIC_PATH})",
+    )
+
+    sub.add_parser("schema", help="print the rubric's JSON Schema")
+
+    p = sub.add_parser(
+        "diff", help="compare two JSON reports rule by rule (exit 1 when any verdict differs)"
+    )
+    p.add_argument("report_a", metavar="REPORT_A")
+    p.add_argument("report_b", metavar="REPORT_B")
+    _add_format(p)
+
+    p = sub.add_parser(
+        "demo", help="judge an honest fix and an over-eager cleanup in a throwaway repo"
+    )
+    _add_format(p)
+
+    p = sub.add_parser("init", help=f"write a starter rubric at {DEFAULT_RUBRIC_PATH}")
+    p.add_argument(
+        "--path", default=DEFAULT_RUBRIC_PATH, help="where to write it (refuses to overwrite)"
+    )
+
+    p = sub.add_parser(
+        "selftest",
+        help="run the rubric's examples: each must get the verdict it expects",
+    )
+    p.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="rubric file (default: the rubric at --base, else the default path in the working tree)",
+    )
+    p.add_argument("--base", metavar="REV", help="read the rubric from this commit's tree")
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help="repository path of the rubric with --base",
+    )
+    p.add_argument(
+        "--strict", action="store_true", help="a rule that no example makes fail is an error"
+    )
+    p.add_argument(
+        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
+    )
+    _add_format(p)
+
+    p = sub.add_parser(
+        "lab", help="judge many writer patches against one base and print a scoreboard"
+    )
+    p.add_argument("patches", nargs="+", metavar="PATCH")
+    p.add_argument("--base", metavar="REV", default="HEAD", help="base revision (default: HEAD)")
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help="repository path of the rubric",
+    )
+    p.add_argument(
+        "--rubric-file",
+        metavar="FILE",
+        help="use this local rubric file instead of the base commit's",
+    )
+    p.add_argument(
+        "--freeze", metavar="FILE", help="with --rubric-file: FILE's 'NAME SHA256' line must match"
+    )
+    p.add_argument(
+        "--stdout-dir",
+        metavar="DIR",
+        help="DIR/<patch name>.stdout holds each patch's captured test output",
+    )
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="judge each patch N times and flag disagreement",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=0,
+        metavar="N",
+        help="parallel workers (default: number of CPUs)",
+    )
+    p.add_argument(
+        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
+    )
+    _add_format(p)
+
+    sub.add_parser(
+        "action", help="the GitHub Action's entry point (reads the runner's environment)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_ERROR
+    module = importlib.import_module(f"gate.commands.{args.command}")
+    try:
+        code: int = module.run(args)
+    except GateError as exc:
+        print(f"gate: error: {exc.message}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("gate: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+    return code
