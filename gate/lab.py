@@ -1,0 +1,234 @@
+"""`gate lab`: grind many writer patches against one base and one frozen rubric.
+
+Each patch is judged on its own, exactly as `gate check --patch` judges it:
+applied into a private temporary index (never the working tree), diffed
+against the base, evaluated.  No state leaks between patches.  The seed's
+buckets sort the corpses:
+
+* `pass`: every rule passed.
+* `thrash`: tests red (a `must_include` rule failed) and over budget (a
+  `max_files` or `max_lines` rule failed).
+* `rename`: a kept symbol was lost (`keep_symbols` failed).
+* `kitchen-mop`: paths, bait lines or scope broken (any other rule failed).
+* `red`: only the tests are red; the shape of the change is fine.  (An
+  extension of the seed's four buckets: an honest miss, not a mop.)
+* `infrastructure`: the patch was not a pure unified diff or did not apply.
+  Infrastructure, not intelligence: rerun the writer.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gate.changes import ChangeSet
+from gate.errors import GateError, PatchError
+from gate.git import Repo
+from gate.judge import evaluate
+from gate.model import Rubric
+from gate.patch import BaseIndex, apply_patch, check_pure, read_patch
+from gate.report import Report, to_json
+
+PASS = "pass"
+THRASH = "thrash"
+RENAME = "rename"
+KITCHEN_MOP = "kitchen-mop"
+RED = "red"
+INFRASTRUCTURE = "infrastructure"
+BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, RED, INFRASTRUCTURE)
+
+BUDGET_KINDS = frozenset({"max_files", "max_lines"})
+TESTS_KINDS = frozenset({"must_include"})
+RENAME_KINDS = frozenset({"keep_symbols"})
+
+
+@dataclass(frozen=True)
+class LabEntry:
+    patch: str
+    applies: bool
+    bucket: str
+    report: Report | None = None
+    error: str | None = None  # why the patch was refused (infrastructure)
+    disagreement: bool = False
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        return self.report.failed if self.report is not None else ()
+
+    @property
+    def verdict(self) -> str:
+        if self.report is None:
+            return "error"
+        return "pass" if self.report.passed else "fail"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "patch": self.patch,
+            "applies": self.applies,
+            "verdict": self.verdict,
+            "failed": list(self.failed),
+            "bucket": self.bucket,
+            "error": self.error,
+            "disagreement": self.disagreement,
+        }
+
+
+@dataclass(frozen=True)
+class LabResult:
+    base: str
+    rubric_sha256: str
+    repeat: int
+    entries: tuple[LabEntry, ...]
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(BUCKETS, 0)
+        for entry in self.entries:
+            out[entry.bucket] += 1
+        return out
+
+    @property
+    def disagreements(self) -> tuple[str, ...]:
+        return tuple(e.patch for e in self.entries if e.disagreement)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "rubric_sha256": self.rubric_sha256,
+            "repeat": self.repeat,
+            "patches": [e.to_dict() for e in self.entries],
+            "buckets": self.counts(),
+            "disagreements": list(self.disagreements),
+        }
+
+
+def bucket_for(report: Report, rubric: Rubric) -> str:
+    """The seed's bucket for a judged (applied) patch."""
+    if report.passed:
+        return PASS
+    kind_of = {rule.id: rule.kind for rule in rubric.rules}
+    kinds = {kind_of.get(rule_id, "builtin") for rule_id in report.failed}
+    if kinds & TESTS_KINDS and kinds & BUDGET_KINDS:
+        return THRASH
+    if kinds & RENAME_KINDS:
+        return RENAME
+    if kinds - TESTS_KINDS:
+        return KITCHEN_MOP
+    return RED
+
+
+def judge_patch(
+    repo: Repo,
+    rubric: Rubric,
+    base_sha: str,
+    data: bytes,
+    name: str,
+    *,
+    rubric_path: str | None,
+    stdout: str | None = None,
+    base_index: BaseIndex | None = None,
+) -> Report:
+    """Judge one patch as if applied to `base_sha`. Raises PatchError when it
+    is not a pure diff or does not apply."""
+    check_pure(data, name)
+    tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
+    files = repo.diff(base_sha, tree, merge_base=False)
+    content = rubric.content_files()
+    texts = repo.read_texts(base_sha, tree, content) if content else {}
+    changes = ChangeSet(
+        files=files, base=base_sha, head=None, stdout=stdout, texts=texts, source="patch"
+    )
+    return evaluate(rubric, changes, rubric_path=rubric_path)
+
+
+def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
+    """Captured test output for a patch: DIR/<name>.stdout, else <patch>.stdout beside it."""
+    candidate = (
+        Path(stdout_dir) / (Path(patch).name + ".stdout")
+        if stdout_dir is not None
+        else Path(patch + ".stdout")
+    )
+    try:
+        return candidate.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise GateError(f"cannot read captured stdout {candidate}: {exc.strerror}") from None
+
+
+def run_lab(
+    repo: Repo,
+    rubric: Rubric,
+    base_sha: str,
+    patches: Sequence[str],
+    *,
+    rubric_path: str | None,
+    repeat: int = 1,
+    jobs: int = 0,
+    stdout_dir: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> LabResult:
+    if repeat < 1:
+        raise GateError(f"--repeat must be at least 1, not {repeat}")
+    base_index = BaseIndex(repo, base_sha)
+    lock = threading.Lock()
+    done = [0]
+
+    def one(patch: str) -> LabEntry:
+        stdout = stdout_for(patch, stdout_dir)
+        outcomes: list[tuple[Report | None, str | None]] = []
+        for _ in range(repeat):
+            try:
+                data = read_patch(patch)
+                report = judge_patch(
+                    repo,
+                    rubric,
+                    base_sha,
+                    data,
+                    patch,
+                    rubric_path=rubric_path,
+                    stdout=stdout,
+                    base_index=base_index,
+                )
+                outcomes.append((report, None))
+            except PatchError as exc:
+                outcomes.append((None, exc.message))
+        signatures = {to_json(r) if r is not None else f"error: {e}" for r, e in outcomes}
+        report, error = outcomes[0]
+        if report is None:
+            entry = LabEntry(patch=patch, applies=False, bucket=INFRASTRUCTURE, error=error)
+        else:
+            entry = LabEntry(
+                patch=patch, applies=True, bucket=bucket_for(report, rubric), report=report
+            )
+        if len(signatures) > 1:
+            entry = LabEntry(
+                patch=entry.patch,
+                applies=entry.applies,
+                bucket=entry.bucket,
+                report=entry.report,
+                error=entry.error,
+                disagreement=True,
+            )
+        if progress is not None:
+            with lock:
+                done[0] += 1
+                progress(done[0], len(patches))
+        return entry
+
+    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    try:
+        if workers == 1 or len(patches) == 1:
+            entries = [one(p) for p in patches]
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                entries = list(pool.map(one, patches))
+    finally:
+        base_index.close()
+    return LabResult(
+        base=base_sha, rubric_sha256=rubric.sha256, repeat=repeat, entries=tuple(entries)
+    )

@@ -1,0 +1,121 @@
+"""The judge proves itself: run a rubric's own examples.
+
+Each example is a synthetic change with the verdict it must get.  Examples
+go through `judge.evaluate`, the very same rule code that judges real
+changes; there is no second implementation to drift.  A rule that no
+example makes fail is *unproven*: nothing shows it can say "no".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gate.judge import evaluate
+from gate.model import RUBRIC_SELFTEST, Example, Result, Rubric
+
+
+@dataclass(frozen=True)
+class ExampleOutcome:
+    name: str
+    expect: tuple[str, ...]  # ids that must fail; () means "must pass"
+    failed: tuple[str, ...]  # ids that did fail, in rubric order
+
+    @property
+    def agrees(self) -> bool:
+        return set(self.expect) == set(self.failed)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Expected to fail, but passed."""
+        return tuple(i for i in self.expect if i not in self.failed)
+
+    @property
+    def unexpected(self) -> tuple[str, ...]:
+        """Failed, but not expected to."""
+        return tuple(i for i in self.failed if i not in self.expect)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "expect": list(self.expect) or "pass",
+            "failed": list(self.failed),
+            "agrees": self.agrees,
+        }
+
+
+@dataclass(frozen=True)
+class SelftestReport:
+    rubric_sha256: str
+    outcomes: tuple[ExampleOutcome, ...]
+    unproven: tuple[str, ...]  # rule ids no example makes fail, rubric order
+    has_passing_example: bool
+
+    @property
+    def agrees(self) -> bool:
+        return all(o.agrees for o in self.outcomes)
+
+    def strict_problems(self) -> list[str]:
+        """What `--strict` refuses beyond disagreements."""
+        problems = []
+        if self.unproven:
+            problems.append("unproven rules (no example makes them fail): " + ", ".join(self.unproven))
+        if not self.has_passing_example:
+            problems.append("no example expects a pass, so nothing shows the rules can say yes")
+        return problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rubric_sha256": self.rubric_sha256,
+            "agrees": self.agrees,
+            "examples": [o.to_dict() for o in self.outcomes],
+            "unproven": list(self.unproven),
+            "has_passing_example": self.has_passing_example,
+        }
+
+
+def run_example(rubric: Rubric, example: Example) -> ExampleOutcome:
+    report = evaluate(rubric, example.changes)
+    return ExampleOutcome(name=example.name, expect=example.expect, failed=report.failed)
+
+
+def run_selftest(rubric: Rubric) -> SelftestReport:
+    outcomes = tuple(run_example(rubric, ex) for ex in rubric.examples)
+    failed_somewhere = {rule_id for o in outcomes for rule_id in o.failed}
+    unproven = tuple(r.id for r in rubric.rules if r.id not in failed_somewhere)
+    return SelftestReport(
+        rubric_sha256=rubric.sha256,
+        outcomes=outcomes,
+        unproven=unproven,
+        has_passing_example=any(not ex.expect for ex in rubric.examples),
+    )
+
+
+def describe(outcome: ExampleOutcome) -> str:
+    """One sentence on why an example disagrees (or that it agrees)."""
+    want = ", ".join(outcome.expect) if outcome.expect else "pass"
+    got = ", ".join(outcome.failed) if outcome.failed else "pass"
+    if outcome.agrees:
+        return f"expected {want}; got {got}"
+    parts = [f"expected {want}; got {got}"]
+    if outcome.missing:
+        parts.append("did not fail: " + ", ".join(outcome.missing))
+    if outcome.unexpected:
+        parts.append("failed unexpectedly: " + ", ".join(outcome.unexpected))
+    return "; ".join(parts)
+
+
+def selftest_result(report: SelftestReport) -> Result:
+    """Built-in `gate.rubric-selftest` for the Action: examples must agree."""
+    wrong = [o for o in report.outcomes if not o.agrees]
+    if not wrong:
+        n = len(report.outcomes)
+        message = f"all {n} rubric example{'s' if n != 1 else ''} got their expected verdict"
+        return Result(id=RUBRIC_SELFTEST, kind="builtin", passed=True, message=message)
+    details = "; ".join(f'example "{o.name}": {describe(o)}' for o in wrong)
+    return Result(
+        id=RUBRIC_SELFTEST,
+        kind="builtin",
+        passed=False,
+        message=f"{len(wrong)} rubric example(s) disagree, so no verdict can be trusted: {details}",
+    )
