@@ -1,0 +1,92 @@
+"""`keep_lines`: named lines of a file survive the change.
+
+Parameters:
+
+* `file` (path): any text file, repo-relative.
+* `lines` (strings): lines that must still be in the file at head.
+
+Lines are compared after stripping surrounding whitespace on both sides,
+so re-indenting a kept line keeps it; the line may also move within the
+file.  Only whole lines count (a kept line folded into a longer line is
+gone).
+
+Passes when `file` is untouched.  Fails when a listed line that exists at
+base no longer exists at head, including when `file` is deleted or renamed
+away.  An annotation points at the head line where the kept line used to
+be.  A listed line that is not in the base version is ignored (there is
+nothing to keep) and named in the message.  A touched file whose content
+the source cannot provide (a writer's `result.json`) fails.
+
+```yaml
+- id: BAIT
+  kind: keep_lines
+  file: clamp_kit.py
+  lines: ["import math  # bait: unused on purpose"]
+```
+"""
+
+from __future__ import annotations
+
+from gate.changes import ChangeSet
+from gate.model import Finding, Result, Rule
+from gate.rules._common import (
+    file_state,
+    line_diff,
+    names,
+    param_list,
+    param_str,
+    plural,
+    quote,
+    result,
+    unavailable,
+)
+
+KIND = "keep_lines"
+
+
+def check(rule: Rule, changes: ChangeSet) -> Result:
+    path = param_str(rule, "file")
+    wanted = param_list(rule, "lines")
+    state = file_state(changes, path)
+    if state.change is None:
+        return result(rule, True, f"{quote(path)} is untouched")
+    texts = changes.texts.get(path)
+    if texts is None:
+        return unavailable(rule, path, changes)
+    base_text = texts.base
+    head_text = None if state.gone is not None else texts.head
+    base_lines = [] if base_text is None else [s.strip() for s in base_text.splitlines()]
+    head_set = set() if head_text is None else {s.strip() for s in head_text.splitlines()}
+    base_index: dict[str, int] = {}
+    for number, text in enumerate(base_lines, start=1):
+        base_index.setdefault(text, number)
+    present = [w for w in wanted if w.strip() in base_index]
+    absent = [w for w in wanted if w.strip() not in base_index]
+    missing = [w for w in present if w.strip() not in head_set]
+    note = f"; not in the base version, so ignored: {names(absent)}" if absent else ""
+    if not missing:
+        return result(
+            rule, True, f"{plural(len(present), 'listed line')} of {quote(path)} kept{note}"
+        )
+    gone = f" ({quote(path)} was {state.gone})" if state.gone is not None else ""
+    findings: list[Finding] = []
+    if head_text is not None:
+        anchors = line_diff(base_text, head_text).head_anchor
+        for w in missing:
+            base_line = base_index[w.strip()]
+            findings.append(
+                Finding(
+                    path=path,
+                    message=f"kept line {quote(w.strip())} (base line {base_line}) was removed",
+                    line=anchors.get(base_line),
+                )
+            )
+    verb = "is" if len(missing) == 1 else "are"
+    return result(
+        rule,
+        False,
+        f"{plural(len(missing), 'kept line')} of {quote(path)} {verb} gone at head{gone}: "
+        f"{names([w.strip() for w in missing])}{note}",
+        paths=state.change.touched if state.gone is not None else [path],
+        findings=findings,
+    )

@@ -1,0 +1,59 @@
+"""`max_files`: a budget on how many paths a change touches.
+
+Parameters:
+
+* `limit` (integer, 0 or more): the most paths the change may touch.
+* `exclude` (globs, optional, default none): touched paths that do not count.
+
+A path is *touched* when the change adds, deletes, modifies, renames or
+changes the mode of it.  A rename touches its old and its new path but
+counts **once**; it is excluded only when both of its paths match
+`exclude`.  A copy counts its new path only.
+
+When the change comes from a writer's `result.json`, the stated
+`files_touched` is the count (unless `exclude` is given: then the listed
+`paths` are counted, because only paths can be excluded).
+
+Fails when the count is over `limit`; the message says the count and the
+limit (`9 paths touched; limit 3`) and `paths` lists the counted paths.
+
+```yaml
+- id: F1
+  kind: max_files
+  limit: 3
+  exclude: ["docs/", "*.md"]
+```
+"""
+
+from __future__ import annotations
+
+from gate import globs
+from gate.changes import ChangeSet
+from gate.model import Result, Rule
+from gate.rules._common import param_int, param_list, plural, result
+
+KIND = "max_files"
+
+
+def check(rule: Rule, changes: ChangeSet) -> Result:
+    limit = param_int(rule, "limit")
+    exclude = param_list(rule, "exclude")
+    counted_paths: list[str] = []
+    if changes.files_touched is not None and not exclude:
+        count = changes.files_touched
+        counted_paths = changes.touched_paths()
+        note = " (as stated by the source)" if changes.source == "result" else ""
+    else:
+        count = 0
+        excluded = 0
+        for f in changes.files:
+            kept = [p for p in f.touched if not globs.matches(p, exclude)]
+            if kept:
+                count += 1
+                counted_paths.extend(kept)
+            else:
+                excluded += 1
+        note = f" ({excluded} excluded)" if excluded else ""
+    passed = count <= limit
+    message = f"{plural(count, 'path')} touched{note}; limit {limit}"
+    return result(rule, passed, message, paths=() if passed else counted_paths)
