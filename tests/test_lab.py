@@ -1,0 +1,147 @@
+"""`gate lab`: the scoreboard over writer patches, judged independently."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from lab_fixture import EXPECTED_BUCKETS, build_lab, make_patch, write_patches
+
+from gate import seedlab
+from gate.cli import main
+
+
+def _lab_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(["lab", "--format", "json", *argv])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_scoreboard_covers_every_bucket(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patches = write_patches(repo, tmp_path / "out")
+    before = repo.status()
+    code, data = _lab_json(capsys, "--repo", str(repo.root), *patches)
+    assert code == 1
+    got = {Path(p["patch"]).name: p["bucket"] for p in data["patches"]}
+    assert got == EXPECTED_BUCKETS
+    by_name = {Path(p["patch"]).name: p for p in data["patches"]}
+    assert by_name["honest.patch"]["failed"] == []
+    assert by_name["renamed.patch"]["failed"][0] == "NAMES"
+    assert "GREEN" in by_name["rewrite.patch"]["failed"]
+    assert "LINES" in by_name["rewrite.patch"]["failed"]
+    assert by_name["test-edit.patch"]["failed"] == ["FILES", "TESTS"]
+    assert by_name["honest-but-red.patch"]["failed"] == ["GREEN"]
+    for name in ("fenced.patch", "truncated.patch", "wrong-base.patch"):
+        assert by_name[name]["applies"] is False
+        assert by_name[name]["error"]
+    assert "line 1" in by_name["fenced.patch"]["error"]
+    assert data["buckets"] == {
+        "pass": 1,
+        "thrash": 1,
+        "rename": 1,
+        "kitchen-mop": 2,
+        "red": 1,
+        "infrastructure": 3,
+    }
+    assert repo.status() == before
+
+
+def test_text_scoreboard_names_buckets_and_counts(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patches = write_patches(repo, tmp_path / "out")
+    assert main(["lab", "--repo", str(repo.root), *patches]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["patch", "applies", "verdict", "failed", "bucket"]
+    assert "buckets: pass 1, thrash 1, rename 1, kitchen-mop 2, red 1, infrastructure 3" in out
+
+
+def test_all_pass_exits_zero(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo, seedlab.RUBRIC)
+    patch = tmp_path / "honest.patch"
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    code, data = _lab_json(capsys, "--repo", str(repo.root), str(patch))
+    assert code == 0
+    assert data["buckets"]["pass"] == 1
+
+
+def test_repeat_two_agrees_and_is_deterministic(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patches = write_patches(repo, tmp_path / "out")
+    code, first = _lab_json(capsys, "--repo", str(repo.root), "--repeat", "2", *patches)
+    assert code == 1
+    assert first["repeat"] == 2
+    assert first["disagreements"] == []
+    assert not any(p["disagreement"] for p in first["patches"])
+    main(["lab", "--format", "json", "--repo", str(repo.root), "--repeat", "2", *patches])
+    second_bytes = capsys.readouterr().out
+    assert json.loads(second_bytes) == first
+
+
+def test_many_patches_leave_the_tree_untouched(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patches = []
+    for i in range(2, 42):
+        variant = seedlab.CLAMP_KIT.replace("hi - 1", f"hi - {i}")
+        path = tmp_path / f"p{i:02d}.patch"
+        path.write_bytes(make_patch(repo, {"clamp_kit.py": variant}))
+        patches.append(str(path))
+    (repo.root / "untracked.txt").write_text("keep me\n")
+    (repo.root / "clamp_kit.py").write_text(seedlab.CLAMP_KIT + "# local edit\n")
+    status_before = repo.status()  # may refresh the index: read it after
+    index_before = (repo.root / ".git" / "index").read_bytes()
+    code, data = _lab_json(capsys, "--repo", str(repo.root), "--jobs", "2", *patches)
+    assert len(data["patches"]) == 40
+    assert [Path(p["patch"]).name for p in data["patches"]] == [Path(p).name for p in patches]
+    assert (repo.root / ".git" / "index").read_bytes() == index_before
+    assert repo.status() == status_before
+    assert (repo.root / "clamp_kit.py").read_text() == seedlab.CLAMP_KIT + "# local edit\n"
+    assert all(p["applies"] for p in data["patches"])
+    assert code == 1  # no captured stdout: GREEN fails for every patch
+
+
+def test_stdout_dir_supplies_captured_output(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patch = tmp_path / "p" / "honest.patch"
+    patch.parent.mkdir()
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    outputs = tmp_path / "stdout"
+    outputs.mkdir()
+    (outputs / "honest.patch.stdout").write_text("EXIT=0\n")
+    code, data = _lab_json(
+        capsys, "--repo", str(repo.root), "--stdout-dir", str(outputs), str(patch)
+    )
+    assert code == 0, data
+    code, data = _lab_json(capsys, "--repo", str(repo.root), str(patch))
+    assert code == 1
+    assert data["patches"][0]["failed"] == ["GREEN"]
+
+
+def test_missing_patch_file_stops_the_lab_with_exit_2(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    code = main(["lab", "--repo", str(repo.root), str(tmp_path / "nope.patch")])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "nope.patch" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_bad_repeat_is_refused(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patch = tmp_path / "x.patch"
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    assert main(["lab", "--repo", str(repo.root), "--repeat", "0", str(patch)]) == 2
+    assert "--repeat" in capsys.readouterr().err
+
+
+def test_no_env_leak_into_git(repo, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A GIT_INDEX_FILE in the caller's environment must not redirect the lab."""
+    build_lab(repo)
+    patch = tmp_path / "honest.patch"
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    (tmp_path / "honest.patch.stdout").write_text("EXIT=0\n")
+    monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "foreign-index"))
+    code, _ = _lab_json(capsys, "--repo", str(repo.root), str(patch))
+    assert code == 0
+    assert not os.path.exists(tmp_path / "foreign-index")
