@@ -1,0 +1,521 @@
+"""The only place that runs git.
+
+Every call goes through `Repo.run` (or one of the two streaming helpers),
+with a scrubbed environment: `GIT_DIR`, `GIT_INDEX_FILE`, `GIT_WORK_TREE` and
+friends from the caller's environment are dropped unless passed explicitly, so
+the gate always reads the repository it was pointed at.
+
+Diffs are computed tree to tree by one streaming `git diff --raw --numstat -z`
+process whose output is parsed chunk by chunk.  That diff runs with an empty
+work tree and an empty index so that no `.gitattributes` from the change
+itself (which could mark every file `-diff` and hide its line counts) is
+consulted; only `$GIT_DIR/info/attributes` and the user's own attributes file
+apply.  Text for content rules is read with one `git cat-file --batch`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO
+
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODE_SUBMODULE,
+    MODIFIED,
+    RENAMED,
+    TYPE_CHANGED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+)
+from gate.errors import GateError
+
+# Variables that would redirect git away from the repository we were given.
+_SCRUBBED = (
+    "GIT_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_WORK_TREE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_DIFF_OPTS",
+    "GIT_PAGER",
+    "GIT_LITERAL_PATHSPECS",
+    "GIT_GLOB_PATHSPECS",
+    "GIT_NOGLOB_PATHSPECS",
+    "GIT_ICASE_PATHSPECS",
+)
+
+# Fixed configuration: the same change gives the same numbers whatever the
+# user's config says.  diff.renameLimit is git's own default, written down.
+RENAME_LIMIT = 1000
+_CONFIG = (
+    "-c",
+    "core.quotepath=false",
+    "-c",
+    "diff.renames=true",
+    "-c",
+    f"diff.renameLimit={RENAME_LIMIT}",
+    "-c",
+    "diff.noprefix=false",
+    "-c",
+    "core.fsmonitor=false",
+)
+
+SHALLOW_HINT = (
+    "this is a shallow clone: fetch the full history "
+    "(actions/checkout: fetch-depth: 0, or git fetch --unshallow)"
+)
+
+_CHUNK = 1 << 20
+_HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
+_STATUS = {
+    "A": ADDED,
+    "D": DELETED,
+    "M": MODIFIED,
+    "R": RENAMED,
+    "C": COPIED,
+    "T": TYPE_CHANGED,
+}
+
+
+def _decode_path(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
+
+
+def _first_line(data: bytes) -> str:
+    text = data.decode("utf-8", errors="replace").strip()
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return "no message"
+
+
+def short(sha: str) -> str:
+    return sha[:12]
+
+
+class Repo:
+    """A git repository at `path` (a work tree, any folder inside one, or a bare repo)."""
+
+    def __init__(self, path: str | os.PathLike[str] = ".") -> None:
+        self.path = Path(path)
+        self._shallow: bool | None = None
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_OPTIONAL_LOCKS"] = "0"
+        env["GIT_NO_REPLACE_OBJECTS"] = "1"
+        env["LC_ALL"] = "C"
+        env["LANGUAGE"] = "C"
+        if extra:
+            env.update(extra)
+        return env
+
+    def _argv(self, args: Sequence[str]) -> list[str]:
+        return ["git", "-C", str(self.path), *_CONFIG, *args]
+
+    def _start_error(self, exc: OSError) -> GateError:
+        if isinstance(exc, FileNotFoundError) and not self.path.is_dir():
+            return GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
+        return GateError(f"cannot run git ({exc}): install git and put it on PATH")
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        input: bytes | None = None,
+        ok: Iterable[int] = (0,),
+    ) -> bytes:
+        """Run `git ARGS` in the repository and return its stdout.
+
+        `env` adds variables (for example a temporary `GIT_INDEX_FILE`).  A
+        non-zero exit raises `GateError` with the first line of git's stderr.
+        """
+        try:
+            proc = subprocess.run(
+                self._argv(args),
+                input=input,
+                capture_output=True,
+                env=self._env(env),
+                check=False,
+            )
+        except OSError as exc:
+            raise self._start_error(exc) from None
+        if proc.returncode not in tuple(ok):
+            raise GateError(f"git {args[0]} failed: {_first_line(proc.stderr)}")
+        return proc.stdout
+
+    def _try(self, args: Sequence[str]) -> tuple[int, bytes, bytes]:
+        try:
+            proc = subprocess.run(
+                self._argv(args), capture_output=True, env=self._env(), check=False
+            )
+        except OSError as exc:
+            raise self._start_error(exc) from None
+        return proc.returncode, proc.stdout, proc.stderr
+
+    # -- revisions ----------------------------------------------------------
+
+    def is_shallow(self) -> bool:
+        if self._shallow is None:
+            code, out, _ = self._try(["rev-parse", "--is-shallow-repository"])
+            self._shallow = code == 0 and out.strip() == b"true"
+        return self._shallow
+
+    def check_repository(self) -> None:
+        """Raise a clear error unless `path` is inside a git repository."""
+        code, _, err = self._try(["rev-parse", "--git-dir"])
+        if code != 0:
+            raise GateError(
+                f"{self.path} is not a git repository ({_first_line(err)}): "
+                "run inside a clone or pass --repo DIR"
+            )
+
+    def try_rev_parse(self, rev: str, peel: str | None = "commit") -> str | None:
+        """The full sha of `rev` (peeled to `peel`), or None when it does not resolve."""
+        spec = f"{rev}^{{{peel}}}" if peel else rev
+        code, out, _ = self._try(["rev-parse", "--verify", "--quiet", "--end-of-options", spec])
+        if code != 0:
+            return None
+        sha = out.decode("ascii", errors="replace").strip()
+        return sha or None
+
+    def rev_parse(self, rev: str, peel: str | None = "commit") -> str:
+        """The full sha of `rev`; `peel` is "commit" (default), "tree", or None (as is).
+
+        Unknown revisions raise `GateError` naming the revision and how to get it.
+        """
+        self.check_repository()
+        sha = self.try_rev_parse(rev, peel)
+        if sha is not None:
+            return sha
+        if self.try_rev_parse(rev, None) is not None and peel:
+            raise GateError(
+                f"revision {rev!r} is not a {peel}: name a {peel} (a commit sha, branch or tag)"
+            )
+        if self.is_shallow():
+            raise GateError(
+                f"unknown revision {rev!r} in this repository: fetch it; {SHALLOW_HINT}"
+            )
+        raise GateError(
+            f"unknown revision {rev!r} in this repository: fetch it "
+            "(git fetch origin <branch or sha>) or name an existing commit"
+        )
+
+    def merge_base(self, a: str, b: str) -> str:
+        """The merge base of two revisions (what `a...b` diffs from)."""
+        code, out, err = self._try(["merge-base", "--end-of-options", a, b])
+        if code == 0 and out.strip():
+            return out.decode("ascii", errors="replace").split()[0]
+        if code == 1 and not err.strip():
+            if self.is_shallow():
+                raise GateError(
+                    f"no merge base between {short(a)} and {short(b)}: the fork point is "
+                    f"outside this shallow clone; {SHALLOW_HINT}"
+                )
+            raise GateError(
+                f"no merge base between {short(a)} and {short(b)}: the histories are "
+                "unrelated; pick a --base that the head branched from"
+            )
+        raise GateError(f"git merge-base failed: {_first_line(err)}")
+
+    # -- objects ------------------------------------------------------------
+
+    def read_blob(self, rev: str, path: str) -> bytes | None:
+        """The bytes of `path` in the tree of `rev`, or None when it is absent (or not a file)."""
+        sha = self.rev_parse(rev, peel=None)
+        with _CatFile(self) as cat:
+            return cat.get(f"{sha}:{path}")
+
+    def read_texts(
+        self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
+    ) -> dict[str, FileTexts]:
+        """Base and head text of each path (UTF-8, errors replaced); None where absent.
+
+        `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
+        None reads nothing on that side.  One `git cat-file --batch` serves all.
+        """
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        base = self.rev_parse(base_rev, peel=None) if base_rev is not None else None
+        head = self.rev_parse(head_rev, peel=None) if head_rev is not None else None
+        out: dict[str, FileTexts] = {}
+        with _CatFile(self) as cat:
+            for path in wanted:
+                texts = []
+                for side in (base, head):
+                    data = cat.get(f"{side}:{path}") if side is not None else None
+                    texts.append(None if data is None else data.decode("utf-8", errors="replace"))
+                out[path] = FileTexts(base=texts[0], head=texts[1])
+        return out
+
+    # -- diff ---------------------------------------------------------------
+
+    def diff(self, base: str, head: str, *, merge_base: bool = True) -> tuple[FileChange, ...]:
+        """Every file changed from `base` to `head`, sorted by path.
+
+        With `merge_base` (default) this is `base...head`: the change since the
+        fork point, as a pull request shows it.  Otherwise it is the plain
+        `base head` tree diff (both may be commits or trees).
+        """
+        spec = [f"{base}...{head}"] if merge_base else [base, head]
+        args = [
+            "diff",
+            "--raw",
+            "--numstat",
+            "-z",
+            "-M",
+            "--abbrev=40",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-color",
+            "--no-relative",
+            "--ignore-submodules=none",
+            "--diff-algorithm=myers",
+            "--end-of-options",
+            *spec,
+            "--",
+        ]
+        with tempfile.TemporaryDirectory(prefix="gate-diff-") as empty:
+            # An empty work tree and index: attributes from the change are not read.
+            env = self._env({"GIT_WORK_TREE": empty, "GIT_INDEX_FILE": os.path.join(empty, "i")})
+            with tempfile.TemporaryFile() as errfile:
+                try:
+                    proc = subprocess.Popen(
+                        self._argv(args),
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.PIPE,
+                        stderr=errfile,
+                        env=env,
+                    )
+                except OSError as exc:
+                    raise self._start_error(exc) from None
+                assert proc.stdout is not None
+                try:
+                    files = parse_diff(_tokens(proc.stdout))
+                except ValueError as exc:
+                    proc.kill()
+                    proc.wait()
+                    raise GateError(
+                        f"cannot read git diff output ({exc}): report this bug"
+                    ) from None
+                finally:
+                    proc.stdout.close()
+                code = proc.wait()
+                if code != 0:
+                    errfile.seek(0)
+                    raise GateError(f"git diff failed: {_first_line(errfile.read())}")
+        return tuple(sorted(files, key=lambda f: (f.path, f.old_path or "")))
+
+
+def _tokens(stream: IO[bytes]) -> Iterator[bytes]:
+    """NUL-separated tokens of a stream, read in chunks."""
+    tail = b""
+    while True:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            break
+        parts = (tail + chunk).split(b"\0")
+        tail = parts.pop()
+        yield from parts
+    if tail:
+        raise ValueError("output does not end with NUL")
+
+
+def _raw_status(header: bytes) -> tuple[str, str | None, str | None]:
+    """(status letter, old mode, new mode) from ':100644 100644 sha sha M'."""
+    fields = header[1:].split(b" ")
+    if len(fields) != 5:
+        raise ValueError(f"unexpected raw record {header[:80]!r}")
+    old_mode = fields[0].decode("ascii")
+    new_mode = fields[1].decode("ascii")
+    letter = fields[4][:1].decode("ascii")
+    return (
+        letter,
+        None if old_mode == "000000" else old_mode,
+        None if new_mode == "000000" else new_mode,
+    )
+
+
+def _count(field: bytes) -> int:
+    return int(field)
+
+
+def parse_diff(tokens: Iterator[bytes]) -> list[FileChange]:
+    """Pair `--raw` records with the `--numstat` records that follow, in order."""
+    raw: list[tuple[str, str | None, str | None, str, str | None]] = []
+    files: list[FileChange] = []
+    index = 0
+    for token in tokens:
+        if token.startswith(b":"):
+            letter, old_mode, new_mode = _raw_status(token)
+            if letter in ("R", "C"):
+                old = _decode_path(next(tokens))
+                new = _decode_path(next(tokens))
+                raw.append((letter, old_mode, new_mode, new, old))
+            else:
+                raw.append((letter, old_mode, new_mode, _decode_path(next(tokens)), None))
+            continue
+        # A numstat record: "ADDED\tDELETED\tPATH" or "ADDED\tDELETED\t" + old + new.
+        parts = token.split(b"\t", 2)
+        if len(parts) != 3:
+            raise ValueError(f"unexpected numstat record {token[:80]!r}")
+        if parts[2] == b"":
+            next(tokens)
+            next(tokens)
+        if index >= len(raw):
+            raise ValueError("more numstat records than raw records")
+        letter, old_mode, new_mode, path, old_path = raw[index]
+        raw[index] = ("", None, None, "", None)  # release what was paired
+        index += 1
+        binary = parts[0] == b"-"
+        added = 0 if binary else _count(parts[0])
+        deleted = 0 if binary else _count(parts[1])
+        if MODE_SUBMODULE in (old_mode, new_mode):
+            # A submodule is a commit pointer, not a text file: touched, 0 lines.
+            added = deleted = 0
+        files.append(
+            FileChange(
+                path=path,
+                status=_STATUS.get(letter, UNKNOWN),
+                old_path=old_path,
+                added=added,
+                deleted=deleted,
+                binary=binary,
+                old_mode=old_mode,
+                new_mode=new_mode,
+            )
+        )
+    if index != len(raw):
+        # A raw record without numstat (git prints none for some unmerged or
+        # odd entries): still a touched path, with unknown counts.
+        for letter, old_mode, new_mode, path, old_path in raw[index:]:
+            files.append(
+                FileChange(
+                    path=path,
+                    status=_STATUS.get(letter, UNKNOWN),
+                    old_path=old_path,
+                    added=None,
+                    deleted=None,
+                    old_mode=old_mode,
+                    new_mode=new_mode,
+                )
+            )
+    return files
+
+
+class _CatFile:
+    """One `git cat-file --batch -z` process, asked one object at a time."""
+
+    def __init__(self, repo: Repo) -> None:
+        self.repo = repo
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.err: IO[bytes] | None = None
+
+    def __enter__(self) -> _CatFile:
+        self.err = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(
+                self.repo._argv(["cat-file", "--batch", "-z"]),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.err,
+                env=self.repo._env(),
+            )
+        except OSError as exc:
+            self.err.close()
+            raise self.repo._start_error(exc) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        proc = self.proc
+        if proc is not None:
+            assert proc.stdin is not None and proc.stdout is not None
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+            proc.stdout.close()
+            proc.wait()
+        if self.err is not None:
+            self.err.close()
+
+    def _failure(self) -> GateError:
+        assert self.proc is not None and self.err is not None
+        self.proc.kill()
+        self.proc.wait()
+        self.err.seek(0)
+        return GateError(f"git cat-file failed: {_first_line(self.err.read())}")
+
+    def get(self, name: str) -> bytes | None:
+        """The blob named `name` ("sha:path"); None when missing or not a blob."""
+        assert self.proc is not None
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        request = name.encode("utf-8", errors="surrogateescape")
+        if b"\0" in request:
+            return None  # git paths cannot contain NUL
+        try:
+            stdin.write(request + b"\0")
+            stdin.flush()
+        except OSError:
+            raise self._failure() from None
+        line = stdout.readline()
+        if not line:
+            raise self._failure()
+        found = _HEADER.match(line)
+        if found is None:
+            # "<name> missing\n" (the name may itself contain newlines).
+            expected = len(request) + len(b" missing\n")
+            rest = expected - len(line)
+            if rest > 0:
+                line += stdout.read(rest)
+            if not line.endswith((b" missing\n", b" ambiguous\n")):
+                raise self._failure()
+            return None
+        size = int(found.group(2))
+        data = stdout.read(size)
+        if len(data) != size or stdout.read(1) != b"\n":
+            raise self._failure()
+        if found.group(1) != b"blob":
+            return None
+        return data
+
+
+def changes_from_git(
+    repo: Repo,
+    base_rev: str,
+    head_rev: str,
+    content_files: Iterable[str],
+    *,
+    stdout: str | None = None,
+) -> ChangeSet:
+    """The change `base...head` with texts for `content_files`.
+
+    Base-side texts come from the merge base (where the change starts), head
+    texts from the head.  The report names the resolved base and head shas.
+    """
+    base = repo.rev_parse(base_rev)
+    head = repo.rev_parse(head_rev)
+    fork = repo.merge_base(base, head)
+    files = repo.diff(base, head, merge_base=True)
+    texts = repo.read_texts(fork, head, content_files)
+    return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
