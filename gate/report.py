@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gate.changes import Stats
+from gate.escape import markdown_code, markdown_text, printable
 from gate.model import Result
 
 
@@ -41,3 +42,187 @@ class Report:
 def to_json(report: Report) -> str:
     """Deterministic JSON: sorted keys, no timestamps, no absolute paths."""
     return json.dumps(report.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Renderers for people (text) and for pull requests (markdown).  Every piece of
+# text that a change can control (paths, messages, descriptions, notes) goes
+# through gate.escape, so it can neither forge a line nor open HTML.
+
+FORMATS = ("text", "json", "markdown")
+
+# GitHub refuses a check-run summary or a comment body over 65,535 characters.
+GITHUB_MARKDOWN_LIMIT = 65535
+
+TEXT_PATHS_SHOWN = 100  # per failed rule; the JSON report always has them all
+MARKDOWN_PATHS_SHOWN = 50
+
+PASS_NOTE = "A pass only clears the frozen rule list above; it never claims more."
+
+
+def _sha(value: str | None) -> str:
+    return "none" if value is None else value
+
+
+def _headline_ids(report: Report) -> str:
+    return ", ".join(report.failed)
+
+
+def to_text(report: Report) -> str:
+    """The report for people: a headline, the stats, one line per rule.
+
+    Paths, messages and notes are shown with `printable`, so a path with a
+    newline in it stays on its own indented line and cannot forge a verdict.
+    """
+    total = len(report.results)
+    if report.passed:
+        lines = [f"PASS: all {total} rules passed"]
+    else:
+        lines = [
+            f"FAIL: {len(report.failed)} of {total} rules failed: "
+            + ", ".join(printable(i) for i in report.failed)
+        ]
+    s = report.stats
+    lines.append(
+        f"stats: {s.files_touched} files touched, +{s.added_lines} -{s.deleted_lines} lines"
+    )
+    lines.append(
+        f"rubric sha256 {report.rubric_sha256}; base {_sha(report.base)}; head {_sha(report.head)}"
+    )
+    lines.append("")
+    for r in report.results:
+        verdict = "PASS" if r.passed else "FAIL"
+        lines.append(f"{verdict} {printable(r.id)} ({printable(r.kind)}): {printable(r.message)}")
+        if r.description:
+            lines.append(f"    why: {printable(r.description)}")
+        if r.passed:
+            continue
+        for path in r.paths[:TEXT_PATHS_SHOWN]:
+            lines.append(f"    - {printable(path)}")
+        hidden = len(r.paths) - TEXT_PATHS_SHOWN
+        if hidden > 0:
+            lines.append(f"    ... and {hidden} more paths (all of them are in --format json)")
+        for f in r.findings:
+            where = printable(f.path) if f.line is None else f"{printable(f.path)}:{f.line}"
+            lines.append(f"    at {where}: {printable(f.message)}")
+    if report.notes:
+        lines.append("")
+        lines.append("notes:")
+        lines.extend(f"  - {printable(n)}" for n in report.notes)
+    return "\n".join(lines) + "\n"
+
+
+def _md_size(text: str) -> int:
+    """Size as GitHub may count it: UTF-16 code units (never less than code points)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def truncate_markdown(text: str, limit: int = GITHUB_MARKDOWN_LIMIT) -> str:
+    """Cut `text` at a line boundary so it fits `limit`, and say so.
+
+    Lines the renderer writes never contain a raw newline from the change,
+    so cutting between lines never leaves a half-escaped construct.
+    """
+    if _md_size(text) <= limit:
+        return text
+    note = (
+        f"\n\n> **Report truncated** to fit {limit} characters; "
+        "the full report is in the JSON output and the job log.\n"
+    )
+    budget = limit - _md_size(note)
+    kept: list[str] = []
+    used = 0
+    for line in text.split("\n"):
+        size = _md_size(line) + 1
+        if used + size > budget:
+            break
+        kept.append(line)
+        used += size
+    if not kept and budget > 0:  # one enormous first line: hard cut
+        head = text[: max(budget - 1, 0)]
+        while _md_size(head) > budget - 1:
+            head = head[:-1]
+        kept = [head]
+    out = "\n".join(kept).rstrip("\n") + note
+    if _md_size(out) > limit:
+        out = out[:limit]
+        while _md_size(out) > limit:
+            out = out[:-1]
+    return out
+
+
+def to_markdown(
+    report: Report,
+    *,
+    title: str = "Blast Radius Gate",
+    max_chars: int | None = None,
+) -> str:
+    """The report for a check-run summary, a PR comment or a job summary.
+
+    A headline naming the failed ids, a table of every rule, the offending
+    paths under each failed rule, the stats, the rubric's SHA-256 and the
+    judged base/head, and notes.  All change-controlled text is escaped with
+    `gate.escape`; with `max_chars`, the result is cut to fit (with a note).
+    """
+
+    def ids(values: tuple[str, ...]) -> str:
+        return ", ".join(markdown_code(v) for v in values)
+
+    name = markdown_text(title)
+    if report.passed:
+        lines = [f"### ✅ {name}: pass", "", f"All {len(report.results)} rules passed."]
+    else:
+        lines = [
+            f"### ❌ {name}: fail",
+            "",
+            f"Failed rules ({len(report.failed)} of {len(report.results)}): " + ids(report.failed),
+        ]
+    lines += ["", "| rule | kind | verdict | message |", "| --- | --- | --- | --- |"]
+    for r in report.results:
+        verdict = "✅ pass" if r.passed else "❌ **fail**"
+        message = markdown_text(r.message)
+        if r.description:
+            message += " (" + markdown_text(r.description.strip()) + ")"
+        lines.append(
+            f"| {markdown_code(r.id, table=True)} | {markdown_text(r.kind)} "
+            f"| {verdict} | {message} |"
+        )
+    for r in report.results:
+        if r.passed or not (r.paths or r.findings):
+            continue
+        lines += ["", f"**{markdown_code(r.id)}** offending paths:", ""]
+        for path in r.paths[:MARKDOWN_PATHS_SHOWN]:
+            lines.append(f"- {markdown_code(path)}")
+        hidden = len(r.paths) - MARKDOWN_PATHS_SHOWN
+        if hidden > 0:
+            lines.append(f"- … and {hidden} more (see the JSON report)")
+        for f in r.findings[:MARKDOWN_PATHS_SHOWN]:
+            where = markdown_code(f.path if f.line is None else f"{f.path}:{f.line}")
+            lines.append(f"- {where}: {markdown_text(f.message)}")
+    s = report.stats
+    lines += [
+        "",
+        f"**Stats:** {s.files_touched} files touched, +{s.added_lines} / -{s.deleted_lines} lines",
+        "",
+        f"**Rubric** SHA-256 {markdown_code(report.rubric_sha256)} · "
+        f"base {markdown_code(_sha(report.base))} · head {markdown_code(_sha(report.head))}",
+    ]
+    if report.notes:
+        lines += ["", "**Notes:**", ""]
+        lines.extend(f"- {markdown_text(n)}" for n in report.notes)
+    lines += ["", f"_{PASS_NOTE}_"]
+    text = "\n".join(lines) + "\n"
+    if max_chars is not None:
+        text = truncate_markdown(text, max_chars)
+    return text
+
+
+def render(report: Report, fmt: str) -> str:
+    """`fmt` is one of FORMATS: text, json, markdown."""
+    if fmt == "json":
+        return to_json(report)
+    if fmt == "markdown":
+        return to_markdown(report)
+    if fmt == "text":
+        return to_text(report)
+    raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
