@@ -1,0 +1,130 @@
+"""`gate check`: judge base...head (or a --patch) against the rubric frozen at base.
+
+Imports stay cheap on purpose: no network stack, nothing from `gate.github`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gate.changes import ChangeSet
+from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
+from gate.git import Repo, changes_from_git
+from gate.model import Rubric
+from gate.report import Report
+
+# `--base` default: the first of these that resolves to a commit.
+DEFAULT_BASES = ("@{upstream}", "origin/HEAD", "main", "master")
+
+
+def default_base(repo: Repo) -> str:
+    """The first of `DEFAULT_BASES` that names a commit, else GateError."""
+    repo.check_repository()
+    for candidate in DEFAULT_BASES:
+        if repo.try_rev_parse(candidate) is not None:
+            return candidate
+    raise GateError(
+        "no base revision: none of @{upstream}, origin/HEAD, main, master exists; "
+        "pass --base REV (the branch the change will merge into)"
+    )
+
+
+def read_stdout_file(path: str | None) -> str | None:
+    """Captured stdout for `must_include` rules (UTF-8, errors replaced)."""
+    if path is None:
+        return None
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise GateError(f"stdout file {path} does not exist: pass the captured output") from None
+    except OSError as exc:
+        raise GateError(f"cannot read stdout file {path} ({exc.strerror})") from None
+    return data.decode("utf-8", errors="replace")
+
+
+def load_rubric(args: argparse.Namespace, repo: Repo, base: str) -> Rubric:
+    if args.rubric_file is not None:
+        return rubric_from_file(args.rubric_file, args.freeze)
+    return rubric_from_commit(repo, base, args.rubric, args.freeze)
+
+
+def patch_changes(
+    args: argparse.Namespace, repo: Repo, stdout: str | None
+) -> tuple[Rubric, ChangeSet]:
+    """--patch mode: the patch applied to --base (default HEAD) in a temporary index."""
+    from gate.patch import apply_patch, read_patch
+
+    if args.head is not None:
+        raise GateError("--head cannot be combined with --patch: the patch is the head")
+    base = repo.rev_parse(args.base if args.base is not None else "HEAD")
+    rubric = load_rubric(args, repo, base)
+    data = read_patch(args.patch)
+    name = "<stdin>" if args.patch == "-" else str(args.patch)
+    tree = apply_patch(repo, base, data, name)
+    files = repo.diff(base, tree, merge_base=False)
+    texts = repo.read_texts(base, tree, rubric.content_files())
+    changes = ChangeSet(
+        files=files, base=base, head=None, stdout=stdout, texts=texts, source="patch"
+    )
+    return rubric, changes
+
+
+def git_changes(
+    args: argparse.Namespace, repo: Repo, stdout: str | None
+) -> tuple[Rubric, ChangeSet]:
+    """Git mode: the merge-base diff base...head."""
+    base_rev = args.base if args.base is not None else default_base(repo)
+    head_rev = args.head if args.head is not None else "HEAD"
+    base = repo.rev_parse(base_rev)
+    rubric = load_rubric(args, repo, base)
+    changes = changes_from_git(repo, base, head_rev, rubric.content_files(), stdout=stdout)
+    return rubric, changes
+
+
+def render(report: Report, fmt: str) -> str:
+    from gate import report as reports
+
+    renderer = getattr(reports, "render", None)
+    if renderer is None:
+        return reports.to_json(report)
+    text: str = renderer(report, fmt)
+    return text
+
+
+def write_output(path: str, report: Report) -> None:
+    from gate.report import to_json
+
+    try:
+        Path(path).write_text(to_json(report), encoding="utf-8")
+    except OSError as exc:
+        raise GateError(f"cannot write report to {path} ({exc.strerror}): check --output") from None
+
+
+def emit(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
+    sys.stdout.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from gate.judge import evaluate
+
+    rubric_path = repo_path(args.rubric)
+    repo = Repo(args.repo)
+    stdout = read_stdout_file(args.stdout_file)
+    if args.patch is not None:
+        rubric, changes = patch_changes(args, repo, stdout)
+    else:
+        rubric, changes = git_changes(args, repo, stdout)
+    report = evaluate(rubric, changes, rubric_path=rubric_path)
+    text = render(report, args.format)
+    if args.output is not None:
+        write_output(args.output, report)
+    emit(text)
+    return EXIT_PASS if report.passed else EXIT_FAIL
