@@ -1,0 +1,70 @@
+"""`gate grade RESULT.json --rubric RUBRIC [--freeze FREEZE]`: judge a writer's result.
+
+The frozen-judge loop of seed 003: the rubric is hashed and checked against
+the freeze *before* the writer's result is even read, so a run graded by a
+rubric edited after the freeze is discarded, never scored.  The result must
+meet the field contract (`gate.result`); a missing field prints
+`{"missing": [...]}` on stdout and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
+from gate.escape import printable
+from gate.model import DEFAULT_RUBRIC_PATH
+from gate.report import Report, render, to_json
+
+
+def emit(text: str) -> None:
+    """Write to stdout; a terminal that cannot encode a path gets escapes, not a crash."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
+    sys.stdout.flush()
+
+
+def write_report(path: str, report: Report) -> None:
+    """`--output FILE`: the deterministic JSON report."""
+    try:
+        Path(path).write_text(to_json(report), encoding="utf-8")
+    except OSError as exc:
+        raise GateError(
+            f"cannot write report to {printable(path)} ({exc.strerror or exc}): check --output"
+        ) from None
+
+
+def notes_for(files_touched: int | None, path_count: int) -> list[str]:
+    if files_touched is not None and files_touched < path_count:
+        return [
+            f"the result says files_touched {files_touched} but lists {path_count} paths; "
+            "max_files judged the stated count"
+        ]
+    return []
+
+
+def run(args: argparse.Namespace) -> int:
+    from gate.frozen import rubric_from_file
+    from gate.judge import evaluate
+    from gate.result import ResultContractError, load_result
+
+    # The freeze is checked inside rubric_from_file, before the result is read.
+    rubric = rubric_from_file(args.rubric, args.freeze)
+    try:
+        changes = load_result(args.result)
+    except ResultContractError as exc:
+        emit(json.dumps(exc.payload()) + "\n")
+        print(f"gate: error: {exc.message}", file=sys.stderr)
+        return EXIT_ERROR
+    notes = notes_for(changes.files_touched, len(changes.touched_paths()))
+    report = evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
+    if args.output is not None:
+        write_report(args.output, report)
+    emit(render(report, args.format))
+    return EXIT_PASS if report.passed else EXIT_FAIL

@@ -1,0 +1,217 @@
+"""A writer's structured result (result.json) as a change set.
+
+The field contract (seed 003): a JSON object with
+
+- `files_touched`: an integer count of edited paths (a boolean is not one),
+- `stdout`: the captured output, a string,
+- `paths`: the list of touched paths, strings;
+
+extra keys are ignored.  A missing field, a mistyped field or a partial
+JSON object is a failed contract, never a pass: `load_result` raises
+`ResultContractError` (exit 2), which carries the machine-readable
+`{"missing": [...]}` that `gate grade` prints on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gate.changes import ChangeSet, from_paths
+from gate.errors import GateError
+from gate.escape import printable
+
+REQUIRED = ("files_touched", "stdout", "paths")
+EXPECTED = {
+    "files_touched": "a non-negative integer",
+    "stdout": "a string",
+    "paths": "a list of repo-relative path strings",
+}
+MAX_RESULT_BYTES = 64 * 1024 * 1024
+
+
+class ResultContractError(GateError):
+    """Required fields are missing or mistyped (exit 2)."""
+
+    def __init__(self, message: str, missing: list[str], mistyped: list[str]) -> None:
+        super().__init__(message)
+        self.missing = missing
+        self.mistyped = mistyped
+
+    def payload(self) -> dict[str, list[str]]:
+        """What `gate grade` prints on stdout: `{"missing": [...]}` (and/or
+        `{"mistyped": [...]}`), in contract order."""
+        out: dict[str, list[str]] = {}
+        if self.missing:
+            out["missing"] = self.missing
+        if self.mistyped:
+            out["mistyped"] = self.mistyped
+        return out
+
+
+def _no_duplicates(name: str) -> Any:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise GateError(
+                    f"{name}: duplicate key {printable(json.dumps(key))}; "
+                    "a result must state each field once"
+                )
+            out[key] = value
+        return out
+
+    return hook
+
+
+def _no_constant(name: str) -> Any:
+    def hook(token: str) -> Any:
+        raise GateError(f"{name}: {token} is not valid JSON; write a number or a string")
+
+    return hook
+
+
+def parse_json(data: bytes, name: str) -> Any:
+    """Strict JSON (UTF-8, optional BOM; no NaN, no duplicate keys) or a
+    GateError naming the file, line and column."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise GateError(
+            f"{name}: not UTF-8 (byte {exc.start}); write the result as UTF-8 JSON"
+        ) from None
+    if not text.strip():
+        raise GateError(f"{name}: empty file; expected a JSON object")
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_duplicates(name), parse_constant=_no_constant(name)
+        )
+    except json.JSONDecodeError as exc:
+        raise GateError(
+            f"{name} line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); "
+            "a partial or malformed result is a failed contract, re-run the writer"
+        ) from None
+    except RecursionError:
+        raise GateError(f"{name}: JSON nested too deeply") from None
+
+
+def read_json_file(path: str | Path) -> Any:
+    name = printable(str(path))
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_RESULT_BYTES:
+            raise GateError(f"{name}: {size} bytes is over the {MAX_RESULT_BYTES}-byte limit")
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise GateError(f"{name} is a directory; give the path of a JSON file") from None
+    except FileNotFoundError:
+        raise GateError(f"{name} does not exist; give the path of a JSON file") from None
+    except OSError as exc:
+        raise GateError(f"cannot read {name}: {exc.strerror or exc}") from None
+    return parse_json(data, name)
+
+
+def _path_problem(p: str) -> str | None:
+    if p == "":
+        return "is empty"
+    if p.startswith("/"):
+        return "is absolute"
+    if "\x00" in p:
+        return "contains a NUL byte"
+    parts = p.rstrip("/").split("/") if p != "/" else [""]
+    if any(part in ("", ".", "..") for part in parts):
+        return "is not a normalized repo-relative path (empty, '.' or '..' segment)"
+    return None
+
+
+def check_result(payload: Any, name: str) -> ChangeSet:
+    """Validate a parsed result object against the field contract."""
+    if not isinstance(payload, dict):
+        raise GateError(
+            f"{name}: the result must be a JSON object with files_touched, stdout and paths, "
+            f"not a JSON {type(payload).__name__}"
+        )
+    missing = [k for k in REQUIRED if k not in payload]
+    mistyped: list[str] = []
+    details: list[str] = []
+
+    files_touched = payload.get("files_touched")
+    if "files_touched" in payload and (
+        isinstance(files_touched, bool) or not isinstance(files_touched, int) or files_touched < 0
+    ):
+        mistyped.append("files_touched")
+        details.append(
+            f"files_touched is {_shown(files_touched)}, expected {EXPECTED['files_touched']}"
+        )
+    stdout = payload.get("stdout")
+    if "stdout" in payload and not isinstance(stdout, str):
+        mistyped.append("stdout")
+        details.append(f"stdout is a JSON {_json_type(stdout)}, expected {EXPECTED['stdout']}")
+    paths = payload.get("paths")
+    if "paths" in payload:
+        if not isinstance(paths, list):
+            mistyped.append("paths")
+            details.append(f"paths is a JSON {_json_type(paths)}, expected {EXPECTED['paths']}")
+        else:
+            for i, p in enumerate(paths):
+                problem = (
+                    f"is a JSON {_json_type(p)}, not a string"
+                    if not isinstance(p, str)
+                    else _path_problem(p)
+                )
+                if problem is not None:
+                    mistyped.append("paths")
+                    shown = _shown(p) if isinstance(p, str) else ""
+                    details.append(f"paths[{i}] {shown + ' ' if shown else ''}{problem}")
+                    break
+
+    if missing or mistyped:
+        parts = []
+        if missing:
+            parts.append(
+                "missing required field" + ("s " if len(missing) > 1 else " ") + ", ".join(missing)
+            )
+        parts.extend(details)
+        raise ResultContractError(
+            f"{name}: " + "; ".join(parts) + "; a writer result needs files_touched (int), "
+            "stdout (string) and paths (list of strings), so this run is a failed contract",
+            missing,
+            mistyped,
+        )
+    assert isinstance(files_touched, int) and isinstance(stdout, str) and isinstance(paths, list)
+    return ChangeSet(
+        files=from_paths(paths),
+        files_touched=files_touched,
+        stdout=stdout,
+        source="result",
+    )
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    text = printable(json.dumps(value, ensure_ascii=False))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def load_result(path: str | Path) -> ChangeSet:
+    """Read a writer's result.json into a `ChangeSet` (source "result").
+
+    Raises `GateError` for an unreadable file or invalid JSON (naming the
+    line), `ResultContractError` for missing or mistyped fields.
+    """
+    return check_result(read_json_file(path), printable(str(path)))
