@@ -36,4 +36,4 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         verb = "lies" if len(outside) == 1 else "lie"
         message = f"{plural(len(outside), 'touched path')} {verb} outside the allowed globs"
         return result(rule, False, message, paths=outside)
-    return result(rule, True, f"all {plural(len(touched), 'touched path')} are allowed")
+    return result(rule, True, f"every touched path matches the allowed globs ({len(touched)})")

@@ -1,0 +1,102 @@
+"""forbidden_path: plain string prefix on every touched path."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.changes import COPIED, RENAMED, ChangeSet, FileChange, from_paths
+from gate.model import Rule
+from gate.rules import forbidden_path
+
+
+def files(*paths: str) -> ChangeSet:
+    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+
+
+CASES = [
+    ("no hit", files("src/a.py"), "secrets/", True, 'no touched path starts with "secrets/"', []),
+    ("empty change", ChangeSet(), "secrets/", True, "no touched path", []),
+    (
+        "hit",
+        files("secrets/k", "a"),
+        "secrets/",
+        False,
+        '1 touched path starts with "secrets/"',
+        ["secrets/k"],
+    ),
+    (
+        "several hits, sorted",
+        files("secrets/z", "secrets/a/b", "x"),
+        "secrets/",
+        False,
+        "2 touched paths start with",
+        ["secrets/a/b", "secrets/z"],
+    ),
+    (
+        "plain prefix, not a directory",
+        files("secretsauce.txt"),
+        "secrets",
+        False,
+        "1 touched",
+        ["secretsauce.txt"],
+    ),
+    ("no glob meaning", files("secrets/a"), "secret*", True, "no touched path", []),
+    (
+        "literal star matches only a star",
+        files("secret*/a"),
+        "secret*",
+        False,
+        "1 touched",
+        ["secret*/a"],
+    ),
+    ("case-sensitive", files("Secrets/a"), "secrets/", True, "no touched path", []),
+    ("prefix only at the start", files("src/secrets/a"), "secrets/", True, "no touched path", []),
+    (
+        "rename out of the prefix",
+        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=RENAMED),)),
+        "secrets/",
+        False,
+        "1 touched",
+        ["secrets/k"],
+    ),
+    (
+        "copy from the prefix leaves the source untouched",
+        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=COPIED),)),
+        "secrets/",
+        True,
+        "no touched",
+        [],
+    ),
+    (
+        "result.json paths",
+        ChangeSet(files=from_paths(["secrets/x"])),
+        "secrets/",
+        False,
+        "1 touched",
+        ["secrets/x"],
+    ),
+    (
+        "newline in a path",
+        files("ok\nsecrets/x", "secrets/\n"),
+        "secrets/",
+        False,
+        "1 touched",
+        ["secrets/\n"],
+    ),
+    ("quoted prefix in message", files("a"), 'we"ird\n', True, r'"we\"ird\n"', []),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "prefix", "passed", "message", "paths"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_forbidden_path(
+    changes: ChangeSet, prefix: str, passed: bool, message: str, paths: list[str]
+) -> None:
+    rule = Rule(id="F2", kind="forbidden_path", params={"prefix": prefix})
+    result = forbidden_path.check(rule, changes)
+    assert result.passed is passed
+    assert message in result.message
+    assert list(result.paths) == paths
