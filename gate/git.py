@@ -110,9 +110,14 @@ def short(sha: str) -> str:
 class Repo:
     """A git repository at `path` (a work tree, any folder inside one, or a bare repo)."""
 
-    def __init__(self, path: str | os.PathLike[str] = ".") -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] = ".", *, config: Sequence[str] = ()
+    ) -> None:
+        """`config` adds `-c NAME=VALUE` settings to every git call (the Action
+        passes `safe.directory=<workspace>` for a checkout owned by another uid)."""
         self.path = Path(path)
         self._shallow: bool | None = None
+        self._config = tuple(arg for item in config for arg in ("-c", item))
 
     # -- plumbing -----------------------------------------------------------
 
@@ -128,7 +133,7 @@ class Repo:
         return env
 
     def _argv(self, args: Sequence[str]) -> list[str]:
-        return ["git", "-C", str(self.path), *_CONFIG, *args]
+        return ["git", "-C", str(self.path), *_CONFIG, *self._config, *args]
 
     def _start_error(self, exc: OSError) -> GateError:
         if isinstance(exc, FileNotFoundError) and not self.path.is_dir():
