@@ -1,0 +1,507 @@
+"""`--patch` mode: judge a unified diff as if applied to a base commit.
+
+Three steps, each fail-closed:
+
+1. `read_patch(path)` reads the bytes (`-` is stdin); unreadable -> exit 2.
+2. `check_pure(data, name)` refuses anything that is not a *pure* unified
+   diff (git's format or plain `diff -u`): prose before, between or after
+   the files, a markdown fence, a hunk cut short or with extra lines, an
+   empty file.  `git apply` silently skips garbage between files; the gate
+   does not, because a skipped line may be half of the change.  The scanner
+   walks every line; `unidiff.PatchSet` parses the same text as a second
+   opinion, and both must agree on the number of files.  -> exit 3.
+3. `apply_patch(repo, base, data, name)` applies the patch to the base tree
+   in a throw-away index (`GIT_INDEX_FILE`), exactly as `git apply --cached`
+   would, and returns the resulting TREE sha.  The working tree and the real
+   index are never read or written.  Patched blobs and the tree are written
+   to the object store as unreachable loose objects (`git gc` prunes them).
+
+Line endings: the patch is bytes and hunk lines are passed to git byte for
+byte, so a `\\r` at the end of a `+`/`-`/` ` line is file content (a CRLF
+file in the repository).  A `\\r` at the end of a *structural* line (a
+`diff --git`, `---`/`+++`, `@@`, or extended header line) means the whole
+patch went through a CRLF conversion; it is refused with exit 3 and the
+advice to convert the patch to LF, never silently rewritten.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from gate.errors import GateError, PatchError
+
+if TYPE_CHECKING:
+    from gate.git import Repo
+
+__all__ = ["BaseIndex", "apply_patch", "check_pure", "read_patch"]
+
+STDIN_NAME = "<stdin>"
+_SHOW_MAX = 80  # characters of an offending line quoted in a message
+
+# --- line shapes -----------------------------------------------------------
+
+_GIT_HEADER = re.compile(rb"^diff --git .+$")
+_DIFF_CMD = re.compile(rb"^diff (?:-{1,2}[A-Za-z][A-Za-z0-9=-]* )+\S.*$")  # `diff -ruN a/x b/x`
+_EXTENDED = (
+    re.compile(rb"^index [0-9a-f]{4,64}\.\.[0-9a-f]{4,64}(?: [0-7]{6})?$"),
+    re.compile(rb"^(?:old|new) mode [0-7]{6}$"),
+    re.compile(rb"^(?:deleted|new) file mode [0-7]{6}$"),
+    re.compile(rb"^(?:dis)?similarity index \d{1,3}%$"),
+    re.compile(rb"^(?:rename|copy) (?:from|to) .+$"),
+)
+_INDEX = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
+_OLD_FILE = re.compile(rb"^--- .+$")
+_NEW_FILE = re.compile(rb"^\+\+\+ .+$")
+_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$")
+_BINARY_DIFFER = re.compile(rb"^Binary files .+ differ$")
+_BINARY_START = b"GIT binary patch"
+_BINARY_HUNK = re.compile(rb"^(?:literal|delta) \d+$")
+_BASE85 = re.compile(rb"^[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]+$")
+_FENCE = re.compile(rb"^\s*(?:```|~~~)")
+
+# A file section whose `index` line names only these blobs needs no hunk
+# (a new or deleted empty file).  Prefixes of the empty blob, SHA-1 and SHA-256.
+_EMPTY_BLOBS = (
+    b"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+    b"473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+)
+
+
+def _no_content(blob: bytes) -> bool:
+    return set(blob) == {ord("0")} or any(e.startswith(blob) for e in _EMPTY_BLOBS)
+
+
+# --- 1. reading ------------------------------------------------------------
+
+
+def read_patch(path: str) -> bytes:
+    """The patch's bytes; `-` reads stdin.  Unreadable or missing -> GateError (exit 2)."""
+    if path == "-":
+        try:
+            return sys.stdin.buffer.read()
+        except (OSError, AttributeError, ValueError) as exc:
+            raise GateError(
+                f"cannot read the patch from stdin: {exc}; pass a file instead"
+            ) from None
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise GateError(f"patch file {path!r} does not exist; check the path") from None
+    except IsADirectoryError:
+        raise GateError(f"patch file {path!r} is a directory; pass a diff file") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise GateError(f"cannot read patch file {path!r}: {reason}") from None
+
+
+# --- 2. purity -------------------------------------------------------------
+
+
+def _show(line: bytes) -> str:
+    """The line as a repr: control characters, CR and non-UTF-8 bytes visible."""
+    text = line.decode("utf-8", errors="backslashreplace")
+    if len(text) > _SHOW_MAX:
+        text = text[:_SHOW_MAX] + "…"
+    return repr(text)
+
+
+@dataclass
+class _Hunk:
+    line: int  # where its `@@` header is
+    old: int  # lines it promised on the old side
+    new: int
+    got_old: int = 0
+    got_new: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.got_old == self.old and self.got_new == self.new
+
+    def promised(self) -> str:
+        return (
+            f"the hunk at line {self.line} promised {self.old} old and {self.new} new lines "
+            f"but has {self.got_old} and {self.got_new}"
+        )
+
+
+@dataclass
+class _Section:
+    """One file of the patch, for the checks made when it ends."""
+
+    line: int
+    git: bool
+    has_header: bool = False  # any extended header line
+    needs_content: bool = False  # an `index` line with real blobs
+    has_content: bool = False  # hunks or a binary patch
+
+
+class _Scanner:
+    """Walk every line of a patch; raise PatchError at the first impure one."""
+
+    def __init__(self, lines: list[bytes], name: str) -> None:
+        self.lines = lines
+        self.name = name
+        self.files = 0
+        self.last_hunk: _Hunk | None = None
+        self.last_hunk_end = -1  # index of the first line after the last hunk
+
+    def fail(self, lineno: int, why: str) -> PatchError:
+        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else b""
+        return PatchError(
+            f"{self.name}:{lineno}: {_show(line)} {why}; "
+            "the patch must be a pure unified diff (git diff or diff -u output and nothing else)"
+        )
+
+    def stray(self, i: int) -> PatchError:
+        """The error for a line (index i) that is no part of a diff."""
+        line = self.lines[i]
+        lineno = i + 1
+        if _FENCE.match(line):
+            return self.fail(lineno, "is a markdown fence: strip the fence lines around the diff")
+        if line.endswith(b"\r"):
+            return self.fail(
+                lineno,
+                "ends with a carriage return (CRLF line endings): convert the patch to LF "
+                "line endings, for example with dos2unix",
+            )
+        if self.files == 0:
+            return self.fail(
+                lineno, "comes before the first file header: remove the text before the diff"
+            )
+        hunk = self.last_hunk
+        if hunk is not None and i == self.last_hunk_end and line[:1] in (b" ", b"+", b"-", b""):
+            return self.fail(
+                lineno,
+                f"is past the end of the hunk at line {hunk.line}, which promised {hunk.old} "
+                f"old and {hunk.new} new lines: fix the hunk header's counts or remove the line",
+            )
+        if line.strip() == b"":
+            return self.fail(lineno, "is a blank line outside any hunk: remove it")
+        return self.fail(lineno, "is not part of any file or hunk: remove the text around the diff")
+
+    def end_section(self, section: _Section | None, lineno: int) -> None:
+        if section is None:
+            return
+        if not section.has_content and section.needs_content:
+            raise PatchError(
+                f"{self.name}:{lineno - 1}: the patch is truncated: the file at line "
+                f"{section.line} has an index line but no hunks; regenerate the complete diff"
+            )
+        if section.git and not section.has_header and not section.has_content:
+            raise PatchError(
+                f"{self.name}:{section.line}: {_show(self.lines[section.line - 1])} starts a "
+                "file with no change at all; remove it or regenerate the complete diff"
+            )
+
+    def run(self) -> int:
+        lines = self.lines
+        n = len(lines)
+        i = 0  # index of the line being read; its number is i + 1
+        section: _Section | None = None
+        hunk_ok = False  # an `@@` may come next: right after `+++` or a hunk
+        while i < n:
+            line = lines[i]
+            lineno = i + 1
+            if line.endswith(b"\r"):
+                raise self.stray(i)  # CRLF on a structural line
+            if _GIT_HEADER.match(line):
+                self.end_section(section, lineno)
+                section = _Section(line=lineno, git=True)
+                self.files += 1
+                hunk_ok = False
+                i += 1
+                while (
+                    i < n
+                    and not lines[i].endswith(b"\r")
+                    and any(p.match(lines[i]) for p in _EXTENDED)
+                ):
+                    section.has_header = True
+                    m = _INDEX.match(lines[i])
+                    if m and not (_no_content(m.group(1)) and _no_content(m.group(2))):
+                        section.needs_content = True
+                    i += 1
+                continue
+            if _DIFF_CMD.match(line) and i + 1 < n and _OLD_FILE.match(lines[i + 1]):
+                # `diff -ruN a/x b/x` before a plain file header
+                self.end_section(section, lineno)
+                section = None
+                hunk_ok = False
+                i += 1
+                continue
+            if _OLD_FILE.match(line):
+                if i + 1 >= n:
+                    raise PatchError(
+                        f"{self.name}:{lineno}: the patch is truncated after the '---' "
+                        "header: no '+++' header follows; regenerate the complete diff"
+                    )
+                if lines[i + 1].endswith(b"\r"):
+                    raise self.stray(i + 1)
+                if not _NEW_FILE.match(lines[i + 1]):
+                    raise self.fail(i + 2, "follows a '---' header where a '+++' header must be")
+                if section is None or not section.git or section.has_content:
+                    self.end_section(section, lineno)
+                    section = _Section(line=lineno, git=False)
+                    self.files += 1
+                i += 2
+                if i >= n:
+                    raise PatchError(
+                        f"{self.name}:{i}: the patch is truncated after the '+++' header: "
+                        "no hunk follows; regenerate the complete diff"
+                    )
+                if not _HUNK.match(lines[i]) or lines[i].endswith(b"\r"):
+                    if lines[i].endswith(b"\r"):
+                        raise self.stray(i)
+                    raise self.fail(i + 1, "follows a '+++' header where an '@@' hunk must be")
+                hunk_ok = True
+                continue
+            m = _HUNK.match(line)
+            if m:
+                if section is None or not hunk_ok:
+                    raise self.fail(lineno, "is a hunk without a '---'/'+++' file header")
+                section.has_content = True
+                i = self._hunk(i, m)
+                continue
+            if _BINARY_DIFFER.match(line):
+                if section is None or section.has_content:
+                    self.end_section(section, lineno)
+                    section = _Section(line=lineno, git=False)
+                    self.files += 1
+                section.has_content = True
+                hunk_ok = False
+                i += 1
+                continue
+            if line == _BINARY_START:
+                if section is None or not section.git or section.has_content:
+                    raise self.fail(lineno, "is a binary patch without a 'diff --git' header")
+                section.has_content = True
+                hunk_ok = False
+                i = self._binary(i + 1)
+                continue
+            raise self.stray(i)
+        self.end_section(section, n + 1)
+        return self.files
+
+    def _hunk(self, i: int, m: re.Match[bytes]) -> int:
+        """Read the hunk whose header is at index i; return the index after it."""
+        hunk = _Hunk(
+            line=i + 1,
+            old=int(m.group(2)) if m.group(2) is not None else 1,
+            new=int(m.group(4)) if m.group(4) is not None else 1,
+        )
+        lines = self.lines
+        i += 1
+        while not hunk.complete:
+            if i >= len(lines):
+                raise PatchError(
+                    f"{self.name}:{len(lines)}: the patch is truncated at line {len(lines)}: "
+                    f"{hunk.promised()}; regenerate the complete diff"
+                )
+            line = lines[i]
+            kind = line[:1]
+            if kind in (b" ", b"") and hunk.got_old < hunk.old and hunk.got_new < hunk.new:
+                hunk.got_old += 1
+                hunk.got_new += 1
+            elif kind == b"-" and hunk.got_old < hunk.old:
+                hunk.got_old += 1
+            elif kind == b"+" and hunk.got_new < hunk.new:
+                hunk.got_new += 1
+            elif kind == b"\\" and line.startswith(b"\\ ") and i > hunk.line:
+                pass  # "\ No newline at end of file" after a body line
+            elif kind in (b" ", b"", b"-", b"+"):
+                raise self.fail(i + 1, f"does not fit: {hunk.promised()} so far")
+            else:
+                raise self.fail(
+                    i + 1, f"cuts the hunk short (the patch looks truncated): {hunk.promised()}"
+                )
+            i += 1
+        if i < len(lines) and lines[i].startswith(b"\\ "):
+            i += 1  # the marker after the hunk's last line
+        self.last_hunk = hunk
+        self.last_hunk_end = i
+        return i
+
+    def _binary(self, i: int) -> int:
+        """Read `literal N`/`delta N` blocks from index i, each ended by a blank line."""
+        lines = self.lines
+        blocks = 0
+        while i < len(lines) and _BINARY_HUNK.match(lines[i]):
+            blocks += 1
+            i += 1
+            while i < len(lines) and lines[i] != b"":
+                data = lines[i]
+                if not _BASE85.match(data) or not _base85_length_ok(data):
+                    raise self.fail(i + 1, "is not a line of a git binary patch")
+                i += 1
+            if i >= len(lines):
+                raise PatchError(
+                    f"{self.name}:{len(lines)}: the patch is truncated inside the binary patch "
+                    "(no blank line ends it); regenerate it with git diff --binary"
+                )
+            i += 1  # the blank line
+        if blocks == 0:
+            raise self.fail(i + 1, "follows 'GIT binary patch' where 'literal N' must be")
+        return i
+
+
+def _base85_length_ok(data: bytes) -> bool:
+    """A binary line starts with its byte count (A-Z 1-26, a-z 27-52), then 5 chars per 4 bytes."""
+    c = data[0]
+    count = c - ord("A") + 1 if ord("A") <= c <= ord("Z") else c - ord("a") + 27
+    return len(data) - 1 == (count + 3) // 4 * 5
+
+
+def _split(data: bytes, name: str) -> list[bytes]:
+    if not data.strip():
+        raise PatchError(f"{name}: the patch is empty; pass a unified diff (git diff output)")
+    if not data.endswith(b"\n"):
+        last = data.count(b"\n") + 1
+        tail = data.rsplit(b"\n", 1)[-1]
+        raise PatchError(
+            f"{name}:{last}: {_show(tail)} has no newline at the end: the patch looks "
+            "truncated; end the file with a newline or regenerate the complete diff"
+        )
+    return data[:-1].split(b"\n")
+
+
+def _unidiff_files(lines: list[bytes], name: str) -> int:
+    """Number of files unidiff reads from the same lines (its parse errors -> PatchError)."""
+    from unidiff.errors import UnidiffParseError  # imported here: only --patch needs it
+    from unidiff.patch import PatchSet
+
+    text = [line.decode("utf-8", errors="surrogateescape") + "\n" for line in lines]
+    try:
+        patch = PatchSet(text)
+    except UnidiffParseError as exc:
+        raise PatchError(
+            f"{name}: not a well-formed unified diff ({exc}); regenerate it with git diff"
+        ) from None
+    return len(patch)
+
+
+def check_pure(data: bytes, name: str) -> None:
+    """Refuse (PatchError, exit 3) anything but a pure unified diff with at least one file."""
+    lines = _split(data, name)
+    files = _Scanner(lines, name).run()
+    if files == 0:
+        raise PatchError(
+            f"{name}: the patch changes no file; pass a unified diff (git diff output)"
+        )
+    seen = _unidiff_files(lines, name)
+    if seen != files:
+        raise PatchError(
+            f"{name}: the patch's file headers are ambiguous ({files} files by the gate's "
+            f"reading, {seen} by unidiff's); regenerate it with git diff"
+        )
+
+
+# --- 3. applying -----------------------------------------------------------
+
+# `-` reads the patch from stdin; whitespace warnings off so the user's
+# `apply.whitespace` config cannot turn a verdict into an error.
+_APPLY = ("apply", "--cached", "--whitespace=nowarn", "-")
+
+
+def _git_env(repo: Repo, index: str, git_dir: str | None = None) -> dict[str, str]:
+    """Environment for git calls on a temporary index.
+
+    `GIT_DIR` is set explicitly so that git treats the folder it runs in as
+    the top of the work tree: run from a subdirectory, `git apply` would
+    otherwise prefix every path with that subdirectory and silently skip
+    the files outside it.
+    """
+    if git_dir is None:
+        git_dir = repo.run(["rev-parse", "--absolute-git-dir"]).decode("utf-8").rstrip("\n")
+    return {"GIT_DIR": git_dir, "GIT_INDEX_FILE": index}
+
+
+class BaseIndex:
+    """The base tree read once into a template index; each patch gets a copy.
+
+    `gate lab` judges many patches against one base: `read-tree` runs once
+    here, and `apply_patch(..., base_index=...)` copies the template (a file
+    copy instead of a git process).  Safe to share between threads.  Use as a
+    context manager or call `close()`.
+    """
+
+    def __init__(self, repo: Repo, base_sha: str) -> None:
+        self.repo = repo
+        self.base_sha = base_sha
+        self._dir = tempfile.TemporaryDirectory(prefix="gate-base-index-")
+        self.template = os.path.join(self._dir.name, "index")
+        try:
+            self.git_dir = _git_env(repo, self.template)["GIT_DIR"]
+            repo.run(["read-tree", base_sha], env=_git_env(repo, self.template, self.git_dir))
+        except BaseException:
+            self._dir.cleanup()
+            raise
+
+    def copy_to(self, index_file: str) -> None:
+        shutil.copyfile(self.template, index_file)
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+    def __enter__(self) -> BaseIndex:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _git_reason(message: str) -> str:
+    """git's first stderr line from a `Repo.run` error, without the prefixes."""
+    for prefix in ("git apply failed: ", "error: "):
+        if message.startswith(prefix):
+            message = message[len(prefix) :]
+    return message.strip() or "git apply failed"
+
+
+def apply_patch(
+    repo: Repo,
+    base_sha: str,
+    data: bytes,
+    name: str,
+    *,
+    base_index: BaseIndex | None = None,
+) -> str:
+    """The TREE sha of `base_sha` with the patch applied, as `git apply --cached` does it.
+
+    Runs `check_pure` first (so no caller can skip it), then works in a
+    temporary index; the real index and working tree are never touched.
+    Not pure, or does not apply -> PatchError (exit 3).  `base_index` (for
+    the same base) saves the `read-tree` per patch.
+    """
+    check_pure(data, name)
+    if base_index is not None and base_index.base_sha != base_sha:
+        raise GateError(
+            f"internal: the prepared base index is for {base_index.base_sha[:12]}, "
+            f"not {base_sha[:12]}"
+        )
+    with tempfile.TemporaryDirectory(prefix="gate-patch-") as tmp:
+        index = os.path.join(tmp, "index")
+        if base_index is not None:
+            env = _git_env(repo, index, base_index.git_dir)
+            base_index.copy_to(index)
+        else:
+            env = _git_env(repo, index)
+            repo.run(["read-tree", base_sha], env=env)
+        try:
+            repo.run(list(_APPLY), env=env, input=data)
+        except GateError as exc:
+            raise PatchError(
+                f"{name}: the patch does not apply to {base_sha[:12]}: {_git_reason(exc.message)}"
+            ) from None
+        return repo.run(["write-tree"], env=env).decode("ascii").strip()
