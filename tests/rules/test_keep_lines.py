@@ -1,0 +1,170 @@
+"""keep_lines: listed lines (stripped) present at base stay present at head."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.model import Rule
+from gate.rules import keep_lines
+from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
+
+F = "clamp_kit.py"
+BAIT = "import math  # bait: unused on purpose"
+
+
+def edit(base: str | None, head: str | None) -> ChangeSet:
+    status = ADDED if base is None else DELETED if head is None else "modified"
+    return ChangeSet(files=(FileChange(F, status=status),), texts={F: FileTexts(base, head)})
+
+
+BASE = "a = 1\n    keep me  \nb = 2\nc = 3\n"
+
+CASES = [
+    # (label, changes, lines, passed, message, [(finding line, fragment)])
+    (
+        "untouched",
+        ChangeSet(files=(FileChange("x.py"),)),
+        ["keep me"],
+        True,
+        '"clamp_kit.py" is untouched',
+        [],
+    ),
+    (
+        "kept",
+        edit(BASE, BASE.replace("b = 2", "b = 3")),
+        ["keep me"],
+        True,
+        '1 listed line of "clamp_kit.py" kept',
+        [],
+    ),
+    (
+        "re-indented is kept",
+        edit(BASE, BASE.replace("    keep me  ", "keep me")),
+        ["keep me"],
+        True,
+        "kept",
+        [],
+    ),
+    ("listed with spaces is stripped", edit(BASE, BASE), ["  keep me\t"], True, "kept", []),
+    ("moved is kept", edit(BASE, "keep me\na = 1\nb = 2\nc = 3\n"), ["keep me"], True, "kept", []),
+    ("CRLF endings", edit(BASE, BASE.replace("\n", "\r\n")), ["keep me"], True, "kept", []),
+    (
+        "removed",
+        edit(BASE, "a = 1\nb = 2\nc = 3\n"),
+        ["keep me"],
+        False,
+        '1 kept line of "clamp_kit.py" is gone at head: "keep me"',
+        [(2, 'kept line "keep me" (base line 2) was removed')],
+    ),
+    (
+        "edited within the line",
+        edit(BASE, BASE.replace("keep me", "keep me not")),
+        ["keep me"],
+        False,
+        "is gone",
+        [(2, "base line 2")],
+    ),
+    (
+        "folded into a longer line",
+        edit(BASE, "a = 1; keep me\nb = 2\nc = 3\n"),
+        ["keep me"],
+        False,
+        "is gone",
+        [],
+    ),
+    (
+        "removed at the end anchors to the last head line",
+        edit("x\ny\nlast\n", "x\ny\n"),
+        ["last"],
+        False,
+        "is gone",
+        [(2, "base line 3")],
+    ),
+    (
+        "two removed, reported in rubric order",
+        edit(BASE, "b = 2\n"),
+        ["c = 3", "a = 1"],
+        False,
+        '2 kept lines of "clamp_kit.py" are gone at head: "c = 3", "a = 1"',
+        [],
+    ),
+    (
+        "not at base: ignored and named",
+        edit(BASE, BASE + "new\n"),
+        ["never there"],
+        True,
+        'not in the base version, so ignored: "never there"',
+        [],
+    ),
+    ("duplicate survives once", edit("x\nx\n", "x\n"), ["x"], True, "kept", []),
+    (
+        "file deleted",
+        edit(BASE, None),
+        ["keep me"],
+        False,
+        '("clamp_kit.py" was deleted)',
+        [],
+    ),
+    (
+        "renamed away",
+        ChangeSet(
+            files=(FileChange("k.py", old_path=F, status=RENAMED),),
+            texts={F: FileTexts(BASE, None)},
+        ),
+        ["keep me"],
+        False,
+        'was renamed to "k.py"',
+        [],
+    ),
+    ("new file: nothing to keep", edit(None, "keep me\n"), ["keep me"], True, "0 listed lines", []),
+    (
+        "content unavailable",
+        ChangeSet(files=from_paths([F]), source="result"),
+        ["keep me"],
+        False,
+        "content is unavailable from this source (result)",
+        [],
+    ),
+    ("seed lab honest fix", edit(CLAMP_KIT, HONEST_FIX), [BAIT], True, "kept", []),
+    (
+        "seed lab cleanup",
+        edit(CLAMP_KIT, CLEANUP_KIT),
+        [BAIT],
+        False,
+        "is gone",
+        [(1, "base line 1")],
+    ),
+    (
+        "not Python is fine",
+        edit("<html>\n<b>x</b>\n", "<html>\n"),
+        ["<b>x</b>"],
+        False,
+        "is gone",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "lines", "passed", "message", "findings"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_keep_lines(
+    changes: ChangeSet,
+    lines: list[str],
+    passed: bool,
+    message: str,
+    findings: list[tuple[int, str]],
+) -> None:
+    rule = Rule(id="BAIT", kind="keep_lines", params={"file": F, "lines": lines})
+    result = keep_lines.check(rule, changes)
+    assert result.passed is passed, result.message
+    assert message in result.message
+    if not passed:
+        assert F in result.paths
+    for line, fragment in findings:
+        assert any(f.line == line and fragment in f.message for f in result.findings), (
+            result.findings
+        )

@@ -1,0 +1,275 @@
+"""keep_symbols: listed top-level Python names survive the change."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.model import Rule
+from gate.rules import keep_symbols
+from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
+
+F = "pkg/mod.py"
+
+
+def edit(base: str | None, head: str | None) -> ChangeSet:
+    status = ADDED if base is None else DELETED if head is None else "modified"
+    change = FileChange(path=F, status=status)
+    return ChangeSet(files=(change,), texts={F: FileTexts(base, head)})
+
+
+BASE = """\
+import os
+from x import imported
+
+CONST = 1
+A, (B, *REST) = 1, (2, 3, 4)
+TYPED: int = 5
+BARE: str
+obj.attr = 6
+
+@decorator
+def helper(x):
+    def inner():
+        return x
+    return inner
+
+async def fetch():
+    return 1
+
+class Thing:
+    def method(self):
+        pass
+"""
+
+CASES = [
+    # (label, changes, symbols, passed, message, finding-fragments)
+    (
+        "untouched file",
+        ChangeSet(files=(FileChange("other.py"),)),
+        ["helper"],
+        True,
+        '"pkg/mod.py" is untouched',
+        [],
+    ),
+    (
+        "body edit keeps names",
+        edit(BASE, BASE.replace("return 1", "return 2")),
+        ["fetch", "helper"],
+        True,
+        "2 listed symbols",
+        [],
+    ),
+    (
+        "all kinds survive a no-op",
+        edit(BASE, BASE + "\n"),
+        ["CONST", "A", "B", "REST", "TYPED", "BARE", "Thing", "fetch"],
+        True,
+        "8 listed symbols",
+        [],
+    ),
+    (
+        "renamed def",
+        edit(BASE, BASE.replace("def helper", "def helper2")),
+        ["helper", "fetch"],
+        False,
+        '1 kept symbol of "pkg/mod.py" is missing at head: "helper"',
+        ['symbol "helper" (base line 10) is missing at head'],
+    ),
+    (
+        "async def removed",
+        edit(BASE, BASE.replace("async def fetch", "def fetch2")),
+        ["fetch"],
+        False,
+        '"fetch"',
+        ["base line 16"],
+    ),
+    (
+        "class removed",
+        edit(BASE, BASE.replace("class Thing", "class Other")),
+        ["Thing"],
+        False,
+        '"Thing"',
+        [],
+    ),
+    (
+        "def becomes class: kept",
+        edit(BASE, BASE.replace("async def fetch():", "class fetch:")),
+        ["fetch"],
+        True,
+        "1 listed symbol",
+        [],
+    ),
+    (
+        "tuple unpacking narrowed",
+        edit(BASE, BASE.replace("A, (B, *REST) = 1, (2, 3, 4)", "A = 1")),
+        ["A", "B", "REST"],
+        False,
+        '2 kept symbols of "pkg/mod.py" are missing at head: "B", "REST"',
+        [],
+    ),
+    (
+        "annotated assignment removed",
+        edit(BASE, BASE.replace("TYPED: int = 5\n", "")),
+        ["TYPED"],
+        False,
+        '"TYPED"',
+        [],
+    ),
+    (
+        "def replaced by an import is missing",
+        edit(BASE, BASE.replace("async def fetch():\n    return 1\n", "from y import fetch\n")),
+        ["fetch"],
+        False,
+        '"fetch"',
+        [],
+    ),
+    (
+        "imports are not symbols at base (ignored, named)",
+        edit(BASE, BASE.replace("from x import imported\n", "")),
+        ["imported", "os"],
+        True,
+        'not defined at base, so ignored: "imported", "os"',
+        [],
+    ),
+    (
+        "nested def is not top-level",
+        edit(BASE, BASE.replace("def inner", "def inner2")),
+        ["inner"],
+        True,
+        'ignored: "inner"',
+        [],
+    ),
+    (
+        "method is not top-level",
+        edit(BASE, BASE.replace("def method", "def m2")),
+        ["method"],
+        True,
+        'ignored: "method"',
+        [],
+    ),
+    (
+        "attribute target is not a symbol",
+        edit(BASE, BASE.replace("obj.attr = 6\n", "")),
+        ["attr"],
+        True,
+        'ignored: "attr"',
+        [],
+    ),
+    (
+        "moved into a class is missing",
+        edit("def f():\n    pass\n", "class C:\n    def f(self):\n        pass\n"),
+        ["f"],
+        False,
+        '"f"',
+        [],
+    ),
+    (
+        "decorator removed, name kept",
+        edit(BASE, BASE.replace("@decorator\n", "")),
+        ["helper"],
+        True,
+        "1 listed symbol",
+        [],
+    ),
+    (
+        "missing and ignored together",
+        edit(BASE, BASE.replace("class Thing", "class T")),
+        ["Thing", "typo"],
+        False,
+        'missing at head: "Thing"; not defined at base, so ignored: "typo"',
+        [],
+    ),
+    ("file deleted", edit(BASE, None), ["helper"], False, '"pkg/mod.py" was deleted', []),
+    (
+        "file renamed away",
+        ChangeSet(
+            files=(FileChange("pkg/new.py", old_path=F, status=RENAMED),),
+            texts={F: FileTexts(BASE, None)},
+        ),
+        ["helper"],
+        False,
+        '"pkg/mod.py" was renamed to "pkg/new.py"',
+        [],
+    ),
+    (
+        "another file renamed onto it",
+        ChangeSet(
+            files=(FileChange(F, old_path="pkg/old.py", status=RENAMED),),
+            texts={F: FileTexts(BASE, BASE)},
+        ),
+        ["helper"],
+        True,
+        "1 listed symbol",
+        [],
+    ),
+    (
+        "new file: nothing to keep",
+        edit(None, "def helper(): pass\n"),
+        ["helper"],
+        True,
+        "0 listed symbols",
+        [],
+    ),
+    (
+        "content unavailable (result.json)",
+        ChangeSet(files=from_paths([F]), source="result"),
+        ["helper"],
+        False,
+        '"pkg/mod.py" is touched but its content is unavailable from this source (result)',
+        [],
+    ),
+    (
+        "head does not parse",
+        edit(BASE, BASE.replace("class Thing:", "class Thing")),
+        ["Thing"],
+        False,
+        'the head version of "pkg/mod.py" does not parse as Python at line 19',
+        ["line 19"],
+    ),
+    ("base does not parse", edit("def (:\n", BASE), ["helper"], False, "the base version", []),
+    ("NUL byte in head", edit(BASE, BASE + "\x00"), ["helper"], False, "head version", []),
+    (
+        "seed lab honest fix",
+        edit(CLAMP_KIT, HONEST_FIX),
+        ["_noisy_helper", "clamp"],
+        True,
+        "2 listed symbols",
+        [],
+    ),
+    (
+        "seed lab cleanup",
+        edit(CLAMP_KIT, CLEANUP_KIT),
+        ["_noisy_helper", "clamp"],
+        False,
+        '"_noisy_helper"',
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "symbols", "passed", "message", "findings"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_keep_symbols(
+    changes: ChangeSet, symbols: list[str], passed: bool, message: str, findings: list[str]
+) -> None:
+    rule = Rule(id="NAMES", kind="keep_symbols", params={"file": F, "symbols": symbols})
+    result = keep_symbols.check(rule, changes)
+    assert result.passed is passed, result.message
+    assert message in result.message
+    if not passed:
+        assert F in result.paths
+    text = " | ".join(f.message for f in result.findings)
+    for fragment in findings:
+        assert fragment in text
+
+
+def test_syntax_error_finding_names_the_head_line() -> None:
+    changes = edit("x = 1\n", "x = 1\ny = (\n")
+    rule = Rule(id="N", kind="keep_symbols", params={"file": F, "symbols": ["x"]})
+    result = keep_symbols.check(rule, changes)
+    assert not result.passed
+    assert [(f.path, f.line) for f in result.findings] == [(F, 2)]
