@@ -1,0 +1,269 @@
+"""confine_to_symbols: every changed line lies inside the listed top-level definitions."""
+
+from __future__ import annotations
+
+import pytest
+
+from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.model import Finding, Rule
+from gate.rules import confine_to_symbols
+from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
+
+F = "clamp_kit.py"
+
+
+def edit(base: str | None, head: str | None) -> ChangeSet:
+    status = ADDED if base is None else DELETED if head is None else "modified"
+    return ChangeSet(files=(FileChange(F, status=status),), texts={F: FileTexts(base, head)})
+
+
+BASE = """\
+import os
+
+LIMIT = 3
+
+# helper comment
+@cache
+@trace(
+    level=2,
+)
+def helper(x):
+    def inner():
+        return x
+    return inner
+
+async def fetch():
+    return 1
+
+class Thing:
+    def method(self):
+        pass
+"""
+
+CASES = [
+    # (label, changes, symbols, passed, message)
+    (
+        "untouched",
+        ChangeSet(files=(FileChange("x.py"),)),
+        ["clamp"],
+        True,
+        '"clamp_kit.py" is untouched',
+    ),
+    (
+        "no-op touch",
+        edit(BASE, BASE),
+        ["helper"],
+        True,
+        '0 changed lines of "clamp_kit.py", all inside "helper"',
+    ),
+    (
+        "seed honest fix",
+        edit(CLAMP_KIT, HONEST_FIX),
+        ["clamp"],
+        True,
+        '2 changed lines of "clamp_kit.py", all inside "clamp"',
+    ),
+    ("seed cleanup", edit(CLAMP_KIT, CLEANUP_KIT), ["clamp"], False, 'lie outside "clamp"'),
+    (
+        "nested def inside listed",
+        edit(BASE, BASE.replace("return x", "return -x")),
+        ["helper"],
+        True,
+        "all inside",
+    ),
+    (
+        "decorator line is inside",
+        edit(BASE, BASE.replace("level=2", "level=3")),
+        ["helper"],
+        True,
+        "all inside",
+    ),
+    (
+        "first decorator is inside",
+        edit(BASE, BASE.replace("@cache\n", "")),
+        ["helper"],
+        True,
+        "all inside",
+    ),
+    (
+        "comment above is outside",
+        edit(BASE, BASE.replace("# helper", "# a helper")),
+        ["helper"],
+        False,
+        "head lines 5; removed base lines 5",
+    ),
+    ("async def", edit(BASE, BASE.replace("return 1", "return 2")), ["fetch"], True, "all inside"),
+    (
+        "method of a listed class",
+        edit(BASE, BASE.replace("pass", "return 1")),
+        ["Thing"],
+        True,
+        "all inside",
+    ),
+    (
+        "listing a method does not work: not top-level",
+        edit(BASE, BASE.replace("pass", "return 1")),
+        ["method"],
+        False,
+        'not defined at base or head: "method"',
+    ),
+    (
+        "assignment target",
+        edit(BASE, BASE.replace("LIMIT = 3", "LIMIT = 4")),
+        ["LIMIT"],
+        True,
+        "all inside",
+    ),
+    (
+        "function may grow",
+        edit(BASE, BASE.replace("    return 1\n", "    x = 1\n    y = 2\n    return x + y\n")),
+        ["fetch"],
+        True,
+        "all inside",
+    ),
+    (
+        "new top-level function",
+        edit(BASE, BASE + "\ndef extra():\n    pass\n"),
+        ["helper", "fetch", "Thing"],
+        False,
+        "3 changed lines",
+    ),
+    (
+        "removed blank line between defs",
+        edit(BASE, BASE.replace("\n\nasync", "\nasync")),
+        ["helper", "fetch"],
+        False,
+        "removed base lines 14",
+    ),
+    (
+        "removed an unlisted function",
+        edit(BASE, BASE.replace("async def fetch():\n    return 1\n\n", "")),
+        ["helper", "Thing"],
+        False,
+        "removed base lines 15-17",
+    ),
+    (
+        "import edited",
+        edit(BASE, BASE.replace("import os", "import sys")),
+        ["helper"],
+        False,
+        "head lines 1; removed base lines 1",
+    ),
+    (
+        "trailing newline of a listed last def",
+        edit(BASE, BASE.rstrip("\n")),
+        ["Thing"],
+        True,
+        "all inside",
+    ),
+    (
+        "trailing newline outside",
+        edit("def f():\n    pass\nX = 1\n", "def f():\n    pass\nX = 1"),
+        ["f"],
+        False,
+        "head lines 3",
+    ),
+    (
+        "new file of listed defs only",
+        edit(None, "def clamp(n):\n    return n\n"),
+        ["clamp"],
+        True,
+        "all inside",
+    ),
+    (
+        "new file with an import",
+        edit(None, "import os\ndef clamp(n):\n    return n\n"),
+        ["clamp"],
+        False,
+        "head lines 1",
+    ),
+    ("deleted file", edit(BASE, None), ["helper"], False, '("clamp_kit.py" was deleted)'),
+    (
+        "deleted file of listed defs only",
+        edit("def f():\n    pass\n", None),
+        ["f"],
+        True,
+        "all inside",
+    ),
+    (
+        "renamed away",
+        ChangeSet(
+            files=(FileChange("k.py", old_path=F, status=RENAMED),),
+            texts={F: FileTexts(BASE, None)},
+        ),
+        ["helper"],
+        False,
+        '"clamp_kit.py" was renamed to "k.py"',
+    ),
+    (
+        "content unavailable",
+        ChangeSet(files=from_paths([F]), source="result"),
+        ["helper"],
+        False,
+        "content is unavailable from this source (result)",
+    ),
+    (
+        "head does not parse",
+        edit(BASE, BASE.replace("def helper(x):", "def helper(x)")),
+        ["helper"],
+        False,
+        "head version",
+    ),
+    (
+        "base does not parse",
+        edit("def f(:\n", "def f():\n    pass\n"),
+        ["f"],
+        False,
+        "base version",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "symbols", "passed", "message"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_confine_to_symbols(
+    changes: ChangeSet, symbols: list[str], passed: bool, message: str
+) -> None:
+    rule = Rule(id="SCOPE", kind="confine_to_symbols", params={"file": F, "symbols": symbols})
+    result = confine_to_symbols.check(rule, changes)
+    assert result.passed is passed, result.message
+    assert message in result.message
+    if passed:
+        assert result.findings == ()
+    else:
+        assert F in result.paths
+
+
+def test_findings_group_runs_and_name_head_lines() -> None:
+    base = "import a\nimport b\n\ndef f():\n    return 1\n"
+    head = "import c\n\ndef f():\n    return 2\n\ndef g():\n    pass\n"
+    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
+    result = confine_to_symbols.check(rule, edit(base, head))
+    assert not result.passed
+    assert result.message == (
+        '6 changed lines of "clamp_kit.py" lie outside "f": '
+        "head lines 1, 5-7; removed base lines 1-2"
+    )
+    assert result.findings == (
+        Finding(F, 'base lines 1-2 removed outside "f"', 1),
+        Finding(F, 'line 1 changed outside "f"', 1),
+        Finding(F, 'lines 5-7 changed outside "f"', 5),
+    )
+
+
+def test_syntax_error_annotates_the_head_line() -> None:
+    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
+    result = confine_to_symbols.check(
+        rule, edit("def f():\n    pass\n", "def f():\n    pass\nx = (\n")
+    )
+    assert not result.passed
+    assert [(f.path, f.line) for f in result.findings] == [(F, 3)]
+
+
+def test_same_input_same_result() -> None:
+    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
+    changes = edit(CLAMP_KIT, CLEANUP_KIT)
+    assert confine_to_symbols.check(rule, changes) == confine_to_symbols.check(rule, changes)
