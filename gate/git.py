@@ -15,6 +15,7 @@ apply.  Text for content rules is read with one `git cat-file --batch`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -110,13 +111,12 @@ def short(sha: str) -> str:
 class Repo:
     """A git repository at `path` (a work tree, any folder inside one, or a bare repo)."""
 
-    def __init__(
-        self, path: str | os.PathLike[str] = ".", *, config: Sequence[str] = ()
-    ) -> None:
+    def __init__(self, path: str | os.PathLike[str] = ".", *, config: Sequence[str] = ()) -> None:
         """`config` adds `-c NAME=VALUE` settings to every git call (the Action
         passes `safe.directory=<workspace>` for a checkout owned by another uid)."""
         self.path = Path(path)
         self._shallow: bool | None = None
+        self._git_dir: str | None = None
         self._config = tuple(arg for item in config for arg in ("-c", item))
 
     # -- plumbing -----------------------------------------------------------
@@ -186,12 +186,21 @@ class Repo:
 
     def check_repository(self) -> None:
         """Raise a clear error unless `path` is inside a git repository."""
-        code, _, err = self._try(["rev-parse", "--git-dir"])
-        if code != 0:
-            raise GateError(
-                f"{self.path} is not a git repository ({_first_line(err)}): "
-                "run inside a clone or pass --repo DIR"
-            )
+        self.git_dir()
+
+    def git_dir(self) -> str:
+        """The absolute git directory (GateError when `path` is not in a repository)."""
+        if self._git_dir is None:
+            if not self.path.is_dir():
+                raise GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
+            code, out, err = self._try(["rev-parse", "--absolute-git-dir"])
+            if code != 0 or not out.strip():
+                raise GateError(
+                    f"{self.path} is not a git repository ({_first_line(err)}): "
+                    "run inside a clone or pass --repo DIR"
+                )
+            self._git_dir = out.decode("utf-8", errors="surrogateescape").rstrip("\n")
+        return self._git_dir
 
     def try_rev_parse(self, rev: str, peel: str | None = "commit") -> str | None:
         """The full sha of `rev` (peeled to `peel`), or None when it does not resolve."""
@@ -211,7 +220,7 @@ class Repo:
         sha = self.try_rev_parse(rev, peel)
         if sha is not None:
             return sha
-        if self.try_rev_parse(rev, None) is not None and peel:
+        if peel and self.try_rev_parse(rev, "object") is not None:
             raise GateError(
                 f"revision {rev!r} is not a {peel}: name a {peel} (a commit sha, branch or tag)"
             )
@@ -299,13 +308,22 @@ class Repo:
             *spec,
             "--",
         ]
+        git_dir = self.git_dir()
         with tempfile.TemporaryDirectory(prefix="gate-diff-") as empty:
-            # An empty work tree and index: attributes from the change are not read.
-            env = self._env({"GIT_WORK_TREE": empty, "GIT_INDEX_FILE": os.path.join(empty, "i")})
+            # Run from an empty work tree with an empty index: no .gitattributes
+            # from the change (work tree, index or cwd) can mark files -diff.
+            env = self._env(
+                {
+                    "GIT_DIR": git_dir,
+                    "GIT_WORK_TREE": empty,
+                    "GIT_INDEX_FILE": os.path.join(empty, "index"),
+                }
+            )
             with tempfile.TemporaryFile() as errfile:
                 try:
                     proc = subprocess.Popen(
-                        self._argv(args),
+                        ["git", *_CONFIG, *args],
+                        cwd=empty,
                         stdin=subprocess.DEVNULL,
                         stdout=subprocess.PIPE,
                         stderr=errfile,
@@ -331,11 +349,11 @@ class Repo:
         return tuple(sorted(files, key=lambda f: (f.path, f.old_path or "")))
 
 
-def _tokens(stream: IO[bytes]) -> Iterator[bytes]:
-    """NUL-separated tokens of a stream, read in chunks."""
+def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
+    """NUL-separated tokens of a stream, read in chunks of `size` bytes."""
     tail = b""
     while True:
-        chunk = stream.read(_CHUNK)
+        chunk = stream.read(size)
         if not chunk:
             break
         parts = (tail + chunk).split(b"\0")
@@ -454,10 +472,8 @@ class _CatFile:
         proc = self.proc
         if proc is not None:
             assert proc.stdin is not None and proc.stdout is not None
-            try:
+            with contextlib.suppress(OSError):
                 proc.stdin.close()
-            except OSError:
-                pass
             proc.stdout.close()
             proc.wait()
         if self.err is not None:
