@@ -1,0 +1,232 @@
+"""`gate demo`: the first command a newcomer runs.
+
+Needs nothing but the installed package and git.  In a throwaway repository
+it commits the seed lab (an off-by-one `clamp()`, its tests, and a rubric at
+`.github/blast-radius.yml`) as the base, then judges two branches with the
+very code path of `gate check` (the rubric read from the base commit's tree,
+the merge-base diff, `judge.evaluate`):
+
+- `honest-fix`: the one-line fix, `hi - 1` becomes `hi`.  It must pass.
+- `cleanup`: the same fix plus an over-eager "cleanup" (the bait import
+  deleted, the helper renamed, a test dropped).  It must fail.
+
+Exit 0 when both verdicts came out as designed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gate.errors import EXIT_FAIL, EXIT_PASS
+from gate.escape import printable
+from gate.model import DEFAULT_RUBRIC_PATH
+from gate.report import Report, to_markdown
+
+# A fixed identity and clock: the demo works on a machine with no git config
+# and its commit shas (shown in the report) are the same on every run.
+DEMO_ENV = {
+    "GIT_AUTHOR_NAME": "gate demo",
+    "GIT_AUTHOR_EMAIL": "demo@blast-radius.invalid",
+    "GIT_COMMITTER_NAME": "gate demo",
+    "GIT_COMMITTER_EMAIL": "demo@blast-radius.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+}
+
+BASE = "main"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    branch: str
+    story: str
+    files: Mapping[str, str]
+    should_pass: bool
+
+
+def scenarios() -> tuple[Scenario, ...]:
+    from gate import seedlab
+
+    return (
+        Scenario(
+            "honest-fix",
+            "the one-line fix: `hi - 1` becomes `hi`",
+            {"clamp_kit.py": seedlab.HONEST_FIX, "test_clamp.py": seedlab.TEST_CLAMP},
+            True,
+        ),
+        Scenario(
+            "cleanup",
+            "the same fix plus an over-eager cleanup: the unused import deleted, "
+            "_noisy_helper renamed to _identity, test_mid dropped",
+            {"clamp_kit.py": seedlab.CLEANUP_KIT, "test_clamp.py": seedlab.CLEANUP_TEST},
+            False,
+        ),
+    )
+
+
+class DemoRepo:
+    """A throwaway repository built with plumbing only: no working tree,
+    no hooks, no signing, no user config."""
+
+    def __init__(self, path: str) -> None:
+        from gate.git import Repo
+
+        self.repo = Repo(path)
+        self.repo.run(["init", "-q"], env=DEMO_ENV)
+
+    def _git(self, args: list[str], data: bytes | None = None) -> str:
+        out = self.repo.run(args, env=DEMO_ENV, input=data)
+        return out.decode("utf-8").strip()
+
+    def _tree(self, files: Mapping[str, str]) -> str:
+        """A tree object for `files` (paths with at most one folder level)."""
+        top: dict[str, str] = {}
+        folders: dict[str, dict[str, str]] = {}
+        for path, text in sorted(files.items()):
+            blob = self._git(["hash-object", "-w", "--stdin"], text.encode("utf-8"))
+            folder, _, name = path.rpartition("/")
+            if folder:
+                folders.setdefault(folder, {})[name] = blob
+            else:
+                top[name] = blob
+        entries = [f"100644 blob {sha}\t{name}\n" for name, sha in top.items()]
+        for folder, blobs in folders.items():
+            listing = "".join(f"100644 blob {sha}\t{name}\n" for name, sha in blobs.items())
+            sub = self._git(["mktree"], listing.encode("utf-8"))
+            entries.append(f"040000 tree {sub}\t{folder}\n")
+        return self._git(["mktree"], "".join(sorted(entries)).encode("utf-8"))
+
+    def commit(
+        self, branch: str, files: Mapping[str, str], message: str, parent: str | None
+    ) -> str:
+        tree = self._tree(files)
+        args = ["commit-tree", "--no-gpg-sign", tree, "-m", message]
+        if parent is not None:
+            args += ["-p", parent]
+        sha = self._git(args)
+        self._git(["update-ref", f"refs/heads/{branch}", sha])
+        return sha
+
+
+def judge_branch(demo: DemoRepo, branch: str) -> Report:
+    """Exactly what `gate check --base main --head BRANCH` does."""
+    from gate.frozen import rubric_from_commit
+    from gate.git import changes_from_git
+    from gate.judge import evaluate
+
+    base = demo.repo.rev_parse(BASE)
+    rubric = rubric_from_commit(demo.repo, base, DEFAULT_RUBRIC_PATH)
+    changes = changes_from_git(demo.repo, base, branch, rubric.content_files())
+    return evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
+
+
+def run_demo() -> list[tuple[Scenario, Report]]:
+    from gate import seedlab
+
+    base_files = {**seedlab.FILES, DEFAULT_RUBRIC_PATH: seedlab.RUBRIC}
+    out = []
+    with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
+        demo = DemoRepo(tmp)
+        base = demo.commit(BASE, base_files, "red: off-by-one on hi", None)
+        for sc in scenarios():
+            demo.commit(sc.branch, {**base_files, **sc.files}, sc.branch, base)
+            out.append((sc, judge_branch(demo, sc.branch)))
+    return out
+
+
+def as_designed(results: list[tuple[Scenario, Report]]) -> bool:
+    return all(report.passed == sc.should_pass for sc, report in results)
+
+
+def to_text(results: list[tuple[Scenario, Report]]) -> str:
+    from gate.model import BUILTIN_PREFIX
+
+    rule_ids = [r.id for r in results[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
+    lines = [
+        "gate demo: a throwaway git repository with an off-by-one clamp() and a frozen rubric",
+        f"  base ({BASE}): clamp_kit.py, test_clamp.py and {DEFAULT_RUBRIC_PATH}",
+        f"  rubric rules: {', '.join(rule_ids)}",
+        "",
+    ]
+    for n, (sc, report) in enumerate(results, 1):
+        s = report.stats
+        lines.append(f"{n}. branch {sc.branch}: {sc.story}")
+        lines.append(
+            f"   {s.files_touched} file{'' if s.files_touched == 1 else 's'} touched, "
+            f"+{s.added_lines} -{s.deleted_lines} lines"
+        )
+        if report.passed:
+            builtins = len(report.results) - report.rule_count
+            lines.append(
+                f"   verdict: PASS (all {len(report.results)} rules passed: "
+                f"{report.rule_count} from the rubric, {builtins} built-in)"
+            )
+        else:
+            lines.append(f"   verdict: FAIL ({', '.join(report.failed)})")
+            for r in report.results:
+                if not r.passed:
+                    why = f" [{printable(r.description)}]" if r.description else ""
+                    lines.append(f"     {printable(r.id)}: {printable(r.message)}{why}")
+                    if r.paths:
+                        shown = ", ".join(printable(p) for p in r.paths)
+                        lines.append(f"       paths: {shown}")
+        expected = "pass" if sc.should_pass else "fail"
+        ok = report.passed == sc.should_pass
+        lines.append(f"   expected {expected}: {'as designed' if ok else 'NOT AS DESIGNED'}")
+        lines.append("")
+    lines += [
+        "What just happened: both branches fix the bug and would turn the tests green.",
+        "The gate read the rubric from the base commit (the branches cannot edit it),",
+        "measured each branch's numstat, paths and symbols, and failed the cleanup for",
+        "what else moved. A pass only clears the frozen rule list; it never claims more.",
+        "",
+        "Try it yourself, in your repository:",
+        f"  gate init                     # writes a starter rubric at {DEFAULT_RUBRIC_PATH}",
+        f"  gate selftest --strict {DEFAULT_RUBRIC_PATH}",
+        "  git commit the rubric on main, then on your branch:",
+        "  gate check --base main        # exit 0 pass, 1 a rule failed, 2 cannot judge",
+    ]
+    if not as_designed(results):
+        lines += ["", "The demo did NOT behave as designed; please report this as a bug."]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(results: list[tuple[Scenario, Report]]) -> str:
+    data = {
+        "as_designed": as_designed(results),
+        "branches": [
+            {
+                "branch": sc.branch,
+                "expected": "pass" if sc.should_pass else "fail",
+                "story": sc.story,
+                "report": report.to_dict(),
+            }
+            for sc, report in results
+        ],
+    }
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_md(results: list[tuple[Scenario, Report]]) -> str:
+    parts = [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in results]
+    return "\n".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    from gate.commands.grade import emit
+
+    results = run_demo()
+    fmt = getattr(args, "format", "text")
+    if fmt == "json":
+        emit(to_json(results))
+    elif fmt == "markdown":
+        emit(to_md(results))
+    else:
+        emit(to_text(results))
+    return EXIT_PASS if as_designed(results) else EXIT_FAIL
