@@ -1,0 +1,971 @@
+"""Load and validate a rubric (YAML or JSON) into a `Rubric` value.
+
+The order is fixed and fail-closed:
+
+1. refuse input over 1 MiB (before parsing) and input that is not UTF-8;
+2. parse: JSON when the source name ends in `.json` or the first
+   non-whitespace character is `{`, else YAML.  YAML goes through a safe
+   loader that refuses anchors and aliases outright (no billion laughs),
+   merge keys (`<<`), tags other than the plain scalar/list/mapping ones,
+   duplicate keys and non-string keys.  JSON goes through a small
+   position-tracking parser (duplicate keys refused, NaN/Infinity refused).
+   Both record the line of every key and value, so that every error names
+   `file:line`;
+3. validate against the JSON Schema that ships beside this module
+   (`rubric.schema.json`, Draft 2020-12) before any rule is built;
+4. semantic checks the schema cannot express: duplicate rule ids, the
+   reserved `gate.` prefix, usable globs, clean repo-relative paths,
+   examples that expect unknown ids, contradictory example entries;
+5. build `gate.model` values with every default filled.
+
+Every error is a `GateError` whose message reads
+`invalid rubric: FILE:LINE: rule "F3" (forbidden_paths): unknown key "pathz"; allowed keys: ...`.
+
+Examples (the rubric's `examples:`) become `Example` values whose
+`ChangeSet` has `source="example"`.  An entry with `before`/`after` text
+gets counts from a difflib line diff (lines kept with their endings, as git
+counts them) and `texts` for the paths it names: for a rename, `old_path`
+maps to `FileTexts(base=before, head=None)` and `path` to
+`FileTexts(base=None, head=after)`, exactly what git reports for those two
+paths.  An entry given only by counts has no texts (content unknown).
+`Example.expect` lists the expected ids in rubric order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from gate import globs
+from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.errors import GateError
+from gate.model import BUILTIN_PREFIX, DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+    from jsonschema.protocols import Validator
+
+MAX_BYTES = 1024 * 1024
+SCHEMA_FILE = "rubric.schema.json"
+KINDS = (
+    "max_files",
+    "max_lines",
+    "forbidden_path",
+    "forbidden_paths",
+    "allowed_paths",
+    "test_drift",
+    "keep_symbols",
+    "keep_lines",
+    "confine_to_symbols",
+    "must_include",
+)
+_FILE_MODE = "100644"
+
+Path_ = tuple[str | int, ...]
+
+
+# --------------------------------------------------------------------------
+# public interface
+
+
+def sha256_hex(data: bytes) -> str:
+    """The lowercase hex SHA-256 of `data` (what freeze files record)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return resources.files("gate").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+def schema() -> dict[str, Any]:
+    """The rubric's JSON Schema (Draft 2020-12), a fresh copy each call."""
+    value: dict[str, Any] = json.loads(_schema_text())
+    return value
+
+
+def load_rubric_file(path: str) -> Rubric:
+    """Read and load the rubric file at `path`."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise GateError(
+            f"rubric file {path} does not exist: check the path, or run `gate init` to create one"
+        ) from None
+    except IsADirectoryError:
+        raise GateError(f"rubric file {path} is a directory: name the rubric file") from None
+    except OSError as exc:
+        raise GateError(
+            f"cannot read rubric file {path} ({exc.strerror}): check the path and permissions"
+        ) from None
+    return load_rubric_bytes(data, path)
+
+
+def load_rubric_bytes(data: bytes, source: str) -> Rubric:
+    """Parse, validate and build a rubric; `source` names it in every message."""
+    if len(data) > MAX_BYTES:
+        raise GateError(
+            f"invalid rubric: {source}: {len(data)} bytes is over the 1 MiB limit; "
+            "a rubric is a short list of rules, so trim it"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GateError(
+            f"invalid rubric: {source}:{line}: not UTF-8 (byte {exc.start}); save the file as UTF-8"
+        ) from None
+    text = text.removeprefix("\ufeff")
+    doc = _parse(text, source)
+    _validate_schema(doc, source)
+    _check_semantics(doc, source)
+    return _build(doc, source, sha256_hex(data))
+
+
+# --------------------------------------------------------------------------
+# parsed document with line numbers
+
+
+@dataclass
+class _Doc:
+    value: Any
+    is_yaml: bool
+    lines: dict[Path_, int] = field(default_factory=dict)  # value start line
+    key_lines: dict[Path_, int] = field(default_factory=dict)  # line of the key naming the value
+
+    def line(self, path: Path_) -> int:
+        """The line of the key naming `path`, else of its value, else of its nearest parent."""
+        for n in range(len(path), -1, -1):
+            sub = path[:n]
+            if sub in self.key_lines:
+                return self.key_lines[sub]
+            if sub in self.lines:
+                return self.lines[sub]
+        return 1
+
+    def value_line(self, path: Path_) -> int:
+        if path in self.lines:
+            return self.lines[path]
+        return self.line(path)
+
+    def get(self, path: Path_) -> Any:
+        node = self.value
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+
+def _fail(source: str, line: int | None, message: str) -> GateError:
+    where = source if line is None else f"{source}:{line}"
+    return GateError(f"invalid rubric: {where}: {message}")
+
+
+def _parse(text: str, source: str) -> _Doc:
+    stripped = text.lstrip()
+    try:
+        if source.endswith(".json") or stripped.startswith("{"):
+            return _JsonParser(text, source).parse()
+        return _parse_yaml(text, source)
+    except RecursionError:
+        raise _fail(source, None, "nested too deeply; a rubric is a flat list of rules") from None
+
+
+def _check_text(value: str, source: str, line: int) -> str:
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise _fail(source, line, "a string holds an unpaired UTF-16 surrogate; remove the escape")
+    return value
+
+
+# --------------------------------------------------------------------------
+# YAML
+
+_TAG = "tag:yaml.org,2002:"
+_SCALAR_TAGS = frozenset(
+    _TAG + name for name in ("null", "bool", "int", "float", "str", "timestamp")
+)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A safe loader that refuses anchors and aliases before they can expand."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        anchor = getattr(event, "anchor", None)
+        if isinstance(event, yaml.AliasEvent) or anchor is not None:
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            raise _YamlRefusal(
+                line,
+                "YAML aliases/anchors are not allowed; write each value out in full",
+            )
+        return super().compose_node(parent, index)
+
+
+class _YamlRefusal(Exception):
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _parse_yaml(text: str, source: str) -> _Doc:
+    loader = _StrictLoader(text)
+    try:
+        root = loader.get_single_node()
+    except _YamlRefusal as exc:
+        raise _fail(source, exc.line, exc.message) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        raise _fail(
+            source,
+            line,
+            f"YAML syntax error: {problem}; fix the YAML (quote values that contain ': ' or ' #')",
+        ) from None
+    except yaml.YAMLError as exc:
+        raise _fail(source, None, f"YAML error: {exc}; fix the YAML") from None
+    finally:
+        loader.dispose()
+    doc = _Doc(value=None, is_yaml=True)
+    if root is None:
+        raise _fail(source, 1, 'the rubric is empty; it needs at least a non-empty "rules" list')
+    doc.value = _YamlBuilder(loader, doc, source).build(root, ())
+    return doc
+
+
+class _YamlBuilder:
+    """Builds plain Python values from a composed node tree, recording lines."""
+
+    def __init__(self, loader: _StrictLoader, doc: _Doc, source: str) -> None:
+        self.loader = loader
+        self.doc = doc
+        self.source = source
+
+    def _refuse_tag(self, node: yaml.Node) -> GateError:
+        tag = str(node.tag).replace(_TAG, "!!")
+        return _fail(
+            self.source,
+            node.start_mark.line + 1,
+            f"YAML tag {tag} is not allowed; write a plain string, number, "
+            "boolean, list or mapping",
+        )
+
+    def build(self, node: yaml.Node, path: Path_) -> Any:
+        line = node.start_mark.line + 1
+        self.doc.lines[path] = line
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != _TAG + "map":
+                raise self._refuse_tag(node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                key_line = key_node.start_mark.line + 1
+                if key_node.tag == _TAG + "merge":
+                    raise _fail(
+                        self.source,
+                        key_line,
+                        "YAML merge keys (<<) are not allowed; write each key out in full",
+                    )
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise _fail(self.source, key_line, "a mapping key must be a plain string")
+                key = self.build(key_node, (*path, "<key>"))
+                if not isinstance(key, str):
+                    raise _fail(
+                        self.source,
+                        key_line,
+                        f"mapping key {key_node.value!r} is read as a {_type_name(key)}, "
+                        'not a string; put it in quotes (for example "on":)',
+                    )
+                if key in out:
+                    first = self.doc.key_lines.get((*path, key))
+                    raise _fail(
+                        self.source,
+                        key_line,
+                        f'duplicate key "{key}" (first on line {first}); keep only one',
+                    )
+                key_path = (*path, key)
+                self.doc.key_lines[key_path] = key_line
+                out[key] = self.build(value_node, key_path)
+            self.doc.lines.pop((*path, "<key>"), None)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _TAG + "seq":
+                raise self._refuse_tag(node)
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        if node.tag not in _SCALAR_TAGS:
+            raise self._refuse_tag(node)
+        try:
+            value = self.loader.construct_object(node)
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            raise _fail(
+                self.source, line, f"cannot read the value {node.value!r} ({exc})"
+            ) from None
+        if isinstance(value, str):
+            _check_text(value, self.source, line)
+        return value
+
+
+# --------------------------------------------------------------------------
+# JSON
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WS = " \t\n\r"
+
+
+class _JsonParser:
+    """A strict JSON parser (RFC 8259) that records the line of every key and value."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.pos = 0
+        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        self.doc = _Doc(value=None, is_yaml=False)
+
+    def line_at(self, pos: int) -> int:
+        return bisect.bisect_left(self.newlines, pos) + 1
+
+    def error(self, message: str, pos: int | None = None) -> GateError:
+        at = self.pos if pos is None else pos
+        return _fail(self.source, self.line_at(at), f"JSON syntax error: {message}; fix the JSON")
+
+    def skip_ws(self) -> None:
+        text, n = self.text, len(self.text)
+        while self.pos < n and text[self.pos] in _WS:
+            self.pos += 1
+
+    def parse(self) -> _Doc:
+        self.skip_ws()
+        if self.pos >= len(self.text):
+            raise _fail(
+                self.source, 1, 'the rubric is empty; it needs at least a non-empty "rules" list'
+            )
+        self.doc.value = self.value(())
+        self.skip_ws()
+        if self.pos < len(self.text):
+            raise self.error("extra data after the top-level value")
+        return self.doc
+
+    def value(self, path: Path_) -> Any:
+        self.skip_ws()
+        text = self.text
+        if self.pos >= len(text):
+            raise self.error("unexpected end of input")
+        self.doc.lines[path] = self.line_at(self.pos)
+        ch = text[self.pos]
+        if ch == "{":
+            return self.obj(path)
+        if ch == "[":
+            return self.arr(path)
+        if ch == '"':
+            return self.string()
+        for word, val in (("true", True), ("false", False), ("null", None)):
+            if text.startswith(word, self.pos):
+                self.pos += len(word)
+                return val
+        match = _NUMBER.match(text, self.pos)
+        if match is None:
+            raise self.error(f"unexpected character {ch!r}")
+        self.pos = match.end()
+        if match.group(1) or match.group(2):
+            number = float(match.group(0))
+            if number in (float("inf"), float("-inf")):
+                raise self.error("number out of range", match.start())
+            return number
+        return int(match.group(0))
+
+    def string(self) -> str:
+        start = self.pos
+        try:
+            value, end = json.decoder.scanstring(self.text, self.pos + 1, True)  # type: ignore[attr-defined]
+        except json.JSONDecodeError as exc:
+            raise self.error(exc.msg, exc.pos) from None
+        self.pos = end
+        return _check_text(str(value), self.source, self.line_at(start))
+
+    def obj(self, path: Path_) -> dict[str, Any]:
+        self.pos += 1
+        out: dict[str, Any] = {}
+        self.skip_ws()
+        if self.text.startswith("}", self.pos):
+            self.pos += 1
+            return out
+        while True:
+            self.skip_ws()
+            if not self.text.startswith('"', self.pos):
+                raise self.error("expected a double-quoted key")
+            key_line = self.line_at(self.pos)
+            key = self.string()
+            if key in out:
+                first = self.doc.key_lines.get((*path, key))
+                raise _fail(
+                    self.source,
+                    key_line,
+                    f'duplicate key "{key}" (first on line {first}); keep only one',
+                )
+            key_path = (*path, key)
+            self.doc.key_lines[key_path] = key_line
+            self.skip_ws()
+            if not self.text.startswith(":", self.pos):
+                raise self.error("expected ':' after a key")
+            self.pos += 1
+            out[key] = self.value((*path, key))
+            self.skip_ws()
+            if self.text.startswith(",", self.pos):
+                self.pos += 1
+                continue
+            if self.text.startswith("}", self.pos):
+                self.pos += 1
+                return out
+            raise self.error("expected ',' or '}'")
+
+    def arr(self, path: Path_) -> list[Any]:
+        self.pos += 1
+        out: list[Any] = []
+        self.skip_ws()
+        if self.text.startswith("]", self.pos):
+            self.pos += 1
+            return out
+        while True:
+            out.append(self.value((*path, len(out))))
+            self.skip_ws()
+            if self.text.startswith(",", self.pos):
+                self.pos += 1
+                continue
+            if self.text.startswith("]", self.pos):
+                self.pos += 1
+                return out
+            raise self.error("expected ',' or ']'")
+
+
+# --------------------------------------------------------------------------
+# schema validation and its messages
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Validator:
+    from jsonschema import Draft202012Validator, validators
+
+    def is_integer(_checker: object, instance: object) -> bool:
+        return isinstance(instance, int) and not isinstance(instance, bool)
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
+    cls = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return cls(schema())  # type: ignore[no-any-return]
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number with a fraction" if value != int(value) else "number with a decimal point"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__  # e.g. a YAML date
+
+
+_EXPECTED = {
+    "integer": "an integer",
+    "string": "a string",
+    "boolean": "a boolean (true or false)",
+    "array": "a list",
+    "object": "a mapping",
+    "number": "a number",
+    "null": "null",
+}
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        return text if len(text) <= 60 else text[:57] + '..."'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)) or value is None:
+        return json.dumps(value)
+    return _type_name(value)
+
+
+def _context(doc: _Doc, path: Path_) -> tuple[str, Path_]:
+    """`rule "F3" (forbidden_paths)` / `example "x", change 1` and the remaining key path."""
+    if len(path) >= 2 and path[0] == "rules" and isinstance(path[1], int):
+        rule = doc.get(path[:2])
+        label = f"rule #{path[1] + 1}"
+        if isinstance(rule, dict):
+            rule_id, kind = rule.get("id"), rule.get("kind")
+            if isinstance(rule_id, str):
+                label = f"rule {json.dumps(rule_id, ensure_ascii=False)}"
+            if isinstance(kind, str) and kind in KINDS:
+                label += f" ({kind})"
+        return label, path[2:]
+    if len(path) >= 2 and path[0] == "examples" and isinstance(path[1], int):
+        example = doc.get(path[:2])
+        label = f"example #{path[1] + 1}"
+        if isinstance(example, dict) and isinstance(example.get("name"), str):
+            label = f"example {_show(example['name'])}"
+        rest = path[2:]
+        if len(rest) >= 2 and rest[0] == "change" and isinstance(rest[1], int):
+            label += f", change entry {rest[1] + 1}"
+            entry = doc.get(path[:4])
+            if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                label += f" ({_show(entry['path'])})"
+            rest = rest[2:]
+        return label, rest
+    if path and path[0] == "applies_to":
+        return "applies_to", path[1:]
+    return "", path
+
+
+def _key_name(rest: Path_, top: Path_) -> str:
+    """`"limit"`, `item 2 of "paths"`, or `the rubric` for the document itself."""
+    if not top:
+        return "the rubric"
+    if not rest:
+        # The context object itself (a rule, an example, applies_to).
+        return "it" if top[0] != "applies_to" else '"applies_to"'
+    last = rest[-1]
+    if isinstance(last, int):
+        owner = rest[-2] if len(rest) >= 2 else top[0]
+        return f'item {last + 1} of "{owner}"'
+    return f'"{last}"'
+
+
+def _resolve(sub: Any) -> Any:
+    """Follow a local `$ref` in the shipped schema (one level is all it uses)."""
+    if isinstance(sub, dict) and "$ref" in sub:
+        target: Any = schema()
+        for part in str(sub["$ref"]).removeprefix("#/").split("/"):
+            target = target[part]
+        merged = dict(target)
+        merged.update({k: v for k, v in sub.items() if k != "$ref"})
+        return merged
+    return sub
+
+
+def _wrong_shape(branch: Sequence[ValidationError], at: Path_) -> bool:
+    for err in branch:
+        if tuple(err.absolute_path) != at:
+            continue
+        if err.validator == "type":
+            return True
+        if err.validator == "const" and _type_name(err.instance) != _type_name(err.validator_value):
+            return True
+    return False
+
+
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    """The most specific errors under `error` (descending into anyOf/oneOf)."""
+    if error.validator not in ("anyOf", "oneOf") or not error.context:
+        return [error]
+    at = tuple(error.absolute_path)
+    branches: dict[Any, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [b for b in branches.values() if not _wrong_shape(b, at)]
+    if len(fitting) == 1:
+        return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
+    return [error]
+
+
+def _validate_schema(doc: _Doc, source: str) -> None:
+    errors = list(_validator().iter_errors(doc.value))
+    if not errors:
+        return
+    leaves = [leaf for err in errors for leaf in _leaves(err)]
+    ranked = []
+    for leaf in leaves:
+        path = tuple(leaf.absolute_path)
+        line, message = _schema_message(doc, leaf)
+        # One rule or example at a time (in document order); within it an
+        # unknown key first, since a misspelt key also shows up as a missing one.
+        item = doc.value_line(path[:2]) if path[:1] in (("rules",), ("examples",)) else line
+        priority = 0 if leaf.validator == "additionalProperties" else 1
+        ranked.append((item, priority, line, -len(path), message))
+    ranked.sort()
+    raise _fail(source, ranked[0][2], ranked[0][4])
+
+
+def _schema_message(doc: _Doc, err: ValidationError) -> tuple[int, str]:
+    path: Path_ = tuple(err.absolute_path)
+    label, rest = _context(doc, path)
+    prefix = f"{label}: " if label and (rest or label != "applies_to") else ""
+    name = _key_name(rest, path)
+    kind = err.validator
+    instance = err.instance
+    rule_value: Any = err.validator_value
+    sub = err.schema if isinstance(err.schema, dict) else {}
+
+    if kind == "additionalProperties" and isinstance(instance, dict):
+        allowed: list[str] = list(sub.get("properties", {}))
+        extra = [k for k in instance if k not in allowed]
+        key = extra[0]
+        where = "" if label else " at the top level"
+        return doc.line((*path, key)), (
+            f"{prefix}unknown key {json.dumps(key, ensure_ascii=False)}{where}; "
+            f"allowed keys: {', '.join(allowed)}"
+        )
+    if kind == "required" and isinstance(instance, dict):
+        missing = next(k for k in list(rule_value) if k not in instance)
+        described = _resolve(sub.get("properties", {}).get(missing, {}))
+        hint = described.get("description", "") if isinstance(described, dict) else ""
+        hint = hint.rstrip(".")
+        what = f" ({hint[:1].lower()}{hint[1:]})" if hint else ""
+        return doc.value_line(path), f'{prefix}missing key "{missing}"{what}; add it'
+    if kind == "type":
+        expected = rule_value
+        wanted = " or ".join(
+            _EXPECTED.get(t, t)
+            for t in ([expected] if isinstance(expected, str) else list(expected))
+        )
+        got = _type_name(instance)
+        if not path:
+            return 1, (
+                f'the rubric must be a mapping with a "rules" list, not {_a(got)}; '
+                "start from `gate init`"
+            )
+        fix = ""
+        if doc.is_yaml and expected == "string" and not isinstance(instance, (list, dict)):
+            fix = "; put the value in quotes"
+        elif expected == "integer" and isinstance(instance, float):
+            fix = "; write a whole number"
+        return doc.line(path), f"{prefix}{name} must be {wanted}, not {_a(got)}{fix}"
+    if kind == "minimum":
+        return doc.line(path), (
+            f"{prefix}{name} must be >= {err.validator_value}, not {_show(instance)}"
+        )
+    if kind == "const" and rest == ("expect",):
+        return doc.line(path), (
+            f'{prefix}"expect" must be "pass" or a list of rule ids, not {_show(instance)}'
+        )
+    if kind == "const":
+        return doc.line(path), (
+            f"{prefix}{name} must be {_show(err.validator_value)}, not {_show(instance)}"
+        )
+    if kind == "enum":
+        choices = ", ".join(str(c) for c in list(rule_value))
+        if rest == ("kind",):
+            return doc.line(path), f"{prefix}unknown kind {_show(instance)}; use one of: {choices}"
+        return doc.line(path), f"{prefix}{name} must be one of: {choices}; not {_show(instance)}"
+    if kind == "minItems":
+        return doc.line(path), f"{prefix}{name} must not be an empty list; list at least one item"
+    if kind == "minLength":
+        return doc.line(path), f"{prefix}{name} must not be an empty string"
+    if kind == "minProperties":
+        keys = ", ".join(sub.get("properties", {}))
+        return doc.value_line(path), (
+            f"{prefix}{name} must not be empty; give at least one of {keys}, or remove it"
+        )
+    if kind == "uniqueItems":
+        return doc.line(path), f"{prefix}{name} lists the same value twice; list each once"
+    if kind == "pattern":
+        if rest == ("id",) or (len(rest) >= 1 and rest[0] == "expect"):
+            return doc.line(path), (
+                f"{prefix}{name} {_show(instance)} is not a valid rule id: use 1-64 characters "
+                "of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit"
+            )
+        if isinstance(instance, str) and instance.startswith("!"):
+            return doc.line(path), (
+                f"{prefix}{name} {_show(instance)}: negation with '!' is not supported; "
+                "list only what to match"
+            )
+    if kind == "not":
+        hint = str(sub.get("description", "this key is not allowed here"))
+        hint = hint.rstrip(".")
+        return doc.line(path), f"{prefix}{name} is not allowed here: {hint[:1].lower()}{hint[1:]}"
+    if kind in ("anyOf", "oneOf"):
+        hint = str(_resolve(sub).get("description", "see `gate schema`"))
+        return doc.line(path), f"{prefix}{name} {_show(instance)} is not valid: it must be {hint}"
+    hint = str(_resolve(sub).get("description", "")) if isinstance(sub, dict) else ""
+    return doc.line(
+        path
+    ), f"{prefix}{name} is not valid ({err.message}); {hint or 'see `gate schema`'}"
+
+
+# --------------------------------------------------------------------------
+# semantic checks (the document now has the schema's shape)
+
+_GLOB_KEYS = ("paths", "exclude")
+
+
+def _path_problem(value: str) -> str | None:
+    if value.startswith("/"):
+        return "a repo-relative path must not start with '/'"
+    if value.endswith("/"):
+        return "name a file, not a directory (no trailing '/')"
+    if "\\" in value:
+        return "use '/' to separate directories, not '\\'"
+    if "\0" in value or "\n" in value or "\r" in value:
+        return "a path cannot hold NUL or line breaks"
+    parts = value.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return "write a clean repo-relative path (no '.', '..' or empty segments)"
+    return None
+
+
+def _check_semantics(doc: _Doc, source: str) -> None:
+    value: dict[str, Any] = doc.value
+
+    def fail(path: Path_, message: str) -> GateError:
+        label, _ = _context(doc, path)
+        return _fail(source, doc.line(path), f"{label}: {message}" if label else message)
+
+    def check_globs(path: Path_, patterns: Iterable[str]) -> None:
+        for i, pattern in enumerate(patterns):
+            problem = globs.pattern_error(pattern)
+            if problem is not None:
+                _label, rest = _context(doc, (*path, i))
+                where = _key_name(rest, (*path, i))
+                raise fail((*path, i), f"{where} {_show(pattern)} is not a usable glob: {problem}")
+
+    if "tests" in value:
+        check_globs(("tests",), value["tests"])
+    if "head_branches" in value.get("applies_to", {}):
+        check_globs(("applies_to", "head_branches"), value["applies_to"]["head_branches"])
+
+    seen: dict[str, int] = {}
+    for index, rule in enumerate(value["rules"]):
+        base: Path_ = ("rules", index)
+        rule_id: str = rule["id"]
+        if rule_id.lower().startswith(BUILTIN_PREFIX):
+            raise fail(
+                (*base, "id"),
+                f'ids starting with "{BUILTIN_PREFIX}" are reserved for built-in rules; '
+                "choose another id",
+            )
+        if rule_id in seen:
+            raise fail(
+                (*base, "id"),
+                f"duplicate id {_show(rule_id)} (first used on line {seen[rule_id]}); "
+                "give every rule its own id",
+            )
+        seen[rule_id] = doc.line((*base, "id"))
+        for key in _GLOB_KEYS:
+            if key in rule:
+                check_globs((*base, key), rule[key])
+        if "file" in rule:
+            problem = _path_problem(rule["file"])
+            if problem is not None:
+                raise fail((*base, "file"), f'"file" {_show(rule["file"])}: {problem}')
+        for i, symbol in enumerate(rule.get("symbols", ())):
+            if not symbol.isidentifier():
+                raise fail(
+                    (*base, "symbols", i),
+                    f'item {i + 1} of "symbols" {_show(symbol)} is not a Python name; '
+                    "list top-level names such as clamp",
+                )
+        for i, line in enumerate(rule.get("lines", ())):
+            if "\n" in line or "\r" in line:
+                raise fail(
+                    (*base, "lines", i),
+                    f'item {i + 1} of "lines" holds a line break; list one line per item',
+                )
+            if not line.strip():
+                raise fail(
+                    (*base, "lines", i),
+                    f'item {i + 1} of "lines" is blank; list lines with visible text',
+                )
+
+    names: dict[str, int] = {}
+    for index, example in enumerate(value.get("examples", ())):
+        base = ("examples", index)
+        name = example["name"]
+        if name in names:
+            raise fail(
+                (*base, "name"),
+                f"duplicate example name (first on line {names[name]}); give each its own name",
+            )
+        names[name] = doc.line((*base, "name"))
+        expect = example["expect"]
+        if isinstance(expect, list):
+            for i, rule_id in enumerate(expect):
+                if rule_id not in seen:
+                    known = ", ".join(seen)
+                    raise fail(
+                        (*base, "expect", i),
+                        f"expects unknown rule id {_show(rule_id)}; "
+                        f'use ids of this rubric\'s rules ({known}) or "pass"',
+                    )
+        touched: dict[str, int] = {}
+        for i, entry in enumerate(example["change"]):
+            _check_entry(doc, (*base, "change", i), entry, touched, fail)
+
+
+def _check_entry(
+    doc: _Doc,
+    path: Path_,
+    entry: Mapping[str, Any],
+    touched: dict[str, int],
+    fail: Any,
+) -> None:
+    status = entry.get("status", MODIFIED)
+    for key in ("path", "old_path"):
+        if key in entry:
+            problem = _path_problem(entry[key])
+            if problem is not None:
+                raise fail((*path, key), f'"{key}" {_show(entry[key])}: {problem}')
+    if "old_path" in entry and status != RENAMED:
+        raise fail((*path, "old_path"), '"old_path" is only for status: renamed; remove it')
+    if status == RENAMED and entry["old_path"] == entry["path"]:
+        raise fail((*path, "old_path"), '"old_path" equals "path"; a rename needs two paths')
+    if status == ADDED:
+        for key in ("before", "deleted"):
+            if key in entry and (key == "before" or entry[key] != 0):
+                raise fail((*path, key), f'an added file has no "{key}"; remove it')
+    if status == DELETED:
+        for key in ("after", "added"):
+            if key in entry and (key == "after" or entry[key] != 0):
+                raise fail((*path, key), f'a deleted file has no "{key}"; remove it')
+    if status in (MODIFIED, RENAMED) and ("before" in entry) != ("after" in entry):
+        missing = "after" if "before" in entry else "before"
+        raise fail(
+            path, f'give both "before" and "after" text for a {status} file; add "{missing}"'
+        )
+    for p in (entry.get("old_path"), entry["path"]):
+        if p is None:
+            continue
+        if p in touched:
+            raise fail(
+                path,
+                f"{_show(p)} is already changed by entry {touched[p]}; list each path in one entry",
+            )
+        touched[p] = int(path[-1]) + 1
+
+
+# --------------------------------------------------------------------------
+# building values
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def line_counts(before: str, after: str) -> tuple[int, int]:
+    """(added, deleted) lines between two texts, by a difflib line diff."""
+    old, new = _lines(before), _lines(after)
+    added = deleted = 0
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            deleted += i2 - i1
+            added += j2 - j1
+    return added, deleted
+
+
+def _build_example(example: Mapping[str, Any], order: Mapping[str, int]) -> Example:
+    files: list[FileChange] = []
+    texts: dict[str, FileTexts] = {}
+    for entry in example["change"]:
+        status = entry.get("status", MODIFIED)
+        path = entry["path"]
+        old_path = entry.get("old_path")
+        before = entry.get("before")
+        after = entry.get("after")
+        if before is not None or after is not None:
+            added, deleted = line_counts(before or "", after or "")
+            if old_path is not None:
+                texts[old_path] = FileTexts(base=before, head=None)
+                texts[path] = FileTexts(base=None, head=after)
+            else:
+                texts[path] = FileTexts(base=before, head=after)
+        else:
+            added, deleted = int(entry.get("added", 0)), int(entry.get("deleted", 0))
+        files.append(
+            FileChange(
+                path=path,
+                status=status,
+                old_path=old_path,
+                added=added,
+                deleted=deleted,
+                old_mode=None if status == ADDED else _FILE_MODE,
+                new_mode=None if status == DELETED else _FILE_MODE,
+            )
+        )
+    expect = example["expect"]
+    ids = () if expect == "pass" else tuple(sorted(expect, key=lambda i: order[i]))
+    return Example(
+        name=example["name"],
+        expect=ids,
+        changes=ChangeSet(
+            files=tuple(files), texts=texts, stdout=example.get("stdout"), source="example"
+        ),
+    )
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _build(doc: _Doc, source: str, sha: str) -> Rubric:
+    value: dict[str, Any] = doc.value
+    tests = tuple(value.get("tests", DEFAULT_TESTS))
+    rules: list[Rule] = []
+    for raw in value["rules"]:
+        params = {k: _tuples(v) for k, v in raw.items() if k not in ("id", "kind", "description")}
+        kind = raw["kind"]
+        if kind in ("max_files", "max_lines"):
+            params.setdefault("exclude", ())
+        if kind == "max_lines":
+            params.setdefault("count", "changed")
+        if kind == "test_drift":
+            params.setdefault("allow_added", True)
+            params.setdefault("paths", tests)
+        rules.append(
+            Rule(id=raw["id"], kind=kind, params=params, description=raw.get("description"))
+        )
+    applies = value.get("applies_to")
+    applies_to = (
+        None
+        if applies is None
+        else AppliesTo(
+            authors=tuple(applies.get("authors", ())),
+            labels=tuple(applies.get("labels", ())),
+            head_branches=tuple(applies.get("head_branches", ())),
+        )
+    )
+    order = {rule.id: i for i, rule in enumerate(rules)}
+    examples = tuple(_build_example(ex, order) for ex in value.get("examples", ()))
+    return Rubric(
+        rules=tuple(rules),
+        sha256=sha,
+        source=source,
+        version=int(value.get("version", 1)),
+        tests=tests,
+        applies_to=applies_to,
+        examples=examples,
+    )
+
+
+__all__ = [
+    "KINDS",
+    "MAX_BYTES",
+    "line_counts",
+    "load_rubric_bytes",
+    "load_rubric_file",
+    "schema",
+    "sha256_hex",
+]
