@@ -1,0 +1,2 @@
+"""The Action shell: settings from the environment, the API client (PyGithub),
+workflow commands, publishing.  Only this package talks to GitHub."""

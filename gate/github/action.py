@@ -1,0 +1,472 @@
+"""`gate action`: the container's entry point.
+
+settings -> event -> pull request -> (git or API) change set + base rubric ->
+built-ins -> `judge.evaluate` -> publish -> exit code.
+
+The pull request's code is never checked out or executed: git is only asked
+for objects (diff, cat-file) and to fetch the two commits; the API is only
+asked for the listing and file bytes.  The rubric comes from the base commit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from gate.changes import ChangeSet
+from gate.errors import EXIT_ERROR, GateError
+from gate.github import api_changes, publish
+from gate.github.client import ApiError, PullInfo
+from gate.github.settings import REPORT_NAME, Settings, output_paths
+from gate.github.workflow import Log, append_summary, write_new_file, write_outputs
+from gate.globs import matches
+from gate.model import WORKFLOW_EDITED, Result, Rubric
+from gate.report import Report, to_json, to_text
+
+ClientFactory = Callable[[Settings], Any]
+WORKFLOWS_DIR = ".github/workflows/"
+
+
+def _default_client(settings: Settings) -> Any:
+    from gate.github.client import GitHubClient
+
+    return GitHubClient(settings)
+
+
+@dataclass
+class Run:
+    """State of one run, filled in as it goes."""
+
+    settings: Settings
+    log: Log
+    factory: ClientFactory
+    _client: Any = None
+    pull: PullInfo | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self.factory(self.settings)
+        return self._client
+
+
+# -- the pull request ---------------------------------------------------------
+
+
+def read_event(settings: Settings) -> dict[str, Any]:
+    path = settings.event_path
+    if not path:
+        if settings.event_name == "workflow_dispatch":
+            return {}
+        raise GateError(
+            "GITHUB_EVENT_PATH is not set; `gate action` needs the runner's event payload"
+        )
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        raise GateError(f"event payload {path} does not exist (GITHUB_EVENT_PATH)") from None
+    except (OSError, ValueError) as exc:
+        raise GateError(f"cannot read the event payload {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise GateError(f"event payload {path} is not a JSON object")
+    return data
+
+
+def find_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
+    settings = run.settings
+    if settings.event_name in ("pull_request", "pull_request_target"):
+        payload = event.get("pull_request")
+        if not isinstance(payload, dict):
+            raise GateError(
+                f"the {settings.event_name} event payload has no pull_request object "
+                f"({settings.event_path})"
+            )
+        try:
+            return PullInfo.from_json(payload)
+        except ValueError as exc:
+            raise GateError(f"the event payload's pull request is unusable: {exc}") from None
+    assert settings.pr_number is not None  # Settings requires it for workflow_dispatch
+    try:
+        return run.client.get_pull(settings.pr_number)  # type: ignore[no-any-return]
+    except ApiError as exc:
+        raise GateError(
+            f"cannot read pull request #{settings.pr_number} ({exc.message}); "
+            "check the pr-number input and the token's pull-requests: read permission"
+        ) from None
+
+
+# -- git ----------------------------------------------------------------------
+
+
+def open_git(run: Run, base: str, head: str) -> Any:
+    """A `Repo` on the workspace holding both commits (fetched when missing), or None."""
+    from gate.git import Repo
+
+    workspace = run.settings.workspace
+    if not workspace or not os.path.isdir(workspace):
+        run.notes.append("no workspace checkout: the change was read from the GitHub API")
+        return None
+    repo = Repo(workspace, config=(f"safe.directory={workspace}",))
+    try:
+        repo.check_repository()
+    except GateError:
+        run.notes.append("the workspace is not a git repository: the change was read from the API")
+        return None
+
+    def usable() -> bool:
+        if repo.try_rev_parse(base) is None or repo.try_rev_parse(head) is None:
+            return False
+        try:
+            repo.merge_base(base, head)
+        except GateError:
+            return False
+        return True
+
+    if usable():
+        return repo
+    if not _has_origin(repo):
+        run.notes.append(
+            "the base or head commit is missing from the checkout and there is no origin "
+            "remote: the change was read from the API"
+        )
+        return None
+    fetch = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules"]
+    if repo.is_shallow():
+        fetch.append("--unshallow")
+    try:
+        repo.run([*fetch, "origin", base, head])
+    except GateError as exc:
+        run.log.line(f"fetching the PR's commits failed ({exc.message}); using the API")
+    repo = Repo(workspace, config=(f"safe.directory={workspace}",))  # fresh shallow state
+    if usable():
+        run.log.line("fetched the base and head commits from origin")
+        return repo
+    run.notes.append(
+        "the base or head commit (or their merge base) is not in the checkout and could not "
+        "be fetched: the change was read from the API (actions/checkout fetch-depth: 0 "
+        "avoids this)"
+    )
+    return None
+
+
+def _has_origin(repo: Any) -> bool:
+    try:
+        repo.run(["remote", "get-url", "origin"])
+    except GateError:
+        return False
+    return True
+
+
+# -- rubric -------------------------------------------------------------------
+
+
+def load_rubric(run: Run, repo: Any, base: str) -> Rubric:
+    from gate.git import short
+    from gate.rubric import load_rubric_bytes, sha256_hex
+
+    path = run.settings.rubric_path
+    if repo is not None:
+        data = repo.read_blob(base, path)
+    else:
+        try:
+            data = run.client.get_file(base, path)
+        except ApiError as exc:
+            raise GateError(
+                f"cannot read the rubric {path} at base {short(base)} ({exc.message})"
+            ) from None
+    if data is None:
+        raise GateError(
+            f"no rubric at {path} in base commit {short(base)}: add it in its own PR first "
+            "(gate init writes a starter); a rubric that exists only in the PR is not a rubric"
+        )
+    pin = run.settings.rubric_sha256
+    actual = sha256_hex(data)
+    if pin is not None and actual != pin:
+        raise GateError(
+            f"rubric {path} at base {short(base)} has SHA-256 {actual} but the rubric-sha256 "
+            f"input pins {pin}: the rubric changed after it was pinned; review the change "
+            "and update the pin"
+        )
+    return load_rubric_bytes(data, f"{short(base)}:{path}")
+
+
+def applies(rubric: Rubric, pull: PullInfo) -> str | None:
+    """None when the PR is judged; else why `applies_to` leaves it out."""
+    spec = rubric.applies_to
+    if spec is None:
+        return None
+    if spec.authors and pull.author in spec.authors:
+        return None
+    if spec.labels and any(label in spec.labels for label in pull.labels):
+        return None
+    if spec.head_branches and matches(pull.head_ref, spec.head_branches):
+        return None
+    return (
+        f"author {pull.author!r}, labels {list(pull.labels)!r} and head branch "
+        f"{pull.head_ref!r} match none of the rubric's applies_to entries"
+    )
+
+
+def read_stdout(settings: Settings) -> str | None:
+    name = settings.stdout_file
+    if name is None:
+        return None
+    path = name if os.path.isabs(name) else os.path.join(settings.workspace or ".", name)
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise GateError(
+            f"stdout-file {name} does not exist in the workspace: write the captured test "
+            "output there in an earlier step"
+        ) from None
+    except OSError as exc:
+        raise GateError(f"cannot read stdout-file {name} ({exc.strerror})") from None
+
+
+# -- built-ins ----------------------------------------------------------------
+
+
+def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
+    """Built-in `gate.workflow-edited`: the change touches the workflow running the gate.
+
+    Without GITHUB_WORKFLOW_REF the running workflow is unknown, so every file
+    under .github/workflows/ counts (fail closed)."""
+    touched = changes.touched_paths()
+    if workflow_path is not None:
+        hits = tuple(p for p in touched if p == workflow_path)
+        watched = workflow_path
+    else:
+        hits = tuple(p for p in touched if p.startswith(WORKFLOWS_DIR))
+        watched = f"{WORKFLOWS_DIR} (GITHUB_WORKFLOW_REF is not set)"
+    if hits:
+        message = (
+            f"the change touches the workflow that runs the gate ({watched}); under "
+            "pull_request that file comes from the PR itself, so a workflow change needs "
+            "its own reviewed PR"
+        )
+    else:
+        message = f"the workflow that runs the gate ({watched}) is untouched"
+    return Result(id=WORKFLOW_EDITED, kind="builtin", passed=not hits, message=message, paths=hits)
+
+
+def rubric_selftest(rubric: Rubric) -> Result:
+    from gate.selftest import run_selftest, selftest_result
+
+    return selftest_result(run_selftest(rubric))
+
+
+# -- judging ------------------------------------------------------------------
+
+
+def read_changes(
+    run: Run, repo: Any, rubric: Rubric, pull: PullInfo, stdout: str | None
+) -> tuple[ChangeSet, Result]:
+    if repo is not None:
+        from gate.git import changes_from_git
+
+        changes = changes_from_git(
+            repo, pull.base_sha, pull.head_sha, rubric.content_files(), stdout=stdout
+        )
+        return changes, api_changes.diff_incomplete(None)
+    try:
+        expected = pull.changed_files
+        if expected is None:
+            expected = run.client.get_pull(pull.number).changed_files
+        found = api_changes.listing(run.client.iter_files(pull.number), expected)
+        changes = api_changes.changes_from_api(
+            found,
+            base=pull.base_sha,
+            head=pull.head_sha,
+            content_files=rubric.content_files(),
+            read_file=run.client.get_file,
+            stdout=stdout,
+        )
+    except ApiError as exc:
+        raise GateError(
+            f"cannot read the pull request's files from the API ({exc.message}); "
+            "check the token's pull-requests: read and contents: read permissions"
+        ) from None
+    return changes, api_changes.diff_incomplete(found)
+
+
+def head_moved_note(run: Run, pull: PullInfo) -> None:
+    """Re-fetch the PR: if its head moved while judging, say so."""
+    try:
+        latest = run.client.get_pull(pull.number)
+    except ApiError as exc:
+        run.log.warning(f"could not re-read the pull request to see if its head moved: {exc}")
+        return
+    if latest.head_sha != pull.head_sha:
+        run.notes.append(
+            f"the pull request's head moved to {latest.head_sha} while the gate judged "
+            f"{pull.head_sha}; this verdict is for {pull.head_sha}, and the new head gets its "
+            "own run"
+        )
+
+
+def judge(run: Run, event: Mapping[str, Any]) -> publish.Verdict:
+    from gate.judge import evaluate
+
+    settings = run.settings
+    pull = run.pull = find_pull(run, event)
+    run.log.line(f"judging pull request #{pull.number}")
+    run.log.untrusted(
+        f"title: {pull.title}\nauthor: {pull.author}\nbase: {pull.base_ref} {pull.base_sha}\n"
+        f"head: {pull.head_ref} {pull.head_sha}"
+    )
+    repo = open_git(run, pull.base_sha, pull.head_sha)
+    run.log.line("reading the change from " + ("git" if repo is not None else "the GitHub API"))
+    rubric = load_rubric(run, repo, pull.base_sha)
+    reason = applies(rubric, pull)
+    if reason is not None:
+        report = Report(
+            passed=True,
+            failed=(),
+            rule_count=len(rubric.rules),
+            rubric_sha256=rubric.sha256,
+            base=pull.base_sha,
+            head=pull.head_sha,
+            stats=ChangeSet().stats(),
+            results=(),
+            notes=(f"skipped: {reason}",),
+        )
+        return publish.skipped(settings.check_name, reason, report)
+    selftest = rubric_selftest(rubric)  # the examples run first
+    stdout = read_stdout(settings)
+    changes, complete = read_changes(run, repo, rubric, pull, stdout)
+    builtins = [workflow_edited(changes, settings.workflow_path), complete, selftest]
+    head_moved_note(run, pull)
+    report = evaluate(
+        rubric,
+        changes,
+        rubric_path=settings.rubric_path,
+        builtins=builtins,
+        notes=tuple(run.notes),
+    )
+    return publish.judged(report, settings.check_name)
+
+
+# -- output -------------------------------------------------------------------
+
+
+def report_json(verdict: publish.Verdict) -> str | None:
+    if verdict.report is None:
+        return None
+    if verdict.state == "skipped":
+        data = verdict.report.to_dict()
+        data["skipped"] = True
+        return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return to_json(verdict.report)
+
+
+def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
+    title = f"{check_name}: {verdict.state}"
+    if verdict.state == "judged" and verdict.report is not None:
+        if verdict.passed:
+            log.notice(verdict.title, title=title)
+        else:
+            log.error(verdict.title, title=title)
+        log.untrusted(to_text(verdict.report))
+    elif verdict.state == "skipped":
+        log.notice(verdict.title, title=title)
+        if verdict.report is not None:
+            log.untrusted("\n".join(verdict.report.notes))
+    else:
+        log.error(verdict.title, title=title)
+
+
+def finish(run: Run, verdict: publish.Verdict) -> int:
+    settings = run.settings
+    log = run.log
+    log_verdict(log, verdict, settings.check_name)
+
+    report_value = ""
+    data = report_json(verdict)
+    if data is not None:
+        target = os.path.join(settings.workspace or ".", REPORT_NAME)
+        try:
+            write_new_file(target, data)
+            report_value = REPORT_NAME if settings.workspace else os.path.abspath(target)
+        except OSError as exc:
+            log.warning(f"could not write the JSON report {target}: {exc.strerror}")
+
+    warnings: list[str] = []
+    if run.pull is not None:
+        if not settings.token:
+            warnings.append("no github-token: the check run and the comment were not posted")
+            log.warning(warnings[-1])
+        else:
+            try:
+                result = publish.publish(
+                    run.client,
+                    verdict=verdict,
+                    check_name=settings.check_name,
+                    head_sha=run.pull.head_sha,
+                    pr_number=run.pull.number,
+                    comment_policy=settings.comment,
+                    log=log,
+                )
+                warnings.extend(result.warnings)
+                posted = "posted" if result.check_run_id is not None else "not posted"
+                log.line(f"check run {posted}; comment: {result.comment_action}")
+            except Exception as exc:  # publishing must never change the verdict
+                warnings.append(f"publishing failed: {type(exc).__name__}: {exc}")
+                log.warning(warnings[-1])
+
+    summary = verdict.markdown
+    if warnings:
+        from gate.escape import markdown_text
+
+        summary += "\n**Not published:**\n\n" + "".join(f"- {markdown_text(w)}\n" for w in warnings)
+    try:
+        append_summary(settings.summary_file, publish.fit(summary))
+        write_outputs(
+            settings.output_file,
+            {
+                "passed": "true" if verdict.passed else "false",
+                "failed-rules": ",".join(verdict.failed),
+                "report": report_value,
+            },
+        )
+    except OSError as exc:
+        log.warning(f"could not write the job summary or outputs: {exc}")
+    return verdict.exit_code
+
+
+def run(
+    env: Mapping[str, str],
+    *,
+    client_factory: ClientFactory | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Judge the pull request the runner's environment names; returns the exit code."""
+    log = Log(out if out is not None else sys.stdout)
+    try:
+        settings = Settings.from_env(env)
+    except GateError as exc:
+        log.error(exc.message, title="blast-radius: could not judge")
+        output_file, summary_file = output_paths(env)
+        try:
+            append_summary(summary_file, publish.errored("blast-radius", exc.message).markdown)
+            write_outputs(output_file, {"passed": "false", "failed-rules": "", "report": ""})
+        except OSError:
+            pass
+        return EXIT_ERROR
+    state = Run(settings=settings, log=log, factory=client_factory or _default_client)
+    try:
+        event = read_event(settings)
+        verdict = judge(state, event)
+    except GateError as exc:
+        verdict = publish.errored(settings.check_name, exc.message, state.notes)
+    except ApiError as exc:
+        verdict = publish.errored(
+            settings.check_name, f"the GitHub API failed: {exc.message}", state.notes
+        )
+    return finish(state, verdict)

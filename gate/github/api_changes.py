@@ -1,0 +1,153 @@
+"""A `ChangeSet` from the PR files API, for runs without both commits in git.
+
+The listing gives each file's status, previous name and line counts; the
+contents API gives file text at the base and head SHAs for the files that
+content rules name.  GitHub's listing stops at 3000 files: when it returns
+fewer entries than the PR's `changed_files`, the change set is incomplete and
+built-in `gate.diff-incomplete` fails (never a silent pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODIFIED,
+    RENAMED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+)
+from gate.github.client import PullFile
+from gate.model import DIFF_INCOMPLETE, Result
+
+# GitHub file status -> change-set status.  "changed" is a mode or type
+# change: the content may be the same, the path is still touched.
+STATUS_MAP = {
+    "added": ADDED,
+    "removed": DELETED,
+    "modified": MODIFIED,
+    "renamed": RENAMED,
+    "copied": COPIED,
+    "changed": MODIFIED,
+}
+UNCHANGED = "unchanged"
+FILES_API_LIMIT = 3000
+
+
+@dataclass(frozen=True)
+class ApiListing:
+    files: tuple[FileChange, ...]
+    listed: int  # entries the API returned (unchanged ones included)
+    expected: int | None  # the PR's changed_files, when known
+
+
+def file_change(entry: PullFile) -> FileChange | None:
+    """One listing entry as a `FileChange` (None for an "unchanged" entry)."""
+    if entry.status == UNCHANGED:
+        return None
+    status = STATUS_MAP.get(entry.status, UNKNOWN)
+    old_path = entry.previous_filename if status in (RENAMED, COPIED) else None
+    # A binary file has no patch and no line counts.  A pure rename has no
+    # patch either, but it is not a binary file.
+    binary = (
+        not entry.has_patch
+        and entry.additions == 0
+        and entry.deletions == 0
+        and status in (ADDED, DELETED, MODIFIED)
+        and entry.changes == 0
+    )
+    return FileChange(
+        path=entry.filename,
+        status=status,
+        old_path=old_path,
+        added=entry.additions,
+        deleted=entry.deletions,
+        binary=binary,
+    )
+
+
+def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
+    files = []
+    listed = 0
+    for entry in entries:
+        listed += 1
+        change = file_change(entry)
+        if change is not None:
+            files.append(change)
+    files.sort(key=lambda f: (f.path, f.old_path or ""))
+    return ApiListing(files=tuple(files), listed=listed, expected=expected)
+
+
+def diff_incomplete(found: ApiListing | None) -> Result:
+    """Built-in `gate.diff-incomplete` (None: the change came whole from git)."""
+    if found is None:
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind="builtin",
+            passed=True,
+            message="the change set was read completely from git",
+        )
+    if found.expected is None:
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind="builtin",
+            passed=False,
+            message=(
+                f"the PR files API listed {found.listed} files but the PR's changed_files "
+                "count is unknown, so the listing cannot be shown complete; check out both "
+                "commits (actions/checkout with fetch-depth: 0) to judge from git"
+            ),
+        )
+    if found.listed < found.expected:
+        cap = " (the API stops at 3000 files)" if found.listed >= FILES_API_LIMIT else ""
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind="builtin",
+            passed=False,
+            message=(
+                f"the PR files API listed {found.listed} of {found.expected} changed files"
+                f"{cap}; the change cannot be judged from a partial listing: check out both "
+                "commits (actions/checkout with fetch-depth: 0) so the gate reads git, "
+                "or split the PR"
+            ),
+        )
+    return Result(
+        id=DIFF_INCOMPLETE,
+        kind="builtin",
+        passed=True,
+        message=f"the PR files API listed all {found.listed} changed files",
+    )
+
+
+def changes_from_api(
+    found: ApiListing,
+    *,
+    base: str,
+    head: str,
+    content_files: Iterable[str],
+    read_file: Callable[[str, str], bytes | None],
+    stdout: str | None = None,
+) -> ChangeSet:
+    """The change set from a listing; texts via `read_file(ref, path)` at base and head."""
+    touched = {p for f in found.files for p in f.touched}
+
+    def text(ref: str, path: str) -> str | None:
+        data = read_file(ref, path)
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    texts = {}
+    for path in sorted(set(content_files)):
+        if path in touched:
+            texts[path] = FileTexts(base=text(base, path), head=text(head, path))
+        else:  # untouched: the same text on both sides, one request
+            same = text(head, path)
+            texts[path] = FileTexts(base=same, head=same)
+    return ChangeSet(
+        files=found.files, base=base, head=head, stdout=stdout, texts=texts, source="api"
+    )

@@ -1,0 +1,288 @@
+"""What a run leaves behind: check run, sticky PR comment, job summary, outputs.
+
+Building (pure) and posting are apart: `Verdict` holds everything that is
+published, `publish()` posts it through a client.  A refused post (a fork's
+read-only token answers 403) is a warning, never a change of verdict: the
+verdict still reaches the log, the job summary and the exit code.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
+from gate.escape import markdown_code, markdown_text
+from gate.github.workflow import Log
+from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
+
+ANNOTATIONS_PER_REQUEST = 50  # the checks API's limit per create/update
+MAX_ANNOTATIONS = 500  # beyond this, the summary says how many were left out
+TITLE_LIMIT = 250
+CONCLUSIONS = ("success", "failure", "neutral")
+
+
+class Publisher(Protocol):
+    """The client calls `publish()` needs (gate.github.client.GitHubClient)."""
+
+    def create_check_run(
+        self, name: str, head_sha: str, conclusion: str, output: dict[str, Any]
+    ) -> int: ...
+
+    def update_check_run(self, run_id: int, output: dict[str, Any]) -> None: ...
+
+    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None: ...
+
+    def create_comment(self, number: int, body: str) -> int: ...
+
+    def edit_comment(self, comment_id: int, body: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Everything a run publishes.  `state` is "judged", "skipped" or "error"."""
+
+    state: str
+    title: str
+    markdown: str
+    conclusion: str
+    exit_code: int
+    failed: tuple[str, ...] = ()
+    annotations: tuple[dict[str, Any], ...] = ()
+    annotations_dropped: int = 0
+    report: Report | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.exit_code == EXIT_PASS
+
+
+def marker(check_name: str) -> str:
+    """The hidden marker that finds this check's comment again."""
+    name = urllib.parse.quote(check_name, safe=" ._")
+    return f"<!-- blast-radius-gate:{name} -->"
+
+
+def title_for(report: Report) -> str:
+    if report.passed:
+        n = len(report.results)
+        return f"all {n} rule{'s' if n != 1 else ''} passed"
+    n = len(report.failed)
+    return _cut(f"{n} rule{'s' if n != 1 else ''} failed: " + ", ".join(report.failed))
+
+
+def _cut(text: str, limit: int = TITLE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def annotations_for(report: Report) -> list[dict[str, Any]]:
+    """File-level findings of failed rules as check-run annotations: a rule's
+    `findings` when it has them, else one per offending path at line 1."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, int, str]] = set()
+    for r in report.results:
+        if r.passed:
+            continue
+        items: list[tuple[str, int, str]]
+        if r.findings:
+            items = [(f.path, f.line or 1, f.message) for f in r.findings]
+        else:
+            items = [(p, 1, r.message) for p in r.paths]
+        for path, line, message in items:
+            key = (path, line, r.id)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(
+                {
+                    "path": path,
+                    "start_line": line,
+                    "end_line": line,
+                    "annotation_level": "failure",
+                    "title": _cut(f"{r.id} ({r.kind})", 255),
+                    "message": _cut(message, 4000),
+                }
+            )
+    return out
+
+
+def judged(report: Report, check_name: str) -> Verdict:
+    annotations = annotations_for(report)
+    kept = annotations[:MAX_ANNOTATIONS]
+    return Verdict(
+        state="judged",
+        title=title_for(report),
+        markdown=to_markdown(report, title=check_name),
+        conclusion="success" if report.passed else "failure",
+        exit_code=EXIT_PASS if report.passed else EXIT_FAIL,
+        failed=report.failed,
+        annotations=tuple(kept),
+        annotations_dropped=len(annotations) - len(kept),
+        report=report,
+    )
+
+
+def skipped(check_name: str, reason: str, report: Report) -> Verdict:
+    lines = [
+        f"### ⏭️ {markdown_text(check_name)}: skipped",
+        "",
+        "The rubric's `applies_to` does not match this pull request, so no rule was "
+        "judged and nothing is claimed about it.",
+        "",
+        f"- {markdown_text(reason)}",
+        "",
+        f"**Rubric** SHA-256 {markdown_code(report.rubric_sha256)} · "
+        f"base {markdown_code(report.base or 'none')} · "
+        f"head {markdown_code(report.head or 'none')}",
+    ]
+    return Verdict(
+        state="skipped",
+        title="skipped: the rubric's applies_to does not match this pull request",
+        markdown="\n".join(lines) + "\n",
+        conclusion="neutral",
+        exit_code=EXIT_PASS,
+        report=report,
+    )
+
+
+def errored(check_name: str, message: str, notes: Sequence[str] = ()) -> Verdict:
+    lines = [
+        f"### ⚠️ {markdown_text(check_name)}: could not judge",
+        "",
+        markdown_text(message),
+        "",
+        "The gate fails closed: nothing was judged as passing (exit code 2).",
+    ]
+    if notes:
+        lines += ["", "**Notes:**", ""]
+        lines.extend(f"- {markdown_text(n)}" for n in notes)
+    return Verdict(
+        state="error",
+        title=_cut("could not judge: " + message.replace("\n", " ")),
+        markdown="\n".join(lines) + "\n",
+        conclusion="failure",
+        exit_code=EXIT_ERROR,
+    )
+
+
+def fit(markdown: str, extra: str = "") -> str:
+    """`markdown` (then `extra`) cut to GitHub's 65,535-character limit, with a note."""
+    return truncate_markdown(markdown + extra, GITHUB_MARKDOWN_LIMIT)
+
+
+def check_summary(verdict: Verdict) -> str:
+    extra = ""
+    if verdict.annotations_dropped:
+        extra = (
+            f"\n> {verdict.annotations_dropped} more annotations were left out "
+            f"(at most {MAX_ANNOTATIONS} are posted); every path is in the JSON report.\n"
+        )
+    return fit(verdict.markdown, extra)
+
+
+STATE_PREFIX = "<!-- blast-radius-gate-state:"
+
+
+def comment_state(body: str) -> str | None:
+    """The state our earlier comment recorded on its second line."""
+    lines = body.split("\n", 2)
+    if len(lines) >= 2 and lines[1].startswith(STATE_PREFIX) and lines[1].endswith(" -->"):
+        return lines[1][len(STATE_PREFIX) : -len(" -->")]
+    return None
+
+
+def comment_body(verdict: Verdict, check_name: str, previous_state: str | None) -> str:
+    """The sticky comment: marker, state line, then the verdict.  A pass after a
+    failure (state "fixed") says so, on this and every later passing run."""
+    failing = verdict.conclusion == "failure"
+    was_failing = previous_state in ("failure", "fixed")
+    if failing:
+        state = "failure"
+    elif was_failing:
+        state = "fixed"
+    else:
+        state = verdict.conclusion
+    lead = ""
+    if state == "fixed" and verdict.state == "judged":
+        lead = "**This pull request now passes** (an earlier run failed).\n\n"
+    elif state == "fixed":
+        lead = "**This pull request is no longer failing** (an earlier run failed).\n\n"
+    head = f"{marker(check_name)}\n{STATE_PREFIX}{state} -->\n"
+    body = lead + verdict.markdown
+    return head + truncate_markdown(body, GITHUB_MARKDOWN_LIMIT - len(head) - 1)
+
+
+@dataclass
+class PublishResult:
+    check_run_id: int | None = None
+    comment_id: int | None = None
+    comment_action: str = "none"  # created / edited / unchanged / none
+    warnings: list[str] = field(default_factory=list)
+
+
+def _refused(what: str, status: int | None, message: str) -> str:
+    if status in (401, 403, 404):
+        return (
+            f"could not {what} (HTTP {status}): the token may not have the permission "
+            "(a fork's pull_request token is read-only; grant checks: write and "
+            "pull-requests: write, or see the README's security model); the verdict "
+            "stands in the log, the job summary and the exit code"
+        )
+    return f"could not {what}: {message}; the verdict stands in the log, job summary and exit code"
+
+
+def publish(
+    client: Publisher,
+    *,
+    verdict: Verdict,
+    check_name: str,
+    head_sha: str,
+    pr_number: int,
+    comment_policy: str,
+    log: Log,
+) -> PublishResult:
+    """Post the check run and the sticky comment; refusals become warnings."""
+    from gate.github.client import ApiError
+
+    result = PublishResult()
+    summary = check_summary(verdict)
+    batches = [
+        list(verdict.annotations[i : i + ANNOTATIONS_PER_REQUEST])
+        for i in range(0, len(verdict.annotations), ANNOTATIONS_PER_REQUEST)
+    ] or [[]]
+    output: dict[str, Any] = {"title": verdict.title, "summary": summary}
+    try:
+        first = dict(output, annotations=batches[0]) if batches[0] else dict(output)
+        run_id = client.create_check_run(check_name, head_sha, verdict.conclusion, first)
+        result.check_run_id = run_id
+        for batch in batches[1:]:
+            client.update_check_run(run_id, dict(output, annotations=batch))
+    except ApiError as exc:
+        what = "post the check run" if result.check_run_id is None else "add annotations"
+        result.warnings.append(_refused(what, exc.status, exc.message))
+
+    if comment_policy == "never":
+        return result
+    try:
+        found = client.find_comment(pr_number, marker(check_name))
+        failing = verdict.conclusion == "failure"
+        if found is None and not failing and comment_policy == "on-failure":
+            return result
+        body = comment_body(verdict, check_name, comment_state(found[1]) if found else None)
+        if found is None:
+            result.comment_id = client.create_comment(pr_number, body)
+            result.comment_action = "created"
+        elif found[1] == body:
+            result.comment_id = found[0]
+            result.comment_action = "unchanged"
+        else:
+            client.edit_comment(found[0], body)
+            result.comment_id = found[0]
+            result.comment_action = "edited"
+    except ApiError as exc:
+        result.warnings.append(_refused("write the PR comment", exc.status, exc.message))
+    for warning in result.warnings:
+        log.warning(warning, title="blast-radius: not published")
+    return result

@@ -1,0 +1,239 @@
+"""The Action's settings, read once from a mapping of the runner's environment.
+
+`Settings.from_env(env)` is the only place in the gate that reads the
+environment for the Action; everything downstream receives values.  Inputs
+arrive as the runner builds them for a Docker action: `INPUT_<NAME>` with the
+name upper-cased and its hyphens kept (`INPUT_RUBRIC-PATH`).  The runner
+always passes every input declared in `action.yml`, with its default, so an
+empty value means "not given".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gate.errors import GateError
+from gate.model import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH
+
+# The kebab-case names declared in action.yml (a test compares them).
+INPUTS = (
+    "rubric-path",
+    "github-token",
+    "check-name",
+    "comment",
+    "pr-number",
+    "stdout-file",
+    "rubric-sha256",
+)
+OUTPUTS = ("passed", "failed-rules", "report")
+
+# Defaults as action.yml declares them (the runner fills them in; these apply
+# only when a variable is missing altogether, e.g. `gate action` run by hand).
+INPUT_DEFAULTS: Mapping[str, str] = {
+    "rubric-path": DEFAULT_RUBRIC_PATH,
+    "github-token": "${{ github.token }}",
+    "check-name": DEFAULT_CHECK_NAME,
+    "comment": "on-failure",
+}
+
+COMMENT_POLICIES = ("on-failure", "always", "never")
+EVENTS = ("pull_request", "pull_request_target", "workflow_dispatch")
+DEFAULT_API_URL = "https://api.github.com"
+# Where the JSON report goes, relative to the workspace (documented in the README).
+REPORT_NAME = "blast-radius-report.json"
+
+_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
+_REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
+
+
+def input_env_name(name: str) -> str:
+    """The environment variable the runner sets for input `name`."""
+    return "INPUT_" + name.upper()
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Retry policy for the API: `attempts` retries after the first try,
+    exponential backoff from `base_seconds`, each wait at most `max_seconds`."""
+
+    attempts: int = 4
+    base_seconds: float = 2.0
+    max_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    rubric_path: str
+    token: str
+    check_name: str
+    comment: str
+    pr_number: int | None
+    stdout_file: str | None
+    rubric_sha256: str | None
+    event_name: str
+    event_path: str | None
+    repository: str
+    api_url: str
+    workspace: str | None
+    output_file: str | None
+    summary_file: str | None
+    workflow_ref: str | None
+    retry: Retry = Retry()
+
+    @property
+    def workflow_path(self) -> str | None:
+        """The repository path of the workflow running the gate, from
+        GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/x.yml@refs/...`)."""
+        return workflow_path(self.workflow_ref, self.repository)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        def get_input(name: str) -> str | None:
+            value = get(input_env_name(name))
+            if value is None:
+                value = INPUT_DEFAULTS.get(name)
+            return value
+
+        event_name = get("GITHUB_EVENT_NAME")
+        if event_name is None:
+            raise GateError(
+                "GITHUB_EVENT_NAME is not set; `gate action` runs inside a GitHub Actions "
+                "job (use `gate check` on a workstation)"
+            )
+        if event_name not in EVENTS:
+            raise GateError(
+                f'the gate cannot judge a "{event_name}" event; run it on pull_request, '
+                "pull_request_target, or workflow_dispatch with the pr-number input"
+            )
+        repository = get("GITHUB_REPOSITORY")
+        if repository is None or not _REPOSITORY.match(repository):
+            raise GateError(
+                "GITHUB_REPOSITORY is missing or not OWNER/NAME; run the gate inside a "
+                "GitHub Actions job"
+            )
+
+        comment = get_input("comment") or "on-failure"
+        if comment not in COMMENT_POLICIES:
+            raise GateError(f'input comment is "{comment}"; use one of on-failure, always, never')
+
+        rubric_path = get_input("rubric-path") or DEFAULT_RUBRIC_PATH
+        problem = repo_path_problem(rubric_path)
+        if problem:
+            raise GateError(f'input rubric-path "{rubric_path}" {problem}')
+
+        check_name = get_input("check-name") or DEFAULT_CHECK_NAME
+        if len(check_name) > 100 or any(ord(c) < 32 for c in check_name):
+            raise GateError(
+                "input check-name must be one line of at most 100 characters; "
+                "set a short name such as blast-radius"
+            )
+
+        token = get_input("github-token") or ""
+        if token.startswith("${{"):
+            token = ""  # the literal default outside a runner: no token
+
+        pr_number: int | None = None
+        raw_number = get_input("pr-number")
+        if raw_number is not None:
+            text = raw_number.lstrip("#")
+            if not text.isdigit() or int(text) <= 0:
+                raise GateError(
+                    f'input pr-number is "{raw_number}"; give a pull request number such as 42'
+                )
+            pr_number = int(text)
+        if event_name == "workflow_dispatch" and pr_number is None:
+            raise GateError(
+                "a workflow_dispatch run needs the pr-number input naming the pull request "
+                "to judge; add `pr-number: ${{ inputs.pr-number }}` to the step's `with:`"
+            )
+
+        pin = get_input("rubric-sha256")
+        if pin is not None:
+            pin = pin.lower()
+            if not _SHA256.match(pin):
+                raise GateError(
+                    "input rubric-sha256 must be 64 hexadecimal digits; "
+                    "print it with `gate freeze .github/blast-radius.yml`"
+                )
+
+        return cls(
+            rubric_path=rubric_path,
+            token=token,
+            check_name=check_name,
+            comment=comment,
+            pr_number=pr_number,
+            stdout_file=get_input("stdout-file"),
+            rubric_sha256=pin,
+            event_name=event_name,
+            event_path=get("GITHUB_EVENT_PATH"),
+            repository=repository,
+            api_url=(get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/"),
+            workspace=get("GITHUB_WORKSPACE"),
+            output_file=get("GITHUB_OUTPUT"),
+            summary_file=get("GITHUB_STEP_SUMMARY"),
+            workflow_ref=get("GITHUB_WORKFLOW_REF"),
+            retry=_retry_from_env(env),
+        )
+
+
+def output_paths(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), for reporting a settings error."""
+    return env.get("GITHUB_OUTPUT") or None, env.get("GITHUB_STEP_SUMMARY") or None
+
+
+def _retry_from_env(env: Mapping[str, str]) -> Retry:
+    """GATE_RETRY_ATTEMPTS / GATE_RETRY_BASE_SECONDS / GATE_RETRY_MAX_SECONDS."""
+    default = Retry()
+
+    def number(name: str, fallback: float, upper: float) -> float:
+        raw = env.get(name, "").strip()
+        if not raw:
+            return fallback
+        try:
+            value = float(raw)
+        except ValueError:
+            raise GateError(f'{name} is "{raw}"; give a number of seconds or tries') from None
+        if not 0 <= value <= upper:
+            raise GateError(f"{name} is {raw}; give a number between 0 and {upper:g}")
+        return value
+
+    return Retry(
+        attempts=int(number("GATE_RETRY_ATTEMPTS", default.attempts, 10)),
+        base_seconds=number("GATE_RETRY_BASE_SECONDS", default.base_seconds, 60),
+        max_seconds=number("GATE_RETRY_MAX_SECONDS", default.max_seconds, 300),
+    )
+
+
+def repo_path_problem(path: str) -> str | None:
+    """Why `path` is not a plain repository-relative file path, or None."""
+    if path.startswith("/") or "\\" in path:
+        return "must be relative to the repository root, with / separators"
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return "must be a plain repository path without empty, . or .. segments"
+    if any(ord(c) < 32 for c in path):
+        return "must not contain control characters"
+    return None
+
+
+def workflow_path(workflow_ref: str | None, repository: str) -> str | None:
+    """`owner/repo/.github/workflows/x.yml@refs/pull/1/merge` -> `.github/workflows/x.yml`.
+
+    None when the reference is absent or names another repository's file.
+    """
+    if not workflow_ref:
+        return None
+    ref_path, at, _ref = workflow_ref.rpartition("@")
+    if not at:
+        ref_path = workflow_ref
+    prefix = repository + "/"
+    if not ref_path.lower().startswith(prefix.lower()):
+        return None
+    path = ref_path[len(prefix) :]
+    return path or None
