@@ -1,0 +1,19 @@
+"""`gate freeze FILE...`: print one `NAME SHA256` line per file.
+
+Every file is read before anything is printed, so a missing file (exit 2)
+never leaves a partial freeze file behind a shell redirection.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from gate.errors import EXIT_PASS
+
+
+def run(args: argparse.Namespace) -> int:
+    from gate.freeze import freeze_line
+
+    lines = [freeze_line(path) for path in args.files]
+    print("\n".join(lines))
+    return EXIT_PASS
