@@ -22,11 +22,15 @@ ZERO_WIDTH_JOINER = "\u200d"
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\"}
 
 # ASCII punctuation that means something to CommonMark, GFM or GitHub's
-# renderer inline: emphasis, code, links, images, tables, strikethrough,
-# math (`$`), headings/lists (at the start of a line).  `<`, `>` and `&`
-# become entities instead so no HTML or entity can form.
-_MD_BACKSLASH = frozenset("\\`*_{}[]()#+-.!|~$")
+# renderer anywhere inline: code spans, emphasis, links and images (`[`),
+# table cells, strikethrough, math (`$`).  `<`, `>` and `&` become entities
+# instead, so no HTML tag or entity can form.
+_MD_BACKSLASH = frozenset("\\`*_[]|~$")
 _MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# At the start of the text these open a block (list, heading, ordered list).
+_MD_LEADING = re.compile(r"\A(?:[-+#=]|(\d+)[.)])")
+# GFM turns bare URLs and www. names into links; a joiner keeps them text.
+_AUTOLINK = re.compile(r"(:)(//)|\b([wW]{3})(\.)")
 
 _BACKTICK_RUN = re.compile(r"`+")
 
@@ -65,8 +69,10 @@ def _break_mentions(s: str) -> str:
 
 def markdown_text(s: str) -> str:
     """Text for markdown (a table cell, a list item, a heading) that renders
-    exactly as `printable(s)` and cannot start HTML, an entity, a link,
-    emphasis, a code span, math, or a table cell, nor `@`-mention anyone.
+    as `printable(s)` and cannot start HTML, an entity, a link (nor a bare
+    URL autolink), emphasis, a code span, math, a table cell or a block
+    (list, heading), nor `@`-mention anyone.  Invisible joiners are the only
+    characters added.
     """
     out = []
     for ch in printable(s):
@@ -76,7 +82,18 @@ def markdown_text(s: str) -> str:
             out.append("\\" + ch)
         else:
             out.append(ch)
-    return _break_mentions("".join(out))
+    text = _AUTOLINK.sub(_join, "".join(out))
+    lead = _MD_LEADING.match(text)
+    if lead:
+        at = lead.end() - 1
+        text = text[:at] + "\\" + text[at:]
+    return _break_mentions(text)
+
+
+def _join(m: re.Match[str]) -> str:
+    if m.group(1):
+        return m.group(1) + ZERO_WIDTH_JOINER + m.group(2)
+    return m.group(3) + ZERO_WIDTH_JOINER + m.group(4)
 
 
 def markdown_code(s: str, *, table: bool = False) -> str:
