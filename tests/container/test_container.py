@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 import yaml
+from github_api.double import GitHubDouble
 
 from gate import seedlab
-from tests.github_api.double import GitHubDouble
 
 IMAGE = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()
 ROOT = Path(__file__).resolve().parents[2]
