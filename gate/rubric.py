@@ -625,8 +625,9 @@ def _schema_message(doc: _Doc, err: ValidationError) -> tuple[int, str]:
         extra = [k for k in instance if k not in allowed]
         key = extra[0]
         where = "" if label else " at the top level"
+        owner = f"{label}: " if label else ""
         return doc.line((*path, key)), (
-            f"{prefix}unknown key {json.dumps(key, ensure_ascii=False)}{where}; "
+            f"{owner}unknown key {json.dumps(key, ensure_ascii=False)}{where}; "
             f"allowed keys: {', '.join(allowed)}"
         )
     if kind == "required" and isinstance(instance, dict):
