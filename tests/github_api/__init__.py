@@ -1,0 +1,1 @@
+"""A local GitHub REST API double checked against GitHub's OpenAPI description."""
