@@ -466,7 +466,10 @@ def _git_reason(message: str) -> str:
     for prefix in ("git apply failed: ", "error: "):
         if message.startswith(prefix):
             message = message[len(prefix) :]
-    return message.strip() or "git apply failed"
+    message = message.strip()
+    if message.endswith(": does not exist in index"):  # the index is our temporary base copy
+        message = message[: -len("in index")] + "in the base tree"
+    return message or "git apply failed"
 
 
 def apply_patch(

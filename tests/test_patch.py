@@ -548,7 +548,9 @@ def test_cli_patch_that_does_not_apply_exits_3(
     data = honest_patch(lab).replace(b"clamp_kit.py", b"clamp_kid.py")
     assert check(lab, tmp_path, data) == EXIT_PATCH
     err = capsys.readouterr().err
-    assert f"does not apply to {lab.head()[:12]}" in err
+    assert (
+        f"does not apply to {lab.head()[:12]}: clamp_kid.py: does not exist in the base tree" in err
+    )
 
 
 def test_cli_missing_patch_file_exits_2(
