@@ -227,21 +227,113 @@ def split_lines(text: str | None) -> list[str]:
     return [] if text is None else text.splitlines(keepends=True)
 
 
+def _unique_anchors(
+    a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bhi: int
+) -> list[tuple[int, int]]:
+    """Patience anchors: lines that occur exactly once in both ranges, kept
+    in the longest run that is increasing on both sides."""
+    count_a: dict[int, int] = {}
+    where_a: dict[int, int] = {}
+    for i in range(alo, ahi):
+        count_a[a[i]] = count_a.get(a[i], 0) + 1
+        where_a[a[i]] = i
+    count_b: dict[int, int] = {}
+    where_b: dict[int, int] = {}
+    for j in range(blo, bhi):
+        if count_a.get(b[j]) == 1:
+            count_b[b[j]] = count_b.get(b[j], 0) + 1
+            where_b[b[j]] = j
+    pairs = sorted((where_a[v], where_b[v]) for v, n in count_b.items() if n == 1)
+    if not pairs:
+        return []
+    # longest increasing subsequence on the head positions (patience sorting)
+    tails: list[int] = []  # index into pairs of the smallest tail per length
+    back: list[int] = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        pos = _bisect_tails(pairs, tails, j)
+        if pos > 0:
+            back[k] = tails[pos - 1]
+        if pos == len(tails):
+            tails.append(k)
+        else:
+            tails[pos] = k
+    out: list[tuple[int, int]] = []
+    k = tails[-1]
+    while k != -1:
+        out.append(pairs[k])
+        k = back[k]
+    out.reverse()
+    return out
+
+
+def _bisect_tails(pairs: list[tuple[int, int]], tails: list[int], j: int) -> int:
+    lo, hi = 0, len(tails)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pairs[tails[mid]][1] < j:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _matched(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int]]:
+    """Pairs (i, j) of equal lines kept by the diff, increasing on both sides.
+
+    Patience diff: common prefix and suffix first, then lines unique on both
+    sides as anchors, then the gaps between anchors the same way; a gap with
+    no unique line goes to `difflib.SequenceMatcher` (autojunk off).  This
+    keeps large files with many repeated lines (blank lines, `return`)
+    fast, where a plain SequenceMatcher is quadratic.
+    """
+    out: list[tuple[int, int]] = []
+    stack = [(0, len(a), 0, len(b))]
+    while stack:
+        alo, ahi, blo, bhi = stack.pop()
+        while alo < ahi and blo < bhi and a[alo] == b[blo]:
+            out.append((alo, blo))
+            alo += 1
+            blo += 1
+        while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
+            ahi -= 1
+            bhi -= 1
+            out.append((ahi, bhi))
+        if alo >= ahi or blo >= bhi:
+            continue
+        anchors = _unique_anchors(a, b, alo, ahi, blo, bhi)
+        if anchors:
+            prev_i, prev_j = alo, blo
+            for i, j in anchors:
+                out.append((i, j))
+                stack.append((prev_i, i, prev_j, j))
+                prev_i, prev_j = i + 1, j + 1
+            stack.append((prev_i, ahi, prev_j, bhi))
+            continue
+        matcher = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+        for i, j, size in matcher.get_matching_blocks():
+            out.extend((alo + i + k, blo + j + k) for k in range(size))
+    out.sort()
+    return out
+
+
 def line_diff(base: str | None, head: str | None) -> LineDiff:
-    a = split_lines(base)
-    b = split_lines(head)
+    a_lines = split_lines(base)
+    b_lines = split_lines(head)
+    ids: dict[str, int] = {}
+    a = [ids.setdefault(line, len(ids)) for line in a_lines]
+    b = [ids.setdefault(line, len(ids)) for line in b_lines]
+    matched = _matched(a, b)
     removed: list[int] = []
     added: list[int] = []
     anchor: dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     last = max(len(b), 1)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        for i in range(i1, i2):
-            removed.append(i + 1)
-            anchor[i + 1] = min(j1 + 1, last)
-        added.extend(range(j1 + 1, j2 + 1))
+    i = j = 0
+    for mi, mj in [*matched, (len(a), len(b))]:
+        for k in range(i, mi):
+            removed.append(k + 1)
+            anchor[k + 1] = min(j + 1, last)
+        added.extend(range(j + 1, mj + 1))
+        i, j = mi + 1, mj + 1
     return LineDiff(tuple(removed), tuple(added), anchor)
 
 
