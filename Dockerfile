@@ -25,17 +25,16 @@ RUN if ! command -v git >/dev/null 2>&1; then \
     fi \
     && git config --system --add safe.directory /github/workspace
 
-# Runtime dependencies and the build backend, every file pinned by hash.
-COPY requirements.lock /opt/gate-src/requirements.lock
-RUN python3 -m venv /opt/gate \
-    && pip install --no-cache-dir --require-hashes -r /opt/gate-src/requirements.lock
-
-# The package itself, built with the locked setuptools and nothing fetched.
-COPY pyproject.toml README* /opt/gate-src/
+# Runtime dependencies and the build backend from the lock, every file pinned
+# by hash; then the package itself with the locked setuptools, nothing else
+# fetched.  One layer, so removing pip and setuptools (the Action never
+# installs or builds anything) really makes the image smaller.
+COPY requirements.lock pyproject.toml README* /opt/gate-src/
 COPY gate /opt/gate-src/gate
-# The build backend is then removed: the Action never builds anything.
-RUN pip install --no-cache-dir --no-deps --no-build-isolation /opt/gate-src \
-    && pip uninstall --yes setuptools \
+RUN python3 -m venv /opt/gate \
+    && pip install --no-cache-dir --require-hashes -r /opt/gate-src/requirements.lock \
+    && pip install --no-cache-dir --no-deps --no-build-isolation /opt/gate-src \
+    && python3 -m pip uninstall --yes --quiet setuptools pip \
     && rm -rf /opt/gate-src \
     && gate --version
 
