@@ -138,7 +138,19 @@ def texts_for(changes: ChangeSet, path: str) -> FileTexts | None:
 
 
 def unavailable(rule: Rule, path: str, changes: ChangeSet) -> Result:
-    """The failing result for a touched file whose text the source cannot give."""
+    """The result for a touched file whose text the source cannot give.
+
+    Real sources (git, a patch, the API, a writer's result.json) fail: the
+    rule cannot be judged.  A rubric example that describes a file only by
+    its line counts says nothing about its content, so there the rule
+    passes and says it did not look (give `before`/`after` to exercise it).
+    """
+    if changes.source == "example":
+        return result(
+            rule,
+            True,
+            f"the example gives no text for {quote(path)} (only counts); content not checked",
+        )
     return result(
         rule,
         False,

@@ -22,7 +22,9 @@ annotated where it used to be), when `file` is renamed away, or when either
 version does not parse as Python.  A new or deleted `file` is judged by
 the same rule: every line of it is added (or removed), so it passes only
 if it consists of nothing but listed definitions.  A touched file whose
-content the source cannot provide (a writer's `result.json`) fails.
+content the source cannot provide (a writer's `result.json`) fails; in a
+rubric example, an entry given only by counts is not checked (give
+`before`/`after`).
 
 ```yaml
 - id: SCOPE
@@ -76,6 +78,14 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         )
     texts = changes.texts.get(path)
     if texts is None:
+        if state.gone is not None:
+            return result(
+                rule,
+                False,
+                f"{quote(path)} was {state.gone} and its text is not available; "
+                f"changes must stay inside {names(wanted)}",
+                paths=[path],
+            )
         return unavailable(rule, path, changes)
     base_text = texts.base
     head_text = None if state.gone is not None else texts.head

@@ -15,7 +15,9 @@ base no longer exists at head, including when `file` is deleted or renamed
 away.  An annotation points at the head line where the kept line used to
 be.  A listed line that is not in the base version is ignored (there is
 nothing to keep) and named in the message.  A touched file whose content
-the source cannot provide (a writer's `result.json`) fails.
+the source cannot provide (a writer's `result.json`) fails; in a rubric
+example, an entry given only by counts is not checked (give
+`before`/`after`).
 
 ```yaml
 - id: BAIT
@@ -52,6 +54,13 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         return result(rule, True, f"{quote(path)} is untouched")
     texts = changes.texts.get(path)
     if texts is None:
+        if state.gone is not None:
+            return result(
+                rule,
+                False,
+                f"{quote(path)} was {state.gone}; its kept lines are gone with it",
+                paths=state.change.touched,
+            )
         return unavailable(rule, path, changes)
     base_text = texts.base
     head_text = None if state.gone is not None else texts.head

@@ -219,6 +219,20 @@ CASES = [
         False,
         "base version",
     ),
+    (
+        "counts-only example entry is not checked",
+        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        ["helper"],
+        True,
+        "content not checked",
+    ),
+    (
+        "counts-only example deletion fails",
+        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        ["helper"],
+        False,
+        "was deleted and its text is not available",
+    ),
 ]
 
 

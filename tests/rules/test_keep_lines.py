@@ -143,6 +143,22 @@ CASES = [
         "is gone",
         [],
     ),
+    (
+        "counts-only example entry is not checked",
+        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        ["keep me"],
+        True,
+        "content not checked",
+        [],
+    ),
+    (
+        "counts-only example deletion fails",
+        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        ["keep me"],
+        False,
+        '"clamp_kit.py" was deleted; its kept lines are gone with it',
+        [],
+    ),
 ]
 
 

@@ -245,6 +245,22 @@ CASES = [
         '"_noisy_helper"',
         [],
     ),
+    (
+        "counts-only example entry is not checked",
+        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        ["helper"],
+        True,
+        'the example gives no text for "pkg/mod.py" (only counts); content not checked',
+        [],
+    ),
+    (
+        "counts-only example deletion fails",
+        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        ["helper"],
+        False,
+        "was deleted",
+        [],
+    ),
 ]
 
 
