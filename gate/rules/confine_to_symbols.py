@@ -13,8 +13,10 @@ line by their **head** ranges, so a function may grow or shrink freely.  A
 definition's range runs from its first decorator to its last line; nested
 functions and methods are inside their top-level definition.  Everything
 else is outside: imports, comments and blank lines between definitions, a
-docstring at the top, other definitions.  A changed line ending or
-trailing newline is a changed line.
+docstring at the top, other definitions, and a comment after a
+definition's last statement (Python's parser ends the definition at its
+last statement).  A changed line ending or trailing newline is a changed
+line.
 
 Passes when `file` is untouched.  Fails when any changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is

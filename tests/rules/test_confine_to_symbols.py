@@ -323,3 +323,12 @@ def test_line_diff_small_edit_in_a_large_repetitive_file() -> None:
     assert diff.added == (5001,)
     assert diff.head_anchor == {5001: 5001}
     _alignment_holds(base, head)
+
+
+def test_trailing_comment_after_last_statement_is_outside() -> None:
+    base = "def f():\n    return 1\n"
+    head = "def f():\n    return 1\n    # note\n"
+    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
+    result = confine_to_symbols.check(rule, edit(base, head))
+    assert not result.passed
+    assert "head lines 3" in result.message
