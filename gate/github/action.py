@@ -367,7 +367,7 @@ def report_json(verdict: publish.Verdict) -> str | None:
 
 
 def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
-    title = f"{check_name}: {verdict.state}"
+    title = check_name
     if verdict.state == "judged" and verdict.report is not None:
         if verdict.passed:
             log.notice(verdict.title, title=title)

@@ -126,8 +126,9 @@ class GitHubClient:
             retry=_make_retry(settings.retry),
             per_page=100,
             timeout=30,
+            lazy=True,  # objects are fetched when read, not when named
         )
-        self._repo = self._gh.get_repo(settings.repository, lazy=True)
+        self._repo = self._gh.get_repo(settings.repository)
         self._pulls: dict[int, Any] = {}
         self._check_runs: dict[int, Any] = {}
         self._comments: dict[int, Any] = {}
