@@ -14,6 +14,8 @@ import secrets
 from collections.abc import Mapping
 from typing import TextIO
 
+ZERO_WIDTH_SPACE = "\u200b"
+
 
 def escape_data(value: str) -> str:
     """Escape the message part of a workflow command."""
@@ -38,7 +40,7 @@ def visible(text: str) -> str:
     out = []
     for ch in text:
         code = ord(ch)
-        if ch in "\t":
+        if ch == "\t":
             out.append(ch)
         elif code < 32 or code == 127 or 0x80 <= code < 0xA0 or ch in "\u2028\u2029":
             out.append(f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}")
@@ -60,9 +62,11 @@ class Log:
         self.out.flush()
 
     def command(self, name: str, message: str, **props: str) -> None:
-        """`::name key=value::message` with every part escaped."""
+        """`::name key=value::message` with every part escaped, and `##[` (which
+        the runner obeys anywhere in a line) broken with a zero-width space."""
         rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props.items())
-        self.line(f"::{name}{' ' + rendered if rendered else ''}::{escape_data(message)}")
+        text = f"::{name}{' ' + rendered if rendered else ''}::{escape_data(message)}"
+        self.line(text.replace("##[", "##" + ZERO_WIDTH_SPACE + "["))
 
     def error(self, message: str, title: str | None = None) -> None:
         self.command("error", message, **({"title": title} if title else {}))

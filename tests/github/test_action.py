@@ -3,6 +3,7 @@ and the GitHub API double over real HTTP."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from conftest import REPO, WORKFLOW, Scenario
 
 from gate.cli import main
+from gate.github import action
 from gate.github.publish import marker
 
 SPRAWL = {f"lib/mod{i}.py": f"V = {i}\n" for i in range(5)}
@@ -311,9 +313,6 @@ def test_head_moved_while_judging_is_reported(scenario: Scenario) -> None:
     head = scenario.push({"app.py": "def main():\n    return 2\n"})
     env_event = scenario.env()  # the event names `head`
     scenario.github.set_pull_head(REPO, scenario.number, "e" * 40)
-    from gate.github import action
-    import io
-
     buf = io.StringIO()
     code = action.run(env_event, out=buf)
     assert code == 0
