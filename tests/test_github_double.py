@@ -121,6 +121,16 @@ def test_get_repo_and_pull_build_pygithub_objects(github: GitHubDouble) -> None:
     ]
 
 
+def test_event_payload_helpers_match_the_api(github: GitHubDouble) -> None:
+    github.add_pull(REPO, 7, base_sha=BASE, head_sha=HEAD, labels=["agent"])
+    status, _, served = raw(github, "GET", f"/repos/{REPO}/pulls/7")
+    assert status == 200
+    assert github.pull_payload(REPO, 7) == served
+    status, _, served_repo = raw(github, "GET", f"/repos/{REPO}")
+    assert github.repo_payload(REPO) == served_repo
+    assert {"id", "node_id", "owner", "forks_count", "archive_url"} <= set(served_repo)
+
+
 def test_unknown_pull_is_404_without_violation(github: GitHubDouble) -> None:
     github.add_repo(REPO)
     with pytest.raises(UnknownObjectException):

@@ -520,7 +520,8 @@ class GitHubDouble:
     ) -> int:
         """A pre-existing issue/PR comment; returns its id."""
         with self._lock:
-            return self._store_comment(full_name, issue_number, body, user)["id"]
+            comment_id: int = self._store_comment(full_name, issue_number, body, user)["id"]
+            return comment_id
 
     def fail_next(
         self,
@@ -566,6 +567,27 @@ class GitHubDouble:
                 for c in self.comments
                 if c["full_name"] == full_name and c["issue_number"] == issue_number
             ]
+
+    def pull_payload(self, full_name: str, number: int) -> dict[str, Any]:
+        """The pull request as the API serves it (for a ``pull_request`` event payload)."""
+        with self._lock:
+            return self._schema_complete(
+                "GET",
+                "/repos/{owner}/{repo}/pulls/{pull_number}",
+                self._pull_json(self.pulls[(full_name, number)]),
+            )
+
+    def repo_payload(self, full_name: str) -> dict[str, Any]:
+        """The repository as the API serves it (for an event payload's ``repository``)."""
+        with self._lock:
+            return self._schema_complete("GET", "/repos/{owner}/{repo}", self._repo_json(full_name))
+
+    def _schema_complete(self, method: str, template: str, value: dict[str, Any]) -> dict[str, Any]:
+        op = next(
+            o for o in self.openapi.operations if (o.method, o.template) == (method, template)
+        )
+        completed: dict[str, Any] = self._complete(self.openapi.response_schema(op, "200"), value)
+        return completed
 
     def _add_fault(
         self,

@@ -124,7 +124,7 @@ def extract(package_dir: Path) -> dict[str, Any]:
         components.setdefault(kind, {})[name] = target
         pending.extend(sorted(refs_in(target) - seen))
 
-    return strip_prose(
+    subset: dict[str, Any] = strip_prose(
         {
             "openapi": spec["openapi"],
             "info": {
@@ -143,6 +143,7 @@ def extract(package_dir: Path) -> dict[str, Any]:
             "components": components,
         }
     )
+    return subset
 
 
 def main(argv: list[str] | None = None) -> int:
