@@ -209,6 +209,16 @@ IMPURE: dict[str, tuple[bytes, int | None, str]] = {
         5,
         "not a line of a git binary patch",
     ),
+    "git format-patch signature": (
+        GIT_MOD + HUNK + b"-- \n2.39.5\n",
+        9,
+        "past the end of the hunk",
+    ),
+    "combined merge diff": (
+        b"diff --cc f\nindex 1111111,2222222..3333333\n--- a/f\n+++ b/f\n@@@ -1,1 -1,1 +1,1 @@@\n",
+        1,
+        "'diff --cc f'",
+    ),
     "Only in line from diff -r": (GIT_MOD + HUNK + b"Only in a: x\n", 9, "'Only in a: x'"),
     "non-UTF-8 prose": (b"\xff\xfe junk\n" + GIT_MOD + HUNK, 1, r"'\\xff\\xfe junk'"),
     "header line with a newline-looking escape": (
