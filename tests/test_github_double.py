@@ -557,6 +557,19 @@ def test_502_without_retries_surfaces(github: GitHubDouble) -> None:
     assert gh.get_repo(REPO).full_name == REPO
 
 
+def test_patch_is_not_retried_by_pygithub(github: GitHubDouble) -> None:
+    """PyGithub's default retry covers GET and POST, not PATCH: a 502 on edit surfaces."""
+    github.add_repo(REPO)
+    run = client(github).get_repo(REPO).create_check_run(name="n", head_sha=HEAD)
+    github.fail_next("PATCH", r"/check-runs/", 502)
+    with pytest.raises(GithubException) as caught:
+        run.edit(conclusion="success")
+    assert caught.value.status == 502
+    assert github.check_runs[0]["status"] == "queued"
+    run.edit(conclusion="success")
+    assert github.check_runs[0]["conclusion"] == "success"
+
+
 def test_secondary_rate_limit_with_retry_after(github: GitHubDouble) -> None:
     github.add_pull(REPO, 1, base_sha=BASE, head_sha=HEAD)
     github.fail_next(
