@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO
@@ -80,6 +81,7 @@ SHALLOW_HINT = (
 )
 
 _CHUNK = 1 << 20
+_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
 _STATUS = {
     "A": ADDED,
@@ -233,6 +235,24 @@ class Repo:
             "(git fetch origin <branch or sha>) or name an existing commit"
         )
 
+    def resolve(self, *revs: str) -> list[str]:
+        """Full commit shas of `revs`, in one git call when all resolve.
+
+        Also learns the git directory and whether the clone is shallow.  Any
+        problem falls back to `rev_parse` one by one, for its clear messages.
+        """
+        if self.path.is_dir() and not any(r.startswith("-") for r in revs):
+            args = ["rev-parse", "--absolute-git-dir", "--is-shallow-repository"]
+            code, out, _ = self._try([*args, *(f"{r}^{{commit}}" for r in revs)])
+            lines = out.decode("utf-8", errors="surrogateescape").split("\n")
+            if code == 0 and len(lines) == len(revs) + 3 and lines[-1] == "":
+                shas = lines[2:-1]
+                if all(_SHA.match(sha) for sha in shas) and lines[1] in ("true", "false"):
+                    self._git_dir = lines[0]
+                    self._shallow = lines[1] == "true"
+                    return shas
+        return [self.rev_parse(r) for r in revs]
+
     def merge_base(self, a: str, b: str) -> str:
         """The merge base of two revisions (what `a...b` diffs from)."""
         code, out, err = self._try(["merge-base", "--end-of-options", a, b])
@@ -290,6 +310,22 @@ class Repo:
         fork point, as a pull request shows it.  Otherwise it is the plain
         `base head` tree diff (both may be commits or trees).
         """
+        with self.start_diff(base, head, merge_base=merge_base) as job:
+            return job.result()
+
+    def start_diff(self, base: str, head: str, *, merge_base: bool = True) -> DiffJob:
+        """Start `diff` in the background; `DiffJob.result()` collects it.
+
+        Lets the caller load and validate the rubric while git computes line
+        counts.  Use it as a context manager so that an abandoned job is killed.
+        """
+        return DiffJob(self, base, head, merge_base=merge_base)
+
+
+class DiffJob:
+    """One running `git diff --raw --numstat -z`, parsed by a reader thread as it streams."""
+
+    def __init__(self, repo: Repo, base: str, head: str, *, merge_base: bool) -> None:
         spec = [f"{base}...{head}"] if merge_base else [base, head]
         args = [
             "diff",
@@ -308,52 +344,88 @@ class Repo:
             *spec,
             "--",
         ]
-        git_dir = self.git_dir()
-        with tempfile.TemporaryDirectory(prefix="gate-diff-") as empty:
-            # Run from an empty work tree with an empty index: no .gitattributes
-            # from the change (work tree, index or cwd) can mark files -diff.
-            env = self._env(
-                {
-                    "GIT_DIR": git_dir,
-                    "GIT_WORK_TREE": empty,
-                    "GIT_INDEX_FILE": os.path.join(empty, "index"),
-                }
+        git_dir = repo.git_dir()
+        # Run from an empty work tree with an empty index: no .gitattributes
+        # from the change (work tree, index or cwd) can mark files -diff.
+        self._empty = tempfile.TemporaryDirectory(prefix="gate-diff-")
+        empty = self._empty.name
+        env = repo._env(
+            {
+                "GIT_DIR": git_dir,
+                "GIT_WORK_TREE": empty,
+                "GIT_INDEX_FILE": os.path.join(empty, "index"),
+            }
+        )
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        self._files: list[FileChange] = []
+        self._problem: str | None = None
+        try:
+            self._proc = subprocess.Popen(
+                ["git", *_CONFIG, *args],
+                cwd=empty,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=self._err,
+                env=env,
             )
-            with tempfile.TemporaryFile() as errfile:
-                try:
-                    proc = subprocess.Popen(
-                        ["git", *_CONFIG, *args],
-                        cwd=empty,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.PIPE,
-                        stderr=errfile,
-                        env=env,
-                    )
-                except OSError as exc:
-                    raise self._start_error(exc) from None
-                assert proc.stdout is not None
-                try:
-                    files = parse_diff(_tokens(proc.stdout))
-                except ValueError as exc:
-                    proc.kill()
-                    proc.wait()
-                    raise GateError(
-                        f"cannot read git diff output ({exc}): report this bug"
-                    ) from None
-                finally:
-                    proc.stdout.close()
-                code = proc.wait()
-                if code != 0:
-                    errfile.seek(0)
-                    raise GateError(f"git diff failed: {_first_line(errfile.read())}")
-        return tuple(sorted(files, key=lambda f: (f.path, f.old_path or "")))
+        except OSError as exc:
+            self.close()
+            raise repo._start_error(exc) from None
+        self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        self._problem = "the reader stopped early"
+        try:
+            self._files = parse_diff(_tokens(stdout))
+            self._problem = None
+        except StopIteration:
+            self._problem = "output ends inside a record"
+        except Exception as exc:  # fail closed: any surprise is "could not judge"
+            self._problem = f"{type(exc).__name__}: {exc}"
+        finally:
+            if self._problem is not None and self._proc.poll() is None:
+                self._proc.kill()
+            stdout.close()
+
+    def result(self) -> tuple[FileChange, ...]:
+        """The parsed diff, sorted by path; GateError when git failed."""
+        self._thread.join()
+        code = self._proc.wait()
+        if code > 0 or (code != 0 and self._problem is None):
+            self._err.seek(0)
+            raise GateError(f"git diff failed: {_first_line(self._err.read())}")
+        if self._problem is not None:
+            raise GateError(f"cannot read git diff output ({self._problem}): report this bug")
+        return tuple(sorted(self._files, key=lambda f: (f.path, f.old_path or "")))
+
+    def close(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            thread.join()
+        self._err.close()
+        self._empty.cleanup()
+
+    def __enter__(self) -> DiffJob:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
-    """NUL-separated tokens of a stream, read in chunks of `size` bytes."""
+    """NUL-separated tokens of a stream, read in chunks of at most `size` bytes
+    as they arrive (so parsing overlaps with git's work)."""
+    read = getattr(stream, "read1", stream.read)
     tail = b""
     while True:
-        chunk = stream.read(size)
+        chunk: bytes = read(size)
         if not chunk:
             break
         parts = (tail + chunk).split(b"\0")
@@ -536,7 +608,7 @@ def changes_from_git(
     """
     base = repo.rev_parse(base_rev)
     head = repo.rev_parse(head_rev)
-    fork = repo.merge_base(base, head)
+    fork = repo.merge_base(base, head)  # first: its errors say what to do
     files = repo.diff(base, head, merge_base=True)
     texts = repo.read_texts(fork, head, content_files)
     return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")

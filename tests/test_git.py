@@ -439,3 +439,19 @@ def test_one_diff_and_one_cat_file_process_per_change(
     calls = log.read_text().splitlines()
     assert sum(" cat-file " in c for c in calls) == 1
     assert sum(" diff " in c for c in calls) == 1
+
+
+def test_resolve_many_matches_rev_parse_and_keeps_its_messages(base_repo: Any) -> None:
+    base_repo.git("checkout", "-q", "-b", "feature")
+    head = base_repo.commit("feature")
+    git = Repo(base_repo.root)
+    assert git.resolve("main", "feature", "HEAD") == [
+        git.rev_parse("main"),
+        head,
+        head,
+    ]
+    assert git.git_dir() == str((base_repo.root / ".git").resolve())
+    assert git.is_shallow() is False
+    for revs in (("main", "nope"), ("-n", "main"), ("main", "HEAD^{tree}")):
+        with pytest.raises(GateError, match="revision"):
+            Repo(base_repo.root).resolve(*revs)

@@ -12,7 +12,7 @@ from pathlib import Path
 from gate.changes import ChangeSet
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
-from gate.git import Repo, changes_from_git
+from gate.git import Repo
 from gate.model import Rubric
 from gate.report import Report
 
@@ -75,12 +75,22 @@ def patch_changes(
 def git_changes(
     args: argparse.Namespace, repo: Repo, stdout: str | None
 ) -> tuple[Rubric, ChangeSet]:
-    """Git mode: the merge-base diff base...head."""
+    """Git mode: the merge-base diff base...head.
+
+    git computes the diff in the background while the rubric is loaded and
+    validated, so a huge change costs little more than `git diff` itself.
+    """
     base_rev = args.base if args.base is not None else default_base(repo)
     head_rev = args.head if args.head is not None else "HEAD"
-    base = repo.rev_parse(base_rev)
-    rubric = load_rubric(args, repo, base)
-    changes = changes_from_git(repo, base, head_rev, rubric.content_files(), stdout=stdout)
+    base, head = repo.resolve(base_rev, head_rev)
+    with repo.start_diff(base, head, merge_base=True) as job:
+        fork = repo.merge_base(base, head)  # before any diff error: its message is clearer
+        rubric = load_rubric(args, repo, base)
+        import gate.judge  # noqa: F401 - warm the rule modules while git works
+
+        files = job.result()
+    texts = repo.read_texts(fork, head, rubric.content_files())
+    changes = ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
     return rubric, changes
 
 

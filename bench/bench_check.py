@@ -1,0 +1,211 @@
+"""`gate check` on a huge change, side by side with the `git diff` it is built on.
+
+    python bench/bench_check.py [--scale 1.0] [--runs 5]
+
+Builds (with `git fast-import`, in a temporary folder) a repository whose
+change touches 10,000 files and about 1,000,000 changed lines (500,000 added,
+500,000 deleted; plus 100 added and 100 deleted files), with a rubric at the
+base.  Then, for the full size and for 1/10 of it, prints the median wall
+time of
+
+* `python -m gate check --base B --head H --format json` (a subprocess), and
+* `git diff --numstat -z -M B...H` (what any tool has to pay for the numbers),
+
+their ratio, and the peak RSS of each (from `wait4`, which covers the process
+and its waited-for children).  Targets: ratio <= 1.3, gate peak RSS <= 100 MB,
+and an RSS that does not grow with the size of the diff.  `--scale 0.1` runs
+a ten-times smaller pair (1/10 and 1/100) for a quick look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "PYTHONPATH": str(ROOT),
+}
+
+FILES = 10_000
+LINES_PER_FILE = 100  # 50 of them change: 50 added + 50 deleted = 100 changed lines
+CHANGED_PER_FILE = 50
+MOVED = 100  # files deleted and files added (rename candidates that do not match)
+
+RUBRIC = b"""\
+version: 1
+rules:
+  - {id: FILES, kind: max_files, limit: 20000, exclude: ["docs/"]}
+  - {id: LINES, kind: max_lines, limit: 5000000}
+  - {id: SECRETS, kind: forbidden_paths, paths: ["secrets/", "**/*.pem"]}
+  - {id: PREFIX, kind: forbidden_path, prefix: "vendor/"}
+  - {id: WHERE, kind: allowed_paths, paths: ["src/**", "tests/"]}
+  - {id: TESTS, kind: test_drift}
+  - {id: KEEP, kind: keep_lines, file: src/d000/f00000.py, lines: ["value_99 = 99"]}
+"""
+
+
+def path_of(i: int) -> str:
+    return f"src/d{i // 100:03d}/f{i:05d}.py"
+
+
+def body(i: int, head: bool) -> bytes:
+    lines = []
+    for n in range(LINES_PER_FILE):
+        if head and n < CHANGED_PER_FILE:
+            lines.append(f"value_{n} = {n} + {i}  # changed\n")
+        else:
+            lines.append(f"value_{n} = {n}\n")
+    return "".join(lines).encode()
+
+
+def blob(path: str, data: bytes) -> Iterator[bytes]:
+    yield f"M 100644 inline {path}\n".encode()
+    yield f"data {len(data)}\n".encode()
+    yield data
+    yield b"\n"
+
+
+def stream(files: int, moved: int) -> Iterator[bytes]:
+    yield b"commit refs/heads/base\n"
+    yield b"committer bench <bench@example.invalid> 1767225600 +0000\n"
+    yield b"data 4\nbase\n"
+    yield from blob(".github/blast-radius.yml", RUBRIC)
+    for i in range(files):
+        yield from blob(path_of(i), body(i, head=False))
+    for i in range(moved):
+        yield from blob(f"src/old/gone{i:04d}.py", f"gone = {i}\n".encode() * 3)
+    yield b"\n"
+    yield b"commit refs/heads/head\n"
+    yield b"committer bench <bench@example.invalid> 1767225601 +0000\n"
+    yield b"data 4\nhead\n"
+    yield b"from refs/heads/base\n"
+    for i in range(files):
+        yield from blob(path_of(i), body(i, head=True))
+    for i in range(moved):
+        yield f"D src/old/gone{i:04d}.py\n".encode()
+        yield from blob(f"src/new/fresh{i:04d}.py", f"fresh_{i} = '{i}'\n".encode() * 7)
+    yield b"\n"
+
+
+def build(folder: Path, files: int, moved: int) -> None:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(folder)], check=True, env=ENV)
+    proc = subprocess.Popen(
+        ["git", "fast-import", "--quiet"], cwd=folder, stdin=subprocess.PIPE, env=ENV
+    )
+    assert proc.stdin is not None
+    buffer: list[bytes] = []
+    size = 0
+    for part in stream(files, moved):
+        buffer.append(part)
+        size += len(part)
+        if size > 1 << 20:
+            proc.stdin.write(b"".join(buffer))
+            buffer, size = [], 0
+    proc.stdin.write(b"".join(buffer))
+    proc.stdin.close()
+    if proc.wait() != 0:
+        raise SystemExit("git fast-import failed")
+
+
+def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes]:
+    """(wall seconds, peak RSS in KiB, stdout) of one run, stdout drained through a pipe."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    chunks = []
+    while True:
+        chunk = proc.stdout.read(1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{argv[:4]} exited {proc.returncode}")
+    return elapsed, usage.ru_maxrss, b"".join(chunks)
+
+
+def bench(files: int, moved: int, runs: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="gate-bench-check-") as tmp:
+        repo = Path(tmp) / "repo"
+        started = time.perf_counter()
+        build(repo, files, moved)
+        built = time.perf_counter() - started
+        gate = [sys.executable, "-m", "gate", "check", "--base", "base", "--head", "head"]
+        gate += ["--format", "json", "--repo", str(repo)]
+        git = ["git", "diff", "--numstat", "-z", "-M", "base...head"]
+        # warm the page cache and check the two agree on the size of the change
+        _, _, raw = measure(git, repo)
+        numstat = [r for r in raw.split(b"\0") if r]
+        _, _, report = measure(gate, repo)
+        import json
+
+        stats = json.loads(report)["stats"]
+        gate_times, git_times, gate_rss, git_rss = [], [], [], []
+        for _ in range(runs):
+            t, rss, _ = measure(gate, repo)
+            gate_times.append(t)
+            gate_rss.append(rss)
+            t, rss, _ = measure(git, repo)
+            git_times.append(t)
+            git_rss.append(rss)
+        return {
+            "files": stats["files_touched"],
+            "changed": stats["added_lines"] + stats["deleted_lines"],
+            "numstat_records": len(numstat),
+            "build_s": built,
+            "gate_s": statistics.median(gate_times),
+            "git_s": statistics.median(git_times),
+            "gate_rss_mb": max(gate_rss) / 1024,
+            "git_rss_mb": max(git_rss) / 1024,
+        }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full size")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each command")
+    args = parser.parse_args()
+    rows = []
+    for factor in (args.scale, args.scale / 10):
+        files = max(1, round(FILES * factor))
+        moved = max(1, round(MOVED * factor))
+        row = bench(files, moved, args.runs)
+        rows.append(row)
+        print(
+            f"files={row['files']:>6} changed_lines={row['changed']:>8} "
+            f"gate={row['gate_s']:.3f}s git_diff={row['git_s']:.3f}s "
+            f"ratio={row['gate_s'] / row['git_s']:.2f} "
+            f"gate_peak_rss={row['gate_rss_mb']:.1f}MB git_peak_rss={row['git_rss_mb']:.1f}MB "
+            f"(repo built in {row['build_s']:.1f}s, median of {args.runs})",
+            flush=True,
+        )
+    full = rows[0]
+    ratio = full["gate_s"] / full["git_s"]
+    growth = full["gate_rss_mb"] - rows[1]["gate_rss_mb"]
+    print(
+        f"targets: ratio {ratio:.2f} <= 1.3: {'ok' if ratio <= 1.3 else 'MISSED'}; "
+        f"peak RSS {full['gate_rss_mb']:.1f}MB <= 100MB: "
+        f"{'ok' if full['gate_rss_mb'] <= 100 else 'MISSED'}; "
+        f"RSS growth from 1/10 to full size: {growth:+.1f}MB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
