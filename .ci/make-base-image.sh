@@ -81,6 +81,9 @@ if [[ ! -s "$tarball" ]]; then
         "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/locale/*
     tar --numeric-owner -C "$rootfs" -cf "$tarball.part" .
     mv -f -- "$tarball.part" "$tarball"
+    # Older stand-ins (another version of this script) only take space.
+    find "$cache_dir" -maxdepth 1 \( -name 'base-*.tar' -o -name 'debootstrap-*.log' \) \
+        ! -name "base-${key}.tar" ! -name "debootstrap-${key}.log" -delete
     log "root filesystem cached at $tarball ($((SECONDS - start)) s)"
 else
     log "using cached root filesystem $tarball"
