@@ -380,8 +380,9 @@ def _unidiff_files(lines: list[bytes], name: str) -> int:
     try:
         patch = PatchSet(text)
     except UnidiffParseError as exc:
+        why = " ".join(str(exc).split())  # one line, whatever the offending text holds
         raise PatchError(
-            f"{name}: not a well-formed unified diff ({exc}); regenerate it with git diff"
+            f"{name}: not a well-formed unified diff ({why}); regenerate it with git diff"
         ) from None
     return len(patch)
 

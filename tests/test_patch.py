@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -153,6 +154,9 @@ PURE = {
     ),
     "CR inside hunk lines is content": GIT_MOD + b"@@ -1,2 +1,2 @@\n a\r\n-b\r\n+B\r\n",
     "binary then text": BIN + GIT_MOD + HUNK,
+    "plain binary differ lines": (
+        b"Binary files a/x and b/x differ\nBinary files a/y and b/y differ\n"
+    ),
 }
 
 
@@ -218,6 +222,35 @@ IMPURE: dict[str, tuple[bytes, int | None, str]] = {
         b"diff --cc f\nindex 1111111,2222222..3333333\n--- a/f\n+++ b/f\n@@@ -1,1 -1,1 +1,1 @@@\n",
         1,
         "'diff --cc f'",
+    ),
+    "blank line between files": (
+        b"diff --git a/f b/f\nold mode 100644\nnew mode 100755\n\n" + GIT_MOD + HUNK,
+        4,
+        "blank line outside any hunk",
+    ),
+    "--- at the end": (GIT_MOD + HUNK + b"--- a/g\n", 9, "truncated after the '---' header"),
+    "+++ with CRLF": (b"--- a/f\n+++ b/f\r\n" + HUNK, 2, "carriage return"),
+    "@@ with CRLF": (b"--- a/f\n+++ b/f\n@@ -1 +1 @@\r\n-a\n+b\n", 3, "carriage return"),
+    "+++ followed by prose": (b"--- a/f\n+++ b/f\nsee below\n", 3, "where an '@@' hunk must be"),
+    "removed line beyond the old count": (
+        GIT_MOD + b"@@ -1,1 +1,2 @@\n-a\n-b\n",
+        7,
+        "does not fit",
+    ),
+    "binary patch without a git header": (
+        b"GIT binary patch\nliteral 0\nHcmV?d00001\n\n",
+        1,
+        "binary",
+    ),
+    "binary patch without literal": (
+        b"diff --git a/b b/b\nindex 1234567..89abcde 100644\nGIT binary patch\nhello\n",
+        4,
+        "where 'literal N' must be",
+    ),
+    "git header and +++ disagree (unidiff)": (
+        b"diff --git a/f b/f\nindex 422c2b7..55dce13 100644\n--- a/f\n+++ b/g\n" + HUNK,
+        None,
+        "not a well-formed unified diff (Target without source: +++ b/g)",
     ),
     "Only in line from diff -r": (GIT_MOD + HUNK + b"Only in a: x\n", 9, "'Only in a: x'"),
     "non-UTF-8 prose": (b"\xff\xfe junk\n" + GIT_MOD + HUNK, 1, r"'\\xff\\xfe junk'"),
@@ -624,3 +657,21 @@ def test_cli_same_patch_same_bytes(
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert str(tmp_path) not in outputs[0]
+
+
+def test_temporary_files_are_removed_even_on_failure(
+    make_repo: Callable[[], GitRepo], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    repo = base_repo(make_repo())
+    base, tree, data = committed(repo, lambda: repo.write("keep.txt", "x\n"))
+    git = Repo(repo.root)
+    assert apply_patch(git, base, data, "p") == tree
+    with pytest.raises(PatchError):
+        apply_patch(git, base, data.replace(b"-one", b"-uno"), "p")
+    with pytest.raises(GateError) as info:
+        BaseIndex(git, "0" * 40)
+    assert info.value.code == EXIT_ERROR
+    assert list(scratch.iterdir()) == []
