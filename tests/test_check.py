@@ -438,3 +438,24 @@ def test_check_does_not_import_the_network_stack(seed: Any) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_freeze_pins_the_rubric_file_and_the_base_rubric(
+    seed: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.commit("fix")
+    local = tmp_path / "rubric.yml"
+    local.write_text(seedlab.RUBRIC)
+    digest = hashlib.sha256(seedlab.RUBRIC.encode()).hexdigest()
+    freeze = tmp_path / "FREEZE"
+    freeze.write_text(f"{local} {digest}\n{RUBRIC_PATH} {digest}\n")
+    root = str(seed.root)
+    args = ["--repo", root, "--base", "main", "--freeze", str(freeze)]
+    assert judge(capsys, *args, "--rubric-file", str(local))[0] == 0
+    assert judge(capsys, *args)[0] == 0
+    local.write_text(seedlab.RUBRIC + "# edited after the freeze\n")
+    code = main(["check", *args, "--rubric-file", str(local)])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert "rubric changed after freeze; discard this run" in err
