@@ -31,7 +31,7 @@ from gate.errors import GateError, PatchError
 from gate.git import Repo
 from gate.judge import evaluate
 from gate.model import Rubric
-from gate.patch import BaseIndex, apply_patch, check_pure, read_patch
+from gate.patch import BaseIndex, apply_patch, read_patch
 from gate.report import Report, to_json
 
 PASS = "pass"
@@ -133,8 +133,7 @@ def judge_patch(
     base_index: BaseIndex | None = None,
 ) -> Report:
     """Judge one patch as if applied to `base_sha`. Raises PatchError when it
-    is not a pure diff or does not apply."""
-    check_pure(data, name)
+    is not a pure diff or does not apply (`apply_patch` checks purity first)."""
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
     files = repo.diff(base_sha, tree, merge_base=False)
     content = rubric.content_files()

@@ -28,7 +28,7 @@ def test_scoreboard_covers_every_bucket(repo, tmp_path: Path, capsys) -> None:  
     assert got == EXPECTED_BUCKETS
     by_name = {Path(p["patch"]).name: p for p in data["patches"]}
     assert by_name["honest.patch"]["failed"] == []
-    assert by_name["renamed.patch"]["failed"][0] == "NAMES"
+    assert "NAMES" in by_name["renamed.patch"]["failed"]
     assert "GREEN" in by_name["rewrite.patch"]["failed"]
     assert "LINES" in by_name["rewrite.patch"]["failed"]
     assert by_name["test-edit.patch"]["failed"] == ["FILES", "TESTS"]
@@ -36,7 +36,7 @@ def test_scoreboard_covers_every_bucket(repo, tmp_path: Path, capsys) -> None:  
     for name in ("fenced.patch", "truncated.patch", "wrong-base.patch"):
         assert by_name[name]["applies"] is False
         assert by_name[name]["error"]
-    assert "line 1" in by_name["fenced.patch"]["error"]
+    assert "fenced.patch:1: " in by_name["fenced.patch"]["error"]
     assert data["buckets"] == {
         "pass": 1,
         "thrash": 1,
