@@ -48,7 +48,7 @@ def variants() -> list[tuple[str, str]]:
         ("no-bait", fix.replace("import math  # bait: unused on purpose\n", "")),
         ("rename", fix.replace("_noisy_helper", "_identity")),
         ("cleanup", seedlab.CLEANUP_KIT),
-        ("comment", fix.replace("# off-by-one on the high side: uses hi - 1\n", "")),
+        ("comment", fix.replace("    # off-by-one on the high side: uses hi - 1\n", "")),
     ]
 
 
