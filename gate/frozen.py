@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from gate.errors import GateError
-from gate.git import Repo, short
+from gate.git import Repo, is_sha, short
 from gate.model import Rubric
 
 
@@ -41,7 +41,7 @@ def rubric_from_commit(repo: Repo, rev: str, path: str, freeze_path: str | None 
     from gate.rubric import load_rubric_bytes
 
     clean = repo_path(path)
-    sha = repo.rev_parse(rev)
+    sha = repo.rev_parse(rev) if not is_sha(rev) else rev
     data = repo.read_blob(sha, clean)
     if data is None:
         raise GateError(

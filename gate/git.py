@@ -106,6 +106,11 @@ def _first_line(data: bytes) -> str:
     return "no message"
 
 
+def is_sha(rev: str) -> bool:
+    """True for a full (SHA-1 or SHA-256) lower-case hex object name."""
+    return _SHA.match(rev) is not None
+
+
 def short(sha: str) -> str:
     return sha[:12]
 
@@ -272,10 +277,24 @@ class Repo:
 
     # -- objects ------------------------------------------------------------
 
+    def _object(self, rev: str) -> str:
+        """`rev` as a full sha.  A full sha is taken as is (saving a git call)
+        and checked by `_check_objects` in the cat-file session instead."""
+        if _SHA.match(rev):
+            return rev
+        return self.rev_parse(rev, peel=None)
+
+    def _check_objects(self, cat: _CatFile, *shas: str | None) -> None:
+        for sha in shas:
+            if sha is not None and cat.kind(sha) is None:
+                self.rev_parse(sha, peel=None)  # raises the usual message
+                raise GateError(f"object {sha} cannot be read: run git fsck")
+
     def read_blob(self, rev: str, path: str) -> bytes | None:
         """The bytes of `path` in the tree of `rev`, or None when it is absent (or not a file)."""
-        sha = self.rev_parse(rev, peel=None)
+        sha = self._object(rev)
         with _CatFile(self) as cat:
+            self._check_objects(cat, sha)
             return cat.get(f"{sha}:{path}")
 
     def read_texts(
@@ -289,10 +308,11 @@ class Repo:
         wanted = sorted(set(paths))
         if not wanted:
             return {}
-        base = self.rev_parse(base_rev, peel=None) if base_rev is not None else None
-        head = self.rev_parse(head_rev, peel=None) if head_rev is not None else None
+        base = self._object(base_rev) if base_rev is not None else None
+        head = self._object(head_rev) if head_rev is not None else None
         out: dict[str, FileTexts] = {}
         with _CatFile(self) as cat:
+            self._check_objects(cat, base, head)
             for path in wanted:
                 texts = []
                 for side in (base, head):
@@ -560,6 +580,17 @@ class _CatFile:
 
     def get(self, name: str) -> bytes | None:
         """The blob named `name` ("sha:path"); None when missing or not a blob."""
+        found = self._request(name)
+        if found is None or found[0] != "blob":
+            return None
+        return found[1]
+
+    def kind(self, name: str) -> str | None:
+        """The type of object `name` ("blob", "tree", "commit", "tag"), None when missing."""
+        found = self._request(name)
+        return None if found is None else found[0]
+
+    def _request(self, name: str) -> tuple[str, bytes] | None:
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
@@ -588,9 +619,7 @@ class _CatFile:
         data = stdout.read(size)
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()
-        if found.group(1) != b"blob":
-            return None
-        return data
+        return found.group(1).decode("ascii"), data
 
 
 def changes_from_git(

@@ -455,3 +455,15 @@ def test_resolve_many_matches_rev_parse_and_keeps_its_messages(base_repo: Any) -
     for revs in (("main", "nope"), ("-n", "main"), ("main", "HEAD^{tree}")):
         with pytest.raises(GateError, match="revision"):
             Repo(base_repo.root).resolve(*revs)
+
+
+def test_a_full_sha_that_does_not_exist_is_an_error_not_an_absent_file(base_repo: Any) -> None:
+    git = Repo(base_repo.root)
+    ghost = "0123456789abcdef" * 2 + "01234567"
+    head = base_repo.head()
+    with pytest.raises(GateError, match=ghost):
+        git.read_texts(ghost, head, ["README.md"])
+    with pytest.raises(GateError, match=ghost):
+        git.read_texts(head, ghost, ["README.md"])
+    with pytest.raises(GateError, match=ghost):
+        git.read_blob(ghost, "README.md")

@@ -84,12 +84,13 @@ def git_changes(
     head_rev = args.head if args.head is not None else "HEAD"
     base, head = repo.resolve(base_rev, head_rev)
     with repo.start_diff(base, head, merge_base=True) as job:
+        # All of this runs while git computes line counts.
         fork = repo.merge_base(base, head)  # before any diff error: its message is clearer
         rubric = load_rubric(args, repo, base)
-        import gate.judge  # noqa: F401 - warm the rule modules while git works
+        texts = repo.read_texts(fork, head, rubric.content_files())
+        import gate.judge  # noqa: F401 - load the rule modules now too
 
         files = job.result()
-    texts = repo.read_texts(fork, head, rubric.content_files())
     changes = ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
     return rubric, changes
 
