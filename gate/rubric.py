@@ -340,7 +340,12 @@ class _JsonParser:
 
     def error(self, message: str, pos: int | None = None) -> GateError:
         at = self.pos if pos is None else pos
-        return _fail(self.source, self.line_at(at), f"JSON syntax error: {message}; fix the JSON")
+        why = (
+            "" if self.source.endswith(".json") else " (a rubric starting with '{' is read as JSON)"
+        )
+        return _fail(
+            self.source, self.line_at(at), f"JSON syntax error{why}: {message}; fix the JSON"
+        )
 
     def skip_ws(self) -> None:
         text, n = self.text, len(self.text)

@@ -309,6 +309,12 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         [':6: unknown key "rulez"'],
     ),
     (
+        "a YAML flow mapping at the top is read as JSON",
+        "{rules: [{id: A, kind: max_files, limit: 1}]}\n",
+        "r.yml",
+        [":1: JSON syntax error (a rubric starting with '{' is read as JSON)"],
+    ),
+    (
         "json unknown key in a rule",
         '{"rules": [\n  {"id": "F3",\n   "kind": "forbidden_paths",\n   "pathz": ["a"]}\n]}\n',
         "r.json",
