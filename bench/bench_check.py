@@ -121,8 +121,11 @@ def build(folder: Path, files: int, moved: int) -> None:
         raise SystemExit("git fast-import failed")
 
 
-def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes]:
-    """(wall seconds, peak RSS in KiB, stdout) of one run, stdout drained through a pipe."""
+def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes, float]:
+    """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run.
+
+    stdout is drained through a pipe; RSS and CPU come from `wait4` and cover
+    the process and the children it waited for (the gate's git processes)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=subprocess.PIPE)
     assert proc.stdout is not None
@@ -137,7 +140,7 @@ def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{argv[:4]} exited {proc.returncode}")
-    return elapsed, usage.ru_maxrss, b"".join(chunks)
+    return elapsed, usage.ru_maxrss, b"".join(chunks), usage.ru_utime + usage.ru_stime
 
 
 def bench(files: int, moved: int, runs: int) -> dict[str, float]:
@@ -150,20 +153,23 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
         gate += ["--format", "json", "--repo", str(repo)]
         git = ["git", "diff", "--numstat", "-z", "-M", "base...head"]
         # warm the page cache and check the two agree on the size of the change
-        _, _, raw = measure(git, repo)
+        raw = measure(git, repo)[2]
         numstat = [r for r in raw.split(b"\0") if r]
-        _, _, report = measure(gate, repo)
+        report = measure(gate, repo)[2]
         import json
 
         stats = json.loads(report)["stats"]
         gate_times, git_times, gate_rss, git_rss = [], [], [], []
+        gate_cpu, git_cpu = [], []
         for _ in range(runs):
-            t, rss, _ = measure(gate, repo)
+            t, rss, _, cpu = measure(gate, repo)
             gate_times.append(t)
             gate_rss.append(rss)
-            t, rss, _ = measure(git, repo)
+            gate_cpu.append(cpu)
+            t, rss, _, cpu = measure(git, repo)
             git_times.append(t)
             git_rss.append(rss)
+            git_cpu.append(cpu)
         return {
             "files": stats["files_touched"],
             "changed": stats["added_lines"] + stats["deleted_lines"],
@@ -171,6 +177,8 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
             "build_s": built,
             "gate_s": statistics.median(gate_times),
             "git_s": statistics.median(git_times),
+            "gate_cpu_s": statistics.median(gate_cpu),
+            "git_cpu_s": statistics.median(git_cpu),
             "gate_rss_mb": max(gate_rss) / 1024,
             "git_rss_mb": max(git_rss) / 1024,
         }
@@ -191,6 +199,7 @@ def main() -> int:
             f"files={row['files']:>6} changed_lines={row['changed']:>8} "
             f"gate={row['gate_s']:.3f}s git_diff={row['git_s']:.3f}s "
             f"ratio={row['gate_s'] / row['git_s']:.2f} "
+            f"cpu gate={row['gate_cpu_s']:.3f}s git={row['git_cpu_s']:.3f}s "
             f"gate_peak_rss={row['gate_rss_mb']:.1f}MB git_peak_rss={row['git_rss_mb']:.1f}MB "
             f"(repo built in {row['build_s']:.1f}s, median of {args.runs})",
             flush=True,

@@ -81,6 +81,7 @@ SHALLOW_HINT = (
 )
 
 _CHUNK = 1 << 20
+_PIPE_SIZE = 1 << 20
 _SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
 _STATUS = {
@@ -379,20 +380,31 @@ class DiffJob:
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         self._files: list[FileChange] = []
         self._problem: str | None = None
+        argv = ["git", *_CONFIG, *args]
         try:
-            self._proc = subprocess.Popen(
-                ["git", *_CONFIG, *args],
-                cwd=empty,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=self._err,
-                env=env,
-            )
+            try:
+                # A big pipe lets git run ahead while the reader waits for the GIL.
+                self._proc = self._popen(argv, empty, env, _PIPE_SIZE)
+            except PermissionError:  # the pipe size is over the user's limit
+                self._proc = self._popen(argv, empty, env, -1)
         except OSError as exc:
             self.close()
             raise repo._start_error(exc) from None
         self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
         self._thread.start()
+
+    def _popen(
+        self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
+    ) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+            env=env,
+            pipesize=pipesize,
+        )
 
     def _read(self) -> None:
         stdout = self._proc.stdout

@@ -14,7 +14,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
 from gate.git import Repo
 from gate.model import Rubric
-from gate.report import Report
+from gate.report import Report, render
 
 # `--base` default: the first of these that resolves to a commit.
 DEFAULT_BASES = ("@{upstream}", "origin/HEAD", "main", "master")
@@ -95,21 +95,11 @@ def git_changes(
     return rubric, changes
 
 
-def render(report: Report, fmt: str) -> str:
-    from gate import report as reports
-
-    renderer = getattr(reports, "render", None)
-    if renderer is None:
-        return reports.to_json(report)
-    text: str = renderer(report, fmt)
-    return text
-
-
 def write_output(path: str, report: Report) -> None:
     from gate.report import to_json
 
     try:
-        Path(path).write_text(to_json(report), encoding="utf-8")
+        Path(path).write_bytes(to_json(report).encode("utf-8"))
     except OSError as exc:
         raise GateError(f"cannot write report to {path} ({exc.strerror}): check --output") from None
 
@@ -124,15 +114,17 @@ def emit(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.judge import evaluate
-
     rubric_path = repo_path(args.rubric)
+    if args.patch == "-" and args.stdout_file == "-":
+        raise GateError("--patch - and --stdout-file - cannot both read stdin: use a file for one")
     repo = Repo(args.repo)
     stdout = read_stdout_file(args.stdout_file)
     if args.patch is not None:
         rubric, changes = patch_changes(args, repo, stdout)
     else:
         rubric, changes = git_changes(args, repo, stdout)
+    from gate.judge import evaluate  # imported late: git mode loads it while git works
+
     report = evaluate(rubric, changes, rubric_path=rubric_path)
     text = render(report, args.format)
     if args.output is not None:
