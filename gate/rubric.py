@@ -37,6 +37,7 @@ import bisect
 import difflib
 import hashlib
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -480,7 +481,9 @@ def _type_name(value: object) -> str:
     if isinstance(value, int):
         return "integer"
     if isinstance(value, float):
-        return "number with a fraction" if value != int(value) else "number with a decimal point"
+        if not math.isfinite(value):
+            return "non-finite number"
+        return "number with a decimal point" if value.is_integer() else "number with a fraction"
     if isinstance(value, str):
         return "string"
     if isinstance(value, list):
@@ -609,7 +612,7 @@ def _validate_schema(doc: _Doc, source: str) -> None:
         # One rule or example at a time (in document order); within it an
         # unknown key first, since a misspelt key also shows up as a missing one.
         item = doc.value_line(path[:2]) if path[:1] in (("rules",), ("examples",)) else line
-        priority = 0 if leaf.validator == "additionalProperties" else 1
+        priority = {"additionalProperties": 0, "type": 1}.get(str(leaf.validator), 2)
         ranked.append((item, priority, line, -len(path), message))
     ranked.sort()
     raise _fail(source, ranked[0][2], ranked[0][4])

@@ -110,6 +110,12 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         [':4: rule "F1" (max_files): "limit" must be an integer', "whole number"],
     ),
     (
+        "infinity where an integer is expected",
+        "rules:\n  - id: F1\n    kind: max_files\n    limit: .inf\n",
+        "r.yml",
+        [':4: rule "F1" (max_files): "limit" must be an integer, not a non-finite number'],
+    ),
+    (
         "string where an integer is expected",
         "rules:\n  - id: F1\n    kind: max_files\n    limit: '3'\n",
         "r.yml",
