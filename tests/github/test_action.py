@@ -262,18 +262,18 @@ def test_annotations_are_batched(scenario: Scenario) -> None:
 
 
 def test_annotations_batched_50_50_20(scenario: Scenario) -> None:
-    scenario.push({f"secrets/k{i:03}": "k\n" for i in range(120)})
-    scenario.inputs["rubric-path"] = ".github/only-secrets.yml"
-    scenario.repo.git("checkout", "-q", "main")
-    scenario.repo.write(
+    use_rubric(
+        scenario,
         ".github/only-secrets.yml",
         "rules:\n  - id: SECRETS\n    kind: forbidden_paths\n    paths: ['secrets/']\n",
     )
-    scenario.base = scenario.repo.commit("second rubric")
-    scenario.repo.git("checkout", "-q", "-B", "feature")
     scenario.push({f"secrets/k{i:03}": "k\n" for i in range(120)})
     assert scenario.run().code == 1
-    assert only_run(scenario.github)["annotation_batches"] == [50, 50, 20]
+    run = only_run(scenario.github)
+    assert run["annotation_batches"] == [50, 50, 20]
+    # Created with the first 50, then two updates; every post keeps title and summary.
+    assert [len(p["output"].get("annotations", [])) for p in run["posted"]] == [50, 50, 20]
+    assert all(p["output"]["title"] == "1 rule failed: SECRETS" for p in run["posted"])
 
 
 def test_pr_editing_the_gate_workflow_fails(scenario: Scenario) -> None:
@@ -398,3 +398,47 @@ def test_typical_run_request_count(scenario: Scenario) -> None:
     calls = [(r.method, re.sub(r"\d+", "N", r.path)) for r in scenario.github.requests]
     # Re-read the PR, post the check run, find the comment, write it.
     assert len(calls) == 4, calls
+
+
+def use_rubric(scenario: Scenario, path: str, text: str) -> None:
+    """Commit another rubric on the base branch and point the rubric-path input at it."""
+    scenario.repo.git("checkout", "-q", "main")
+    scenario.repo.write(path, text)
+    scenario.base = scenario.repo.commit("another rubric")
+    scenario.repo.git("checkout", "-q", "-B", "feature")
+    scenario.inputs["rubric-path"] = path
+
+
+def test_stdout_file_feeds_must_include(scenario: Scenario) -> None:
+    use_rubric(
+        scenario,
+        ".github/green.yml",
+        "rules:\n  - id: GREEN\n    kind: must_include\n    token: '5 passed'\n",
+    )
+    scenario.push({"app.py": "def main():\n    return 2\n"})
+    scenario.inputs["stdout-file"] = "pytest-out.txt"
+    out = scenario.run()
+    assert out.code == 2 and "stdout-file pytest-out.txt does not exist" in out.log
+    (scenario.repo.root / "pytest-out.txt").write_text("===== 5 passed in 0.1s =====\n")
+    assert scenario.run().code == 0
+    (scenario.repo.root / "pytest-out.txt").write_text("1 failed, 4 passed\n")
+    out = scenario.run()
+    assert out.code == 1 and out.outputs["failed-rules"] == "GREEN"
+
+
+def test_missing_rubric_fails_closed(scenario: Scenario) -> None:
+    scenario.push(SPRAWL)
+    scenario.inputs["rubric-path"] = ".github/nope.yml"
+    out = scenario.run()
+    assert out.code == 2
+    run = only_run(scenario.github)
+    assert run["conclusion"] == "failure"
+    assert run["output"]["title"].startswith("could not judge: no rubric at .github/nope.yml")
+    assert "could not judge" in scenario.github.comments_on(REPO, scenario.number)[0]["body"]
+
+
+def test_long_summaries_are_cut_with_a_note() -> None:
+    from gate.github.publish import fit
+
+    text = fit("| row |\n" * 20000)
+    assert len(text) <= 65535 and "truncated" in text
