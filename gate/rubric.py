@@ -645,6 +645,10 @@ def _schema_message(doc: _Doc, err: ValidationError) -> tuple[int, str]:
         hint = hint.rstrip(".")
         what = f" ({hint[:1].lower()}{hint[1:]})" if hint else ""
         return doc.value_line(path), f'{prefix}missing key "{missing}"{what}; add it'
+    if kind == "type" and "const" in sub:
+        return doc.line(
+            path
+        ), f"{prefix}{name} must be {_show(sub['const'])}, not {_show(instance)}"
     if kind == "type":
         expected = rule_value
         wanted = " or ".join(
