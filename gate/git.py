@@ -73,6 +73,8 @@ _CONFIG = (
     "diff.noprefix=false",
     "-c",
     "core.fsmonitor=false",
+    "-c",
+    "core.bigFileThreshold=512m",
 )
 
 SHALLOW_HINT = (
@@ -202,6 +204,11 @@ class Repo:
             if not self.path.is_dir():
                 raise GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
             code, out, err = self._try(["rev-parse", "--absolute-git-dir"])
+            if b"dubious ownership" in err:
+                raise GateError(
+                    f"git refuses {self.path}: it is owned by another user; trust it with "
+                    f"git config --global --add safe.directory {self.path.resolve()}"
+                )
             if code != 0 or not out.strip():
                 raise GateError(
                     f"{self.path} is not a git repository ({_first_line(err)}): "

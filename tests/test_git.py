@@ -429,7 +429,7 @@ def test_one_diff_and_one_cat_file_process_per_change(
     wrapper = tmp_path / "bin" / "git"
     wrapper.parent.mkdir()
     wrapper.write_text(
-        f'#!/bin/sh\necho "$*" | head -c 200 >> "{log}"\necho >> "{log}"\nexec "{real}" "$@"\n'
+        f'#!/bin/sh\necho "$*" | head -c 2000 >> "{log}"\necho >> "{log}"\nexec "{real}" "$@"\n'
     )
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
