@@ -467,3 +467,14 @@ def test_a_full_sha_that_does_not_exist_is_an_error_not_an_absent_file(base_repo
         git.read_texts(head, ghost, ["README.md"])
     with pytest.raises(GateError, match=ghost):
         git.read_blob(ghost, "README.md")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+def test_repository_owned_by_another_user_names_safe_directory(
+    base_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    for path in [base_repo.root, *base_repo.root.rglob("*")]:
+        os.lchown(path, 65534, 65534)
+    with pytest.raises(GateError, match=r"safe\.directory"):
+        Repo(base_repo.root).rev_parse("HEAD")
