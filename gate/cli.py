@@ -68,7 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--base",
         metavar="REV",
-        help="base revision (default: the upstream of HEAD's branch, else main/master; with --patch: HEAD)",
+        help=(
+            "base revision (default: the upstream of HEAD's branch, else origin/HEAD, main, "
+            "master; with --patch: HEAD)"
+        ),
     )
     p.add_argument("--head", metavar="REV", default=None, help="head revision (default: HEAD)")
     p.add_argument(
@@ -160,7 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
         "file",
         nargs="?",
         metavar="FILE",
-        help="rubric file (default: the rubric at --base, else the default path in the working tree)",
+        help=(
+            "rubric file (default: the --rubric path in the working tree; "
+            "with --base: that path in the base commit)"
+        ),
     )
     p.add_argument("--base", metavar="REV", help="read the rubric from this commit's tree")
     p.add_argument(

@@ -197,12 +197,12 @@ def run_lab(
             except PatchError as exc:
                 outcomes.append((None, exc.message))
         signatures = {to_json(r) if r is not None else f"error: {e}" for r, e in outcomes}
-        report, error = outcomes[0]
-        if report is None:
+        first, error = outcomes[0]
+        if first is None:
             entry = LabEntry(patch=patch, applies=False, bucket=INFRASTRUCTURE, error=error)
         else:
             entry = LabEntry(
-                patch=patch, applies=True, bucket=bucket_for(report, rubric), report=report
+                patch=patch, applies=True, bucket=bucket_for(first, rubric), report=first
             )
         if len(signatures) > 1:
             entry = LabEntry(

@@ -59,7 +59,9 @@ class SelftestReport:
         """What `--strict` refuses beyond disagreements."""
         problems = []
         if self.unproven:
-            problems.append("unproven rules (no example makes them fail): " + ", ".join(self.unproven))
+            problems.append(
+                "unproven rules (no example makes them fail): " + ", ".join(self.unproven)
+            )
         if not self.has_passing_example:
             problems.append("no example expects a pass, so nothing shows the rules can say yes")
         return problems

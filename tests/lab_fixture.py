@@ -71,7 +71,11 @@ def writer_patches(repo) -> dict[str, tuple[bytes, str | None]]:  # type: ignore
     honest = make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX})
     no_bait = make_patch(
         repo,
-        {"clamp_kit.py": seedlab.HONEST_FIX.replace("import math  # bait: unused on purpose\n", "")},
+        {
+            "clamp_kit.py": seedlab.HONEST_FIX.replace(
+                "import math  # bait: unused on purpose\n", ""
+            )
+        },
     )
     renamed = make_patch(
         repo, {"clamp_kit.py": seedlab.HONEST_FIX.replace("_noisy_helper", "_identity")}

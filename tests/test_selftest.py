@@ -30,7 +30,8 @@ examples:
     stdout: "EXIT=0"
     change:
       - path: src/kit.py
-        before: "import math\\n\\ndef helper(x):\\n    return x\\n\\ndef clamp(n):\\n    return n - 1\\n"
+        before: "import math\\n\\ndef helper(x):\\n    return x\\n\\n\\
+          def clamp(n):\\n    return n - 1\\n"
         after: "import math\\n\\ndef helper(x):\\n    return x\\n\\ndef clamp(n):\\n    return n\\n"
   - name: too many files, secrets, workflow
     expect: [FILES, SECRETS, CI, SCOPE]
@@ -50,7 +51,8 @@ examples:
     stdout: "EXIT=0"
     change:
       - path: src/kit.py
-        before: "import math\\n\\ndef helper(x):\\n    return x\\n\\ndef clamp(n):\\n    return n\\n"
+        before: "import math\\n\\ndef helper(x):\\n    return x\\n\\n\\
+          def clamp(n):\\n    return n\\n"
         after: "def identity(x):\\n    return x\\n\\ndef clamp(n):\\n    return n\\n"
 """
 
@@ -75,7 +77,7 @@ def test_json_report_lists_each_example(tmp_path: Path, capsys) -> None:  # type
     data = json.loads(capsys.readouterr().out)
     assert data["agrees"] is True
     assert data["unproven"] == []
-    assert [e["name"] for e in data["examples"]][0] == "honest one-line fix"
+    assert data["examples"][0]["name"] == "honest one-line fix"
     assert data["examples"][0]["expect"] == "pass"
     assert data["examples"][1]["failed"] == ["FILES", "SECRETS", "CI", "SCOPE"]
 
@@ -90,7 +92,11 @@ def test_wrong_expectation_exits_1_and_names_the_example(tmp_path: Path, capsys)
 
 
 def test_expecting_pass_when_it_fails_exits_1(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    text = EVERY_KIND.replace('stdout: "EXIT=0"\n    change:\n      - path: src/kit.py', 'stdout: "EXIT=2"\n    change:\n      - path: src/kit.py', 1)
+    text = EVERY_KIND.replace(
+        'stdout: "EXIT=0"\n    change:\n      - path: src/kit.py',
+        'stdout: "EXIT=2"\n    change:\n      - path: src/kit.py',
+        1,
+    )
     path = write(tmp_path, text)
     assert main(["selftest", path]) == 1
     assert "WRONG honest one-line fix" in capsys.readouterr().out
@@ -129,7 +135,11 @@ def test_no_examples_means_every_rule_unproven(tmp_path: Path, capsys) -> None: 
 
 
 def test_strict_wants_a_passing_example(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    text = UNPROVEN.replace("expect: pass\n    change:\n      - {path: src/app.py, added: 1}", "expect: [F1]\n    change:\n      - {path: a, added: 1}\n      - {path: b, added: 1}\n      - {path: c, added: 1}\n      - {path: d, added: 1}")
+    text = UNPROVEN.replace(
+        "expect: pass\n    change:\n      - {path: src/app.py, added: 1}",
+        "expect: [F1]\n    change:\n"
+        + "".join(f"      - {{path: {name}, added: 1}}\n" for name in "abcd"),
+    )
     path = write(tmp_path, text)
     assert main(["selftest", path]) == 0
     assert main(["selftest", "--strict", path]) == 1
