@@ -97,19 +97,22 @@ def _make_retry(policy: Retry) -> Any:
             value = super().get_retry_after(response)
             return None if value is None else min(float(value), self.cap)
 
-    return CappedRetry(
-        total=policy.attempts,
-        connect=policy.attempts,
-        read=policy.attempts,
-        status=policy.attempts,
-        backoff_factor=policy.base_seconds,
-        backoff_max=policy.max_seconds,
-        secondary_rate_wait=min(60.0, policy.max_seconds),
-        status_forcelist=[*range(500, 600), 429],
-        allowed_methods=Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "POST", "PATCH"},
-        raise_on_status=False,
-        respect_retry_after_header=True,
-    )
+    kwargs: dict[str, Any] = {
+        "total": policy.attempts,
+        "connect": policy.attempts,
+        "read": policy.attempts,
+        "status": policy.attempts,
+        "backoff_factor": policy.base_seconds,
+        "secondary_rate_wait": min(60.0, policy.max_seconds),
+        "status_forcelist": [*range(500, 600), 429],
+        "allowed_methods": Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "POST", "PATCH"},
+        "raise_on_status": False,
+        "respect_retry_after_header": True,
+    }
+    try:
+        return CappedRetry(backoff_max=policy.max_seconds, **kwargs)
+    except TypeError:  # urllib3 < 2 has no backoff_max (its cap is 120 s)
+        return CappedRetry(**kwargs)
 
 
 class GitHubClient:

@@ -442,3 +442,15 @@ def test_long_summaries_are_cut_with_a_note() -> None:
 
     text = fit("| row |\n" * 20000)
     assert len(text) <= 65535 and "truncated" in text
+
+
+def test_retries_are_bounded_and_do_not_change_the_verdict(scenario: Scenario) -> None:
+    scenario.push(SPRAWL)
+    scenario.github.fail_always("POST", r"/check-runs$", 502)
+    scenario.github.fail_next("GET", r"/comments$", 429, headers={"Retry-After": "1"})
+    out = scenario.run()
+    assert out.code == 1
+    posts = [r for r in scenario.github.requests if r.path.endswith("/check-runs")]
+    assert len(posts) == 5  # the first try and 4 retries (GATE_RETRY_ATTEMPTS default)
+    assert "could not post the check run" in out.log
+    assert len(scenario.github.comments_on(REPO, scenario.number)) == 1
