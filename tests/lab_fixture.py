@@ -13,7 +13,7 @@ GREEN_RULE = """\
     description: "the captured test run ends green"
 """
 
-LAB_RUBRIC = seedlab.RUBRIC + GREEN_RULE
+LAB_RUBRIC = seedlab.rubric(GREEN_RULE)
 
 REWRITE_KIT = '''\
 """Production-quality clamping utilities."""

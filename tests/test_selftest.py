@@ -172,3 +172,21 @@ def test_every_format_renders(tmp_path: Path, capsys, fmt: str) -> None:  # type
     path = write(tmp_path, EVERY_KIND)
     assert main(["selftest", "--format", fmt, path]) == 0
     assert "honest one-line fix" in capsys.readouterr().out
+
+
+def test_demo_shows_the_rubric_proving_itself(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "0. gate selftest: the rubric's 6 examples" in out
+    assert "WRONG" not in out
+    assert main(["demo", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["selftest"]["agrees"] is True
+    assert data["selftest"]["unproven"] == []
+
+
+def test_seed_rubric_proves_every_rule_strictly(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from gate import seedlab
+
+    path = write(tmp_path, seedlab.RUBRIC)
+    assert main(["selftest", "--strict", path]) == 0

@@ -25,6 +25,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.escape import printable
 from gate.model import DEFAULT_RUBRIC_PATH
 from gate.report import Report, to_markdown
+from gate.selftest import SelftestReport
 
 # A fixed identity and clock: the demo works on a machine with no git config
 # and its commit shas (shown in the report) are the same on every run.
@@ -126,25 +127,44 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
     return evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 
-def run_demo() -> list[tuple[Scenario, Report]]:
+def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
+    """The rubric's own examples first (the judge says both words), then the branches."""
     from gate import seedlab
+    from gate.frozen import rubric_from_commit
+    from gate.selftest import run_selftest
 
     base_files = {**seedlab.FILES, DEFAULT_RUBRIC_PATH: seedlab.RUBRIC}
     out = []
     with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
         demo = DemoRepo(tmp)
         base = demo.commit(BASE, base_files, "red: off-by-one on hi", None)
+        selftest = run_selftest(rubric_from_commit(demo.repo, base, DEFAULT_RUBRIC_PATH))
         for sc in scenarios():
             demo.commit(sc.branch, {**base_files, **sc.files}, sc.branch, base)
             out.append((sc, judge_branch(demo, sc.branch)))
-    return out
+    return selftest, out
 
 
-def as_designed(results: list[tuple[Scenario, Report]]) -> bool:
-    return all(report.passed == sc.should_pass for sc, report in results)
+def as_designed(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> bool:
+    return selftest.agrees and all(report.passed == sc.should_pass for sc, report in results)
 
 
-def to_text(results: list[tuple[Scenario, Report]]) -> str:
+def selftest_lines(selftest: SelftestReport) -> list[str]:
+    from gate.selftest import describe
+
+    n = len(selftest.outcomes)
+    lines = [f"0. gate selftest: the rubric's {n} examples must get the verdicts they expect"]
+    for outcome in selftest.outcomes:
+        mark = "ok   " if outcome.agrees else "WRONG"
+        lines.append(f"   {mark} {printable(outcome.name)}: {describe(outcome)}")
+    if selftest.unproven:
+        lines.append(f"   unproven rules: {', '.join(selftest.unproven)}")
+    else:
+        lines.append("   every rule is proven able to fail, and one example proves a pass")
+    return lines
+
+
+def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
     from gate.model import BUILTIN_PREFIX
 
     rule_ids = [r.id for r in results[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
@@ -152,6 +172,8 @@ def to_text(results: list[tuple[Scenario, Report]]) -> str:
         "gate demo: a throwaway git repository with an off-by-one clamp() and a frozen rubric",
         f"  base ({BASE}): clamp_kit.py, test_clamp.py and {DEFAULT_RUBRIC_PATH}",
         f"  rubric rules: {', '.join(rule_ids)}",
+        "",
+        *selftest_lines(selftest),
         "",
     ]
     for n, (sc, report) in enumerate(results, 1):
@@ -192,14 +214,15 @@ def to_text(results: list[tuple[Scenario, Report]]) -> str:
         "  git commit the rubric on main, then on your branch:",
         "  gate check --base main        # exit 0 pass, 1 a rule failed, 2 cannot judge",
     ]
-    if not as_designed(results):
+    if not as_designed(selftest, results):
         lines += ["", "The demo did NOT behave as designed; please report this as a bug."]
     return "\n".join(lines) + "\n"
 
 
-def to_json(results: list[tuple[Scenario, Report]]) -> str:
+def to_json(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
     data = {
-        "as_designed": as_designed(results),
+        "as_designed": as_designed(selftest, results),
+        "selftest": selftest.to_dict(),
         "branches": [
             {
                 "branch": sc.branch,
@@ -213,20 +236,23 @@ def to_json(results: list[tuple[Scenario, Report]]) -> str:
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def to_md(results: list[tuple[Scenario, Report]]) -> str:
-    parts = [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in results]
+def to_md(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
+    from gate.commands.selftest import to_markdown as selftest_markdown
+
+    parts = [selftest_markdown(selftest, DEFAULT_RUBRIC_PATH)]
+    parts += [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in results]
     return "\n".join(parts)
 
 
 def run(args: argparse.Namespace) -> int:
     from gate.commands.grade import emit
 
-    results = run_demo()
+    selftest, results = run_demo()
     fmt = getattr(args, "format", "text")
     if fmt == "json":
-        emit(to_json(results))
+        emit(to_json(selftest, results))
     elif fmt == "markdown":
-        emit(to_md(results))
+        emit(to_md(selftest, results))
     else:
-        emit(to_text(results))
-    return EXIT_PASS if as_designed(results) else EXIT_FAIL
+        emit(to_text(selftest, results))
+    return EXIT_PASS if as_designed(selftest, results) else EXIT_FAIL
