@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 from github import Auth, Github, GithubException
 from github.GithubException import BadCredentialsException, UnknownObjectException
+from github_api import fixtures
 from github_api.double import DEFAULT_TOKEN, GitHubDouble, OpenApiSubset
 
-pytest_plugins = ["github_api.fixtures"]
+github = fixtures.github  # the fixture (a conftest elsewhere may import it too)
 
 REPO = "octo/repo"
 BASE = "a" * 40
