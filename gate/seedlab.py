@@ -111,26 +111,26 @@ EXAMPLES = (
     "examples:\n"
     "  - name: honest one-line fix\n"
     "    expect: pass\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n" + _text_change(HONEST_FIX) + "  - name: a README appears\n"
     "    expect: [FILES]\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n"
     "      - {path: README.md, status: added, added: 3}\n"
     "  - name: drive-by reformat\n"
     "    expect: [LINES]\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n"
     "      - {path: clamp_kit.py, added: 9, deleted: 9}\n"
     "  - name: helper renamed\n"
     "    expect: [LINES, NAMES, SCOPE]\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n" + _text_change(RENAMED_KIT) + "  - name: bait import deleted\n"
     "    expect: [BAIT, SCOPE]\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n" + _text_change(NO_BAIT_FIX) + "  - name: test bent to match the bug\n"
     "    expect: [FILES, TESTS]\n"
-    "    stdout: \"4 passed\\nEXIT=0\\n\"\n"
+    '    stdout: "4 passed\\nEXIT=0\\n"\n'
     "    change:\n"
     "      - {path: test_clamp.py, added: 1, deleted: 1}\n"
 )
