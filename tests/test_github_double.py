@@ -153,6 +153,7 @@ def test_fork_head_repository(github: GitHubDouble) -> None:
     assert pull.head.repo.full_name == "mallory/repo"
     assert pull.head.label == "mallory:feature"
     assert pull.base.repo.full_name == REPO
+    assert (pull.head.repo.fork, pull.base.repo.fork) == (True, False)
 
 
 def test_files_paginate_250_with_per_page_100(github: GitHubDouble) -> None:

@@ -643,7 +643,10 @@ class GitHubDouble:
             "owner": self._user_json(owner),
             "private": info["private"],
             "visibility": "private" if info["private"] else "public",
-            "fork": full_name not in self.repos,
+            "fork": any(
+                p.head_full_name == full_name and p.full_name != full_name
+                for p in self.pulls.values()
+            ),
             "html_url": f"{self.web_url}/{full_name}",
             "url": api,
             "default_branch": info["default_branch"],
