@@ -361,7 +361,6 @@ class DiffJob:
             "--numstat",
             "-z",
             "-M",
-            "--abbrev=40",
             "--no-ext-diff",
             "--no-textconv",
             "--no-color",
