@@ -41,7 +41,7 @@ def test_validate_default_path(
     Path(".github/blast-radius.yml").write_text(RUBRIC)
     assert main(["validate"]) == 0
     out = capsys.readouterr().out
-    assert out == ".github/blast-radius.yml: valid rubric, 6 rules, 0 examples\n"
+    assert out == ".github/blast-radius.yml: valid rubric, 6 rules, 6 examples\n"
 
 
 def test_validate_json_rubric(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
