@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 # Status of one file change.  "unknown" is used when only a path is known
@@ -123,8 +124,12 @@ class ChangeSet:
         object.__setattr__(self, "texts", _frozen_mapping(self.texts))
 
     def touched_paths(self) -> list[str]:
-        """All touched paths, sorted and unique."""
-        return sorted({p for f in self.files for p in f.touched})
+        """All touched paths, sorted and unique (a fresh list; computed once)."""
+        return list(self._touched_paths)
+
+    @cached_property
+    def _touched_paths(self) -> tuple[str, ...]:
+        return tuple(sorted({p for f in self.files for p in f.touched}))
 
     @property
     def counts_known(self) -> bool:

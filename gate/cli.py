@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from gate import __version__
 from gate.errors import EXIT_ERROR, GateError
-from gate.model import DEFAULT_RUBRIC_PATH
+from gate.names import DEFAULT_RUBRIC_PATH
 
 FORMATS = ("text", "json", "markdown")
 

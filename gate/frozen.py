@@ -11,10 +11,13 @@ own choice; `--freeze` pins its bytes to a recorded sha256.
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git import Repo, is_sha, short
-from gate.model import Rubric
+
+if TYPE_CHECKING:
+    from gate.model import Rubric
 
 
 def repo_path(path: str) -> str:

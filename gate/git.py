@@ -23,22 +23,18 @@ import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from gate.changes import (
-    ADDED,
-    COPIED,
-    DELETED,
-    MODE_SUBMODULE,
-    MODIFIED,
-    RENAMED,
-    TYPE_CHANGED,
-    UNKNOWN,
-    ChangeSet,
-    FileChange,
-    FileTexts,
-)
 from gate.errors import GateError
+
+if TYPE_CHECKING:
+    from gate.changes import ChangeSet, FileChange, FileTexts
+
+# gate.changes (and with it dataclasses) is imported where it is used, not
+# here: `gate check` starts git before paying for those imports.  The status
+# strings are gate.changes' constants (a test checks they agree).
+MODE_SUBMODULE = "160000"
+UNKNOWN = "unknown"
 
 # Variables that would redirect git away from the repository we were given.
 _SCRUBBED = (
@@ -87,12 +83,12 @@ _PIPE_SIZE = 1 << 20
 _SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 _HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
 _STATUS = {
-    "A": ADDED,
-    "D": DELETED,
-    "M": MODIFIED,
-    "R": RENAMED,
-    "C": COPIED,
-    "T": TYPE_CHANGED,
+    "A": "added",
+    "D": "deleted",
+    "M": "modified",
+    "R": "renamed",
+    "C": "copied",
+    "T": "type_changed",
 }
 
 
@@ -313,6 +309,8 @@ class Repo:
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
         """
+        from gate.changes import FileTexts
+
         wanted = sorted(set(paths))
         if not wanted:
             return {}
@@ -417,7 +415,7 @@ class DiffJob:
         assert stdout is not None
         self._problem = "the reader stopped early"
         try:
-            self._files = parse_diff(_tokens(stdout))
+            parse_diff(_tokens(stdout), self._files)
             self._problem = None
         except StopIteration:
             self._problem = "output ends inside a record"
@@ -492,10 +490,16 @@ def _count(field: bytes) -> int:
     return int(field)
 
 
-def parse_diff(tokens: Iterator[bytes]) -> list[FileChange]:
-    """Pair `--raw` records with the `--numstat` records that follow, in order."""
+def parse_diff(tokens: Iterator[bytes], files: list[FileChange] | None = None) -> list[FileChange]:
+    """Pair `--raw` records with the `--numstat` records that follow, in order.
+
+    Appends to `files` (when given) as records arrive, so another thread can
+    look at what is parsed so far."""
+    from gate.changes import FileChange
+
     raw: list[tuple[str, str | None, str | None, str, str | None]] = []
-    files: list[FileChange] = []
+    if files is None:
+        files = []
     index = 0
     for token in tokens:
         if token.startswith(b":"):
@@ -653,6 +657,8 @@ def changes_from_git(
     Base-side texts come from the merge base (where the change starts), head
     texts from the head.  The report names the resolved base and head shas.
     """
+    from gate.changes import ChangeSet
+
     base = repo.rev_parse(base_rev)
     head = repo.rev_parse(head_rev)
     fork = repo.merge_base(base, head)  # first: its errors say what to do

@@ -21,8 +21,9 @@ RUBRIC_SELFTEST = "gate.rubric-selftest"
 # Order in which built-ins are reported (ids are public API: never reuse one).
 BUILTIN_IDS = (RUBRIC_EDITED, WORKFLOW_EDITED, DIFF_INCOMPLETE, RUBRIC_SELFTEST)
 
-DEFAULT_RUBRIC_PATH = ".github/blast-radius.yml"
-DEFAULT_CHECK_NAME = "blast-radius"
+from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # noqa: E402  (re-exported)
+
+__all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
 DEFAULT_TESTS = (
     "tests/",
     "test/",

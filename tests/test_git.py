@@ -478,3 +478,33 @@ def test_repository_owned_by_another_user_names_safe_directory(
         os.lchown(path, 65534, 65534)
     with pytest.raises(GateError, match=r"safe\.directory"):
         Repo(base_repo.root).rev_parse("HEAD")
+
+
+def test_status_strings_agree_with_the_change_model() -> None:
+    """gate.git names statuses without importing gate.changes (start-up speed)."""
+    from gate import changes, git
+
+    assert set(git._STATUS.values()) | {git.UNKNOWN} <= set(changes.STATUSES)
+    assert git._STATUS == {
+        "A": changes.ADDED,
+        "D": changes.DELETED,
+        "M": changes.MODIFIED,
+        "R": changes.RENAMED,
+        "C": changes.COPIED,
+        "T": changes.TYPE_CHANGED,
+    }
+    assert git.MODE_SUBMODULE == changes.MODE_SUBMODULE
+
+
+def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:
+    """The console path up to the diff imports neither the rubric stack nor dataclasses."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gate.cli, gate.commands.check;"
+        "mods = ('dataclasses', 'yaml', 'jsonschema', 'github');"
+        "print(sorted(m for m in mods if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

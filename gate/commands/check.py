@@ -8,13 +8,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gate.changes import ChangeSet
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
 from gate.git import Repo
-from gate.model import Rubric
-from gate.report import Report, render
+
+if TYPE_CHECKING:
+    from gate.changes import ChangeSet
+    from gate.model import Rubric
+    from gate.report import Report
+
+# Only what starting git needs is imported up front; the rubric loader, the
+# change-set model, the rules and the report load while git computes the diff.
 
 # `--base` default: the first of these that resolves to a commit.
 DEFAULT_BASES = ("@{upstream}", "origin/HEAD", "main", "master")
@@ -46,6 +51,8 @@ def read_stdout_file(path: str | None) -> str | None:
 
 
 def load_rubric(args: argparse.Namespace, repo: Repo, base: str) -> Rubric:
+    from gate.frozen import rubric_from_commit, rubric_from_file
+
     if args.rubric_file is not None:
         return rubric_from_file(args.rubric_file, args.freeze)
     return rubric_from_commit(repo, base, args.rubric, args.freeze)
@@ -55,6 +62,7 @@ def patch_changes(
     args: argparse.Namespace, repo: Repo, stdout: str | None
 ) -> tuple[Rubric, ChangeSet]:
     """--patch mode: the patch applied to --base (default HEAD) in a temporary index."""
+    from gate.changes import ChangeSet
     from gate.patch import apply_patch, read_patch
 
     if args.head is not None:
@@ -91,6 +99,8 @@ def git_changes(
         import gate.judge  # noqa: F401 - load the rule modules now too
 
         files = job.result()
+    from gate.changes import ChangeSet
+
     changes = ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
     return rubric, changes
 
@@ -114,6 +124,8 @@ def emit(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gate.frozen import repo_path
+
     rubric_path = repo_path(args.rubric)
     if args.patch == "-" and args.stdout_file == "-":
         raise GateError("--patch - and --stdout-file - cannot both read stdin: use a file for one")
@@ -124,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         rubric, changes = git_changes(args, repo, stdout)
     from gate.judge import evaluate  # imported late: git mode loads it while git works
+    from gate.report import render
 
     report = evaluate(rubric, changes, rubric_path=rubric_path)
     text = render(report, args.format)

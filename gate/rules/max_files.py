@@ -46,8 +46,9 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     else:
         count = 0
         excluded = 0
+        is_excluded = globs.matcher(exclude)
         for f in changes.files:
-            kept = [p for p in f.touched if not globs.matches(p, exclude)]
+            kept = [p for p in f.touched if not is_excluded(p)]
             if kept:
                 count += 1
                 counted_paths.extend(kept)

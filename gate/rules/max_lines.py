@@ -43,10 +43,11 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     added = deleted = 0
     contributing: list[str] = []
     unknown: list[str] = []
+    is_excluded = globs.matcher(exclude)
     for f in changes.files:
         if f.binary or f.submodule:
             continue
-        if exclude and all(globs.matches(p, exclude) for p in f.touched):
+        if exclude and all(is_excluded(p) for p in f.touched):
             continue
         if f.added is None or f.deleted is None:
             unknown.append(f.path)

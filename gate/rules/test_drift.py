@@ -51,8 +51,9 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     allow_added = param_bool(rule, "allow_added", True)
     counts: dict[str, int] = {}
     offending: list[str] = []
+    is_test = globs.matcher(patterns)
     for f in changes.files:
-        hits = [p for p in f.touched if globs.matches(p, patterns)]
+        hits = [p for p in f.touched if is_test(p)]
         if not hits:
             continue
         if f.status in (ADDED, COPIED):
