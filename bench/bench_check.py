@@ -1,6 +1,6 @@
 """`gate check` on a huge change, side by side with the `git diff` it is built on.
 
-    python bench/bench_check.py [--scale 1.0] [--runs 5]
+    python bench/bench_check.py [--scale 1.0] [--runs 5] [--python VENV/bin/python]
 
 Builds (with `git fast-import`, in a temporary folder) a repository whose
 change touches 10,000 files and about 1,000,000 changed lines (500,000 added,
@@ -40,6 +40,8 @@ ENV = {
     "GIT_COMMITTER_EMAIL": "bench@example.invalid",
     "PYTHONPATH": str(ROOT),
 }
+
+PYTHON = [sys.executable]  # set from --python
 
 FILES = 10_000
 LINES_PER_FILE = 100  # 50 of them change: 50 added + 50 deleted = 100 changed lines
@@ -150,7 +152,7 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
         started = time.perf_counter()
         build(repo, files, moved)
         built = time.perf_counter() - started
-        gate = [sys.executable, "-m", "gate", "check", "--base", "base", "--head", "head"]
+        gate = [PYTHON[0], "-m", "gate", "check", "--base", "base", "--head", "head"]
         gate += ["--format", "json", "--repo", str(repo)]
         git = ["git", "diff", "--numstat", "-z", "-M", "base...head"]
         # warm the page cache and check the two agree on the size of the change
@@ -197,7 +199,14 @@ def run() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full size")
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="interpreter that runs the gate, e.g. a clean virtualenv's (default: this one); "
+        "site-packages .pth hooks of a shared interpreter add to every start",
+    )
     args = parser.parse_args()
+    PYTHON[0] = args.python
     rows = []
     for factor in (args.scale, args.scale / 10):
         files = max(1, round(FILES * factor))
@@ -214,7 +223,7 @@ def run() -> int:
             flush=True,
         )
     startup = statistics.median(
-        measure([sys.executable, "-c", "pass"], ROOT)[0] for _ in range(max(3, args.runs))
+        measure([PYTHON[0], "-c", "pass"], ROOT)[0] for _ in range(max(3, args.runs))
     )
     print(
         f"baseline: `python -c pass` takes {startup:.3f}s here (part of every gate run); "
