@@ -183,3 +183,16 @@ def test_json_keeps_unicode_and_escapes_control_characters() -> None:
     text = to_json(report)
     assert "é\\n::error::x" in text
     assert "\n::error::" not in text
+
+
+def test_every_kind_is_documented_by_its_module() -> None:
+    import pytest
+
+    from gate import rules
+
+    for module in rules.MODULES:
+        text = rules.doc(module.KIND)
+        assert module.KIND in text
+        assert len(text.splitlines()) > 3
+    with pytest.raises(KeyError):
+        rules.doc("no_such_kind")

@@ -145,3 +145,70 @@ def test_no_env_leak_into_git(repo, tmp_path: Path, capsys, monkeypatch) -> None
     code, _ = _lab_json(capsys, "--repo", str(repo.root), str(patch))
     assert code == 0
     assert not os.path.exists(tmp_path / "foreign-index")
+
+
+def _result_with(entries):  # type: ignore[no-untyped-def]
+    from gate.lab import LabResult
+
+    return LabResult(base="b" * 40, rubric_sha256="c" * 64, repeat=2, entries=tuple(entries))
+
+
+def test_disagreement_is_flagged_in_every_format() -> None:
+    """A judge that disagrees with itself on --repeat says so (rendering is pure)."""
+    from gate.commands.lab import to_markdown, to_text
+    from gate.lab import LabEntry
+
+    result = _result_with(
+        [
+            LabEntry(patch="a.patch", applies=True, bucket="pass", disagreement=True),
+            LabEntry(patch="b|<b>.patch", applies=False, bucket="infrastructure", error="x"),
+        ]
+    )
+    text = to_text(result)
+    assert "pass (DISAGREES on repeat)" in text
+    assert "DISAGREEMENT: the same patch got different verdicts: a.patch" in text
+    markdown = to_markdown(result)
+    assert "pass (disagrees)" in markdown
+    assert "<b>" not in markdown  # patch names are escaped
+    assert "| infrastructure | 1 |" in markdown
+    assert result.to_dict()["disagreements"] == ["a.patch"]
+
+
+def test_markdown_scoreboard(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    patches = write_patches(repo, tmp_path / "out")
+    assert main(["lab", "--format", "markdown", "--repo", str(repo.root), *patches]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("| patch | applies | verdict | failed | bucket |")
+    assert "| thrash | 1 |" in out
+
+
+def test_progress_counter_ends_with_a_newline(capsys) -> None:  # type: ignore[no-untyped-def]
+    from gate.commands.lab import _progress
+
+    _progress(1, 2)
+    _progress(2, 2)
+    err = capsys.readouterr().err
+    assert err == "\rjudged 1/2 patches\rjudged 2/2 patches\n"
+
+
+def test_freeze_without_rubric_file_is_refused(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    assert main(["lab", "--repo", str(repo.root), "--freeze", "f.txt", "x.patch"]) == 2
+    assert "--freeze goes with --rubric-file" in capsys.readouterr().err
+
+
+def test_local_rubric_file_with_freeze(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    build_lab(repo)
+    rubric = tmp_path / "rubric.yml"
+    rubric.write_text(seedlab.RUBRIC)
+    freeze = tmp_path / "freeze.txt"
+    assert main(["freeze", str(rubric)]) == 0
+    freeze.write_text(capsys.readouterr().out)
+    patch = tmp_path / "honest.patch"
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    argv = ["lab", "--repo", str(repo.root), "--rubric-file", str(rubric)]
+    assert main([*argv, "--freeze", str(freeze), str(patch)]) == 0
+    rubric.write_text(seedlab.RUBRIC + "# edited\n")
+    assert main([*argv, "--freeze", str(freeze), str(patch)]) == 2
+    assert "rubric changed after freeze" in capsys.readouterr().err
