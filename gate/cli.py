@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gate import __version__
 from gate.errors import EXIT_ERROR, GateError
@@ -233,21 +234,50 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def workflow_fence(environ: Mapping[str, str]) -> str | None:
+    """A fresh `::stop-commands::` token when running inside GitHub Actions.
+
+    The runner obeys workflow commands (`::error::`, `##[...]`) in any step's
+    output, and the gate's reports echo text a pull request controls (file
+    names, patch lines).  Inside a workflow, people-formats and error
+    messages are printed between `::stop-commands::TOKEN` and `::TOKEN::`,
+    so nothing echoed can issue a command.  JSON is left as it is (it is for
+    machines; write it with --output).  `gate action` fences its own log.
+    """
+    if environ.get("GITHUB_ACTIONS") != "true":
+        return None
+    import secrets
+
+    return "gate-" + secrets.token_hex(16)
+
+
+def _fenced(text: str, token: str | None) -> str:
+    return text if token is None else f"::stop-commands::{token}\n{text}\n::{token}::"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_ERROR
+    token = workflow_fence(os.environ) if args.command != "action" else None
+    fence_stdout = token is not None and getattr(args, "format", "text") != "json"
     module = importlib.import_module(f"gate.commands.{args.command}")
+    if fence_stdout:
+        print(f"::stop-commands::{token}", flush=True)
     try:
         code: int = module.run(args)
     except GateError as exc:
-        print(f"gate: error: {exc.message}", file=sys.stderr)
+        print(_fenced(f"gate: error: {exc.message}", token), file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         print("gate: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_ERROR
+    finally:
+        if fence_stdout:
+            sys.stdout.flush()
+            print(f"::{token}::", flush=True)
     return code

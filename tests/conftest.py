@@ -33,6 +33,8 @@ def _git_identity(
     monkeypatch.delenv("GIT_DIR", raising=False)
     monkeypatch.delenv("GIT_INDEX_FILE", raising=False)
     monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    # The project's own CI on GitHub sets this; the CLI then fences its output.
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
 
 
 class GitRepo:
