@@ -10,8 +10,9 @@ buckets sort the corpses:
   `max_files` or `max_lines` rule failed).
 * `rename`: a kept symbol was lost (`keep_symbols` failed).
 * `kitchen-mop`: paths, bait lines or scope broken (any other rule failed).
-* `red`: only the tests are red; the shape of the change is fine.  (An
-  extension of the seed's four buckets: an honest miss, not a mop.)
+* A patch whose only failure is red tests (within budget, shape fine) is
+  `thrash` too: the seed's buckets have no other place for it, and a red
+  suite is the fire that bucket is about.
 * `infrastructure`: the patch was not a pure unified diff or did not apply.
   Infrastructure, not intelligence: rerun the writer.
 """
@@ -38,9 +39,8 @@ PASS = "pass"
 THRASH = "thrash"
 RENAME = "rename"
 KITCHEN_MOP = "kitchen-mop"
-RED = "red"
 INFRASTRUCTURE = "infrastructure"
-BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, RED, INFRASTRUCTURE)
+BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, INFRASTRUCTURE)
 
 BUDGET_KINDS = frozenset({"max_files", "max_lines"})
 TESTS_KINDS = frozenset({"must_include"})
@@ -118,7 +118,7 @@ def bucket_for(report: Report, rubric: Rubric) -> str:
         return RENAME
     if kinds - TESTS_KINDS:
         return KITCHEN_MOP
-    return RED
+    return THRASH  # only the tests are red
 
 
 def judge_patch(

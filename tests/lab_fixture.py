@@ -104,7 +104,7 @@ def writer_patches(repo) -> dict[str, tuple[bytes, str | None]]:  # type: ignore
 
 EXPECTED_BUCKETS = {
     "honest.patch": "pass",
-    "honest-but-red.patch": "red",
+    "honest-but-red.patch": "thrash",
     "no-bait.patch": "kitchen-mop",
     "renamed.patch": "rename",
     "rewrite.patch": "thrash",
