@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from typing import NamedTuple
 
 # Status of one file change.  "unknown" is used when only a path is known
 # (a writer's result.json lists paths, not what happened to them).
@@ -28,9 +29,8 @@ MODE_SUBMODULE = "160000"
 MODE_SYMLINK = "120000"
 
 
-@dataclass(frozen=True)
-class FileChange:
-    """One changed file.
+class FileChange(NamedTuple):
+    """One changed file (an immutable record: cheap to build by the ten thousand).
 
     `path` is the path after the change (for a deletion, the deleted path).
     `old_path` is set only for renames and copies.  `added`/`deleted` are

@@ -383,6 +383,7 @@ class DiffJob:
         )
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         self._files: list[FileChange] = []
+        self._touched: list[str] = []
         self._problem: str | None = None
         argv = ["git", *_CONFIG, *args]
         try:
@@ -415,7 +416,7 @@ class DiffJob:
         assert stdout is not None
         self._problem = "the reader stopped early"
         try:
-            parse_diff(_tokens(stdout), self._files)
+            parse_diff(_tokens(stdout), self._files, self._touched)
             self._problem = None
         except StopIteration:
             self._problem = "output ends inside a record"
@@ -425,6 +426,15 @@ class DiffJob:
             if self._problem is not None and self._proc.poll() is None:
                 self._proc.kill()
             stdout.close()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds; True once all of git's output is parsed."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def touched_so_far(self, start: int = 0) -> list[str]:
+        """Touched paths parsed so far (from the raw records), from index `start`."""
+        return self._touched[start : len(self._touched)]
 
     def result(self) -> tuple[FileChange, ...]:
         """The parsed diff, sorted by path; GateError when git failed."""
@@ -490,11 +500,17 @@ def _count(field: bytes) -> int:
     return int(field)
 
 
-def parse_diff(tokens: Iterator[bytes], files: list[FileChange] | None = None) -> list[FileChange]:
+def parse_diff(
+    tokens: Iterator[bytes],
+    files: list[FileChange] | None = None,
+    touched: list[str] | None = None,
+) -> list[FileChange]:
     """Pair `--raw` records with the `--numstat` records that follow, in order.
 
-    Appends to `files` (when given) as records arrive, so another thread can
-    look at what is parsed so far."""
+    Appends to `files` (when given) as records are paired.  git prints every
+    raw record before it computes a single line count, so `touched` (when
+    given) fills with the touched paths early: another thread can work on
+    them while git is still counting."""
     from gate.changes import FileChange
 
     raw: list[tuple[str, str | None, str | None, str, str | None]] = []
@@ -508,8 +524,13 @@ def parse_diff(tokens: Iterator[bytes], files: list[FileChange] | None = None) -
                 old = _decode_path(next(tokens))
                 new = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, new, old))
+                if touched is not None:
+                    touched.extend((old, new) if letter == "R" else (new,))
             else:
-                raw.append((letter, old_mode, new_mode, _decode_path(next(tokens)), None))
+                path = _decode_path(next(tokens))
+                raw.append((letter, old_mode, new_mode, path, None))
+                if touched is not None:
+                    touched.append(path)
             continue
         # A numstat record: "ADDED\tDELETED\tPATH" or "ADDED\tDELETED\t" + old + new.
         parts = token.split(b"\t", 2)

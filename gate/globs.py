@@ -114,13 +114,42 @@ def _never(path: str) -> bool:
     return False
 
 
+# Verdicts already computed, per pattern list: a transparent memo, so paths
+# matched early (`prime`, while git is still counting lines) are not matched
+# again when the rules run.  Bounded: cleared past _MEMO_LIMIT entries.
+_MEMO: dict[tuple[str, ...], dict[str, bool]] = {}
+_MEMO_LIMIT = 200_000
+_memo_entries = [0]
+
+
 def matcher(patterns: Sequence[str]) -> Callable[[str], bool]:
-    """A predicate for "matches any of `patterns`", compiled once: the form
-    to use in a loop over thousands of paths."""
+    """A predicate for "matches any of `patterns`", compiled once and
+    memoized: the form to use in a loop over thousands of paths."""
     if not patterns:
         return _never
-    match = _compile(tuple(patterns)).match
-    return lambda path: match(path) is not None
+    key = tuple(patterns)
+    match = _compile(key).match
+    if _memo_entries[0] > _MEMO_LIMIT:
+        _MEMO.clear()
+        _memo_entries[0] = 0
+    memo = _MEMO.setdefault(key, {})
+
+    def predicate(path: str) -> bool:
+        hit = memo.get(path)
+        if hit is None:
+            hit = memo[path] = match(path) is not None
+            _memo_entries[0] += 1
+        return hit
+
+    return predicate
+
+
+def prime(pattern_lists: Iterable[Sequence[str]], paths: Iterable[str]) -> None:
+    """Match `paths` against every list now, so later calls find the verdicts."""
+    predicates = [matcher(patterns) for patterns in pattern_lists]
+    for path in paths:
+        for predicate in predicates:
+            predicate(path)
 
 
 def matches(path: str, patterns: Sequence[str]) -> bool:
@@ -134,8 +163,8 @@ def matching(paths: Iterable[str], patterns: Sequence[str]) -> list[str]:
     """The paths that match any pattern, in input order."""
     if not patterns:
         return []
-    match = _compile(tuple(patterns)).match
-    return [p for p in paths if match(p) is not None]
+    predicate = matcher(patterns)
+    return [p for p in paths if predicate(p)]
 
 
 def pattern_error(pattern: str) -> str | None:

@@ -83,6 +83,19 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
 
+    def glob_lists(self) -> tuple[tuple[str, ...], ...]:
+        """Every glob list the rules match touched paths against, sorted."""
+        return tuple(
+            sorted(
+                {
+                    tuple(rule.params[key])
+                    for rule in self.rules
+                    for key in ("paths", "exclude")
+                    if rule.params.get(key)
+                }
+            )
+        )
+
     def content_files(self) -> tuple[str, ...]:
         """Files whose base/head text the content rules need, sorted."""
         return tuple(sorted({str(r.params["file"]) for r in self.rules if "file" in r.params}))

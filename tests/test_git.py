@@ -508,3 +508,41 @@ def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_touched_paths_are_known_from_the_raw_records() -> None:
+    """Raw records give every touched path (a rename both, a copy its new one)
+    before any numstat record: what `gate check` matches while git counts."""
+    z = b"\0"
+    raw = (
+        b":100644 100644 aaa bbb M"
+        + z
+        + b"a.py"
+        + z
+        + b":100644 100644 aaa bbb R090"
+        + z
+        + b"old/x.py"
+        + z
+        + b"new/x.py"
+        + z
+        + b":100644 100644 aaa bbb C075"
+        + z
+        + b"src.py"
+        + z
+        + b"copy.py"
+        + z
+    )
+    numstat = b"1\t1\ta.py" + z + b"2\t0\t" + z + b"old/x.py" + z + b"new/x.py" + z
+    numstat += b"3\t0\t" + z + b"src.py" + z + b"copy.py" + z
+    touched: list[str] = []
+    files = parse_diff(_tokens(io.BytesIO(raw + numstat)), None, touched)
+    assert touched == ["a.py", "old/x.py", "new/x.py", "copy.py"]
+    assert [p for f in files for p in f.touched] == touched
+
+
+def test_file_changes_are_immutable() -> None:
+    from gate.changes import FileChange
+
+    change = FileChange(path="a.py")
+    with pytest.raises(AttributeError):
+        change.path = "b.py"  # type: ignore[misc]

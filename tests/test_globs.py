@@ -144,3 +144,24 @@ def test_usable_patterns_have_no_error(pattern: str) -> None:
 def test_unclosed_class_is_literal() -> None:
     assert globs.matches("a[", ["a["])
     assert not globs.matches("ab", ["a["])
+
+
+def test_primed_verdicts_equal_fresh_ones(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from gate import globs
+
+    patterns = ["tests/", "**/test_*.py", "/build"]
+    paths = ["tests/a.py", "x/test_b.py", "build/o", "src/build/o", "src/a.py"]
+    fresh = [globs.matches(p, patterns) for p in paths]
+    globs.prime([patterns], paths)
+    assert [globs.matcher(patterns)(p) for p in paths] == fresh
+    assert globs.matching(paths, patterns) == ["tests/a.py", "x/test_b.py", "build/o"]
+
+
+def test_memo_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from gate import globs
+
+    monkeypatch.setattr(globs, "_MEMO_LIMIT", 10)
+    globs.prime([["*.py"]], [f"f{i}.py" for i in range(50)])
+    globs.matcher(["*.py"])  # a new matcher past the limit starts afresh
+    assert sum(len(m) for m in globs._MEMO.values()) == 0
+    assert globs.matcher(["*.py"])("z.py") is True

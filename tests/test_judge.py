@@ -196,3 +196,19 @@ def test_every_kind_is_documented_by_its_module() -> None:
         assert len(text.splitlines()) > 3
     with pytest.raises(KeyError):
         rules.doc("no_such_kind")
+
+
+def test_glob_lists_are_every_paths_and_exclude_list() -> None:
+    from gate.model import Rubric, Rule
+
+    rubric = Rubric(
+        rules=(
+            Rule("A", "max_files", {"limit": 1, "exclude": ("docs/",)}),
+            Rule("B", "forbidden_paths", {"paths": ("secrets/",)}),
+            Rule("C", "allowed_paths", {"paths": ("secrets/",)}),
+            Rule("D", "max_lines", {"limit": 1, "exclude": ()}),
+            Rule("E", "forbidden_path", {"prefix": "x/"}),
+        ),
+        sha256="0" * 64,
+    )
+    assert rubric.glob_lists() == (("docs/",), ("secrets/",))

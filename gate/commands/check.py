@@ -97,7 +97,17 @@ def git_changes(
         rubric = load_rubric(args, repo, base)
         texts = repo.read_texts(fork, head, rubric.content_files())
         import gate.judge  # noqa: F401 - load the rule modules now too
+        from gate.globs import prime
 
+        # git prints every touched path before it counts a single line: match
+        # them against the rubric's globs while it counts.  The rules find
+        # those verdicts memoized and spend their time on nothing else.
+        lists = rubric.glob_lists()
+        seen = 0
+        while not job.wait(0.002):
+            batch = job.touched_so_far(seen)
+            seen += len(batch)
+            prime(lists, batch)
         files = job.result()
     from gate.changes import ChangeSet
 
