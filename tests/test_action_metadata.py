@@ -171,3 +171,11 @@ def test_ci_workflow_grants_nothing_by_default() -> None:
     for name, job in workflow["jobs"].items():
         assert "timeout-minutes" in job, name
         assert job.get("permissions") == {"contents": "read"}, name
+
+
+def test_readme_shows_the_example_workflow_that_ci_lints() -> None:
+    """The workflow a maintainer copies from the README is the linted file, byte for byte."""
+    root = Path(__file__).resolve().parent.parent
+    workflow = (root / "examples" / "blast-radius-workflow.yml").read_text()
+    readme = (root / "README.md").read_text()
+    assert f"```yaml\n{workflow}```\n" in readme
