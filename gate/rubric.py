@@ -57,6 +57,10 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 MAX_BYTES = 1024 * 1024
+# A rubric is a short list of rules.  The caps keep a pathological rubric from
+# costing seconds of schema validation (it walks every kind's branch per rule).
+MAX_RULES = 500
+MAX_EXAMPLES = 500
 SCHEMA_FILE = "rubric.schema.json"
 KINDS = (
     "max_files",
@@ -129,6 +133,7 @@ def load_rubric_bytes(data: bytes, source: str) -> Rubric:
         ) from None
     text = text.removeprefix("\ufeff")
     doc = _parse(text, source)
+    _check_counts(doc, source)
     _validate_schema(doc, source)
     _check_semantics(doc, source)
     return _build(doc, source, sha256_hex(data))
@@ -598,6 +603,21 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
     if len(fitting) == 1:
         return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
     return [error]
+
+
+def _check_counts(doc: _Doc, source: str) -> None:
+    """Refuse more than MAX_RULES rules or MAX_EXAMPLES examples before validating."""
+    if not isinstance(doc.value, dict):
+        return
+    for key, cap in (("rules", MAX_RULES), ("examples", MAX_EXAMPLES)):
+        items = doc.value.get(key)
+        if isinstance(items, list) and len(items) > cap:
+            raise _fail(
+                source,
+                doc.value_line((key,)),
+                f"{len(items)} {key} is over the limit of {cap}; a rubric is a short list "
+                "of focused rules: split it or merge rules that share a kind",
+            )
 
 
 def _validate_schema(doc: _Doc, source: str) -> None:

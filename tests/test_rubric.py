@@ -872,3 +872,20 @@ def test_the_schema_alone_rejects_what_the_loader_rejects() -> None:
         {"x": 1, "rules": [{"id": "A", "kind": "must_include", "token": "x"}]},
     ):
         assert list(validator.iter_errors(bad)), bad
+
+
+def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
+    """A pathological rubric is refused before schema validation walks it."""
+    from gate import rubric as module
+    from gate.errors import GateError
+
+    rules = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(501))
+    with pytest.raises(GateError) as caught:
+        module.load_rubric_bytes(("rules:\n" + rules).encode(), "big.yml")
+    assert caught.value.message.startswith("invalid rubric: big.yml:")
+    assert "501 rules is over the limit of 500" in caught.value.message
+    ok = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(500))
+    assert len(module.load_rubric_bytes(("rules:\n" + ok).encode(), "ok.yml").rules) == 500
+    schema = module.schema()
+    assert schema["properties"]["rules"]["maxItems"] == module.MAX_RULES
+    assert schema["properties"]["examples"]["maxItems"] == module.MAX_EXAMPLES
