@@ -27,6 +27,13 @@ from functools import lru_cache
 _WILDCARD = re.compile(r"[*?\[]")
 
 
+def _class_body(body: str) -> str:
+    """A character class's members, literal except for `a-z` ranges: regex
+    specials (`\\ [ ] ^ & ~ |` and a doubled `-`) are escaped."""
+    out = "".join("\\" + c if c in "\\[]^&~|" else c for c in body)
+    return out.replace("--", "-\\-")
+
+
 def _segment(seg: str) -> str:
     """Regex for one path segment (no `/`)."""
     out: list[str] = []
@@ -43,9 +50,8 @@ def _segment(seg: str) -> str:
                 out.append(re.escape(c))
             else:
                 body = seg[i + 1 : end]
-                if body[:1] in ("!", "^"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
+                negate = body[:1] in ("!", "^")
+                out.append("[" + ("^" if negate else "") + _class_body(body[negate:]) + "]")
                 i = end
         elif c == "\\" and i + 1 < len(seg):
             i += 1

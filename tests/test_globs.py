@@ -165,3 +165,16 @@ def test_memo_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     globs.matcher(["*.py"])  # a new matcher past the limit starts afresh
     assert sum(len(m) for m in globs._MEMO.values()) == 0
     assert globs.matcher(["*.py"])("z.py") is True
+
+
+def test_class_members_are_literal_not_regex_set_operations() -> None:
+    """`[[]`, `&&`, `~~`, `||` inside a class are members, never regex syntax
+    (CPython warns that they may become set operations)."""
+    from gate import globs
+
+    assert globs.matches("[x", ["[[]x"])
+    assert globs.matches("&", ["[a&&b]"])
+    assert globs.matches("~", ["[a~~b]"])
+    assert globs.matches("|", ["[a||b]"])
+    assert not globs.matches("c", ["[a&&b]"])
+    assert globs.matches("m", ["[a-z]"])
