@@ -156,6 +156,36 @@ def test_fork_head_repository(github: GitHubDouble) -> None:
     assert (pull.head.repo.fork, pull.base.repo.fork) == (True, False)
 
 
+def test_compare_names_the_merge_base(github: GitHubDouble) -> None:
+    fork = "c" * 40
+    github.add_pull(REPO, 4, base_sha=BASE, head_sha=HEAD, merge_base_sha=fork)
+    repo = client(github).get_repo(REPO)
+    comparison = repo.compare(BASE, HEAD)
+    assert comparison.merge_base_commit.sha == fork
+    assert comparison.base_commit.sha == BASE
+    assert (comparison.status, comparison.ahead_by, comparison.behind_by) == ("diverged", 1, 1)
+    # The PR's branch names compare too; "/" in a name spans path segments.
+    github.add_pull(REPO, 5, base_sha=BASE, head_sha=HEAD, head_ref="codex/fix-it")
+    comparison = repo.compare("main", "codex/fix-it")
+    assert comparison.merge_base_commit.sha == BASE  # default: the base has not moved on
+    assert (comparison.status, comparison.ahead_by, comparison.behind_by) == ("ahead", 1, 0)
+    assert [(r.method, r.path, r.status) for r in github.requests[1:]] == [
+        ("GET", f"/repos/{REPO}/compare/{BASE}...{HEAD}", 200),
+        ("GET", f"/repos/{REPO}/compare/main...codex/fix-it", 200),
+    ]
+
+
+def test_compare_of_unknown_commits_is_404_without_violation(github: GitHubDouble) -> None:
+    github.add_pull(REPO, 4, base_sha=BASE, head_sha=HEAD)
+    repo = client(github).get_repo(REPO)
+    for base, head in ((HEAD, BASE), (BASE, "d" * 40)):
+        with pytest.raises(UnknownObjectException):
+            repo.compare(base, head).merge_base_commit  # noqa: B018  (the fetch)
+    status, _, body = raw(github, "GET", f"/repos/{REPO}/compare/{BASE}")
+    assert (status, body["message"]) == (404, "Not Found")
+    assert github.violations == []
+
+
 def test_files_paginate_250_with_per_page_100(github: GitHubDouble) -> None:
     github.add_pull(REPO, 3, base_sha=BASE, head_sha=HEAD, files=files(250))
     listed = list(client(github).get_repo(REPO).get_pull(3).get_files())

@@ -280,13 +280,20 @@ def read_changes(
         if expected is None:
             expected = run.client.get_pull(pull.number).changed_files
         found = api_changes.listing(run.client.iter_files(pull.number), expected)
+        content_files = rubric.content_files()
+        # Base-side texts come from the merge base, as in git mode; one compare
+        # request finds it, made only when a content rule's file was touched.
+        fork = pull.base_sha
+        if api_changes.touched_content_files(found, content_files):
+            fork = run.client.merge_base(pull.base_sha, pull.head_sha)
         changes = api_changes.changes_from_api(
             found,
             base=pull.base_sha,
             head=pull.head_sha,
-            content_files=rubric.content_files(),
+            content_files=content_files,
             read_file=run.client.get_file,
             stdout=stdout,
+            merge_base=fork,
         )
     except ApiError as exc:
         raise GateError(

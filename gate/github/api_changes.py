@@ -1,10 +1,11 @@
 """A `ChangeSet` from the PR files API, for runs without both commits in git.
 
 The listing gives each file's status, previous name and line counts; the
-contents API gives file text at the base and head SHAs for the files that
-content rules name.  GitHub's listing stops at 3000 files: when it returns
-fewer entries than the PR's `changed_files`, the change set is incomplete and
-built-in `gate.diff-incomplete` fails (never a silent pass).
+contents API gives file text at the merge base and head SHAs for the files
+that content rules name (the compare API names the merge base).  GitHub's
+listing stops at 3000 files: when it returns fewer entries than the PR's
+`changed_files`, the change set is incomplete and built-in
+`gate.diff-incomplete` fails (never a silent pass).
 """
 
 from __future__ import annotations
@@ -125,6 +126,12 @@ def diff_incomplete(found: ApiListing | None) -> Result:
     )
 
 
+def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tuple[str, ...]:
+    """The content-rule files the listing touches: the only ones read on both sides."""
+    touched = {p for f in found.files for p in f.touched}
+    return tuple(sorted(set(content_files) & touched))
+
+
 def changes_from_api(
     found: ApiListing,
     *,
@@ -133,9 +140,18 @@ def changes_from_api(
     content_files: Iterable[str],
     read_file: Callable[[str, str], bytes | None],
     stdout: str | None = None,
+    merge_base: str | None = None,
 ) -> ChangeSet:
-    """The change set from a listing; texts via `read_file(ref, path)` at base and head."""
+    """The change set from a listing; texts via `read_file(ref, path)`.
+
+    The listing is GitHub's three-dot diff, so base-side texts are read at
+    `merge_base` (where the head forked from the base branch; default `base`),
+    as `gate.git.changes_from_git` reads them.  Reading them at `base` when the
+    base branch moved on would judge the head against commits it never saw.
+    The change set still names `base` (the PR's base sha) as its base.
+    """
     touched = {p for f in found.files for p in f.touched}
+    fork = merge_base or base
 
     def text(ref: str, path: str) -> str | None:
         data = read_file(ref, path)
@@ -144,7 +160,7 @@ def changes_from_api(
     texts = {}
     for path in sorted(set(content_files)):
         if path in touched:
-            texts[path] = FileTexts(base=text(base, path), head=text(head, path))
+            texts[path] = FileTexts(base=text(fork, path), head=text(head, path))
         else:  # untouched: the same text on both sides, one request
             same = text(head, path)
             texts[path] = FileTexts(base=same, head=same)

@@ -183,6 +183,23 @@ class GitHubClient:
         files: list[PullFile] = self._call(f"GET files of pull request #{number}", listing)
         yield from files
 
+    def merge_base(self, base: str, head: str) -> str:
+        """The merge base of `base...head` (the compare API's `merge_base_commit`).
+
+        One request: GET /repos/{owner}/{repo}/compare/{base}...{head}.
+        """
+
+        def fetch() -> str:
+            commit = self._repo.compare(base, head).merge_base_commit
+            sha = getattr(commit, "sha", None) if commit is not None else None
+            return sha if isinstance(sha, str) else ""
+
+        what = f"GET compare {base[:12]}...{head[:12]}"
+        result: str = self._call(what, fetch)
+        if not result:
+            raise ApiError(None, f"{what}: the answer names no merge_base_commit")
+        return result
+
     def get_file(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at `ref`, or None when no file is there."""
         import github

@@ -200,18 +200,20 @@ class Scenario:
         self.repo.write_many(files)
         head = self.repo.commit("change")
         listing = api_files(self.repo.root, self.base, head)
+        fork = git(self.repo.root, "merge-base", self.base, head).strip()
         self.github.add_pull(
             REPO,
             self.number,
             base_sha=self.base,
             head_sha=head,
+            merge_base_sha=fork,
             head_ref=head_ref,
             user=user,
             labels=labels,
             title=title,
             files=listing,
         )
-        for sha in (self.base, head):
+        for sha in dict.fromkeys((self.base, fork, head)):
             for path in git(self.repo.root, "ls-tree", "-r", "-z", "--name-only", sha).split("\0"):
                 if path:
                     data = subprocess.run(

@@ -144,6 +144,7 @@ class Pull:
     number: int
     base_sha: str
     head_sha: str
+    merge_base_sha: str
     base_ref: str
     head_ref: str
     user: str
@@ -202,7 +203,7 @@ def _template_regex(template: str) -> re.Pattern[str]:
             parts.append(re.escape(segment))
         elif index == len(segments) - 1 and match.group(1) == "path":
             parts.append(f"(?P<{match.group(1)}>.*)")  # contents paths span segments
-        elif index == len(segments) - 1 and match.group(1) == "ref":
+        elif index == len(segments) - 1 and match.group(1) in ("ref", "basehead"):
             parts.append(f"(?P<{match.group(1)}>.+)")  # branch names may hold '/'
         else:
             parts.append(f"(?P<{match.group(1)}>[^/]+)")
@@ -472,8 +473,13 @@ class GitHubDouble:
         head_full_name: str | None = None,
         state: str = "open",
         draft: bool = False,
+        merge_base_sha: str | None = None,
     ) -> None:
-        """A pull request; ``head_full_name`` names a fork for the head (default: same repo)."""
+        """A pull request; ``head_full_name`` names a fork for the head (default: same repo).
+
+        ``merge_base_sha`` is where the head forked from the base branch (default:
+        ``base_sha``, a base that has not moved on); the compare API answers
+        ``<base_sha>...<head_sha>`` with it."""
         if full_name not in self.repos:
             self.add_repo(full_name)
         checked = []
@@ -489,6 +495,7 @@ class GitHubDouble:
                 number=number,
                 base_sha=base_sha,
                 head_sha=head_sha,
+                merge_base_sha=merge_base_sha or base_sha,
                 base_ref=base_ref,
                 head_ref=head_ref,
                 user=user,
@@ -1190,22 +1197,63 @@ class GitHubDouble:
             sha = ref if re.fullmatch(r"[0-9a-f]{40}", ref) else _fake_sha(full_name, ref)
         if sha is None:
             raise ApiError(422, f"No commit found for SHA: {ref}")
+        return 200, {**self._commit_json(full_name, sha), "files": []}, {}
+
+    def _commit_json(self, full_name: str, sha: str) -> dict[str, Any]:
         api = self._api(f"/repos/{full_name}")
+        return {
+            "sha": sha,
+            "node_id": "C_" + sha[:16],
+            "url": f"{api}/commits/{sha}",
+            "html_url": f"{self.web_url}/{full_name}/commit/{sha}",
+            "comments_url": f"{api}/commits/{sha}/comments",
+            "commit": {
+                "url": f"{api}/git/commits/{sha}",
+                "message": "commit",
+                "comment_count": 0,
+                "tree": {"sha": _fake_sha("tree", sha), "url": f"{api}/git/trees/x"},
+            },
+            "parents": [],
+        }
+
+    def _op_repos_compare_commits_with_basehead(
+        self, params: Mapping[str, Any], *_: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        """``<base>...<head>`` of a known PR (shas, or base/head branch names)."""
+        full_name = self._repo_or_404(params)
+        basehead = str(params["basehead"])
+        base, sep, head = basehead.partition("...")
+        found = None
+        for pull in self.pulls.values():
+            if pull.full_name != full_name or not sep:
+                continue
+            if base in (pull.base_sha, pull.base_ref) and head in (pull.head_sha, pull.head_ref):
+                found = pull
+        if found is None:
+            raise ApiError(404, "Not Found")
+        fork = found.merge_base_sha
+        # Commit counts are not modelled: one commit on a side that moved, none otherwise.
+        ahead = int(found.head_sha != fork)
+        behind = int(found.base_sha != fork)
+        status = {(0, 0): "identical", (1, 0): "ahead", (0, 1): "behind"}.get(
+            (ahead, behind), "diverged"
+        )
+        web = f"{self.web_url}/{full_name}/compare/{urllib.parse.quote(basehead)}"
         return (
             200,
             {
-                "sha": sha,
-                "node_id": "C_" + sha[:16],
-                "url": f"{api}/commits/{sha}",
-                "html_url": f"{self.web_url}/{full_name}/commit/{sha}",
-                "comments_url": f"{api}/commits/{sha}/comments",
-                "commit": {
-                    "url": f"{api}/git/commits/{sha}",
-                    "message": "commit",
-                    "comment_count": 0,
-                    "tree": {"sha": _fake_sha("tree", sha), "url": f"{api}/git/trees/x"},
-                },
-                "parents": [],
+                "url": self._api(f"/repos/{full_name}/compare/{urllib.parse.quote(basehead)}"),
+                "html_url": web,
+                "permalink_url": web,
+                "diff_url": web + ".diff",
+                "patch_url": web + ".patch",
+                "base_commit": self._commit_json(full_name, found.base_sha),
+                "merge_base_commit": self._commit_json(full_name, fork),
+                "status": status,
+                "ahead_by": ahead,
+                "behind_by": behind,
+                "total_commits": ahead,
+                "commits": [self._commit_json(full_name, found.head_sha)] if ahead else [],
                 "files": [],
             },
             {},

@@ -31,6 +31,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/contents/{path}"),
     ("get", "/repos/{owner}/{repo}/git/blobs/{file_sha}"),
     ("get", "/repos/{owner}/{repo}/commits/{ref}"),
+    ("get", "/repos/{owner}/{repo}/compare/{basehead}"),
     ("post", "/repos/{owner}/{repo}/check-runs"),
     ("patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"),
     ("get", "/repos/{owner}/{repo}/check-runs/{check_run_id}"),
