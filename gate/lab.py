@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gate.changes import ChangeSet
 from gate.errors import GateError, PatchError
 from gate.git import Repo
 from gate.judge import evaluate
 from gate.model import Rubric
-from gate.patch import BaseIndex, apply_patch, read_patch
+from gate.patch import BaseIndex, changes_from_patch, read_patch
 from gate.report import Report, to_json
 
 PASS = "pass"
@@ -134,12 +133,8 @@ def judge_patch(
 ) -> Report:
     """Judge one patch as if applied to `base_sha`. Raises PatchError when it
     is not a pure diff or does not apply (`apply_patch` checks purity first)."""
-    tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
-    files = repo.diff(base_sha, tree, merge_base=False)
-    content = rubric.content_files()
-    texts = repo.read_texts(base_sha, tree, content) if content else {}
-    changes = ChangeSet(
-        files=files, base=base_sha, head=None, stdout=stdout, texts=texts, source="patch"
+    changes = changes_from_patch(
+        repo, base_sha, data, name, rubric.content_files(), stdout=stdout, base_index=base_index
     )
     return evaluate(rubric, changes, rubric_path=rubric_path)
 

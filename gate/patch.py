@@ -39,9 +39,12 @@ from typing import TYPE_CHECKING
 from gate.errors import GateError, PatchError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from gate.changes import ChangeSet
     from gate.git import Repo
 
-__all__ = ["BaseIndex", "apply_patch", "check_pure", "read_patch"]
+__all__ = ["BaseIndex", "apply_patch", "changes_from_patch", "check_pure", "read_patch"]
 
 STDIN_NAME = "<stdin>"
 _SHOW_MAX = 80  # characters of an offending line quoted in a message
@@ -509,3 +512,30 @@ def apply_patch(
                 f"{name}: the patch does not apply to {base_sha[:12]}: {_git_reason(exc.message)}"
             ) from None
         return repo.run(["write-tree"], env=env).decode("ascii").strip()
+
+
+def changes_from_patch(
+    repo: Repo,
+    base_sha: str,
+    data: bytes,
+    name: str,
+    content_files: Iterable[str],
+    *,
+    stdout: str | None = None,
+    base_index: BaseIndex | None = None,
+) -> ChangeSet:
+    """The change a patch makes to `base_sha`, with texts for `content_files`
+    (the patch-mode twin of `gate.git.changes_from_git`; `gate check --patch`
+    and `gate lab` both judge through it).  The report's head is None: a
+    patch is not a commit."""
+    from gate.changes import ChangeSet
+
+    tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
+    return ChangeSet(
+        files=repo.diff(base_sha, tree, merge_base=False),
+        base=base_sha,
+        head=None,
+        stdout=stdout,
+        texts=repo.read_texts(base_sha, tree, content_files),
+        source="patch",
+    )

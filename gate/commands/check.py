@@ -62,8 +62,7 @@ def patch_changes(
     args: argparse.Namespace, repo: Repo, stdout: str | None
 ) -> tuple[Rubric, ChangeSet]:
     """--patch mode: the patch applied to --base (default HEAD) in a temporary index."""
-    from gate.changes import ChangeSet
-    from gate.patch import apply_patch, read_patch
+    from gate.patch import changes_from_patch, read_patch
 
     if args.head is not None:
         raise GateError("--head cannot be combined with --patch: the patch is the head")
@@ -71,12 +70,7 @@ def patch_changes(
     rubric = load_rubric(args, repo, base)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
-    tree = apply_patch(repo, base, data, name)
-    files = repo.diff(base, tree, merge_base=False)
-    texts = repo.read_texts(base, tree, rubric.content_files())
-    changes = ChangeSet(
-        files=files, base=base, head=None, stdout=stdout, texts=texts, source="patch"
-    )
+    changes = changes_from_patch(repo, base, data, name, rubric.content_files(), stdout=stdout)
     return rubric, changes
 
 
