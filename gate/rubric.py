@@ -165,6 +165,20 @@ class _Doc:
             return self.lines[path]
         return self.line(path)
 
+    def claim_key(
+        self, source: str, path: Path_, key: str, line: int, taken: Mapping[str, Any]
+    ) -> Path_:
+        """Record `key` (on `line`) in the mapping at `path`; a key already in
+        `taken` is a duplicate, refused in YAML and JSON alike.  Returns the key's path."""
+        if key in taken:
+            first = self.key_lines.get((*path, key))
+            raise _fail(
+                source, line, f'duplicate key "{key}" (first on line {first}); keep only one'
+            )
+        key_path = (*path, key)
+        self.key_lines[key_path] = line
+        return key_path
+
     def get(self, path: Path_) -> Any:
         node = self.value
         for part in path:
@@ -295,15 +309,7 @@ class _YamlBuilder:
                         f"mapping key {key_node.value!r} is read as a {_type_name(key)}, "
                         'not a string; put it in quotes (for example "on":)',
                     )
-                if key in out:
-                    first = self.doc.key_lines.get((*path, key))
-                    raise _fail(
-                        self.source,
-                        key_line,
-                        f'duplicate key "{key}" (first on line {first}); keep only one',
-                    )
-                key_path = (*path, key)
-                self.doc.key_lines[key_path] = key_line
+                key_path = self.doc.claim_key(self.source, path, key, key_line, out)
                 out[key] = self.build(value_node, key_path)
             self.doc.lines.pop((*path, "<key>"), None)
             return out
@@ -420,20 +426,12 @@ class _JsonParser:
                 raise self.error("expected a double-quoted key")
             key_line = self.line_at(self.pos)
             key = self.string()
-            if key in out:
-                first = self.doc.key_lines.get((*path, key))
-                raise _fail(
-                    self.source,
-                    key_line,
-                    f'duplicate key "{key}" (first on line {first}); keep only one',
-                )
-            key_path = (*path, key)
-            self.doc.key_lines[key_path] = key_line
+            key_path = self.doc.claim_key(self.source, path, key, key_line, out)
             self.skip_ws()
             if not self.text.startswith(":", self.pos):
                 raise self.error("expected ':' after a key")
             self.pos += 1
-            out[key] = self.value((*path, key))
+            out[key] = self.value(key_path)
             self.skip_ws()
             if self.text.startswith(",", self.pos):
                 self.pos += 1
