@@ -246,9 +246,9 @@ def workflow_fence(environ: Mapping[str, str]) -> str | None:
     """
     if environ.get("GITHUB_ACTIONS") != "true":
         return None
-    import secrets
+    from gate.github.workflow import new_token  # stdlib only: no network stack
 
-    return "gate-" + secrets.token_hex(16)
+    return new_token()
 
 
 def _fenced(text: str, token: str | None) -> str:
