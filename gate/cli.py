@@ -2,7 +2,9 @@
 
 Each command lives in `gate/commands/<name>.py` as `run(args) -> int` and is
 imported only when chosen, so `gate check` never loads the network stack.
-`GateError` is handled here, once: one sentence on stderr, no traceback.
+`GateError` is handled here, once: one sentence on stderr, no traceback.  Any
+other exception (a bug, RecursionError, MemoryError) is caught here too and
+exits 2 "could not judge", never 1 ("a rule failed") or 0.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ lines, which symbols and test files) against a rubric frozen at the base
 commit, so the change cannot edit the rules that judge it.
 
 Start with `gate demo`. Exit codes: 0 pass, 1 a rule failed, 2 could not
-judge (bad rubric, bad arguments, git failure), 3 a --patch did not apply.
+judge (bad rubric, bad arguments, git failure, or an error the gate did not
+expect), 3 a --patch did not apply.
 """
 
 
@@ -263,10 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     token = workflow_fence(os.environ) if args.command != "action" else None
     fence_stdout = token is not None and getattr(args, "format", "text") != "json"
-    module = importlib.import_module(f"gate.commands.{args.command}")
     if fence_stdout:
         print(f"::stop-commands::{token}", flush=True)
     try:
+        module = importlib.import_module(f"gate.commands.{args.command}")
         code: int = module.run(args)
     except GateError as exc:
         print(_fenced(f"gate: error: {exc.message}", token), file=sys.stderr)
@@ -276,8 +279,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_ERROR
+    except Exception as exc:  # not expected: a bug or an exhausted machine, never a verdict
+        _internal_error(exc, token)
+        return EXIT_ERROR
     finally:
         if fence_stdout:
             sys.stdout.flush()
             print(f"::{token}::", flush=True)
     return code
+
+
+def _internal_error(exc: Exception, token: str | None) -> None:
+    """Exit 2 with one sentence (and the traceback under GATE_DEBUG=1).
+
+    Printing may fail too (out of memory, a closed stderr): the exit code is
+    what matters, so a failure to print is swallowed.
+    """
+    from gate.errors import debug_enabled, internal_error
+
+    try:
+        text = f"gate: error: could not judge: {internal_error(exc)}"
+        if debug_enabled(os.environ):
+            import traceback
+
+            text = "".join(traceback.format_exception(exc)) + text
+        print(_fenced(text, token), file=sys.stderr)
+    except Exception:
+        pass

@@ -14,7 +14,11 @@ buckets sort the corpses:
   `thrash` too: the seed's buckets have no other place for it, and a red
   suite is the fire that bucket is about.
 * `infrastructure`: the patch was not a pure unified diff or did not apply.
-  Infrastructure, not intelligence: rerun the writer.
+  Infrastructure, not intelligence: rerun the writer.  A patch the gate
+  could not judge (an unreadable file, input too large to judge, an error
+  the gate did not expect) is an `infrastructure` row too, with the reason
+  and `judge_error` set; the other patches are still judged, and the lab
+  exits 2 after printing the whole scoreboard.
 """
 
 from __future__ import annotations
@@ -23,11 +27,11 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from gate.errors import GateError, PatchError
+from gate.errors import GateError, PatchError, internal_error
 from gate.git import Repo
 from gate.judge import evaluate
 from gate.model import Rubric
@@ -54,6 +58,7 @@ class LabEntry:
     report: Report | None = None
     error: str | None = None  # why the patch was refused (infrastructure)
     disagreement: bool = False
+    judge_error: bool = False  # the gate could not judge it (exit 2), not a bad patch
 
     @property
     def failed(self) -> tuple[str, ...]:
@@ -74,6 +79,7 @@ class LabEntry:
             "bucket": self.bucket,
             "error": self.error,
             "disagreement": self.disagreement,
+            "judge_error": self.judge_error,
         }
 
 
@@ -94,6 +100,11 @@ class LabResult:
     def disagreements(self) -> tuple[str, ...]:
         return tuple(e.patch for e in self.entries if e.disagreement)
 
+    @property
+    def judge_errors(self) -> tuple[str, ...]:
+        """Patches the gate could not judge (their rows say why)."""
+        return tuple(e.patch for e in self.entries if e.judge_error)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "base": self.base,
@@ -102,6 +113,7 @@ class LabResult:
             "patches": [e.to_dict() for e in self.entries],
             "buckets": self.counts(),
             "disagreements": list(self.disagreements),
+            "judge_errors": list(self.judge_errors),
         }
 
 
@@ -172,42 +184,53 @@ def run_lab(
     lock = threading.Lock()
     done = [0]
 
+    def judge_once(patch: str, stdout: str | None) -> tuple[Report | None, str | None, bool]:
+        """(report, None, False), or (None, why, judge_error) for a patch that is
+        refused (PatchError) or that the gate could not judge (any other error)."""
+        try:
+            data = read_patch(patch)
+            report = judge_patch(
+                repo,
+                rubric,
+                base_sha,
+                data,
+                patch,
+                rubric_path=rubric_path,
+                stdout=stdout,
+                base_index=base_index,
+            )
+        except PatchError as exc:
+            return None, exc.message, False
+        except GateError as exc:
+            return None, exc.message, True
+        except Exception as exc:  # one bad patch must not sink the scoreboard
+            return None, internal_error(exc), True
+        return report, None, False
+
     def one(patch: str) -> LabEntry:
-        stdout = stdout_for(patch, stdout_dir)
-        outcomes: list[tuple[Report | None, str | None]] = []
-        for _ in range(repeat):
-            try:
-                data = read_patch(patch)
-                report = judge_patch(
-                    repo,
-                    rubric,
-                    base_sha,
-                    data,
-                    patch,
-                    rubric_path=rubric_path,
-                    stdout=stdout,
-                    base_index=base_index,
-                )
-                outcomes.append((report, None))
-            except PatchError as exc:
-                outcomes.append((None, exc.message))
-        signatures = {to_json(r) if r is not None else f"error: {e}" for r, e in outcomes}
-        first, error = outcomes[0]
+        outcomes: list[tuple[Report | None, str | None, bool]] = []
+        try:
+            stdout = stdout_for(patch, stdout_dir)
+        except GateError as exc:
+            outcomes.append((None, exc.message, True))
+        else:
+            outcomes.extend(judge_once(patch, stdout) for _ in range(repeat))
+        signatures = {to_json(r) if r is not None else f"error: {e}" for r, e, _ in outcomes}
+        first, error, judge_error = outcomes[0]
         if first is None:
-            entry = LabEntry(patch=patch, applies=False, bucket=INFRASTRUCTURE, error=error)
+            entry = LabEntry(
+                patch=patch,
+                applies=False,
+                bucket=INFRASTRUCTURE,
+                error=error,
+                judge_error=judge_error,
+            )
         else:
             entry = LabEntry(
                 patch=patch, applies=True, bucket=bucket_for(first, rubric), report=first
             )
         if len(signatures) > 1:
-            entry = LabEntry(
-                patch=entry.patch,
-                applies=entry.applies,
-                bucket=entry.bucket,
-                report=entry.report,
-                error=entry.error,
-                disagreement=True,
-            )
+            entry = replace(entry, disagreement=True)
         if progress is not None:
             with lock:
                 done[0] += 1

@@ -117,12 +117,13 @@ def test_stdout_dir_supplies_captured_output(repo, tmp_path: Path, capsys) -> No
     assert data["patches"][0]["failed"] == ["GREEN"]
 
 
-def test_missing_patch_file_stops_the_lab_with_exit_2(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_missing_patch_file_is_its_own_row_and_exit_2(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     build_lab(repo)
     code = main(["lab", "--repo", str(repo.root), str(tmp_path / "nope.patch")])
     captured = capsys.readouterr()
     assert code == 2
     assert "nope.patch" in captured.err
+    assert "does not exist" in captured.out  # the scoreboard row says why
     assert "Traceback" not in captured.err
 
 

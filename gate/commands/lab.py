@@ -93,6 +93,12 @@ def run(args: argparse.Namespace) -> int:
         print(to_markdown(result), end="")
     else:
         print(to_text(result), end="")
+    if result.judge_errors:
+        names = ", ".join(printable(p) for p in result.judge_errors)
+        raise GateError(
+            f"could not judge {len(result.judge_errors)} of {len(result.entries)} patches "
+            f"({names}); their scoreboard rows say why"
+        )
     if result.disagreements:
         return EXIT_ERROR
     return EXIT_PASS if all(e.bucket == "pass" for e in result.entries) else EXIT_FAIL

@@ -10,6 +10,7 @@ asked for the listing and file bytes.  The rubric comes from the base commit.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -18,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from gate.changes import ChangeSet
-from gate.errors import EXIT_ERROR, GateError
+from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
 from gate.github import api_changes, publish
 from gate.github.client import ApiError, PullInfo
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_new_file, write_outputs
 from gate.globs import matches
-from gate.model import WORKFLOW_EDITED, Result, Rubric
+from gate.model import DEFAULT_CHECK_NAME, WORKFLOW_EDITED, Result, Rubric
 from gate.report import Report, to_json, to_text
 
 ClientFactory = Callable[[Settings], Any]
@@ -453,27 +454,69 @@ def run(
     client_factory: ClientFactory | None = None,
     out: TextIO | None = None,
 ) -> int:
-    """Judge the pull request the runner's environment names; returns the exit code."""
+    """Judge the pull request the runner's environment names; returns the exit code.
+
+    Any exception the gate did not expect (a bug, RecursionError, MemoryError)
+    is a "could not judge" verdict like a `GateError`: exit 2, `passed=false`,
+    the job summary and a failing check run.  If publishing itself breaks,
+    `last_resort` still leaves the outputs and the summary.
+    """
     log = Log(out if out is not None else sys.stdout)
+    state: Run | None = None
     try:
-        settings = Settings.from_env(env)
-    except GateError as exc:
-        log.error(exc.message, title="blast-radius: could not judge")
-        output_file, summary_file = output_paths(env)
         try:
-            append_summary(summary_file, publish.errored("blast-radius", exc.message).markdown)
-            write_outputs(output_file, {"passed": "false", "failed-rules": "", "report": ""})
-        except OSError:
-            pass
-        return EXIT_ERROR
-    state = Run(settings=settings, log=log, factory=client_factory or _default_client)
-    try:
-        event = read_event(settings)
-        verdict = judge(state, event)
-    except GateError as exc:
-        verdict = publish.errored(settings.check_name, exc.message, state.notes)
-    except ApiError as exc:
-        verdict = publish.errored(
-            settings.check_name, f"the GitHub API failed: {exc.message}", state.notes
-        )
-    return finish(state, verdict)
+            settings = Settings.from_env(env)
+        except GateError as exc:
+            return last_resort(env, log, exc.message, None)
+        state = Run(settings=settings, log=log, factory=client_factory or _default_client)
+        try:
+            event = read_event(settings)
+            verdict = judge(state, event)
+        except GateError as exc:
+            verdict = publish.errored(settings.check_name, exc.message, state.notes)
+        except ApiError as exc:
+            verdict = publish.errored(
+                settings.check_name, f"the GitHub API failed: {exc.message}", state.notes
+            )
+        except Exception as exc:  # not expected: never a verdict, always exit 2
+            verdict = publish.errored(settings.check_name, internal_error(exc), state.notes)
+            _debug_traceback(env, log, exc)
+        return finish(state, verdict)
+    except Exception as exc:  # finishing broke: leave outputs and a summary regardless
+        _debug_traceback(env, log, exc)
+        return last_resort(env, log, internal_error(exc), state)
+
+
+def _debug_traceback(env: Mapping[str, str], log: Log, exc: BaseException) -> None:
+    if debug_enabled(env):
+        import traceback
+
+        log.untrusted("".join(traceback.format_exception(exc)))
+
+
+def last_resort(env: Mapping[str, str], log: Log, message: str, state: Run | None) -> int:
+    """Fail closed when there are no settings or `finish` broke: the error in
+    the log, `passed=false` in the outputs, the job summary, and (when the PR
+    and a token are known) a failing check run.  Each step is tried on its
+    own; nothing here may raise, and the exit code is always 2."""
+    check_name = state.settings.check_name if state is not None else DEFAULT_CHECK_NAME
+    verdict = publish.errored(check_name, message, state.notes if state is not None else ())
+    with contextlib.suppress(Exception):
+        log.error(message, title=f"{check_name}: could not judge")
+    output_file, summary_file = output_paths(env)
+    with contextlib.suppress(Exception):
+        write_outputs(output_file, {"passed": "false", "failed-rules": "", "report": ""})
+    with contextlib.suppress(Exception):
+        append_summary(summary_file, verdict.markdown)
+    if state is not None and state.pull is not None and state.settings.token:
+        with contextlib.suppress(Exception):
+            publish.publish(
+                state.client,
+                verdict=verdict,
+                check_name=check_name,
+                head_sha=state.pull.head_sha,
+                pr_number=state.pull.number,
+                comment_policy=state.settings.comment,
+                log=log,
+            )
+    return EXIT_ERROR
