@@ -16,7 +16,7 @@ class Report:
     passed: bool
     failed: tuple[str, ...]
     rule_count: int
-    rubric_sha256: str
+    rubric_sha256: str | None  # None only when no rubric exists (a skipped run)
     base: str | None
     head: str | None
     stats: Stats
@@ -87,7 +87,8 @@ def to_text(report: Report) -> str:
         f"stats: {s.files_touched} files touched, +{s.added_lines} -{s.deleted_lines} lines"
     )
     lines.append(
-        f"rubric sha256 {report.rubric_sha256}; base {_sha(report.base)}; head {_sha(report.head)}"
+        f"rubric sha256 {_sha(report.rubric_sha256)}; base {_sha(report.base)}; "
+        f"head {_sha(report.head)}"
     )
     lines.append("")
     for r in report.results:
@@ -204,7 +205,7 @@ def to_markdown(
         "",
         f"**Stats:** {s.files_touched} files touched, +{s.added_lines} / -{s.deleted_lines} lines",
         "",
-        f"**Rubric** SHA-256 {markdown_code(report.rubric_sha256)} · "
+        f"**Rubric** SHA-256 {markdown_code(_sha(report.rubric_sha256))} · "
         f"base {markdown_code(_sha(report.base))} · head {markdown_code(_sha(report.head))}",
     ]
     if report.notes:

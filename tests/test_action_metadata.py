@@ -142,7 +142,10 @@ def test_workflow_actions_are_pinned_by_full_sha(path: str) -> None:
 def test_example_workflow_is_safe_for_pull_request_target() -> None:
     workflow = _load_yaml("examples/blast-radius-workflow.yml")
     triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1: on -> True
-    assert set(triggers) == {"pull_request_target", "workflow_dispatch"}
+    assert set(triggers) == {"pull_request_target", "merge_group", "workflow_dispatch"}
+    # A merge queue waits for every required check: the gate must report there too.
+    assert triggers["merge_group"] == {"types": ["checks_requested"]}
+    assert "merge_group.head_ref" in workflow["concurrency"]["group"]
     assert "paths" not in triggers["pull_request_target"]
     assert "paths-ignore" not in triggers["pull_request_target"]
     assert "pr-number" in triggers["workflow_dispatch"]["inputs"]

@@ -15,12 +15,12 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from gate.changes import ChangeSet
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
-from gate.github import api_changes, publish
+from gate.github import api_changes, merge_queue, publish
 from gate.github.client import ApiError, PullInfo
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_new_file, write_outputs
@@ -47,6 +47,7 @@ class Run:
     factory: ClientFactory
     _client: Any = None
     pull: PullInfo | None = None
+    queue: merge_queue.QueueEntry | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -81,6 +82,8 @@ def read_event(settings: Settings) -> dict[str, Any]:
 
 def find_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
     settings = run.settings
+    if settings.event_name == merge_queue.EVENT:
+        return queue_pull(run, event)
     if settings.event_name in ("pull_request", "pull_request_target"):
         payload = event.get("pull_request")
         if not isinstance(payload, dict):
@@ -93,13 +96,35 @@ def find_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
         except ValueError as exc:
             raise GateError(f"the event payload's pull request is unusable: {exc}") from None
     assert settings.pr_number is not None  # Settings requires it for workflow_dispatch
+    return read_pull(run, settings.pr_number, "check the pr-number input and ")
+
+
+def read_pull(run: Run, number: int, hint: str) -> PullInfo:
     try:
-        return run.client.get_pull(settings.pr_number)  # type: ignore[no-any-return]
+        return run.client.get_pull(number)  # type: ignore[no-any-return]
     except ApiError as exc:
         raise GateError(
-            f"cannot read pull request #{settings.pr_number} ({exc.message}); "
-            "check the pr-number input and the token's pull-requests: read permission"
+            f"cannot read pull request #{number} ({exc.message}); "
+            f"{hint}the token's pull-requests: read permission"
         ) from None
+
+
+def queue_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
+    """Under merge_group: PR N's author, labels and branch, with the entry's commits."""
+    entry = run.queue = merge_queue.parse_event(event, run.settings.event_path)
+    pull = read_pull(run, entry.number, "")
+    run.notes.append(
+        f"merge queue entry for pull request #{entry.number}: judged the change from "
+        f"merge_group.base_sha {entry.base_sha} to head_sha {entry.head_sha} (what the entry "
+        f"adds to the commit it merges onto), against the rubric at {entry.base_sha}"
+    )
+    return replace(
+        pull,
+        base_sha=entry.base_sha,
+        head_sha=entry.head_sha,
+        base_ref=entry.base_branch,
+        changed_files=None,
+    )
 
 
 # -- git ----------------------------------------------------------------------
@@ -167,25 +192,49 @@ def _has_origin(repo: Any) -> bool:
 # -- rubric -------------------------------------------------------------------
 
 
-def load_rubric(run: Run, repo: Any, base: str) -> Rubric:
+def read_rubric(run: Run, repo: Any, base: str) -> bytes | None:
+    """The rubric's bytes at `base`, or None when no file is there."""
+    from gate.git import short
+
+    path = run.settings.rubric_path
+    if repo is not None:
+        data: bytes | None = repo.read_blob(base, path)
+        return data
+    try:
+        found: bytes | None = run.client.get_file(base, path)
+    except ApiError as exc:
+        raise GateError(
+            f"cannot read the rubric {path} at base {short(base)} ({exc.message})"
+        ) from None
+    return found
+
+
+def missing_rubric(run: Run, base: str) -> str:
+    """Why a missing rubric cannot be skipped, as the error sentence; "" when it can."""
+    from gate.git import short
+
+    settings = run.settings
+    path = settings.rubric_path
+    if settings.missing_rubric == "skip" and settings.rubric_sha256 is None:
+        return ""
+    if settings.missing_rubric == "skip":
+        return (
+            f"no rubric at {path} in base commit {short(base)}, and the rubric-sha256 input "
+            "pins one: a pinned rubric is never skipped; remove the pin for branches "
+            "without a rubric, or add the rubric to this base"
+        )
+    return (
+        f"no rubric at {path} in base commit {short(base)}: add it in its own PR first "
+        "(gate init writes a starter), or set missing-rubric: skip for bases that "
+        "have none; a rubric that exists only in the PR is not a rubric"
+    )
+
+
+def load_rubric(run: Run, data: bytes, base: str) -> Rubric:
     from gate.git import short
     from gate.rubric import load_rubric_bytes, sha256_hex
 
     path = run.settings.rubric_path
-    if repo is not None:
-        data = repo.read_blob(base, path)
-    else:
-        try:
-            data = run.client.get_file(base, path)
-        except ApiError as exc:
-            raise GateError(
-                f"cannot read the rubric {path} at base {short(base)} ({exc.message})"
-            ) from None
-    if data is None:
-        raise GateError(
-            f"no rubric at {path} in base commit {short(base)}: add it in its own PR first "
-            "(gate init writes a starter); a rubric that exists only in the PR is not a rubric"
-        )
     pin = run.settings.rubric_sha256
     actual = sha256_hex(data)
     if pin is not None and actual != pin:
@@ -319,41 +368,100 @@ def head_moved_note(run: Run, pull: PullInfo) -> None:
         )
 
 
+def skip_report(run: Run, reason: str, rubric: Rubric | None) -> Report:
+    """The report of a run that judged nothing (applies_to, or no rubric at the base)."""
+    pull = run.pull
+    assert pull is not None
+    return Report(
+        passed=True,
+        failed=(),
+        rule_count=len(rubric.rules) if rubric is not None else 0,
+        rubric_sha256=rubric.sha256 if rubric is not None else None,
+        base=pull.base_sha,
+        head=pull.head_sha,
+        stats=ChangeSet().stats(),
+        results=(),
+        notes=(f"skipped: {reason}", *run.notes),
+    )
+
+
+def queue_entry_differs(run: Run, changes: ChangeSet) -> str | None:
+    """Under merge_group: why the entry is not PR N's change alone (None: it is)."""
+    pull = run.pull
+    assert pull is not None and run.queue is not None
+    try:
+        own = api_changes.listing(
+            run.client.iter_files(pull.number), run.client.get_pull(pull.number).changed_files
+        )
+    except ApiError as exc:
+        return f"the pull request's own files could not be listed ({exc.message})"
+    if not api_changes.diff_incomplete(own).passed:
+        return "the pull request's own files listing is incomplete"
+    return merge_queue.differs(changes.files, own.files)
+
+
 def judge(run: Run, event: Mapping[str, Any]) -> publish.Verdict:
+    from gate.git import short
     from gate.judge import evaluate
 
     settings = run.settings
     pull = run.pull = find_pull(run, event)
-    run.log.line(f"judging pull request #{pull.number}")
+    queued = run.queue is not None
+    what = "merge queue entry for pull request" if queued else "pull request"
+    run.log.line(f"judging {what} #{pull.number}")
     run.log.untrusted(
         f"title: {pull.title}\nauthor: {pull.author}\nbase: {pull.base_ref} {pull.base_sha}\n"
         f"head: {pull.head_ref} {pull.head_sha}"
     )
     repo = open_git(run, pull.base_sha, pull.head_sha)
-    run.log.line("reading the change from " + ("git" if repo is not None else "the GitHub API"))
-    rubric = load_rubric(run, repo, pull.base_sha)
-    reason = applies(rubric, pull)
-    if reason is not None:
-        report = Report(
-            passed=True,
-            failed=(),
-            rule_count=len(rubric.rules),
-            rubric_sha256=rubric.sha256,
-            base=pull.base_sha,
-            head=pull.head_sha,
-            stats=ChangeSet().stats(),
-            results=(),
-            notes=(f"skipped: {reason}",),
+    if queued and repo is None:
+        raise GateError(
+            "a merge_group run reads the queue entry from git: check the repository out with "
+            "actions/checkout (fetch-depth: 0) before the gate, so the workspace holds "
+            f"merge_group.base_sha {short(pull.base_sha)} and head_sha {short(pull.head_sha)}"
         )
-        return publish.skipped(settings.check_name, reason, report)
+    run.log.line("reading the change from " + ("git" if repo is not None else "the GitHub API"))
+    data = read_rubric(run, repo, pull.base_sha)
+    if data is None:
+        problem = missing_rubric(run, pull.base_sha)
+        if problem:
+            raise GateError(problem)
+        return publish.no_rubric(
+            settings.check_name,
+            settings.rubric_path,
+            skip_report(
+                run,
+                f"no rubric at {settings.rubric_path} in base commit {pull.base_sha} "
+                "(missing-rubric: skip)",
+                None,
+            ),
+        )
+    rubric = load_rubric(run, data, pull.base_sha)
+    reason = applies(rubric, pull)
+    stdout = read_stdout(settings) if reason is None or queued else None
+    changes: tuple[ChangeSet, Result] | None = None
+    if reason is not None and queued:
+        # PR N's author and labels speak for the entry only if it is PR N alone.
+        changes = read_changes(run, repo, rubric, pull, stdout)
+        other = queue_entry_differs(run, changes[0])
+        if other is not None:
+            run.notes.append(
+                f"applies_to leaves pull request #{pull.number} out, but this queue entry is "
+                f"not that pull request's change alone ({other}), so the entry is judged"
+            )
+            reason = None
+    if reason is not None:
+        return publish.skipped(settings.check_name, skip_report(run, reason, rubric))
     selftest = rubric_selftest(rubric)  # the examples run first
-    stdout = read_stdout(settings)
-    changes, complete = read_changes(run, repo, rubric, pull, stdout)
-    builtins = [workflow_edited(changes, settings.workflow_path), complete, selftest]
-    head_moved_note(run, pull)
+    if changes is None:
+        changes = read_changes(run, repo, rubric, pull, stdout)
+    found, complete = changes
+    builtins = [workflow_edited(found, settings.workflow_path), complete, selftest]
+    if not queued:  # a queue entry's head never moves
+        head_moved_note(run, pull)
     report = evaluate(
         rubric,
-        changes,
+        found,
         rubric_path=settings.rubric_path,
         builtins=builtins,
         notes=tuple(run.notes),

@@ -124,26 +124,49 @@ def judged(report: Report, check_name: str) -> Verdict:
     )
 
 
-def skipped(check_name: str, reason: str, report: Report) -> Verdict:
+def _skip(check_name: str, title: str, why: str, report: Report) -> Verdict:
     lines = [
         f"### ⏭️ {markdown_text(check_name)}: skipped",
         "",
-        "The rubric's `applies_to` does not match this pull request, so no rule was "
-        "judged and nothing is claimed about it.",
+        why,
         "",
-        f"- {markdown_text(reason)}",
+        *(f"- {markdown_text(note)}" for note in report.notes),
         "",
-        f"**Rubric** SHA-256 {markdown_code(report.rubric_sha256)} · "
+        f"**Rubric** SHA-256 {markdown_code(report.rubric_sha256 or 'none')} · "
         f"base {markdown_code(report.base or 'none')} · "
         f"head {markdown_code(report.head or 'none')}",
     ]
     return Verdict(
         state="skipped",
-        title="skipped: the rubric's applies_to does not match this pull request",
+        title=title,
         markdown="\n".join(lines) + "\n",
         conclusion="neutral",
         exit_code=EXIT_PASS,
         report=report,
+    )
+
+
+def skipped(check_name: str, report: Report) -> Verdict:
+    """The rubric's `applies_to` leaves this pull request out (the report's note says why)."""
+    return _skip(
+        check_name,
+        "skipped: the rubric's applies_to does not match this pull request",
+        "The rubric's `applies_to` does not match this pull request, so no rule was "
+        "judged and nothing is claimed about it.",
+        report,
+    )
+
+
+def no_rubric(check_name: str, rubric_path: str, report: Report) -> Verdict:
+    """`missing-rubric: skip` and the base commit has no rubric."""
+    return _skip(
+        check_name,
+        _cut(f"skipped: no rubric at {rubric_path} in the base commit"),
+        f"No rubric exists at {markdown_code(rubric_path)} in the base commit, and the "
+        "workflow sets `missing-rubric: skip`, so no rule was judged and nothing is "
+        "claimed about this change. Commit a rubric to this base branch to judge its "
+        "pull requests.",
+        report,
     )
 
 

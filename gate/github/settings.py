@@ -26,6 +26,7 @@ INPUTS = (
     "pr-number",
     "stdout-file",
     "rubric-sha256",
+    "missing-rubric",
 )
 OUTPUTS = ("passed", "failed-rules", "report")
 
@@ -36,10 +37,14 @@ INPUT_DEFAULTS: Mapping[str, str] = {
     "github-token": "${{ github.token }}",
     "check-name": DEFAULT_CHECK_NAME,
     "comment": "on-failure",
+    "missing-rubric": "fail",
 }
 
 COMMENT_POLICIES = ("on-failure", "always", "never")
-EVENTS = ("pull_request", "pull_request_target", "workflow_dispatch")
+# What `missing-rubric` may say when the base commit has no rubric: fail (exit
+# 2, the safe default) or skip (a neutral check run saying so, exit 0).
+MISSING_RUBRIC_POLICIES = ("fail", "skip")
+EVENTS = ("pull_request", "pull_request_target", "workflow_dispatch", "merge_group")
 DEFAULT_API_URL = "https://api.github.com"
 # Where the JSON report goes, relative to the workspace (documented in the README).
 REPORT_NAME = "blast-radius-report.json"
@@ -72,6 +77,7 @@ class Settings:
     pr_number: int | None
     stdout_file: str | None
     rubric_sha256: str | None
+    missing_rubric: str
     event_name: str
     event_path: str | None
     repository: str
@@ -109,7 +115,7 @@ class Settings:
         if event_name not in EVENTS:
             raise GateError(
                 f'the gate cannot judge a "{event_name}" event; run it on pull_request, '
-                "pull_request_target, or workflow_dispatch with the pr-number input"
+                "pull_request_target, merge_group, or workflow_dispatch with the pr-number input"
             )
         repository = get("GITHUB_REPOSITORY")
         if repository is None or not _REPOSITORY.match(repository):
@@ -153,6 +159,13 @@ class Settings:
                 "to judge; add `pr-number: ${{ inputs.pr-number }}` to the step's `with:`"
             )
 
+        missing_rubric = get_input("missing-rubric") or "fail"
+        if missing_rubric not in MISSING_RUBRIC_POLICIES:
+            raise GateError(
+                f'input missing-rubric is "{missing_rubric}"; use fail (the default: no rubric '
+                "at the base is exit 2) or skip (a neutral check run saying so)"
+            )
+
         pin = get_input("rubric-sha256")
         if pin is not None:
             pin = pin.lower()
@@ -170,6 +183,7 @@ class Settings:
             pr_number=pr_number,
             stdout_file=get_input("stdout-file"),
             rubric_sha256=pin,
+            missing_rubric=missing_rubric,
             event_name=event_name,
             event_path=get("GITHUB_EVENT_PATH"),
             repository=repository,

@@ -172,6 +172,7 @@ class Scenario:
     extra_env: dict[str, str] = field(default_factory=dict)
     event_name: str = "pull_request"
     workspace: Path | None = None
+    queue: tuple[str, str] | None = None  # merge_group (base_sha, head_sha)
 
     def __post_init__(self) -> None:
         self.repo = self.make_repo("workspace")
@@ -226,12 +227,39 @@ class Scenario:
         self.head = head
         return head
 
+    def enqueue(
+        self, *, onto: str | None = None, also: Mapping[str, str] | None = None
+    ) -> tuple[str, str]:
+        """Build the merge queue's commit for the PR, as GitHub does: the PR's change
+        squashed onto `onto` (default: the PR's base), plus `also` (files of other PRs
+        grouped into the same entry).  The next run is a merge_group event for it.
+        Returns (base_sha, head_sha) of the entry."""
+        parent = onto or self.base
+        self.repo.git("checkout", "-q", "--detach", parent)
+        self.repo.git("merge", "-q", "--squash", self.head)
+        self.repo.write_many(also or {})
+        self.repo.git("add", "--", *(also or {}))  # only what the queue merges
+        self.repo.git("commit", "-q", "-m", f"Queue entry for #{self.number}")
+        head = self.repo.head()
+        self.repo.git("checkout", "-q", "feature")
+        self.queue = (parent, head)
+        self.event_name = "merge_group"
+        return self.queue
+
     def env(self) -> dict[str, str]:
         run_dir = self.tmp / "runner"
         run_dir.mkdir(exist_ok=True)
         event_path = run_dir / "event.json"
         pull = self.github.pulls[(REPO, self.number)]
-        if self.event_name == "workflow_dispatch":
+        workflow_ref = f"{REPO}/{WORKFLOW}@refs/pull/{self.number}/merge"
+        if self.event_name == "merge_group":
+            assert self.queue is not None, "call enqueue() first"
+            base_sha, head_sha = self.queue
+            event = self.github.merge_group_payload(
+                REPO, self.number, base_sha=base_sha, head_sha=head_sha
+            )
+            workflow_ref = f"{REPO}/{WORKFLOW}@{event['merge_group']['head_ref']}"
+        elif self.event_name == "workflow_dispatch":
             event: dict[str, Any] = {"inputs": {"pr-number": str(self.number)}, "ref": "main"}
         else:
             event = {
@@ -254,7 +282,7 @@ class Scenario:
             "GITHUB_WORKSPACE": str(self.workspace) if self.workspace else "",
             "GITHUB_OUTPUT": str(run_dir / "output"),
             "GITHUB_STEP_SUMMARY": str(run_dir / "summary"),
-            "GITHUB_WORKFLOW_REF": f"{REPO}/{WORKFLOW}@refs/pull/{self.number}/merge",
+            "GITHUB_WORKFLOW_REF": workflow_ref,
             "GITHUB_SHA": "f" * 40,  # a merge commit under pull_request: never the head
             "GATE_RETRY_BASE_SECONDS": "0.01",
             "GATE_RETRY_MAX_SECONDS": "0.05",

@@ -276,6 +276,23 @@ class OpenApiSubset:
             self._validators[key] = validator  # type: ignore[assignment]
             return validator
 
+    def webhook_schema(self, name: str) -> Any:
+        """The payload schema of webhook ``name`` (e.g. ``merge-group-checks-requested``)."""
+        hook = self.doc["x-webhooks"][name]["post"]
+        return hook["requestBody"]["content"]["application/json"]["schema"]
+
+    def webhook_errors(self, name: str, payload: Any) -> list[str]:
+        """Why ``payload`` is not a valid ``name`` webhook payload (empty: it is)."""
+        validator = Draft202012Validator(
+            self.webhook_schema(name),
+            registry=self.registry,
+            format_checker=Draft202012Validator.FORMAT_CHECKER,
+        )
+        return [
+            f"{'/'.join(str(p) for p in e.absolute_path) or '<root>'}: {e.message}"
+            for e in validator.iter_errors(payload)
+        ]
+
     def response_schema(self, op: Operation, status: str) -> Any:
         content = op.spec["responses"].get(status, {}).get("content", {})
         return content.get("application/json", {}).get("schema")
@@ -583,6 +600,45 @@ class GitHubDouble:
                 "/repos/{owner}/{repo}/pulls/{pull_number}",
                 self._pull_json(self.pulls[(full_name, number)]),
             )
+
+    def merge_group_payload(
+        self,
+        full_name: str,
+        number: int,
+        *,
+        base_sha: str,
+        head_sha: str,
+        base_ref: str = "main",
+    ) -> dict[str, Any]:
+        """A ``merge_group`` (``checks_requested``) event payload for a queue entry adding
+        PR ``number``: ``head_ref`` is ``refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>``
+        (the sha is the entry's parent), and the payload is validated against GitHub's
+        webhook schema (a mismatch is a violation of the double)."""
+        with self._lock:
+            value = {
+                "action": "checks_requested",
+                "merge_group": {
+                    "head_sha": head_sha,
+                    "head_ref": f"refs/heads/gh-readonly-queue/{base_ref}/pr-{number}-{base_sha}",
+                    "base_sha": base_sha,
+                    "base_ref": f"refs/heads/{base_ref}",
+                    "head_commit": {
+                        "id": head_sha,
+                        "tree_id": _fake_sha("tree", head_sha),
+                        "message": f"Merge pull request #{number}",
+                        "timestamp": "2025-01-01T00:00:00Z",
+                        "author": {"name": "GitHub", "email": "noreply@github.com"},
+                        "committer": {"name": "GitHub", "email": "noreply@github.com"},
+                    },
+                },
+                "repository": {"full_name": full_name, "name": full_name.partition("/")[2]},
+                "sender": self._user_json(self.token_user),
+            }
+            name = "merge-group-checks-requested"
+            payload: dict[str, Any] = self._complete(self.openapi.webhook_schema(name), value)
+            for error in self.openapi.webhook_errors(name, payload):
+                self.violations.append(f"merge_group payload built by the double: {error}")
+            return payload
 
     def repo_payload(self, full_name: str) -> dict[str, Any]:
         """The repository as the API serves it (for an event payload's ``repository``)."""

@@ -40,6 +40,10 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
 )
 
+# Webhook payloads (under ``x-webhooks``) that tests build event files from: each is
+# kept with its request body, the payload schema GitHub documents for the event.
+WEBHOOKS: tuple[str, ...] = ("merge-group-checks-requested",)
+
 PROSE_KEYS = frozenset({"description", "example", "examples", "externalDocs", "x-github"})
 SPEC_FILE = "generated/api.github.com.json"
 HERE = Path(__file__).resolve().parent
@@ -112,8 +116,22 @@ def extract(package_dir: Path) -> dict[str, Any]:
         op = spec["paths"][template][method]
         paths.setdefault(template, {})[method] = slim_operation(op)
 
+    webhooks: dict[str, dict[str, Any]] = {}
+    for name in WEBHOOKS:
+        hook = spec["x-webhooks"][name]["post"]
+        webhooks[name] = {
+            "post": {
+                "operationId": hook["operationId"],
+                "requestBody": {
+                    "content": {
+                        "application/json": hook["requestBody"]["content"]["application/json"]
+                    }
+                },
+            }
+        }
+
     components: dict[str, dict[str, Any]] = {}
-    pending = sorted(refs_in(paths))
+    pending = sorted(refs_in(paths) | refs_in(webhooks))
     seen: set[str] = set()
     while pending:
         ref = pending.pop()
@@ -141,6 +159,7 @@ def extract(package_dir: Path) -> dict[str, Any]:
                 },
             },
             "paths": paths,
+            "x-webhooks": webhooks,
             "components": components,
         }
     )
@@ -156,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(subset, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
     args.output.write_text(text, encoding="utf-8")
     count = sum(len(v) for v in subset["paths"].values())
-    print(f"wrote {args.output} ({len(text)} bytes, {count} operations)", file=sys.stderr)
+    hooks = len(subset["x-webhooks"])
+    print(
+        f"wrote {args.output} ({len(text)} bytes, {count} operations, {hooks} webhooks)",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -1,0 +1,127 @@
+"""The merge queue: what a `merge_group` event asks the gate to judge.
+
+A merge queue waits for every required check on a temporary commit before it
+fast-forwards the base branch, so a required gate must report there too.  The
+event (action `checks_requested`) carries:
+
+- `merge_group.head_sha`: the commit the queue tests; the check run goes here;
+- `merge_group.base_sha`: that commit's parent (the base branch's tip, or the
+  queue entry ahead of this one); the change judged is `base_sha...head_sha`,
+  what this entry adds on top of everything that merges before it, and the
+  rubric is read at `base_sha`, so a rubric tightened after the PR was
+  approved still applies;
+- `merge_group.head_ref`: `refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`,
+  naming the pull request the entry adds (N).  PR N supplies what only a PR
+  has: its author, labels and head branch for `applies_to`, and the sticky
+  comment's home.
+
+An entry may hold more than PR N (GitHub can group several PRs into one
+entry).  The gate then judges the entry's whole change as one change, and
+`applies_to` may leave it out only when the entry's change has exactly the
+shape of PR N's own change (`differs`): PR N's author and labels say nothing
+about the other PRs in the group, so such an entry is judged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gate.changes import FileChange
+from gate.errors import GateError
+
+EVENT = "merge_group"
+ACTION = "checks_requested"
+QUEUE_PREFIX = "gh-readonly-queue/"
+_QUEUE_REF = re.compile(
+    r"\A(?:refs/heads/)?gh-readonly-queue/(?P<base>.+)/pr-(?P<number>[1-9][0-9]{0,9})-"
+    r"(?P<sha>[0-9a-f]{40}(?:[0-9a-f]{24})?)\Z"
+)
+_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
+_HEADS = "refs/heads/"
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """One `merge_group` entry: the PR it adds and the commits to judge."""
+
+    number: int
+    base_sha: str
+    head_sha: str
+    base_branch: str
+    head_ref: str
+
+
+def pr_number(head_ref: str) -> int | None:
+    """N from `refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>`, else None."""
+    found = _QUEUE_REF.match(head_ref)
+    return int(found.group("number")) if found else None
+
+
+def parse_event(event: Mapping[str, Any], source: str | None) -> QueueEntry:
+    """The queue entry in a `merge_group` payload; GateError naming what is wrong."""
+    where = source or "the event payload"
+    action = event.get("action")
+    if action != ACTION:
+        raise GateError(
+            f"the merge_group event in {where} has action {action!r}; the gate judges "
+            f'"{ACTION}" only (declare `merge_group: types: [{ACTION}]` in the workflow)'
+        )
+    group = event.get("merge_group")
+    if not isinstance(group, dict):
+        raise GateError(f"the merge_group event in {where} has no merge_group object")
+    values: dict[str, str] = {}
+    for key in ("head_sha", "base_sha", "head_ref", "base_ref"):
+        value = group.get(key)
+        if not isinstance(value, str) or not value:
+            raise GateError(f"the merge_group event in {where} has no merge_group.{key} string")
+        values[key] = value
+    for key in ("head_sha", "base_sha"):
+        if not _SHA.match(values[key]):
+            raise GateError(
+                f"merge_group.{key} in {where} is not a full commit SHA: {values[key]!r}"
+            )
+    number = pr_number(values["head_ref"])
+    if number is None:
+        raise GateError(
+            f"merge_group.head_ref {values['head_ref']!r} in {where} does not name a pull "
+            "request (GitHub's merge queue uses refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>); "
+            "only GitHub's merge queue is supported"
+        )
+    base_ref = values["base_ref"]
+    return QueueEntry(
+        number=number,
+        base_sha=values["base_sha"],
+        head_sha=values["head_sha"],
+        base_branch=base_ref[len(_HEADS) :] if base_ref.startswith(_HEADS) else base_ref,
+        head_ref=values["head_ref"],
+    )
+
+
+def _shape(files: Iterable[FileChange]) -> dict[str, tuple[int | None, int | None]]:
+    """Each touched path with its line counts (None for a binary file's)."""
+    out: dict[str, tuple[int | None, int | None]] = {}
+    for f in files:
+        counts = (None, None) if f.binary else (f.added, f.deleted)
+        for path in f.touched:
+            out[path] = counts
+    return out
+
+
+def differs(entry: Iterable[FileChange], pull: Iterable[FileChange]) -> str | None:
+    """None when the queue entry's change has the shape of the PR's own change
+    (the same touched paths with the same line counts); else the first
+    difference, in words."""
+    a, b = _shape(entry), _shape(pull)
+    only_entry = sorted(set(a) - set(b))
+    if only_entry:
+        return f"the entry touches {len(only_entry)} path(s) the pull request does not"
+    only_pull = sorted(set(b) - set(a))
+    if only_pull:
+        return f"the pull request touches {len(only_pull)} path(s) the entry does not"
+    for path in sorted(a):
+        if a[path] != b[path]:
+            return "line counts differ on a touched path"
+    return None
