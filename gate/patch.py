@@ -63,6 +63,9 @@ _EXTENDED = (
 _INDEX = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
 _OLD_FILE = re.compile(rb"^--- .+$")
 _NEW_FILE = re.compile(rb"^\+\+\+ .+$")
+# A hunk's line count longer than this is no real diff (and past 4300 digits
+# Python refuses to convert it at all).
+_COUNT_DIGITS = 19
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$")
 _BINARY_DIFFER = re.compile(rb"^Binary files .+ differ$")
 _BINARY_START = b"GIT binary patch"
@@ -294,6 +297,13 @@ class _Scanner:
 
     def _hunk(self, i: int, m: re.Match[bytes]) -> int:
         """Read the hunk whose header is at index i; return the index after it."""
+        for count in (m.group(2), m.group(4)):
+            if count is not None and len(count) > _COUNT_DIGITS:
+                raise self.fail(
+                    i + 1,
+                    f"is a hunk header whose line count has {len(count)} digits; "
+                    "no diff is that long, regenerate it",
+                )
         hunk = _Hunk(
             line=i + 1,
             old=int(m.group(2)) if m.group(2) is not None else 1,

@@ -28,7 +28,6 @@ EXPECTED = {
     "stdout": "a string",
     "paths": "a list of repo-relative path strings",
 }
-MAX_RESULT_BYTES = 64 * 1024 * 1024
 
 
 class ResultContractError(GateError):
@@ -50,67 +49,14 @@ class ResultContractError(GateError):
         return out
 
 
-def _no_duplicates(name: str) -> Any:
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise GateError(
-                    f"{name}: duplicate key {printable(json.dumps(key))}; "
-                    "a result must state each field once"
-                )
-            out[key] = value
-        return out
-
-    return hook
-
-
-def _no_constant(name: str) -> Any:
-    def hook(token: str) -> Any:
-        raise GateError(f"{name}: {token} is not valid JSON; write a number or a string")
-
-    return hook
-
-
-def parse_json(data: bytes, name: str) -> Any:
-    """Strict JSON (UTF-8, optional BOM; no NaN, no duplicate keys) or a
-    GateError naming the file, line and column."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise GateError(
-            f"{name}: not UTF-8 (byte {exc.start}); write the result as UTF-8 JSON"
-        ) from None
-    if not text.strip():
-        raise GateError(f"{name}: empty file; expected a JSON object")
-    try:
-        return json.loads(
-            text, object_pairs_hook=_no_duplicates(name), parse_constant=_no_constant(name)
-        )
-    except json.JSONDecodeError as exc:
-        raise GateError(
-            f"{name} line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg}); "
-            "a partial or malformed result is a failed contract, re-run the writer"
-        ) from None
-    except RecursionError:
-        raise GateError(f"{name}: JSON nested too deeply") from None
+FIX = "a partial or malformed result is a failed contract, re-run the writer"
 
 
 def read_json_file(path: str | Path) -> Any:
-    name = printable(str(path))
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_RESULT_BYTES:
-            raise GateError(f"{name}: {size} bytes is over the {MAX_RESULT_BYTES}-byte limit")
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise GateError(f"{name} is a directory; give the path of a JSON file") from None
-    except FileNotFoundError:
-        raise GateError(f"{name} does not exist; give the path of a JSON file") from None
-    except OSError as exc:
-        raise GateError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return parse_json(data, name)
+    """A writer's result file as JSON (strict and bounded, see `gate.jsontext`)."""
+    from gate.jsontext import read_file
+
+    return read_file(path, fix=FIX)
 
 
 def _path_problem(p: str) -> str | None:

@@ -50,6 +50,7 @@ import yaml
 from gate import globs
 from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
+from gate.jsontext import integer, out_of_range
 from gate.model import BUILTIN_PREFIX, DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
 
 if TYPE_CHECKING:
@@ -319,15 +320,28 @@ class _YamlBuilder:
             return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
         if node.tag not in _SCALAR_TAGS:
             raise self._refuse_tag(node)
+        if node.tag == _TAG + "int" and len(node.value) > _INT_TEXT_LIMIT:
+            raise _fail(self.source, line, out_of_range(node.value))
         try:
             value = self.loader.construct_object(node)
         except (yaml.YAMLError, ValueError, OverflowError) as exc:
             raise _fail(
-                self.source, line, f"cannot read the value {node.value!r} ({exc})"
+                self.source, line, f"cannot read the value {_show(node.value)} ({exc})"
             ) from None
         if isinstance(value, str):
             _check_text(value, self.source, line)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            try:
+                integer(str(value))
+            except ValueError as exc:
+                raise _fail(self.source, line, str(exc)) from None
         return value
+
+
+# A YAML integer longer than this (signs, 0x/0o/0b prefixes and `_`
+# separators included) cannot be a 64-bit integer; refused before PyYAML
+# converts it, so Python's 4300-digit limit never fires.
+_INT_TEXT_LIMIT = 200
 
 
 # --------------------------------------------------------------------------
@@ -402,7 +416,10 @@ class _JsonParser:
             if number in (float("inf"), float("-inf")):
                 raise self.error("number out of range", match.start())
             return number
-        return int(match.group(0))
+        try:
+            return integer(match.group(0))
+        except ValueError as exc:
+            raise _fail(self.source, self.line_at(match.start()), f"{exc}") from None
 
     def string(self) -> str:
         start = self.pos

@@ -38,11 +38,11 @@ def _word(passed: bool | None) -> str:
 
 
 def load_report(path: str) -> LoadedReport:
-    from gate.result import read_json_file
+    from gate.jsontext import read_file
 
     name = printable(path)
-    data = read_json_file(path)
     hint = "give a report written by --format json or --output"
+    data = read_file(path, fix=hint)
     if not isinstance(data, dict):
         raise GateError(f"{name}: not a gate report (a JSON object); {hint}")
     results = data.get("results")

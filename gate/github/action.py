@@ -68,13 +68,16 @@ def read_event(settings: Settings) -> dict[str, Any]:
         raise GateError(
             "GITHUB_EVENT_PATH is not set; `gate action` needs the runner's event payload"
         )
+    from gate.jsontext import loads
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            raw = fh.read()
     except FileNotFoundError:
         raise GateError(f"event payload {path} does not exist (GITHUB_EVENT_PATH)") from None
-    except (OSError, ValueError) as exc:
-        raise GateError(f"cannot read the event payload {path}: {exc}") from None
+    except OSError as exc:
+        raise GateError(f"cannot read the event payload {path}: {exc.strerror or exc}") from None
+    data = loads(raw, f"event payload {path}", fix="the runner's GITHUB_EVENT_PATH file is damaged")
     if not isinstance(data, dict):
         raise GateError(f"event payload {path} is not a JSON object")
     return data

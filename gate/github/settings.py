@@ -148,9 +148,10 @@ class Settings:
         raw_number = get_input("pr-number")
         if raw_number is not None:
             text = raw_number.lstrip("#")
-            if not text.isdigit() or int(text) <= 0:
+            if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) <= 0:
+                shown = raw_number if len(raw_number) <= 24 else raw_number[:21] + "..."
                 raise GateError(
-                    f'input pr-number is "{raw_number}"; give a pull request number such as 42'
+                    f'input pr-number is "{shown}"; give a pull request number such as 42'
                 )
             pr_number = int(text)
         if event_name == "workflow_dispatch" and pr_number is None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.errors import GateError
 from gate.model import Finding, Result, Rule
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
@@ -179,15 +180,33 @@ def _target_names(node: ast.expr) -> list[str]:
     return []  # attributes and subscripts bind no module-level name
 
 
-def top_level_symbols(text: str) -> Ranges:
+def parse_module(text: str, path: str, side: str) -> ast.Module:
+    """`ast.parse(text)`, with Python's parser running out of stack or memory
+    (deeply nested expressions: `((((...` or `a+a+...+a` by the hundred
+    thousand) as "cannot judge" (GateError, exit 2) naming the file, never
+    a crash and never a verdict.  Raises `SyntaxError` when `text` is not
+    Python (that is a verdict: the rule fails).
+    """
+    try:
+        return ast.parse(text)
+    except (RecursionError, MemoryError) as exc:
+        raise GateError(
+            f"the {side} version of {quote(path)} nests too deeply for Python's parser "
+            f"({type(exc).__name__}): the gate cannot judge it, and Python cannot import "
+            "it either; split the expression"
+        ) from None
+
+
+def top_level_symbols(text: str, path: str, side: str) -> Ranges:
     """Top-level `def`, `async def`, `class` and assignment names of a Python
-    module, each with its 1-based inclusive line ranges (a name defined twice
-    has two ranges).  A definition's range starts at its first decorator.
+    module (`side` version of `path`), each with its 1-based inclusive line
+    ranges (a name defined twice has two ranges).  A definition's range
+    starts at its first decorator.
 
     Imports do not define symbols here.  Raises `SyntaxError` when `text` is
-    not Python.
+    not Python, GateError when Python's parser cannot cope (`parse_module`).
     """
-    tree = ast.parse(text)
+    tree = parse_module(text, path, side)
     found: Ranges = {}
 
     def add(name: str, node: ast.stmt) -> None:

@@ -94,7 +94,7 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     parsed: dict[str, Ranges] = {}
     for side, text in (("base", base_text), ("head", head_text)):
         try:
-            parsed[side] = {} if text is None else top_level_symbols(text)
+            parsed[side] = {} if text is None else top_level_symbols(text, path, side)
         except SyntaxError as exc:
             message, finding = syntax_problem(path, side, exc)
             return result(rule, False, message, paths=[path], findings=[finding])

@@ -60,7 +60,7 @@ def _parse(path: str, side: str, text: str | None) -> tuple[Ranges | None, str, 
     if text is None:
         return {}, "", None
     try:
-        return top_level_symbols(text), "", None
+        return top_level_symbols(text, path, side), "", None
     except SyntaxError as exc:
         message, finding = syntax_problem(path, side, exc)
         return None, message, finding
