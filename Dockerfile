@@ -1,41 +1,75 @@
-# The GitHub Action's image: `runs.using: docker` builds this file on the runner.
+# The GitHub Action's image: `runs.using: docker` builds this file on the runner
+# at the start of every job, so a cold build is what every PR pays.  A release
+# publishes the same image prebuilt (.github/workflows/release.yml).
 #
 # BASE_IMAGE is pinned by digest (python:3.11-slim-bookworm, multi-arch index).
 # CI builds the same file on a machine without a container registry by passing
-# a stand-in made from Debian bookworm (.ci/make-base-image.sh); the stand-in
-# provides what this file assumes of the base: `python3` with venv, a PATH and
-# a CA bundle.  git is installed here only when the base lacks it.
+# a stand-in made from Debian bookworm with the official image's apt settings
+# and no git (.ci/make-base-image.sh), so this file's whole path runs there.
 ARG BASE_IMAGE=python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91
 FROM ${BASE_IMAGE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/gate/bin:${PATH}
 
-# The gate reads the workspace with the real git binary.  Debian's git follows
-# bookworm's security updates, so it is not pinned to one version string.
-# The runner mounts the workspace owned by another uid; git refuses such a
-# repository unless it is named safe.  Only that one path is trusted.
-# hadolint ignore=DL3008
-RUN if ! command -v git >/dev/null 2>&1; then \
-        apt-get update \
-        && apt-get install -y --no-install-recommends git \
-        && rm -rf /var/lib/apt/lists/*; \
-    fi \
-    && git config --system --add safe.directory /github/workspace
+# One layer, two installs at once (each mostly waits on the network):
+#
+# git: the gate reads the workspace with the real git binary, Debian's package,
+# which follows bookworm's security updates (so no version is pinned).  It is
+# installed with the libraries it links (libcurl for `git fetch` over https)
+# but without the perl package (perl-base, in every Debian image, stays): git
+# depends on it only for scripts the gate never runs (git svn, send-email,
+# ...), and it is half the size of git's install.
+# dpkg leaves out git's server and mail programs (daemon, http-backend, shell,
+# http-push, imap-send, scalar, gitweb) and its Perl modules; the gate only runs
+# git's built-in commands and fetches over https.  ldd proves every library git
+# and its https helper link is present.  The runner
+# mounts the workspace owned by another uid; git refuses such a repository
+# unless it is named safe, so only that one path is trusted.
+#
+# Python: a virtualenv without pip, filled by the base image's pip from the
+# lock, every file pinned by hash (--no-deps: the lock is complete), then
+# byte-compiled so no run pays for compiling.
+COPY requirements.lock /opt/gate-src/
+# hadolint ignore=DL3003,DL3008,DL3013
+RUN set -eu; \
+    ( apt-get update -qq \
+      && cd /tmp \
+      && apt-get download -qq git \
+      && apt-get install -y -qq --no-install-recommends libcurl3-gnutls libexpat1 libpcre2-8-0 zlib1g \
+      && dpkg --force-depends \
+        --path-exclude='/usr/lib/git-core/git-daemon' \
+        --path-exclude='/usr/lib/git-core/git-http-backend' \
+        --path-exclude='/usr/lib/git-core/git-http-push' \
+        --path-exclude='/usr/lib/git-core/git-imap-send' \
+        --path-exclude='/usr/lib/git-core/git-shell' --path-exclude='/usr/bin/git-shell' \
+        --path-exclude='/usr/lib/git-core/scalar' --path-exclude='/usr/bin/scalar' \
+        --path-exclude='/usr/share/gitweb/*' --path-exclude='/usr/share/perl5/*' \
+        --install /tmp/git_*.deb \
+      && rm -rf /tmp/git_*.deb /var/lib/apt/lists/* \
+      && git config --system --add safe.directory /github/workspace \
+      && ldd /usr/bin/git /usr/lib/git-core/git-remote-http >/tmp/git.ldd \
+      && ! grep 'not found' /tmp/git.ldd \
+    ) >/tmp/git.log 2>&1 & \
+    git_job=$!; \
+    base_python="$(command -v python3)"; \
+    "$base_python" -m venv --without-pip /opt/gate; \
+    "$base_python" -m pip --python /opt/gate/bin/python install --quiet --no-cache-dir \
+        --disable-pip-version-check --no-compile --no-deps \
+        --require-hashes -r /opt/gate-src/requirements.lock; \
+    python -m compileall -q -j 0 /opt/gate/lib >/dev/null; \
+    if ! wait "$git_job"; then cat /tmp/git.log; exit 1; fi; \
+    rm -rf /opt/gate-src /tmp/git.log /tmp/git.ldd; \
+    git --version
 
-# Runtime dependencies and the build backend from the lock, every file pinned
-# by hash; then the package itself with the locked setuptools, nothing else
-# fetched.  One layer, so removing pip and setuptools (the Action never
-# installs or builds anything) really makes the image smaller.
-COPY requirements.lock pyproject.toml README* /opt/gate-src/
+# The package is pure Python: copied into the virtualenv's site-packages as a
+# wheel install would put it (no build backend in the image), byte-compiled.
 COPY gate /opt/gate-src/gate
-RUN python3 -m venv /opt/gate \
-    && pip install --no-cache-dir --require-hashes -r /opt/gate-src/requirements.lock \
-    && pip install --no-cache-dir --no-deps --no-build-isolation /opt/gate-src \
-    && python3 -m pip uninstall --yes --quiet setuptools pip \
+RUN site="$(python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" \
+    && cp -R /opt/gate-src/gate "$site/gate" \
     && rm -rf /opt/gate-src \
-    && gate --version
+    && python -m compileall -q -j 0 "$site/gate" >/dev/null \
+    && python -m gate --version
 
-ENTRYPOINT ["gate", "action"]
+ENTRYPOINT ["python", "-m", "gate", "action"]

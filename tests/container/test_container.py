@@ -1,7 +1,7 @@
 """The Action's image, run the way the GitHub runner runs a Docker action.
 
 Skipped unless GATE_CONTAINER_IMAGE names a built image (`bash .ci/run` builds
-`blast-radius-gate:ci` and sets it).  Like the runner, the test mounts a real
+`blast-radius-gate:ci-<run>` and sets it).  Like the runner, the test mounts a real
 git workspace owned by another uid at /github/workspace, the event payload at
 /github/workflow/event.json and the file-command files under
 /github/file_commands, passes GITHUB_* and INPUT_* (hyphens kept, defaults
@@ -11,11 +11,15 @@ local double over real HTTP; `--network host` lets the container reach it.
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import os
 import shutil
 import subprocess
+import threading
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +107,49 @@ def _pull_files(repo: Any, base: str, head: str) -> list[dict[str, Any]]:
     return files
 
 
+@functools.cache
+def _quiet_handler(directory: str) -> type[http.server.SimpleHTTPRequestHandler]:
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=directory, **kwargs)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def origin_server(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A folder served over plain HTTP on 127.0.0.1: git's "dumb" protocol for a
+    bare repository placed in it (the image's git then fetches through its
+    curl-based remote helper, the code path `git fetch` over https takes)."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _quiet_handler(str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield folder, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 def _run_image(
-    tmp: Path, make_repo: Any, github: GitHubDouble, kit: str, test: str
+    tmp: Path,
+    make_repo: Any,
+    github: GitHubDouble,
+    kit: str,
+    test: str,
+    origin: tuple[Path, str] | None = None,
 ) -> tuple[Run, str]:
-    """Build the workspace, the event and the file commands, run the image once."""
+    """Build the workspace, the event and the file commands, run the image once.
+
+    With `origin` (a served folder and its URL), the workspace is a clone of the
+    base branch only, as actions/checkout leaves it under pull_request_target
+    for a fork's PR: the head commit must be fetched from that origin."""
     repo = make_repo("source")
     repo.write_many(seedlab.FILES)
     repo.write(".github/blast-radius.yml", seedlab.RUBRIC)
@@ -118,7 +161,23 @@ def _run_image(
     repo.checkout("main")  # the runner's checkout under pull_request_target: the base
 
     workspace = tmp / "workspace"
-    shutil.copytree(repo.root, workspace, symlinks=True)
+    if origin is None:
+        shutil.copytree(repo.root, workspace, symlinks=True)
+    else:
+        served, url = origin
+        bare = served / "clamp-lab.git"
+        repo.git("clone", "-q", "--bare", str(repo.root), str(bare))
+        subprocess.run(["git", "update-server-info"], cwd=bare, check=True)
+        repo.git(
+            "clone", "-q", "--single-branch", "--branch", "main", bare.as_uri(), str(workspace)
+        )
+        subprocess.run(
+            ["git", "remote", "set-url", "origin", f"{url}/clamp-lab.git"],
+            cwd=workspace,
+            check=True,
+        )
+        absent = subprocess.run(["git", "cat-file", "-e", head], cwd=workspace, check=False)
+        assert absent.returncode != 0, "the head commit must not be in the workspace yet"
     if os.geteuid() == 0:
         # As on a runner: the workspace belongs to the runner's user, not to the
         # container's root, so git's ownership check comes into play.
@@ -292,3 +351,41 @@ def test_passing_pr_in_the_container(tmp_path: Path, make_repo: Any, github: Git
     assert github.comments_on(REPOSITORY, NUMBER) == []  # comment: on-failure
     assert run.outputs["passed"] == "true"
     assert run.outputs["failed-rules"] == ""
+
+
+def test_fetches_the_missing_head_from_origin(
+    tmp_path: Path, make_repo: Any, github: GitHubDouble, origin_server: tuple[Path, str]
+) -> None:
+    """The image's git fetches over HTTP (curl helper, no Perl) and judges from git."""
+    kit, test = seedlab.CLEANUP_KIT, seedlab.CLEANUP_TEST
+    expected = _expected_failed(tmp_path, make_repo, kit, test)
+
+    run, head = _run_image(tmp_path, make_repo, github, kit, test, origin=origin_server)
+
+    assert run.code == 1, run.log
+    assert "fetched the base and head commits from origin" in run.log
+    report = json.loads(_report_file(run).read_text(encoding="utf-8"))
+    assert not any("API" in note for note in report.get("notes", ())), report
+    assert report["failed"] == expected and report["head"] == head
+    (check,) = github.check_runs
+    assert check["head_sha"] == head and check["conclusion"] == "failure"
+
+
+def test_git_is_debians_package_without_full_perl() -> None:
+    """The real git binary from Debian's package; its dependency on the full perl
+    package is left out (perl-base, part of every Debian image, stays)."""
+    proc = _docker(
+        "run",
+        "--rm",
+        "--entrypoint",
+        "sh",
+        IMAGE,
+        "-c",
+        "dpkg-query -W -f '${Package} ${Status}\\n' git; git --version; "
+        "dpkg-query -W -f '${Status}\\n' perl 2>/dev/null || echo unknown",
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "git install ok installed", lines
+    assert lines[1].startswith("git version 2."), lines
+    assert not lines[2].endswith(" installed"), lines
