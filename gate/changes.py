@@ -50,12 +50,21 @@ class FileChange(NamedTuple):
 
     @property
     def touched(self) -> tuple[str, ...]:
-        """Every path this change touches: a rename touches old and new."""
+        """Every path this change touches: a rename touches its old and its new
+        path, and a copy touches its source too (it reads it: copying a file
+        out of a forbidden place reaches that place)."""
         if self.old_path is not None and self.old_path != self.path:
-            if self.status == COPIED:
-                return (self.path,)  # a copy leaves its source untouched
             return (self.old_path, self.path)
         return (self.path,)
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """The paths whose state differs between base and head: `touched`
+        without a copy's source, which stays as it was.  Budgets
+        (`max_files`, `max_lines`) and `test_drift` count these."""
+        if self.status == COPIED:
+            return (self.path,)
+        return self.touched
 
     @property
     def submodule(self) -> bool:

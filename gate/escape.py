@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from gate.paths import is_raw_byte, raw_byte_escape
+
 __all__ = ["html", "markdown_code", "markdown_text", "printable"]
 
 # Invisible but breaks GitHub's mention and team-mention syntax (`@name`).
@@ -39,8 +41,10 @@ def _escape_char(ch: str) -> str:
     named = _NAMED.get(ch)
     if named is not None:
         return named
+    if is_raw_byte(ch):
+        return raw_byte_escape(ch)  # a path byte that is not UTF-8: \xNN
     code = ord(ch)
-    if code < 0x100:
+    if code < 0x80:
         return f"\\x{code:02x}"
     if code < 0x10000:
         return f"\\u{code:04x}"
@@ -49,8 +53,10 @@ def _escape_char(ch: str) -> str:
 
 def printable(s: str) -> str:
     """One line of visible text, repr-style: `\\n`, `\\t`, `\\r`, `\\\\`,
-    `\\xNN` for other control characters and `\\uNNNN` for invisible or
-    line-breaking code points (U+2028, bidi overrides, zero-width ...).
+    `\\xNN` for other ASCII control characters and for a path byte that is
+    not UTF-8 (see `gate.paths`), and `\\uNNNN` for other invisible or
+    line-breaking code points (U+0085, U+2028, bidi overrides, zero-width
+    ...).  One to one: two different strings never print alike.
 
     Used for every path or message echoed in text output, so that a file
     named "a\\nPASS F1" cannot forge a report line.  Printable unicode and

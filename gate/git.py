@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
+from gate.paths import from_bytes, to_bytes
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet, FileChange, FileTexts
@@ -92,8 +93,9 @@ _STATUS = {
 }
 
 
-def _decode_path(raw: bytes) -> str:
-    return raw.decode("utf-8", errors="replace")
+# A path's bytes as text: gate.paths owns the mapping (reversible; a byte
+# that is not UTF-8 is kept, never replaced by U+FFFD).
+_decode_path = from_bytes
 
 
 def _first_line(data: bytes) -> str:
@@ -525,7 +527,7 @@ def parse_diff(
                 new = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, new, old))
                 if touched is not None:
-                    touched.extend((old, new) if letter == "R" else (new,))
+                    touched.extend((old, new))  # a copy touches its source too
             else:
                 path = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, path, None))
@@ -637,7 +639,7 @@ class _CatFile:
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
-        request = name.encode("utf-8", errors="surrogateescape")
+        request = to_bytes(name)
         if b"\0" in request:
             return None  # git paths cannot contain NUL
         try:

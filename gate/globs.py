@@ -15,6 +15,32 @@
   budget a writer can slip through.
 * Negation (`!`) is not supported; the rubric schema refuses it.
 
+Three modes, for the directions a rule can err in:
+
+* `EXACT` matches a path as written (case-sensitive, code point by code
+  point).  Rules that *allow* or *exclude* use it, so they never let
+  through more than they say.
+* `FOLDED` also matches what a checkout on a case-insensitive or
+  normalizing file system (macOS, Windows) would merge with a matched path:
+  the path folded by `gate.paths.fold` (letter case, Unicode
+  normalization) or `gate.paths.fold_names` (also a name's trailing dots
+  and spaces) against the patterns folded the same way.  `test_drift` uses
+  it: a test in another spelling is still a test.
+* `REACH` is `FOLDED` plus, for every pattern, the directories above what
+  it matches, each matched exactly (`a/b/` also matches `a` and `a/b`
+  themselves: a file, symlink or submodule there would put content into
+  the matched place).  Rules that *forbid* use it.
+
+Matching takes time linear in the path's length (times the patterns'
+size), whatever the path: each pattern is one regular expression whose
+only backtracking points are bounded.  A `*` between two literal runs, and
+a `**` between two fixed runs of segments, take the leftmost place where
+the next run fits and never revisit it (an atomic group, written
+`(?=(...))\\N` so that it works on every Python the gate supports); the
+leftmost place is always a right one, because what follows a run can only
+gain room by the run ending earlier.  A path of hundreds of thousands of
+characters is matched in milliseconds (`bench/bench_hostile.py`).
+
 Patterns are compiled once per distinct pattern list and cached.
 """
 
@@ -23,8 +49,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from itertools import count
+
+from gate.paths import fold, fold_names
 
 _WILDCARD = re.compile(r"[*?\[]")
+
+# The regex pieces every translation shares.
+_SEGMENTS = "(?:[^/]+/)*"  # zero or more whole directories, greedily
+_SEGMENTS_LAZY = "(?:[^/]+/)*?"  # the same, fewest first
+_BOUNDARY = r"(?=/|\Z)"  # the end of a path segment
 
 
 def _class_body(body: str) -> str:
@@ -34,142 +68,252 @@ def _class_body(body: str) -> str:
     return out.replace("--", "-\\-")
 
 
-def _segment(seg: str) -> str:
-    """Regex for one path segment (no `/`)."""
-    out: list[str] = []
-    i = 0
-    while i < len(seg):
-        c = seg[i]
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            end = seg.find("]", i + 2 if seg[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
-            if end == -1:
-                out.append(re.escape(c))
+class _Builder:
+    """Translates patterns to regex text; numbers the atomic groups so that
+    several patterns can share one compiled expression."""
+
+    def __init__(self) -> None:
+        self._ids = count(1)
+
+    def atomic(self, body: str) -> str:
+        """`body`, matched once at its first fit and never backtracked into."""
+        name = f"a{next(self._ids)}"
+        return f"(?=(?P<{name}>{body}))(?P={name})"
+
+    def segment(self, seg: str) -> str:
+        """Regex for one whole path segment (no `/`); the caller ends it."""
+        runs: list[str] = [""]  # literal runs between stars, as regex text
+        i = 0
+        while i < len(seg):
+            c = seg[i]
+            if c == "*":
+                runs.append("")
+            elif c == "?":
+                runs[-1] += "[^/]"
+            elif c == "[":
+                end = seg.find("]", i + 2 if seg[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
+                if end == -1:
+                    runs[-1] += re.escape(c)
+                else:
+                    body = seg[i + 1 : end]
+                    negate = body[:1] in ("!", "^")
+                    members = _class_body(body[negate:])
+                    runs[-1] += f"[^/{members}]" if negate else f"[{members}]"
+                    i = end
+            elif c == "\\" and i + 1 < len(seg):
+                i += 1
+                runs[-1] += re.escape(seg[i])
             else:
-                body = seg[i + 1 : end]
-                negate = body[:1] in ("!", "^")
-                out.append("[" + ("^" if negate else "") + _class_body(body[negate:]) + "]")
-                i = end
-        elif c == "\\" and i + 1 < len(seg):
+                runs[-1] += re.escape(c)
             i += 1
-            out.append(re.escape(seg[i]))
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
+        if len(runs) == 1:
+            return runs[0]
+        out = runs[0]
+        for middle in runs[1:-1]:
+            if middle:
+                out += self.atomic("[^/]*?" + middle)
+        return out + "[^/]*" + runs[-1]
 
-
-def _parts(pattern: str) -> tuple[bool, str]:
-    """(anchored, body): the regex for `pattern` without the leading `^`
-    and, for a pattern that matches at any depth, without the directory prefix."""
-    dir_only = pattern.endswith("/")
-    body = pattern.rstrip("/")
-    anchored = body.startswith("/") or "/" in body
-    segments = [s for s in body.lstrip("/").split("/") if s != ""]
-    if not segments:
-        return True, r"(?!)"  # "/" alone matches nothing
-    parts: list[str] = []
-    for index, seg in enumerate(segments):
-        last = index == len(segments) - 1
-        if seg == "**":
-            if last:
-                parts.append(".*")  # a/** : everything under a
+    def body(self, pattern: str, *, exact: bool = False) -> tuple[bool, str]:
+        """(anchored, regex) for `pattern`, without the leading `^` and, for a
+        pattern that matches at any depth, without the directory prefix.
+        `exact` matches the named path only, never what is under it."""
+        dir_only = pattern.endswith("/") and not exact
+        stripped = pattern.rstrip("/")
+        anchored = stripped.startswith("/") or "/" in stripped
+        segments = [s for s in stripped.lstrip("/").split("/") if s != ""]
+        if not segments:
+            return True, r"(?!)"  # "/" alone matches nothing
+        # Runs of fixed segments between `**`s (a run may be empty).
+        runs: list[list[str]] = [[]]
+        for seg in segments:
+            if seg == "**":
+                if runs[-1] or len(runs) == 1:
+                    runs.append([])
             else:
-                parts.append("(?:[^/]+/)*")  # zero or more whole directories
-        else:
-            parts.append(_segment(seg) + ("" if last else "/"))
-    if dir_only:
-        suffix = "/.*"
-    elif _WILDCARD.search(segments[-1]) is None:
-        suffix = "(?:/.*)?"
-    else:
-        suffix = ""
-    return anchored, "".join(parts) + suffix + r"\Z"
+                runs[-1].append(self.segment(seg))
+        # A plain last name also matches what is under it (CODEOWNERS).
+        tail_free = not exact and _WILDCARD.search(segments[-1]) is None
+        out = "/".join(runs[0])
+        if len(runs) == 1:
+            if exact:
+                return anchored, out + r"\Z"
+            if dir_only:
+                return anchored, out + r"/.*\Z"
+            return anchored, out + (r"(?:/.*)?\Z" if tail_free else r"\Z")
+        if runs[0]:
+            out += "/"
+        for middle in runs[1:-1]:
+            out += self.atomic(_SEGMENTS_LAZY + "/".join(middle) + "/")
+        last = runs[-1]
+        if not last:  # the pattern ends with `**`: everything under what came before
+            return anchored, out + (r".*/.*\Z" if dir_only else r".*\Z")
+        tail = "/".join(last)
+        if dir_only:
+            return anchored, out + self.atomic(_SEGMENTS_LAZY + tail + "/") + r".*\Z"
+        if tail_free:
+            return anchored, out + self.atomic(_SEGMENTS_LAZY + tail + _BOUNDARY) + r"(?:/.*)?\Z"
+        return anchored, out + _SEGMENTS + tail + r"\Z"
 
-
-_ANY_DEPTH = "(?:[^/]+/)*"
+    def combined(self, patterns: Iterable[str], exact: bool = False) -> str:
+        """One regex for "any of `patterns`".  Patterns that match at any depth
+        share a single directory-prefix loop (three times faster than a loop
+        each); each alternative costs time linear in the path."""
+        anchored: list[str] = []
+        any_depth: list[str] = []
+        for pattern in patterns:
+            is_anchored, body = self.body(pattern, exact=exact)
+            (anchored if is_anchored else any_depth).append(body)
+        branches = []
+        if anchored:
+            branches.append("(?:" + "|".join(anchored) + ")")
+        if any_depth:
+            branches.append(_SEGMENTS + "(?:" + "|".join(any_depth) + ")")
+        if not branches:
+            return "(?!)"
+        return "^(?:" + "|".join(branches) + ")"
 
 
 def translate(pattern: str) -> str:
     """The anchored regular expression for one glob pattern."""
-    anchored, body = _parts(pattern)
-    return "^" + ("" if anchored else _ANY_DEPTH) + body
+    return _Builder().combined([pattern])
+
+
+def parents(pattern: str) -> list[str]:
+    """Patterns for the directories above what `pattern` matches, each to be
+    matched exactly: `a/b/` -> `a`, `a/b`; `a/*/c.txt` -> `a`, `a/*`;
+    `secrets/` -> `secrets`.  A prefix that ends in `**` is skipped (it would
+    name every directory below), and so is the whole of a pattern that does
+    not end in `/` (it already matches its own path)."""
+    anchor = "/" if pattern.startswith("/") else ""
+    stripped = pattern.strip("/")
+    segments = [s for s in stripped.split("/") if s != ""]
+    if not pattern.endswith("/"):
+        segments = segments[:-1]
+    out = []
+    for n in range(1, len(segments) + 1):
+        if segments[n - 1] == "**":
+            continue
+        prefix = "/".join(segments[:n])
+        # A one-segment prefix of an anchored pattern stays anchored.
+        anchored = anchor or ("/" in stripped and "/" not in prefix)
+        out.append(("/" if anchored else "") + prefix)
+    return out
+
+
+_VIEWS: dict[str, Callable[[str], str]] = {
+    "exact": lambda path: path,
+    "fold": fold,
+    "fold_names": fold_names,
+}
+EXACT = "exact"  # as written
+FOLDED = "folded"  # also the variants a case-insensitive checkout merges
+REACH = "reach"  # folded, and the directories above what a pattern matches
+MODES = (EXACT, FOLDED, REACH)
 
 
 @lru_cache(maxsize=512)
-def _compile(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex for a pattern list.  Patterns that match at any depth share a
-    single directory-prefix loop (three times faster than a loop each)."""
-    anchored: list[str] = []
-    any_depth: list[str] = []
-    for pattern in patterns:
-        is_anchored, body = _parts(pattern)
-        (anchored if is_anchored else any_depth).append(body)
-    branches = []
-    if anchored:
-        branches.append("(?:" + "|".join(anchored) + ")")
-    if any_depth:
-        branches.append(_ANY_DEPTH + "(?:" + "|".join(any_depth) + ")")
-    return re.compile("^(?:" + "|".join(branches) + ")", re.DOTALL)
+def _compile(
+    patterns: tuple[str, ...], view: str = "exact", above: bool = False
+) -> re.Pattern[str]:
+    """The regex for a pattern list seen through `view` (a key of `_VIEWS`);
+    `above` adds the parents of each pattern, matched exactly."""
+    builder = _Builder()
+    seen = tuple(_VIEWS[view](p) for p in patterns) if view != "exact" else patterns
+    whole = builder.combined(seen)
+    if not above:
+        return re.compile(whole, re.DOTALL)
+    parent = builder.combined([q for p in seen for q in parents(p)], exact=True)
+    return re.compile(f"(?:{whole})|(?:{parent})", re.DOTALL)
+
+
+def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
+    """The uncached test for one mode: for FOLDED and REACH, the path and its
+    folded forms, each against the patterns seen the same way."""
+    if mode == EXACT:
+        match = _compile(patterns).match
+        return lambda path: match(path) is not None
+    if mode not in MODES:
+        raise ValueError(f"unknown glob mode {mode!r}")
+    above = mode == REACH
+    regexes: dict[tuple[str, ...], Callable[[str], re.Match[str] | None]] = {}
+    views = []
+    for name, view in _VIEWS.items():
+        seen = tuple(view(p) for p in patterns)
+        if seen not in regexes:
+            regexes[seen] = _compile(patterns, name, above).match
+        views.append((view, regexes[seen]))
+
+    def test(path: str) -> bool:
+        tried = set()
+        for view, match in views:
+            key = view(path)
+            if (key, match) in tried:
+                continue
+            tried.add((key, match))
+            if match(key) is not None:
+                return True
+        return False
+
+    return test
 
 
 def _never(path: str) -> bool:
     return False
 
 
-# Verdicts already computed, per pattern list: a transparent memo, so paths
-# matched early (`prime`, while git is still counting lines) are not matched
-# again when the rules run.  Bounded: cleared past _MEMO_LIMIT entries.
-_MEMO: dict[tuple[str, ...], dict[str, bool]] = {}
+# Verdicts already computed, per pattern list and mode: a transparent memo,
+# so paths matched early (`prime`, while git is still counting lines) are not
+# matched again when the rules run.  Bounded: cleared past _MEMO_LIMIT entries.
+_MEMO: dict[tuple[str, tuple[str, ...]], dict[str, bool]] = {}
 _MEMO_LIMIT = 200_000
 _memo_entries = [0]
 
 
-def matcher(patterns: Sequence[str]) -> Callable[[str], bool]:
-    """A predicate for "matches any of `patterns`", compiled once and
-    memoized: the form to use in a loop over thousands of paths."""
+def matcher(patterns: Sequence[str], mode: str = EXACT) -> Callable[[str], bool]:
+    """A predicate for "matches any of `patterns`" in `mode` (EXACT, FOLDED
+    or REACH; see the module docstring), compiled once and memoized: the
+    form to use in a loop over thousands of paths."""
     if not patterns:
         return _never
     key = tuple(patterns)
-    match = _compile(key).match
+    test = _test(key, mode)
     if _memo_entries[0] > _MEMO_LIMIT:
         _MEMO.clear()
         _memo_entries[0] = 0
-    memo = _MEMO.setdefault(key, {})
+    memo = _MEMO.setdefault((mode, key), {})
 
     def predicate(path: str) -> bool:
         hit = memo.get(path)
         if hit is None:
-            hit = memo[path] = match(path) is not None
+            hit = memo[path] = test(path)
             _memo_entries[0] += 1
         return hit
 
     return predicate
 
 
-def prime(pattern_lists: Iterable[Sequence[str]], paths: Iterable[str]) -> None:
-    """Match `paths` against every list now, so later calls find the verdicts."""
-    predicates = [matcher(patterns) for patterns in pattern_lists]
+def prime(pattern_lists: Iterable[tuple[str, Sequence[str]]], paths: Iterable[str]) -> None:
+    """Match `paths` against every (mode, patterns) list now, so later calls
+    find the verdicts."""
+    predicates = [matcher(patterns, mode) for mode, patterns in pattern_lists]
     for path in paths:
         for predicate in predicates:
             predicate(path)
 
 
-def matches(path: str, patterns: Sequence[str]) -> bool:
-    """True when `path` matches any of `patterns`."""
+def matches(path: str, patterns: Sequence[str], mode: str = EXACT) -> bool:
+    """True when `path` matches any of `patterns` in `mode`."""
     if not patterns:
         return False
-    return _compile(tuple(patterns)).match(path) is not None
+    return _test(tuple(patterns), mode)(path)
 
 
-def matching(paths: Iterable[str], patterns: Sequence[str]) -> list[str]:
-    """The paths that match any pattern, in input order."""
+def matching(paths: Iterable[str], patterns: Sequence[str], mode: str = EXACT) -> list[str]:
+    """The paths that match any pattern in `mode`, in input order."""
     if not patterns:
         return []
-    predicate = matcher(patterns)
+    predicate = matcher(patterns, mode)
     return [p for p in paths if predicate(p)]
 
 
@@ -180,7 +324,9 @@ def pattern_error(pattern: str) -> str | None:
     if pattern.startswith("!"):
         return "negation with '!' is not supported; list only what to match"
     try:
-        re.compile(translate(pattern))
+        re.compile(translate(pattern), re.DOTALL)
+        for view in _VIEWS:
+            _compile((pattern,), view, True)
     except re.error as exc:
         return f"not a valid glob ({exc})"
     return None

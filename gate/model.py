@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from gate.changes import ChangeSet
+from gate.paths import shown
 
 BUILTIN_PREFIX = "gate."
 RUBRIC_EDITED = "gate.rubric-edited"
@@ -83,19 +84,6 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
 
-    def glob_lists(self) -> tuple[tuple[str, ...], ...]:
-        """Every glob list the rules match touched paths against, sorted."""
-        return tuple(
-            sorted(
-                {
-                    tuple(rule.params[key])
-                    for rule in self.rules
-                    for key in ("paths", "exclude")
-                    if rule.params.get(key)
-                }
-            )
-        )
-
     def content_files(self) -> tuple[str, ...]:
         """Files whose base/head text the content rules need, sorted."""
         return tuple(sorted({str(r.params["file"]) for r in self.rules if "file" in r.params}))
@@ -126,12 +114,12 @@ class Result:
             "kind": self.kind,
             "pass": self.passed,
             "message": self.message,
-            "paths": list(self.paths),
+            "paths": [shown(p) for p in self.paths],
         }
         if self.description is not None:
             out["description"] = self.description
         if self.findings:
             out["findings"] = [
-                {"path": f.path, "line": f.line, "message": f.message} for f in self.findings
+                {"path": shown(f.path), "line": f.line, "message": f.message} for f in self.findings
             ]
         return out

@@ -511,7 +511,7 @@ def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:
 
 
 def test_touched_paths_are_known_from_the_raw_records() -> None:
-    """Raw records give every touched path (a rename both, a copy its new one)
+    """Raw records give every touched path (a rename and a copy both of theirs)
     before any numstat record: what `gate check` matches while git counts."""
     z = b"\0"
     raw = (
@@ -536,7 +536,7 @@ def test_touched_paths_are_known_from_the_raw_records() -> None:
     numstat += b"3\t0\t" + z + b"src.py" + z + b"copy.py" + z
     touched: list[str] = []
     files = parse_diff(_tokens(io.BytesIO(raw + numstat)), None, touched)
-    assert touched == ["a.py", "old/x.py", "new/x.py", "copy.py"]
+    assert touched == ["a.py", "old/x.py", "new/x.py", "src.py", "copy.py"]
     assert [p for f in files for p in f.touched] == touched
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate import globs
 
@@ -152,7 +156,7 @@ def test_primed_verdicts_equal_fresh_ones(monkeypatch) -> None:  # type: ignore[
     patterns = ["tests/", "**/test_*.py", "/build"]
     paths = ["tests/a.py", "x/test_b.py", "build/o", "src/build/o", "src/a.py"]
     fresh = [globs.matches(p, patterns) for p in paths]
-    globs.prime([patterns], paths)
+    globs.prime([(globs.EXACT, patterns)], paths)
     assert [globs.matcher(patterns)(p) for p in paths] == fresh
     assert globs.matching(paths, patterns) == ["tests/a.py", "x/test_b.py", "build/o"]
 
@@ -161,7 +165,7 @@ def test_memo_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from gate import globs
 
     monkeypatch.setattr(globs, "_MEMO_LIMIT", 10)
-    globs.prime([["*.py"]], [f"f{i}.py" for i in range(50)])
+    globs.prime([(globs.EXACT, ["*.py"])], [f"f{i}.py" for i in range(50)])
     globs.matcher(["*.py"])  # a new matcher past the limit starts afresh
     assert sum(len(m) for m in globs._MEMO.values()) == 0
     assert globs.matcher(["*.py"])("z.py") is True
@@ -178,3 +182,201 @@ def test_class_members_are_literal_not_regex_set_operations() -> None:
     assert globs.matches("|", ["[a||b]"])
     assert not globs.matches("c", ["[a&&b]"])
     assert globs.matches("m", ["[a-z]"])
+
+
+# --- a reference implementation, written from the module docstring ---------
+
+
+def _char_tokens(seg: str) -> list[tuple[str, object]]:
+    """("*", None), ("?", None), ("class", (negate, members)) or ("lit", ch)."""
+    out: list[tuple[str, object]] = []
+    i = 0
+    while i < len(seg):
+        c = seg[i]
+        if c in "*?":
+            out.append((c, None))
+        elif c == "[":
+            start = i + 2 if seg[i + 1 : i + 2] in ("!", "^", "]") else i + 1
+            end = seg.find("]", start)
+            if end == -1:
+                out.append(("lit", c))
+            else:
+                body = seg[i + 1 : end]
+                negate = body[:1] in ("!", "^")
+                body = body[negate:]
+                members: list[tuple[str, str]] = []
+                j = 0
+                while j < len(body):
+                    if j + 2 < len(body) and body[j + 1] == "-":
+                        members.append((body[j], body[j + 2]))
+                        j += 3
+                    else:
+                        members.append((body[j], body[j]))
+                        j += 1
+                out.append(("class", (negate, members)))
+                i = end
+        elif c == "\\" and i + 1 < len(seg):
+            i += 1
+            out.append(("lit", seg[i]))
+        else:
+            out.append(("lit", c))
+        i += 1
+    return out
+
+
+def _segment_matches(tokens: list[tuple[str, object]], name: str) -> bool:
+    @functools.cache
+    def go(t: int, n: int) -> bool:
+        if t == len(tokens):
+            return n == len(name)
+        kind, value = tokens[t]
+        if kind == "*":
+            return any(go(t + 1, k) for k in range(n, len(name) + 1))
+        if n == len(name):
+            return False
+        ch = name[n]
+        if kind == "?":
+            ok = True
+        elif kind == "lit":
+            ok = ch == value
+        else:
+            negate, members = value  # type: ignore[misc]
+            inside = any(lo <= ch <= hi for lo, hi in members)
+            ok = inside != negate
+        return ok and go(t + 1, n + 1)
+
+    return go(0, 0)
+
+
+def reference(pattern: str, path: str) -> bool:
+    """CODEOWNERS matching over whole segments, by plain recursion."""
+    dir_only = pattern.endswith("/")
+    body = pattern.rstrip("/")
+    anchored = body.startswith("/") or "/" in body
+    segs = [s for s in body.lstrip("/").split("/") if s]
+    if not segs:
+        return False
+    plain_tail = not dir_only and not any(c in segs[-1] for c in "*?[")
+    if not anchored:
+        segs = ["**", *segs]
+    names = path.split("/")
+
+    @functools.cache
+    def go(p: int, n: int) -> bool:
+        if p == len(segs):
+            rest = len(names) - n
+            if dir_only:
+                return rest >= 1
+            return rest == 0 or (plain_tail and rest >= 1)
+        if segs[p] == "**":
+            last = p == len(segs) - 1
+            start = n + 1 if last else n  # a final `**` is at least one name
+            return any(go(p + 1, k) for k in range(start, len(names) + 1))
+        if n == len(names) or not _segment_matches(_char_tokens(segs[p]), names[n]):
+            return False
+        return go(p + 1, n + 1)
+
+    return go(0, 0)
+
+
+GLOB = st.lists(
+    st.sampled_from(["a", "b", "ab", "*", "?", "**", "[ab]", "[!a]", "[a-c]", "\\*", "."]),
+    min_size=1,
+    max_size=4,
+).map("/".join)
+GLOB_PATTERN = st.tuples(st.booleans(), GLOB, st.booleans()).map(
+    lambda t: ("/" if t[0] else "") + t[1] + ("/" if t[2] else "")
+)
+NAME_PATH = st.lists(st.text(alphabet="ab.*c", min_size=1, max_size=4), min_size=1, max_size=5).map(
+    "/".join
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(GLOB_PATTERN, NAME_PATH)
+def test_matching_agrees_with_a_plain_recursive_reference(pattern: str, path: str) -> None:
+    assert globs.pattern_error(pattern) is None
+    assert globs.matches(path, [pattern]) is reference(pattern, path)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("a/" * 100_000 + "x", False),
+        ("a/" * 100_000 + "tests/x", True),
+        ("a/" * 100_000 + "__tests__/x.js", True),
+        (".test." * 50_000 + "/x", False),
+        (".test." * 50_000, True),
+        (".spec" * 60_000 + "/z", False),
+        ("__tests__x/" * 30_000 + "y", False),
+        ("a" * 300_000, False),
+        ("test_/" * 50_000 + "x.py", False),
+    ],
+)
+def test_a_path_of_hundreds_of_thousands_of_characters_gets_its_verdict(
+    path: str, expected: bool
+) -> None:
+    """Some of these took minutes when a pattern's regex nested quantifiers
+    (bench/bench_hostile.py measures the time); here only verdicts are checked."""
+    from gate.model import DEFAULT_TESTS
+
+    assert globs.matches(path, DEFAULT_TESTS) is expected
+    assert globs.matches(path, DEFAULT_TESTS, globs.REACH) is expected
+
+
+# --- modes -------------------------------------------------------------------
+
+REACH_CASES = [
+    # (pattern, path, EXACT, FOLDED, REACH)
+    ("secrets/", "secrets/k", True, True, True),
+    ("secrets/", "Secrets/k", False, True, True),
+    ("secrets/", "a/SECRETS/k", False, True, True),
+    ("secrets/", "secrets", False, False, True),  # the directory itself
+    ("secrets/", "x/Secrets", False, False, True),
+    ("secrets/", "secrets./k", False, True, True),  # Windows drops the dot
+    ("secrets/", "secretsx/k", False, False, False),
+    ("config/prod/", "config", False, False, True),  # a directory above
+    ("config/prod/", "CONFIG/prod", False, False, True),
+    ("config/prod/", "x/config", False, False, False),  # anchored
+    ("config/prod.yml", "config", False, False, True),
+    ("a/**/b/", "a/x/b", False, False, True),
+    ("a/**/b/", "a/x", False, False, False),  # `a/**` would name everything below
+    ("*.pem", "KEY.PEM", False, True, True),
+    ("*.pem", "key.pem.", False, True, True),
+    ("caf\u00e9/", "CAFE\u0301/menu", False, True, True),
+    ("sécrets/", "SE\u0301CRETS/x", False, True, True),
+    ("docs/", "src/a.py", False, False, False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "path", "exact", "folded", "reach"), REACH_CASES)
+def test_modes(pattern: str, path: str, exact: bool, folded: bool, reach: bool) -> None:
+    assert globs.matches(path, [pattern]) is exact
+    assert globs.matches(path, [pattern], globs.FOLDED) is folded
+    assert globs.matches(path, [pattern], globs.REACH) is reach
+    assert globs.matcher([pattern], globs.REACH)(path) is reach
+
+
+@settings(max_examples=300, deadline=None)
+@given(GLOB_PATTERN, NAME_PATH, st.data())
+def test_wider_modes_never_match_less(pattern: str, path: str, data: st.DataObject) -> None:
+    variant = "".join(c.swapcase() if data.draw(st.booleans()) else c for c in path)
+    exact = globs.matches(path, [pattern])
+    folded = globs.matches(variant, [pattern], globs.FOLDED)
+    assert not exact or folded
+    assert not folded or globs.matches(variant, [pattern], globs.REACH)
+
+
+def test_parents() -> None:
+    assert globs.parents("secrets/") == ["secrets"]
+    assert globs.parents("/a/b/") == ["/a", "/a/b"]
+    assert globs.parents("a/b/") == ["/a", "a/b"]
+    assert globs.parents("a/*/c.txt") == ["/a", "a/*"]
+    assert globs.parents("**/x/") == ["**/x"]
+    assert globs.parents("*.pem") == []
+    assert globs.parents("docs") == []
+
+
+def test_unknown_mode_is_a_bug() -> None:
+    with pytest.raises(ValueError):
+        globs.matches("a", ["a"], "loose")

@@ -198,8 +198,10 @@ def test_every_kind_is_documented_by_its_module() -> None:
         rules.doc("no_such_kind")
 
 
-def test_glob_lists_are_every_paths_and_exclude_list() -> None:
+def test_glob_lists_are_every_glob_parameter_with_its_mode() -> None:
+    from gate import globs
     from gate.model import Rubric, Rule
+    from gate.rules import glob_lists
 
     rubric = Rubric(
         rules=(
@@ -208,7 +210,13 @@ def test_glob_lists_are_every_paths_and_exclude_list() -> None:
             Rule("C", "allowed_paths", {"paths": ("secrets/",)}),
             Rule("D", "max_lines", {"limit": 1, "exclude": ()}),
             Rule("E", "forbidden_path", {"prefix": "x/"}),
+            Rule("F", "test_drift", {"paths": ("tests/",), "allow_added": True}),
         ),
         sha256="0" * 64,
     )
-    assert rubric.glob_lists() == (("docs/",), ("secrets/",))
+    assert glob_lists(rubric) == (
+        (globs.EXACT, ("docs/",)),
+        (globs.EXACT, ("secrets/",)),
+        (globs.FOLDED, ("tests/",)),
+        (globs.REACH, ("secrets/",)),
+    )

@@ -92,11 +92,12 @@ def git_changes(
         texts = repo.read_texts(fork, head, rubric.content_files())
         import gate.judge  # noqa: F401 - load the rule modules now too
         from gate.globs import prime
+        from gate.rules import glob_lists
 
         # git prints every touched path before it counts a single line: match
         # them against the rubric's globs while it counts.  The rules find
         # those verdicts memoized and spend their time on nothing else.
-        lists = rubric.glob_lists()
+        lists = glob_lists(rubric)
         seen = 0
         while not job.wait(0.002):
             batch = job.touched_so_far(seen)

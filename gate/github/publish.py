@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
 from gate.escape import markdown_code, markdown_text
 from gate.github.workflow import Log
+from gate.paths import shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
 
 ANNOTATIONS_PER_REQUEST = 50  # the checks API's limit per create/update
@@ -97,7 +98,7 @@ def annotations_for(report: Report) -> list[dict[str, Any]]:
             seen.add(key)
             out.append(
                 {
-                    "path": path,
+                    "path": shown(path),  # valid UTF-8, one to one (gate.paths)
                     "start_line": line,
                     "end_line": line,
                     "annotation_level": "failure",

@@ -2,7 +2,9 @@
 
 Every module has `KIND` (the rubric's `kind:` value), a docstring that is the
 rule's documentation, and a pure `check(rule, changes) -> Result` that never
-touches git, the network, the clock or the environment.  Parameters are
+touches git, the network, the clock or the environment.  A module whose
+parameters are glob lists names them in `GLOBS` (parameter -> match mode,
+`gate.globs.EXACT`, `FOLDED` or `REACH`).  Parameters are
 validated (and defaults filled) by the rubric loader against the schema
 before `check` runs.
 """
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from gate.changes import ChangeSet
-from gate.model import Result, Rule
+from gate.model import Result, Rubric, Rule
 from gate.rules import (
     allowed_paths,
     confine_to_symbols,
@@ -46,6 +48,19 @@ REGISTRY: dict[str, Check] = {m.KIND: m.check for m in MODULES}
 
 # Kinds whose `file` parameter names a file whose text they read.
 CONTENT_KINDS = frozenset({"keep_symbols", "keep_lines", "confine_to_symbols"})
+
+
+def glob_lists(rubric: Rubric) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every (mode, globs) list the rubric's rules match touched paths
+    against, sorted: what `gate check` matches early, while git counts."""
+    modules = {m.KIND: m for m in MODULES}
+    found = set()
+    for rule in rubric.rules:
+        for key, mode in getattr(modules[rule.kind], "GLOBS", {}).items():
+            patterns = rule.params.get(key)
+            if patterns:
+                found.add((str(mode), tuple(patterns)))
+    return tuple(sorted(found))
 
 
 def doc(kind: str) -> str:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import ast
 import difflib
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
 from gate.model import Finding, Result, Rule
+from gate.paths import quoted
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
@@ -63,8 +63,9 @@ def result(
 
 
 def quote(text: str) -> str:
-    """A string quoted for a message: newlines, tabs and quotes escaped."""
-    return json.dumps(text, ensure_ascii=False)
+    """A string quoted for a message: newlines, tabs and quotes escaped, a
+    path byte that is not UTF-8 as `\\xNN` (`gate.paths.quoted`)."""
+    return quoted(text)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -123,7 +124,7 @@ def file_state(changes: ChangeSet, path: str) -> FileState:
     """Find the change that touches `path`; a rename away or a deletion makes it `gone`."""
     found: FileChange | None = None
     for f in changes.files:
-        if path not in f.touched:
+        if path not in f.written:
             continue
         if f.status == DELETED and f.path == path:
             return FileState(f, "deleted")

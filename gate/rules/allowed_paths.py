@@ -5,10 +5,16 @@ Parameters:
 * `paths` (globs): the only places the change may touch, in gitignore /
   CODEOWNERS syntax (see "Globs").
 
+A path is allowed only when it matches a glob exactly as written
+(`gate.globs.EXACT`: case-sensitive, code point by code point), so the
+rule never allows more than it says: `SRC/x.py` is outside `src/` even
+though a case-insensitive checkout would put it there.
+
 Both sides of a rename are checked: renaming an allowed file to a place
 outside the list fails, and so does moving a file from outside into it.
-Fails listing every touched path that matches none of the globs.  An empty
-change passes.
+A copy's source is checked too (copying a file from outside the list
+reaches it).  Fails listing every touched path that matches none of the
+globs.  An empty change passes.
 
 ```yaml
 - id: FILES
@@ -25,12 +31,13 @@ from gate.model import Result, Rule
 from gate.rules._common import param_list, plural, result
 
 KIND = "allowed_paths"
+GLOBS = {"paths": globs.EXACT}  # exact: never allows more than it says
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
     patterns = param_list(rule, "paths")
     touched = changes.touched_paths()
-    allowed = set(globs.matching(touched, patterns))
+    allowed = set(globs.matching(touched, patterns, GLOBS["paths"]))
     outside = [p for p in touched if p not in allowed]
     if outside:
         verb = "lies" if len(outside) == 1 else "lie"

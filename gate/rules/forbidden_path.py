@@ -2,12 +2,28 @@
 
 Parameters:
 
-* `prefix` (string): a plain string prefix, compared character by
-  character (no glob, case-sensitive).  `secrets/` forbids everything under
-  `secrets/`; `secrets` also forbids `secrets.txt` and `secretsauce/`.
+* `prefix` (string): a plain string prefix (no glob).  `secrets/` forbids
+  everything under `secrets/`; `secrets` also forbids `secrets.txt` and
+  `secretsauce/`.
+
+The comparison is conservative: it catches what a checkout on macOS or
+Windows would put in the forbidden place, not only the exact spelling.
+
+* **Letter case and Unicode normalization.**  A path hits when it starts
+  with `prefix` as written, or when its folded form (`gate.paths.fold`:
+  case folded, Unicode NFD) starts with the folded prefix: `Secrets/key`,
+  `SECRETS/key` and `sécrets/` written with a combining accent all hit a
+  rule on `secrets/` or `sécrets/`.  Windows' dropping of a name's trailing
+  dots and spaces is folded too (`secrets./key` opens `secrets/key`).
+* **The directory itself and those above it.**  When `prefix` contains a
+  `/`, each directory it names hits as a path of its own: a file, symlink
+  or submodule at `secrets` (for `secrets/`), or at `config` or
+  `config/prod` (for `config/prod/`), would put content into the
+  forbidden place.
 
 Both sides of a rename are checked, so moving a file out of (or into) the
-prefix fails.  Fails listing every touched path that starts with `prefix`.
+prefix fails, and so is a copy's source: copying a file out of the prefix
+reaches it.  Fails listing every touched path that hits.
 
 ```yaml
 - id: F2
@@ -20,17 +36,49 @@ from __future__ import annotations
 
 from gate.changes import ChangeSet
 from gate.model import Result, Rule
+from gate.paths import fold, fold_names
 from gate.rules._common import param_str, plural, quote, result
 
 KIND = "forbidden_path"
 
 
+def reaches(prefix: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """(prefixes, directories): a path hits when it or one of its folded forms
+    starts with one of `prefixes` (the prefix as written and folded), or is
+    one of `directories` (each directory the prefix names, in each form)."""
+    forms = {prefix, fold(prefix), fold_names(prefix, partial=True)}
+    directories = set()
+    for form in forms:
+        for i, ch in enumerate(form):
+            if ch == "/" and i > 0:
+                directories.add(form[:i])
+    directories |= {fold_names(d) for d in directories}
+    return tuple(sorted(forms)), frozenset(directories)
+
+
 def check(rule: Rule, changes: ChangeSet) -> Result:
     prefix = param_str(rule, "prefix")
-    hits = [p for p in changes.touched_paths() if p.startswith(prefix)]
-    if hits:
+    starts, directories = reaches(prefix)
+    hits = []
+    variants = 0
+    for path in changes.touched_paths():
+        if path.startswith(prefix):
+            hits.append(path)
+            continue
+        for form in (path, fold(path), fold_names(path)):
+            if form.startswith(starts) or form in directories:
+                hits.append(path)
+                variants += 1
+                break
+    if not hits:
+        return result(rule, True, f"no touched path starts with {quote(prefix)}")
+    if len(hits) == 1:
+        message = f"1 touched path starts with {quote(prefix)}"
+    else:
         message = f"{plural(len(hits), 'touched path')} start with {quote(prefix)}"
-        if len(hits) == 1:
-            message = f"1 touched path starts with {quote(prefix)}"
-        return result(rule, False, message, paths=hits)
-    return result(rule, True, f"no touched path starts with {quote(prefix)}")
+    if variants:
+        message += (
+            f" ({variants} of them in another letter case or Unicode form, "
+            "or as a directory the prefix names, which a checkout would put there)"
+        )
+    return result(rule, False, message, paths=hits)

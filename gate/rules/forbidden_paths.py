@@ -7,8 +7,24 @@ Parameters:
   matches at any depth, a trailing `/` matches a directory and everything
   under it, a leading `/` anchors to the repository root.
 
-Both sides of a rename are checked.  Fails listing every touched path that
-matches.
+The match is conservative (`gate.globs.REACH`): it catches what a checkout
+on macOS or Windows would put in a forbidden place, not only the exact
+spelling.
+
+* **Letter case and Unicode normalization.**  A path hits when it, or its
+  folded form (case folded, Unicode NFD, a name's trailing dots and spaces
+  dropped as Windows does), matches a glob folded the same way:
+  `Secrets/key`, `KEY.PEM` and `secrets./key` hit `secrets/` and `*.pem`.
+* **The directory itself and those above it.**  Each directory a glob
+  names hits as a path of its own, matched exactly: a file, symlink or
+  submodule at `secrets` (for `secrets/`), or at `.github` or
+  `.github/workflows` (for `/.github/workflows/`), would put content into
+  the forbidden place.  Directories below a `**` are not named (`a/**/b/`
+  names `a` and `a/**/b`, not every directory under `a`).
+
+Both sides of a rename are checked, and so is a copy's source (copying a
+file out of a forbidden place reaches it).  Fails listing every touched
+path that hits.
 
 ```yaml
 - id: F3
@@ -25,11 +41,12 @@ from gate.model import Result, Rule
 from gate.rules._common import param_list, plural, result
 
 KIND = "forbidden_paths"
+GLOBS = {"paths": globs.REACH}  # and what a checkout would put there
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
     patterns = param_list(rule, "paths")
-    hits = globs.matching(changes.touched_paths(), patterns)
+    hits = globs.matching(changes.touched_paths(), patterns, GLOBS["paths"])
     if hits:
         verb = "matches" if len(hits) == 1 else "match"
         message = f"{plural(len(hits), 'touched path')} {verb} a forbidden glob"

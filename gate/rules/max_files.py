@@ -8,7 +8,9 @@ Parameters:
 A path is *touched* when the change adds, deletes, modifies, renames or
 changes the mode of it.  A rename touches its old and its new path but
 counts **once**; it is excluded only when both of its paths match
-`exclude`.  A copy counts its new path only.
+`exclude`.  A copy counts once, by its new path (its source is touched,
+for the path rules, but stays as it was).  `exclude` matches exactly as
+written (case-sensitive), so it never excludes more than it says.
 
 When the change comes from a writer's `result.json`, the stated
 `files_touched` is the count (unless `exclude` is given: then the listed
@@ -33,6 +35,7 @@ from gate.model import Result, Rule
 from gate.rules._common import param_int, param_list, plural, result
 
 KIND = "max_files"
+GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
@@ -46,9 +49,9 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     else:
         count = 0
         excluded = 0
-        is_excluded = globs.matcher(exclude)
+        is_excluded = globs.matcher(exclude, GLOBS["exclude"])
         for f in changes.files:
-            kept = [p for p in f.touched if not is_excluded(p)]
+            kept = [p for p in f.written if not is_excluded(p)]
             if kept:
                 count += 1
                 counted_paths.extend(kept)

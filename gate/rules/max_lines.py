@@ -5,8 +5,9 @@ Parameters:
 * `limit` (integer, 0 or more): the most lines allowed.
 * `count` (optional): `changed` (added + deleted, the default), `added`
   or `deleted`.
-* `exclude` (globs, optional): files that do not count.  A rename is
-  excluded only when both of its paths match.
+* `exclude` (globs, optional): files that do not count, matched exactly
+  as written.  A rename is excluded only when both of its paths match; a
+  copy by its new path.
 
 Only text files count: binary files and submodules are touched but carry
 0 lines.  Counts are git's numstat (a modified line is one deleted and one
@@ -34,6 +35,7 @@ from gate.model import Result, Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
 
 KIND = "max_lines"
+GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
@@ -43,11 +45,11 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     added = deleted = 0
     contributing: list[str] = []
     unknown: list[str] = []
-    is_excluded = globs.matcher(exclude)
+    is_excluded = globs.matcher(exclude, GLOBS["exclude"])
     for f in changes.files:
         if f.binary or f.submodule:
             continue
-        if exclude and all(is_excluded(p) for p in f.touched):
+        if exclude and all(is_excluded(p) for p in f.written):
             continue
         if f.added is None or f.deleted is None:
             unknown.append(f.path)
@@ -57,7 +59,7 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         added += add
         deleted += dele
         if add or dele:
-            contributing.extend(f.touched)
+            contributing.extend(f.written)
     if unknown:
         unknown.sort()
         message = (

@@ -9,10 +9,17 @@ Parameters:
   `**/*_test.py`, `**/conftest.py`, `pytest.ini`, `tox.ini`,
   `**/*_test.go`, `**/__tests__/`, `**/*.test.*`, `**/*.spec.*`, `spec/`.
 
+A path is a test path when it matches a glob as written, or in another
+letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
+and `TEST_CLAMP.PY` are test paths, because a case-insensitive checkout
+treats them as `tests/x.py` and `test_clamp.py`.  Counting more paths as
+tests can only make the rule fail more often, never less.
+
 Fails when a test file that exists at base is modified, deleted,
 renamed (either side of the rename is a test path: moving a test away and
 moving a file onto a test path both count) or has its mode changed.  With
-`allow_added: false`, a new test file (added or copied) also fails.  When
+`allow_added: false`, a new test file (added, or a copy's new path) also
+fails; copying a test leaves its source as it was.  When
 the source only knows a path but not what happened to it (a writer's
 `result.json`), a test path fails and the message says its status is
 unknown: the gate cannot tell a new test from an edited one.
@@ -42,6 +49,7 @@ from gate.model import DEFAULT_TESTS, Result, Rule
 from gate.rules._common import param_bool, param_list, plural, result
 
 KIND = "test_drift"
+GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 
@@ -51,9 +59,9 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     allow_added = param_bool(rule, "allow_added", True)
     counts: dict[str, int] = {}
     offending: list[str] = []
-    is_test = globs.matcher(patterns)
+    is_test = globs.matcher(patterns, GLOBS["paths"])
     for f in changes.files:
-        hits = [p for p in f.touched if is_test(p)]
+        hits = [p for p in f.written if is_test(p)]
         if not hits:
             continue
         if f.status in (ADDED, COPIED):

@@ -1,0 +1,149 @@
+"""Paths as text: the one owner of how path bytes become text, how text is
+shown, and which paths a file system would take for one another.
+
+git paths are bytes.  Inside the gate a path is a `str` decoded by
+`from_bytes`: UTF-8, with every byte that is not part of valid UTF-8 kept
+as a lone surrogate (U+DC80 + the byte, Python's `surrogateescape`).  The
+mapping is one to one and `to_bytes` reverses it, so two different paths
+never become the same text, and a path read from git can be handed back to
+git byte for byte.  Rules compare and match these strings as they are.
+
+Such a string cannot be written as UTF-8 as it is, so everything that
+shows a path goes through one of two reversible forms:
+
+* `shown(path)` for JSON reports and the GitHub API: the path exactly,
+  except that a backslash is doubled (`\\\\`) and a byte that is not UTF-8
+  is written `\\xNN` (two lower-case hex digits).  Because a real backslash
+  is always doubled, `\\xNN` never collides with a path that contains the
+  text `\\xff`, and the form reads back to the same bytes.
+* `gate.escape.printable(path)` for text and markdown: the same `\\xNN` for a
+  byte that is not UTF-8, plus escapes for control and invisible characters
+  (see its docstring); it is one to one as well.
+
+`fold(path)` and `fold_names(path)` are the keys under which a
+case-insensitive or normalizing file system (macOS's APFS and HFS+,
+Windows' NTFS) stores a path: two paths with the same key may land in the
+same place on such a checkout.  Rules that forbid match the folded forms
+too (`gate.globs`, `forbidden_path`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+__all__ = [
+    "FOLDS",
+    "fold",
+    "fold_names",
+    "from_bytes",
+    "is_raw_byte",
+    "quoted",
+    "raw_byte_escape",
+    "shown",
+    "to_bytes",
+    "visible",
+]
+
+_RAW_FIRST = 0xDC80  # surrogateescape: byte 0x80 -> U+DC80 ... byte 0xFF -> U+DCFF
+_RAW_LAST = 0xDCFF
+_SHOWN_SPECIAL = re.compile(r"[\\\ud800-\udfff]")
+
+
+def from_bytes(raw: bytes) -> str:
+    """A path's bytes (from git) as the gate's text for it; reversible."""
+    return raw.decode("utf-8", errors="surrogateescape")
+
+
+def to_bytes(path: str) -> bytes:
+    """The bytes of a path (the inverse of `from_bytes`)."""
+    return path.encode("utf-8", errors="surrogateescape")
+
+
+def is_raw_byte(ch: str) -> bool:
+    """True for a character that stands for a byte that is not UTF-8."""
+    return _RAW_FIRST <= ord(ch) <= _RAW_LAST
+
+
+def raw_byte_escape(ch: str) -> str:
+    """`\\xNN` for a character that stands for a byte that is not UTF-8."""
+    return f"\\x{ord(ch) - 0xDC00:02x}"
+
+
+def _shown_char(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    if ch == "\\":
+        return "\\\\"
+    if is_raw_byte(ch):
+        return raw_byte_escape(ch)
+    return f"\\u{ord(ch):04x}"  # a lone surrogate from JSON input, not from bytes
+
+
+def shown(path: str) -> str:
+    """The path for JSON reports and API payloads: exact, except `\\` is
+    doubled and a byte that is not UTF-8 is `\\xNN` (a lone surrogate that
+    stands for no byte, which only JSON input can carry, is `\\uNNNN`).
+    Valid UTF-8 always; different paths never give the same text."""
+    if _SHOWN_SPECIAL.search(path) is None:
+        return path
+    return _SHOWN_SPECIAL.sub(_shown_char, path)
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _surrogate_escape(ch: str) -> str:
+    return raw_byte_escape(ch) if is_raw_byte(ch) else f"\\u{ord(ch):04x}"
+
+
+def visible(text: str, *, json_source: bool = False) -> str:
+    """Prose (a message, a JSON document) that may quote a path, made valid
+    UTF-8: a byte that is not UTF-8 becomes `\\xNN`, any other lone surrogate
+    `\\uNNNN`; nothing else changes.  For text in which backslashes are
+    already escaped (a JSON string, `quoted`) this stays one to one.  With
+    `json_source`, `text` is JSON source and the escape is written so that
+    the string *value* reads `\\xNN`."""
+    if _SURROGATE.search(text) is None:
+        return text
+    lead = "\\" if json_source else ""
+    return _SURROGATE.sub(lambda m: lead + _surrogate_escape(m.group(0)), text)
+
+
+def quoted(text: str) -> str:
+    """`text` in double quotes for a message: JSON string syntax (`\\"`,
+    `\\\\`, `\\n`, ...), and a byte that is not UTF-8 as `\\xNN` (which
+    JSON syntax never writes, so the form stays one to one)."""
+    return visible(json.dumps(text, ensure_ascii=False))
+
+
+def fold(path: str) -> str:
+    """The key under which a case-insensitive, normalizing file system files
+    `path`: Unicode's canonical caseless form (NFD of the case fold of NFD),
+    taken after upper-casing as NTFS does.  `É`, `é` written as one code
+    point or as `e` + U+0301, and `E` + U+0301 all fold alike; `ß` folds to
+    `ss`, the Kelvin sign to `k`, dotless `ı` to `i`.  Meant to merge at
+    least what APFS and HFS+ (case and normalization) and NTFS (case)
+    merge, so a rule that forbids by the folded form misses none of their
+    collisions; it may merge a few names they keep apart."""
+    if path.isascii():
+        return path.lower()
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", path).upper().casefold())
+
+
+def fold_names(path: str, *, partial: bool = False) -> str:
+    """`fold`, and each name without its trailing dots and spaces, which
+    Windows drops (`secrets.` and `secrets ` open `secrets`).  With
+    `partial`, the text after the last `/` is the start of a name (a plain
+    prefix), so its trailing dots and spaces are kept."""
+    key = fold(path)
+    if "." not in key and " " not in key:
+        return key
+    names = key.split("/")
+    last = names.pop() if partial else None
+    out = "/".join(name.rstrip(". ") or name for name in names)  # a name of dots stays
+    return out if last is None else f"{out}/{last}" if names else last
+
+
+# The two file-system views a forbidding rule matches besides the exact path.
+FOLDS = (fold, fold_names)
