@@ -10,10 +10,11 @@ exits 2 "could not judge", never 1 ("a rule failed") or 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from gate import __version__
 from gate.errors import EXIT_ERROR, GateError
@@ -51,7 +52,7 @@ def _add_output(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gate",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -237,72 +238,68 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def workflow_fence(environ: Mapping[str, str]) -> str | None:
-    """A fresh `::stop-commands::` token when running inside GitHub Actions.
+class _Parser(argparse.ArgumentParser):
+    """argparse, printing help and usage errors through `gate.output` too."""
 
-    The runner obeys workflow commands (`::error::`, `##[...]`) in any step's
-    output, and the gate's reports echo text a pull request controls (file
-    names, patch lines).  Inside a workflow, people-formats and error
-    messages are printed between `::stop-commands::TOKEN` and `::TOKEN::`,
-    so nothing echoed can issue a command.  JSON is left as it is (it is for
-    machines; write it with --output).  `gate action` fences its own log.
-    """
-    if environ.get("GITHUB_ACTIONS") != "true":
-        return None
-    from gate.github.workflow import new_token  # stdlib only: no network stack
+    def _print_message(self, message: str, file: object = None) -> None:
+        if not message:
+            return
+        from gate import output
 
-    return new_token()
-
-
-def _fenced(text: str, token: str | None) -> str:
-    return text if token is None else f"::stop-commands::{token}\n{text}\n::{token}::"
+        if file is sys.stderr:
+            output.note(message, end="")
+        else:
+            output.write(message)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from gate import output
+
+    output.start(os.environ, None)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:  # --help, --version, or a usage error (exit 2)
+        output.finish()
+        raise
     if args.command is None:
-        parser.print_help()
+        build_parser().print_help()
+        output.finish()
         return EXIT_ERROR
-    token = workflow_fence(os.environ) if args.command != "action" else None
-    fence_stdout = token is not None and getattr(args, "format", "text") != "json"
-    if fence_stdout:
-        print(f"::stop-commands::{token}", flush=True)
+    # `gate action` keeps its own log (gate.github.workflow.Log), fenced block by block.
+    fmt = "json" if args.command == "action" else getattr(args, "format", None)
+    output.start({} if args.command == "action" else os.environ, fmt)
     try:
         module = importlib.import_module(f"gate.commands.{args.command}")
         code: int = module.run(args)
     except GateError as exc:
-        print(_fenced(f"gate: error: {exc.message}", token), file=sys.stderr)
+        output.error(exc.message)
         return exc.code
     except KeyboardInterrupt:
-        print("gate: interrupted", file=sys.stderr)
+        output.note("gate: interrupted")
         return 130
     except BrokenPipeError:
         return EXIT_ERROR
     except Exception as exc:  # not expected: a bug or an exhausted machine, never a verdict
-        _internal_error(exc, token)
+        _internal_error(exc)
         return EXIT_ERROR
     finally:
-        if fence_stdout:
-            sys.stdout.flush()
-            print(f"::{token}::", flush=True)
+        with contextlib.suppress(Exception):
+            output.finish()
     return code
 
 
-def _internal_error(exc: Exception, token: str | None) -> None:
+def _internal_error(exc: Exception) -> None:
     """Exit 2 with one sentence (and the traceback under GATE_DEBUG=1).
 
     Printing may fail too (out of memory, a closed stderr): the exit code is
     what matters, so a failure to print is swallowed.
     """
+    from gate import output
     from gate.errors import debug_enabled, internal_error
 
-    try:
-        text = f"gate: error: could not judge: {internal_error(exc)}"
+    with contextlib.suppress(Exception):
         if debug_enabled(os.environ):
             import traceback
 
-            text = "".join(traceback.format_exception(exc)) + text
-        print(_fenced(text, token), file=sys.stderr)
-    except Exception:
-        pass
+            output.note("".join(traceback.format_exception(exc)), end="")
+        output.error(f"could not judge: {internal_error(exc)}")

@@ -10,7 +10,8 @@ own choice; `--freeze` pins its bytes to a recorded sha256.
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
@@ -20,14 +21,36 @@ if TYPE_CHECKING:
     from gate.model import Rubric
 
 
-def repo_path(path: str) -> str:
-    """`path` as a clean repository-relative path, or GateError."""
-    clean = path.removeprefix("./")
-    parts = PurePosixPath(clean).parts
-    if not clean or clean.startswith("/") or ".." in parts or "\\" in clean or "\0" in clean:
+def repo_path(
+    path: str,
+    *,
+    name: str = "rubric path",
+    fix: str = "pass --rubric like .github/blast-radius.yml",
+) -> str:
+    """`path` as the one repository path git names it, or GateError.
+
+    The one owner of rubric-path normalization: `gate check`, `gate lab`,
+    `gate selftest --base`, `judge.evaluate` (for `gate.rubric-edited`) and the
+    Action's `rubric-path` input all go through it, so `./x.yml`, `x//y.yml`
+    and `x/./y.yml` name the same file everywhere.  Refused: an empty path,
+    an absolute one, `..`, a backslash and control characters.
+    """
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    problem = None
+    if not parts:
+        problem = "is empty"
+    elif path.startswith("/"):
+        problem = "is absolute"
+    elif ".." in parts:
+        problem = "leaves the repository (..)"
+    elif "\\" in path:
+        problem = "contains a backslash (use / separators)"
+    elif any(ord(c) < 32 or ord(c) == 127 for c in path):
+        problem = "contains a control character"
+    if problem is not None:
+        shown = json.dumps(path[:60] + ("..." if len(path) > 60 else ""), ensure_ascii=False)
         raise GateError(
-            f"rubric path {path!r} is not a repository-relative path: "
-            "pass --rubric like .github/blast-radius.yml"
+            f"{name} {shown} {problem}: it must be a path relative to the repository root; {fix}"
         )
     return "/".join(parts)
 

@@ -10,7 +10,9 @@ parser (it records lines) bounds its integers with `integer` too.
 
 Out: `dumps` is the only JSON encoder for output (reports, scoreboards,
 `gate schema`, the Action's report file).  It is deterministic (sorted keys,
-no timestamps) and its bytes cannot be read as a workflow command by a CI
+no timestamps), valid UTF-8 (a path byte that is not UTF-8, carried as a
+lone surrogate, reads `\\xNN` as `gate.paths.visible` writes it), and its
+bytes cannot be read as a workflow command by a CI
 runner: the GitHub runner obeys `##[command]` anywhere in a line, so `#` in
 `##[` is written `\\u0023`, and the line separators U+2028, U+2029 and NEL
 (U+0085) are written as escapes too.  Each is the same JSON value, so a JSON
@@ -122,7 +124,10 @@ _RUNNER_SAFE = {
 def dumps(value: Any, *, indent: int | None = 2) -> str:
     """`value` as deterministic JSON text ending in a newline, safe to print
     in a CI log (see the module docstring)."""
+    from gate.paths import visible
+
     text = json.dumps(value, sort_keys=True, indent=indent, ensure_ascii=False)
+    text = visible(text, json_source=True)  # a byte that is not UTF-8 reads `\xNN`
     for raw, escaped in _RUNNER_SAFE.items():
         if raw in text:
             text = text.replace(raw, escaped)

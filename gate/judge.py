@@ -58,14 +58,17 @@ def evaluate(
 ) -> Report:
     """Judge `changes` by `rubric`.
 
-    `rubric_path` is the repository path of the rubric; when given, built-in
-    `gate.rubric-edited` is evaluated.  `builtins` are extra built-in results
+    `rubric_path` is the repository path of the rubric, in any spelling
+    `gate.frozen.repo_path` accepts (`./x.yml` is `x.yml`); when given,
+    built-in `gate.rubric-edited` is evaluated.  `builtins` are extra built-in results
     computed by the caller.  Built-ins are reported first, in `BUILTIN_IDS`
     order, then the rubric's rules in rubric order.
     """
     found = list(builtins)
     if rubric_path is not None:
-        found.append(rubric_edited(changes, rubric_path))
+        from gate.frozen import repo_path  # the one owner of the spelling
+
+        found.append(rubric_edited(changes, repo_path(rubric_path)))
     order = {rule_id: i for i, rule_id in enumerate(BUILTIN_IDS)}
     found.sort(key=lambda r: (order.get(r.id, len(order)), r.id))
     results = found + run_rules(rubric, changes)

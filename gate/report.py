@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
+from gate.jsontext import dumps
 from gate.model import Result
-from gate.paths import visible
 
 
 @dataclass(frozen=True)
@@ -43,9 +42,8 @@ class Report:
 def to_json(report: Report) -> str:
     """Deterministic JSON: sorted keys, no timestamps, no absolute paths;
     valid UTF-8 (paths in `gate.paths.shown` form, and any byte that is not
-    UTF-8 left in prose as `\\xNN`)."""
-    text = json.dumps(report.to_dict(), sort_keys=True, indent=2, ensure_ascii=False)
-    return visible(text, json_source=True) + "\n"
+    UTF-8 left in prose as `\\xNN`); see `gate.jsontext.dumps`."""
+    return dumps(report.to_dict())
 
 
 # ---------------------------------------------------------------------------

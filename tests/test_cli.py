@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main, workflow_fence
+from gate.cli import main
 
 HOSTILE = "::error::pwned\n##[error]x"
 
@@ -47,38 +47,40 @@ def test_people_formats_are_fenced_inside_github_actions(  # type: ignore[no-unt
     assert f"::{start.group(1)}::" not in body
 
 
-def test_json_is_never_fenced(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_json_is_never_fenced_and_never_a_command(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     result, rubric = _hostile_result(tmp_path)
     assert main(["grade", result, "--rubric", rubric, "--format", "json"]) == 1
-    data = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    assert "##[" not in out and "\\u0023#[error]" in out
+    assert not any(line.lstrip().startswith("::") for line in out.splitlines())
+    data = json.loads(out)
     assert data["results"][-1]["paths"] == [HOSTILE]
 
 
-def test_errors_are_fenced_on_stderr_inside_github_actions(
+def test_errors_are_inert_on_stderr_inside_github_actions(
     tmp_path: Path, capsys, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     patch = tmp_path / "x.patch"
-    patch.write_text("::error::from a writer\n")
+    patch.write_text("::error::from a writer\n##[error]x\n")
     rubric = tmp_path / "r.yml"
     rubric.write_text("rules:\n  - {id: F1, kind: max_files, limit: 3}\n")
     code = main(
         ["check", "--patch", str(patch), "--rubric-file", str(rubric), "--repo", str(tmp_path)]
     )
-    err = capsys.readouterr().err.splitlines()
+    err = capsys.readouterr().err
     assert code == 2
-    assert err[0].startswith("::stop-commands::gate-")
-    assert err[-1] == "::" + err[0].removeprefix("::stop-commands::") + "::"
-    assert err[1].startswith("gate: error: ")
+    (line,) = err.splitlines()
+    assert line.startswith("gate: error: ")
+    assert "##[" not in line
 
 
-def test_fence_tokens_are_fresh() -> None:
-    env = {"GITHUB_ACTIONS": "true"}
-    assert workflow_fence(env) != workflow_fence(env)
-    assert workflow_fence({}) is None
-
-
-def test_no_command_prints_help_and_exits_2(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main([]) == 2
-    assert "usage: gate" in capsys.readouterr().out
+def test_fence_tokens_are_fresh(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result, rubric = _hostile_result(tmp_path)
+    tokens = set()
+    for _ in range(2):
+        main(["grade", result, "--rubric", rubric])
+        tokens.add(capsys.readouterr().out.splitlines()[0])
+    assert len(tokens) == 2

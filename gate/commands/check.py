@@ -16,7 +16,6 @@ from gate.git import Repo
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
     from gate.model import Rubric
-    from gate.report import Report
 
 # Only what starting git needs is imported up front; the rubric loader, the
 # change-set model, the rules and the report load while git computes the diff.
@@ -110,24 +109,6 @@ def git_changes(
     return rubric, changes
 
 
-def write_output(path: str, report: Report) -> None:
-    from gate.report import to_json
-
-    try:
-        Path(path).write_bytes(to_json(report).encode("utf-8"))
-    except OSError as exc:
-        raise GateError(f"cannot write report to {path} ({exc.strerror}): check --output") from None
-
-
-def emit(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(text.encode("utf-8", errors="replace"))
-    sys.stdout.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     from gate.frozen import repo_path
 
@@ -140,12 +121,13 @@ def run(args: argparse.Namespace) -> int:
         rubric, changes = patch_changes(args, repo, stdout)
     else:
         rubric, changes = git_changes(args, repo, stdout)
+    from gate import output
     from gate.judge import evaluate  # imported late: git mode loads it while git works
-    from gate.report import render
+    from gate.report import render, to_json
 
     report = evaluate(rubric, changes, rubric_path=rubric_path)
     text = render(report, args.format)
     if args.output is not None:
-        write_output(args.output, report)
-    emit(text)
+        output.write_report_file(args.output, to_json(report))
+    output.write(text)
     return EXIT_PASS if report.passed else EXIT_FAIL

@@ -16,13 +16,13 @@ Exit 0 when both verdicts came out as designed, 1 otherwise.
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.escape import printable
+from gate.jsontext import dumps
 from gate.model import DEFAULT_RUBRIC_PATH
 from gate.report import Report, to_markdown
 from gate.selftest import SelftestReport
@@ -233,7 +233,7 @@ def to_json(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
             for sc, report in results
         ],
     }
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return dumps(data)
 
 
 def to_md(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
@@ -245,7 +245,7 @@ def to_md(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> s
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.commands.grade import emit
+    from gate.output import write as emit
 
     selftest, results = run_demo()
     fmt = getattr(args, "format", "text")

@@ -9,7 +9,6 @@ rule agrees, 2 when a report cannot be read.
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -204,13 +203,14 @@ def to_markdown(c: Comparison) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.commands.grade import emit
+    from gate import output
+    from gate.jsontext import dumps
 
     comparison = compare(load_report(args.report_a), load_report(args.report_b))
     if args.format == "json":
-        emit(json.dumps(comparison.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+        output.write(dumps(comparison.to_dict()))
     elif args.format == "markdown":
-        emit(to_markdown(comparison))
+        output.write(to_markdown(comparison))
     else:
-        emit(to_text(comparison))
+        output.write(to_text(comparison))
     return EXIT_PASS if comparison.agree else EXIT_FAIL

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from gate import output
 from gate.errors import EXIT_PASS
 
 
@@ -15,5 +16,5 @@ def run(args: argparse.Namespace) -> int:
     from gate.freeze import freeze_line
 
     lines = [freeze_line(path) for path in args.files]
-    print("\n".join(lines))
+    output.write("\n".join(lines) + "\n")
     return EXIT_PASS

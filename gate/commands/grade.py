@@ -10,34 +10,12 @@ meet the field contract (`gate.result`); a missing field prints
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
-from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
-from gate.escape import printable
+from gate import output
+from gate.errors import EXIT_FAIL, EXIT_PASS
+from gate.jsontext import dumps
 from gate.model import DEFAULT_RUBRIC_PATH
-from gate.report import Report, render, to_json
-
-
-def emit(text: str) -> None:
-    """Write to stdout; a terminal that cannot encode a path gets escapes, not a crash."""
-    try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
-    sys.stdout.flush()
-
-
-def write_report(path: str, report: Report) -> None:
-    """`--output FILE`: the deterministic JSON report."""
-    try:
-        Path(path).write_text(to_json(report), encoding="utf-8")
-    except OSError as exc:
-        raise GateError(
-            f"cannot write report to {printable(path)} ({exc.strerror or exc}): check --output"
-        ) from None
+from gate.report import render, to_json
 
 
 def notes_for(files_touched: int | None, path_count: int) -> list[str]:
@@ -59,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         changes = load_result(args.result)
     except ResultContractError as exc:
-        emit(json.dumps(exc.payload()) + "\n")
-        print(f"gate: error: {exc.message}", file=sys.stderr)
-        return EXIT_ERROR
+        # The machine-readable part on stdout; the sentence goes to stderr
+        # through cli.main like every other error.
+        output.write(dumps(exc.payload(), indent=None))
+        raise
     notes = notes_for(changes.files_touched, len(changes.touched_paths()))
     report = evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
     if args.output is not None:
-        write_report(args.output, report)
-    emit(render(report, args.format))
+        output.write_report_file(args.output, to_json(report))
+    output.write(render(report, args.format))
     return EXIT_PASS if report.passed else EXIT_FAIL

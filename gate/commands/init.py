@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gate import output
 from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
 from gate.model import DEFAULT_RUBRIC_PATH
@@ -37,12 +38,17 @@ def run(args: argparse.Namespace) -> int:
     write_starter(path)
     name = printable(path)
     default = path == DEFAULT_RUBRIC_PATH
-    print(f"wrote {name}: a starter rubric with 5 rules and an example for each")
-    print("next:")
-    print(f"  gate selftest --strict {name}   # the examples prove every rule can fail")
-    print("  edit the limits and paths to fit your repository, then commit it in its own PR")
+    lines = [
+        f"wrote {name}: a starter rubric with 5 rules and an example for each",
+        "next:",
+        f"  gate selftest --strict {name}   # the examples prove every rule can fail",
+        "  edit the limits and paths to fit your repository, then commit it in its own PR",
+    ]
     if default:
-        print("  gate check --base main           # judges your branch by the rubric at main")
+        lines.append(
+            "  gate check --base main           # judges your branch by the rubric at main"
+        )
     else:
-        print(f"  gate check --base main --rubric {name}")
+        lines.append(f"  gate check --base main --rubric {name}")
+    output.write("\n".join(lines) + "\n")
     return EXIT_PASS

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from gate import output
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
+from gate.jsontext import dumps
 from gate.lab import BUCKETS, LabResult, run_lab
 
 
 def _progress(done: int, total: int) -> None:
     end = "\n" if done == total else ""
-    print(f"\rjudged {done}/{total} patches", end=end, file=sys.stderr, flush=True)
+    output.note(f"\rjudged {done}/{total} patches", end=end)
 
 
 def to_text(result: LabResult) -> str:
@@ -64,8 +65,10 @@ def to_markdown(result: LabResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.frozen import rubric_from_commit, rubric_from_file
+    from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
     from gate.git import Repo
+
+    rubric_path = repo_path(args.rubric)  # as `gate check` spells it
 
     if args.freeze is not None and args.rubric_file is None:
         raise GateError("--freeze goes with --rubric-file: it pins a local rubric's hash")
@@ -81,18 +84,18 @@ def run(args: argparse.Namespace) -> int:
         rubric,
         base_sha,
         args.patches,
-        rubric_path=args.rubric,
+        rubric_path=rubric_path,
         repeat=args.repeat,
         jobs=args.jobs,
         stdout_dir=args.stdout_dir,
         progress=progress,
     )
     if args.format == "json":
-        print(json.dumps(result.to_dict(), sort_keys=True, indent=2, ensure_ascii=False))
+        output.write(dumps(result.to_dict()))
     elif args.format == "markdown":
-        print(to_markdown(result), end="")
+        output.write(to_markdown(result))
     else:
-        print(to_text(result), end="")
+        output.write(to_text(result))
     if result.judge_errors:
         names = ", ".join(printable(p) for p in result.judge_errors)
         raise GateError(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from gate import output
 from gate.errors import EXIT_PASS
+from gate.jsontext import dumps
 
 
 def run(args: argparse.Namespace) -> int:
     from gate.rubric import schema
 
-    print(json.dumps(schema(), sort_keys=True, indent=2, ensure_ascii=False))
+    output.write(dumps(schema()))
     return EXIT_PASS

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
+from gate.jsontext import dumps
 from gate.model import Rubric
 from gate.selftest import SelftestReport, describe, run_selftest
 
@@ -66,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     rubric = load(args)
     report = run_selftest(rubric)
     if args.format == "json":
-        print(json.dumps(report.to_dict(), sort_keys=True, indent=2, ensure_ascii=False))
+        output.write(dumps(report.to_dict()))
     elif args.format == "markdown":
-        print(to_markdown(report, rubric.source), end="")
+        output.write(to_markdown(report, rubric.source))
     else:
-        print(to_text(report, rubric.source, args.strict), end="")
+        output.write(to_text(report, rubric.source, args.strict))
     if not report.agrees:
         return EXIT_FAIL
     if args.strict and report.strict_problems():

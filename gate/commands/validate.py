@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from gate import output
 from gate.errors import EXIT_PASS
+from gate.escape import printable
 
 
 def _count(n: int, word: str) -> str:
@@ -15,8 +17,8 @@ def run(args: argparse.Namespace) -> int:
     from gate.rubric import load_rubric_file
 
     rubric = load_rubric_file(args.file)
-    print(
-        f"{args.file}: valid rubric, {_count(len(rubric.rules), 'rule')}, "
-        f"{_count(len(rubric.examples), 'example')}"
+    output.write(
+        f"{printable(args.file)}: valid rubric, {_count(len(rubric.rules), 'rule')}, "
+        f"{_count(len(rubric.examples), 'example')}\n"
     )
     return EXIT_PASS

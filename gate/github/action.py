@@ -11,7 +11,6 @@ asked for the listing and file bytes.  The rubric comes from the base commit.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -23,9 +22,11 @@ from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
 from gate.github import api_changes, merge_queue, publish
 from gate.github.client import ApiError, PullInfo
 from gate.github.settings import REPORT_NAME, Settings, output_paths
-from gate.github.workflow import Log, append_summary, write_new_file, write_outputs
+from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
+from gate.jsontext import dumps
 from gate.model import DEFAULT_CHECK_NAME, WORKFLOW_EDITED, Result, Rubric
+from gate.output import write_new_file
 from gate.report import Report, to_json, to_text
 
 ClientFactory = Callable[[Settings], Any]
@@ -481,7 +482,7 @@ def report_json(verdict: publish.Verdict) -> str | None:
     if verdict.state == "skipped":
         data = verdict.report.to_dict()
         data["skipped"] = True
-        return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        return dumps(data)
     return to_json(verdict.report)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gate.errors import GateError
+from gate.frozen import repo_path
 from gate.model import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH
 
 # The kebab-case names declared in action.yml (a test compares them).
@@ -128,10 +129,11 @@ class Settings:
         if comment not in COMMENT_POLICIES:
             raise GateError(f'input comment is "{comment}"; use one of on-failure, always, never')
 
-        rubric_path = get_input("rubric-path") or DEFAULT_RUBRIC_PATH
-        problem = repo_path_problem(rubric_path)
-        if problem:
-            raise GateError(f'input rubric-path "{rubric_path}" {problem}')
+        rubric_path = repo_path(
+            get_input("rubric-path") or DEFAULT_RUBRIC_PATH,
+            name="input rubric-path",
+            fix="set it like .github/blast-radius.yml",
+        )
 
         check_name = get_input("check-name") or DEFAULT_CHECK_NAME
         if len(check_name) > 100 or any(ord(c) < 32 for c in check_name):
@@ -223,18 +225,6 @@ def _retry_from_env(env: Mapping[str, str]) -> Retry:
         base_seconds=number("GATE_RETRY_BASE_SECONDS", default.base_seconds, 60),
         max_seconds=number("GATE_RETRY_MAX_SECONDS", default.max_seconds, 300),
     )
-
-
-def repo_path_problem(path: str) -> str | None:
-    """Why `path` is not a plain repository-relative file path, or None."""
-    if path.startswith("/") or "\\" in path:
-        return "must be relative to the repository root, with / separators"
-    parts = path.split("/")
-    if any(p in ("", ".", "..") for p in parts):
-        return "must be a plain repository path without empty, . or .. segments"
-    if any(ord(c) < 32 for c in path):
-        return "must not contain control characters"
-    return None
 
 
 def workflow_path(workflow_ref: str | None, repository: str) -> str | None:

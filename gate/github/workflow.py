@@ -9,7 +9,6 @@ and with control characters made visible so that it stays on its own lines.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Mapping
 from typing import TextIO
@@ -127,17 +126,3 @@ def append_summary(path: str | None, markdown: str) -> None:
         return
     with open(path, "a", encoding="utf-8", newline="\n") as fh:
         fh.write(markdown if markdown.endswith("\n") else markdown + "\n")
-
-
-def write_new_file(path: str, data: str) -> None:
-    """Write `data` to `path`, replacing a file or symlink already there without
-    following it (the workspace may hold files from the PR)."""
-    try:
-        if os.path.islink(path) or os.path.isfile(path):
-            os.unlink(path)
-    except OSError:
-        pass
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, 0o644)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(data)

@@ -15,9 +15,9 @@ from gate.github.workflow import (
     escape_property,
     format_output,
     visible,
-    write_new_file,
     write_outputs,
 )
+from gate.output import write_new_file
 
 HOSTILE = [
     "::error::x",

@@ -1,0 +1,185 @@
+"""Everything the command line prints goes through here: one path, one fence.
+
+Outside a workflow, text goes out as it is (reports already escape what a
+change controls).  Inside GitHub Actions (`GITHUB_ACTIONS=true`) the runner
+obeys workflow commands (`::error::`, `::add-mask::`, `##[...]`) in any line a
+step prints, and the gate's output echoes file names, patch lines and
+messages a pull request controls.  So there:
+
+- **stdout, text and markdown** is fenced: `::stop-commands::TOKEN` before
+  the first byte, `::TOKEN::` when the command ends, with a fresh random
+  token the text cannot guess;
+- **stdout, JSON** is not fenced (a workflow pipes it into a file or `jq`);
+  it is safe by construction, because `gate.jsontext.dumps` writes `##[` as
+  `\\u0023#[` and no JSON line can start with `::`;
+- **stderr** (error sentences, tracebacks under `GATE_DEBUG=1`, progress) is
+  made inert line by line instead of fenced: control characters visible, each
+  line starting with `gate:`, and `##[` broken.  Two fences on two streams
+  could resume each other (the runner reads stdout and stderr as they come),
+  so stderr needs no fence of its own.
+
+`cli.main` calls `start` and `finish`; commands call `write` (stdout) and
+never `print`; `cli.main` reports errors with `error`.  A test checks that no
+module under `gate/` outside this one (and the Action's own log,
+`gate.github.workflow.Log`) writes to `sys.stdout` or `sys.stderr`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sys
+from collections.abc import Mapping
+
+from gate.errors import GateError
+
+# Invisible, and breaks the runner's `##[command]` syntax.
+_ZERO_WIDTH_SPACE = "\u200b"
+
+
+class _State:
+    def __init__(self) -> None:
+        self.in_workflow = False
+        self.fence_stdout = False
+        self.token: str | None = None  # set once the stdout fence is open
+        self.line_open = False  # stdout's last byte was not a newline
+
+
+_state = _State()
+
+
+def start(environ: Mapping[str, str], fmt: str | None) -> None:
+    """Begin a command's output.  `fmt` is its report format (`json` is never
+    fenced); None for a command without one."""
+    _state.in_workflow = environ.get("GITHUB_ACTIONS") == "true"
+    _state.fence_stdout = _state.in_workflow and fmt != "json"
+    _state.token = None
+    _state.line_open = False
+
+
+def finish() -> None:
+    """Close the stdout fence, if one was opened (on a line of its own)."""
+    if _state.token is not None:
+        _raw_stdout(("\n" if _state.line_open else "") + f"::{_state.token}::\n")
+        _state.token = None
+
+
+def _raw_stdout(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:  # a terminal that cannot show a path gets escapes, not a crash
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace"))
+    sys.stdout.flush()
+
+
+def write(text: str) -> None:
+    """Report text to stdout (fenced inside a workflow unless it is JSON)."""
+    if not text:
+        return
+    if _state.fence_stdout and _state.token is None:
+        from gate.github.workflow import new_token  # stdlib only: no network stack
+
+        _state.token = new_token()
+        _raw_stdout(f"::stop-commands::{_state.token}\n")
+    _raw_stdout(text)
+    _state.line_open = not text.endswith("\n")
+
+
+def inert(line: str) -> str:
+    """One stderr line that no CI runner reads as a command."""
+    from gate.github.workflow import visible
+
+    text = visible(line).replace("##[", "##" + _ZERO_WIDTH_SPACE + "[")
+    return text if text.startswith("gate:") else "gate: " + text
+
+
+def note(text: str, *, end: str = "\n") -> None:
+    """Text for people on stderr (progress, tracebacks); inert inside a workflow."""
+    if _state.in_workflow:
+        text = "\n".join(inert(line) for line in (text + end).rstrip("\n").split("\n"))
+        end = "\n"
+    try:
+        sys.stderr.write(text + end)
+        sys.stderr.flush()
+    except (OSError, ValueError, UnicodeEncodeError):
+        pass  # stderr is gone or cannot encode: the exit code still carries the result
+
+
+def error(message: str) -> None:
+    """`gate: error: MESSAGE` on stderr: the one sentence of a failed command."""
+    note(f"gate: error: {message}")
+
+
+# --- report files ------------------------------------------------------------
+
+
+def write_new_file(path: str, data: str) -> None:
+    """Write `data` (UTF-8) to `path`, never through a symlink (raises OSError).
+
+    A report is written where a change may have planted files (a checkout, the
+    Action's workspace): `out/report.json` could be a symlink to `~/.bashrc`,
+    or `out` a symlink to another directory.  So a file or symlink already at
+    `path` is replaced, not followed (`O_EXCL|O_NOFOLLOW` on a fresh name),
+    and every directory of a relative path (or of an absolute path below the
+    current directory) is opened without following symlinks: a symlinked
+    directory is an error (ELOOP/ENOTDIR).  The directories of an absolute
+    path outside the current directory are the caller's own choice and are
+    resolved as usual.
+    """
+    base, rest = _trusted_split(path)
+    parts = [p for p in rest.split("/") if p not in ("", ".")]
+    if not parts:
+        raise IsADirectoryError(21, "is a directory", path)
+    *dirs, name = parts
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if os.open not in os.supports_dir_fd:  # no *at() calls: follow nothing at the end at least
+        _replace_at(None, os.path.join(base, *dirs, name), data, nofollow)
+        return
+    fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        for part in dirs:
+            next_fd = os.open(
+                part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow, dir_fd=fd
+            )
+            os.close(fd)
+            fd = next_fd
+        _replace_at(fd, name, data, nofollow)
+    finally:
+        os.close(fd)
+
+
+def _trusted_split(path: str) -> tuple[str, str]:
+    """(a directory the caller named, the rest that a change may have planted)."""
+    if not os.path.isabs(path):
+        return ".", path
+    cwd = os.getcwd()
+    if path.startswith(cwd.rstrip(os.sep) + os.sep):
+        return cwd, path[len(cwd.rstrip(os.sep)) + 1 :]
+    head, tail = os.path.split(path)
+    return head or os.sep, tail
+
+
+def _replace_at(dir_fd: int | None, name: str, data: str, nofollow: int) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=dir_fd)  # a file or a symlink; a directory raises
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow
+    fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(data)
+
+
+def write_report_file(path: str, text: str) -> None:
+    """`--output FILE`: the JSON report, via `write_new_file`, or GateError."""
+    from gate.escape import printable
+
+    try:
+        write_new_file(path, text)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            why += "; a directory on the way is a symlink or not a directory"
+        raise GateError(
+            f"cannot write report to {printable(path)} ({why}): check --output"
+        ) from None
