@@ -306,12 +306,13 @@ class Repo:
     def read_texts(
         self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
     ) -> dict[str, FileTexts]:
-        """Base and head text of each path (UTF-8, errors replaced); None where absent.
+        """Base and head text of each path (`gate.text.decode`); None where absent.
 
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
         """
         from gate.changes import FileTexts
+        from gate.text import decode
 
         wanted = sorted(set(paths))
         if not wanted:
@@ -325,7 +326,7 @@ class Repo:
                 texts = []
                 for side in (base, head):
                     data = cat.get(f"{side}:{path}") if side is not None else None
-                    texts.append(None if data is None else data.decode("utf-8", errors="replace"))
+                    texts.append(None if data is None else decode(data))
                 out[path] = FileTexts(base=texts[0], head=texts[1])
         return out
 

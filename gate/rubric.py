@@ -23,9 +23,10 @@ Every error is a `GateError` whose message reads
 
 Examples (the rubric's `examples:`) become `Example` values whose
 `ChangeSet` has `source="example"`.  An entry with `before`/`after` text
-gets counts from a difflib line diff (lines kept with their endings, as git
-counts them) and `texts` for the paths it names: for a rename, `old_path`
-maps to `FileTexts(base=before, head=None)` and `path` to
+gets counts from the rules' own line diff (`gate.text.line_diff`: a line
+ends at a newline, CRLF or CR and keeps its ending) and `texts` for the
+paths it names: for a rename, `old_path` maps to
+`FileTexts(base=before, head=None)` and `path` to
 `FileTexts(base=None, head=after)`, exactly what git reports for those two
 paths.  An entry given only by counts has no texts (content unknown).
 `Example.expect` lists the expected ids in rubric order.
@@ -34,7 +35,6 @@ paths.  An entry given only by counts has no texts (content unknown).
 from __future__ import annotations
 
 import bisect
-import difflib
 import hashlib
 import json
 import math
@@ -52,6 +52,7 @@ from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChang
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
 from gate.model import BUILTIN_PREFIX, DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
+from gate.text import kept_text, line_diff
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -832,7 +833,7 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                     (*base, "lines", i),
                     f'item {i + 1} of "lines" holds a line break; list one line per item',
                 )
-            if not line.strip():
+            if not kept_text(line):
                 raise fail(
                     (*base, "lines", i),
                     f'item {i + 1} of "lines" is blank; list lines with visible text',
@@ -908,20 +909,10 @@ def _check_entry(
 # building values
 
 
-def _lines(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
-
-
 def line_counts(before: str, after: str) -> tuple[int, int]:
-    """(added, deleted) lines between two texts, by a difflib line diff."""
-    old, new = _lines(before), _lines(after)
-    added = deleted = 0
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            deleted += i2 - i1
-            added += j2 - j1
-    return added, deleted
+    """(added, deleted) lines between two texts, by the rules' own line diff."""
+    diff = line_diff(before, after)
+    return len(diff.added), len(diff.removed)
 
 
 def _build_example(example: Mapping[str, Any], order: Mapping[str, int]) -> Example:

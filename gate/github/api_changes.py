@@ -26,6 +26,7 @@ from gate.changes import (
 )
 from gate.github.client import PullFile
 from gate.model import DIFF_INCOMPLETE, Result
+from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is a mode or type
 # change: the content may be the same, the path is still touched.
@@ -155,7 +156,7 @@ def changes_from_api(
 
     def text(ref: str, path: str) -> str | None:
         data = read_file(ref, path)
-        return None if data is None else data.decode("utf-8", errors="replace")
+        return None if data is None else decode(data)
 
     texts = {}
     for path in sorted(set(content_files)):

@@ -1,11 +1,11 @@
 """Helpers shared by the rule kinds: typed parameters, message wording,
-Python top-level symbol extraction and a line diff.  All pure.
+and what a Python module's top-level statements bind.  All pure.  File
+text, its lines and the line diff come from `gate.text`.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -13,6 +13,7 @@ from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
 from gate.model import Finding, Result, Rule
 from gate.paths import quoted
+from gate.text import encode
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
@@ -162,10 +163,123 @@ def unavailable(rule: Rule, path: str, changes: ChangeSet) -> Result:
     )
 
 
-# --- Python symbols ---
+# --- Python: what each top-level statement binds ---
+
+# Where a node is evaluated: the module itself, a function or lambda body, a
+# class body, or a comprehension (whose `:=` binds in the nearest enclosing
+# scope that is not a comprehension: the module, or not).
+_MODULE, _FUNCTION, _CLASS, _COMP_IN_MODULE, _COMP_ELSEWHERE = range(5)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_COMPOUND: dict[type[ast.AST], str] = {
+    ast.If: "if",
+    ast.For: "for",
+    ast.AsyncFor: "async for",
+    ast.While: "while",
+    ast.Try: "try",
+    ast.With: "with",
+    ast.AsyncWith: "async with",
+    ast.Match: "match",
+}
+if hasattr(ast, "TryStar"):  # Python 3.11+
+    _COMPOUND[ast.TryStar] = "try"
+_KINDS: dict[type[ast.AST], str] = {
+    ast.FunctionDef: "a `def`",
+    ast.AsyncFunctionDef: "an `async def`",
+    ast.ClassDef: "a `class`",
+    ast.Assign: "an assignment",
+    ast.AnnAssign: "an annotated assignment",
+    ast.AugAssign: "an augmented assignment",
+    ast.Delete: "`del`",
+    ast.Import: "an import",
+    ast.ImportFrom: "an import",
+    ast.Expr: "an expression",
+}
 
 
-Ranges = dict[str, list[tuple[int, int]]]
+@dataclass(frozen=True)
+class Statement:
+    """One top-level statement of a Python module and the module-level names
+    it touches when it runs.
+
+    `first`/`last` are 1-based lines (`first` is the first decorator's line).
+    `defines` are the symbols it defines: a `def`/`class` name, the targets
+    of an assignment (`X = ...`, each name of `A, (B, *C) = ...`,
+    `X: T = ...`).  `declares` are bare annotations (`X: T`).  `binds` are
+    all names it binds, rebinds or deletes at module level (`defines`
+    included; also `:=` anywhere outside a function body, imports, `del`,
+    `for`/`with`/`except ... as`/`match` targets of top-level blocks).
+    `mutates` are names whose object it changes through an attribute or
+    item target (`helper.x = 1`).  `rebinders` are `(name, line)` of each
+    `global name` in a function or class inside it: calling that function
+    may rebind the name.  `star` is a `from m import *`, which may bind any
+    name.  `reads` are the module names it reads while it runs.
+    """
+
+    first: int
+    last: int
+    kind: str
+    defines: frozenset[str]
+    declares: frozenset[str]
+    binds: frozenset[str]
+    mutates: frozenset[str]
+    rebinders: tuple[tuple[str, int], ...]
+    star: bool
+    reads: frozenset[str]
+
+    def touches(self) -> frozenset[str]:
+        """Every module-level name the statement may bind, rebind, delete,
+        annotate or change through an attribute or item, now or when a
+        function in it runs (`*` for a star import)."""
+        names = self.binds | self.declares | self.mutates | {n for n, _ in self.rebinders}
+        return names | {"*"} if self.star else names
+
+
+class NotPython(Exception):
+    """A version of a file that content rules cannot read as Python."""
+
+    def __init__(self, message: str, finding: Finding | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.findings = (finding,) if finding is not None else ()
+
+
+def module_statements(path: str, side: str, text: str | None) -> list[Statement]:
+    """The top-level statements of one version of a Python file (none when
+    the file is absent), parsed by Python from the file's bytes, so line
+    numbers index `gate.text.lines` and a byte-order mark or a coding
+    declaration is read as Python reads it.
+
+    Raises `NotPython` (a rule failure) when the text is not Python, and
+    `GateError` (cannot judge, exit 2, naming the file) when Python's parser
+    runs out of stack or memory (deeply nested expressions: `((((...` or
+    `a+a+...+a` by the hundred thousand): never a crash, never a verdict.
+    """
+    if text is None:
+        return []
+    try:
+        tree = ast.parse(encode(text))
+    except SyntaxError as exc:
+        raise NotPython(*syntax_problem(path, side, exc)) from None
+    except ValueError as exc:  # NUL bytes; a text no file decodes to
+        raise NotPython(
+            f"the {side} version of {quote(path)} is not Python source: {exc}", None
+        ) from None
+    except (RecursionError, MemoryError) as exc:
+        raise GateError(
+            f"the {side} version of {quote(path)} nests too deeply for Python's parser "
+            f"({type(exc).__name__}): the gate cannot judge it, and Python cannot import "
+            "it either; split the expression"
+        ) from None
+    return [_statement(node) for node in tree.body]
+
+
+def syntax_problem(path: str, side: str, exc: SyntaxError) -> tuple[str, Finding]:
+    """Message and finding for a version of `path` that is not Python."""
+    line = exc.lineno
+    where = f" at line {line}" if line is not None else ""
+    detail = exc.msg or "invalid syntax"
+    message = f"the {side} version of {quote(path)} does not parse as Python{where}: {detail}"
+    return message, Finding(path=path, message=message, line=line if side == "head" else None)
 
 
 def _target_names(node: ast.expr) -> list[str]:
@@ -181,193 +295,143 @@ def _target_names(node: ast.expr) -> list[str]:
     return []  # attributes and subscripts bind no module-level name
 
 
-def parse_module(text: str, path: str, side: str) -> ast.Module:
-    """`ast.parse(text)`, with Python's parser running out of stack or memory
-    (deeply nested expressions: `((((...` or `a+a+...+a` by the hundred
-    thousand) as "cannot judge" (GateError, exit 2) naming the file, never
-    a crash and never a verdict.  Raises `SyntaxError` when `text` is not
-    Python (that is a verdict: the rule fails).
-    """
-    try:
-        return ast.parse(text)
-    except (RecursionError, MemoryError) as exc:
-        raise GateError(
-            f"the {side} version of {quote(path)} nests too deeply for Python's parser "
-            f"({type(exc).__name__}): the gate cannot judge it, and Python cannot import "
-            "it either; split the expression"
-        ) from None
+def _defines(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, ast.Assign):
+        return {name for target in node.targets for name in _target_names(target)}
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
+        return set(_target_names(node.target))
+    alias = getattr(ast, "TypeAlias", None)  # `type X = ...`, Python 3.12+
+    if alias is not None and isinstance(node, alias):
+        return set(_target_names(node.name))
+    return set()
 
 
-def top_level_symbols(text: str, path: str, side: str) -> Ranges:
-    """Top-level `def`, `async def`, `class` and assignment names of a Python
-    module (`side` version of `path`), each with its 1-based inclusive line
-    ranges (a name defined twice has two ranges).  A definition's range
-    starts at its first decorator.
-
-    Imports do not define symbols here.  Raises `SyntaxError` when `text` is
-    not Python, GateError when Python's parser cannot cope (`parse_module`).
-    """
-    tree = parse_module(text, path, side)
-    found: Ranges = {}
-
-    def add(name: str, node: ast.stmt) -> None:
-        start = node.lineno
-        decorators = getattr(node, "decorator_list", None)
-        if decorators:
-            start = min(start, *(d.lineno for d in decorators))
-        end = node.end_lineno if node.end_lineno is not None else node.lineno
-        found.setdefault(name, []).append((start, end))
-
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            add(node.name, node)
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name in _target_names(target):
-                    add(name, node)
-        elif isinstance(node, ast.AnnAssign):
-            for name in _target_names(node.target):
-                add(name, node)
-    return found
+def _root_name(node: ast.expr) -> str | None:
+    """`helper` for `helper.x[0].y`; None when the chain starts elsewhere (`f().x`)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
-def syntax_problem(path: str, side: str, exc: SyntaxError) -> tuple[str, Finding]:
-    """Message and finding for a version of `path` that is not Python."""
-    line = exc.lineno
-    where = f" at line {line}" if line is not None else ""
-    detail = exc.msg or "invalid syntax"
-    message = f"the {side} version of {quote(path)} does not parse as Python{where}: {detail}"
-    return message, Finding(path=path, message=message, line=line if side == "head" else None)
-
-
-# --- line diff ---
-
-
-@dataclass(frozen=True)
-class LineDiff:
-    """Changed lines between two texts: `removed` are 1-based base line
-    numbers, `added` are 1-based head line numbers.  `head_anchor[n]` is the
-    head line nearest to where removed base line `n` used to be."""
-
-    removed: tuple[int, ...]
-    added: tuple[int, ...]
-    head_anchor: dict[int, int]
-
-
-def split_lines(text: str | None) -> list[str]:
-    """Lines with their endings kept, so a changed line ending is a change."""
-    return [] if text is None else text.splitlines(keepends=True)
-
-
-def _unique_anchors(
-    a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bhi: int
-) -> list[tuple[int, int]]:
-    """Patience anchors: lines that occur exactly once in both ranges, kept
-    in the longest run that is increasing on both sides."""
-    count_a: dict[int, int] = {}
-    where_a: dict[int, int] = {}
-    for i in range(alo, ahi):
-        count_a[a[i]] = count_a.get(a[i], 0) + 1
-        where_a[a[i]] = i
-    count_b: dict[int, int] = {}
-    where_b: dict[int, int] = {}
-    for j in range(blo, bhi):
-        if count_a.get(b[j]) == 1:
-            count_b[b[j]] = count_b.get(b[j], 0) + 1
-            where_b[b[j]] = j
-    pairs = sorted((where_a[v], where_b[v]) for v, n in count_b.items() if n == 1)
-    if not pairs:
-        return []
-    # longest increasing subsequence on the head positions (patience sorting)
-    tails: list[int] = []  # index into pairs of the smallest tail per length
-    back: list[int] = [-1] * len(pairs)
-    for k, (_, j) in enumerate(pairs):
-        pos = _bisect_tails(pairs, tails, j)
-        if pos > 0:
-            back[k] = tails[pos - 1]
-        if pos == len(tails):
-            tails.append(k)
-        else:
-            tails[pos] = k
-    out: list[tuple[int, int]] = []
-    k = tails[-1]
-    while k != -1:
-        out.append(pairs[k])
-        k = back[k]
-    out.reverse()
+def _signature(args: ast.arguments) -> list[ast.expr]:
+    """The parts of a signature evaluated where the function is defined."""
+    out: list[ast.expr] = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    every.extend(a for a in (args.vararg, args.kwarg) if a is not None)
+    out.extend(a.annotation for a in every if a.annotation is not None)
     return out
 
 
-def _bisect_tails(pairs: list[tuple[int, int]], tails: list[int], j: int) -> int:
-    lo, hi = 0, len(tails)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if pairs[tails[mid]][1] < j:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-def _matched(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int]]:
-    """Pairs (i, j) of equal lines kept by the diff, increasing on both sides.
-
-    Patience diff: common prefix and suffix first, then lines unique on both
-    sides as anchors, then the gaps between anchors the same way; a gap with
-    no unique line goes to `difflib.SequenceMatcher` (autojunk off).  This
-    keeps large files with many repeated lines (blank lines, `return`)
-    fast, where a plain SequenceMatcher is quadratic.
-    """
-    out: list[tuple[int, int]] = []
-    stack = [(0, len(a), 0, len(b))]
+def _statement(stmt: ast.stmt) -> Statement:
+    """Walk one top-level statement (iteratively: any depth Python parsed)."""
+    binds: set[str] = set()
+    declares: set[str] = set()
+    mutates: set[str] = set()
+    reads: set[str] = set()
+    rebinders: list[tuple[str, int]] = []
+    star = False
+    stack: list[tuple[ast.AST, int]] = [(stmt, _MODULE)]
     while stack:
-        alo, ahi, blo, bhi = stack.pop()
-        while alo < ahi and blo < bhi and a[alo] == b[blo]:
-            out.append((alo, blo))
-            alo += 1
-            blo += 1
-        while alo < ahi and blo < bhi and a[ahi - 1] == b[bhi - 1]:
-            ahi -= 1
-            bhi -= 1
-            out.append((ahi, bhi))
-        if alo >= ahi or blo >= bhi:
-            continue
-        anchors = _unique_anchors(a, b, alo, ahi, blo, bhi)
-        if anchors:
-            prev_i, prev_j = alo, blo
-            for i, j in anchors:
-                out.append((i, j))
-                stack.append((prev_i, i, prev_j, j))
-                prev_i, prev_j = i + 1, j + 1
-            stack.append((prev_i, ahi, prev_j, bhi))
-            continue
-        matcher = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
-        for i, j, size in matcher.get_matching_blocks():
-            out.extend((alo + i + k, blo + j + k) for k in range(size))
-    out.sort()
-    return out
+        node, scope = stack.pop()
+        here = scope == _MODULE
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if here:
+                binds.add(node.name)
+            outer: list[ast.AST] = [*node.decorator_list, *_signature(node.args)]
+            if node.returns is not None:
+                outer.append(node.returns)
+            stack.extend((n, scope) for n in outer)
+            stack.extend((n, _FUNCTION) for n in node.body)
+        elif isinstance(node, ast.ClassDef):
+            if here:
+                binds.add(node.name)
+            stack.extend((n, scope) for n in (*node.decorator_list, *node.bases))
+            stack.extend((k.value, scope) for k in node.keywords)
+            stack.extend((n, _CLASS) for n in node.body)
+        elif isinstance(node, ast.Lambda):
+            stack.extend((n, scope) for n in _signature(node.args))
+            stack.append((node.body, _FUNCTION))
+        elif isinstance(node, _COMPREHENSIONS):
+            inner = _COMP_IN_MODULE if scope in (_MODULE, _COMP_IN_MODULE) else _COMP_ELSEWHERE
+            gen0, *rest = node.generators
+            stack.append((gen0.iter, scope))  # evaluated outside the comprehension
+            parts: list[ast.AST] = [gen0.target, *gen0.ifs]
+            for gen in rest:
+                parts.extend((gen.target, gen.iter, *gen.ifs))
+            if isinstance(node, ast.DictComp):
+                parts.extend((node.key, node.value))
+            else:
+                parts.append(node.elt)
+            stack.extend((n, inner) for n in parts)
+        elif isinstance(node, ast.NamedExpr):
+            if scope in (_MODULE, _COMP_IN_MODULE) and isinstance(node.target, ast.Name):
+                binds.add(node.target.id)
+            stack.append((node.value, scope))
+        elif isinstance(node, ast.Global):
+            if not here:
+                rebinders.extend((name, node.lineno) for name in node.names)
+        elif isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                if scope in (_MODULE, _COMP_IN_MODULE):
+                    reads.add(node.id)
+            elif here:
+                binds.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if here:
+                for alias in node.names:
+                    if alias.name == "*":
+                        star = True
+                    else:
+                        binds.add(alias.asname or alias.name.split(".")[0])
+        elif (
+            here
+            and isinstance(node, ast.AnnAssign)
+            and node.value is None
+            and isinstance(node.target, ast.Name)
+        ):
+            declares.add(node.target.id)  # `X: T` annotates X but binds nothing
+            stack.append((node.annotation, scope))
+        else:
+            if here:
+                name = _pattern_name(node)
+                if name is not None:
+                    binds.add(name)
+                if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(
+                    node.ctx, ast.Load
+                ):
+                    root = _root_name(node)
+                    if root is not None:
+                        mutates.add(root)
+            stack.extend((n, scope) for n in ast.iter_child_nodes(node))
+    first = stmt.lineno
+    decorators = getattr(stmt, "decorator_list", None)
+    if decorators:
+        first = min(first, *(d.lineno for d in decorators))
+    last = stmt.end_lineno if stmt.end_lineno is not None else stmt.lineno
+    compound = _COMPOUND.get(type(stmt))
+    kind = f"a top-level `{compound}` statement" if compound else _KINDS.get(type(stmt), "")
+    return Statement(
+        first=first,
+        last=last,
+        kind=kind or f"a `{type(stmt).__name__.lower()}` statement",
+        defines=frozenset(_defines(stmt)),
+        declares=frozenset(declares),
+        binds=frozenset(binds),
+        mutates=frozenset(mutates),
+        rebinders=tuple(sorted(rebinders, key=lambda r: (r[1], r[0]))),
+        star=star,
+        reads=frozenset(reads),
+    )
 
 
-def line_diff(base: str | None, head: str | None) -> LineDiff:
-    a_lines = split_lines(base)
-    b_lines = split_lines(head)
-    ids: dict[str, int] = {}
-    a = [ids.setdefault(line, len(ids)) for line in a_lines]
-    b = [ids.setdefault(line, len(ids)) for line in b_lines]
-    matched = _matched(a, b)
-    removed: list[int] = []
-    added: list[int] = []
-    anchor: dict[int, int] = {}
-    last = max(len(b), 1)
-    i = j = 0
-    for mi, mj in [*matched, (len(a), len(b))]:
-        for k in range(i, mi):
-            removed.append(k + 1)
-            anchor[k + 1] = min(j + 1, last)
-        added.extend(range(j + 1, mj + 1))
-        i, j = mi + 1, mj + 1
-    return LineDiff(tuple(removed), tuple(added), anchor)
-
-
-def inside(line: int, ranges: Iterable[tuple[int, int]]) -> bool:
-    return any(start <= line <= end for start, end in ranges)
+def _pattern_name(node: ast.AST) -> str | None:
+    """The name an `except ... as` clause or a `match` pattern binds, if any."""
+    if isinstance(node, ast.ExceptHandler):
+        return node.name
+    if isinstance(node, (ast.MatchAs, ast.MatchStar)):
+        return node.name
+    if isinstance(node, ast.MatchMapping):
+        return node.rest
+    return None

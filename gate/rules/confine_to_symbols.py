@@ -38,14 +38,16 @@ rubric example, an entry given only by counts is not checked (give
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gate.changes import ChangeSet
 from gate.model import Finding, Result, Rule
 from gate.rules._common import (
-    Ranges,
+    NotPython,
+    Statement,
     file_state,
-    inside,
-    line_diff,
     line_ranges,
+    module_statements,
     names,
     param_list,
     param_str,
@@ -53,16 +55,46 @@ from gate.rules._common import (
     quote,
     result,
     runs_of,
-    syntax_problem,
-    top_level_symbols,
     unavailable,
 )
+from gate.text import line_diff, lines
 
 KIND = "confine_to_symbols"
 
 
-def _ranges(symbols: Ranges, wanted: list[str]) -> list[tuple[int, int]]:
-    return [r for name in wanted for r in symbols.get(name, [])]
+def _allowed(statement: Statement, wanted: frozenset[str]) -> bool:
+    """A statement is inside when it defines (or annotates) a listed name and
+    touches no name that is not listed."""
+    return bool((statement.defines | statement.declares) & wanted) and (
+        statement.touches() <= wanted
+    )
+
+
+def _inside(statements: Sequence[Statement], wanted: frozenset[str], count: int) -> bytearray:
+    """Per line (1-based): 1 when inside an allowed statement and no other."""
+    inside = bytearray(count + 1)
+    for s in statements:
+        if _allowed(s, wanted):
+            last = min(s.last, count)
+            inside[s.first : last + 1] = b"\x01" * max(last + 1 - s.first, 0)
+    for s in statements:
+        if not _allowed(s, wanted):  # `clamp = 1; helper = 2` shares a line
+            last = min(s.last, count)
+            inside[s.first : last + 1] = bytes(max(last + 1 - s.first, 0))
+    return inside
+
+
+def _binding_notes(
+    side: str, statements: Sequence[Statement], wanted: frozenset[str], changed: Sequence[int]
+) -> list[str]:
+    """Why a statement defining a listed name still counts as outside."""
+    out = []
+    for s in statements:
+        touched = any(s.first <= n <= s.last for n in changed)
+        if touched and (s.defines | s.declares) & wanted and not _allowed(s, wanted):
+            others = sorted(s.touches() - wanted)
+            out.append(f"{side} line {s.first} also binds {names(others, 3)}")
+    return out
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
@@ -91,25 +123,21 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         return unavailable(rule, path, changes)
     base_text = texts.base
     head_text = None if state.gone is not None else texts.head
-    parsed: dict[str, Ranges] = {}
-    for side, text in (("base", base_text), ("head", head_text)):
-        try:
-            parsed[side] = {} if text is None else top_level_symbols(text, path, side)
-        except SyntaxError as exc:
-            message, finding = syntax_problem(path, side, exc)
-            return result(rule, False, message, paths=[path], findings=[finding])
-        except ValueError as exc:
-            return result(
-                rule,
-                False,
-                f"the {side} version of {quote(path)} is not Python source: {exc}",
-                paths=[path],
-            )
-    base_ranges = _ranges(parsed["base"], wanted)
-    head_ranges = _ranges(parsed["head"], wanted)
-    diff = line_diff(base_text, head_text)
-    removed = [n for n in diff.removed if not inside(n, base_ranges)]
-    added = [n for n in diff.added if not inside(n, head_ranges)]
+    try:
+        base = module_statements(path, "base", base_text)
+        head = module_statements(path, "head", head_text)
+    except NotPython as exc:
+        return result(rule, False, exc.message, paths=[path], findings=exc.findings)
+    allowed = frozenset(wanted)
+    base_in = _inside(base, allowed, len(lines(base_text)))
+    head_in = _inside(head, allowed, len(lines(head_text)))
+    # A line matches only a line of its own kind (inside or outside): a line
+    # that moves across a definition's edge is a changed line on both sides.
+    diff = line_diff(
+        base_text, head_text, base_tag=base_in.__getitem__, head_tag=head_in.__getitem__
+    )
+    removed = [n for n in diff.removed if not base_in[n]]
+    added = [n for n in diff.added if not head_in[n]]
     scope = names(wanted)
     if not removed and not added:
         changed = len(diff.removed) + len(diff.added)
@@ -130,8 +158,14 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         where.append(f"head lines {line_ranges(added)}")
     if removed:
         where.append(f"removed base lines {line_ranges(removed)}")
-    unknown = [s for s in wanted if s not in parsed["base"] and s not in parsed["head"]]
+    defined = {n for s in (*base, *head) for n in (*s.defines, *s.declares)}
+    unknown = [s for s in wanted if s not in defined]
     note = f"; not defined at base or head: {names(unknown)}" if unknown else ""
+    binding = _binding_notes("head", head, allowed, added) + _binding_notes(
+        "base", base, allowed, removed
+    )
+    if binding:
+        note += f"; {', '.join(binding[:3])}"
     gone = f" ({quote(path)} was deleted)" if state.gone is not None else ""
     count = len(added) + len(removed)
     verb = "lies" if count == 1 else "lie"

@@ -33,7 +33,6 @@ from gate.changes import ChangeSet
 from gate.model import Finding, Result, Rule
 from gate.rules._common import (
     file_state,
-    line_diff,
     names,
     param_list,
     param_str,
@@ -42,6 +41,7 @@ from gate.rules._common import (
     result,
     unavailable,
 )
+from gate.text import kept_lines, kept_text, line_diff
 
 KIND = "keep_lines"
 
@@ -64,14 +64,13 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         return unavailable(rule, path, changes)
     base_text = texts.base
     head_text = None if state.gone is not None else texts.head
-    base_lines = [] if base_text is None else [s.strip() for s in base_text.splitlines()]
-    head_set = set() if head_text is None else {s.strip() for s in head_text.splitlines()}
     base_index: dict[str, int] = {}
-    for number, text in enumerate(base_lines, start=1):
+    for number, text in enumerate(kept_lines(base_text), start=1):
         base_index.setdefault(text, number)
-    present = [w for w in wanted if w.strip() in base_index]
-    absent = [w for w in wanted if w.strip() not in base_index]
-    missing = [w for w in present if w.strip() not in head_set]
+    head_set = set(kept_lines(head_text))
+    present = [w for w in wanted if kept_text(w) in base_index]
+    absent = [w for w in wanted if kept_text(w) not in base_index]
+    missing = [w for w in present if kept_text(w) not in head_set]
     note = f"; not in the base version, so ignored: {names(absent)}" if absent else ""
     if not missing:
         return result(
@@ -82,11 +81,11 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     if head_text is not None:
         anchors = line_diff(base_text, head_text).head_anchor
         for w in missing:
-            base_line = base_index[w.strip()]
+            base_line = base_index[kept_text(w)]
             findings.append(
                 Finding(
                     path=path,
-                    message=f"kept line {quote(w.strip())} (base line {base_line}) was removed",
+                    message=f"kept line {quote(kept_text(w))} (base line {base_line}) was removed",
                     line=anchors.get(base_line),
                 )
             )
@@ -95,7 +94,7 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         rule,
         False,
         f"{plural(len(missing), 'kept line')} of {quote(path)} {verb} gone at head{gone}: "
-        f"{names([w.strip() for w in missing])}{note}",
+        f"{names([kept_text(w) for w in missing])}{note}",
         paths=state.change.touched if state.gone is not None else [path],
         findings=findings,
     )

@@ -37,35 +37,93 @@ to keep), but the message names it so a typo in the rubric is visible.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from gate.changes import ChangeSet
 from gate.model import Finding, Result, Rule
 from gate.rules._common import (
-    Ranges,
+    NotPython,
+    Statement,
     file_state,
+    module_statements,
     names,
     param_list,
     param_str,
     plural,
     quote,
     result,
-    syntax_problem,
-    top_level_symbols,
     unavailable,
 )
 
 KIND = "keep_symbols"
 
 
-def _parse(path: str, side: str, text: str | None) -> tuple[Ranges | None, str, Finding | None]:
-    if text is None:
-        return {}, "", None
-    try:
-        return top_level_symbols(text, path, side), "", None
-    except SyntaxError as exc:
-        message, finding = syntax_problem(path, side, exc)
-        return None, message, finding
-    except ValueError as exc:  # e.g. NUL bytes in the source
-        return None, f"the {side} version of {quote(path)} is not Python source: {exc}", None
+class _Threat(NamedTuple):
+    """Something after (or around) a symbol's definition that unbinds it."""
+
+    key: str  # compared between base and head
+    why: str  # for the message
+    line: int
+
+
+class _Fate(NamedTuple):
+    defined_at: int  # line of the first top-level definition
+    threats: tuple[_Threat, ...]
+    deleted: bool  # its final binding is a `del`
+
+
+def _fate(statements: Sequence[Statement], name: str) -> _Fate | None:
+    """What happens to `name` in one version of the module; None when no
+    top-level statement defines it."""
+    definitions = [s for s in statements if name in s.defines]
+    if not definitions:
+        return None
+    binders = [s for s in statements if name in s.binds or s.star]
+    final = binders[-1]
+    threats: list[_Threat] = []
+    deleted = False
+    if final.star:
+        threats.append(
+            _Threat(
+                "star", f"may be rebound by `from ... import *` at line {final.first}", final.first
+            )
+        )
+    elif name not in final.defines:
+        deleted = final.kind == "`del`"
+        why = "deleted by `del`" if deleted else f"rebound by {final.kind}"
+        threats.append(_Threat(final.kind, f"{why} at line {final.first}", final.first))
+    elif (
+        final.kind in ("an assignment", "an annotated assignment")
+        and len(binders) > 1
+        and name not in final.reads
+    ):
+        threats.append(
+            _Threat(
+                "replaced",
+                f"replaced by an assignment that does not use it at line {final.first}",
+                final.first,
+            )
+        )
+    for s in statements:
+        for rebound, line in s.rebinders:
+            if rebound == name:
+                why = f"may be rebound when code runs `global {name}` at line {line}"
+                threats.append(_Threat("global", why, line))
+    return _Fate(definitions[0].first, tuple(threats), deleted)
+
+
+def _new_threats(base: _Fate, head: _Fate) -> list[_Threat]:
+    """Head threats beyond those the base already had (by kind and count)."""
+    allowance = Counter(t.key for t in base.threats)
+    out = []
+    for threat in head.threats:
+        if allowance[threat.key] > 0:
+            allowance[threat.key] -= 1
+        else:
+            out.append(threat)
+    return out
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
@@ -84,34 +142,39 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     texts = changes.texts.get(path)
     if texts is None:
         return unavailable(rule, path, changes)
-    base, message, _ = _parse(path, "base", texts.base)
-    if base is None:
-        return result(rule, False, message, paths=[path])
-    head, message, finding = _parse(path, "head", texts.head)
-    if head is None:
-        return result(rule, False, message, paths=[path], findings=[finding] if finding else [])
-    present = [s for s in symbols if s in base]
-    absent = [s for s in symbols if s not in base]
-    missing = [s for s in present if s not in head]
+    try:
+        base = module_statements(path, "base", texts.base)
+        head = module_statements(path, "head", texts.head)
+    except NotPython as exc:
+        return result(rule, False, exc.message, paths=[path], findings=exc.findings)
+    present: list[str] = []
+    absent: list[str] = []
+    lost: list[tuple[str, str, Finding]] = []  # symbol, why, finding
+    for symbol in symbols:
+        before = _fate(base, symbol)
+        if before is None or before.deleted:
+            absent.append(symbol)
+            continue
+        present.append(symbol)
+        after = _fate(head, symbol)
+        if after is None:
+            message = f"symbol {quote(symbol)} (base line {before.defined_at}) is missing at head"
+            lost.append((symbol, "missing", Finding(path=path, message=message, line=None)))
+            continue
+        for threat in _new_threats(before, after)[:1]:
+            message = f"symbol {quote(symbol)} is {threat.why}"
+            lost.append((symbol, threat.why, Finding(path=path, message=message, line=threat.line)))
     note = f"; not defined at base, so ignored: {names(absent)}" if absent else ""
-    if missing:
-        findings = [
-            Finding(
-                path=path,
-                message=f"symbol {quote(s)} (base line {base[s][0][0]}) is missing at head",
-                line=None,
-            )
-            for s in missing
-        ]
-        verb = "is" if len(missing) == 1 else "are"
+    if not lost:
         return result(
-            rule,
-            False,
-            f"{plural(len(missing), 'kept symbol')} of {quote(path)} {verb} missing at head: "
-            f"{names(missing)}{note}",
-            paths=[path],
-            findings=findings,
+            rule, True, f"{plural(len(present), 'listed symbol')} of {quote(path)} kept{note}"
         )
-    return result(
-        rule, True, f"{plural(len(present), 'listed symbol')} of {quote(path)} kept{note}"
-    )
+    verb = "is" if len(lost) == 1 else "are"
+    head_of = f"{plural(len(lost), 'kept symbol')} of {quote(path)} {verb}"
+    if all(why == "missing" for _, why, _ in lost):
+        message = f"{head_of} missing at head: {names([s for s, _, _ in lost])}{note}"
+    else:
+        shown = ", ".join(f"{quote(s)} ({why})" for s, why, _ in lost[:5])
+        more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+        message = f"{head_of} missing or rebound at head: {shown}{more}{note}"
+    return result(rule, False, message, paths=[path], findings=[f for _, _, f in lost])

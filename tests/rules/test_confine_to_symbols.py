@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
 from gate.model import Finding, Rule
 from gate.rules import confine_to_symbols
-from gate.rules._common import line_diff
 from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 
 F = "clamp_kit.py"
@@ -284,45 +281,6 @@ def test_same_input_same_result() -> None:
     rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
     changes = edit(CLAMP_KIT, CLEANUP_KIT)
     assert confine_to_symbols.check(rule, changes) == confine_to_symbols.check(rule, changes)
-
-
-def _alignment_holds(base: str, head: str) -> None:
-    diff = line_diff(base, head)
-    a = base.splitlines(keepends=True)
-    b = head.splitlines(keepends=True)
-    kept_a = [line for n, line in enumerate(a, 1) if n not in set(diff.removed)]
-    kept_b = [line for n, line in enumerate(b, 1) if n not in set(diff.added)]
-    assert kept_a == kept_b
-    for n in diff.removed:
-        assert 1 <= diff.head_anchor[n] <= max(len(b), 1)
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_line_diff_is_a_valid_alignment(seed: int) -> None:
-    rng = random.Random(seed)
-    vocab = ["\n", "    return x\n", "def f():\n", "pass\n", "x = 1\n", "y\n", "z"]
-    base = "".join(rng.choice(vocab) for _ in range(rng.randrange(0, 60)))
-    lines = base.splitlines(keepends=True)
-    for _ in range(rng.randrange(0, 8)):
-        op = rng.randrange(3)
-        pos = rng.randrange(len(lines) + 1)
-        if op == 0:
-            lines.insert(pos, rng.choice(vocab))
-        elif op == 1 and pos < len(lines):
-            del lines[pos]
-        elif pos < len(lines):
-            lines[pos] = rng.choice(vocab)
-    _alignment_holds(base, "".join(lines))
-
-
-def test_line_diff_small_edit_in_a_large_repetitive_file() -> None:
-    base = "".join(f"def f{i}(x):\n    y = x\n\n    return y\n\n" for i in range(2000))
-    head = base.replace("def f1000(x):", "def g1000(x):")
-    diff = line_diff(base, head)
-    assert diff.removed == (5001,)
-    assert diff.added == (5001,)
-    assert diff.head_anchor == {5001: 5001}
-    _alignment_holds(base, head)
 
 
 def test_trailing_comment_after_last_statement_is_outside() -> None:

@@ -63,9 +63,25 @@ CASES = [
     (
         "all kinds survive a no-op",
         edit(BASE, BASE + "\n"),
-        ["CONST", "A", "B", "REST", "TYPED", "BARE", "Thing", "fetch"],
+        ["CONST", "A", "B", "REST", "TYPED", "Thing", "fetch"],
         True,
-        "8 listed symbols",
+        "7 listed symbols",
+        [],
+    ),
+    (
+        "a bare annotation defines nothing (ignored at base, named)",
+        edit(BASE, BASE + "\n"),
+        ["BARE"],
+        True,
+        'not defined at base, so ignored: "BARE"',
+        [],
+    ),
+    (
+        "def replaced by a bare annotation is missing",
+        edit(BASE, BASE.replace("async def fetch():\n    return 1\n", "fetch: object\n")),
+        ["fetch"],
+        False,
+        '1 kept symbol of "pkg/mod.py" is missing at head: "fetch"',
         [],
     ),
     (
