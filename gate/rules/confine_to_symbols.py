@@ -7,26 +7,58 @@ Parameters:
 * `symbols` (names): the top-level `def`, `async def`, `class` or
   assignment names whose bodies may change.
 
-The gate diffs the base and head text of `file` line by line.  A removed
-line is judged by the **base** line ranges of the listed symbols, an added
-line by their **head** ranges, so a function may grow or shrink freely.  A
-definition's range runs from its first decorator to its last line; nested
-functions and methods are inside their top-level definition.  Everything
-else is outside: imports, comments and blank lines between definitions, a
-docstring at the top, other definitions, and a comment after a
-definition's last statement (Python's parser ends the definition at its
-last statement).  A changed line ending or trailing newline is a changed
-line.
+The gate diffs the base and head text of `file` line by line (a line ends
+at a newline, CRLF or CR, nowhere else, as Python counts lines).  A
+removed line is judged by the **base** line ranges of the listed symbols,
+an added line by their **head** ranges, so a function may grow or shrink
+freely.  A definition's range runs from its first decorator to its last
+line; nested functions and methods are inside their top-level definition.
+Everything else is outside: imports, comments and blank lines between
+definitions, a docstring at the top, other definitions, and a comment
+after a definition's last statement (Python's parser ends the definition
+at its last statement).  A changed line ending or trailing newline is a
+changed line.
+
+Scope means names, not lines.  A top-level statement is inside only when
+it defines (or annotates) a listed name and binds, rebinds or deletes no
+other module-level name; otherwise all its lines are outside, even where
+it also touches a listed name.  So these are outside:
+
+* an assignment with another target: `clamp, helper = ...`,
+  `clamp = helper = ...`, starred unpacking;
+* a `:=` binding another name anywhere in the statement outside a
+  function body: in the value, a decorator, a default argument, an
+  annotation, a class base, a comprehension;
+* a `global helper` in any function or class inside the statement:
+  calling it may rebind `helper`;
+* an attribute or item target rooted at another name
+  (`clamp = helper.cache = {}`);
+* a line shared with another statement (`clamp = 1; helper = 2`).
+
+Imports, `del`, augmented assignments, expressions, `from m import *` and
+top-level `if`/`for`/`while`/`try`/`with`/`match` blocks (whose targets,
+`except ... as` names and `match` captures bind module names) define no
+symbol and are always outside.  A function body is its own scope: its
+local names, nested definitions, imports and `nonlocal` (an enclosing
+function's variable) bind nothing at module level.  A listed name defined
+twice is inside both times.  A line matches only a line on the same side
+of the boundary: a line that moves from outside a listed definition to
+inside it (module code swallowed into a listed function's string) or back
+is a changed line on both sides.  Out of reach: dynamic rebinding
+(`globals()[...]`, `setattr(sys.modules[__name__], ...)`, `exec`) and
+changes a listed function makes to other objects when it runs
+(`helper.cache.clear()`).
 
 Passes when `file` is untouched.  Fails when any changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is
-annotated where it used to be), when `file` is renamed away, or when either
-version does not parse as Python.  A new or deleted `file` is judged by
-the same rule: every line of it is added (or removed), so it passes only
-if it consists of nothing but listed definitions.  A touched file whose
-content the source cannot provide (a writer's `result.json`) fails; in a
-rubric example, an entry given only by counts is not checked (give
-`before`/`after`).
+annotated where it used to be; the message names a statement that defines
+a listed name but also binds others), when `file` is renamed away, or when
+either version does not parse as Python.  A new or deleted `file` is
+judged by the same rule: every line of it is added (or removed), so it
+passes only if it consists of nothing but listed definitions.  A touched
+file whose content the source cannot provide (a writer's `result.json`)
+fails; in a rubric example, an entry given only by counts is not checked
+(give `before`/`after`).
 
 ```yaml
 - id: SCOPE

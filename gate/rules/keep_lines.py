@@ -5,10 +5,14 @@ Parameters:
 * `file` (path): any text file, repo-relative.
 * `lines` (strings): lines that must still be in the file at head.
 
-Lines are compared after stripping surrounding whitespace on both sides,
-so re-indenting a kept line keeps it; the line may also move within the
-file.  Only whole lines count (a kept line folded into a longer line is
-gone).
+A line ends at a newline, CRLF or CR, nowhere else: a form feed,
+vertical tab, `\\x1c`-`\\x1e`, `\\x85`, U+2028 or U+2029 is a character
+inside a line, as for git and Python.  Lines are compared after stripping
+surrounding spaces, tabs and form feeds on both sides (nothing else), so
+re-indenting a kept line keeps it; the line may also move within the file.
+A UTF-8 byte-order mark is not part of line 1.  Only whole lines count (a
+kept line folded into a longer line, or into a comment behind one of those
+characters, is gone).
 
 Passes when `file` is untouched.  Fails when a listed line that exists at
 base no longer exists at head, including when `file` is deleted or renamed

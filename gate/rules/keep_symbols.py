@@ -5,18 +5,45 @@ Parameters:
 * `file` (path): a Python file, repo-relative.
 * `symbols` (names): top-level names that must still be defined at head.
 
-A *symbol* is a name bound at the top level of the module by `def`,
+A *symbol* is a name defined at the top level of the module by `def`,
 `async def`, `class` or an assignment (`X = ...`, `X: int = ...`, and each
-name of a tuple/list unpacking `A, B = ...`).  Imports do not count: a
-function replaced by `from elsewhere import name` is missing.  Nested
-definitions (methods, inner functions, names bound inside `if`/`try`
-blocks) are not top-level.  A symbol may change kind (a `def` that becomes
-a `class` is kept) and may move within the file.
+name of a tuple/list unpacking `A, B = ...`).  A bare annotation
+(`X: int`) defines nothing.  Imports do not count: a function replaced by
+`from elsewhere import name` is missing.  Nested definitions (methods,
+inner functions, names bound inside `if`/`try` blocks) are not top-level.
+A symbol may change kind (a `def` that becomes a `class` is kept) and may
+move within the file.
+
+A kept symbol must also still be what the name means once the module has
+run: its final module-level binding at head must be its definition.  The
+rule fails when a change adds, after the definition,
+
+* `del name`;
+* an import of the name (`import name`, `from m import name`), or a
+  `from m import *`;
+* a binding inside a top-level block: an assignment in an `if`, `try`,
+  `for`, `while`, `with` or `match` block, a `for` or `with ... as` target,
+  `except ... as name`, a `match` capture;
+* a `:=` anywhere at module level (a decorator, a default argument, a
+  comprehension), or an augmented assignment `name += ...`;
+* an assignment that replaces it without using it (`clamp = other`;
+  `clamp = cache(clamp)` wraps it and keeps it);
+
+or anywhere in the file a `global name` in a function or class, which lets
+code rebind it when it runs.  What the base already does is allowed, kind
+for kind: a base that rebinds a symbol under `if` may keep doing so; the
+rule fails on what the change adds.
+
+Out of reach (the parser cannot see them): `globals()[...] = ...`,
+`vars()`, `setattr(sys.modules[__name__], ...)`, `exec`/`eval`, a module
+`__getattr__` or `__class__` swap, another module assigning
+`mod.name = ...`, and a changed body behind an unchanged name.
 
 Passes when `file` is untouched.  Fails when:
 
 * `file` is deleted, or renamed away (its symbols no longer exist there);
-* a listed symbol defined at base is not defined at head;
+* a listed symbol defined at base is not defined at head, or is deleted or
+  rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation
   name the line), or the base version does not;
 * the file is touched but the source cannot provide its content (a
@@ -24,8 +51,9 @@ Passes when `file` is untouched.  Fails when:
   rubric example, an entry given only by counts carries no text: the rule
   passes there and says so; give `before`/`after` to exercise it.)
 
-A listed symbol that is not defined at base is ignored (there is nothing
-to keep), but the message names it so a typo in the rubric is visible.
+A listed symbol that is not defined at base (or that the base deletes with
+`del` after defining it) is ignored (there is nothing to keep), but the
+message names it so a typo in the rubric is visible.
 
 ```yaml
 - id: NAMES
@@ -162,7 +190,7 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
             lost.append((symbol, "missing", Finding(path=path, message=message, line=None)))
             continue
         for threat in _new_threats(before, after)[:1]:
-            message = f"symbol {quote(symbol)} is {threat.why}"
+            message = f"symbol {quote(symbol)} (base line {before.defined_at}): {threat.why}"
             lost.append((symbol, threat.why, Finding(path=path, message=message, line=threat.line)))
     note = f"; not defined at base, so ignored: {names(absent)}" if absent else ""
     if not lost:
