@@ -118,7 +118,9 @@ class ChangeSet:
     not available from this source", which content rules treat as a failure.
     `files_touched` overrides the count (a writer's result.json states it);
     `None` means count `files`.  `stdout` is captured output for
-    `must_include`; `None` means none was captured.
+    `must_include`; `None` means none was captured.  `notes` say what the
+    source left out or chose (git's rename limit, one of several merge bases);
+    every report built from this change set carries them.
     """
 
     files: tuple[FileChange, ...] = ()
@@ -128,6 +130,7 @@ class ChangeSet:
     texts: Mapping[str, FileTexts] = field(default_factory=dict)
     files_touched: int | None = None
     source: str = "git"  # "git", "patch", "api", "result", "example"
+    notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "texts", _frozen_mapping(self.texts))

@@ -74,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--base",
         metavar="REV",
         help=(
-            "base revision (default: the upstream of HEAD's branch, else origin/HEAD, main, "
-            "master; with --patch: HEAD)"
+            "base revision: the branch the change will merge into (default: origin/HEAD, "
+            "else main, else master; never the branch's own upstream; with --patch: HEAD)"
         ),
     )
     p.add_argument("--head", metavar="REV", default=None, help="head revision (default: HEAD)")

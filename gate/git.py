@@ -266,9 +266,17 @@ class Repo:
 
     def merge_base(self, a: str, b: str) -> str:
         """The merge base of two revisions (what `a...b` diffs from)."""
-        code, out, err = self._try(["merge-base", "--end-of-options", a, b])
+        return self.merge_bases(a, b)[0]
+
+    def merge_bases(self, a: str, b: str) -> list[str]:
+        """Every merge base of two revisions, the one `a...b` diffs from first.
+
+        Criss-cross merges leave more than one; git's diff then uses the first
+        (and warns), so the report can say which one was used.
+        """
+        code, out, err = self._try(["merge-base", "--all", "--end-of-options", a, b])
         if code == 0 and out.strip():
-            return out.decode("ascii", errors="replace").split()[0]
+            return out.decode("ascii", errors="replace").split()
         if code == 1 and not err.strip():
             if self.is_shallow():
                 raise GateError(
@@ -280,6 +288,16 @@ class Repo:
                 "unrelated; pick a --base that the head branched from"
             )
         raise GateError(f"git merge-base failed: {_first_line(err)}")
+
+    def uncommitted_paths(self) -> int:
+        """How many paths `git status` lists as changed, staged or untracked (not
+        ignored) in the work tree; 0 for a bare repository."""
+        code, out, _ = self._try(
+            ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames"]
+        )
+        if code != 0:
+            return 0  # no work tree (bare): nothing uncommitted
+        return sum(1 for entry in out.split(b"\0") if entry)
 
     # -- objects ------------------------------------------------------------
 
@@ -438,6 +456,21 @@ class DiffJob:
     def touched_so_far(self, start: int = 0) -> list[str]:
         """Touched paths parsed so far (from the raw records), from index `start`."""
         return self._touched[start : len(self._touched)]
+
+    def notes(self) -> tuple[str, ...]:
+        """What git said it left out (after `result()`): rename detection skipped
+        over the rename limit turns renames into a deletion plus an addition."""
+        self._err.seek(0)
+        text = self._err.read().decode("utf-8", errors="replace")
+        if "rename detection was skipped" not in text:
+            return ()
+        found = re.search(r"renameLimit variable to at least ([0-9]+)", text)
+        need = f" (it needs at least {found.group(1)})" if found else ""
+        return (
+            f"git skipped rename detection: the change has more added and deleted files than "
+            f"its rename limit of {RENAME_LIMIT} allows{need}, so a renamed file counts as a "
+            "deletion plus an addition (both paths touched, all lines counted)",
+        )
 
     def result(self) -> tuple[FileChange, ...]:
         """The parsed diff, sorted by path; GateError when git failed."""
@@ -685,7 +718,26 @@ def changes_from_git(
 
     base = repo.rev_parse(base_rev)
     head = repo.rev_parse(head_rev)
-    fork = repo.merge_base(base, head)  # first: its errors say what to do
-    files = repo.diff(base, head, merge_base=True)
-    texts = repo.read_texts(fork, head, content_files)
-    return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
+    bases = repo.merge_bases(base, head)  # first: its errors say what to do
+    with repo.start_diff(base, head, merge_base=True) as job:
+        files = job.result()
+        notes = change_notes(bases, job)
+    texts = repo.read_texts(bases[0], head, content_files)
+    return ChangeSet(
+        files=files, base=base, head=head, stdout=stdout, texts=texts, source="git", notes=notes
+    )
+
+
+def change_notes(bases: Sequence[str], job: DiffJob) -> tuple[str, ...]:
+    """Notes on what git's limits did to the change `base...head`: which of
+    several merge bases it was judged from, and skipped rename detection."""
+    notes = []
+    if len(bases) > 1:
+        others = ", ".join(short(b) for b in bases[1:])
+        notes.append(
+            f"base and head have {len(bases)} merge bases (criss-cross merges); the change "
+            f"was judged from {bases[0]}, the one git diff base...head uses (the others: "
+            f"{others})"
+        )
+    notes.extend(job.notes())
+    return tuple(notes)

@@ -2,8 +2,9 @@
 
 `evaluate` takes values and returns a `Report`; it never touches git, the
 network, the clock or the environment.  Built-in rules that need the outside
-world (the Action's workflow-edited, diff-incomplete and rubric-selftest) are
-computed by the shell and passed in as ready `Result`s.
+world (the Action's workflow-edited and diff-incomplete) or the examples
+(rubric-selftest, see `gate.selftest.judge_change`) are computed by the
+caller and passed in as ready `Result`s.
 """
 
 from __future__ import annotations
@@ -82,5 +83,5 @@ def evaluate(
         head=changes.head,
         stats=changes.stats(),
         results=tuple(results),
-        notes=tuple(notes),
+        notes=(*changes.notes, *notes),
     )

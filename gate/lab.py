@@ -33,10 +33,10 @@ from typing import Any
 
 from gate.errors import GateError, PatchError, internal_error
 from gate.git import Repo
-from gate.judge import evaluate
 from gate.model import Rubric
 from gate.patch import BaseIndex, changes_from_patch, read_patch
 from gate.report import Report, to_json
+from gate.selftest import judge_change
 
 PASS = "pass"
 THRASH = "thrash"
@@ -148,7 +148,7 @@ def judge_patch(
     changes = changes_from_patch(
         repo, base_sha, data, name, rubric.content_files(), stdout=stdout, base_index=base_index
     )
-    return evaluate(rubric, changes, rubric_path=rubric_path)
+    return judge_change(rubric, changes, rubric_path=rubric_path)
 
 
 def stdout_for(patch: str, stdout_dir: str | None) -> str | None:

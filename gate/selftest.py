@@ -8,11 +8,16 @@ example makes fail is *unproven*: nothing shows it can say "no".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gate.judge import evaluate
 from gate.model import RUBRIC_SELFTEST, Example, Result, Rubric
+
+if TYPE_CHECKING:
+    from gate.changes import ChangeSet
+    from gate.report import Report
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,7 @@ def describe(outcome: ExampleOutcome) -> str:
 
 
 def selftest_result(report: SelftestReport) -> Result:
-    """Built-in `gate.rubric-selftest` for the Action: examples must agree."""
+    """Built-in `gate.rubric-selftest`: examples must agree."""
     wrong = [o for o in report.outcomes if not o.agrees]
     if not wrong:
         n = len(report.outcomes)
@@ -120,4 +125,22 @@ def selftest_result(report: SelftestReport) -> Result:
         kind="builtin",
         passed=False,
         message=f"{len(wrong)} rubric example(s) disagree, so no verdict can be trusted: {details}",
+    )
+
+
+def judge_change(
+    rubric: Rubric,
+    changes: ChangeSet,
+    *,
+    rubric_path: str | None,
+    builtins: Sequence[Result] = (),
+    notes: Sequence[str] = (),
+) -> Report:
+    """The verdict of every command that judges a real change (`gate check`,
+    `gate check --patch`, `gate lab`, `gate demo`, the Action): the rubric's
+    examples run first (built-in `gate.rubric-selftest`), then `evaluate`.
+    One path, so a local verdict is the Action's verdict."""
+    selftest = selftest_result(run_selftest(rubric))
+    return evaluate(
+        rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )

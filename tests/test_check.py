@@ -130,7 +130,11 @@ def test_rubric_is_read_from_base_not_work_tree_index_or_head(
     assert code == 1
     assert report["head"] == head
     assert fails(report) == ["gate.rubric-edited", "FILES", "LINES", "NAMES", "BAIT", "SCOPE"]
-    assert [r["id"] for r in report["results"]][1:] == [
+    assert [r["id"] for r in report["results"]][:2] == [
+        "gate.rubric-edited",
+        "gate.rubric-selftest",
+    ]
+    assert [r["id"] for r in report["results"]][2:] == [
         "FILES",
         "LINES",
         "NAMES",
@@ -225,7 +229,9 @@ def test_base_moved_on_after_fork(seed: Any, capsys: pytest.CaptureFixture[str])
     code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
     assert (report["base"], report["head"]) == (base, head)
     assert report["stats"] == {"files_touched": 1, "added_lines": 1, "deleted_lines": 1}
-    assert fails(report) == ["LATE"]  # the rubric is the base tip's; the diff is from the fork
+    # The rubric is the base tip's; the diff is from the fork.  LATE also breaks
+    # the rubric's own pass example, so its examples fail first, as in the Action.
+    assert fails(report) == ["gate.rubric-selftest", "LATE"]
     assert code == 1
 
 
@@ -247,7 +253,7 @@ def test_rename_out_of_a_forbidden_directory_counts_once(
     assert code == 1
     assert fails(report) == ["SECRETS"]
     assert report["stats"] == {"files_touched": 1, "added_lines": 0, "deleted_lines": 0}
-    assert report["results"][2]["paths"] == ["secrets/keys.py"]
+    assert report["results"][3]["paths"] == ["secrets/keys.py"]
 
 
 def test_awkward_paths_reach_the_report_verbatim(
@@ -260,7 +266,7 @@ def test_awkward_paths_reach_the_report_verbatim(
     code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
     assert code == 1
     assert fails(report) == ["FILES", "LINES"]
-    assert report["results"][1]["paths"] == sorted(names)
+    assert report["results"][2]["paths"] == sorted(names)
 
 
 def test_binary_symlink_mode_and_submodule_count_as_touched(
@@ -278,7 +284,7 @@ def test_binary_symlink_mode_and_submodule_count_as_touched(
     repo.git("commit", "-q", "-m", "touch everything")
     code, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
     assert code == 1
-    assert report["results"][1]["paths"] == ["blob.bin", "link", "run.sh", "vendor/sub"]
+    assert report["results"][2]["paths"] == ["blob.bin", "link", "run.sh", "vendor/sub"]
     assert report["stats"] == {"files_touched": 4, "added_lines": 1, "deleted_lines": 0}
 
 
@@ -303,7 +309,7 @@ def test_stdout_file_feeds_must_include(
     assert judge(capsys, "--repo", root, "--base", "main", "--stdout-file", str(red))[0] == 1
     code, report, _ = judge(capsys, "--repo", root, "--base", "main")
     assert code == 1
-    assert "stdout" in report["results"][1]["message"]
+    assert "stdout" in report["results"][2]["message"]
 
 
 def test_rubric_file_replaces_the_base_rubric(
@@ -322,12 +328,16 @@ def test_rubric_file_replaces_the_base_rubric(
 
 
 @pytest.mark.parametrize(
-    ("setup", "expected_base"),
+    ("setup", "expected_base", "files"),
     [
-        ("plain", "main"),
-        ("master", "master"),
-        ("origin", "origin/HEAD"),
-        ("upstream", "@{upstream}"),
+        ("plain", "main", 1),
+        ("master", "master", 1),
+        ("origin", "origin/HEAD", 1),
+        # The branch tracks another branch that moved further: still origin/HEAD.
+        ("upstream", "origin/HEAD", 2),
+        # The branch was pushed: its upstream is itself, and judging against it
+        # would judge nothing.  The default is where it merges, origin/HEAD.
+        ("pushed", "origin/HEAD", 1),
     ],
 )
 def test_default_base(
@@ -336,12 +346,13 @@ def test_default_base(
     monkeypatch: pytest.MonkeyPatch,
     setup: str,
     expected_base: str,
+    files: int,
 ) -> None:
     origin = make_repo("origin")
     origin.write_many(seedlab.FILES)
     origin.write(RUBRIC_PATH, seedlab.RUBRIC)
     origin.commit("seed")
-    if setup in ("origin", "upstream"):
+    if setup in ("origin", "upstream", "pushed"):
         work = make_repo("clone-parent")
         target = work.root / "clone"
         work.git("clone", "-q", str(origin.root), str(target))
@@ -351,6 +362,7 @@ def test_default_base(
             origin.git("checkout", "-q", "-b", "release")
             origin.write("rel.txt", "r\n")
             origin.commit("release")
+            origin.git("checkout", "-q", "main")
             subprocess.run(["git", "fetch", "-q"], cwd=root, check=True)
             subprocess.run(
                 ["git", "checkout", "-q", "-b", "agent", "--track", "origin/release"],
@@ -369,6 +381,8 @@ def test_default_base(
         origin.git("checkout", "-q", "-b", "agent")
     (root / "clamp_kit.py").write_text(seedlab.HONEST_FIX)
     subprocess.run(["git", "commit", "-q", "-am", "fix"], cwd=root, check=True)
+    if setup == "pushed":
+        subprocess.run(["git", "push", "-q", "-u", "origin", "agent"], cwd=root, check=True)
     expected = subprocess.run(
         ["git", "rev-parse", f"{expected_base}^{{commit}}"],
         cwd=root,
@@ -377,10 +391,11 @@ def test_default_base(
         check=True,
     ).stdout.strip()
     monkeypatch.chdir(root)
-    code, report, _ = judge(capsys)
-    assert code == 0
+    code, report, err = judge(capsys)
     assert report["base"] == expected
-    assert report["stats"]["files_touched"] == 1
+    assert report["stats"]["files_touched"] == files
+    assert code == (0 if files == 1 else 1)  # rel.txt is outside the rubric's allowed paths
+    assert "note" not in err and "notes" not in report
 
 
 def test_no_default_base_asks_for_one(

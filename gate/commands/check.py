@@ -20,8 +20,11 @@ if TYPE_CHECKING:
 # Only what starting git needs is imported up front; the rubric loader, the
 # change-set model, the rules and the report load while git computes the diff.
 
-# `--base` default: the first of these that resolves to a commit.
-DEFAULT_BASES = ("@{upstream}", "origin/HEAD", "main", "master")
+# `--base` default: the first of these that resolves to a commit.  They name
+# the branch a change merges into, as a pull request's base does.  Never
+# `@{upstream}`: a pushed branch's upstream is the branch itself, and judging
+# it against itself judges nothing.
+DEFAULT_BASES = ("origin/HEAD", "main", "master")
 
 
 def default_base(repo: Repo) -> str:
@@ -31,8 +34,36 @@ def default_base(repo: Repo) -> str:
         if repo.try_rev_parse(candidate) is not None:
             return candidate
     raise GateError(
-        "no base revision: none of @{upstream}, origin/HEAD, main, master exists; "
+        "no base revision: none of origin/HEAD, main, master exists; "
         "pass --base REV (the branch the change will merge into)"
+    )
+
+
+def empty_change_note(base: str, head: str, fork: str) -> str | None:
+    """ "nothing judged" when base...head is empty because head is in base."""
+    from gate.git import short
+
+    if head == base:
+        return (
+            f"base and head are the same commit ({short(head)}): nothing judged; commit "
+            "your change on a branch, or pass --base REV (the branch it will merge into)"
+        )
+    if head == fork:
+        return (
+            f"head {short(head)} is already contained in base {short(base)}: the change "
+            "is empty, nothing judged; pass --base REV (the branch it will merge into)"
+        )
+    return None
+
+
+def uncommitted_note(repo: Repo) -> str | None:
+    """The working tree's uncommitted paths, which a git-mode check never reads."""
+    count = repo.uncommitted_paths()
+    if not count:
+        return None
+    return (
+        f"{count} uncommitted path{'s' if count != 1 else ''} not judged (HEAD is "
+        "judged, not the working tree); use --patch or commit"
     )
 
 
@@ -75,18 +106,27 @@ def patch_changes(
 
 def git_changes(
     args: argparse.Namespace, repo: Repo, stdout: str | None
-) -> tuple[Rubric, ChangeSet]:
+) -> tuple[Rubric, ChangeSet, tuple[str, ...]]:
     """Git mode: the merge-base diff base...head.
 
     git computes the diff in the background while the rubric is loaded and
     validated, so a huge change costs little more than `git diff` itself.
+    The change set's notes say what was not judged (an empty change, the
+    working tree's uncommitted paths; also returned apart, for stderr) and
+    what git's limits did.
     """
+    from gate.git import change_notes
+
     base_rev = args.base if args.base is not None else default_base(repo)
     head_rev = args.head if args.head is not None else "HEAD"
     base, head = repo.resolve(base_rev, head_rev)
     with repo.start_diff(base, head, merge_base=True) as job:
         # All of this runs while git computes line counts.
-        fork = repo.merge_base(base, head)  # before any diff error: its message is clearer
+        bases = repo.merge_bases(base, head)  # before any diff error: its message is clearer
+        fork = bases[0]
+        unjudged = [empty_change_note(base, head, fork)]
+        if args.head is None:
+            unjudged.append(uncommitted_note(repo))
         rubric = load_rubric(args, repo, base)
         texts = repo.read_texts(fork, head, rubric.content_files())
         import gate.judge  # noqa: F401 - load the rule modules now too
@@ -103,10 +143,20 @@ def git_changes(
             seen += len(batch)
             prime(lists, batch)
         files = job.result()
+        not_judged = tuple(n for n in unjudged if n is not None)
+        notes = (*not_judged, *change_notes(bases, job))
     from gate.changes import ChangeSet
 
-    changes = ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="git")
-    return rubric, changes
+    changes = ChangeSet(
+        files=files,
+        base=base,
+        head=head,
+        stdout=stdout,
+        texts=texts,
+        source="git",
+        notes=notes,
+    )
+    return rubric, changes, not_judged
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,15 +167,18 @@ def run(args: argparse.Namespace) -> int:
         raise GateError("--patch - and --stdout-file - cannot both read stdin: use a file for one")
     repo = Repo(args.repo)
     stdout = read_stdout_file(args.stdout_file)
+    not_judged: tuple[str, ...] = ()
     if args.patch is not None:
         rubric, changes = patch_changes(args, repo, stdout)
     else:
-        rubric, changes = git_changes(args, repo, stdout)
+        rubric, changes, not_judged = git_changes(args, repo, stdout)
     from gate import output
-    from gate.judge import evaluate  # imported late: git mode loads it while git works
     from gate.report import render, to_json
+    from gate.selftest import judge_change  # the rubric's examples first, as in the Action
 
-    report = evaluate(rubric, changes, rubric_path=rubric_path)
+    report = judge_change(rubric, changes, rubric_path=rubric_path)
+    for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
+        output.note(f"gate: note: {note}")
     text = render(report, args.format)
     if args.output is not None:
         output.write_report_file(args.output, to_json(report))

@@ -119,12 +119,12 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
     from gate.frozen import rubric_from_commit
     from gate.git import changes_from_git
-    from gate.judge import evaluate
+    from gate.selftest import judge_change
 
     base = demo.repo.rev_parse(BASE)
     rubric = rubric_from_commit(demo.repo, base, DEFAULT_RUBRIC_PATH)
     changes = changes_from_git(demo.repo, base, branch, rubric.content_files())
-    return evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
+    return judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 
 def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:

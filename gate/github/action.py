@@ -1,7 +1,8 @@
 """`gate action`: the container's entry point.
 
 settings -> event -> pull request -> (git or API) change set + base rubric ->
-built-ins -> `judge.evaluate` -> publish -> exit code.
+built-ins -> `selftest.judge_change` (the rubric's examples first, as in
+`gate check`) -> publish -> exit code.
 
 The pull request's code is never checked out or executed: git is only asked
 for objects (diff, cat-file) and to fetch the two commits; the API is only
@@ -310,12 +311,6 @@ def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
     return Result(id=WORKFLOW_EDITED, kind="builtin", passed=not hits, message=message, paths=hits)
 
 
-def rubric_selftest(rubric: Rubric) -> Result:
-    from gate.selftest import run_selftest, selftest_result
-
-    return selftest_result(run_selftest(rubric))
-
-
 # -- judging ------------------------------------------------------------------
 
 
@@ -406,7 +401,7 @@ def queue_entry_differs(run: Run, changes: ChangeSet) -> str | None:
 
 def judge(run: Run, event: Mapping[str, Any]) -> publish.Verdict:
     from gate.git import short
-    from gate.judge import evaluate
+    from gate.selftest import judge_change
 
     settings = run.settings
     pull = run.pull = find_pull(run, event)
@@ -456,14 +451,13 @@ def judge(run: Run, event: Mapping[str, Any]) -> publish.Verdict:
             reason = None
     if reason is not None:
         return publish.skipped(settings.check_name, skip_report(run, reason, rubric))
-    selftest = rubric_selftest(rubric)  # the examples run first
     if changes is None:
         changes = read_changes(run, repo, rubric, pull, stdout)
     found, complete = changes
-    builtins = [workflow_edited(found, settings.workflow_path), complete, selftest]
+    builtins = [workflow_edited(found, settings.workflow_path), complete]
     if not queued:  # a queue entry's head never moves
         head_moved_note(run, pull)
-    report = evaluate(
+    report = judge_change(  # the rubric's examples run first, as in `gate check`
         rubric,
         found,
         rubric_path=settings.rubric_path,

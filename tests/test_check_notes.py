@@ -1,0 +1,206 @@
+"""`gate check` says what it did not judge, and what git's limits did to the change.
+
+Notes land in the report (`notes` in JSON) and, for what was not judged, on
+stderr too: a PASS that judged nothing must never look like a real one.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate import seedlab
+from gate.cli import main
+from gate.git import RENAME_LIMIT
+
+RUBRIC_PATH = ".github/blast-radius.yml"
+PERMISSIVE = "rules:\n  - {id: ANY, kind: max_files, limit: 100000}\n"
+
+
+def judge(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any], str]:
+    code = main(["check", *argv, "--format", "json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else {}), err
+
+
+@pytest.fixture
+def seed(repo: Any) -> Any:
+    repo.write_many(seedlab.FILES)
+    repo.write(RUBRIC_PATH, seedlab.RUBRIC)
+    repo.commit("seed lab")
+    return repo
+
+
+def test_same_commit_says_nothing_judged(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    assert code == 0
+    assert report["stats"]["files_touched"] == 0
+    (note,) = report["notes"]
+    assert note.startswith("base and head are the same commit") and "nothing judged" in note
+    assert f"gate: note: {note}\n" == err
+
+
+def test_head_already_in_base_says_nothing_judged(
+    seed: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = seed.head()
+    seed.write("more.txt", "m\n")
+    seed.commit("main moves on")
+    code, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main", "--head", old)
+    assert code == 0
+    assert any("already contained in base" in n and "nothing judged" in n for n in report["notes"])
+    assert "nothing judged" in err
+
+
+def test_text_report_shows_the_note(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--repo", str(seed.root), "--base", "main"]) == 0
+    out, err = capsys.readouterr()
+    assert "notes:" in out and "nothing judged" in out
+    assert "nothing judged" in err
+
+
+# What a working tree can hold that HEAD does not: each kind of uncommitted path.
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["modify", "stage", "delete", "untracked", "untracked-dir"]),
+        st.integers(0, 3),
+    ),
+    unique=True,
+    max_size=6,
+)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(edits=EDITS)
+def test_uncommitted_paths_are_counted_and_named(
+    make_repo: Any, capsys: pytest.CaptureFixture[str], edits: list[tuple[str, int]]
+) -> None:
+    repo = make_repo()
+    repo.write(RUBRIC_PATH, PERMISSIVE)
+    repo.write_many({f"t{i}.txt": f"{i}\n" for i in range(4)})
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.write("done.txt", "committed\n")
+    repo.commit("the change")
+    expected = set()
+    for kind, i in edits:
+        if kind == "modify":
+            repo.write(f"t{i}.txt", "changed\n")
+            expected.add(f"t{i}.txt")
+        elif kind == "stage":
+            repo.write(f"s{i}.txt", "staged\n")
+            repo.git("add", f"s{i}.txt")
+            expected.add(f"s{i}.txt")
+        elif kind == "delete":
+            (repo.root / f"t{i}.txt").unlink(missing_ok=True)
+            expected.add(f"t{i}.txt")
+        elif kind == "untracked":
+            repo.write(f"u{i}.txt", "u\n")
+            expected.add(f"u{i}.txt")
+        else:
+            repo.write(f"dir{i}/a.txt", "a\n")
+            repo.write(f"dir{i}/b.txt", "b\n")
+            expected.add(f"dir{i}/")  # one entry: git lists an untracked folder once
+    code, report, err = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    assert code == 0
+    assert report["stats"]["files_touched"] == 1  # HEAD is judged, never the work tree
+    notes = [n for n in report.get("notes", []) if "uncommitted" in n]
+    if not expected:
+        assert notes == [] and err == ""
+        return
+    n = len(expected)
+    (note,) = notes
+    assert note.startswith(f"{n} uncommitted path{'s' if n != 1 else ''} not judged")
+    assert "use --patch or commit" in note
+    assert f"gate: note: {note}\n" == err
+
+
+def test_no_uncommitted_note_when_head_is_named(
+    seed: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed.git("checkout", "-q", "-b", "agent")
+    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    head = seed.commit("fix")
+    seed.write("scratch.txt", "s\n")
+    _, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main", "--head", head)
+    assert "notes" not in report and err == ""
+    _, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    assert report["notes"] == [
+        "1 uncommitted path not judged (HEAD is judged, not the working tree); "
+        "use --patch or commit"
+    ]
+
+
+def criss_cross(repo: Any) -> tuple[str, str, list[str]]:
+    """Two branches that each merged the other's tip: two merge bases."""
+    repo.write(RUBRIC_PATH, PERMISSIVE)
+    repo.write("f", "0\n")
+    repo.commit("root")
+    repo.git("checkout", "-q", "-b", "x")
+    repo.write("x", "x\n")
+    x = repo.commit("x")
+    repo.git("checkout", "-q", "main")
+    repo.write("y", "y\n")
+    y = repo.commit("y")
+    repo.git("checkout", "-q", "-b", "a", y)
+    repo.git("merge", "-q", "--no-edit", x)
+    repo.write("a", "a\n")
+    a = repo.commit("a")
+    repo.git("checkout", "-q", "-b", "b", x)
+    repo.git("merge", "-q", "--no-edit", y)
+    repo.write("b", "b\n")
+    b = repo.commit("b")
+    bases = repo.git("merge-base", "--all", a, b).split()
+    assert len(bases) == 2
+    return a, b, bases
+
+
+def test_several_merge_bases_name_the_one_used(
+    repo: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b, bases = criss_cross(repo)
+    _, report, err = judge(capsys, "--repo", str(repo.root), "--base", a, "--head", b)
+    (note,) = report["notes"]
+    assert "2 merge bases" in note and f"judged from {bases[0]}" in note
+    assert bases[1][:12] in note
+    assert err == ""  # a note in the report; the change was judged
+    # git's own three-dot diff says it used the same one
+    proc = subprocess.run(
+        ["git", "diff", "--raw", f"{a}...{b}"], cwd=repo.root, capture_output=True, text=True
+    )
+    assert f"multiple merge bases, using {bases[0]}" in proc.stderr
+
+
+def test_rename_limit_is_noted(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    n = RENAME_LIMIT + 1
+    repo.write(RUBRIC_PATH, PERMISSIVE)
+    repo.write_many({f"old/o{i}.txt": f"one {i}\ntwo\nthree\n" for i in range(n)})
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.git("rm", "-rq", "old")
+    repo.write_many({f"new/n{i}.txt": f"one {i}\ntwo\nthree!\n" for i in range(n)})
+    repo.commit("move and edit every file")
+    _, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    notes = [x for x in report["notes"] if "rename detection" in x]
+    assert len(notes) == 1
+    assert f"rename limit of {RENAME_LIMIT}" in notes[0] and f"at least {n}" in notes[0]
+    assert report["stats"]["files_touched"] == 2 * n  # deletion plus addition: both touched
+
+
+def test_small_renames_have_no_rename_note(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    repo.write(RUBRIC_PATH, PERMISSIVE)
+    repo.write_many({f"old/o{i}.txt": f"one {i}\ntwo\nthree\n" for i in range(5)})
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.git("mv", "old", "new")
+    repo.commit("move")
+    _, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    assert "notes" not in report
+    assert report["stats"]["files_touched"] == 5  # five renames, each counted once
