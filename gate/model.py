@@ -25,6 +25,8 @@ BUILTIN_IDS = (RUBRIC_EDITED, WORKFLOW_EDITED, DIFF_INCOMPLETE, RUBRIC_SELFTEST)
 from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # noqa: E402  (re-exported)
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
+# The default `tests` globs.  The SPEC's list comes first and is a floor;
+# the rest covers the layouts of the common frameworks' own discovery.
 DEFAULT_TESTS = (
     "tests/",
     "test/",
@@ -38,7 +40,36 @@ DEFAULT_TESTS = (
     "**/*.test.*",
     "**/*.spec.*",
     "spec/",
+    "**/test*.py",  # unittest's default discovery pattern; Django's app/tests.py
+    ".pytest.ini",
+    "**/__snapshots__/",  # Jest snapshots: the expected values of existing tests
+    "**/jest.config.*",
+    "**/vitest.config.*",
+    "**/testdata/",  # Go test fixtures
+    "**/*_spec.rb",
+    ".rspec",
 )
+
+# Files that configure a test runner: a new one can switch existing tests
+# off (a conftest.py that skips them, a pytest.ini that deselects them), so
+# `test_drift` counts adding one as drift, never as "a new test", whatever
+# its `paths` say.
+TEST_CONFIG = (
+    "**/conftest.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "tox.ini",
+    "**/jest.config.*",
+    "**/vitest.config.*",
+    ".rspec",
+)
+
+# Files that hold a test runner's configuration in one section among others
+# (pytest reads `[tool.pytest.ini_options]` / `[tool.pytest]` in
+# pyproject.toml and `[tool:pytest]` in setup.cfg): `test_drift` reads their
+# text at base and head and counts a pytest section added, changed or
+# removed as drift.  The repository root's only, as pytest finds them.
+TEST_CONFIG_SECTIONS = ("pyproject.toml", "setup.cfg")
 
 
 @dataclass(frozen=True)
@@ -85,8 +116,13 @@ class Rubric:
     examples: tuple[Example, ...] = ()
 
     def content_files(self) -> tuple[str, ...]:
-        """Files whose base/head text the content rules need, sorted."""
-        return tuple(sorted({str(r.params["file"]) for r in self.rules if "file" in r.params}))
+        """Files whose base/head text the rules need, sorted: each content
+        rule's `file`, and `TEST_CONFIG_SECTIONS` when a `test_drift` rule
+        judges test-runner configuration."""
+        files = {str(r.params["file"]) for r in self.rules if "file" in r.params}
+        if any(r.kind == "test_drift" for r in self.rules):
+            files.update(TEST_CONFIG_SECTIONS)
+        return tuple(sorted(files))
 
 
 @dataclass(frozen=True)

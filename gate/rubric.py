@@ -827,6 +827,12 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                     f'item {i + 1} of "symbols" {_show(symbol)} is not a Python name; '
                     "list top-level names such as clamp",
                 )
+        if rule.get("where") == "last_line" and re.search(r"[\r\n]", rule["token"]):
+            raise fail(
+                (*base, "token"),
+                '"token" holds a line break, so it can never be on one line; '
+                "drop the line break or use where: anywhere",
+            )
         for i, line in enumerate(rule.get("lines", ())):
             if "\n" in line or "\r" in line:
                 raise fail(
@@ -973,6 +979,8 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
         if kind == "test_drift":
             params.setdefault("allow_added", True)
             params.setdefault("paths", tests)
+        if kind == "must_include":
+            params.setdefault("where", "anywhere")
         rules.append(
             Rule(id=raw["id"], kind=kind, params=params, description=raw.get("description"))
         )

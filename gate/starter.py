@@ -22,10 +22,16 @@ STARTER_RUBRIC = """\
 # reuse an id for a different rule; add a new one instead.
 version: 1
 
-# Which files are tests (used by test_drift). The default is:
+# Which files are tests (used by test_drift). The default covers pytest,
+# unittest and Django, Jest and Vitest, Go and RSpec:
 # tests: ["tests/", "test/", "**/test_*.py", "**/*_test.py", "**/conftest.py",
 #         "pytest.ini", "tox.ini", "**/*_test.go", "**/__tests__/",
-#         "**/*.test.*", "**/*.spec.*", "spec/"]
+#         "**/*.test.*", "**/*.spec.*", "spec/", "**/test*.py", ".pytest.ini",
+#         "**/__snapshots__/", "**/jest.config.*", "**/vitest.config.*",
+#         "**/testdata/", "**/*_spec.rb", ".rspec"]
+# test_drift also judges the test runner's configuration whatever `tests`
+# says: a new conftest.py or pytest.ini, or a pytest section added to
+# pyproject.toml or setup.cfg, is drift.
 
 # Judge only agent-written PRs (any entry matches). Without applies_to,
 # every PR is judged.
@@ -67,7 +73,11 @@ rules:
 
   # More kinds: forbidden_path (a plain prefix), allowed_paths (an allow-list),
   # keep_symbols / keep_lines / confine_to_symbols (Python files), must_include
-  # (a token in the captured test output, e.g. "EXIT=0"). See `gate schema`.
+  # (a token in the captured test output). For must_include, have the harness
+  # print the token last and require it there, since a failing run can print
+  # any token earlier:
+  #   - {id: GREEN, kind: must_include, token: "EXIT=0", where: last_line}
+  # See `gate schema`.
 
 # The judge must say both words: every rule above fails in at least one of
 # these synthetic changes, and one change passes. `gate selftest --strict`

@@ -614,10 +614,11 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert params["T1"] == {"allow_added": True, "paths": ("t/", "**/check_*.py")}
     assert params["T2"] == {"allow_added": False, "paths": ("tests/",)}
     assert params["S1"] == {"file": "clamp_kit.py", "symbols": ("clamp", "_noisy_helper")}
-    assert params["M1"] == {"token": "EXIT=0"}
+    assert params["M1"] == {"token": "EXIT=0", "where": "anywhere"}
     assert rubric.rules[0].description == "one focused change"
     assert rubric.rules[1].description is None
-    assert rubric.content_files() == ("clamp_kit.py",)
+    # a test_drift rule reads the files that may hold a pytest section
+    assert rubric.content_files() == ("clamp_kit.py", "pyproject.toml", "setup.cfg")
     assert rubric.examples == ()
 
 

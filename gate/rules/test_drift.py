@@ -1,4 +1,5 @@
-"""`test_drift`: tests that exist at base stay exactly as they are.
+"""`test_drift`: tests that exist at base stay exactly as they are, and
+the test runner's configuration with them.
 
 Parameters:
 
@@ -7,7 +8,11 @@ Parameters:
 * `paths` (globs, default: the rubric's `tests`): what counts as a test
   file.  The default `tests` globs are `tests/`, `test/`, `**/test_*.py`,
   `**/*_test.py`, `**/conftest.py`, `pytest.ini`, `tox.ini`,
-  `**/*_test.go`, `**/__tests__/`, `**/*.test.*`, `**/*.spec.*`, `spec/`.
+  `**/*_test.go`, `**/__tests__/`, `**/*.test.*`, `**/*.spec.*`, `spec/`
+  (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
+  Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
+  `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
+  `**/*_spec.rb` and `.rspec` (RSpec).
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -19,10 +24,33 @@ Fails when a test file that exists at base is modified, deleted,
 renamed (either side of the rename is a test path: moving a test away and
 moving a file onto a test path both count) or has its mode changed.  With
 `allow_added: false`, a new test file (added, or a copy's new path) also
-fails; copying a test leaves its source as it was.  When
-the source only knows a path but not what happened to it (a writer's
-`result.json`), a test path fails and the message says its status is
-unknown: the gate cannot tell a new test from an edited one.
+fails; copying a test leaves its source as it was.  When the source only
+knows a path but not what happened to it (a writer's `result.json`), a
+test path fails and the message says its status is unknown: the gate
+cannot tell a new test from an edited one.
+
+**Tests cannot be bent from outside the test files.**  Whatever `paths`
+say, the rule also judges the test runner's configuration, because a new
+one can switch existing tests off:
+
+* a new `conftest.py` (any depth), `pytest.ini`, `.pytest.ini`, `tox.ini`,
+  `jest.config.*`, `vitest.config.*` or `.rspec` is drift, even with
+  `allow_added: true`; changing, deleting or renaming one is drift too;
+* a pytest section added to, changed in or removed from the repository
+  root's `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest]`,
+  however the TOML spells the table) or `setup.cfg` (`[tool:pytest]`) is
+  drift.  The rule reads both files' text at base and head; other edits
+  to them are not drift.  When either version cannot be read (a
+  `pyproject.toml` that is not valid TOML, or a source that has no file
+  contents, such as a writer's `result.json`), the rule fails: it cannot
+  tell.  A section is compared generously: for `setup.cfg`, every line
+  from a `[...]` header that mentions `pytest` to the next header at the
+  start of a line, under both Python's and git's notion of a line.
+
+Configuration read from elsewhere (a `pyproject.toml` below the root, an
+environment variable set by CI, a plugin installed by a dependency
+change) is out of this rule's reach; `forbidden_paths` on CI files and
+lock files covers part of it.
 
 ```yaml
 - id: TESTS
@@ -33,6 +61,10 @@ unknown: the gate cannot tell a new test from an edited one.
 """
 
 from __future__ import annotations
+
+import re
+import sys
+from typing import Any
 
 from gate import globs
 from gate.changes import (
@@ -45,13 +77,101 @@ from gate.changes import (
     UNKNOWN,
     ChangeSet,
 )
-from gate.model import DEFAULT_TESTS, Result, Rule
-from gate.rules._common import param_bool, param_list, plural, result
+from gate.model import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Result, Rule
+from gate.rules._common import file_state, names, param_bool, param_list, plural, result
 
 KIND = "test_drift"
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
+_CHANGED = frozenset(_ORDER) - {"added", "unknown"}
+
+# git's and Python's tokenizer's notion of a line, and Python's str.splitlines
+# (which some ini parsers use): a section is compared under both.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class _NoParser(Exception):
+    pass
+
+
+def _toml(text: str) -> dict[str, Any]:
+    """`text` parsed as TOML by the parser pytest itself uses: the standard
+    library's on Python 3.11+, else the `tomli` package when installed."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:
+            raise _NoParser(
+                "cannot be read: TOML needs Python 3.11 or the tomli package (pip install tomli)"
+            ) from None
+    data: dict[str, Any] = tomllib.loads(text)
+    return data
+
+
+def _ini_sections(lines: list[str]) -> list[list[str]]:
+    """Every section whose `[...]` header mentions pytest, with its lines up
+    to the next header at the start of a line."""
+    sections: list[list[str]] = []
+    current: list[str] | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("[") and "pytest" in stripped.casefold():
+            current = [line]
+            sections.append(current)
+        elif line.startswith("["):
+            current = None
+        elif current is not None:
+            current.append(line)
+    return sections
+
+
+def pytest_section(name: str, text: str | None) -> object:
+    """What `text` (the file `name` of TEST_CONFIG_SECTIONS) holds of
+    pytest's configuration, as a comparable value (None: nothing).  Raises
+    ValueError when the text cannot be read."""
+    if text is None:
+        return None
+    if name.endswith(".toml"):
+        try:
+            data = _toml(text)
+        except _NoParser as exc:
+            raise ValueError(str(exc)) from None
+        except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
+            raise ValueError(f"is not valid TOML ({exc})") from None
+        tool = data.get("tool")
+        return tool.get("pytest") if isinstance(tool, dict) else None
+    ours = _ini_sections(_LINE_BREAK.split(text))
+    pythons = _ini_sections(text.splitlines())
+    return (ours, pythons) if ours or pythons else None
+
+
+def _section_change(changes: ChangeSet, name: str) -> str | None:
+    """How the change moved the pytest section of `name`: None (untouched,
+    or no pytest section on either side), "added", "changed", "removed", or
+    "unreadable: WHY"."""
+    state = file_state(changes, name)
+    if state.change is None:
+        return None
+    texts = changes.texts.get(name)
+    if texts is None:
+        if changes.source == "example":
+            return None  # an example given by counts says nothing about content
+        return f"unreadable: its text is unavailable from this source ({changes.source})"
+    sides = []
+    for side, text in (("base", texts.base), ("head", texts.head)):
+        try:
+            sides.append(pytest_section(name, text))
+        except ValueError as exc:
+            return f"unreadable: the {side} version {exc}"
+    before, after = sides
+    if before == after:
+        return None
+    if before is None:
+        return "added"
+    return "removed" if after is None else "changed"
 
 
 def check(rule: Rule, changes: ChangeSet) -> Result:
@@ -59,12 +179,18 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     allow_added = param_bool(rule, "allow_added", True)
     counts: dict[str, int] = {}
     offending: list[str] = []
+    config_added: list[str] = []
     is_test = globs.matcher(patterns, GLOBS["paths"])
+    is_config = globs.matcher(TEST_CONFIG, globs.FOLDED)
     for f in changes.files:
-        hits = [p for p in f.written if is_test(p)]
+        configs = [p for p in f.written if is_config(p)]
+        hits = [p for p in f.written if is_test(p) or is_config(p)]
         if not hits:
             continue
         if f.status in (ADDED, COPIED):
+            if configs:
+                config_added.extend(configs)
+                continue
             if allow_added:
                 continue
             what = "added"
@@ -83,17 +209,34 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
             what = "modified"
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    if not counts:
+    sections = {}
+    for name in TEST_CONFIG_SECTIONS:
+        how = _section_change(changes, name)
+        if how is not None:
+            sections[name] = how
+            offending.append(name)
+    if not counts and not config_added and not sections:
         extra = "" if allow_added else "; no test file added"
         return result(rule, True, f"no test file that exists at base was changed{extra}")
     parts: list[str] = []
-    existing = sum(n for k, n in counts.items() if k not in ("added", "unknown"))
+    existing = sum(n for k, n in counts.items() if k in _CHANGED)
     if existing:
-        detail = ", ".join(
-            f"{counts[k]} {k}" for k in _ORDER if k in counts and k not in ("added", "unknown")
-        )
+        detail = ", ".join(f"{counts[k]} {k}" for k in _ORDER if k in counts and k in _CHANGED)
         verb = "exists" if existing == 1 else "exist"
         parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
+    if config_added:
+        parts.append(
+            f"{plural(len(config_added), 'test configuration file')} added "
+            f"({names(sorted(config_added))}), which can switch existing tests off"
+        )
+    for name, how in sections.items():
+        if how.startswith("unreadable: "):
+            parts.append(
+                f"{name} is touched but the gate cannot tell whether its pytest section "
+                f"changed: {how[len('unreadable: ') :]}"
+            )
+        else:
+            parts.append(f"the pytest section of {name} was {how}")
     if "added" in counts:
         parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
     if "unknown" in counts:
@@ -101,4 +244,4 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
             f"{plural(counts['unknown'], 'test path')} with unknown status "
             f"(the source, {changes.source}, does not say whether it existed at base)"
         )
-    return result(rule, False, "; ".join(parts), paths=offending)
+    return result(rule, False, "; ".join(parts), paths=[*offending, *config_added])

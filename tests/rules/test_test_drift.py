@@ -188,7 +188,23 @@ CASES = [
         "1 modified",
         ["web/__tests__/x.js"],
     ),
-    ("default globs: not a test", one(FileChange("src/testing.py")), {}, True, "no test", []),
+    ("default globs: not a test", one(FileChange("src/contest.py")), {}, True, "no test", []),
+    (
+        "default globs: unittest discovers test*.py",
+        one(FileChange("src/testing.py")),
+        {},
+        False,
+        "1 modified",
+        ["src/testing.py"],
+    ),
+    (
+        "default globs: Django's app/tests.py",
+        one(FileChange("shop/tests.py")),
+        {},
+        False,
+        "1 modified",
+        ["shop/tests.py"],
+    ),
 ]
 
 

@@ -1,0 +1,348 @@
+"""Class 7 of docs/hostile-input.md: tests cannot be bent from outside the
+test files.  Generated layouts, configuration files and pytest sections;
+real repositories for the texts `test_drift` reads."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate import globs, starter
+from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.cli import main
+from gate.errors import GateError
+from gate.github.api_changes import changes_from_api, listing
+from gate.github.client import PullFile
+from gate.model import DEFAULT_TESTS, TEST_CONFIG, Rule
+from gate.rubric import load_rubric_bytes, schema
+from gate.rules import must_include, test_drift
+from tests.conftest import GitRepo
+
+PROPS = settings(max_examples=200, deadline=None)
+
+SPEC_FLOOR = (
+    "tests/",
+    "test/",
+    "**/test_*.py",
+    "**/*_test.py",
+    "**/conftest.py",
+    "pytest.ini",
+    "tox.ini",
+    "**/*_test.go",
+    "**/__tests__/",
+    "**/*.test.*",
+    "**/*.spec.*",
+    "spec/",
+)
+
+
+def drift(changes: ChangeSet, allow_added: bool = True, paths: Any = DEFAULT_TESTS) -> Any:
+    params = {"allow_added": allow_added, "paths": tuple(paths)}
+    return test_drift.check(Rule("T", "test_drift", params), changes)
+
+
+# --- the default globs ---------------------------------------------------------
+
+
+def test_the_defaults_keep_the_spec_list_first() -> None:
+    assert DEFAULT_TESTS[: len(SPEC_FLOOR)] == SPEC_FLOOR
+
+
+def test_every_place_that_lists_the_defaults_lists_them_all() -> None:
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    described = schema()["properties"]["tests"]["description"]
+    for glob in DEFAULT_TESTS:
+        assert f"`{glob}`" in readme, glob
+        assert f'"{glob}"' in starter.STARTER_RUBRIC, glob
+        assert f"`{glob}`" in (test_drift.__doc__ or ""), glob
+        assert glob in described, glob
+
+
+DIR = st.sampled_from(["", "app/", "src/pkg/", "web/components/", "cmd/x/"])
+NAME = st.text(alphabet="abcxyz_", min_size=1, max_size=8)
+LAYOUT = st.one_of(
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}tests.py"),  # Django
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}tests/{t[1]}.py"),  # a tests package
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}test{t[1]}.py"),  # unittest discovery
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}__tests__/{t[1]}.js"),  # Jest
+    st.tuples(DIR, NAME, st.sampled_from(["test", "spec"]), st.sampled_from(["js", "tsx"])).map(
+        lambda t: f"{t[0]}{t[1]}.{t[2]}.{t[3]}"
+    ),
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}__snapshots__/{t[1]}.test.js.snap"),
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}{t[1]}_test.go"),  # Go
+    st.tuples(DIR, NAME).map(lambda t: f"{t[0]}testdata/{t[1]}.golden"),
+    st.tuples(DIR, NAME).map(lambda t: f"spec/{t[0]}{t[1]}_spec.rb"),  # RSpec
+    st.tuples(DIR, NAME).map(lambda t: f"lib/{t[0]}{t[1]}_spec.rb"),
+)
+
+
+@PROPS
+@given(LAYOUT, st.sampled_from([MODIFIED, DELETED]))
+def test_the_common_frameworks_layouts_are_tests(path: str, status: str) -> None:
+    assert globs.matches(path, DEFAULT_TESTS)
+    result = drift(ChangeSet(files=(FileChange(path, status, added=1, deleted=1),)))
+    assert result.passed is False
+    assert result.paths == (path,)
+
+
+# --- configuration that can switch tests off ----------------------------------
+
+CONFIG_NAME = st.sampled_from(
+    ["conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "jest.config.js", "vitest.config.ts"]
+)
+
+
+@st.composite
+def config_path(draw: st.DrawFn) -> str:
+    name = draw(CONFIG_NAME)
+    if draw(st.booleans()):
+        name = "".join(c.upper() if draw(st.booleans()) else c for c in name)
+    return draw(DIR) + name
+
+
+@PROPS
+@given(config_path(), st.sampled_from([ADDED, COPIED]), st.booleans())
+def test_new_test_configuration_is_drift_even_when_tests_may_be_added(
+    path: str, status: str, custom_paths: bool
+) -> None:
+    old = "tests/test_a.py" if status == COPIED else None
+    change = FileChange(path, status, old, added=3, deleted=0)
+    paths = ("tests/",) if custom_paths else DEFAULT_TESTS
+    result = drift(ChangeSet(files=(change,)), allow_added=True, paths=paths)
+    assert result.passed is False
+    assert "test configuration file added" in result.message
+    assert result.paths == (path,)
+
+
+def test_a_new_test_is_still_welcome() -> None:
+    change = FileChange("tests/test_new.py", ADDED, added=9)
+    assert drift(ChangeSet(files=(change,))).passed is True
+    assert set(TEST_CONFIG) <= set(DEFAULT_TESTS) | {".rspec"}
+
+
+# --- pytest sections in pyproject.toml and setup.cfg ----------------------------
+
+# Spellings of a pytest table, each with the class of value TOML gives it:
+# the first, third and fourth spell the same table.
+PYTEST_TABLES = [
+    ('[tool.pytest.ini_options]\naddopts = "{opts}"\n', "ini"),
+    ('[tool.pytest]\naddopts = ["{opts}"]\n', "native"),
+    ('[tool]\npytest.ini_options.addopts = "{opts}"\n', "ini"),
+    ('[tool]\npytest = {{ ini_options = {{ addopts = "{opts}" }} }}\n', "ini"),
+    ('[tool.pytest.ini_options]\nmarkers = [\n  "slow",\n]\naddopts = """\n{opts}\n"""\n', "multi"),
+]
+OTHER_TABLES = [
+    '[project]\nname = "x"\nversion = "{n}"\ndependencies = ["pytest>=8"]\n',
+    "[tool.ruff]\nline-length = {n}\n",
+    '[build-system]\nrequires = ["setuptools>={n}"]\n',
+]
+OPTS = st.sampled_from(["-q", "-k 'not slow'", "-p no:cacheprovider", "--deselect tests/x.py"])
+
+
+@st.composite
+def pyproject(draw: st.DrawFn) -> tuple[str, tuple[str, str] | None]:
+    """(text, (spelling class, options) of its pytest table or None), with
+    other tables around it in random order."""
+    n = draw(st.integers(1, 99))
+    tables = [t.format(n=n) for t in draw(st.lists(st.sampled_from(OTHER_TABLES), unique=True))]
+    opts = draw(st.none() | OPTS)
+    if opts is None:
+        return "\n".join(tables), None
+    spelled, kind = draw(st.sampled_from(PYTEST_TABLES))
+    at = draw(st.integers(0, len(tables)))
+    if spelled.startswith("[tool]\n"):
+        at = len(tables)  # keep [tool] last, so later keys do not land in it
+    tables.insert(at, spelled.format(opts=opts))
+    return "\n".join(tables), (kind, opts)
+
+
+def edited(name: str, base: str | None, head: str | None) -> ChangeSet:
+    status = ADDED if base is None else DELETED if head is None else MODIFIED
+    return ChangeSet(
+        files=(FileChange(name, status, added=1, deleted=1),),
+        texts={name: FileTexts(base=base, head=head)},
+    )
+
+
+@PROPS
+@given(pyproject(), pyproject(), st.booleans())
+def test_a_pytest_section_added_changed_or_removed_in_pyproject_is_drift(
+    base: tuple[str, tuple[str, str] | None],
+    head: tuple[str, tuple[str, str] | None],
+    new_file: bool,
+) -> None:
+    before = None if new_file else base[1]
+    result = drift(edited("pyproject.toml", None if new_file else base[0], head[0]))
+    assert result.passed is (before == head[1]), (base, head, result.message)
+    if before != head[1]:
+        assert "the pytest section of pyproject.toml was" in result.message
+        assert result.paths == ("pyproject.toml",)
+
+
+SETUP_SECTIONS = st.sampled_from(
+    [
+        "[metadata]\nname = x\n",
+        "[flake8]\nmax-line-length = 100\n",
+        "[options]\npackages = find:\n",
+    ]
+)
+BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@st.composite
+def setup_cfg(draw: st.DrawFn) -> tuple[str, str | None]:
+    sections = draw(st.lists(SETUP_SECTIONS, unique=True, max_size=3))
+    opts = draw(st.none() | OPTS)
+    if opts is not None:
+        body = f"[tool:pytest]\naddopts =\n    [x]\n    {opts}\n"  # `[` inside a value
+        sections.insert(draw(st.integers(0, len(sections))), body)
+    newline = draw(BREAKS)
+    return "\n".join(sections).replace("\n", newline), opts
+
+
+@PROPS
+@given(setup_cfg(), setup_cfg())
+def test_a_pytest_section_in_setup_cfg_is_drift(
+    base: tuple[str, str | None], head: tuple[str, str | None]
+) -> None:
+    result = drift(edited("setup.cfg", base[0], head[0]))
+    if base[1] != head[1]:
+        assert result.passed is False
+        assert "the pytest section of setup.cfg was" in result.message
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "fragment"),
+    [
+        ("[project]\nname = 'x'\n", "[project\n", "the head version is not valid TOML"),
+        ("[tool.pytest.ini_options\n", "", "the base version is not valid TOML"),
+    ],
+)
+def test_an_unreadable_pyproject_fails(base: str, head: str, fragment: str) -> None:
+    result = drift(edited("pyproject.toml", base, head))
+    assert result.passed is False
+    assert "cannot tell whether its pytest section changed" in result.message
+    assert fragment in result.message
+
+
+def test_a_source_without_texts_fails_and_an_example_is_not_checked() -> None:
+    change = FileChange("pyproject.toml", MODIFIED, added=1, deleted=1)
+    for source, passed in (("result", False), ("api", False), ("example", True)):
+        result = drift(ChangeSet(files=(change,), source=source))
+        assert result.passed is passed, source
+        if not passed:
+            assert "text is unavailable from this source" in result.message
+
+
+def test_untouched_or_unrelated_edits_are_not_drift() -> None:
+    text = '[tool.pytest.ini_options]\naddopts = "-q"\n[project]\nname = "x"\n'
+    assert drift(ChangeSet(texts={"pyproject.toml": FileTexts(text, text)})).passed
+    later = text.replace('name = "x"', 'name = "y"')
+    assert drift(edited("pyproject.toml", text, later)).passed
+
+
+# --- the texts reach the rule from git, from a patch and from the API ---------
+
+RUBRIC = "rules:\n  - {id: T, kind: test_drift}\n"
+PYPROJECT = '[project]\nname = "x"\n'
+BENT = PYPROJECT + '\n[tool.pytest.ini_options]\naddopts = "--deselect tests/test_a.py"\n'
+
+
+def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "pyproject.toml": PYPROJECT,
+            "tests/test_a.py": "def test_a():\n    assert False\n",
+        }
+    )
+    base = repo.commit("base")
+    repo.write("pyproject.toml", BENT)
+    repo.write("src/conftest.py", "collect_ignore = ['tests']\n")
+    head = repo.commit("bend the tests from outside")
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
+    code = main([*argv, "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert report["failed"] == ["T"]
+    result = report["results"][-1]
+    assert result["paths"] == ["pyproject.toml", "src/conftest.py"]
+    assert "the pytest section of pyproject.toml was added" in result["message"]
+    assert "1 test configuration file added" in result["message"]
+
+
+def test_api_mode_reads_the_config_texts() -> None:
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    assert "pyproject.toml" in rubric.content_files()
+    found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
+    texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=rubric.content_files(),
+        read_file=lambda ref, path: texts[(ref, path)].encode() if (ref, path) in texts else None,
+        merge_base="fork",
+    )
+    result = test_drift.check(rubric.rules[0], changes)
+    assert result.passed is False
+    assert "the pytest section of pyproject.toml was added" in result.message
+
+
+# --- must_include on the last line --------------------------------------------
+
+NOT_A_BREAK = st.sampled_from(["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+PIECE = st.one_of(
+    st.sampled_from(["EXIT=0", "EXIT=1", "ok", "FAILED", " ", "\t", ""]),
+    NOT_A_BREAK,
+    st.text(alphabet="abc =01", max_size=6),
+)
+
+
+def reference_last_line(text: str) -> str | None:
+    lines = re.split("\r\n|\r|\n", text)
+    kept = [line for line in lines if line.strip(" \t")]
+    return kept[-1] if kept else None
+
+
+@PROPS
+@given(st.lists(st.tuples(st.lists(PIECE, max_size=4).map("".join), BREAKS), max_size=6))
+def test_last_line_means_the_last_line_a_harness_printed(lines: list[tuple[str, str]]) -> None:
+    stdout = "".join(text + end for text, end in lines)
+    rule = Rule("G", "must_include", {"token": "EXIT=0", "where": "last_line"})
+    result = must_include.check(rule, ChangeSet(stdout=stdout))
+    last = reference_last_line(stdout)
+    assert result.passed is (last is not None and "EXIT=0" in last)
+    anywhere = must_include.check(
+        Rule("G", "must_include", {"token": "EXIT=0", "where": "anywhere"}),
+        ChangeSet(stdout=stdout),
+    )
+    assert anywhere.passed is ("EXIT=0" in stdout)
+
+
+def test_a_failing_run_that_printed_the_token_earlier_fails() -> None:
+    stdout = "test_x ... EXIT=0 printed by a test\nFAILED test_x\nEXIT=1\n\n"
+    rule = Rule("G", "must_include", {"token": "EXIT=0", "where": "last_line"})
+    result = must_include.check(rule, ChangeSet(stdout=stdout))
+    assert result.passed is False
+    assert "not on its last non-empty line" in result.message
+
+
+def test_where_is_loaded_checked_and_defaulted() -> None:
+    rubric = load_rubric_bytes(b"rules:\n  - {id: G, kind: must_include, token: ok}\n", "r")
+    assert rubric.rules[0].params["where"] == "anywhere"
+    with pytest.raises(GateError, match="where"):
+        load_rubric_bytes(
+            b"rules:\n  - {id: G, kind: must_include, token: ok, where: first_line}\n", "r"
+        )
+    with pytest.raises(GateError, match="line break"):
+        load_rubric_bytes(
+            b'rules:\n  - {id: G, kind: must_include, token: "a\\nb", where: last_line}\n', "r"
+        )
