@@ -32,25 +32,26 @@ log is never a pass.
 
 from __future__ import annotations
 
-import re
-
 from gate.changes import ChangeSet
 from gate.model import Result, Rule
 from gate.rules._common import param_str, quote, result
+from gate.text import lines
 
 KIND = "must_include"
 ANYWHERE = "anywhere"
 LAST_LINE = "last_line"
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the gate's one notion of a line end
 _BLANK = " \t"
 
 
 def last_line(text: str) -> str | None:
-    """The last line of `text` that holds more than spaces and tabs, or None."""
-    for line in reversed(_LINE_BREAK.split(text)):
-        if line.strip(_BLANK):
-            return line
+    """The last line of `text` (`gate.text.lines`: a line ends at `\\n`,
+    `\\r\\n` or `\\r`) that holds more than spaces and tabs, without its
+    ending; None when there is none."""
+    for line in reversed(lines(text)):
+        body = line.rstrip("\r\n")
+        if body.strip(_BLANK):
+            return body
     return None
 
 

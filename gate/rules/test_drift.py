@@ -62,7 +62,6 @@ lock files covers part of it.
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Any
 
@@ -79,16 +78,13 @@ from gate.changes import (
 )
 from gate.model import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Result, Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
+from gate.text import lines
 
 KIND = "test_drift"
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
-
-# git's and Python's tokenizer's notion of a line, and Python's str.splitlines
-# (which some ini parsers use): a section is compared under both.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class _NoParser(Exception):
@@ -143,7 +139,9 @@ def pytest_section(name: str, text: str | None) -> object:
             raise ValueError(f"is not valid TOML ({exc})") from None
         tool = data.get("tool")
         return tool.get("pytest") if isinstance(tool, dict) else None
-    ours = _ini_sections(_LINE_BREAK.split(text))
+    # The gate's notion of a line (`gate.text.lines`) and Python's
+    # `str.splitlines`, which ini parsers use: a section is compared under both.
+    ours = _ini_sections([line.rstrip("\r\n") for line in lines(text)])
     pythons = _ini_sections(text.splitlines())
     return (ours, pythons) if ours or pythons else None
 
