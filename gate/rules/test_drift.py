@@ -18,7 +18,13 @@ A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
 and `TEST_CLAMP.PY` are test paths, because a case-insensitive checkout
 treats them as `tests/x.py` and `test_clamp.py`.  Counting more paths as
-tests can only make the rule fail more often, never less.
+tests can only make the rule fail more often, never less.  A new test
+whose path differs from an existing test's only in case
+(`Tests/test_x.py` beside `tests/test_x.py`) is judged as a new test: in
+git's tree and on the Linux runner both files exist and both run, and the
+rule sees the change, not the base tree's other paths (a case-insensitive
+checkout keeps one of the two; set `allow_added: false` where that
+matters).
 
 Fails when a test file that exists at base is modified, deleted,
 renamed (either side of the rename is a test path: moving a test away and
