@@ -181,7 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="repository path of the rubric with --base",
     )
     p.add_argument(
-        "--strict", action="store_true", help="a rule that no example makes fail is an error"
+        "--strict",
+        action="store_true",
+        help=(
+            "a rule that no example makes fail is an error; with --base, so is a content "
+            "rule whose file the base does not have"
+        ),
     )
     p.add_argument(
         "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"

@@ -321,6 +321,12 @@ class Repo:
             self._check_objects(cat, sha)
             return cat.get(f"{sha}:{path}")
 
+    def list_files(self, rev: str) -> tuple[str, ...]:
+        """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""
+        sha = self._object(rev)
+        out = self.run(["ls-tree", "-r", "-z", "--full-tree", "--name-only", sha])
+        return tuple(sorted(from_bytes(raw) for raw in out.split(b"\0") if raw))
+
     def read_texts(
         self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
     ) -> dict[str, FileTexts]:

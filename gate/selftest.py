@@ -8,6 +8,7 @@ example makes fail is *unproven*: nothing shows it can say "no".
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -144,3 +145,73 @@ def judge_change(
     return evaluate(
         rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )
+
+
+@dataclass(frozen=True)
+class BaseFinding:
+    """A rule that names a file or path the base tree does not have."""
+
+    rule_id: str
+    kind: str
+    message: str
+    strict: bool  # an error under `--strict` (else a warning only)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.rule_id,
+            "kind": self.kind,
+            "message": self.message,
+            "strict": self.strict,
+        }
+
+
+# Kinds whose paths may legitimately name nothing yet (a forbidden place the
+# change must not create; a test tree still to come): a warning, never an
+# error.  Kinds left out (allowed_paths, max_* `exclude`) fail closed on a
+# typo: a misspelt allowed glob fails changes, a misspelt exclude counts more.
+_PATH_KINDS = ("forbidden_path", "forbidden_paths", "test_drift")
+
+
+def check_at_base(rubric: Rubric, base_files: Sequence[str], base_name: str) -> list[BaseFinding]:
+    """Rules that name a file or path the base tree (`base_files`) lacks.
+
+    A content rule's `file` missing at base is a strict finding: a
+    `keep_symbols` or `keep_lines` rule on it can never fire, and a
+    one-letter typo in `file` is the usual cause.  For path rules the rule
+    itself is run on a change that touches every base file, with the very
+    matching it uses on real changes; when even that does not make it fire,
+    nothing at base matches its paths.
+    """
+    from gate.changes import ChangeSet, FileChange
+    from gate.rules import CONTENT_KINDS, REGISTRY
+
+    present = frozenset(base_files)
+    everything: ChangeSet | None = None
+    found: list[BaseFinding] = []
+    for rule in rubric.rules:
+        if rule.kind in CONTENT_KINDS:
+            name = str(rule.params.get("file", ""))
+            if name not in present:
+                found.append(
+                    BaseFinding(
+                        rule.id,
+                        rule.kind,
+                        f"file {json.dumps(name, ensure_ascii=False)} does not exist at base "
+                        f"{base_name}, so the rule guards nothing there; check the spelling",
+                        strict=True,
+                    )
+                )
+        elif rule.kind in _PATH_KINDS:
+            if everything is None:
+                everything = ChangeSet(files=tuple(FileChange(path) for path in base_files))
+            if REGISTRY[rule.kind](rule, everything).passed:
+                found.append(
+                    BaseFinding(
+                        rule.id,
+                        rule.kind,
+                        f"its paths match nothing at base {base_name}; fine if it guards a "
+                        "place that does not exist yet, else check the spelling",
+                        strict=False,
+                    )
+                )
+    return found

@@ -1,4 +1,9 @@
-"""`gate selftest [FILE | --base REV]`: every rubric example must get its verdict."""
+"""`gate selftest [FILE | --base REV]`: every rubric example must get its verdict.
+
+With `--base`, it also names the rules whose `file` or paths the base tree
+does not have (`gate.selftest.check_at_base`): a content rule's missing
+`file` is an error under `--strict`, a path rule matching nothing a warning.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +14,37 @@ from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
 from gate.jsontext import dumps
 from gate.model import Rubric
-from gate.selftest import SelftestReport, describe, run_selftest
+from gate.selftest import BaseFinding, SelftestReport, check_at_base, describe, run_selftest
 
 
-def load(args: argparse.Namespace) -> Rubric:
+def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:
+    """The rubric, and (with --base) the rules that name what the base lacks."""
     if args.file is not None and args.base is not None:
         raise GateError("give either a rubric FILE or --base REV, not both")
     if args.base is not None:
         from gate.frozen import rubric_from_commit
-        from gate.git import Repo
+        from gate.git import Repo, short
 
-        return rubric_from_commit(Repo(args.repo), args.base, args.rubric)
+        repo = Repo(args.repo)
+        sha = repo.rev_parse(args.base)
+        rubric = rubric_from_commit(repo, sha, args.rubric)
+        return rubric, check_at_base(rubric, repo.list_files(sha), short(sha))
     from gate.rubric import load_rubric_file
 
-    return load_rubric_file(args.file if args.file is not None else args.rubric)
+    return load_rubric_file(args.file if args.file is not None else args.rubric), []
 
 
-def to_text(report: SelftestReport, source: str, strict: bool) -> str:
+def _base_lines(at_base: list[BaseFinding], strict: bool) -> list[str]:
+    lines = []
+    for f in at_base:
+        label = "error" if strict and f.strict else "warning"
+        lines.append(f"{label}: rule {f.rule_id} ({f.kind}): {printable(f.message)}")
+    return lines
+
+
+def to_text(
+    report: SelftestReport, source: str, strict: bool, at_base: list[BaseFinding] | None = None
+) -> str:
     lines = [f"selftest of {printable(source)} (sha256 {report.rubric_sha256[:12]})"]
     if not report.outcomes:
         lines.append("  no examples: add `examples:` so the judge shows it can pass and fail")
@@ -40,13 +59,16 @@ def to_text(report: SelftestReport, source: str, strict: bool) -> str:
     if not report.has_passing_example and report.outcomes:
         label = "error" if strict else "warning"
         lines.append(f"{label}: no example expects a pass")
+    lines += _base_lines(at_base or [], strict)
     wrong = sum(not o.agrees for o in report.outcomes)
     verdict = "agree" if wrong == 0 else f"{wrong} disagree"
     lines.append(f"{len(report.outcomes)} examples, {verdict}")
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(report: SelftestReport, source: str) -> str:
+def to_markdown(
+    report: SelftestReport, source: str, at_base: list[BaseFinding] | None = None
+) -> str:
     lines = [
         f"### Rubric selftest: {markdown_text(source)}",
         "",
@@ -60,20 +82,29 @@ def to_markdown(report: SelftestReport, source: str) -> str:
         lines.append(f"| {markdown_text(o.name)} | {want} | {got} | {verdict} |")
     if report.unproven:
         lines += ["", "Unproven rules: " + ", ".join(report.unproven)]
+    if at_base:
+        lines += [""]
+        lines += [
+            f"- rule {markdown_text(f.rule_id)} ({f.kind}): {markdown_text(f.message)}"
+            for f in at_base
+        ]
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
-    rubric = load(args)
+    rubric, at_base = load(args)
     report = run_selftest(rubric)
     if args.format == "json":
-        output.write(dumps(report.to_dict()))
+        data = report.to_dict()
+        if args.base is not None:
+            data["at_base"] = [f.to_dict() for f in at_base]
+        output.write(dumps(data))
     elif args.format == "markdown":
-        output.write(to_markdown(report, rubric.source))
+        output.write(to_markdown(report, rubric.source, at_base))
     else:
-        output.write(to_text(report, rubric.source, args.strict))
+        output.write(to_text(report, rubric.source, args.strict, at_base))
     if not report.agrees:
         return EXIT_FAIL
-    if args.strict and report.strict_problems():
+    if args.strict and (report.strict_problems() or any(f.strict for f in at_base)):
         return EXIT_FAIL
     return EXIT_PASS
