@@ -100,13 +100,27 @@ class Stats:
     files_touched: int
     added_lines: int
     deleted_lines: int
+    lines_known: bool = True  # False: some file's line counts are unknown (a result.json)
 
-    def to_dict(self) -> dict[str, int]:
-        return {
+    def to_dict(self) -> dict[str, int | bool]:
+        out: dict[str, int | bool] = {
             "files_touched": self.files_touched,
             "added_lines": self.added_lines,
             "deleted_lines": self.deleted_lines,
         }
+        if not self.lines_known:
+            out["lines_known"] = False
+        return out
+
+    def summary(self) -> str:
+        """`1 file touched, +1 -1 lines`, or `3 files touched, line counts unknown`:
+        the stats line of every renderer."""
+        from gate.words import plural
+
+        files = plural(self.files_touched, "file") + " touched"
+        if not self.lines_known:
+            return f"{files}, line counts unknown"
+        return f"{files}, +{self.added_lines} -{self.deleted_lines} lines"
 
 
 @dataclass(frozen=True)
@@ -153,6 +167,7 @@ class ChangeSet:
             files_touched=count,
             added_lines=sum(f.added or 0 for f in self.files),
             deleted_lines=sum(f.deleted or 0 for f in self.files),
+            lines_known=self.counts_known,
         )
 
 

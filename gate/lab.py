@@ -59,6 +59,7 @@ class LabEntry:
     error: str | None = None  # why the patch was refused (infrastructure)
     disagreement: bool = False
     judge_error: bool = False  # the gate could not judge it (exit 2), not a bad patch
+    stdout_captured: bool = True  # False: no captured test output was found for it
 
     @property
     def failed(self) -> tuple[str, ...]:
@@ -89,6 +90,7 @@ class LabResult:
     rubric_sha256: str
     repeat: int
     entries: tuple[LabEntry, ...]
+    notes: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
         out = dict.fromkeys(BUCKETS, 0)
@@ -114,6 +116,7 @@ class LabResult:
             "buckets": self.counts(),
             "disagreements": list(self.disagreements),
             "judge_errors": list(self.judge_errors),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
 
@@ -209,6 +212,7 @@ def run_lab(
 
     def one(patch: str) -> LabEntry:
         outcomes: list[tuple[Report | None, str | None, bool]] = []
+        stdout: str | None = None
         try:
             stdout = stdout_for(patch, stdout_dir)
         except GateError as exc:
@@ -231,6 +235,8 @@ def run_lab(
             )
         if len(signatures) > 1:
             entry = replace(entry, disagreement=True)
+        if stdout is None:
+            entry = replace(entry, stdout_captured=False)
         if progress is not None:
             with lock:
                 done[0] += 1
@@ -247,5 +253,30 @@ def run_lab(
     finally:
         base_index.close()
     return LabResult(
-        base=base_sha, rubric_sha256=rubric.sha256, repeat=repeat, entries=tuple(entries)
+        base=base_sha,
+        rubric_sha256=rubric.sha256,
+        repeat=repeat,
+        entries=tuple(entries),
+        notes=uncaptured_notes(rubric, entries, stdout_dir),
+    )
+
+
+def uncaptured_notes(
+    rubric: Rubric, entries: Sequence[LabEntry], stdout_dir: str | None
+) -> tuple[str, ...]:
+    """Say so when must_include rules judged patches without captured test output:
+    those rules then fail every such patch, which is a missing file, not a verdict."""
+    rules = [r.id for r in rubric.rules if r.kind in TESTS_KINDS]
+    missing = [e for e in entries if e.applies and not e.stdout_captured]
+    if not rules or not missing:
+        return ()
+    where = (
+        f"no {stdout_dir}/<patch name>.stdout"
+        if stdout_dir is not None
+        else "no --stdout-dir, and no PATCH.stdout beside the patch"
+    )
+    return (
+        f"no test output was captured for {len(missing)} of {len(entries)} patches ({where}), "
+        f"so {', '.join(rules)} (must_include) failed for each of them; capture each patch's "
+        "test output and pass --stdout-dir DIR holding <patch name>.stdout files",
     )

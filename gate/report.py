@@ -9,6 +9,7 @@ from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
 from gate.model import Result
+from gate.words import plural
 
 
 @dataclass(frozen=True)
@@ -78,16 +79,14 @@ def to_text(report: Report) -> str:
     """
     total = len(report.results)
     if report.passed:
-        lines = [f"PASS: all {total} rules passed"]
+        lines = [f"PASS: all {plural(total, 'rule')} passed"]
     else:
         lines = [
-            f"FAIL: {len(report.failed)} of {total} rules failed: "
+            f"FAIL: {len(report.failed)} of {plural(total, 'rule')} failed: "
             + ", ".join(printable(i) for i in report.failed)
         ]
     s = report.stats
-    lines.append(
-        f"stats: {s.files_touched} files touched, +{s.added_lines} -{s.deleted_lines} lines"
-    )
+    lines.append(f"stats: {s.summary()}")
     lines.append(
         f"rubric sha256 {_sha(report.rubric_sha256)}; base {_sha(report.base)}; "
         f"head {_sha(report.head)}"
@@ -173,7 +172,7 @@ def to_markdown(
 
     name = markdown_text(title)
     if report.passed:
-        lines = [f"### ✅ {name}: pass", "", f"All {len(report.results)} rules passed."]
+        lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]
     else:
         lines = [
             f"### ❌ {name}: fail",
@@ -205,7 +204,7 @@ def to_markdown(
     s = report.stats
     lines += [
         "",
-        f"**Stats:** {s.files_touched} files touched, +{s.added_lines} / -{s.deleted_lines} lines",
+        f"**Stats:** {markdown_text(s.summary())}",
         "",
         f"**Rubric** SHA-256 {markdown_code(_sha(report.rubric_sha256))} · "
         f"base {markdown_code(_sha(report.base))} · head {markdown_code(_sha(report.head))}",

@@ -243,6 +243,21 @@ class _YamlRefusal(Exception):
         self.message = message
 
 
+def _tab_trouble(text: str, line: int | None, problem: str) -> bool:
+    """The YAML error is about a tab: PyYAML names it, or the line it stopped
+    on is indented with one (an editor that inserts tabs)."""
+    if "'\\t'" in problem or "tab character" in problem:
+        return True
+    if line is None:
+        return False
+    lines = re.split("\r\n|[\n\r\x85\u2028\u2029]", text)  # YAML's line breaks
+    if not 0 <= line < len(lines):
+        return False
+    current = lines[line]
+    indent = current[: len(current) - len(current.lstrip(" \t"))]
+    return "\t" in indent
+
+
 def _parse_yaml(text: str, source: str) -> _Doc:
     loader = _StrictLoader(text)
     try:
@@ -253,6 +268,13 @@ def _parse_yaml(text: str, source: str) -> _Doc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        if _tab_trouble(text, mark.line if mark is not None else None, problem):
+            raise _fail(
+                source,
+                line,
+                "YAML syntax error: a tab where YAML expects spaces (YAML never indents with "
+                "tabs); use spaces, not tabs",
+            ) from None
         raise _fail(
             source,
             line,

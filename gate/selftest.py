@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from gate.judge import evaluate
 from gate.model import RUBRIC_SELFTEST, Example, Result, Rubric
+from gate.words import plural
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
@@ -118,7 +119,7 @@ def selftest_result(report: SelftestReport) -> Result:
     wrong = [o for o in report.outcomes if not o.agrees]
     if not wrong:
         n = len(report.outcomes)
-        message = f"all {n} rubric example{'s' if n != 1 else ''} got their expected verdict"
+        message = f"all {plural(n, 'rubric example')} got their expected verdict"
         return Result(id=RUBRIC_SELFTEST, kind="builtin", passed=True, message=message)
     details = "; ".join(f'example "{o.name}": {describe(o)}' for o in wrong)
     return Result(

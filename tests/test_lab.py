@@ -117,6 +117,30 @@ def test_stdout_dir_supplies_captured_output(repo, tmp_path: Path, capsys) -> No
     assert data["patches"][0]["failed"] == ["GREEN"]
 
 
+def test_no_captured_output_is_said_not_silent(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """must_include without any captured output fails every patch: the lab says why."""
+    build_lab(repo)
+    patches = []
+    for name, text in (("honest", seedlab.HONEST_FIX), ("other", seedlab.CLAMP_KIT + "#\n")):
+        patch = tmp_path / f"{name}.patch"
+        patch.write_bytes(make_patch(repo, {"clamp_kit.py": text}))
+        patches.append(str(patch))
+    (tmp_path / "honest.patch.stdout").write_text("EXIT=0\n")
+    assert main(["lab", "--format", "json", "--repo", str(repo.root), *patches]) == 1
+    captured = capsys.readouterr()
+    (note,) = json.loads(captured.out)["notes"]
+    assert note.startswith("no test output was captured for 1 of 2 patches")
+    assert "GREEN (must_include)" in note and "--stdout-dir" in note
+    assert f"gate: note: {note}" in captured.err
+    assert main(["lab", "--repo", str(repo.root), *patches]) == 1
+    assert "note: no test output was captured" in capsys.readouterr().out
+    # With output for every patch, or no must_include rule, there is nothing to say.
+    (tmp_path / "other.patch.stdout").write_text("EXIT=1\n")
+    assert main(["lab", "--format", "json", "--repo", str(repo.root), *patches]) == 1
+    captured = capsys.readouterr()
+    assert "notes" not in json.loads(captured.out) and "note:" not in captured.err
+
+
 def test_missing_patch_file_is_its_own_row_and_exit_2(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     build_lab(repo)
     code = main(["lab", "--repo", str(repo.root), str(tmp_path / "nope.patch")])

@@ -89,7 +89,7 @@ def test_text_fail_headline_names_failed_ids_and_stats() -> None:
 
 
 def test_text_pass_headline() -> None:
-    assert to_text(passing_report()).startswith("PASS: all 1 rules passed\n")
+    assert to_text(passing_report()).startswith("PASS: all 1 rule passed\n")
 
 
 VERDICT_LINE = re.compile(r"^(PASS|FAIL) \S+ \(")

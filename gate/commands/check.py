@@ -58,11 +58,13 @@ def empty_change_note(base: str, head: str, fork: str) -> str | None:
 
 def uncommitted_note(repo: Repo) -> str | None:
     """The working tree's uncommitted paths, which a git-mode check never reads."""
+    from gate.words import plural
+
     count = repo.uncommitted_paths()
     if not count:
         return None
     return (
-        f"{count} uncommitted path{'s' if count != 1 else ''} not judged (HEAD is "
+        f"{plural(count, 'uncommitted path')} not judged (HEAD is "
         "judged, not the working tree); use --patch or commit"
     )
 

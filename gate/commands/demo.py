@@ -179,10 +179,7 @@ def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
     for n, (sc, report) in enumerate(results, 1):
         s = report.stats
         lines.append(f"{n}. branch {sc.branch}: {sc.story}")
-        lines.append(
-            f"   {s.files_touched} file{'' if s.files_touched == 1 else 's'} touched, "
-            f"+{s.added_lines} -{s.deleted_lines} lines"
-        )
+        lines.append(f"   {s.summary()}")
         if report.passed:
             builtins = len(report.results) - report.rule_count
             lines.append(

@@ -10,6 +10,7 @@ from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
 from gate.jsontext import dumps
 from gate.lab import BUCKETS, LabResult, run_lab
+from gate.words import plural
 
 
 def _progress(done: int, total: int) -> None:
@@ -36,7 +37,7 @@ def to_text(result: LabResult) -> str:
     lines.append("buckets: " + ", ".join(f"{b} {counts[b]}" for b in BUCKETS))
     total = len(result.entries)
     lines.append(
-        f"{total} patch{'es' if total != 1 else ''} against base {result.base[:12]}, "
+        f"{plural(total, 'patch', 'patches')} against base {result.base[:12]}, "
         f"rubric sha256 {result.rubric_sha256[:12]}"
         + (f", each judged {result.repeat} times" if result.repeat > 1 else "")
     )
@@ -48,6 +49,7 @@ def to_text(result: LabResult) -> str:
             )
         else:
             lines.append("repeat: every patch got the same verdict each time")
+    lines.extend(f"note: {printable(n)}" for n in result.notes)
     return "\n".join(lines) + "\n"
 
 
@@ -61,6 +63,8 @@ def to_markdown(result: LabResult) -> str:
     counts = result.counts()
     lines += ["", "| bucket | patches |", "| --- | --- |"]
     lines += [f"| {b} | {counts[b]} |" for b in BUCKETS]
+    if result.notes:
+        lines += ["", *(f"**Note:** {markdown_text(n)}" for n in result.notes)]
     return "\n".join(lines) + "\n"
 
 
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         stdout_dir=args.stdout_dir,
         progress=progress,
     )
+    for note in result.notes:  # on stderr too: a must_include failure without output is no verdict
+        output.note(f"gate: note: {note}")
     if args.format == "json":
         output.write(dumps(result.to_dict()))
     elif args.format == "markdown":

@@ -18,6 +18,7 @@ from gate.escape import markdown_code, markdown_text
 from gate.github.workflow import Log
 from gate.paths import shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
+from gate.words import plural
 
 ANNOTATIONS_PER_REQUEST = 50  # the checks API's limit per create/update
 MAX_ANNOTATIONS = 500  # beyond this, the summary says how many were left out
@@ -69,9 +70,9 @@ def marker(check_name: str) -> str:
 def title_for(report: Report) -> str:
     if report.passed:
         n = len(report.results)
-        return f"all {n} rule{'s' if n != 1 else ''} passed"
+        return f"all {plural(n, 'rule')} passed"
     n = len(report.failed)
-    return _cut(f"{n} rule{'s' if n != 1 else ''} failed: " + ", ".join(report.failed))
+    return _cut(f"{plural(n, 'rule')} failed: " + ", ".join(report.failed))
 
 
 def _cut(text: str, limit: int = TITLE_LIMIT) -> str:

@@ -14,6 +14,7 @@ from gate.errors import GateError
 from gate.model import Finding, Result, Rule
 from gate.paths import quoted
 from gate.text import encode
+from gate.words import plural as plural  # re-exported: the rules import it from here
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
@@ -67,13 +68,6 @@ def quote(text: str) -> str:
     """A string quoted for a message: newlines, tabs and quotes escaped, a
     path byte that is not UTF-8 as `\\xNN` (`gate.paths.quoted`)."""
     return quoted(text)
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """`1 path`, `2 paths` (or `many` for irregular plurals)."""
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {many if many is not None else word + 's'}"
 
 
 def names(items: Sequence[str], limit: int = 5) -> str:
