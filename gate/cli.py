@@ -155,9 +155,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format(p)
 
-    p = sub.add_parser("init", help=f"write a starter rubric at {DEFAULT_RUBRIC_PATH}")
+    p = sub.add_parser(
+        "init",
+        help=f"write a starter rubric at {DEFAULT_RUBRIC_PATH} (--workflow: and the workflow)",
+        description=(
+            f"Write a starter rubric at {DEFAULT_RUBRIC_PATH} (never overwrites). With "
+            "--workflow --action OWNER/REPO@SHA, also write .github/workflows/blast-radius.yml "
+            "at the root of the git repository, running that commit of the Action on every "
+            "pull request and merge queue entry (an existing rubric is kept)."
+        ),
+    )
     p.add_argument(
         "--path", default=DEFAULT_RUBRIC_PATH, help="where to write it (refuses to overwrite)"
+    )
+    p.add_argument(
+        "--workflow",
+        action="store_true",
+        help="also write .github/workflows/blast-radius.yml (needs --action)",
+    )
+    p.add_argument(
+        "--action",
+        metavar="OWNER/REPO@SHA",
+        help="the Blast Radius Gate the workflow runs, pinned by full 40-hex commit SHA",
+    )
+    p.add_argument(
+        "--allow-tag",
+        action="store_true",
+        help="accept a tag or branch in --action (it can be moved to other code; a SHA cannot)",
     )
 
     p = sub.add_parser(

@@ -1,11 +1,85 @@
-"""The starter rubric that `gate init` writes: sensible defaults for agent PRs.
+"""What `gate init` writes: the starter rubric, and the workflow that runs the Action.
 
-Every rule in it is proven by its own `examples:` (each rule fails in at
-least one example, and one example passes), so `gate selftest --strict`
-passes on it out of the box.
+Every rule in the starter rubric is proven by its own `examples:` (each rule
+fails in at least one example, and one example passes), so `gate selftest
+--strict` passes on it out of the box.
+
+The workflow has one owner: `blast-radius-workflow.yml` beside this module,
+shipped in the package.  `examples/blast-radius-workflow.yml` and the README
+show exactly that file (tests compare the bytes), and `workflow_text` fills in
+only its `uses:` line (and `rubric-path:` for a rubric elsewhere).
 """
 
 from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+from gate.errors import GateError
+from gate.names import DEFAULT_RUBRIC_PATH
+
+WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
+WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
+# The template's placeholder `uses:` value and its rubric-path line.
+PLACEHOLDER_USES = "OWNER/blast-radius-gate@0000000000000000000000000000000000000000 # v1"
+RUBRIC_PATH_LINE = f"          rubric-path: {DEFAULT_RUBRIC_PATH}\n"
+
+# owner/repo[/path]@ref, as a workflow's `uses:` names an action.
+_ACTION = re.compile(
+    r"\A(?P<repo>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9_.-]{1,100}"
+    r"(?:/[A-Za-z0-9_.-]+)*)@(?P<ref>[^@\s]+)\Z"
+)
+_FULL_SHA = re.compile(r"\A[0-9a-fA-F]{40}\Z")
+_MOVABLE_REF = re.compile(r"\A[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\Z")
+
+
+def action_reference(spec: str, *, allow_tag: bool) -> str:
+    """The `uses:` value for `--action OWNER/REPO@REF`; GateError naming the fix.
+
+    A full 40-hex commit SHA is required unless `allow_tag`: a tag or branch
+    can be moved to other code after it was reviewed, and this workflow runs
+    with write access to checks and pull request comments.
+    """
+    found = _ACTION.match(spec)
+    if found is None:
+        raise GateError(
+            f"--action {spec!r} is not OWNER/REPO@REF; name the Blast Radius Gate repository "
+            "and a full commit SHA, e.g. --action acme/blast-radius-gate@<40 hex digits>"
+        )
+    repo, ref = found.group("repo"), found.group("ref")
+    if _FULL_SHA.match(ref):
+        return f"{repo}@{ref.lower()}"
+    if not allow_tag:
+        raise GateError(
+            f"--action {spec}: {ref!r} is not a full 40-hex commit SHA; a tag or branch can be "
+            "moved to other code after you review it, and this workflow can write check runs "
+            f"and PR comments; pin the commit it names (git ls-remote "
+            f"https://github.com/{repo.split('/')[0]}/{repo.split('/')[1]} {ref}), "
+            "or pass --allow-tag to accept a movable ref"
+        )
+    if not _MOVABLE_REF.match(ref) or ".." in ref:
+        raise GateError(f"--action {spec}: {ref!r} is not a usable tag or branch name")
+    return f"{repo}@{ref}"
+
+
+def workflow_template() -> str:
+    """The example workflow, as shipped in the package."""
+    return resources.files("gate").joinpath(WORKFLOW_TEMPLATE).read_text(encoding="utf-8")
+
+
+def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
+    """The example workflow with `uses:` set (from `action_reference`) and the
+    rubric-path input pointing at `rubric_path` (a repository path)."""
+    text = workflow_template()
+    pinned = _FULL_SHA.match(uses.rpartition("@")[2]) is not None
+    comment = "# pinned by gate init" if pinned else "# a movable ref (--allow-tag)"
+    text = text.replace(PLACEHOLDER_USES, f"{uses} {comment}", 1)
+    if rubric_path != DEFAULT_RUBRIC_PATH:
+        quoted = json.dumps(rubric_path)  # a YAML double-quoted scalar
+        text = text.replace(RUBRIC_PATH_LINE, f"          rubric-path: {quoted}\n", 1)
+    return text
+
 
 STARTER_RUBRIC = """\
 # Blast Radius Gate rubric: the rules that judge the *shape* of a pull request.
@@ -33,12 +107,16 @@ version: 1
 # says: a new conftest.py or pytest.ini, or a pytest section added to
 # pyproject.toml or setup.cfg, is drift.
 
-# Judge only agent-written PRs (any entry matches). Without applies_to,
-# every PR is judged.
+# Judge only agent-written PRs (any entry matches); the others get a neutral
+# check. Without applies_to, every PR is judged. Prefer `authors`: a bot's
+# login is GitHub's, but whoever opens a PR names its head branch, and anyone
+# who can label can add or remove labels. An agent that pushes `fix/x`
+# instead of `codex/x` is simply not judged, so `labels` and `head_branches`
+# alone are advisory: use them only next to `authors`, never instead.
 # applies_to:
-#   authors: ["copilot-swe-agent[bot]"]
-#   labels: ["agent"]
-#   head_branches: ["codex/**", "copilot/**"]
+#   authors: ["copilot-swe-agent[bot]"]     # exact bot logins: the strong selector
+#   labels: ["agent"]                       # advisory: anyone who can label decides
+#   head_branches: ["codex/**", "copilot/**"]  # advisory: the PR's opener names it
 
 rules:
   - id: FILES
@@ -65,6 +143,8 @@ rules:
     paths: [".github/workflows/", ".github/actions/", "CODEOWNERS",
             ".gitlab-ci.yml", ".circleci/", "Jenkinsfile", "azure-pipelines.yml"]
     description: "CI and ownership rules run with secrets; change them in a human PR"
+    # Adding a workflow fails too: a new workflow could post a check run named
+    # like this gate's, and under pull_request it runs from the PR itself.
 
   - id: TESTS
     kind: test_drift
@@ -119,6 +199,11 @@ examples:
     expect: [CI]
     change:
       - {path: .github/workflows/ci.yml, added: 2, deleted: 1}
+
+  - name: workflow added (it could post a check run named like the gate's)
+    expect: [CI]
+    change:
+      - {path: .github/workflows/blast-radius-too.yml, status: added, added: 9}
 
   - name: existing test bent to match the code
     expect: [TESTS]

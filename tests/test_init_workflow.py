@@ -1,0 +1,252 @@
+"""`gate init --workflow --action OWNER/REPO@SHA`: the example workflow, with your `uses:` line.
+
+The workflow has one owner (gate/blast-radius-workflow.yml, shipped in the
+package); examples/ and the README show those exact bytes, and init changes
+only the `uses:` line (and `rubric-path:` for a rubric elsewhere).
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gate.cli import main
+from gate.errors import GateError
+from gate.model import DEFAULT_RUBRIC_PATH
+from gate.starter import (
+    PLACEHOLDER_USES,
+    STARTER_RUBRIC,
+    WORKFLOW_PATH,
+    action_reference,
+    workflow_template,
+    workflow_text,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SHA = "0123456789abcdef0123456789abcdef01234567"
+ACTION = f"acme/blast-radius-gate@{SHA}"
+
+
+def gate_step(text: str) -> dict[str, Any]:
+    workflow = yaml.safe_load(text)
+    (job,) = workflow["jobs"].values()
+    step: dict[str, Any] = next(s for s in job["steps"] if s.get("id") == "gate")
+    return step
+
+
+def test_the_example_file_is_the_packaged_template() -> None:
+    example = (ROOT / "examples" / "blast-radius-workflow.yml").read_text(encoding="utf-8")
+    assert example == workflow_template()
+    assert workflow_template().count(PLACEHOLDER_USES) == 1
+
+
+def test_init_changes_only_the_uses_line() -> None:
+    template = workflow_template().splitlines()
+    written = workflow_text(action_reference(ACTION, allow_tag=False)).splitlines()
+    changed = [(a, b) for a, b in zip(template, written, strict=True) if a != b]
+    assert len(changed) == 1
+    assert changed[0][1] == f"        uses: {ACTION} # pinned by gate init"
+    assert gate_step("\n".join(written))["uses"] == ACTION
+
+
+OWNER = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9-]{0,20}", fullmatch=True)
+NAME = st.from_regex(r"[A-Za-z0-9_.-]{1,30}", fullmatch=True).filter(lambda n: n not in (".", ".."))
+
+
+@given(owner=OWNER, name=NAME, sha=st.from_regex(r"[0-9a-fA-F]{40}", fullmatch=True))
+def test_any_pinned_action_round_trips_through_yaml(owner: str, name: str, sha: str) -> None:
+    uses = action_reference(f"{owner}/{name}@{sha}", allow_tag=False)
+    assert uses == f"{owner}/{name}@{sha.lower()}"
+    assert gate_step(workflow_text(uses))["uses"] == uses
+
+
+@given(
+    spec=st.one_of(
+        st.text(max_size=80),
+        st.text(max_size=40).map(lambda ref: "acme/gate@" + ref),
+        st.text(max_size=40).map(lambda repo: repo + "@v1"),
+    )
+)
+def test_hostile_action_text_is_refused_or_exact(spec: str) -> None:
+    """Whatever --action says, the workflow's `uses:` is exactly it or nothing is written:
+    no newline, `#`, quote or `${{` can smuggle a second line or an expression."""
+    for allow_tag in (False, True):
+        try:
+            uses = action_reference(spec, allow_tag=allow_tag)
+        except GateError:
+            continue
+        text = workflow_text(uses)
+        assert gate_step(text)["uses"] == uses
+        assert len(text.splitlines()) == len(workflow_template().splitlines())
+        assert "${{" not in uses and "#" not in uses and "\n" not in uses
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["v1", "v1.2.3", "main", SHA[:7], SHA[:39], SHA + "0", "refs/tags/v1"],
+)
+def test_a_ref_that_is_not_a_full_sha_is_refused(ref: str) -> None:
+    with pytest.raises(GateError) as err:
+        action_reference(f"acme/gate@{ref}", allow_tag=False)
+    assert "not a full 40-hex commit SHA" in err.value.message
+    assert "moved" in err.value.message and "--allow-tag" in err.value.message
+
+
+def test_allow_tag_accepts_a_tag() -> None:
+    uses = action_reference("acme/gate@v1.2.3", allow_tag=True)
+    assert gate_step(workflow_text(uses))["uses"] == "acme/gate@v1.2.3"
+
+
+@pytest.mark.parametrize("spec", ["acme@v1", "acme/gate", "/gate@" + SHA, "acme/gate@@x", ""])
+def test_malformed_action_is_refused(spec: str) -> None:
+    with pytest.raises(GateError, match="OWNER/REPO@REF"):
+        action_reference(spec, allow_tag=True)
+
+
+# -- the command ----------------------------------------------------------------
+
+
+@pytest.fixture
+def clone(repo: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.chdir(repo.root)
+    return repo
+
+
+def test_init_workflow_writes_both_files(clone: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["init", "--workflow", "--action", ACTION]) == 0
+    out = capsys.readouterr().out
+    assert (clone.root / DEFAULT_RUBRIC_PATH).read_text(encoding="utf-8") == STARTER_RUBRIC
+    written = (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8")
+    assert written == workflow_text(ACTION)
+    assert f"wrote {WORKFLOW_PATH}" in out and "git add .github" in out
+    assert "blast-radius" in out.split("require the check")[1]
+
+
+def test_generated_workflow_passes_the_linters(
+    clone: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["init", "--workflow", "--action", ACTION, "--path", "conf/gate rubric.yml"]) == 0
+    target = clone.root / WORKFLOW_PATH
+    assert gate_step(target.read_text(encoding="utf-8"))["with"]["rubric-path"] == (
+        "conf/gate rubric.yml"
+    )
+    bin_dir = Path(sys.executable).parent
+    for tool in (
+        [str(bin_dir / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows"],
+        [str(bin_dir / "actionlint")],
+    ):
+        if not Path(tool[0]).exists():
+            tool[0] = shutil.which(Path(tool[0]).name) or tool[0]
+        proc = subprocess.run([*tool, str(target)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_init_workflow_from_a_subfolder_writes_at_the_root(
+    clone: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sub = clone.root / "src" / "pkg"
+    sub.mkdir(parents=True)
+    monkeypatch.chdir(sub)
+    assert main(["init", "--workflow", "--action", ACTION, "--path", "rubric.yml"]) == 0
+    text = (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8")
+    assert gate_step(text)["with"]["rubric-path"] == "src/pkg/rubric.yml"
+
+
+def test_existing_rubric_is_kept_and_the_workflow_added(
+    clone: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clone.write(DEFAULT_RUBRIC_PATH, "rules: mine\n")
+    assert main(["init", "--workflow", "--action", ACTION]) == 0
+    assert (clone.root / DEFAULT_RUBRIC_PATH).read_text(encoding="utf-8") == "rules: mine\n"
+    assert (clone.root / WORKFLOW_PATH).exists()
+    assert "kept" in capsys.readouterr().out
+
+
+def test_existing_workflow_is_never_overwritten_and_nothing_is_written(
+    clone: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clone.write(WORKFLOW_PATH, "name: mine\n")
+    assert main(["init", "--workflow", "--action", ACTION]) == 2
+    assert (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8") == "name: mine\n"
+    assert not (clone.root / DEFAULT_RUBRIC_PATH).exists()
+    assert "already exists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--workflow"], "--workflow needs --action"),
+        (["--action", ACTION], "pass --workflow too"),
+        (["--workflow", "--action", "acme/gate@v1"], "not a full 40-hex commit SHA"),
+        (["--workflow", "--action", ACTION, "--path", "../outside.yml"], "outside the repository"),
+    ],
+)
+def test_bad_init_arguments_exit_2_and_write_nothing(
+    clone: Any, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    assert main(["init", *argv]) == 2
+    assert needle in capsys.readouterr().err
+    assert not (clone.root / ".github").exists()
+
+
+def test_init_workflow_outside_a_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--workflow", "--action", ACTION]) == 2
+    assert "inside a clone" in capsys.readouterr().err
+    assert not (tmp_path / ".github").exists()
+
+
+def test_init_path_suggests_commands_that_work(
+    clone: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every `gate ...` line init prints runs as printed (after the commit it asks for)."""
+    assert main(["init", "--path", "conf/my rubric.yml"]) == 0
+    out = capsys.readouterr().out
+    clone.write("src/app.py", "x = 1\n")
+    clone.commit("rubric on main")
+    clone.git("checkout", "-q", "-b", "agent")
+    clone.write("src/app.py", "x = 2\n")
+    clone.commit("a change")
+    commands = [line.split("#")[0].strip() for line in out.splitlines()]
+    gate_lines = [c for c in commands if c.startswith("gate ")]
+    assert any("--rubric 'conf/my rubric.yml'" in c for c in gate_lines), gate_lines
+    for command in gate_lines:
+        argv = shlex.split(command)
+        assert main(argv[1:]) == 0, (command, capsys.readouterr())
+        capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".github/workflows/blast-radius-too.yml",
+        ".github/workflows/nested/x.yaml",
+        ".github/workflows/blast-radius.yml",  # the gate's own workflow, edited
+    ],
+)
+def test_starter_fails_a_pr_that_adds_or_edits_a_workflow(
+    repo: Any, capsys: pytest.CaptureFixture[str], path: str
+) -> None:
+    """A workflow added by a PR could post a check run named like the gate's."""
+    import json
+
+    repo.write(DEFAULT_RUBRIC_PATH, STARTER_RUBRIC)
+    repo.write(WORKFLOW_PATH, workflow_text(ACTION))
+    repo.commit("adopt the gate")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.write(path, "on: pull_request\njobs:\n  blast-radius:\n    runs-on: ubuntu-latest\n")
+    repo.commit("a friendly extra check")
+    code = main(["check", "--repo", str(repo.root), "--base", "main", "--format", "json"])
+    assert code == 1
+    assert json.loads(capsys.readouterr().out)["failed"] == ["CI"]

@@ -1,0 +1,127 @@
+"""The README's first screen works as written, from a fresh copy of this repository.
+
+First screen: everything before the first `## ` heading.  It must show how to
+try the gate (two commands), how to add it to a repository (`gate init
+--workflow`, a commit, the required check) and where the docs are.  Its shell
+blocks are run line by line, exactly as printed: the first in a fresh copy of
+this repository's tracked files with a fresh virtualenv (a real `pip install
+.`), the second in a fresh git repository standing for the user's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+FIRST_SCREEN = README.split("\n## ", 1)[0]
+# pip's cache as it was before the fixtures moved HOME: `pip install .` then
+# reuses downloaded wheels (the install itself is what is tested).
+PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or os.path.expanduser("~/.cache/pip")
+
+
+def shell_blocks(text: str) -> list[list[str]]:
+    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+    return [
+        [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        for block in blocks
+    ]
+
+
+def github_anchor(heading: str) -> str:
+    """The id GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = heading.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def test_first_screen_has_the_three_parts() -> None:
+    try_it, add_it = shell_blocks(FIRST_SCREEN)
+    assert try_it == ["pip install .", "gate demo"]
+    assert len(add_it) == 2
+    assert add_it[0].startswith("gate init --workflow --action ")
+    assert add_it[1].startswith("git add .github && git commit")
+    assert "required" in FIRST_SCREEN and "`blast-radius`" in FIRST_SCREEN
+    assert "**Docs:**" in FIRST_SCREEN
+    assert len(FIRST_SCREEN.splitlines()) <= 45  # one screen
+
+
+def test_first_screen_links_resolve() -> None:
+    anchors = {github_anchor(h) for h in re.findall(r"^#+ (.+)$", README, flags=re.MULTILINE)}
+    links = re.findall(r"\]\(#([^)]+)\)", FIRST_SCREEN)
+    assert len(links) >= 5
+    for link in links:
+        assert link in anchors, link
+
+
+def run_line(line: str, cwd: Path, env: dict[str, str]) -> None:
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", line], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, f"{line!r} failed in {cwd}:\n{proc.stdout}\n{proc.stderr}"
+
+
+def fresh_copy(target: Path) -> None:
+    """This repository's tracked files as they are now, in a new git repository."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode("utf-8", errors="surrogateescape")
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if not source.exists() and not source.is_symlink():
+            continue  # deleted in the work tree, not yet committed
+        dest = target / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, dest, follow_symlinks=False)
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=target, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=target, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "fresh clone"], cwd=target, check=True)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the README's commands are bash")
+def test_first_screen_commands_work_from_a_fresh_clone(tmp_path: Path) -> None:
+    try_it, add_it = shell_blocks(FIRST_SCREEN)
+    clone = tmp_path / "blast-radius-gate"
+    fresh_copy(clone)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    env = {
+        **os.environ,
+        "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+        "VIRTUAL_ENV": str(venv),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_CACHE_DIR": PIP_CACHE,
+    }
+    env.pop("PYTHONPATH", None)
+    for line in try_it:
+        run_line(line, clone, env)
+
+    app = tmp_path / "your-repository"
+    app.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=app, check=True)
+    (app / "README.md").write_text("an app\n", encoding="utf-8")
+    subprocess.run(["git", "add", "-A"], cwd=app, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "app"], cwd=app, check=True)
+    for line in add_it:
+        run_line(line, app, env)
+    committed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", "HEAD"],
+        cwd=app,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert ".github/blast-radius.yml" in committed
+    assert ".github/workflows/blast-radius.yml" in committed
+    # The installed command is the one from the fresh copy, not this checkout.
+    where = subprocess.run(
+        ["gate", "--version"], cwd=app, env=env, capture_output=True, text=True, check=True
+    )
+    assert where.stdout.startswith("gate ")
