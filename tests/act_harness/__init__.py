@@ -1,0 +1,1 @@
+"""Helpers to run workflows under nektos/act (tests/act, bench/bench_action.py)."""

