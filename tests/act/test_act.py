@@ -98,12 +98,13 @@ def _expect_failure(run: ActRun, github: GitHubDouble, head: str, failed: list[s
     assert run.returncode != 0, run.log
     assert run.job_result == "failure", run.log
     assert run.results.get("gate") == "failure", run.log
-    assert run.outputs["gate"]["passed"] == "false", run.log
-    assert run.outputs["gate"]["failed-rules"].split(",") == failed, run.log
+    assert run.gate_outputs.get("passed") == "false", run.log
+    assert str(run.gate_outputs.get("failed-rules")).split(",") == failed, run.log
     # The Verdict step (if: always()) reads the outputs, as a user's later step would.
     assert run.results.get("Verdict") == "success", run.log
-    assert f"passed=false failed-rules={','.join(failed)}" in run.printed["Verdict"], run.log
-    summary = run.summaries["gate"]
+    verdict_line = f"passed=false failed-rules={','.join(failed)}"
+    assert verdict_line in run.printed.get("Verdict", ""), run.log
+    summary = run.summaries.get("gate", "")
     assert f"{CHECK}: fail" in summary, summary
     assert all(f"`{rule}`" in summary for rule in failed), summary
     check = github.check_runs[-1]
@@ -137,10 +138,10 @@ def test_pull_request_target_fails_reruns_and_passes(
 
     assert passed.returncode == 0, passed.log
     assert passed.job_result == "success", passed.log
-    assert passed.outputs["gate"]["passed"] == "true", passed.log
-    assert passed.outputs["gate"]["failed-rules"] == "", passed.log
-    assert "passed=true failed-rules=" in passed.printed["Verdict"], passed.log
-    assert f"{CHECK}: pass" in passed.summaries["gate"], passed.summaries
+    assert passed.gate_outputs.get("passed") == "true", passed.log
+    assert passed.gate_outputs.get("failed-rules") == "", passed.log
+    assert "passed=true failed-rules=" in passed.printed.get("Verdict", ""), passed.log
+    assert f"{CHECK}: pass" in passed.summaries.get("gate", ""), passed.summaries
     check = github.check_runs[-1]
     assert check["head_sha"] == fixed and check["conclusion"] == "success", check
     (edited,) = github.comments_on(REPOSITORY, NUMBER)
@@ -204,8 +205,8 @@ def test_missing_rubric_skip_is_neutral(
 
     assert run.returncode == 0, run.log
     assert run.results.get("gate") == "success", run.log
-    assert run.outputs["gate"]["failed-rules"] == "", run.log
-    assert "no rubric" in run.summaries["gate"].lower(), run.summaries
+    assert run.gate_outputs.get("failed-rules") == "", run.log
+    assert "no rubric" in run.summaries.get("gate", "").lower(), run.summaries
     (check,) = github.check_runs
     assert check["head_sha"] == lab.head and check["conclusion"] == "neutral", check
     assert github.comments_on(REPOSITORY, NUMBER) == []
@@ -227,9 +228,9 @@ def test_without_workflow_ref_every_workflow_file_counts(
 
     run = lab.run(session, github, "pull_request_target", pull_event(github), workflow_ref=None)
 
-    assert "gate.workflow-edited" in run.outputs["gate"]["failed-rules"].split(","), run.log
+    assert "gate.workflow-edited" in str(run.gate_outputs.get("failed-rules")).split(","), run.log
     # Markdown-escaped in the summary.
-    assert "GITHUB\\_WORKFLOW\\_REF is not set" in run.summaries["gate"], run.summaries
+    assert "GITHUB\\_WORKFLOW\\_REF is not set" in run.summaries.get("gate", ""), run.summaries
     assert github.check_runs[-1]["head_sha"] == head
 
 
@@ -283,8 +284,8 @@ def test_self_test_workflow_on_an_agent_pr(
 
     assert run.returncode != 0, run.log
     assert run.job_result == "failure", run.log
-    assert run.outputs["gate"]["failed-rules"] == "TESTS", run.log
-    assert "passed=false failed-rules=TESTS" in run.printed["Verdict"], run.log
+    assert run.gate_outputs.get("failed-rules") == "TESTS", run.log
+    assert "passed=false failed-rules=TESTS" in run.printed.get("Verdict", ""), run.log
     check = github.check_runs[-1]
     assert check["name"] == "blast-radius (self-test)", check
     assert check["head_sha"] == head and check["conclusion"] == "failure", check

@@ -190,6 +190,11 @@ class ActRun:
         return run
 
     @property
+    def gate_outputs(self) -> dict[str, str]:
+        """The outputs of the step with `id: gate` (empty when it set none)."""
+        return self.outputs.get("gate", {})
+
+    @property
     def log(self) -> str:
         """The log as act prints it without --json, each line with the seconds
         since act started (for assertion messages)."""
