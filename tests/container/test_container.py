@@ -11,13 +11,10 @@ local double over real HTTP; `--network host` lets the container reach it.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
 import subprocess
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 from github_api.double import GitHubDouble
+from github_api.git_host import GitHost
 
 from gate import seedlab
 
@@ -107,34 +105,10 @@ def _pull_files(repo: Any, base: str, head: str) -> list[dict[str, Any]]:
     return files
 
 
-@functools.cache
-def _quiet_handler(directory: str) -> type[http.server.SimpleHTTPRequestHandler]:
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, directory=directory, **kwargs)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    return Handler
-
-
 @pytest.fixture
-def origin_server(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """A folder served over plain HTTP on 127.0.0.1: git's "dumb" protocol for a
-    bare repository placed in it (the image's git then fetches through its
-    curl-based remote helper, the code path `git fetch` over https takes)."""
-    folder = tmp_path / "served"
-    folder.mkdir()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _quiet_handler(str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield folder, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+def git_host(tmp_path: Path) -> Iterator[GitHost]:
+    with GitHost(tmp_path / "served") as host:
+        yield host
 
 
 def _run_image(
@@ -143,13 +117,14 @@ def _run_image(
     github: GitHubDouble,
     kit: str,
     test: str,
-    origin: tuple[Path, str] | None = None,
+    origin: GitHost | None = None,
 ) -> tuple[Run, str]:
     """Build the workspace, the event and the file commands, run the image once.
 
-    With `origin` (a served folder and its URL), the workspace is a clone of the
-    base branch only, as actions/checkout leaves it under pull_request_target
-    for a fork's PR: the head commit must be fetched from that origin."""
+    With `origin`, the repository is published there (main, and the head as
+    refs/pull/7/head as on GitHub) and the workspace is a clone of main only,
+    as actions/checkout leaves it under pull_request_target for a fork's PR:
+    the head commit must be fetched from that origin."""
     repo = make_repo("source")
     repo.write_many(seedlab.FILES)
     repo.write(".github/blast-radius.yml", seedlab.RUBRIC)
@@ -164,18 +139,10 @@ def _run_image(
     if origin is None:
         shutil.copytree(repo.root, workspace, symlinks=True)
     else:
-        served, url = origin
-        bare = served / "clamp-lab.git"
-        repo.git("clone", "-q", "--bare", str(repo.root), str(bare))
-        subprocess.run(["git", "update-server-info"], cwd=bare, check=True)
-        repo.git(
-            "clone", "-q", "--single-branch", "--branch", "main", bare.as_uri(), str(workspace)
+        url = origin.publish(
+            REPOSITORY, repo.root, {"refs/heads/main": base, f"refs/pull/{NUMBER}/head": head}
         )
-        subprocess.run(
-            ["git", "remote", "set-url", "origin", f"{url}/clamp-lab.git"],
-            cwd=workspace,
-            check=True,
-        )
+        repo.git("clone", "-q", "--single-branch", "--branch", "main", url, str(workspace))
         absent = subprocess.run(["git", "cat-file", "-e", head], cwd=workspace, check=False)
         assert absent.returncode != 0, "the head commit must not be in the workspace yet"
     if os.geteuid() == 0:
@@ -354,13 +321,13 @@ def test_passing_pr_in_the_container(tmp_path: Path, make_repo: Any, github: Git
 
 
 def test_fetches_the_missing_head_from_origin(
-    tmp_path: Path, make_repo: Any, github: GitHubDouble, origin_server: tuple[Path, str]
+    tmp_path: Path, make_repo: Any, github: GitHubDouble, git_host: GitHost
 ) -> None:
     """The image's git fetches over HTTP (curl helper, no Perl) and judges from git."""
     kit, test = seedlab.CLEANUP_KIT, seedlab.CLEANUP_TEST
     expected = _expected_failed(tmp_path, make_repo, kit, test)
 
-    run, head = _run_image(tmp_path, make_repo, github, kit, test, origin=origin_server)
+    run, head = _run_image(tmp_path, make_repo, github, kit, test, origin=git_host)
 
     assert run.code == 1, run.log
     assert "fetched the base and head commits from origin" in run.log
