@@ -101,23 +101,24 @@ def find_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
         except ValueError as exc:
             raise GateError(f"the event payload's pull request is unusable: {exc}") from None
     assert settings.pr_number is not None  # Settings requires it for workflow_dispatch
-    return read_pull(run, settings.pr_number, "check the pr-number input and ")
+    return read_pull(run, settings.pr_number, "the pr-number input")
 
 
-def read_pull(run: Run, number: int, hint: str) -> PullInfo:
+def read_pull(run: Run, number: int, source: str) -> PullInfo:
+    """Pull request `number` from the API; `source` says where the number came from."""
     try:
         return run.client.get_pull(number)  # type: ignore[no-any-return]
     except ApiError as exc:
         raise GateError(
-            f"cannot read pull request #{number} ({exc.message}); "
-            f"{hint}the token's pull-requests: read permission"
+            f"cannot read pull request #{number} ({exc.message}); check {source} and the "
+            "token's pull-requests: read permission"
         ) from None
 
 
 def queue_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
     """Under merge_group: PR N's author, labels and branch, with the entry's commits."""
     entry = run.queue = merge_queue.parse_event(event, run.settings.event_path)
-    pull = read_pull(run, entry.number, "")
+    pull = read_pull(run, entry.number, "merge_group.head_ref")
     run.notes.append(
         f"merge queue entry for pull request #{entry.number}: judged the change from "
         f"merge_group.base_sha {entry.base_sha} to head_sha {entry.head_sha} (what the entry "

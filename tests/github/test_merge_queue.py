@@ -257,3 +257,13 @@ def test_differs_sees_any_extra_path_or_count(files: list[FileChange], data: Any
         assert merge_queue.differs([bumped, *files[1:]], files) is not None
         as_binary = first._replace(binary=True)
         assert merge_queue.differs([as_binary, *files[1:]], files) is not None
+
+
+def test_queue_entry_for_an_unknown_pr_exits_2(scenario: Scenario) -> None:
+    scenario.push(SMALL_FIX)
+    scenario.enqueue()
+    scenario.github.fail_always("GET", r"/pulls/7$", 404)
+    out = scenario.run()
+    assert out.code == 2
+    assert "cannot read pull request #7" in out.summary
+    assert "check merge_group.head_ref and the token" in out.log
