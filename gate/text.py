@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 BOM = "\ufeff"
@@ -88,8 +88,6 @@ class LineDiff(NamedTuple):
     unchanged: tuple[tuple[int, int, int], ...]
 
 
-Tag = Callable[[int], Hashable]
-
 # Work the diff may spend on anchors and exact matching, per line of input
 # (plus a fixed allowance for small files).  Past it, only the linear
 # fallback runs.
@@ -105,14 +103,15 @@ def line_diff(
     base: str | None,
     head: str | None,
     *,
-    base_tag: Tag | None = None,
-    head_tag: Tag | None = None,
+    base_tags: Sequence[int] | None = None,
+    head_tags: Sequence[int] | None = None,
 ) -> LineDiff:
     """The lines `head` removed from and added to `base` (see `LineDiff`).
 
-    Lines are equal when their text, ending included, is equal (and, when
-    `base_tag`/`head_tag` are given, their tags: a caller can forbid
-    matching a base line to a head line of another kind this way).
+    Lines are equal when their text, ending included, is equal, and, when
+    `base_tags`/`head_tags` are given (one small integer >= 0 per line, in
+    order), their tags are equal: a caller can forbid matching a base line
+    to a head line of another kind this way.
 
     The diff is near-linear on any input.  Common prefix and suffix first;
     then patience anchors (lines that occur exactly once on each side of a
@@ -129,15 +128,15 @@ def line_diff(
     """
     a_lines = lines(base)
     b_lines = lines(head)
-    ids: dict[Hashable, int] = {}
-    if base_tag is None and head_tag is None:
-        a = [ids.setdefault(line, len(ids)) for line in a_lines]
-        b = [ids.setdefault(line, len(ids)) for line in b_lines]
-    else:
-        at = base_tag or _no_tag
-        bt = head_tag or _no_tag
-        a = [ids.setdefault((line, at(n)), len(ids)) for n, line in enumerate(a_lines, 1)]
-        b = [ids.setdefault((line, bt(n)), len(ids)) for n, line in enumerate(b_lines, 1)]
+    ids: dict[str, int] = {}
+    a = [ids.setdefault(line, len(ids)) for line in a_lines]
+    b = [ids.setdefault(line, len(ids)) for line in b_lines]
+    if base_tags is not None or head_tags is not None:
+        at = _tags(base_tags, len(a))
+        bt = _tags(head_tags, len(b))
+        kinds = max(max(at, default=0), max(bt, default=0)) + 1
+        a = [i * kinds + t for i, t in zip(a, at, strict=True)]
+        b = [i * kinds + t for i, t in zip(b, bt, strict=True)]
     blocks = _Aligner(a, b).run()
     removed: list[int] = []
     added: list[int] = []
@@ -158,8 +157,12 @@ def line_diff(
     )
 
 
-def _no_tag(_: int) -> Hashable:
-    return None
+def _tags(tags: Sequence[int] | None, count: int) -> Sequence[int]:
+    if tags is None:
+        return bytes(count)
+    if len(tags) != count or min(tags, default=0) < 0:
+        raise ValueError(f"line_diff needs one tag >= 0 per line ({count}), got {len(tags)}")
+    return tags
 
 
 class _Aligner:
@@ -256,9 +259,11 @@ class _Aligner:
         i, j = alo, blo
         while i < ahi and j < bhi:
             if a[i] == b[j]:
-                self.pairs.append((i, j, 1))
-                i += 1
-                j += 1
+                start = i
+                while i < ahi and j < bhi and a[i] == b[j]:
+                    i += 1
+                    j += 1
+                self.pairs.append((start, j - (i - start), i - start))
                 continue
             next_a = _next_at(in_a.get(b[j]), i)  # where b[j] could match
             next_b = _next_at(in_b.get(a[i]), j)  # where a[i] could match

@@ -136,6 +136,23 @@ def test_line_diff_is_a_valid_alignment_for_any_pair(a: list[str], b: list[str])
     _alignment_holds("".join(a), "".join(b))
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_line_diff_out_of_budget_is_still_a_valid_alignment(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no budget at all every gap goes to the linear fallback: still valid."""
+    import gate.text
+
+    monkeypatch.setattr(gate.text, "_WORK_PER_LINE", 0)
+    monkeypatch.setattr(gate.text, "_WORK_FIXED", 0)
+    rng = random.Random(seed)
+    vocab = ["a\n", "b\n", "c\n", "\n", "d\r\n"]
+    base = "".join(rng.choice(vocab) for _ in range(rng.randrange(0, 200)))
+    head = "".join(rng.choice(vocab) for _ in range(rng.randrange(0, 200)))
+    _alignment_holds(base, head)
+    _alignment_holds(base, base[: len(base) // 2] + "x\n" + base[len(base) // 2 :])
+
+
 def test_line_diff_small_edit_in_a_large_repetitive_file() -> None:
     base = "".join(f"def f{i}(x):\n    y = x\n\n    return y\n\n" for i in range(2000))
     head = base.replace("def f1000(x):", "def g1000(x):")
@@ -168,8 +185,8 @@ def test_line_diff_matches_only_lines_with_equal_tags(
     diff = line_diff(
         text,
         text,
-        base_tag=lambda n: base_tags[n - 1],
-        head_tag=lambda n: head_tags[n - 1],
+        base_tags=[int(t) for t in base_tags[: len(found)]],
+        head_tags=[int(t) for t in head_tags[: len(found)]],
     )
     for i, j, size in diff.unchanged:
         assert all(base_tags[i + k - 1] == head_tags[j + k - 1] for k in range(size))

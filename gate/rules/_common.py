@@ -318,6 +318,40 @@ def _signature(args: ast.arguments) -> list[ast.expr]:
     return out
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes that can bind or read a name (not constants or contexts)."""
+    out: list[ast.AST] = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            out.extend(v for v in value if isinstance(v, ast.AST) and type(v) not in _INERT)
+        elif isinstance(value, ast.AST) and type(value) not in _INERT:
+            out.append(value)
+    return out
+
+
+_INERT = {ast.Constant, ast.Load, ast.Store, ast.Del}
+_SPECIAL = {
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    *_COMPREHENSIONS,
+    ast.NamedExpr,
+    ast.Global,
+    ast.Name,
+    ast.Import,
+    ast.ImportFrom,
+    ast.AnnAssign,
+    ast.Attribute,
+    ast.Subscript,
+    ast.ExceptHandler,
+    ast.MatchAs,
+    ast.MatchStar,
+    ast.MatchMapping,
+}
+
+
 def _statement(stmt: ast.stmt) -> Statement:
     """Walk one top-level statement (iteratively: any depth Python parsed)."""
     binds: set[str] = set()
@@ -329,8 +363,17 @@ def _statement(stmt: ast.stmt) -> Statement:
     stack: list[tuple[ast.AST, int]] = [(stmt, _MODULE)]
     while stack:
         node, scope = stack.pop()
+        if type(node) not in _SPECIAL:  # most nodes: just look inside
+            stack.extend((n, scope) for n in _children(node))
+            continue
         here = scope == _MODULE
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                if scope in (_MODULE, _COMP_IN_MODULE):
+                    reads.add(node.id)
+            elif here:
+                binds.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if here:
                 binds.add(node.name)
             outer: list[ast.AST] = [*node.decorator_list, *_signature(node.args)]
@@ -366,12 +409,6 @@ def _statement(stmt: ast.stmt) -> Statement:
         elif isinstance(node, ast.Global):
             if not here:
                 rebinders.extend((name, node.lineno) for name in node.names)
-        elif isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                if scope in (_MODULE, _COMP_IN_MODULE):
-                    reads.add(node.id)
-            elif here:
-                binds.add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if here:
                 for alias in node.names:
@@ -398,7 +435,7 @@ def _statement(stmt: ast.stmt) -> Statement:
                     root = _root_name(node)
                     if root is not None:
                         mutates.add(root)
-            stack.extend((n, scope) for n in ast.iter_child_nodes(node))
+            stack.extend((n, scope) for n in _children(node))
     first = stmt.lineno
     decorators = getattr(stmt, "decorator_list", None)
     if decorators:

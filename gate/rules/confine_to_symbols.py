@@ -165,9 +165,7 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     head_in = _inside(head, allowed, len(lines(head_text)))
     # A line matches only a line of its own kind (inside or outside): a line
     # that moves across a definition's edge is a changed line on both sides.
-    diff = line_diff(
-        base_text, head_text, base_tag=base_in.__getitem__, head_tag=head_in.__getitem__
-    )
+    diff = line_diff(base_text, head_text, base_tags=base_in[1:], head_tags=head_in[1:])
     removed = [n for n in diff.removed if not base_in[n]]
     added = [n for n in diff.added if not head_in[n]]
     scope = names(wanted)
