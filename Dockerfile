@@ -25,10 +25,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # http-backend, shell, http-push, imap-send, scalar, gitweb) and its Perl
 # modules: the gate runs git's built-in commands and fetches over https.  One
 # `apt-get download` and one dpkg run, because every apt-get run parses the
-# package lists again (about a second each).  ldd proves that every library
-# git and its https helper link is present.  The runner mounts the workspace
-# owned by another uid; git refuses such a repository unless it is named safe,
-# so only that one path is trusted.
+# package lists again (about a second each).  dpkg's database keeps git's
+# unmet dependencies on perl, liberror-perl and git-man; nothing in the image
+# runs apt again.  ldd proves that every library git and its https helper
+# link is present.  The runner mounts the workspace owned by another uid; git
+# refuses such a repository unless it is named safe, so only that one path is
+# trusted.
 #
 # Python: a virtualenv without pip, filled by the base image's pip from the
 # lock, every file pinned by hash (--no-deps: the lock is complete), then
