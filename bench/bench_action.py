@@ -153,6 +153,68 @@ def summary(name: str, values: list[float], target: float | None = None) -> str:
     return f"  {name:<44} {median:5.1f} s  {spread:<10} {verdict}"
 
 
+def dockerfile_runs(
+    folder: Path, base: str, runs: int, made: list[str]
+) -> tuple[list[float], list[float], list[float], str]:
+    """Cold runs (each on a fresh base id), then warm runs in the last session.
+    Returns (cold, build, warm) seconds and a tag of the image act built."""
+    cold: list[float] = []
+    builds: list[float] = []
+    warm: list[float] = []
+    built = ""
+    for i in range(runs):
+        fresh = fresh_base(base)
+        made.append(fresh)
+        with act_session(folder / f"cold-{i}", base, action_base=fresh) as session:
+            run = once(session, folder)
+            assert run.verdict_seconds is not None
+            cold.append(run.verdict_seconds)
+            if (seconds := build_seconds(run)) is not None:
+                builds.append(seconds)
+            if i < runs - 1:
+                continue
+            for _ in range(runs):
+                again = once(session, folder)
+                assert again.verdict_seconds is not None
+                warm.append(again.verdict_seconds)
+            (image,) = session.act.built_images
+            built = f"blast-radius-gate-bench:{secrets.token_hex(6)}"
+            docker("tag", image, built)
+            made.append(built)
+    return cold, builds, warm, built
+
+
+def prebuilt_runs(
+    folder: Path, base: str, built: str, runs: int, made: list[str]
+) -> tuple[list[float], list[float], list[float]]:
+    """The release's path on a flattened copy of `built`: (cold incl. load, load, present)."""
+    flat, tar = flatten(built, folder)
+    made.append(flat)
+    action = copy_project(folder / "prebuilt", base)
+    yml = action / "action.yml"
+    release = _release_action()
+    yml.write_text(
+        release.with_image(yml.read_text(encoding="utf-8"), "docker://" + flat), encoding="utf-8"
+    )
+    cold: list[float] = []
+    loads: list[float] = []
+    present: list[float] = []
+    with act_session(folder / "prebuilt-session", base, action=action) as session:
+        for _ in range(runs):
+            start = time.monotonic()
+            docker("load", "-q", "-i", str(tar))
+            loaded = time.monotonic() - start
+            run = once(session, folder)
+            assert run.verdict_seconds is not None
+            loads.append(loaded)
+            cold.append(loaded + run.verdict_seconds)
+            again = once(session, folder)
+            assert again.verdict_seconds is not None
+            present.append(again.verdict_seconds)
+            docker("image", "rm", flat)
+    return cold, loads, present
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each way (median)")
@@ -163,59 +225,16 @@ def main() -> int:
     base = base_image(args.base_image)
     load = os.getloadavg()
     print(f"bench_action: base {base}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    cold: list[float] = []
-    builds: list[float] = []
-    warm: list[float] = []
-    pre_cold: list[float] = []
-    loads: list[float] = []
-    pre_warm: list[float] = []
-    release = _release_action()
+    made: list[str] = []  # images this bench made; removed at the end, children first
     with tempfile.TemporaryDirectory(prefix="bench-action-") as tmp:
         folder = Path(tmp)
-        built = ""
-        for i in range(args.runs):
-            fresh = fresh_base(base)
-            try:
-                with act_session(folder / f"cold-{i}", base, action_base=fresh) as session:
-                    run = once(session, folder)
-                    assert run.verdict_seconds is not None
-                    cold.append(run.verdict_seconds)
-                    if (seconds := build_seconds(run)) is not None:
-                        builds.append(seconds)
-                    if i == args.runs - 1:
-                        for _ in range(args.runs):
-                            again = once(session, folder)
-                            assert again.verdict_seconds is not None
-                            warm.append(again.verdict_seconds)
-                        (image,) = session.act.built_images
-                        built = f"blast-radius-gate-bench:{secrets.token_hex(6)}"
-                        docker("tag", image, built)
-            finally:
-                subprocess.run(["docker", "image", "rm", fresh], capture_output=True, check=False)
         try:
+            cold, builds, warm, built = dockerfile_runs(folder, base, args.runs, made)
             size, base_size = image_size(built), image_size(base)
-            flat, tar = flatten(built, folder)
-            action = copy_project(folder / "prebuilt", base)
-            yml = action / "action.yml"
-            yml.write_text(
-                release.with_image(yml.read_text(encoding="utf-8"), "docker://" + flat),
-                encoding="utf-8",
-            )
-            with act_session(folder / "prebuilt-session", base, action=action) as session:
-                for _ in range(args.runs):
-                    start = time.monotonic()
-                    docker("load", "-q", "-i", str(tar))
-                    loaded = time.monotonic() - start
-                    run = once(session, folder)
-                    assert run.verdict_seconds is not None
-                    loads.append(loaded)
-                    pre_cold.append(loaded + run.verdict_seconds)
-                    again = once(session, folder)
-                    assert again.verdict_seconds is not None
-                    pre_warm.append(again.verdict_seconds)
-                    docker("image", "rm", flat)
+            pre_cold, loads, pre_warm = prebuilt_runs(folder, base, built, args.runs, made)
         finally:
-            subprocess.run(["docker", "image", "rm", built], capture_output=True, check=False)
+            for image in reversed(made):
+                subprocess.run(["docker", "image", "rm", image], capture_output=True, check=False)
     over = (size - base_size) / 1e6
     rows: list[tuple[str, list[float], float | None]] = [
         ("from the Dockerfile, cold (no layer cached)", cold, TARGETS["dockerfile-cold"]),
@@ -234,6 +253,8 @@ def main() -> int:
         f"image: {size / 1e6:.0f} MB, base {base_size / 1e6:.0f} MB, over its base {over:.1f} MB "
         f"(target <= {TARGETS['over-base-mb']:g} MB: {mark})"
     )
+    load = os.getloadavg()
+    print(f"bench_action: load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return 0
 
 

@@ -182,6 +182,13 @@ def job_image(base_image: str) -> str:
     return tag
 
 
+def tag_workflow_name(text: str, tag: str) -> str:
+    """The workflow with `tag` appended to its top-level `name:` (added when it
+    has none); nothing else changes."""
+    new, count = re.subn(r"(?m)^name:[ \t]*(\S.*?)[ \t]*$", rf"name: \1 {tag}", text, count=1)
+    return new if count else f"name: {tag}\n{text}"
+
+
 def checkout_standins(workflow: Path) -> dict[str, Path]:
     """`actions/checkout@<ref>` of `workflow` -> the stand-in, for --local-repository."""
     refs = _CHECKOUT_USES.findall(workflow.read_text(encoding="utf-8"))
@@ -271,6 +278,13 @@ class Act:
     home: Path
     timeout: float = 600.0
     built_images: set[str] = field(default_factory=set)
+    # act names its job containers and their volumes after the workflow's and
+    # the job's names only, and removes an existing container of that name
+    # when it starts a job (and keeps a failed job's): two runs of the same
+    # workflow sharing a daemon would remove each other's.  Every run gets a
+    # workflow name with this session's tag, and its containers and volumes
+    # are removed after it.
+    tag: str = field(default_factory=lambda: "act" + secrets.token_hex(4))
 
     def run(
         self,
@@ -289,6 +303,11 @@ class Act:
         self.home.mkdir(parents=True, exist_ok=True)
         event_file = self.home / f"event-{secrets.token_hex(4)}.json"
         event_file.write_text(json.dumps(payload), encoding="utf-8")
+        tagged = self.home / "workflows" / secrets.token_hex(4) / workflow.name
+        tagged.parent.mkdir(parents=True)
+        tagged.write_text(
+            tag_workflow_name(workflow.read_text(encoding="utf-8"), self.tag), encoding="utf-8"
+        )
         argv = [
             self.binary,
             event,
@@ -296,7 +315,7 @@ class Act:
             "-e",
             str(event_file),
             "-W",
-            str(workflow),
+            str(tagged),
             *(arg for label in RUNNER_LABELS for arg in ("-P", f"{label}={self.job_image}")),
             "--pull=false",
             "--container-daemon-socket",
@@ -377,6 +396,7 @@ class Act:
         reader.join()
         if watcher is not None:
             watcher.join()
+        self.remove_containers()
         seconds = time.monotonic() - start
         verdict_seconds = None
         if posted and job_started:
@@ -387,6 +407,21 @@ class Act:
         found = re.search(r"docker build -t (\S+)", str(record.get("msg", "")))
         if found:
             self.built_images.add(found.group(1))
+
+    def remove_containers(self) -> None:
+        """Remove the job containers and volumes of this session's runs (by tag)."""
+        for listing, removal in (
+            (["ps", "-a", "-q"], ["rm", "-f", "-v"]),
+            (["volume", "ls", "-q"], ["volume", "rm", "-f"]),
+        ):
+            found = subprocess.run(
+                ["docker", *listing, "--filter", f"name={self.tag}"],
+                capture_output=True,
+                text=True,
+                check=False,
+            ).stdout.split()
+            if found:
+                subprocess.run(["docker", *removal, *found], capture_output=True, check=False)
 
     def remove_built_images(self) -> None:
         """Remove the images act built in this session (their tags only)."""
