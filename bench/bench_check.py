@@ -124,26 +124,43 @@ def build(folder: Path, files: int, moved: int) -> None:
         raise SystemExit("git fast-import failed")
 
 
+# Runs one command and writes "seconds maxrss_kib exit_code cpu_seconds" to the
+# file named by its first argument.  A process started directly by the bench
+# would inherit the bench's own peak RSS (Linux keeps the high-water mark of
+# the memory a process had when it called exec), so a small launcher starts
+# it: its ~8 MB is the floor under every figure.
+LAUNCHER = """\
+import os, sys, time
+start = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{time.perf_counter() - start} {usage.ru_maxrss} "
+              f"{os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime}")
+"""
+
+
 def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes, float]:
     """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run.
 
     stdout is drained through a pipe; RSS and CPU come from `wait4` and cover
     the process and the children it waited for (the gate's git processes)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=subprocess.PIPE)
-    assert proc.stdout is not None
-    chunks = []
-    while True:
-        chunk = proc.stdout.read(1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{argv[:4]} exited {proc.returncode}")
-    return elapsed, usage.ru_maxrss, b"".join(chunks), usage.ru_utime + usage.ru_stime
+    with tempfile.NamedTemporaryFile(prefix="gate-bench-run-") as result:
+        launch = [sys.executable, "-S", "-I", "-c", LAUNCHER, result.name, *argv]
+        proc = subprocess.Popen(launch, cwd=cwd, env=ENV, stdout=subprocess.PIPE)
+        assert proc.stdout is not None
+        chunks = []
+        while True:
+            chunk = proc.stdout.read(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        if proc.wait() != 0:
+            raise SystemExit(f"cannot run {argv[:4]}")
+        elapsed, rss, code, cpu = Path(result.name).read_text().split()
+    if int(code) not in (0, 1):
+        raise SystemExit(f"{argv[:4]} exited {code}")
+    return float(elapsed), int(rss), b"".join(chunks), float(cpu)
 
 
 def bench(files: int, moved: int, runs: int) -> dict[str, float]:

@@ -28,15 +28,27 @@ STATUSES = (ADDED, DELETED, MODIFIED, RENAMED, COPIED, TYPE_CHANGED, UNKNOWN)
 MODE_SUBMODULE = "160000"
 MODE_SYMLINK = "120000"
 
+# The object names of the empty blob (SHA-1 and SHA-256 repositories).
+EMPTY_BLOBS = (
+    "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+    "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+)
+
 
 class FileChange(NamedTuple):
     """One changed file (an immutable record: cheap to build by the ten thousand).
 
     `path` is the path after the change (for a deletion, the deleted path).
     `old_path` is set only for renames and copies.  `added`/`deleted` are
-    line counts (0 for binaries; `None` when unknown).  Modes are git's octal
-    strings ("100644", "100755", "120000" symlink, "160000" submodule) or
-    `None` when absent on that side or unknown.
+    line counts, `None` when unknown; `uncounted` then says why, when the
+    source knows (a phrase, e.g. the file is too large to count).  Binary-ness
+    never makes them 0: for a file git calls binary (`binary`), git mode
+    counts every line of the old blob as deleted and every line of the new
+    one as added (conservative), and a source without those numbers leaves
+    them unknown.  A submodule side counts no lines; the file side of a file
+    <-> submodule change counts its lines.  Modes are git's octal strings
+    ("100644", "100755", "120000" symlink, "160000" submodule) or `None` when
+    absent on that side or unknown.
     """
 
     path: str
@@ -47,6 +59,7 @@ class FileChange(NamedTuple):
     binary: bool = False
     old_mode: str | None = None
     new_mode: str | None = None
+    uncounted: str | None = None
 
     @property
     def touched(self) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from gate.changes import EMPTY_BLOBS
 from gate.errors import GateError, PatchError
 
 if TYPE_CHECKING:
@@ -75,10 +76,7 @@ _FENCE = re.compile(rb"^\s*(?:```|~~~)")
 
 # A file section whose `index` line names only these blobs needs no hunk
 # (a new or deleted empty file).  Prefixes of the empty blob, SHA-1 and SHA-256.
-_EMPTY_BLOBS = (
-    b"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-    b"473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
-)
+_EMPTY_BLOBS = tuple(name.encode("ascii") for name in EMPTY_BLOBS)
 
 
 def _no_content(blob: bytes) -> bool:

@@ -285,7 +285,8 @@ def test_binary_symlink_mode_and_submodule_count_as_touched(
     code, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
     assert code == 1
     assert report["results"][2]["paths"] == ["blob.bin", "link", "run.sh", "vendor/sub"]
-    assert report["stats"] == {"files_touched": 4, "added_lines": 1, "deleted_lines": 0}
+    # the binary file counts its one line, the symlink its target; the rest 0
+    assert report["stats"] == {"files_touched": 4, "added_lines": 2, "deleted_lines": 0}
 
 
 def test_empty_change_passes(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,18 +100,80 @@ def test_rename_is_one_change_touching_both_paths(repo: Any, old: str, new: str)
     assert change.touched == (old, new)
 
 
-def test_binary_counts_zero_lines(repo: Any) -> None:
-    repo.write("blob.bin", b"\0\1\2" * 100)
+def test_binary_file_counts_every_line_of_both_blobs(repo: Any) -> None:
+    repo.write("blob.bin", b"\0\1\2\n" * 100)
+    repo.write("gone.bin", b"\0\n\n")
     base = repo.commit("base")
-    repo.write("blob.bin", b"\0\3\4" * 100)
+    repo.write("blob.bin", b"\0\3\4\n" * 50 + b"no newline at the end")
     repo.write("new.bin", b"\0" * 10)
+    repo.remove("gone.bin")
     head = repo.commit("binary")
     files = by_path(Repo(repo.root).diff(base, head))
     assert files["blob.bin"] == FileChange(
-        path="blob.bin", binary=True, old_mode="100644", new_mode="100644"
+        path="blob.bin",
+        added=51,
+        deleted=100,
+        binary=True,
+        old_mode="100644",
+        new_mode="100644",
     )
-    assert files["new.bin"].binary and files["new.bin"].status == ADDED
-    assert (files["new.bin"].added, files["new.bin"].deleted) == (0, 0)
+    assert files["new.bin"] == FileChange(
+        path="new.bin", status=ADDED, added=1, deleted=0, binary=True, new_mode="100644"
+    )
+    assert files["gone.bin"] == FileChange(
+        path="gone.bin", status=DELETED, added=0, deleted=2, binary=True, old_mode="100644"
+    )
+
+
+def test_one_nul_byte_makes_a_text_file_count_whole(repo: Any) -> None:
+    lines = [f"line {i}\n" for i in range(1000)]
+    repo.write("big.py", "".join(lines))
+    base = repo.commit("base")
+    lines[500] = "line\0 500\n"
+    repo.write("big.py", "".join(lines))
+    head = repo.commit("nul")
+    (change,) = Repo(repo.root).diff(base, head)
+    assert change.binary
+    assert (change.added, change.deleted) == (1000, 1000)
+
+
+def test_binary_rename_and_mode_change_without_new_content_count_zero(repo: Any) -> None:
+    repo.write("a.bin", b"\0a\nb\n")
+    repo.write("run.bin", b"\0x\n")
+    base = repo.commit("base")
+    repo.git("mv", "a.bin", "moved.bin")
+    (repo.root / "run.bin").chmod(0o755)
+    head = repo.commit("move and chmod")
+    files = by_path(Repo(repo.root).diff(base, head))
+    assert (files["moved.bin"].status, files["moved.bin"].old_path) == (RENAMED, "a.bin")
+    assert all(f.binary and (f.added, f.deleted) == (0, 0) for f in files.values())
+
+
+def test_a_binary_blob_over_the_big_file_threshold_is_too_large_to_count(repo: Any) -> None:
+    repo.write("small.bin", b"\0\n" * 10)
+    repo.write("big.bin", b"\0\n" * 10)
+    repo.write("big.txt", "x\n" * 10)
+    base = repo.commit("base")
+    repo.write("small.bin", b"\0\n" * 2000)  # 4000 bytes: counted
+    repo.write("big.bin", b"\0\n" * 2049)  # 4098 bytes: over the threshold
+    repo.write("big.txt", "x\n" * 2049)  # git calls a text file that big binary too
+    head = repo.commit("grow")
+    files = by_path(Repo(repo.root, big_file=4096).diff(base, head))
+    assert (files["small.bin"].added, files["small.bin"].deleted) == (2000, 10)
+    assert files["small.bin"].uncounted is None
+    for name in ("big.bin", "big.txt"):
+        assert files[name].binary
+        assert (files[name].added, files[name].deleted) == (None, None)
+        assert files[name].uncounted == (
+            "git calls it binary and it is over 4096 bytes, too large to count"
+        )
+    # the same change under the default threshold is counted in full
+    files = by_path(Repo(repo.root).diff(base, head))
+    assert (files["big.txt"].added, files["big.txt"].deleted, files["big.txt"].binary) == (
+        2039,
+        0,
+        False,
+    )
 
 
 def test_gitattributes_in_the_change_cannot_hide_lines(repo: Any) -> None:
@@ -180,6 +242,32 @@ def test_submodule_entry_added_and_moved_counts_zero_lines(repo: Any) -> None:
     assert git.read_texts(second, moved, ["vendor/lib"]) == {
         "vendor/lib": FileTexts(base=None, head=None)
     }
+
+
+def test_a_file_replaced_by_a_submodule_still_counts_its_lines(repo: Any) -> None:
+    repo.write("vendored.py", "a\nb\nc\n")
+    repo.write("blob", b"\0\n\0\n")
+    first = repo.commit("base")
+    repo.remove("vendored.py")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{first},vendored.py")
+    repo.git("commit", "-q", "-m", "file -> submodule")
+    to_sub = repo.head()
+    repo.git("rm", "-q", "--cached", "vendored.py")
+    repo.write("vendored.py", b"x\0\ny\n")
+    repo.git("add", "vendored.py")
+    repo.remove("blob")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{first},blob")
+    repo.git("commit", "-q", "-m", "submodule -> binary file, binary file -> submodule")
+    back = repo.head()
+    git = Repo(repo.root)
+    (change,) = git.diff(first, to_sub)
+    assert (change.old_mode, change.new_mode, change.status) == ("100644", "160000", TYPE_CHANGED)
+    assert (change.added, change.deleted) == (0, 3)
+    files = by_path(git.diff(to_sub, back))
+    assert (files["vendored.py"].added, files["vendored.py"].deleted) == (2, 0)
+    assert files["vendored.py"].new_mode == "100644"
+    assert (files["blob"].added, files["blob"].deleted) == (0, 2)
+    assert files["blob"].new_mode == "160000"
 
 
 def test_deleted_file_counts_its_lines(repo: Any) -> None:
@@ -310,7 +398,10 @@ def test_parser_is_independent_of_chunk_boundaries(repo: Any) -> None:
     for size in (1, 2, 3, 7, 64):
         got = sorted(parse_diff(_tokens(io.BytesIO(out), size)), key=lambda f: f.path)
         assert got == expected
-    assert list(Repo(repo.root).diff(base, head)) == expected
+    # parse_diff alone leaves a binary file's counts unknown; the diff counts its blobs
+    assert by_path(tuple(expected))["a.bin"].added is None
+    counted = [f._replace(added=1, deleted=0) if f.path == "a.bin" else f for f in expected]
+    assert list(Repo(repo.root).diff(base, head)) == counted
 
 
 # -- revisions ------------------------------------------------------------

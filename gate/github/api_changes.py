@@ -17,6 +17,7 @@ from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
+    EMPTY_BLOBS,
     MODIFIED,
     RENAMED,
     UNKNOWN,
@@ -49,28 +50,45 @@ class ApiListing:
     expected: int | None  # the PR's changed_files, when known
 
 
+# Why a file from the listing has no line counts (FileChange.uncounted).
+FROM_GIT = "judged from git, it is counted: check out both commits, actions/checkout fetch-depth: 0"
+BINARY_UNCOUNTED = f"GitHub's file listing gives no line counts for a binary file ({FROM_GIT})"
+RENAME_UNCOUNTED = (
+    "GitHub's file listing shows a pure rename or mode change exactly as it shows a binary "
+    f"file renamed and edited, without line counts ({FROM_GIT})"
+)
+
+
 def file_change(entry: PullFile) -> FileChange | None:
-    """One listing entry as a `FileChange` (None for an "unchanged" entry)."""
+    """One listing entry as a `FileChange` (None for an "unchanged" entry).
+
+    GitHub lists a binary file with no patch and 0 additions and deletions.
+    Its counts are unknown here, never 0 (binary-ness never shrinks a line
+    budget; git mode counts such a file line by line).  So are those of a
+    rename, copy or mode change listed without a patch or counts: it may be
+    a binary file that was also edited, and the listing cannot tell.  Only
+    an added file whose blob is the empty blob is known to add nothing."""
     if entry.status == UNCHANGED:
         return None
     status = STATUS_MAP.get(entry.status, UNKNOWN)
     old_path = entry.previous_filename if status in (RENAMED, COPIED) else None
-    # A binary file has no patch and no line counts.  A pure rename has no
-    # patch either, but it is not a binary file.
-    binary = (
-        not entry.has_patch
-        and entry.additions == 0
-        and entry.deletions == 0
-        and status in (ADDED, DELETED, MODIFIED)
-        and entry.changes == 0
-    )
+    no_diff = not entry.has_patch and entry.additions == 0 and entry.deletions == 0
+    uncounted = None
+    binary = False
+    if no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS):
+        if status in (RENAMED, COPIED) or entry.status == "changed":
+            uncounted = RENAME_UNCOUNTED
+        else:
+            binary = True
+            uncounted = BINARY_UNCOUNTED
     return FileChange(
         path=entry.filename,
         status=status,
         old_path=old_path,
-        added=entry.additions,
-        deleted=entry.deletions,
+        added=None if uncounted else entry.additions,
+        deleted=None if uncounted else entry.deletions,
         binary=binary,
+        uncounted=uncounted,
     )
 
 

@@ -82,6 +82,7 @@ class PullFile:
     changes: int
     previous_filename: str | None
     has_patch: bool
+    sha: str | None = None  # the blob at the head (GitHub's `sha`)
 
 
 def _make_retry(policy: Retry) -> Any:
@@ -176,6 +177,7 @@ class GitHubClient:
                         changes=int(raw.get("changes") or 0),
                         previous_filename=raw.get("previous_filename"),
                         has_patch="patch" in raw and raw["patch"] is not None,
+                        sha=raw.get("sha"),
                     )
                 )
             return out

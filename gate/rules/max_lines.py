@@ -9,14 +9,23 @@ Parameters:
   as written.  A rename is excluded only when both of its paths match; a
   copy by its new path.
 
-Only text files count: binary files and submodules are touched but carry
-0 lines.  Counts are git's numstat (a modified line is one deleted and one
-added line, so `changed` counts it twice).
+Counts are git's numstat (a modified line is one deleted and one added
+line, so `changed` counts it twice).  Binary-ness never shrinks the budget:
+a file git calls binary (one NUL byte in its first 8000 bytes is enough)
+counts every line of its old version as deleted and every line of its new
+version as added, because nobody reviews a binary diff line by line.  A
+line is what git counts: one per newline, plus a last line without one.
+The file side of a file <-> submodule change counts the same way; a
+submodule pointer itself counts no lines, and neither does a pure rename or
+a mode change.  Use `exclude` for files you do not want counted (images,
+lock files).
 
 Fails when the total is over `limit` (`paths` lists the files that
-contributed lines), or when a counted file has no line counts (a writer's
-`result.json` lists paths only): the rule cannot be judged without counts,
-so it fails and says so rather than guessing.
+contributed lines), or when a counted file has no line counts: a writer's
+`result.json` lists paths only, GitHub's file listing (the Action's API
+mode) gives none for binary files, and a binary file over 512 MiB is too
+large to count.  The rule cannot be judged without counts, so it fails and
+says why rather than guessing.
 
 ```yaml
 - id: LINES
@@ -30,7 +39,7 @@ so it fails and says so rather than guessing.
 from __future__ import annotations
 
 from gate import globs
-from gate.changes import ChangeSet
+from gate.changes import ChangeSet, FileChange
 from gate.model import Result, Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
 
@@ -43,16 +52,15 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
     mode = param_str(rule, "count", "changed")
     exclude = param_list(rule, "exclude")
     added = deleted = 0
+    binaries = 0
     contributing: list[str] = []
-    unknown: list[str] = []
+    unknown: list[FileChange] = []
     is_excluded = globs.matcher(exclude, GLOBS["exclude"])
     for f in changes.files:
-        if f.binary or f.submodule:
-            continue
         if exclude and all(is_excluded(p) for p in f.written):
             continue
         if f.added is None or f.deleted is None:
-            unknown.append(f.path)
+            unknown.append(f)
             continue
         add = f.added if mode in ("changed", "added") else 0
         dele = f.deleted if mode in ("changed", "deleted") else 0
@@ -60,14 +68,12 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         deleted += dele
         if add or dele:
             contributing.extend(f.written)
+            if f.binary:
+                binaries += 1
     if unknown:
-        unknown.sort()
-        message = (
-            f"the source ({changes.source}) carries no line counts for "
-            f"{plural(len(unknown), 'file')} ({names(unknown)}); "
-            "this rule needs a diff, for example `gate check`"
+        return result(
+            rule, False, _unknown_message(unknown, changes.source), paths=[f.path for f in unknown]
         )
-        return result(rule, False, message, paths=unknown)
     if mode == "added":
         total = added
         message = f"{plural(total, 'line')} added; limit {limit}"
@@ -79,5 +85,36 @@ def check(rule: Rule, changes: ChangeSet) -> Result:
         message = (
             f"{plural(total, 'line')} changed ({added} added, {deleted} deleted); limit {limit}"
         )
+    if binaries:
+        message += (
+            f"; {plural(binaries, 'binary file')} counted whole, every old line deleted "
+            "and every new line added (conservative)"
+        )
     passed = total <= limit
     return result(rule, passed, message, paths=() if passed else contributing)
+
+
+def _unknown_message(files: list[FileChange], source: str) -> str:
+    """Why the counted files in `files` have no line counts, one clause per reason."""
+    reasons: dict[str, list[str]] = {}
+    plain: list[str] = []
+    for f in files:
+        if f.uncounted is None:
+            plain.append(f.path)
+        else:
+            reasons.setdefault(f.uncounted, []).append(f.path)
+    clauses = []
+    if plain:
+        plain.sort()
+        clauses.append(
+            f"the source ({source}) carries no line counts for "
+            f"{plural(len(plain), 'file')} ({names(plain)}); "
+            "this rule needs a diff, for example `gate check`"
+        )
+    for reason in sorted(reasons):
+        paths = sorted(reasons[reason])
+        clauses.append(
+            f"{plural(len(paths), 'file')} cannot be counted ({names(paths)}): {reason}; "
+            "leave such files out of the change or out of this rule (`exclude`)"
+        )
+    return "; ".join(clauses)

@@ -17,8 +17,12 @@ def run(changes: ChangeSet, **params: Any) -> Any:
 
 A = FileChange("a.py", added=3, deleted=2)
 B = FileChange("docs/b.md", added=10, deleted=0)
-BIN = FileChange("logo.png", added=0, deleted=0, binary=True)
-SUB = FileChange("vendor/lib", added=1, deleted=1, old_mode="160000", new_mode="160000")
+BIN = FileChange("logo.png", added=7, deleted=4, binary=True)
+SUB = FileChange("vendor/lib", added=0, deleted=0, old_mode="160000", new_mode="160000")
+UNSUB = FileChange("vendor/lib", added=0, deleted=9, old_mode="100644", new_mode="160000")
+HUGE = FileChange(
+    "model.bin", added=None, deleted=None, binary=True, uncounted="it is too large to count"
+)
 
 CASES = [
     ("empty", ChangeSet(), {"limit": 0}, True, "0 lines changed (0 added, 0 deleted); limit 0", []),
@@ -72,14 +76,55 @@ CASES = [
         [],
     ),
     (
-        "binary files carry no lines",
-        ChangeSet(files=(BIN, FileChange("x.bin", added=None, deleted=None, binary=True))),
-        {"limit": 0},
+        "binary files count their lines, and the message says so",
+        ChangeSet(files=(A, BIN)),
+        {"limit": 15},
+        False,
+        "16 lines changed (10 added, 6 deleted); limit 15; 1 binary file counted whole",
+        ["a.py", "logo.png"],
+    ),
+    (
+        "binary files can be excluded",
+        ChangeSet(files=(A, BIN, HUGE)),
+        {"limit": 5, "exclude": ["*.png", "*.bin"]},
         True,
-        "0 lines changed",
+        "5 lines changed (3 added, 2 deleted); limit 5",
         [],
     ),
-    ("submodules carry no lines", ChangeSet(files=(SUB,)), {"limit": 0}, True, "0 lines", []),
+    (
+        "a submodule pointer carries no lines",
+        ChangeSet(files=(SUB,)),
+        {"limit": 0},
+        True,
+        "0 lines",
+        [],
+    ),
+    (
+        "a file replaced by a submodule counts its deleted lines",
+        ChangeSet(files=(SUB, UNSUB)),
+        {"limit": 8},
+        False,
+        "9 lines changed (0 added, 9 deleted)",
+        ["vendor/lib"],
+    ),
+    (
+        "a file too large to count fails with its reason",
+        ChangeSet(files=(A, HUGE)),
+        {"limit": 100},
+        False,
+        '1 file cannot be counted ("model.bin"): it is too large to count; leave such files '
+        "out of the change or out of this rule (`exclude`)",
+        ["model.bin"],
+    ),
+    (
+        "unknown counts with and without a reason name both",
+        ChangeSet(files=(HUGE, *from_paths(["z.py"])), source="api"),
+        {"limit": 100},
+        False,
+        'the source (api) carries no line counts for 1 file ("z.py"); this rule needs a diff, '
+        'for example `gate check`; 1 file cannot be counted ("model.bin")',
+        ["model.bin", "z.py"],
+    ),
     (
         "unknown counts fail",
         ChangeSet(files=from_paths(["z.py", "a.py"]), source="result"),

@@ -1,0 +1,341 @@
+"""Binary-ness never shrinks a line budget (docs/hostile-input.md, section 1).
+
+Real repositories and the real git binary.  A file git calls binary counts
+every line of its old blob as deleted and every line of its new blob as
+added; the file side of a file <-> submodule change counts the same way;
+and no attributes file anywhere (the change's `.gitattributes`,
+`$GIT_DIR/info/attributes`, the user's or runner's `core.attributesFile`,
+the system's gitattributes) changes a count or what counts as binary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gate.changes import ChangeSet
+from gate.git import Repo
+from gate.model import Rule
+from gate.rules import max_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What each attribute would do to `git diff --numstat` if git read it.
+ATTRIBUTES = (
+    "* binary",  # every file binary: text files would count 0
+    "* -diff",  # the same
+    "* -text",  # no eol conversion (and, with -diff, binary)
+    "* diff",  # every file text: a file with NUL bytes counted as text
+    "* diff=drv",  # a driver with binary = true and a textconv that empties files
+    "* text eol=crlf",  # conversions: none apply between two trees
+    "* text=auto eol=lf",
+)
+
+LOCATIONS = ("change", "info", "core.attributesFile", "xdg")
+
+# Global config that would change counts if attributes reached the diff.
+GLOBAL_CONFIG = """\
+[diff "drv"]
+\tbinary = true
+\ttextconv = sh -c 'true'
+[core]
+\tautocrlf = true
+[diff]
+\talgorithm = patience
+"""
+
+
+def lines_of(data: bytes) -> int:
+    """git's notion of lines, written independently of the gate's: the pieces
+    between newlines, not counting the empty piece after a final newline."""
+    if not data:
+        return 0
+    pieces = data.split(b"\n")
+    return len(pieces) - 1 if pieces[-1] == b"" else len(pieces)
+
+
+def git_calls_binary(data: bytes) -> bool:
+    """git's content test with no attributes: a NUL in the first 8000 bytes."""
+    return b"\0" in data[:8000]
+
+
+def place_attributes(repo: Any, home: Path, where: str, line: str) -> None:
+    """Put `line` in one attributes location (and the driver config in the global config)."""
+    config = GLOBAL_CONFIG
+    if where == "change":
+        repo.write(".gitattributes", line + "\n")
+    elif where == "info":
+        info = repo.root / ".git" / "info"
+        info.mkdir(exist_ok=True)
+        (info / "attributes").write_text(line + "\n")
+    elif where == "core.attributesFile":
+        (home / "my-attributes").write_text(line + "\n")
+        config += f"[core]\n\tattributesFile = {home / 'my-attributes'}\n"
+    elif where == "xdg":
+        xdg = Path(os.environ["XDG_CONFIG_HOME"]) / "git"
+        xdg.mkdir(parents=True, exist_ok=True)
+        (xdg / "attributes").write_text(line + "\n")
+    (home / ".gitconfig").write_text(config)
+
+
+def clear_attributes(repo: Any, home: Path) -> None:
+    for path in (
+        repo.root / ".git" / "info" / "attributes",
+        home / "my-attributes",
+        Path(os.environ["XDG_CONFIG_HOME"]) / "git" / "attributes",
+        home / ".gitconfig",
+    ):
+        path.unlink(missing_ok=True)
+    if (repo.root / ".gitattributes").exists():
+        repo.remove(".gitattributes")
+
+
+def plain_numstat(repo: Any, base: str, head: str) -> dict[str, tuple[str, str]]:
+    """`git diff --numstat` as a user would run it: attributes apply."""
+    out = repo.git("diff", "--numstat", "-z", "--textconv", base, head)
+    rows = {}
+    for record in out.split("\0"):
+        if record:
+            added, deleted, path = record.split("\t", 2)
+            rows[path] = (added, deleted)
+    return rows
+
+
+A_BASE, A_HEAD = "a\n", "a\n" + "b\n" * 50  # text: 50 added
+C_BASE, C_HEAD = b"x\0\n" * 3, b"y\0\n" * 4  # binary: 3 deleted, 4 added (whole blobs)
+
+
+@pytest.mark.parametrize("where", LOCATIONS)
+@pytest.mark.parametrize("line", ATTRIBUTES)
+def test_no_attributes_file_changes_a_count(repo: Any, where: str, line: str) -> None:
+    home = Path(os.environ["HOME"])
+    repo.write_many({"a.py": A_BASE, "c.bin": C_BASE})
+    place_attributes(repo, home, where, line)
+    base = repo.commit("base")
+    repo.write_many({"a.py": A_HEAD, "c.bin": C_HEAD})
+    head = repo.commit("head")
+    files = {f.path: f for f in Repo(repo.root).diff(base, head)}
+    assert (files["a.py"].added, files["a.py"].deleted, files["a.py"].binary) == (50, 0, False)
+    assert (files["c.bin"].added, files["c.bin"].deleted, files["c.bin"].binary) == (4, 3, True)
+    # The attribute is live where it was put: plain git obeys it (except in the
+    # change itself, where git reads the work tree's checkout).
+    plain = plain_numstat(repo, base, head)
+    if line in ("* binary", "* -diff", "* diff=drv"):
+        assert plain["a.py"] == ("-", "-")
+    if line == "* diff":
+        assert plain["c.bin"] != ("-", "-")
+
+
+def overlay_available() -> bool:
+    if sys.platform != "linux" or os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", "mount -t tmpfs none /mnt"],
+        capture_output=True,
+        check=False,
+    )
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(
+    not overlay_available(),
+    reason="needs root and a private mount namespace (unshare -m) to plant /etc/gitattributes",
+)
+@pytest.mark.parametrize("line", ["* binary", "* diff"])
+def test_system_gitattributes_change_no_count(repo: Any, tmp_path: Path, line: str) -> None:
+    """The system file is planted in a private mount namespace (an overlay on
+    /etc seen only by this test's processes)."""
+    repo.write_many({"a.py": A_BASE, "c.bin": C_BASE})
+    base = repo.commit("base")
+    repo.write_many({"a.py": A_HEAD, "c.bin": C_HEAD})
+    head = repo.commit("head")
+    upper, work = tmp_path / "upper", tmp_path / "work"
+    upper.mkdir()
+    work.mkdir()
+    probe = (
+        "import json, subprocess, sys\n"
+        "from gate.git import Repo\n"
+        "root, base, head = sys.argv[1:4]\n"
+        "files = {f.path: [f.added, f.deleted, f.binary] for f in Repo(root).diff(base, head)}\n"
+        "plain = subprocess.run(['git', '-C', root, 'diff', '--numstat', base, head],\n"
+        "    capture_output=True, check=True).stdout.decode()\n"
+        "print(json.dumps({'gate': files, 'plain': plain}))\n"
+    )
+    script = (
+        f"mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc && "
+        f"printf '%s\\n' '{line}' > /etc/gitattributes && "
+        'exec "$@"'
+    )
+    env = {k: v for k, v in os.environ.items() if k != "GIT_CONFIG_NOSYSTEM"}
+    env["PYTHONPATH"] = str(ROOT)
+    argv = ["unshare", "-m", "sh", "-c", script, "sh", sys.executable, "-c", probe]
+    proc = subprocess.run(
+        [*argv, str(repo.root), base, head],
+        capture_output=True,
+        check=True,
+        env=env,
+    )
+    seen = json.loads(proc.stdout)
+    assert seen["gate"] == {"a.py": [50, 0, False], "c.bin": [4, 3, True]}
+    # plain git in the same namespace does read the planted file
+    plain = {row.split("\t")[2]: row for row in seen["plain"].splitlines()}
+    if line == "* binary":
+        assert plain["a.py"].startswith("-\t-\t")
+    else:
+        assert not plain["c.bin"].startswith("-\t-\t")
+    assert not Path("/etc/gitattributes").exists()  # the namespace kept it private
+
+
+# -- generated: NUL bytes anywhere, attributes anywhere, submodules ------------
+
+LINE = st.binary(max_size=30).map(lambda b: b.replace(b"\n", b""))
+TEXT = st.tuples(st.lists(LINE, max_size=40), st.booleans()).map(
+    lambda t: b"\n".join(t[0]) + (b"\n" if t[1] and t[0] else b"")
+)
+
+
+@st.composite
+def sprinkled(draw: st.DrawFn) -> bytes:
+    """Text with NUL bytes at random positions (sometimes none, sometimes past
+    byte 8000 where git no longer looks)."""
+    data = bytearray(draw(TEXT))
+    if draw(st.booleans()):
+        data += b"p" * 8000 + b"\n"
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(data)))
+        data[at:at] = b"\0"
+    return bytes(data)
+
+
+SIDE = st.one_of(st.just(None), sprinkled())  # None: a submodule on that side
+
+
+@pytest.fixture
+def fuzz_repo(make_repo: Any) -> Iterator[Any]:
+    repo = make_repo("fuzz")
+    repo.write("keep", "k\n")
+    repo.commit("root")
+    yield repo
+
+
+def commit_side(repo: Any, data: bytes | None, sub: str) -> str:
+    """Make `f` a file holding exactly `data` (no eol conversion on the way in),
+    or a submodule pointing at `sub`; commit."""
+    if repo.git("ls-files", "-s", "--", "f"):
+        repo.git("rm", "-q", "--cached", "--", "f")
+    if data is None:
+        repo.git("update-index", "--add", "--cacheinfo", f"160000,{sub},f")
+    else:
+        blob = repo.git("hash-object", "-w", "--no-filters", "--stdin", input=data).strip()
+        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},f")
+    repo.git("commit", "-q", "--allow-empty", "-m", "side")
+    return str(repo.head())
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    old=SIDE,
+    new=SIDE,
+    where=st.sampled_from((None, *LOCATIONS)),
+    line=st.sampled_from(ATTRIBUTES),
+)
+def test_max_lines_never_sees_fewer_lines_than_the_blobs_hold(
+    fuzz_repo: Any, old: bytes | None, new: bytes | None, where: str | None, line: str
+) -> None:
+    repo = fuzz_repo
+    home = Path(os.environ["HOME"])
+    clear_attributes(repo, home)
+    if where is not None:
+        place_attributes(repo, home, where, line)
+        if where == "change":
+            repo.git("add", ".gitattributes")
+    sub = repo.git("rev-parse", "HEAD~0").strip()
+    base = commit_side(repo, old, sub)
+    head = commit_side(repo, new, sub)
+    changes = ChangeSet(files=Repo(repo.root).diff(base, head))
+    found = [f for f in changes.files if f.path == "f"]
+    if old == new:
+        assert found == []
+        return
+    (change,) = found
+    old_lines = 0 if old is None else lines_of(old)
+    new_lines = 0 if new is None else lines_of(new)
+    if None in (old, new) or git_calls_binary(old or b"") or git_calls_binary(new or b""):
+        # binary, or a file <-> submodule change: the whole file side(s)
+        expected = (new_lines, old_lines)
+    else:
+        expected = text_counts(repo, old or b"", new or b"")
+    assert (change.added, change.deleted) == expected
+    # and max_lines sees at least every line of a binary or replaced file
+    verdict = max_lines.check(
+        Rule(id="L", kind="max_lines", params={"limit": 10**9}), ChangeSet(files=(change,))
+    )
+    assert verdict.passed
+    assert verdict.message.startswith(f"{sum(expected)} line")
+
+
+def text_counts(repo: Any, old: bytes, new: bytes) -> tuple[int, int]:
+    """git's own text numstat of two blobs, in a scratch repository that has no
+    attributes anywhere (the oracle for files git calls text)."""
+    scratch = repo.root.parent / "scratch"
+    if not scratch.exists():
+        subprocess.run(["git", "init", "-q", "--bare", str(scratch)], check=True)
+    env = {**os.environ, "GIT_ATTR_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+    shas = []
+    for data in (old, new):
+        proc = subprocess.run(
+            ["git", "--git-dir", str(scratch), "hash-object", "-w", "--stdin"],
+            input=data,
+            capture_output=True,
+            check=True,
+            env=env,
+        )
+        shas.append(proc.stdout.decode().strip())
+    out = subprocess.run(
+        ["git", "--git-dir", str(scratch), "diff", "--numstat", "--diff-algorithm=myers", *shas],
+        capture_output=True,
+        check=True,
+        env=env,
+    ).stdout.decode()
+    added, deleted, _ = out.split("\t", 2)
+    return int(added), int(deleted)
+
+
+def test_patch_mode_and_lab_count_a_binary_file_whole(repo: Any, tmp_path: Path) -> None:
+    """`--patch` and `gate lab` diff the patched tree through the same git diff."""
+    from gate.lab import judge_patch
+    from gate.patch import changes_from_patch
+    from gate.rubric import load_rubric_bytes
+
+    repo.write("c.bin", C_BASE)
+    base = repo.commit("base")
+    repo.write("c.bin", C_HEAD)
+    repo.write("sub.txt", "one\ntwo\n")
+    head = repo.commit("head")
+    patch = subprocess.run(
+        ["git", "diff", "--binary", base, head], cwd=repo.root, capture_output=True, check=True
+    ).stdout
+    repo.git("checkout", "-q", base)
+    git = Repo(repo.root)
+    changes = changes_from_patch(git, base, patch, "writer.patch", ())
+    files = {f.path: f for f in changes.files}
+    assert (files["c.bin"].added, files["c.bin"].deleted, files["c.bin"].binary) == (4, 3, True)
+    rubric = load_rubric_bytes(b"rules:\n  - {id: L, kind: max_lines, limit: 8}\n", "r.yml")
+    report = judge_patch(git, rubric, base, patch, "writer.patch", rubric_path=None)
+    (result,) = report.results
+    assert not result.passed
+    assert result.message.startswith("9 lines changed (6 added, 3 deleted); limit 8")
