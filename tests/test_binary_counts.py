@@ -336,6 +336,6 @@ def test_patch_mode_and_lab_count_a_binary_file_whole(repo: Any, tmp_path: Path)
     assert (files["c.bin"].added, files["c.bin"].deleted, files["c.bin"].binary) == (4, 3, True)
     rubric = load_rubric_bytes(b"rules:\n  - {id: L, kind: max_lines, limit: 8}\n", "r.yml")
     report = judge_patch(git, rubric, base, patch, "writer.patch", rubric_path=None)
-    (result,) = report.results
+    (result,) = [r for r in report.results if r.id == "L"]
     assert not result.passed
     assert result.message.startswith("9 lines changed (6 added, 3 deleted); limit 8")
