@@ -184,6 +184,19 @@ class ChangeSet:
         )
 
 
+def git_lines(chunks: Iterable[bytes]) -> int:
+    """The lines of a file's bytes (given in chunks) as git counts them for a
+    text file: one per `\\n`, plus a last line without one.  The count for
+    a file git calls binary (git mode and API mode alike)."""
+    lines = 0
+    last = b"\n"
+    for chunk in chunks:
+        if chunk:
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return lines if last == b"\n" else lines + 1
+
+
 def from_paths(paths: Iterable[str]) -> tuple[FileChange, ...]:
     """File changes known only by path (status and counts unknown)."""
     return tuple(

@@ -777,9 +777,8 @@ def _count_binary(repo: Repo, files: list[FileChange], blobs: list[_Uncounted]) 
 
 
 def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, int | None]:
-    """The lines of each blob as git counts them for a text file: one per
-    `\\n`, plus a last line without one.  None for a blob over `limit`
-    bytes, which is not read.
+    """The lines of each blob (`gate.changes.git_lines`); None for a blob
+    over `limit` bytes, which is not read.
 
     Two `git cat-file` processes: `--batch-check` for the sizes, then
     `--batch` for the blobs to count, fed by a writer thread so git never
@@ -810,6 +809,8 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, int | 
 
 def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int]]) -> dict[str, int]:
     """Line counts of `blobs` ((oid, size) pairs) from one pipelined `git cat-file --batch`."""
+    from gate.changes import git_lines
+
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
@@ -832,23 +833,23 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int]]) -> dict[str, int
         writer = threading.Thread(target=feed, name="gate-cat-file-feed", daemon=True)
         writer.start()
         counts: dict[str, int] = {}
+
+        def content(oid: str, size: int) -> Iterator[bytes]:
+            left = size
+            while left:
+                chunk = stdout.read(min(left, _CHUNK))
+                if not chunk:
+                    raise ValueError(oid)
+                left -= len(chunk)
+                yield chunk
+
         try:
             for oid, size in blobs:
                 if stdout.readline() != f"{oid} blob {size}\n".encode("ascii"):
                     raise ValueError(oid)
-                lines = 0
-                last = b"\n"
-                left = size
-                while left:
-                    chunk = stdout.read(min(left, _CHUNK))
-                    if not chunk:
-                        raise ValueError(oid)
-                    lines += chunk.count(b"\n")
-                    last = chunk[-1:]
-                    left -= len(chunk)
+                counts[oid] = git_lines(content(oid, size))
                 if stdout.read(1) != b"\n":
                     raise ValueError(oid)
-                counts[oid] = lines if last == b"\n" else lines + 1
         except ValueError:
             proc.kill()
             proc.wait()

@@ -332,9 +332,10 @@ def read_changes(
         found = api_changes.listing(run.client.iter_files(pull.number), expected)
         content_files = rubric.content_files()
         # Base-side texts come from the merge base, as in git mode; one compare
-        # request finds it, made only when a content rule's file was touched.
+        # request finds it, made only when something is read there (a touched
+        # content rule's file, a file listed without line counts).
         fork = pull.base_sha
-        if api_changes.touched_content_files(found, content_files):
+        if api_changes.needs_merge_base(found, content_files):
             fork = run.client.merge_base(pull.base_sha, pull.head_sha)
         changes = api_changes.changes_from_api(
             found,

@@ -24,6 +24,7 @@ from gate.changes import (
     ChangeSet,
     FileChange,
     FileTexts,
+    git_lines,
 )
 from gate.github.client import PullFile
 from gate.model import DIFF_INCOMPLETE, Result
@@ -50,46 +51,74 @@ class ApiListing:
     expected: int | None  # the PR's changed_files, when known
 
 
-# Why a file from the listing has no line counts (FileChange.uncounted).
-FROM_GIT = "judged from git, it is counted: check out both commits, actions/checkout fetch-depth: 0"
-BINARY_UNCOUNTED = f"GitHub's file listing gives no line counts for a binary file ({FROM_GIT})"
-RENAME_UNCOUNTED = (
-    "GitHub's file listing shows a pure rename or mode change exactly as it shows a binary "
-    f"file renamed and edited, without line counts ({FROM_GIT})"
+# The most files listed without line counts whose two sides the gate reads
+# through the contents API (two requests each) to count them as git mode does.
+BLOB_READS = 100
+# Why a file from the listing has no line counts (FileChange.uncounted), until
+# `count_unlisted` reads its blobs, and for the files past BLOB_READS.
+UNLISTED = (
+    "GitHub's file listing gives it no line counts (a binary file, or a rename or mode "
+    f"change shown without a diff) and the gate reads at most {BLOB_READS} such files through "
+    "the API; judged from git, it is counted (check out both commits: actions/checkout "
+    "fetch-depth: 0)"
 )
 
 
 def file_change(entry: PullFile) -> FileChange | None:
     """One listing entry as a `FileChange` (None for an "unchanged" entry).
 
-    GitHub lists a binary file with no patch and 0 additions and deletions.
-    Its counts are unknown here, never 0 (binary-ness never shrinks a line
-    budget; git mode counts such a file line by line).  So are those of a
-    rename, copy or mode change listed without a patch or counts: it may be
-    a binary file that was also edited, and the listing cannot tell.  Only
-    an added file whose blob is the empty blob is known to add nothing."""
+    GitHub lists a binary file with no patch and 0 additions and deletions,
+    and shows a pure rename or mode change the same way as a binary file
+    renamed and edited.  Such an entry's counts are unknown here, never 0
+    (binary-ness never shrinks a line budget); `count_unlisted` then counts
+    it from its blobs as git mode does.  Only an added file whose blob is
+    the empty blob is known to add nothing."""
     if entry.status == UNCHANGED:
         return None
     status = STATUS_MAP.get(entry.status, UNKNOWN)
     old_path = entry.previous_filename if status in (RENAMED, COPIED) else None
     no_diff = not entry.has_patch and entry.additions == 0 and entry.deletions == 0
-    uncounted = None
-    binary = False
-    if no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS):
-        if status in (RENAMED, COPIED) or entry.status == "changed":
-            uncounted = RENAME_UNCOUNTED
-        else:
-            binary = True
-            uncounted = BINARY_UNCOUNTED
+    unknown = no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS)
     return FileChange(
         path=entry.filename,
         status=status,
         old_path=old_path,
-        added=None if uncounted else entry.additions,
-        deleted=None if uncounted else entry.deletions,
-        binary=binary,
-        uncounted=uncounted,
+        added=None if unknown else entry.additions,
+        deleted=None if unknown else entry.deletions,
+        uncounted=UNLISTED if unknown else None,
     )
+
+
+def count_unlisted(
+    files: Iterable[FileChange],
+    read_file: Callable[[str, str], bytes | None],
+    fork: str,
+    head: str,
+) -> tuple[FileChange, ...]:
+    """`files` with the listing's uncounted entries counted from their blobs,
+    as git mode counts them: nothing when both sides are the same bytes (a
+    pure rename or mode change), else every line of the old side deleted and
+    every line of the new side added (`git_lines`); a side that is absent
+    or not a file (a submodule) counts 0.  At most `BLOB_READS` files are
+    read (sorted by path); the rest keep unknown counts.  `binary` follows
+    git's own test: a NUL byte in the first 8000 bytes of either side."""
+    out = []
+    reads = 0
+    for f in files:
+        if f.uncounted != UNLISTED or reads >= BLOB_READS:
+            out.append(f)
+            continue
+        reads += 1
+        old = None if f.status == ADDED else read_file(fork, f.old_path or f.path)
+        new = None if f.status == DELETED else read_file(head, f.path)
+        sides = [b"" if data is None else data for data in (old, new)]
+        binary = any(b"\0" in data[:8000] for data in sides)
+        if sides[0] == sides[1]:
+            out.append(f._replace(added=0, deleted=0, binary=binary, uncounted=None))
+        else:
+            deleted, added = (git_lines((data,)) for data in sides)
+            out.append(f._replace(added=added, deleted=deleted, binary=binary, uncounted=None))
+    return tuple(out)
 
 
 def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
@@ -145,6 +174,14 @@ def diff_incomplete(found: ApiListing | None) -> Result:
     )
 
 
+def needs_merge_base(found: ApiListing, content_files: Iterable[str]) -> bool:
+    """Whether anything is read at the merge base: a touched content-rule
+    file, or a file the listing gives no line counts."""
+    return bool(touched_content_files(found, content_files)) or any(
+        f.uncounted == UNLISTED for f in found.files
+    )
+
+
 def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tuple[str, ...]:
     """The content-rule files the listing touches: the only ones read on both sides."""
     touched = {p for f in found.files for p in f.touched}
@@ -168,6 +205,8 @@ def changes_from_api(
     as `gate.git.changes_from_git` reads them.  Reading them at `base` when the
     base branch moved on would judge the head against commits it never saw.
     The change set still names `base` (the PR's base sha) as its base.
+    Files listed without line counts are counted from their blobs, read
+    the same way (`count_unlisted`).
     """
     touched = {p for f in found.files for p in f.touched}
     fork = merge_base or base
@@ -183,6 +222,5 @@ def changes_from_api(
         else:  # untouched: the same text on both sides, one request
             same = text(head, path)
             texts[path] = FileTexts(base=same, head=same)
-    return ChangeSet(
-        files=found.files, base=base, head=head, stdout=stdout, texts=texts, source="api"
-    )
+    files = count_unlisted(found.files, read_file, fork, head)
+    return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="api")

@@ -22,9 +22,9 @@ lock files).
 
 Fails when the total is over `limit` (`paths` lists the files that
 contributed lines), or when a counted file has no line counts: a writer's
-`result.json` lists paths only, GitHub's file listing (the Action's API
-mode) gives none for binary files, and a binary file over 512 MiB is too
-large to count.  The rule cannot be judged without counts, so it fails and
+`result.json` lists paths only, a binary file over 512 MiB is too large
+to count, and the Action's API mode reads at most 100 binary files through
+the contents API to count them.  The rule cannot be judged without counts, so it fails and
 says why rather than guessing.
 
 ```yaml

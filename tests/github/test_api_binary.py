@@ -1,9 +1,12 @@
 """API mode never counts a binary file as 0 lines.
 
 GitHub's PR files listing gives a binary file no patch and 0 additions and
-deletions.  Git mode counts such a file line by line (every old line
-deleted, every new line added); the listing cannot, so its counts are
-unknown and `max_lines` fails closed, naming the file and the way out.
+deletions, and shows a pure rename or mode change the same way as a binary
+file renamed and edited.  API mode reads both sides of such a file through
+the contents API and counts it as git mode does (every old line deleted,
+every new line added; nothing when the bytes are the same).  Past
+`BLOB_READS` such files the counts stay unknown and `max_lines` fails
+closed, naming the files and the way out.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ import pytest
 from conftest import Scenario
 from test_api_merge_base import judge_both_ways
 
-from gate.changes import EMPTY_BLOBS, FileChange
-from gate.github.api_changes import BINARY_UNCOUNTED, RENAME_UNCOUNTED, file_change
+from gate.changes import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
+from gate.github.api_changes import BLOB_READS, UNLISTED, count_unlisted, file_change
 from gate.github.client import PullFile
 
 
@@ -33,66 +36,137 @@ def entry(status: str, added: int = 0, deleted: int = 0, **kw: object) -> PullFi
 
 
 @pytest.mark.parametrize(
-    ("listed", "counts", "binary", "why"),
+    ("listed", "counts"),
     [
-        (entry("added"), (None, None), True, BINARY_UNCOUNTED),
-        (entry("added", sha="1" * 40), (None, None), True, BINARY_UNCOUNTED),
-        (entry("removed"), (None, None), True, BINARY_UNCOUNTED),
-        (entry("modified"), (None, None), True, BINARY_UNCOUNTED),
-        (entry("renamed", previous_filename="e"), (None, None), False, RENAME_UNCOUNTED),
-        (entry("copied", previous_filename="e"), (None, None), False, RENAME_UNCOUNTED),
-        (entry("changed"), (None, None), False, RENAME_UNCOUNTED),
+        (entry("added"), (None, None)),
+        (entry("added", sha="1" * 40), (None, None)),
+        (entry("removed"), (None, None)),
+        (entry("modified"), (None, None)),
+        (entry("renamed", previous_filename="e"), (None, None)),
+        (entry("copied", previous_filename="e"), (None, None)),
+        (entry("changed"), (None, None)),
         # an empty file added: its blob is the empty blob, so it adds nothing
-        (entry("added", sha=EMPTY_BLOBS[0]), (0, 0), False, None),
-        (entry("added", sha=EMPTY_BLOBS[1]), (0, 0), False, None),
+        (entry("added", sha=EMPTY_BLOBS[0]), (0, 0)),
+        (entry("added", sha=EMPTY_BLOBS[1]), (0, 0)),
         # anything with a patch or counts is text, counted by GitHub
-        (entry("modified", 3, 1, has_patch=True), (3, 1), False, None),
-        (entry("renamed", 2, 0, has_patch=True, previous_filename="e"), (2, 0), False, None),
-        (entry("modified", 5, 0), (5, 0), False, None),  # a patch too large to show
+        (entry("modified", 3, 1, has_patch=True), (3, 1)),
+        (entry("renamed", 2, 0, has_patch=True, previous_filename="e"), (2, 0)),
+        (entry("modified", 5, 0), (5, 0)),  # a patch too large to show
     ],
 )
 def test_listing_entries_without_counts_are_unknown_never_zero(
-    listed: PullFile, counts: tuple[int | None, int | None], binary: bool, why: str | None
+    listed: PullFile, counts: tuple[int | None, int | None]
 ) -> None:
     change = file_change(listed)
     assert isinstance(change, FileChange)
     assert (change.added, change.deleted) == counts
-    assert change.binary is binary
-    assert change.uncounted == why
+    assert change.uncounted == (UNLISTED if counts == (None, None) else None)
+
+
+def unlisted(path: str, status: str = MODIFIED, old_path: str | None = None) -> FileChange:
+    return FileChange(
+        path, status=status, old_path=old_path, added=None, deleted=None, uncounted=UNLISTED
+    )
+
+
+def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
+    store = {
+        ("F", "img.bin"): b"\0\n" * 3,
+        ("H", "img.bin"): b"\0\n" * 5 + b"tail",
+        ("H", "new.bin"): b"\0",
+        ("F", "gone.bin"): b"\0\n\n",
+        ("F", "old.bin"): b"\0same\n",
+        ("H", "moved.bin"): b"\0same\n",
+        ("F", "text.py"): b"a\nb\n",
+        ("H", "text.py"): b"a\nb\n",  # a pure mode change
+    }
+    reads: list[tuple[str, str]] = []
+
+    def read(ref: str, path: str) -> bytes | None:
+        reads.append((ref, path))
+        return store.get((ref, path))
+
+    files = count_unlisted(
+        [
+            unlisted("gone.bin", DELETED),
+            unlisted("img.bin"),
+            unlisted("moved.bin", RENAMED, "old.bin"),
+            unlisted("new.bin", ADDED),
+            unlisted("text.py"),
+            FileChange("plain.py", added=2, deleted=1),
+        ],
+        read,
+        "F",
+        "H",
+    )
+    got = {f.path: (f.added, f.deleted, f.binary, f.uncounted) for f in files}
+    assert got == {
+        "gone.bin": (0, 2, True, None),
+        "img.bin": (6, 3, True, None),
+        "moved.bin": (0, 0, True, None),
+        "new.bin": (1, 0, True, None),
+        "text.py": (0, 0, False, None),
+        "plain.py": (2, 1, False, None),
+    }
+    assert ("F", "old.bin") in reads and ("H", "moved.bin") in reads
+    assert ("F", "new.bin") not in reads and ("H", "gone.bin") not in reads
+    assert ("F", "plain.py") not in reads
+
+
+def test_past_the_read_budget_counts_stay_unknown_and_max_lines_says_why() -> None:
+    from gate.changes import ChangeSet
+    from gate.model import Rule
+    from gate.rules import max_lines
+
+    names = [f"a{i:04d}.bin" for i in range(BLOB_READS + 2)]
+    files = count_unlisted(
+        [unlisted(n) for n in names], lambda ref, path: b"\0" + ref.encode(), "F", "H"
+    )
+    assert [f.added for f in files[:BLOB_READS]] == [1] * BLOB_READS
+    late = files[BLOB_READS:]
+    assert [(f.added, f.deleted, f.uncounted) for f in late] == [(None, None, UNLISTED)] * 2
+    verdict = max_lines.check(
+        Rule(id="L", kind="max_lines", params={"limit": 10**6}),
+        ChangeSet(files=files, source="api"),
+    )
+    assert not verdict.passed
+    assert verdict.paths == tuple(names[BLOB_READS:])
+    assert f"at most {BLOB_READS} such files" in verdict.message
 
 
 LINES_RUBRIC = """\
 rules:
   - id: LINES
     kind: max_lines
-    limit: 100
+    limit: 2
   - id: LINES_NO_IMAGES
     kind: max_lines
-    limit: 100
+    limit: 2
     exclude: ["*.bin"]
 """
 
 
-def test_a_binary_file_fails_max_lines_closed_in_api_mode_and_is_counted_in_git_mode(
+def test_a_binary_file_gets_the_same_count_in_api_mode_as_in_git_mode(
     scenario: Scenario, tmp_path: Path
 ) -> None:
     repo = scenario.repo
     repo.git("checkout", "-q", "main")
+    repo.write("old.bin", b"\0\n" * 2)
     repo.write(".github/lines.yml", LINES_RUBRIC)
     scenario.base = repo.commit("rubric")
-    repo.git("checkout", "-q", "feature")
+    repo.git("checkout", "-q", "-B", "feature", "main")
     scenario.inputs["rubric-path"] = ".github/lines.yml"
-    scenario.push({"img.bin": b"\0\n" * 3, "pkg/__init__.py": ""})
-    git_out, api_out, _ = judge_both_ways(scenario, tmp_path)
+    scenario.push({"img.bin": b"\0\n" * 3, "pkg/__init__.py": ""}, renames={"old.bin": "new.bin"})
+    git_out, api_out, requests = judge_both_ways(scenario, tmp_path)
     git_report, api_report = git_out.report(), api_out.report()
-    assert git_out.code == 0, git_out.log
-    git_lines = {r["id"]: r for r in git_report["results"]}["LINES"]
-    assert git_lines["message"].startswith("3 lines changed (3 added, 0 deleted); limit 100")
-    assert api_out.code == 1
-    assert api_report["failed"] == ["LINES"]
-    lines = {r["id"]: r for r in api_report["results"]}["LINES"]
-    assert lines["paths"] == ["img.bin"]
-    assert lines["message"] == (
-        '1 file cannot be counted ("img.bin"): ' + BINARY_UNCOUNTED + "; leave such files out "
-        "of the change or out of this rule (`exclude`)"
-    )
+    assert git_out.code == api_out.code == 1, api_out.log
+    assert git_report["failed"] == api_report["failed"] == ["LINES"]
+    for report in (git_report, api_report):
+        lines = {r["id"]: r for r in report["results"]}["LINES"]
+        assert lines["message"].startswith("3 lines changed (3 added, 0 deleted); limit 2")
+        assert "1 binary file counted whole" in lines["message"]
+    assert git_report["stats"] == api_report["stats"]
+    # the rename was read on both sides and found unchanged; the empty file not at all
+    read = {r.path.rsplit("/contents/", 1)[-1] for r in requests if "/contents/" in r.path}
+    assert {"img.bin", "old.bin", "new.bin"} <= read
+    assert "pkg/__init__.py" not in read
