@@ -138,6 +138,32 @@ def many_binary_files(folder: Path, scale: float) -> Trial:
     )
 
 
+@case("big-python", "a 50 MB Python file under the three content rules")
+def big_python_file(folder: Path, scale: float) -> Trial:
+    rows = max(1, round(2_100_000 * scale))  # about 24 bytes a row: ~50 MB
+    text = "".join(f"value_{i:07d} = {i}\n" for i in range(rows))
+    edited = text.replace("value_0000001 = 1\n", "value_0000001 = 2\n", 1)
+    rules = (
+        "  - {id: KEEP, kind: keep_symbols, file: app.py, symbols: [value_0000000]}\n"
+        "  - {id: LINES, kind: keep_lines, file: app.py, lines: ['value_0000000 = 0']}\n"
+        "  - {id: SCOPE, kind: confine_to_symbols, file: app.py, symbols: [value_0000001]}\n"
+    )
+    fast_import(
+        folder,
+        [
+            {".github/blast-radius.yml": rubric(rules), "app.py": text.encode()},
+            {"app.py": edited.encode()},
+        ],
+    )
+    return Trial(
+        gate=gate_check(),
+        git=GIT_DIFF,
+        cwd=folder,
+        about=f"app.py of {len(text) / 1e6:.0f} MB, one line edited",
+        expect="content rules read",
+    )
+
+
 # -- running --------------------------------------------------------------------
 
 

@@ -98,10 +98,36 @@ class FileChange(NamedTuple):
 
 @dataclass(frozen=True)
 class FileTexts:
-    """A file's text at base and at head; `None` where the file is absent."""
+    """A file's text at base and at head; `None` where the file is absent.
+
+    `withheld` says why the texts were not read (`too_large`); a `ChangeSet`
+    moves such an entry out of `texts` into `withheld`, so content rules see
+    the text as unavailable and say why."""
 
     base: str | None
     head: str | None
+    withheld: str | None = None
+
+
+# The largest file (each side) whose text content rules read.  They parse
+# Python with `ast`, which needs about 110 bytes of memory and 0.45 us per
+# byte of source: a 50 MB module would take 5.5 GB and 25 s where git diffs
+# it in a fraction of a second.  1 MiB keeps the worst case near 0.5 s and
+# 120 MB a side (bench/bench_hostile.py, big-python).
+TEXT_LIMIT = 1 << 20
+
+
+def too_large(side: str, size: int) -> FileTexts:
+    """The entry for a file whose `side` ("base" or "head") is over `TEXT_LIMIT`."""
+    return FileTexts(
+        base=None,
+        head=None,
+        withheld=(
+            f"its {side} version is {size:,} bytes, over the {TEXT_LIMIT >> 20} MiB that "
+            "content rules read (Python's parser needs about 100 times a file's size "
+            "in memory)"
+        ),
+    )
 
 
 def _frozen_mapping(value: Mapping[str, FileTexts]) -> Mapping[str, FileTexts]:
@@ -147,7 +173,9 @@ class ChangeSet:
     `None` means count `files`.  `stdout` is captured output for
     `must_include`; `None` means none was captured.  `notes` say what the
     source left out or chose (git's rename limit, one of several merge bases);
-    every report built from this change set carries them.
+    every report built from this change set carries them.  `withheld` maps
+    a content file whose text was not read to the reason (from `texts`
+    entries with `FileTexts.withheld`, which leave `texts`).
     """
 
     files: tuple[FileChange, ...] = ()
@@ -158,9 +186,13 @@ class ChangeSet:
     files_touched: int | None = None
     source: str = "git"  # "git", "patch", "api", "result", "example"
     notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
+    withheld: Mapping[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "texts", _frozen_mapping(self.texts))
+        texts = {p: t for p, t in self.texts.items() if t.withheld is None}
+        withheld = {p: t.withheld for p, t in self.texts.items() if t.withheld is not None}
+        object.__setattr__(self, "texts", _frozen_mapping(texts))
+        object.__setattr__(self, "withheld", MappingProxyType(withheld))
 
     def touched_paths(self) -> list[str]:
         """All touched paths, sorted and unique (a fresh list; computed once)."""

@@ -377,8 +377,10 @@ class Repo:
 
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
+        A side over `gate.changes.TEXT_LIMIT` bytes is not kept: the path's
+        entry is `too_large` (content rules then fail naming the limit).
         """
-        from gate.changes import FileTexts
+        from gate.changes import TEXT_LIMIT, FileTexts, too_large
         from gate.text import decode
 
         wanted = sorted(set(paths))
@@ -390,11 +392,15 @@ class Repo:
         with _CatFile(self) as cat:
             self._check_objects(cat, base, head)
             for path in wanted:
-                texts = []
-                for side in (base, head):
-                    data = cat.get(f"{side}:{path}") if side is not None else None
+                texts: list[str | None] = []
+                for name, side in (("base", base), ("head", head)):
+                    data = cat.get_upto(f"{side}:{path}", TEXT_LIMIT) if side else None
+                    if isinstance(data, int):
+                        out[path] = too_large(name, data)
+                        break
                     texts.append(None if data is None else decode(data))
-                out[path] = FileTexts(base=texts[0], head=texts[1])
+                else:
+                    out[path] = FileTexts(base=texts[0], head=texts[1])
         return out
 
     # -- diff ---------------------------------------------------------------
@@ -910,12 +916,22 @@ class _CatFile:
             return None
         return found[1]
 
+    def get_upto(self, name: str, limit: int) -> bytes | int | None:
+        """Like `get`, but a blob over `limit` bytes is not kept: its size
+        instead (its content is read through in chunks, memory stays flat)."""
+        found = self._request(name, limit)
+        if found is None or found[0] != "blob":
+            return None
+        return found[1] if found[1] is not None else found[2]
+
     def kind(self, name: str) -> str | None:
         """The type of object `name` ("blob", "tree", "commit", "tag"), None when missing."""
-        found = self._request(name)
+        found = self._request(name, 0)
         return None if found is None else found[0]
 
-    def _request(self, name: str) -> tuple[str, bytes] | None:
+    def _request(self, name: str, limit: int | None = None) -> tuple[str, bytes | None, int] | None:
+        """(type, content, size) of object `name`, None when missing; the
+        content is None (skipped) when it is over `limit` bytes."""
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
@@ -940,11 +956,22 @@ class _CatFile:
             if not line.endswith((b" missing\n", b" ambiguous\n")):
                 raise self._failure()
             return None
+        kind = found.group(1).decode("ascii")
         size = int(found.group(2))
+        if limit is not None and size > limit:
+            left = size
+            while left:
+                skipped = len(stdout.read(min(left, _CHUNK)))
+                if not skipped:
+                    raise self._failure()
+                left -= skipped
+            if stdout.read(1) != b"\n":
+                raise self._failure()
+            return kind, None, size
         data = stdout.read(size)
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()
-        return found.group(1).decode("ascii"), data
+        return kind, data, size
 
 
 def changes_from_git(

@@ -20,11 +20,13 @@ from gate.changes import (
     EMPTY_BLOBS,
     MODIFIED,
     RENAMED,
+    TEXT_LIMIT,
     UNKNOWN,
     ChangeSet,
     FileChange,
     FileTexts,
     git_lines,
+    too_large,
 )
 from gate.github.client import PullFile
 from gate.model import DIFF_INCOMPLETE, Result
@@ -188,6 +190,22 @@ def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tu
     return tuple(sorted(set(content_files) & touched))
 
 
+def _texts(
+    read_file: Callable[[str, str], bytes | None], path: str, fork: str | None, head: str
+) -> FileTexts:
+    """`path`'s texts at `fork` and `head` (`fork` None: untouched, the head
+    text on both sides); `too_large` when a side is over `TEXT_LIMIT`."""
+    found: dict[str, str | None] = {}
+    for side, ref in (("base", fork), ("head", head)):
+        if ref is None:
+            continue
+        data = read_file(ref, path)
+        if data is not None and len(data) > TEXT_LIMIT:
+            return too_large(side, len(data))
+        found[side] = None if data is None else decode(data)
+    return FileTexts(base=found.get("base", found["head"]), head=found["head"])
+
+
 def changes_from_api(
     found: ApiListing,
     *,
@@ -211,16 +229,11 @@ def changes_from_api(
     touched = {p for f in found.files for p in f.touched}
     fork = merge_base or base
 
-    def text(ref: str, path: str) -> str | None:
-        data = read_file(ref, path)
-        return None if data is None else decode(data)
-
     texts = {}
     for path in sorted(set(content_files)):
         if path in touched:
-            texts[path] = FileTexts(base=text(fork, path), head=text(head, path))
+            texts[path] = _texts(read_file, path, fork, head)
         else:  # untouched: the same text on both sides, one request
-            same = text(head, path)
-            texts[path] = FileTexts(base=same, head=same)
+            texts[path] = _texts(read_file, path, None, head)
     files = count_unlisted(found.files, read_file, fork, head)
     return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="api")

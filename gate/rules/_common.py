@@ -135,7 +135,8 @@ def texts_for(changes: ChangeSet, path: str) -> FileTexts | None:
 
 
 def unavailable(rule: Rule, path: str, changes: ChangeSet) -> Result:
-    """The result for a touched file whose text the source cannot give.
+    """The result for a touched file whose text the source cannot give, or
+    that is too large to read (`ChangeSet.withheld` says why).
 
     Real sources (git, a patch, the API, a writer's result.json) fail: the
     rule cannot be judged.  A rubric example that describes a file only by
@@ -147,6 +148,15 @@ def unavailable(rule: Rule, path: str, changes: ChangeSet) -> Result:
             rule,
             True,
             f"the example gives no text for {quote(path)} (only counts); content not checked",
+        )
+    why = changes.withheld.get(path)
+    if why is not None:
+        return result(
+            rule,
+            False,
+            f"{quote(path)} is touched but {why}: the rule cannot judge it; keep files "
+            "that large out of content rules",
+            paths=[path],
         )
     return result(
         rule,

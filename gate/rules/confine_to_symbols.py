@@ -56,8 +56,9 @@ a listed name but also binds others), when `file` is renamed away, or when
 either version does not parse as Python.  A new or deleted `file` is
 judged by the same rule: every line of it is added (or removed), so it
 passes only if it consists of nothing but listed definitions.  A touched
-file whose content the source cannot provide (a writer's `result.json`)
-fails; in a rubric example, an entry given only by counts is not checked
+file whose content the source cannot provide (a writer's `result.json`),
+or with a version over 1 MiB (the message names the limit), fails; in a
+rubric example, an entry given only by counts is not checked
 (give `before`/`after`).
 
 ```yaml

@@ -19,7 +19,8 @@ base no longer exists at head, including when `file` is deleted or renamed
 away.  An annotation points at the head line where the kept line used to
 be.  A listed line that is not in the base version is ignored (there is
 nothing to keep) and named in the message.  A touched file whose content
-the source cannot provide (a writer's `result.json`) fails; in a rubric
+the source cannot provide (a writer's `result.json`), or with a version
+over 1 MiB (the message names the limit), fails; in a rubric
 example, an entry given only by counts is not checked (give
 `before`/`after`).
 

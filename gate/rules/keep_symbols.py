@@ -47,7 +47,9 @@ Passes when `file` is untouched.  Fails when:
 * the head version does not parse as Python (the message and an annotation
   name the line), or the base version does not;
 * the file is touched but the source cannot provide its content (a
-  writer's `result.json`): the rule fails rather than guessing.  (In a
+  writer's `result.json`), or a version is over 1 MiB (too large to parse
+  within bounds; the message names the limit): the rule fails rather than
+  guessing.  (In a
   rubric example, an entry given only by counts carries no text: the rule
   passes there and says so; give `before`/`after` to exercise it.)
 

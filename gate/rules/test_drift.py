@@ -163,6 +163,9 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
     if texts is None:
         if changes.source == "example":
             return None  # an example given by counts says nothing about content
+        why = changes.withheld.get(name)
+        if why is not None:
+            return f"unreadable: {why}"
         return f"unreadable: its text is unavailable from this source ({changes.source})"
     sides = []
     for side, text in (("base", texts.base), ("head", texts.head)):
