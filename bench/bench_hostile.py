@@ -94,7 +94,7 @@ def fast_import(folder: Path, commits: list[dict[str, bytes | None]]) -> None:
     proc.stdin.close()
     if proc.wait() != 0:
         raise SystemExit("git fast-import failed")
-    for name, back in (("base", len(commits) - 1), ("head", 0)):
+    for name, back in (("base", len(commits) - 1), ("head", 0)):  # one commit: both
         subprocess.run(
             ["git", "-C", str(folder), "branch", "-f", name, f"main~{back}"], check=True, env=ENV
         )
@@ -109,6 +109,7 @@ def gate_check(*extra: str) -> list[str]:
 
 
 GIT_DIFF = ["git", "diff", "--numstat", "-z", "-M", "base...head"]
+APPLY = "GIT_INDEX_FILE=bench-index git"
 
 
 # -- cases ----------------------------------------------------------------------
@@ -161,6 +162,28 @@ def big_python_file(folder: Path, scale: float) -> Trial:
         cwd=folder,
         about=f"app.py of {len(text) / 1e6:.0f} MB, one line edited",
         expect="content rules read",
+    )
+
+
+@case("tiny-lines", "a patch of millions of tiny lines (one hunk), through --patch")
+def tiny_lines_patch(folder: Path, scale: float) -> Trial:
+    rows = max(1, round(3_000_000 * scale))
+    rules = "  - {id: LINES, kind: max_lines, limit: 100}\n"
+    fast_import(folder, [{".github/blast-radius.yml": rubric(rules), "f": b"x\n" * rows}])
+    header = f"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,{rows} +1,{rows} @@\n"
+    patch = folder / "writer.patch"
+    with patch.open("wb") as out:
+        out.write(header.encode())
+        for _ in range(rows // 100_000):
+            out.write(b"-x\n+y\n" * 100_000)
+        out.write(b"-x\n+y\n" * (rows % 100_000))
+    return Trial(
+        gate=["check", "--patch", str(patch), "--base", "base", "--format", "json"],
+        # what the gate runs: the patch applied to the base in a temporary index
+        git=["sh", "-c", f"{APPLY} read-tree base && {APPLY} apply --cached --check {patch}"],
+        cwd=folder,
+        about=f"{2 * rows:,} lines of 2 bytes in one hunk ({patch.stat().st_size / 1e6:.0f} MB)",
+        expect="lines changed",
     )
 
 

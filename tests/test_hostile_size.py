@@ -11,14 +11,16 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
+from gate.errors import PatchError
 from gate.git import Repo, changes_from_git
 from gate.github.api_changes import ApiListing, changes_from_api
 from gate.model import Rule
-from gate.patch import changes_from_patch
+from gate.patch import changes_from_patch, check_pure
 from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
 
 RULES = {
@@ -133,3 +135,102 @@ def test_test_drift_says_a_huge_config_file_is_unreadable_and_why(make_repo: Any
     verdict = test_drift.check(Rule(id="T", kind="test_drift", params={}), changes)
     assert not verdict.passed
     assert LIMIT_WORDS in verdict.message
+
+
+# --- patches of millions of tiny lines ------------------------------------------
+
+BODY_LINE = st.one_of(
+    st.tuples(st.sampled_from([b" ", b"-", b"+"]), st.binary(max_size=6)),
+    st.tuples(st.sampled_from([b"\\ ", b"", b"x", b"\\", b"@@ -1 +1 @@"]), st.just(b"")),
+).map(lambda t: (t[0] + t[1]).replace(b"\n", b"") + b"\n")
+
+
+@st.composite
+def hunks(draw: st.DrawFn) -> bytes:
+    """A git patch of one file whose hunks have bodies of random line kinds,
+    headers that promise the right counts or one line more or less, and
+    maybe something after them."""
+    out = [b"diff --git a/f b/f\n--- a/f\n+++ b/f\n"]
+    for _ in range(draw(st.integers(1, 3))):
+        body = draw(st.lists(BODY_LINE, min_size=1, max_size=200))
+        old = sum(1 for line in body if line[:1] in (b" ", b"-", b"\n"))
+        new = sum(1 for line in body if line[:1] in (b" ", b"+", b"\n"))
+        old += draw(st.sampled_from([0, 0, 0, 1, -1]))
+        new += draw(st.sampled_from([0, 0, 0, 1, -1]))
+        out.append(f"@@ -1,{max(old, 0)} +1,{max(new, 0)} @@\n".encode())
+        out.extend(body)
+        out.append(b"\\ marker\n" * draw(st.sampled_from([0, 0, 1, 2])))
+    out.append(draw(st.sampled_from([b"", b"\\ No newline at end of file\n", b"tail\n"])))
+    return b"".join(out)
+
+
+def verdict(data: bytes) -> str | None:
+    try:
+        check_pure(data, "p")
+    except PatchError as exc:
+        return exc.message
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=hunks(), block=st.integers(1, 300))
+def test_counting_hunks_in_blocks_gives_the_line_by_line_verdict(data: bytes, block: int) -> None:
+    """The block count (`_Scanner._skip_body`) is a shortcut, never a second
+    opinion: with any block size the verdict and its message are those of
+    the plain line-by-line walk (blocks larger than the patch)."""
+    import gate.patch
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gate.patch, "_BLOCK", 1 << 40)
+        walked = verdict(data)
+        patch.setattr(gate.patch, "_BLOCK", block)
+        assert verdict(data) == walked
+
+
+def test_a_hunk_of_millions_of_lines_is_judged_and_so_is_its_flaw() -> None:
+    header = b"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,1000000 +1,1000000 @@\n"
+    good = header + b"-x\n+y\n" * 1_000_000
+    check_pure(good, "p")  # pure
+    flawed = header + b"-x\n+y\n" * 500_000 + b"prose\n" + b"-x\n+y\n" * 500_000
+    with pytest.raises(PatchError, match=r"^p:1000005: 'prose' cuts the hunk short"):
+        check_pure(flawed, "p")
+    with pytest.raises(PatchError, match="truncated"):
+        check_pure(good[: -len(b"+y\n")], "p")
+
+
+NAME = st.text(alphabet=st.sampled_from('ab c\t"\\é-_.'), min_size=1, max_size=8).filter(
+    lambda n: n.strip(" .") == n and n not in (".", "..")
+)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(old=NAME, new=NAME, big=st.booleans())
+def test_file_names_must_agree_at_every_size(make_repo: Any, old: str, new: str, big: bool) -> None:
+    """Real `git diff` output with awkward names (spaces, tabs, quotes, a
+    rename) is pure; the same patch with its `+++` name changed is refused,
+    also past the size where unidiff's second opinion stops."""
+    repo = make_repo()
+    body = "".join(f"line {i}\n" for i in range(100_000 if big else 5))
+    repo.write(old, body)
+    base = repo.commit("base")
+    if new != old:
+        repo.git("mv", "--", old, new)
+    repo.write(new, body.replace("line 1\n", "line one\n", 1) + "end\n")
+    head = repo.commit("head")
+    patch = subprocess.run(
+        ["git", "diff", "-M", "-U100000", base, head],
+        cwd=repo.root,
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert (len(patch) > (1 << 20)) is big
+    check_pure(patch, "p")
+    lines = patch.split(b"\n")
+    plus = next(i for i, line in enumerate(lines) if line.startswith(b"+++ "))
+    lines[plus] = lines[plus][:-1] + b"Z" if lines[plus].endswith(b'"') else lines[plus] + b"Z"
+    with pytest.raises(PatchError, match="other files than the 'diff --git' line"):
+        check_pure(b"\n".join(lines), "p")

@@ -247,10 +247,15 @@ IMPURE: dict[str, tuple[bytes, int | None, str]] = {
         4,
         "where 'literal N' must be",
     ),
-    "git header and +++ disagree (unidiff)": (
+    "git header and +++ disagree": (
         b"diff --git a/f b/f\nindex 422c2b7..55dce13 100644\n--- a/f\n+++ b/g\n" + HUNK,
-        None,
-        "not a well-formed unified diff (Target without source: +++ b/g)",
+        3,
+        "other files than the 'diff --git' line at line 1",
+    ),
+    "git header and --- disagree": (
+        b"diff --git a/f b/f\nindex 422c2b7..55dce13 100644\n--- a/e\n+++ b/f\n" + HUNK,
+        3,
+        "other files than the 'diff --git' line at line 1",
     ),
     "Only in line from diff -r": (GIT_MOD + HUNK + b"Only in a: x\n", 9, "'Only in a: x'"),
     "non-UTF-8 prose": (b"\xff\xfe junk\n" + GIT_MOD + HUNK, 1, r"'\\xff\\xfe junk'"),
