@@ -8,6 +8,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests drive real git and real subprocesses: on a loaded two-core CI
+# machine one example can take seconds, so no test has a deadline.  `.ci/run`
+# selects the "ci" profile: the same examples on every run (derandomized), so
+# CI's verdict is reproducible; locally every run explores new examples.
+settings.register_profile(
+    "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.register_profile("ci", settings.get_profile("dev"), derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test Author",
