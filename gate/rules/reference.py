@@ -13,6 +13,7 @@ paragraph, `parameters(module)`, then the rest of the docstring.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -170,14 +171,18 @@ def render() -> str:
 
 
 def main(argv: list[str]) -> int:
+    from gate import output
+
+    output.start(os.environ, None)
     if argv not in ([], ["--write"]):
-        print("usage: python -m gate.rules.reference [--write]", file=sys.stderr)
+        output.error("usage: python -m gate.rules.reference [--write]")
         return 2
     text = render()
     if argv:
         PAGE.write_text(text, encoding="utf-8")
     else:
-        sys.stdout.write(text)
+        output.write(text)
+    output.finish()
     return 0
 
 

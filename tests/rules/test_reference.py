@@ -58,4 +58,4 @@ def test_the_command_prints_the_page_and_writes_it(tmp_path: Path) -> None:
     wrong = subprocess.run(
         [sys.executable, "-m", "gate.rules.reference", "--nope"], capture_output=True, text=True
     )
-    assert wrong.returncode == 2 and "usage" in wrong.stderr
+    assert wrong.returncode == 2 and "gate: error: usage" in wrong.stderr
