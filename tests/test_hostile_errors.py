@@ -257,7 +257,7 @@ def test_deep_python_exits_2_from_a_real_process(make_repo: Any) -> None:
 def test_event_payload_bounds(
     tmp_path_factory: pytest.TempPathFactory, digits: int, depth: int, opener: str
 ) -> None:
-    from gate.github.action import read_event
+    from gate.github.event import read_event
     from gate.github.settings import Settings
 
     event = tmp_path_factory.mktemp("event") / "event.json"

@@ -1,8 +1,22 @@
-"""`gate action`: the container's entry point.
+"""`gate action`: the container's entry point, one function a stage.
 
-settings -> event -> pull request -> (git or API) change set + base rubric ->
-built-ins -> `selftest.judge_change` (the rubric's examples first, as in
-`gate check`) -> publish -> exit code.
+    env --Settings.from_env--> Settings                       (settings.py)
+        --read_event, find_target--> Target: the pull request
+          or the merge queue entry                             (event.py)
+        --open_checkout--> Checkout: git on the workspace when it
+          holds both commits, else the API
+        --base_rubric--> the Rubric at the base (None: missing-rubric: skip)
+        --in_scope--> Skip (applies_to) or Change: the change set
+          from git or the API, and built-in gate.diff-incomplete
+        --judge_change--> Report (the rubric's examples first, with the
+          built-ins, as in `gate check`) --publish.judged--> Verdict
+        --finish--> the log, the JSON report, the check run and the
+          comment, the job summary and the outputs --> exit code
+
+Each stage takes values and returns values; notes travel in them and `judge`
+joins them, so a stage that cannot judge still reports the notes so far.  The
+injected parts are the API `Client` (tests pass the real PyGithub client
+pointed at the API double) and the `Log`.
 
 The pull request's code is never checked out or executed: git is only asked
 for objects (diff, cat-file) and to fetch the two commits; the API is only
@@ -15,13 +29,15 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import NamedTuple, TextIO
 
 from gate.changes import ChangeSet
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
+from gate.git import Repo, changes_from_git, short
 from gate.github import api_changes, merge_queue, publish
-from gate.github.client import ApiError, PullInfo
+from gate.github.client import ApiError, Client, PullInfo, Reader
+from gate.github.event import Target, find_target, read_event
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
@@ -30,164 +46,88 @@ from gate.model import DEFAULT_CHECK_NAME, WORKFLOW_EDITED, Result, Rubric
 from gate.output import write_new_file
 from gate.report import Report, to_json, to_text
 
-ClientFactory = Callable[[Settings], Any]
+ClientFactory = Callable[[Settings], Client]
 WORKFLOWS_DIR = ".github/workflows/"
 
 
-def _default_client(settings: Settings) -> Any:
+def default_client(settings: Settings) -> Client:
+    """The PyGithub-backed client (imported here: nothing else loads PyGithub)."""
     from gate.github.client import GitHubClient
 
     return GitHubClient(settings)
 
 
-@dataclass
-class Run:
-    """State of one run, filled in as it goes."""
-
-    settings: Settings
-    log: Log
-    factory: ClientFactory
-    _client: Any = None
-    pull: PullInfo | None = None
-    queue: merge_queue.QueueEntry | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            self._client = self.factory(self.settings)
-        return self._client
-
-
-# -- the pull request ---------------------------------------------------------
-
-
-def read_event(settings: Settings) -> dict[str, Any]:
-    path = settings.event_path
-    if not path:
-        if settings.event_name == "workflow_dispatch":
-            return {}
-        raise GateError(
-            "GITHUB_EVENT_PATH is not set; `gate action` needs the runner's event payload"
-        )
-    from gate.jsontext import loads
-
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        raise GateError(f"event payload {path} does not exist (GITHUB_EVENT_PATH)") from None
-    except OSError as exc:
-        raise GateError(f"cannot read the event payload {path}: {exc.strerror or exc}") from None
-    data = loads(raw, f"event payload {path}", fix="the runner's GITHUB_EVENT_PATH file is damaged")
-    if not isinstance(data, dict):
-        raise GateError(f"event payload {path} is not a JSON object")
-    return data
-
-
-def find_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
-    settings = run.settings
-    if settings.event_name == merge_queue.EVENT:
-        return queue_pull(run, event)
-    if settings.event_name in ("pull_request", "pull_request_target"):
-        payload = event.get("pull_request")
-        if not isinstance(payload, dict):
-            raise GateError(
-                f"the {settings.event_name} event payload has no pull_request object "
-                f"({settings.event_path})"
-            )
-        try:
-            return PullInfo.from_json(payload)
-        except ValueError as exc:
-            raise GateError(f"the event payload's pull request is unusable: {exc}") from None
-    assert settings.pr_number is not None  # Settings requires it for workflow_dispatch
-    return read_pull(run, settings.pr_number, "the pr-number input")
-
-
-def read_pull(run: Run, number: int, source: str) -> PullInfo:
-    """Pull request `number` from the API; `source` says where the number came from."""
-    try:
-        return run.client.get_pull(number)  # type: ignore[no-any-return]
-    except ApiError as exc:
-        raise GateError(
-            f"cannot read pull request #{number} ({exc.message}); check {source} and the "
-            "token's pull-requests: read permission"
-        ) from None
-
-
-def queue_pull(run: Run, event: Mapping[str, Any]) -> PullInfo:
-    """Under merge_group: PR N's author, labels and branch, with the entry's commits."""
-    entry = run.queue = merge_queue.parse_event(event, run.settings.event_path)
-    pull = read_pull(run, entry.number, "merge_group.head_ref")
-    run.notes.append(
-        f"merge queue entry for pull request #{entry.number}: judged the change from "
-        f"merge_group.base_sha {entry.base_sha} to head_sha {entry.head_sha} (what the entry "
-        f"adds to the commit it merges onto), against the rubric at {entry.base_sha}"
-    )
-    return replace(
-        pull,
-        base_sha=entry.base_sha,
-        head_sha=entry.head_sha,
-        base_ref=entry.base_branch,
-        changed_files=None,
-    )
-
-
 # -- git ----------------------------------------------------------------------
 
 
-def open_git(run: Run, base: str, head: str) -> Any:
-    """A `Repo` on the workspace holding both commits (fetched when missing), or None."""
-    from gate.git import Repo
+@dataclass(frozen=True)
+class Checkout:
+    """Where the change is read: `repo`, the workspace holding both commits
+    and their merge base, or None (the API); `notes` say why not git."""
 
-    workspace = run.settings.workspace
+    repo: Repo | None
+    notes: tuple[str, ...] = ()
+
+
+def open_checkout(workspace: str | None, log: Log, base: str, head: str) -> Checkout:
+    """The workspace's git repository when it holds `base` and `head`
+    (fetched from origin when missing), else the API."""
     if not workspace or not os.path.isdir(workspace):
-        run.notes.append("no workspace checkout: the change was read from the GitHub API")
-        return None
-    repo = Repo(workspace, config=(f"safe.directory={workspace}",))
+        return Checkout(None, ("no workspace checkout: the change was read from the GitHub API",))
+    repo = _workspace_repo(workspace)
     try:
         repo.check_repository()
     except GateError:
-        run.notes.append("the workspace is not a git repository: the change was read from the API")
-        return None
-
-    def usable() -> bool:
-        if repo.try_rev_parse(base) is None or repo.try_rev_parse(head) is None:
-            return False
-        try:
-            repo.merge_base(base, head)
-        except GateError:
-            return False
-        return True
-
-    if usable():
-        return repo
-    if not _has_origin(repo):
-        run.notes.append(
-            "the base or head commit is missing from the checkout and there is no origin "
-            "remote: the change was read from the API"
+        return Checkout(
+            None, ("the workspace is not a git repository: the change was read from the API",)
         )
-        return None
+    if _holds(repo, base, head):
+        return Checkout(repo)
+    if not _has_origin(repo):
+        return Checkout(
+            None,
+            (
+                "the base or head commit is missing from the checkout and there is no origin "
+                "remote: the change was read from the API",
+            ),
+        )
     fetch = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules"]
     if repo.is_shallow():
         fetch.append("--unshallow")
     try:
         repo.run([*fetch, "origin", base, head])
     except GateError as exc:
-        run.log.line(f"fetching the PR's commits failed ({exc.message}); using the API")
-    repo = Repo(workspace, config=(f"safe.directory={workspace}",))  # fresh shallow state
-    if usable():
-        run.log.line("fetched the base and head commits from origin")
-        return repo
-    run.notes.append(
-        "the base or head commit (or their merge base) is not in the checkout and could not "
-        "be fetched: the change was read from the API (actions/checkout fetch-depth: 0 "
-        "avoids this)"
+        log.line(f"fetching the PR's commits failed ({exc.message}); using the API")
+    repo = _workspace_repo(workspace)  # fresh shallow state
+    if _holds(repo, base, head):
+        log.line("fetched the base and head commits from origin")
+        return Checkout(repo)
+    return Checkout(
+        None,
+        (
+            "the base or head commit (or their merge base) is not in the checkout and could "
+            "not be fetched: the change was read from the API (actions/checkout fetch-depth: 0 "
+            "avoids this)",
+        ),
     )
-    return None
 
 
-def _has_origin(repo: Any) -> bool:
+def _workspace_repo(workspace: str) -> Repo:
+    return Repo(workspace, config=(f"safe.directory={workspace}",))
+
+
+def _holds(repo: Repo, base: str, head: str) -> bool:
+    """Whether `repo` has both commits and a merge base of them."""
+    if repo.try_rev_parse(base) is None or repo.try_rev_parse(head) is None:
+        return False
+    try:
+        repo.merge_base(base, head)
+    except GateError:
+        return False
+    return True
+
+
+def _has_origin(repo: Repo) -> bool:
     try:
         repo.run(["remote", "get-url", "origin"])
     except GateError:
@@ -195,31 +135,44 @@ def _has_origin(repo: Any) -> bool:
     return True
 
 
+def queue_needs_git(pull: PullInfo) -> str:
+    """Why a merge_group run without the commits in git cannot judge."""
+    return (
+        "a merge_group run reads the queue entry from git: check the repository out with "
+        "actions/checkout (fetch-depth: 0) before the gate, so the workspace holds "
+        f"merge_group.base_sha {short(pull.base_sha)} and head_sha {short(pull.head_sha)}"
+    )
+
+
 # -- rubric -------------------------------------------------------------------
 
 
-def read_rubric(run: Run, repo: Any, base: str) -> bytes | None:
-    """The rubric's bytes at `base`, or None when no file is there."""
-    from gate.git import short
+def base_rubric(settings: Settings, client: Reader, repo: Repo | None, base: str) -> Rubric | None:
+    """The rubric at `base`, its pin checked; None when there is none and
+    missing-rubric: skip allows that (else GateError)."""
+    data = read_rubric(settings.rubric_path, client, repo, base)
+    if data is None:
+        problem = missing_rubric(settings, base)
+        if problem:
+            raise GateError(problem)
+        return None
+    return load_rubric(settings, data, base)
 
-    path = run.settings.rubric_path
+
+def read_rubric(path: str, client: Reader, repo: Repo | None, base: str) -> bytes | None:
+    """The rubric's bytes at `base` (from git, else the API), or None when no file is there."""
     if repo is not None:
-        data: bytes | None = repo.read_blob(base, path)
-        return data
+        return repo.read_blob(base, path)
     try:
-        found: bytes | None = run.client.get_file(base, path)
+        return client.get_file(base, path)
     except ApiError as exc:
         raise GateError(
             f"cannot read the rubric {path} at base {short(base)} ({exc.message})"
         ) from None
-    return found
 
 
-def missing_rubric(run: Run, base: str) -> str:
+def missing_rubric(settings: Settings, base: str) -> str:
     """Why a missing rubric cannot be skipped, as the error sentence; "" when it can."""
-    from gate.git import short
-
-    settings = run.settings
     path = settings.rubric_path
     if settings.missing_rubric == "skip" and settings.rubric_sha256 is None:
         return ""
@@ -236,12 +189,11 @@ def missing_rubric(run: Run, base: str) -> str:
     )
 
 
-def load_rubric(run: Run, data: bytes, base: str) -> Rubric:
-    from gate.git import short
+def load_rubric(settings: Settings, data: bytes, base: str) -> Rubric:
     from gate.rubric import load_rubric_bytes, sha256_hex
 
-    path = run.settings.rubric_path
-    pin = run.settings.rubric_sha256
+    path = settings.rubric_path
+    pin = settings.rubric_sha256
     actual = sha256_hex(data)
     if pin is not None and actual != pin:
         raise GateError(
@@ -312,37 +264,73 @@ def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
     return Result(id=WORKFLOW_EDITED, kind="builtin", passed=not hits, message=message, paths=hits)
 
 
-# -- judging ------------------------------------------------------------------
+# -- the change ---------------------------------------------------------------
 
 
-def read_changes(
-    run: Run, repo: Any, rubric: Rubric, pull: PullInfo, stdout: str | None
-) -> tuple[ChangeSet, Result]:
+class Change(NamedTuple):
+    """The change to judge, built-in `gate.diff-incomplete` on how completely
+    it was read, and what the report should say about it."""
+
+    changes: ChangeSet
+    complete: Result
+    notes: tuple[str, ...] = ()
+
+
+class Skip(NamedTuple):
+    """The rubric's `applies_to` leaves the target out: why."""
+
+    reason: str
+
+
+def in_scope(
+    settings: Settings, client: Reader, target: Target, repo: Repo | None, rubric: Rubric
+) -> Change | Skip:
+    """The change when the rubric judges the target, else why not."""
+    pull = target.pull
+    reason = applies(rubric, pull)
+    if reason is None:
+        return read_change(client, repo, rubric, pull, read_stdout(settings))
+    if target.queue is None:
+        return Skip(reason)
+    # PR N's author and labels speak for the entry only if it is PR N alone.
+    change = read_change(client, repo, rubric, pull, read_stdout(settings))
+    other = queue_entry_differs(client, pull.number, change.changes)
+    if other is None:
+        return Skip(reason)
+    note = (
+        f"applies_to leaves pull request #{pull.number} out, but this queue entry is "
+        f"not that pull request's change alone ({other}), so the entry is judged"
+    )
+    return change._replace(notes=(note,))
+
+
+def read_change(
+    client: Reader, repo: Repo | None, rubric: Rubric, pull: PullInfo, stdout: str | None
+) -> Change:
+    """The change `base...head` from git when `repo` holds it, else from the API."""
     if repo is not None:
-        from gate.git import changes_from_git
-
         changes = changes_from_git(
             repo, pull.base_sha, pull.head_sha, rubric.content_files(), stdout=stdout
         )
-        return changes, api_changes.diff_incomplete(None)
+        return Change(changes, api_changes.diff_incomplete(None))
     try:
         expected = pull.changed_files
         if expected is None:
-            expected = run.client.get_pull(pull.number).changed_files
-        found = api_changes.listing(run.client.iter_files(pull.number), expected)
+            expected = client.get_pull(pull.number).changed_files
+        found = api_changes.listing(client.iter_files(pull.number), expected)
         content_files = rubric.content_files()
         # Base-side texts come from the merge base, as in git mode; one compare
         # request finds it, made only when something is read there (a touched
         # content rule's file, a file listed without line counts).
         fork = pull.base_sha
         if api_changes.needs_merge_base(found, content_files):
-            fork = run.client.merge_base(pull.base_sha, pull.head_sha)
+            fork = client.merge_base(pull.base_sha, pull.head_sha)
         changes = api_changes.changes_from_api(
             found,
             base=pull.base_sha,
             head=pull.head_sha,
             content_files=content_files,
-            read_file=run.client.get_file,
+            read_file=client.get_file,
             stdout=stdout,
             merge_base=fork,
         )
@@ -351,28 +339,123 @@ def read_changes(
             f"cannot read the pull request's files from the API ({exc.message}); "
             "check the token's pull-requests: read and contents: read permissions"
         ) from None
-    return changes, api_changes.diff_incomplete(found)
+    return Change(changes, api_changes.diff_incomplete(found))
 
 
-def head_moved_note(run: Run, pull: PullInfo) -> None:
-    """Re-fetch the PR: if its head moved while judging, say so."""
+def queue_entry_differs(client: Reader, number: int, changes: ChangeSet) -> str | None:
+    """Under merge_group: why the entry is not PR `number`'s change alone (None: it is)."""
     try:
-        latest = run.client.get_pull(pull.number)
+        own = api_changes.listing(client.iter_files(number), client.get_pull(number).changed_files)
     except ApiError as exc:
-        run.log.warning(f"could not re-read the pull request to see if its head moved: {exc}")
-        return
-    if latest.head_sha != pull.head_sha:
-        run.notes.append(
-            f"the pull request's head moved to {latest.head_sha} while the gate judged "
-            f"{pull.head_sha}; this verdict is for {pull.head_sha}, and the new head gets its "
-            "own run"
+        return f"the pull request's own files could not be listed ({exc.message})"
+    if not api_changes.diff_incomplete(own).passed:
+        return "the pull request's own files listing is incomplete"
+    return merge_queue.differs(changes.files, own.files)
+
+
+def head_moved(client: Reader, log: Log, pull: PullInfo) -> tuple[str, ...]:
+    """Re-read the PR: a note when its head moved while the gate judged."""
+    try:
+        latest = client.get_pull(pull.number)
+    except ApiError as exc:
+        log.warning(f"could not re-read the pull request to see if its head moved: {exc}")
+        return ()
+    if latest.head_sha == pull.head_sha:
+        return ()
+    return (
+        f"the pull request's head moved to {latest.head_sha} while the gate judged "
+        f"{pull.head_sha}; this verdict is for {pull.head_sha}, and the new head gets its "
+        "own run",
+    )
+
+
+# -- judging ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What judging hands to `finish`: the verdict, the pull request it is
+    about (None: the event named none the gate could read), and the notes."""
+
+    verdict: publish.Verdict
+    pull: PullInfo | None = None
+    notes: tuple[str, ...] = ()
+
+
+def judge(settings: Settings, log: Log, client: Client) -> Outcome:
+    """The verdict on the pull request or queue entry the event names.  A
+    stage that cannot judge ends it with "could not judge" and the notes so far."""
+    from gate.selftest import judge_change
+
+    pull: PullInfo | None = None
+    notes: tuple[str, ...] = ()
+    try:
+        target = find_target(settings, client, read_event(settings))
+        pull, notes = target.pull, target.notes
+        announce(log, target)
+        checkout = open_checkout(settings.workspace, log, pull.base_sha, pull.head_sha)
+        notes += checkout.notes
+        repo = checkout.repo
+        if target.queue is not None and repo is None:
+            raise GateError(queue_needs_git(pull))
+        log.line("reading the change from " + ("git" if repo is not None else "the GitHub API"))
+        rubric = base_rubric(settings, client, repo, pull.base_sha)
+        if rubric is None:
+            why = (
+                f"no rubric at {settings.rubric_path} in base commit {pull.base_sha} "
+                "(missing-rubric: skip)"
+            )
+            report = skip_report(pull, why, None, notes)
+            verdict = publish.no_rubric(settings.check_name, settings.rubric_path, report)
+            return Outcome(verdict, pull, notes)
+        scope = in_scope(settings, client, target, repo, rubric)
+        if isinstance(scope, Skip):
+            report = skip_report(pull, scope.reason, rubric, notes)
+            return Outcome(publish.skipped(settings.check_name, report), pull, notes)
+        notes += scope.notes
+        if target.queue is None:  # a queue entry's head never moves
+            notes += head_moved(client, log, pull)
+        report = judge_change(  # the rubric's examples run first, as in `gate check`
+            rubric,
+            scope.changes,
+            rubric_path=settings.rubric_path,
+            builtins=(workflow_edited(scope.changes, settings.workflow_path), scope.complete),
+            notes=notes,
         )
+        return Outcome(publish.judged(report, settings.check_name), pull, notes)
+    except Exception as exc:  # GateError, ApiError, or not expected: exit 2
+        return Outcome(could_not_judge(settings, log, exc, notes), pull, notes)
 
 
-def skip_report(run: Run, reason: str, rubric: Rubric | None) -> Report:
+def announce(log: Log, target: Target) -> None:
+    pull = target.pull
+    what = "pull request" if target.queue is None else "merge queue entry for pull request"
+    log.line(f"judging {what} #{pull.number}")
+    log.untrusted(
+        f"title: {pull.title}\nauthor: {pull.author}\nbase: {pull.base_ref} {pull.base_sha}\n"
+        f"head: {pull.head_ref} {pull.head_sha}"
+    )
+
+
+def could_not_judge(
+    settings: Settings, log: Log, exc: Exception, notes: tuple[str, ...]
+) -> publish.Verdict:
+    """The "could not judge" verdict for `exc`; never a pass or a rule failure."""
+    if isinstance(exc, GateError):
+        message = exc.message
+    elif isinstance(exc, ApiError):
+        message = f"the GitHub API failed: {exc.message}"
+    else:  # not expected: never a verdict, always exit 2
+        message = internal_error(exc)
+        if settings.debug:
+            log_traceback(log, exc)
+    return publish.errored(settings.check_name, message, notes)
+
+
+def skip_report(
+    pull: PullInfo, reason: str, rubric: Rubric | None, notes: tuple[str, ...]
+) -> Report:
     """The report of a run that judged nothing (applies_to, or no rubric at the base)."""
-    pull = run.pull
-    assert pull is not None
     return Report(
         passed=True,
         failed=(),
@@ -382,91 +465,8 @@ def skip_report(run: Run, reason: str, rubric: Rubric | None) -> Report:
         head=pull.head_sha,
         stats=ChangeSet().stats(),
         results=(),
-        notes=(f"skipped: {reason}", *run.notes),
+        notes=(f"skipped: {reason}", *notes),
     )
-
-
-def queue_entry_differs(run: Run, changes: ChangeSet) -> str | None:
-    """Under merge_group: why the entry is not PR N's change alone (None: it is)."""
-    pull = run.pull
-    assert pull is not None and run.queue is not None
-    try:
-        own = api_changes.listing(
-            run.client.iter_files(pull.number), run.client.get_pull(pull.number).changed_files
-        )
-    except ApiError as exc:
-        return f"the pull request's own files could not be listed ({exc.message})"
-    if not api_changes.diff_incomplete(own).passed:
-        return "the pull request's own files listing is incomplete"
-    return merge_queue.differs(changes.files, own.files)
-
-
-def judge(run: Run, event: Mapping[str, Any]) -> publish.Verdict:
-    from gate.git import short
-    from gate.selftest import judge_change
-
-    settings = run.settings
-    pull = run.pull = find_pull(run, event)
-    queued = run.queue is not None
-    what = "merge queue entry for pull request" if queued else "pull request"
-    run.log.line(f"judging {what} #{pull.number}")
-    run.log.untrusted(
-        f"title: {pull.title}\nauthor: {pull.author}\nbase: {pull.base_ref} {pull.base_sha}\n"
-        f"head: {pull.head_ref} {pull.head_sha}"
-    )
-    repo = open_git(run, pull.base_sha, pull.head_sha)
-    if queued and repo is None:
-        raise GateError(
-            "a merge_group run reads the queue entry from git: check the repository out with "
-            "actions/checkout (fetch-depth: 0) before the gate, so the workspace holds "
-            f"merge_group.base_sha {short(pull.base_sha)} and head_sha {short(pull.head_sha)}"
-        )
-    run.log.line("reading the change from " + ("git" if repo is not None else "the GitHub API"))
-    data = read_rubric(run, repo, pull.base_sha)
-    if data is None:
-        problem = missing_rubric(run, pull.base_sha)
-        if problem:
-            raise GateError(problem)
-        return publish.no_rubric(
-            settings.check_name,
-            settings.rubric_path,
-            skip_report(
-                run,
-                f"no rubric at {settings.rubric_path} in base commit {pull.base_sha} "
-                "(missing-rubric: skip)",
-                None,
-            ),
-        )
-    rubric = load_rubric(run, data, pull.base_sha)
-    reason = applies(rubric, pull)
-    stdout = read_stdout(settings) if reason is None or queued else None
-    changes: tuple[ChangeSet, Result] | None = None
-    if reason is not None and queued:
-        # PR N's author and labels speak for the entry only if it is PR N alone.
-        changes = read_changes(run, repo, rubric, pull, stdout)
-        other = queue_entry_differs(run, changes[0])
-        if other is not None:
-            run.notes.append(
-                f"applies_to leaves pull request #{pull.number} out, but this queue entry is "
-                f"not that pull request's change alone ({other}), so the entry is judged"
-            )
-            reason = None
-    if reason is not None:
-        return publish.skipped(settings.check_name, skip_report(run, reason, rubric))
-    if changes is None:
-        changes = read_changes(run, repo, rubric, pull, stdout)
-    found, complete = changes
-    builtins = [workflow_edited(found, settings.workflow_path), complete]
-    if not queued:  # a queue entry's head never moves
-        head_moved_note(run, pull)
-    report = judge_change(  # the rubric's examples run first, as in `gate check`
-        rubric,
-        found,
-        rubric_path=settings.rubric_path,
-        builtins=builtins,
-        notes=tuple(run.notes),
-    )
-    return publish.judged(report, settings.check_name)
 
 
 # -- output -------------------------------------------------------------------
@@ -498,44 +498,53 @@ def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
         log.error(verdict.title, title=title)
 
 
-def finish(run: Run, verdict: publish.Verdict) -> int:
-    settings = run.settings
-    log = run.log
-    log_verdict(log, verdict, settings.check_name)
-
-    report_value = ""
+def write_report(workspace: str | None, log: Log, verdict: publish.Verdict) -> str:
+    """Write the JSON report into the workspace; the `report` output ("" when none)."""
     data = report_json(verdict)
-    if data is not None:
-        target = os.path.join(settings.workspace or ".", REPORT_NAME)
-        try:
-            write_new_file(target, data)
-            report_value = REPORT_NAME if settings.workspace else os.path.abspath(target)
-        except OSError as exc:
-            log.warning(f"could not write the JSON report {target}: {exc.strerror}")
+    if data is None:
+        return ""
+    target = os.path.join(workspace or ".", REPORT_NAME)
+    try:
+        write_new_file(target, data)
+    except OSError as exc:
+        log.warning(f"could not write the JSON report {target}: {exc.strerror}")
+        return ""
+    return REPORT_NAME if workspace else os.path.abspath(target)
 
-    warnings: list[str] = []
-    if run.pull is not None:
-        if not settings.token:
-            warnings.append("no github-token: the check run and the comment were not posted")
-            log.warning(warnings[-1])
-        else:
-            try:
-                result = publish.publish(
-                    run.client,
-                    verdict=verdict,
-                    check_name=settings.check_name,
-                    head_sha=run.pull.head_sha,
-                    pr_number=run.pull.number,
-                    comment_policy=settings.comment,
-                    log=log,
-                )
-                warnings.extend(result.warnings)
-                posted = "posted" if result.check_run_id is not None else "not posted"
-                log.line(f"check run {posted}; comment: {result.comment_action}")
-            except Exception as exc:  # publishing must never change the verdict
-                warnings.append(f"publishing failed: {type(exc).__name__}: {exc}")
-                log.warning(warnings[-1])
 
+def post(
+    settings: Settings, log: Log, client: Client, verdict: publish.Verdict, pull: PullInfo
+) -> tuple[str, ...]:
+    """The check run and the comment on `pull`; what was not published, for the summary."""
+    if not settings.token:
+        warning = "no github-token: the check run and the comment were not posted"
+        log.warning(warning)
+        return (warning,)
+    try:
+        result = publish.publish(
+            client,
+            verdict=verdict,
+            check_name=settings.check_name,
+            head_sha=pull.head_sha,
+            pr_number=pull.number,
+            comment_policy=settings.comment,
+            log=log,
+        )
+    except Exception as exc:  # publishing must never change the verdict
+        warning = f"publishing failed: {type(exc).__name__}: {exc}"
+        log.warning(warning)
+        return (warning,)
+    posted = "posted" if result.check_run_id is not None else "not posted"
+    log.line(f"check run {posted}; comment: {result.comment_action}")
+    return result.warnings
+
+
+def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> int:
+    """Leave the verdict everywhere a user looks; its exit code."""
+    verdict = outcome.verdict
+    log_verdict(log, verdict, settings.check_name)
+    report_value = write_report(settings.workspace, log, verdict)
+    warnings = post(settings, log, client, verdict, outcome.pull) if outcome.pull else ()
     summary = verdict.markdown
     if warnings:
         from gate.escape import markdown_text
@@ -570,45 +579,44 @@ def run(
     `last_resort` still leaves the outputs and the summary.
     """
     log = Log(out if out is not None else sys.stdout)
-    state: Run | None = None
+    settings: Settings | None = None
+    client: Client | None = None
+    outcome: Outcome | None = None
     try:
         try:
             settings = Settings.from_env(env)
         except GateError as exc:
-            return last_resort(env, log, exc.message, None)
-        state = Run(settings=settings, log=log, factory=client_factory or _default_client)
-        try:
-            event = read_event(settings)
-            verdict = judge(state, event)
-        except GateError as exc:
-            verdict = publish.errored(settings.check_name, exc.message, state.notes)
-        except ApiError as exc:
-            verdict = publish.errored(
-                settings.check_name, f"the GitHub API failed: {exc.message}", state.notes
-            )
-        except Exception as exc:  # not expected: never a verdict, always exit 2
-            verdict = publish.errored(settings.check_name, internal_error(exc), state.notes)
-            _debug_traceback(env, log, exc)
-        return finish(state, verdict)
+            return last_resort(env, log, exc.message)
+        client = (client_factory or default_client)(settings)
+        outcome = judge(settings, log, client)
+        return finish(settings, log, client, outcome)
     except Exception as exc:  # finishing broke: leave outputs and a summary regardless
-        _debug_traceback(env, log, exc)
-        return last_resort(env, log, internal_error(exc), state)
+        if debug_enabled(env):
+            log_traceback(log, exc)
+        return last_resort(env, log, internal_error(exc), settings, client, outcome)
 
 
-def _debug_traceback(env: Mapping[str, str], log: Log, exc: BaseException) -> None:
-    if debug_enabled(env):
-        import traceback
+def log_traceback(log: Log, exc: BaseException) -> None:
+    """`exc`'s traceback, fenced (GATE_DEBUG)."""
+    import traceback
 
-        log.untrusted("".join(traceback.format_exception(exc)))
+    log.untrusted("".join(traceback.format_exception(exc)))
 
 
-def last_resort(env: Mapping[str, str], log: Log, message: str, state: Run | None) -> int:
+def last_resort(
+    env: Mapping[str, str],
+    log: Log,
+    message: str,
+    settings: Settings | None = None,
+    client: Client | None = None,
+    outcome: Outcome | None = None,
+) -> int:
     """Fail closed when there are no settings or `finish` broke: the error in
     the log, `passed=false` in the outputs, the job summary, and (when the PR
-    and a token are known) a failing check run.  Each step is tried on its
+    and a client are known) a failing check run.  Each step is tried on its
     own; nothing here may raise, and the exit code is always 2."""
-    check_name = state.settings.check_name if state is not None else DEFAULT_CHECK_NAME
-    verdict = publish.errored(check_name, message, state.notes if state is not None else ())
+    check_name = settings.check_name if settings is not None else DEFAULT_CHECK_NAME
+    verdict = publish.errored(check_name, message, outcome.notes if outcome is not None else ())
     with contextlib.suppress(Exception):
         log.error(message, title=f"{check_name}: could not judge")
     output_file, summary_file = output_paths(env)
@@ -616,15 +624,8 @@ def last_resort(env: Mapping[str, str], log: Log, message: str, state: Run | Non
         write_outputs(output_file, {"passed": "false", "failed-rules": "", "report": ""})
     with contextlib.suppress(Exception):
         append_summary(summary_file, verdict.markdown)
-    if state is not None and state.pull is not None and state.settings.token:
+    pull = outcome.pull if outcome is not None else None
+    if settings is not None and client is not None and pull is not None:
         with contextlib.suppress(Exception):
-            publish.publish(
-                state.client,
-                verdict=verdict,
-                check_name=check_name,
-                head_sha=state.pull.head_sha,
-                pr_number=state.pull.number,
-                comment_policy=state.settings.comment,
-                log=log,
-            )
+            post(settings, log, client, verdict, pull)
     return EXIT_ERROR

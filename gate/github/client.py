@@ -16,11 +16,20 @@ bounded.  Any other 4xx is an `ApiError` at once.
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
 
 from gate.github.settings import Retry, Settings
+from gate.paths import quoted
+
+if TYPE_CHECKING:
+    from github.CheckRun import CheckRun
+    from github.GithubRetry import GithubRetry
+    from github.IssueComment import IssueComment
+    from github.PullRequest import PullRequest
+
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -34,6 +43,8 @@ class ApiError(Exception):
 
 @dataclass(frozen=True)
 class PullInfo:
+    """A pull request as the Action needs it (REST API or event payload)."""
+
     number: int
     base_sha: str
     head_sha: str
@@ -43,32 +54,63 @@ class PullInfo:
     labels: tuple[str, ...]
     title: str
     changed_files: int | None
-    head_repo: str | None = None
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PullInfo:
-        """From a pull request object (REST API or event payload)."""
-        try:
-            base = data["base"]
-            head = data["head"]
-            changed = data.get("changed_files")
-            head_repo = (head.get("repo") or {}).get("full_name")
-            return cls(
-                number=int(data["number"]),
-                base_sha=str(base["sha"]),
-                head_sha=str(head["sha"]),
-                base_ref=str(base.get("ref") or ""),
-                head_ref=str(head.get("ref") or ""),
-                author=str((data.get("user") or {}).get("login") or ""),
-                labels=tuple(
-                    str(label["name"]) for label in data.get("labels") or () if "name" in label
-                ),
-                title=str(data.get("title") or ""),
-                changed_files=int(changed) if isinstance(changed, int) else None,
-                head_repo=str(head_repo) if head_repo else None,
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ValueError(f"pull request object lacks {exc}") from None
+    def from_json(cls, data: Mapping[str, object]) -> PullInfo:
+        """From a pull request object; ValueError naming the first field that
+        is missing or of the wrong type.  Optional texts (refs, author, title)
+        default to "", labels without a name are left out (they can only
+        widen what `applies_to` judges)."""
+        number = data.get("number")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise ValueError("pull request object lacks number (an integer)")
+        base = _member(data, "base")
+        head = _member(data, "head")
+        labels = data.get("labels")
+        changed = data.get("changed_files")
+        return cls(
+            number=number,
+            base_sha=_required_text(base, "sha", "base.sha"),
+            head_sha=_required_text(head, "sha", "head.sha"),
+            base_ref=_text(base, "ref"),
+            head_ref=_text(head, "ref"),
+            author=_text(_member(data, "user", optional=True), "login"),
+            labels=tuple(
+                _text(label, "name")
+                for label in (labels if isinstance(labels, list) else ())
+                if isinstance(label, Mapping) and _text(label, "name")
+            ),
+            title=_text(data, "title"),
+            changed_files=(
+                changed if isinstance(changed, int) and not isinstance(changed, bool) else None
+            ),
+        )
+
+
+def _member(
+    data: Mapping[str, object], key: str, *, optional: bool = False
+) -> Mapping[str, object]:
+    """`data[key]` as an object: ValueError when it is not one, {} when
+    `optional` and it is absent or null."""
+    value = data.get(key)
+    if isinstance(value, Mapping):
+        return value
+    if optional and value is None:
+        return {}
+    raise ValueError(f"pull request object lacks {key} (an object)")
+
+
+def _text(data: Mapping[str, object], key: str) -> str:
+    """`data[key]` when it is a string, else ""."""
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _required_text(data: Mapping[str, object], key: str, name: str) -> str:
+    value = _text(data, key)
+    if not value:
+        raise ValueError(f"pull request object lacks {name} (a string)")
+    return value
 
 
 @dataclass(frozen=True)
@@ -84,8 +126,86 @@ class PullFile:
     has_patch: bool
     sha: str | None = None  # the blob at the head (GitHub's `sha`)
 
+    @classmethod
+    def from_json(cls, raw: Mapping[str, object]) -> PullFile:
+        """One entry of the PR files listing; ValueError when it is not one (a
+        count that is not a number never reads as 0)."""
+        filename = raw.get("filename")
+        if not isinstance(filename, str) or not filename:
+            raise ValueError("a files listing entry has no filename")
+        counts = {}
+        for key in ("additions", "deletions", "changes"):
+            value = raw.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"files listing entry {quoted(filename)} has no {key} count")
+            counts[key] = value
+        previous = raw.get("previous_filename")
+        sha = raw.get("sha")
+        return cls(
+            filename=filename,
+            status=_text(raw, "status"),
+            additions=counts["additions"],
+            deletions=counts["deletions"],
+            changes=counts["changes"],
+            previous_filename=previous if isinstance(previous, str) and previous else None,
+            has_patch=raw.get("patch") is not None,
+            sha=sha if isinstance(sha, str) else None,
+        )
 
-def _make_retry(policy: Retry) -> Any:
+
+class Annotation(TypedDict):
+    """One check-run annotation, as the checks API takes it."""
+
+    path: str
+    start_line: int
+    end_line: int
+    annotation_level: str
+    title: str
+    message: str
+
+
+class CheckOutput(TypedDict, total=False):
+    """A check run's `output` object (`annotations`: at most 50 a request)."""
+
+    title: str
+    summary: str
+    annotations: list[Annotation]
+
+
+class Reader(Protocol):
+    """The reading calls: the pull request, its files listing, the merge base, file bytes."""
+
+    def get_pull(self, number: int) -> PullInfo: ...
+
+    def iter_files(self, number: int) -> Iterator[PullFile]: ...
+
+    def merge_base(self, base: str, head: str) -> str: ...
+
+    def get_file(self, ref: str, path: str) -> bytes | None: ...
+
+
+class Publisher(Protocol):
+    """The publishing calls: the check run and the sticky comment (`gate.github.publish`)."""
+
+    def create_check_run(
+        self, name: str, head_sha: str, conclusion: str, output: CheckOutput
+    ) -> int: ...
+
+    def update_check_run(self, run_id: int, output: CheckOutput) -> None: ...
+
+    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None: ...
+
+    def create_comment(self, number: int, body: str) -> int: ...
+
+    def edit_comment(self, comment_id: int, body: str) -> None: ...
+
+
+class Client(Reader, Publisher, Protocol):
+    """Every call the Action makes.  `GitHubClient` is the implementation
+    (tests point it at the API double); mypy checks that it fits."""
+
+
+def _make_retry(policy: Retry) -> GithubRetry:
     from github.GithubRetry import GithubRetry
     from urllib3.util.retry import Retry as Urllib3Retry
 
@@ -117,7 +237,7 @@ def _make_retry(policy: Retry) -> Any:
 
 
 class GitHubClient:
-    """The calls the Action makes, with plain values in and out."""
+    """The calls the Action makes (`Client`), with plain values in and out."""
 
     def __init__(self, settings: Settings) -> None:
         import github
@@ -133,16 +253,17 @@ class GitHubClient:
             lazy=True,  # objects are fetched when read, not when named
         )
         self._repo = self._gh.get_repo(settings.repository)
-        self._pulls: dict[int, Any] = {}
-        self._check_runs: dict[int, Any] = {}
-        self._comments: dict[int, Any] = {}
+        self._pulls: dict[int, PullRequest] = {}
+        self._check_runs: dict[int, CheckRun] = {}
+        self._comments: dict[int, IssueComment] = {}
 
-    def _call(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, what: str, fn: Callable[[], T]) -> T:
+        """`fn()`, with PyGithub's and requests' errors as one `ApiError` naming `what`."""
         import github
         import requests
 
         try:
-            return fn(*args, **kwargs)
+            return fn()
         except github.GithubException as exc:
             data = exc.data if isinstance(exc.data, dict) else {}
             message = str(data.get("message") or exc.data or "")
@@ -150,40 +271,36 @@ class GitHubClient:
         except requests.RequestException as exc:
             raise ApiError(None, f"{what}: {type(exc).__name__}: {exc}") from None
 
+    def _pull(self, number: int) -> PullRequest:
+        pull = self._pulls.get(number)
+        if pull is None:
+            pull = self._pulls[number] = self._repo.get_pull(number)
+        return pull
+
     # -- reading ----------------------------------------------------------
 
     def get_pull(self, number: int) -> PullInfo:
         def fetch() -> PullInfo:
-            pull = self._repo.get_pull(number)
-            self._pulls[number] = pull
-            return PullInfo.from_json(pull.raw_data)
+            pull = self._pulls[number] = self._repo.get_pull(number)
+            try:
+                return PullInfo.from_json(pull.raw_data)
+            except ValueError as exc:
+                raise ApiError(None, f"GET pull request #{number}: {exc}") from None
 
-        result: PullInfo = self._call(f"GET pull request #{number}", fetch)
-        return result
+        return self._call(f"GET pull request #{number}", fetch)
 
     def iter_files(self, number: int) -> Iterator[PullFile]:
         """The PR files listing, every page (GitHub stops at 3000 files)."""
 
-        def listing() -> list[PullFile]:
-            out = []
-            for f in self._pull(number).get_files():
-                raw = f.raw_data
-                out.append(
-                    PullFile(
-                        filename=str(raw["filename"]),
-                        status=str(raw.get("status") or ""),
-                        additions=int(raw.get("additions") or 0),
-                        deletions=int(raw.get("deletions") or 0),
-                        changes=int(raw.get("changes") or 0),
-                        previous_filename=raw.get("previous_filename"),
-                        has_patch="patch" in raw and raw["patch"] is not None,
-                        sha=raw.get("sha"),
-                    )
-                )
-            return out
+        what = f"GET files of pull request #{number}"
 
-        files: list[PullFile] = self._call(f"GET files of pull request #{number}", listing)
-        yield from files
+        def listing() -> list[PullFile]:
+            try:
+                return [PullFile.from_json(f.raw_data) for f in self._pull(number).get_files()]
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+
+        yield from self._call(what, listing)
 
     def merge_base(self, base: str, head: str) -> str:
         """The merge base of `base...head` (the compare API's `merge_base_commit`).
@@ -197,7 +314,7 @@ class GitHubClient:
             return sha if isinstance(sha, str) else ""
 
         what = f"GET compare {base[:12]}...{head[:12]}"
-        result: str = self._call(what, fetch)
+        result = self._call(what, fetch)
         if not result:
             raise ApiError(None, f"{what}: the answer names no merge_base_commit")
         return result
@@ -222,38 +339,31 @@ class GitHubClient:
                 return base64.b64decode(blob.content)
             return str(blob.content).encode("utf-8")
 
-        result: bytes | None = self._call(f"GET {path} at {ref[:12]}", fetch)
-        return result
+        return self._call(f"GET {path} at {ref[:12]}", fetch)
 
     # -- publishing ---------------------------------------------------------
 
     def create_check_run(
-        self, name: str, head_sha: str, conclusion: str, output: Mapping[str, Any]
+        self, name: str, head_sha: str, conclusion: str, output: CheckOutput
     ) -> int:
-        run = self._call(
-            "POST check run",
-            self._repo.create_check_run,
-            name=name,
-            head_sha=head_sha,
-            status="completed",
-            conclusion=conclusion,
-            output=dict(output),
-        )
+        def create() -> CheckRun:
+            return self._repo.create_check_run(
+                name=name,
+                head_sha=head_sha,
+                status="completed",
+                conclusion=conclusion,
+                output=_output(output),
+            )
+
+        run = self._call("POST check run", create)
         self._check_runs[run.id] = run
         return int(run.id)
 
-    def update_check_run(self, run_id: int, output: Mapping[str, Any]) -> None:
+    def update_check_run(self, run_id: int, output: CheckOutput) -> None:
         run = self._check_runs.get(run_id) or self._call(
-            "GET check run", self._repo.get_check_run, run_id
+            "GET check run", lambda: self._repo.get_check_run(run_id)
         )
-        self._call("PATCH check run", run.edit, output=dict(output))
-
-    def _pull(self, number: int) -> Any:
-        pull = self._pulls.get(number)
-        if pull is None:
-            pull = self._repo.get_pull(number)
-            self._pulls[number] = pull
-        return pull
+        self._call("PATCH check run", lambda: run.edit(output=_output(output)))
 
     def find_comment(self, number: int, marker: str) -> tuple[int, str] | None:
         """The first issue comment on the PR whose body starts with `marker`
@@ -272,8 +382,7 @@ class GitHubClient:
             self._comments[int(chosen.id)] = chosen
             return int(chosen.id), str(chosen.body)
 
-        result: tuple[int, str] | None = self._call(f"GET comments of #{number}", search)
-        return result
+        return self._call(f"GET comments of #{number}", search)
 
     def create_comment(self, number: int, body: str) -> int:
         def create() -> int:
@@ -281,9 +390,13 @@ class GitHubClient:
             self._comments[int(comment.id)] = comment
             return int(comment.id)
 
-        result: int = self._call(f"POST comment on #{number}", create)
-        return result
+        return self._call(f"POST comment on #{number}", create)
 
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""
-        self._call("PATCH comment", self._comments[comment_id].edit, body)
+        self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+
+
+def _output(output: CheckOutput) -> dict[str, Any]:
+    """A check run's output as PyGithub's `output` parameter takes it."""
+    return dict(output)

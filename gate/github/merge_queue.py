@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from gate.changes import FileChange
 from gate.errors import GateError
@@ -60,7 +59,7 @@ def pr_number(head_ref: str) -> int | None:
     return int(found.group("number")) if found else None
 
 
-def parse_event(event: Mapping[str, Any], source: str | None) -> QueueEntry:
+def parse_event(event: Mapping[str, object], source: str | None) -> QueueEntry:
     """The queue entry in a `merge_group` payload; GateError naming what is wrong."""
     where = source or "the event payload"
     action = event.get("action")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
 
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
 from gate.escape import markdown_code, markdown_text
+from gate.github.client import Annotation, ApiError, CheckOutput, Publisher
 from gate.github.workflow import Log
 from gate.paths import shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
@@ -24,22 +24,6 @@ ANNOTATIONS_PER_REQUEST = 50  # the checks API's limit per create/update
 MAX_ANNOTATIONS = 500  # beyond this, the summary says how many were left out
 TITLE_LIMIT = 250
 CONCLUSIONS = ("success", "failure", "neutral")
-
-
-class Publisher(Protocol):
-    """The client calls `publish()` needs (gate.github.client.GitHubClient)."""
-
-    def create_check_run(
-        self, name: str, head_sha: str, conclusion: str, output: dict[str, Any]
-    ) -> int: ...
-
-    def update_check_run(self, run_id: int, output: dict[str, Any]) -> None: ...
-
-    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None: ...
-
-    def create_comment(self, number: int, body: str) -> int: ...
-
-    def edit_comment(self, comment_id: int, body: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -52,7 +36,7 @@ class Verdict:
     conclusion: str
     exit_code: int
     failed: tuple[str, ...] = ()
-    annotations: tuple[dict[str, Any], ...] = ()
+    annotations: tuple[Annotation, ...] = ()
     annotations_dropped: int = 0
     report: Report | None = None
 
@@ -79,10 +63,10 @@ def _cut(text: str, limit: int = TITLE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def annotations_for(report: Report) -> list[dict[str, Any]]:
+def annotations_for(report: Report) -> list[Annotation]:
     """File-level findings of failed rules as check-run annotations: a rule's
     `findings` when it has them, else one per offending path at line 1."""
-    out: list[dict[str, Any]] = []
+    out: list[Annotation] = []
     seen: set[tuple[str, int, str]] = set()
     for r in report.results:
         if r.passed:
@@ -239,12 +223,12 @@ def comment_body(verdict: Verdict, check_name: str, previous_state: str | None) 
     return head + truncate_markdown(body, GITHUB_MARKDOWN_LIMIT - len(head) - 1)
 
 
-@dataclass
+@dataclass(frozen=True)
 class PublishResult:
     check_run_id: int | None = None
     comment_id: int | None = None
     comment_action: str = "none"  # created / edited / unchanged / none
-    warnings: list[str] = field(default_factory=list)
+    warnings: tuple[str, ...] = ()
 
 
 def _refused(what: str, status: int | None, message: str) -> str:
@@ -268,46 +252,70 @@ def publish(
     comment_policy: str,
     log: Log,
 ) -> PublishResult:
-    """Post the check run and the sticky comment; refusals become warnings."""
-    from gate.github.client import ApiError
+    """Post the check run and the sticky comment; refusals become warnings
+    (logged, and returned for the job summary)."""
+    run_id, run_refused = post_check_run(client, verdict, check_name, head_sha)
+    comment = post_comment(client, verdict, check_name, pr_number, comment_policy)
+    result = PublishResult(
+        check_run_id=run_id,
+        comment_id=comment.comment_id,
+        comment_action=comment.comment_action,
+        warnings=run_refused + comment.warnings,
+    )
+    for warning in result.warnings:
+        log.warning(warning, title="blast-radius: not published")
+    return result
 
-    result = PublishResult()
-    summary = check_summary(verdict)
+
+def post_check_run(
+    client: Publisher, verdict: Verdict, check_name: str, head_sha: str
+) -> tuple[int | None, tuple[str, ...]]:
+    """The completed check run on `head_sha`, its annotations in batches of
+    50 (created with the first, added by updates): (its id, why not posted)."""
     batches = [
         list(verdict.annotations[i : i + ANNOTATIONS_PER_REQUEST])
         for i in range(0, len(verdict.annotations), ANNOTATIONS_PER_REQUEST)
     ] or [[]]
-    output: dict[str, Any] = {"title": verdict.title, "summary": summary}
-    try:
-        first = dict(output, annotations=batches[0]) if batches[0] else dict(output)
-        run_id = client.create_check_run(check_name, head_sha, verdict.conclusion, first)
-        result.check_run_id = run_id
-        for batch in batches[1:]:
-            client.update_check_run(run_id, dict(output, annotations=batch))
-    except ApiError as exc:
-        what = "post the check run" if result.check_run_id is None else "add annotations"
-        result.warnings.append(_refused(what, exc.status, exc.message))
+    summary = check_summary(verdict)
 
-    if comment_policy == "never":
-        return result
+    def output(annotations: list[Annotation]) -> CheckOutput:
+        if not annotations:
+            return CheckOutput(title=verdict.title, summary=summary)
+        return CheckOutput(title=verdict.title, summary=summary, annotations=annotations)
+
+    run_id = None
+    try:
+        run_id = client.create_check_run(
+            check_name, head_sha, verdict.conclusion, output(batches[0])
+        )
+        for batch in batches[1:]:
+            client.update_check_run(run_id, output(batch))
+    except ApiError as exc:
+        what = "post the check run" if run_id is None else "add annotations"
+        return run_id, (_refused(what, exc.status, exc.message),)
+    return run_id, ()
+
+
+def post_comment(
+    client: Publisher, verdict: Verdict, check_name: str, pr_number: int, policy: str
+) -> PublishResult:
+    """The sticky comment under `policy`: found again by its marker and edited
+    in place; none is started for a pass under on-failure."""
+    if policy == "never":
+        return PublishResult()
     try:
         found = client.find_comment(pr_number, marker(check_name))
         failing = verdict.conclusion == "failure"
-        if found is None and not failing and comment_policy == "on-failure":
-            return result
+        if found is None and not failing and policy == "on-failure":
+            return PublishResult()
         body = comment_body(verdict, check_name, comment_state(found[1]) if found else None)
         if found is None:
-            result.comment_id = client.create_comment(pr_number, body)
-            result.comment_action = "created"
-        elif found[1] == body:
-            result.comment_id = found[0]
-            result.comment_action = "unchanged"
-        else:
-            client.edit_comment(found[0], body)
-            result.comment_id = found[0]
-            result.comment_action = "edited"
+            return PublishResult(
+                comment_id=client.create_comment(pr_number, body), comment_action="created"
+            )
+        if found[1] == body:
+            return PublishResult(comment_id=found[0], comment_action="unchanged")
+        client.edit_comment(found[0], body)
+        return PublishResult(comment_id=found[0], comment_action="edited")
     except ApiError as exc:
-        result.warnings.append(_refused("write the PR comment", exc.status, exc.message))
-    for warning in result.warnings:
-        log.warning(warning, title="blast-radius: not published")
-    return result
+        return PublishResult(warnings=(_refused("write the PR comment", exc.status, exc.message),))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gate.errors import GateError
+from gate.errors import GateError, debug_enabled
 from gate.frozen import repo_path
 from gate.model import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH
 
@@ -88,6 +88,7 @@ class Settings:
     summary_file: str | None
     workflow_ref: str | None
     retry: Retry = Retry()
+    debug: bool = False  # GATE_DEBUG: an internal error's traceback goes to the log
 
     @property
     def workflow_path(self) -> str | None:
@@ -123,6 +124,13 @@ class Settings:
             raise GateError(
                 "GITHUB_REPOSITORY is missing or not OWNER/NAME; run the gate inside a "
                 "GitHub Actions job"
+            )
+
+        api_url = (get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/")
+        if not api_url.lower().startswith(("https://", "http://")):
+            raise GateError(
+                "GITHUB_API_URL is not an http(s) URL; the runner sets it (unset it to use "
+                f"{DEFAULT_API_URL})"
             )
 
         comment = get_input("comment") or "on-failure"
@@ -190,12 +198,13 @@ class Settings:
             event_name=event_name,
             event_path=get("GITHUB_EVENT_PATH"),
             repository=repository,
-            api_url=(get("GITHUB_API_URL") or DEFAULT_API_URL).rstrip("/"),
+            api_url=api_url,
             workspace=get("GITHUB_WORKSPACE"),
             output_file=get("GITHUB_OUTPUT"),
             summary_file=get("GITHUB_STEP_SUMMARY"),
             workflow_ref=get("GITHUB_WORKFLOW_REF"),
             retry=_retry_from_env(env),
+            debug=debug_enabled(env),
         )
 
 

@@ -97,6 +97,16 @@ def test_comment_always_and_never(scenario: Scenario) -> None:
     assert len(scenario.github.comments_on(REPO, scenario.number)) == 1
 
 
+def test_refusals_are_logged_whatever_the_comment_policy(scenario: Scenario) -> None:
+    scenario.push({**SPRAWL, "secrets/key": "k\n"})
+    scenario.github.fail_always("POST", r"/check-runs$", 403)
+    scenario.inputs["comment"] = "never"
+    out = scenario.run()
+    assert out.code == 1
+    assert "::warning title=blast-radius%3A not published::could not post the check run" in out.log
+    assert "Not published" in out.summary
+
+
 def test_bad_comment_input_exits_2(scenario: Scenario) -> None:
     scenario.push({"app.py": "def main():\n    return 2\n"})
     scenario.inputs["comment"] = "sometimes"

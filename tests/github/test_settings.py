@@ -87,6 +87,7 @@ def test_missing_variables_fall_back_to_declared_defaults() -> None:
         ({"GITHUB_REPOSITORY": "nope"}, "GITHUB_REPOSITORY"),
         ({"GITHUB_EVENT_NAME": "workflow_dispatch"}, "pr-number input"),
         ({"GATE_RETRY_BASE_SECONDS": "fast"}, "GATE_RETRY_BASE_SECONDS"),
+        ({"GITHUB_API_URL": "ftp://ghe.example/api"}, "GITHUB_API_URL"),
     ],
 )
 def test_bad_settings_are_one_sentence(change: dict[str, str], needle: str) -> None:
