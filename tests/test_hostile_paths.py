@@ -110,14 +110,18 @@ def results(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 # --- bytes that are not UTF-8 ------------------------------------------------
 
-NAME_BYTES = st.lists(
-    st.one_of(
-        st.sampled_from([0x80, 0xC3, 0xA9, 0xFF, 0xFE, 0xE2, 0x5C, 0x78, 0x41, 0x61]),
-        st.integers(0x21, 0x7E).filter(lambda b: b != 0x2F),
-    ),
-    min_size=1,
-    max_size=6,
-).map(bytes).filter(lambda name: name not in (b".", b".."))  # no tree can hold these names
+NAME_BYTES = (
+    st.lists(
+        st.one_of(
+            st.sampled_from([0x80, 0xC3, 0xA9, 0xFF, 0xFE, 0xE2, 0x5C, 0x78, 0x41, 0x61]),
+            st.integers(0x21, 0x7E).filter(lambda b: b != 0x2F),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+    .map(bytes)
+    .filter(lambda name: name not in (b".", b".."))
+)  # no tree can hold these names
 
 
 @GIT
