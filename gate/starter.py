@@ -5,7 +5,7 @@ fails in at least one example, and one example passes), so `gate selftest
 --strict` passes on it out of the box.
 
 The workflow has one owner: `blast-radius-workflow.yml` beside this module,
-shipped in the package.  `examples/blast-radius-workflow.yml` and the README
+shipped in the package.  `examples/blast-radius-workflow.yml` and docs/action.md
 show exactly that file (tests compare the bytes), and `workflow_text` fills in
 only its `uses:` line (and `rubric-path:` for a rubric elsewhere).
 """

@@ -185,9 +185,33 @@ def test_ci_workflow_grants_nothing_by_default() -> None:
         assert job.get("permissions") == {"contents": "read"}, name
 
 
-def test_readme_shows_the_example_workflow_that_ci_lints() -> None:
-    """The workflow a maintainer copies from the README is the linted file, byte for byte."""
+def test_the_docs_show_the_example_workflow_that_ci_lints() -> None:
+    """The workflow a maintainer copies from the docs is the linted file, byte for byte."""
     root = Path(__file__).resolve().parent.parent
     workflow = (root / "examples" / "blast-radius-workflow.yml").read_text()
-    readme = (root / "README.md").read_text()
-    assert f"```yaml\n{workflow}```\n" in readme
+    page = (root / "docs" / "action.md").read_text()
+    assert f"```yaml\n{workflow}```\n" in page
+
+
+def _table(page: str, heading: str) -> dict[str, list[str]]:
+    """The markdown table under `## heading`: first cell (unquoted) -> cells."""
+    section = page.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")][2:]
+    table = {}
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        table[cells[0].strip("`")] = cells
+    return table
+
+
+def test_the_docs_list_every_input_and_output_with_its_default() -> None:
+    """docs/action.md's Inputs and Outputs tables are action.yml's, names and defaults."""
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "action.md").read_text(encoding="utf-8")
+    action = _load_yaml("action.yml")
+    inputs = _table(page, "Inputs")
+    assert list(inputs) == list(action["inputs"])
+    for name, spec in action["inputs"].items():
+        default = inputs[name][1]
+        assert default == (f"`{spec['default']}`" if spec["default"] else "(empty)"), name
+    assert list(_table(page, "Outputs")) == list(action["outputs"])

@@ -1,7 +1,7 @@
 """`gate init --workflow --action OWNER/REPO@SHA`: the example workflow, with your `uses:` line.
 
 The workflow has one owner (gate/blast-radius-workflow.yml, shipped in the
-package); examples/ and the README show those exact bytes, and init changes
+package); examples/ and docs/action.md show those exact bytes, and init changes
 only the `uses:` line (and `rubric-path:` for a rubric elsewhere).
 """
 

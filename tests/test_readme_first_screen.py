@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from docs_markdown import broken_link, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -35,13 +36,6 @@ def shell_blocks(text: str) -> list[list[str]]:
     ]
 
 
-def github_anchor(heading: str) -> str:
-    """The id GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = heading.strip().lower()
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
-
-
 def test_first_screen_has_the_three_parts() -> None:
     try_it, add_it = shell_blocks(FIRST_SCREEN)
     assert try_it == ["pip install .", "gate demo"]
@@ -54,11 +48,19 @@ def test_first_screen_has_the_three_parts() -> None:
 
 
 def test_first_screen_links_resolve() -> None:
-    anchors = {github_anchor(h) for h in re.findall(r"^#+ (.+)$", README, flags=re.MULTILINE)}
-    links = re.findall(r"\]\(#([^)]+)\)", FIRST_SCREEN)
+    """The first screen links to the docs pages, and every link lands on a
+    file and a heading that exist."""
+    readme = parse(ROOT / "README.md")
+    links = re.findall(r"\]\(([^)]+)\)", FIRST_SCREEN)
     assert len(links) >= 5
+    assert {link.partition("#")[0] for link in links} >= {
+        "docs/rubric.md",
+        "docs/rules.md",
+        "docs/commands.md",
+        "docs/action.md",
+    }
     for link in links:
-        assert link in anchors, link
+        assert broken_link(readme, link) is None, link
 
 
 def run_line(line: str, cwd: Path, env: dict[str, str]) -> None:

@@ -236,7 +236,7 @@ def _refused(what: str, status: int | None, message: str) -> str:
         return (
             f"could not {what} (HTTP {status}): the token may not have the permission "
             "(a fork's pull_request token is read-only; grant checks: write and "
-            "pull-requests: write, or see the README's security model); the verdict "
+            "pull-requests: write, or see the security model in docs/action.md); the verdict "
             "stands in the log, the job summary and the exit code"
         )
     return f"could not {what}: {message}; the verdict stands in the log, job summary and exit code"

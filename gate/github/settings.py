@@ -47,7 +47,7 @@ COMMENT_POLICIES = ("on-failure", "always", "never")
 MISSING_RUBRIC_POLICIES = ("fail", "skip")
 EVENTS = ("pull_request", "pull_request_target", "workflow_dispatch", "merge_group")
 DEFAULT_API_URL = "https://api.github.com"
-# Where the JSON report goes, relative to the workspace (documented in the README).
+# Where the JSON report goes, relative to the workspace (documented in docs/action.md).
 REPORT_NAME = "blast-radius-report.json"
 
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")

@@ -1,4 +1,4 @@
-"""Changing the rubric once the check is required (README: "Changing the rubric ...").
+"""Changing the rubric once the check is required (docs/action.md: "Changing the rubric ...").
 
 With `applies_to` selecting agent authors, a human's PR that edits only the
 rubric is neutral (on the PR and in the merge queue); without `applies_to` it
@@ -66,7 +66,7 @@ def test_agent_rubric_pr_under_applies_to_still_fails(scenario: Scenario) -> Non
 
 
 def test_rubric_pr_without_applies_to_fails_rubric_edited(scenario: Scenario) -> None:
-    """What the README's ruleset bypass is for: no PR approves its own judge."""
+    """What the docs' ruleset bypass is for: no PR approves its own judge."""
     tightened = rubric_text(scenario).replace("limit: 3", "limit: 1")
     scenario.push({RUBRIC_PATH: tightened}, user="maintainer", head_ref="tighten-rubric")
     out = scenario.run()
