@@ -37,7 +37,8 @@ def doc_files() -> list[Path]:
 
 
 def rel(path: Path) -> str:
-    return path.relative_to(ROOT).as_posix()
+    """A page's name as messages show it: relative to the repository."""
+    return path.relative_to(ROOT).as_posix() if ROOT in path.parents else str(path)
 
 
 @dataclass
@@ -195,12 +196,17 @@ def expected_pattern(expected: list[str]) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
+def _trimmed(lines: list[str]) -> list[str]:
+    """Lines without trailing blanks, and without blank lines at the end."""
+    out = [line.rstrip() for line in lines]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
 def output_matches(expected: list[str], actual: str) -> bool:
-    lines = [line.rstrip() for line in actual.split("\n")]
-    while lines and not lines[-1]:
-        lines.pop()
-    text = "".join(line + "\n" for line in lines)
-    return expected_pattern(expected).fullmatch(text) is not None
+    text = "".join(line + "\n" for line in _trimmed(actual.split("\n")))
+    return expected_pattern(_trimmed(expected)).fullmatch(text) is not None
 
 
 # --- headings and links --------------------------------------------------------
@@ -244,7 +250,8 @@ def broken_link(doc: Doc, target: str) -> str | None:
     dest = (doc.path.parent / path_part).resolve() if path_part else doc.path
     if not dest.exists():
         return f"{target}: no such file"
-    if ROOT not in dest.parents and dest != ROOT:
+    root = ROOT if ROOT in doc.path.parents else doc.path.parent
+    if root not in dest.parents and dest != root:
         return f"{target}: outside the repository"
     if anchor:
         if dest.suffix != ".md":

@@ -113,6 +113,9 @@ def sandbox_env(home: Path) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
         "GIT_CONFIG_NOSYSTEM": "1",
+        # Fixed commit dates: the same commits get the same shas on every run.
+        "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "PIP_NO_INDEX": "1",  # nothing here reaches a network
     }
