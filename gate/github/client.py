@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar
 
 from gate.github.settings import Retry, Settings
 from gate.paths import quoted
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from github.GithubRetry import GithubRetry
     from github.IssueComment import IssueComment
     from github.PullRequest import PullRequest
+    from urllib3.response import BaseHTTPResponse
 
 T = TypeVar("T")
 
@@ -153,6 +154,10 @@ class PullFile:
         )
 
 
+# A completed check run's conclusions that the gate posts.
+Conclusion = Literal["success", "failure", "neutral"]
+
+
 class Annotation(TypedDict):
     """One check-run annotation, as the checks API takes it."""
 
@@ -188,7 +193,7 @@ class Publisher(Protocol):
     """The publishing calls: the check run and the sticky comment (`gate.github.publish`)."""
 
     def create_check_run(
-        self, name: str, head_sha: str, conclusion: str, output: CheckOutput
+        self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
     ) -> int: ...
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None: ...
@@ -214,7 +219,7 @@ def _make_retry(policy: Retry) -> GithubRetry:
 
         cap = policy.max_seconds
 
-        def get_retry_after(self, response: Any) -> float | None:
+        def get_retry_after(self, response: BaseHTTPResponse) -> float | None:
             value = super().get_retry_after(response)
             return None if value is None else min(float(value), self.cap)
 
@@ -344,7 +349,7 @@ class GitHubClient:
     # -- publishing ---------------------------------------------------------
 
     def create_check_run(
-        self, name: str, head_sha: str, conclusion: str, output: CheckOutput
+        self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
     ) -> int:
         def create() -> CheckRun:
             return self._repo.create_check_run(

@@ -11,10 +11,12 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
 from gate.escape import markdown_code, markdown_text
-from gate.github.client import Annotation, ApiError, CheckOutput, Publisher
+from gate.github.client import Annotation, ApiError, CheckOutput, Conclusion, Publisher
+from gate.github.settings import CommentPolicy
 from gate.github.workflow import Log
 from gate.paths import shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
@@ -23,17 +25,16 @@ from gate.words import plural
 ANNOTATIONS_PER_REQUEST = 50  # the checks API's limit per create/update
 MAX_ANNOTATIONS = 500  # beyond this, the summary says how many were left out
 TITLE_LIMIT = 250
-CONCLUSIONS = ("success", "failure", "neutral")
 
 
 @dataclass(frozen=True)
 class Verdict:
     """Everything a run publishes.  `state` is "judged", "skipped" or "error"."""
 
-    state: str
+    state: Literal["judged", "skipped", "error"]
     title: str
     markdown: str
-    conclusion: str
+    conclusion: Conclusion
     exit_code: int
     failed: tuple[str, ...] = ()
     annotations: tuple[Annotation, ...] = ()
@@ -249,7 +250,7 @@ def publish(
     check_name: str,
     head_sha: str,
     pr_number: int,
-    comment_policy: str,
+    comment_policy: CommentPolicy,
     log: Log,
 ) -> PublishResult:
     """Post the check run and the sticky comment; refusals become warnings
@@ -297,7 +298,7 @@ def post_check_run(
 
 
 def post_comment(
-    client: Publisher, verdict: Verdict, check_name: str, pr_number: int, policy: str
+    client: Publisher, verdict: Verdict, check_name: str, pr_number: int, policy: CommentPolicy
 ) -> PublishResult:
     """The sticky comment under `policy`: found again by its marker and edited
     in place; none is started for a pass under on-failure."""

@@ -13,10 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, TypeVar, get_args
 
 from gate.errors import GateError, debug_enabled
 from gate.frozen import repo_path
 from gate.model import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH
+
+C = TypeVar("C", bound=str)
 
 # The kebab-case names declared in action.yml (a test compares them).
 INPUTS = (
@@ -41,11 +44,14 @@ INPUT_DEFAULTS: Mapping[str, str] = {
     "missing-rubric": "fail",
 }
 
-COMMENT_POLICIES = ("on-failure", "always", "never")
+CommentPolicy = Literal["on-failure", "always", "never"]
+COMMENT_POLICIES: tuple[CommentPolicy, ...] = get_args(CommentPolicy)
 # What `missing-rubric` may say when the base commit has no rubric: fail (exit
 # 2, the safe default) or skip (a neutral check run saying so, exit 0).
-MISSING_RUBRIC_POLICIES = ("fail", "skip")
-EVENTS = ("pull_request", "pull_request_target", "workflow_dispatch", "merge_group")
+MissingRubricPolicy = Literal["fail", "skip"]
+MISSING_RUBRIC_POLICIES: tuple[MissingRubricPolicy, ...] = get_args(MissingRubricPolicy)
+Event = Literal["pull_request", "pull_request_target", "workflow_dispatch", "merge_group"]
+EVENTS: tuple[Event, ...] = get_args(Event)
 DEFAULT_API_URL = "https://api.github.com"
 # Where the JSON report goes, relative to the workspace (documented in docs/action.md).
 REPORT_NAME = "blast-radius-report.json"
@@ -74,12 +80,12 @@ class Settings:
     rubric_path: str
     token: str
     check_name: str
-    comment: str
+    comment: CommentPolicy
     pr_number: int | None
     stdout_file: str | None
     rubric_sha256: str | None
-    missing_rubric: str
-    event_name: str
+    missing_rubric: MissingRubricPolicy
+    event_name: Event
     event_path: str | None
     repository: str
     api_url: str
@@ -108,15 +114,16 @@ class Settings:
                 value = INPUT_DEFAULTS.get(name)
             return value
 
-        event_name = get("GITHUB_EVENT_NAME")
-        if event_name is None:
+        given_event = get("GITHUB_EVENT_NAME")
+        if given_event is None:
             raise GateError(
                 "GITHUB_EVENT_NAME is not set; `gate action` runs inside a GitHub Actions "
                 "job (use `gate check` on a workstation)"
             )
-        if event_name not in EVENTS:
+        event_name = _one_of(given_event, EVENTS)
+        if event_name is None:
             raise GateError(
-                f'the gate cannot judge a "{event_name}" event; run it on pull_request, '
+                f'the gate cannot judge a "{given_event}" event; run it on pull_request, '
                 "pull_request_target, merge_group, or workflow_dispatch with the pr-number input"
             )
         repository = get("GITHUB_REPOSITORY")
@@ -133,9 +140,10 @@ class Settings:
                 f"{DEFAULT_API_URL})"
             )
 
-        comment = get_input("comment") or "on-failure"
-        if comment not in COMMENT_POLICIES:
-            raise GateError(f'input comment is "{comment}"; use one of on-failure, always, never')
+        given = get_input("comment") or "on-failure"
+        comment = _one_of(given, COMMENT_POLICIES)
+        if comment is None:
+            raise GateError(f'input comment is "{given}"; use one of on-failure, always, never')
 
         rubric_path = repo_path(
             get_input("rubric-path") or DEFAULT_RUBRIC_PATH,
@@ -170,10 +178,11 @@ class Settings:
                 "to judge; add `pr-number: ${{ inputs.pr-number }}` to the step's `with:`"
             )
 
-        missing_rubric = get_input("missing-rubric") or "fail"
-        if missing_rubric not in MISSING_RUBRIC_POLICIES:
+        given = get_input("missing-rubric") or "fail"
+        missing_rubric = _one_of(given, MISSING_RUBRIC_POLICIES)
+        if missing_rubric is None:
             raise GateError(
-                f'input missing-rubric is "{missing_rubric}"; use fail (the default: no rubric '
+                f'input missing-rubric is "{given}"; use fail (the default: no rubric '
                 "at the base is exit 2) or skip (a neutral check run saying so)"
             )
 
@@ -206,6 +215,11 @@ class Settings:
             retry=_retry_from_env(env),
             debug=debug_enabled(env),
         )
+
+
+def _one_of(value: str, choices: tuple[C, ...]) -> C | None:
+    """`value` as one of `choices` (typed as the choice), or None."""
+    return next((choice for choice in choices if choice == value), None)
 
 
 def output_paths(env: Mapping[str, str]) -> tuple[str | None, str | None]:
