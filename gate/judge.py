@@ -12,22 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import ChangeSet
-from gate.model import BUILTIN_IDS, RUBRIC_EDITED, Result, Rubric
+from gate.model import Result, Rubric
 from gate.report import Report
-from gate.rules import REGISTRY
-
-
-def rubric_edited(changes: ChangeSet, rubric_path: str) -> Result:
-    """Built-in `gate.rubric-edited`: the change touches the rubric's own path."""
-    hits = tuple(p for p in changes.touched_paths() if p == rubric_path)
-    if hits:
-        message = (
-            f"the change touches the rubric {rubric_path}; "
-            "it was judged by the base version, and a rubric change needs its own reviewed PR"
-        )
-    else:
-        message = f"the rubric {rubric_path} is untouched"
-    return Result(id=RUBRIC_EDITED, kind="builtin", passed=not hits, message=message, paths=hits)
+from gate.rules import REGISTRY, builtin
 
 
 def run_rules(rubric: Rubric, changes: ChangeSet) -> list[Result]:
@@ -62,17 +49,15 @@ def evaluate(
     `rubric_path` is the repository path of the rubric, in any spelling
     `gate.frozen.repo_path` accepts (`./x.yml` is `x.yml`); when given,
     built-in `gate.rubric-edited` is evaluated.  `builtins` are extra built-in results
-    computed by the caller.  Built-ins are reported first, in `BUILTIN_IDS`
+    computed by the caller.  Built-ins are reported first, in `gate.rules.builtin`'s
     order, then the rubric's rules in rubric order.
     """
     found = list(builtins)
     if rubric_path is not None:
         from gate.frozen import repo_path  # the one owner of the spelling
 
-        found.append(rubric_edited(changes, repo_path(rubric_path)))
-    order = {rule_id: i for i, rule_id in enumerate(BUILTIN_IDS)}
-    found.sort(key=lambda r: (order.get(r.id, len(order)), r.id))
-    results = found + run_rules(rubric, changes)
+        found.append(builtin.rubric_edited(changes, repo_path(rubric_path)))
+    results = builtin.order(found) + run_rules(rubric, changes)
     failed = tuple(r.id for r in results if not r.passed)
     return Report(
         passed=not failed,

@@ -12,17 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from gate.changes import ChangeSet
+from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
 from gate.paths import shown
-
-BUILTIN_PREFIX = "gate."
-RUBRIC_EDITED = "gate.rubric-edited"
-WORKFLOW_EDITED = "gate.workflow-edited"
-DIFF_INCOMPLETE = "gate.diff-incomplete"
-RUBRIC_SELFTEST = "gate.rubric-selftest"
-# Order in which built-ins are reported (ids are public API: never reuse one).
-BUILTIN_IDS = (RUBRIC_EDITED, WORKFLOW_EDITED, DIFF_INCOMPLETE, RUBRIC_SELFTEST)
-
-from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # noqa: E402  (re-exported)
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
 # The default `tests` globs.  The SPEC's list comes first and is a floor;

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gate.judge import evaluate
-from gate.model import RUBRIC_SELFTEST, Example, Result, Rubric
-from gate.words import plural
+from gate.model import Example, Result, Rubric
+from gate.rules.builtin import rubric_selftest
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
@@ -41,6 +41,19 @@ class ExampleOutcome:
     def unexpected(self) -> tuple[str, ...]:
         """Failed, but not expected to."""
         return tuple(i for i in self.failed if i not in self.expect)
+
+    def describe(self) -> str:
+        """One sentence on why the example disagrees (or that it agrees)."""
+        want = ", ".join(self.expect) if self.expect else "pass"
+        got = ", ".join(self.failed) if self.failed else "pass"
+        if self.agrees:
+            return f"expected {want}; got {got}"
+        parts = [f"expected {want}; got {got}"]
+        if self.missing:
+            parts.append("did not fail: " + ", ".join(self.missing))
+        if self.unexpected:
+            parts.append("failed unexpectedly: " + ", ".join(self.unexpected))
+        return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,36 +113,6 @@ def run_selftest(rubric: Rubric) -> SelftestReport:
     )
 
 
-def describe(outcome: ExampleOutcome) -> str:
-    """One sentence on why an example disagrees (or that it agrees)."""
-    want = ", ".join(outcome.expect) if outcome.expect else "pass"
-    got = ", ".join(outcome.failed) if outcome.failed else "pass"
-    if outcome.agrees:
-        return f"expected {want}; got {got}"
-    parts = [f"expected {want}; got {got}"]
-    if outcome.missing:
-        parts.append("did not fail: " + ", ".join(outcome.missing))
-    if outcome.unexpected:
-        parts.append("failed unexpectedly: " + ", ".join(outcome.unexpected))
-    return "; ".join(parts)
-
-
-def selftest_result(report: SelftestReport) -> Result:
-    """Built-in `gate.rubric-selftest`: examples must agree."""
-    wrong = [o for o in report.outcomes if not o.agrees]
-    if not wrong:
-        n = len(report.outcomes)
-        message = f"all {plural(n, 'rubric example')} got their expected verdict"
-        return Result(id=RUBRIC_SELFTEST, kind="builtin", passed=True, message=message)
-    details = "; ".join(f'example "{o.name}": {describe(o)}' for o in wrong)
-    return Result(
-        id=RUBRIC_SELFTEST,
-        kind="builtin",
-        passed=False,
-        message=f"{len(wrong)} rubric example(s) disagree, so no verdict can be trusted: {details}",
-    )
-
-
 def judge_change(
     rubric: Rubric,
     changes: ChangeSet,
@@ -142,7 +125,7 @@ def judge_change(
     `gate check --patch`, `gate lab`, `gate demo`, the Action): the rubric's
     examples run first (built-in `gate.rubric-selftest`), then `evaluate`.
     One path, so a local verdict is the Action's verdict."""
-    selftest = selftest_result(run_selftest(rubric))
+    selftest = rubric_selftest(run_selftest(rubric))
     return evaluate(
         rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )

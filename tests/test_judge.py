@@ -8,16 +8,9 @@ import pytest
 
 from gate import judge
 from gate.changes import RENAMED, ChangeSet, FileChange, FileTexts
-from gate.model import (
-    DIFF_INCOMPLETE,
-    RUBRIC_EDITED,
-    RUBRIC_SELFTEST,
-    WORKFLOW_EDITED,
-    Result,
-    Rubric,
-    Rule,
-)
+from gate.model import Result, Rubric, Rule
 from gate.report import to_json
+from gate.rules.builtin import DIFF_INCOMPLETE, RUBRIC_EDITED, RUBRIC_SELFTEST, WORKFLOW_EDITED
 from gate.seedlab import CLAMP_KIT, CLEANUP_KIT
 
 RUBRIC_PATH = ".github/blast-radius.yml"

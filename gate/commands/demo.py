@@ -150,13 +150,11 @@ def as_designed(selftest: SelftestReport, results: list[tuple[Scenario, Report]]
 
 
 def selftest_lines(selftest: SelftestReport) -> list[str]:
-    from gate.selftest import describe
-
     n = len(selftest.outcomes)
     lines = [f"0. gate selftest: the rubric's {n} examples must get the verdicts they expect"]
     for outcome in selftest.outcomes:
         mark = "ok   " if outcome.agrees else "WRONG"
-        lines.append(f"   {mark} {printable(outcome.name)}: {describe(outcome)}")
+        lines.append(f"   {mark} {printable(outcome.name)}: {outcome.describe()}")
     if selftest.unproven:
         lines.append(f"   unproven rules: {', '.join(selftest.unproven)}")
     else:
@@ -165,7 +163,7 @@ def selftest_lines(selftest: SelftestReport) -> list[str]:
 
 
 def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
-    from gate.model import BUILTIN_PREFIX
+    from gate.rules.builtin import BUILTIN_PREFIX
 
     rule_ids = [r.id for r in results[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
     lines = [

@@ -14,7 +14,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
 from gate.jsontext import dumps
 from gate.model import Rubric
-from gate.selftest import BaseFinding, SelftestReport, check_at_base, describe, run_selftest
+from gate.selftest import BaseFinding, SelftestReport, check_at_base, run_selftest
 
 
 def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:
@@ -50,7 +50,7 @@ def to_text(
         lines.append("  no examples: add `examples:` so the judge shows it can pass and fail")
     for outcome in report.outcomes:
         mark = "ok   " if outcome.agrees else "WRONG"
-        lines.append(f"  {mark} {printable(outcome.name)}: {describe(outcome)}")
+        lines.append(f"  {mark} {printable(outcome.name)}: {outcome.describe()}")
     if report.unproven:
         label = "error" if strict else "warning"
         lines.append(

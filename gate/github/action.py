@@ -42,12 +42,12 @@ from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
 from gate.jsontext import dumps
-from gate.model import DEFAULT_CHECK_NAME, WORKFLOW_EDITED, Result, Rubric
+from gate.model import DEFAULT_CHECK_NAME, Result, Rubric
 from gate.output import write_new_file
 from gate.report import Report, to_json, to_text
+from gate.rules.builtin import diff_incomplete, workflow_edited
 
 ClientFactory = Callable[[Settings], Client]
-WORKFLOWS_DIR = ".github/workflows/"
 
 
 def default_client(settings: Settings) -> Client:
@@ -238,32 +238,6 @@ def read_stdout(settings: Settings) -> str | None:
         raise GateError(f"cannot read stdout-file {name} ({exc.strerror})") from None
 
 
-# -- built-ins ----------------------------------------------------------------
-
-
-def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
-    """Built-in `gate.workflow-edited`: the change touches the workflow running the gate.
-
-    Without GITHUB_WORKFLOW_REF the running workflow is unknown, so every file
-    under .github/workflows/ counts (fail closed)."""
-    touched = changes.touched_paths()
-    if workflow_path is not None:
-        hits = tuple(p for p in touched if p == workflow_path)
-        watched = workflow_path
-    else:
-        hits = tuple(p for p in touched if p.startswith(WORKFLOWS_DIR))
-        watched = f"{WORKFLOWS_DIR} (GITHUB_WORKFLOW_REF is not set)"
-    if hits:
-        message = (
-            f"the change touches the workflow that runs the gate ({watched}); under "
-            "pull_request that file comes from the PR itself, so a workflow change needs "
-            "its own reviewed PR"
-        )
-    else:
-        message = f"the workflow that runs the gate ({watched}) is untouched"
-    return Result(id=WORKFLOW_EDITED, kind="builtin", passed=not hits, message=message, paths=hits)
-
-
 # -- the change ---------------------------------------------------------------
 
 
@@ -312,7 +286,7 @@ def read_change(
         changes = changes_from_git(
             repo, pull.base_sha, pull.head_sha, rubric.content_files(), stdout=stdout
         )
-        return Change(changes, api_changes.diff_incomplete(None))
+        return Change(changes, diff_incomplete(None))
     try:
         expected = pull.changed_files
         if expected is None:
@@ -339,7 +313,7 @@ def read_change(
             f"cannot read the pull request's files from the API ({exc.message}); "
             "check the token's pull-requests: read and contents: read permissions"
         ) from None
-    return Change(changes, api_changes.diff_incomplete(found))
+    return Change(changes, diff_incomplete(found))
 
 
 def queue_entry_differs(client: Reader, number: int, changes: ChangeSet) -> str | None:
@@ -348,7 +322,7 @@ def queue_entry_differs(client: Reader, number: int, changes: ChangeSet) -> str 
         own = api_changes.listing(client.iter_files(number), client.get_pull(number).changed_files)
     except ApiError as exc:
         return f"the pull request's own files could not be listed ({exc.message})"
-    if not api_changes.diff_incomplete(own).passed:
+    if not diff_incomplete(own).passed:
         return "the pull request's own files listing is incomplete"
     return merge_queue.differs(changes.files, own.files)
 

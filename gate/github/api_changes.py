@@ -29,7 +29,6 @@ from gate.changes import (
     too_large,
 )
 from gate.github.client import PullFile
-from gate.model import DIFF_INCOMPLETE, Result
 from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is a mode or type
@@ -43,7 +42,6 @@ STATUS_MAP = {
     "changed": MODIFIED,
 }
 UNCHANGED = "unchanged"
-FILES_API_LIMIT = 3000
 
 
 @dataclass(frozen=True)
@@ -133,47 +131,6 @@ def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
             files.append(change)
     files.sort(key=lambda f: (f.path, f.old_path or ""))
     return ApiListing(files=tuple(files), listed=listed, expected=expected)
-
-
-def diff_incomplete(found: ApiListing | None) -> Result:
-    """Built-in `gate.diff-incomplete` (None: the change came whole from git)."""
-    if found is None:
-        return Result(
-            id=DIFF_INCOMPLETE,
-            kind="builtin",
-            passed=True,
-            message="the change set was read completely from git",
-        )
-    if found.expected is None:
-        return Result(
-            id=DIFF_INCOMPLETE,
-            kind="builtin",
-            passed=False,
-            message=(
-                f"the PR files API listed {found.listed} files but the PR's changed_files "
-                "count is unknown, so the listing cannot be shown complete; check out both "
-                "commits (actions/checkout with fetch-depth: 0) to judge from git"
-            ),
-        )
-    if found.listed < found.expected:
-        cap = " (the API stops at 3000 files)" if found.listed >= FILES_API_LIMIT else ""
-        return Result(
-            id=DIFF_INCOMPLETE,
-            kind="builtin",
-            passed=False,
-            message=(
-                f"the PR files API listed {found.listed} of {found.expected} changed files"
-                f"{cap}; the change cannot be judged from a partial listing: check out both "
-                "commits (actions/checkout with fetch-depth: 0) so the gate reads git, "
-                "or split the PR"
-            ),
-        )
-    return Result(
-        id=DIFF_INCOMPLETE,
-        kind="builtin",
-        passed=True,
-        message=f"the PR files API listed all {found.listed} changed files",
-    )
 
 
 def needs_merge_base(found: ApiListing, content_files: Iterable[str]) -> bool:

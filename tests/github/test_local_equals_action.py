@@ -11,7 +11,7 @@ import pytest
 from conftest import Scenario
 
 from gate.cli import main
-from gate.model import DIFF_INCOMPLETE, WORKFLOW_EDITED
+from gate.rules.builtin import DIFF_INCOMPLETE, WORKFLOW_EDITED
 
 ACTION_ONLY = {WORKFLOW_EDITED, DIFF_INCOMPLETE}
 SPRAWL = {f"lib/mod{i}.py": f"V = {i}\n" for i in range(5)}

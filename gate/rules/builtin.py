@@ -1,0 +1,165 @@
+"""The built-in rules: always on, not part of any rubric, and no rubric can
+switch them off.  Their ids start with `gate.`, which a rubric may not use.
+
+Ids are public API: an id is never renamed, renumbered or reused (more
+built-ins may be added under the prefix).  `BUILTINS` is their report
+order: `gate.judge.evaluate` reports built-ins first, in this order, then
+the rubric's rules.  Each built-in is a pure function of plain values that
+returns a ready `Result` (kind `builtin`); the caller that holds those
+values (the judge, the Action, the self-test) runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
+
+from gate.changes import ChangeSet
+from gate.model import Result
+from gate.words import plural
+
+if TYPE_CHECKING:
+    from gate.selftest import SelftestReport
+
+BUILTIN_PREFIX = "gate."
+KIND = "builtin"  # the `kind` of every built-in result
+
+RUBRIC_EDITED = "gate.rubric-edited"
+WORKFLOW_EDITED = "gate.workflow-edited"
+DIFF_INCOMPLETE = "gate.diff-incomplete"
+RUBRIC_SELFTEST = "gate.rubric-selftest"
+
+# Where GitHub keeps workflow files; watched whole when the running one is unknown.
+WORKFLOWS_DIR = ".github/workflows/"
+# The PR files API lists at most this many files.
+FILES_API_LIMIT = 3000
+
+
+def rubric_edited(changes: ChangeSet, rubric_path: str) -> Result:
+    """Built-in `gate.rubric-edited`: fails when the change touches the
+    rubric's own path.  The rubric used is still the base version."""
+    hits = tuple(p for p in changes.touched_paths() if p == rubric_path)
+    if hits:
+        message = (
+            f"the change touches the rubric {rubric_path}; "
+            "it was judged by the base version, and a rubric change needs its own reviewed PR"
+        )
+    else:
+        message = f"the rubric {rubric_path} is untouched"
+    return Result(id=RUBRIC_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
+
+
+def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
+    """Built-in `gate.workflow-edited` (Action only): fails when the change
+    touches the workflow file that runs the gate (`GITHUB_WORKFLOW_REF`):
+    under `pull_request` that file comes from the PR itself.
+
+    Without `GITHUB_WORKFLOW_REF` the running workflow is unknown, so every
+    file under `.github/workflows/` counts (fail closed)."""
+    touched = changes.touched_paths()
+    if workflow_path is not None:
+        hits = tuple(p for p in touched if p == workflow_path)
+        watched = workflow_path
+    else:
+        hits = tuple(p for p in touched if p.startswith(WORKFLOWS_DIR))
+        watched = f"{WORKFLOWS_DIR} (GITHUB_WORKFLOW_REF is not set)"
+    if hits:
+        message = (
+            f"the change touches the workflow that runs the gate ({watched}); under "
+            "pull_request that file comes from the PR itself, so a workflow change needs "
+            "its own reviewed PR"
+        )
+    else:
+        message = f"the workflow that runs the gate ({watched}) is untouched"
+    return Result(id=WORKFLOW_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
+
+
+class Listing(Protocol):
+    """How much of a change set an API listing holds."""
+
+    @property
+    def listed(self) -> int: ...  # entries the API returned
+
+    @property
+    def expected(self) -> int | None: ...  # the PR's changed_files (None: unknown)
+
+
+def diff_incomplete(found: Listing | None) -> Result:
+    """Built-in `gate.diff-incomplete` (Action only): fails when the change
+    set could not be read completely (the PR files API stops at 3000 files).
+
+    `found` is the PR files API's listing; None means the change came whole
+    from git."""
+    if found is None:
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind=KIND,
+            passed=True,
+            message="the change set was read completely from git",
+        )
+    if found.expected is None:
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind=KIND,
+            passed=False,
+            message=(
+                f"the PR files API listed {found.listed} files but the PR's changed_files "
+                "count is unknown, so the listing cannot be shown complete; check out both "
+                "commits (actions/checkout with fetch-depth: 0) to judge from git"
+            ),
+        )
+    if found.listed < found.expected:
+        cap = " (the API stops at 3000 files)" if found.listed >= FILES_API_LIMIT else ""
+        return Result(
+            id=DIFF_INCOMPLETE,
+            kind=KIND,
+            passed=False,
+            message=(
+                f"the PR files API listed {found.listed} of {found.expected} changed files"
+                f"{cap}; the change cannot be judged from a partial listing: check out both "
+                "commits (actions/checkout with fetch-depth: 0) so the gate reads git, "
+                "or split the PR"
+            ),
+        )
+    return Result(
+        id=DIFF_INCOMPLETE,
+        kind=KIND,
+        passed=True,
+        message=f"the PR files API listed all {found.listed} changed files",
+    )
+
+
+def rubric_selftest(report: SelftestReport) -> Result:
+    """Built-in `gate.rubric-selftest`: fails when one of the rubric's own
+    `examples` got a verdict other than the one it expects.  Every command
+    that judges a real change runs the examples first
+    (`gate.selftest.judge_change`), so nothing is judged as passing by rules
+    that disagree with their own examples."""
+    wrong = [o for o in report.outcomes if not o.agrees]
+    if not wrong:
+        n = len(report.outcomes)
+        message = f"all {plural(n, 'rubric example')} got their expected verdict"
+        return Result(id=RUBRIC_SELFTEST, kind=KIND, passed=True, message=message)
+    details = "; ".join(f'example "{o.name}": {o.describe()}' for o in wrong)
+    return Result(
+        id=RUBRIC_SELFTEST,
+        kind=KIND,
+        passed=False,
+        message=f"{len(wrong)} rubric example(s) disagree, so no verdict can be trusted: {details}",
+    )
+
+
+# Report order (never reorder an existing id; a new built-in goes where it reads best).
+BUILTINS: tuple[tuple[str, Callable[..., Result]], ...] = (
+    (RUBRIC_EDITED, rubric_edited),
+    (WORKFLOW_EDITED, workflow_edited),
+    (DIFF_INCOMPLETE, diff_incomplete),
+    (RUBRIC_SELFTEST, rubric_selftest),
+)
+BUILTIN_IDS = tuple(rule_id for rule_id, _ in BUILTINS)
+
+
+def order(results: Iterable[Result]) -> list[Result]:
+    """Built-in results in report order (`BUILTIN_IDS`; an unknown id last, by id)."""
+    rank = {rule_id: i for i, rule_id in enumerate(BUILTIN_IDS)}
+    return sorted(results, key=lambda r: (rank.get(r.id, len(rank)), r.id))
