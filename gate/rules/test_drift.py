@@ -99,15 +99,17 @@ class _NoParser(Exception):
 
 def _toml(text: str) -> dict[str, Any]:
     """`text` parsed as TOML by the parser pytest itself uses: the standard
-    library's on Python 3.11+, else the `tomli` package when installed."""
+    library's on Python 3.11+, else `tomli` (the same parser, a dependency
+    of the gate on Python 3.10)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         try:
             import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:
+        except ImportError:  # an install that skipped the gate's dependencies
             raise _NoParser(
-                "cannot be read: TOML needs Python 3.11 or the tomli package (pip install tomli)"
+                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
+                "of the gate on Python 3.10 (pip install tomli)"
             ) from None
     data: dict[str, Any] = tomllib.loads(text)
     return data
