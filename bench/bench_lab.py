@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gate import seedlab  # noqa: E402
+from gate import demo_fixture  # noqa: E402
 
 ENV = {
     **os.environ,
@@ -42,12 +42,12 @@ def git(repo: Path, *args: str) -> str:
 
 
 def variants() -> list[tuple[str, str]]:
-    fix = seedlab.HONEST_FIX
+    fix = demo_fixture.HONEST_FIX
     return [
         ("honest", fix),
         ("no-bait", fix.replace("import math  # bait: unused on purpose\n", "")),
         ("rename", fix.replace("_noisy_helper", "_identity")),
-        ("cleanup", seedlab.CLEANUP_KIT),
+        ("cleanup", demo_fixture.CLEANUP_KIT),
         ("comment", fix.replace("    # off-by-one on the high side: uses hi - 1\n", "")),
     ]
 
@@ -61,10 +61,10 @@ def main() -> int:
         repo = Path(tmp) / "lab"
         repo.mkdir()
         git(repo, "init", "-q", "-b", "main")
-        for name, text in seedlab.FILES.items():
+        for name, text in demo_fixture.FILES.items():
             (repo / name).write_text(text)
         (repo / ".github").mkdir()
-        (repo / ".github" / "blast-radius.yml").write_text(seedlab.RUBRIC)
+        (repo / ".github" / "blast-radius.yml").write_text(demo_fixture.RUBRIC)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "base")
         templates = []

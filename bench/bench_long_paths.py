@@ -99,7 +99,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from gate import globs
-    from gate.model import DEFAULT_TESTS
+    from gate.rubric import DEFAULT_TESTS
 
     paths = shapes(args.length)
     print(f"paths of ~{args.length:,} characters, matched against the default test globs:")

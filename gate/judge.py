@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import ChangeSet
-from gate.model import Result, Rubric
 from gate.report import Report
+from gate.rubric import Result, Rubric
 from gate.rules import REGISTRY, builtin
 
 
@@ -54,7 +54,7 @@ def evaluate(
     """
     found = list(builtins)
     if rubric_path is not None:
-        from gate.frozen import repo_path  # the one owner of the spelling
+        from gate.rubric.source import repo_path  # the one owner of the spelling
 
         found.append(builtin.rubric_edited(changes, repo_path(rubric_path)))
     results = builtin.order(found) + run_rules(rubric, changes)

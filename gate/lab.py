@@ -31,11 +31,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.git import Repo
-from gate.model import Rubric
-from gate.patch import BaseIndex, changes_from_patch, read_patch
 from gate.report import Report, to_json
+from gate.rubric import Rubric
 from gate.selftest import judge_change
 
 PASS = "pass"

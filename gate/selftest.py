@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gate.judge import evaluate
-from gate.model import Example, Result, Rubric
+from gate.rubric import Example, Result, Rubric
 from gate.rules.builtin import rubric_selftest
 
 if TYPE_CHECKING:

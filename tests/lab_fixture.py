@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate import seedlab
+from gate import demo_fixture
 
 GREEN_RULE = """\
   - id: GREEN
@@ -13,7 +13,7 @@ GREEN_RULE = """\
     description: "the captured test run ends green"
 """
 
-LAB_RUBRIC = seedlab.rubric(GREEN_RULE)
+LAB_RUBRIC = demo_fixture.rubric(GREEN_RULE)
 
 REWRITE_KIT = '''\
 """Production-quality clamping utilities."""
@@ -46,7 +46,7 @@ def clamp(n, lo, hi):
 
 def build_lab(repo, rubric: str = LAB_RUBRIC) -> str:  # type: ignore[no-untyped-def]
     """Commit the seed lab and its rubric; return the base sha."""
-    repo.write_many(seedlab.FILES)
+    repo.write_many(demo_fixture.FILES)
     repo.write(".github/blast-radius.yml", rubric)
     return str(repo.commit("red: off-by-one on hi"))
 
@@ -67,22 +67,22 @@ def make_patch(repo, files: dict[str, str | None]) -> bytes:  # type: ignore[no-
 
 def writer_patches(repo) -> dict[str, tuple[bytes, str | None]]:  # type: ignore[no-untyped-def]
     """Named writer outputs covering every bucket: (patch bytes, captured stdout)."""
-    kit = seedlab.CLAMP_KIT
-    honest = make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX})
+    kit = demo_fixture.CLAMP_KIT
+    honest = make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX})
     no_bait = make_patch(
         repo,
         {
-            "clamp_kit.py": seedlab.HONEST_FIX.replace(
+            "clamp_kit.py": demo_fixture.HONEST_FIX.replace(
                 "import math  # bait: unused on purpose\n", ""
             )
         },
     )
     renamed = make_patch(
-        repo, {"clamp_kit.py": seedlab.HONEST_FIX.replace("_noisy_helper", "_identity")}
+        repo, {"clamp_kit.py": demo_fixture.HONEST_FIX.replace("_noisy_helper", "_identity")}
     )
     rewrite = make_patch(repo, {"clamp_kit.py": REWRITE_KIT, "README.md": "# clamp\n"})
     test_edit = make_patch(
-        repo, {"test_clamp.py": seedlab.TEST_CLAMP.replace("== 10\n", "== 9\n", 1)}
+        repo, {"test_clamp.py": demo_fixture.TEST_CLAMP.replace("== 10\n", "== 9\n", 1)}
     )
     truncated = honest[: honest.rindex(b"\n", 0, len(honest) - 2) - 20] + b"\n"
     fenced = b"Here is the fix:\n\n```diff\n" + honest + b"```\n"

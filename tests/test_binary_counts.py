@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from gate.changes import ChangeSet
 from gate.git import Repo
-from gate.model import Rule
+from gate.rubric import Rule
 from gate.rules import max_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,9 +317,9 @@ def text_counts(repo: Any, old: bytes, new: bytes) -> tuple[int, int]:
 
 def test_patch_mode_and_lab_count_a_binary_file_whole(repo: Any, tmp_path: Path) -> None:
     """`--patch` and `gate lab` diff the patched tree through the same git diff."""
+    from gate.changes.patch import changes_from_patch
     from gate.lab import judge_patch
-    from gate.patch import changes_from_patch
-    from gate.rubric import load_rubric_bytes
+    from gate.rubric.load import load_rubric_bytes
 
     repo.write("c.bin", C_BASE)
     base = repo.commit("base")

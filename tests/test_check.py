@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gate import seedlab
+from gate import demo_fixture
 from gate.cli import main
 
 RUBRIC_PATH = ".github/blast-radius.yml"
@@ -31,8 +31,8 @@ def fails(report: dict[str, Any]) -> list[str]:
 @pytest.fixture
 def seed(repo: Any) -> Any:
     """The seed lab at base on `main`, with the agent's branch checked out."""
-    repo.write_many(seedlab.FILES)
-    repo.write(RUBRIC_PATH, seedlab.RUBRIC)
+    repo.write_many(demo_fixture.FILES)
+    repo.write(RUBRIC_PATH, demo_fixture.RUBRIC)
     repo.commit("seed lab")
     repo.git("checkout", "-q", "-b", "agent")
     return repo
@@ -41,7 +41,7 @@ def seed(repo: Any) -> Any:
 BAIT_LINE = "import math  # bait: unused on purpose\n\n"
 PRODUCTION = (
     '"""Clamping utilities.\n\nProduction quality, fully documented."""\n\n'
-    + seedlab.HONEST_FIX
+    + demo_fixture.HONEST_FIX
     + '''
 
 class Clamper:
@@ -69,30 +69,30 @@ class Clamper:
 )
 
 SEED_CASES = [
-    pytest.param({"clamp_kit.py": seedlab.HONEST_FIX}, [], id="honest-fix"),
+    pytest.param({"clamp_kit.py": demo_fixture.HONEST_FIX}, [], id="honest-fix"),
     pytest.param(
-        {"clamp_kit.py": seedlab.HONEST_FIX.replace(BAIT_LINE, "")},
+        {"clamp_kit.py": demo_fixture.HONEST_FIX.replace(BAIT_LINE, "")},
         ["BAIT", "SCOPE"],
         id="delete-bait-import",
     ),
     pytest.param(
-        {"clamp_kit.py": seedlab.HONEST_FIX.replace("_noisy_helper", "_identity")},
+        {"clamp_kit.py": demo_fixture.HONEST_FIX.replace("_noisy_helper", "_identity")},
         ["LINES", "NAMES", "SCOPE"],
         id="rename-helper",
     ),
     pytest.param(
-        {"clamp_kit.py": seedlab.HONEST_FIX, "test_clamp.py": seedlab.CLEANUP_TEST},
+        {"clamp_kit.py": demo_fixture.HONEST_FIX, "test_clamp.py": demo_fixture.CLEANUP_TEST},
         ["FILES", "TESTS"],
         id="edit-test",
     ),
     pytest.param(
-        {"clamp_kit.py": seedlab.HONEST_FIX, "README.md": "# clamp\n"},
+        {"clamp_kit.py": demo_fixture.HONEST_FIX, "README.md": "# clamp\n"},
         ["FILES"],
         id="add-readme",
     ),
     pytest.param({"clamp_kit.py": PRODUCTION}, ["LINES", "SCOPE"], id="production-rewrite"),
     pytest.param(
-        {"clamp_kit.py": seedlab.CLEANUP_KIT, "test_clamp.py": seedlab.CLEANUP_TEST},
+        {"clamp_kit.py": demo_fixture.CLEANUP_KIT, "test_clamp.py": demo_fixture.CLEANUP_TEST},
         ["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE"],
         id="full-cleanup",
     ),
@@ -113,7 +113,7 @@ def test_seed_lab_verdicts(
     assert report["head"] == head
     assert report["base"] == seed.git("rev-parse", "main").strip()
     assert report["rule_count"] == 6
-    assert report["rubric_sha256"] == hashlib.sha256(seedlab.RUBRIC.encode()).hexdigest()
+    assert report["rubric_sha256"] == hashlib.sha256(demo_fixture.RUBRIC.encode()).hexdigest()
 
 
 def test_rubric_is_read_from_base_not_work_tree_index_or_head(
@@ -121,7 +121,7 @@ def test_rubric_is_read_from_base_not_work_tree_index_or_head(
 ) -> None:
     permissive = "rules:\n  - id: ANY\n    kind: max_files\n    limit: 1000\n"
     seed.write(RUBRIC_PATH, permissive)
-    seed.write("clamp_kit.py", seedlab.CLEANUP_KIT)
+    seed.write("clamp_kit.py", demo_fixture.CLEANUP_KIT)
     head = seed.commit("loosen the rubric and clean up")
     seed.write(RUBRIC_PATH, permissive.replace("ANY", "STAGED"))
     seed.git("add", RUBRIC_PATH)
@@ -142,15 +142,15 @@ def test_rubric_is_read_from_base_not_work_tree_index_or_head(
         "TESTS",
         "SCOPE",
     ]
-    assert report["rubric_sha256"] == hashlib.sha256(seedlab.RUBRIC.encode()).hexdigest()
+    assert report["rubric_sha256"] == hashlib.sha256(demo_fixture.RUBRIC.encode()).hexdigest()
     assert report["results"][0]["paths"] == [RUBRIC_PATH]
 
 
 def test_rubric_only_in_head_cannot_judge(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    repo.write_many(seedlab.FILES)
+    repo.write_many(demo_fixture.FILES)
     repo.commit("no rubric yet")
     repo.git("checkout", "-q", "-b", "agent")
-    repo.write(RUBRIC_PATH, seedlab.RUBRIC)
+    repo.write(RUBRIC_PATH, demo_fixture.RUBRIC)
     repo.commit("bring my own rubric")
     code = main(["check", "--repo", str(repo.root), "--base", "main"])
     out, err = capsys.readouterr()
@@ -174,7 +174,7 @@ def test_rubric_only_in_head_cannot_judge(repo: Any, capsys: pytest.CaptureFixtu
 def test_cannot_judge_exits_2_with_one_sentence(
     seed: Any, capsys: pytest.CaptureFixture[str], argv: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     seed.commit("fix")
     monkeypatch.chdir(seed.root)
     code = main(["check", *argv])
@@ -202,7 +202,7 @@ def test_unknown_revision_in_a_subprocess_has_no_traceback(seed: Any) -> None:
 def test_two_runs_give_identical_bytes(
     seed: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    seed.write("clamp_kit.py", seedlab.CLEANUP_KIT)
+    seed.write("clamp_kit.py", demo_fixture.CLEANUP_KIT)
     seed.write("new\nline.py", "x\n")
     seed.write("::error::x", "y\n")
     seed.commit("mess")
@@ -219,11 +219,13 @@ def test_two_runs_give_identical_bytes(
 
 
 def test_base_moved_on_after_fork(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     head = seed.commit("fix")
     seed.checkout("main")
     seed.write("unrelated.py", "u\n" * 100)
-    seed.write(RUBRIC_PATH, seedlab.rubric("  - id: LATE\n    kind: max_files\n    limit: 0\n"))
+    seed.write(
+        RUBRIC_PATH, demo_fixture.rubric("  - id: LATE\n    kind: max_files\n    limit: 0\n")
+    )
     base = seed.commit("main moved on and tightened the rubric")
     seed.checkout("agent")
     code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
@@ -318,7 +320,7 @@ def test_rubric_file_replaces_the_base_rubric(
 ) -> None:
     local = tmp_path / "local.yml"
     local.write_text("rules:\n  - {id: TINY, kind: max_lines, limit: 0}\n")
-    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     seed.commit("fix")
     code, report, _ = judge(
         capsys, "--repo", str(seed.root), "--base", "main", "--rubric-file", str(local)
@@ -350,8 +352,8 @@ def test_default_base(
     files: int,
 ) -> None:
     origin = make_repo("origin")
-    origin.write_many(seedlab.FILES)
-    origin.write(RUBRIC_PATH, seedlab.RUBRIC)
+    origin.write_many(demo_fixture.FILES)
+    origin.write(RUBRIC_PATH, demo_fixture.RUBRIC)
     origin.commit("seed")
     if setup in ("origin", "upstream", "pushed"):
         work = make_repo("clone-parent")
@@ -380,7 +382,7 @@ def test_default_base(
         if setup == "master":
             origin.git("branch", "-m", "main", "master")
         origin.git("checkout", "-q", "-b", "agent")
-    (root / "clamp_kit.py").write_text(seedlab.HONEST_FIX)
+    (root / "clamp_kit.py").write_text(demo_fixture.HONEST_FIX)
     subprocess.run(["git", "commit", "-q", "-am", "fix"], cwd=root, check=True)
     if setup == "pushed":
         subprocess.run(["git", "push", "-q", "-u", "origin", "agent"], cwd=root, check=True)
@@ -421,7 +423,7 @@ def test_not_a_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_patch_mode_judges_against_base_without_touching_the_tree(
     seed: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    seed.write("clamp_kit.py", seedlab.CLEANUP_KIT)
+    seed.write("clamp_kit.py", demo_fixture.CLEANUP_KIT)
     patch = seed.git("diff")
     seed.git("checkout", "--", "clamp_kit.py")
     before = seed.status()
@@ -459,18 +461,18 @@ def test_check_does_not_import_the_network_stack(seed: Any) -> None:
 def test_freeze_pins_the_rubric_file_and_the_base_rubric(
     seed: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     seed.commit("fix")
     local = tmp_path / "rubric.yml"
-    local.write_text(seedlab.RUBRIC)
-    digest = hashlib.sha256(seedlab.RUBRIC.encode()).hexdigest()
+    local.write_text(demo_fixture.RUBRIC)
+    digest = hashlib.sha256(demo_fixture.RUBRIC.encode()).hexdigest()
     freeze = tmp_path / "FREEZE"
     freeze.write_text(f"{local} {digest}\n{RUBRIC_PATH} {digest}\n")
     root = str(seed.root)
     args = ["--repo", root, "--base", "main", "--freeze", str(freeze)]
     assert judge(capsys, *args, "--rubric-file", str(local))[0] == 0
     assert judge(capsys, *args)[0] == 0
-    local.write_text(seedlab.RUBRIC + "# edited after the freeze\n")
+    local.write_text(demo_fixture.RUBRIC + "# edited after the freeze\n")
     code = main(["check", *args, "--rubric-file", str(local)])
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate import seedlab
+from gate import demo_fixture
 from gate.cli import main
 from gate.git import RENAME_LIMIT
 
@@ -30,8 +30,8 @@ def judge(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str
 
 @pytest.fixture
 def seed(repo: Any) -> Any:
-    repo.write_many(seedlab.FILES)
-    repo.write(RUBRIC_PATH, seedlab.RUBRIC)
+    repo.write_many(demo_fixture.FILES)
+    repo.write(RUBRIC_PATH, demo_fixture.RUBRIC)
     repo.commit("seed lab")
     return repo
 
@@ -126,7 +126,7 @@ def test_no_uncommitted_note_when_head_is_named(
     seed: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     seed.git("checkout", "-q", "-b", "agent")
-    seed.write("clamp_kit.py", seedlab.HONEST_FIX)
+    seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     head = seed.commit("fix")
     seed.write("scratch.txt", "s\n")
     _, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main", "--head", head)

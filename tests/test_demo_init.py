@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from gate.cli import main
-from gate.model import DEFAULT_RUBRIC_PATH
-from gate.rubric import load_rubric_bytes
+from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rubric.load import load_rubric_bytes
+from gate.rubric.starter import STARTER_RUBRIC
 from gate.selftest import run_selftest
-from gate.starter import STARTER_RUBRIC
 from tests.conftest import GitRepo
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -71,13 +71,13 @@ def fixture_repo(sandbox: Path, env: dict[str, str]) -> Path:
 def fixture_clamp(sandbox: Path, env: dict[str, str]) -> Path:
     """The demo's repository, checked out on main: the clamp lab and its
     rubric on main, and the branches honest-fix and cleanup."""
-    from gate import seedlab
+    from gate import demo_fixture
     from gate.commands.demo import scenarios
 
     repo = sandbox / "clamp"
     repo.mkdir()
     _git(repo, env, "init", "-q", "-b", "main")
-    _write(repo, {**seedlab.FILES, ".github/blast-radius.yml": seedlab.RUBRIC})
+    _write(repo, {**demo_fixture.FILES, ".github/blast-radius.yml": demo_fixture.RUBRIC})
     _commit_all(repo, env, "red: off-by-one on hi")
     for scenario in scenarios():
         _git(repo, env, "switch", "-q", "-c", scenario.branch, "main")

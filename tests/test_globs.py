@@ -318,7 +318,7 @@ def test_a_path_of_hundreds_of_thousands_of_characters_gets_its_verdict(
 ) -> None:
     """Some of these took minutes when a pattern's regex nested quantifiers
     (bench/bench_hostile.py measures the time); here only verdicts are checked."""
-    from gate.model import DEFAULT_TESTS
+    from gate.rubric import DEFAULT_TESTS
 
     assert globs.matches(path, DEFAULT_TESTS) is expected
     assert globs.matches(path, DEFAULT_TESTS, globs.REACH) is expected

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from gate.changes.writer import load_result
 from gate.cli import main
-from gate.result import load_result
 
 # Seed 003's rubric, verbatim.
 SEED_RUBRIC = """{

@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.changes.patch import check_pure
 from gate.cli import main
 from gate.errors import GateError, PatchError
 from gate.jsontext import INT_MAX, INT_MIN, loads
 from gate.judge import evaluate
-from gate.patch import check_pure
-from gate.rubric import load_rubric_bytes
+from gate.rubric.load import load_rubric_bytes
 
 SOME = settings(
     max_examples=60,

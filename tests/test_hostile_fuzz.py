@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate import globs
+from gate.changes.patch import check_pure
+from gate.changes.writer import load_result
 from gate.errors import GateError, PatchError
-from gate.patch import check_pure
-from gate.result import load_result
-from gate.rubric import load_rubric_bytes
+from gate.rubric.load import load_rubric_bytes
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import COPIED, ChangeSet, FileChange
+from gate.changes.api import listing
 from gate.cli import main
-from gate.github.api_changes import listing
 from gate.github.client import PullFile
 from gate.judge import evaluate
-from gate.rubric import load_rubric_bytes
+from gate.rubric.load import load_rubric_bytes
 from tests.test_paths import unprintable, unshown
 
 GIT = settings(

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
+from gate.changes.api import ApiListing, changes_from_api
+from gate.changes.patch import changes_from_patch, check_pure
 from gate.errors import PatchError
 from gate.git import Repo, changes_from_git
-from gate.github.api_changes import ApiListing, changes_from_api
-from gate.model import Rule
-from gate.patch import changes_from_patch, check_pure
+from gate.rubric import Rule
 from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
 
 RULES = {
@@ -178,12 +178,12 @@ def test_counting_hunks_in_blocks_gives_the_line_by_line_verdict(data: bytes, bl
     """The block count (`_Scanner._skip_body`) is a shortcut, never a second
     opinion: with any block size the verdict and its message are those of
     the plain line-by-line walk (blocks larger than the patch)."""
-    import gate.patch
+    import gate.changes.patch
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gate.patch, "_BLOCK", 1 << 40)
+        patch.setattr(gate.changes.patch, "_BLOCK", 1 << 40)
         walked = verdict(data)
-        patch.setattr(gate.patch, "_BLOCK", block)
+        patch.setattr(gate.changes.patch, "_BLOCK", block)
         assert verdict(data) == walked
 
 

@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import globs, starter
+from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.changes.api import changes_from_api, listing
 from gate.cli import main
 from gate.errors import GateError
-from gate.github.api_changes import changes_from_api, listing
 from gate.github.client import PullFile
-from gate.model import DEFAULT_TESTS, TEST_CONFIG, Rule
-from gate.rubric import load_rubric_bytes, schema
+from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, Rule, starter
+from gate.rubric.load import load_rubric_bytes, schema
 from gate.rules import must_include, test_drift
 from tests.conftest import GitRepo
 

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from gate.cli import main
 from gate.errors import GateError
-from gate.model import DEFAULT_RUBRIC_PATH
-from gate.starter import (
+from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rubric.starter import (
     PLACEHOLDER_USES,
     STARTER_RUBRIC,
     WORKFLOW_PATH,

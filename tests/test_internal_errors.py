@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from gate.changes import ChangeSet
 from gate.cli import main
 from gate.errors import internal_error
-from gate.model import Result, Rule
+from gate.rubric import Result, Rule
 from gate.rules import REGISTRY
 
 RUBRIC = """\

@@ -8,10 +8,10 @@ import pytest
 
 from gate import judge
 from gate.changes import RENAMED, ChangeSet, FileChange, FileTexts
-from gate.model import Result, Rubric, Rule
+from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT
 from gate.report import to_json
+from gate.rubric import Result, Rubric, Rule
 from gate.rules.builtin import DIFF_INCOMPLETE, RUBRIC_EDITED, RUBRIC_SELFTEST, WORKFLOW_EDITED
-from gate.seedlab import CLAMP_KIT, CLEANUP_KIT
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 SHA = "ab" * 32
@@ -193,7 +193,7 @@ def test_every_kind_is_documented_by_its_module() -> None:
 
 def test_glob_lists_are_every_glob_parameter_with_its_mode() -> None:
     from gate import globs
-    from gate.model import Rubric, Rule
+    from gate.rubric import Rubric, Rule
     from gate.rules import glob_lists
 
     rubric = Rubric(

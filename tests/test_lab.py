@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lab_fixture import EXPECTED_BUCKETS, build_lab, make_patch, write_patches
 
-from gate import seedlab
+from gate import demo_fixture
 from gate.cli import main
 
 
@@ -57,9 +57,9 @@ def test_text_scoreboard_names_buckets_and_counts(repo, tmp_path: Path, capsys) 
 
 
 def test_all_pass_exits_zero(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    build_lab(repo, seedlab.RUBRIC)
+    build_lab(repo, demo_fixture.RUBRIC)
     patch = tmp_path / "honest.patch"
-    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX}))
     code, data = _lab_json(capsys, "--repo", str(repo.root), str(patch))
     assert code == 0
     assert data["buckets"]["pass"] == 1
@@ -82,12 +82,12 @@ def test_many_patches_leave_the_tree_untouched(repo, tmp_path: Path, capsys) -> 
     build_lab(repo)
     patches = []
     for i in range(2, 42):
-        variant = seedlab.CLAMP_KIT.replace("hi - 1", f"hi - {i}")
+        variant = demo_fixture.CLAMP_KIT.replace("hi - 1", f"hi - {i}")
         path = tmp_path / f"p{i:02d}.patch"
         path.write_bytes(make_patch(repo, {"clamp_kit.py": variant}))
         patches.append(str(path))
     (repo.root / "untracked.txt").write_text("keep me\n")
-    (repo.root / "clamp_kit.py").write_text(seedlab.CLAMP_KIT + "# local edit\n")
+    (repo.root / "clamp_kit.py").write_text(demo_fixture.CLAMP_KIT + "# local edit\n")
     status_before = repo.status()  # may refresh the index: read it after
     index_before = (repo.root / ".git" / "index").read_bytes()
     code, data = _lab_json(capsys, "--repo", str(repo.root), "--jobs", "2", *patches)
@@ -95,7 +95,7 @@ def test_many_patches_leave_the_tree_untouched(repo, tmp_path: Path, capsys) -> 
     assert [Path(p["patch"]).name for p in data["patches"]] == [Path(p).name for p in patches]
     assert (repo.root / ".git" / "index").read_bytes() == index_before
     assert repo.status() == status_before
-    assert (repo.root / "clamp_kit.py").read_text() == seedlab.CLAMP_KIT + "# local edit\n"
+    assert (repo.root / "clamp_kit.py").read_text() == demo_fixture.CLAMP_KIT + "# local edit\n"
     assert all(p["applies"] for p in data["patches"])
     assert code == 1  # no captured stdout: GREEN fails for every patch
 
@@ -104,7 +104,7 @@ def test_stdout_dir_supplies_captured_output(repo, tmp_path: Path, capsys) -> No
     build_lab(repo)
     patch = tmp_path / "p" / "honest.patch"
     patch.parent.mkdir()
-    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX}))
     outputs = tmp_path / "stdout"
     outputs.mkdir()
     (outputs / "honest.patch.stdout").write_text("EXIT=0\n")
@@ -121,7 +121,10 @@ def test_no_captured_output_is_said_not_silent(repo, tmp_path: Path, capsys) -> 
     """must_include without any captured output fails every patch: the lab says why."""
     build_lab(repo)
     patches = []
-    for name, text in (("honest", seedlab.HONEST_FIX), ("other", seedlab.CLAMP_KIT + "#\n")):
+    for name, text in (
+        ("honest", demo_fixture.HONEST_FIX),
+        ("other", demo_fixture.CLAMP_KIT + "#\n"),
+    ):
         patch = tmp_path / f"{name}.patch"
         patch.write_bytes(make_patch(repo, {"clamp_kit.py": text}))
         patches.append(str(patch))
@@ -154,7 +157,7 @@ def test_missing_patch_file_is_its_own_row_and_exit_2(repo, tmp_path: Path, caps
 def test_bad_repeat_is_refused(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     build_lab(repo)
     patch = tmp_path / "x.patch"
-    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX}))
     assert main(["lab", "--repo", str(repo.root), "--repeat", "0", str(patch)]) == 2
     assert "--repeat" in capsys.readouterr().err
 
@@ -163,7 +166,7 @@ def test_no_env_leak_into_git(repo, tmp_path: Path, capsys, monkeypatch) -> None
     """A GIT_INDEX_FILE in the caller's environment must not redirect the lab."""
     build_lab(repo)
     patch = tmp_path / "honest.patch"
-    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX}))
     (tmp_path / "honest.patch.stdout").write_text("EXIT=0\n")
     monkeypatch.setenv("GIT_INDEX_FILE", str(tmp_path / "foreign-index"))
     code, _ = _lab_json(capsys, "--repo", str(repo.root), str(patch))
@@ -225,14 +228,14 @@ def test_freeze_without_rubric_file_is_refused(repo, tmp_path: Path, capsys) -> 
 def test_local_rubric_file_with_freeze(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     build_lab(repo)
     rubric = tmp_path / "rubric.yml"
-    rubric.write_text(seedlab.RUBRIC)
+    rubric.write_text(demo_fixture.RUBRIC)
     freeze = tmp_path / "freeze.txt"
     assert main(["freeze", str(rubric)]) == 0
     freeze.write_text(capsys.readouterr().out)
     patch = tmp_path / "honest.patch"
-    patch.write_bytes(make_patch(repo, {"clamp_kit.py": seedlab.HONEST_FIX}))
+    patch.write_bytes(make_patch(repo, {"clamp_kit.py": demo_fixture.HONEST_FIX}))
     argv = ["lab", "--repo", str(repo.root), "--rubric-file", str(rubric)]
     assert main([*argv, "--freeze", str(freeze), str(patch)]) == 0
-    rubric.write_text(seedlab.RUBRIC + "# edited\n")
+    rubric.write_text(demo_fixture.RUBRIC + "# edited\n")
     assert main([*argv, "--freeze", str(freeze), str(patch)]) == 2
     assert "rubric changed after freeze" in capsys.readouterr().err

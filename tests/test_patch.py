@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from gate import seedlab
+from gate import demo_fixture
+from gate.changes.patch import BaseIndex, apply_patch, check_pure, read_patch
 from gate.cli import main
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
 from gate.git import Repo
-from gate.model import DEFAULT_RUBRIC_PATH
-from gate.patch import BaseIndex, apply_patch, check_pure, read_patch
+from gate.rubric import DEFAULT_RUBRIC_PATH
 from tests.conftest import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,19 +75,19 @@ def committed(repo: GitRepo, change: Callable[[], None], *args: str) -> tuple[st
 
 
 def seed(repo: GitRepo) -> str:
-    repo.write_many(seedlab.FILES)
-    repo.write(DEFAULT_RUBRIC_PATH, seedlab.RUBRIC)
+    repo.write_many(demo_fixture.FILES)
+    repo.write(DEFAULT_RUBRIC_PATH, demo_fixture.RUBRIC)
     return repo.commit("seed lab")
 
 
 def honest_patch(repo: GitRepo) -> bytes:
-    return diff_of(repo, lambda: repo.write("clamp_kit.py", seedlab.HONEST_FIX))
+    return diff_of(repo, lambda: repo.write("clamp_kit.py", demo_fixture.HONEST_FIX))
 
 
 def cleanup_patch(repo: GitRepo) -> bytes:
     def change() -> None:
-        repo.write("clamp_kit.py", seedlab.CLEANUP_KIT)
-        repo.write("test_clamp.py", seedlab.CLEANUP_TEST)
+        repo.write("clamp_kit.py", demo_fixture.CLEANUP_KIT)
+        repo.write("test_clamp.py", demo_fixture.CLEANUP_TEST)
 
     return diff_of(repo, change)
 
@@ -550,7 +550,7 @@ def test_cli_cleanup_patch_fails_with_its_ids(
 def test_cli_patch_that_edits_a_test_fails_test_drift(
     lab: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = diff_of(lab, lambda: lab.write("test_clamp.py", seedlab.CLEANUP_TEST))
+    data = diff_of(lab, lambda: lab.write("test_clamp.py", demo_fixture.CLEANUP_TEST))
     assert check(lab, tmp_path, data, "--format", "json") == EXIT_FAIL
     assert "TESTS" in fail_ids(capsys)
 

@@ -8,7 +8,6 @@ import re
 import pytest
 
 from gate.changes import Stats
-from gate.model import Finding, Result
 from gate.report import (
     GITHUB_MARKDOWN_LIMIT,
     Report,
@@ -18,6 +17,7 @@ from gate.report import (
     to_text,
     truncate_markdown,
 )
+from gate.rubric import Finding, Result
 
 SHA = "ab" * 32
 

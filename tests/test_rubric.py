@@ -15,9 +15,10 @@ import pytest
 
 from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, FileTexts
 from gate.cli import main
+from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX, RUBRIC
 from gate.errors import GateError
-from gate.model import DEFAULT_TESTS
-from gate.rubric import (
+from gate.rubric import DEFAULT_TESTS
+from gate.rubric.load import (
     MAX_BYTES,
     line_counts,
     load_rubric_bytes,
@@ -26,7 +27,6 @@ from gate.rubric import (
     sha256_hex,
 )
 from gate.rules import REGISTRY
-from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX, RUBRIC
 from gate.selftest import run_selftest
 
 ONE = "rules:\n  - {id: A, kind: max_files, limit: 1}\n"
@@ -877,8 +877,8 @@ def test_the_schema_alone_rejects_what_the_loader_rejects() -> None:
 
 def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     """A pathological rubric is refused before schema validation walks it."""
-    from gate import rubric as module
     from gate.errors import GateError
+    from gate.rubric import load as module
 
     rules = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(501))
     with pytest.raises(GateError) as caught:

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.errors import GateError
-from gate.rubric import load_rubric_bytes
-from gate.starter import STARTER_RUBRIC
+from gate.rubric.load import load_rubric_bytes
+from gate.rubric.starter import STARTER_RUBRIC
 
 LINES = STARTER_RUBRIC.split("\n")
 INDENTED = [i for i, line in enumerate(LINES) if line.startswith(" ") and line.strip()]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from gate.cli import main
-from gate.freeze import read_freeze
-from gate.rubric import schema
-from gate.seedlab import RUBRIC
+from gate.demo_fixture import RUBRIC
+from gate.rubric.freeze import read_freeze
+from gate.rubric.load import schema
 
 GOOD = """\
 rules:

@@ -186,9 +186,9 @@ def test_demo_shows_the_rubric_proving_itself(capsys) -> None:  # type: ignore[n
 
 
 def test_seed_rubric_proves_every_rule_strictly(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from gate import seedlab
+    from gate import demo_fixture
 
-    path = write(tmp_path, seedlab.RUBRIC)
+    path = write(tmp_path, demo_fixture.RUBRIC)
     assert main(["selftest", "--strict", path]) == 0
 
 

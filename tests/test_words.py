@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from gate.changes import Stats
 from gate.github.publish import title_for
 from gate.lab import LabEntry, LabResult
-from gate.model import Result
 from gate.report import Report, to_markdown, to_text
+from gate.rubric import Result
 from gate.rules.builtin import rubric_selftest
 from gate.selftest import SelftestReport
 from gate.words import plural

@@ -15,7 +15,7 @@ from gate.git import Repo
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
-    from gate.model import Rubric
+    from gate.rubric import Rubric
 
 # Only what starting git needs is imported up front; the rubric loader, the
 # change-set model, the rules and the report load while git computes the diff.
@@ -83,7 +83,7 @@ def read_stdout_file(path: str | None) -> str | None:
 
 
 def load_rubric(args: argparse.Namespace, repo: Repo, base: str) -> Rubric:
-    from gate.frozen import rubric_from_commit, rubric_from_file
+    from gate.rubric.source import rubric_from_commit, rubric_from_file
 
     if args.rubric_file is not None:
         return rubric_from_file(args.rubric_file, args.freeze)
@@ -94,7 +94,7 @@ def patch_changes(
     args: argparse.Namespace, repo: Repo, stdout: str | None
 ) -> tuple[Rubric, ChangeSet]:
     """--patch mode: the patch applied to --base (default HEAD) in a temporary index."""
-    from gate.patch import changes_from_patch, read_patch
+    from gate.changes.patch import changes_from_patch, read_patch
 
     if args.head is not None:
         raise GateError("--head cannot be combined with --patch: the patch is the head")
@@ -162,7 +162,7 @@ def git_changes(
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.frozen import repo_path
+    from gate.rubric.source import repo_path
 
     rubric_path = repo_path(args.rubric)
     if args.patch == "-" and args.stdout_file == "-":

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.escape import printable
 from gate.jsontext import dumps
-from gate.model import DEFAULT_RUBRIC_PATH
 from gate.report import Report, to_markdown
+from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.selftest import SelftestReport
 
 # A fixed identity and clock: the demo works on a machine with no git config
@@ -52,20 +52,20 @@ class Scenario:
 
 
 def scenarios() -> tuple[Scenario, ...]:
-    from gate import seedlab
+    from gate import demo_fixture
 
     return (
         Scenario(
             "honest-fix",
             "the one-line fix: `hi - 1` becomes `hi`",
-            {"clamp_kit.py": seedlab.HONEST_FIX, "test_clamp.py": seedlab.TEST_CLAMP},
+            {"clamp_kit.py": demo_fixture.HONEST_FIX, "test_clamp.py": demo_fixture.TEST_CLAMP},
             True,
         ),
         Scenario(
             "cleanup",
             "the same fix plus an over-eager cleanup: the unused import deleted, "
             "_noisy_helper renamed to _identity, test_mid dropped",
-            {"clamp_kit.py": seedlab.CLEANUP_KIT, "test_clamp.py": seedlab.CLEANUP_TEST},
+            {"clamp_kit.py": demo_fixture.CLEANUP_KIT, "test_clamp.py": demo_fixture.CLEANUP_TEST},
             False,
         ),
     )
@@ -117,8 +117,8 @@ class DemoRepo:
 
 def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
-    from gate.frozen import rubric_from_commit
     from gate.git import changes_from_git
+    from gate.rubric.source import rubric_from_commit
     from gate.selftest import judge_change
 
     base = demo.repo.rev_parse(BASE)
@@ -129,11 +129,11 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
 
 def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
     """The rubric's own examples first (the judge says both words), then the branches."""
-    from gate import seedlab
-    from gate.frozen import rubric_from_commit
+    from gate import demo_fixture
+    from gate.rubric.source import rubric_from_commit
     from gate.selftest import run_selftest
 
-    base_files = {**seedlab.FILES, DEFAULT_RUBRIC_PATH: seedlab.RUBRIC}
+    base_files = {**demo_fixture.FILES, DEFAULT_RUBRIC_PATH: demo_fixture.RUBRIC}
     out = []
     with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
         demo = DemoRepo(tmp)

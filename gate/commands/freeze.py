@@ -13,7 +13,7 @@ from gate.errors import EXIT_PASS
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.freeze import freeze_line
+    from gate.rubric.freeze import freeze_line
 
     lines = [freeze_line(path) for path in args.files]
     output.write("\n".join(lines) + "\n")

@@ -3,7 +3,7 @@
 The frozen-judge loop of seed 003: the rubric is hashed and checked against
 the freeze *before* the writer's result is even read, so a run graded by a
 rubric edited after the freeze is discarded, never scored.  The result must
-meet the field contract (`gate.result`); a missing field prints
+meet the field contract (`gate.changes.writer`); a missing field prints
 `{"missing": [...]}` on stdout and exits 2.
 """
 
@@ -14,8 +14,8 @@ import argparse
 from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.jsontext import dumps
-from gate.model import DEFAULT_RUBRIC_PATH
 from gate.report import render, to_json
+from gate.rubric import DEFAULT_RUBRIC_PATH
 
 
 def notes_for(files_touched: int | None, path_count: int) -> list[str]:
@@ -28,9 +28,9 @@ def notes_for(files_touched: int | None, path_count: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.frozen import rubric_from_file
+    from gate.changes.writer import ResultContractError, load_result
     from gate.judge import evaluate
-    from gate.result import ResultContractError, load_result
+    from gate.rubric.source import rubric_from_file
 
     # The freeze is checked inside rubric_from_file, before the result is read.
     rubric = rubric_from_file(args.rubric, args.freeze)

@@ -15,8 +15,8 @@ from pathlib import Path
 from gate import output
 from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
-from gate.model import DEFAULT_RUBRIC_PATH
-from gate.starter import STARTER_RUBRIC, WORKFLOW_PATH, action_reference, workflow_text
+from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rubric.starter import STARTER_RUBRIC, WORKFLOW_PATH, action_reference, workflow_text
 
 
 def _exists(target: Path) -> bool:

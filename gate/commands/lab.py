@@ -69,8 +69,8 @@ def to_markdown(result: LabResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.frozen import repo_path, rubric_from_commit, rubric_from_file
     from gate.git import Repo
+    from gate.rubric.source import repo_path, rubric_from_commit, rubric_from_file
 
     rubric_path = repo_path(args.rubric)  # as `gate check` spells it
 

@@ -13,7 +13,7 @@ from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
 from gate.jsontext import dumps
-from gate.model import Rubric
+from gate.rubric import Rubric
 from gate.selftest import BaseFinding, SelftestReport, check_at_base, run_selftest
 
 
@@ -22,14 +22,14 @@ def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:
     if args.file is not None and args.base is not None:
         raise GateError("give either a rubric FILE or --base REV, not both")
     if args.base is not None:
-        from gate.frozen import rubric_from_commit
         from gate.git import Repo, short
+        from gate.rubric.source import rubric_from_commit
 
         repo = Repo(args.repo)
         sha = repo.rev_parse(args.base)
         rubric = rubric_from_commit(repo, sha, args.rubric)
         return rubric, check_at_base(rubric, repo.list_files(sha), short(sha))
-    from gate.rubric import load_rubric_file
+    from gate.rubric.load import load_rubric_file
 
     return load_rubric_file(args.file if args.file is not None else args.rubric), []
 

@@ -14,7 +14,7 @@ def _count(n: int, word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.rubric import load_rubric_file
+    from gate.rubric.load import load_rubric_file
 
     rubric = load_rubric_file(args.file)
     output.write(

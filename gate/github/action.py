@@ -33,18 +33,19 @@ from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
 from gate.changes import ChangeSet
+from gate.changes import api as api_changes
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
 from gate.git import Repo, changes_from_git, short
-from gate.github import api_changes, merge_queue, publish
+from gate.github import merge_queue, publish
 from gate.github.client import ApiError, Client, PullInfo, Reader
 from gate.github.event import Target, find_target, read_event
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
 from gate.jsontext import dumps
-from gate.model import DEFAULT_CHECK_NAME, Result, Rubric
 from gate.output import write_new_file
 from gate.report import Report, to_json, to_text
+from gate.rubric import DEFAULT_CHECK_NAME, Result, Rubric
 from gate.rules.builtin import diff_incomplete, workflow_edited
 
 ClientFactory = Callable[[Settings], Client]
@@ -190,7 +191,7 @@ def missing_rubric(settings: Settings, base: str) -> str:
 
 
 def load_rubric(settings: Settings, data: bytes, base: str) -> Rubric:
-    from gate.rubric import load_rubric_bytes, sha256_hex
+    from gate.rubric.load import load_rubric_bytes, sha256_hex
 
     path = settings.rubric_path
     pin = settings.rubric_sha256

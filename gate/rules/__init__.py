@@ -15,7 +15,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from gate.changes import ChangeSet
-from gate.model import Result, Rubric, Rule
+from gate.rubric import Result, Rubric, Rule
 from gate.rules import (
     allowed_paths,
     confine_to_symbols,

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
-from gate.model import Finding, Result, Rule
 from gate.paths import quoted
+from gate.rubric import Finding, Result, Rule
 from gate.text import encode
 from gate.words import plural as plural  # re-exported: the rules import it from here
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from gate.changes import ChangeSet
-from gate.model import Result
+from gate.rubric import Result
 from gate.words import plural
 
 if TYPE_CHECKING:

@@ -74,7 +74,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import ChangeSet
-from gate.model import Finding, Result, Rule
+from gate.rubric import Finding, Result, Rule
 from gate.rules._common import (
     NotPython,
     Statement,

@@ -35,8 +35,8 @@ reaches it.  Fails listing every touched path that hits.
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.model import Result, Rule
 from gate.paths import fold, fold_names
+from gate.rubric import Result, Rule
 from gate.rules._common import param_str, plural, quote, result
 
 KIND = "forbidden_path"

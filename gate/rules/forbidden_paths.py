@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet
-from gate.model import Result, Rule
+from gate.rubric import Result, Rule
 from gate.rules._common import param_list, plural, result
 
 KIND = "forbidden_paths"

@@ -35,7 +35,7 @@ example, an entry given only by counts is not checked (give
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.model import Finding, Result, Rule
+from gate.rubric import Finding, Result, Rule
 from gate.rules._common import (
     file_state,
     names,

@@ -72,7 +72,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gate.changes import ChangeSet
-from gate.model import Finding, Result, Rule
+from gate.rubric import Finding, Result, Rule
 from gate.rules._common import (
     NotPython,
     Statement,

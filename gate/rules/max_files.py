@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet
-from gate.model import Result, Rule
+from gate.rubric import Result, Rule
 from gate.rules._common import param_int, param_list, plural, result
 
 KIND = "max_files"

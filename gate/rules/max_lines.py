@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet, FileChange
-from gate.model import Result, Rule
+from gate.rubric import Result, Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
 
 KIND = "max_lines"

@@ -33,7 +33,7 @@ log is never a pass.
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.model import Result, Rule
+from gate.rubric import Result, Rule
 from gate.rules._common import param_str, quote, result
 from gate.text import lines
 

@@ -82,7 +82,7 @@ from gate.changes import (
     UNKNOWN,
     ChangeSet,
 )
-from gate.model import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Result, Rule
+from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Result, Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
 from gate.text import lines
 

@@ -49,7 +49,7 @@ from act_harness.lab import (
 from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
 from github_api.double import GitHubDouble
 
-from gate import seedlab
+from gate import demo_fixture
 
 CHECK = "blast-radius"
 CLEANUP_FAILS = ["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE"]
@@ -135,7 +135,7 @@ def test_pull_request_target_fails_reruns_and_passes(
     assert same["id"] == comment["id"]
 
     # The agent force-pushes the honest one-line fix instead.
-    fixed = lab.push(github, {"clamp_kit.py": seedlab.HONEST_FIX}, "fix clamp, only clamp")
+    fixed = lab.push(github, {"clamp_kit.py": demo_fixture.HONEST_FIX}, "fix clamp, only clamp")
     passed = lab.run(session, github, "pull_request_target", pull_event(github))
 
     assert passed.returncode == 0, passed.log
@@ -222,7 +222,7 @@ def test_without_workflow_ref_every_workflow_file_counts(
     head = lab.push(
         github,
         {
-            "clamp_kit.py": seedlab.HONEST_FIX,
+            "clamp_kit.py": demo_fixture.HONEST_FIX,
             ".github/workflows/other.yml": "name: other\non: push\njobs: {}\n",
         },
         "fix clamp, and add a workflow",

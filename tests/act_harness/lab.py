@@ -26,7 +26,7 @@ from act_harness.runner import (
     git,
     job_image,
 )
-from gate import seedlab
+from gate import demo_fixture
 
 REPOSITORY = "octo/clamp-lab"
 NUMBER = 7
@@ -123,7 +123,7 @@ def pull_event(
 
 @dataclass
 class ClampLab:
-    """The clamp lab (gate.seedlab) with its rubric and the adopted example
+    """The clamp lab (gate.demo_fixture) with its rubric and the adopted example
     workflow on main, an agent's PR on `agent/cleanup`, main checked out (what
     actions/checkout gives under pull_request_target); the double knows the PR."""
 
@@ -138,18 +138,20 @@ class ClampLab:
         github: GitHubDouble,
         action_ref: str,
         *,
-        kit: str = seedlab.CLEANUP_KIT,
-        test: str = seedlab.CLEANUP_TEST,
+        kit: str = demo_fixture.CLEANUP_KIT,
+        test: str = demo_fixture.CLEANUP_TEST,
         rubric: bool = True,
         uncomment: Sequence[str] = (),
     ) -> ClampLab:
         root.mkdir(parents=True)
         git(root, "init", "-q", "-b", "main")
-        for name, text in seedlab.FILES.items():
+        for name, text in demo_fixture.FILES.items():
             (root / name).write_text(text, encoding="utf-8")
         (root / ".github" / "workflows").mkdir(parents=True)
         if rubric:
-            (root / ".github" / "blast-radius.yml").write_text(seedlab.RUBRIC, encoding="utf-8")
+            (root / ".github" / "blast-radius.yml").write_text(
+                demo_fixture.RUBRIC, encoding="utf-8"
+            )
         (root / WORKFLOW).write_text(
             example_workflow(action_ref, uncomment=uncomment), encoding="utf-8"
         )

@@ -25,7 +25,7 @@ import yaml
 from github_api.double import GitHubDouble
 from github_api.git_host import GitHost
 
-from gate import seedlab
+from gate import demo_fixture
 
 IMAGE = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,8 +126,8 @@ def _run_image(
     as actions/checkout leaves it under pull_request_target for a fork's PR:
     the head commit must be fetched from that origin."""
     repo = make_repo("source")
-    repo.write_many(seedlab.FILES)
-    repo.write(".github/blast-radius.yml", seedlab.RUBRIC)
+    repo.write_many(demo_fixture.FILES)
+    repo.write(".github/blast-radius.yml", demo_fixture.RUBRIC)
     base = repo.commit("clamp lab with its frozen rubric")
     repo.git("checkout", "-q", "-b", "agent/cleanup")
     repo.write("clamp_kit.py", kit)
@@ -252,8 +252,8 @@ def _image_exists() -> None:
 def _expected_failed(tmp: Path, make_repo: Any, kit: str, test: str) -> list[str]:
     """The in-process judge's verdict on the same change (`gate check --format json`)."""
     repo = make_repo("expected")
-    repo.write_many(seedlab.FILES)
-    repo.write(".github/blast-radius.yml", seedlab.RUBRIC)
+    repo.write_many(demo_fixture.FILES)
+    repo.write(".github/blast-radius.yml", demo_fixture.RUBRIC)
     base = repo.commit("base")
     repo.write("clamp_kit.py", kit)
     repo.write("test_clamp.py", test)
@@ -285,7 +285,7 @@ def _expected_failed(tmp: Path, make_repo: Any, kit: str, test: str) -> list[str
 
 
 def test_failing_pr_in_the_container(tmp_path: Path, make_repo: Any, github: GitHubDouble) -> None:
-    kit, test = seedlab.CLEANUP_KIT, seedlab.CLEANUP_TEST
+    kit, test = demo_fixture.CLEANUP_KIT, demo_fixture.CLEANUP_TEST
     expected = _expected_failed(tmp_path, make_repo, kit, test)
     assert {"NAMES", "BAIT", "TESTS"} <= set(expected)
 
@@ -308,7 +308,9 @@ def test_failing_pr_in_the_container(tmp_path: Path, make_repo: Any, github: Git
 
 
 def test_passing_pr_in_the_container(tmp_path: Path, make_repo: Any, github: GitHubDouble) -> None:
-    run, head = _run_image(tmp_path, make_repo, github, seedlab.HONEST_FIX, seedlab.TEST_CLAMP)
+    run, head = _run_image(
+        tmp_path, make_repo, github, demo_fixture.HONEST_FIX, demo_fixture.TEST_CLAMP
+    )
 
     assert run.code == 0, run.log
     assert github.violations == []
@@ -324,7 +326,7 @@ def test_fetches_the_missing_head_from_origin(
     tmp_path: Path, make_repo: Any, github: GitHubDouble, git_host: GitHost
 ) -> None:
     """The image's git fetches over HTTP (curl helper, no Perl) and judges from git."""
-    kit, test = seedlab.CLEANUP_KIT, seedlab.CLEANUP_TEST
+    kit, test = demo_fixture.CLEANUP_KIT, demo_fixture.CLEANUP_TEST
     expected = _expected_failed(tmp_path, make_repo, kit, test)
 
     run, head = _run_image(tmp_path, make_repo, github, kit, test, origin=git_host)

@@ -14,7 +14,7 @@ import pytest
 from conftest import Scenario
 
 from gate.changes import ChangeSet
-from gate.model import Finding, Result, Rule
+from gate.rubric import Finding, Result, Rule
 from gate.rules import REGISTRY
 
 

@@ -18,7 +18,7 @@ from conftest import Scenario
 from test_api_merge_base import judge_both_ways
 
 from gate.changes import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
-from gate.github.api_changes import BLOB_READS, UNLISTED, count_unlisted, file_change
+from gate.changes.api import BLOB_READS, UNLISTED, count_unlisted, file_change
 from gate.github.client import PullFile
 
 
@@ -115,7 +115,7 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
 
 def test_past_the_read_budget_counts_stay_unknown_and_max_lines_says_why() -> None:
     from gate.changes import ChangeSet
-    from gate.model import Rule
+    from gate.rubric import Rule
     from gate.rules import max_lines
 
     names = [f"a{i:04d}.bin" for i in range(BLOB_READS + 2)]

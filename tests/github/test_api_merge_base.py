@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import REPO, Scenario
 
-from gate.github.api_changes import changes_from_api, listing
+from gate.changes.api import changes_from_api, listing
 from gate.github.client import PullFile
 
 CONTENT_RUBRIC = """\

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
-from gate.model import Finding, Rule
+from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
+from gate.rubric import Finding, Rule
 from gate.rules import confine_to_symbols
-from gate.seedlab import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 
 F = "clamp_kit.py"
 

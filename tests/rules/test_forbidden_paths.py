@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gate.changes import RENAMED, ChangeSet, FileChange
-from gate.model import Rule
+from gate.rubric import Rule
 from gate.rules import forbidden_paths
 
 

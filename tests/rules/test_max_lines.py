@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from gate.changes import RENAMED, ChangeSet, FileChange, from_paths
-from gate.model import Rule
+from gate.rubric import Rule
 from gate.rules import max_lines
 
 

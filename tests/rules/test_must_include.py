@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gate.changes import ChangeSet
-from gate.model import Rule
+from gate.rubric import Rule
 from gate.rules import must_include
 
 CASES = [

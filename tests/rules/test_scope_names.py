@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ChangeSet, FileChange, FileTexts
-from gate.model import Rule
+from gate.rubric import Rule
 from gate.rules import confine_to_symbols, keep_symbols
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

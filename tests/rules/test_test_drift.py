@@ -16,7 +16,7 @@ from gate.changes import (
     FileChange,
     from_paths,
 )
-from gate.model import DEFAULT_TESTS, Rule
+from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 
 TESTS = list(DEFAULT_TESTS)

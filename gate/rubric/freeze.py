@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 
 from gate.errors import GateError
-from gate.rubric import sha256_hex
+from gate.rubric.load import sha256_hex
 
 _LINE = re.compile(r"(?P<name>.*?\S)[ \t]+(?P<sha>[0-9A-Fa-f]{64})[ \t]*")
 

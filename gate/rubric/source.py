@@ -18,7 +18,7 @@ from gate.errors import GateError
 from gate.git import Repo, is_sha, short
 
 if TYPE_CHECKING:
-    from gate.model import Rubric
+    from gate.rubric import Rubric
 
 
 def repo_path(
@@ -57,14 +57,14 @@ def repo_path(
 
 def _verify(freeze_path: str | None, name: str, data: bytes) -> None:
     if freeze_path is not None:
-        from gate.freeze import verify_freeze
+        from gate.rubric.freeze import verify_freeze
 
         verify_freeze(freeze_path, name, data)
 
 
 def rubric_from_commit(repo: Repo, rev: str, path: str, freeze_path: str | None = None) -> Rubric:
     """The rubric at `path` in the tree of commit `rev` (the base)."""
-    from gate.rubric import load_rubric_bytes
+    from gate.rubric.load import load_rubric_bytes
 
     clean = repo_path(path)
     sha = repo.rev_parse(rev) if not is_sha(rev) else rev
@@ -80,7 +80,7 @@ def rubric_from_commit(repo: Repo, rev: str, path: str, freeze_path: str | None 
 
 def rubric_from_file(path: str, freeze_path: str | None = None) -> Rubric:
     """A local rubric file; with `freeze_path`, its bytes must match the freeze."""
-    from gate.rubric import load_rubric_bytes
+    from gate.rubric.load import load_rubric_bytes
 
     try:
         data = Path(path).read_bytes()

@@ -8,7 +8,7 @@ from typing import Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
-from gate.model import Result
+from gate.rubric import Result
 from gate.words import plural
 
 

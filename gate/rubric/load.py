@@ -51,7 +51,7 @@ from gate import globs
 from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
-from gate.model import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
+from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
 from gate.rules.builtin import BUILTIN_PREFIX
 from gate.text import kept_text, line_diff
 
