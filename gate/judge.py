@@ -47,7 +47,7 @@ def evaluate(
     """Judge `changes` by `rubric`.
 
     `rubric_path` is the repository path of the rubric, in any spelling
-    `gate.frozen.repo_path` accepts (`./x.yml` is `x.yml`); when given,
+    `gate.rubric.source.repo_path` accepts (`./x.yml` is `x.yml`); when given,
     built-in `gate.rubric-edited` is evaluated.  `builtins` are extra built-in results
     computed by the caller.  Built-ins are reported first, in `gate.rules.builtin`'s
     order, then the rubric's rules in rubric order.

@@ -16,7 +16,7 @@ The order is fixed and fail-closed:
 4. semantic checks the schema cannot express: duplicate rule ids, the
    reserved `gate.` prefix, usable globs, clean repo-relative paths,
    examples that expect unknown ids, contradictory example entries;
-5. build `gate.model` values with every default filled.
+5. build `gate.rubric` values with every default filled.
 
 Every error is a `GateError` whose message reads
 `invalid rubric: FILE:LINE: rule "F3" (forbidden_paths): unknown key "pathz"; allowed keys: ...`.
