@@ -4,7 +4,7 @@
 network, the clock or the environment.  Built-in rules that need the outside
 world (the Action's workflow-edited and diff-incomplete) or the examples
 (rubric-selftest, see `gate.selftest.judge_change`) are computed by the
-caller and passed in as ready `Result`s.
+caller and passed in as ready `RuleResult`s.
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import ChangeSet
-from gate.report import Report
-from gate.rubric import Result, Rubric
+from gate.report import Report, RuleResult
+from gate.rubric import Rubric
 from gate.rules import REGISTRY, builtin
 
 
-def run_rules(rubric: Rubric, changes: ChangeSet) -> list[Result]:
+def run_rules(rubric: Rubric, changes: ChangeSet) -> list[RuleResult]:
     """The rubric's own rules, in rubric order."""
     results = []
     for rule in rubric.rules:
         result = REGISTRY[rule.kind](rule, changes)
         if rule.description is not None and result.description is None:
-            result = Result(
+            result = RuleResult(
                 id=result.id,
                 kind=result.kind,
                 passed=result.passed,
@@ -41,7 +41,7 @@ def evaluate(
     changes: ChangeSet,
     *,
     rubric_path: str | None = None,
-    builtins: Sequence[Result] = (),
+    builtins: Sequence[RuleResult] = (),
     notes: Sequence[str] = (),
 ) -> Report:
     """Judge `changes` by `rubric`.

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gate.judge import evaluate
-from gate.rubric import Example, Result, Rubric
+from gate.report import RuleResult
+from gate.rubric import Example, Rubric
 from gate.rules.builtin import rubric_selftest
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def judge_change(
     changes: ChangeSet,
     *,
     rubric_path: str | None,
-    builtins: Sequence[Result] = (),
+    builtins: Sequence[RuleResult] = (),
     notes: Sequence[str] = (),
 ) -> Report:
     """The verdict of every command that judges a real change (`gate check`,

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from gate.changes import ChangeSet
 from gate.cli import main
 from gate.errors import internal_error
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules import REGISTRY
 
 RUBRIC = """\
@@ -53,10 +54,10 @@ class Boom:
         self.exc = exc
         self.trigger = trigger
 
-    def __call__(self, rule: Rule, changes: ChangeSet) -> Result:
+    def __call__(self, rule: Rule, changes: ChangeSet) -> RuleResult:
         if self.trigger is None or self.trigger in changes.touched_paths():
             raise self.exc
-        return Result(id=rule.id, kind=rule.kind, passed=True, message="toy: fine")
+        return RuleResult(id=rule.id, kind=rule.kind, passed=True, message="toy: fine")
 
 
 def _make(exc_type: type[BaseException], message: str) -> BaseException:

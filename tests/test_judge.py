@@ -9,8 +9,8 @@ import pytest
 from gate import judge
 from gate.changes import RENAMED, ChangeSet, FileChange, FileTexts
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT
-from gate.report import to_json
-from gate.rubric import Result, Rubric, Rule
+from gate.report import RuleResult, to_json
+from gate.rubric import Rubric, Rule
 from gate.rules.builtin import DIFF_INCOMPLETE, RUBRIC_EDITED, RUBRIC_SELFTEST, WORKFLOW_EDITED
 
 RUBRIC_PATH = ".github/blast-radius.yml"
@@ -38,8 +38,8 @@ CHANGES = ChangeSet(
 )
 
 
-def builtin(rule_id: str, passed: bool) -> Result:
-    return Result(id=rule_id, kind="builtin", passed=passed, message="m")
+def builtin(rule_id: str, passed: bool) -> RuleResult:
+    return RuleResult(id=rule_id, kind="builtin", passed=passed, message="m")
 
 
 def test_rubric_rules_in_rubric_order_and_failed_in_that_order() -> None:

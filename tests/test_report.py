@@ -10,14 +10,15 @@ import pytest
 from gate.changes import Stats
 from gate.report import (
     GITHUB_MARKDOWN_LIMIT,
+    Finding,
     Report,
+    RuleResult,
     render,
     to_json,
     to_markdown,
     to_text,
     truncate_markdown,
 )
-from gate.rubric import Finding, Result
 
 SHA = "ab" * 32
 
@@ -26,10 +27,10 @@ def make_report(
     paths: tuple[str, ...] = ("a.py", "b.py"), message: str = "9 paths; limit 3"
 ) -> Report:
     results = (
-        Result("gate.rubric-edited", "builtin", True, "the rubric is untouched"),
-        Result("F1", "max_files", False, message, paths, description="one focused change"),
-        Result("F2", "must_include", True, "stdout contains EXIT=0"),
-        Result(
+        RuleResult("gate.rubric-edited", "builtin", True, "the rubric is untouched"),
+        RuleResult("F1", "max_files", False, message, paths, description="one focused change"),
+        RuleResult("F2", "must_include", True, "stdout contains EXIT=0"),
+        RuleResult(
             "F3",
             "forbidden_path",
             False,
@@ -53,7 +54,7 @@ def make_report(
 
 
 def passing_report() -> Report:
-    results = (Result("F1", "max_files", True, "2 paths; limit 3"),)
+    results = (RuleResult("F1", "max_files", True, "2 paths; limit 3"),)
     return Report(True, (), 1, SHA, None, None, Stats(2, 1, 1), results)
 
 
@@ -177,7 +178,7 @@ def test_markdown_mention_in_message_is_broken() -> None:
 def test_markdown_truncates_with_a_note() -> None:
     paths = tuple(f"src/{'deep/' * 30}file{i}.py" for i in range(3000))
     many = tuple(
-        Result(f"R{i}", "forbidden_paths", False, "x" * 300, paths[:60]) for i in range(400)
+        RuleResult(f"R{i}", "forbidden_paths", False, "x" * 300, paths[:60]) for i in range(400)
     )
     report = Report(False, tuple(r.id for r in many), 400, SHA, None, None, Stats(1, 1, 1), many)
     full = to_markdown(report)

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from gate.changes import Stats
 from gate.github.publish import title_for
 from gate.lab import LabEntry, LabResult
-from gate.report import Report, to_markdown, to_text
-from gate.rubric import Result
+from gate.report import Report, RuleResult, to_markdown, to_text
 from gate.rules.builtin import rubric_selftest
 from gate.selftest import SelftestReport
 from gate.words import plural
@@ -26,7 +25,7 @@ ONE_PLURAL = re.compile(
 
 def report_with(n_results: int, n_failed: int, stats: Stats) -> Report:
     results = tuple(
-        Result(id=f"R{i}", kind="max_files", passed=i >= n_failed, message="m")
+        RuleResult(id=f"R{i}", kind="max_files", passed=i >= n_failed, message="m")
         for i in range(n_results)
     )
     return Report(

@@ -44,8 +44,8 @@ from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
 from gate.jsontext import dumps
 from gate.output import write_new_file
-from gate.report import Report, to_json, to_text
-from gate.rubric import DEFAULT_CHECK_NAME, Result, Rubric
+from gate.report import Report, RuleResult, to_json, to_text
+from gate.rubric import DEFAULT_CHECK_NAME, Rubric
 from gate.rules.builtin import diff_incomplete, workflow_edited
 
 ClientFactory = Callable[[Settings], Client]
@@ -247,7 +247,7 @@ class Change(NamedTuple):
     it was read, and what the report should say about it."""
 
     changes: ChangeSet
-    complete: Result
+    complete: RuleResult
     notes: tuple[str, ...] = ()
 
 

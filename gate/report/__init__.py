@@ -1,4 +1,6 @@
-"""The report value and its renderings (json / text / markdown), all pure."""
+"""The report: each rule's verdict (`RuleResult`, with its file-level
+`Finding`s), the `Report` of one judged change, and its renderings
+(json / text / markdown), all pure."""
 
 from __future__ import annotations
 
@@ -8,8 +10,46 @@ from typing import Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
-from gate.rubric import Result
+from gate.paths import shown
 from gate.words import plural
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A file-level finding (becomes a check-run annotation)."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """One rule's verdict on one change (`pass` in the JSON report)."""
+
+    id: str
+    kind: str
+    passed: bool
+    message: str
+    paths: tuple[str, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    description: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "pass": self.passed,
+            "message": self.message,
+            "paths": [shown(p) for p in self.paths],
+        }
+        if self.description is not None:
+            out["description"] = self.description
+        if self.findings:
+            out["findings"] = [
+                {"path": shown(f.path), "line": f.line, "message": f.message} for f in self.findings
+            ]
+        return out
 
 
 @dataclass(frozen=True)
@@ -21,7 +61,7 @@ class Report:
     base: str | None
     head: str | None
     stats: Stats
-    results: tuple[Result, ...]
+    results: tuple[RuleResult, ...]
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:

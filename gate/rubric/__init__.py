@@ -1,7 +1,6 @@
-"""Values shared by the rubric loader, the rules and the reports.
-
-Kept apart from `rubric.py` (which loads and validates) so that rules and
-reports depend only on plain values.
+"""What a rubric is: the values the loader (`gate.rubric.load`) builds and
+the rules read (`Rubric`, `Rule`, `AppliesTo`, `Example`), and the default
+test globs.  Plain values, so rules depend on nothing that loads or validates.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from typing import Any
 
 from gate.changes import ChangeSet
 from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
-from gate.paths import shown
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
 # The default `tests` globs.  The SPEC's list comes first and is a floor;
@@ -114,39 +112,3 @@ class Rubric:
         if any(r.kind == "test_drift" for r in self.rules):
             files.update(TEST_CONFIG_SECTIONS)
         return tuple(sorted(files))
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A file-level finding (becomes a check-run annotation)."""
-
-    path: str
-    message: str
-    line: int | None = None
-
-
-@dataclass(frozen=True)
-class Result:
-    id: str
-    kind: str
-    passed: bool
-    message: str
-    paths: tuple[str, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    description: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "id": self.id,
-            "kind": self.kind,
-            "pass": self.passed,
-            "message": self.message,
-            "paths": [shown(p) for p in self.paths],
-        }
-        if self.description is not None:
-            out["description"] = self.description
-        if self.findings:
-            out["findings"] = [
-                {"path": shown(f.path), "line": f.line, "message": f.message} for f in self.findings
-            ]
-        return out

@@ -1,7 +1,7 @@
 """Rule kinds, one module each, registered in one explicit table.
 
 Every module has `KIND` (the rubric's `kind:` value), a docstring that is the
-rule's documentation, and a pure `check(rule, changes) -> Result` that never
+rule's documentation, and a pure `check(rule, changes) -> RuleResult` that never
 touches git, the network, the clock or the environment.  A module whose
 parameters are glob lists names them in `GLOBS` (parameter -> match mode,
 `gate.globs.EXACT`, `FOLDED` or `REACH`).  Parameters are
@@ -15,7 +15,8 @@ from collections.abc import Callable
 from types import ModuleType
 
 from gate.changes import ChangeSet
-from gate.rubric import Result, Rubric, Rule
+from gate.report import RuleResult
+from gate.rubric import Rubric, Rule
 from gate.rules import (
     allowed_paths,
     confine_to_symbols,
@@ -29,7 +30,7 @@ from gate.rules import (
     test_drift,
 )
 
-Check = Callable[[Rule, ChangeSet], Result]
+Check = Callable[[Rule, ChangeSet], RuleResult]
 
 MODULES: tuple[ModuleType, ...] = (
     max_files,

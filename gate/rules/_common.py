@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
 from gate.paths import quoted
-from gate.rubric import Finding, Result, Rule
+from gate.report import Finding, RuleResult
+from gate.rubric import Rule
 from gate.text import encode
 from gate.words import plural as plural  # re-exported: the rules import it from here
 
@@ -52,9 +53,9 @@ def result(
     message: str,
     paths: Iterable[str] = (),
     findings: Iterable[Finding] = (),
-) -> Result:
-    """A `Result` for `rule`; `paths` are sorted and made unique."""
-    return Result(
+) -> RuleResult:
+    """A `RuleResult` for `rule`; `paths` are sorted and made unique."""
+    return RuleResult(
         id=rule.id,
         kind=rule.kind,
         passed=passed,
@@ -134,7 +135,7 @@ def texts_for(changes: ChangeSet, path: str) -> FileTexts | None:
     return changes.texts.get(path)
 
 
-def unavailable(rule: Rule, path: str, changes: ChangeSet) -> Result:
+def unavailable(rule: Rule, path: str, changes: ChangeSet) -> RuleResult:
     """The result for a touched file whose text the source cannot give, or
     that is too large to read (`ChangeSet.withheld` says why).
 

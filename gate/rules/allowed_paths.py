@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import param_list, plural, result
 
 KIND = "allowed_paths"
 GLOBS = {"paths": globs.EXACT}  # exact: never allows more than it says
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     touched = changes.touched_paths()
     allowed = set(globs.matching(touched, patterns, GLOBS["paths"]))

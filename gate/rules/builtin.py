@@ -5,7 +5,7 @@ Ids are public API: an id is never renamed, renumbered or reused (more
 built-ins may be added under the prefix).  `BUILTINS` is their report
 order: `gate.judge.evaluate` reports built-ins first, in this order, then
 the rubric's rules.  Each built-in is a pure function of plain values that
-returns a ready `Result` (kind `builtin`); the caller that holds those
+returns a ready `RuleResult` (kind `builtin`); the caller that holds those
 values (the judge, the Action, the self-test) runs it.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from gate.changes import ChangeSet
-from gate.rubric import Result
+from gate.report import RuleResult
 from gate.words import plural
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ WORKFLOWS_DIR = ".github/workflows/"
 FILES_API_LIMIT = 3000
 
 
-def rubric_edited(changes: ChangeSet, rubric_path: str) -> Result:
+def rubric_edited(changes: ChangeSet, rubric_path: str) -> RuleResult:
     """Built-in `gate.rubric-edited`: fails when the change touches the
     rubric's own path.  The rubric used is still the base version."""
     hits = tuple(p for p in changes.touched_paths() if p == rubric_path)
@@ -46,10 +46,10 @@ def rubric_edited(changes: ChangeSet, rubric_path: str) -> Result:
         )
     else:
         message = f"the rubric {rubric_path} is untouched"
-    return Result(id=RUBRIC_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
+    return RuleResult(id=RUBRIC_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
 
 
-def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
+def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> RuleResult:
     """Built-in `gate.workflow-edited` (Action only): fails when the change
     touches the workflow file that runs the gate (`GITHUB_WORKFLOW_REF`):
     under `pull_request` that file comes from the PR itself.
@@ -71,7 +71,7 @@ def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> Result:
         )
     else:
         message = f"the workflow that runs the gate ({watched}) is untouched"
-    return Result(id=WORKFLOW_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
+    return RuleResult(id=WORKFLOW_EDITED, kind=KIND, passed=not hits, message=message, paths=hits)
 
 
 class Listing(Protocol):
@@ -84,21 +84,21 @@ class Listing(Protocol):
     def expected(self) -> int | None: ...  # the PR's changed_files (None: unknown)
 
 
-def diff_incomplete(found: Listing | None) -> Result:
+def diff_incomplete(found: Listing | None) -> RuleResult:
     """Built-in `gate.diff-incomplete` (Action only): fails when the change
     set could not be read completely (the PR files API stops at 3000 files).
 
     `found` is the PR files API's listing; None means the change came whole
     from git."""
     if found is None:
-        return Result(
+        return RuleResult(
             id=DIFF_INCOMPLETE,
             kind=KIND,
             passed=True,
             message="the change set was read completely from git",
         )
     if found.expected is None:
-        return Result(
+        return RuleResult(
             id=DIFF_INCOMPLETE,
             kind=KIND,
             passed=False,
@@ -110,7 +110,7 @@ def diff_incomplete(found: Listing | None) -> Result:
         )
     if found.listed < found.expected:
         cap = " (the API stops at 3000 files)" if found.listed >= FILES_API_LIMIT else ""
-        return Result(
+        return RuleResult(
             id=DIFF_INCOMPLETE,
             kind=KIND,
             passed=False,
@@ -121,7 +121,7 @@ def diff_incomplete(found: Listing | None) -> Result:
                 "or split the PR"
             ),
         )
-    return Result(
+    return RuleResult(
         id=DIFF_INCOMPLETE,
         kind=KIND,
         passed=True,
@@ -129,7 +129,7 @@ def diff_incomplete(found: Listing | None) -> Result:
     )
 
 
-def rubric_selftest(report: SelftestReport) -> Result:
+def rubric_selftest(report: SelftestReport) -> RuleResult:
     """Built-in `gate.rubric-selftest`: fails when one of the rubric's own
     `examples` got a verdict other than the one it expects.  Every command
     that judges a real change runs the examples first
@@ -139,9 +139,9 @@ def rubric_selftest(report: SelftestReport) -> Result:
     if not wrong:
         n = len(report.outcomes)
         message = f"all {plural(n, 'rubric example')} got their expected verdict"
-        return Result(id=RUBRIC_SELFTEST, kind=KIND, passed=True, message=message)
+        return RuleResult(id=RUBRIC_SELFTEST, kind=KIND, passed=True, message=message)
     details = "; ".join(f'example "{o.name}": {o.describe()}' for o in wrong)
-    return Result(
+    return RuleResult(
         id=RUBRIC_SELFTEST,
         kind=KIND,
         passed=False,
@@ -150,7 +150,7 @@ def rubric_selftest(report: SelftestReport) -> Result:
 
 
 # Report order (never reorder an existing id; a new built-in goes where it reads best).
-BUILTINS: tuple[tuple[str, Callable[..., Result]], ...] = (
+BUILTINS: tuple[tuple[str, Callable[..., RuleResult]], ...] = (
     (RUBRIC_EDITED, rubric_edited),
     (WORKFLOW_EDITED, workflow_edited),
     (DIFF_INCOMPLETE, diff_incomplete),
@@ -159,7 +159,7 @@ BUILTINS: tuple[tuple[str, Callable[..., Result]], ...] = (
 BUILTIN_IDS = tuple(rule_id for rule_id, _ in BUILTINS)
 
 
-def order(results: Iterable[Result]) -> list[Result]:
+def order(results: Iterable[RuleResult]) -> list[RuleResult]:
     """Built-in results in report order (`BUILTIN_IDS`; an unknown id last, by id)."""
     rank = {rule_id: i for i, rule_id in enumerate(BUILTIN_IDS)}
     return sorted(results, key=lambda r: (rank.get(r.id, len(rank)), r.id))

@@ -74,7 +74,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import ChangeSet
-from gate.rubric import Finding, Result, Rule
+from gate.report import Finding, RuleResult
+from gate.rubric import Rule
 from gate.rules._common import (
     NotPython,
     Statement,
@@ -130,7 +131,7 @@ def _binding_notes(
     return out
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     path = param_str(rule, "file")
     wanted = param_list(rule, "symbols")
     state = file_state(changes, path)

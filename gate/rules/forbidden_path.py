@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from gate.changes import ChangeSet
 from gate.paths import fold, fold_names
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import param_str, plural, quote, result
 
 KIND = "forbidden_path"
@@ -56,7 +57,7 @@ def reaches(prefix: str) -> tuple[tuple[str, ...], frozenset[str]]:
     return tuple(sorted(forms)), frozenset(directories)
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     prefix = param_str(rule, "prefix")
     starts, directories = reaches(prefix)
     hits = []

@@ -37,14 +37,15 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import param_list, plural, result
 
 KIND = "forbidden_paths"
 GLOBS = {"paths": globs.REACH}  # and what a checkout would put there
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     hits = globs.matching(changes.touched_paths(), patterns, GLOBS["paths"])
     if hits:

@@ -35,7 +35,8 @@ example, an entry given only by counts is not checked (give
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.rubric import Finding, Result, Rule
+from gate.report import Finding, RuleResult
+from gate.rubric import Rule
 from gate.rules._common import (
     file_state,
     names,
@@ -51,7 +52,7 @@ from gate.text import kept_lines, kept_text, line_diff
 KIND = "keep_lines"
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     path = param_str(rule, "file")
     wanted = param_list(rule, "lines")
     state = file_state(changes, path)

@@ -72,7 +72,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from gate.changes import ChangeSet
-from gate.rubric import Finding, Result, Rule
+from gate.report import Finding, RuleResult
+from gate.rubric import Rule
 from gate.rules._common import (
     NotPython,
     Statement,
@@ -156,7 +157,7 @@ def _new_threats(base: _Fate, head: _Fate) -> list[_Threat]:
     return out
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     path = param_str(rule, "file")
     symbols = param_list(rule, "symbols")
     state = file_state(changes, path)

@@ -31,14 +31,15 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import param_int, param_list, plural, result
 
 KIND = "max_files"
 GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     limit = param_int(rule, "limit")
     exclude = param_list(rule, "exclude")
     counted_paths: list[str] = []

@@ -40,14 +40,15 @@ from __future__ import annotations
 
 from gate import globs
 from gate.changes import ChangeSet, FileChange
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
 
 KIND = "max_lines"
 GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     limit = param_int(rule, "limit")
     mode = param_str(rule, "count", "changed")
     exclude = param_list(rule, "exclude")

@@ -33,7 +33,8 @@ log is never a pass.
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.rubric import Result, Rule
+from gate.report import RuleResult
+from gate.rubric import Rule
 from gate.rules._common import param_str, quote, result
 from gate.text import lines
 
@@ -55,7 +56,7 @@ def last_line(text: str) -> str | None:
     return None
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     token = param_str(rule, "token")
     where = param_str(rule, "where", ANYWHERE)
     if changes.stdout is None:

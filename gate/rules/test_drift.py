@@ -82,7 +82,8 @@ from gate.changes import (
     UNKNOWN,
     ChangeSet,
 )
-from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Result, Rule
+from gate.report import RuleResult
+from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
 from gate.text import lines
 
@@ -183,7 +184,7 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
     return "removed" if after is None else "changed"
 
 
-def check(rule: Rule, changes: ChangeSet) -> Result:
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths", DEFAULT_TESTS)
     allow_added = param_bool(rule, "allow_added", True)
     counts: dict[str, int] = {}

@@ -14,19 +14,20 @@ import pytest
 from conftest import Scenario
 
 from gate.changes import ChangeSet
-from gate.rubric import Finding, Result, Rule
+from gate.report import Finding, RuleResult
+from gate.rubric import Rule
 from gate.rules import REGISTRY
 
 
-def _raises(rule: Rule, changes: ChangeSet) -> Result:
+def _raises(rule: Rule, changes: ChangeSet) -> RuleResult:
     raise RecursionError("maximum recursion depth exceeded")
 
 
-def _unserializable(rule: Rule, changes: ChangeSet) -> Result:
+def _unserializable(rule: Rule, changes: ChangeSet) -> RuleResult:
     # A finding whose line renders as text and markdown but that json.dumps
     # refuses: the Action breaks while finishing, after the verdict was built.
     line: Any = Decimal(3)
-    return Result(
+    return RuleResult(
         id=rule.id,
         kind=rule.kind,
         passed=True,

@@ -6,7 +6,8 @@ import pytest
 
 from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from gate.rubric import Finding, Rule
+from gate.report import Finding
+from gate.rubric import Rule
 from gate.rules import confine_to_symbols
 
 F = "clamp_kit.py"

@@ -33,7 +33,7 @@ def confine(base: str, head: str) -> bool:
     return confine_to_symbols.check(rule, edit(base, head)).passed
 
 
-def keep(base: str, head: str) -> keep_symbols.Result:
+def keep(base: str, head: str) -> keep_symbols.RuleResult:
     rule = Rule(id="K", kind="keep_symbols", params={"file": F, "symbols": ["clamp"]})
     return keep_symbols.check(rule, edit(base, head))
 
