@@ -519,7 +519,9 @@ def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> in
     verdict = outcome.verdict
     log_verdict(log, verdict, settings.check_name)
     report_value = write_report(settings.workspace, log, verdict)
-    warnings = post(settings, log, client, verdict, outcome.pull) if outcome.pull else ()
+    warnings: tuple[str, ...] = ()
+    if outcome.pull is not None:
+        warnings = post(settings, log, client, verdict, outcome.pull)
     summary = verdict.markdown
     if warnings:
         from gate.escape import markdown_text
