@@ -178,6 +178,9 @@ def main(argv: list[str]) -> int:
         output.error("usage: python -m gate.rules.reference [--write]")
         return 2
     text = render()
+    if argv and not PAGE.parent.is_dir():
+        output.error(f"no {PAGE.parent}/ folder here: run --write from the repository root")
+        return 2
     if argv:
         PAGE.write_text(text, encoding="utf-8")
     else:

@@ -50,6 +50,14 @@ def test_the_command_prints_the_page_and_writes_it(tmp_path: Path) -> None:
         [sys.executable, "-m", "gate.rules.reference"], capture_output=True, check=True
     )
     assert printed.stdout.decode("utf-8") == reference.render()
+    elsewhere = subprocess.run(
+        [sys.executable, "-m", "gate.rules.reference", "--write"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert elsewhere.returncode == 2 and "repository root" in elsewhere.stderr
+    assert "Traceback" not in elsewhere.stderr
     (tmp_path / "docs").mkdir()
     subprocess.run(
         [sys.executable, "-m", "gate.rules.reference", "--write"], cwd=tmp_path, check=True
