@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from docs_markdown import (
+    ROOT,
     Block,
     Doc,
     Step,
@@ -244,3 +245,23 @@ def test_most_shell_examples_run() -> None:
     """Skipping is for what needs GitHub, Docker or the whole CI, not a habit."""
     shell = [b for doc in DOCS for b in doc.blocks if b.lang in ("sh", "console")]
     assert len(SKIPPED) * 3 < len(shell), [b.where for b in SKIPPED]
+
+
+def test_the_front_page_lists_the_starter_rules() -> None:
+    """README's table of the starter rubric is what `gate init` writes: every
+    rule's id and kind, and every glob of its forbidding rules."""
+    import yaml
+
+    from gate.starter import STARTER_RUBRIC
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("\n## Write a rubric\n", 1)[1].split("\n\n", 2)[1]
+    rows = {row.split(" | ")[0].strip("| `"): row for row in table.splitlines()[2:]}
+    rules = yaml.safe_load(STARTER_RUBRIC)["rules"]
+    assert list(rows) == [rule["id"] for rule in rules]
+    for rule in rules:
+        assert f"`{rule['kind']}`" in rows[rule["id"]], rule["id"]
+        if "limit" in rule:
+            assert f"at most {rule['limit']} " in rows[rule["id"]], rule["id"]
+        for glob in rule.get("paths", []):
+            assert f"`{glob}`" in rows[rule["id"]], (rule["id"], glob)
