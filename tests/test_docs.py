@@ -252,7 +252,7 @@ def test_the_front_page_lists_the_starter_rules() -> None:
     rule's id and kind, and every glob of its forbidding rules."""
     import yaml
 
-    from gate.starter import STARTER_RUBRIC
+    from gate.rubric.starter import STARTER_RUBRIC
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("\n## Write a rubric\n", 1)[1].split("\n\n", 2)[1]
