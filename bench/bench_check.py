@@ -140,14 +140,19 @@ with open(sys.argv[1], "w") as out:
 """
 
 
-def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes, float]:
-    """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run.
+def measure(
+    argv: list[str], cwd: Path, codes: tuple[int, ...] = (0, 1)
+) -> tuple[float, int, bytes, float]:
+    """(wall seconds, peak RSS in KiB, stdout, CPU seconds) of one run, which
+    must exit with one of `codes` (a run expected to refuse, without 0 among
+    them, keeps its error sentence off the console).
 
     stdout is drained through a pipe; RSS and CPU come from `wait4` and cover
     the process and the children it waited for (the gate's git processes)."""
     with tempfile.NamedTemporaryFile(prefix="gate-bench-run-") as result:
         launch = [sys.executable, "-S", "-I", "-c", LAUNCHER, result.name, *argv]
-        proc = subprocess.Popen(launch, cwd=cwd, env=ENV, stdout=subprocess.PIPE)
+        stderr = None if 0 in codes else subprocess.DEVNULL
+        proc = subprocess.Popen(launch, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=stderr)
         assert proc.stdout is not None
         chunks = []
         while True:
@@ -158,7 +163,7 @@ def measure(argv: list[str], cwd: Path) -> tuple[float, int, bytes, float]:
         if proc.wait() != 0:
             raise SystemExit(f"cannot run {argv[:4]}")
         elapsed, rss, code, cpu = Path(result.name).read_text().split()
-    if int(code) not in (0, 1):
+    if int(code) not in codes:
         raise SystemExit(f"{argv[:4]} exited {code}")
     return float(elapsed), int(rss), b"".join(chunks), float(cpu)
 

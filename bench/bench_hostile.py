@@ -33,19 +33,24 @@ from pathlib import Path
 from bench_check import ENV, PYTHON, measure
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the gate's own limits, from the checkout being measured
+
+from gate.changes.patch import HUNK_LIMIT  # noqa: E402
 
 
 @dataclass(frozen=True)
 class Trial:
     """One measurement: the gate's arguments (after `python -m gate`), the git
     command it is compared with, the folder both run in, what the input is,
-    and a text the gate's output must contain (proof it judged what we think)."""
+    a text the gate's output must contain (proof it judged what we think),
+    and the exit codes the gate may give (2 for an input it refuses)."""
 
     gate: list[str]
     git: list[str]
     cwd: Path
     about: str
     expect: str = ""
+    codes: tuple[int, ...] = (0, 1)  # the gate's exit codes that mean it worked
 
 
 @dataclass(frozen=True)
@@ -187,6 +192,64 @@ def tiny_lines_patch(folder: Path, scale: float) -> Trial:
     )
 
 
+def hunks_patch(folder: Path, scale: float, hunks: int) -> tuple[Path, int]:
+    """A base whose file `f` has enough distinct lines for `hunks` hunks (at
+    least 100,000 at full scale), and a patch of `hunks` hunks on it, each
+    changing one line between two lines of context, the way git writes them."""
+    rows = max(3 * hunks, round(100_000 * scale))
+    rules = "  - {id: LINES, kind: max_lines, limit: 100000000}\n"
+    text = "".join(f"line {i}\n" for i in range(rows)).encode()
+    fast_import(folder, [{".github/blast-radius.yml": rubric(rules), "f": text}])
+    step = rows // hunks
+    patch = folder / f"hunks-{hunks}.patch"
+    with patch.open("wb") as out:
+        out.write(b"diff --git a/f b/f\n--- a/f\n+++ b/f\n")
+        for k in range(hunks):
+            i = k * step + 1  # the changed line (0-based), after one line of context
+            hunk = f"@@ -{i},3 +{i},3 @@\n line {i - 1}\n-line {i}\n+edit {i}\n line {i + 1}\n"
+            out.write(hunk.encode())
+    return patch, rows
+
+
+def _apply_check(patch: Path) -> list[str]:
+    return ["sh", "-c", f"{APPLY} read-tree base && {APPLY} apply --cached --check {patch}"]
+
+
+@case("hunks", "a patch of as many hunks as the gate takes (HUNK_LIMIT), through --patch")
+def hunks_at_limit(folder: Path, scale: float) -> Trial:
+    hunks = max(1, round(HUNK_LIMIT * min(scale, 1.0)))
+    patch, rows = hunks_patch(folder, scale, hunks)
+    return Trial(
+        gate=["check", "--patch", str(patch), "--base", "base", "--format", "json"],
+        git=_apply_check(patch),
+        cwd=folder,
+        about=f"{hunks:,} one-line hunks on a file of {rows:,} lines",
+        expect="lines changed",
+    )
+
+
+@case("too-many-hunks", "a patch of 50 times HUNK_LIMIT hunks: refused before git runs")
+def hunks_past_limit(folder: Path, scale: float) -> Trial:
+    patch, rows = hunks_patch(folder, scale, 50 * HUNK_LIMIT)
+    at_limit = folder / "at-limit.patch"
+    with patch.open("rb") as whole, at_limit.open("wb") as out:
+        out.write(whole.readline() + whole.readline() + whole.readline())
+        for _ in range(5 * HUNK_LIMIT):  # five lines a hunk
+            out.write(whole.readline())
+    return Trial(
+        gate=["check", "--patch", str(patch), "--base", "base", "--format", "json"],
+        # `git apply` of the whole patch takes over ten minutes; the most the
+        # gate ever hands git is a patch of HUNK_LIMIT hunks, timed here
+        git=_apply_check(at_limit),
+        cwd=folder,
+        about=(
+            f"{50 * HUNK_LIMIT:,} hunks on a file of {rows:,} lines (gate: refused, exit 2); "
+            f"git: the first {HUNK_LIMIT:,} of them"
+        ),
+        codes=(2,),
+    )
+
+
 # -- running --------------------------------------------------------------------
 
 
@@ -196,11 +259,11 @@ def run_case(entry: Case, scale: float, runs: int) -> dict[str, float | str]:
         trial = entry.build(Path(tmp) / "input", scale)
         built = time.perf_counter() - started
         gate = [PYTHON[0], "-m", "gate", *trial.gate]
-        out = measure(gate, trial.cwd)[2]  # warm the caches, check the verdict
+        out = measure(gate, trial.cwd, trial.codes)[2]  # warm the caches, check the verdict
         if trial.expect and trial.expect.encode() not in out:
             raise SystemExit(f"{entry.name}: gate output lacks {trial.expect!r}: {out[:200]!r}")
         measure(trial.git, trial.cwd)
-        gate_runs = [measure(gate, trial.cwd) for _ in range(runs)]
+        gate_runs = [measure(gate, trial.cwd, trial.codes) for _ in range(runs)]
         git_runs = [measure(trial.git, trial.cwd) for _ in range(runs)]
         gate_s = statistics.median(r[0] for r in gate_runs)
         git_s = statistics.median(r[0] for r in git_runs)

@@ -8,7 +8,9 @@ their one reader each and agree.
 
 from __future__ import annotations
 
+import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +19,8 @@ from hypothesis import strategies as st
 
 from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
 from gate.changes.api import ApiListing, changes_from_api
-from gate.changes.patch import changes_from_patch, check_pure
-from gate.errors import PatchError
+from gate.changes.patch import HUNK_LIMIT, changes_from_patch, check_pure
+from gate.errors import GateError, PatchError
 from gate.git import Repo, changes_from_git
 from gate.rubric import Rule
 from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
@@ -234,3 +236,142 @@ def test_file_names_must_agree_at_every_size(make_repo: Any, old: str, new: str,
     lines[plus] = lines[plus][:-1] + b"Z" if lines[plus].endswith(b'"') else lines[plus] + b"Z"
     with pytest.raises(PatchError, match="other files than the 'diff --git' line"):
         check_pure(b"\n".join(lines), "p")
+
+
+# --- patches of too many hunks --------------------------------------------------
+
+
+@st.composite
+def sectioned(draw: st.DrawFn) -> tuple[bytes, list[int], int | None]:
+    """A patch of several sections, often of one file in different spellings
+    (git's header, a plain `---`/`+++` pair with any prefix, a rename chain),
+    each with a few one-line hunks, and maybe a stray line between hunks.
+    Returns the patch, the line number of every hunk header, and the line
+    number of the stray line (None: the patch is pure)."""
+    out: list[bytes] = []
+    lineno = 0
+    headers: list[int] = []
+    stray: int | None = None
+
+    def emit(line: bytes) -> None:
+        nonlocal lineno
+        out.append(line)
+        lineno += 1
+
+    name = b"f"
+    for _ in range(draw(st.integers(1, 5))):
+        style = draw(st.sampled_from(["git", "plain", "rename"]))
+        if style == "git":
+            emit(b"diff --git a/" + name + b" b/" + name + b"\n")
+            emit(b"--- a/" + name + b"\n")
+            emit(b"+++ b/" + name + b"\n")
+        elif style == "plain":
+            old, new = (
+                draw(st.sampled_from([b"a", b"x", b"src"])),
+                draw(st.sampled_from([b"b", b"y"])),
+            )
+            emit(b"--- " + old + b"/" + name + b"\n")
+            emit(b"+++ " + new + b"/" + name + b"\n")
+        else:
+            moved = name + b"2"
+            emit(b"diff --git a/" + name + b" b/" + moved + b"\n")
+            emit(b"similarity index 90%\n")
+            emit(b"rename from " + name + b"\n")
+            emit(b"rename to " + moved + b"\n")
+            emit(b"--- a/" + name + b"\n")
+            emit(b"+++ b/" + moved + b"\n")
+            name = moved
+        for k in range(draw(st.integers(1, 6))):
+            headers.append(lineno + 1)
+            emit(f"@@ -{3 * k + 1},1 +{3 * k + 1},1 @@\n".encode())
+            emit(b"-x\n")
+            emit(b"+y\n")
+            if stray is None and draw(st.integers(0, 30)) == 0:
+                stray = lineno + 1
+                emit(b"prose between hunks\n")
+    return b"".join(out), headers, stray
+
+
+def judged(data: bytes) -> tuple[str, int, str] | None:
+    """(error class, exit code, message) of `check_pure`, None when it passes."""
+    try:
+        check_pure(data, "p")
+    except GateError as exc:
+        return type(exc).__name__, exc.code, exc.message
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(patch=sectioned(), limit=st.integers(0, 25))
+def test_past_the_hunk_limit_a_patch_is_too_large_to_judge(
+    patch: tuple[bytes, list[int], int | None], limit: int
+) -> None:
+    """The scanner counts the hunks of the whole patch, however its sections
+    name the file: the first hunk past `HUNK_LIMIT` ends the scan with exit
+    2 (too large to judge) naming its line, unless the walk found an impure
+    line before it; up to the limit, the verdict is the uncapped one."""
+    import gate.changes.patch
+
+    data, headers, stray = patch
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gate.changes.patch, "HUNK_LIMIT", 1 << 40)
+        uncapped = judged(data)
+        mp.setattr(gate.changes.patch, "HUNK_LIMIT", limit)
+        capped = judged(data)
+    assert (uncapped is None) == (stray is None)
+    past = headers[limit] if len(headers) > limit else None
+    if past is None or (stray is not None and stray < past):
+        assert capped == uncapped
+    else:
+        assert capped is not None
+        kind, code, message = capped
+        assert (kind, code) == ("GateError", 2)
+        assert message.startswith(f"p:{past}: the patch has more than {limit:,} hunks")
+        assert "\n" not in message
+
+
+def hunk_patch(count: int) -> bytes:
+    """`count` hunks on a file of lines `x`, each changing one line between
+    two lines of context (4 lines of the patch each)."""
+    hunk = b"@@ -%d,3 +%d,3 @@\n x\n-x\n+y\n x\n"
+    body = b"".join(hunk % (3 * k + 1, 3 * k + 1) for k in range(count))
+    return b"diff --git a/f b/f\n--- a/f\n+++ b/f\n" + body
+
+
+def test_the_hunk_limit_itself() -> None:
+    check_pure(hunk_patch(HUNK_LIMIT), "p")
+    with pytest.raises(GateError, match=rf"^p:{4 + 5 * HUNK_LIMIT}: the patch has more than"):
+        check_pure(hunk_patch(HUNK_LIMIT + 1), "p")
+
+
+def test_gate_check_and_lab_refuse_too_many_hunks_with_exit_2(
+    make_repo: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gate.changes.patch
+    from gate.cli import main
+
+    repo = make_repo("hunks")
+    repo.write(".github/blast-radius.yml", "rules:\n  - {id: F, kind: max_files, limit: 9}\n")
+    repo.write("f", "x\n" * 9)
+    repo.commit("base")
+    patch = tmp_path / "many.patch"
+    patch.write_bytes(hunk_patch(3))
+    monkeypatch.setattr(gate.changes.patch, "HUNK_LIMIT", 2)
+    code = main(["check", "--repo", str(repo.root), "--patch", str(patch)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        f"gate: error: {patch}:14: the patch has more than 2 hunks, too many to judge (git "
+        "apply's time grows with hunks times the length of the file they patch): split it, "
+        "or commit the change and judge it with gate check --base REV --head REV\n"
+    )
+    code = main(["lab", "--repo", str(repo.root), "--format", "json", str(patch)])
+    (row,) = json.loads(capsys.readouterr().out)["patches"]
+    assert code == 2
+    assert (row["bucket"], row["judge_error"]) == ("infrastructure", True)
+    assert "more than 2 hunks" in row["error"]
+    monkeypatch.setattr(gate.changes.patch, "HUNK_LIMIT", 3)
+    assert main(["check", "--repo", str(repo.root), "--patch", str(patch)]) == 0

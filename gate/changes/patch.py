@@ -10,7 +10,8 @@ Three steps, each fail-closed:
    does not, because a skipped line may be half of the change.  The scanner
    walks every line; `unidiff.PatchSet` parses the same text as a second
    opinion (up to `UNIDIFF_LIMIT` bytes), and both must agree on the number
-   of files.  -> exit 3.
+   of files.  -> exit 3.  A patch of more than `HUNK_LIMIT` hunks is too
+   large to judge (git apply would take minutes) -> exit 2.
 3. `apply_patch(repo, base, data, name)` applies the patch to the base tree
    in a throw-away index (`GIT_INDEX_FILE`), exactly as `git apply --cached`
    would, and returns the resulting TREE sha.  The working tree and the real
@@ -85,6 +86,30 @@ _EMPTY_BLOBS = tuple(name.encode("ascii") for name in EMPTY_BLOBS)
 
 def _no_content(blob: bytes) -> bool:
     return set(blob) == {ord("0")} or any(e.startswith(blob) for e in _EMPTY_BLOBS)
+
+
+# The most hunks a patch may have.  `git apply` rebuilds the whole file
+# (its bytes and its table of lines) for every hunk it applies, so its time
+# grows with hunks times the length of the file they patch.  Measured with
+# git 2.39 on the 2-core CI machine, hunks spread over the whole file: 1,000
+# hunks on a 100,000-line file 0.23 s, 10,000 hunks 2.1 s, and on a
+# 1,000,000-line file 3.2 s and 33 s; 500,000 hunks take over ten minutes.
+# Splitting the hunks over several sections of one file, or over a chain of
+# renames, does not help (every section patches the same lines), so the cap
+# is on the whole patch, and past it the gate refuses before git runs
+# (bench/bench_hostile.py too-many-hunks: 0.2 s for 500,000 hunks).  A
+# writer's patch for one task has tens or hundreds of hunks; a change this
+# big is judged from commits (git mode runs no `git apply`).
+HUNK_LIMIT = 10_000
+
+
+def _too_many_hunks(name: str, lineno: int) -> GateError:
+    """The error (exit 2: too large to judge) for the hunk past `HUNK_LIMIT`."""
+    return GateError(
+        f"{name}:{lineno}: the patch has more than {HUNK_LIMIT:,} hunks, too many to judge "
+        "(git apply's time grows with hunks times the length of the file they patch): "
+        "split it, or commit the change and judge it with gate check --base REV --head REV"
+    )
 
 
 # --- 1. reading ------------------------------------------------------------
@@ -209,6 +234,7 @@ class _Scanner:
         self.lines = lines
         self.name = name
         self.files = 0
+        self.hunks = 0
         self.last_hunk: _Hunk | None = None
         self.last_hunk_end = -1  # index of the first line after the last hunk
 
@@ -376,6 +402,9 @@ class _Scanner:
                     f"is a hunk header whose line count has {len(count)} digits; "
                     "no diff is that long, regenerate it",
                 )
+        self.hunks += 1
+        if self.hunks > HUNK_LIMIT:
+            raise _too_many_hunks(self.name, i + 1)
         _, old_count, _, new_count = m.groups()
         hunk = _Hunk(
             line=i + 1,
@@ -541,7 +570,8 @@ def _unidiff_files(data: bytes, name: str) -> int:
 
 
 def check_pure(data: bytes, name: str) -> None:
-    """Refuse (PatchError, exit 3) anything but a pure unified diff with at least one file.
+    """Refuse (PatchError, exit 3) anything but a pure unified diff with at
+    least one file, and (GateError, exit 2) a patch of over `HUNK_LIMIT` hunks.
 
     Memory beyond the patch's own bytes stays small: the scanner finds lines
     in the bytes as it goes, and counts long hunk bodies in blocks."""
