@@ -21,7 +21,7 @@ def run_rules(rubric: Rubric, changes: ChangeSet) -> list[RuleResult]:
     """The rubric's own rules, in rubric order."""
     results = []
     for rule in rubric.rules:
-        result = REGISTRY[rule.kind](rule, changes)
+        result = REGISTRY[rule.kind].check(rule, changes)
         if rule.description is not None and result.description is None:
             result = RuleResult(
                 id=result.id,

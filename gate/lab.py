@@ -10,6 +10,10 @@ buckets sort the corpses:
   `max_files` or `max_lines` rule failed).
 * `rename`: a kept symbol was lost (`keep_symbols` failed).
 * `kitchen-mop`: paths, bait lines or scope broken (any other rule failed).
+
+Each rule kind declares its part (`LAB` in its module: `BUDGET`, `TESTS`,
+`RENAME` or `SCOPE`, see `gate.rules.kind`); the kinds named above are
+today's, read from the registry.  A built-in rule counts as scope.
 * A patch whose only failure is red tests (within budget, shape fine) is
   `thrash` too: the seed's buckets have no other place for it, and a red
   suite is the fire that bucket is about.
@@ -36,6 +40,7 @@ from gate.errors import GateError, PatchError, internal_error
 from gate.git import Repo
 from gate.report import Report, to_json
 from gate.rubric import Rubric
+from gate.rules import REGISTRY, kind
 from gate.selftest import judge_change
 
 PASS = "pass"
@@ -44,10 +49,6 @@ RENAME = "rename"
 KITCHEN_MOP = "kitchen-mop"
 INFRASTRUCTURE = "infrastructure"
 BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, INFRASTRUCTURE)
-
-BUDGET_KINDS = frozenset({"max_files", "max_lines"})
-TESTS_KINDS = frozenset({"must_include"})
-RENAME_KINDS = frozenset({"keep_symbols"})
 
 
 @dataclass(frozen=True)
@@ -124,13 +125,13 @@ def bucket_for(report: Report, rubric: Rubric) -> str:
     """The seed's bucket for a judged (applied) patch."""
     if report.passed:
         return PASS
-    kind_of = {rule.id: rule.kind for rule in rubric.rules}
-    kinds = {kind_of.get(rule_id, "builtin") for rule_id in report.failed}
-    if kinds & TESTS_KINDS and kinds & BUDGET_KINDS:
+    role_of = {rule.id: REGISTRY[rule.kind].lab for rule in rubric.rules}
+    roles = {role_of.get(rule_id, kind.SCOPE) for rule_id in report.failed}  # built-ins: scope
+    if kind.TESTS in roles and kind.BUDGET in roles:
         return THRASH
-    if kinds & RENAME_KINDS:
+    if kind.RENAME in roles:
         return RENAME
-    if kinds - TESTS_KINDS:
+    if roles - {kind.TESTS}:
         return KITCHEN_MOP
     return THRASH  # only the tests are red
 
@@ -264,9 +265,12 @@ def run_lab(
 def uncaptured_notes(
     rubric: Rubric, entries: Sequence[LabEntry], stdout_dir: str | None
 ) -> tuple[str, ...]:
-    """Say so when must_include rules judged patches without captured test output:
-    those rules then fail every such patch, which is a missing file, not a verdict."""
-    rules = [r.id for r in rubric.rules if r.kind in TESTS_KINDS]
+    """Say so when rules that read the captured output (`must_include`) judged
+    patches without captured test output: those rules then fail every such
+    patch, which is a missing file, not a verdict."""
+    readers = [r for r in rubric.rules if kind.STDOUT in REGISTRY[r.kind].reads]
+    rules = [r.id for r in readers]
+    kinds = ", ".join(sorted({r.kind for r in readers}))
     missing = [e for e in entries if e.applies and not e.stdout_captured]
     if not rules or not missing:
         return ()
@@ -277,6 +281,6 @@ def uncaptured_notes(
     )
     return (
         f"no test output was captured for {len(missing)} of {len(entries)} patches ({where}), "
-        f"so {', '.join(rules)} (must_include) failed for each of them; capture each patch's "
+        f"so {', '.join(rules)} ({kinds}) failed for each of them; capture each patch's "
         "test output and pass --stdout-dir DIR holding <patch name>.stdout files",
     )

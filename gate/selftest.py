@@ -150,13 +150,6 @@ class BaseFinding:
         }
 
 
-# Kinds whose paths may legitimately name nothing yet (a forbidden place the
-# change must not create; a test tree still to come): a warning, never an
-# error.  Kinds left out (allowed_paths, max_* `exclude`) fail closed on a
-# typo: a misspelt allowed glob fails changes, a misspelt exclude counts more.
-_PATH_KINDS = ("forbidden_path", "forbidden_paths", "test_drift")
-
-
 def check_at_base(rubric: Rubric, base_files: Sequence[str], base_name: str) -> list[BaseFinding]:
     """Rules that name a file or path the base tree (`base_files`) lacks.
 
@@ -168,28 +161,34 @@ def check_at_base(rubric: Rubric, base_files: Sequence[str], base_name: str) -> 
     nothing at base matches its paths.
     """
     from gate.changes import ChangeSet, FileChange
-    from gate.rules import CONTENT_KINDS, REGISTRY
+    from gate.rules import REGISTRY
 
     present = frozenset(base_files)
     everything: ChangeSet | None = None
     found: list[BaseFinding] = []
     for rule in rubric.rules:
-        if rule.kind in CONTENT_KINDS:
-            name = str(rule.params.get("file", ""))
+        kind = REGISTRY[rule.kind]
+        named = [(key, str(rule.params[key])) for key in kind.texts_of if key in rule.params]
+        for key, name in named:
             if name not in present:
                 found.append(
                     BaseFinding(
                         rule.id,
                         rule.kind,
-                        f"file {json.dumps(name, ensure_ascii=False)} does not exist at base "
+                        f"{key} {json.dumps(name, ensure_ascii=False)} does not exist at base "
                         f"{base_name}, so the rule guards nothing there; check the spelling",
                         strict=True,
                     )
                 )
-        elif rule.kind in _PATH_KINDS:
+        if kind.forbids:
+            # Paths that may legitimately name nothing yet (a forbidden place
+            # the change must not create; a test tree still to come): a
+            # warning, never an error.  Kinds that allow or exclude
+            # (allowed_paths, max_* `exclude`) are left out: a misspelt
+            # allowed glob fails changes, a misspelt exclude counts more.
             if everything is None:
                 everything = ChangeSet(files=tuple(FileChange(path) for path in base_files))
-            if REGISTRY[rule.kind](rule, everything).passed:
+            if kind.check(rule, everything).passed:
                 found.append(
                     BaseFinding(
                         rule.id,

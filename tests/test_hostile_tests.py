@@ -19,9 +19,11 @@ from gate.changes.api import changes_from_api, listing
 from gate.cli import main
 from gate.errors import GateError
 from gate.github.client import PullFile
-from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, Rule, starter
-from gate.rubric.load import load_rubric_bytes, schema
+from gate.rubric import DEFAULT_TESTS, Rule, starter
+from gate.rubric.load import load_rubric_bytes
+from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift
+from gate.rules.test_drift import TEST_CONFIG
 from tests.conftest import GitRepo
 
 PROPS = settings(max_examples=200, deadline=None)

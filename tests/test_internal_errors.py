@@ -11,6 +11,7 @@ scoreboard.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,7 @@ def test_every_judging_command_exits_2_on_an_unexpected_error(
         ["grade", str(result), "--rubric", str(rubric), "--format", "markdown"],
     ]
     with monkeypatch.context() as m:
-        m.setitem(REGISTRY, "must_include", Boom(exc))
+        m.setitem(REGISTRY, "must_include", replace(REGISTRY["must_include"], check=Boom(exc)))
         for argv in commands:
             capsys.readouterr()
             assert main(argv) == 2, argv
@@ -131,7 +132,11 @@ def test_selftest_examples_exit_2_too(
     rubric.write_text(
         RUBRIC + "examples:\n  - {name: one, expect: pass, change: [{path: a.py, added: 1}]}\n"
     )
-    monkeypatch.setitem(REGISTRY, "must_include", Boom(RecursionError("deep")))
+    monkeypatch.setitem(
+        REGISTRY,
+        "must_include",
+        replace(REGISTRY["must_include"], check=Boom(RecursionError("deep"))),
+    )
     assert main(["selftest", str(rubric)]) == 2
     _assert_one_sentence(capsys.readouterr().err, RecursionError("deep"))
 
@@ -143,7 +148,9 @@ def test_debug_env_adds_the_traceback(
     result.write_text(json.dumps({"files_touched": 1, "stdout": "ok", "paths": ["a.py"]}))
     rubric = tmp_path / "rubric.yml"
     rubric.write_text(RUBRIC)
-    monkeypatch.setitem(REGISTRY, "must_include", Boom(KeyError("k")))
+    monkeypatch.setitem(
+        REGISTRY, "must_include", replace(REGISTRY["must_include"], check=Boom(KeyError("k")))
+    )
     monkeypatch.setenv("GATE_DEBUG", "1")
     assert main(["grade", str(result), "--rubric", str(rubric)]) == 2
     err = capsys.readouterr().err
@@ -178,7 +185,11 @@ def test_lab_keeps_the_scoreboard_when_one_patch_breaks_the_judge(
         repo.git("reset", "-q", "--hard", "HEAD")
         patches.append(str(target))
     missing = str(tmp_path / "missing.patch")
-    monkeypatch.setitem(REGISTRY, "must_include", Boom(RecursionError("deep"), trigger="boom.py"))
+    monkeypatch.setitem(
+        REGISTRY,
+        "must_include",
+        replace(REGISTRY["must_include"], check=Boom(RecursionError("deep"), trigger="boom.py")),
+    )
     code = main(["lab", "--repo", str(repo.root), "--format", "json", *patches, missing])
     data = json.loads(capsys.readouterr().out)
     assert code == 2

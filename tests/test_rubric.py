@@ -23,9 +23,9 @@ from gate.rubric.load import (
     line_counts,
     load_rubric_bytes,
     load_rubric_file,
-    schema,
     sha256_hex,
 )
+from gate.rubric.schema import schema
 from gate.rules import REGISTRY
 from gate.selftest import run_selftest
 
@@ -887,6 +887,6 @@ def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     assert "501 rules is over the limit of 500" in caught.value.message
     ok = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(500))
     assert len(module.load_rubric_bytes(("rules:\n" + ok).encode(), "ok.yml").rules) == 500
-    schema = module.schema()
-    assert schema["properties"]["rules"]["maxItems"] == module.MAX_RULES
-    assert schema["properties"]["examples"]["maxItems"] == module.MAX_EXAMPLES
+    value = schema()
+    assert value["properties"]["rules"]["maxItems"] == module.MAX_RULES
+    assert value["properties"]["examples"]["maxItems"] == module.MAX_EXAMPLES

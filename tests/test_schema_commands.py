@@ -11,7 +11,7 @@ import pytest
 from gate.cli import main
 from gate.demo_fixture import RUBRIC
 from gate.rubric.freeze import read_freeze
-from gate.rubric.load import schema
+from gate.rubric.schema import schema
 
 GOOD = """\
 rules:

@@ -10,7 +10,7 @@ from gate.jsontext import dumps
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.rubric.load import schema
+    from gate.rubric.schema import schema
 
     output.write(dumps(schema()))
     return EXIT_PASS

@@ -39,27 +39,6 @@ DEFAULT_TESTS = (
     ".rspec",
 )
 
-# Files that configure a test runner: a new one can switch existing tests
-# off (a conftest.py that skips them, a pytest.ini that deselects them), so
-# `test_drift` counts adding one as drift, never as "a new test", whatever
-# its `paths` say.
-TEST_CONFIG = (
-    "**/conftest.py",
-    "pytest.ini",
-    ".pytest.ini",
-    "tox.ini",
-    "**/jest.config.*",
-    "**/vitest.config.*",
-    ".rspec",
-)
-
-# Files that hold a test runner's configuration in one section among others
-# (pytest reads `[tool.pytest.ini_options]` / `[tool.pytest]` in
-# pyproject.toml and `[tool:pytest]` in setup.cfg): `test_drift` reads their
-# text at base and head and counts a pytest section added, changed or
-# removed as drift.  The repository root's only, as pytest finds them.
-TEST_CONFIG_SECTIONS = ("pyproject.toml", "setup.cfg")
-
 
 @dataclass(frozen=True)
 class Rule:
@@ -105,10 +84,8 @@ class Rubric:
     examples: tuple[Example, ...] = ()
 
     def content_files(self) -> tuple[str, ...]:
-        """Files whose base/head text the rules need, sorted: each content
-        rule's `file`, and `TEST_CONFIG_SECTIONS` when a `test_drift` rule
-        judges test-runner configuration."""
-        files = {str(r.params["file"]) for r in self.rules if "file" in r.params}
-        if any(r.kind == "test_drift" for r in self.rules):
-            files.update(TEST_CONFIG_SECTIONS)
-        return tuple(sorted(files))
+        """Files whose base and head text the rules read, sorted: what each
+        rule's kind declares it reads (`gate.rules.text_files`)."""
+        from gate.rules import text_files  # the registry imports this module
+
+        return text_files(self.rules)

@@ -11,12 +11,16 @@ The order is fixed and fail-closed:
    position-tracking parser (duplicate keys refused, NaN/Infinity refused).
    Both record the line of every key and value, so that every error names
    `file:line`;
-3. validate against the JSON Schema that ships beside this module
-   (`rubric.schema.json`, Draft 2020-12) before any rule is built;
+3. validate against the rubric's JSON Schema (Draft 2020-12), built from
+   the rule registry (`gate.rubric.schema`), before any rule is built;
 4. semantic checks the schema cannot express: duplicate rule ids, the
-   reserved `gate.` prefix, usable globs, clean repo-relative paths,
-   examples that expect unknown ids, contradictory example entries;
-5. build `gate.rubric` values with every default filled.
+   reserved `gate.` prefix, the values of the parameter types kinds share
+   (usable globs, clean repo-relative paths, Python names), each kind's
+   own `param_problem`, examples that expect unknown ids, contradictory
+   example entries;
+5. build `gate.rubric` values with every default filled: each parameter's
+   `default` from its kind's schema fragment, or the rubric value its kind
+   names (`FROM_RUBRIC`).
 
 Every error is a `GateError` whose message reads
 `invalid rubric: FILE:LINE: rule "F3" (forbidden_paths): unknown key "pathz"; allowed keys: ...`.
@@ -42,7 +46,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -52,31 +55,17 @@ from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChang
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
 from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
+from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, current, for_kinds, registered
+from gate.rules import REGISTRY, Kind
 from gate.rules.builtin import BUILTIN_PREFIX
-from gate.text import kept_text, line_diff
+from gate.rules.kind import RULE_KEYS
+from gate.text import line_diff
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
     from jsonschema.protocols import Validator
 
 MAX_BYTES = 1024 * 1024
-# A rubric is a short list of rules.  The caps keep a pathological rubric from
-# costing seconds of schema validation (it walks every kind's branch per rule).
-MAX_RULES = 500
-MAX_EXAMPLES = 500
-SCHEMA_FILE = "rubric.schema.json"
-KINDS = (
-    "max_files",
-    "max_lines",
-    "forbidden_path",
-    "forbidden_paths",
-    "allowed_paths",
-    "test_drift",
-    "keep_symbols",
-    "keep_lines",
-    "confine_to_symbols",
-    "must_include",
-)
 _FILE_MODE = "100644"
 
 Path_ = tuple[str | int, ...]
@@ -89,17 +78,6 @@ Path_ = tuple[str | int, ...]
 def sha256_hex(data: bytes) -> str:
     """The lowercase hex SHA-256 of `data` (what freeze files record)."""
     return hashlib.sha256(data).hexdigest()
-
-
-@lru_cache(maxsize=1)
-def _schema_text() -> str:
-    return resources.files("gate").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-
-
-def schema() -> dict[str, Any]:
-    """The rubric's JSON Schema (Draft 2020-12), a fresh copy each call."""
-    value: dict[str, Any] = json.loads(_schema_text())
-    return value
 
 
 def load_rubric_file(path: str) -> Rubric:
@@ -505,8 +483,10 @@ class _JsonParser:
 # schema validation and its messages
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Validator:
+@lru_cache(maxsize=4)
+def _validator(kinds: tuple[Kind, ...]) -> Validator:
+    """A validator for the rubric schema of `kinds` (kept per registry
+    content, like the schema itself)."""
     from jsonschema import Draft202012Validator, validators
 
     def is_integer(_checker: object, instance: object) -> bool:
@@ -514,7 +494,7 @@ def _validator() -> Validator:
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
     cls = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
-    return cls(schema())  # type: ignore[no-any-return]
+    return cls(for_kinds(kinds))  # type: ignore[no-any-return]
 
 
 def _type_name(value: object) -> str:
@@ -572,7 +552,7 @@ def _context(doc: _Doc, path: Path_) -> tuple[str, Path_]:
             rule_id, kind = rule.get("id"), rule.get("kind")
             if isinstance(rule_id, str):
                 label = f"rule {json.dumps(rule_id, ensure_ascii=False)}"
-            if isinstance(kind, str) and kind in KINDS:
+            if isinstance(kind, str) and kind in REGISTRY:
                 label += f" ({kind})"
         return label, path[2:]
     if len(path) >= 2 and path[0] == "examples" and isinstance(path[1], int):
@@ -610,7 +590,7 @@ def _key_name(rest: Path_, top: Path_) -> str:
 def _resolve(sub: Any) -> Any:
     """Follow a local `$ref` in the shipped schema (one level is all it uses)."""
     if isinstance(sub, dict) and "$ref" in sub:
-        target: Any = schema()
+        target: Any = current()
         for part in str(sub["$ref"]).removeprefix("#/").split("/"):
             target = target[part]
         merged = dict(target)
@@ -660,7 +640,7 @@ def _check_counts(doc: _Doc, source: str) -> None:
 
 
 def _validate_schema(doc: _Doc, source: str) -> None:
-    errors = list(_validator().iter_errors(doc.value))
+    errors = list(_validator(registered()).iter_errors(doc.value))
     if not errors:
         return
     leaves = [leaf for err in errors for leaf in _leaves(err)]
@@ -701,7 +681,7 @@ def _schema_message(doc: _Doc, err: ValidationError) -> tuple[int, str]:
         missing = next(k for k in list(rule_value) if k not in instance)
         described = _resolve(sub.get("properties", {}).get(missing, {}))
         hint = described.get("description", "") if isinstance(described, dict) else ""
-        hint = hint.rstrip(".")
+        hint = re.split(r"[.:] ", hint, maxsplit=1)[0].rstrip(".")  # its first clause
         what = f" ({hint[:1].lower()}{hint[1:]})" if hint else ""
         return doc.value_line(path), f'{prefix}missing key "{missing}"{what}; add it'
     if kind == "type" and "const" in sub:
@@ -781,7 +761,11 @@ def _schema_message(doc: _Doc, err: ValidationError) -> tuple[int, str]:
 # --------------------------------------------------------------------------
 # semantic checks (the document now has the schema's shape)
 
-_GLOB_KEYS = ("paths", "exclude")
+# The parameter types kinds share (`gate.rubric.schema.SHARED_TYPES`) whose
+# values are checked here.
+_GLOBS = "#/$defs/globs"
+_FILE = "#/$defs/file"
+_SYMBOLS = "#/$defs/symbols"
 
 
 def _path_problem(value: str) -> str | None:
@@ -836,37 +820,30 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                 "give every rule its own id",
             )
         seen[rule_id] = doc.line((*base, "id"))
-        for key in _GLOB_KEYS:
-            if key in rule:
+        kind = REGISTRY[rule["kind"]]
+        for key, fragment in kind.parameters.items():
+            if key not in rule:
+                continue
+            shared = fragment.get("$ref")
+            if shared == _GLOBS:
                 check_globs((*base, key), rule[key])
-        if "file" in rule:
-            problem = _path_problem(rule["file"])
-            if problem is not None:
-                raise fail((*base, "file"), f'"file" {_show(rule["file"])}: {problem}')
-        for i, symbol in enumerate(rule.get("symbols", ())):
-            if not symbol.isidentifier():
-                raise fail(
-                    (*base, "symbols", i),
-                    f'item {i + 1} of "symbols" {_show(symbol)} is not a Python name; '
-                    "list top-level names such as clamp",
-                )
-        if rule.get("where") == "last_line" and re.search(r"[\r\n]", rule["token"]):
-            raise fail(
-                (*base, "token"),
-                '"token" holds a line break, so it can never be on one line; '
-                "drop the line break or use where: anywhere",
-            )
-        for i, line in enumerate(rule.get("lines", ())):
-            if "\n" in line or "\r" in line:
-                raise fail(
-                    (*base, "lines", i),
-                    f'item {i + 1} of "lines" holds a line break; list one line per item',
-                )
-            if not kept_text(line):
-                raise fail(
-                    (*base, "lines", i),
-                    f'item {i + 1} of "lines" is blank; list lines with visible text',
-                )
+            elif shared == _FILE:
+                problem = _path_problem(rule[key])
+                if problem is not None:
+                    raise fail((*base, key), f'"{key}" {_show(rule[key])}: {problem}')
+            elif shared == _SYMBOLS:
+                for i, symbol in enumerate(rule[key]):
+                    if not symbol.isidentifier():
+                        raise fail(
+                            (*base, key, i),
+                            f'item {i + 1} of "{key}" {_show(symbol)} is not a Python name; '
+                            "list top-level names such as clamp",
+                        )
+        if kind.param_problem is not None:
+            problem_at = kind.param_problem(rule)
+            if problem_at is not None:
+                where, message = problem_at
+                raise fail((*base, *where), message)
 
     names: dict[str, int] = {}
     for index, example in enumerate(value.get("examples", ())):
@@ -993,19 +970,11 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
     tests = tuple(value.get("tests", DEFAULT_TESTS))
     rules: list[Rule] = []
     for raw in value["rules"]:
-        params = {k: _tuples(v) for k, v in raw.items() if k not in ("id", "kind", "description")}
-        kind = raw["kind"]
-        if kind in ("max_files", "max_lines"):
-            params.setdefault("exclude", ())
-        if kind == "max_lines":
-            params.setdefault("count", "changed")
-        if kind == "test_drift":
-            params.setdefault("allow_added", True)
-            params.setdefault("paths", tests)
-        if kind == "must_include":
-            params.setdefault("where", "anywhere")
+        kind = REGISTRY[raw["kind"]]
+        params = kind.defaults({"tests": tests})
+        params.update((k, _tuples(v)) for k, v in raw.items() if k not in RULE_KEYS)
         rules.append(
-            Rule(id=raw["id"], kind=kind, params=params, description=raw.get("description"))
+            Rule(id=raw["id"], kind=kind.name, params=params, description=raw.get("description"))
         )
     applies = value.get("applies_to")
     applies_to = (
@@ -1031,11 +1000,9 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
 
 
 __all__ = [
-    "KINDS",
     "MAX_BYTES",
     "line_counts",
     "load_rubric_bytes",
     "load_rubric_file",
-    "schema",
     "sha256_hex",
 ]

@@ -1,21 +1,24 @@
-"""Rule kinds, one module each, registered in one explicit table.
+"""The rule kinds: one module each, registered in one explicit table.
 
-Every module has `KIND` (the rubric's `kind:` value), a docstring that is the
-rule's documentation, and a pure `check(rule, changes) -> RuleResult` that never
-touches git, the network, the clock or the environment.  A module whose
-parameters are glob lists names them in `GLOBS` (parameter -> match mode,
-`gate.globs.EXACT`, `FOLDED` or `REACH`).  Parameters are
-validated (and defaults filled) by the rubric loader against the schema
-before `check` runs.
+`REGISTRY` maps each `kind:` value to its `Kind`, the contract its module
+declares (`gate.rules.kind` lists what a module declares: parameters as
+JSON-Schema fragments with defaults and descriptions, what it reads, its
+lab bucket, its documentation, a pure `check`).  Everything about kinds is
+derived from this table, at the moment it is needed: the rubric schema
+(`gate schema`) and the loader's defaults, the rule reference
+(`docs/rules.md`), the lab's buckets, the files whose texts a change
+source reads.  So a new kind is one module and one line in `MODULES`, and
+`register` adds one at run time (a test registers a toy kind this way).
+
+The built-in rules (`gate.`-prefixed ids, not kinds a rubric can name)
+live in `gate.rules.builtin`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from types import ModuleType
 
-from gate.changes import ChangeSet
-from gate.report import RuleResult
 from gate.rubric import Rubric, Rule
 from gate.rules import (
     allowed_paths,
@@ -29,9 +32,11 @@ from gate.rules import (
     must_include,
     test_drift,
 )
+from gate.rules.kind import Check, Kind, kind_from_module
 
-Check = Callable[[Rule, ChangeSet], RuleResult]
+__all__ = ["REGISTRY", "Check", "Kind", "kind_from_module", "register", "unregister"]
 
+# The shipped kinds, in the order the schema and the reference list them.
 MODULES: tuple[ModuleType, ...] = (
     max_files,
     max_lines,
@@ -45,19 +50,48 @@ MODULES: tuple[ModuleType, ...] = (
     must_include,
 )
 
-REGISTRY: dict[str, Check] = {m.KIND: m.check for m in MODULES}
+REGISTRY: dict[str, Kind] = {}
 
-# Kinds whose `file` parameter names a file whose text they read.
-CONTENT_KINDS = frozenset({"keep_symbols", "keep_lines", "confine_to_symbols"})
+
+def register(kind: Kind) -> Kind:
+    """Add a rule kind; its name must be new.  Returns it."""
+    if kind.name in REGISTRY:
+        raise ValueError(f"rule kind {kind.name!r} is already registered")
+    REGISTRY[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    """Remove the rule kind `name` (KeyError when there is none)."""
+    del REGISTRY[name]
+
+
+for _module in MODULES:
+    register(kind_from_module(_module))
+
+
+def kinds() -> tuple[Kind, ...]:
+    """Every registered kind, in registration order."""
+    return tuple(REGISTRY.values())
+
+
+def text_files(rules: Iterable[Rule]) -> tuple[str, ...]:
+    """The files whose base and head text `rules` read, sorted (each rule's
+    kind says which: `TEXTS_OF` parameters and `TEXT_FILES`)."""
+    return tuple(sorted({f for rule in rules for f in REGISTRY[rule.kind].texts_for(rule)}))
+
+
+def lab_kinds(role: str) -> frozenset[str]:
+    """The kinds that play `role` (`gate.rules.kind.LAB_ROLES`) in the lab's buckets."""
+    return frozenset(kind.name for kind in REGISTRY.values() if kind.lab == role)
 
 
 def glob_lists(rubric: Rubric) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Every (mode, globs) list the rubric's rules match touched paths
     against, sorted: what `gate check` matches early, while git counts."""
-    modules = {m.KIND: m for m in MODULES}
     found = set()
     for rule in rubric.rules:
-        for key, mode in getattr(modules[rule.kind], "GLOBS", {}).items():
+        for key, mode in REGISTRY[rule.kind].globs.items():
             patterns = rule.params.get(key)
             if patterns:
                 found.add((str(mode), tuple(patterns)))
@@ -66,7 +100,4 @@ def glob_lists(rubric: Rubric) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 def doc(kind: str) -> str:
     """The documentation of one rule kind (its module docstring)."""
-    for module in MODULES:
-        if kind == module.KIND:
-            return (module.__doc__ or "").strip()
-    raise KeyError(kind)
+    return REGISTRY[kind].doc.strip()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.errors import GateError
@@ -20,25 +21,35 @@ from gate.words import plural as plural  # re-exported: the rules import it from
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
 
-def param_str(rule: Rule, key: str, default: str = "") -> str:
-    value = rule.params.get(key, default)
-    return str(value)
+def _param(rule: Rule, key: str) -> Any:
+    """`rule`'s value for `key`, or the default its kind declares (a rule
+    the loader built carries every default already; one built by hand may
+    not)."""
+    if key in rule.params:
+        return rule.params[key]
+    from gate.rules import REGISTRY  # the registry imports the rule modules, and so this one
+
+    return REGISTRY[rule.kind].defaults().get(key)
 
 
-def param_int(rule: Rule, key: str, default: int = 0) -> int:
-    value = rule.params.get(key, default)
-    return int(value)
+def param_str(rule: Rule, key: str) -> str:
+    value = _param(rule, key)
+    return "" if value is None else str(value)
 
 
-def param_bool(rule: Rule, key: str, default: bool) -> bool:
-    value = rule.params.get(key, default)
-    return bool(value)
+def param_int(rule: Rule, key: str) -> int:
+    value = _param(rule, key)
+    return 0 if value is None else int(value)
 
 
-def param_list(rule: Rule, key: str, default: Sequence[str] = ()) -> list[str]:
-    value = rule.params.get(key)
+def param_bool(rule: Rule, key: str) -> bool:
+    return bool(_param(rule, key))
+
+
+def param_list(rule: Rule, key: str) -> list[str]:
+    value = _param(rule, key)
     if value is None:
-        return list(default)
+        return []
     if isinstance(value, str):
         return [value]
     return [str(v) for v in value]

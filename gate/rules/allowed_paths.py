@@ -1,10 +1,5 @@
 """`allowed_paths`: every touched path must match one of the given globs.
 
-Parameters:
-
-* `paths` (globs): the only places the change may touch, in gitignore /
-  CODEOWNERS syntax (see "Globs").
-
 A path is allowed only when it matches a glob exactly as written
 (`gate.globs.EXACT`: case-sensitive, code point by code point), so the
 rule never allows more than it says: `SRC/x.py` is outside `src/` even
@@ -30,8 +25,18 @@ from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_list, plural, result
+from gate.rules.kind import PATHS
 
 KIND = "allowed_paths"
+PARAMETERS = {
+    "paths": {
+        "description": (
+            "Globs of the only paths the change may touch, in gitignore / CODEOWNERS syntax."
+        ),
+        "$ref": "#/$defs/globs",
+    },
+}
+READS = {PATHS}
 GLOBS = {"paths": globs.EXACT}  # exact: never allows more than it says
 
 

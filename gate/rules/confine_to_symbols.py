@@ -1,12 +1,6 @@
 """`confine_to_symbols`: every changed line of a file lies inside named
 top-level Python definitions.
 
-Parameters:
-
-* `file` (path): a Python file, repo-relative.
-* `symbols` (names): the top-level `def`, `async def`, `class` or
-  assignment names whose bodies may change.
-
 The gate diffs the base and head text of `file` line by line (a line ends
 at a newline, CRLF or CR, nowhere else, as Python counts lines).  A
 removed line is judged by the **base** line ranges of the listed symbols,
@@ -91,9 +85,26 @@ from gate.rules._common import (
     runs_of,
     unavailable,
 )
+from gate.rules.kind import PATHS, TEXTS
 from gate.text import line_diff, lines
 
 KIND = "confine_to_symbols"
+PARAMETERS = {
+    "file": {
+        "description": (
+            "The Python file whose changes must stay inside the listed definitions, repo-relative."
+        ),
+        "$ref": "#/$defs/file",
+    },
+    "symbols": {
+        "description": (
+            "The top-level `def`, `async def`, `class` or assignment names whose bodies may change."
+        ),
+        "$ref": "#/$defs/symbols",
+    },
+}
+READS = {PATHS, TEXTS}
+TEXTS_OF = ("file",)
 
 
 def _allowed(statement: Statement, wanted: frozenset[str]) -> bool:

@@ -1,11 +1,5 @@
 """`forbidden_path`: no touched path may start with a given prefix.
 
-Parameters:
-
-* `prefix` (string): a plain string prefix (no glob).  `secrets/` forbids
-  everything under `secrets/`; `secrets` also forbids `secrets.txt` and
-  `secretsauce/`.
-
 The comparison is conservative: it catches what a checkout on macOS or
 Windows would put in the forbidden place, not only the exact spelling.
 
@@ -39,8 +33,22 @@ from gate.paths import fold, fold_names
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_str, plural, quote, result
+from gate.rules.kind import PATHS
 
 KIND = "forbidden_path"
+PARAMETERS = {
+    "prefix": {
+        "description": (
+            "A plain string prefix (no glob): a touched path starting with it fails the "
+            "rule.  `secrets/` forbids everything under `secrets/`; `secrets` also forbids "
+            "`secrets.txt` and `secretsauce/`."
+        ),
+        "type": "string",
+        "minLength": 1,
+    },
+}
+READS = {PATHS}
+FORBIDS = True
 
 
 def reaches(prefix: str) -> tuple[tuple[str, ...], frozenset[str]]:

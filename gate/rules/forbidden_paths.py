@@ -1,12 +1,5 @@
 """`forbidden_paths`: no touched path may match any of the given globs.
 
-Parameters:
-
-* `paths` (globs): gitignore / CODEOWNERS syntax (see "Globs"): `*` stays
-  inside one path segment, `**` crosses segments, a pattern without `/`
-  matches at any depth, a trailing `/` matches a directory and everything
-  under it, a leading `/` anchors to the repository root.
-
 The match is conservative (`gate.globs.REACH`): it catches what a checkout
 on macOS or Windows would put in a forbidden place, not only the exact
 spelling.
@@ -40,8 +33,22 @@ from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_list, plural, result
+from gate.rules.kind import PATHS
 
 KIND = "forbidden_paths"
+PARAMETERS = {
+    "paths": {
+        "description": (
+            "Globs of paths the change must not touch, in gitignore / CODEOWNERS syntax: "
+            "`*` stays inside one path segment, `**` crosses segments, a pattern without "
+            "`/` matches at any depth, a trailing `/` matches a directory and everything "
+            "under it, a leading `/` anchors to the repository root."
+        ),
+        "$ref": "#/$defs/globs",
+    },
+}
+READS = {PATHS}
+FORBIDS = True
 GLOBS = {"paths": globs.REACH}  # and what a checkout would put there
 
 

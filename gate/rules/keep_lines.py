@@ -1,10 +1,5 @@
 """`keep_lines`: named lines of a file survive the change.
 
-Parameters:
-
-* `file` (path): any text file, repo-relative.
-* `lines` (strings): lines that must still be in the file at head.
-
 A line ends at a newline, CRLF or CR, nowhere else: a form feed,
 vertical tab, `\\x1c`-`\\x1e`, `\\x85`, U+2028 or U+2029 is a character
 inside a line, as for git and Python.  Lines are compared after stripping
@@ -34,6 +29,9 @@ example, an entry given only by counts is not checked (give
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from gate.changes import ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
@@ -47,9 +45,44 @@ from gate.rules._common import (
     result,
     unavailable,
 )
+from gate.rules.kind import PATHS, TEXTS, Problem
 from gate.text import kept_lines, kept_text, line_diff
 
 KIND = "keep_lines"
+PARAMETERS = {
+    "file": {
+        "description": "The file whose lines must survive (any text file), repo-relative.",
+        "$ref": "#/$defs/file",
+    },
+    "lines": {
+        "description": (
+            "Lines that must still be in the file at head (compared after stripping "
+            "surrounding whitespace)."
+        ),
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "description": "One line of text, without a line break; not blank.",
+            "type": "string",
+            "minLength": 1,
+        },
+    },
+}
+READS = {PATHS, TEXTS}
+TEXTS_OF = ("file",)
+
+
+def param_problem(params: Mapping[str, Any]) -> Problem | None:
+    """Each kept line is one line with visible text."""
+    for i, line in enumerate(params["lines"]):
+        if "\n" in line or "\r" in line:
+            return (
+                "lines",
+                i,
+            ), f'item {i + 1} of "lines" holds a line break; list one line per item'
+        if not kept_text(line):
+            return ("lines", i), f'item {i + 1} of "lines" is blank; list lines with visible text'
+    return None
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:

@@ -1,10 +1,5 @@
 """`keep_symbols`: named top-level Python symbols survive the change.
 
-Parameters:
-
-* `file` (path): a Python file, repo-relative.
-* `symbols` (names): top-level names that must still be defined at head.
-
 A *symbol* is a name defined at the top level of the module by `def`,
 `async def`, `class` or an assignment (`X = ...`, `X: int = ...`, and each
 name of a tuple/list unpacking `A, B = ...`).  A bare annotation
@@ -87,8 +82,22 @@ from gate.rules._common import (
     result,
     unavailable,
 )
+from gate.rules.kind import PATHS, RENAME, TEXTS
 
 KIND = "keep_symbols"
+PARAMETERS = {
+    "file": {
+        "description": "The Python file whose top-level names must survive, repo-relative.",
+        "$ref": "#/$defs/file",
+    },
+    "symbols": {
+        "description": "Top-level names that must still be defined at head.",
+        "$ref": "#/$defs/symbols",
+    },
+}
+READS = {PATHS, TEXTS}
+TEXTS_OF = ("file",)
+LAB = RENAME
 
 
 class _Threat(NamedTuple):

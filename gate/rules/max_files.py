@@ -1,10 +1,5 @@
 """`max_files`: a budget on how many paths a change touches.
 
-Parameters:
-
-* `limit` (integer, 0 or more): the most paths the change may touch.
-* `exclude` (globs, optional, default none): touched paths that do not count.
-
 A path is *touched* when the change adds, deletes, modifies, renames or
 changes the mode of it.  A rename touches its old and its new path but
 counts **once**; it is excluded only when both of its paths match
@@ -34,8 +29,22 @@ from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_int, param_list, plural, result
+from gate.rules.kind import BUDGET, PATHS
 
 KIND = "max_files"
+PARAMETERS = {
+    "limit": {
+        "description": "The most paths the change may touch; a rename counts once.",
+        "$ref": "#/$defs/limit",
+    },
+    "exclude": {
+        "description": "Touched paths that do not count, matched exactly as written.",
+        "$ref": "#/$defs/globs",
+        "default": [],
+    },
+}
+READS = {PATHS}
+LAB = BUDGET
 GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 

@@ -1,14 +1,5 @@
 """`max_lines`: a budget on how many lines a change adds and deletes.
 
-Parameters:
-
-* `limit` (integer, 0 or more): the most lines allowed.
-* `count` (optional): `changed` (added + deleted, the default), `added`
-  or `deleted`.
-* `exclude` (globs, optional): files that do not count, matched exactly
-  as written.  A rename is excluded only when both of its paths match; a
-  copy by its new path.
-
 Counts are git's numstat (a modified line is one deleted and one added
 line, so `changed` counts it twice).  Binary-ness never shrinks the budget:
 a file git calls binary (one NUL byte in its first 8000 bytes is enough)
@@ -43,14 +34,37 @@ from gate.changes import ChangeSet, FileChange
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
+from gate.rules.kind import BUDGET, LINES, PATHS
 
 KIND = "max_lines"
+PARAMETERS = {
+    "limit": {
+        "description": "The most lines allowed over all counted files.",
+        "$ref": "#/$defs/limit",
+    },
+    "count": {
+        "description": "What is counted: `changed` (added + deleted), `added` or `deleted`.",
+        "type": "string",
+        "enum": ["changed", "added", "deleted"],
+        "default": "changed",
+    },
+    "exclude": {
+        "description": (
+            "Files that do not count, matched exactly as written.  A rename is excluded "
+            "only when both of its paths match; a copy by its new path."
+        ),
+        "$ref": "#/$defs/globs",
+        "default": [],
+    },
+}
+READS = {PATHS, LINES}
+LAB = BUDGET
 GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     limit = param_int(rule, "limit")
-    mode = param_str(rule, "count", "changed")
+    mode = param_str(rule, "count")
     exclude = param_list(rule, "exclude")
     added = deleted = 0
     binaries = 0

@@ -1,15 +1,5 @@
 """`must_include`: the captured stdout must contain a token.
 
-Parameters:
-
-* `token` (string): a plain substring (case-sensitive, no regex), for
-  example the last line a test runner prints on success.
-* `where` (optional): `anywhere` (the default) or `last_line`.  With
-  `last_line` the token must be on the last non-empty line of the stdout:
-  the last line that holds more than spaces and tabs, where a line ends at
-  `\\n`, `\\r\\n` or `\\r` only (as for git and Python's tokenizer; form
-  feeds, U+2028 and the like do not end a line).
-
 **Use `last_line`.**  A failing test run can print any token earlier in
 its output (a test that prints `EXIT=0`, a log line that quotes it), so
 `anywhere` passes whenever the token appears at all.  Make the harness
@@ -32,15 +22,55 @@ log is never a pass.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_str, quote, result
+from gate.rules.kind import STDOUT, TESTS, Problem
 from gate.text import lines
 
 KIND = "must_include"
 ANYWHERE = "anywhere"
 LAST_LINE = "last_line"
+PARAMETERS = {
+    "token": {
+        "description": (
+            "A plain substring the captured stdout must contain (case-sensitive, no regex), "
+            "for example the last line a test runner prints on success."
+        ),
+        "type": "string",
+        "minLength": 1,
+    },
+    "where": {
+        "description": (
+            "Where the token must be: `anywhere` in the stdout, or on its `last_line`: the "
+            "last line that holds more than spaces and tabs, where a line ends at `\\n`, "
+            "`\\r\\n` or `\\r` only (as for git and Python's tokenizer; form feeds, U+2028 "
+            "and the like do not end a line).  Use `last_line` with a harness that prints "
+            "the token last: a failing test run can print any token earlier."
+        ),
+        "type": "string",
+        "enum": [ANYWHERE, LAST_LINE],
+        "default": ANYWHERE,
+    },
+}
+READS = {STDOUT}
+LAB = TESTS
+
+
+def param_problem(params: Mapping[str, Any]) -> Problem | None:
+    """A `last_line` token cannot hold a line break."""
+    if params.get("where") == LAST_LINE and re.search(r"[\r\n]", params["token"]):
+        return ("token",), (
+            '"token" holds a line break, so it can never be on one line; '
+            "drop the line break or use where: anywhere"
+        )
+    return None
+
 
 _BLANK = " \t"
 
@@ -58,7 +88,7 @@ def last_line(text: str) -> str | None:
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     token = param_str(rule, "token")
-    where = param_str(rule, "where", ANYWHERE)
+    where = param_str(rule, "where")
     if changes.stdout is None:
         return result(rule, False, "no stdout captured; pass --stdout-file")
     if where == LAST_LINE:

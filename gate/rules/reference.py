@@ -4,22 +4,29 @@
     python -m gate.rules.reference --write      # the same, into docs/rules.md
 
 A test fails when `docs/rules.md` is not `render()`, so the page never
-drifts from the code: edit a rule module's docstring (or `INTRO` below),
-then run the command.  The page is the intro (what every kind shares), a
-table of the kinds, then one section per kind in `gate.rules.MODULES`
-order.  A section is `section(module)`: a heading, the docstring's first
-paragraph, `parameters(module)`, then the rest of the docstring.
+drifts from the code: edit a rule module (its docstring or its
+`PARAMETERS`), `gate/rules/builtin.py` or `INTRO` below, then run the
+command.  The page is the intro (what every kind shares), a table of the
+kinds, the built-in rules, then one section per registered kind
+(`gate.rules.kinds()`, so a kind registered at run time is documented
+too).  A section is `section(kind)`: a heading, the docstring's first
+paragraph, `parameters(kind)` (a table made from the kind's JSON-Schema
+fragments: type, default, meaning), what it reads and its lab bucket,
+then the rest of the docstring.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from gate import rules
+from gate.rules import builtin, kind
 
 # Where `--write` puts the page, relative to the repository root.
 PAGE = Path("docs") / "rules.md"
@@ -34,8 +41,10 @@ Every rule in a [rubric](rubric.md) has an `id`, a `kind`, the kind's
 parameters and an optional `description` (shown in reports). Each kind is a
 pure function of the change: it never runs git, reads files, looks at the
 clock or the environment, so the same change always gets the same verdict,
-offline or in the Action. This page is generated from the rule modules'
-docstrings (`gate/rules/<kind>.py`).
+offline or in the Action. This page is generated from the rule modules
+(`gate/rules/<kind>.py`): their docstrings, and the parameters each
+declares (the same declarations `gate schema` prints and the rubric loader
+checks).
 
 ## Shared ground rules
 
@@ -99,74 +108,139 @@ docstrings (`gate/rules/<kind>.py`).
   result's `paths` (JSON reports have them all).
 """
 
-_PREFIX = re.compile(r"^`(?P<kind>[a-z_]+)`: ")
-_PARAMETER = re.compile(r"^\* `(?P<name>[a-z_]+)`", re.MULTILINE)
+_BUILTIN = re.compile(r"^Built-in `(?P<id>[^`]+)`(?: \((?P<note>[^)]*)\))?: ")
+
+# The parameter types the kinds share (`gate.rubric.schema.SHARED_TYPES`), as
+# the tables name them; the intro's "Parameter types" says what each allows.
+_SHARED = {
+    "#/$defs/globs": "globs",
+    "#/$defs/file": "path",
+    "#/$defs/symbols": "names",
+    "#/$defs/limit": "integer ≥ 0",
+}
+_READS = {
+    kind.PATHS: "touched paths (status, renames, modes)",
+    kind.LINES: "line counts",
+    kind.TEXTS: "file texts",
+    kind.STDOUT: "the captured stdout",
+}
+_LAB = {
+    kind.BUDGET: "over budget: `thrash` with red tests, else `kitchen-mop`",
+    kind.TESTS: "red tests: `thrash`",
+    kind.RENAME: "a lost symbol: `rename`",
+    kind.SCOPE: "`kitchen-mop`",
+}
 
 
-def _paragraphs(module: ModuleType) -> list[str]:
-    return rules.doc(module.KIND).split("\n\n")
+def _cell(text: str) -> str:
+    """Text for one markdown table cell: one line, `|` escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
 
 
-def summary(module: ModuleType) -> str:
-    """The docstring's first paragraph, without its "`kind`: " prefix, as one
-    sentence starting with a capital."""
-    first = " ".join(_paragraphs(module)[0].split())
-    first = _PREFIX.sub("", first, count=1)
-    return first[:1].upper() + first[1:]
+def _code(value: Any) -> str:
+    return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 
-def _parameter_span(paragraphs: list[str]) -> tuple[int, int]:
-    """Where the docstring's `Parameters:` heading and its bullet list sit:
-    (index of the heading, index after the list); (0, 0) without one."""
-    for i, paragraph in enumerate(paragraphs):
-        if paragraph.strip() == "Parameters:":
-            end = i + 1
-            while end < len(paragraphs) and paragraphs[end].lstrip().startswith("* "):
-                end += 1
-            return i, end
-    return 0, 0
+def type_name(fragment: Mapping[str, Any]) -> str:
+    """What a parameter takes, in words, from its JSON-Schema fragment."""
+    shared = _SHARED.get(str(fragment.get("$ref")))
+    if shared is not None:
+        return shared
+    if "enum" in fragment:
+        return "one of " + ", ".join(f"`{v}`" for v in fragment["enum"])
+    kind_of = fragment.get("type")
+    if kind_of == "array":
+        items = fragment.get("items", {})
+        return "strings" if items.get("type") == "string" else "list"
+    if kind_of == "integer" and "minimum" in fragment:
+        return f"integer ≥ {fragment['minimum']}"
+    return str(kind_of or "value")
 
 
-def parameters(module: ModuleType) -> str:
-    """The parameters section of one kind: today the docstring's own
-    `Parameters:` list (one bullet per parameter, with its type and default).
-    A kind that declares its parameters in code renders them here instead."""
-    paragraphs = _paragraphs(module)
-    start, end = _parameter_span(paragraphs)
-    return "\n\n".join(paragraphs[start:end])
+def default_text(k: kind.Kind, key: str) -> str:
+    """A parameter's default, in words ("required" when it has none)."""
+    if key in k.from_rubric:
+        return f"the rubric's `{k.from_rubric[key]}`"
+    fragment = k.parameters[key]
+    if "default" not in fragment:
+        return "required"
+    value = fragment["default"]
+    if value == []:
+        return "none"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return _code(value)
 
 
-def parameter_names(module: ModuleType) -> list[str]:
-    """The names `parameters(module)` documents, in its order."""
-    return _PARAMETER.findall(parameters(module))
+def parameters(k: kind.Kind) -> str:
+    """The parameters table of one kind, from its `PARAMETERS` fragments."""
+    if not k.parameters:
+        return "Parameters: none."
+    rows = ["| parameter | type | default | meaning |", "| --- | --- | --- | --- |"]
+    for key, fragment in k.parameters.items():
+        cells = [f"`{key}`", type_name(fragment), default_text(k, key), fragment["description"]]
+        rows.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
 
 
-def body(module: ModuleType) -> str:
-    """The docstring after its first paragraph, without the parameters."""
-    paragraphs = _paragraphs(module)
-    start, end = _parameter_span(paragraphs)
-    if not end:
-        return "\n\n".join(paragraphs[1:])
-    return "\n\n".join(paragraphs[1:start] + paragraphs[end:])
+def facts(k: kind.Kind) -> str:
+    """What the kind reads, and what its failure means in `gate lab`."""
+    reads = [_READS[r] for r in kind.READABLE if r in k.reads]
+    files = [f"`{key}`" for key in k.texts_of] + [f"`{f}`" for f in k.text_files]
+    if files:
+        reads[reads.index(_READS[kind.TEXTS])] = "the base and head text of " + _and(files)
+    return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {_LAB[k.lab]}."
 
 
-def section(module: ModuleType) -> str:
-    parts = [f"## `{module.KIND}`", summary(module), parameters(module), body(module)]
-    source = f"Source: [`gate/rules/{module.KIND}.py`](../gate/rules/{module.KIND}.py)."
-    return "\n\n".join(part for part in [*parts, source] if part) + "\n"
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def body(k: kind.Kind) -> str:
+    """The docstring after its first paragraph."""
+    return "\n\n".join(k.doc.strip().split("\n\n")[1:])
+
+
+def section(k: kind.Kind) -> str:
+    parts = [f"## `{k.name}`", k.summary, parameters(k), facts(k), body(k)]
+    if k.source is not None:
+        parts.append(f"Source: [`{k.source}`](../{k.source}).")
+    return "\n\n".join(part for part in parts if part) + "\n"
 
 
 def table() -> str:
     rows = ["| kind | what it judges | parameters |", "| --- | --- | --- |"]
-    for module in rules.MODULES:
-        names = ", ".join(f"`{name}`" for name in parameter_names(module))
-        rows.append(f"| [`{module.KIND}`](#{module.KIND}) | {summary(module)} | {names} |")
+    for k in rules.kinds():
+        names = ", ".join(f"`{name}`" for name in k.parameters)
+        rows.append(f"| [`{k.name}`](#{k.name}) | {_cell(k.summary)} | {names} |")
     return "\n".join(rows) + "\n"
+
+
+def builtins() -> str:
+    """The built-in rules (`gate.rules.builtin`), from their docstrings."""
+    rows = ["| id | fails when |", "| --- | --- |"]
+    for rule_id, function in builtin.BUILTINS:
+        first = " ".join((function.__doc__ or "").strip().split("\n\n")[0].split())
+        match = _BUILTIN.match(first)
+        if match is None or match["id"] != rule_id:
+            raise ValueError(f"{function.__name__}: start its docstring with Built-in `{rule_id}`:")
+        text = first[match.end() :]
+        text = text.removeprefix("fails when ")
+        if match["note"]:
+            text += f" ({match['note']})"
+        rows.append(f"| `{rule_id}` | {_cell(text)} |")
+    intro = (
+        "Always on, in every rubric, and no rubric can switch them off; reports list them "
+        "first, in this order. Their ids start with `gate.`, which a rubric's own ids may not "
+        "use. Ids are public: never renamed or reused. Source: "
+        "[`gate/rules/builtin.py`](../gate/rules/builtin.py)."
+    )
+    return "## Built-in rules\n\n" + intro + "\n\n" + "\n".join(rows) + "\n"
 
 
 def render() -> str:
     """The whole page, byte for byte what `docs/rules.md` holds."""
-    parts = [INTRO, "## The kinds\n\n" + table(), *(section(m) for m in rules.MODULES)]
+    parts = [INTRO, "## The kinds\n\n" + table(), builtins(), *(section(k) for k in rules.kinds())]
     return "\n".join(parts)
 
 

@@ -1,18 +1,14 @@
 """`test_drift`: tests that exist at base stay exactly as they are, and
 the test runner's configuration with them.
 
-Parameters:
-
-* `allow_added` (boolean, default `true`): whether new test files may be
-  added.
-* `paths` (globs, default: the rubric's `tests`): what counts as a test
-  file.  The default `tests` globs are `tests/`, `test/`, `**/test_*.py`,
-  `**/*_test.py`, `**/conftest.py`, `pytest.ini`, `tox.ini`,
-  `**/*_test.go`, `**/__tests__/`, `**/*.test.*`, `**/*.spec.*`, `spec/`
-  (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
-  Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
-  `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
-  `**/*_spec.rb` and `.rspec` (RSpec).
+What counts as a test file: `paths`, by default the rubric's `tests`
+globs, which default to `tests/`, `test/`, `**/test_*.py`,
+`**/*_test.py`, `**/conftest.py`, `pytest.ini`, `tox.ini`,
+`**/*_test.go`, `**/__tests__/`, `**/*.test.*`, `**/*.spec.*`, `spec/`
+(the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
+Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
+`**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
+`**/*_spec.rb` and `.rspec` (RSpec).
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -83,12 +79,49 @@ from gate.changes import (
     ChangeSet,
 )
 from gate.report import RuleResult
-from gate.rubric import DEFAULT_TESTS, TEST_CONFIG, TEST_CONFIG_SECTIONS, Rule
+from gate.rubric import Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
+from gate.rules.kind import PATHS, TEXTS
 from gate.text import lines
 
 KIND = "test_drift"
+PARAMETERS = {
+    "allow_added": {
+        "description": "Whether new test files may be added.",
+        "type": "boolean",
+        "default": True,
+    },
+    "paths": {
+        "description": "Globs of what counts as a test file (default: the rubric's `tests`).",
+        "$ref": "#/$defs/globs",
+    },
+}
+FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
+READS = {PATHS, TEXTS}
+FORBIDS = True
+
+# Files that configure a test runner: a new one can switch existing tests
+# off (a conftest.py that skips them, a pytest.ini that deselects them), so
+# `test_drift` counts adding one as drift, never as "a new test", whatever
+# its `paths` say.
+TEST_CONFIG = (
+    "**/conftest.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "tox.ini",
+    "**/jest.config.*",
+    "**/vitest.config.*",
+    ".rspec",
+)
+
+# Files that hold a test runner's configuration in one section among others
+# (pytest reads `[tool.pytest.ini_options]` / `[tool.pytest]` in
+# pyproject.toml and `[tool:pytest]` in setup.cfg): `test_drift` reads their
+# text at base and head and counts a pytest section added, changed or
+# removed as drift.  The repository root's only, as pytest finds them.
+TEST_CONFIG_SECTIONS = ("pyproject.toml", "setup.cfg")
+TEXT_FILES = TEST_CONFIG_SECTIONS
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
@@ -185,8 +218,8 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
-    patterns = param_list(rule, "paths", DEFAULT_TESTS)
-    allow_added = param_bool(rule, "allow_added", True)
+    patterns = param_list(rule, "paths")
+    allow_added = param_bool(rule, "allow_added")
     counts: dict[str, int] = {}
     offending: list[str] = []
     config_added: list[str] = []

@@ -7,6 +7,7 @@ toy rule kind in the rule table (see tests/test_internal_errors.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -44,7 +45,7 @@ def test_unexpected_error_while_judging_fails_closed(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     head = scenario.push({"app.py": "def main():\n    return 2\n"})
-    monkeypatch.setitem(REGISTRY, "keep_lines", _raises)
+    monkeypatch.setitem(REGISTRY, "keep_lines", replace(REGISTRY["keep_lines"], check=_raises))
     out = scenario.run()
     assert out.code == 2
     assert out.outputs["passed"] == "false"
@@ -60,7 +61,9 @@ def test_unexpected_error_while_finishing_still_leaves_outputs(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     head = scenario.push({"app.py": "def main():\n    return 2\n"})
-    monkeypatch.setitem(REGISTRY, "keep_lines", _unserializable)
+    monkeypatch.setitem(
+        REGISTRY, "keep_lines", replace(REGISTRY["keep_lines"], check=_unserializable)
+    )
     out = scenario.run()
     assert out.code == 2
     assert out.outputs["passed"] == "false"
@@ -73,7 +76,7 @@ def test_debug_env_logs_the_traceback_fenced(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scenario.push({"app.py": "def main():\n    return 2\n"})
-    monkeypatch.setitem(REGISTRY, "keep_lines", _raises)
+    monkeypatch.setitem(REGISTRY, "keep_lines", replace(REGISTRY["keep_lines"], check=_raises))
     scenario.extra_env["GATE_DEBUG"] = "1"
     out = scenario.run()
     assert out.code == 2

@@ -1,0 +1,347 @@
+"""The rubric's JSON Schema (Draft 2020-12), built from the rule registry.
+
+`gate schema` prints it, the loader validates every rubric against it, and
+editors or check-jsonschema can use the printed copy.  Nothing here lists
+rule kinds: the `kind` enum and each kind's parameter block (its
+`if kind == ...` / `then` pair: the kind's `PARAMETERS` fragments, the
+parameters without a default required, no other key allowed) come from
+`gate.rules.REGISTRY`, so a registered kind is in the schema at once.  The
+rest (the rubric's top level, examples, and the parameter types the kinds
+share in `$defs`: `globs`, `file`, `symbols`, `limit`) is written here.
+
+The schema is built when first needed and kept per registry content
+(`current()`, `for_kinds`): building it takes well under a millisecond next to the
+validator's own set-up, so there is no generated file to keep in step.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from gate.rubric import DEFAULT_TESTS
+from gate.rules import REGISTRY, Kind
+
+# A rubric is a short list of rules.  The caps keep a pathological rubric from
+# costing seconds of schema validation (it walks every kind's branch per rule).
+MAX_RULES = 500
+MAX_EXAMPLES = 500
+
+# The parameter types the kinds share (`{"$ref": "#/$defs/<name>"}` in a
+# kind's PARAMETERS).  The loader checks their values beyond the schema.
+SHARED_TYPES: dict[str, dict[str, Any]] = {
+    "glob": {
+        "description": (
+            "A gitignore/CODEOWNERS-style glob on a repo-relative, '/'-separated, "
+            "case-sensitive path: '*' stays inside one segment, '**' crosses segments, a "
+            "pattern without '/' matches at any depth, a trailing '/' matches a directory "
+            "and everything under it, a leading '/' anchors to the root. Negation ('!') is "
+            "not supported."
+        ),
+        "type": "string",
+        "minLength": 1,
+        "pattern": "^[^!]",
+    },
+    "globs": {
+        "description": "A non-empty list of globs.",
+        "type": "array",
+        "minItems": 1,
+        "items": {"$ref": "#/$defs/glob"},
+    },
+    "limit": {
+        "description": "An integer >= 0 (a boolean is not an integer).",
+        "type": "integer",
+        "minimum": 0,
+    },
+    "file": {
+        "description": (
+            "A repo-relative, '/'-separated path of one file (no leading '/', no '..')."
+        ),
+        "type": "string",
+        "minLength": 1,
+    },
+    "symbols": {
+        "description": (
+            "Names of top-level Python definitions: def, async def, class or a "
+            "module-level assignment target."
+        ),
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "description": "A top-level Python name such as clamp or _noisy_helper.",
+            "type": "string",
+            "minLength": 1,
+        },
+    },
+}
+
+_RULE_KEYS = {
+    "id": {"$ref": "#/$defs/rule_id"},
+    "kind": {"$ref": "#/$defs/kind"},
+    "description": {"$ref": "#/$defs/rule_description"},
+}
+
+_COUNTS_FROM_TEXT = {
+    "description": "With before/after text the counts follow from the text.",
+    "properties": {
+        key: {
+            "description": (
+                "Counts follow from before/after text: give added/deleted counts or "
+                "before/after text, not both."
+            ),
+            "not": {},
+        }
+        for key in ("added", "deleted")
+    },
+}
+
+_CHANGE_ENTRY = {
+    "description": (
+        "One file of an example's synthetic change. Give added/deleted counts, or "
+        "before/after file text (counts then follow from the text), not both."
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["path"],
+    "properties": {
+        "path": {
+            "description": (
+                "The repo-relative path after the change (for a deletion, the deleted path)."
+            ),
+            "$ref": "#/$defs/file",
+        },
+        "old_path": {
+            "description": (
+                "The path before a rename; required with status 'renamed' and only allowed with it."
+            ),
+            "$ref": "#/$defs/file",
+        },
+        "status": {
+            "description": (
+                "What happened to the file: 'added', 'deleted', 'modified' (default) or 'renamed'."
+            ),
+            "type": "string",
+            "enum": ["added", "deleted", "modified", "renamed"],
+        },
+        "added": {"description": "Lines added (default 0).", "type": "integer", "minimum": 0},
+        "deleted": {
+            "description": "Lines deleted (default 0).",
+            "type": "integer",
+            "minimum": 0,
+        },
+        "before": {
+            "description": "The file's text at base (absent for status 'added').",
+            "type": "string",
+        },
+        "after": {
+            "description": "The file's text at head (absent for status 'deleted').",
+            "type": "string",
+        },
+    },
+    "dependentSchemas": {"before": _COUNTS_FROM_TEXT, "after": _COUNTS_FROM_TEXT},
+    "allOf": [
+        {
+            "if": {
+                "properties": {
+                    "status": {"description": "Applies to renames.", "const": "renamed"}
+                },
+                "required": ["status"],
+            },
+            "then": {"required": ["old_path"]},
+        }
+    ],
+}
+
+_EXAMPLE = {
+    "description": "A synthetic change and the verdict the rubric must give it.",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "expect", "change"],
+    "properties": {
+        "name": {
+            "description": "A unique, human-readable name for the example.",
+            "type": "string",
+            "minLength": 1,
+        },
+        "expect": {
+            "description": '"pass", or the exact list of the rubric\'s rule ids that must fail.',
+            "anyOf": [
+                {"description": "Every rule passes.", "const": "pass"},
+                {
+                    "description": "Exactly these rule ids fail (each once).",
+                    "type": "array",
+                    "uniqueItems": True,
+                    "items": {"$ref": "#/$defs/rule_id"},
+                },
+            ],
+        },
+        "stdout": {
+            "description": (
+                "Captured stdout for must_include rules (absent: no stdout was captured)."
+            ),
+            "type": "string",
+        },
+        "change": {
+            "description": (
+                "The files of the synthetic change (an empty list is an empty change)."
+            ),
+            "type": "array",
+            "items": {"$ref": "#/$defs/change_entry"},
+        },
+    },
+}
+
+_APPLIES_TO = {
+    "description": (
+        "Optional: only pull requests matching ANY entry are judged; others get a "
+        "neutral check run."
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "authors": {
+            "description": "Exact PR author logins, such as copilot-swe-agent[bot].",
+            "type": "array",
+            "minItems": 1,
+            "items": {"description": "A GitHub login.", "type": "string", "minLength": 1},
+        },
+        "labels": {
+            "description": "PR labels; any one of them on the PR is a match.",
+            "type": "array",
+            "minItems": 1,
+            "items": {"description": "A label name.", "type": "string", "minLength": 1},
+        },
+        "head_branches": {
+            "description": "Globs on the PR's head branch name, such as codex/**.",
+            "$ref": "#/$defs/globs",
+        },
+    },
+}
+
+
+def _parameters(kind: Kind) -> dict[str, Any]:
+    """A kind's `if`/`then` block: its parameters, and nothing else, when
+    `kind:` names it."""
+    properties: dict[str, Any] = dict(_RULE_KEYS)
+    properties.update(copy.deepcopy(dict(kind.parameters)))
+    return {
+        "if": {
+            "properties": {
+                "kind": {"description": f"Applies when kind is '{kind.name}'.", "const": kind.name}
+            },
+            "required": ["kind"],
+        },
+        "then": {
+            "description": f"Parameters of kind '{kind.name}'. {kind.summary}",
+            "properties": properties,
+            "required": ["id", "kind", *kind.required],
+            "additionalProperties": False,
+        },
+    }
+
+
+def build(kinds: Sequence[Kind]) -> dict[str, Any]:
+    """The rubric schema for a rubric whose rules may use `kinds`."""
+    tests = ", ".join(DEFAULT_TESTS)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:blast-radius-gate:rubric:1",
+        "title": "Blast Radius Gate rubric",
+        "description": (
+            "A rubric for Blast Radius Gate (YAML or JSON): the rules a pull request's "
+            "change is judged by, frozen at the base commit. Unknown keys anywhere are errors."
+        ),
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["rules"],
+        "properties": {
+            "version": {
+                "description": (
+                    "The rubric format version: 1 (the default). Any other value is an error."
+                ),
+                "type": "integer",
+                "const": 1,
+            },
+            "tests": {
+                "description": (
+                    f"Globs that define the test tree (default: {tests}). test_drift rules "
+                    "use them unless they set 'paths'."
+                ),
+                "$ref": "#/$defs/globs",
+            },
+            "applies_to": _APPLIES_TO,
+            "rules": {
+                "description": "The rules, judged in this order. Required and non-empty.",
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/$defs/rule"},
+                "maxItems": MAX_RULES,
+            },
+            "examples": {
+                "description": (
+                    "Synthetic changes with the verdict each must get; `gate selftest` runs them."
+                ),
+                "type": "array",
+                "items": {"$ref": "#/$defs/example"},
+                "maxItems": MAX_EXAMPLES,
+            },
+        },
+        "$defs": {
+            "rule_id": {
+                "description": (
+                    "A rule id: 1-64 characters of A-Z, a-z, 0-9, '.', '_' and '-', starting "
+                    "with a letter or digit. Ids are case-sensitive, unique within the rubric, "
+                    "and must not start with 'gate.' (reserved for built-in rules)."
+                ),
+                "type": "string",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
+            },
+            "kind": {
+                "description": "The rule kind; it decides which parameters the rule takes.",
+                "type": "string",
+                "enum": [kind.name for kind in kinds],
+            },
+            "rule_description": {
+                "description": "Optional free text shown next to the rule in reports.",
+                "type": "string",
+            },
+            **SHARED_TYPES,
+            "rule": {
+                "description": (
+                    "One rule: an id, a kind, the kind's parameters and an optional "
+                    "description. Unknown keys are errors."
+                ),
+                "type": "object",
+                "required": ["id", "kind"],
+                "properties": dict(_RULE_KEYS),
+                "allOf": [_parameters(kind) for kind in kinds],
+            },
+            "change_entry": _CHANGE_ENTRY,
+            "example": _EXAMPLE,
+        },
+    }
+
+
+def registered() -> tuple[Kind, ...]:
+    """The registry's kinds now: the key of everything derived from it."""
+    return tuple(REGISTRY.values())
+
+
+@lru_cache(maxsize=4)
+def for_kinds(kinds: tuple[Kind, ...]) -> dict[str, Any]:
+    """`build(kinds)`, kept: shared, do not modify.  Kinds compare by
+    identity, so a registered or replaced kind builds anew."""
+    return build(kinds)
+
+
+def current() -> dict[str, Any]:
+    """The schema for the registry as it is now (shared, do not modify)."""
+    return for_kinds(registered())
+
+
+def schema() -> dict[str, Any]:
+    """The rubric's JSON Schema, a fresh copy each call."""
+    return copy.deepcopy(current())

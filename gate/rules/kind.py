@@ -1,0 +1,200 @@
+"""What a rule kind declares: the whole contract of one `kind:` value.
+
+A rule kind is one module, `gate/rules/<kind>.py` (yamllint's shape), that
+declares at module level:
+
+* `KIND`: the rubric's `kind:` value.  Public API: never renamed.
+* its docstring: the documentation.  The first paragraph is one sentence,
+  "`kind`: what it judges"; the rest is the rule reference's section.
+* `PARAMETERS`: parameter name -> a JSON-Schema fragment (Draft 2020-12)
+  with a `description`.  A parameter with a `default` is optional and the
+  loader fills the default in; one without is required (unless
+  `FROM_RUBRIC` names it).  A fragment may `$ref` the parameter types the
+  rubric schema shares: `#/$defs/globs`, `#/$defs/file`, `#/$defs/symbols`,
+  `#/$defs/limit`; the loader checks those types' values beyond the schema
+  (a glob it can use, a clean repo-relative path, Python names).
+* `FROM_RUBRIC` (optional): parameter -> the rubric's top-level key whose
+  value is its default (`test_drift`'s `paths` default to the rubric's
+  `tests`).
+* `READS`: what of a change the rule reads (`PATHS`, `LINES`, `TEXTS`,
+  `STDOUT`), and for `TEXTS` which files: `TEXTS_OF`, the parameters that
+  name a file, and `TEXT_FILES`, files it always reads.  The set of files
+  whose base and head text every change source reads is derived from these.
+* `GLOBS` (optional): glob parameter -> match mode (`gate.globs.EXACT`,
+  `FOLDED` or `REACH`).
+* `LAB` (optional, default `SCOPE`): the rule's part in `gate lab`'s buckets.
+* `FORBIDS` (optional, default False): True when the rule fails as soon as a
+  change touches a path its parameters name; `gate selftest --base` then
+  only warns when those name nothing at base (a place still to come).
+* `param_problem(params)` (optional): a check of the parameters that the
+  schema cannot express, returning (key path inside the rule, message) or
+  None.
+* `check(rule, changes) -> RuleResult`: the verdict, pure.
+
+`kind_from_module` turns such a module into a `Kind`; `gate.rules.register`
+adds any `Kind` (a test registers a toy one) and everything about kinds (the
+rubric schema, the loader's defaults, the rule reference, the lab's buckets,
+the files whose texts are read) is derived from the registry.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+from gate.changes import ChangeSet
+from gate.globs import MODES
+from gate.report import RuleResult
+from gate.rubric import DEFAULT_TESTS, Rule
+
+Check = Callable[[Rule, ChangeSet], RuleResult]
+Problem = tuple[tuple[str | int, ...], str]
+ParamCheck = Callable[[Mapping[str, Any]], Problem | None]
+
+# What of a change a rule reads.
+PATHS = "paths"  # the touched paths and what happened to each (status, rename, mode)
+LINES = "line counts"  # added/deleted line counts
+TEXTS = "file texts"  # the base and head text of named files
+STDOUT = "captured output"  # the writer's captured stdout
+READABLE = (PATHS, LINES, TEXTS, STDOUT)
+
+# A rule's part in `gate lab`'s buckets (see gate.lab).
+BUDGET = "budget"  # a size budget: with red tests, `thrash`
+TESTS = "tests"  # the tests' verdict: red tests alone are `thrash` too
+RENAME = "rename"  # a kept symbol: `rename`
+SCOPE = "scope"  # paths, bait lines or scope: `kitchen-mop`
+LAB_ROLES = (BUDGET, TESTS, RENAME, SCOPE)
+
+# Rubric keys a parameter's default may come from (`FROM_RUBRIC`), with
+# their values when the rubric leaves them out.
+RUBRIC_DEFAULTS: Mapping[str, Any] = MappingProxyType({"tests": DEFAULT_TESTS})
+# Keys every rule has besides its kind's parameters.
+RULE_KEYS = ("id", "kind", "description")
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_PREFIX = re.compile(r"^`(?P<kind>[a-z0-9_]+)`: ")
+
+
+def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+@dataclass(frozen=True, eq=False)
+class Kind:
+    """One rule kind's contract (see the module docstring for each field).
+
+    Compared and hashed by identity: derived values (the rubric schema and
+    its validator) are cached per registry content, and a replaced kind is a
+    new object."""
+
+    name: str
+    check: Check
+    doc: str
+    parameters: Mapping[str, Mapping[str, Any]]
+    reads: frozenset[str]
+    texts_of: tuple[str, ...] = ()
+    text_files: tuple[str, ...] = ()
+    globs: Mapping[str, str] = field(default_factory=dict)
+    from_rubric: Mapping[str, str] = field(default_factory=dict)
+    lab: str = SCOPE
+    forbids: bool = False
+    param_problem: ParamCheck | None = None
+    source: str | None = None  # the declaring module's path in the repository
+
+    def __post_init__(self) -> None:
+        for name in ("parameters", "globs", "from_rubric"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        object.__setattr__(self, "reads", frozenset(self.reads))
+        problem = self._problem()
+        if problem is not None:
+            raise ValueError(f"rule kind {self.name!r}: {problem}")
+
+    def _problem(self) -> str | None:
+        if not _NAME.match(self.name):
+            return "a kind is lower-case letters, digits and '_', starting with a letter"
+        if not self.doc.strip():
+            return "it needs documentation (the module docstring)"
+        for key, fragment in self.parameters.items():
+            if key in RULE_KEYS or not _NAME.match(key):
+                return f"parameter {key!r}: not a usable parameter name"
+            if not isinstance(fragment.get("description"), str):
+                return f"parameter {key!r} needs a description"
+        unknown = self.reads - set(READABLE)
+        if not self.reads or unknown:
+            return f"READS must name some of {READABLE}, not {sorted(unknown)}"
+        if (TEXTS in self.reads) != bool(self.texts_of or self.text_files):
+            return "it reads TEXTS exactly when TEXTS_OF or TEXT_FILES names files"
+        for what, keys in (
+            ("TEXTS_OF", self.texts_of),
+            ("GLOBS", self.globs),
+            ("FROM_RUBRIC", self.from_rubric),
+        ):
+            missing = [k for k in keys if k not in self.parameters]
+            if missing:
+                return f"{what} names {missing}, which are not parameters"
+        if any(mode not in MODES for mode in self.globs.values()):
+            return f"GLOBS modes are some of {MODES}"
+        for key, source in self.from_rubric.items():
+            if source not in RUBRIC_DEFAULTS or "default" in self.parameters[key]:
+                return f"parameter {key!r} takes its default from one of {list(RUBRIC_DEFAULTS)}"
+        if self.lab not in LAB_ROLES:
+            return f"LAB is one of {LAB_ROLES}"
+        return None
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The parameters a rule must give: those with no default."""
+        return tuple(
+            key
+            for key, fragment in self.parameters.items()
+            if "default" not in fragment and key not in self.from_rubric
+        )
+
+    def defaults(self, rubric: Mapping[str, Any] = RUBRIC_DEFAULTS) -> dict[str, Any]:
+        """Every optional parameter's default: its fragment's `default` (a
+        list as a tuple), or for a `FROM_RUBRIC` parameter the value in
+        `rubric` (the rubric's own top-level values)."""
+        out = {}
+        for key, fragment in self.parameters.items():
+            if key in self.from_rubric:
+                out[key] = rubric[self.from_rubric[key]]
+            elif "default" in fragment:
+                value = fragment["default"]
+                out[key] = tuple(value) if isinstance(value, list) else value
+        return out
+
+    @property
+    def summary(self) -> str:
+        """The docstring's first paragraph as one sentence, without its
+        "`kind`: " prefix, starting with a capital."""
+        first = " ".join(self.doc.strip().split("\n\n")[0].split())
+        first = _PREFIX.sub("", first, count=1)
+        return first[:1].upper() + first[1:]
+
+    def texts_for(self, rule: Rule) -> tuple[str, ...]:
+        """The files whose base and head text `rule` reads."""
+        named = tuple(str(rule.params[key]) for key in self.texts_of if key in rule.params)
+        return named + self.text_files
+
+
+def kind_from_module(module: ModuleType) -> Kind:
+    """The `Kind` a rule module declares (see this module's docstring)."""
+    name = module.__name__
+    return Kind(
+        name=module.KIND,
+        check=module.check,
+        doc=module.__doc__ or "",
+        parameters=module.PARAMETERS,
+        reads=frozenset(module.READS),
+        texts_of=tuple(getattr(module, "TEXTS_OF", ())),
+        text_files=tuple(getattr(module, "TEXT_FILES", ())),
+        globs=getattr(module, "GLOBS", {}),
+        from_rubric=getattr(module, "FROM_RUBRIC", {}),
+        lab=getattr(module, "LAB", SCOPE),
+        forbids=getattr(module, "FORBIDS", False),
+        param_problem=getattr(module, "param_problem", None),
+        source=name.replace(".", "/") + ".py" if name.startswith("gate.rules.") else None,
+    )

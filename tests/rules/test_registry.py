@@ -1,0 +1,256 @@
+"""The rule registry owns everything about kinds.
+
+A toy kind, declared and registered here and nowhere else, is validated by
+the loader (its parameters' types, defaults and unknown keys), shipped in
+`gate schema`, documented in the rule reference, read (its file's texts)
+by a real `gate check`, judged by `evaluate`, sorted by `gate lab`, and gone
+again once unregistered.  No other file names it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from gate import lab, rules
+from gate.changes import ChangeSet, FileChange, FileTexts
+from gate.cli import main
+from gate.errors import GateError
+from gate.judge import evaluate
+from gate.report import RuleResult
+from gate.rubric import Rule
+from gate.rubric.load import load_rubric_bytes
+from gate.rules import kind as k
+from gate.rules import reference
+from gate.rules._common import param_int, param_str, result
+from gate.text import lines
+
+TOY = "toy_line_cap"
+
+TOY_DOC = """`toy_line_cap`: a named file stays short.
+
+Fails when `file` has more than `limit` lines at head.
+"""
+
+
+def toy_check(rule: Rule, changes: ChangeSet) -> RuleResult:
+    path = param_str(rule, "file")
+    limit = param_int(rule, "limit")
+    texts = changes.texts.get(path)
+    count = len(lines(texts.head)) if texts is not None else 0
+    return result(rule, count <= limit, f"{count} lines; limit {limit}", paths=[path])
+
+
+def toy_problem(params: Any) -> k.Problem | None:
+    if params["file"].endswith(".bin"):
+        return ("file",), '"file" names a binary file; name a text file'
+    return None
+
+
+def toy_kind() -> k.Kind:
+    return k.Kind(
+        name=TOY,
+        check=toy_check,
+        doc=TOY_DOC,
+        parameters={
+            "file": {"description": "The file to keep short.", "$ref": "#/$defs/file"},
+            "limit": {
+                "description": "The most lines it may have.",
+                "$ref": "#/$defs/limit",
+                "default": 3,
+            },
+        },
+        reads=frozenset({k.PATHS, k.TEXTS}),
+        texts_of=("file",),
+        lab=k.BUDGET,
+        param_problem=toy_problem,
+    )
+
+
+@pytest.fixture
+def toy() -> Iterator[k.Kind]:
+    kind = rules.register(toy_kind())
+    try:
+        yield kind
+    finally:
+        rules.unregister(TOY)
+
+
+def toy_rubric(rule: str) -> bytes:
+    return f"rules:\n  - {rule}\n  - {{id: GREEN, kind: must_include, token: ok}}\n".encode()
+
+
+def refused(rule: str) -> str:
+    with pytest.raises(GateError) as caught:
+        load_rubric_bytes(toy_rubric(rule), "r.yml")
+    return caught.value.message
+
+
+def test_the_loader_takes_a_registered_kind_with_its_defaults(toy: k.Kind) -> None:
+    rubric = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: notes.txt}}"), "r.yml")
+    assert rubric.rules[0].kind == TOY
+    assert dict(rubric.rules[0].params) == {"file": "notes.txt", "limit": 3}
+    given = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: n, limit: 0}}"), "r.yml")
+    assert given.rules[0].params["limit"] == 0
+    # the files whose texts are read come from what the kind declares
+    assert rubric.content_files() == ("notes.txt",)
+
+
+def test_the_loader_checks_a_registered_kinds_parameters(toy: k.Kind) -> None:
+    label = f'r.yml:2: rule "T" ({TOY}):'
+    assert refused(f"{{id: T, kind: {TOY}, file: n, limit: -1}}") == (
+        f'invalid rubric: {label} "limit" must be >= 0, not -1'
+    )
+    assert refused(f"{{id: T, kind: {TOY}, file: n, limit: true}}").startswith(
+        f'invalid rubric: {label} "limit" must be an integer, not a boolean'
+    )
+    assert refused(f"{{id: T, kind: {TOY}, limit: 2}}") == (
+        f'invalid rubric: {label} missing key "file" (the file to keep short); add it'
+    )
+    assert refused(f"{{id: T, kind: {TOY}, file: n, paths: [x]}}") == (
+        f'invalid rubric: {label} unknown key "paths"; allowed keys: id, kind, description, '
+        "file, limit"
+    )
+    # the shared `file` type's own check, and the kind's param_problem
+    assert "clean repo-relative path" in refused(f"{{id: T, kind: {TOY}, file: a/../b}}")
+    assert refused(f"{{id: T, kind: {TOY}, file: x.bin}}") == (
+        f'invalid rubric: {label} "file" names a binary file; name a text file'
+    )
+    # a parameter of this kind is refused for another
+    assert "unknown key" in refused("{id: T, kind: max_files, limit: 1, file: n}")
+
+
+def test_gate_schema_ships_a_registered_kind(
+    toy: k.Kind, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$defs"]["kind"]["enum"][-1] == TOY
+    (block,) = [
+        b for b in schema["$defs"]["rule"]["allOf"] if b["if"]["properties"]["kind"]["const"] == TOY
+    ]
+    assert block["then"]["required"] == ["id", "kind", "file"]
+    assert block["then"]["properties"]["limit"]["default"] == 3
+    assert block["then"]["description"] == f"Parameters of kind '{TOY}'. A named file stays short."
+
+
+def test_the_rule_reference_documents_a_registered_kind(toy: k.Kind) -> None:
+    page = reference.render()
+    assert f"| [`{TOY}`](#{TOY}) | A named file stays short. | `file`, `limit` |" in page
+    section = reference.section(toy)
+    assert section in page
+    assert "| `file` | path | required | The file to keep short. |" in section
+    assert "| `limit` | integer ≥ 0 | `3` | The most lines it may have. |" in section
+    assert "Fails when `file` has more than `limit` lines at head." in section
+    assert "the base and head text of `file`" in section
+
+
+def test_evaluate_judges_a_registered_kind(toy: k.Kind) -> None:
+    rubric = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: notes.txt}}"), "r.yml")
+    for text, passed in (("a\nb\nc\n", True), ("a\nb\nc\nd", False)):
+        changes = ChangeSet(
+            files=(FileChange("notes.txt", added=4),),
+            texts={"notes.txt": FileTexts(base="", head=text)},
+            stdout="ok",
+        )
+        report = evaluate(rubric, changes)
+        assert [(r.id, r.kind, r.passed) for r in report.results] == [
+            ("T", TOY, passed),
+            ("GREEN", "must_include", True),
+        ]
+
+
+def test_gate_check_reads_the_texts_a_registered_kind_declares(
+    toy: k.Kind, repo: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = f"rules:\n  - {{id: T, kind: {TOY}, file: notes.txt, limit: 2}}\n"
+    repo.write(".github/blast-radius.yml", rubric)
+    repo.write("notes.txt", "one\n")
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.write("notes.txt", "one\ntwo\nthree\n")
+    repo.commit("longer")
+    code = main(["check", "--repo", str(repo.root), "--base", "main", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    (toy_result,) = [r for r in report["results"] if r["id"] == "T"]
+    assert toy_result == {
+        "id": "T",
+        "kind": TOY,
+        "pass": False,
+        "message": "3 lines; limit 2",
+        "paths": ["notes.txt"],
+    }
+
+
+def test_the_lab_buckets_a_registered_kind_by_its_declared_part(toy: k.Kind) -> None:
+    assert TOY in rules.lab_kinds(k.BUDGET)
+    rubric = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: n}}"), "r.yml")
+
+    def bucket(stdout: str | None) -> str:
+        long = ChangeSet(
+            files=(FileChange("n", added=9),),
+            texts={"n": FileTexts(base="", head="x\n" * 9)},
+            stdout=stdout,
+        )
+        return lab.bucket_for(evaluate(rubric, long), rubric)
+
+    assert bucket(None) == lab.THRASH  # over budget and tests red
+    assert bucket("ok") == lab.KITCHEN_MOP  # over budget alone
+
+
+def test_an_unregistered_kind_is_unknown_again(capsys: pytest.CaptureFixture[str]) -> None:
+    kind = rules.register(toy_kind())
+    assert load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: n}}"), "r.yml")
+    with pytest.raises(ValueError, match="already registered"):
+        rules.register(toy_kind())
+    rules.unregister(TOY)
+    assert TOY not in rules.REGISTRY and kind not in rules.kinds()
+    assert refused(f"{{id: T, kind: {TOY}, file: n}}").startswith(
+        f'invalid rubric: r.yml:2: rule "T": unknown kind "{TOY}"; use one of: max_files,'
+    )
+    assert TOY not in reference.render()
+    assert main(["schema"]) == 0
+    assert TOY not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"name": "Toy"}, "lower-case letters"),
+        ({"doc": "  "}, "needs documentation"),
+        ({"parameters": {"id": {"description": "x"}}}, "not a usable parameter name"),
+        ({"parameters": {"file": {"type": "string"}}}, "needs a description"),
+        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF or TEXT_FILES"),
+        ({"reads": frozenset({"smell"})}, "READS must name"),
+        ({"texts_of": ("nope",)}, "TEXTS_OF names ['nope']"),
+        ({"globs": {"file": "fuzzy"}}, "GLOBS modes"),
+        ({"from_rubric": {"limit": "tests"}}, "takes its default from"),
+        ({"lab": "elsewhere"}, "LAB is one of"),
+    ],
+)
+def test_a_kind_that_contradicts_itself_is_refused_when_declared(
+    change: dict[str, Any], problem: str
+) -> None:
+    fields = {
+        "name": TOY,
+        "check": toy_check,
+        "doc": TOY_DOC,
+        "parameters": toy_kind().parameters,
+        "reads": frozenset({k.PATHS, k.TEXTS}),
+        "texts_of": ("file",),
+        **change,
+    }
+    with pytest.raises(ValueError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+        k.Kind(**fields)
+
+
+def test_every_shipped_kind_is_declared_by_its_module() -> None:
+    assert [kind.name for kind in rules.kinds()] == [m.KIND for m in rules.MODULES]
+    for module, kind in zip(rules.MODULES, rules.kinds(), strict=True):
+        assert kind.check is module.check
+        assert kind.source == f"gate/rules/{module.KIND}.py"
+        assert dict(kind.parameters) == module.PARAMETERS
