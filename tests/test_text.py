@@ -9,6 +9,7 @@ modules below sprinkle them; Python's own parser is the reference.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from gate.changes import ChangeSet, FileChange, FileTexts
 from gate.rubric import Rule
-from gate.rubric.load import line_counts
+from gate.rubric.load import line_counts, load_rubric_bytes
 from gate.rules import confine_to_symbols, keep_lines
 from gate.rules._common import NotPython, module_statements
 from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
@@ -206,6 +207,58 @@ def test_example_counts_use_the_same_lines(
     before: str, after: str, counts: tuple[int, int]
 ) -> None:
     assert line_counts(before, after) == counts
+
+
+STATEMENT = st.sampled_from(["a = 1", "b = 2", "a = 1  # x", "c = a", "", "# note", "  "])
+
+
+@st.composite
+def python_texts(draw: st.DrawFn) -> str:
+    body = draw(st.lists(STATEMENT, max_size=12))
+    return "".join(line + draw(st.sampled_from(ENDINGS)) for line in body)
+
+
+def _spans(messages: list[str], prefix: str) -> set[int]:
+    out: set[int] = set()
+    for message in messages:
+        if not message.startswith(prefix):
+            continue
+        span = message[len(prefix) :].split(" ", 1)[0]
+        first, _, last = span.partition("-")
+        out.update(range(int(first), int(last or first) + 1))
+    return out
+
+
+@PROPS
+@given(before=python_texts(), after=python_texts())
+def test_examples_and_content_rules_share_one_line_diff(before: str, after: str) -> None:
+    """Issue 10, point 4: a rubric example's counts and a content rule's
+    changed lines come from one line diff (`gate.text.line_diff`)."""
+    rubric = load_rubric_bytes(
+        json.dumps(
+            {
+                "rules": [{"id": "S", "kind": "confine_to_symbols", "file": F, "symbols": ["zz"]}],
+                "examples": [
+                    {
+                        "name": "e",
+                        "expect": "pass",
+                        "change": [{"path": F, "before": before, "after": after}],
+                    }
+                ],
+            }
+        ).encode(),
+        "r.json",
+    )
+    (example,) = rubric.examples
+    (change,) = example.changes.files
+    diff = line_diff(before, after)
+    assert (change.added, change.deleted) == (len(diff.added), len(diff.removed))
+    # No line is inside `zz`, so the rule names every changed line: the same lines.
+    result = confine_to_symbols.check(rubric.rules[0], example.changes)
+    messages = [f.message for f in result.findings]
+    assert _spans(messages, "line ") | _spans(messages, "lines ") == set(diff.added)
+    assert _spans(messages, "base line ") | _spans(messages, "base lines ") == set(diff.removed)
+    assert result.passed is (not diff.added and not diff.removed)
 
 
 # --- generated modules: Python's line numbers are the rules' line numbers ---
