@@ -30,7 +30,8 @@ MAX_RULES = 500
 MAX_EXAMPLES = 500
 
 # The parameter types the kinds share (`{"$ref": "#/$defs/<name>"}` in a
-# kind's PARAMETERS).  The loader checks their values beyond the schema.
+# kind's PARAMETERS), each `title` what the rule reference calls it.  The
+# loader checks their values beyond the schema.
 SHARED_TYPES: dict[str, dict[str, Any]] = {
     "glob": {
         "description": (
@@ -45,17 +46,20 @@ SHARED_TYPES: dict[str, dict[str, Any]] = {
         "pattern": "^[^!]",
     },
     "globs": {
+        "title": "globs",
         "description": "A non-empty list of globs.",
         "type": "array",
         "minItems": 1,
         "items": {"$ref": "#/$defs/glob"},
     },
     "limit": {
+        "title": "integer ≥ 0",
         "description": "An integer >= 0 (a boolean is not an integer).",
         "type": "integer",
         "minimum": 0,
     },
     "file": {
+        "title": "path",
         "description": (
             "A repo-relative, '/'-separated path of one file (no leading '/', no '..')."
         ),
@@ -63,6 +67,7 @@ SHARED_TYPES: dict[str, dict[str, Any]] = {
         "minLength": 1,
     },
     "symbols": {
+        "title": "names",
         "description": (
             "Names of top-level Python definitions: def, async def, class or a "
             "module-level assignment target."

@@ -54,19 +54,34 @@ Check = Callable[[Rule, ChangeSet], RuleResult]
 Problem = tuple[tuple[str | int, ...], str]
 ParamCheck = Callable[[Mapping[str, Any]], Problem | None]
 
-# What of a change a rule reads.
-PATHS = "paths"  # the touched paths and what happened to each (status, rename, mode)
-LINES = "line counts"  # added/deleted line counts
-TEXTS = "file texts"  # the base and head text of named files
-STDOUT = "captured output"  # the writer's captured stdout
-READABLE = (PATHS, LINES, TEXTS, STDOUT)
+# What of a change a rule reads, each with the words the rule reference uses.
+PATHS = "paths"
+LINES = "line counts"
+TEXTS = "file texts"  # the base and head text of the files TEXTS_OF and TEXT_FILES name
+STDOUT = "captured output"
+READABLE: Mapping[str, str] = MappingProxyType(
+    {
+        PATHS: "touched paths (status, renames, modes)",
+        LINES: "line counts",
+        TEXTS: "file texts",
+        STDOUT: "the captured stdout",
+    }
+)
 
-# A rule's part in `gate lab`'s buckets (see gate.lab).
-BUDGET = "budget"  # a size budget: with red tests, `thrash`
-TESTS = "tests"  # the tests' verdict: red tests alone are `thrash` too
-RENAME = "rename"  # a kept symbol: `rename`
-SCOPE = "scope"  # paths, bait lines or scope: `kitchen-mop`
-LAB_ROLES = (BUDGET, TESTS, RENAME, SCOPE)
+# A rule's part in `gate lab`'s buckets (see gate.lab), with what a failure
+# of the rule makes of a patch there.
+BUDGET = "budget"
+TESTS = "tests"
+RENAME = "rename"
+SCOPE = "scope"
+LAB_ROLES: Mapping[str, str] = MappingProxyType(
+    {
+        BUDGET: "over budget: `thrash` with red tests, else `kitchen-mop`",
+        TESTS: "red tests: `thrash`",
+        RENAME: "a lost symbol: `rename`",
+        SCOPE: "paths, bait lines or scope broken: `kitchen-mop`",
+    }
+)
 
 # Rubric keys a parameter's default may come from (`FROM_RUBRIC`), with
 # their values when the rubric leaves them out.
@@ -124,7 +139,7 @@ class Kind:
                 return f"parameter {key!r} needs a description"
         unknown = self.reads - set(READABLE)
         if not self.reads or unknown:
-            return f"READS must name some of {READABLE}, not {sorted(unknown)}"
+            return f"READS must name some of {list(READABLE)}, not {sorted(unknown)}"
         if (TEXTS in self.reads) != bool(self.texts_of or self.text_files):
             return "it reads TEXTS exactly when TEXTS_OF or TEXT_FILES names files"
         for what, keys in (
@@ -141,7 +156,7 @@ class Kind:
             if source not in RUBRIC_DEFAULTS or "default" in self.parameters[key]:
                 return f"parameter {key!r} takes its default from one of {list(RUBRIC_DEFAULTS)}"
         if self.lab not in LAB_ROLES:
-            return f"LAB is one of {LAB_ROLES}"
+            return f"LAB is one of {list(LAB_ROLES)}"
         return None
 
     @property

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from gate import rules
+from gate.rubric.schema import SHARED_TYPES
 from gate.rules import builtin, kind
 
 # Where `--write` puts the page, relative to the repository root.
@@ -110,27 +111,6 @@ checks).
 
 _BUILTIN = re.compile(r"^Built-in `(?P<id>[^`]+)`(?: \((?P<note>[^)]*)\))?: ")
 
-# The parameter types the kinds share (`gate.rubric.schema.SHARED_TYPES`), as
-# the tables name them; the intro's "Parameter types" says what each allows.
-_SHARED = {
-    "#/$defs/globs": "globs",
-    "#/$defs/file": "path",
-    "#/$defs/symbols": "names",
-    "#/$defs/limit": "integer ≥ 0",
-}
-_READS = {
-    kind.PATHS: "touched paths (status, renames, modes)",
-    kind.LINES: "line counts",
-    kind.TEXTS: "file texts",
-    kind.STDOUT: "the captured stdout",
-}
-_LAB = {
-    kind.BUDGET: "over budget: `thrash` with red tests, else `kitchen-mop`",
-    kind.TESTS: "red tests: `thrash`",
-    kind.RENAME: "a lost symbol: `rename`",
-    kind.SCOPE: "`kitchen-mop`",
-}
-
 
 def _cell(text: str) -> str:
     """Text for one markdown table cell: one line, `|` escaped."""
@@ -143,9 +123,10 @@ def _code(value: Any) -> str:
 
 def type_name(fragment: Mapping[str, Any]) -> str:
     """What a parameter takes, in words, from its JSON-Schema fragment."""
-    shared = _SHARED.get(str(fragment.get("$ref")))
-    if shared is not None:
-        return shared
+    ref = str(fragment.get("$ref", ""))
+    if ref.startswith("#/$defs/"):
+        name = ref.removeprefix("#/$defs/")
+        return str(SHARED_TYPES.get(name, {}).get("title", name))
     if "enum" in fragment:
         return "one of " + ", ".join(f"`{v}`" for v in fragment["enum"])
     kind_of = fragment.get("type")
@@ -185,11 +166,11 @@ def parameters(k: kind.Kind) -> str:
 
 def facts(k: kind.Kind) -> str:
     """What the kind reads, and what its failure means in `gate lab`."""
-    reads = [_READS[r] for r in kind.READABLE if r in k.reads]
+    reads = [words for r, words in kind.READABLE.items() if r in k.reads]
     files = [f"`{key}`" for key in k.texts_of] + [f"`{f}`" for f in k.text_files]
     if files:
-        reads[reads.index(_READS[kind.TEXTS])] = "the base and head text of " + _and(files)
-    return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {_LAB[k.lab]}."
+        reads[reads.index(kind.READABLE[kind.TEXTS])] = "the base and head text of " + _and(files)
+    return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {kind.LAB_ROLES[k.lab]}."
 
 
 def _and(items: Sequence[str]) -> str:
