@@ -35,7 +35,6 @@ from gate.escape import printable
 INT_MIN = -(2**63)
 INT_MAX = 2**63 - 1
 _INT_DIGITS = len(str(INT_MAX))
-MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def integer(text: str) -> int:
@@ -95,22 +94,13 @@ def loads(data: bytes, name: str, *, fix: str) -> Any:
         raise GateError(f"{name}: JSON nested too deeply or too large to read; {fix}") from None
 
 
-def read_file(path: str | Path, *, fix: str) -> Any:
-    """`loads` of a file of at most `MAX_FILE_BYTES`; unreadable -> GateError."""
-    name = printable(str(path))
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise GateError(f"{name}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit")
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise GateError(f"{name} is a directory; give the path of a JSON file") from None
-    except FileNotFoundError:
-        raise GateError(f"{name} does not exist; give the path of a JSON file") from None
-    except OSError as exc:
-        raise GateError(f"cannot read {name}: {exc.strerror or exc}") from None
-    return loads(data, name, fix=fix)
+def read_file(path: str | Path, *, what: str, fix: str, label: str | None = None) -> Any:
+    """`loads` of the file at `path` (`gate.files.read_input`: `what` names it,
+    at most `INPUT_LIMIT` bytes); `label` names it in JSON errors (default: the path)."""
+    from gate.files import read_input
+
+    data = read_input(path, what, fix=fix)
+    return loads(data, printable(str(path)) if label is None else label, fix=fix)
 
 
 _RUNNER_SAFE = {

@@ -37,6 +37,7 @@ from typing import Any
 
 from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
+from gate.files import read_output
 from gate.git import Repo
 from gate.report import Report, to_json
 from gate.rubric import Rubric
@@ -162,12 +163,9 @@ def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
         if stdout_dir is not None
         else Path(patch + ".stdout")
     )
-    try:
-        return candidate.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
+    if not candidate.exists():
         return None
-    except OSError as exc:
-        raise GateError(f"cannot read captured stdout {candidate}: {exc.strerror}") from None
+    return read_output(candidate, "captured stdout", fix="check --stdout-dir")
 
 
 def run_lab(

@@ -26,13 +26,8 @@ module under `gate/` outside this one (and the Action's own log,
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import os
 import sys
 from collections.abc import Mapping
-
-from gate.errors import GateError
 
 # Invisible, and breaks the runner's `##[command]` syntax.
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -110,76 +105,3 @@ def note(text: str, *, end: str = "\n") -> None:
 def error(message: str) -> None:
     """`gate: error: MESSAGE` on stderr: the one sentence of a failed command."""
     note(f"gate: error: {message}")
-
-
-# --- report files ------------------------------------------------------------
-
-
-def write_new_file(path: str, data: str) -> None:
-    """Write `data` (UTF-8) to `path`, never through a symlink (raises OSError).
-
-    A report is written where a change may have planted files (a checkout, the
-    Action's workspace): `out/report.json` could be a symlink to `~/.bashrc`,
-    or `out` a symlink to another directory.  So a file or symlink already at
-    `path` is replaced, not followed (`O_EXCL|O_NOFOLLOW` on a fresh name),
-    and every directory of a relative path (or of an absolute path below the
-    current directory) is opened without following symlinks: a symlinked
-    directory is an error (ELOOP/ENOTDIR).  The directories of an absolute
-    path outside the current directory are the caller's own choice and are
-    resolved as usual.
-    """
-    base, rest = _trusted_split(path)
-    parts = [p for p in rest.split("/") if p not in ("", ".")]
-    if not parts:
-        raise IsADirectoryError(21, "is a directory", path)
-    *dirs, name = parts
-    nofollow = getattr(os, "O_NOFOLLOW", 0)
-    if os.open not in os.supports_dir_fd:  # no *at() calls: follow nothing at the end at least
-        _replace_at(None, os.path.join(base, *dirs, name), data, nofollow)
-        return
-    fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        for part in dirs:
-            next_fd = os.open(
-                part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow, dir_fd=fd
-            )
-            os.close(fd)
-            fd = next_fd
-        _replace_at(fd, name, data, nofollow)
-    finally:
-        os.close(fd)
-
-
-def _trusted_split(path: str) -> tuple[str, str]:
-    """(a directory the caller named, the rest that a change may have planted)."""
-    if not os.path.isabs(path):
-        return ".", path
-    cwd = os.getcwd()
-    if path.startswith(cwd.rstrip(os.sep) + os.sep):
-        return cwd, path[len(cwd.rstrip(os.sep)) + 1 :]
-    head, tail = os.path.split(path)
-    return head or os.sep, tail
-
-
-def _replace_at(dir_fd: int | None, name: str, data: str, nofollow: int) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(name, dir_fd=dir_fd)  # a file or a symlink; a directory raises
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow
-    fd = os.open(name, flags, 0o644, dir_fd=dir_fd)
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(data)
-
-
-def write_report_file(path: str, text: str) -> None:
-    """`--output FILE`: the JSON report, via `write_new_file`, or GateError."""
-    from gate.escape import printable
-
-    try:
-        write_new_file(path, text)
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            why += "; a directory on the way is a symlink or not a directory"
-        raise GateError(
-            f"cannot write report to {printable(path)} ({why}): check --output"
-        ) from None

@@ -22,10 +22,10 @@ from gate.rubric.load import (
     MAX_BYTES,
     line_counts,
     load_rubric_bytes,
-    load_rubric_file,
     sha256_hex,
 )
 from gate.rubric.schema import schema
+from gate.rubric.source import RubricSource
 from gate.rules import REGISTRY
 from gate.selftest import run_selftest
 
@@ -560,9 +560,9 @@ def test_unpaired_surrogate_escape_is_refused() -> None:
 
 def test_missing_file_is_a_gate_error(tmp_path: Path) -> None:
     with pytest.raises(GateError, match="does not exist"):
-        load_rubric_file(str(tmp_path / "nope.yml"))
+        RubricSource(file=str(tmp_path / "nope.yml")).load()
     with pytest.raises(GateError, match="is a directory"):
-        load_rubric_file(str(tmp_path))
+        RubricSource(file=str(tmp_path)).load()
 
 
 FULL = """\

@@ -31,13 +31,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import sys
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from gate import files
 from gate.changes import EMPTY_BLOBS
 from gate.errors import GateError, PatchError
 
@@ -117,22 +116,9 @@ def _too_many_hunks(name: str, lineno: int) -> GateError:
 
 def read_patch(path: str) -> bytes:
     """The patch's bytes; `-` reads stdin.  Unreadable or missing -> GateError (exit 2)."""
-    if path == "-":
-        try:
-            return sys.stdin.buffer.read()
-        except (OSError, AttributeError, ValueError) as exc:
-            raise GateError(
-                f"cannot read the patch from stdin: {exc}; pass a file instead"
-            ) from None
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise GateError(f"patch file {path!r} does not exist; check the path") from None
-    except IsADirectoryError:
-        raise GateError(f"patch file {path!r} is a directory; pass a diff file") from None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise GateError(f"cannot read patch file {path!r}: {reason}") from None
+    return files.read_input(
+        path, "patch file", limit=files.PATCH_LIMIT, fix="pass a unified diff file", stdin=True
+    )
 
 
 # --- 2. purity -------------------------------------------------------------

@@ -56,7 +56,7 @@ def read_json_file(path: str | Path) -> Any:
     """A writer's result file as JSON (strict and bounded, see `gate.jsontext`)."""
     from gate.jsontext import read_file
 
-    return read_file(path, fix=FIX)
+    return read_file(path, what="writer result", fix=FIX)
 
 
 def _path_problem(p: str) -> str | None:

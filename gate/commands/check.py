@@ -6,8 +6,6 @@ Imports stay cheap on purpose: no network stack, nothing from `gate.github`.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
@@ -16,6 +14,7 @@ from gate.git import Repo
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
     from gate.rubric import Rubric
+    from gate.rubric.source import RubricSource
 
 # Only what starting git needs is imported up front; the rubric loader, the
 # change-set model, the rules and the report load while git computes the diff.
@@ -73,25 +72,13 @@ def read_stdout_file(path: str | None) -> str | None:
     """Captured stdout for `must_include` rules (UTF-8, errors replaced)."""
     if path is None:
         return None
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except FileNotFoundError:
-        raise GateError(f"stdout file {path} does not exist: pass the captured output") from None
-    except OSError as exc:
-        raise GateError(f"cannot read stdout file {path} ({exc.strerror})") from None
-    return data.decode("utf-8", errors="replace")
+    from gate.files import read_output
 
-
-def load_rubric(args: argparse.Namespace, repo: Repo, base: str) -> Rubric:
-    from gate.rubric.source import rubric_from_commit, rubric_from_file
-
-    if args.rubric_file is not None:
-        return rubric_from_file(args.rubric_file, args.freeze)
-    return rubric_from_commit(repo, base, args.rubric, args.freeze)
+    return read_output(path, "stdout file", fix="pass the captured output", stdin=True)
 
 
 def patch_changes(
-    args: argparse.Namespace, repo: Repo, stdout: str | None
+    args: argparse.Namespace, repo: Repo, source: RubricSource, stdout: str | None
 ) -> tuple[Rubric, ChangeSet]:
     """--patch mode: the patch applied to --base (default HEAD) in a temporary index."""
     from gate.changes.patch import changes_from_patch, read_patch
@@ -99,7 +86,7 @@ def patch_changes(
     if args.head is not None:
         raise GateError("--head cannot be combined with --patch: the patch is the head")
     base = repo.rev_parse(args.base if args.base is not None else "HEAD")
-    rubric = load_rubric(args, repo, base)
+    rubric = source.load(repo.read_blob, base)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
     changes = changes_from_patch(repo, base, data, name, rubric.content_files(), stdout=stdout)
@@ -107,7 +94,7 @@ def patch_changes(
 
 
 def git_changes(
-    args: argparse.Namespace, repo: Repo, stdout: str | None
+    args: argparse.Namespace, repo: Repo, source: RubricSource, stdout: str | None
 ) -> tuple[Rubric, ChangeSet, tuple[str, ...]]:
     """Git mode: the merge-base diff base...head.
 
@@ -129,7 +116,7 @@ def git_changes(
         unjudged = [empty_change_note(base, head, fork)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
-        rubric = load_rubric(args, repo, base)
+        rubric = source.load(repo.read_blob, base)
         texts = repo.read_texts(fork, head, rubric.content_files())
         import gate.judge  # noqa: F401 - load the rule modules now too
         from gate.globs import prime
@@ -162,27 +149,28 @@ def git_changes(
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.rubric.source import repo_path
+    from gate.rubric.source import RubricSource
 
-    rubric_path = repo_path(args.rubric)
+    source = RubricSource(args.rubric, file=args.rubric_file, freeze=args.freeze)
     if args.patch == "-" and args.stdout_file == "-":
         raise GateError("--patch - and --stdout-file - cannot both read stdin: use a file for one")
     repo = Repo(args.repo)
     stdout = read_stdout_file(args.stdout_file)
     not_judged: tuple[str, ...] = ()
     if args.patch is not None:
-        rubric, changes = patch_changes(args, repo, stdout)
+        rubric, changes = patch_changes(args, repo, source, stdout)
     else:
-        rubric, changes, not_judged = git_changes(args, repo, stdout)
+        rubric, changes, not_judged = git_changes(args, repo, source, stdout)
     from gate import output
+    from gate.files import write_report
     from gate.report import render, to_json
     from gate.selftest import judge_change  # the rubric's examples first, as in the Action
 
-    report = judge_change(rubric, changes, rubric_path=rubric_path)
+    report = judge_change(rubric, changes, rubric_path=source.path)
     for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
         output.note(f"gate: note: {note}")
     text = render(report, args.format)
     if args.output is not None:
-        output.write_report_file(args.output, to_json(report))
+        write_report(args.output, to_json(report))
     output.write(text)
     return EXIT_PASS if report.passed else EXIT_FAIL

@@ -118,11 +118,11 @@ class DemoRepo:
 def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
     from gate.git import changes_from_git
-    from gate.rubric.source import rubric_from_commit
+    from gate.rubric.source import RubricSource
     from gate.selftest import judge_change
 
     base = demo.repo.rev_parse(BASE)
-    rubric = rubric_from_commit(demo.repo, base, DEFAULT_RUBRIC_PATH)
+    rubric = RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base)
     changes = changes_from_git(demo.repo, base, branch, rubric.content_files())
     return judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
@@ -130,7 +130,7 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
 def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
     """The rubric's own examples first (the judge says both words), then the branches."""
     from gate import demo_fixture
-    from gate.rubric.source import rubric_from_commit
+    from gate.rubric.source import RubricSource
     from gate.selftest import run_selftest
 
     base_files = {**demo_fixture.FILES, DEFAULT_RUBRIC_PATH: demo_fixture.RUBRIC}
@@ -138,7 +138,7 @@ def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
     with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
         demo = DemoRepo(tmp)
         base = demo.commit(BASE, base_files, "red: off-by-one on hi", None)
-        selftest = run_selftest(rubric_from_commit(demo.repo, base, DEFAULT_RUBRIC_PATH))
+        selftest = run_selftest(RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base))
         for sc in scenarios():
             demo.commit(sc.branch, {**base_files, **sc.files}, sc.branch, base)
             out.append((sc, judge_branch(demo, sc.branch)))

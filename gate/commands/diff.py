@@ -41,7 +41,7 @@ def load_report(path: str) -> LoadedReport:
 
     name = printable(path)
     hint = "give a report written by --format json or --output"
-    data = read_file(path, fix=hint)
+    data = read_file(path, what="report", fix=hint)
     if not isinstance(data, dict):
         raise GateError(f"{name}: not a gate report (a JSON object); {hint}")
     results = data.get("results")

@@ -13,6 +13,7 @@ import argparse
 
 from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS
+from gate.files import write_report
 from gate.jsontext import dumps
 from gate.report import render, to_json
 from gate.rubric import DEFAULT_RUBRIC_PATH
@@ -30,10 +31,10 @@ def notes_for(files_touched: int | None, path_count: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from gate.changes.writer import ResultContractError, load_result
     from gate.judge import evaluate
-    from gate.rubric.source import rubric_from_file
+    from gate.rubric.source import RubricSource
 
-    # The freeze is checked inside rubric_from_file, before the result is read.
-    rubric = rubric_from_file(args.rubric, args.freeze)
+    # The freeze is checked as the rubric loads, before the result is read.
+    rubric = RubricSource(file=args.rubric, freeze=args.freeze).load()
     try:
         changes = load_result(args.result)
     except ResultContractError as exc:
@@ -44,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
     notes = notes_for(changes.files_touched, len(changes.touched_paths()))
     report = evaluate(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
     if args.output is not None:
-        output.write_report_file(args.output, to_json(report))
+        write_report(args.output, to_json(report))
     output.write(render(report, args.format))
     return EXIT_PASS if report.passed else EXIT_FAIL

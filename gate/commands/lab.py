@@ -70,25 +70,21 @@ def to_markdown(result: LabResult) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from gate.git import Repo
-    from gate.rubric.source import repo_path, rubric_from_commit, rubric_from_file
+    from gate.rubric.source import RubricSource
 
-    rubric_path = repo_path(args.rubric)  # as `gate check` spells it
-
+    source = RubricSource(args.rubric, file=args.rubric_file, freeze=args.freeze)
     if args.freeze is not None and args.rubric_file is None:
         raise GateError("--freeze goes with --rubric-file: it pins a local rubric's hash")
     repo = Repo(args.repo)
     base_sha = repo.rev_parse(args.base)
-    if args.rubric_file is not None:
-        rubric = rubric_from_file(args.rubric_file, args.freeze)
-    else:
-        rubric = rubric_from_commit(repo, base_sha, args.rubric)
+    rubric = source.load(repo.read_blob, base_sha)
     progress = _progress if sys.stderr.isatty() else None
     result = run_lab(
         repo,
         rubric,
         base_sha,
         args.patches,
-        rubric_path=rubric_path,
+        rubric_path=source.path,
         repeat=args.repeat,
         jobs=args.jobs,
         stdout_dir=args.stdout_dir,

@@ -14,6 +14,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_text, printable
 from gate.jsontext import dumps
 from gate.rubric import Rubric
+from gate.rubric.source import RubricSource
 from gate.selftest import BaseFinding, SelftestReport, check_at_base, run_selftest
 
 
@@ -23,15 +24,12 @@ def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:
         raise GateError("give either a rubric FILE or --base REV, not both")
     if args.base is not None:
         from gate.git import Repo, short
-        from gate.rubric.source import rubric_from_commit
 
         repo = Repo(args.repo)
         sha = repo.rev_parse(args.base)
-        rubric = rubric_from_commit(repo, sha, args.rubric)
+        rubric = RubricSource(args.rubric).load(repo.read_blob, sha)
         return rubric, check_at_base(rubric, repo.list_files(sha), short(sha))
-    from gate.rubric.load import load_rubric_file
-
-    return load_rubric_file(args.file if args.file is not None else args.rubric), []
+    return RubricSource(file=args.file if args.file is not None else args.rubric).load(), []
 
 
 def _base_lines(at_base: list[BaseFinding], strict: bool) -> list[str]:

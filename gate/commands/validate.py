@@ -14,9 +14,9 @@ def _count(n: int, word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.rubric.load import load_rubric_file
+    from gate.rubric.source import RubricSource
 
-    rubric = load_rubric_file(args.file)
+    rubric = RubricSource(file=args.file).load()
     output.write(
         f"{printable(args.file)}: valid rubric, {_count(len(rubric.rules), 'rule')}, "
         f"{_count(len(rubric.examples), 'example')}\n"

@@ -35,6 +35,8 @@ from typing import NamedTuple, TextIO
 from gate.changes import ChangeSet
 from gate.changes import api as api_changes
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
+from gate.escape import printable
+from gate.files import read_output, write_new_file
 from gate.git import Repo, changes_from_git, short
 from gate.github import merge_queue, publish
 from gate.github.client import ApiError, Client, PullInfo, Reader
@@ -43,9 +45,9 @@ from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
 from gate.globs import matches
 from gate.jsontext import dumps
-from gate.output import write_new_file
 from gate.report import Report, RuleResult, to_json, to_text
 from gate.rubric import DEFAULT_CHECK_NAME, Rubric
+from gate.rubric.source import BlobReader, RubricSource
 from gate.rules.builtin import diff_incomplete, workflow_edited
 
 ClientFactory = Callable[[Settings], Client]
@@ -151,25 +153,29 @@ def queue_needs_git(pull: PullInfo) -> str:
 def base_rubric(settings: Settings, client: Reader, repo: Repo | None, base: str) -> Rubric | None:
     """The rubric at `base`, its pin checked; None when there is none and
     missing-rubric: skip allows that (else GateError)."""
-    data = read_rubric(settings.rubric_path, client, repo, base)
-    if data is None:
+    source = RubricSource(settings.rubric_path, sha256=settings.rubric_sha256)
+    rubric = source.at_commit(blob_reader(client, repo), base)
+    if rubric is None:
         problem = missing_rubric(settings, base)
         if problem:
             raise GateError(problem)
-        return None
-    return load_rubric(settings, data, base)
+    return rubric
 
 
-def read_rubric(path: str, client: Reader, repo: Repo | None, base: str) -> bytes | None:
-    """The rubric's bytes at `base` (from git, else the API), or None when no file is there."""
+def blob_reader(client: Reader, repo: Repo | None) -> BlobReader:
+    """Reads a file at a commit from git when there is a checkout, else from the API."""
     if repo is not None:
-        return repo.read_blob(base, path)
-    try:
-        return client.get_file(base, path)
-    except ApiError as exc:
-        raise GateError(
-            f"cannot read the rubric {path} at base {short(base)} ({exc.message})"
-        ) from None
+        return repo.read_blob
+
+    def from_api(commit: str, path: str) -> bytes | None:
+        try:
+            return client.get_file(commit, path)
+        except ApiError as exc:
+            raise GateError(
+                f"cannot read the rubric {path} at base {short(commit)} ({exc.message})"
+            ) from None
+
+    return from_api
 
 
 def missing_rubric(settings: Settings, base: str) -> str:
@@ -188,21 +194,6 @@ def missing_rubric(settings: Settings, base: str) -> str:
         "(gate init writes a starter), or set missing-rubric: skip for bases that "
         "have none; a rubric that exists only in the PR is not a rubric"
     )
-
-
-def load_rubric(settings: Settings, data: bytes, base: str) -> Rubric:
-    from gate.rubric.load import load_rubric_bytes, sha256_hex
-
-    path = settings.rubric_path
-    pin = settings.rubric_sha256
-    actual = sha256_hex(data)
-    if pin is not None and actual != pin:
-        raise GateError(
-            f"rubric {path} at base {short(base)} has SHA-256 {actual} but the rubric-sha256 "
-            f"input pins {pin}: the rubric changed after it was pinned; review the change "
-            "and update the pin"
-        )
-    return load_rubric_bytes(data, f"{short(base)}:{path}")
 
 
 def applies(rubric: Rubric, pull: PullInfo) -> str | None:
@@ -227,16 +218,12 @@ def read_stdout(settings: Settings) -> str | None:
     if name is None:
         return None
     path = name if os.path.isabs(name) else os.path.join(settings.workspace or ".", name)
-    try:
-        with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise GateError(
-            f"stdout-file {name} does not exist in the workspace: write the captured test "
-            "output there in an earlier step"
-        ) from None
-    except OSError as exc:
-        raise GateError(f"cannot read stdout-file {name} ({exc.strerror})") from None
+    return read_output(
+        path,
+        "stdout-file",
+        name=printable(name),
+        fix="write the captured test output there (in the workspace) in an earlier step",
+    )
 
 
 # -- the change ---------------------------------------------------------------

@@ -44,16 +44,14 @@ def read_event(settings: Settings) -> Mapping[str, object]:
         raise GateError(
             "GITHUB_EVENT_PATH is not set; `gate action` needs the runner's event payload"
         )
-    from gate.jsontext import loads
+    from gate.jsontext import read_file
 
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
-        raise GateError(f"event payload {path} does not exist (GITHUB_EVENT_PATH)") from None
-    except OSError as exc:
-        raise GateError(f"cannot read the event payload {path}: {exc.strerror or exc}") from None
-    data = loads(raw, f"event payload {path}", fix="the runner's GITHUB_EVENT_PATH file is damaged")
+    data = read_file(
+        path,
+        what="event payload",
+        fix="the runner's GITHUB_EVENT_PATH file is missing or damaged",
+        label=f"event payload {path}",
+    )
     if not isinstance(data, dict):
         raise GateError(f"event payload {path} is not a JSON object")
     return data

@@ -25,23 +25,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from pathlib import Path
 
 from gate.errors import GateError
+from gate.files import read_input
 from gate.rubric.load import sha256_hex
 
 _LINE = re.compile(r"(?P<name>.*?\S)[ \t]+(?P<sha>[0-9A-Fa-f]{64})[ \t]*")
-
-
-def _read_bytes(path: str, what: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise GateError(f"{what} {path} does not exist: check the path") from None
-    except IsADirectoryError:
-        raise GateError(f"{what} {path} is a directory: name a file") from None
-    except OSError as exc:
-        raise GateError(f"cannot read {what} {path} ({exc.strerror}): check the path") from None
 
 
 def _name_problem(name: str) -> str | None:
@@ -59,12 +48,13 @@ def freeze_line(path: str) -> str:
         raise GateError(
             f"cannot freeze {path!r}: a freeze file cannot record {problem}; rename the file"
         )
-    return f"{path} {sha256_hex(_read_bytes(path, 'file'))}"
+    data = read_input(path, "file", fix="check the path")
+    return f"{path} {sha256_hex(data)}"
 
 
 def read_freeze(freeze_path: str) -> dict[str, str]:
     """Name -> lowercase hex SHA-256, from the freeze file at `freeze_path`."""
-    data = _read_bytes(freeze_path, "freeze file")
+    data = read_input(freeze_path, "freeze file", fix="check the path")
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:

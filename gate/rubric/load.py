@@ -80,24 +80,6 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def load_rubric_file(path: str) -> Rubric:
-    """Read and load the rubric file at `path`."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise GateError(
-            f"rubric file {path} does not exist: check the path, or run `gate init` to create one"
-        ) from None
-    except IsADirectoryError:
-        raise GateError(f"rubric file {path} is a directory: name the rubric file") from None
-    except OSError as exc:
-        raise GateError(
-            f"cannot read rubric file {path} ({exc.strerror}): check the path and permissions"
-        ) from None
-    return load_rubric_bytes(data, path)
-
-
 def load_rubric_bytes(data: bytes, source: str) -> Rubric:
     """Parse, validate and build a rubric; `source` names it in every message."""
     if len(data) > MAX_BYTES:
@@ -1003,6 +985,5 @@ __all__ = [
     "MAX_BYTES",
     "line_counts",
     "load_rubric_bytes",
-    "load_rubric_file",
     "sha256_hex",
 ]

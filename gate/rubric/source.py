@@ -1,24 +1,39 @@
-"""Where a rubric comes from: the base commit's tree, or a local file.
+"""Where a rubric comes from: one `RubricSource` for every entry point.
 
 The security model in one line: a change must never be judged by rules it
-could edit.  So in git mode the rubric is read from the *base* commit's tree
-(`git cat-file` on `<base sha>:<path>`), never from the working tree, the
-index or the head, all of which the change controls.  A rubric that exists
-only in the head is not a rubric.  A local `--rubric-file` is the caller's
-own choice; `--freeze` pins its bytes to a recorded sha256.
+could edit.  So the rubric is read from the *base* commit's tree (git's
+`cat-file` on `<base sha>:<path>`, or the contents API at the base sha in
+the Action), never from the working tree, the index or the head, all of
+which the change controls.  A rubric that exists only in the head is not a
+rubric.  A local rubric file (`--rubric-file`, `gate grade --rubric`,
+`gate selftest FILE`, `gate validate`) is the caller's own choice.
+
+A source says it all once: the rubric's repository path, normalized here
+and nowhere else (`repo_path`; it is also what `gate.rubric-edited`
+watches), the local file if one replaces the commit's, and the pin the
+bytes must match before they are parsed: a freeze file entry (`--freeze`,
+`gate.rubric.freeze`) or a SHA-256 (the Action's `rubric-sha256` input).
+`gate check`, `gate lab`, `gate grade`, `gate selftest`, `gate validate`,
+`gate demo` and the Action all get their rubric through it.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
-from gate.git import Repo, is_sha, short
+from gate.names import DEFAULT_RUBRIC_PATH
 
 if TYPE_CHECKING:
     from gate.rubric import Rubric
+
+# Reads a file at a commit: (commit sha, repository path) -> its bytes, or
+# None when the commit has no file there.  `gate.git.Repo.read_blob`, or the
+# Action's contents-API reader.
+BlobReader = Callable[[str, str], "bytes | None"]
 
 
 def repo_path(
@@ -29,10 +44,10 @@ def repo_path(
 ) -> str:
     """`path` as the one repository path git names it, or GateError.
 
-    The one owner of rubric-path normalization: `gate check`, `gate lab`,
-    `gate selftest --base`, `judge.evaluate` (for `gate.rubric-edited`) and the
-    Action's `rubric-path` input all go through it, so `./x.yml`, `x//y.yml`
-    and `x/./y.yml` name the same file everywhere.  Refused: an empty path,
+    The one owner of rubric-path normalization: every `RubricSource`, the
+    Action's `rubric-path` input and `judge.evaluate` (for
+    `gate.rubric-edited`) go through it, so `./x.yml`, `x//y.yml` and
+    `x/./y.yml` name the same file everywhere.  Refused: an empty path,
     an absolute one, `..`, a backslash and control characters.
     """
     parts = [part for part in path.split("/") if part not in ("", ".")]
@@ -55,42 +70,77 @@ def repo_path(
     return "/".join(parts)
 
 
-def _verify(freeze_path: str | None, name: str, data: bytes) -> None:
-    if freeze_path is not None:
-        from gate.rubric.freeze import verify_freeze
+@dataclass(frozen=True)
+class RubricSource:
+    """Where one run's rubric comes from, and what its bytes must match.
 
-        verify_freeze(freeze_path, name, data)
+    `path`: the rubric's repository path (normalized on creation): where it
+    is read at a commit, and what `gate.rubric-edited` watches.  `file`: a
+    local rubric file read instead of the commit's.  `freeze`: a freeze file
+    whose entry for the rubric must match its bytes.  `sha256`: the SHA-256
+    the bytes must have (the Action's `rubric-sha256` input).
+    """
 
+    path: str = DEFAULT_RUBRIC_PATH
+    file: str | None = None
+    freeze: str | None = None
+    sha256: str | None = None
 
-def rubric_from_commit(repo: Repo, rev: str, path: str, freeze_path: str | None = None) -> Rubric:
-    """The rubric at `path` in the tree of commit `rev` (the base)."""
-    from gate.rubric.load import load_rubric_bytes
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", repo_path(self.path))
 
-    clean = repo_path(path)
-    sha = repo.rev_parse(rev) if not is_sha(rev) else rev
-    data = repo.read_blob(sha, clean)
-    if data is None:
-        raise GateError(
-            f"no rubric at {clean} in base commit {short(sha)}: add it in its own PR first; "
-            "a rubric that exists only in the head is not a rubric"
-        )
-    _verify(freeze_path, clean, data)
-    return load_rubric_bytes(data, f"{short(sha)}:{clean}")
+    def load(self, read_blob: BlobReader | None = None, commit: str | None = None) -> Rubric:
+        """The rubric: the local `file` when one is named, else the one at
+        `commit` (a full sha) read with `read_blob`; none there is an error."""
+        if self.file is not None:
+            from gate.files import read_input
+            from gate.rubric.load import MAX_BYTES
 
+            data = read_input(
+                self.file,
+                "rubric file",
+                limit=MAX_BYTES,
+                fix="check the path, or run `gate init` to create one",
+                too_large="a rubric is a short list of rules, so trim it",
+            )
+            return self.parse(data, self.file)
+        if read_blob is None or commit is None:
+            raise ValueError("a rubric at a commit needs read_blob and commit")
+        rubric = self.at_commit(read_blob, commit)
+        if rubric is None:
+            from gate.git import short
 
-def rubric_from_file(path: str, freeze_path: str | None = None) -> Rubric:
-    """A local rubric file; with `freeze_path`, its bytes must match the freeze."""
-    from gate.rubric.load import load_rubric_bytes
+            raise GateError(
+                f"no rubric at {self.path} in base commit {short(commit)}: add it in its own "
+                "PR first; a rubric that exists only in the head is not a rubric"
+            )
+        return rubric
 
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise GateError(f"rubric file {path} does not exist: check the path") from None
-    except IsADirectoryError:
-        raise GateError(f"rubric file {path} is a directory: name the rubric file") from None
-    except OSError as exc:
-        raise GateError(
-            f"cannot read rubric file {path} ({exc.strerror}): check the path"
-        ) from None
-    _verify(freeze_path, path, data)
-    return load_rubric_bytes(data, path)
+    def at_commit(self, read_blob: BlobReader, commit: str) -> Rubric | None:
+        """The rubric at `commit` (a full sha), its pin checked; None when the
+        commit has no file at `path` (the caller decides what that means)."""
+        from gate.git import short
+
+        data = read_blob(commit, self.path)
+        if data is None:
+            return None
+        return self.parse(data, f"{short(commit)}:{self.path}")
+
+    def parse(self, data: bytes, name: str) -> Rubric:
+        """`data` (the rubric's bytes, named `name` in messages) checked against
+        the pin, then loaded (`gate.rubric.load.load_rubric_bytes`)."""
+        from gate.rubric.load import load_rubric_bytes, sha256_hex
+
+        if self.freeze is not None:
+            from gate.rubric.freeze import verify_freeze
+
+            verify_freeze(self.freeze, self.file if self.file is not None else self.path, data)
+        if self.sha256 is not None:
+            actual = sha256_hex(data)
+            if actual != self.sha256:
+                raise GateError(
+                    f"rubric {name} has SHA-256 {actual} but the rubric-sha256 input pins "
+                    f"{self.sha256}: the rubric changed after it was pinned; review the change "
+                    "and update the pin"
+                )
+        return load_rubric_bytes(data, name)

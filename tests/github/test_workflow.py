@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gate.files import write_new_file
 from gate.github.workflow import (
     Log,
     append_summary,
@@ -17,7 +18,6 @@ from gate.github.workflow import (
     visible,
     write_outputs,
 )
-from gate.output import write_new_file
 
 HOSTILE = [
     "::error::x",
