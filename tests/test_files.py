@@ -225,7 +225,6 @@ def test_the_actions_inputs_over_their_cap_are_refused_by_name(
 OWN_FILES = {
     "gate/files.py": "the one input reader and report writer",
     "gate/git.py": "git's own commondir file",
-    "gate/rubric/load.py": "the packaged schema",
     "gate/rubric/starter.py": "the packaged workflow template",
     "gate/github/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
     "gate/commands/init.py": "the starter files it creates (never overwritten)",
