@@ -254,3 +254,39 @@ def test_every_shipped_kind_is_declared_by_its_module() -> None:
         assert kind.check is module.check
         assert kind.source == f"gate/rules/{module.KIND}.py"
         assert dict(kind.parameters) == module.PARAMETERS
+
+
+def _sample(fragment: Any) -> Any:
+    """A valid value for a parameter, from its schema fragment."""
+    samples = {
+        "#/$defs/globs": ["src/"],
+        "#/$defs/file": "app.py",
+        "#/$defs/symbols": ["main"],
+        "#/$defs/limit": 1,
+    }
+    if "$ref" in fragment:
+        return samples[fragment["$ref"]]
+    if "enum" in fragment:
+        return fragment["enum"][-1]
+    return {"boolean": False, "string": "x", "integer": 1, "array": ["x"]}[fragment["type"]]
+
+
+@pytest.mark.parametrize("kind", rules.kinds(), ids=lambda kind: kind.name)
+def test_every_kind_loads_with_its_declared_defaults_and_requires_the_rest(kind: k.Kind) -> None:
+    required = {key: _sample(kind.parameters[key]) for key in kind.required}
+    rule = {"id": "R", "kind": kind.name, **required}
+    loaded = load_rubric_bytes(json.dumps({"rules": [rule]}).encode(), "r.json").rules[0]
+    expected = {**kind.defaults(), **{key: _tuple(v) for key, v in required.items()}}
+    assert dict(loaded.params) == expected
+    for key in kind.required:
+        short = {name: value for name, value in rule.items() if name != key}
+        with pytest.raises(GateError, match=f'missing key "{key}"'):
+            load_rubric_bytes(json.dumps({"rules": [short]}).encode(), "r.json")
+    for key in kind.parameters:
+        misspelt = {**rule, key + "s": _sample(kind.parameters[key])}
+        with pytest.raises(GateError, match=f'unknown key "{key}s"'):
+            load_rubric_bytes(json.dumps({"rules": [misspelt]}).encode(), "r.json")
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
