@@ -120,12 +120,12 @@ class Settings:
                 "GITHUB_EVENT_NAME is not set; `gate action` runs inside a GitHub Actions "
                 "job (use `gate check` on a workstation)"
             )
-        event_name = _one_of(given_event, EVENTS)
-        if event_name is None:
-            raise GateError(
-                f'the gate cannot judge a "{given_event}" event; run it on pull_request, '
-                "pull_request_target, merge_group, or workflow_dispatch with the pr-number input"
-            )
+        event_name = _one_of(
+            given_event,
+            EVENTS,
+            f'the gate cannot judge a "{given_event}" event; run it on pull_request, '
+            "pull_request_target, merge_group, or workflow_dispatch with the pr-number input",
+        )
         repository = get("GITHUB_REPOSITORY")
         if repository is None or not _REPOSITORY.match(repository):
             raise GateError(
@@ -141,9 +141,11 @@ class Settings:
             )
 
         given = get_input("comment") or "on-failure"
-        comment = _one_of(given, COMMENT_POLICIES)
-        if comment is None:
-            raise GateError(f'input comment is "{given}"; use one of on-failure, always, never')
+        comment = _one_of(
+            given,
+            COMMENT_POLICIES,
+            f'input comment is "{given}"; use one of on-failure, always, never',
+        )
 
         rubric_path = repo_path(
             get_input("rubric-path") or DEFAULT_RUBRIC_PATH,
@@ -179,12 +181,12 @@ class Settings:
             )
 
         given = get_input("missing-rubric") or "fail"
-        missing_rubric = _one_of(given, MISSING_RUBRIC_POLICIES)
-        if missing_rubric is None:
-            raise GateError(
-                f'input missing-rubric is "{given}"; use fail (the default: no rubric '
-                "at the base is exit 2) or skip (a neutral check run saying so)"
-            )
+        missing_rubric = _one_of(
+            given,
+            MISSING_RUBRIC_POLICIES,
+            f'input missing-rubric is "{given}"; use fail (the default: no rubric '
+            "at the base is exit 2) or skip (a neutral check run saying so)",
+        )
 
         pin = get_input("rubric-sha256")
         if pin is not None:
@@ -217,9 +219,12 @@ class Settings:
         )
 
 
-def _one_of(value: str, choices: tuple[C, ...]) -> C | None:
-    """`value` as one of `choices` (typed as the choice), or None."""
-    return next((choice for choice in choices if choice == value), None)
+def _one_of(value: str, choices: tuple[C, ...], error: str) -> C:
+    """`value` as one of `choices` (typed as the choice); else GateError(`error`)."""
+    for choice in choices:
+        if choice == value:
+            return choice
+    raise GateError(error)
 
 
 def output_paths(env: Mapping[str, str]) -> tuple[str | None, str | None]:
