@@ -39,8 +39,12 @@ class FileChange(NamedTuple):
     """One changed file (an immutable record: cheap to build by the ten thousand).
 
     `path` is the path after the change (for a deletion, the deleted path).
-    `old_path` is set only for renames and copies.  `added`/`deleted` are
-    line counts, `None` when unknown; `uncounted` then says why, when the
+    `old_path` is set only for renames and copies: a rename's old path, or
+    the file of the base a copy was copied from (status `copied` for a new
+    file; a file overwritten with a copy keeps status `modified`).  Counts
+    of a copy are those of the file itself (every line of a new file), never
+    a diff against its source.  `added`/`deleted` are line counts, `None`
+    when unknown; `uncounted` then says why, when the
     source knows (a phrase, e.g. the file is too large to count).  Binary-ness
     never makes them 0: for a file git calls binary (`binary`), git mode
     counts every line of the old blob as deleted and every line of the new
@@ -73,11 +77,12 @@ class FileChange(NamedTuple):
     @property
     def written(self) -> tuple[str, ...]:
         """The paths whose state differs between base and head: `touched`
-        without a copy's source, which stays as it was.  Budgets
-        (`max_files`, `max_lines`) and `test_drift` count these."""
-        if self.status == COPIED:
-            return (self.path,)
-        return self.touched
+        without a copy's source, which stays as it was (only a rename writes
+        its old path, by removing it).  Budgets (`max_files`, `max_lines`)
+        and `test_drift` count these."""
+        if self.status == RENAMED:
+            return self.touched
+        return (self.path,)
 
     @property
     def submodule(self) -> bool:

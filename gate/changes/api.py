@@ -63,6 +63,15 @@ UNLISTED = (
     "fetch-depth: 0)"
 )
 
+# Why a copy from the listing has no line counts: GitHub counts its lines
+# against its source (an exact copy shows none), and a copy never shrinks a
+# line budget; `count_unlisted` counts every line of its blob.
+COPY_UNCOUNTED = (
+    "GitHub's file listing counts a copy's lines against its source, and the gate reads at "
+    f"most {BLOB_READS} files through the API to count them; judged from git, it is counted "
+    "(check out both commits: actions/checkout fetch-depth: 0)"
+)
+
 
 def file_change(entry: PullFile) -> FileChange | None:
     """One listing entry as a `FileChange` (None for an "unchanged" entry).
@@ -72,20 +81,26 @@ def file_change(entry: PullFile) -> FileChange | None:
     renamed and edited.  Such an entry's counts are unknown here, never 0
     (binary-ness never shrinks a line budget); `count_unlisted` then counts
     it from its blobs as git mode does.  Only an added file whose blob is
-    the empty blob is known to add nothing."""
+    the empty blob is known to add nothing.  A copy's counts are GitHub's
+    diff against its source, so they are unknown too (`COPY_UNCOUNTED`):
+    counted as an added file's, as git mode counts a copy."""
     if entry.status == UNCHANGED:
         return None
     status = STATUS_MAP.get(entry.status, UNKNOWN)
     old_path = entry.previous_filename if status in (RENAMED, COPIED) else None
     no_diff = not entry.has_patch and entry.additions == 0 and entry.deletions == 0
-    unknown = no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS)
+    reason = None
+    if status == COPIED:
+        reason = COPY_UNCOUNTED
+    elif no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS):
+        reason = UNLISTED
     return FileChange(
         path=entry.filename,
         status=status,
         old_path=old_path,
-        added=None if unknown else entry.additions,
-        deleted=None if unknown else entry.deletions,
-        uncounted=UNLISTED if unknown else None,
+        added=None if reason else entry.additions,
+        deleted=None if reason else entry.deletions,
+        uncounted=reason,
     )
 
 
@@ -99,17 +114,18 @@ def count_unlisted(
     as git mode counts them: nothing when both sides are the same bytes (a
     pure rename or mode change), else every line of the old side deleted and
     every line of the new side added (`git_lines`); a side that is absent
-    or not a file (a submodule) counts 0.  At most `BLOB_READS` files are
-    read (sorted by path); the rest keep unknown counts.  `binary` follows
-    git's own test: a NUL byte in the first 8000 bytes of either side."""
+    or not a file (a submodule) counts 0.  A copy counts as an added file:
+    every line of its blob, its source not read.  At most `BLOB_READS` files
+    are read (sorted by path); the rest keep unknown counts.  `binary`
+    follows git's own test: a NUL byte in the first 8000 bytes of either side."""
     out = []
     reads = 0
     for f in files:
-        if f.uncounted != UNLISTED or reads >= BLOB_READS:
+        if f.uncounted not in (UNLISTED, COPY_UNCOUNTED) or reads >= BLOB_READS:
             out.append(f)
             continue
         reads += 1
-        old = None if f.status == ADDED else read_file(fork, f.old_path or f.path)
+        old = None if f.status in (ADDED, COPIED) else read_file(fork, f.old_path or f.path)
         new = None if f.status == DELETED else read_file(head, f.path)
         sides = [b"" if data is None else data for data in (old, new)]
         binary = any(b"\0" in data[:8000] for data in sides)

@@ -701,11 +701,15 @@ def changes_from_patch(
     from gate.changes import ChangeSet
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
+    with repo.start_diff(base_sha, tree, merge_base=False) as job:
+        files = job.result()
+        notes = job.notes()  # git's limits on renames and copies, as in git mode
     return ChangeSet(
-        files=repo.diff(base_sha, tree, merge_base=False),
+        files=files,
         base=base_sha,
         head=None,
         stdout=stdout,
         texts=repo.read_texts(base_sha, tree, content_files),
         source="patch",
+        notes=notes,
     )

@@ -8,8 +8,10 @@ version as added, because nobody reviews a binary diff line by line.  A
 line is what git counts: one per newline, plus a last line without one.
 The file side of a file <-> submodule change counts the same way; a
 submodule pointer itself counts no lines, and neither does a pure rename or
-a mode change.  Use `exclude` for files you do not want counted (images,
-lock files).
+a mode change.  A copy never shrinks the budget either: a new file copied
+from another counts every line it has, as any new file (git and GitHub
+would count it against its source, 0 lines for an exact copy).  Use
+`exclude` for files you do not want counted (images, lock files).
 
 Fails when the total is over `limit` (`paths` lists the files that
 contributed lines), or when a counted file has no line counts: a writer's

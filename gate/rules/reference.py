@@ -53,8 +53,13 @@ checks).
   renames or changes the mode of it; a rename touches both its old and its
   new path, so path rules check both sides. A copy touches its source too
   (copying a file out of a forbidden place reaches it), but it is written
-  only at its new path: budgets count it once there, and `test_drift` does
-  not call its source changed. Paths are repo-relative and `/`-separated.
+  only at its new path: budgets count it once there, with every line it
+  has, and `test_drift` does not call its source changed. From commits and
+  patches the gate finds copies of any file of the base, a new file or one
+  overwritten: byte-identical ones always, near ones (git's 50% similarity)
+  unless the base is large (a note then says so); the Action's API mode
+  knows the copies GitHub's file listing reports. Paths are repo-relative
+  and `/`-separated.
 - **Matching leans the safe way.** Rules that forbid (`forbidden_path`,
   `forbidden_paths`) also catch what a checkout on macOS or Windows would
   put in the forbidden place: another letter case or Unicode normalization

@@ -18,7 +18,13 @@ from conftest import Scenario
 from test_api_merge_base import judge_both_ways
 
 from gate.changes import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
-from gate.changes.api import BLOB_READS, UNLISTED, count_unlisted, file_change
+from gate.changes.api import (
+    BLOB_READS,
+    COPY_UNCOUNTED,
+    UNLISTED,
+    count_unlisted,
+    file_change,
+)
 from gate.github.client import PullFile
 
 
@@ -44,6 +50,8 @@ def entry(status: str, added: int = 0, deleted: int = 0, **kw: object) -> PullFi
         (entry("modified"), (None, None)),
         (entry("renamed", previous_filename="e"), (None, None)),
         (entry("copied", previous_filename="e"), (None, None)),
+        # a copy's counts are against its source: counted as an added file's
+        (entry("copied", 2, 1, has_patch=True, previous_filename="e"), (None, None)),
         (entry("changed"), (None, None)),
         # an empty file added: its blob is the empty blob, so it adds nothing
         (entry("added", sha=EMPTY_BLOBS[0]), (0, 0)),
@@ -60,7 +68,10 @@ def test_listing_entries_without_counts_are_unknown_never_zero(
     change = file_change(listed)
     assert isinstance(change, FileChange)
     assert (change.added, change.deleted) == counts
-    assert change.uncounted == (UNLISTED if counts == (None, None) else None)
+    if listed.status == "copied":
+        assert change.uncounted == COPY_UNCOUNTED
+    else:
+        assert change.uncounted == (UNLISTED if counts == (None, None) else None)
 
 
 def unlisted(path: str, status: str = MODIFIED, old_path: str | None = None) -> FileChange:
@@ -79,6 +90,8 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
         ("H", "moved.bin"): b"\0same\n",
         ("F", "text.py"): b"a\nb\n",
         ("H", "text.py"): b"a\nb\n",  # a pure mode change
+        ("F", "secret.txt"): b"k\ne\ny\n",
+        ("H", "copy.txt"): b"k\ne\ny\n",  # an exact copy: GitHub says +0 -0
     }
     reads: list[tuple[str, str]] = []
 
@@ -94,6 +107,7 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
             unlisted("new.bin", ADDED),
             unlisted("text.py"),
             FileChange("plain.py", added=2, deleted=1),
+            FileChange("copy.txt", "copied", "secret.txt", None, None, uncounted=COPY_UNCOUNTED),
         ],
         read,
         "F",
@@ -107,7 +121,9 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
         "new.bin": (1, 0, True, None),
         "text.py": (0, 0, False, None),
         "plain.py": (2, 1, False, None),
+        "copy.txt": (3, 0, False, None),  # every line, as an added file's
     }
+    assert ("F", "secret.txt") not in reads  # a copy's source is not its base side
     assert ("F", "old.bin") in reads and ("H", "moved.bin") in reads
     assert ("F", "new.bin") not in reads and ("H", "gone.bin") not in reads
     assert ("F", "plain.py") not in reads
