@@ -87,7 +87,9 @@ class LabEntry:
 
 
 @dataclass(frozen=True)
-class LabResult:
+class Scoreboard:
+    """A lab run: every patch's row (`LabEntry`) and the bucket counts."""
+
     base: str
     rubric_sha256: str
     repeat: int
@@ -179,7 +181,7 @@ def run_lab(
     jobs: int = 0,
     stdout_dir: str | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> LabResult:
+) -> Scoreboard:
     if repeat < 1:
         raise GateError(f"--repeat must be at least 1, not {repeat}")
     base_index = BaseIndex(repo, base_sha)
@@ -251,7 +253,7 @@ def run_lab(
                 entries = list(pool.map(one, patches))
     finally:
         base_index.close()
-    return LabResult(
+    return Scoreboard(
         base=base_sha,
         rubric_sha256=rubric.sha256,
         repeat=repeat,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gate.changes.writer import load_result
+from gate.changes.writer import changes_from_writer
 from gate.cli import main
 
 # Seed 003's rubric, verbatim.
@@ -256,7 +256,7 @@ def test_non_utf8_result(lab: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_load_result_builds_a_result_change_set(lab: Path) -> None:
     write_result({**KNOWN_PASS, "paths": ["b.py", "a.py", "a.py"]})
-    changes = load_result("out/result.json")
+    changes = changes_from_writer("out/result.json")
     assert changes.source == "result"
     assert changes.files_touched == 2
     assert changes.stdout == KNOWN_PASS["stdout"]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from gate import globs
 from gate.changes.patch import check_pure
-from gate.changes.writer import load_result
+from gate.changes.writer import changes_from_writer
 from gate.errors import GateError, PatchError
 from gate.rubric.load import load_rubric_bytes
 
@@ -125,7 +125,7 @@ def test_writer_result_is_a_contract_or_a_refusal(
     text = json.dumps(payload)
     path.write_text(text[: len(text) // 2] if truncate else text)
     try:
-        changes = load_result(str(path))
+        changes = changes_from_writer(str(path))
     except GateError as exc:
         assert exc.code == 2
     else:

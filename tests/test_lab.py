@@ -175,15 +175,15 @@ def test_no_env_leak_into_git(repo, tmp_path: Path, capsys, monkeypatch) -> None
 
 
 def _result_with(entries):  # type: ignore[no-untyped-def]
-    from gate.lab import LabResult
+    from gate.lab import Scoreboard
 
-    return LabResult(base="b" * 40, rubric_sha256="c" * 64, repeat=2, entries=tuple(entries))
+    return Scoreboard(base="b" * 40, rubric_sha256="c" * 64, repeat=2, entries=tuple(entries))
 
 
 def test_disagreement_is_flagged_in_every_format() -> None:
     """A judge that disagrees with itself on --repeat says so (rendering is pure)."""
-    from gate.commands.lab import to_markdown, to_text
     from gate.lab import LabEntry
+    from gate.report.lab import to_markdown, to_text
 
     result = _result_with(
         [

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, FileTexts
+from gate.changes.example import line_counts
 from gate.cli import main
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX, RUBRIC
 from gate.errors import GateError
 from gate.rubric import DEFAULT_TESTS
 from gate.rubric.load import (
     MAX_BYTES,
-    line_counts,
     load_rubric_bytes,
     sha256_hex,
 )

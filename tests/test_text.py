@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ChangeSet, FileChange, FileTexts
+from gate.changes.example import line_counts
 from gate.rubric import Rule
-from gate.rubric.load import line_counts, load_rubric_bytes
+from gate.rubric.load import load_rubric_bytes
 from gate.rules import confine_to_symbols, keep_lines
 from gate.rules._common import NotPython, module_statements
 from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines

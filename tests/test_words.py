@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gate.changes import Stats
 from gate.github.publish import title_for
-from gate.lab import LabEntry, LabResult
+from gate.lab import LabEntry, Scoreboard
 from gate.report import Report, RuleResult, to_markdown, to_text
 from gate.rules.builtin import rubric_selftest
 from gate.selftest import SelftestReport
@@ -69,12 +69,12 @@ def test_selftest_and_lab_count_in_words(n: int) -> None:
         SelftestReport(rubric_sha256="0" * 64, outcomes=(), unproven=(), has_passing_example=False)
     ).message
     assert not ONE_PLURAL.search(message)
-    from gate.commands.lab import to_text as lab_text
+    from gate.report.lab import to_text as lab_text
 
     entries = tuple(
         LabEntry(patch=f"p{i}", applies=False, bucket="infrastructure") for i in range(n)
     )
-    result = LabResult(base="0" * 40, rubric_sha256="0" * 64, repeat=1, entries=entries)
+    result = Scoreboard(base="0" * 40, rubric_sha256="0" * 64, repeat=1, entries=entries)
     assert not ONE_PLURAL.search(lab_text(result))
 
 

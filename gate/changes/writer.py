@@ -7,8 +7,8 @@ The field contract (seed 003): a JSON object with
 - `paths`: the list of touched paths, strings;
 
 extra keys are ignored.  A missing field, a mistyped field or a partial
-JSON object is a failed contract, never a pass: `load_result` raises
-`ResultContractError` (exit 2), which carries the machine-readable
+JSON object is a failed contract, never a pass: `changes_from_writer` raises
+`WriterContractError` (exit 2), which carries the machine-readable
 `{"missing": [...]}` that `gate grade` prints on stdout.
 """
 
@@ -30,7 +30,7 @@ EXPECTED = {
 }
 
 
-class ResultContractError(GateError):
+class WriterContractError(GateError):
     """Required fields are missing or mistyped (exit 2)."""
 
     def __init__(self, message: str, missing: list[str], mistyped: list[str]) -> None:
@@ -52,13 +52,6 @@ class ResultContractError(GateError):
 FIX = "a partial or malformed result is a failed contract, re-run the writer"
 
 
-def read_json_file(path: str | Path) -> Any:
-    """A writer's result file as JSON (strict and bounded, see `gate.jsontext`)."""
-    from gate.jsontext import read_file
-
-    return read_file(path, what="writer result", fix=FIX)
-
-
 def _path_problem(p: str) -> str | None:
     if p == "":
         return "is empty"
@@ -72,8 +65,9 @@ def _path_problem(p: str) -> str | None:
     return None
 
 
-def check_result(payload: Any, name: str) -> ChangeSet:
-    """Validate a parsed result object against the field contract."""
+def writer_changes(payload: Any, name: str) -> ChangeSet:
+    """The change set of a parsed writer result (`name` in messages), checked
+    against the field contract."""
     if not isinstance(payload, dict):
         raise GateError(
             f"{name}: the result must be a JSON object with files_touched, stdout and paths, "
@@ -120,7 +114,7 @@ def check_result(payload: Any, name: str) -> ChangeSet:
                 "missing required field" + ("s " if len(missing) > 1 else " ") + ", ".join(missing)
             )
         parts.extend(details)
-        raise ResultContractError(
+        raise WriterContractError(
             f"{name}: " + "; ".join(parts) + "; a writer result needs files_touched (int), "
             "stdout (string) and paths (list of strings), so this run is a failed contract",
             missing,
@@ -154,10 +148,13 @@ def _json_type(value: Any) -> str:
     return "object"
 
 
-def load_result(path: str | Path) -> ChangeSet:
+def changes_from_writer(path: str | Path) -> ChangeSet:
     """Read a writer's result.json into a `ChangeSet` (source "result").
 
     Raises `GateError` for an unreadable file or invalid JSON (naming the
-    line), `ResultContractError` for missing or mistyped fields.
+    line), `WriterContractError` for missing or mistyped fields.
     """
-    return check_result(read_json_file(path), printable(str(path)))
+    from gate.jsontext import read_file
+
+    payload = read_file(path, what="writer result", fix=FIX)  # strict and bounded JSON
+    return writer_changes(payload, printable(str(path)))

@@ -19,11 +19,11 @@ import argparse
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.escape import printable
-from gate.jsontext import dumps
-from gate.report import Report, to_markdown
+from gate.report import Report, in_format, to_markdown
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.selftest import SelftestReport
 
@@ -150,11 +150,11 @@ def as_designed(selftest: SelftestReport, results: list[tuple[Scenario, Report]]
 
 
 def selftest_lines(selftest: SelftestReport) -> list[str]:
+    from gate.report.selftest import outcome_lines
+
     n = len(selftest.outcomes)
     lines = [f"0. gate selftest: the rubric's {n} examples must get the verdicts they expect"]
-    for outcome in selftest.outcomes:
-        mark = "ok   " if outcome.agrees else "WRONG"
-        lines.append(f"   {mark} {printable(outcome.name)}: {outcome.describe()}")
+    lines += outcome_lines(selftest, "   ")
     if selftest.unproven:
         lines.append(f"   unproven rules: {', '.join(selftest.unproven)}")
     else:
@@ -214,8 +214,8 @@ def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
     return "\n".join(lines) + "\n"
 
 
-def to_json(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
-    data = {
+def to_dict(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> dict[str, Any]:
+    return {
         "as_designed": as_designed(selftest, results),
         "selftest": selftest.to_dict(),
         "branches": [
@@ -228,11 +228,10 @@ def to_json(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
             for sc, report in results
         ],
     }
-    return dumps(data)
 
 
 def to_md(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
-    from gate.commands.selftest import to_markdown as selftest_markdown
+    from gate.report.selftest import to_markdown as selftest_markdown
 
     parts = [selftest_markdown(selftest, DEFAULT_RUBRIC_PATH)]
     parts += [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in results]
@@ -243,11 +242,12 @@ def run(args: argparse.Namespace) -> int:
     from gate.output import write as emit
 
     selftest, results = run_demo()
-    fmt = getattr(args, "format", "text")
-    if fmt == "json":
-        emit(to_json(selftest, results))
-    elif fmt == "markdown":
-        emit(to_md(selftest, results))
-    else:
-        emit(to_text(selftest, results))
+    emit(
+        in_format(
+            getattr(args, "format", "text"),
+            data=lambda: to_dict(selftest, results),
+            text=lambda: to_text(selftest, results),
+            markdown=lambda: to_md(selftest, results),
+        )
+    )
     return EXIT_PASS if as_designed(selftest, results) else EXIT_FAIL

@@ -14,6 +14,7 @@ from typing import Any
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_code, markdown_text, printable
+from gate.report import in_format
 
 
 @dataclass(frozen=True)
@@ -204,13 +205,14 @@ def to_markdown(c: Comparison) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from gate import output
-    from gate.jsontext import dumps
 
     comparison = compare(load_report(args.report_a), load_report(args.report_b))
-    if args.format == "json":
-        output.write(dumps(comparison.to_dict()))
-    elif args.format == "markdown":
-        output.write(to_markdown(comparison))
-    else:
-        output.write(to_text(comparison))
+    output.write(
+        in_format(
+            args.format,
+            data=comparison.to_dict,
+            text=lambda: to_text(comparison),
+            markdown=lambda: to_markdown(comparison),
+        )
+    )
     return EXIT_PASS if comparison.agree else EXIT_FAIL

@@ -29,15 +29,15 @@ def notes_for(files_touched: int | None, path_count: int) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.changes.writer import ResultContractError, load_result
+    from gate.changes.writer import WriterContractError, changes_from_writer
     from gate.judge import evaluate
     from gate.rubric.source import RubricSource
 
     # The freeze is checked as the rubric loads, before the result is read.
     rubric = RubricSource(file=args.rubric, freeze=args.freeze).load()
     try:
-        changes = load_result(args.result)
-    except ResultContractError as exc:
+        changes = changes_from_writer(args.result)
+    except WriterContractError as exc:
         # The machine-readable part on stdout; the sentence goes to stderr
         # through cli.main like every other error.
         output.write(dumps(exc.payload(), indent=None))

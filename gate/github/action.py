@@ -483,7 +483,7 @@ def post(
         log.warning(warning)
         return (warning,)
     try:
-        result = publish.publish(
+        published = publish.publish(
             client,
             verdict=verdict,
             check_name=settings.check_name,
@@ -496,9 +496,9 @@ def post(
         warning = f"publishing failed: {type(exc).__name__}: {exc}"
         log.warning(warning)
         return (warning,)
-    posted = "posted" if result.check_run_id is not None else "not posted"
-    log.line(f"check run {posted}; comment: {result.comment_action}")
-    return result.warnings
+    posted = "posted" if published.check_run_id is not None else "not posted"
+    log.line(f"check run {posted}; comment: {published.comment_action}")
+    return published.warnings
 
 
 def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> int:

@@ -225,7 +225,9 @@ def comment_body(verdict: Verdict, check_name: str, previous_state: str | None) 
 
 
 @dataclass(frozen=True)
-class PublishResult:
+class Published:
+    """What publishing did: the check run and comment it posted, and its refusals."""
+
     check_run_id: int | None = None
     comment_id: int | None = None
     comment_action: str = "none"  # created / edited / unchanged / none
@@ -252,20 +254,20 @@ def publish(
     pr_number: int,
     comment_policy: CommentPolicy,
     log: Log,
-) -> PublishResult:
+) -> Published:
     """Post the check run and the sticky comment; refusals become warnings
     (logged, and returned for the job summary)."""
     run_id, run_refused = post_check_run(client, verdict, check_name, head_sha)
     comment = post_comment(client, verdict, check_name, pr_number, comment_policy)
-    result = PublishResult(
+    published = Published(
         check_run_id=run_id,
         comment_id=comment.comment_id,
         comment_action=comment.comment_action,
         warnings=run_refused + comment.warnings,
     )
-    for warning in result.warnings:
+    for warning in published.warnings:
         log.warning(warning, title="blast-radius: not published")
-    return result
+    return published
 
 
 def post_check_run(
@@ -299,24 +301,24 @@ def post_check_run(
 
 def post_comment(
     client: Publisher, verdict: Verdict, check_name: str, pr_number: int, policy: CommentPolicy
-) -> PublishResult:
+) -> Published:
     """The sticky comment under `policy`: found again by its marker and edited
     in place; none is started for a pass under on-failure."""
     if policy == "never":
-        return PublishResult()
+        return Published()
     try:
         found = client.find_comment(pr_number, marker(check_name))
         failing = verdict.conclusion == "failure"
         if found is None and not failing and policy == "on-failure":
-            return PublishResult()
+            return Published()
         body = comment_body(verdict, check_name, comment_state(found[1]) if found else None)
         if found is None:
-            return PublishResult(
+            return Published(
                 comment_id=client.create_comment(pr_number, body), comment_action="created"
             )
         if found[1] == body:
-            return PublishResult(comment_id=found[0], comment_action="unchanged")
+            return Published(comment_id=found[0], comment_action="unchanged")
         client.edit_comment(found[0], body)
-        return PublishResult(comment_id=found[0], comment_action="edited")
+        return Published(comment_id=found[0], comment_action="edited")
     except ApiError as exc:
-        return PublishResult(warnings=(_refused("write the PR comment", exc.status, exc.message),))
+        return Published(warnings=(_refused("write the PR comment", exc.status, exc.message),))

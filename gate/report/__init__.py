@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,12 +260,27 @@ def to_markdown(
     return text
 
 
-def render(report: Report, fmt: str) -> str:
-    """`fmt` is one of FORMATS: text, json, markdown."""
+def in_format(
+    fmt: str,
+    *,
+    data: Callable[[], Any],
+    text: Callable[[], str],
+    markdown: Callable[[], str],
+) -> str:
+    """The one way any report is written in a format (one of `FORMATS`):
+    `json` is `data()` through `gate.jsontext.dumps` (the one encoder),
+    `text` and `markdown` their renderers; only the one asked for runs."""
     if fmt == "json":
-        return to_json(report)
+        return dumps(data())
     if fmt == "markdown":
-        return to_markdown(report)
+        return markdown()
     if fmt == "text":
-        return to_text(report)
+        return text()
     raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def render(report: Report, fmt: str) -> str:
+    """A verdict report in `fmt` (`to_json`, `to_text` or `to_markdown`)."""
+    return in_format(
+        fmt, data=report.to_dict, text=lambda: to_text(report), markdown=lambda: to_markdown(report)
+    )

@@ -25,14 +25,8 @@ The order is fixed and fail-closed:
 Every error is a `GateError` whose message reads
 `invalid rubric: FILE:LINE: rule "F3" (forbidden_paths): unknown key "pathz"; allowed keys: ...`.
 
-Examples (the rubric's `examples:`) become `Example` values whose
-`ChangeSet` has `source="example"`.  An entry with `before`/`after` text
-gets counts from the rules' own line diff (`gate.text.line_diff`: a line
-ends at a newline, CRLF or CR and keeps its ending) and `texts` for the
-paths it names: for a rename, `old_path` maps to
-`FileTexts(base=before, head=None)` and `path` to
-`FileTexts(base=None, head=after)`, exactly what git reports for those two
-paths.  An entry given only by counts has no texts (content unknown).
+Examples (the rubric's `examples:`) become `Example` values whose change
+set comes from `gate.changes.example` (`source="example"`).
 `Example.expect` lists the expected ids in rubric order.
 """
 
@@ -51,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gate import globs
-from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.changes import ADDED, DELETED, MODIFIED, RENAMED
+from gate.changes.example import changes_from_example
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
 from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
@@ -59,14 +54,12 @@ from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, current, for_kinds, regi
 from gate.rules import REGISTRY, Kind
 from gate.rules.builtin import BUILTIN_PREFIX
 from gate.rules.kind import RULE_KEYS
-from gate.text import line_diff
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
     from jsonschema.protocols import Validator
 
 MAX_BYTES = 1024 * 1024
-_FILE_MODE = "100644"
 
 Path_ = tuple[str | int, ...]
 
@@ -897,50 +890,11 @@ def _check_entry(
 # building values
 
 
-def line_counts(before: str, after: str) -> tuple[int, int]:
-    """(added, deleted) lines between two texts, by the rules' own line diff."""
-    diff = line_diff(before, after)
-    return len(diff.added), len(diff.removed)
-
-
 def _build_example(example: Mapping[str, Any], order: Mapping[str, int]) -> Example:
-    files: list[FileChange] = []
-    texts: dict[str, FileTexts] = {}
-    for entry in example["change"]:
-        status = entry.get("status", MODIFIED)
-        path = entry["path"]
-        old_path = entry.get("old_path")
-        before = entry.get("before")
-        after = entry.get("after")
-        if before is not None or after is not None:
-            added, deleted = line_counts(before or "", after or "")
-            if old_path is not None:
-                texts[old_path] = FileTexts(base=before, head=None)
-                texts[path] = FileTexts(base=None, head=after)
-            else:
-                texts[path] = FileTexts(base=before, head=after)
-        else:
-            added, deleted = int(entry.get("added", 0)), int(entry.get("deleted", 0))
-        files.append(
-            FileChange(
-                path=path,
-                status=status,
-                old_path=old_path,
-                added=added,
-                deleted=deleted,
-                old_mode=None if status == ADDED else _FILE_MODE,
-                new_mode=None if status == DELETED else _FILE_MODE,
-            )
-        )
     expect = example["expect"]
     ids = () if expect == "pass" else tuple(sorted(expect, key=lambda i: order[i]))
-    return Example(
-        name=example["name"],
-        expect=ids,
-        changes=ChangeSet(
-            files=tuple(files), texts=texts, stdout=example.get("stdout"), source="example"
-        ),
-    )
+    changes = changes_from_example(example["change"], stdout=example.get("stdout"))
+    return Example(name=example["name"], expect=ids, changes=changes)
 
 
 def _tuples(value: Any) -> Any:
@@ -983,7 +937,6 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
 
 __all__ = [
     "MAX_BYTES",
-    "line_counts",
     "load_rubric_bytes",
     "sha256_hex",
 ]
