@@ -290,7 +290,9 @@ def test_max_lines_never_sees_fewer_lines_than_the_blobs_hold(
 
 def text_counts(repo: Any, old: bytes, new: bytes) -> tuple[int, int]:
     """git's own text numstat of two blobs, in a scratch repository that has no
-    attributes anywhere (the oracle for files git calls text)."""
+    attributes anywhere (the oracle for files git calls text): no system file,
+    no global config, and `core.attributesFile` pinned so the default
+    `$XDG_CONFIG_HOME/git/attributes` a test planted is not read either."""
     scratch = repo.root.parent / "scratch"
     if not scratch.exists():
         subprocess.run(["git", "init", "-q", "--bare", str(scratch)], check=True)
@@ -306,7 +308,17 @@ def text_counts(repo: Any, old: bytes, new: bytes) -> tuple[int, int]:
         )
         shas.append(proc.stdout.decode().strip())
     out = subprocess.run(
-        ["git", "--git-dir", str(scratch), "diff", "--numstat", "--diff-algorithm=myers", *shas],
+        [
+            "git",
+            "--git-dir",
+            str(scratch),
+            "-c",
+            f"core.attributesFile={os.devnull}",
+            "diff",
+            "--numstat",
+            "--diff-algorithm=myers",
+            *shas,
+        ],
         capture_output=True,
         check=True,
         env=env,
