@@ -488,7 +488,6 @@ class DiffJob:
         )
         self._env, self._cwd = env, empty
         self._files: list[FileChange] = []
-        self._touched: list[str] = []
         self._blobs: list[_Uncounted] = []
         self._targets: list[_Target] = []
         self._problem: str | None = None
@@ -523,7 +522,7 @@ class DiffJob:
         assert stdout is not None
         self._problem = "the reader stopped early"
         try:
-            parse_diff(_tokens(stdout), self._files, self._touched, self._blobs, self._targets)
+            parse_diff(_tokens(stdout), self._files, self._blobs, self._targets)
             self._problem = None
         except StopIteration:
             self._problem = "output ends inside a record"
@@ -533,15 +532,6 @@ class DiffJob:
             if self._problem is not None and self._proc.poll() is None:
                 self._proc.kill()
             stdout.close()
-
-    def wait(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds; True once all of git's output is parsed."""
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
-
-    def touched_so_far(self, start: int = 0) -> list[str]:
-        """Touched paths parsed so far (from the raw records), from index `start`."""
-        return self._touched[start : len(self._touched)]
 
     def notes(self) -> tuple[str, ...]:
         """What git said it left out (after `result()`): rename detection skipped
@@ -705,16 +695,12 @@ def _blob(mode: str | None, oid: bytes) -> str | None:
 def parse_diff(
     tokens: Iterator[bytes],
     files: list[FileChange] | None = None,
-    touched: list[str] | None = None,
     blobs: list[_Uncounted] | None = None,
     targets: list[_Target] | None = None,
 ) -> list[FileChange]:
     """Pair `--raw` records with the `--numstat` records that follow, in order.
 
-    Appends to `files` (when given) as records are paired.  git prints every
-    raw record before it computes a single line count, so `touched` (when
-    given) fills with the touched paths early: another thread can work on
-    them while git is still counting.
+    Appends to `files` (when given) as records are paired.
 
     A file git calls binary, and a file <-> submodule change, get unknown
     counts (None) here, never 0: `blobs` (when given) collects what
@@ -739,13 +725,9 @@ def parse_diff(
                 old = _decode_path(next(tokens))
                 new = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, new, old, old_oid, new_oid))
-                if touched is not None:
-                    touched.extend((old, new))  # a copy touches its source too
             else:
                 path = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, path, None, old_oid, new_oid))
-                if touched is not None:
-                    touched.append(path)
             continue
         # A numstat record: "ADDED\tDELETED\tPATH" or "ADDED\tDELETED\t" + old + new.
         parts = token.split(b"\t", 2)

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import count
 
-from gate.paths import fold, fold_names
+from gate.paths import fold, fold_names, folds
 
 _WILDCARD = re.compile(r"[*?\[]")
 
@@ -212,6 +212,10 @@ REACH = "reach"  # folded, and the directories above what a pattern matches
 MODES = (EXACT, FOLDED, REACH)
 
 
+# Kept: `gate lab` builds every rule's matchers once per patch, and compiling
+# them afresh cost 15% of its throughput (about 80 instead of 96 patches/s,
+# median of 3 interleaved runs of `python bench/bench_lab.py --patches 1000`);
+# a single `gate check` is the same either way.
 @lru_cache(maxsize=512)
 def _compile(
     patterns: tuple[str, ...], view: str = "exact", above: bool = False
@@ -228,8 +232,10 @@ def _compile(
 
 
 def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
-    """The uncached test for one mode: for FOLDED and REACH, the path and its
-    folded forms, each against the patterns seen the same way."""
+    """The test for one mode: for FOLDED and REACH, the path and its folded
+    forms (`gate.paths.folds`), each against the patterns seen the same
+    way; a form tried already against the same expression is not tried
+    again."""
     if mode == EXACT:
         match = _compile(patterns).match
         return lambda path: match(path) is not None
@@ -237,23 +243,23 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
         raise ValueError(f"unknown glob mode {mode!r}")
     above = mode == REACH
     regexes: dict[tuple[str, ...], Callable[[str], re.Match[str] | None]] = {}
-    views = []
+    matches = []  # one per view, the same object where the patterns look alike
     for name, view in _VIEWS.items():
         seen = tuple(view(p) for p in patterns)
         if seen not in regexes:
             regexes[seen] = _compile(patterns, name, above).match
-        views.append((view, regexes[seen]))
+        matches.append(regexes[seen])
+    exact, by_fold, by_names = matches
 
     def test(path: str) -> bool:
-        tried = set()
-        for view, match in views:
-            key = view(path)
-            if (key, match) in tried:
-                continue
-            tried.add((key, match))
-            if match(key) is not None:
-                return True
-        return False
+        if exact(path) is not None:
+            return True
+        folded, named = folds(path)
+        if (folded != path or by_fold is not exact) and by_fold(folded) is not None:
+            return True
+        if (named == folded and by_names is by_fold) or (named == path and by_names is exact):
+            return False
+        return by_names(named) is not None
 
     return test
 
@@ -262,44 +268,13 @@ def _never(path: str) -> bool:
     return False
 
 
-# Verdicts already computed, per pattern list and mode: a transparent memo,
-# so paths matched early (`prime`, while git is still counting lines) are not
-# matched again when the rules run.  Bounded: cleared past _MEMO_LIMIT entries.
-_MEMO: dict[tuple[str, tuple[str, ...]], dict[str, bool]] = {}
-_MEMO_LIMIT = 200_000
-_memo_entries = [0]
-
-
 def matcher(patterns: Sequence[str], mode: str = EXACT) -> Callable[[str], bool]:
     """A predicate for "matches any of `patterns`" in `mode` (EXACT, FOLDED
-    or REACH; see the module docstring), compiled once and memoized: the
-    form to use in a loop over thousands of paths."""
+    or REACH; see the module docstring), its regular expressions compiled
+    once: the form to use in a loop over thousands of paths."""
     if not patterns:
         return _never
-    key = tuple(patterns)
-    test = _test(key, mode)
-    if _memo_entries[0] > _MEMO_LIMIT:
-        _MEMO.clear()
-        _memo_entries[0] = 0
-    memo = _MEMO.setdefault((mode, key), {})
-
-    def predicate(path: str) -> bool:
-        hit = memo.get(path)
-        if hit is None:
-            hit = memo[path] = test(path)
-            _memo_entries[0] += 1
-        return hit
-
-    return predicate
-
-
-def prime(pattern_lists: Iterable[tuple[str, Sequence[str]]], paths: Iterable[str]) -> None:
-    """Match `paths` against every (mode, patterns) list now, so later calls
-    find the verdicts."""
-    predicates = [matcher(patterns, mode) for mode, patterns in pattern_lists]
-    for path in paths:
-        for predicate in predicates:
-            predicate(path)
+    return _test(tuple(patterns), mode)
 
 
 def matches(path: str, patterns: Sequence[str], mode: str = EXACT) -> bool:

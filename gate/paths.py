@@ -37,6 +37,7 @@ __all__ = [
     "FOLDS",
     "fold",
     "fold_names",
+    "folds",
     "from_bytes",
     "is_raw_byte",
     "quoted",
@@ -136,9 +137,19 @@ def fold_names(path: str, *, partial: bool = False) -> str:
     Windows drops (`secrets.` and `secrets ` open `secrets`).  With
     `partial`, the text after the last `/` is the start of a name (a plain
     prefix), so its trailing dots and spaces are kept."""
+    return _trim_names(fold(path), partial)
+
+
+def folds(path: str) -> tuple[str, str]:
+    """(`fold(path)`, `fold_names(path)`), folding the path once."""
     key = fold(path)
-    if "." not in key and " " not in key:
-        return key
+    return key, _trim_names(key, False)
+
+
+def _trim_names(key: str, partial: bool) -> str:
+    """A folded path without each name's trailing dots and spaces (`fold_names`)."""
+    if not key.endswith((".", " ")) and "./" not in key and " /" not in key:
+        return key  # no name ends with a dot or a space (most paths)
     names = key.split("/")
     last = names.pop() if partial else None
     out = "/".join(name.rstrip(". ") or name for name in names)  # a name of dots stays

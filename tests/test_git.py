@@ -603,9 +603,9 @@ def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_touched_paths_are_known_from_the_raw_records() -> None:
-    """Raw records give every touched path (a rename and a copy both of theirs)
-    before any numstat record: what `gate check` matches while git counts."""
+def test_raw_records_pair_with_the_numstat_block_after_them() -> None:
+    """git prints every raw record before any numstat record; each file gets
+    its counts, and a rename and a copy touch both of their paths."""
     z = b"\0"
     raw = (
         b":100644 100644 aaa bbb M"
@@ -627,10 +627,15 @@ def test_touched_paths_are_known_from_the_raw_records() -> None:
     )
     numstat = b"1\t1\ta.py" + z + b"2\t0\t" + z + b"old/x.py" + z + b"new/x.py" + z
     numstat += b"3\t0\t" + z + b"src.py" + z + b"copy.py" + z
-    touched: list[str] = []
-    files = parse_diff(_tokens(io.BytesIO(raw + numstat)), None, touched)
-    assert touched == ["a.py", "old/x.py", "new/x.py", "src.py", "copy.py"]
-    assert [p for f in files for p in f.touched] == touched
+    files = parse_diff(_tokens(io.BytesIO(raw + numstat)))
+    assert [p for f in files for p in f.touched] == [
+        "a.py",
+        "old/x.py",
+        "new/x.py",
+        "src.py",
+        "copy.py",
+    ]
+    assert [(f.added, f.deleted) for f in files] == [(1, 1), (2, 0), (3, 0)]
 
 
 def test_file_changes_are_immutable() -> None:

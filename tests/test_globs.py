@@ -150,25 +150,33 @@ def test_unclosed_class_is_literal() -> None:
     assert not globs.matches("ab", ["a["])
 
 
-def test_primed_verdicts_equal_fresh_ones(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from gate import globs
+# Paths and patterns from names that fold together or apart: letter case,
+# Unicode forms, trailing dots and spaces, wildcards.
+FORMS = st.lists(
+    st.sampled_from(
+        ["a", "A", "a.", "a ", "b", "*", "**", "?", "\u00e9", "E\u0301", "\u00df", "SS"]
+    ),
+    min_size=1,
+    max_size=4,
+).map("/".join)
 
-    patterns = ["tests/", "**/test_*.py", "/build"]
-    paths = ["tests/a.py", "x/test_b.py", "build/o", "src/build/o", "src/a.py"]
-    fresh = [globs.matches(p, patterns) for p in paths]
-    globs.prime([(globs.EXACT, patterns)], paths)
-    assert [globs.matcher(patterns)(p) for p in paths] == fresh
-    assert globs.matching(paths, patterns) == ["tests/a.py", "x/test_b.py", "build/o"]
 
-
-def test_memo_is_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from gate import globs
-
-    monkeypatch.setattr(globs, "_MEMO_LIMIT", 10)
-    globs.prime([(globs.EXACT, ["*.py"])], [f"f{i}.py" for i in range(50)])
-    globs.matcher(["*.py"])  # a new matcher past the limit starts afresh
-    assert sum(len(m) for m in globs._MEMO.values()) == 0
-    assert globs.matcher(["*.py"])("z.py") is True
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FORMS, min_size=1, max_size=3), FORMS, st.sampled_from(globs.MODES))
+def test_matcher_tries_each_view_of_the_path(patterns: list[str], path: str, mode: str) -> None:
+    """A matcher's verdict is "some view of the path (as written, folded,
+    names trimmed) matches the patterns seen through that view": its
+    shortcuts (a view tried already, a fold done once) change nothing."""
+    if any(globs.pattern_error(p) for p in patterns):
+        return
+    views = globs._VIEWS.items() if mode != globs.EXACT else [("exact", lambda p: p)]
+    expected = any(
+        globs._compile(tuple(patterns), name, mode == globs.REACH).match(view(path)) is not None
+        for name, view in views
+    )
+    assert globs.matcher(patterns, mode)(path) is expected
+    assert globs.matches(path, patterns, mode) is expected
+    assert globs.matching([path], patterns, mode) == ([path] if expected else [])
 
 
 def test_class_members_are_literal_not_regex_set_operations() -> None:

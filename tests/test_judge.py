@@ -189,27 +189,3 @@ def test_every_kind_is_documented_by_its_module() -> None:
         assert len(text.splitlines()) > 3
     with pytest.raises(KeyError):
         rules.doc("no_such_kind")
-
-
-def test_glob_lists_are_every_glob_parameter_with_its_mode() -> None:
-    from gate import globs
-    from gate.rubric import Rubric, Rule
-    from gate.rules import glob_lists
-
-    rubric = Rubric(
-        rules=(
-            Rule("A", "max_files", {"limit": 1, "exclude": ("docs/",)}),
-            Rule("B", "forbidden_paths", {"paths": ("secrets/",)}),
-            Rule("C", "allowed_paths", {"paths": ("secrets/",)}),
-            Rule("D", "max_lines", {"limit": 1, "exclude": ()}),
-            Rule("E", "forbidden_path", {"prefix": "x/"}),
-            Rule("F", "test_drift", {"paths": ("tests/",), "allow_added": True}),
-        ),
-        sha256="0" * 64,
-    )
-    assert glob_lists(rubric) == (
-        (globs.EXACT, ("docs/",)),
-        (globs.EXACT, ("secrets/",)),
-        (globs.FOLDED, ("tests/",)),
-        (globs.REACH, ("secrets/",)),
-    )

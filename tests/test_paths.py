@@ -146,6 +146,20 @@ def test_trailing_dots_and_spaces_fold_away(name: str, tail: str) -> None:
         assert paths.fold_names(name + tail, partial=True).endswith(tail)
 
 
+@PROPS
+@given(st.lists(NAME, min_size=1, max_size=4).map("/".join), st.booleans())
+def test_fold_names_trims_every_name_each_time(path: str, partial: bool) -> None:
+    """Whatever shortcut `fold_names` takes, it equals its definition: each
+    folded name without its trailing dots and spaces (the last kept as is
+    with `partial`), a name of dots and spaces alone kept; `folds` agrees."""
+    names = paths.fold(path).split("/")
+    last = names.pop() if partial else None
+    trimmed = [name.rstrip(". ") or name for name in names]
+    expected = "/".join(trimmed if last is None else [*trimmed, last])
+    assert paths.fold_names(path, partial=partial) == expected
+    assert paths.folds(path) == (paths.fold(path), paths.fold_names(path))
+
+
 def test_fold_examples() -> None:
     assert paths.fold("Secrets/KEY.pem") == "secrets/key.pem"
     assert paths.fold("caf\u00e9") == paths.fold("CAFE\u0301")

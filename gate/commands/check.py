@@ -119,18 +119,7 @@ def git_changes(
         rubric = source.load(repo.read_blob, base)
         texts = repo.read_texts(fork, head, rubric.content_files())
         import gate.judge  # noqa: F401 - load the rule modules now too
-        from gate.globs import prime
-        from gate.rules import glob_lists
 
-        # git prints every touched path before it counts a single line: match
-        # them against the rubric's globs while it counts.  The rules find
-        # those verdicts memoized and spend their time on nothing else.
-        lists = glob_lists(rubric)
-        seen = 0
-        while not job.wait(0.002):
-            batch = job.touched_so_far(seen)
-            seen += len(batch)
-            prime(lists, batch)
         files = job.result()
         not_judged = tuple(n for n in unjudged if n is not None)
         notes = (*not_judged, *change_notes(bases, job))

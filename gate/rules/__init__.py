@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from gate.rubric import Rubric, Rule
+from gate.rubric import Rule
 from gate.rules import (
     allowed_paths,
     confine_to_symbols,
@@ -84,18 +84,6 @@ def text_files(rules: Iterable[Rule]) -> tuple[str, ...]:
 def lab_kinds(role: str) -> frozenset[str]:
     """The kinds that play `role` (`gate.rules.kind.LAB_ROLES`) in the lab's buckets."""
     return frozenset(kind.name for kind in REGISTRY.values() if kind.lab == role)
-
-
-def glob_lists(rubric: Rubric) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Every (mode, globs) list the rubric's rules match touched paths
-    against, sorted: what `gate check` matches early, while git counts."""
-    found = set()
-    for rule in rubric.rules:
-        for key, mode in REGISTRY[rule.kind].globs.items():
-            patterns = rule.params.get(key)
-            if patterns:
-                found.add((str(mode), tuple(patterns)))
-    return tuple(sorted(found))
 
 
 def doc(kind: str) -> str:

@@ -29,7 +29,7 @@ reaches it.  Fails listing every touched path that hits.
 from __future__ import annotations
 
 from gate.changes import ChangeSet
-from gate.paths import fold, fold_names
+from gate.paths import fold, fold_names, folds
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_str, plural, quote, result
@@ -74,7 +74,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if path.startswith(prefix):
             hits.append(path)
             continue
-        for form in (path, fold(path), fold_names(path)):
+        for form in (path, *folds(path)):
             if form.startswith(starts) or form in directories:
                 hits.append(path)
                 variants += 1

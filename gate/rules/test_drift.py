@@ -223,13 +223,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     counts: dict[str, int] = {}
     offending: list[str] = []
     config_added: list[str] = []
-    is_test = globs.matcher(patterns, GLOBS["paths"])
-    is_config = globs.matcher(TEST_CONFIG, globs.FOLDED)
+    is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
+    is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
     for f in changes.files:
-        configs = [p for p in f.written if is_config(p)]
-        hits = [p for p in f.written if is_test(p) or is_config(p)]
+        hits = [p for p in f.written if is_either(p)]
         if not hits:
             continue
+        configs = [p for p in hits if is_config(p)]
         if f.status in (ADDED, COPIED):
             if configs:
                 config_added.extend(configs)
