@@ -309,6 +309,30 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         [":2: JSON syntax error"],
     ),
     (
+        "json object items without a comma",
+        '{"rules": []\n "x": 1}\n',
+        "r.json",
+        [":2: JSON syntax error: expected ',' or '}'"],
+    ),
+    (
+        "json array items without a comma",
+        '{"rules": [\n {"id": "A", "kind": "max_files", "limit": 1}\n {}]}\n',
+        "r.json",
+        [":3: JSON syntax error: expected ',' or ']'"],
+    ),
+    (
+        "json key without a colon",
+        '{"rules"\n []}\n',
+        "r.json",
+        [":2: JSON syntax error: expected ':' after a key"],
+    ),
+    (
+        "json trailing comma in an object",
+        '{"rules": [],\n}\n',
+        "r.json",
+        [":2: JSON syntax error: expected a double-quoted key"],
+    ),
+    (
         "json chosen by a leading brace despite .yml",
         '\n\n{"rules": [\n {"id": "A", "kind": "max_files", "limit": 1}\n],\n "rulez": 1}\n',
         "r.yml",

@@ -407,12 +407,28 @@ class _JsonParser:
         self.pos = end
         return _check_text(str(value), self.source, self.line_at(start))
 
+    def take(self, token: str) -> bool:
+        """Consume `token` when the text goes on with it."""
+        if self.text.startswith(token, self.pos):
+            self.pos += len(token)
+            return True
+        return False
+
+    def closed(self, close: str) -> bool:
+        """After an item of an object or an array: True at its `close`
+        (consumed), False after a comma (consumed); anything else is an error."""
+        self.skip_ws()
+        if self.take(","):
+            return False
+        if self.take(close):
+            return True
+        raise self.error(f"expected ',' or '{close}'")
+
     def obj(self, path: Path_) -> dict[str, Any]:
         self.pos += 1
         out: dict[str, Any] = {}
         self.skip_ws()
-        if self.text.startswith("}", self.pos):
-            self.pos += 1
+        if self.take("}"):
             return out
         while True:
             self.skip_ws()
@@ -422,36 +438,22 @@ class _JsonParser:
             key = self.string()
             key_path = self.doc.claim_key(self.source, path, key, key_line, out)
             self.skip_ws()
-            if not self.text.startswith(":", self.pos):
+            if not self.take(":"):
                 raise self.error("expected ':' after a key")
-            self.pos += 1
             out[key] = self.value(key_path)
-            self.skip_ws()
-            if self.text.startswith(",", self.pos):
-                self.pos += 1
-                continue
-            if self.text.startswith("}", self.pos):
-                self.pos += 1
+            if self.closed("}"):
                 return out
-            raise self.error("expected ',' or '}'")
 
     def arr(self, path: Path_) -> list[Any]:
         self.pos += 1
         out: list[Any] = []
         self.skip_ws()
-        if self.text.startswith("]", self.pos):
-            self.pos += 1
+        if self.take("]"):
             return out
         while True:
             out.append(self.value((*path, len(out))))
-            self.skip_ws()
-            if self.text.startswith(",", self.pos):
-                self.pos += 1
-                continue
-            if self.text.startswith("]", self.pos):
-                self.pos += 1
+            if self.closed("]"):
                 return out
-            raise self.error("expected ',' or ']'")
 
 
 # --------------------------------------------------------------------------

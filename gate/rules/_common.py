@@ -6,11 +6,11 @@ text, its lines and the line diff come from `gate.text`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.changes import DELETED, RENAMED, ChangeSet, FileChange
 from gate.errors import GateError
 from gate.paths import quoted
 from gate.report import Finding, RuleResult
@@ -142,10 +142,6 @@ def file_state(changes: ChangeSet, path: str) -> FileState:
     return FileState(found, None)
 
 
-def texts_for(changes: ChangeSet, path: str) -> FileTexts | None:
-    return changes.texts.get(path)
-
-
 def unavailable(rule: Rule, path: str, changes: ChangeSet) -> RuleResult:
     """The result for a touched file whose text the source cannot give, or
     that is too large to read (`ChangeSet.withheld` says why).
@@ -177,6 +173,49 @@ def unavailable(rule: Rule, path: str, changes: ChangeSet) -> RuleResult:
         f"({changes.source}); judge it with `gate check` on a git repository",
         paths=[path],
     )
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The file a content rule names (its `file` parameter), touched by
+    `change`; `gone` as in `FileState`; its base and head text (None where
+    absent; the head is None when the file is gone)."""
+
+    path: str
+    change: FileChange
+    gone: str | None
+    base: str | None
+    head: str | None
+
+
+def versions(
+    rule: Rule, changes: ChangeSet, *, promise: str, judge_gone: Collection[str] = ()
+) -> Versions | RuleResult:
+    """The two versions of the file `rule` names, or the verdict when there
+    is nothing to compare.  The one opening of every content rule:
+
+    - untouched: passes;
+    - gone (deleted, renamed away) and its change's status is not in
+      `judge_gone`: fails, `"a.py" was deleted; <promise>`;
+    - its text not given by the source: a gone file fails, `"a.py" was
+      deleted and its text is not available; <promise>`, any other is
+      `unavailable`;
+    - else the versions, with no head text when the file is gone.
+    """
+    path = param_str(rule, "file")
+    state = file_state(changes, path)
+    if state.change is None:
+        return result(rule, True, f"{quote(path)} is untouched")
+    change, gone = state.change, state.gone
+    if gone is not None and change.status not in judge_gone:
+        return result(rule, False, f"{quote(path)} was {gone}; {promise}", paths=change.touched)
+    texts = changes.texts.get(path)
+    if texts is None:
+        if gone is None:
+            return unavailable(rule, path, changes)
+        message = f"{quote(path)} was {gone} and its text is not available; {promise}"
+        return result(rule, False, message, paths=change.touched)
+    return Versions(path, change, gone, texts.base, None if gone is not None else texts.head)
 
 
 # --- Python: what each top-level statement binds ---

@@ -67,23 +67,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gate.changes import ChangeSet
+from gate.changes import DELETED, ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
 from gate.rules._common import (
     NotPython,
     Statement,
-    file_state,
     line_ranges,
     module_statements,
     names,
     param_list,
-    param_str,
     plural,
     quote,
     result,
     runs_of,
-    unavailable,
+    versions,
 )
 from gate.rules.kind import PATHS, TEXTS
 from gate.text import line_diff, lines
@@ -143,31 +141,12 @@ def _binding_notes(
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
-    path = param_str(rule, "file")
     wanted = param_list(rule, "symbols")
-    state = file_state(changes, path)
-    if state.change is None:
-        return result(rule, True, f"{quote(path)} is untouched")
-    if state.gone is not None and state.gone != "deleted":
-        return result(
-            rule,
-            False,
-            f"{quote(path)} was {state.gone}; changes must stay inside {names(wanted)}",
-            paths=state.change.touched,
-        )
-    texts = changes.texts.get(path)
-    if texts is None:
-        if state.gone is not None:
-            return result(
-                rule,
-                False,
-                f"{quote(path)} was {state.gone} and its text is not available; "
-                f"changes must stay inside {names(wanted)}",
-                paths=[path],
-            )
-        return unavailable(rule, path, changes)
-    base_text = texts.base
-    head_text = None if state.gone is not None else texts.head
+    promise = f"changes must stay inside {names(wanted)}"
+    found = versions(rule, changes, promise=promise, judge_gone=(DELETED,))
+    if isinstance(found, RuleResult):
+        return found
+    path, gone, base_text, head_text = found.path, found.gone, found.base, found.head
     try:
         base = module_statements(path, "base", base_text)
         head = module_statements(path, "head", head_text)
@@ -209,13 +188,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     )
     if binding:
         note += f"; {', '.join(binding[:3])}"
-    gone = f" ({quote(path)} was deleted)" if state.gone is not None else ""
+    was = f" ({quote(path)} was deleted)" if gone is not None else ""
     count = len(added) + len(removed)
     verb = "lies" if count == 1 else "lie"
     return result(
         rule,
         False,
-        f"{plural(count, 'changed line')} of {quote(path)} {verb} outside {scope}{gone}: "
+        f"{plural(count, 'changed line')} of {quote(path)} {verb} outside {scope}{was}: "
         f"{'; '.join(where)}{note}",
         paths=[path],
         findings=findings,

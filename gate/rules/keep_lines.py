@@ -32,19 +32,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gate.changes import ChangeSet
+from gate.changes import DELETED, RENAMED, ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.rules._common import (
-    file_state,
-    names,
-    param_list,
-    param_str,
-    plural,
-    quote,
-    result,
-    unavailable,
-)
+from gate.rules._common import names, param_list, plural, quote, result, versions
 from gate.rules.kind import PATHS, TEXTS, Problem
 from gate.text import kept_lines, kept_text, line_diff
 
@@ -86,23 +77,13 @@ def param_problem(params: Mapping[str, Any]) -> Problem | None:
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
-    path = param_str(rule, "file")
     wanted = param_list(rule, "lines")
-    state = file_state(changes, path)
-    if state.change is None:
-        return result(rule, True, f"{quote(path)} is untouched")
-    texts = changes.texts.get(path)
-    if texts is None:
-        if state.gone is not None:
-            return result(
-                rule,
-                False,
-                f"{quote(path)} was {state.gone}; its kept lines are gone with it",
-                paths=state.change.touched,
-            )
-        return unavailable(rule, path, changes)
-    base_text = texts.base
-    head_text = None if state.gone is not None else texts.head
+    found = versions(
+        rule, changes, promise="its kept lines are gone with it", judge_gone=(DELETED, RENAMED)
+    )
+    if isinstance(found, RuleResult):
+        return found
+    path, gone, base_text, head_text = found.path, found.gone, found.base, found.head
     base_index: dict[str, int] = {}
     for number, text in enumerate(kept_lines(base_text), start=1):
         base_index.setdefault(text, number)
@@ -115,7 +96,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         return result(
             rule, True, f"{plural(len(present), 'listed line')} of {quote(path)} kept{note}"
         )
-    gone = f" ({quote(path)} was {state.gone})" if state.gone is not None else ""
+    was = f" ({quote(path)} was {gone})" if gone is not None else ""
     findings: list[Finding] = []
     if head_text is not None:
         anchors = line_diff(base_text, head_text).head_anchor
@@ -132,8 +113,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     return result(
         rule,
         False,
-        f"{plural(len(missing), 'kept line')} of {quote(path)} {verb} gone at head{gone}: "
+        f"{plural(len(missing), 'kept line')} of {quote(path)} {verb} gone at head{was}: "
         f"{names([kept_text(w) for w in missing])}{note}",
-        paths=state.change.touched if state.gone is not None else [path],
+        paths=found.change.touched if gone is not None else [path],
         findings=findings,
     )

@@ -72,15 +72,13 @@ from gate.rubric import Rule
 from gate.rules._common import (
     NotPython,
     Statement,
-    file_state,
     module_statements,
     names,
     param_list,
-    param_str,
     plural,
     quote,
     result,
-    unavailable,
+    versions,
 )
 from gate.rules.kind import PATHS, RENAME, TEXTS
 
@@ -167,24 +165,14 @@ def _new_threats(base: _Fate, head: _Fate) -> list[_Threat]:
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
-    path = param_str(rule, "file")
     symbols = param_list(rule, "symbols")
-    state = file_state(changes, path)
-    if state.change is None:
-        return result(rule, True, f"{quote(path)} is untouched")
-    if state.gone is not None:
-        return result(
-            rule,
-            False,
-            f"{quote(path)} was {state.gone}; its symbols {names(symbols)} must stay in it",
-            paths=state.change.touched,
-        )
-    texts = changes.texts.get(path)
-    if texts is None:
-        return unavailable(rule, path, changes)
+    found = versions(rule, changes, promise=f"its symbols {names(symbols)} must stay in it")
+    if isinstance(found, RuleResult):
+        return found
+    path = found.path
     try:
-        base = module_statements(path, "base", texts.base)
-        head = module_statements(path, "head", texts.head)
+        base = module_statements(path, "base", found.base)
+        head = module_statements(path, "head", found.head)
     except NotPython as exc:
         return result(rule, False, exc.message, paths=[path], findings=exc.findings)
     present: list[str] = []

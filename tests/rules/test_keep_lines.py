@@ -156,7 +156,7 @@ CASES = [
         ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
         ["keep me"],
         False,
-        '"clamp_kit.py" was deleted; its kept lines are gone with it',
+        '"clamp_kit.py" was deleted and its text is not available; its kept lines are gone with it',
         [],
     ),
 ]
