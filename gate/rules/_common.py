@@ -328,6 +328,20 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
     return [_statement(node) for node in tree.body]
 
 
+def both_statements(
+    rule: Rule, found: Versions
+) -> tuple[list[Statement], list[Statement]] | RuleResult:
+    """The top-level statements of the base and the head version of a
+    Python file, or the failing verdict that names the version that is not
+    Python (`module_statements`)."""
+    try:
+        base = module_statements(found.path, "base", found.base)
+        head = module_statements(found.path, "head", found.head)
+    except NotPython as exc:
+        return result(rule, False, exc.message, paths=[found.path], findings=exc.findings)
+    return base, head
+
+
 def syntax_problem(path: str, side: str, exc: SyntaxError) -> tuple[str, Finding]:
     """Message and finding for a version of `path` that is not Python."""
     line = exc.lineno

@@ -71,10 +71,9 @@ from gate.changes import DELETED, ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
 from gate.rules._common import (
-    NotPython,
     Statement,
+    both_statements,
     line_ranges,
-    module_statements,
     names,
     param_list,
     plural,
@@ -147,11 +146,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if isinstance(found, RuleResult):
         return found
     path, gone, base_text, head_text = found.path, found.gone, found.base, found.head
-    try:
-        base = module_statements(path, "base", base_text)
-        head = module_statements(path, "head", head_text)
-    except NotPython as exc:
-        return result(rule, False, exc.message, paths=[path], findings=exc.findings)
+    parsed = both_statements(rule, found)
+    if isinstance(parsed, RuleResult):
+        return parsed
+    base, head = parsed
     allowed = frozenset(wanted)
     base_in = _inside(base, allowed, len(lines(base_text)))
     head_in = _inside(head, allowed, len(lines(head_text)))

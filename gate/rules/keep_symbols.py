@@ -70,9 +70,8 @@ from gate.changes import ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
 from gate.rules._common import (
-    NotPython,
     Statement,
-    module_statements,
+    both_statements,
     names,
     param_list,
     plural,
@@ -170,11 +169,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if isinstance(found, RuleResult):
         return found
     path = found.path
-    try:
-        base = module_statements(path, "base", found.base)
-        head = module_statements(path, "head", found.head)
-    except NotPython as exc:
-        return result(rule, False, exc.message, paths=[path], findings=exc.findings)
+    parsed = both_statements(rule, found)
+    if isinstance(parsed, RuleResult):
+        return parsed
+    base, head = parsed
     present: list[str] = []
     absent: list[str] = []
     lost: list[tuple[str, str, Finding]] = []  # symbol, why, finding
