@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
             "data the result does not carry fails."
         ),
     )
-    p.add_argument("result", metavar="RESULT.json")
+    p.add_argument("writer_result", metavar="RESULT.json")
     p.add_argument(
         "--rubric", metavar="RUBRIC", required=True, help="the rubric file (YAML or JSON)"
     )

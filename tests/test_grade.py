@@ -257,7 +257,7 @@ def test_non_utf8_result(lab: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_load_result_builds_a_result_change_set(lab: Path) -> None:
     write_result({**KNOWN_PASS, "paths": ["b.py", "a.py", "a.py"]})
     changes = changes_from_writer("out/result.json")
-    assert changes.source == "result"
+    assert changes.source == "writer"
     assert changes.files_touched == 2
     assert changes.stdout == KNOWN_PASS["stdout"]
     assert [f.path for f in changes.files] == ["a.py", "b.py"]

@@ -236,7 +236,7 @@ def test_an_unreadable_pyproject_fails(base: str, head: str, fragment: str) -> N
 
 def test_a_source_without_texts_fails_and_an_example_is_not_checked() -> None:
     change = FileChange("pyproject.toml", MODIFIED, added=1, deleted=1)
-    for source, passed in (("result", False), ("api", False), ("example", True)):
+    for source, passed in (("writer", False), ("api", False), ("example", True)):
         result = drift(ChangeSet(files=(change,), source=source))
         assert result.passed is passed, source
         if not passed:

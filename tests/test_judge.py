@@ -141,7 +141,7 @@ def test_report_fields() -> None:
 
 
 def test_stated_files_touched_reaches_stats() -> None:
-    changes = ChangeSet(files=(FileChange("a"),), files_touched=7, source="result")
+    changes = ChangeSet(files=(FileChange("a"),), files_touched=7, source="writer")
     assert judge.evaluate(rubric(), changes).stats.files_touched == 7
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 # Status of one file change.  "unknown" is used when only a path is known
 # (a writer's result.json lists paths, not what happened to them).
@@ -24,6 +24,10 @@ COPIED = "copied"
 TYPE_CHANGED = "type_changed"  # e.g. a file became a symlink
 UNKNOWN = "unknown"
 STATUSES = (ADDED, DELETED, MODIFIED, RENAMED, COPIED, TYPE_CHANGED, UNKNOWN)
+
+# Where a change set comes from: `gate check` on commits, `--patch`, the PR
+# files API, a writer's result.json (`gate grade`), a rubric example.
+Source = Literal["git", "patch", "api", "writer", "example"]
 
 MODE_SUBMODULE = "160000"
 MODE_SYMLINK = "120000"
@@ -189,7 +193,7 @@ class ChangeSet:
     stdout: str | None = None
     texts: Mapping[str, FileTexts] = field(default_factory=dict)
     files_touched: int | None = None
-    source: str = "git"  # "git", "patch", "api", "result", "example"
+    source: Source = "git"
     notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
     withheld: Mapping[str, str] = field(init=False, default_factory=dict)
 

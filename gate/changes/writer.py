@@ -125,7 +125,7 @@ def writer_changes(payload: Any, name: str) -> ChangeSet:
         files=from_paths(paths),
         files_touched=files_touched,
         stdout=stdout,
-        source="result",
+        source="writer",
     )
 
 
@@ -149,7 +149,7 @@ def _json_type(value: Any) -> str:
 
 
 def changes_from_writer(path: str | Path) -> ChangeSet:
-    """Read a writer's result.json into a `ChangeSet` (source "result").
+    """Read a writer's result.json into a `ChangeSet` (source "writer").
 
     Raises `GateError` for an unreadable file or invalid JSON (naming the
     line), `WriterContractError` for missing or mistyped fields.

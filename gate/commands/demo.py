@@ -145,8 +145,8 @@ def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
     return selftest, out
 
 
-def as_designed(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> bool:
-    return selftest.agrees and all(report.passed == sc.should_pass for sc, report in results)
+def as_designed(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> bool:
+    return selftest.agrees and all(report.passed == sc.should_pass for sc, report in judged)
 
 
 def selftest_lines(selftest: SelftestReport) -> list[str]:
@@ -162,10 +162,10 @@ def selftest_lines(selftest: SelftestReport) -> list[str]:
     return lines
 
 
-def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
+def to_text(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> str:
     from gate.rules.builtin import BUILTIN_PREFIX
 
-    rule_ids = [r.id for r in results[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
+    rule_ids = [r.id for r in judged[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
     lines = [
         "gate demo: a throwaway git repository with an off-by-one clamp() and a frozen rubric",
         f"  base ({BASE}): clamp_kit.py, test_clamp.py and {DEFAULT_RUBRIC_PATH}",
@@ -174,7 +174,7 @@ def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
         *selftest_lines(selftest),
         "",
     ]
-    for n, (sc, report) in enumerate(results, 1):
+    for n, (sc, report) in enumerate(judged, 1):
         s = report.stats
         lines.append(f"{n}. branch {sc.branch}: {sc.story}")
         lines.append(f"   {s.summary()}")
@@ -209,14 +209,14 @@ def to_text(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
         "  git commit the rubric on main, then on your branch:",
         "  gate check --base main        # exit 0 pass, 1 a rule failed, 2 cannot judge",
     ]
-    if not as_designed(selftest, results):
+    if not as_designed(selftest, judged):
         lines += ["", "The demo did NOT behave as designed; please report this as a bug."]
     return "\n".join(lines) + "\n"
 
 
-def to_dict(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> dict[str, Any]:
+def to_dict(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> dict[str, Any]:
     return {
-        "as_designed": as_designed(selftest, results),
+        "as_designed": as_designed(selftest, judged),
         "selftest": selftest.to_dict(),
         "branches": [
             {
@@ -225,29 +225,29 @@ def to_dict(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) ->
                 "story": sc.story,
                 "report": report.to_dict(),
             }
-            for sc, report in results
+            for sc, report in judged
         ],
     }
 
 
-def to_md(selftest: SelftestReport, results: list[tuple[Scenario, Report]]) -> str:
+def to_md(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> str:
     from gate.report.selftest import to_markdown as selftest_markdown
 
     parts = [selftest_markdown(selftest, DEFAULT_RUBRIC_PATH)]
-    parts += [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in results]
+    parts += [to_markdown(report, title=f"gate demo, branch {sc.branch}") for sc, report in judged]
     return "\n".join(parts)
 
 
 def run(args: argparse.Namespace) -> int:
     from gate.output import write as emit
 
-    selftest, results = run_demo()
+    selftest, judged = run_demo()
     emit(
         in_format(
             getattr(args, "format", "text"),
-            data=lambda: to_dict(selftest, results),
-            text=lambda: to_text(selftest, results),
-            markdown=lambda: to_md(selftest, results),
+            data=lambda: to_dict(selftest, judged),
+            text=lambda: to_text(selftest, judged),
+            markdown=lambda: to_md(selftest, judged),
         )
     )
-    return EXIT_PASS if as_designed(selftest, results) else EXIT_FAIL
+    return EXIT_PASS if as_designed(selftest, judged) else EXIT_FAIL

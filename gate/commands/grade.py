@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     # The freeze is checked as the rubric loads, before the result is read.
     rubric = RubricSource(file=args.rubric, freeze=args.freeze).load()
     try:
-        changes = changes_from_writer(args.result)
+        changes = changes_from_writer(args.writer_result)
     except WriterContractError as exc:
         # The machine-readable part on stdout; the sentence goes to stderr
         # through cli.main like every other error.

@@ -319,10 +319,10 @@ class GitHubClient:
             return sha if isinstance(sha, str) else ""
 
         what = f"GET compare {base[:12]}...{head[:12]}"
-        result = self._call(what, fetch)
-        if not result:
+        sha = self._call(what, fetch)
+        if not sha:
             raise ApiError(None, f"{what}: the answer names no merge_base_commit")
-        return result
+        return sha
 
     def get_file(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at `ref`, or None when no file is there."""

@@ -55,7 +55,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if changes.files_touched is not None and not exclude:
         count = changes.files_touched
         counted_paths = changes.touched_paths()
-        note = " (as stated by the source)" if changes.source == "result" else ""
+        note = " (as stated by the source)" if changes.source == "writer" else ""
     else:
         count = 0
         excluded = 0

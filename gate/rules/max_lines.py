@@ -32,7 +32,7 @@ says why rather than guessing.
 from __future__ import annotations
 
 from gate import globs
-from gate.changes import ChangeSet, FileChange
+from gate.changes import ChangeSet, FileChange, Source
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
@@ -111,7 +111,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     return result(rule, passed, message, paths=() if passed else contributing)
 
 
-def _unknown_message(files: list[FileChange], source: str) -> str:
+def _unknown_message(files: list[FileChange], source: Source) -> str:
     """Why the counted files in `files` have no line counts, one clause per reason."""
     reasons: dict[str, list[str]] = {}
     plain: list[str] = []

@@ -198,10 +198,10 @@ CASES = [
     ),
     (
         "content unavailable",
-        ChangeSet(files=from_paths([F]), source="result"),
+        ChangeSet(files=from_paths([F]), source="writer"),
         ["helper"],
         False,
-        "content is unavailable from this source (result)",
+        "content is unavailable from this source (writer)",
     ),
     (
         "head does not parse",

@@ -120,10 +120,10 @@ CASES = [
     ("new file: nothing to keep", edit(None, "keep me\n"), ["keep me"], True, "0 listed lines", []),
     (
         "content unavailable",
-        ChangeSet(files=from_paths([F]), source="result"),
+        ChangeSet(files=from_paths([F]), source="writer"),
         ["keep me"],
         False,
-        "content is unavailable from this source (result)",
+        "content is unavailable from this source (writer)",
         [],
     ),
     ("seed lab honest fix", edit(CLAMP_KIT, HONEST_FIX), [BAIT], True, "kept", []),

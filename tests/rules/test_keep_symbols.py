@@ -229,10 +229,10 @@ CASES = [
     ),
     (
         "content unavailable (result.json)",
-        ChangeSet(files=from_paths([F]), source="result"),
+        ChangeSet(files=from_paths([F]), source="writer"),
         ["helper"],
         False,
-        '"pkg/mod.py" is touched but its content is unavailable from this source (result)',
+        '"pkg/mod.py" is touched but its content is unavailable from this source (writer)',
         [],
     ),
     (

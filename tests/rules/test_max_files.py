@@ -100,7 +100,7 @@ CASES = [
     ),
     (
         "stated count wins without exclude",
-        ChangeSet(files=from_paths(["a.py", "b.py"]), files_touched=9, source="result"),
+        ChangeSet(files=from_paths(["a.py", "b.py"]), files_touched=9, source="writer"),
         {"limit": 3},
         False,
         "9 paths touched (as stated by the source); limit 3",
@@ -108,7 +108,7 @@ CASES = [
     ),
     (
         "stated count under limit",
-        ChangeSet(files=from_paths(["a.py"]), files_touched=2, source="result"),
+        ChangeSet(files=from_paths(["a.py"]), files_touched=2, source="writer"),
         {"limit": 3},
         True,
         "2 paths touched",
@@ -116,7 +116,7 @@ CASES = [
     ),
     (
         "with exclude the listed paths are counted, not the stated count",
-        ChangeSet(files=from_paths(["a.py", "docs/x.md"]), files_touched=9, source="result"),
+        ChangeSet(files=from_paths(["a.py", "docs/x.md"]), files_touched=9, source="writer"),
         {"limit": 1, "exclude": ["docs/"]},
         True,
         "1 path touched (1 excluded); limit 1",

@@ -127,10 +127,10 @@ CASES = [
     ),
     (
         "unknown counts fail",
-        ChangeSet(files=from_paths(["z.py", "a.py"]), source="result"),
+        ChangeSet(files=from_paths(["z.py", "a.py"]), source="writer"),
         {"limit": 100},
         False,
-        "the source (result) carries no line counts for 2 files",
+        "the source (writer) carries no line counts for 2 files",
         ["a.py", "z.py"],
     ),
     (

@@ -127,15 +127,15 @@ CASES = [
     ),
     (
         "unknown status from result.json",
-        ChangeSet(files=from_paths(["tests/test_a.py", "src/a.py"]), source="result"),
+        ChangeSet(files=from_paths(["tests/test_a.py", "src/a.py"]), source="writer"),
         {},
         False,
-        "1 test path with unknown status (the source, result, does not say",
+        "1 test path with unknown status (the source, writer, does not say",
         ["tests/test_a.py"],
     ),
     (
         "unknown status outside the tests passes",
-        ChangeSet(files=from_paths(["src/a.py"]), source="result"),
+        ChangeSet(files=from_paths(["src/a.py"]), source="writer"),
         {},
         True,
         "no test",
