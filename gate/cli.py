@@ -98,7 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--freeze",
         metavar="FILE",
-        help="with --rubric-file: FILE's 'NAME SHA256' line must match the rubric",
+        help=(
+            "FILE's 'NAME SHA256' line for the rubric (its --rubric-file name, else its "
+            "--rubric path) must match the rubric's bytes"
+        ),
     )
     p.add_argument("--stdout-file", metavar="FILE", help="captured stdout for must_include rules")
     p.add_argument(

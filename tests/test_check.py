@@ -477,3 +477,11 @@ def test_freeze_pins_the_rubric_file_and_the_base_rubric(
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")
     assert "rubric changed after freeze; discard this run" in err
+    # The base commit's rubric is pinned by its repository path's entry.
+    freeze.write_text(f"{RUBRIC_PATH} {'0' * 64}\n")
+    code = main(["check", *args])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert (
+        f"rubric changed after freeze; discard this run: {RUBRIC_PATH} has sha256 {digest}" in err
+    )
