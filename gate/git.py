@@ -425,26 +425,32 @@ class Repo:
         """Every file changed from `base` to `head`, sorted by path.
 
         With `merge_base` (default) this is `base...head`: the change since the
-        fork point, as a pull request shows it.  Otherwise it is the plain
-        `base head` tree diff (both may be commits or trees).
+        fork point (`merge_base`), as a pull request shows it.  Otherwise it is
+        the plain `base head` tree diff (both may be commits or trees).
         """
-        with self.start_diff(base, head, merge_base=merge_base) as job:
+        old = self.merge_base(base, head) if merge_base else base
+        with self.start_diff(old, head) as job:
             return job.result()
 
-    def start_diff(self, base: str, head: str, *, merge_base: bool = True) -> DiffJob:
-        """Start `diff` in the background; `DiffJob.result()` collects it.
+    def start_diff(self, old: str, new: str) -> DiffJob:
+        """Start the tree diff `old` -> `new` in the background;
+        `DiffJob.result()` collects it.
 
-        Lets the caller load and validate the rubric while git computes line
-        counts.  Use it as a context manager so that an abandoned job is killed.
+        For the change `base...head` pass the merge base as `old`
+        (`merge_bases(base, head)[0]`, the one `git diff base...head` uses):
+        git is never asked to work it out again.  Lets the caller load and
+        validate the rubric while git computes line counts.  Use it as a
+        context manager so that an abandoned job is killed.
         """
-        return DiffJob(self, base, head, merge_base=merge_base)
+        return DiffJob(self, old, new)
 
 
 class DiffJob:
-    """One running `git diff --raw --numstat -z`, parsed by a reader thread as it streams."""
+    """One running `git diff --raw --numstat -z old new`, parsed by a reader
+    thread as it streams."""
 
-    def __init__(self, repo: Repo, base: str, head: str, *, merge_base: bool) -> None:
-        spec = [f"{base}...{head}"] if merge_base else [base, head]
+    def __init__(self, repo: Repo, old: str, new: str) -> None:
+        spec = [old, new]
         args = [
             "diff",
             "--raw",
@@ -460,7 +466,7 @@ class DiffJob:
         ]
         self._repo = repo
         self._spec = spec
-        self._base, self._head, self._merge_base = base, head, merge_base
+        self._old = old
         self._copy_notes: tuple[str, ...] = ()
         common = repo.common_dir()
         self._tmp = tempfile.TemporaryDirectory(prefix="gate-diff-")
@@ -563,11 +569,8 @@ class DiffJob:
             _count_binary(self._repo, self._files, self._blobs)
             self._blobs = []
         if self._targets:
-            root = self._base
-            if self._merge_base:
-                root = self._repo.merge_base(self._base, self._head)
             self._copy_notes = _find_copies(
-                self._repo, self._files, self._targets, root, self._spec, self._env, self._cwd
+                self._repo, self._files, self._targets, self._old, self._spec, self._env, self._cwd
             )
             self._targets = []
         return tuple(sorted(self._files, key=lambda f: (f.path, f.old_path or "")))
@@ -642,17 +645,8 @@ def _records(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
 def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
     """NUL-separated tokens of a stream, read in chunks of at most `size` bytes
     as they arrive (so parsing overlaps with git's work)."""
-    read = getattr(stream, "read1", stream.read)
-    tail = b""
-    while True:
-        chunk: bytes = read(size)
-        if not chunk:
-            break
-        parts = (tail + chunk).split(b"\0")
-        tail = parts.pop()
-        yield from parts
-    if tail:
-        raise ValueError("output does not end with NUL")
+    for chunk in _records(stream, size):
+        yield from chunk[1:].split(b"\0")
 
 
 def _raw_status(header: bytes) -> tuple[str, str | None, str | None, bytes, bytes]:
@@ -713,6 +707,27 @@ def parse_diff(
     it is a copy of a file of the base."""
     from gate.changes import EMPTY_BLOBS, FileChange
 
+    def change(
+        letter: str,
+        old_mode: str | None,
+        new_mode: str | None,
+        path: str,
+        old_path: str | None,
+        added: int | None,
+        deleted: int | None,
+        binary: bool,
+    ) -> FileChange:
+        return FileChange(
+            path=path,
+            status=_STATUS.get(letter, UNKNOWN),
+            old_path=old_path,
+            added=added,
+            deleted=deleted,
+            binary=binary,
+            old_mode=old_mode,
+            new_mode=new_mode,
+        )
+
     empty = {name.encode("ascii") for name in EMPTY_BLOBS}
     raw: list[tuple[str, str | None, str | None, str, str | None, bytes, bytes]] = []
     if files is None:
@@ -763,33 +778,11 @@ def parse_diff(
             and new_oid != old_oid  # a mode change copies nothing
         ):
             targets.append(_Target(len(files), new_oid))
-        files.append(
-            FileChange(
-                path=path,
-                status=_STATUS.get(letter, UNKNOWN),
-                old_path=old_path,
-                added=added,
-                deleted=deleted,
-                binary=binary,
-                old_mode=old_mode,
-                new_mode=new_mode,
-            )
-        )
-    if index != len(raw):
-        # A raw record without numstat (git prints none for some unmerged or
-        # odd entries): still a touched path, with unknown counts.
-        for letter, old_mode, new_mode, path, old_path, _, _ in raw[index:]:
-            files.append(
-                FileChange(
-                    path=path,
-                    status=_STATUS.get(letter, UNKNOWN),
-                    old_path=old_path,
-                    added=None,
-                    deleted=None,
-                    old_mode=old_mode,
-                    new_mode=new_mode,
-                )
-            )
+        files.append(change(letter, old_mode, new_mode, path, old_path, added, deleted, binary))
+    # A raw record without numstat (git prints none for some unmerged or odd
+    # entries): still a touched path, with unknown counts.
+    for letter, old_mode, new_mode, path, old_path, _, _ in raw[index:]:
+        files.append(change(letter, old_mode, new_mode, path, old_path, None, None, False))
     return files
 
 
@@ -1202,8 +1195,8 @@ def changes_from_git(
 
     base = repo.rev_parse(base_rev)
     head = repo.rev_parse(head_rev)
-    bases = repo.merge_bases(base, head)  # first: its errors say what to do
-    with repo.start_diff(base, head, merge_base=True) as job:
+    bases = repo.merge_bases(base, head)  # the diff starts from the first
+    with repo.start_diff(bases[0], head) as job:
         files = job.result()
         notes = change_notes(bases, job)
     texts = repo.read_texts(bases[0], head, content_files)

@@ -11,7 +11,7 @@ import subprocess
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gate import demo_fixture
@@ -176,6 +176,93 @@ def test_several_merge_bases_name_the_one_used(
         ["git", "diff", "--raw", f"{a}...{b}"], cwd=repo.root, capture_output=True, text=True
     )
     assert f"multiple merge bases, using {bases[0]}" in proc.stderr
+
+
+# One step of a history: a commit on either branch (editing, adding or
+# deleting that branch's own files, so merges never conflict), or a merge of
+# the other branch's tip or an earlier commit of it (both ways make
+# criss-cross histories, with several merge bases).
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["main", "agent"]),
+        st.sampled_from(["edit", "add", "delete", "merge"]),
+        st.integers(0, 2),
+        st.integers(1, 4),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+def numstat(repo: Any, spec: str) -> list[tuple[str, int, int]]:
+    """git's own `diff --numstat` of `spec`, as (path, added, deleted)."""
+    out = repo.git("diff", "--numstat", "--no-renames", spec)
+    rows = [line.split("\t") for line in out.splitlines()]
+    return sorted((path, int(added), int(deleted)) for added, deleted, path in rows)
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=STEPS)
+@example(  # criss-cross: each branch merges the other's commit before its merge
+    steps=[
+        ("main", "edit", 0, 1),
+        ("agent", "edit", 0, 2),
+        ("main", "merge", 0, 1),
+        ("agent", "merge", 1, 1),
+        ("agent", "edit", 1, 3),
+    ]
+)
+def test_change_is_git_three_dot_diff_from_the_merge_base_named(
+    make_repo: Any, capsys: pytest.CaptureFixture[str], steps: list[tuple[str, str, int, int]]
+) -> None:
+    """The gate computes the merge base once and diffs from it; whatever the
+    history (the base moved on after the fork, merges either way, several
+    merge bases), the change is the one `git diff base...head` shows, and a
+    note names the base used when there are several."""
+    repo = make_repo()
+    repo.write(RUBRIC_PATH, PERMISSIVE)
+    repo.write("shared.txt", "shared\n")
+    repo.commit("root")
+    repo.git("branch", "agent")
+    for n, (branch, action, i, lines) in enumerate(steps):
+        repo.git("checkout", "-q", branch)
+        other = "main" if branch == "agent" else "agent"
+        if action == "merge":  # the other branch's tip or an earlier commit of it
+            target = repo.git("rev-list", "--first-parent", "-n", "1", f"--skip={i}", other)
+            if target.strip():
+                repo.git("merge", "-q", "--no-edit", "--no-ff", target.strip())
+            continue
+        path = f"{branch}/f{i}.txt"
+        if action == "delete":
+            if (repo.root / path).exists():
+                repo.remove(path)
+        else:  # each line names its file and step: no two files look alike
+            repo.write(path, "".join(f"{path} {n} {k}\n" for k in range(lines)))
+        repo.commit(f"{action} {path}")
+    repo.git("checkout", "-q", "agent")
+    bases = repo.git("merge-base", "--all", "main", "agent").split()
+    expected = numstat(repo, "main...agent")
+    code, report, err = judge(capsys, "--repo", str(repo.root), "--base", "main", "--head", "agent")
+    assert code == 0, err
+    from gate.git import Repo, changes_from_git
+
+    changes = changes_from_git(Repo(repo.root), "main", "agent", [])
+    got = sorted((f.path, f.added, f.deleted) for f in changes.files)
+    assert got == expected
+    assert report["stats"] == {
+        "files_touched": len(expected),
+        "added_lines": sum(row[1] for row in expected),
+        "deleted_lines": sum(row[2] for row in expected),
+    }
+    several = [note for note in report.get("notes", []) if "merge bases" in note]
+    if len(bases) > 1:
+        (note,) = several
+        assert f"{len(bases)} merge bases" in note and f"judged from {bases[0]}" in note
+        assert changes.notes == tuple(several)
+    else:
+        assert several == []
 
 
 def test_rename_limit_is_noted(repo: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -701,7 +701,7 @@ def changes_from_patch(
     from gate.changes import ChangeSet
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
-    with repo.start_diff(base_sha, tree, merge_base=False) as job:
+    with repo.start_diff(base_sha, tree) as job:
         files = job.result()
         notes = job.notes()  # git's limits on renames and copies, as in git mode
     return ChangeSet(

@@ -109,10 +109,10 @@ def git_changes(
     base_rev = args.base if args.base is not None else default_base(repo)
     head_rev = args.head if args.head is not None else "HEAD"
     base, head = repo.resolve(base_rev, head_rev)
-    with repo.start_diff(base, head, merge_base=True) as job:
+    bases = repo.merge_bases(base, head)
+    fork = bases[0]  # what git diff base...head starts from; computed once, passed to git
+    with repo.start_diff(fork, head) as job:
         # All of this runs while git computes line counts.
-        bases = repo.merge_bases(base, head)  # before any diff error: its message is clearer
-        fork = bases[0]
         unjudged = [empty_change_note(base, head, fork)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
