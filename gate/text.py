@@ -14,6 +14,12 @@ these; nothing else splits, strips, decodes or diffs file text.
   Form feed, vertical tab, `\\x1c`-`\\x1e`, `\\x85`, U+2028 and U+2029 are
   ordinary characters inside a line (`str.splitlines` would split there).
   Lines keep their endings, so a changed line ending is a changed line.
+* **Python's lines** (`python_encoding_problem`): Python decodes a source
+  file with the encoding its coding declaration names, and some encodings
+  put line breaks where the bytes have none (UTF-7 spells a newline
+  `+AAo-`) or take them away (HZ's `~` before a newline).  A file whose
+  declared encoding does that is refused by the content rules: their line
+  numbers are the lines of the bytes.
 * **A kept line's text** (`kept_text`, `kept_lines`): the line without
   its ending and without surrounding spaces, tabs and form feeds (the
   blanks Python allows around code); nothing else is stripped, so a line
@@ -24,6 +30,7 @@ these; nothing else splits, strips, decodes or diffs file text.
 
 from __future__ import annotations
 
+import io
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -56,6 +63,40 @@ def lines(text: str | None) -> list[str]:
     if not any(ch in text for ch in _OTHER_BREAKS):
         return text.splitlines(keepends=True)  # the same split, done in C
     return _LINE.findall(text)
+
+
+_BYTE_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def python_encoding_problem(data: bytes) -> str | None:
+    """None when Python's lines of source `data` are the lines `lines` finds
+    in its bytes (`lines(decode(data))`), so `ast` line numbers index them;
+    else the encoding its coding declaration names, under which they are not.
+
+    UTF-8 (with or without a byte-order mark) always agrees.  Another
+    declared encoding agrees when it decodes each line of the bytes on its
+    own to exactly one line with the same ending, and the lines joined are
+    the whole file decoded: no character decodes to a line break inside a
+    line (UTF-7's `+AAo-`), no line break is swallowed (HZ's `~` before a
+    newline, a multi-byte character over a newline byte), and no state
+    carries from one line into the next.  Call it on bytes Python parsed."""
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return "an unreadable coding declaration"
+    if encoding in ("utf-8", "utf-8-sig"):
+        return None
+    pieces = _BYTE_LINE.findall(data)
+    try:
+        decoded = [piece.decode(encoding) for piece in pieces]
+        whole = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return encoding
+    if "".join(decoded) != whole or lines(whole) != decoded:
+        return encoding
+    return None
 
 
 def kept_text(line: str) -> str:

@@ -9,6 +9,7 @@ modules below sprinkle them; Python's own parser is the reference.
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 from dataclasses import dataclass
@@ -399,3 +400,88 @@ def test_a_changed_line_is_never_invisible_to_confine_to_symbols(
     assert not verdict.passed, (base, head, verdict.message)
     inside = "".join([found[0], found[1].replace("x", "x + 1"), *found[2:]])
     assert confine_to_symbols.check(rule, edit(base, inside)).passed
+
+
+# --- a coding declaration cannot move Python's lines off the bytes' lines ---
+
+# Declared encodings Python accepts, and what each can smuggle into ASCII
+# bytes: UTF-7 spells LF, CR, CRLF, `#` and quotes without those bytes; HZ
+# swallows a newline after `~` and switches modes with `~{`/`~}`.
+CODECS = {
+    "utf-7": ["+AAo-", "+AA0-", "+AA0ACg-", "+ACM-", "+ACI-", "+-", "+AG4-"],
+    "hz": ["~\n", "~\r\n", "~{", "~}", "~~"],
+    "latin-1": ["\xe9", "\xa0"],
+    "shift_jis": ["\x82\xa0", "\x81\x40"],
+    "ascii": [],
+}
+
+
+@st.composite
+def declared_modules(draw: st.DrawFn) -> tuple[str, bytes]:
+    codec = draw(st.sampled_from(sorted(CODECS)))
+    body: list[str] = []
+    for k in range(draw(st.integers(1, 6))):
+        shape = draw(st.sampled_from(["assign", "comment", "def", "triple"]))
+        if shape == "assign":
+            body.append(f"n{k} = 'w'  # c\n")
+        elif shape == "comment":
+            body.append("# note\n")
+        elif shape == "def":
+            body.append(f"def n{k}():\n    return 'w'\n")
+        else:
+            body.append(f"n{k} = '''w\nw'''\n")
+    raw = (f"# -*- coding: {codec} -*-\n" + "".join(body)).encode("latin-1")
+    smuggles = [s.encode("latin-1") for s in CODECS[codec]]
+    for _ in range(draw(st.integers(0, 3) if smuggles else st.just(0))):
+        at = draw(st.integers(len(raw.split(b"\n", 1)[0]) + 1, len(raw)))
+        raw = raw[:at] + draw(st.sampled_from(smuggles)) + raw[at:]
+    return codec, raw
+
+
+@PROPS
+@given(declared_modules())
+def test_a_declared_encoding_never_moves_pythons_lines(module: tuple[str, bytes]) -> None:
+    """Whatever encoding a file declares, either the content rules refuse it
+    or each statement's line in Python's parse is that line of the bytes: a
+    UTF-7 `+AAo-` (a newline) inside a listed function's line cannot start
+    a module-level statement the rules place inside the function."""
+    codec, data = module
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return  # not Python at all: other tests cover that
+    try:
+        statements = module_statements(F, "head", decode(data))
+    except NotPython:
+        assert codec in ("utf-7", "hz")  # the encodings that can move lines
+        return
+    found = lines(decode(data))
+    for node, statement in zip(tree.body, statements, strict=True):
+        names = [t.id for t in getattr(node, "targets", ()) if isinstance(t, ast.Name)]
+        name = getattr(node, "name", None) or (names[0] if names else None)
+        assert (statement.first, statement.last) == (node.lineno, node.end_lineno)
+        # the gate's line, read in the declared encoding, is where Python found it
+        if name is not None:
+            assert name in encode(found[statement.first - 1]).decode(codec), (data, name)
+
+
+@pytest.mark.parametrize(
+    ("codec", "smuggled"),
+    [
+        ("utf-7", "x +AAo-helper = 2"),
+        ("utf-7", "x +AAoACg-helper = 2"),
+        ("hz", "x # ~\nhelper = 2 # ~\n"),
+    ],
+)
+def test_a_line_break_smuggled_by_an_encoding_fails_confine_to_symbols(
+    codec: str, smuggled: str
+) -> None:
+    base = f"# coding: {codec}\ndef clamp(x):\n    return x\n\n\ndef helper():\n    return 1\n"
+    head = base.replace("return x\n", f"return {smuggled}\n", 1)
+    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
+    verdict = confine_to_symbols.check(rule, edit(base, head))
+    assert not verdict.passed
+    assert f"declares the source encoding {codec}" in verdict.message
+    # the same encoding without a smuggled break is read as usual
+    honest = base.replace("return x\n", "return x * 2\n", 1)
+    assert confine_to_symbols.check(rule, edit(base, honest)).passed

@@ -15,7 +15,7 @@ from gate.errors import GateError
 from gate.paths import quoted
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.text import encode
+from gate.text import encode, python_encoding_problem
 from gate.words import plural as plural  # re-exported: the rules import it from here
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
@@ -304,7 +304,9 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
     numbers index `gate.text.lines` and a byte-order mark or a coding
     declaration is read as Python reads it.
 
-    Raises `NotPython` (a rule failure) when the text is not Python, and
+    Raises `NotPython` (a rule failure) when the text is not Python, or
+    declares an encoding under which Python's lines are not its bytes'
+    (`gate.text.python_encoding_problem`: UTF-7, HZ), and
     `GateError` (cannot judge, exit 2, naming the file) when Python's parser
     runs out of stack or memory (deeply nested expressions: `((((...` or
     `a+a+...+a` by the hundred thousand): never a crash, never a verdict.
@@ -312,7 +314,8 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
     if text is None:
         return []
     try:
-        tree = ast.parse(encode(text))
+        data = encode(text)
+        tree = ast.parse(data)
     except SyntaxError as exc:
         raise NotPython(*syntax_problem(path, side, exc)) from None
     except ValueError as exc:  # NUL bytes; a text no file decodes to
@@ -325,6 +328,15 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
             f"({type(exc).__name__}): the gate cannot judge it, and Python cannot import "
             "it either; split the expression"
         ) from None
+    encoding = python_encoding_problem(data)
+    if encoding is not None:
+        raise NotPython(
+            f"the {side} version of {quote(path)} declares the source encoding {encoding}, "
+            "under which Python's lines are not the lines of its bytes (a character that "
+            "decodes to a line break, or a line break that decodes to nothing): the rule "
+            "cannot tell which lines changed; save the file as UTF-8",
+            None,
+        )
     return [_statement(node) for node in tree.body]
 
 

@@ -47,7 +47,10 @@ Passes when `file` is untouched.  Fails when any changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is
 annotated where it used to be; the message names a statement that defines
 a listed name but also binds others), when `file` is renamed away, or when
-either version does not parse as Python.  A new or deleted `file` is
+either version does not parse as Python or declares an encoding under
+which Python's lines are not the lines of its bytes (UTF-7's `+AAo-` is a
+newline inside a line: `return x +AAo-helper = 2` would put a module-level
+statement on a line of `clamp`).  A new or deleted `file` is
 judged by the same rule: every line of it is added (or removed), so it
 passes only if it consists of nothing but listed definitions.  A touched
 file whose content the source cannot provide (a writer's `result.json`),

@@ -40,7 +40,9 @@ Passes when `file` is untouched.  Fails when:
 * a listed symbol defined at base is not defined at head, or is deleted or
   rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation
-  name the line), or the base version does not;
+  name the line), or the base version does not; a version that declares
+  an encoding under which Python's lines are not its bytes' lines (UTF-7,
+  HZ) counts as not Python;
 * the file is touched but the source cannot provide its content (a
   writer's `result.json`), or a version is over 1 MiB (too large to parse
   within bounds; the message names the limit): the rule fails rather than

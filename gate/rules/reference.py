@@ -99,7 +99,11 @@ checks).
   exactly, so two different files never read as equal); a line ends at a
   newline, CRLF or CR and nowhere else, the way Python counts lines (form
   feed, U+2028 and the like are characters inside a line); a UTF-8
-  byte-order mark is read as Python reads it. Symbols are found with
+  byte-order mark is read as Python reads it. A Python file that declares
+  an encoding under which Python's lines are not its bytes' lines (UTF-7
+  spells a newline `+AAo-`, HZ swallows one after `~`) is not Python a
+  content rule can read: `keep_symbols` and `confine_to_symbols` fail on
+  it. Symbols are found with
   Python's own parser: only statements directly in the module body count
   (not names bound inside a top-level `if`/`try`), and a definition's lines
   run from its first decorator to its last line. Scope means names: see
