@@ -9,7 +9,10 @@ written (case-sensitive), so it never excludes more than it says.
 
 When the change comes from a writer's `result.json`, the stated
 `files_touched` is the count (unless `exclude` is given: then the listed
-`paths` are counted, because only paths can be excluded).
+`paths` are counted, because only paths can be excluded), but never less
+than half the distinct `paths` the result lists, rounded up (a rename lists
+both of its paths and counts once): a result that says `files_touched: 0`
+and lists four paths touched at least two.
 
 Fails when the count is over `limit`; the message says the count and the
 limit (`9 paths touched; limit 3`) and `paths` lists the counted paths.
@@ -53,9 +56,17 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     exclude = param_list(rule, "exclude")
     counted_paths: list[str] = []
     if changes.files_touched is not None and not exclude:
-        count = changes.files_touched
         counted_paths = changes.touched_paths()
-        note = " (as stated by the source)" if changes.source == "writer" else ""
+        # a rename lists both of its paths: at least half the paths were touched
+        listed = (len(changes.files) + 1) // 2
+        count = max(changes.files_touched, listed)
+        if changes.files_touched < listed:
+            note = (
+                f" (the source states {changes.files_touched} but lists "
+                f"{plural(len(changes.files), 'path')}, at least {listed} even if all were renames)"
+            )
+        else:
+            note = " (as stated by the source)" if changes.source == "writer" else ""
     else:
         count = 0
         excluded = 0

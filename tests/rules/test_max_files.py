@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gate.changes import ADDED, COPIED, DELETED, RENAMED, ChangeSet, FileChange, from_paths
 from gate.rubric import Rule
@@ -146,3 +148,21 @@ def test_max_files(
     assert message in result.message
     assert list(result.paths) == paths
     assert result.id == "F1" and result.kind == "max_files"
+
+
+@given(
+    stated=st.integers(0, 12),
+    paths=st.lists(st.from_regex(r"[a-z]{1,3}(/[a-z]{1,3}){0,2}", fullmatch=True), max_size=12),
+    limit=st.integers(0, 12),
+)
+def test_a_stated_count_never_hides_the_paths_a_result_lists(
+    stated: int, paths: list[str], limit: int
+) -> None:
+    """A writer's result.json states files_touched; a number smaller than the
+    changes its distinct paths must be (half of them, rounded up, if every one
+    were a rename, which lists two paths) cannot shrink the budget."""
+    changes = ChangeSet(files=from_paths(paths), files_touched=stated, source="writer")
+    verdict = run(changes, limit=limit)
+    touched = max(stated, -(-len(set(paths)) // 2))
+    assert verdict.passed == (touched <= limit)
+    assert verdict.message.startswith(f"{touched} path")
