@@ -123,6 +123,36 @@ def test_new_test_configuration_is_drift_even_when_tests_may_be_added(
     assert result.paths == (path,)
 
 
+TEST_DIRS = st.sampled_from(["tests/", "test/", "tests/unit/", "spec/", "src/pkg/__tests__/"])
+
+
+@PROPS
+@given(
+    TEST_DIRS,
+    st.sampled_from(["pyproject.toml", "setup.cfg"]),
+    st.sampled_from([ADDED, COPIED]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_a_nested_pyproject_or_setup_cfg_in_a_test_folder_is_configuration(
+    folder: str, name: str, status: str, cased: bool, custom_paths: bool
+) -> None:
+    """`pytest tests` reads the pytest section of tests/pyproject.toml (or
+    tests/setup.cfg) before the root's: adding one can deselect every test,
+    so it is configuration, not a new test; elsewhere below the root it is
+    no test path and not judged."""
+    if cased:
+        name = name.upper()
+    old = "pyproject.toml" if status == COPIED else None
+    change = FileChange(folder + name, status, old, added=2, deleted=0)
+    paths = (folder,) if custom_paths else DEFAULT_TESTS
+    result = drift(ChangeSet(files=(change,)), allow_added=True, paths=paths)
+    assert result.passed is False, result.message
+    assert "test configuration file added" in result.message
+    elsewhere = FileChange("pkg/" + name, ADDED, added=2, deleted=0)
+    assert drift(ChangeSet(files=(elsewhere,)), allow_added=True, paths=paths).passed
+
+
 def test_a_new_test_is_still_welcome() -> None:
     change = FileChange("tests/test_new.py", ADDED, added=9)
     assert drift(ChangeSet(files=(change,))).passed is True

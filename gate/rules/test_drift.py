@@ -38,6 +38,9 @@ one can switch existing tests off:
 * a new `conftest.py` (any depth), `pytest.ini`, `.pytest.ini`, `tox.ini`,
   `jest.config.*`, `vitest.config.*` or `.rspec` is drift, even with
   `allow_added: true`; changing, deleting or renaming one is drift too;
+* so is a new `pyproject.toml` or `setup.cfg` below the root at a test
+  path (`tests/pyproject.toml`): `pytest tests` reads its pytest section
+  before the root's, so it could deselect every test;
 * a pytest section added to, changed in or removed from the repository
   root's `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest]`,
   however the TOML spells the table) or `setup.cfg` (`[tool:pytest]`) is
@@ -49,7 +52,8 @@ one can switch existing tests off:
   from a `[...]` header that mentions `pytest` to the next header at the
   start of a line, under both Python's and git's notion of a line.
 
-Configuration read from elsewhere (a `pyproject.toml` below the root, an
+Configuration read from elsewhere (a `pyproject.toml` below the root
+outside the test paths, an
 environment variable set by CI, a plugin installed by a dependency
 change) is out of this rule's reach; `forbidden_paths` on CI files and
 lock files covers part of it.
@@ -122,6 +126,12 @@ TEST_CONFIG = (
 # removed as drift.  The repository root's only, as pytest finds them.
 TEST_CONFIG_SECTIONS = ("pyproject.toml", "setup.cfg")
 TEXT_FILES = TEST_CONFIG_SECTIONS
+# pytest takes its configuration from the nearest of those files at or above
+# the common folder of its arguments: `pytest tests` reads a pytest section
+# in `tests/pyproject.toml` or `tests/setup.cfg` before the root's.  Below the
+# root, such a file at a test path is test configuration (adding one is
+# drift, as for a conftest.py): a test folder has no other use for it.
+NESTED_CONFIG = tuple(f"**/{name}" for name in TEST_CONFIG_SECTIONS)
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
@@ -225,11 +235,14 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_added: list[str] = []
     is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
     is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
+    is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
         if not hits:
             continue
-        configs = [p for p in hits if is_config(p)]
+        # a hit that is no runner's file is a test path: there a nested
+        # pyproject.toml or setup.cfg is configuration too
+        configs = [p for p in hits if is_config(p) or ("/" in p and is_nested(p))]
         if f.status in (ADDED, COPIED):
             if configs:
                 config_added.extend(configs)
