@@ -3,7 +3,9 @@
 Every call goes through `Repo.run` (or one of the two streaming helpers),
 with a scrubbed environment: `GIT_DIR`, `GIT_INDEX_FILE`, `GIT_WORK_TREE` and
 friends from the caller's environment are dropped unless passed explicitly, so
-the gate always reads the repository it was pointed at.
+the gate always reads the repository it was pointed at.  History is the
+commits' own: replace refs and `info/grafts` are ignored, so neither can
+move the merge base past a commit of the change.
 
 Diffs are computed tree to tree by one streaming `git diff --raw --numstat -z`
 process whose output is parsed chunk by chunk.  No gitattributes file is
@@ -177,6 +179,11 @@ class Repo:
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["GIT_OPTIONAL_LOCKS"] = "0"
         env["GIT_NO_REPLACE_OBJECTS"] = "1"
+        # $GIT_DIR/info/grafts rewrites parents as replace refs do: it could
+        # move the merge base past a commit of the change (a silent pass).  A
+        # path that cannot exist (not the null device, which git reads and
+        # then warns that grafts are deprecated) turns it off without a word.
+        env["GIT_GRAFT_FILE"] = os.path.join(os.devnull, "no-grafts")
         env["LC_ALL"] = "C"
         env["LANGUAGE"] = "C"
         env["GIT_ATTR_NOSYSTEM"] = "1"

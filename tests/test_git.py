@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.changes import (
     ADDED,
@@ -313,6 +315,50 @@ def test_merge_base_diff_ignores_what_base_did_after_the_fork(repo: Any) -> None
     assert (changes.base, changes.head) == (base, head)
     assert changes.texts["shared.py"] == FileTexts(base="s\n", head="s\n")
     assert changes.stdout == "EXIT=0"
+
+
+def test_grafts_and_replace_refs_never_move_the_merge_base(repo: Any) -> None:
+    """Local history rewrites (`info/grafts`, `git replace --graft`) that
+    make a commit of the change look like an ancestor of the base would
+    shrink `base...head` to what follows it: the gate judges the commits'
+    own parents, whatever grafts say (generated over every commit pair)."""
+    repo.write("a.py", "a\n")
+    commits = [repo.commit("fork")]
+    repo.git("checkout", "-q", "-b", "feature")
+    for i in range(3):
+        repo.write(f"secrets/k{i}", f"{i}\n")
+        commits.append(repo.commit(f"feature {i}"))
+    repo.checkout("main")
+    for i in range(2):
+        repo.write(f"m{i}.py", f"{i}\n")
+        commits.append(repo.commit(f"main {i}"))
+    git = Repo(repo.root)
+    expected = (git.merge_bases("main", "feature"), git.diff("main", "feature"))
+    assert expected[0] == [commits[0]] and len(expected[1]) == 3
+    grafts = repo.root / ".git" / "info" / "grafts"
+    pick = st.sampled_from(commits)
+
+    @settings(max_examples=25, deadline=None)
+    @given(st.lists(st.tuples(pick, st.lists(pick, max_size=2)), min_size=1, max_size=3), pick)
+    def judged(lines: list[tuple[str, list[str]]], replaced: str) -> None:
+        parents = [p for c, ps in lines if c == replaced for p in ps if p != replaced]
+        # refused when the graft changes nothing (then there is no ref to judge)
+        subprocess.run(
+            ["git", "replace", "-f", "--graft", replaced, *parents[:1]],
+            cwd=repo.root,
+            capture_output=True,
+            check=False,
+        )
+        grafts.parent.mkdir(exist_ok=True)
+        grafts.write_text("".join(" ".join([c, *ps]) + "\n" for c, ps in lines))
+        try:
+            fresh = Repo(repo.root)
+            assert (fresh.merge_bases("main", "feature"), fresh.diff("main", "feature")) == expected
+        finally:
+            grafts.unlink()
+            subprocess.run(["git", "replace", "-d", replaced], cwd=repo.root, capture_output=True)
+
+    judged()
 
 
 def test_diff_against_a_tree_from_write_tree(base_repo: Any, tmp_path: Path) -> None:
