@@ -230,7 +230,7 @@ def test_change_is_git_three_dot_diff_from_the_merge_base_named(
         repo.git("checkout", "-q", branch)
         other = "main" if branch == "agent" else "agent"
         if action == "merge":  # the other branch's tip or an earlier commit of it
-            target = repo.git("rev-list", "--first-parent", "-n", "1", f"--skip={i}", other)
+            target = repo.git("rev-list", "--first-parent", "-n", "1", f"--skip={i}", other, "--")
             if target.strip():
                 repo.git("merge", "-q", "--no-edit", "--no-ff", target.strip())
             continue
