@@ -51,6 +51,29 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_repo(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
+    )
+
+
+def _add_rubric_source(p: argparse.ArgumentParser, *, freeze: str) -> None:
+    """`--rubric`, `--rubric-file` and `--freeze`: what `gate.rubric.source.RubricSource`
+    takes (`gate check`, `gate lab`); `freeze` is the command's help for `--freeze`."""
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help=f"repository path of the rubric (default: {DEFAULT_RUBRIC_PATH})",
+    )
+    p.add_argument(
+        "--rubric-file",
+        metavar="FILE",
+        help="use this local rubric file instead of the base commit's",
+    )
+    p.add_argument("--freeze", metavar="FILE", help=freeze)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="gate",
@@ -84,29 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="judge this unified diff as if applied to --base ('-' reads stdin)",
     )
-    p.add_argument(
-        "--rubric",
-        metavar="PATH",
-        default=DEFAULT_RUBRIC_PATH,
-        help=f"repository path of the rubric (default: {DEFAULT_RUBRIC_PATH})",
-    )
-    p.add_argument(
-        "--rubric-file",
-        metavar="FILE",
-        help="use this local rubric file instead of the base commit's",
-    )
-    p.add_argument(
-        "--freeze",
-        metavar="FILE",
-        help=(
+    _add_rubric_source(
+        p,
+        freeze=(
             "FILE's 'NAME SHA256' line for the rubric (its --rubric-file name, else its "
             "--rubric path) must match the rubric's bytes"
         ),
     )
     p.add_argument("--stdout-file", metavar="FILE", help="captured stdout for must_include rules")
-    p.add_argument(
-        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
-    )
+    _add_repo(p)
     _add_format(p)
     _add_output(p)
 
@@ -215,9 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
             "rule whose file the base does not have"
         ),
     )
-    p.add_argument(
-        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
-    )
+    _add_repo(p)
     _add_format(p)
 
     p = sub.add_parser(
@@ -225,19 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("patches", nargs="+", metavar="PATCH")
     p.add_argument("--base", metavar="REV", default="HEAD", help="base revision (default: HEAD)")
-    p.add_argument(
-        "--rubric",
-        metavar="PATH",
-        default=DEFAULT_RUBRIC_PATH,
-        help="repository path of the rubric",
-    )
-    p.add_argument(
-        "--rubric-file",
-        metavar="FILE",
-        help="use this local rubric file instead of the base commit's",
-    )
-    p.add_argument(
-        "--freeze", metavar="FILE", help="with --rubric-file: FILE's 'NAME SHA256' line must match"
+    _add_rubric_source(
+        p, freeze="with --rubric-file: FILE's 'NAME SHA256' line must match the rubric's bytes"
     )
     p.add_argument(
         "--stdout-dir",
@@ -259,9 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="parallel workers (default: number of CPUs)",
     )
-    p.add_argument(
-        "--repo", metavar="DIR", default=".", help="the git repository (default: current directory)"
-    )
+    _add_repo(p)
     _add_format(p)
 
     sub.add_parser(
