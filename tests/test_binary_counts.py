@@ -56,12 +56,24 @@ GLOBAL_CONFIG = """\
 
 
 def lines_of(data: bytes) -> int:
-    """git's notion of lines, written independently of the gate's: the pieces
-    between newlines, not counting the empty piece after a final newline."""
-    if not data:
-        return 0
-    pieces = data.split(b"\n")
-    return len(pieces) - 1 if pieces[-1] == b"" else len(pieces)
+    """The gate's notion of lines, written independently of its code: a line
+    ends at \\n, \\r\\n or \\r, and a last line may have no ending."""
+    count = 0
+    pending = False
+    i = 0
+    while i < len(data):
+        if data[i : i + 2] == b"\r\n":
+            count, pending, i = count + 1, False, i + 2
+        elif data[i : i + 1] in (b"\r", b"\n"):
+            count, pending, i = count + 1, False, i + 1
+        else:
+            pending, i = True, i + 1
+    return count + pending
+
+
+def lone_cr(data: bytes) -> bool:
+    """A carriage return not followed by a newline: a line end git does not count."""
+    return any(data[i : i + 1] == b"\r" and data[i + 1 : i + 2] != b"\n" for i in range(len(data)))
 
 
 def git_calls_binary(data: bytes) -> bool:
@@ -274,8 +286,11 @@ def test_max_lines_never_sees_fewer_lines_than_the_blobs_hold(
     (change,) = found
     old_lines = 0 if old is None else lines_of(old)
     new_lines = 0 if new is None else lines_of(new)
-    if None in (old, new) or git_calls_binary(old or b"") or git_calls_binary(new or b""):
-        # binary, or a file <-> submodule change: the whole file side(s)
+    if None in (old, new) or any(
+        git_calls_binary(side or b"") or lone_cr(side or b"") for side in (old, new)
+    ):
+        # binary, a carriage return alone, or a file <-> submodule change:
+        # the whole file side(s)
         expected = (new_lines, old_lines)
     else:
         expected = text_counts(repo, old or b"", new or b"")
@@ -351,3 +366,39 @@ def test_patch_mode_and_lab_count_a_binary_file_whole(repo: Any, tmp_path: Path)
     (result,) = [r for r in report.results if r.id == "L"]
     assert not result.passed
     assert result.message.startswith("9 lines changed (6 added, 3 deleted); limit 8")
+
+
+# Texts whose lines end at \n, \r\n or \r, in any mix.
+ENDED = st.lists(
+    st.tuples(st.text("ab =#", max_size=5), st.sampled_from(["\n", "\r\n", "\r", ""])),
+    max_size=25,
+).map(lambda parts: "".join(text + end for text, end in parts).encode())
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(old=ENDED, new=ENDED)
+def test_a_carriage_return_alone_never_hides_a_line(fuzz_repo: Any, old: bytes, new: bytes) -> None:
+    """A line ends at \\n, \\r\\n or \\r in every rule, and git's numstat ends
+    lines at \\n only: 500 lines ended by \\r were one added line to
+    max_lines.  A file with a carriage return alone on either side counts
+    whole (every line of both versions); any other text file counts as
+    git's numstat, and no count is below what the line counts alone imply."""
+    repo = fuzz_repo
+    clear_attributes(repo, Path(os.environ["HOME"]))
+    base = commit_side(repo, old, "")
+    head = commit_side(repo, new, "")
+    found = [f for f in Repo(repo.root).diff(base, head) if f.path == "f"]
+    if old == new:
+        assert found == []
+        return
+    (change,) = found
+    if lone_cr(old) or lone_cr(new):
+        assert (change.added, change.deleted) == (lines_of(new), lines_of(old))
+    else:
+        assert (change.added, change.deleted) == text_counts(repo, old, new)
+    assert change.added is not None and change.deleted is not None
+    assert change.added - change.deleted == lines_of(new) - lines_of(old)

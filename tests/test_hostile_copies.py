@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gate.git
-from gate.changes import COPIED, MODIFIED, git_lines
+from gate.changes import COPIED, MODIFIED, line_count
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
 from gate.git import Repo, changes_from_git
@@ -120,7 +120,7 @@ def expected_counts(root: Path, base: str, head: str) -> tuple[int, int]:
                 blob = subprocess.run(
                     ["git", "cat-file", "blob", f"{rev}:{path}"], cwd=root, capture_output=True
                 )
-                lines = git_lines((blob.stdout,)) if blob.returncode == 0 else 0
+                lines = line_count((blob.stdout,)).lines if blob.returncode == 0 else 0
                 if side == "added":
                     added += lines
                 else:

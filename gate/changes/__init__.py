@@ -225,17 +225,35 @@ class ChangeSet:
         )
 
 
-def git_lines(chunks: Iterable[bytes]) -> int:
-    """The lines of a file's bytes (given in chunks) as git counts them for a
-    text file: one per `\\n`, plus a last line without one.  The count for
-    a file git calls binary (git mode and API mode alike)."""
-    lines = 0
-    last = b"\n"
+class LineCount(NamedTuple):
+    """A file's lines (`line_count`), and whether git's numstat counts fewer."""
+
+    lines: int
+    lone_cr: bool
+
+
+def line_count(chunks: Iterable[bytes]) -> LineCount:
+    """The lines of a file's bytes (given in chunks) as the gate counts them:
+    a line ends at `\\n`, `\\r\\n` or `\\r` (`gate.text.lines`, counted
+    without decoding), plus a last line without an ending.  `lone_cr` says
+    the bytes hold a `\\r` that is not part of `\\r\\n`: git's numstat ends
+    lines at `\\n` only, so it counts fewer lines than there are (500 lines
+    each ended by `\\r` are one line to git).  The count for a file git
+    calls binary and for a text file with a lone `\\r` (git mode and API
+    mode alike); each chunk is counted as it comes, so memory stays flat."""
+    lf = cr = crlf = 0
+    last = b""
     for chunk in chunks:
-        if chunk:
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
-    return lines if last == b"\n" else lines + 1
+        if not chunk:
+            continue
+        if last == b"\r" and chunk[:1] == b"\n":
+            crlf += 1  # a CRLF split over two chunks
+        lf += chunk.count(b"\n")
+        cr += chunk.count(b"\r")
+        crlf += chunk.count(b"\r\n")
+        last = chunk[-1:]
+    ended = last in (b"", b"\n", b"\r")
+    return LineCount(lf + cr - crlf + (0 if ended else 1), cr > crlf)
 
 
 def from_paths(paths: Iterable[str]) -> tuple[FileChange, ...]:

@@ -25,7 +25,7 @@ from gate.changes import (
     ChangeSet,
     FileChange,
     FileTexts,
-    git_lines,
+    line_count,
     too_large,
 )
 from gate.github.client import PullFile
@@ -63,6 +63,16 @@ UNLISTED = (
     "fetch-depth: 0)"
 )
 
+# Why a text file from the listing has no line counts: its patch holds a
+# carriage return that does not end in a newline, a line end GitHub (like
+# git) does not count, so its counts undercount; `count_unlisted` counts
+# every line of both sides, ending lines at \n, \r\n and \r.
+LONE_CR = (
+    "it holds a carriage return alone, a line end GitHub's counts miss, and the gate reads "
+    f"at most {BLOB_READS} files through the API to count them; judged from git, it is "
+    "counted (check out both commits: actions/checkout fetch-depth: 0)"
+)
+
 # Why a copy from the listing has no line counts: GitHub counts its lines
 # against its source (an exact copy shows none), and a copy never shrinks a
 # line budget; `count_unlisted` counts every line of its blob.
@@ -83,7 +93,9 @@ def file_change(entry: PullFile) -> FileChange | None:
     it from its blobs as git mode does.  Only an added file whose blob is
     the empty blob is known to add nothing.  A copy's counts are GitHub's
     diff against its source, so they are unknown too (`COPY_UNCOUNTED`):
-    counted as an added file's, as git mode counts a copy."""
+    counted as an added file's, as git mode counts a copy.  A text file
+    whose patch holds a lone carriage return (`PullFile.lone_cr`) is
+    counted whole from its blobs too (`LONE_CR`), as git mode does."""
     if entry.status == UNCHANGED:
         return None
     status = STATUS_MAP.get(entry.status, UNKNOWN)
@@ -92,6 +104,8 @@ def file_change(entry: PullFile) -> FileChange | None:
     reason = None
     if status == COPIED:
         reason = COPY_UNCOUNTED
+    elif entry.lone_cr:
+        reason = LONE_CR
     elif no_diff and not (status == ADDED and entry.sha in EMPTY_BLOBS):
         reason = UNLISTED
     return FileChange(
@@ -113,7 +127,7 @@ def count_unlisted(
     """`files` with the listing's uncounted entries counted from their blobs,
     as git mode counts them: nothing when both sides are the same bytes (a
     pure rename or mode change), else every line of the old side deleted and
-    every line of the new side added (`git_lines`); a side that is absent
+    every line of the new side added (`line_count`); a side that is absent
     or not a file (a submodule) counts 0.  A copy counts as an added file:
     every line of its blob, its source not read.  At most `BLOB_READS` files
     are read (sorted by path); the rest keep unknown counts.  `binary`
@@ -121,7 +135,7 @@ def count_unlisted(
     out = []
     reads = 0
     for f in files:
-        if f.uncounted not in (UNLISTED, COPY_UNCOUNTED) or reads >= BLOB_READS:
+        if f.uncounted not in (UNLISTED, COPY_UNCOUNTED, LONE_CR) or reads >= BLOB_READS:
             out.append(f)
             continue
         reads += 1
@@ -132,7 +146,7 @@ def count_unlisted(
         if sides[0] == sides[1]:
             out.append(f._replace(added=0, deleted=0, binary=binary, uncounted=None))
         else:
-            deleted, added = (git_lines((data,)) for data in sides)
+            deleted, added = (line_count((data,)).lines for data in sides)
             out.append(f._replace(added=added, deleted=deleted, binary=binary, uncounted=None))
     return tuple(out)
 

@@ -126,6 +126,7 @@ class PullFile:
     previous_filename: str | None
     has_patch: bool
     sha: str | None = None  # the blob at the head (GitHub's `sha`)
+    lone_cr: bool = False  # the patch holds a "\r" not followed by "\n"
 
     @classmethod
     def from_json(cls, raw: Mapping[str, object]) -> PullFile:
@@ -142,6 +143,7 @@ class PullFile:
             counts[key] = value
         previous = raw.get("previous_filename")
         sha = raw.get("sha")
+        patch = raw.get("patch")
         return cls(
             filename=filename,
             status=_text(raw, "status"),
@@ -149,8 +151,9 @@ class PullFile:
             deletions=counts["deletions"],
             changes=counts["changes"],
             previous_filename=previous if isinstance(previous, str) and previous else None,
-            has_patch=raw.get("patch") is not None,
+            has_patch=patch is not None,
             sha=sha if isinstance(sha, str) else None,
+            lone_cr=isinstance(patch, str) and patch.count("\r") > patch.count("\r\n"),
         )
 
 

@@ -5,7 +5,12 @@ line, so `changed` counts it twice).  Binary-ness never shrinks the budget:
 a file git calls binary (one NUL byte in its first 8000 bytes is enough)
 counts every line of its old version as deleted and every line of its new
 version as added, because nobody reviews a binary diff line by line.  A
-line is what git counts: one per newline, plus a last line without one.
+line ends at a newline, CRLF or a carriage return alone, as in every rule,
+plus a last line without an ending.  git's numstat ends lines at newlines
+only (500 lines each ended by a carriage return are one line to it), so a
+text file with a carriage return alone in either version counts the same
+way as a binary file: every line of both versions (the report's notes name
+such files).
 The file side of a file <-> submodule change counts the same way; a
 submodule pointer itself counts no lines, and neither does a pure rename or
 a mode change.  A copy never shrinks the budget either: a new file copied

@@ -15,17 +15,21 @@ from pathlib import Path
 
 import pytest
 from conftest import Scenario
+from hypothesis import given
+from hypothesis import strategies as st
 from test_api_merge_base import judge_both_ways
 
 from gate.changes import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
 from gate.changes.api import (
     BLOB_READS,
     COPY_UNCOUNTED,
+    LONE_CR,
     UNLISTED,
     count_unlisted,
     file_change,
 )
 from gate.github.client import PullFile
+from gate.text import lines
 
 
 def entry(status: str, added: int = 0, deleted: int = 0, **kw: object) -> PullFile:
@@ -186,3 +190,24 @@ def test_a_binary_file_gets_the_same_count_in_api_mode_as_in_git_mode(
     read = {r.path.rsplit("/contents/", 1)[-1] for r in requests if "/contents/" in r.path}
     assert {"img.bin", "old.bin", "new.bin"} <= read
     assert "pkg/__init__.py" not in read
+
+
+@given(st.text("ab\r\n+- @", max_size=40), st.text("ab\r\n", max_size=12))
+def test_a_carriage_return_alone_in_the_patch_counts_the_file_whole(patch: str, new: str) -> None:
+    """GitHub's counts end lines at \\n only, like git's numstat: a text file
+    whose patch holds a carriage return alone is counted from its blobs,
+    every line of both sides (ending at \\n, \\r\\n or \\r), as git mode does."""
+    raw = {"filename": "f", "status": "modified", "additions": 1, "deletions": 0}
+    listed = PullFile.from_json({**raw, "changes": 1, "patch": patch})
+    alone = any(c == "\r" and patch[i + 1 : i + 2] != "\n" for i, c in enumerate(patch))
+    assert listed.lone_cr == alone
+    change = file_change(listed)
+    assert change is not None
+    if not alone:
+        assert (change.added, change.deleted, change.uncounted) == (1, 0, None)
+        return
+    assert change.uncounted == LONE_CR
+    sides = {"fork": b"a\rb\r", "head": new.encode()}
+    (counted,) = count_unlisted([change], lambda rev, path: sides[rev], "fork", "head")
+    expected = (0, 0) if sides["head"] == sides["fork"] else (len(lines(new)), 2)
+    assert (counted.added, counted.deleted) == expected
