@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gate.changes import DELETED, RENAMED, ChangeSet, FileChange
+from gate.changes import ADDED, COPIED, DELETED, RENAMED, ChangeSet, FileChange
 from gate.errors import GateError
 from gate.paths import quoted
 from gate.report import Finding, RuleResult
@@ -188,8 +188,55 @@ class Versions:
     head: str | None
 
 
+def shadows(path: str, other: str) -> bool:
+    """Whether a file at `other` makes Python import something else than
+    the module `path` (a `.py` file) from the same folder.  Python's finder
+    looks in a folder for a package (a folder `name/` with an `__init__`
+    of any suffix it loads) first, then an extension module
+    (`name.so`, `name.cpython-311-x86_64-linux-gnu.so`, `name.pyd`, ...),
+    and only then `name.py`: so `clamp_kit/__init__.py` or `clamp_kit.so`
+    beside `clamp_kit.py` replaces it for `import clamp_kit`.  (For a
+    package's own `pkg/__init__.py`, an extension `pkg/__init__.so` does.)"""
+    folder, _, name = path.rpartition("/")
+    if not name.endswith(".py"):
+        return False
+    stem = name[: -len(".py")]
+    prefix = f"{folder}/" if folder else ""
+    if not other.startswith(prefix):
+        return False
+    rest = other[len(prefix) :]
+    init = f"{stem}/__init__"
+    if stem != "__init__" and rest.startswith(init + "."):
+        return rest[len(init) :] in _INIT_SUFFIXES or _extension(rest[len(init) :])
+    return rest.startswith(stem + ".") and "/" not in rest and _extension(rest[len(stem) :])
+
+
+# What Python's finder loads a package's `__init__` from, besides extensions.
+_INIT_SUFFIXES = frozenset({".py", ".pyw", ".pyc"})
+
+
+def _extension(suffix: str) -> bool:
+    """`.so`/`.pyd`, alone or after a tag (`.abi3.so`, `.cp311-win_amd64.pyd`):
+    every platform's extension module suffix, not only this one's."""
+    return suffix.endswith((".so", ".pyd")) and suffix.count(".") <= 2
+
+
+def shadowed(changes: ChangeSet, path: str) -> str | None:
+    """A file the change adds (or renames or copies into place) that shadows
+    the Python module `path` (`shadows`), or None."""
+    for f in changes.files:
+        if f.status in (ADDED, COPIED, RENAMED) and shadows(path, f.path):
+            return f.path
+    return None
+
+
 def versions(
-    rule: Rule, changes: ChangeSet, *, promise: str, judge_gone: Collection[str] = ()
+    rule: Rule,
+    changes: ChangeSet,
+    *,
+    promise: str,
+    judge_gone: Collection[str] = (),
+    python: bool = False,
 ) -> Versions | RuleResult:
     """The two versions of the file `rule` names, or the verdict when there
     is nothing to compare.  The one opening of every content rule:
@@ -201,8 +248,22 @@ def versions(
       deleted and its text is not available; <promise>`, any other is
       `unavailable`;
     - else the versions, with no head text when the file is gone.
+
+    With `python`, a file the change adds beside it that Python imports
+    instead (`shadowed`: a package folder of the same name, an extension
+    module) fails first, whether or not the file itself is touched.
     """
     path = param_str(rule, "file")
+    if python:
+        shadow = shadowed(changes, path)
+        if shadow is not None:
+            return result(
+                rule,
+                False,
+                f"the change adds {quote(shadow)}, which Python imports instead of {quote(path)}; "
+                f"{promise}",
+                paths=[shadow],
+            )
     state = file_state(changes, path)
     if state.change is None:
         return result(rule, True, f"{quote(path)} is untouched")

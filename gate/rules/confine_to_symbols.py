@@ -43,7 +43,11 @@ is a changed line on both sides.  Out of reach: dynamic rebinding
 changes a listed function makes to other objects when it runs
 (`helper.cache.clear()`).
 
-Passes when `file` is untouched.  Fails when any changed line lies outside
+Passes when `file` is untouched and nothing shadows it: a package folder
+or an extension module of the same name added beside it (`clamp_kit/` with
+an `__init__`, `clamp_kit.so`) is what Python imports instead, a change to
+everything outside the listed symbols, so it fails.  Fails when any
+changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is
 annotated where it used to be; the message names a statement that defines
 a listed name but also binds others), when `file` is renamed away, or when
@@ -145,7 +149,7 @@ def _binding_notes(
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     wanted = param_list(rule, "symbols")
     promise = f"changes must stay inside {names(wanted)}"
-    found = versions(rule, changes, promise=promise, judge_gone=(DELETED,))
+    found = versions(rule, changes, promise=promise, judge_gone=(DELETED,), python=True)
     if isinstance(found, RuleResult):
         return found
     path, gone, base_text, head_text = found.path, found.gone, found.base, found.head

@@ -37,6 +37,11 @@ Out of reach (the parser cannot see them): `globals()[...] = ...`,
 Passes when `file` is untouched.  Fails when:
 
 * `file` is deleted, or renamed away (its symbols no longer exist there);
+* the change adds, beside `file`, a module Python imports instead of it,
+  touched or not: a package folder of the same name (`clamp_kit/__init__.py`
+  beside `clamp_kit.py`) or an extension module (`clamp_kit.so`,
+  `clamp_kit.cpython-311-x86_64-linux-gnu.so`, `clamp_kit.pyd`); Python's
+  finder tries those first, so every `import clamp_kit` loses the symbols;
 * a listed symbol defined at base is not defined at head, or is deleted or
   rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation
@@ -167,7 +172,9 @@ def _new_threats(base: _Fate, head: _Fate) -> list[_Threat]:
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     symbols = param_list(rule, "symbols")
-    found = versions(rule, changes, promise=f"its symbols {names(symbols)} must stay in it")
+    found = versions(
+        rule, changes, promise=f"its symbols {names(symbols)} must stay in it", python=True
+    )
     if isinstance(found, RuleResult):
         return found
     path = found.path

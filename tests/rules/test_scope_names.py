@@ -12,13 +12,16 @@ Generated modules built from every binding form in Python's grammar:
 from __future__ import annotations
 
 import ast
+import importlib.machinery
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, FileChange, FileTexts
+from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.rubric import Rule
-from gate.rules import confine_to_symbols, keep_symbols
+from gate.rules import REGISTRY, confine_to_symbols, keep_symbols
+from gate.rules._common import shadows
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 F = "m.py"
@@ -283,3 +286,96 @@ def test_confine_a_line_swallowed_into_a_listed_definition_is_a_change() -> None
     assert not confine(base, head)
     # and code leaving clamp for the module level (here: out of a string) too
     assert not confine(head, base)
+
+
+# --- a module beside the file that Python imports instead ----------------------
+
+SHADOW_SUFFIXES = [
+    *importlib.machinery.EXTENSION_SUFFIXES,  # this platform's
+    ".so",
+    ".pyd",
+    ".abi3.so",
+    ".cp311-win_amd64.pyd",
+    ".cpython-312-darwin.so",
+]
+
+
+@st.composite
+def beside(draw: st.DrawFn) -> tuple[str, str, bool]:
+    """(the kept file, a path the change adds, whether Python's finder would
+    import the added one instead): shadows and near misses."""
+    folder = draw(st.sampled_from(["", "src/", "lib/pkg/"]))
+    stem = draw(st.sampled_from(["clamp_kit", "__init__"]))
+    kept = f"{folder}{stem}.py"
+    shape = draw(st.sampled_from(["package", "extension", "near"]))
+    if shape == "package" and stem != "__init__":
+        suffix = draw(st.sampled_from([".py", ".pyc", ".pyw", *SHADOW_SUFFIXES]))
+        return kept, f"{folder}{stem}/__init__{suffix}", True
+    if shape in ("package", "extension"):
+        return kept, f"{folder}{stem}{draw(st.sampled_from(SHADOW_SUFFIXES))}", True
+    near = draw(
+        st.sampled_from(
+            [
+                f"{stem}.pyc",  # bytecode comes after source
+                f"{stem}x.so",
+                f"{stem}.so.txt",
+                f"{stem}/mod.py",  # a namespace folder comes after a module
+                f"{stem}/__init__.txt",
+                f"other/{stem}.so",
+                f"{stem}.a.b.so",
+            ]
+        )
+    )
+    return kept, f"{folder}{near}", False
+
+
+@PROPS
+@given(beside(), st.sampled_from([ADDED, COPIED, RENAMED]), st.booleans())
+def test_a_module_python_imports_instead_fails_the_python_rules(
+    case: tuple[str, str, bool], status: str, touched: bool
+) -> None:
+    """`clamp_kit/__init__.py` or `clamp_kit.so` beside `clamp_kit.py` is what
+    `import clamp_kit` loads: the listed symbols are gone for every importer
+    although the file is untouched (or changed inside the listed ones)."""
+    kept, other, shadowing = case
+    old = "elsewhere.py" if status in (COPIED, RENAMED) else None
+    files = [FileChange(other, status, old, added=1, deleted=0)]
+    texts = {}
+    if touched:
+        files.append(FileChange(kept, MODIFIED, added=1, deleted=1))
+        base = "def clamp(x):\n    return x\n"
+        texts[kept] = FileTexts(base, base.replace("return x", "return x + 0"))
+    changes = ChangeSet(files=tuple(sorted(files)), texts=texts)
+    for kind in ("keep_symbols", "confine_to_symbols"):
+        rule = Rule(id="R", kind=kind, params={"file": kept, "symbols": ["clamp"]})
+        verdict = REGISTRY[kind].check(rule, changes)
+        assert verdict.passed is not shadowing, (kind, other, verdict.message)
+        if shadowing:
+            assert "Python imports instead" in verdict.message
+
+
+def test_shadowing_agrees_with_pythons_own_finder(tmp_path: Path) -> None:
+    """Every candidate this platform's finder picks over `clamp_kit.py` is a
+    shadow for the rules (Python's `FileFinder` is the oracle)."""
+    machinery = importlib.machinery
+    loaders = [  # the order sys.path_hooks' FileFinder uses
+        (machinery.ExtensionFileLoader, machinery.EXTENSION_SUFFIXES),
+        (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES),
+        (machinery.SourcelessFileLoader, machinery.BYTECODE_SUFFIXES),
+    ]
+    names = [
+        "clamp_kit/__init__.py",
+        "clamp_kit/__init__.pyc",
+        "clamp_kit/mod.py",
+        "clamp_kit.pyc",
+        *(f"clamp_kit{s}" for s in importlib.machinery.EXTENSION_SUFFIXES),
+    ]
+    for n, name in enumerate(names):
+        folder = tmp_path / str(n)
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "clamp_kit.py").write_text("def clamp(x):\n    return x\n")
+        (folder / name).write_bytes(b"")
+        spec = importlib.machinery.FileFinder(str(folder), *loaders).find_spec("clamp_kit")
+        assert spec is not None and spec.origin is not None
+        picked = Path(spec.origin) != folder / "clamp_kit.py"
+        assert shadows("clamp_kit.py", name) is picked, name
