@@ -153,6 +153,26 @@ def test_a_nested_pyproject_or_setup_cfg_in_a_test_folder_is_configuration(
     assert drift(ChangeSet(files=(elsewhere,)), allow_added=True, paths=paths).passed
 
 
+@PROPS
+@given(TEST_DIRS, NAME, st.booleans(), st.booleans())
+def test_a_submodule_added_at_a_test_path_is_drift(
+    folder: str, name: str, custom_paths: bool, deeper: bool
+) -> None:
+    """A submodule brings whatever files its commit holds, a conftest.py
+    too: added at a test path it is drift even when tests may be added."""
+    path = folder + name + ("/inner" if deeper else "")
+    change = FileChange(path, ADDED, added=0, deleted=0, new_mode="160000")
+    paths = (folder,) if custom_paths else DEFAULT_TESTS
+    result = drift(ChangeSet(files=(change,)), allow_added=True, paths=paths)
+    assert result.passed is False
+    assert "submodule added at a test path" in result.message
+    assert result.paths == (path,)
+    plain = FileChange(path, ADDED, added=1, deleted=0, new_mode="100644")
+    outside = FileChange("vendor/" + name, ADDED, added=0, deleted=0, new_mode="160000")
+    for other in (plain, outside):
+        assert drift(ChangeSet(files=(other,)), allow_added=True, paths=paths).passed
+
+
 def test_a_new_test_is_still_welcome() -> None:
     change = FileChange("tests/test_new.py", ADDED, added=9)
     assert drift(ChangeSet(files=(change,))).passed is True

@@ -41,6 +41,9 @@ one can switch existing tests off:
 * so is a new `pyproject.toml` or `setup.cfg` below the root at a test
   path (`tests/pyproject.toml`): `pytest tests` reads its pytest section
   before the root's, so it could deselect every test;
+* and a new submodule at a test path (`tests/vendor`): a checkout with
+  submodules puts whatever its commit holds there, a `conftest.py`
+  included (the Action's API mode cannot tell a submodule from a file);
 * a pytest section added to, changed in or removed from the repository
   root's `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest]`,
   however the TOML spells the table) or `setup.cfg` (`[tool:pytest]`) is
@@ -233,6 +236,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     counts: dict[str, int] = {}
     offending: list[str] = []
     config_added: list[str] = []
+    submodules: list[str] = []
     is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
     is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
@@ -246,6 +250,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if f.status in (ADDED, COPIED):
             if configs:
                 config_added.extend(configs)
+                continue
+            if f.submodule:  # its commit may hold any file, a conftest.py too
+                submodules.append(f.path)
                 continue
             if allow_added:
                 continue
@@ -271,7 +278,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if how is not None:
             sections[name] = how
             offending.append(name)
-    if not counts and not config_added and not sections:
+    if not counts and not config_added and not submodules and not sections:
         extra = "" if allow_added else "; no test file added"
         return result(rule, True, f"no test file that exists at base was changed{extra}")
     parts: list[str] = []
@@ -284,6 +291,11 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "
             f"({names(sorted(config_added))}), which can switch existing tests off"
+        )
+    if submodules:
+        parts.append(
+            f"{plural(len(submodules), 'submodule')} added at a test path "
+            f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
         )
     for name, how in sections.items():
         if how.startswith("unreadable: "):
@@ -300,4 +312,4 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f"{plural(counts['unknown'], 'test path')} with unknown status "
             f"(the source, {changes.source}, does not say whether it existed at base)"
         )
-    return result(rule, False, "; ".join(parts), paths=[*offending, *config_added])
+    return result(rule, False, "; ".join(parts), paths=[*offending, *config_added, *submodules])
