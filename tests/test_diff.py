@@ -45,7 +45,7 @@ def reports(
 def test_agree(reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "pass.json", "pass2.json"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("AGREE: all 4 rules got the same verdict\n")
+    assert out.startswith("AGREE: all 5 rules got the same verdict\n")
 
 
 def test_same_report_agrees(reports: Path) -> None:
@@ -69,7 +69,7 @@ def test_disagree_json(reports: Path, capsys: pytest.CaptureFixture[str]) -> Non
         ("F3", "pass", "fail"),
     ]
     assert data["only_a"] == [] and data["only_b"] == []
-    assert data["agreeing_rules"] == 2
+    assert data["agreeing_rules"] == 3  # F2 and the built-ins rubric-edited and rubric-selftest
 
 
 def test_disagree_markdown(reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,7 +105,8 @@ def test_different_rubric_is_noted(reports: Path, capsys: pytest.CaptureFixture[
 
 def test_hostile_messages_escaped(reports: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def hostile(d: dict[str, Any]) -> None:
-        d["results"][1]["message"] = "x\n| forged | row |\n<img src=x onerror=alert(1)> @everyone"
+        (f1,) = (r for r in d["results"] if r["id"] == "F1")
+        f1["message"] = "x\n| forged | row |\n<img src=x onerror=alert(1)> @everyone"
 
     edit("f1.json", hostile)
     assert main(["diff", "pass.json", "f1.json", "--format", "markdown"]) == 1

@@ -67,7 +67,38 @@ def test_known_pass(lab: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert report["rule_count"] == 3
     assert report["rubric_sha256"] == hashlib.sha256(SEED_RUBRIC.encode()).hexdigest()
     assert report["stats"]["files_touched"] == 2
-    assert [r["id"] for r in report["results"]] == ["gate.rubric-edited", "F1", "F2", "F3"]
+    assert [r["id"] for r in report["results"]] == [
+        "gate.rubric-edited",
+        "gate.rubric-selftest",
+        "F1",
+        "F2",
+        "F3",
+    ]
+
+
+@pytest.mark.parametrize("expect", ["pass", ["F1"], ["F2", "F3"]])
+def test_a_rubric_that_disagrees_with_its_examples_fails_as_in_gate_check(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    expect: str | list[str],
+) -> None:
+    """The examples run first in `gate grade` as in `gate check` and the
+    Action: an example whose verdict is not its `expect` fails built-in
+    gate.rubric-selftest, even when the writer's result itself passes."""
+    monkeypatch.chdir(tmp_path)
+    rubric = json.loads(SEED_RUBRIC)
+    # Five new files with green output fail F1 only.
+    five = [{"path": f"f{i}.py", "status": "added", "added": 1} for i in range(5)]
+    rubric["examples"] = [{"name": "five", "expect": expect, "stdout": "EXIT=0", "change": five}]
+    Path("rubric.json").write_text(json.dumps(rubric), encoding="utf-8")
+    Path("out").mkdir()
+    write_result(KNOWN_PASS)
+    code = main(["grade", "out/result.json", "--rubric", "rubric.json", "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    agrees = expect == ["F1"]
+    assert report["failed"] == ([] if agrees else ["gate.rubric-selftest"])
+    assert code == (0 if agrees else 1)
 
 
 @pytest.mark.parametrize(
@@ -103,7 +134,7 @@ def test_text_output_names_failed_rule(lab: Path, capsys: pytest.CaptureFixture[
     write_result({**KNOWN_PASS, "paths": ["secrets/keys"]})
     assert grade() == 1
     out = capsys.readouterr().out
-    assert out.startswith("FAIL: 1 of 4 rules failed: F3\n")
+    assert out.startswith("FAIL: 1 of 5 rules failed: F3\n")
     assert "    - secrets/keys" in out.splitlines()
 
 

@@ -138,14 +138,20 @@ def rubric_selftest(report: SelftestReport) -> RuleResult:
     wrong = [o for o in report.outcomes if not o.agrees]
     if not wrong:
         n = len(report.outcomes)
-        message = f"all {plural(n, 'rubric example')} got their expected verdict"
+        message = (
+            f"all {plural(n, 'rubric example')} got their expected verdict"
+            if n
+            else "the rubric has no examples (`gate selftest` says why to add some)"
+        )
         return RuleResult(id=RUBRIC_SELFTEST, kind=KIND, passed=True, message=message)
     details = "; ".join(f'example "{o.name}": {o.describe()}' for o in wrong)
+    disagree = "disagrees" if len(wrong) == 1 else "disagree"
     return RuleResult(
         id=RUBRIC_SELFTEST,
         kind=KIND,
         passed=False,
-        message=f"{len(wrong)} rubric example(s) disagree, so no verdict can be trusted: {details}",
+        message=f"{plural(len(wrong), 'rubric example')} {disagree}, so no verdict can be trusted: "
+        f"{details}",
     )
 
 

@@ -47,8 +47,16 @@ rules:
   - {id: GREEN, kind: must_include, token: "EXIT=0"}
 """
 # The kinds `gate grade` can judge from a result's paths, count and stdout.
-GRADE_IDS = {"FILES", "PREFIX", "FORBID", "ALLOW", "GREEN", "gate.rubric-edited"}
-ACTION_ONLY = {"gate.workflow-edited", "gate.diff-incomplete", "gate.rubric-selftest"}
+GRADE_IDS = {
+    "FILES",
+    "PREFIX",
+    "FORBID",
+    "ALLOW",
+    "GREEN",
+    "gate.rubric-edited",
+    "gate.rubric-selftest",
+}
+ACTION_ONLY = {"gate.workflow-edited", "gate.diff-incomplete"}
 
 APP = "import math  # bait\n\n\ndef main():\n    return 1\n\n\ndef helper(x):\n    return x\n"
 BASE = {
