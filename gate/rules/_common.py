@@ -221,13 +221,48 @@ def _extension(suffix: str) -> bool:
     return suffix.endswith((".so", ".pyd")) and suffix.count(".") <= 2
 
 
-def shadowed(changes: ChangeSet, path: str) -> str | None:
-    """A file the change adds (or renames or copies into place) that shadows
-    the Python module `path` (`shadows`), or None."""
+def shadowed(changes: ChangeSet, path: str) -> tuple[str, str] | None:
+    """(a file the change adds, or renames or copies into place, that Python
+    imports instead of the module `path`; where) or None: beside it
+    (`shadows`), or in a test folder (`shadows_from_tests`)."""
     for f in changes.files:
-        if f.status in (ADDED, COPIED, RENAMED) and shadows(path, f.path):
-            return f.path
+        if f.status not in (ADDED, COPIED, RENAMED):
+            continue
+        if shadows(path, f.path):
+            return f.path, "beside it"
+        if shadows_from_tests(path, f.path):
+            return f.path, "from a test folder, which pytest puts first on sys.path"
     return None
+
+
+def _module_name(path: str) -> str | None:
+    """The top-level name a file is imported as from its own folder
+    (`c` for `a/b/c.py`, `a/b/c/__init__.py` or `a/b/c.abi3.so`), or None."""
+    folder, _, name = path.rpartition("/")
+    if name.startswith("__init__."):
+        name = folder.rpartition("/")[2]
+        return name or None
+    stem, dot, _ = name.partition(".")
+    if not dot or not (name.endswith((".py", ".pyc", ".pyw")) or _extension(name[len(stem) :])):
+        return None
+    return stem
+
+
+def shadows_from_tests(path: str, other: str) -> bool:
+    """Whether a module at `other`, in a test folder (the default test
+    globs), may replace the module `path` for the tests: pytest puts each
+    test module's folder first on `sys.path` (its default import mode), so
+    `tests/clamp_kit.py` is what `from clamp_kit import clamp` in
+    `tests/test_clamp.py` imports.  `other` counts when it is named like any
+    folder or the file of `path` (the name a test may import it by)."""
+    from gate import globs
+    from gate.rubric import DEFAULT_TESTS
+
+    name = _module_name(other)
+    if name is None:
+        return False
+    names = {segment.removesuffix(".py") for segment in path.split("/")} - {"__init__"}
+    return name in names and globs.matcher(DEFAULT_TESTS, globs.FOLDED)(other)
 
 
 def versions(
@@ -255,13 +290,14 @@ def versions(
     """
     path = param_str(rule, "file")
     if python:
-        shadow = shadowed(changes, path)
-        if shadow is not None:
+        found = shadowed(changes, path)
+        if found is not None:
+            shadow, where = found
             return result(
                 rule,
                 False,
-                f"the change adds {quote(shadow)}, which Python imports instead of {quote(path)}; "
-                f"{promise}",
+                f"the change adds {quote(shadow)}, which Python imports instead of {quote(path)} "
+                f"({where}); {promise}",
                 paths=[shadow],
             )
     state = file_state(changes, path)

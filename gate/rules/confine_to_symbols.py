@@ -46,7 +46,10 @@ changes a listed function makes to other objects when it runs
 Passes when `file` is untouched and nothing shadows it: a package folder
 or an extension module of the same name added beside it (`clamp_kit/` with
 an `__init__`, `clamp_kit.so`) is what Python imports instead, a change to
-everything outside the listed symbols, so it fails.  Fails when any
+everything outside the listed symbols, so it fails; so does a module named
+like `file` (or a folder above it) added in a test folder
+(`tests/clamp_kit.py`), which pytest puts first on `sys.path` for the
+tests.  Fails when any
 changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is
 annotated where it used to be; the message names a statement that defines

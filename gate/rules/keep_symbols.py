@@ -42,6 +42,9 @@ Passes when `file` is untouched.  Fails when:
   beside `clamp_kit.py`) or an extension module (`clamp_kit.so`,
   `clamp_kit.cpython-311-x86_64-linux-gnu.so`, `clamp_kit.pyd`); Python's
   finder tries those first, so every `import clamp_kit` loses the symbols;
+  or a module named like `file` or a folder above it in a test folder
+  (`tests/clamp_kit.py`): pytest puts a test's folder first on `sys.path`,
+  so the tests import that one instead;
 * a listed symbol defined at base is not defined at head, or is deleted or
   rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import ast
 import importlib.machinery
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -379,3 +381,49 @@ def test_shadowing_agrees_with_pythons_own_finder(tmp_path: Path) -> None:
         assert spec is not None and spec.origin is not None
         picked = Path(spec.origin) != folder / "clamp_kit.py"
         assert shadows("clamp_kit.py", name) is picked, name
+
+
+@PROPS
+@given(
+    st.sampled_from(["clamp_kit.py", "src/clamp_kit.py", "lib/pkg/mod.py", "pkg/__init__.py"]),
+    st.sampled_from(["tests/", "test/", "tests/unit/", "app/tests/", "docs/", "scripts/"]),
+    st.sampled_from(["clamp_kit", "src", "lib", "pkg", "mod", "helpers", "__init__"]),
+    st.sampled_from([".py", "/__init__.py", ".abi3.so", ".pyc", ".txt"]),
+    st.sampled_from([ADDED, COPIED, RENAMED]),
+)
+def test_a_module_named_like_the_file_in_a_test_folder_fails_the_python_rules(
+    kept: str, folder: str, name: str, form: str, status: str
+) -> None:
+    """pytest puts a test module's folder first on sys.path: a new module in
+    a test folder named like the rule's file, or a folder above it, is what
+    the tests import.  Other names, folders outside the test tree and files
+    Python does not import are not judged."""
+    other = f"{folder}{name}{form}"
+    old = "elsewhere.py" if status in (COPIED, RENAMED) else None
+    changes = ChangeSet(files=(FileChange(other, status, old, added=1, deleted=0),))
+    named = {s.removesuffix(".py") for s in kept.split("/")} - {"__init__"}
+    in_tests = folder not in ("docs/", "scripts/")
+    imported = form != ".txt" and name != "__init__"
+    expected = name in named and in_tests and imported
+    for kind in ("keep_symbols", "confine_to_symbols"):
+        rule = Rule(id="R", kind=kind, params={"file": kept, "symbols": ["clamp"]})
+        verdict = REGISTRY[kind].check(rule, changes)
+        assert verdict.passed is not expected, (kind, other, verdict.message)
+
+
+def test_pytest_imports_a_module_from_the_test_folder_first(tmp_path: Path) -> None:
+    """The premise, with real pytest: a red test turns green when the change
+    adds tests/clamp_kit.py, and the Python rules fail that change."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "clamp_kit.py").write_text("def clamp(x):\n    return -1\n")
+    (tmp_path / "tests" / "test_c.py").write_text(
+        "from clamp_kit import clamp\n\ndef test_c():\n    assert clamp(5) == 5\n"
+    )
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    assert subprocess.run(argv, cwd=tmp_path, capture_output=True).returncode == 1
+    (tmp_path / "tests" / "clamp_kit.py").write_text("def clamp(x):\n    return x\n")
+    assert subprocess.run(argv, cwd=tmp_path, capture_output=True).returncode == 0
+    change = ChangeSet(files=(FileChange("tests/clamp_kit.py", ADDED, added=2, deleted=0),))
+    rule = Rule(id="K", kind="keep_symbols", params={"file": "clamp_kit.py", "symbols": ["clamp"]})
+    verdict = keep_symbols.check(rule, change)
+    assert not verdict.passed and "pytest puts first on sys.path" in verdict.message
