@@ -39,7 +39,6 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -50,8 +49,8 @@ from gate.changes.example import changes_from_example
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
 from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
-from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, current, for_kinds, registered
-from gate.rules import REGISTRY, Kind
+from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, schema
+from gate.rules import REGISTRY
 from gate.rules.builtin import BUILTIN_PREFIX
 from gate.rules.kind import RULE_KEYS
 
@@ -460,10 +459,8 @@ class _JsonParser:
 # schema validation and its messages
 
 
-@lru_cache(maxsize=4)
-def _validator(kinds: tuple[Kind, ...]) -> Validator:
-    """A validator for the rubric schema of `kinds` (kept per registry
-    content, like the schema itself)."""
+def _validator(rubric_schema: dict[str, Any]) -> Validator:
+    """A validator for `rubric_schema` (integers are ints, never bools)."""
     from jsonschema import Draft202012Validator, validators
 
     def is_integer(_checker: object, instance: object) -> bool:
@@ -471,7 +468,7 @@ def _validator(kinds: tuple[Kind, ...]) -> Validator:
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
     cls = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
-    return cls(for_kinds(kinds))  # type: ignore[no-any-return]
+    return cls(rubric_schema)  # type: ignore[no-any-return]
 
 
 def _type_name(value: object) -> str:
@@ -567,7 +564,7 @@ def _key_name(rest: Path_, top: Path_) -> str:
 def _resolve(sub: Any) -> Any:
     """Follow a local `$ref` in the shipped schema (one level is all it uses)."""
     if isinstance(sub, dict) and "$ref" in sub:
-        target: Any = current()
+        target: Any = schema()
         for part in str(sub["$ref"]).removeprefix("#/").split("/"):
             target = target[part]
         merged = dict(target)
@@ -617,7 +614,7 @@ def _check_counts(doc: _Doc, source: str) -> None:
 
 
 def _validate_schema(doc: _Doc, source: str) -> None:
-    errors = list(_validator(registered()).iter_errors(doc.value))
+    errors = list(_validator(schema()).iter_errors(doc.value))
     if not errors:
         return
     leaves = [leaf for err in errors for leaf in _leaves(err)]

@@ -9,16 +9,15 @@ parameters without a default required, no other key allowed) come from
 rest (the rubric's top level, examples, and the parameter types the kinds
 share in `$defs`: `globs`, `file`, `symbols`, `limit`) is written here.
 
-The schema is built when first needed and kept per registry content
-(`current()`, `for_kinds`): building it takes well under a millisecond next to the
-validator's own set-up, so there is no generated file to keep in step.
+The schema is built afresh from the registry each time it is asked for
+(about 1 ms with the validator's set-up, once per rubric a command loads), so
+there is no generated file and no cache to keep in step with the registry.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from gate.rubric import DEFAULT_TESTS
@@ -330,23 +329,6 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
     }
 
 
-def registered() -> tuple[Kind, ...]:
-    """The registry's kinds now: the key of everything derived from it."""
-    return tuple(REGISTRY.values())
-
-
-@lru_cache(maxsize=4)
-def for_kinds(kinds: tuple[Kind, ...]) -> dict[str, Any]:
-    """`build(kinds)`, kept: shared, do not modify.  Kinds compare by
-    identity, so a registered or replaced kind builds anew."""
-    return build(kinds)
-
-
-def current() -> dict[str, Any]:
-    """The schema for the registry as it is now (shared, do not modify)."""
-    return for_kinds(registered())
-
-
 def schema() -> dict[str, Any]:
-    """The rubric's JSON Schema, a fresh copy each call."""
-    return copy.deepcopy(current())
+    """The rubric's JSON Schema for the registry as it is now, a fresh copy."""
+    return build(tuple(REGISTRY.values()))

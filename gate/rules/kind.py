@@ -101,9 +101,8 @@ def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
 class Kind:
     """One rule kind's contract (see the module docstring for each field).
 
-    Compared and hashed by identity: derived values (the rubric schema and
-    its validator) are cached per registry content, and a replaced kind is a
-    new object."""
+    Compared and hashed by identity: a replaced kind is a new object, never
+    equal to the one it replaced."""
 
     name: str
     check: Check
