@@ -19,7 +19,10 @@ For every pair it runs `gate check --base A --head B --rubric-file STARTER
 A...B` (timed), and checks:
 
 * the exit code is 0 or 1, never a traceback; an exit 2 is accepted only when
-  git itself cannot diff the pair (the snapshot lacks an object);
+  git itself cannot diff the pair (`git fails`: no merge base, or the
+  snapshot lacks an object numstat reads), or when the gate names an object
+  the clone really lacks (`lacks`: the near-copy search reads every file of
+  the base, which numstat does not);
 * every file's counts, from the same code `gate check` runs
   (`gate.git.changes_from_git`, in this process), equal git's numstat,
   except where docs/hostile-input.md says the gate counts more: a file git
@@ -70,12 +73,17 @@ ENV = {
 }
 GIT = ["git", "-c", "core.attributesFile=/dev/null", "-c", "core.quotePath=false"]
 LINE_END = re.compile(rb"\r\n|\r|\n")
+LACKS = re.compile(r"this clone lacks object ([0-9a-f]+)")
 
 
 def git(repo: str, *args: str) -> bytes:
     return subprocess.run(
         [*GIT, "-C", repo, *args], env=ENV, check=True, capture_output=True
     ).stdout
+
+
+def has_object(repo: str, oid: str) -> bool:
+    return subprocess.run([*GIT, "-C", repo, "cat-file", "-e", oid], env=ENV).returncode == 0
 
 
 def blob(repo: str, rev: str, path: str) -> tuple[str | None, int, bool]:
@@ -135,6 +143,7 @@ class Tally:
     pairs: int = 0
     exits: dict[int, int] = field(default_factory=dict)
     git_failed: int = 0
+    lacks: int = 0  # exit 2 naming an object the snapshot lacks, where numstat runs
     whole: int = 0  # files counted whole (binary, lone CR), checked against blobs
     problems: list[str] = field(default_factory=list)
     ratios: list[float] = field(default_factory=list)
@@ -181,8 +190,11 @@ def check_pair(
         tally.problems.append(f"{label}: crashed: {err.strip()[:300]}")
         return
     if proc.returncode == 2:
+        lost = LACKS.search(err)
         if ref.returncode != 0:
             tally.git_failed += 1
+        elif lost is not None and not has_object(repo, lost.group(1)):
+            tally.lacks += 1  # the near-copy search reads a blob git's numstat does not
         else:
             tally.problems.append(f"{label}: exit 2 where git diffs: {err.strip()[:300]}")
         return
@@ -265,7 +277,7 @@ def main() -> int:
                 check_pair(repo, kind, base, head, rubric, args.python, tally)
             print(f"{repo}: {tally.pairs} pairs", file=sys.stderr)
     print(
-        f"{'repository':<40} {'pairs':>5} {'exit 0/1/2':>11} {'git fails':>9} "
+        f"{'repository':<40} {'pairs':>5} {'exit 0/1/2':>11} {'git fails':>9} {'lacks':>5} "
         f"{'whole':>5} {'problems':>8} {'gate med s':>10} {'gate max s':>10} "
         f"{'ratio med':>9} {'ratio max':>9}"
     )
@@ -275,7 +287,7 @@ def main() -> int:
         med = statistics.median(t.ratios) if t.ratios else 0.0
         top = max(t.ratios) if t.ratios else 0.0
         print(
-            f"{Path(repo).name:<40} {t.pairs:>5} {exits:>11} {t.git_failed:>9} "
+            f"{Path(repo).name:<40} {t.pairs:>5} {exits:>11} {t.git_failed:>9} {t.lacks:>5} "
             f"{t.whole:>5} {len(t.problems):>8} {statistics.median(t.gate_times or [0]):>10.2f} "
             f"{max(t.gate_times or [0]):>10.2f} {med:>9.1f} {top:>9.1f}"
         )

@@ -142,6 +142,24 @@ def _first_line(data: bytes) -> str:
     return "no message"
 
 
+_UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})\b")
+
+
+def _diff_failed(stderr: bytes) -> GateError:
+    """The one sentence for a `git diff` that failed.  A clone that lacks an
+    object the diff reads (a damaged or partial clone whose remote cannot
+    send it) gets the fix; the near-copy search reads every file of the base,
+    so it can need a blob that `git diff --numstat base...head` never reads."""
+    line = _first_line(stderr)
+    found = _UNREADABLE.search(line)
+    if found is not None:
+        return GateError(
+            f"git diff failed: this clone lacks object {found.group(1)}, which the diff "
+            "reads: run git fsck, or fetch the missing objects"
+        )
+    return GateError(f"git diff failed: {line}")
+
+
 def is_sha(rev: str) -> bool:
     """True for a full (SHA-1 or SHA-256) lower-case hex object name."""
     return _SHA.match(rev) is not None
@@ -582,7 +600,7 @@ class DiffJob:
         code = self._proc.wait()
         if code > 0 or (code != 0 and self._problem is None):
             self._err.seek(0)
-            raise GateError(f"git diff failed: {_first_line(self._err.read())}")
+            raise _diff_failed(self._err.read())
         if self._problem is not None:
             raise GateError(f"cannot read git diff output ({self._problem}): report this bug")
         if self._blobs:
@@ -962,7 +980,7 @@ def _near_copies(
     except OSError as exc:
         raise repo._start_error(exc) from None
     if proc.returncode != 0:
-        raise GateError(f"git diff failed: {_first_line(proc.stderr)}")
+        raise _diff_failed(proc.stderr)
     copies: dict[str, str] = {}
     tokens = iter(proc.stdout.split(b"\0")[:-1])
     try:
