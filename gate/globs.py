@@ -24,8 +24,10 @@ Three modes, for the directions a rule can err in:
   normalizing file system (macOS, Windows) would merge with a matched path:
   the path folded by `gate.paths.fold` (letter case, Unicode
   normalization) or `gate.paths.fold_names` (also a name's trailing dots
-  and spaces) against the patterns folded the same way.  `test_drift` uses
-  it: a test in another spelling is still a test.
+  and spaces) against the patterns folded the same way.  Every glob form
+  folds: a `?` or a class stands for whatever `fold` makes of one
+  character (`[é]` matches `e` U+0301, `[ß]` and `?` match `ss`).
+  `test_drift` uses it: a test in another spelling is still a test.
 * `REACH` is `FOLDED` plus, for every pattern, the directories above what
   it matches, each matched exactly (`a/b/` also matches `a` and `a/b`
   themselves: a file, symlink or submodule there would put content into
@@ -51,9 +53,10 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import count
 
-from gate.paths import fold, fold_names, folds
+from gate.paths import fold, fold_names, fold_units, folds, trim_names
 
 _WILDCARD = re.compile(r"[*?\[]")
+_SINGLE = re.compile(r"[?\[]")
 
 # The regex pieces every translation shares.
 _SEGMENTS = "(?:[^/]+/)*"  # zero or more whole directories, greedily
@@ -68,12 +71,55 @@ def _class_body(body: str) -> str:
     return out.replace("--", "-\\-")
 
 
+# A Hangul syllable folds to two or three jamo (Unicode's canonical
+# decomposition); `gate.paths.fold_units` leaves them out of its list.
+_HANGUL_UNIT = "[\\u1100-\\u1112][\\u1161-\\u1175][\\u11a8-\\u11c2]?"
+# A class range longer than this matches any one character when folded.
+_RANGE_LIMIT = 4096
+
+
+@lru_cache(maxsize=1)
+def _unit() -> str:
+    """Regex for what `gate.paths.fold` makes of any one character other
+    than `/`: a folded path's `?`."""
+    marks, longer = fold_units()
+    alternatives = [re.escape(k) for k in longer]
+    return "(?:" + "|".join([*alternatives, _HANGUL_UNIT, f"[^/][{marks}]{{0,3}}"]) + ")"
+
+
+def _folded_class(body: str) -> str:
+    """Regex, for a folded path, for the class `[body]` (not negated): the
+    fold of each member, so `[é]` matches `e` U+0301 and `[ß]` `ss`.  A
+    range of more than `_RANGE_LIMIT` characters matches any character."""
+    members: set[str] = set()
+    j = 0
+    while j < len(body):
+        if j + 2 < len(body) and body[j + 1] == "-":
+            low, high = ord(body[j]), ord(body[j + 2])
+            if high - low > _RANGE_LIMIT:
+                return _unit()
+            members.update(fold(chr(code)) for code in range(low, high + 1) if code != 0x2F)
+            j += 3
+        else:
+            if body[j] != "/":
+                members.add(fold(body[j]))
+            j += 1
+    if not members:
+        return "(?!)"
+    ordered = sorted(members, key=lambda m: (-len(m), m))
+    return "(?:" + "|".join(re.escape(m) for m in ordered) + ")"
+
+
 class _Builder:
     """Translates patterns to regex text; numbers the atomic groups so that
-    several patterns can share one compiled expression."""
+    several patterns can share one compiled expression.  A folding builder
+    matches paths folded by `gate.paths.fold`: it folds the pattern's
+    literal text, and turns `?` and each class into what folding makes of
+    one character (`_unit`, `_folded_class`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, folded: bool = False) -> None:
         self._ids = count(1)
+        self._fold = folded  # match paths folded by `gate.paths.fold`
 
     def atomic(self, body: str) -> str:
         """`body`, matched once at its first fit and never backtracked into."""
@@ -83,29 +129,43 @@ class _Builder:
     def segment(self, seg: str) -> str:
         """Regex for one whole path segment (no `/`); the caller ends it."""
         runs: list[str] = [""]  # literal runs between stars, as regex text
+        text = ""  # literal characters not yet written to the current run
+
+        def flush() -> None:
+            nonlocal text
+            runs[-1] += re.escape(fold(text) if self._fold else text)
+            text = ""
+
         i = 0
         while i < len(seg):
             c = seg[i]
             if c == "*":
+                flush()
                 runs.append("")
             elif c == "?":
-                runs[-1] += "[^/]"
+                flush()
+                runs[-1] += _unit() if self._fold else "[^/]"
             elif c == "[":
                 end = seg.find("]", i + 2 if seg[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
                 if end == -1:
-                    runs[-1] += re.escape(c)
+                    text += c
                 else:
+                    flush()
                     body = seg[i + 1 : end]
                     negate = body[:1] in ("!", "^")
-                    members = _class_body(body[negate:])
-                    runs[-1] += f"[^/{members}]" if negate else f"[{members}]"
+                    if self._fold:
+                        runs[-1] += _unit() if negate else _folded_class(body)
+                    else:
+                        members = _class_body(body[negate:])
+                        runs[-1] += f"[^/{members}]" if negate else f"[{members}]"
                     i = end
             elif c == "\\" and i + 1 < len(seg):
                 i += 1
-                runs[-1] += re.escape(seg[i])
+                text += seg[i]
             else:
-                runs[-1] += re.escape(c)
+                text += c
             i += 1
+        flush()
         if len(runs) == 1:
             return runs[0]
         out = runs[0]
@@ -222,8 +282,8 @@ def _compile(
 ) -> re.Pattern[str]:
     """The regex for a pattern list seen through `view` (a key of `_VIEWS`);
     `above` adds the parents of each pattern, matched exactly."""
-    builder = _Builder()
-    seen = tuple(_VIEWS[view](p) for p in patterns) if view != "exact" else patterns
+    builder = _Builder(folded=view != "exact")
+    seen = tuple(trim_names(p) for p in patterns) if view == "fold_names" else patterns
     whole = builder.combined(seen)
     if not above:
         return re.compile(whole, re.DOTALL)
@@ -244,8 +304,11 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     above = mode == REACH
     regexes: dict[tuple[str, ...], Callable[[str], re.Match[str] | None]] = {}
     matches = []  # one per view, the same object where the patterns look alike
+    single = any(_SINGLE.search(p) for p in patterns)  # `?` and classes fold apart
     for name, view in _VIEWS.items():
         seen = tuple(view(p) for p in patterns)
+        if single and name != "exact":
+            seen = (name, *patterns)
         if seen not in regexes:
             regexes[seen] = _compile(patterns, name, above).match
         matches.append(regexes[seen])

@@ -32,11 +32,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = [
     "FOLDS",
     "fold",
     "fold_names",
+    "fold_units",
     "folds",
     "from_bytes",
     "is_raw_byte",
@@ -44,6 +46,7 @@ __all__ = [
     "raw_byte_escape",
     "shown",
     "to_bytes",
+    "trim_names",
     "visible",
 ]
 
@@ -154,6 +157,49 @@ def _trim_names(key: str, partial: bool) -> str:
     last = names.pop() if partial else None
     out = "/".join(name.rstrip(". ") or name for name in names)  # a name of dots stays
     return out if last is None else f"{out}/{last}" if names else last
+
+
+def trim_names(path: str) -> str:
+    """`path` with each name's trailing dots and spaces dropped, unfolded
+    (the trimming half of `fold_names`, for a glob pattern that is folded
+    piece by piece)."""
+    return _trim_names(path, False)
+
+
+def _is_mark(ch: str) -> bool:
+    """A character that extends the one before it: a combining mark
+    (category M) or one with a nonzero canonical combining class."""
+    return unicodedata.category(ch)[0] == "M" or unicodedata.combining(ch) != 0
+
+
+@lru_cache(maxsize=1)
+def fold_units() -> tuple[str, tuple[str, ...]]:
+    """What `fold` makes of one character, for a glob's `?` and `[...]`
+    matched against a folded path: (the combining marks as a regex class
+    body, the folds longer than one character plus marks).  One character
+    folds to a character followed by marks (`é` -> `e` U+0301), except
+    Hangul syllables (two or three jamo) and the characters whose upper
+    case is several letters (`ß` -> `ss`, `ﬃ` -> `ffi`, Greek with iota
+    subscript); all of those are in the Basic Multilingual Plane
+    (`tests/test_globs.py` checks every code point).
+    Computed once, on first use (about 0.1 s)."""
+    marks: list[str] = []
+    start = -1
+    for code in range(0x110000 + 1):
+        is_mark = code <= 0x10FFFF and _is_mark(chr(code))
+        if is_mark and start < 0:
+            start = code
+        elif not is_mark and start >= 0:
+            marks.append(f"\\U{start:08x}-\\U{code - 1:08x}")
+            start = -1
+    longer = set()
+    for code in range(0x10000):
+        if 0xD800 <= code <= 0xDFFF or 0xAC00 <= code <= 0xD7A3:
+            continue  # surrogates; Hangul syllables (`HANGUL_UNIT` in gate.globs)
+        key = fold(chr(code))
+        if not all(_is_mark(ch) for ch in key[1:]):
+            longer.add(key)
+    return "".join(marks), tuple(sorted(longer, key=lambda k: (-len(k), k)))
 
 
 # The two file-system views a forbidding rule matches besides the exact path.

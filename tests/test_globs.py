@@ -388,3 +388,104 @@ def test_parents() -> None:
 def test_unknown_mode_is_a_bug() -> None:
     with pytest.raises(ValueError):
         globs.matches("a", ["a"], "loose")
+
+
+# Pieces of a segment, each with texts it matches as written: literals in
+# several scripts and forms, `?`, `*` and classes (plain, negated, ranges).
+_ANY_CHAR = ["a", "Z", "\u00e9", "\u00c9", "\u00df", "\ufb01", "\ud55c", "\u0390", "k", "."]
+_PIECES: list[tuple[str, list[str]]] = [
+    ("a", ["a"]),
+    ("S", ["S"]),
+    ("\u00e9", ["\u00e9"]),
+    ("\u00c9", ["\u00c9"]),
+    ("e\u0301", ["e\u0301"]),
+    ("\u00df", ["\u00df"]),
+    ("\ufb01", ["\ufb01"]),
+    ("\ud55c", ["\ud55c"]),
+    ("?", _ANY_CHAR),
+    ("*", ["", "a\u00e9", "\u00df\u00df", "x"]),
+    ("[\u00e9]", ["\u00e9"]),
+    ("[\u00c9x]", ["\u00c9", "x"]),
+    ("[!a]", [c for c in _ANY_CHAR if c != "a"]),
+    ("[a-z\u00e9]", ["q", "\u00e9"]),
+    ("[\u00e0-\u00fa]", ["\u00e0", "\u00e9", "\u00f3"]),
+    ("[\u00df]", ["\u00df"]),
+    ("[A-C]", ["B"]),
+    ("[\ud55c]", ["\ud55c"]),
+]
+
+
+@st.composite
+def _pattern_and_path(draw: st.DrawFn) -> tuple[str, str]:
+    pattern_segments: list[str] = []
+    path_segments: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.integers(0, 5)) == 0:
+            pattern_segments.append("**")
+            path_segments += draw(st.lists(st.sampled_from(["d", "\u00c9t\u00e9"]), max_size=2))
+            continue
+        pieces = draw(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=4))
+        pattern_segments.append("".join(text for text, _ in pieces))
+        path_segments.append("".join(draw(st.sampled_from(texts)) for _, texts in pieces))
+    if pattern_segments[-1] == "**":
+        pattern_segments.append("f")
+        path_segments.append("f")
+    pattern = "/".join(pattern_segments)
+    if draw(st.booleans()):
+        pattern += "/"
+        path_segments.append("x")
+    return pattern, "/".join(s for s in path_segments)
+
+
+def _respell(path: str, how: str) -> str:
+    import unicodedata
+
+    if how in ("NFC", "NFD"):
+        return unicodedata.normalize(how, path)
+    return str(getattr(path, how)())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    _pattern_and_path(),
+    st.lists(st.sampled_from(["NFC", "NFD", "upper", "lower", "casefold", "swapcase"]), max_size=3),
+)
+def test_a_forbidding_match_holds_in_every_case_and_normalization(
+    pattern_and_path: tuple[str, str], respellings: list[str]
+) -> None:
+    """Whatever a glob matches as written (brackets, `?`, `*`, `**`,
+    literals in any script), FOLDED and REACH match every spelling a
+    case-insensitive or normalizing file system files under the same key
+    (`gate.paths.fold`): `s[é]crets/` catches `sécrets` in NFD, `stra?e/`
+    catches `STRASSE` for `straße`.  EXACT, which allow-lists use, is never
+    widened: it matches a respelled path exactly when the plain reference
+    does."""
+    from gate.paths import fold
+
+    pattern, path = pattern_and_path
+    assert globs.pattern_error(pattern) is None
+    if "" in path.split("/"):
+        return  # a `*` that matched nothing left a segment empty
+    assert reference(pattern, path), (pattern, path)
+    variant = path
+    for how in respellings:
+        variant = _respell(variant, how)
+    if fold(variant) != fold(path):
+        return  # a respelling some file system files elsewhere
+    assert globs.matches(variant, [pattern], globs.FOLDED), (pattern, path, variant)
+    assert globs.matches(variant, [pattern], globs.REACH), (pattern, path, variant)
+    assert globs.matches(variant, [pattern], globs.EXACT) is reference(pattern, variant)
+
+
+def test_every_characters_fold_is_a_unit_a_folded_question_mark_matches() -> None:
+    """`gate.paths.fold_units` scans only the Basic Multilingual Plane for
+    folds longer than a character plus marks; every code point agrees."""
+    import re
+
+    from gate.paths import fold
+
+    unit = re.compile(globs._unit() + r"\Z")
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF or code == 0x2F:
+            continue
+        assert unit.match(fold(chr(code))), hex(code)

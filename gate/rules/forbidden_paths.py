@@ -8,6 +8,9 @@ spelling.
   folded form (case folded, Unicode NFD, a name's trailing dots and spaces
   dropped as Windows does), matches a glob folded the same way:
   `Secrets/key`, `KEY.PEM` and `secrets./key` hit `secrets/` and `*.pem`.
+  Every glob form folds: a `?` or a class `[...]` stands for whatever one
+  character folds to, so `s[é]crets/` and `s?crets/` catch `sécrets`
+  written decomposed (`e` + U+0301), and `stra[ß]e/` catches `STRASSE`.
 * **The directory itself and those above it.**  Each directory a glob
   names hits as a path of its own, matched exactly: a file, symlink or
   submodule at `secrets` (for `secrets/`), or at `.github` or
