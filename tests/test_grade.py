@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gate.changes.writer import changes_from_writer
 from gate.cli import main
@@ -333,3 +335,37 @@ def test_bad_rubric_exit_2(lab: Path, capsys: pytest.CaptureFixture[str]) -> Non
     code = main(["grade", "out/result.json", "--rubric", "rubric.json"])
     assert code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+_NAMES = st.sampled_from(["secrets", "src", "a b", "x.py", "Secrets", "k\u00e9y", "v1"])
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(_NAMES, min_size=1, max_size=4),
+    st.lists(st.sampled_from(["\\", "\\\\", "/\\", "\\/"]), min_size=1, max_size=3),
+    st.data(),
+)
+def test_a_backslash_in_a_result_path_is_a_failed_contract(
+    lab: Path,
+    capsys: pytest.CaptureFixture[str],
+    names: list[str],
+    separators: list[str],
+    data: st.DataObject,
+) -> None:
+    """`secrets\\keys` passed a `secrets/` prefix rule: git never writes a
+    backslash between names, so a result path with one anywhere (as a
+    separator, doubled, beside a `/`) is a mistyped `paths` (exit 2), never
+    judged as one name."""
+    path = names[0]
+    for i, name in enumerate(names[1:]):
+        path += separators[i % len(separators)] + name
+    if "\\" not in path:
+        path += data.draw(st.sampled_from(["\\", "\\x"]))
+    write_result({**KNOWN_PASS, "paths": ["src/app.py", path]})
+    assert grade() == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == {"mistyped": ["paths"]}
+    assert "backslash" in captured.err and captured.err.count("\n") == 1

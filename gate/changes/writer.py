@@ -6,10 +6,14 @@ The field contract (seed 003): a JSON object with
 - `stdout`: the captured output, a string,
 - `paths`: the list of touched paths, strings;
 
-extra keys are ignored.  A missing field, a mistyped field or a partial
-JSON object is a failed contract, never a pass: `changes_from_writer` raises
-`WriterContractError` (exit 2), which carries the machine-readable
-`{"missing": [...]}` that `gate grade` prints on stdout.
+extra keys are ignored.  A path must be repo-relative and normalized, with
+`/` between names: an empty, absolute or unnormalized path, or one with a
+backslash anywhere (`secrets\\keys`, a Windows separator a rule would
+otherwise read as part of one name), is a mistyped `paths`.  A missing
+field, a mistyped field or a partial JSON object is a failed contract,
+never a pass: `changes_from_writer` raises `WriterContractError` (exit 2),
+which carries the machine-readable `{"missing": [...]}` that `gate grade`
+prints on stdout.
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ def _path_problem(p: str) -> str | None:
         return "is absolute"
     if "\x00" in p:
         return "contains a NUL byte"
+    if "\\" in p:
+        return "contains a backslash (git separates names with '/' on every system; write '/')"
     parts = p.rstrip("/").split("/") if p != "/" else [""]
     if any(part in ("", ".", "..") for part in parts):
         return "is not a normalized repo-relative path (empty, '.' or '..' segment)"
