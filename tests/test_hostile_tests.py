@@ -371,12 +371,40 @@ def test_last_line_means_the_last_line_a_harness_printed(lines: list[tuple[str, 
     rule = Rule("G", "must_include", {"token": "EXIT=0", "where": "last_line"})
     result = must_include.check(rule, ChangeSet(stdout=stdout))
     last = reference_last_line(stdout)
-    assert result.passed is (last is not None and "EXIT=0" in last)
+    assert result.passed is (last is not None and last.rstrip(" \t").endswith("EXIT=0"))
     anywhere = must_include.check(
         Rule("G", "must_include", {"token": "EXIT=0", "where": "anywhere"}),
         ChangeSet(stdout=stdout),
     )
     assert anywhere.passed is ("EXIT=0" in stdout)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["EXIT=0", "ok\n", "FAILED\n", "EXIT=0\n", " ", "\x1b[0m"]), max_size=4
+    ),
+    st.sampled_from(["EXIT=0", "EXIT=0 ", "EXIT=0\t"]),
+    st.integers(0, 3),
+)
+def test_a_token_printed_without_a_newline_never_passes_last_line(
+    pieces: list[str], tail: str, code: int
+) -> None:
+    """A test process that writes the token without a newline as it ends
+    runs into the harness's own line (`EXIT=0EXIT=1`): `last_line` passes
+    exactly when the real harness printed `EXIT=0`, i.e. the run exited 0."""
+    import subprocess
+    import sys
+
+    script = f"import sys; sys.stdout.write({''.join(pieces) + tail!r}); sys.exit({code})"
+    run = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -c "$1"; echo "EXIT=$?"', "harness", script],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rule = Rule("G", "must_include", {"token": "EXIT=0", "where": "last_line"})
+    assert must_include.check(rule, ChangeSet(stdout=run.stdout)).passed is (code == 0)
 
 
 def test_a_failing_run_that_printed_the_token_earlier_fails() -> None:

@@ -4,13 +4,17 @@
 its output (a test that prints `EXIT=0`, a log line that quotes it), so
 `anywhere` passes whenever the token appears at all.  Make the harness
 print the token last (`pytest; echo "EXIT=$?"`) and require it there.
+With `last_line` the token must *end* that line (spaces and tabs after it
+are ignored): a test that writes `EXIT=0` without a newline as the run
+ends (an `atexit` hook) puts it at the start of the harness's own line,
+`EXIT=0EXIT=1`, and the harness's text always comes last.
 
 The stdout comes from `--stdout-file` (`gate check`), the `stdout` field of
 a writer's `result.json` (`gate grade`), the Action's `stdout-file` input,
 or an example's `stdout`.  Fails when the token is absent (or, with
-`last_line`, not on the last non-empty line), and also when no stdout was
-captured at all (the message says to pass `--stdout-file`): a missing test
-log is never a pass.
+`last_line`, not at the end of the last non-empty line), and also when no
+stdout was captured at all (the message says to pass `--stdout-file`): a
+missing test log is never a pass.
 
 ```yaml
 - id: GREEN
@@ -47,11 +51,13 @@ PARAMETERS = {
     },
     "where": {
         "description": (
-            "Where the token must be: `anywhere` in the stdout, or on its `last_line`: the "
+            "Where the token must be: `anywhere` in the stdout, or at the end of its "
+            "`last_line` (spaces and tabs after it ignored): the "
             "last line that holds more than spaces and tabs, where a line ends at `\\n`, "
             "`\\r\\n` or `\\r` only (as for git and Python's tokenizer; form feeds, U+2028 "
             "and the like do not end a line).  Use `last_line` with a harness that prints "
-            "the token last: a failing test run can print any token earlier."
+            "the token last: a failing test run can print any token earlier, and a "
+            "test that prints it without a newline puts it before the harness's text."
         ),
         "type": "string",
         "enum": [ANYWHERE, LAST_LINE],
@@ -95,8 +101,16 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         line = last_line(changes.stdout)
         if line is None:
             return result(rule, False, f"stdout has no non-empty line to hold {quote(token)}")
+        if line.rstrip(_BLANK).endswith(token):
+            return result(rule, True, f"the last line of stdout ends with {quote(token)}")
         if token in line:
-            return result(rule, True, f"the last line of stdout contains {quote(token)}")
+            return result(
+                rule,
+                False,
+                f"the last line of stdout holds {quote(token)} but does not end with it "
+                f"(it is {quote(line[-200:])}; output without a final newline runs into "
+                "the next line, so the token must be the last thing printed)",
+            )
         if token in changes.stdout:
             return result(
                 rule,
