@@ -43,8 +43,9 @@ from gate.github.client import ApiError, Client, PullInfo, Reader
 from gate.github.event import Target, find_target, read_event
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
-from gate.globs import matches
+from gate.globs import FOLDED, matches
 from gate.jsontext import dumps
+from gate.paths import fold
 from gate.report import Report, RuleResult, to_json, to_text
 from gate.rubric import DEFAULT_CHECK_NAME, Rubric
 from gate.rubric.source import BlobReader, RubricSource
@@ -197,15 +198,20 @@ def missing_rubric(settings: Settings, base: str) -> str:
 
 
 def applies(rubric: Rubric, pull: PullInfo) -> str | None:
-    """None when the PR is judged; else why `applies_to` leaves it out."""
+    """None when the PR is judged; else why `applies_to` leaves it out.
+    Logins, labels and branch globs match in any letter case and Unicode
+    normalization (`gate.paths.fold`, `gate.globs.FOLDED`)."""
     spec = rubric.applies_to
     if spec is None:
         return None
-    if spec.authors and pull.author in spec.authors:
+    # Folded (letter case, Unicode normalization): GitHub logins and label
+    # names are case-insensitive, and a PR left out gets a neutral check, so
+    # a spelling the rubric did not foresee must never skip a PR.
+    if spec.authors and fold(pull.author) in {fold(a) for a in spec.authors}:
         return None
-    if spec.labels and any(label in spec.labels for label in pull.labels):
+    if spec.labels and {fold(label) for label in pull.labels} & {fold(x) for x in spec.labels}:
         return None
-    if spec.head_branches and matches(pull.head_ref, spec.head_branches):
+    if spec.head_branches and matches(pull.head_ref, spec.head_branches, FOLDED):
         return None
     return (
         f"author {pull.author!r}, labels {list(pull.labels)!r} and head branch "

@@ -1,0 +1,68 @@
+"""`applies_to` never leaves a PR out for the spelling of its login, label or branch."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate.github.action import applies
+from gate.github.client import PullInfo
+from gate.rubric import AppliesTo, Rubric
+
+WORDS = st.sampled_from(
+    ["codex", "agent", "copilot-swe-agent[bot]", "r\u00e9vision", "stra\u00dfe"]
+)
+RESPELL = st.lists(
+    st.sampled_from(["upper", "lower", "swapcase", "title", "NFC", "NFD"]), max_size=3
+)
+
+
+def respelled(text: str, hows: list[str]) -> str:
+    for how in hows:
+        text = unicodedata.normalize(how, text) if how in ("NFC", "NFD") else getattr(text, how)()
+    return text
+
+
+def pull(author: str = "someone", labels: tuple[str, ...] = (), head_ref: str = "main") -> PullInfo:
+    return PullInfo(
+        number=1,
+        base_sha="0" * 40,
+        head_sha="1" * 40,
+        base_ref="main",
+        head_ref=head_ref,
+        author=author,
+        labels=labels,
+        title="t",
+        changed_files=1,
+    )
+
+
+def rubric(spec: AppliesTo) -> Rubric:
+    return Rubric(rules=(), sha256="0" * 64, applies_to=spec)
+
+
+@settings(max_examples=200, deadline=None)
+@given(WORDS, RESPELL, st.sampled_from(["authors", "labels", "head_branches"]))
+def test_a_respelled_login_label_or_branch_is_still_judged(
+    word: str, hows: list[str], key: str
+) -> None:
+    """The PR's side is respelled (letter case, NFC/NFD): it is judged
+    (None), never skipped with a neutral check."""
+    other = respelled(word, hows)
+    if key == "authors":
+        verdict = applies(rubric(AppliesTo(authors=(word,))), pull(author=other))
+    elif key == "labels":
+        verdict = applies(rubric(AppliesTo(labels=("x", word))), pull(labels=(other,)))
+    else:
+        verdict = applies(
+            rubric(AppliesTo(head_branches=(word.replace("[", "\\[") + "/**",))),
+            pull(head_ref=f"{other}/fix"),
+        )
+    assert verdict is None, (word, other, verdict)
+
+
+def test_a_pr_matching_nothing_is_still_left_out() -> None:
+    spec = AppliesTo(authors=("bot",), labels=("agent",), head_branches=("codex/**",))
+    assert applies(rubric(spec), pull(author="human", labels=("docs",), head_ref="feature/x"))
