@@ -95,6 +95,8 @@ def shown(path: str) -> str:
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Code points HFS+ leaves out of a name (git's `core.protectHFS` list).
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
 
 
 def _surrogate_escape(ch: str) -> str:
@@ -129,9 +131,14 @@ def fold(path: str) -> str:
     `ss`, the Kelvin sign to `k`, dotless `ı` to `i`.  Meant to merge at
     least what APFS and HFS+ (case and normalization) and NTFS (case)
     merge, so a rule that forbids by the folded form misses none of their
-    collisions; it may merge a few names they keep apart."""
+    collisions; it may merge a few names they keep apart.  The code points
+    HFS+ ignores in a name (U+200C-U+200F, U+202A-U+202E, U+206A-U+206F,
+    U+FEFF: joiners, direction marks; the list git's `core.protectHFS`
+    uses) are dropped, so `sec` U+200C `rets` folds like `secrets`."""
     if path.isascii():
         return path.lower()
+    if _HFS_IGNORED.search(path):
+        path = _HFS_IGNORED.sub("", path)
     return unicodedata.normalize("NFD", unicodedata.normalize("NFD", path).upper().casefold())
 
 

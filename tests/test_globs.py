@@ -486,6 +486,6 @@ def test_every_characters_fold_is_a_unit_a_folded_question_mark_matches() -> Non
 
     unit = re.compile(globs._unit() + r"\Z")
     for code in range(0x110000):
-        if 0xD800 <= code <= 0xDFFF or code == 0x2F:
-            continue
+        if 0xD800 <= code <= 0xDFFF or code == 0x2F or fold(chr(code)) == "":
+            continue  # surrogates, the separator, what HFS+ ignores (folded away)
         assert unit.match(fold(chr(code))), hex(code)

@@ -168,3 +168,36 @@ def test_fold_examples() -> None:
     assert paths.fold("\u0131") == "i"  # NTFS upper-cases dotless i to I
     assert paths.fold_names("secrets./key") == "secrets/key"
     assert paths.fold_names("a/.../b") == "a/.../b"  # a name of dots alone is kept
+
+
+_HFS_IGNORED = [
+    chr(c)
+    for r in ((0x200C, 0x200F), (0x202A, 0x202E), (0x206A, 0x206F), (0xFEFF, 0xFEFF))
+    for c in range(r[0], r[1] + 1)
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["secrets/key", "S\u00e9crets/Key.pem", ".github/workflows/ci.yml"]),
+    st.lists(st.tuples(st.integers(0, 40), st.sampled_from(_HFS_IGNORED)), min_size=1, max_size=4),
+)
+def test_code_points_hfs_ignores_fold_away(path: str, inserts: list[tuple[int, str]]) -> None:
+    """HFS+ leaves joiners and direction marks out of a name (git's
+    core.protectHFS list), so `sec` U+200C `rets/key` opens `secrets/key`
+    there: it folds alike, and a forbidding glob or prefix catches it."""
+    from gate import globs
+    from gate.changes import ChangeSet, FileChange
+    from gate.rubric import Rule
+    from gate.rules import forbidden_path
+
+    variant = path
+    for at, ch in inserts:
+        at = min(at, len(variant))
+        variant = variant[:at] + ch + variant[at:]
+    assert paths.fold(variant) == paths.fold(path)
+    top = path.split("/")[0]
+    rule = Rule("F", "forbidden_path", {"prefix": top + "/"})
+    assert not forbidden_path.check(rule, ChangeSet(files=(FileChange(variant),))).passed
+    assert globs.matches(variant, [top + "/"], globs.REACH)
+    assert globs.matches(variant, [top[:2] + "?" + top[3:] + "/**"], globs.REACH)

@@ -8,7 +8,8 @@ Windows would put in the forbidden place, not only the exact spelling.
   case folded, Unicode NFD) starts with the folded prefix: `Secrets/key`,
   `SECRETS/key` and `sécrets/` written with a combining accent all hit a
   rule on `secrets/` or `sécrets/`.  Windows' dropping of a name's trailing
-  dots and spaces is folded too (`secrets./key` opens `secrets/key`).
+  dots and spaces is folded too (`secrets./key` opens `secrets/key`), and
+  so are the joiners and direction marks HFS+ leaves out of a name.
 * **The directory itself and those above it.**  When `prefix` contains a
   `/`, each directory it names hits as a path of its own: a file, symlink
   or submodule at `secrets` (for `secrets/`), or at `config` or

@@ -6,7 +6,8 @@ spelling.
 
 * **Letter case and Unicode normalization.**  A path hits when it, or its
   folded form (case folded, Unicode NFD, a name's trailing dots and spaces
-  dropped as Windows does), matches a glob folded the same way:
+  dropped as Windows does, the joiners and direction marks HFS+ ignores
+  dropped), matches a glob folded the same way:
   `Secrets/key`, `KEY.PEM` and `secrets./key` hit `secrets/` and `*.pem`.
   Every glob form folds: a `?` or a class `[...]` stands for whatever one
   character folds to, so `s[é]crets/` and `s?crets/` catch `sécrets`
