@@ -200,13 +200,17 @@ def missing_rubric(settings: Settings, base: str) -> str:
 def applies(rubric: Rubric, pull: PullInfo) -> str | None:
     """None when the PR is judged; else why `applies_to` leaves it out.
     Logins, labels and branch globs match in any letter case and Unicode
-    normalization (`gate.paths.fold`, `gate.globs.FOLDED`)."""
+    normalization (`gate.paths.fold`, `gate.globs.FOLDED`), and a PR whose
+    author, labels or branch the payload left unknown is judged."""
     spec = rubric.applies_to
     if spec is None:
         return None
     # Folded (letter case, Unicode normalization): GitHub logins and label
     # names are case-insensitive, and a PR left out gets a neutral check, so
     # a spelling the rubric did not foresee must never skip a PR.
+    wanted = {"authors": "author", "labels": "labels", "head_branches": "head_ref"}
+    if any(getattr(spec, key) and field in pull.unknown for key, field in wanted.items()):
+        return None  # the payload does not say: judge rather than skip
     if spec.authors and fold(pull.author) in {fold(a) for a in spec.authors}:
         return None
     if spec.labels and {fold(label) for label in pull.labels} & {fold(x) for x in spec.labels}:

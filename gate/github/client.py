@@ -55,13 +55,19 @@ class PullInfo:
     labels: tuple[str, ...]
     title: str
     changed_files: int | None
+    # Of "author", "labels", "head_ref": those the payload left out or gave
+    # in another type.  `applies_to` judges a PR whose deciding field is
+    # unknown rather than skip it.
+    unknown: frozenset[str] = frozenset()
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> PullInfo:
         """From a pull request object; ValueError naming the first field that
         is missing or of the wrong type.  Optional texts (refs, author, title)
-        default to "", labels without a name are left out (they can only
-        widen what `applies_to` judges)."""
+        default to "" and labels without a name are left out; an author,
+        head branch or label list that is absent, null, empty or mistyped is
+        named in `unknown`, so `applies_to` judges the PR instead of
+        skipping it for what it cannot see."""
         number = data.get("number")
         if not isinstance(number, int) or isinstance(number, bool):
             raise ValueError("pull request object lacks number (an integer)")
@@ -69,6 +75,20 @@ class PullInfo:
         head = _member(data, "head")
         labels = data.get("labels")
         changed = data.get("changed_files")
+        user = data.get("user")
+        unknown = {
+            name
+            for name, known in (
+                ("author", isinstance(user, Mapping) and bool(_text(user, "login"))),
+                ("head_ref", bool(_text(head, "ref"))),
+                (
+                    "labels",
+                    isinstance(labels, list)
+                    and all(isinstance(x, Mapping) and _text(x, "name") for x in labels),
+                ),
+            )
+            if not known
+        }
         return cls(
             number=number,
             base_sha=_required_text(base, "sha", "base.sha"),
@@ -85,6 +105,7 @@ class PullInfo:
             changed_files=(
                 changed if isinstance(changed, int) and not isinstance(changed, bool) else None
             ),
+            unknown=frozenset(unknown),
         )
 
 
