@@ -258,13 +258,26 @@ def _retry_from_env(env: Mapping[str, str]) -> Retry:
 def workflow_path(workflow_ref: str | None, repository: str) -> str | None:
     """`owner/repo/.github/workflows/x.yml@refs/pull/1/merge` -> `.github/workflows/x.yml`.
 
-    None when the reference is absent or names another repository's file.
+    None when the reference is absent, names another repository's file, or
+    splits into a workflow path and a ref in more than one way (`@` in the
+    branch name and in the file name: `a.yml@refs/heads/b@c.yml`); the
+    built-in then watches every file under `.github/workflows/`.
     """
     if not workflow_ref:
         return None
-    ref_path, at, _ref = workflow_ref.rpartition("@")
-    if not at:
-        ref_path = workflow_ref
+    # A file name and a branch name may both hold `@`: split where the part
+    # before is a workflow file (`.yml`/`.yaml`); when that is not one place,
+    # the running workflow is unknown and every workflow file is watched.
+    splits = [
+        workflow_ref[:at]
+        for at, ch in enumerate(workflow_ref)
+        if ch == "@" and workflow_ref[:at].lower().endswith((".yml", ".yaml"))
+    ]
+    if "@" not in workflow_ref:
+        splits = [workflow_ref]
+    if len(splits) != 1:
+        return None
+    ref_path = splits[0]
     prefix = repository + "/"
     if not ref_path.lower().startswith(prefix.lower()):
         return None

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from conftest import action_defaults
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.errors import GateError
 from gate.github.settings import (
@@ -128,9 +130,32 @@ def test_retry_policy_from_env() -> None:
         ("octo/widgets/.github/workflows/a@b.yml@refs/heads/main", ".github/workflows/a@b.yml"),
         ("Octo/Widgets/.github/workflows/g.yml@refs/heads/main", ".github/workflows/g.yml"),
         ("other/repo/.github/workflows/g.yml@refs/heads/main", None),
+        ("octo/widgets/.github/workflows/g.yml@refs/heads/a@b", ".github/workflows/g.yml"),
+        ("octo/widgets/.github/workflows/g.yaml@refs/heads/x@y/z", ".github/workflows/g.yaml"),
+        ("octo/widgets/.github/workflows/a.yml@refs/heads/b.yml@c", None),
         ("", None),
         (None, None),
     ],
 )
 def test_workflow_path(ref: str | None, expected: str | None) -> None:
     assert workflow_path(ref, "octo/widgets") == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab@.-", min_size=1, max_size=8),
+    st.sampled_from([".yml", ".yaml", ".YML"]),
+    st.text(alphabet="ab@/.-y", min_size=1, max_size=12),
+)
+def test_an_at_sign_in_the_branch_never_hides_the_running_workflow(
+    stem: str, suffix: str, branch: str
+) -> None:
+    """`@` may appear in a workflow's file name and in a branch name: the
+    path found is the running workflow's, or None (every workflow file
+    watched), never another path (`gate.workflow-edited` would then watch a
+    file nobody edits)."""
+    path = f".github/workflows/{stem}{suffix}"
+    found = workflow_path(f"octo/widgets/{path}@refs/heads/{branch}", "octo/widgets")
+    assert found in (path, None)
+    if "@" not in branch:
+        assert found == path
