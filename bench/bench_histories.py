@@ -36,8 +36,12 @@ A...B` (timed), and checks:
   change (a copy the gate finds is still git's added file at that path).
 
 It prints one row per repository (pairs judged, exit codes, count
-disagreements, the gate's time against git's: median and max ratio) and the
-slowest pairs, and exits 1 when any pair broke a check.
+disagreements, the gate's time and its ratio to git's, median and max) and
+the slowest pairs, and exits 1 when any pair broke a check.  Most of these
+diffs take git a few milliseconds, so the ratio is mostly the gate's fixed
+cost (Python, YAML, JSON Schema, the rubric's examples): `start s` is `gate
+check` on an empty change (HEAD...HEAD, median of 5), and `over start` what
+each judged pair took beyond it.
 """
 
 from __future__ import annotations
@@ -149,6 +153,7 @@ class Tally:
     ratios: list[float] = field(default_factory=list)
     slow: list[tuple[float, float, float, str]] = field(default_factory=list)
     gate_times: list[float] = field(default_factory=list)
+    start_up: float = 0.0  # gate check on an empty change (head...head): the fixed cost
 
 
 def pairs_of(repo: str, limit: int, wide: list[int], merges: int) -> list[tuple[str, str, str]]:
@@ -166,17 +171,23 @@ def pairs_of(repo: str, limit: int, wide: list[int], merges: int) -> list[tuple[
     return out
 
 
-def check_pair(
-    repo: str, kind: str, base: str, head: str, rubric: str, python: str, tally: Tally
-) -> None:
-    label = f"{kind} {base[:9]}...{head[:9]}"
+def gate_check(
+    repo: str, base: str, head: str, rubric: str, python: str
+) -> tuple[float, subprocess.CompletedProcess[bytes]]:
     start = time.perf_counter()
     proc = subprocess.run(
         [python, "-m", "gate", "check", "--repo", repo, "--base", base, "--head", head,
          "--rubric-file", rubric, "--format", "json"],
         env=ENV, capture_output=True,
     )  # fmt: skip
-    gate_time = time.perf_counter() - start
+    return time.perf_counter() - start, proc
+
+
+def check_pair(
+    repo: str, kind: str, base: str, head: str, rubric: str, python: str, tally: Tally
+) -> None:
+    label = f"{kind} {base[:9]}...{head[:9]}"
+    gate_time, proc = gate_check(repo, base, head, rubric, python)
     start = time.perf_counter()
     ref = subprocess.run(
         [*GIT, "-C", repo, "diff", "--numstat", "-z", "-M", f"{base}...{head}", "--"],
@@ -273,23 +284,30 @@ def main() -> int:
         tallies: dict[str, Tally] = {}
         for repo in args.repos:
             tally = tallies[repo] = Tally()
+            tip = git(repo, "rev-parse", "HEAD").decode().strip()
+            tally.start_up = statistics.median(
+                gate_check(repo, tip, tip, rubric, args.python)[0] for _ in range(5)
+            )
             for kind, base, head in pairs_of(repo, args.limit, wide, args.merges):
                 check_pair(repo, kind, base, head, rubric, args.python, tally)
             print(f"{repo}: {tally.pairs} pairs", file=sys.stderr)
     print(
         f"{'repository':<40} {'pairs':>5} {'exit 0/1/2':>11} {'git fails':>9} {'lacks':>5} "
         f"{'whole':>5} {'problems':>8} {'gate med s':>10} {'gate max s':>10} "
-        f"{'ratio med':>9} {'ratio max':>9}"
+        f"{'ratio med':>9} {'ratio max':>9} {'start s':>7} {'over start med/max':>18}"
     )
     bad = 0
     for repo, t in tallies.items():
         exits = "/".join(str(t.exits.get(c, 0)) for c in (0, 1, 2))
         med = statistics.median(t.ratios) if t.ratios else 0.0
         top = max(t.ratios) if t.ratios else 0.0
+        extra = [g - t.start_up for g in t.gate_times] or [0.0]
+        over = f"{statistics.median(extra):.2f}/{max(extra):.2f}"
         print(
             f"{Path(repo).name:<40} {t.pairs:>5} {exits:>11} {t.git_failed:>9} {t.lacks:>5} "
             f"{t.whole:>5} {len(t.problems):>8} {statistics.median(t.gate_times or [0]):>10.2f} "
-            f"{max(t.gate_times or [0]):>10.2f} {med:>9.1f} {top:>9.1f}"
+            f"{max(t.gate_times or [0]):>10.2f} {med:>9.1f} {top:>9.1f} {t.start_up:>7.2f} "
+            f"{over:>18}"
         )
         bad += len(t.problems)
     for repo, t in tallies.items():
