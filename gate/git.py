@@ -929,12 +929,8 @@ def _find_copies(
     notes: list[str] = []
     pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
     if size <= NEAR_COPY_FILES and pairs * size <= RENAME_LIMIT * RENAME_LIMIT:
-        found_near, warning = _near_copies(repo, spec, env, cwd)
-        if warning:
-            notes.append(
-                "git limited its search for copies (it said: "
-                f"{warning}), so a file copied with edits may count as a new file"
-            )
+        found_near, note = _near_copies(repo, spec, env, cwd)
+        notes += [note] if note else []
     else:
         notes.append(
             f"near copies were not looked for: the base has {size:,} files and the change "
@@ -957,8 +953,15 @@ def _near_copies(
     repo: Repo, spec: Sequence[str], env: Mapping[str, str], cwd: str
 ) -> tuple[dict[str, str], str]:
     """{copy: source} from git's copy detection over every file of the base
-    (`--find-copies-harder`), a rewritten file included (`-B`), and git's
-    warning when it limited the search ("" when it did not)."""
+    (`--find-copies-harder`), a rewritten file included (`-B`), and a note
+    when the search was limited ("" when it was not).
+
+    The search reads every file of the base, not only the changed ones, so
+    a clone that lacks a blob the change never touches (a damaged clone, a
+    partial one whose remote cannot send it) fails it where `git diff
+    --numstat` succeeds.  That limits the search like git's own budget does,
+    with a note (exact copies are still found by blob name); a missing object
+    the change's own diff needs fails that diff, with `_diff_failed`."""
     args = [
         "diff",
         "--raw",
@@ -980,7 +983,14 @@ def _near_copies(
     except OSError as exc:
         raise repo._start_error(exc) from None
     if proc.returncode != 0:
-        raise _diff_failed(proc.stderr)
+        missing = _UNREADABLE.search(_first_line(proc.stderr))
+        if missing is None:
+            raise _diff_failed(proc.stderr)
+        return {}, (
+            f"near copies were not looked for: this clone lacks object {missing.group(1)}, "
+            "which the search reads, so only a file identical to one of the base counts as "
+            "its copy (run git fsck, or fetch the missing objects)"
+        )
     copies: dict[str, str] = {}
     tokens = iter(proc.stdout.split(b"\0")[:-1])
     try:
@@ -994,12 +1004,14 @@ def _near_copies(
     except (StopIteration, ValueError):
         raise GateError("cannot read git diff output (copies): report this bug") from None
     text = proc.stderr.decode("utf-8", errors="replace")
-    warning = ""
     for line in text.splitlines():
         if "rename detection was skipped" in line or "only found copies" in line:
             warning = line.removeprefix("warning: ").strip()
-            break
-    return copies, warning
+            return copies, (
+                f"git limited its search for copies (it said: {warning}), so a file copied "
+                "with edits may count as a new file"
+            )
+    return copies, ""
 
 
 def _size(limit: int) -> str:

@@ -168,14 +168,14 @@ def test_every_shape_of_history_counts_as_git_does_or_as_documented(
         assert stats["deleted_lines"] == sum(f.deleted or 0 for f in change.files)
 
 
-def judge(repo: GitRepo, base: str, head: str, rubric: Path) -> tuple[int, str]:
-    """`gate check` in a subprocess, as a user runs it: exit code and stderr."""
+def judge(repo: GitRepo, base: str, head: str, rubric: Path) -> tuple[int, str, str]:
+    """`gate check` in a subprocess, as a user runs it: exit code, stdout and stderr."""
     proc = subprocess.run(
         [sys.executable, "-m", "gate", "check", "--repo", str(repo.root), "--base", base,
          "--head", head, "--rubric-file", str(rubric), "--format", "json"],
         capture_output=True, check=False,
     )  # fmt: skip
-    return proc.returncode, proc.stderr.decode(errors="replace")
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode(errors="replace")
 
 
 @settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -183,14 +183,16 @@ def judge(repo: GitRepo, base: str, head: str, rubric: Path) -> tuple[int, str]:
     missing=st.sampled_from(["base only", "old side", "new side", "renamed"]),
     size=st.integers(min_value=1, max_value=3000),
 )
-def test_a_clone_missing_an_object_the_diff_reads_cannot_be_judged(
+def test_a_clone_missing_an_object_the_diff_reads_cannot_be_judged_and_says_which(
     make_repo: type[GitRepo], tmp_path: Path, missing: str, size: int
 ) -> None:
     """A snapshot or damaged clone lacks blobs (the public snapshots
-    bench_histories reads lack their largest files).  Where `gate check` reads
-    one, the base's file for the near-copy search even when `git diff
-    --numstat base...head` never reads it, it exits 2 naming the object and
-    the fix; never a verdict on a change it could not read, never a traceback."""
+    bench_histories reads lack their largest files).  Where the change's own
+    diff needs one, `gate check` exits 2 naming the object and the fix: never
+    a verdict on a change it could not read, never a traceback.  A base file
+    the change never touches is read only by the near-copy search: the change
+    is judged as git counts it, with a note naming the object (the search is
+    limited as over its budget; exact copies are still found by name)."""
     repo = make_repo()  # type: ignore[call-arg]
     body = "".join(f"line {i}\n" for i in range(size)).encode()
     (repo.root / "big.txt").write_bytes(body)
@@ -214,7 +216,13 @@ def test_a_clone_missing_an_object_the_diff_reads_cannot_be_judged(
     (repo.root / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
     rubric = tmp_path / f"rubric-{missing.replace(' ', '-')}.yml"
     rubric.write_text("version: 1\nrules:\n  - {id: LINES, kind: max_lines, limit: 100000}\n")
-    code, err = judge(repo, base, head, rubric)
-    assert code == 2, err
+    code, out, err = judge(repo, base, head, rubric)
     assert "Traceback" not in err and "internal error" not in err, err
+    if missing == "base only":
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["stats"]["added_lines"] == 1
+        assert any(f"lacks object {oid}" in note for note in report["notes"]), report["notes"]
+        return
+    assert code == 2, err
     assert f"lacks object {oid}" in err or f"cannot read blob {oid}" in err, err
