@@ -369,3 +369,20 @@ def test_a_backslash_in_a_result_path_is_a_failed_contract(
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"mistyped": ["paths"]}
     assert "backslash" in captured.err and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("stated", "listed"), [(0, 1), (0, 4), (1, 4), (2, 4), (2, 5), (3, 5)])
+def test_the_understated_count_note_names_what_max_files_judged(
+    lab: Path, capsys: pytest.CaptureFixture[str], stated: int, listed: int
+) -> None:
+    """A result that states fewer files than it lists gets a note; the note
+    and F1's message give the same count: the stated one, never below half
+    the listed paths rounded up."""
+    paths = [f"src/f{i}.py" for i in range(listed)]
+    write_result({**KNOWN_PASS, "files_touched": stated, "paths": paths})
+    _, report = graded(capsys)
+    judged = max(stated, (listed + 1) // 2)
+    (note,) = report["notes"]
+    assert f"max_files judged {judged} " in note
+    (f1,) = (r for r in report["results"] if r["id"] == "F1")
+    assert f1["message"].startswith(f"{judged} path")

@@ -21,9 +21,12 @@ from gate.rubric import DEFAULT_RUBRIC_PATH
 
 def notes_for(files_touched: int | None, path_count: int) -> list[str]:
     if files_touched is not None and files_touched < path_count:
+        from gate.rules.max_files import stated_count
+
         return [
             f"the result says files_touched {files_touched} but lists {path_count} paths; "
-            "max_files judged the stated count"
+            f"max_files judged {stated_count(files_touched, path_count)} (the stated count, "
+            "never less than half the paths: a rename lists two)"
         ]
     return []
 

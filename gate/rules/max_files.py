@@ -51,19 +51,24 @@ LAB = BUDGET
 GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
 
 
+def stated_count(files_touched: int, listed: int) -> int:
+    """The count `max_files` judges for a source that states `files_touched`
+    and lists `listed` distinct paths: the stated count, but never less than
+    half the paths, rounded up (a rename lists both of its paths)."""
+    return max(files_touched, (listed + 1) // 2)
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     limit = param_int(rule, "limit")
     exclude = param_list(rule, "exclude")
     counted_paths: list[str] = []
     if changes.files_touched is not None and not exclude:
         counted_paths = changes.touched_paths()
-        # a rename lists both of its paths: at least half the paths were touched
-        listed = (len(changes.files) + 1) // 2
-        count = max(changes.files_touched, listed)
-        if changes.files_touched < listed:
+        count = stated_count(changes.files_touched, len(changes.files))
+        if changes.files_touched < count:
             note = (
                 f" (the source states {changes.files_touched} but lists "
-                f"{plural(len(changes.files), 'path')}, at least {listed} even if all were renames)"
+                f"{plural(len(changes.files), 'path')}, at least {count} even if all were renames)"
             )
         else:
             note = " (as stated by the source)" if changes.source == "writer" else ""
