@@ -6,7 +6,7 @@ text, its lines and the line diff come from `gate.text`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,12 +225,16 @@ def shadowed(changes: ChangeSet, path: str) -> tuple[str, str] | None:
     """(a file the change adds, or renames or copies into place, that Python
     imports instead of the module `path`; where) or None: beside it
     (`shadows`), or in a test folder (`shadows_from_tests`)."""
+    from gate import globs
+    from gate.rubric import DEFAULT_TESTS
+
+    in_tests = globs.matcher(DEFAULT_TESTS, globs.FOLDED)  # built once, not per file
     for f in changes.files:
         if f.status not in (ADDED, COPIED, RENAMED):
             continue
         if shadows(path, f.path):
             return f.path, "beside it"
-        if shadows_from_tests(path, f.path):
+        if shadows_from_tests(path, f.path, in_tests):
             return f.path, "from a test folder, which pytest puts first on sys.path"
     return None
 
@@ -248,21 +252,18 @@ def _module_name(path: str) -> str | None:
     return stem
 
 
-def shadows_from_tests(path: str, other: str) -> bool:
-    """Whether a module at `other`, in a test folder (the default test
-    globs), may replace the module `path` for the tests: pytest puts each
+def shadows_from_tests(path: str, other: str, in_tests: Callable[[str], bool]) -> bool:
+    """Whether a module at `other`, in a test folder (`in_tests`: the default
+    test globs, folded), may replace the module `path` for the tests: pytest puts each
     test module's folder first on `sys.path` (its default import mode), so
     `tests/clamp_kit.py` is what `from clamp_kit import clamp` in
     `tests/test_clamp.py` imports.  `other` counts when it is named like any
     folder or the file of `path` (the name a test may import it by)."""
-    from gate import globs
-    from gate.rubric import DEFAULT_TESTS
-
     name = _module_name(other)
     if name is None:
         return False
     names = {segment.removesuffix(".py") for segment in path.split("/")} - {"__init__"}
-    return name in names and globs.matcher(DEFAULT_TESTS, globs.FOLDED)(other)
+    return name in names and in_tests(other)
 
 
 def versions(
