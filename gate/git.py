@@ -1065,8 +1065,10 @@ def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted])
     blob counts as deleted and every line of the new blob as added, as for a
     binary file: a line diff at `\\r` is no diff anybody reviews (GitHub
     shows such a file as one line).  Returns the note naming those files,
-    or None.  Reads every changed text blob once (git has just read them
-    for its diff): about 70 ms for 10,000 blobs of 2.7 kB."""
+    or None.  Reads every changed text blob once more (git has just read
+    them for its diff): on `bench/bench_check.py`'s change (20,200 blobs,
+    37 MB) `gate check` takes 0.58 s instead of 0.41 s, of which `git
+    cat-file` alone spends 0.27 s of CPU."""
     oids = dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid)
     # git diffed these as text, so none is over core.bigFileThreshold: no
     # size check first, one `cat-file --batch` (the sizes come with the blobs)
