@@ -412,6 +412,10 @@ class _Splitter:
         stack = [pattern]
         while stack:
             node = stack.pop()
+            if node.type in ("required_parameter", "optional_parameter"):  # TypeScript
+                value = node.child_by_field_name("value")
+                if value is not None and not self.inert(value):
+                    return False
             if node.type in ("assignment_pattern", "object_assignment_pattern"):
                 right = node.child_by_field_name("right")
                 if right is not None and not self.inert(right):
@@ -480,8 +484,12 @@ class _Splitter:
         if kind in ("identifier", "this", "property_identifier", "shorthand_property_identifier"):
             return []
         if kind == "template_string":
-            subs = [c for c in named(node) if c.type == "template_substitution"]
-            return [] if not subs else None  # `${x}` calls x's toString
+            # `${x}` calls x's toString: only literals may be substituted
+            for sub in named(node):
+                if sub.type == "template_substitution":
+                    if not all(part.type in LITERALS for part in named(sub)):
+                        return None
+            return []
         if kind in ("parenthesized_expression", "array", "sequence_expression"):
             return named(node)
         if kind == "ternary_expression":
@@ -573,6 +581,9 @@ class _Splitter:
         return node.type == "identifier"
 
 
+_OPTIONAL = ("optional_chain", "?.")
+
+
 def _call(source: Source, node: Node) -> _Call | None:
     """`node` as a call of a runner global (`it.only`, `test.each(t)`, ...), or None."""
     if node.type != "call_expression":
@@ -580,6 +591,8 @@ def _call(source: Source, node: Node) -> _Call | None:
     args = node.child_by_field_name("arguments")
     current = node.child_by_field_name("function")
     if args is None or args.type != "arguments" or current is None:
+        return None
+    if any(c.type in _OPTIONAL for c in node.children):  # `it?.(...)`
         return None
     modifiers: list[str] = []
     curried: list[Node] = []
@@ -590,8 +603,8 @@ def _call(source: Source, node: Node) -> _Call | None:
         if current.type == "member_expression":
             prop = current.child_by_field_name("property")
             obj = current.child_by_field_name("object")
-            optional = current.child_by_field_name("optional_chain")
-            if prop is None or obj is None or optional is not None:
+            optional = any(c.type in _OPTIONAL for c in current.children)
+            if prop is None or obj is None or optional:
                 return None
             if prop.type != "property_identifier" or source.text(prop) not in MODIFIERS:
                 return None
