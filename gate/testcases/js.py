@@ -485,10 +485,9 @@ class _Splitter:
             return []
         if kind == "template_string":
             # `${x}` calls x's toString: only literals may be substituted
-            for sub in named(node):
-                if sub.type == "template_substitution":
-                    if not all(part.type in LITERALS for part in named(sub)):
-                        return None
+            subs = [c for c in named(node) if c.type == "template_substitution"]
+            if not all(part.type in LITERALS for sub in subs for part in named(sub)):
+                return None
             return []
         if kind in ("parenthesized_expression", "array", "sequence_expression"):
             return named(node)

@@ -375,7 +375,7 @@ def test_grammar_by_suffix() -> None:
     for suffix in (".js", ".mjs", ".cjs", ".JS"):
         with pytest.raises(Unparsable):
             units("let n: number = 1;\n", suffix)
-    with pytest.raises(Unparsable, match="'.py'"):
+    with pytest.raises(Unparsable, match=r"'\.py'"):
         units("x = 1\n", ".py")
 
 
@@ -437,10 +437,7 @@ def _literal(title: str, quote: str) -> tuple[str, str]:
         escaped = escaped.replace(quote, "\\" + quote)
         return f"{quote}{escaped}{quote}", escaped
     escaped = escaped.replace("`", "\\`").replace("$", "\\$")
-    if quote == "`sub":
-        source = f"`{escaped}${{'x'}}`"
-    else:
-        source = f"`{escaped}`"
+    source = f"`{escaped}${{'x'}}`" if quote == "`sub" else f"`{escaped}`"
     return source, source
 
 
@@ -498,12 +495,13 @@ def test_generated_tests_are_one_case_each(data: st.DataObject) -> None:
     assert len(set(keys)) == len(keys)
     cases = [u for u in found if u.role == CASE]
     assert Counter(u.code for u in cases) == Counter(code for _, code in tests)
-    for unit, (key, code) in zip(cases, tests):
+    for unit, (key, code) in zip(cases, tests, strict=True):
         assert unit.code == code
         assert unit.key == key or unit.key.startswith(key + " #")
         assert text.splitlines()[unit.line - 1].strip() == code.splitlines()[0]
-    # hooks are COLLECTION, nothing else is a CASE
-    assert all(u.role == COLLECTION for u in found if u.key.split()[0] in ("beforeEach", "afterAll"))
+    # hooks are COLLECTION
+    hooks = [u for u in found if u.key.split()[0] in ("beforeEach", "afterAll", "before")]
+    assert all(u.role == COLLECTION for u in hooks)
 
 
 @settings(max_examples=80, deadline=None)
