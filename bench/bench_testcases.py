@@ -5,12 +5,12 @@
 Prints, for each of tree-sitter and its javascript, typescript and go
 grammars, the import time in a fresh interpreter (`python -X importtime`,
 cumulative microseconds of the top-level module) and the wall time of a
-fresh interpreter's first `units()` call, each the fastest of `--runs` on a small file (imports, loading
-the grammar, one parse); then, in this process, the median wall and CPU time of
-`units()` and of the bare tree-sitter parse on a generated test file of
-`--lines` lines (Jest-style describes and tests; Go `TestX` functions with
-table-driven subtests); and the installed size of each wheel's folders in
-site-packages.
+fresh interpreter's first `units()` call on a small file (imports, loading
+the grammar, one parse), each the fastest of `--runs`; then, in this
+process, the median wall and CPU time of `units()` and of the bare
+tree-sitter parse on a generated test file of `--lines` lines (Jest-style
+describes and tests; Go `TestX` functions with table-driven subtests); and
+the installed size of each wheel's folders in site-packages.
 """
 
 from __future__ import annotations

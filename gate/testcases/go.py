@@ -18,7 +18,12 @@ spec takes its value from its place (`iota`, or a spec without a value).
   setup()` included), an import for effects only (`import _ "x"`: its
   `init` runs), and a compiler directive comment outside a function
   (`//go:build`, `// +build`, `//go:embed`, `//go:linkname`, `//line`,
-  ...: `//go:build ignore` turns the whole file off).
+  ...: `//go:build ignore` turns the whole file off), also inside a
+  grouped declaration.
+* **Suites**: a method whose name starts with `Test` is a case too (testify's
+  `suite` and gocheck run a suite's `Test*` methods), and the methods they
+  call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,
+  `BeforeTest`, gocheck's `SetUpTest`, ...) are COLLECTION.
 * **SUPPORT** is every other declaration: the `package` clause, imports
   with names, `const`, `type`, a `var` without a call, helper functions,
   and methods (keyed by receiver type, `method T.M`).  `binds` are the
@@ -47,6 +52,25 @@ DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")
 # Expressions in a var initializer that run code when the package loads.
 RUNS = frozenset({"call_expression", "type_conversion_expression"})
 FUNCTION_LITERALS = frozenset({"func_literal"})
+GROUPS = frozenset(
+    {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
+)
+# Methods a test suite runner (testify's suite, gocheck) calls around a suite's tests.
+SUITE_HOOKS = frozenset(
+    {
+        "SetupSuite",
+        "SetupTest",
+        "SetupSubTest",
+        "TearDownSuite",
+        "TearDownTest",
+        "TearDownSubTest",
+        "BeforeTest",
+        "AfterTest",
+        "HandleStats",
+        "SetUpSuite",
+        "SetUpTest",
+    }
+)
 _VERSION = re.compile(r"v[0-9]+")
 
 
@@ -127,10 +151,19 @@ class _Splitter:
                 if spec.type in ("type_spec", "type_alias"):
                     names = self.names(spec)
                     self.add(spec, f"type {', '.join(names)}", ", ".join(names), SUPPORT, names)
-        elif kind == "empty_statement":
-            return
-        else:  # the grammar allows statements at the top level; Go does not
+        elif kind != "empty_statement":  # the grammar allows statements at the top level
             raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a Go declaration")
+        if kind in GROUPS:
+            self.directives_inside(node)
+
+    def directives_inside(self, node: Node) -> None:
+        """Directive comments inside a grouped declaration (`//go:embed` before a spec)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "comment":
+                self.declaration(current)
+            stack.extend(reversed(current.children))
 
     def specs(self, node: Node, group: str, spec: str) -> list[Node]:
         found: list[Node] = []
@@ -162,7 +195,13 @@ class _Splitter:
         receiver = node.child_by_field_name("receiver")
         owner = self.receiver_type(receiver) if receiver is not None else ""
         label = f"{owner}.{name}"
-        self.add(node, f"method {label}", label, SUPPORT)
+        if name in SUITE_HOOKS:
+            role = COLLECTION
+        elif name.startswith("Test"):  # testify and gocheck run a suite's Test* methods
+            role = CASE
+        else:
+            role = SUPPORT
+        self.add(node, f"method {label}", label, role)
 
     def receiver_type(self, receiver: Node) -> str:
         """`T` for a receiver `(t *T)`, `(T)`, `(v V[K])`."""

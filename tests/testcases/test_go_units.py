@@ -171,9 +171,31 @@ def test_methods_are_keyed_by_receiver_type() -> None:
         "func (v *Vec[T]) Len() int { return 0 }\n"
     )
     assert _roles(units(text))[1:] == [
-        ("method Suite.TestA", SUPPORT),
-        ("method Suite.TestB", SUPPORT),
+        ("method Suite.TestA", CASE),
+        ("method Suite.TestB", CASE),
         ("method Vec.Len", SUPPORT),
+    ]
+
+
+def test_suite_hooks_are_collection() -> None:
+    text = (
+        "package p\n\nfunc (s *Suite) SetupTest() {}\n\nfunc (s *Suite) TearDownSuite() {}\n\n"
+        "func (s *S) SetUpTest(c *check.C) {}\n\nfunc (s *Suite) helper() {}\n"
+    )
+    assert _roles(units(text))[1:] == [
+        ("method Suite.SetupTest", COLLECTION),
+        ("method Suite.TearDownSuite", COLLECTION),
+        ("method S.SetUpTest", COLLECTION),
+        ("method Suite.helper", SUPPORT),
+    ]
+
+
+def test_a_directive_inside_a_group_is_collection() -> None:
+    text = "package p\n\nvar (\n\t//go:embed golden.txt\n\tgolden string\n\tn = 1\n)\n"
+    assert _roles(units(text))[1:] == [
+        ("var golden", SUPPORT),
+        ("var n", SUPPORT),
+        ("directive //go:embed", COLLECTION),
     ]
 
 
