@@ -27,7 +27,9 @@ spec takes its value from its place (`iota`, or a spec without a value).
 * **SUPPORT** is every other declaration: the `package` clause, imports
   with names, `const`, `type`, a `var` without a call, helper functions,
   and methods (keyed by receiver type, `method T.M`).  `binds` are the
-  names it declares (an import binds its package name: the alias, or the
+  names it declares (a method binds its receiver type's name: a new method
+  changes that type's method set, which interfaces and reflection see; an
+  import binds its package name: the alias, or the
   path's last element without a `.vN`/`/vN` version and `go-` prefix; a
   dot import binds `.`).
 
@@ -201,7 +203,7 @@ class _Splitter:
             role = CASE
         else:
             role = SUPPORT
-        self.add(node, f"method {label}", label, role)
+        self.add(node, f"method {label}", label, role, (owner,) if owner else ())
 
     def receiver_type(self, receiver: Node) -> str:
         """`T` for a receiver `(t *T)`, `(T)`, `(v V[K])`."""

@@ -239,7 +239,8 @@ class _Splitter:
             else:
                 word, names, inert = declared
                 label = _joined(path, ", ".join(names) or word)
-                self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, names)
+                binds = names if word != "declare" else []  # a type, no runtime binding
+                self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
 
     def declaration(self, node: Node) -> tuple[str, list[str], bool] | None:
         """(keyword, bound names, inert) for a declaration; None for any other statement."""
@@ -269,11 +270,22 @@ class _Splitter:
             )
             return "enum", self.name_of(node), inert
         if kind == "ambient_declaration":  # `declare ...`: types only, nothing runs
-            return "declare", [], True
+            return "declare", [self.ambient_name(node)], True
         if kind == "import_alias":  # `import x = N.y`
             first = named(node)
             return "import", [self.text(first[0])] if first else [], True
         return None
+
+    def ambient_name(self, node: Node) -> str:
+        """What a `declare` declares: `global`, a module's name, a declaration's names."""
+        inner = named(node)
+        if not inner or inner[0].type == "statement_block":
+            return "global"
+        declared = self.declaration(inner[0])
+        if declared is not None and declared[1]:
+            return ", ".join(declared[1])
+        name = inner[0].child_by_field_name("name")
+        return self.text(name) if name is not None else inner[0].type
 
     def name_of(self, node: Node) -> list[str]:
         name = node.child_by_field_name("name")

@@ -175,6 +175,8 @@ def test_methods_are_keyed_by_receiver_type() -> None:
         ("method Suite.TestB", CASE),
         ("method Vec.Len", SUPPORT),
     ]
+    # a new method changes its type's method set: it binds the type's name
+    assert [u.binds for u in units(text)[1:]] == [("Suite",), ("Suite",), ("Vec",)]
 
 
 def test_suite_hooks_are_collection() -> None:

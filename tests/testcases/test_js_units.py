@@ -278,6 +278,7 @@ def test_node_test_file() -> None:
         ("class A extends B { static x = 1; y = evil(); m() { evil(); } }", SUPPORT),
         ("function helper() { evil(); }", SUPPORT),
         ("declare const ambient: number;", SUPPORT),
+        ("declare function f(): void;", SUPPORT),
         ("export { a as b };", SUPPORT),
         ("export * from './x';", SUPPORT),
         # code that runs when the file loads
@@ -566,3 +567,49 @@ def test_effects_anywhere_are_collection(data: st.DataObject) -> None:
     hits = [u for u in found if effect in u.code]
     assert [u.code for u in hits] == [effect]
     assert hits[0].role == COLLECTION
+
+
+def test_typescript_declarations_and_exports() -> None:
+    text = """\
+export default function main() {}
+export = helper;
+export import Alias = Space.Name;
+declare global { var leaked: number }
+declare module 'm' {}
+namespace Space { export const Name = 1; }
+export abstract class Base { abstract run(): void }
+export type { Row } from './row';
+function overload(a: string): void;
+function overload(a: unknown) {}
+"""
+    assert [(u.key, u.role, u.binds) for u in units(text, ".ts")] == [
+        ("export function main", SUPPORT, ("main",)),
+        ("export default", SUPPORT, ()),
+        ("export import Alias", SUPPORT, ("Alias",)),
+        ("declare global", SUPPORT, ()),
+        ("declare 'm'", SUPPORT, ()),
+        ("namespace Space", COLLECTION, ("Space",)),
+        ("export class Base", SUPPORT, ("Base",)),
+        ("export './row'", SUPPORT, ()),
+        ("function overload", SUPPORT, ("overload",)),
+        ("function overload #2", SUPPORT, ("overload",)),
+    ]
+
+
+def test_pragmas_and_declarations_inside_describes() -> None:
+    text = """\
+describe('d', () => {
+  /** @vitest-environment happy-dom */
+  // an ordinary comment
+  const fixture = { a: 1 };
+  function helper() {}
+  it('x', () => helper(fixture));
+});
+"""
+    assert [(u.key, u.role, u.binds) for u in units(text, ".ts")] == [
+        ("describe d", SUPPORT, ()),
+        ("pragma d > @vitest-environment", COLLECTION, ()),
+        ("const d > fixture", SUPPORT, ("fixture",)),
+        ("function d > helper", SUPPORT, ("helper",)),
+        ("it d > x", CASE, ()),
+    ]
