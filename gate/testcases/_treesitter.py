@@ -111,9 +111,14 @@ def parse(text: str, grammar: str) -> Source:
     def too_long(_offset: int, _has_error: bool) -> bool:
         return time.monotonic() > deadline
 
-    tree = parser.parse(read, progress_callback=too_long)
+    try:
+        tree = parser.parse(read, progress_callback=too_long)
+    except ValueError:  # py-tree-sitter's word for a parse the callback stopped
+        tree = None
     if tree is None:
-        raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s, so it was stopped")
+        if time.monotonic() > deadline:
+            raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s and was stopped")
+        raise Unparsable(f"tree-sitter could not parse the file with the {grammar} grammar")
     source = Source(data, tree)
     if source.root.has_error:
         line = source.line(_first_error(source.root))

@@ -77,3 +77,9 @@ def test_a_grammar_that_cannot_be_loaded_is_unparsable(monkeypatch: pytest.Monke
     )
     with pytest.raises(Unparsable, match="tree-sitter-nothing"):
         _treesitter.parse("x\n", "nothing")
+
+
+def test_a_parse_over_its_time_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_treesitter, "PARSE_SECONDS", -1.0)  # the deadline has passed
+    with pytest.raises(Unparsable, match="took over"):
+        _treesitter.parse("it('x', () => {});\n" * 20_000, "javascript")
