@@ -140,6 +140,30 @@ def _first_error(root: Node) -> Node:
         node = inner[0]
 
 
+class UniqueKeys:
+    """Unit keys made unique in file order: a repeat of `key` becomes
+    `key #2`, `key #3`, ... (skipping any already taken), so appending a
+    unit never changes an earlier key; amortized constant time per key, so
+    100,000 tests of one title cost no more than 100,000 titles."""
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+        self._next: dict[str, int] = {}
+
+    def add(self, key: str) -> tuple[str, int]:
+        """The unique key for `key` and its number (1 for the first)."""
+        if key not in self._taken:
+            self._taken.add(key)
+            return key, 1
+        n = self._next.get(key, 2)
+        while f"{key} #{n}" in self._taken:
+            n += 1
+        self._next[key] = n + 1
+        unique = f"{key} #{n}"
+        self._taken.add(unique)
+        return unique, n
+
+
 # Node types that are never code (tree-sitter "extras").
 COMMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
 

@@ -44,7 +44,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import Source, named, parse
+from gate.testcases._treesitter import Source, UniqueKeys, named, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -99,17 +99,13 @@ class _Splitter:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.found: list[Unit] = []
-        self._keys: set[str] = set()
+        self._keys = UniqueKeys()
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
 
     def add(self, node: Node, key: str, name: str, role: str, binds: tuple[str, ...] = ()) -> None:
-        unique, n = key, 1
-        while unique in self._keys:
-            n += 1
-            unique = f"{key} #{n}"
-        self._keys.add(unique)
+        unique, n = self._keys.add(key)
         self.found.append(
             Unit(
                 key=unique,

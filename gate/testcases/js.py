@@ -69,7 +69,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import COMMENTS, Source, named, parse
+from gate.testcases._treesitter import COMMENTS, Source, UniqueKeys, named, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -176,7 +176,7 @@ class _Splitter:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.found: list[Unit] = []
-        self._keys: set[str] = set()
+        self._keys = UniqueKeys()
 
     # --- emitting ---
 
@@ -189,11 +189,7 @@ class _Splitter:
         binds: Iterable[str] = (),
         code: str | None = None,
     ) -> None:
-        unique, n = key, 1
-        while unique in self._keys:
-            n += 1
-            unique = f"{key} #{n}"
-        self._keys.add(unique)
+        unique, n = self._keys.add(key)
         self.found.append(
             Unit(
                 key=unique,
