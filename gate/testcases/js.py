@@ -48,6 +48,13 @@ splits the file into its top-level statements, opening `describe` blocks:
   rebinds a name existing tests use is seen.  Declarations inside describe
   bodies report their names too.
 
+A file that binds a runner name itself (`function it(name, fn) { fn() }`,
+`const require = ...`, `let jest = ...`) other than by importing it from
+a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
+`bun:test`, `@playwright/test`, or `require` of one) is split again
+without that name: its calls are then ordinary calls, COLLECTION (such an
+`it` may run its "test" when the file loads).
+
 An initializer "may run code" unless it is made only of the definitions
 above: a call, `new`, `await`, an assignment, a member access (a getter),
 a spread or destructuring (an iterator or getters), arithmetic on
@@ -121,6 +128,13 @@ HOOKS = frozenset(
     }
 )
 FOCUSED = frozenset({"fit", "fdescribe"})
+# Names whose calls are read as the runner's (tests, hooks) or as only
+# defining (`require('x')`, `jest.fn()`); a file that binds one itself,
+# other than by importing it from a runner module, loses that reading.
+TRUSTED = frozenset({*TESTS, *DESCRIBES, *HOOKS, "require", "jest", "vi"})
+RUNNER_MODULES = frozenset(
+    {"vitest", "@jest/globals", "mocha", "node:test", "bun:test", "@playwright/test"}
+)
 MODIFIERS = frozenset(
     {
         "only",
@@ -160,8 +174,12 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     if grammar is None:
         raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
     source = parse(text, grammar)
-    splitter = _Splitter(source)
+    splitter = _Splitter(source, frozenset())
     splitter.statements(source.root.children, (), 0)
+    shadowed = splitter.shadowed()
+    if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
+        splitter = _Splitter(source, shadowed)
+        splitter.statements(source.root.children, (), 0)
     return tuple(splitter.found)
 
 
@@ -173,10 +191,20 @@ class _Call(NamedTuple):
 
 
 class _Splitter:
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, shadowed: frozenset[str]) -> None:
         self.source = source
+        self.untrusted = shadowed  # runner names this file binds itself
+        self.from_runner: set[str] = set()  # keys of imports from a runner module
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
+
+    def shadowed(self) -> frozenset[str]:
+        """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
+        `vi`, ...) a unit binds other than an import from a runner module: a
+        file's own `function it(name, fn) { fn() }` runs every "test" when
+        the file loads, so its calls are not taken as tests."""
+        bound = {n for u in self.found if u.key not in self.from_runner for n in u.binds}
+        return frozenset(bound & TRUSTED)
 
     # --- emitting ---
 
@@ -237,6 +265,8 @@ class _Splitter:
                 label = _joined(path, ", ".join(names) or word)
                 binds = names if word != "declare" else []  # a type, no runtime binding
                 self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
+                if self.requires_runner(node):
+                    self.from_runner.add(self.found[-1].key)
 
     def declaration(self, node: Node) -> tuple[str, list[str], bool] | None:
         """(keyword, bound names, inert) for a declaration; None for any other statement."""
@@ -294,7 +324,7 @@ class _Splitter:
             label = _joined(path, "".join(self.name_of(expr)) or expr.type)
             self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
             return
-        call = _call(self.source, expr) if expr is not None else None
+        call = _call(self.source, expr, self.untrusted) if expr is not None else None
         if call is not None and call.root in TESTS:
             self.test(node, call, path)
         elif call is not None and call.root in DESCRIBES:
@@ -399,6 +429,8 @@ class _Splitter:
             self.add(node, f"import {label}", label, COLLECTION)
             return
         self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
+        if where in RUNNER_MODULES:
+            self.from_runner.add(self.found[-1].key)
 
     # --- what runs when the file is loaded ---
 
@@ -443,6 +475,32 @@ class _Splitter:
             return True
         return self.inert_pattern(params)
 
+    def requires_runner(self, node: Node) -> bool:
+        """`const { describe, it } = require('mocha')`: every declarator takes
+        a runner module."""
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            return False
+        values = [
+            c.child_by_field_name("value")
+            for c in node.named_children
+            if c.type == "variable_declarator"
+        ]
+        return bool(values) and all(
+            v is not None and self.is_require(v) and self.required(v) in RUNNER_MODULES
+            for v in values
+        )
+
+    def required(self, node: Node) -> str:
+        """The module name of a `require('x')...` that `is_require` accepted."""
+        while node.type == "member_expression":
+            obj = node.child_by_field_name("object")
+            if obj is None:
+                return ""
+            node = obj
+        args = node.child_by_field_name("arguments")
+        parts = named(args) if args is not None else []
+        return self.text(parts[0])[1:-1] if parts else ""
+
     def is_require(self, node: Node) -> bool:
         """`require('x')`, `require('x').y`: loading a module by name."""
         while node.type == "member_expression":
@@ -457,6 +515,8 @@ class _Splitter:
         args = node.child_by_field_name("arguments")
         if function is None or args is None or self.text(function) != "require":
             return False
+        if "require" in self.untrusted:
+            return False
         parts = named(args) if args.type == "arguments" else []
         return len(parts) == 1 and parts[0].type == "string"
 
@@ -467,6 +527,8 @@ class _Splitter:
         if function is None or args is None or args.type != "arguments":
             return False
         if self.text(function) not in ("jest.fn", "vi.fn"):
+            return False
+        if self.text(function).split(".")[0] in self.untrusted:
             return False
         return all(self.inert(a) for a in named(args))
 
@@ -591,7 +653,7 @@ class _Splitter:
 _OPTIONAL = ("optional_chain", "?.")
 
 
-def _call(source: Source, node: Node) -> _Call | None:
+def _call(source: Source, node: Node, untrusted: frozenset[str]) -> _Call | None:
     """`node` as a call of a runner global (`it.only`, `test.each(t)`, ...), or None."""
     if node.type != "call_expression":
         return None
@@ -629,7 +691,7 @@ def _call(source: Source, node: Node) -> _Call | None:
             current = function
         else:
             return None
-    if root not in TESTS and root not in DESCRIBES and root not in HOOKS:
+    if root in untrusted or (root not in TESTS and root not in DESCRIBES and root not in HOOKS):
         return None
     return _Call(root, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
 

@@ -365,6 +365,49 @@ def test_rebinding_a_runner_name_is_seen_in_binds() -> None:
     assert [u.role for u in found] == [SUPPORT, SUPPORT, SUPPORT]
 
 
+@pytest.mark.parametrize(
+    "definition",
+    [
+        "function it(name, fn) { fn(); }",
+        "const it = (name, fn) => fn();",
+        "import { it } from './fake-runner';",
+        "const { it } = require('./fake-runner');",
+        "describe('d', () => { var it = run; });",
+    ],
+)
+def test_a_runner_name_the_file_defines_is_not_a_test(definition: str) -> None:
+    """`it(...)` calling the file's own `it` runs its callback when the file
+    loads: not a CASE, wherever the definition is."""
+    text = "it('x', () => { globalThis.fetch = fake; });\n" + definition + "\n"
+    found = units(text, ".ts")
+    assert (found[0].key, found[0].role) == ("statement it x", COLLECTION)
+
+
+@pytest.mark.parametrize(
+    ("definition", "roles"),
+    [
+        ("function require(name) { globalThis.fetch = fake; }", [COLLECTION, SUPPORT]),
+        ("const jest = { fn() { globalThis.fetch = fake; } };", [SUPPORT, COLLECTION]),
+        ("const unrelated = 1;", [SUPPORT, SUPPORT]),
+    ],
+)
+def test_a_shadowed_require_or_jest_runs_code(definition: str, roles: list[str]) -> None:
+    text = definition + "\nconst a = require('a');\nconst b = jest.fn();\n"
+    assert [u.role for u in units(text, ".js")][1:] == roles
+
+
+def test_runner_imports_keep_runner_names() -> None:
+    for imported in (
+        "import { it, describe, beforeEach, vi } from 'vitest';",
+        "import { jest, it } from '@jest/globals';",
+        "const { it, describe } = require('mocha');",
+        "import test, { it } from 'node:test';",
+        "const test = require('node:test');",
+    ):
+        found = units(imported + "\nit('x', () => {});\ntest('y', () => {});\n", ".ts")
+        assert [u.role for u in found] == [SUPPORT, CASE, CASE], imported
+
+
 def test_grammar_by_suffix() -> None:
     jsx = "it('renders', () => { render(<App a={1} />); });\n"
     assert [u.role for u in units(jsx, ".jsx")] == [CASE]
