@@ -383,3 +383,24 @@ def test_a_broken_function_is_unparsable(data: st.DataObject) -> None:
     broken = code[: code.rindex("}")]  # the body's closing brace removed
     with pytest.raises(Unparsable, match="syntax error"):
         units(text.replace(code, broken, 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_editing_a_function_changes_its_unit(data: st.DataObject) -> None:
+    text, funcs = _go_file(data)
+    if not funcs:
+        return
+    before = {(u.key, u.code) for u in units(text)}
+    _, code, _ = funcs[data.draw(st.integers(0, len(funcs) - 1))]
+    edit = data.draw(
+        st.sampled_from(
+            [
+                code.replace("{", "{\n\tt.Skip()\n", 1),
+                code.replace(") {", ") { /* a comment is code too */", 1),
+                code[: code.rindex("}")] + "\t_ = 1\n}",
+            ]
+        )
+    )
+    after = {(u.key, u.code) for u in units(text.replace(code, edit, 1))}
+    assert before - after

@@ -492,6 +492,8 @@ class _Gen:
         self.lines: list[str] = []
         self.tests: list[tuple[str, str]] = []  # (key without #n, code)
         self.slots: list[int] = []  # where a statement may go: between units
+        self.test_lines: list[int] = []  # the entry of each test in `lines`
+        self.describe_lines: list[int] = []  # the opening entry of each describe
 
     def emit(self, data: st.DataObject, path: tuple[str, ...], depth: int) -> None:
         for _ in range(data.draw(st.integers(0, 4))):
@@ -499,15 +501,22 @@ class _Gen:
             kind = data.draw(st.sampled_from(["test", "test", "describe", "hook", "const"]))
             indent = "  " * depth
             if kind == "test" or (kind == "describe" and depth >= 3):
-                fn = data.draw(st.sampled_from(["it", "test", "it.skip", "test.concurrent"]))
+                fn = data.draw(
+                    st.sampled_from(
+                        ["it", "test", "it.skip", "test.concurrent", "test.each([[1]])"]
+                    )
+                )
                 source, key = _literal(data.draw(_TITLES), data.draw(_QUOTES))
                 body = data.draw(st.sampled_from(["", " expect(1).toBe(1); ", "\n" + indent]))
                 code = f"{fn}({source}, () => {{{body}}});"
+                self.test_lines.append(len(self.lines))
                 self.lines.append(indent + code)
                 self.tests.append((f"{fn.split('.')[0]} {' > '.join((*path, key))}", code))
             elif kind == "describe":
                 source, key = _literal(data.draw(_TITLES), data.draw(_QUOTES))
-                self.lines.append(f"{indent}describe({source}, () => {{")
+                each = data.draw(st.sampled_from(["describe", "describe.each([1, 2])"]))
+                self.describe_lines.append(len(self.lines))
+                self.lines.append(f"{indent}{each}({source}, () => {{")
                 self.emit(data, (*path, key), depth + 1)
                 self.lines.append(indent + "});")
             elif kind == "hook":
@@ -667,3 +676,33 @@ def test_many_repeats_of_one_title_are_linear() -> None:
     assert len(set(keys)) == len(keys) == 20_001
     assert keys[:3] == ["it x", "it x #2", "it x #3"]
     assert keys[-1] == "it x #3 #2"  # `it x #3` was taken by a repeat
+
+
+_TEST_EDITS = [
+    lambda code: code.replace("() => {", "() => { evil();", 1),
+    lambda code: code.replace("(", ".skip(", 1),
+    lambda code: code.replace("(", ".only(", 1),
+    lambda code: "x" + code if code.startswith("it") else code.replace("test", "it", 1),
+    lambda code: code.removesuffix(");") + ", 5000);",
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_editing_a_test_or_its_describe_changes_a_unit(data: st.DataObject) -> None:
+    """No edit of an existing test, or of a describe around it, leaves every
+    base unit's key and code in place: the comparison always sees it."""
+    gen = _generator(data)
+    if not gen.test_lines:
+        return
+    before = units("".join(line + "\n" for line in gen.lines), ".ts")
+    lines = list(gen.lines)
+    if gen.describe_lines and data.draw(st.booleans()):
+        where = data.draw(st.sampled_from(gen.describe_lines))
+        lines[where] = lines[where].replace("describe", "describe.skip", 1)
+    else:
+        where = data.draw(st.sampled_from(gen.test_lines))
+        indent = lines[where][: len(lines[where]) - len(lines[where].lstrip())]
+        lines[where] = indent + data.draw(st.sampled_from(_TEST_EDITS))(lines[where].lstrip())
+    after = units("".join(line + "\n" for line in lines), ".ts")
+    assert {(u.key, u.code) for u in before} - {(u.key, u.code) for u in after}
