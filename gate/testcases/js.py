@@ -53,7 +53,10 @@ A file that binds a runner name itself (`function it(name, fn) { fn() }`,
 a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
 `bun:test`, `@playwright/test`, or `require` of one) is split again
 without that name: its calls are then ordinary calls, COLLECTION (such an
-`it` may run its "test" when the file loads).
+`it` may run its "test" when the file loads).  A runner function imported
+under another name (`import { test as base } from 'vitest'`) is that
+function, and so is Vitest's `const test = base.extend({...})` whose
+fixtures only define (a SUPPORT unit): `test('x', ...)` is then a case.
 
 An initializer "may run code" unless it is made only of the definitions
 above: a call, `new`, `await`, an assignment, a member access (a getter),
@@ -72,7 +75,7 @@ or describe blocks nest deeper than `MAX_DEPTH`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
@@ -195,6 +198,9 @@ class _Splitter:
         self.source = source
         self.untrusted = shadowed  # runner names this file binds itself
         self.from_runner: set[str] = set()  # keys of imports from a runner module
+        # local names of runner functions: `import { test as base } from 'vitest'`,
+        # `const test = base.extend({...})` (Vitest's fixtures)
+        self.aliases: dict[str, str] = {}
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
 
@@ -205,6 +211,43 @@ class _Splitter:
         the file loads, so its calls are not taken as tests."""
         bound = {n for u in self.found if u.key not in self.from_runner for n in u.binds}
         return frozenset(bound & TRUSTED)
+
+    def runner_root(self, name: str) -> str | None:
+        """The runner function a called name is (`it`, `describe`, ...), or None."""
+        if name in self.aliases:
+            return self.aliases[name]
+        if name in self.untrusted:
+            return None
+        return name if name in TESTS or name in DESCRIBES or name in HOOKS else None
+
+    def extended_test(self, node: Node) -> str | None:
+        """`const X = test.extend({...})` (chained `.extend(...)` too) with
+        arguments that only define: the runner root X stands for, or None."""
+        if node.type != "lexical_declaration" or node.children[0].type != "const":
+            return None
+        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(declarators) != 1:
+            return None
+        name = declarators[0].child_by_field_name("name")
+        value = declarators[0].child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            return None
+        while value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            args = value.child_by_field_name("arguments")
+            if function is None or args is None or args.type != "arguments":
+                return None
+            prop = function.child_by_field_name("property")
+            obj = function.child_by_field_name("object")
+            if function.type != "member_expression" or prop is None or obj is None:
+                return None
+            if self.text(prop) != "extend" or not all(self.inert(a) for a in named(args)):
+                return None
+            value = obj
+        if value.type != "identifier" or self.text(value) == self.text(name):
+            return None
+        root = self.runner_root(self.text(value))
+        return root if root in TESTS else None
 
     # --- emitting ---
 
@@ -255,6 +298,12 @@ class _Splitter:
             self.export(node, path)
         elif kind == "import_statement":
             self.import_(node, path)
+        elif (root := self.extended_test(node)) is not None:
+            names = self.name_of(node.named_children[0]) if node.named_children else []
+            label = _joined(path, ", ".join(names))
+            self.add(node, f"const {label}", label, SUPPORT, names)
+            self.from_runner.add(self.found[-1].key)
+            self.aliases.update(dict.fromkeys(names, root))
         else:
             declared = self.declaration(node)
             if declared is None:
@@ -324,7 +373,7 @@ class _Splitter:
             label = _joined(path, "".join(self.name_of(expr)) or expr.type)
             self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
             return
-        call = _call(self.source, expr, self.untrusted) if expr is not None else None
+        call = _call(self.source, expr, self.runner_root) if expr is not None else None
         if call is not None and call.root in TESTS:
             self.test(node, call, path)
         elif call is not None and call.root in DESCRIBES:
@@ -431,6 +480,7 @@ class _Splitter:
         self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
         if where in RUNNER_MODULES:
             self.from_runner.add(self.found[-1].key)
+            self.aliases.update(_runner_aliases(self.source, clause))
 
     # --- what runs when the file is loaded ---
 
@@ -653,7 +703,7 @@ class _Splitter:
 _OPTIONAL = ("optional_chain", "?.")
 
 
-def _call(source: Source, node: Node, untrusted: frozenset[str]) -> _Call | None:
+def _call(source: Source, node: Node, resolve: Callable[[str], str | None]) -> _Call | None:
     """`node` as a call of a runner global (`it.only`, `test.each(t)`, ...), or None."""
     if node.type != "call_expression":
         return None
@@ -691,9 +741,12 @@ def _call(source: Source, node: Node, untrusted: frozenset[str]) -> _Call | None
             current = function
         else:
             return None
-    if root in untrusted or (root not in TESTS and root not in DESCRIBES and root not in HOOKS):
+    canonical = resolve(root)
+    if canonical is None:
         return None
-    return _Call(root, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
+    return _Call(
+        canonical, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args))
+    )
 
 
 def _summary(source: Source, expr: Node | None) -> str:
@@ -743,6 +796,25 @@ def _pattern_names(source: Source, pattern: Node | None) -> list[str]:
                 stack.append(left)
         elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
             stack.extend(reversed(named(node)))
+    return found
+
+
+def _runner_aliases(source: Source, clause: Node) -> dict[str, str]:
+    """`import { test as base, it }`: {"base": "test"}, the runner names
+    imported under another name."""
+    found: dict[str, str] = {}
+    stack = [clause]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_specifier":
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            if alias is not None and name is not None:
+                imported = source.text(name)
+                if imported in TESTS or imported in DESCRIBES or imported in HOOKS:
+                    found[source.text(alias)] = imported
+        else:
+            stack.extend(named(node))
     return found
 
 

@@ -706,3 +706,33 @@ def test_editing_a_test_or_its_describe_changes_a_unit(data: st.DataObject) -> N
         lines[where] = indent + data.draw(st.sampled_from(_TEST_EDITS))(lines[where].lstrip())
     after = units("".join(line + "\n" for line in lines), ".ts")
     assert {(u.key, u.code) for u in before} - {(u.key, u.code) for u in after}
+
+
+def test_vitest_fixtures_keep_tests_cases() -> None:
+    text = """\
+import { test as baseTest, it as baseIt, expect } from 'vitest';
+
+const test = baseTest.extend({ db: async ({}, use) => { await use(open()); } });
+const myIt = baseIt.extend({ a: 1 }).extend({ b: [undefined, { injected: true }] });
+const sneaky = baseTest.extend(makeFixtures());
+
+test('uses db', ({ db }) => {});
+myIt('uses a', ({ a }) => {});
+baseTest('plain', () => {});
+sneaky('x', () => {});
+"""
+    assert [(u.key, u.role) for u in units(text, ".ts")] == [
+        ("import vitest", SUPPORT),
+        ("const test", SUPPORT),
+        ("const myIt", SUPPORT),
+        ("const sneaky", COLLECTION),
+        ("test uses db", CASE),
+        ("it uses a", CASE),
+        ("test plain", CASE),
+        ("statement sneaky x", COLLECTION),
+    ]
+
+
+def test_extend_of_a_name_not_from_a_runner_is_not_a_runner() -> None:
+    text = "const test = fake.extend({});\ntest('x', () => {});\n"
+    assert [u.role for u in units(text, ".ts")] == [COLLECTION, COLLECTION]
