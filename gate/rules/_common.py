@@ -10,7 +10,18 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gate.changes import ADDED, COPIED, DELETED, RENAMED, ChangeSet, FileChange
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    RENAMED,
+    TYPE_CHANGED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+)
 from gate.errors import GateError
 from gate.paths import quoted
 from gate.report import Finding, RuleResult
@@ -188,6 +199,72 @@ class Versions:
     head: str | None
 
 
+# What a checkout reads at a path that is not a regular file, by git mode.
+_NOT_A_FILE = {
+    MODE_SYMLINK: ("a symlink", "a checkout reads the file it points to, not the link's text"),
+    MODE_SUBMODULE: ("a submodule", "a checkout reads another repository's files there"),
+}
+
+
+def type_change(changes: ChangeSet, path: str) -> tuple[str, tuple[str, ...]] | None:
+    """(what `path` is or becomes other than a regular file, the paths
+    that say so), or None when it is a regular file (or absent) on each
+    side the change writes.  A symlink or a submodule on either side
+    (its git mode, either side of the change that writes `path`), a type
+    change whose modes the source does not know (the PR files API's
+    `changed`), or a folder on either side: a change that writes a path
+    under `path/` (a file becoming a folder is a deletion, or a rename,
+    plus additions under it)."""
+    under = f"{path}/"
+    base_folder = head_folder = False
+    inside: list[str] = []
+    touched: list[str] = []
+    for other in changes.files:
+        base_side = None if other.status in (ADDED, COPIED) else (other.old_path or other.path)
+        head_side = None if other.status == DELETED else other.path
+        hit: list[str] = []
+        if base_side is not None and base_side.startswith(under):
+            base_folder = True
+            hit.append(base_side)
+        if head_side is not None and head_side.startswith(under):
+            head_folder = True
+            hit.append(head_side)
+        if hit:
+            inside.extend(hit)
+            touched.extend(other.touched)
+            if other.status == UNKNOWN:  # a path known by name only: either side
+                base_folder = head_folder = True
+    if base_folder or head_folder:
+        if base_folder and head_folder:
+            side = "a folder on both sides of the change"
+        elif base_folder:
+            side = "a folder at base"
+        else:
+            side = "a folder at head"
+        what = f"is {side} (the change writes {quote(sorted(inside)[0])} inside it)"
+        return f"{what}: a checkout reads the files inside it, not one text", tuple(touched)
+    state = file_state(changes, path)
+    f = state.change
+    if f is None:
+        return None
+    renamed_in = f.status == RENAMED and f.path == path and f.old_path != path
+    base_mode = None if f.status in (ADDED, COPIED) or renamed_in else f.old_mode
+    head_mode = None if state.gone is not None else f.new_mode
+    for side, mode in (("at base", base_mode), ("at head", head_mode)):
+        if mode in _NOT_A_FILE:
+            kind, reads = _NOT_A_FILE[mode]
+            verb = "was" if side == "at base" else "is"
+            return f"{verb} {kind} {side}: {reads}", f.touched
+    if f.status == TYPE_CHANGED:
+        return (
+            f"changes type (a regular file becoming a symlink or a submodule, or back), and "
+            f"this source ({changes.source}) does not say to what: judge it with `gate check` "
+            "on a git repository",
+            f.touched,
+        )
+    return None
+
+
 def shadows(path: str, other: str) -> bool:
     """Whether a file at `other` makes Python import something else than
     the module `path` (a `.py` file) from the same folder.  Python's finder
@@ -287,7 +364,10 @@ def versions(
 
     With `python`, a file the change adds beside it that Python imports
     instead (`shadowed`: a package folder of the same name, an extension
-    module) fails first, whether or not the file itself is touched.
+    module) fails first, whether or not the file itself is touched.  Then
+    a file that is not a regular file on either side (`type_change`: a
+    symlink, a submodule, a folder) fails: its text is not what a checkout
+    reads.
     """
     path = param_str(rule, "file")
     if python:
@@ -301,6 +381,16 @@ def versions(
                 f"({where}); {promise}",
                 paths=[shadow],
             )
+    changed_type = type_change(changes, path)
+    if changed_type is not None:
+        why, touched = changed_type
+        return result(
+            rule,
+            False,
+            f"{quote(path)} {why}; the rule compares the texts of a regular file, so keep "
+            f"{quote(path)} one on both sides",
+            paths=touched,
+        )
     state = file_state(changes, path)
     if state.change is None:
         return result(rule, True, f"{quote(path)} is untouched")

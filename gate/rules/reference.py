@@ -112,6 +112,13 @@ checks).
   `keep_symbols` and `confine_to_symbols` for how rebinding a name counts,
   and [hostile input](hostile-input.md) for the tricks each rule holds
   against.
+- **A content rule's file is a regular file on both sides.** A content
+  rule compares texts, so it fails when its `file` is, or becomes, a
+  symlink (whose stored text is the link's target, which can spell the
+  old file), a submodule or a folder, on either side of the change, or
+  when the source says the file changed type without saying to what (the
+  PR files API's `changed`): a checkout reads something else there. A
+  mode change (`chmod +x`) is no type change.
 - **Size.** Content rules read a file only up to 1 MiB a version: Python's
   parser needs about 100 times a file's size in memory, so a 50 MB module
   would take gigabytes. A touched `file` over the limit fails each content
