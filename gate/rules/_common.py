@@ -299,21 +299,125 @@ def _extension(suffix: str) -> bool:
 
 
 def shadowed(changes: ChangeSet, path: str) -> tuple[str, str] | None:
-    """(a file the change adds, or renames or copies into place, that Python
-    imports instead of the module `path`; where) or None: beside it
-    (`shadows`), or in a test folder (`shadows_from_tests`)."""
+    """(a file the change adds, or renames, copies or changes into place,
+    that Python imports or runs instead of the module `path`; where) or
+    None (`shadow_of`).  A path known only by name (a writer's
+    `result.json`) counts as added."""
     from gate import globs
     from gate.rubric import DEFAULT_TESTS
 
     in_tests = globs.matcher(DEFAULT_TESTS, globs.FOLDED)  # built once, not per file
     for f in changes.files:
-        if f.status not in (ADDED, COPIED, RENAMED):
+        if f.status not in _PLACES:
             continue
-        if shadows(path, f.path):
-            return f.path, "beside it"
-        if shadows_from_tests(path, f.path, in_tests):
-            return f.path, "from a test folder, which pytest puts first on sys.path"
+        where = shadow_of(path, f.path, in_tests)
+        if where is not None:
+            return f.path, where
     return None
+
+
+# The statuses that put a file at a path where the base had none (or another
+# type: a dangling symlink made a real extension module).
+_PLACES = frozenset({ADDED, COPIED, RENAMED, TYPE_CHANGED, UNKNOWN})
+# Folders whose `.pth` files and `sitecustomize`/`usercustomize` modules
+# Python's `site` module runs at startup (a virtual environment committed
+# inside the repository: `.venv/lib/python3.12/site-packages/`,
+# `.venv/Lib/site-packages/`, Debian's `dist-packages`).
+_SITE_DIRS = frozenset({"site-packages", "dist-packages"})
+_SITE_MODULES = frozenset({"sitecustomize", "usercustomize"})
+
+
+def shadow_of(path: str, other: str, in_tests: Callable[[str], bool]) -> str | None:
+    """Where a file at `other` makes Python import, or run, something else
+    than the module `path` (a `.py` file), or None.  Derived from the
+    import system (`importlib.machinery`, PEP 3147, PEP 552, PEP 420, the
+    `site` module), each form checked against a real import in the tests:
+
+    - beside it (`shadows`): a package folder of the same name, or an
+      extension module, which Python's finder tries before the source;
+    - its cached bytecode (`cached_bytecode`): `__pycache__/NAME.TAG.pyc`,
+      which a hash-based pyc (PEP 552) makes Python run instead of the
+      source, unchecked or checked against a source the writer knows;
+    - at startup: a `.pth` file or a `sitecustomize`/`usercustomize` module
+      in a `site-packages` folder (a virtual environment in the checkout),
+      whose `import` lines run before any test and may replace any module;
+    - on an earlier `sys.path` entry: a module or package in a test folder
+      (`shadows_from_tests`), or in a folder above the file (the
+      repository's root, a `src/`), named like a name the file may be
+      imported by (`shadows_from_above`).
+
+    Not shadows, as Python's finder decides: a sourceless `NAME.pyc`
+    beside the source (the source comes first), a namespace folder
+    `NAME/` without `__init__` on any entry (a module anywhere on the path
+    comes first, PEP 420)."""
+    folders = other.split("/")
+    if any(folder in _SITE_DIRS for folder in folders[:-1]):
+        name = folders[-1]
+        if name.endswith(".pth") or _module_name(other) in _SITE_MODULES:
+            return (
+                "in a site-packages folder, which Python's site module runs at startup "
+                "from a virtual environment in the checkout"
+            )
+    if shadows(path, other):
+        return "beside it"
+    if cached_bytecode(path, other):
+        return (
+            "as its cached bytecode, which Python runs instead of the source when the "
+            "file is a hash-based .pyc (PEP 552)"
+        )
+    if shadows_from_tests(path, other, in_tests):
+        return "from a test folder, which pytest puts first on sys.path"
+    if shadows_from_above(path, other):
+        return (
+            "from a folder above it, which comes first on sys.path when Python runs "
+            "from there (the repository's root, a src/ folder)"
+        )
+    return None
+
+
+def cached_bytecode(path: str, other: str) -> bool:
+    """Whether `other` is cached bytecode of the module `path`:
+    `__pycache__/NAME.TAG.pyc` in its folder (PEP 3147; any interpreter's
+    tag, `cpython-312`, `pypy310`, with or without `.opt-1`/`.opt-2`)."""
+    folder, _, name = path.rpartition("/")
+    if not name.endswith(".py"):
+        return False
+    cache = f"{folder}/__pycache__/" if folder else "__pycache__/"
+    if not other.startswith(cache):
+        return False
+    rest = other[len(cache) :]
+    stem = name[: -len(".py")]
+    return "/" not in rest and rest.startswith(stem + ".") and rest.endswith(".pyc")
+
+
+def shadows_from_above(path: str, other: str) -> bool:
+    """Whether a module at `other`, in a folder above the file `path` (an
+    ancestor, the repository's root included), is named like a name the
+    file may be imported by (its stem, or a folder on its way): when that
+    folder comes before the file's own on `sys.path` (Python run from the
+    root puts it first; a `src/` layout puts `src/` on the path), `import
+    clamp_kit` finds `clamp_kit.py` at the root before `src/clamp_kit.py`,
+    and `src.py` at the root replaces the namespace folder `src/`.  The
+    file's own package folders do not count (`src/__init__.py` for
+    `src/clamp_kit.py` is the same package), nor a module beside a folder
+    the file proves a regular package (`pkg.py` beside `pkg/__init__.py`:
+    the package comes first)."""
+    name = _module_name(other)
+    if name is None:
+        return False
+    where, _, leaf = other.rpartition("/")
+    package = leaf.startswith("__init__.")
+    if package:
+        where = where.rpartition("/")[0]  # a package lives in its parent folder
+    above = path.split("/")[:-1]
+    here = where.split("/") if where else []
+    if len(here) >= len(above) or above[: len(here)] != here:
+        return False  # not strictly above the file (its own folder: `shadows`)
+    below = above[len(here) :]
+    stem = path.rpartition("/")[2].removesuffix(".py")
+    if name == below[0] and (package or (stem == "__init__" and len(below) == 1)):
+        return False
+    return name in {*below, stem} - {"__init__"}
 
 
 def _module_name(path: str) -> str | None:
