@@ -37,6 +37,7 @@ from functools import lru_cache
 
 __all__ = [
     "FOLDS",
+    "RAW_MARK",
     "fold",
     "fold_names",
     "fold_units",

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, ChangeSet, FileChange
+from gate.changes import ADDED, TYPE_CHANGED, ChangeSet, FileChange, from_paths
 from gate.rubric import Rule
 from gate.rules import REGISTRY
 from gate.rules._common import shadowed
@@ -221,3 +221,21 @@ def test_a_pth_file_or_sitecustomize_in_a_checked_in_venv_runs_first(tmp_path: P
     assert imported(root, "", "clamp_kit") == "source"
     assert judged("clamp_kit.py", "models/clamp.pth") == [True, True]
     assert judged("clamp_kit.py", "sitecustomize.py") == [True, True]
+
+
+@pytest.mark.parametrize(
+    "added",
+    ["clamp_kit/__init__.py", "__pycache__/clamp_kit.cpython-312.pyc", "tests/clamp_kit.py"],
+)
+def test_a_shadow_known_by_name_or_changed_into_place_counts(added: str) -> None:
+    """A writer's `result.json` lists paths without status, and a type change
+    (a dangling symlink made a real file) puts a file where none was: both
+    place a shadow, so both Python rules fail without the file being touched."""
+    for changes in (
+        ChangeSet(files=from_paths([added]), source="writer"),
+        ChangeSet(files=(FileChange(added, TYPE_CHANGED, added=1, deleted=0),)),
+    ):
+        for kind in ("keep_symbols", "confine_to_symbols"):
+            rule = Rule(id="R", kind=kind, params={"file": "clamp_kit.py", "symbols": ["clamp"]})
+            verdict = REGISTRY[kind].check(rule, changes)
+            assert not verdict.passed and "Python imports instead" in verdict.message

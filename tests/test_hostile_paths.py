@@ -219,6 +219,11 @@ def test_json_holds_every_utf8_name_verbatim_and_escapes_only_bytes(
                 assert "src/" + text not in shown_out, (fmt, text)
         assert "\x1b" not in shown_out and "\ufffd" not in shown_out
         assert not any(line.startswith("::") for line in shown_out.splitlines())
+        if fmt == "markdown":  # each path sits in one code span on its own line
+            block = shown_out.split("offending paths:")[1].split("\n\n")[1]
+            listed_md = block.splitlines()
+            assert len(listed_md) == len(added), block
+            assert all(line.startswith("- `") and line.endswith("`") for line in listed_md)
 
 
 # --- letter case, Unicode normalization, trailing dots -----------------------

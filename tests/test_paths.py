@@ -203,3 +203,17 @@ def test_code_points_hfs_ignores_fold_away(path: str, inserts: list[tuple[int, s
     assert not forbidden_path.check(rule, ChangeSet(files=(FileChange(variant),))).passed
     assert globs.matches(variant, [top + "/"], globs.REACH)
     assert globs.matches(variant, [top[:2] + "?" + top[3:] + "/**"], globs.REACH)
+
+
+@PROPS
+@given(PATH_BYTES)
+def test_annotation_paths_are_exact_for_utf8_and_never_carry_nul(raw: bytes) -> None:
+    from gate.github.publish import annotation_path
+
+    text = paths.from_bytes(raw)
+    shown_path = annotation_path(text)
+    assert "\0" not in shown_path
+    try:
+        assert shown_path == raw.decode("utf-8")
+    except UnicodeDecodeError:
+        assert unprintable(shown_path) == raw
