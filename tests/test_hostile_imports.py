@@ -214,6 +214,23 @@ def test_a_pth_file_or_sitecustomize_in_a_checked_in_venv_runs_first(tmp_path: P
         assert judged("clamp_kit.py", rel) == [False, False], rel
         assert judged("src/deep/other.py", rel) == [False, False], rel  # any module
         target.unlink()
+    # An editable install appends the project's folder after site-packages
+    # (a path line in a .pth): a module there named like the file wins.
+    _write(root, "src/clamp_kit.py", REAL)
+    (site / "_editable.pth").write_text(f"{root / 'src'}\n")
+    (root / "clamp_kit.py").unlink()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    argv = [str(python), "-c", "import clamp_kit; print(clamp_kit.WHO)"]
+    run = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+    assert run.stdout.strip() == "source", run.stderr
+    (site / "clamp_kit.py").write_bytes(FAKE)
+    run = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+    assert run.stdout.strip() == "shadow", run.stderr
+    rel = (site / "clamp_kit.py").relative_to(root).as_posix()
+    assert judged("src/clamp_kit.py", rel) == [False, False], rel
+    assert judged("src/other.py", rel) == [True, True], rel  # another name: not judged
+    (site / "clamp_kit.py").unlink()
+    _write(root, "clamp_kit.py", REAL)
     # a .pth elsewhere (model weights) is not read by Python, nor a
     # sitecustomize at the root (not on sys.path yet when site runs): not judged
     _write(root, "sitecustomize.py", replace.encode())

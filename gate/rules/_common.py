@@ -341,6 +341,8 @@ def shadow_of(path: str, other: str, in_tests: Callable[[str], bool]) -> str | N
     - at startup: a `.pth` file or a `sitecustomize`/`usercustomize` module
       in a `site-packages` folder (a virtual environment in the checkout),
       whose `import` lines run before any test and may replace any module;
+      and a module there named like a name the file may be imported by
+      (an editable install appends the project's folder after it);
     - on an earlier `sys.path` entry: a module or package in a test folder
       (`shadows_from_tests`), or in a folder above the file (the
       repository's root, a `src/`), named like a name the file may be
@@ -352,11 +354,15 @@ def shadow_of(path: str, other: str, in_tests: Callable[[str], bool]) -> str | N
     comes first, PEP 420)."""
     folders = other.split("/")
     if any(folder in _SITE_DIRS for folder in folders[:-1]):
-        name = folders[-1]
-        if name.endswith(".pth") or _module_name(other) in _SITE_MODULES:
+        if folders[-1].endswith(".pth") or _module_name(other) in _SITE_MODULES:
             return (
                 "in a site-packages folder, which Python's site module runs at startup "
                 "from a virtual environment in the checkout"
+            )
+        if _module_name(other) in _import_names(path):
+            return (
+                "in a site-packages folder, which comes before a folder an editable "
+                "install adds to sys.path"
             )
     if shadows(path, other):
         return "beside it"
@@ -443,8 +449,14 @@ def shadows_from_tests(path: str, other: str, in_tests: Callable[[str], bool]) -
     name = _module_name(other)
     if name is None:
         return False
-    names = {segment.removesuffix(".py") for segment in path.split("/")} - {"__init__"}
-    return name in names and in_tests(other)
+    return name in _import_names(path) and in_tests(other)
+
+
+def _import_names(path: str) -> set[str]:
+    """The top-level names the file `path` may be imported by: its stem and
+    each folder on its way (`src`, `pkg`, `mod` for `src/pkg/mod.py`),
+    whichever of its folders is on `sys.path`."""
+    return {segment.removesuffix(".py") for segment in path.split("/")} - {"__init__"}
 
 
 def versions(

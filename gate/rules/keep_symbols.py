@@ -49,7 +49,9 @@ Passes when `file` is untouched.  Fails when:
   a test's folder first on `sys.path`) or in a folder above `file`
   (`clamp_kit.py` at the root for `src/clamp_kit.py`); or a `.pth` file or
   `sitecustomize` module in a `site-packages` folder (a virtual
-  environment in the checkout runs them at startup, before any import);
+  environment in the checkout runs them at startup, before any import),
+  or a module there named like `file` (an editable install puts the
+  project's folder after it);
 * a listed symbol defined at base is not defined at head, or is deleted or
   rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation
