@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.changes.api import changes_from_api, listing
@@ -44,9 +44,15 @@ def rubric(kind: str) -> bytes:
 
 # What stands at F instead of a regular file: (tree entries for F, the text
 # a reader that follows links would read there, if any).
+FORMS = ("symlink", "submodule", "folder")
+
+
 @st.composite
-def not_a_file(draw: st.DrawFn) -> tuple[str, dict[bytes, tuple[str, bytes]], bytes | None]:
-    form = draw(st.sampled_from(["symlink", "submodule", "folder"]))
+def not_a_file(
+    draw: st.DrawFn, form: str | None = None
+) -> tuple[str, dict[bytes, tuple[str, bytes]], bytes | None]:
+    if form is None:
+        form = draw(st.sampled_from(FORMS))
     if form == "symlink":
         target = draw(
             st.one_of(
@@ -87,16 +93,23 @@ def rule_r(report: dict[str, Any]) -> dict[str, Any]:
     return next(r for r in report["results"] if r["id"] == "R")
 
 
-@GIT
-@given(kind=st.sampled_from(sorted(RULES)), replaced=not_a_file(), side=SIDES)
+@pytest.mark.parametrize("kind", sorted(RULES))
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("side", ["head", "base"])
+@settings(GIT, max_examples=4)
+@given(data=st.data())
 def test_a_content_file_that_is_not_a_regular_file_fails_from_git_and_patch(
     capsys: pytest.CaptureFixture[str],
     tmp_path_factory: pytest.TempPathFactory,
     kind: str,
-    replaced: tuple[str, dict[bytes, tuple[str, bytes]], bytes | None],
+    form: str,
     side: str,
+    data: st.DataObject,
 ) -> None:
-    form, entries, _ = replaced
+    """Every rule x form x side; hypothesis draws the link's text (the old
+    file's own text, a link to a copy of it, any bytes) and the file inside
+    the folder."""
+    _, entries, _ = data.draw(not_a_file(form))
     root = tmp_path_factory.mktemp("types") / "repo"
     repo = Plumbing(root)
     base_tree, head_tree = trees(entries, side)
