@@ -12,11 +12,14 @@ the documentation calls near misses must really lose.
 
 from __future__ import annotations
 
+import importlib.machinery
 import keyword
 import os
 import py_compile
+import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from importlib.util import source_hash
 from pathlib import Path
@@ -64,7 +67,34 @@ def checked_pyc(target: Path, source: bytes, claimed: bytes) -> None:
     target.write_bytes(bytes(data))
 
 
-# (form, whether it must win, a writer of the added file: (root, folder, stem) -> repo path)
+COMPILER = shutil.which("cc") or shutil.which("gcc")
+EXTENSION_C = """#include <Python.h>
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "NAME", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_NAME(void) {
+    PyObject *mod = PyModule_Create(&def);
+    if (mod != NULL && PyModule_AddStringConstant(mod, "WHO", "shadow") < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}
+"""
+_BUILT: dict[str, bytes] = {}
+
+
+def extension(stem: str, scratch: Path) -> bytes:
+    """A real extension module named `stem` (WHO = "shadow"), built with the C compiler."""
+    if stem not in _BUILT:
+        source = scratch / f"{stem}.c"
+        source.write_text(EXTENSION_C.replace("NAME", stem))
+        out = scratch / f"{stem}.so"
+        include = sysconfig.get_paths()["include"]
+        argv = [str(COMPILER), "-shared", "-fPIC", f"-I{include}", "-o", str(out), str(source)]
+        subprocess.run(argv, check=True, capture_output=True)
+        _BUILT[stem] = out.read_bytes()
+    return _BUILT[stem]
+
+
 def _write(root: Path, rel: str, data: bytes) -> str:
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     (root / rel).write_bytes(data)
@@ -77,6 +107,12 @@ def add_form(form: str, root: Path, folder: str, stem: str) -> str:
     cache = f"{here}__pycache__/{stem}.{TAG}.pyc"
     if form == "package":
         return _write(root, f"{here}{stem}/__init__.py", FAKE)
+    if form.startswith("extension"):
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[int(form[-1])]
+        data = extension(stem, root.parent)
+        if form.startswith("extension package"):
+            return _write(root, f"{here}{stem}/__init__{suffix}", data)
+        return _write(root, f"{here}{stem}{suffix}", data)
     if form == "sourceless package":
         rel = f"{here}{stem}/__init__.pyc"
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -112,6 +148,8 @@ def add_form(form: str, root: Path, folder: str, stem: str) -> str:
 
 WINS = {
     "package": True,
+    **{f"extension {n}": True for n in range(len(importlib.machinery.EXTENSION_SUFFIXES))},
+    **{f"extension package {n}": True for n in range(len(importlib.machinery.EXTENSION_SUFFIXES))},
     "sourceless package": True,
     "unchecked pyc": True,
     "checked pyc": True,
@@ -162,7 +200,7 @@ def judged(kept: str, added: str) -> list[bool]:
 @given(
     stem=NAMES,
     folder=st.sampled_from(["", "src", "lib/vendor"]),
-    form=st.sampled_from(sorted(WINS)),
+    form=st.sampled_from(sorted(f for f in WINS if COMPILER or not f.startswith("extension"))),
 )
 def test_every_form_that_wins_a_real_import_fails_the_python_rules(
     tmp_path_factory: pytest.TempPathFactory, stem: str, folder: str, form: str
