@@ -187,6 +187,13 @@ def test_init_from_any_subfolder_writes_the_rubric_at_the_root(
         assert gate_step(text)["with"]["rubric-path"] == DEFAULT_RUBRIC_PATH
     selftest = next(line for line in out.splitlines() if "gate selftest" in line)
     assert main(shlex.split(selftest.split("#")[0])[1:]) == 0, selftest
+    if workflow:  # the printed git line works from this folder too
+        assert f"wrote {WORKFLOW_PATH} (the repository's root)" in out
+        add = next(line for line in out.splitlines() if "git add" in line).split("#")[0]
+        proc = subprocess.run(add, shell=True, cwd=sub, capture_output=True, text=True)
+        assert proc.returncode == 0, (add, proc.stderr)
+        shown = clone.git("show", "--name-only", "--format=", "HEAD")
+        assert DEFAULT_RUBRIC_PATH in shown and WORKFLOW_PATH in shown
     capsys.readouterr()
     assert main(["init"]) == 2  # the same file again, from the same folder: never overwritten
     assert "already exists" in capsys.readouterr().err

@@ -90,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         raise GateError("--action names the gate for the workflow: pass --workflow too")
     root = repo_root(Path.cwd())
     path = rubric_file(args.path, root)
+    # From a subfolder, say where the root is and start the git line there.
+    up = os.path.relpath(root, Path.cwd().resolve()) if root is not None else os.curdir
+    at_root = "" if up == os.curdir else " (the repository's root)"
+    to_root = "" if up == os.curdir else f"cd {shlex.quote(Path(up).as_posix())} && "
     # Outside a repository, the current folder is where one will be.
     in_repo = repo_path(path, root if root is not None else Path.cwd().resolve())
     lines: list[str] = []
@@ -130,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")
         lines.append(
-            f"wrote {WORKFLOW_PATH}: runs the gate on every pull request and merge queue entry"
+            f"wrote {WORKFLOW_PATH}{at_root}: runs the gate on every pull request and merge "
+            "queue entry"
         )
 
     quoted = shlex.quote(name)
@@ -142,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if workflow is not None:
         lines += [
-            '  git add .github && git commit -m "Add Blast Radius Gate"'
+            f'  {to_root}git add .github && git commit -m "Add Blast Radius Gate"'
             "   # land it on main in its own PR",
             "  then require the check: Settings > Rules > Rulesets > Require status checks "
             "to pass > add blast-radius (source: GitHub Actions)",
