@@ -171,14 +171,19 @@ def build_parser() -> argparse.ArgumentParser:
         "init",
         help=f"write a starter rubric at {DEFAULT_RUBRIC_PATH} (--workflow: and the workflow)",
         description=(
-            f"Write a starter rubric at {DEFAULT_RUBRIC_PATH} (never overwrites). With "
+            f"Write a starter rubric at {DEFAULT_RUBRIC_PATH} at the root of the git "
+            "repository holding the current folder (never overwrites). With "
             "--workflow --action OWNER/REPO@SHA, also write .github/workflows/blast-radius.yml "
-            "at the root of the git repository, running that commit of the Action on every "
+            "there, running that commit of the Action on every "
             "pull request and merge queue entry (an existing rubric is kept)."
         ),
     )
     p.add_argument(
-        "--path", default=DEFAULT_RUBRIC_PATH, help="where to write it (refuses to overwrite)"
+        "--path",
+        help=(
+            "where to write it, from the current folder (default: "
+            f"{DEFAULT_RUBRIC_PATH} at the repository's root; refuses to overwrite)"
+        ),
     )
     p.add_argument(
         "--workflow",

@@ -21,6 +21,7 @@ from gate.changes import (
     MODIFIED,
     RENAMED,
     TEXT_LIMIT,
+    TYPE_CHANGED,
     UNKNOWN,
     ChangeSet,
     FileChange,
@@ -31,15 +32,19 @@ from gate.changes import (
 from gate.github.client import PullFile
 from gate.text import decode
 
-# GitHub file status -> change-set status.  "changed" is a mode or type
-# change: the content may be the same, the path is still touched.
+# GitHub file status -> change-set status.  "changed" is git's `T`, a type
+# change (a file became a symlink or a submodule, or back; a mode change
+# alone is "modified"): the listing gives no modes, so the change set says
+# "type changed, to what unknown", and content rules fail it
+# (`gate.rules._common.type_change`): the contents API reads a symlink to
+# a file of the repository as that file's text, which could spell the old one.
 STATUS_MAP = {
     "added": ADDED,
     "removed": DELETED,
     "modified": MODIFIED,
     "renamed": RENAMED,
     "copied": COPIED,
-    "changed": MODIFIED,
+    "changed": TYPE_CHANGED,
 }
 UNCHANGED = "unchanged"
 

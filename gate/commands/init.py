@@ -4,11 +4,20 @@ Writes the starter rubric (never overwrites), and with `--workflow` also the
 workflow that runs the Action, at `.github/workflows/blast-radius.yml` in the
 git repository holding the current folder: adopting the gate is this
 command, a commit, and marking the check required.
+
+Both go at the root of the repository holding the current folder, from
+whatever folder of it the command runs (the rubric at
+`.github/blast-radius.yml`, the path the workflow and `gate check` read);
+outside a repository, in the current folder, where one will be.  `--path`
+is a file path as the shell gives it, from the current folder (as
+`--rubric-file` and `--output`), and the workflow's `rubric-path` is that
+file's path inside the repository.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from pathlib import Path
 
@@ -65,11 +74,26 @@ def repo_path(path: str, root: Path | None) -> str | None:
         return None
 
 
+def rubric_file(path: str | None, root: Path | None) -> str:
+    """Where the rubric goes, from the current folder: `--path` as given,
+    else the default path at the repository's root `root` (the current
+    folder outside a repository)."""
+    if path is not None:
+        return path
+    if root is None:
+        return DEFAULT_RUBRIC_PATH
+    return Path(os.path.relpath(root / DEFAULT_RUBRIC_PATH, Path.cwd().resolve())).as_posix()
+
+
 def run(args: argparse.Namespace) -> int:
-    path: str = args.path
     if args.action is not None and not args.workflow:
         raise GateError("--action names the gate for the workflow: pass --workflow too")
     root = repo_root(Path.cwd())
+    path = rubric_file(args.path, root)
+    # From a subfolder, say where the root is and start the git line there.
+    up = os.path.relpath(root, Path.cwd().resolve()) if root is not None else os.curdir
+    at_root = "" if up == os.curdir else " (the repository's root)"
+    to_root = "" if up == os.curdir else f"cd {shlex.quote(Path(up).as_posix())} && "
     # Outside a repository, the current folder is where one will be.
     in_repo = repo_path(path, root if root is not None else Path.cwd().resolve())
     lines: list[str] = []
@@ -104,12 +128,14 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"kept {name}: a rubric is already there")
     else:
         write_starter(path)
-        lines.append(f"wrote {name}: a starter rubric with 5 rules and an example for each")
+        where = " (the repository's root)" if args.path is None and name != in_repo else ""
+        lines.append(f"wrote {name}{where}: a starter rubric with 5 rules and an example for each")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")
         lines.append(
-            f"wrote {WORKFLOW_PATH}: runs the gate on every pull request and merge queue entry"
+            f"wrote {WORKFLOW_PATH}{at_root}: runs the gate on every pull request and merge "
+            "queue entry"
         )
 
     quoted = shlex.quote(name)
@@ -121,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if workflow is not None:
         lines += [
-            '  git add .github && git commit -m "Add Blast Radius Gate"'
+            f'  {to_root}git add .github && git commit -m "Add Blast Radius Gate"'
             "   # land it on main in its own PR",
             "  then require the check: Settings > Rules > Rulesets > Require status checks "
             "to pass > add blast-radius (source: GitHub Actions)",
