@@ -45,8 +45,11 @@ The runners, what each reads here, and the source:
   any depth is configuration as a whole once either version can define
   `load_tests` (the name, or a dynamic binding: `globals`, `setattr`, a
   module `__getattr__`, `exec`, `import *`, ...; a text that does not parse
-  counts as able), because `load_tests` may call any helper in the file.
-  Out of reach: `-p`/`-s`/`-k` on a command line, Django's `TEST_RUNNER`.
+  counts as able; the text is read NFKC-normalized, as Python reads
+  identifiers), because `load_tests` may call any helper in the file.
+  Out of reach: `-p`/`-s`/`-k` on a command line, Django's `TEST_RUNNER`,
+  and another module that the `__init__.py` imports setting the package's
+  `load_tests` (that module is not a test path unless named like one).
 * tox (tox.wiki, "Configuration"): whole `tox.ini` and `tox.toml`;
   sections `pyproject.toml` `[tool.tox]` and `setup.cfg` `[tox:tox]` and
   `[testenv...]`.  nox (nox.thea.codes): whole `noxfile.py`.  Hatch
@@ -55,7 +58,11 @@ The runners, what each reads here, and the source:
 * Jest (jestjs.io/docs/configuration): whole `jest.config.*` (js, ts, mjs,
   cjs, cts, json) and `jest-preset.*` (a preset a config names); the
   `setupTests.*` that Create React App loads by name; `jest.setup.*`, the
-  conventional name of `setupFiles`.  Section: `package.json` `"jest"`.
+  conventional name of `setupFiles`; Babel's configuration
+  (`babel.config.*`, `.babelrc`, `.babelrc.*`), which babel-jest applies to
+  every test file by default (jestjs.io/docs/getting-started, "Using
+  Babel"): a plugin can rewrite a test to nothing.  Sections:
+  `package.json` `"jest"` and `"babel"`.
   Out of reach: `--config`, `--testPathIgnorePatterns` on a command line
   (the scripts are read, a CI file is not), a setup file under another name.
 * Vitest (vitest.dev/config, vitest.dev/guide/projects): whole
@@ -85,8 +92,10 @@ The runners, what each reads here, and the source:
   install runs before the tests (`preinstall`, `install`, `postinstall`,
   `prepare`, `preprepare`, `postprepare`, `prepublish`), and every script a
   chosen one names (a word of its command equal to a script's name, or a
-  `run-s test:*` pattern), transitively; and `"workspaces"` (which packages
-  `npm test --workspaces` visits).
+  `run-s test:*` pattern), transitively; `"workspaces"` (which packages
+  `npm test --workspaces` visits) and `"config"` (a script reads it as
+  `$npm_package_config_*`).  Whole `.npmrc` (docs.npmjs.com/cli/configuring-npm/npmrc):
+  its `script-shell` runs every script, `npm test` included.
 * Playwright (playwright.dev/docs/test-configuration): whole
   `playwright.config.*` and `playwright-ct.config.*`.  Cypress
   (docs.cypress.io, "Configuration"): whole `cypress.config.*`, the legacy
@@ -133,6 +142,7 @@ import ast
 import fnmatch
 import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -194,7 +204,15 @@ RUNNERS: tuple[Runner, ...] = (
     ),
     Runner(
         "jest",
-        files=("**/jest.config.*", "**/jest-preset.*", "**/jest.setup.*", "**/setupTests.*"),
+        files=(
+            "**/jest.config.*",
+            "**/jest-preset.*",
+            "**/jest.setup.*",
+            "**/setupTests.*",
+            "**/babel.config.*",
+            "**/.babelrc",
+            "**/.babelrc.*",
+        ),
         sections=("**/package.json",),
         doc="https://jestjs.io/docs/configuration",
         nested="per package: the folder's jest.config.* or package.json",
@@ -239,6 +257,7 @@ RUNNERS: tuple[Runner, ...] = (
     Runner("tap", files=("**/.taprc",), sections=("**/package.json",), doc="https://node-tap.org/"),
     Runner(
         "npm scripts (node:test and every runner started by `npm test`)",
+        files=("**/.npmrc",),
         sections=("**/package.json",),
         doc="https://docs.npmjs.com/cli/using-npm/scripts",
     ),
@@ -330,9 +349,9 @@ SECTION_FILES: tuple[Section, ...] = (
     Section(
         "**/package.json",
         "json",
-        ("jest", "mocha", "ava", "tap", "workspaces", "scripts"),
-        'test runner keys and test scripts ("jest", "mocha", "ava", "tap", "workspaces", '
-        '"scripts")',
+        ("jest", "babel", "mocha", "ava", "tap", "workspaces", "config", "scripts"),
+        'test runner keys and test scripts ("jest", "babel", "mocha", "ava", "tap", '
+        '"workspaces", "config", "scripts")',
     ),
     Section(
         "**/Cargo.toml",
@@ -542,7 +561,9 @@ _DYNAMIC = (
 
 
 def _can_define_load_tests(text: str) -> bool:
-    if any(word in text for word in _DYNAMIC):
+    # Python reads identifiers NFKC-normalized: a fullwidth `l` in `load_tests` is an `l`.
+    folded = unicodedata.normalize("NFKC", text)
+    if any(word in folded for word in _DYNAMIC):
         return True
     try:
         tree = ast.parse(text)

@@ -30,6 +30,8 @@ DOCUMENTED = {
     "hatch": ["hatch.toml"],
     "jest": [f"jest.config.{e}" for e in ("js", "ts", "mjs", "cjs", "cts", "json")],
     "jest preset and setup": ["jest-preset.json", "src/setupTests.ts", "jest.setup.js"],
+    "babel (babel-jest)": ["babel.config.js", "babel.config.json", ".babelrc", ".babelrc.json"],
+    "npm": [".npmrc"],
     "vitest": [
         "vitest.config.ts",
         "vitest.config.mjs",
@@ -210,6 +212,8 @@ TABLE = [
         "changed",
     ),
     ("package.json", '{"workspaces":["a"]}', '{"workspaces":["a","b"]}', "changed"),
+    ("package.json", '{"config":{"args":"-t a"}}', '{"config":{"args":"-t zz"}}', "changed"),
+    ("package.json", "{}", '{"babel":{"plugins":["./strip.js"]}}', "added"),
     ("package.json", '{"jest":{"a":1},"b":2}', '{\n  "b": 2,\n  "jest": {"a": 1}\n}\n', None),
     # Cargo
     ("Cargo.toml", "[package]\nname='a'\n", "[package]\nname='a'\n[[test]]\nname='t'\n", "added"),
@@ -244,6 +248,8 @@ TABLE = [
     ("pkg/__init__.py", "", "from .hooks import *\n", "added"),
     ("pkg/__init__.py", "", "def __getattr__(name):\n    pass\n", "added"),
     ("pkg/__init__.py", "", "def (:\n", "added"),  # cannot parse: counted as able
+    # a fullwidth l: Python's NFKC reading makes this `load_tests`
+    ("pkg/__init__.py", "", "def \uff4coad_tests(l, t, p):\n    return t\n", "added"),
 ]
 
 
@@ -281,7 +287,10 @@ def test_a_path_that_is_no_section_file_is_a_callers_mistake() -> None:
 # Generated package.json texts.
 
 _name = st.text(alphabet="abcdefghijklmnopqrsuvwxyz", min_size=1, max_size=6).filter(
-    lambda n: n not in runners._LIFECYCLE and n not in ("jest", "mocha", "ava", "tap", "node")
+    lambda n: (
+        n not in runners._LIFECYCLE
+        and n not in ("jest", "babel", "mocha", "ava", "tap", "config", "node")
+    )
 )
 _value = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=5),
