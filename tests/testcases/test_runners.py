@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -572,3 +573,56 @@ def test_real_unittest_load_tests_in_a_package_init_empties_its_tests(tmp_path: 
     assert ran() == "0"
     assert section_change("pkg/__init__.py", "", hook) == "added"
     assert is_section("pkg/__init__.py")
+
+
+# Captured at import, before the autouse fixture points HOME at a temp folder:
+# rustup finds its toolchains under the real one.
+_REAL_HOME = os.environ.get("HOME", "")
+
+
+def _cargo_test(root: Path) -> int:
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed")
+    env = {
+        **os.environ,
+        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", os.path.join(_REAL_HOME, ".rustup")),
+        "CARGO_HOME": os.environ.get("CARGO_HOME", os.path.join(_REAL_HOME, ".cargo")),
+        "CARGO_TARGET_DIR": str(root / "target"),
+    }
+    proc = subprocess.run(
+        [cargo, "test", "--offline", "-q"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=300,
+    )
+    return proc.returncode
+
+
+def test_real_cargo_a_runner_in_cargo_config_or_lib_test_false_passes_a_failing_test(
+    tmp_path: Path,
+) -> None:
+    """`cargo test` with a failing test fails; a `.cargo/config.toml` whose
+    target runner is `true`, or `[lib] test = false` in Cargo.toml, turns it
+    into a pass: both are in the list."""
+    root = tmp_path / "crate"
+    (root / "src").mkdir(parents=True)
+    manifest = '[package]\nname = "probe"\nversion = "0.1.0"\nedition = "2021"\n'
+    (root / "Cargo.toml").write_text(manifest)
+    (root / "src" / "lib.rs").write_text(
+        '#[cfg(test)]\nmod t {\n    #[test]\n    fn fails() {\n        panic!("boom");\n    }\n}\n'
+    )
+    assert _cargo_test(root) == 101
+    (root / ".cargo").mkdir()
+    (root / ".cargo" / "config.toml").write_text("[target.'cfg(all())']\nrunner = \"true\"\n")
+    assert _cargo_test(root) == 0
+    assert is_config(".cargo/config.toml") and is_config("crates/a/.cargo/config.toml")
+    (root / ".cargo" / "config.toml").unlink()
+    assert _cargo_test(root) == 101
+    head = manifest + "[lib]\ntest = false\ndoctest = false\n"
+    (root / "Cargo.toml").write_text(head)
+    assert _cargo_test(root) == 0
+    assert section_change("Cargo.toml", manifest, head) == "added"
