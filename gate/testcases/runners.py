@@ -101,6 +101,11 @@ The runners, what each reads here, and the source:
   (docs.cypress.io, "Configuration"): whole `cypress.config.*`, the legacy
   `cypress.json`, and `cypress/support/` (loaded before every spec).
 * Bun (bun.sh/docs/runtime/bunfig): section `bunfig.toml` `[test]`.
+* Deno (docs.deno.com/runtime/fundamentals/configuration): sections of
+  `deno.json` and `deno.jsonc` (the nearest upward; JSON with comments and
+  trailing commas): `"test"` (include, exclude), the top-level `"exclude"`
+  (every subcommand skips it), `"tasks"` (`deno task test`) and
+  `"workspace"`.
 * RSpec (rspec.info, "read command line configuration options from
   files"): whole `.rspec`, `.rspec-local`, `spec/spec_helper.rb`,
   `spec/rails_helper.rb` and the rspec-1 `spec/spec.opts`.  Rake: whole
@@ -130,7 +135,7 @@ The runners, what each reads here, and the source:
 
 Not covered (honestly): Maven and Gradle (surefire includes in `pom.xml`,
 `test {}` in `build.gradle`), .NET (`.runsettings`, `Directory.Build.props`),
-Deno (`deno.json` `test`), Elixir, Swift, task runners that wrap tests
+Elixir, Swift, task runners that wrap tests
 (`Makefile`, `justfile`, poethepoet), any file a configuration imports or
 names under an unconventional name, environment variables, and command-line
 flags in CI files (`forbidden_paths` on CI files covers those).
@@ -273,6 +278,12 @@ RUNNERS: tuple[Runner, ...] = (
     ),
     Runner("bun", sections=("**/bunfig.toml",), doc="https://bun.sh/docs/runtime/bunfig"),
     Runner(
+        "deno",
+        sections=("**/deno.json", "**/deno.jsonc"),
+        doc="https://docs.deno.com/runtime/fundamentals/configuration/",
+        nested="the nearest deno.json or deno.jsonc upward; workspace members",
+    ),
+    Runner(
         "rspec",
         files=(
             "**/.rspec",
@@ -338,6 +349,9 @@ _LIFECYCLE = (
     "prepublish",
 )
 
+_DENO_KEYS = ("test", "exclude", "tasks", "workspace")
+_DENO_WHAT = '"test", "exclude", "tasks" and "workspace"'
+
 SECTION_FILES: tuple[Section, ...] = (
     Section(
         "**/pyproject.toml",
@@ -379,6 +393,8 @@ SECTION_FILES: tuple[Section, ...] = (
         "test targets, dev-dependencies, features, profiles and workspace members",
     ),
     Section("**/bunfig.toml", "toml", ("test",), "the [test] table"),
+    Section("**/deno.json", "jsonc", _DENO_KEYS, _DENO_WHAT),
+    Section("**/deno.jsonc", "jsonc", _DENO_KEYS, _DENO_WHAT),
     Section("**/go.mod", "gomod", ("ignore",), "its presence and its ignore directives"),
     Section("**/__init__.py", "python", ("load_tests",), "a load_tests hook (the whole file)"),
 )
@@ -492,6 +508,62 @@ def _package_json_view(section: Section, text: str) -> object:
     return _keyed(data, section.keys)
 
 
+def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
+    """`text` cut into JSON strings (True, as written, quotes included) and
+    the text between them (False)."""
+    parts: list[tuple[bool, str]] = []
+    i, n, last = 0, len(text), 0
+    while i < n:
+        if text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            parts += [(False, text[last:i]), (True, text[i : j + 1])]
+            i = last = j + 1
+        else:
+            i += 1
+    parts.append((False, text[last:]))
+    return parts
+
+
+def _jsonc_to_json(text: str) -> str:
+    """JSONC (JSON with `//` and `/* */` comments and trailing commas, as
+    Deno reads it) as strict JSON text: a comment becomes a space and a comma
+    before `}` or `]` is dropped, outside strings only."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:  # comments first: a `"` inside a comment opens no string
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j == -1:
+                raise _Unreadable("has a /* comment that is never closed")
+            out.append(" ")
+            i = j + 2
+        else:
+            out.append(c)
+            i += 1
+    parts = _strings_and_rest("".join(out))
+    kept: list[str] = []
+    for is_string, piece in parts:
+        # strings cut the text: a trailing comma and its bracket share a piece
+        kept.append(piece if is_string else re.sub(r",(\s*[}\]])", r"\1", piece))
+    return "".join(kept)
+
+
+def _jsonc_view(section: Section, text: str) -> object:
+    return _keyed(_json_object(_jsonc_to_json(text)), section.keys)
+
+
 def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
     """Every section whose `[...]` header mentions one of `words` (case
     folded), with its lines up to the next header at the start of a line."""
@@ -582,6 +654,7 @@ def _python_view(section: Section, text: str) -> object:
 _VIEWS: dict[str, Callable[[Section, str], object]] = {
     "toml": _toml_view,
     "json": _package_json_view,
+    "jsonc": _jsonc_view,
     "ini": _ini_view,
     "gomod": _gomod_view,
     "python": _python_view,

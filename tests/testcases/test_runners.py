@@ -626,3 +626,54 @@ def test_real_cargo_a_runner_in_cargo_config_or_lib_test_false_passes_a_failing_
     (root / "Cargo.toml").write_text(head)
     assert _cargo_test(root) == 0
     assert section_change("Cargo.toml", manifest, head) == "added"
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "head", "expected"),
+    [
+        ("deno.json", '{"fmt":{"a":1}}', '{"fmt":{"a":2}}', None),
+        ("deno.json", "{}", '{"test":{"exclude":["tests/"]}}', "added"),
+        ("deno.jsonc", '{"exclude":["a"]}', '{"exclude":["a","tests"]}', "changed"),
+        (
+            "deno.jsonc",
+            '{"tasks": {"test": "deno test"}, // the tests\n}',
+            '{\n  /* same */ "tasks": {"test": "deno test",},\n}',
+            None,
+        ),
+        ("deno.jsonc", '{"tasks":{"test":"deno test"}}', '{"tasks":{"test":"true"}}', "changed"),
+        (
+            "deno.jsonc",
+            '{"test":{"include":["a,]//b"]}}',
+            '{"test":{"include":["a]//b"]}}',
+            "changed",
+        ),
+        ("apps/x/deno.json", '{"workspace":["a"]}', "{}", "removed"),
+    ],
+)
+def test_deno_sections_jsonc(
+    path: str, base: str | None, head: str | None, expected: str | None
+) -> None:
+    assert section_change(path, base, head) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ['{"test": 1 /* never closed', '{"test": 1,, }', '{"test": "unterminated}']
+)
+def test_deno_unreadable(text: str) -> None:
+    got = section_change("deno.jsonc", "{}", text)
+    assert got is not None and got.startswith("unreadable: the head version "), got
+
+
+@given(_other, _value, st.booleans(), st.booleans())
+def test_deno_comments_and_trailing_commas_change_nothing(
+    other: dict[str, object], tests: object, comment: bool, trailing: bool
+) -> None:
+    """The same values written with comments and trailing commas are no change."""
+    data = {**other, "test": tests}
+    plain = json.dumps(data, indent=2)
+    fancy = plain
+    if trailing:
+        fancy = re.sub(r"(\S)(\n\s*[}\]])", r"\1,\2", fancy)
+    if comment:
+        fancy = fancy.replace("\n", ' // a "comment", ]\n').replace("{", "{ /* } */", 1)
+    assert section_change("deno.jsonc", plain, fancy) is None
