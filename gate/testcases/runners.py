@@ -133,10 +133,23 @@ The runners, what each reads here, and the source:
   every test binary) and `build.rs` (it sets the cfg flags a test can be
   compiled out by).
 
-Not covered (honestly): Maven and Gradle (surefire includes in `pom.xml`,
-`test {}` in `build.gradle`), .NET (`.runsettings`, `Directory.Build.props`),
-Elixir, Swift, task runners that wrap tests
-(`Makefile`, `justfile`, poethepoet), any file a configuration imports or
+* Maven (maven.apache.org/surefire/maven-surefire-plugin, "Skipping Tests",
+  "Inclusions and Exclusions"; maven.apache.org/configure.html): whole
+  `.mvn/maven.config` (a `-DskipTests` there skips every test).  Section:
+  `pom.xml` (any depth: every module has one): properties whose name
+  mentions test, skip, surefire, failsafe, junit or groups (`maven.test.skip`,
+  `skipTests`, `excludedGroups`), test-scoped
+  dependencies (dropping the JUnit engine leaves surefire nothing to run),
+  the surefire, failsafe, JUnit and TestNG plugins wherever `<build>` names
+  them, the test source and resource folders, `<modules>` and
+  `<profiles>` (whole).  Out of reach: a parent POM from a repository, and
+  `-D` flags in CI files.
+
+Not covered (honestly): Gradle (`test {}` in `build.gradle` is code; a
+whole-file rule would fire on every dependency bump), .NET (`.runsettings`,
+`Directory.Build.props`), Elixir, Swift, task runners that wrap tests
+(`Makefile`, `justfile`, poethepoet), a script file a test script runs
+(`node scripts/test.js`: code), any file a configuration imports or
 names under an unconventional name, environment variables, and command-line
 flags in CI files (`forbidden_paths` on CI files covers those).
 """
@@ -302,6 +315,13 @@ RUNNERS: tuple[Runner, ...] = (
         doc="https://docs.phpunit.de/en/main/configuration.html",
     ),
     Runner(
+        "maven",
+        files=("**/.mvn/maven.config",),
+        sections=("**/pom.xml",),
+        doc="https://maven.apache.org/surefire/maven-surefire-plugin/examples/skipping-tests.html",
+        nested="every module's pom.xml",
+    ),
+    Runner(
         "go",
         files=("**/go.work",),
         sections=("**/go.mod",),
@@ -395,6 +415,7 @@ SECTION_FILES: tuple[Section, ...] = (
     Section("**/bunfig.toml", "toml", ("test",), "the [test] table"),
     Section("**/deno.json", "jsonc", _DENO_KEYS, _DENO_WHAT),
     Section("**/deno.jsonc", "jsonc", _DENO_KEYS, _DENO_WHAT),
+    Section("**/pom.xml", "pom", ("build", "profiles"), "test properties, plugins and modules"),
     Section("**/go.mod", "gomod", ("ignore",), "its presence and its ignore directives"),
     Section("**/__init__.py", "python", ("load_tests",), "a load_tests hook (the whole file)"),
 )
@@ -589,6 +610,75 @@ def _ini_view(section: Section, text: str) -> object:
     return (ours, pythons) if ours or pythons else None
 
 
+def _local(tag: object) -> str:
+    """An XML tag without its `{namespace}`."""
+    return str(tag).rsplit("}", 1)[-1]
+
+
+def _canonical(element: Any) -> object:
+    """An XML element as a comparable value: tag, attributes, stripped text
+    and children, in order (whitespace between elements is formatting)."""
+    return (
+        _local(element.tag),
+        tuple(sorted(element.attrib.items())),
+        (element.text or "").strip(),
+        tuple(_canonical(child) for child in element),
+    )
+
+
+_POM_WORDS = ("test", "skip", "surefire", "failsafe", "junit", "groups")
+_POM_PLUGINS = ("surefire", "failsafe", "junit", "testng")
+_POM_BUILD = ("testSourceDirectory", "testOutputDirectory", "testResources")
+
+
+def _pom_view(section: Section, text: str) -> object:
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(text)
+    except (ET.ParseError, ValueError, RecursionError) as exc:
+        raise _Unreadable(f"is not well-formed XML ({exc})") from None
+
+    def child(element: Any, name: str) -> list[Any]:
+        return [c for c in element if _local(c.tag) == name]
+
+    def text_of(element: Any, name: str) -> str:
+        return " ".join((c.text or "").strip() for c in child(element, name))
+
+    view: dict[str, object] = {}
+    properties = [
+        (_local(p.tag), (p.text or "").strip())
+        for props in child(root, "properties")
+        for p in props
+        if any(w in _local(p.tag).casefold() for w in _POM_WORDS)
+    ]
+    dependencies = [
+        _canonical(d)
+        for d in root.iter()
+        if _local(d.tag) == "dependency" and text_of(d, "scope").casefold() == "test"
+    ]
+    plugins = [
+        _canonical(p)
+        for p in root.iter()
+        if _local(p.tag) == "plugin"
+        and any(w in text_of(p, "artifactId").casefold() for w in _POM_PLUGINS)
+    ]
+    folders = [
+        _canonical(e) for b in child(root, "build") for e in b if _local(e.tag) in _POM_BUILD
+    ]
+    for name, found in (
+        ("properties", properties),
+        ("test dependencies", dependencies),
+        ("test plugins", plugins),
+        ("test folders", folders),
+        ("modules", [_canonical(m) for m in child(root, "modules")]),
+        ("profiles", [_canonical(p) for p in child(root, "profiles")]),
+    ):
+        if found:
+            view[name] = found
+    return view or None
+
+
 _GO_COMMENT = re.compile(r"//.*")
 
 
@@ -655,6 +745,7 @@ _VIEWS: dict[str, Callable[[Section, str], object]] = {
     "toml": _toml_view,
     "json": _package_json_view,
     "jsonc": _jsonc_view,
+    "pom": _pom_view,
     "ini": _ini_view,
     "gomod": _gomod_view,
     "python": _python_view,

@@ -677,3 +677,69 @@ def test_deno_comments_and_trailing_commas_change_nothing(
     if comment:
         fancy = fancy.replace("\n", ' // a "comment", ]\n').replace("{", "{ /* } */", 1)
     assert section_change("deno.jsonc", plain, fancy) is None
+
+
+_POM = """<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <artifactId>app</artifactId>
+  <version>{version}</version>
+  <properties>
+    <java.version>{java}</java.version>{extra_property}
+  </properties>
+  <dependencies>
+    <dependency><groupId>g</groupId><artifactId>lib</artifactId><version>{lib}</version></dependency>
+    {engine}
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin><artifactId>maven-compiler-plugin</artifactId><version>{compiler}</version></plugin>
+      <plugin><artifactId>maven-surefire-plugin</artifactId>{surefire}</plugin>
+    </plugins>
+  </build>
+  {modules}
+</project>
+"""
+_ENGINE = (
+    "<dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-engine"
+    "</artifactId><scope>test</scope></dependency>"
+)
+
+
+def _pom(**changes: str) -> str:
+    fields = {
+        "version": "1.0",
+        "java": "17",
+        "extra_property": "",
+        "lib": "1",
+        "engine": _ENGINE,
+        "compiler": "3.11",
+        "surefire": "",
+        "modules": "<modules><module>core</module></modules>",
+    }
+    return _POM.format(**{**fields, **changes})
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"version": "1.1", "java": "21", "lib": "2", "compiler": "3.12"}, None),
+        ({"extra_property": "\n    <skipTests>true</skipTests>"}, "changed"),
+        ({"extra_property": "\n    <maven.test.skip>true</maven.test.skip>"}, "changed"),
+        ({"extra_property": "\n    <excludedGroups>slow</excludedGroups>"}, "changed"),
+        ({"engine": ""}, "changed"),
+        ({"surefire": "<configuration><excludes>**/*</excludes></configuration>"}, "changed"),
+        ({"modules": ""}, "changed"),
+    ],
+)
+def test_pom_sections(change: dict[str, str], expected: str | None) -> None:
+    assert section_change("svc/pom.xml", _pom(), _pom(**change)) == expected
+
+
+def test_pom_reformatted_is_no_change_and_broken_is_unreadable() -> None:
+    base = _pom()
+    assert section_change("pom.xml", base, re.sub(r">\s+<", "><", base)) is None
+    got = section_change("pom.xml", base, base.replace("</project>", ""))
+    assert got is not None and got.startswith("unreadable: the head version is not well-formed XML")
+    assert section_change("pom.xml", None, "<project/>") is None  # nothing of the tests in it
+    assert is_config(".mvn/maven.config") and is_section("core/pom.xml")
