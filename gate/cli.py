@@ -258,6 +258,47 @@ def build_parser() -> argparse.ArgumentParser:
     _add_repo(p)
     _add_format(p)
 
+    p = sub.add_parser(
+        "backtest",
+        help="judge a rubric against the repository's own history (agent- and human-written)",
+        description=(
+            "Judge a rubric against the repository's own history: each first-parent commit "
+            "of the default branch (origin/HEAD, else main, else master, else HEAD), or of "
+            "RANGE, as the change from its first parent, exactly as gate check --base SHA^ "
+            "--head SHA judges it. Prints per rule how many agent- and human-written "
+            "changes it would have failed, and the failing commits. Exit 0: none failed; "
+            "1: some failed; 2: could not judge (some commits unjudged, bad range, no rubric)."
+        ),
+    )
+    p.add_argument(
+        "range",
+        nargs="?",
+        metavar="RANGE",
+        help="a revision or range to walk instead, e.g. v1.0..main (first parents only)",
+    )
+    p.add_argument(
+        "--last",
+        type=int,
+        metavar="N",
+        help="judge the last N first-parent commits (default: 200; with RANGE: all of it)",
+    )
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help=(
+            f"repository path of the rubric (default: {DEFAULT_RUBRIC_PATH}): read at HEAD "
+            "unless --rubric-file, and watched by gate.rubric-edited"
+        ),
+    )
+    p.add_argument(
+        "--rubric-file",
+        metavar="FILE",
+        help="judge with this local rubric (say, the one gate init just wrote)",
+    )
+    _add_repo(p)
+    _add_format(p)
+
     sub.add_parser(
         "action", help="the GitHub Action's entry point (reads the runner's environment)"
     )
