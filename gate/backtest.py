@@ -23,7 +23,8 @@ pass or a failure; the command then exits 2 after printing the report.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ DEFAULT_LAST = 200
 # --from-history` sets their limits, and `measure` finds their counts.
 BUDGET_KINDS = ("max_files", "max_lines")
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
+DEFAULT_JOBS = 4  # threads; see docs/development.md (measured on a two-core machine)
 
 
 @dataclass(frozen=True)
@@ -196,57 +198,56 @@ def run_backtest(
     revision: str,
     measure_budgets: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = DEFAULT_JOBS,
 ) -> Backtest:
     """Judge each commit of `entries` (newest first, from `Repo.history`)
     against `rubric`, as `gate check --base SHA^ --head SHA` would.
 
     `rubric_path` is the path `gate.rubric-edited` watches; `progress` is
-    called with (done, total) after each commit."""
+    called with (done, total) after each commit; `jobs` threads judge at
+    once (git does the work, in its own processes), the verdicts in the
+    order of `entries` whatever finishes first."""
     selftest = examples_verdict(rubric)
     content = rubric.content_files()
     budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS] if measure_budgets else []
+
+    def judge(entry: LogEntry) -> Judged | Unjudged:
+        if entry.shallow:
+            return Unjudged(
+                entry.sha,
+                entry.subject,
+                "its parent is outside this shallow clone; fetch the full history "
+                "(git fetch --unshallow)",
+            )
+        try:
+            changes = changes_from_git(repo, entry.parents[0], entry.sha, content, parent=True)
+        except GateError as exc:
+            return Unjudged(entry.sha, entry.subject, exc.message)
+        report = judge_change(rubric, changes, rubric_path=rubric_path, selftest=selftest)
+        return Judged(
+            entry.sha,
+            entry.subject,
+            classify(commit_of(entry)),
+            report.failed,
+            merge=len(entry.parents) > 1,
+            counts={r.id: measure(r, changes) for r in budgets},
+        )
+
     judged: list[Judged] = []
     skipped: list[Unjudged] = []
     unjudged: list[Unjudged] = []
-    with repo.blob_session():
-        for done, entry in enumerate(entries, 1):
-            if entry.shallow:
-                unjudged.append(
-                    Unjudged(
-                        entry.sha,
-                        entry.subject,
-                        "its parent is outside this shallow clone; fetch the full history "
-                        "(git fetch --unshallow)",
-                    )
-                )
-            elif not entry.parents:
-                skipped.append(
-                    Unjudged(entry.sha, entry.subject, "the root commit: no parent to judge from")
-                )
-            else:
-                try:
-                    changes = changes_from_git(
-                        repo, entry.parents[0], entry.sha, content, parent=True
-                    )
-                except GateError as exc:
-                    unjudged.append(Unjudged(entry.sha, entry.subject, exc.message))
-                else:
-                    report = judge_change(
-                        rubric, changes, rubric_path=rubric_path, selftest=selftest
-                    )
-                    counts = {r.id: measure(r, changes) for r in budgets}
-                    judged.append(
-                        Judged(
-                            entry.sha,
-                            entry.subject,
-                            classify(commit_of(entry)),
-                            report.failed,
-                            merge=len(entry.parents) > 1,
-                            counts=counts,
-                        )
-                    )
-            if progress is not None:
-                progress(done, len(entries))
+    roots = [e for e in entries if not e.parents and not e.shallow]
+    skipped = [
+        Unjudged(e.sha, e.subject, "the root commit: no parent to judge from") for e in roots
+    ]
+    todo = [e for e in entries if e.parents or e.shallow]
+    for done, outcome in enumerate(_in_threads(repo, judge, todo, jobs), 1):
+        if isinstance(outcome, Judged):
+            judged.append(outcome)
+        else:
+            unjudged.append(outcome)
+        if progress is not None:
+            progress(done, len(todo))
     return Backtest(
         rubric=rubric_name,
         rubric_sha256=rubric.sha256,
@@ -257,6 +258,56 @@ def run_backtest(
         unjudged=tuple(unjudged),
         examples_agree=selftest.passed,
     )
+
+
+def _in_threads(
+    repo: Repo,
+    work: Callable[[LogEntry], Judged | Unjudged],
+    entries: Sequence[LogEntry],
+    jobs: int,
+) -> Iterator[Judged | Unjudged]:
+    """`work` on each entry, by `jobs` threads each with its own `git
+    cat-file` session; yielded in the order of `entries`.  An exception in
+    a thread (a bug: GateError is an outcome) is raised here."""
+    if jobs <= 1 or len(entries) <= 1:
+        with repo.blob_session():
+            yield from (work(e) for e in entries)
+        return
+    results: dict[int, Judged | Unjudged | BaseException] = {}
+    ready = threading.Condition()
+    next_index = iter(range(len(entries)))
+    stop = threading.Event()
+
+    def worker() -> None:
+        with repo.blob_session():
+            while not stop.is_set():
+                with ready:
+                    i = next(next_index, None)
+                if i is None:
+                    return
+                try:
+                    outcome: Judged | Unjudged | BaseException = work(entries[i])
+                except BaseException as exc:  # handed to the main thread, raised there
+                    outcome = exc
+                with ready:
+                    results[i] = outcome
+                    ready.notify_all()
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(len(entries)):
+            with ready:
+                ready.wait_for(lambda i=i: i in results)  # type: ignore[misc]
+                outcome = results.pop(i)
+            if isinstance(outcome, BaseException):
+                raise outcome
+            yield outcome
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
 
 
 def percentile(values: Iterable[int], p: float) -> int:
@@ -303,6 +354,7 @@ def load_and_run(
     last: int | None,
     measure_budgets: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = DEFAULT_JOBS,
 ) -> Backtest:
     """The whole backtest from the command line's words: the commits
     (`revision`, a range, else the last `last` first-parent commits of the
@@ -312,6 +364,8 @@ def load_and_run(
 
     if last is not None and last < 1:
         raise GateError(f"--last {last}: name how many commits to judge, 1 or more")
+    if jobs < 1:
+        raise GateError(f"--jobs {jobs}: name how many commits to judge at once, 1 or more")
     repo = Repo(repo_dir)
     repo.check_repository()
     source = RubricSource(rubric_path, file=rubric_file)
@@ -346,4 +400,5 @@ def load_and_run(
         revision=words,
         measure_budgets=measure_budgets,
         progress=progress,
+        jobs=jobs,
     )

@@ -296,6 +296,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="judge with this local rubric (say, the one gate init just wrote)",
     )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=4,
+        metavar="N",
+        help="commits judged at once, each by its own git processes (default: 4)",
+    )
     _add_repo(p)
     _add_format(p)
 

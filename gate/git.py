@@ -184,7 +184,7 @@ class Repo:
         `big_file` is `core.bigFileThreshold` in bytes, also the largest blob
         whose lines the gate counts when git calls it binary."""
         self.path = Path(path)
-        self._cat: _CatFile | None = None  # the shared session of `blob_session`
+        self._cats: dict[int, _CatFile] = {}  # `blob_session`s, by the thread that opened each
         self._shallow: bool | None = None
         self._git_dir: str | None = None
         self.big_file = big_file
@@ -404,22 +404,25 @@ class Repo:
 
     @contextlib.contextmanager
     def blob_session(self) -> Iterator[None]:
-        """Within it, `read_blob` and `read_texts` share one `git cat-file
-        --batch` process instead of starting one each (`gate backtest`, which
-        reads texts for hundreds of commits).  Not for use across threads."""
-        if self._cat is not None:
+        """Within it, `read_blob` and `read_texts` on this thread share one
+        `git cat-file --batch` process instead of starting one each (`gate
+        backtest`, which reads texts for hundreds of commits).  Each thread
+        opens its own: a session answers one request at a time."""
+        me = threading.get_ident()
+        if me in self._cats:
             yield
             return
         with _CatFile(self) as cat:
-            self._cat = cat
+            self._cats[me] = cat
             try:
                 yield
             finally:
-                self._cat = None
+                del self._cats[me]
 
     def _cat_file(self) -> contextlib.AbstractContextManager[_CatFile]:
-        """The shared session of `blob_session`, else a new one."""
-        return contextlib.nullcontext(self._cat) if self._cat is not None else _CatFile(self)
+        """This thread's `blob_session`, else a new session."""
+        cat = self._cats.get(threading.get_ident())
+        return contextlib.nullcontext(cat) if cat is not None else _CatFile(self)
 
     def read_blob(self, rev: str, path: str) -> bytes | None:
         """The bytes of `path` in the tree of `rev`, or None when it is absent (or not a file)."""
@@ -518,10 +521,14 @@ class Repo:
             sha, parents = parts[0], tuple(parts[1].split())
             entries.append(
                 LogEntry(
-                    sha,
-                    parents,
-                    *parts[2:7],
-                    tuple(v for v in parts[7].split("\x1f") if v.strip()),
+                    sha=sha,
+                    parents=parents,
+                    author_name=parts[2],
+                    author_email=parts[3],
+                    committer_name=parts[4],
+                    committer_email=parts[5],
+                    subject=parts[6],
+                    co_authors=tuple(v for v in parts[7].split("\x1f") if v.strip()),
                     shallow=sha in boundary,
                 )
             )

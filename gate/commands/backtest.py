@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
         rubric_file=args.rubric_file,
         revision=args.range,
         last=args.last,
+        jobs=args.jobs,
         progress=_progress if sys.stderr.isatty() else None,
     )
     output.write(
