@@ -62,11 +62,15 @@ examples:
   - name: bent test
     expect: [TESTS]
     change:
-      - {path: tests/test_app.py, before: "def test_a():\\n    assert 1\\n", after: "def test_a():\\n    assert 2\\n"}
+      - path: tests/test_app.py
+        before: "def test_a():\\n    assert 1\\n"
+        after: "def test_a():\\n    assert 2\\n"
   - name: renamed
     expect: [NAMES]
     change:
-      - {path: app.py, before: "def clamp(x):\\n    return x\\n", after: "def clip(x):\\n    return x\\n"}
+      - path: app.py
+        before: "def clamp(x):\\n    return x\\n"
+        after: "def clip(x):\\n    return x\\n"
 """
 
 COPILOT = ("Copilot", "198982749+Copilot@users.noreply.github.com")
@@ -334,7 +338,7 @@ def test_shallow_boundary_is_unjudged_never_a_verdict(
 def test_examples_that_disagree_fail_every_commit_as_check_does(
     hist: tuple[GitRepo, dict[str, str], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    repo, shas, _ = hist
+    repo, _, _ = hist
     broken = tmp_path / "broken.yml"
     broken.write_text(RUBRIC.replace("limit: 3", "limit: 30"))  # "wide" no longer fails
     code, out, _ = backtest(
