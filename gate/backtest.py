@@ -362,23 +362,12 @@ def load_and_run(
     judged (`run_backtest`)."""
     from gate.rubric.source import RubricSource
 
-    if last is not None and last < 1:
-        raise GateError(f"--last {last}: name how many commits to judge, 1 or more")
     if jobs < 1:
         raise GateError(f"--jobs {jobs}: name how many commits to judge at once, 1 or more")
     repo = Repo(repo_dir)
     repo.check_repository()
     source = RubricSource(rubric_path, file=rubric_file)
-    if revision is None:
-        walked = default_branch(repo)
-        count = DEFAULT_LAST if last is None else last
-        words = f"the last {count} first-parent commits of {walked}"
-        entries = repo.history(walked, last=count)
-    else:
-        words = f"the first-parent commits of {revision}"
-        entries = repo.history(revision, last=last)
-        if last is not None:
-            words = f"the last {last} " + words.removeprefix("the ")
+    entries, words = walk(repo, revision, last)
     if rubric_file is not None:
         rubric = source.load()
         name = f"--rubric-file {rubric_file}"
@@ -402,3 +391,83 @@ def load_and_run(
         progress=progress,
         jobs=jobs,
     )
+
+
+def walk(repo: Repo, revision: str | None, last: int | None) -> tuple[list[LogEntry], str]:
+    """The commits to judge and, in words, what they are: `revision` (a
+    range) or else the last `last` (default `DEFAULT_LAST`) first-parent
+    commits of the default branch."""
+    if last is not None and last < 1:
+        raise GateError(f"--last {last}: name how many commits to judge, 1 or more")
+    if revision is None:
+        walked = default_branch(repo)
+        count = DEFAULT_LAST if last is None else last
+        return (
+            repo.history(walked, last=count),
+            f"the last {count} first-parent commits of {walked}",
+        )
+    words = f"the first-parent commits of {revision}"
+    if last is not None:
+        words = f"the last {last} " + words.removeprefix("the ")
+    return repo.history(revision, last=last), words
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A budget rule's limit learned from history (`learn_budgets`)."""
+
+    rule_id: str
+    kind: str
+    was: int  # the limit before
+    limit: int  # the limit now
+    value: int  # the percentile of the human-written changes' counts
+    samples: int  # how many human-written changes were counted
+    floor: int  # the count the rubric's examples need to stay as they expect
+
+    def sentence(self, p: float) -> str:
+        shown = f"{p:g}"
+        text = (
+            f"{self.rule_id} ({self.kind}): limit {self.limit} (was {self.was}): the "
+            f"{shown}th percentile of {self.samples} human-written changes is {self.value}"
+        )
+        if self.limit > self.value:
+            text += f", raised to {self.floor} so that the examples expecting it to pass still do"
+        return text
+
+
+def learn_budgets(result: Backtest, rubric: Rubric, p: float) -> list[Budget]:
+    """Each budget rule's limit set to the `p`th percentile of what it
+    counted on the human-written changes (dependency bots left out), but
+    never below what an example that must not fail it needs (the example
+    that proves the rule follows its limit symbolically)."""
+    if not 0 < p <= 100:
+        raise GateError(f"--percentile {p:g}: choose a percentile above 0 and at most 100")
+    out = []
+    for rule in rubric.rules:
+        if rule.kind not in BUDGET_KINDS:
+            continue
+        counts = human_counts(result, rule.id)
+        if not counts:
+            raise GateError(
+                f"no human-written change of {result.revision} to learn {rule.id}'s limit "
+                "from; pass a larger --last, or run gate init without --from-history"
+            )
+        value = percentile(counts, p)
+        needs = [
+            measure(rule, example.changes)
+            for example in rubric.examples
+            if rule.id not in example.expect
+        ]
+        floor = max((n for n in needs if n is not None), default=0)
+        out.append(
+            Budget(
+                rule_id=rule.id,
+                kind=rule.kind,
+                was=int(rule.params["limit"]),
+                limit=max(value, floor),
+                value=value,
+                samples=len(counts),
+                floor=floor,
+            )
+        )
+    return out

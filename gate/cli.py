@@ -195,6 +195,28 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="accept a tag or branch in --action (it can be moved to other code; a SHA cannot)",
     )
+    p.add_argument(
+        "--from-history",
+        action="store_true",
+        help=(
+            "set the starter's max_files/max_lines limits from this repository's history "
+            "(a percentile of the human-written changes; see gate backtest)"
+        ),
+    )
+    p.add_argument(
+        "--percentile",
+        type=float,
+        default=95.0,
+        metavar="P",
+        help="with --from-history: the percentile of the human-written changes (default 95)",
+    )
+    p.add_argument(
+        "--last",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --from-history: learn from the last N first-parent commits (default 200)",
+    )
 
     p = sub.add_parser(
         "selftest",
