@@ -68,7 +68,7 @@ def main() -> int:
             check_rate: float | None = None
             agree = "-"
             for jobs in (int(j) for j in args.jobs.split(",")):
-                code, out, elapsed = gate(
+                _, out, elapsed = gate(
                     args.python,
                     "backtest",
                     "--repo",

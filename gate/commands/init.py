@@ -62,7 +62,13 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         end = "\n" if done == total else ""
         output.note(f"\rgate: init: judged {done}/{total} commits", end=end)
 
-    starter = load_rubric_bytes(STARTER_RUBRIC.encode("utf-8"), "the starter rubric")
+    # The examples proving the budgets first, so that the floors below are
+    # what the examples that stay need (an eleven-file example of two lines
+    # each must not hold the line budget up).
+    text, replaced = budgets.with_proving_examples(
+        STARTER_RUBRIC, budgets.budget_rules(STARTER_RUBRIC)
+    )
+    starter = load_rubric_bytes(text.encode("utf-8"), "the starter rubric")
     repo = Repo(root)
     entries, words = walk(repo, None, args.last)
     result = run_backtest(
@@ -76,8 +82,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         progress=progress if sys.stderr.isatty() else None,
     )
     learned = learn_budgets(result, starter, args.percentile)
-    text = budgets.with_limits(STARTER_RUBRIC, {b.rule_id: b.limit for b in learned})
-    text, replaced = budgets.with_proving_examples(text, budgets.budget_rules(text))
+    text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
     rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
     check = run_selftest(rubric)
     if not check.agrees:
