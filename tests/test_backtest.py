@@ -457,3 +457,99 @@ def _run_json(argv: list[str]) -> Any:
         code = main([*argv, "--format", "json"])
     assert code in (0, 1)
     return json.loads(out.getvalue())
+
+
+# -- gate init --from-history ---------------------------------------------
+
+
+def learned_history(repo: GitRepo) -> None:
+    """Human commits touching i new files of i lines each (i = 1..9), an
+    agent's and a dependency bot's wide changes, and lock files that the
+    starter's budgets exclude."""
+    repo.write("README.md", "x\n")
+    repo.commit("root")
+    for i in range(1, 10):
+        for j in range(i):
+            repo.write(f"h{i}/f{j}.py", "".join(f"v{k} = 1\n" for k in range(i)))
+        repo.write(f"h{i}/poetry.lock", "".join(f"l{k}\n" for k in range(500)))
+        _commit(repo, f"human {i}")
+    for j in range(30):
+        repo.write(f"agent/f{j}.py", "a = 1\n" * 50)
+    _commit(repo, "agent sweep", author=COPILOT)
+    for j in range(40):
+        repo.write(f"deps/f{j}.txt", "d\n" * 50)
+    _commit(
+        repo,
+        "bump",
+        author=("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"),
+    )
+
+
+@pytest.mark.parametrize(("percentile", "files", "lines"), [("50", 5, 25), ("100", 9, 81)])
+def test_init_from_history_sets_budgets_to_the_human_percentile(
+    repo: GitRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    percentile: str,
+    files: int,
+    lines: int,
+) -> None:
+    from gate.rubric.load import load_rubric_bytes
+    from gate.rubric.starter import STARTER_RUBRIC
+    from gate.selftest import run_selftest
+
+    learned_history(repo)
+    monkeypatch.chdir(repo.root)
+    code = main(["init", "--from-history", "--percentile", percentile, "--path", "r.yml"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    text = (repo.root / "r.yml").read_text()
+    rubric = load_rubric_bytes(text.encode(), "r.yml")
+    limits = {r.id: r.params.get("limit") for r in rubric.rules}
+    # 9 human-written changes: the agent's and the bot's wide ones left out
+    assert limits["FILES"] == files and limits["LINES"] == lines
+    assert f"the {percentile}th percentile of 9 human-written changes is {files}" in out
+    assert run_selftest(rubric).agrees and not run_selftest(rubric).unproven
+    starter = {r.id: r.params for r in load_rubric_bytes(STARTER_RUBRIC.encode(), "s").rules}
+    for rule in rubric.rules:  # nothing else of a rule changed
+        assert {**rule.params, "limit": None} == {**starter[rule.id], "limit": None}
+    # every comment of the starter is still there
+    comments = [line for line in STARTER_RUBRIC.splitlines() if line.lstrip().startswith("#")]
+    assert all(c in text.splitlines() for c in comments)
+
+
+def test_init_from_history_refuses_before_judging(
+    repo: GitRepo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    learned_history(repo)
+    monkeypatch.chdir(repo.root)
+    (repo.root / "r.yml").write_text("mine\n")
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert (repo.root / "r.yml").read_text() == "mine\n"
+    assert main(["init", "--from-history", "--percentile", "0", "--path", "s.yml"]) == 2
+    assert "--percentile 0" in capsys.readouterr().err
+    assert not (repo.root / "s.yml").exists()
+    assert main(["init", "--last", "5", "--path", "s.yml"]) == 2
+    assert "go with --from-history" in capsys.readouterr().err
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["init", "--from-history", "--path", "s.yml"]) == 2
+    assert "inside a clone" in capsys.readouterr().err
+
+
+def test_init_from_history_needs_a_human_change(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("a.py", "a\n")
+    repo.commit("root")
+    repo.write("b.py", "b\n")
+    _commit(repo, "agent", author=COPILOT)
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 2
+    assert "no human-written change" in capsys.readouterr().err
+    assert not (repo.root / "r.yml").exists()
