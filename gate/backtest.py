@@ -3,13 +3,15 @@
 Each first-parent commit of the walked branch (a merged PR, squashed or
 merged) is judged as the change from its first parent, exactly as `gate
 check --base SHA^ --head SHA --rubric-file FILE` judges it: the change set
-comes from `gate.git.changes_from_git` and the verdict from
-`gate.selftest.judge_change`, the same functions `gate check` calls.  One
+comes from `gate.git.changes_from_git` (the diff and texts of
+`Repo.start_diff` and `Repo.read_texts`, which `gate check` runs too) and
+the verdict from `gate.selftest.judge_change`, which `gate check` calls.
+A test compares every commit's `failed` with the real `gate check`.  One
 process, one rubric load, one run of the rubric's examples (their verdict,
 built-in `gate.rubric-selftest`, is the same for every commit: a rubric that
 disagrees with its examples fails every commit, as it fails every check),
-one `git log` for the metadata, and one `git cat-file --batch` session for
-the texts content rules read.
+one `git log` for the metadata, and one `git cat-file --batch` session per
+thread for the texts content rules read (`Repo.blob_session`).
 
 Who wrote each commit comes from `gate.agents.classify` (author, committer,
 co-author trailers, the merged branch); `how` says which signal decided.
@@ -33,14 +35,12 @@ from gate.changes import ChangeSet
 from gate.errors import GateError
 from gate.git import LogEntry, Repo, changes_from_git
 from gate.rubric import Rubric, Rule
+from gate.rubric.budgets import BUDGET_KINDS
 from gate.rules import REGISTRY
 from gate.rules.builtin import RUBRIC_EDITED, RUBRIC_SELFTEST
 from gate.selftest import examples_verdict, judge_change
 
 DEFAULT_LAST = 200
-# The kinds whose verdict is a count against `limit`: `gate init
-# --from-history` sets their limits, and `measure` finds their counts.
-BUDGET_KINDS = ("max_files", "max_lines")
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
 DEFAULT_JOBS = 4  # threads; see docs/development.md (measured on a two-core machine)
 

@@ -23,6 +23,8 @@ import yaml
 
 from gate.errors import GateError
 
+# The kinds whose verdict is a count against `limit`: `gate init
+# --from-history` sets their limits, `gate.backtest.measure` their counts.
 BUDGET_KINDS = ("max_files", "max_lines")
 
 
