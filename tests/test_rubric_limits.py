@@ -144,3 +144,54 @@ def test_an_id_that_reads_as_another_type_is_quoted() -> None:
     new, _ = budgets.with_proving_examples(text, budgets.budget_rules(text))
     assert '{over: "true"}' in new
     assert run_selftest(load(new)).agrees
+
+
+# -- the count a budget judges -------------------------------------------------
+
+_FILE = st.tuples(
+    st.sampled_from(["a.py", "b.py", "c/d.py", "e.lock", "f.md"]),
+    st.integers(0, 5000),
+    st.integers(0, 5000),
+)
+
+
+@given(st.lists(_FILE, max_size=5, unique_by=lambda f: f[0]), st.integers(0, 10_000))
+def test_measure_is_the_count_the_rule_judges(
+    files: list[tuple[str, int, int]], limit: int
+) -> None:
+    from gate.backtest import measure
+    from gate.changes import ChangeSet, FileChange
+    from gate.rubric import Rule
+    from gate.rules import REGISTRY
+
+    changes = ChangeSet(
+        files=tuple(FileChange(p, added=a, deleted=d) for p, a, d in files), source="git"
+    )
+    kept = [(p, a, d) for p, a, d in files if not p.endswith(".lock")]
+    for rule, expected in (
+        (Rule("F", "max_files", {"limit": limit, "exclude": ("*.lock",)}), len(kept)),
+        (
+            Rule("L", "max_lines", {"limit": limit, "count": "changed", "exclude": ("*.lock",)}),
+            sum(a + d for _, a, d in kept),
+        ),
+        (
+            Rule("D", "max_lines", {"limit": limit, "count": "deleted", "exclude": ()}),
+            sum(d for _, _, d in files),
+        ),
+    ):
+        assert measure(rule, changes) == expected
+        check = REGISTRY[rule.kind].check
+        assert check(rule, changes).passed is (expected <= limit)
+
+
+def test_measure_of_a_count_no_limit_reaches_is_none() -> None:
+    from gate.backtest import measure
+    from gate.changes import ChangeSet, FileChange
+    from gate.rubric import Rule
+
+    unknown = ChangeSet(
+        files=(FileChange("big.bin", added=None, deleted=None, uncounted="too large"),),
+        source="git",
+    )
+    rule = Rule("L", "max_lines", {"limit": 5, "count": "changed", "exclude": ()})
+    assert measure(rule, unknown) is None
