@@ -14,7 +14,11 @@ and by which signal it decided.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from gate import globs
 
 AGENT = "agent"
 HUMAN = "human"
@@ -47,3 +51,157 @@ class Authorship:
     kind: str
     agent: str | None
     how: str
+    bot: str | None = None  # a dependency bot's name (kind is then HUMAN)
+
+
+@dataclass(frozen=True)
+class Commit:
+    """What `classify` reads of one commit, all from one `git log` call
+    (`gate.git.Repo.history`): author and committer name and e-mail, the
+    subject line (merge messages and squash subjects name the branch or the
+    PR), and the values of its `Co-authored-by:` trailers as git parses
+    them (`%(trailers:key=Co-authored-by,valueonly)`: the key in any case,
+    only in the message's last paragraph)."""
+
+    author_name: str
+    author_email: str
+    committer_name: str
+    committer_email: str
+    subject: str
+    co_authors: tuple[str, ...] = ()
+
+
+# Dependency bots: they open pull requests, but they write no code a coding
+# agent's budget is about (lock files and version bumps).  `classify` counts
+# them as human-written (the SPEC knows `agent` and `human` only) and says
+# so in `how`; `gate init --from-history` leaves them out of the human
+# percentile, since a lock-file refresh is not the size of a person's change.
+DEPENDENCY_BOTS: tuple[Agent, ...] = (
+    Agent(
+        name="Dependabot",
+        logins=("dependabot[bot]", "dependabot-preview[bot]"),
+        emails=("49699333+dependabot[bot]@users.noreply.github.com", "support@dependabot.com"),
+        branches=("dependabot/**",),
+        trust="a GitHub App login; its branch names are a convention anybody can copy",
+    ),
+    Agent(
+        name="Renovate",
+        logins=("renovate[bot]", "renovate-bot"),
+        emails=("29139614+renovate[bot]@users.noreply.github.com", "bot@renovateapp.com"),
+        branches=("renovate/**",),
+        trust="a GitHub App login; its branch names are a convention anybody can copy",
+    ),
+)
+
+# The coding agents.  A seed of the well-known ones: the facts (which
+# logins, e-mails and branch prefixes each uses) are kept here and nowhere
+# else; `classify` only compares.
+AGENTS: tuple[Agent, ...] = (
+    Agent(
+        name="GitHub Copilot",
+        logins=("Copilot", "copilot-swe-agent[bot]"),
+        emails=("198982749+Copilot@users.noreply.github.com",),
+        branches=("copilot/**",),
+        trust="its commits are authored as Copilot by GitHub; branch names are advisory",
+    ),
+    Agent(
+        name="Claude Code",
+        logins=("claude[bot]",),
+        emails=("noreply@anthropic.com",),
+        branches=("claude/**",),
+        trust="a co-author trailer is whatever the committer typed",
+    ),
+    Agent(
+        name="Cursor",
+        logins=("cursor[bot]",),
+        emails=("cursoragent@cursor.com",),
+        branches=("cursor/**",),
+        trust="a co-author trailer is whatever the committer typed",
+    ),
+    Agent(
+        name="OpenAI Codex",
+        logins=("chatgpt-codex-connector[bot]",),
+        branches=("codex/**",),
+        trust="known by its branch names only, which anybody can choose",
+    ),
+    Agent(
+        name="Devin",
+        logins=("devin-ai-integration[bot]",),
+        emails=("158243242+devin-ai-integration[bot]@users.noreply.github.com",),
+        branches=("devin/**",),
+        trust="a GitHub App login; branch names are advisory",
+    ),
+)
+
+# "Merge pull request #12 from owner/branch" (GitHub's merge commit) and
+# "Merge branch 'name'" (git's own).  A squash merge's subject ends in
+# "(#12)" and names no branch; its author and trailers are the PR's.
+_MERGED_PR = re.compile(r"\AMerge pull request #([0-9]+) from [^/\s]+/(\S+)")
+_MERGED_BRANCH = re.compile(r"\AMerge (?:remote-tracking )?branch '([^']+)'")
+_SQUASHED_PR = re.compile(r"\(#([0-9]+)\)\s*\Z")
+_NOREPLY = re.compile(r"\A(?:[0-9]+\+)?([^@]+)@users\.noreply\.github\.com\Z", re.IGNORECASE)
+_NAME_ADDR = re.compile(r"\A(.*?)\s*<([^<>]*)>\s*\Z")
+
+
+def merged_branch(subject: str) -> str | None:
+    """The head branch a merge subject names, or None."""
+    found = _MERGED_PR.match(subject) or _MERGED_BRANCH.match(subject)
+    return found.group(found.lastindex or 1) if found else None
+
+
+def pull_request(subject: str) -> int | None:
+    """The PR number a merge or squash subject names, or None."""
+    found = _MERGED_PR.match(subject) or _SQUASHED_PR.search(subject)
+    return int(found.group(1)) if found else None
+
+
+def _identity(agent: Agent, name: str, email: str) -> bool:
+    """True when a name and e-mail are `agent`'s: one of its e-mails, or a
+    GitHub no-reply address or name that is one of its logins."""
+    address = email.strip().casefold()
+    if address and address in (e.casefold() for e in agent.emails):
+        return True
+    logins = {login.casefold() for login in agent.logins}
+    noreply = _NOREPLY.match(address)
+    if noreply is not None and noreply.group(1) in logins:
+        return True
+    return name.strip().casefold() in logins and "[bot]" in name
+
+
+def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship:
+    """AGENT or HUMAN for one commit, which agent, and by which signal.
+
+    The signals, strongest first: the author, then the committer, is one of
+    an agent's identities (an e-mail, or a login as a bot name or a GitHub
+    no-reply address); a `Co-authored-by:` trailer names one of its e-mails;
+    the merge subject names a head branch matching one of its branch globs
+    (case-folded, as `applies_to.head_branches`).  The first that matches
+    decides.  A dependency bot (`DEPENDENCY_BOTS`) is HUMAN, with `bot` set.
+    Nothing matching is HUMAN: a person, as far as the history tells."""
+    agents = AGENTS if table is None else tuple(table)
+    everyone = (*((a, True) for a in agents), *((b, False) for b in DEPENDENCY_BOTS))
+
+    def found(agent: Agent, coding: bool, how: str) -> Authorship:
+        if coding:
+            return Authorship(AGENT, agent.name, how)
+        return Authorship(HUMAN, None, f"{how}; a dependency bot, not a coding agent", agent.name)
+
+    for role, name, email in (
+        ("author", commit.author_name, commit.author_email),
+        ("committer", commit.committer_name, commit.committer_email),
+    ):
+        for agent, coding in everyone:
+            if _identity(agent, name, email):
+                return found(agent, coding, f"{role} {name} <{email}>")
+    for value in commit.co_authors:
+        parsed = _NAME_ADDR.match(value.strip())
+        name, email = (parsed.group(1), parsed.group(2)) if parsed else ("", value)
+        for agent, coding in everyone:
+            if _identity(agent, name, email):
+                return found(agent, coding, f"co-author trailer {value.strip()}")
+    branch = merged_branch(commit.subject)
+    if branch is not None:
+        for agent, coding in everyone:
+            if agent.branches and globs.matches(branch, agent.branches, globs.FOLDED):
+                return found(agent, coding, f"merged branch {branch}")
+    return Authorship(HUMAN, None, "no agent signal")

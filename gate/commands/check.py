@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.git import Repo
+from gate.names import DEFAULT_BASES
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # the branch a change merges into, as a pull request's base does.  Never
 # `@{upstream}`: a pushed branch's upstream is the branch itself, and judging
 # it against itself judges nothing.
-DEFAULT_BASES = ("origin/HEAD", "main", "master")
+# (gate.names owns the tuple: `gate backtest` walks the same default branch.)
 
 
 def default_base(repo: Repo) -> str:
