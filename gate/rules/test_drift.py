@@ -79,17 +79,22 @@ from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
     MODIFIED,
     RENAMED,
     TYPE_CHANGED,
     UNKNOWN,
     ChangeSet,
+    FileChange,
 )
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
+from gate.testcases import Unparsable, compare, suffix, units_for
 from gate.text import lines
+from gate.words import plural as count
 
 KIND = "test_drift"
 PARAMETERS = {
@@ -106,6 +111,7 @@ PARAMETERS = {
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 READS = {PATHS, TEXTS}
+TEXT_GLOBS = ("paths",)  # each modified test file's texts, to compare its test cases
 FORBIDS = True
 
 # Files that configure a test runner: a new one can switch existing tests
@@ -230,6 +236,46 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
     return "removed" if after is None else "changed"
 
 
+def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
+    """Why the modified test file `f` cannot be judged case by case (None: it can)."""
+    if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
+        return "a symlink or submodule, not a file of test code"
+    texts = changes.texts.get(f.path)
+    if texts is None:
+        why = changes.withheld.get(f.path)
+        if why is not None:
+            return why
+        if changes.source == "example":
+            return "the example gives line counts, not its before and after text"
+        return f"its text is unavailable from this source ({changes.source})"
+    if texts.base is None or texts.head is None:
+        return "its text is missing on one side"
+    return None
+
+
+def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
+    """The drift in the modified test file `f` judged case by case (None:
+    none), and how many new tests it adds."""
+    why = _whole_file_why(changes, f)
+    texts = changes.texts.get(f.path)
+    if why is None and texts is not None and texts.base is not None and texts.head is not None:
+        try:
+            base = units_for(f.path, texts.base)
+            head = units_for(f.path, texts.head)
+        except Unparsable as exc:
+            base = head = None
+            why = f"a version {exc}"
+        else:
+            if base is None or head is None:
+                why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
+        if base is not None and head is not None:
+            drift = compare(base, head, allow_added=allow_added)
+            if drift.ok:
+                return None, len(drift.added)
+            return f"{f.path}: {drift.summary()}", 0
+    return f"{f.path} judged as a whole file: {why}", 0
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     allow_added = param_bool(rule, "allow_added")
@@ -240,6 +286,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
     is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
+    cases: list[str] = []  # what changed in modified test files, per file
+    new_tests = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
         if not hits:
@@ -266,8 +314,15 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "deleted"
         elif f.status == TYPE_CHANGED:
             what = "type-changed"
-        elif f.status == MODIFIED and f.mode_changed and f.added == 0 and f.deleted == 0:
+        elif f.status == MODIFIED and f.mode_changed:
             what = "mode-changed"
+        elif f.status == MODIFIED and not configs:
+            problem, added = _by_cases(changes, f, allow_added)
+            new_tests += added
+            if problem is None:
+                continue
+            cases.append(problem)
+            what = "modified"
         else:
             what = "modified"
         counts[what] = counts.get(what, 0) + 1
@@ -278,15 +333,18 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if how is not None:
             sections[name] = how
             offending.append(name)
-    if not counts and not config_added and not submodules and not sections:
+    if not counts and not config_added and not submodules and not sections and not cases:
         extra = "" if allow_added else "; no test file added"
-        return result(rule, True, f"no test file that exists at base was changed{extra}")
+        if new_tests:
+            extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        return result(rule, True, f"no test that exists at base was changed{extra}")
     parts: list[str] = []
     existing = sum(n for k, n in counts.items() if k in _CHANGED)
     if existing:
         detail = ", ".join(f"{counts[k]} {k}" for k in _ORDER if k in counts and k in _CHANGED)
         verb = "exists" if existing == 1 else "exist"
         parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
+        parts.extend(cases)
     if config_added:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "

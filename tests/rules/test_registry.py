@@ -224,7 +224,7 @@ def test_an_unregistered_kind_is_unknown_again(capsys: pytest.CaptureFixture[str
         ({"doc": "  "}, "needs documentation"),
         ({"parameters": {"id": {"description": "x"}}}, "not a usable parameter name"),
         ({"parameters": {"file": {"type": "string"}}}, "needs a description"),
-        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF or TEXT_FILES"),
+        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF, TEXT_FILES or TEXT_GLOBS"),
         ({"reads": frozenset({"smell"})}, "READS must name"),
         ({"texts_of": ("nope",)}, "TEXTS_OF names ['nope']"),
         ({"globs": {"file": "fuzzy"}}, "GLOBS modes"),

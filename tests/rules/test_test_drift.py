@@ -28,7 +28,7 @@ def one(f: FileChange) -> ChangeSet:
 
 CASES = [
     # (label, changes, params, passed, message, paths)
-    ("no change", ChangeSet(), {}, True, "no test file that exists at base was changed", []),
+    ("no change", ChangeSet(), {}, True, "no test that exists at base was changed", []),
     (
         "source file only",
         one(FileChange("clamp_kit.py", added=1, deleted=1)),
@@ -161,7 +161,7 @@ CASES = [
         ),
         {"allow_added": False},
         False,
-        "3 test files that exist at base changed (2 modified, 1 deleted); 1 new test file added",
+        "3 test files that exist at base changed (2 modified, 1 deleted)",
         ["a_test.go", "tests/a.py", "tests/new.py", "tests/z.py"],
     ),
     (
