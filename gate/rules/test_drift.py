@@ -1,5 +1,5 @@
-"""`test_drift`: tests that exist at base stay exactly as they are, and
-the test runner's configuration with them.
+"""`test_drift`: test cases that exist at base stay exactly as they are,
+and the test runner's configuration with them.
 
 What counts as a test file: `paths`, by default the rubric's `tests`
 globs, which default to `tests/`, `test/`, `**/test_*.py`,
@@ -22,14 +22,64 @@ rule sees the change, not the base tree's other paths (a case-insensitive
 checkout keeps one of the two; set `allow_added: false` where that
 matters).
 
-Fails when a test file that exists at base is modified, deleted,
-renamed (either side of the rename is a test path: moving a test away and
-moving a file onto a test path both count) or has its mode changed.  With
+Fails when a test file that exists at base is deleted, renamed (either
+side of the rename is a test path: moving a test away and moving a file
+onto a test path both count), changes type or has its mode changed.  With
 `allow_added: false`, a new test file (added, or a copy's new path) also
 fails; copying a test leaves its source as it was.  When the source only
 knows a path but not what happened to it (a writer's `result.json`), a
 test path fails and the message says its status is unknown: the gate
 cannot tell a new test from an edited one.
+
+**A modified test file is judged case by case.**  The rule reads its
+text at base and head and splits both into units (`gate.testcases`): each
+test case (a test function, a test method, a test class's header, with
+their decorators), each fixture, helper, import and module-level
+statement.  Python files are read with `ast` (pytest's and unittest's
+default names: `test*` functions and methods, `Test*` classes and
+`TestCase` subclasses); JavaScript/TypeScript and Go files with their own
+modules where those are installed.  It fails when:
+
+* a unit that exists at base is changed (any character of its lines:
+  decorator, signature, body, indentation) or removed; moving an
+  unchanged unit elsewhere in the file is not a change;
+* a new unit runs at collection or changes what other tests see: a
+  module-level call, `pytestmark`, an assignment into another module or
+  through an attribute or item (`mod.attr = x`, `sys.path.insert(...)`,
+  `os.environ[...] = x`), `if`/`try`/`with`/loops at module level, a star
+  or `__future__` import, an autouse fixture, a `pytest_*` hook,
+  `setup_module`, a decorator that is not a fixture's, a mark's or a plain
+  standard wrapper; and any unit, a new test included, whose code
+  declares `global`, assigns into a name that is not its own, calls
+  `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
+  `os.environ` or `builtins`, or starts a mock patcher without a `with`
+  (pytest's `monkeypatch` is undone after each test and is fine).  Where
+  the line is drawn: a method call that mutates a shared object
+  (`CONFIG.update(...)`) is not seen, since any call may mutate and
+  counting every call would count every test;
+* a new unit binds a name that a base unit binds (a second `def
+  test_a` replaces the first in the module, and the old test never runs)
+  or that any base unit's code mentions (a new fixture `tmp_path`, an
+  import or a helper `clamp` would change what existing tests get);
+* a new member is added to a class that exists at base and is not a test
+  method (a setUp, a helper or an attribute there runs around, or
+  overrides what, the existing methods use);
+* a new test is added while `allow_added` is false.
+
+New test cases appended to an existing file, new helpers and fixtures
+under new names, and new test classes with their own setUp are welcome.
+The message names each case (`tests/test_clamp.py: test_high_edge
+changed; 2 new tests added`), so a writer knows what to undo.
+
+Where the units cannot be compared, the whole file is the unit and a
+modified test file fails, and the message says why: no module reads its
+suffix (`tests/test_x.rb judged as a whole file: no parser for .rb`), a
+version does not parse (a syntax error; a parser that is not installed),
+it is a symlink or submodule, its text is too large to read, or the source
+has no text for it (a rubric example given by line counts rather than
+`before`/`after`; the Action's API mode past its cap of modified test
+files read through the contents API).  A test-runner configuration file
+(below) is always judged whole.
 
 **Tests cannot be bent from outside the test files.**  Whatever `paths`
 say, the rule also judges the test runner's configuration, because a new
