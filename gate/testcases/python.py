@@ -465,9 +465,12 @@ def shares_state(node: ast.stmt) -> bool:
     `reload`, `os.chdir` and the like; anything done to `sys.modules`,
     `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
     (not undone when the test ends, unlike `with patch(...)` or pytest's
-    `monkeypatch`).  Where the line is drawn: a method call on a shared
-    object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen; any
-    call may mutate, and counting every call would count every test."""
+    `monkeypatch`).  A module imported inside the function is still the
+    shared module.  Where the line is drawn: a method call on a shared
+    object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
+    assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
+    any call may mutate and any local may alias, and counting every such
+    statement would count every test."""
     own: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = node.args
@@ -476,8 +479,6 @@ def shares_state(node: ast.stmt) -> bool:
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
-        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
-            own.update((a.asname or a.name).split(".")[0] for a in sub.names)
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Global, ast.Nonlocal)):
             return True
