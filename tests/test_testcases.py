@@ -191,7 +191,7 @@ def test_unparsable_and_unknown_suffixes() -> None:
 
 def test_a_language_module_that_is_missing_is_unparsable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gate.testcases.go", None)  # import fails as if absent
-    with pytest.raises(Unparsable, match="parser is not installed"):
+    with pytest.raises(Unparsable, match="needs a parser that is not installed"):
         units_for("pkg/x_test.go", "package x\n")
 
 

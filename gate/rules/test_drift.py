@@ -309,12 +309,15 @@ def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str
     why = _whole_file_why(changes, f)
     texts = changes.texts.get(f.path)
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
+        base = head = None
         try:
+            side = "base"
             base = units_for(f.path, texts.base)
+            side = "head"
             head = units_for(f.path, texts.head)
         except Unparsable as exc:
             base = head = None
-            why = f"a version {exc}"
+            why = f"the {side} version {exc}"
         else:
             if base is None or head is None:
                 why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"

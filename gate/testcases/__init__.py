@@ -34,7 +34,9 @@ COLLECTION = "collection"
 
 
 class Unparsable(Exception):
-    """The text cannot be split into units; the message says why, in one sentence."""
+    """The text cannot be split into units; the message says why, in one
+    sentence that follows "the head version" (`does not parse as Python
+    at line 3: invalid syntax`)."""
 
 
 @dataclass(frozen=True)
@@ -98,9 +100,9 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
         module = importlib.import_module(f"gate.testcases.{name}")
         split: Callable[[str], tuple[Unit, ...]] = module.units
     except ImportError as exc:  # tree-sitter, or the module itself, not installed
-        raise Unparsable(f"its parser is not installed ({exc})") from None
+        raise Unparsable(f"needs a parser that is not installed ({exc})") from None
     except AttributeError:
-        raise Unparsable(f"gate.testcases.{name} has no units()") from None
+        raise Unparsable(f"needs gate.testcases.{name}.units, which is missing") from None
     return split(text)
 
 

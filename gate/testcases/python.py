@@ -129,17 +129,17 @@ def _parse(text: str) -> tuple[bytes, ast.Module]:
         tree = ast.parse(data)
     except SyntaxError as exc:
         where = f" at line {exc.lineno}" if exc.lineno is not None else ""
-        raise Unparsable(f"it does not parse as Python{where}: {exc.msg}") from None
+        raise Unparsable(f"does not parse as Python{where}: {exc.msg}") from None
     except ValueError as exc:  # NUL bytes; a text no file decodes to
-        raise Unparsable(f"it is not Python source: {exc}") from None
+        raise Unparsable(f"is not Python source: {exc}") from None
     except (RecursionError, MemoryError) as exc:
         raise Unparsable(
-            f"it nests too deeply for Python's parser ({type(exc).__name__})"
+            f"nests too deeply for Python's parser ({type(exc).__name__})"
         ) from None
     encoding = python_encoding_problem(data)
     if encoding is not None:
         raise Unparsable(
-            f"it declares the source encoding {encoding}, under which Python's lines are "
+            f"declares the source encoding {encoding}, under which Python's lines are "
             "not the lines of its bytes"
         )
     return data, tree
