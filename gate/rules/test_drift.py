@@ -71,6 +71,13 @@ under new names, and new test classes with their own setUp are welcome.
 The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
+Only test modules are judged case by case: files a runner collects by
+its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
+anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
+`__snapshots__/`.  Another modified file at a test path (a helper module,
+a data fixture, a snapshot) is judged whole: existing tests may read every
+byte of it.
+
 Where the units cannot be compared, the whole file is the unit and a
 modified test file fails, and the message says why: no module reads its
 suffix (`tests/test_x.rb judged as a whole file: no parser for .rb`), a
@@ -192,6 +199,24 @@ TEXT_FILES = TEST_CONFIG_SECTIONS
 # drift, as for a conftest.py): a test folder has no other use for it.
 NESTED_CONFIG = tuple(f"**/{name}" for name in TEST_CONFIG_SECTIONS)
 
+# The files a test runner collects as test modules, by its default names
+# (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
+# `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, RSpec's
+# `*_spec.rb`, which no module reads yet): only those are
+# judged case by case.  Another file at a test path (a helper module, a
+# data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
+# folder) is judged whole: existing tests may read every byte of it.
+TEST_MODULES = (
+    "**/test*.py",
+    "**/*_test.py",
+    "**/*.test.*",
+    "**/*.spec.*",
+    "**/__tests__/**",
+    "**/*_test.go",
+    "**/*_spec.rb",
+)
+DATA_FOLDERS = ("**/testdata/", "**/__snapshots__/")
+
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
 
@@ -288,6 +313,13 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
 
 def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
     """Why the modified test file `f` cannot be judged case by case (None: it can)."""
+    if not globs.matches(f.path, TEST_MODULES, GLOBS["paths"]) or globs.matches(
+        f.path, DATA_FOLDERS, GLOBS["paths"]
+    ):
+        return (
+            "not a test module by its runner's default names (a helper, data or snapshot "
+            "of the tests, which existing tests may read whole)"
+        )
     if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
         return "a symlink or submodule, not a file of test code"
     texts = changes.texts.get(f.path)

@@ -133,9 +133,7 @@ def _parse(text: str) -> tuple[bytes, ast.Module]:
     except ValueError as exc:  # NUL bytes; a text no file decodes to
         raise Unparsable(f"is not Python source: {exc}") from None
     except (RecursionError, MemoryError) as exc:
-        raise Unparsable(
-            f"nests too deeply for Python's parser ({type(exc).__name__})"
-        ) from None
+        raise Unparsable(f"nests too deeply for Python's parser ({type(exc).__name__})") from None
     encoding = python_encoding_problem(data)
     if encoding is not None:
         raise Unparsable(

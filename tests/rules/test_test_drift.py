@@ -361,6 +361,23 @@ def test_a_file_without_a_parser_or_too_large_is_judged_whole(repo: GitRepo, cap
     assert result["paths"] == ["spec/clamp_spec.rb", "tests/test_big.py"]
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/helpers.py",
+        "tests/fixtures/sample.py",
+        "pkg/testdata/x_test.go",
+        "web/__snapshots__/a.test.js",
+    ],
+)
+def test_a_file_that_is_no_test_module_is_judged_whole(path: str) -> None:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": path, "before": TEST_CLAMP, "after": APPENDED}])
+    result = test_drift.check(rule, changes)
+    assert not result.passed
+    assert f"{path} judged as a whole file: not a test module" in result.message
+
+
 def test_examples_with_texts_are_judged_by_cases_and_by_counts_whole() -> None:
     rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
     appended = changes_from_example(
