@@ -62,6 +62,9 @@ class Unit:
     # The key of the unit this one is a member of (a method's class), or "".
     # A new member of a unit that exists at base is judged apart: see `compare`.
     parent: str = ""
+    # The names the unit's code reads (None: unknown, and `compare` takes
+    # every word of `code`, which can only make it stricter).
+    uses: tuple[str, ...] | None = None
 
 
 # Suffix -> the module (in this package) that splits such files.
@@ -151,11 +154,10 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     * a member of a new unit (a new test class): welcome, unless its role
       is COLLECTION (it runs at import or changes shared state);
     * at module level: COLLECTION is drift; so is a unit that binds a name
-      some base unit binds (it replaces it) or that any base unit's code
-      mentions (a new fixture, import or helper of that name changes what
-      existing tests get; a mention in a string or comment counts too,
-      which can only make the rule stricter); else a CASE is a new test
-      and SUPPORT is welcome.
+      some base unit binds (it replaces it) or that any base unit uses
+      (`Unit.uses`, else any word of its code: a new fixture, import or
+      helper of that name changes what existing tests get); else a CASE is
+      a new test and SUPPORT is welcome.
 
     New tests are drift too when `allow_added` is false."""
     base_by_key = {u.key: u for u in base}
@@ -163,7 +165,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
     removed = tuple(u.name for u in base if u.key not in head_code)
     bound = {n for u in base if not u.parent for n in u.binds}
-    mentioned = {w for u in base for w in _WORD.findall(u.code)}
+    mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
     parents = {u.parent for u in head if u.parent}
     added: list[str] = []
     refused: list[tuple[str, str]] = []

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
@@ -281,6 +282,7 @@ class _Splitter:
                 binds=unit.binds,
                 line=unit.line,
                 parent=unit.parent,
+                uses=unit.uses if unit.uses is not None else (),
             )
         )
 
@@ -303,6 +305,7 @@ class _Splitter:
             binds=binds,
             line=first,
             parent=parent,
+            uses=uses_of(node),
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
@@ -316,7 +319,8 @@ class _Splitter:
         elif isinstance(node, ast.ClassDef) and node.name in test_classes:
             self.test_class(node)
         elif isinstance(node, ast.ClassDef):
-            quiet = all(_harmless(d) for d in node.decorator_list) and not shares_state(node)
+            quiet = all(_harmless(d) for d in node.decorator_list)
+            quiet = quiet and not shares_state(node) and not calls_at_import(node)
             role = SUPPORT if quiet else COLLECTION
             self.add(self.unit(node, f"class {node.name}", node.name, role, (node.name,)), "")
         else:
@@ -335,7 +339,7 @@ class _Splitter:
             plain = _plain_targets(node) and "pytestmark" not in binds
             plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
             plain = plain and not any(n.startswith("collect_ignore") for n in binds)
-            role = SUPPORT if plain else COLLECTION
+            role = SUPPORT if plain and not calls_at_import(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
         if role == SUPPORT and shares_state(node):
@@ -347,16 +351,25 @@ class _Splitter:
         else:
             key = f"statement {' '.join(text.split())}"
             name = f"statement at line {node.lineno}"
-        self.add(
-            Unit(key=key, name=name, role=role, code=text, binds=binds, line=_first_line(node)),
-            "",
+        unit = Unit(
+            key=key,
+            name=name,
+            role=role,
+            code=text,
+            binds=binds,
+            line=_first_line(node),
+            uses=uses_of(node),
         )
+        self.add(unit, "")
 
     def test_class(self, node: ast.ClassDef) -> None:
         cls = node.name
         header_last = max(node.lineno, _first_line(node.body[0]) - 1)
         first = _first_line(node)
-        role = CASE if all(_harmless(d) for d in node.decorator_list) else COLLECTION
+        quiet = all(_harmless(d) for d in node.decorator_list)
+        quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))
+        role = CASE if quiet else COLLECTION
+        header = (*node.decorator_list, *node.bases, *node.keywords)
         self.add(
             Unit(
                 key=f"class {cls}",
@@ -365,6 +378,7 @@ class _Splitter:
                 code=self.code(first, header_last),
                 binds=(cls,),
                 line=first,
+                uses=tuple(sorted({n for part in header for n in uses_of(part)})),
             ),
             "",
         )
@@ -376,7 +390,11 @@ class _Splitter:
                 # class's tests only, and `compare` refuses a new one in a
                 # class that exists at base.
                 role = CASE if name.startswith("test") and not _is_fixture(member)[0] else SUPPORT
-                if not all(_harmless(d) for d in member.decorator_list) or shares_state(member):
+                if (
+                    not all(_harmless(d) for d in member.decorator_list)
+                    or shares_state(member)
+                    or calls_at_import(member)
+                ):
                     role = COLLECTION
                 unit = self.unit(
                     member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent
@@ -393,8 +411,10 @@ class _Splitter:
                 plain = isinstance(member, (ast.Assign, ast.AnnAssign)) and _plain_targets(member)
                 docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
                 quiet = plain or docstring or isinstance(member, ast.Pass)
-                role = SUPPORT if quiet and not shares_state(member) else COLLECTION
+                quiet = quiet and not shares_state(member) and not calls_at_import(member)
+                role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
+                    uses=uses_of(member),
                     key=key,
                     name=label,
                     role=role,
@@ -407,7 +427,7 @@ class _Splitter:
 
 
 def _function_role(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    if shares_state(node):
+    if shares_state(node) or calls_at_import(node):
         return COLLECTION
     fixture, autouse = _is_fixture(node)
     if fixture:
@@ -526,4 +546,49 @@ def shares_state(node: ast.stmt) -> bool:
                 and "patch" in dotted(sub.func.value).casefold()
             ):
                 return True
+    return False
+
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def uses_of(node: ast.AST) -> tuple[str, ...]:
+    """The names `node`'s code may read from the module: every name, every
+    parameter (a pytest test or fixture requests a fixture by parameter
+    name) and every identifier inside a string (`usefixtures("db")`,
+    `getfixturevalue("db")`, `globals()["db"]`), sorted.  Attribute names
+    are not module names (`self.helper`, `mod.clamp`)."""
+    found: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            found.add(sub.id)
+        elif isinstance(sub, ast.arg):
+            found.add(sub.arg)
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            found.update(_IDENTIFIER.findall(sub.value))
+    return tuple(sorted(found))
+
+
+def calls_at_import(node: ast.AST) -> bool:
+    """Whether `node` makes a call when the module (or its class body) is
+    executed: outside function bodies, a call in a value, a default
+    argument, a base class, a class-level statement.  A decorator's own
+    call is judged apart (`_harmless`); what runs when a test runs is not
+    counted here."""
+    todo: list[ast.AST] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(d for d in item.args.defaults)
+            todo.extend(d for d in item.args.kw_defaults if d is not None)
+            continue  # the body runs when the function is called; decorators: `_harmless`
+        if isinstance(item, ast.Lambda):
+            todo.extend(item.args.defaults)
+            continue
+        if isinstance(item, ast.ClassDef):
+            todo.extend((*item.bases, *item.keywords, *item.body))
+            continue
+        if isinstance(item, ast.Call):
+            return True
+        todo.extend(ast.iter_child_nodes(item))
     return False
