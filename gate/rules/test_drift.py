@@ -44,7 +44,8 @@ modules where those are installed.  It fails when:
   decorator, signature, body, indentation) or removed; moving an
   unchanged unit elsewhere in the file is not a change;
 * a new unit runs at collection or changes what other tests see: a
-  module-level call, `pytestmark`, an assignment into another module or
+  module-level call (a value computed by a call, a call in a default
+  argument or a class body included), `pytestmark`, an assignment into another module or
   through an attribute or item (`mod.attr = x`, `sys.path.insert(...)`,
   `os.environ[...] = x`), `if`/`try`/`with`/loops at module level, a star
   or `__future__` import, an autouse fixture, a `pytest_*` hook,

@@ -20,12 +20,14 @@ test*`; a change to those settings is a test-configuration change, which
   COLLECTION; other functions and classes: SUPPORT, unless a decorator
   other than a fixture's, a mark's or the standard library's plain
   wrappers runs at import (COLLECTION).
-* Imports and assignments to new plain names: SUPPORT.  Everything else
-  that runs when the file is imported is COLLECTION: `pytestmark = ...`,
-  calls, assignments through an attribute or a subscript (`mod.attr = x`,
-  `os.environ[...] = x`), augmented assignments and `del`, `if`/`try`/
-  `with`/loops/`match`, `global`, asserts, star imports and
-  `from __future__` imports (they change how every line compiles).
+* Imports, and assignments to plain names of values that make no call:
+  SUPPORT.  Everything else that runs when the file is imported is
+  COLLECTION: `pytestmark = ...`, calls (in a statement, a value, a
+  default argument, a base class or a class body), assignments through
+  an attribute or a subscript (`mod.attr = x`, `os.environ[...] = x`),
+  augmented assignments and `del`, `if`/`try`/`with`/loops/`match`,
+  `global`, asserts, star imports and `from __future__` imports (they
+  change how every line compiles).
 * Any unit whose code changes what other tests share (`shares_state`: a
   `global`, an assignment into a module, `setattr`, `sys.modules`, ...)
   is COLLECTION, wherever it is: a new test that patches the code under
@@ -294,6 +296,7 @@ class _Splitter:
         role: str,
         binds: tuple[str, ...] = (),
         parent: str = "",
+        nodes: list[ast.AST] | None = None,
     ) -> Unit:
         first = _first_line(node)
         last = node.end_lineno or node.lineno
@@ -305,28 +308,30 @@ class _Splitter:
             binds=binds,
             line=first,
             parent=parent,
-            uses=uses_of(node),
+            uses=uses_of(node, nodes),
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
+        if isinstance(node, ast.ClassDef) and node.name in test_classes:
+            self.test_class(node)
+            return
+        nodes = list(ast.walk(node))  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            role = _function_role(node, nodes)
             self.add(
-                self.unit(
-                    node, f"function {node.name}", node.name, _function_role(node), (node.name,)
-                ),
+                self.unit(node, f"function {node.name}", node.name, role, (node.name,), "", nodes),
                 "",
             )
-        elif isinstance(node, ast.ClassDef) and node.name in test_classes:
-            self.test_class(node)
         elif isinstance(node, ast.ClassDef):
             quiet = all(_harmless(d) for d in node.decorator_list)
-            quiet = quiet and not shares_state(node) and not calls_at_import(node)
+            quiet = quiet and not shares_state(node, nodes) and not calls_at_import(node)
             role = SUPPORT if quiet else COLLECTION
-            self.add(self.unit(node, f"class {node.name}", node.name, role, (node.name,)), "")
+            unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
+            self.add(unit, "")
         else:
-            self.simple(node)
+            self.simple(node, nodes)
 
-    def simple(self, node: ast.stmt) -> None:
+    def simple(self, node: ast.stmt, nodes: list[ast.AST]) -> None:
         binds = _bound(node)
         text = self.code(_first_line(node), node.end_lineno or node.lineno)
         role = COLLECTION
@@ -342,7 +347,7 @@ class _Splitter:
             role = SUPPORT if plain and not calls_at_import(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
-        if role == SUPPORT and shares_state(node):
+        if role == SUPPORT and shares_state(node, nodes):
             role = COLLECTION
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
         if binds:
@@ -358,7 +363,7 @@ class _Splitter:
             code=text,
             binds=binds,
             line=_first_line(node),
-            uses=uses_of(node),
+            uses=uses_of(node, nodes),
         )
         self.add(unit, "")
 
@@ -384,6 +389,7 @@ class _Splitter:
         )
         parent = f"class {cls}"
         for member in node.body:
+            nodes = list(ast.walk(member))
             if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = member.name
                 # setUp, an autouse fixture, a helper: they act on this
@@ -392,12 +398,12 @@ class _Splitter:
                 role = CASE if name.startswith("test") and not _is_fixture(member)[0] else SUPPORT
                 if (
                     not all(_harmless(d) for d in member.decorator_list)
-                    or shares_state(member)
+                    or shares_state(member, nodes)
                     or calls_at_import(member)
                 ):
                     role = COLLECTION
                 unit = self.unit(
-                    member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent
+                    member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
                 )
             else:
                 binds = _bound(member)
@@ -411,10 +417,11 @@ class _Splitter:
                 plain = isinstance(member, (ast.Assign, ast.AnnAssign)) and _plain_targets(member)
                 docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
                 quiet = plain or docstring or isinstance(member, ast.Pass)
-                quiet = quiet and not shares_state(member) and not calls_at_import(member)
+                quiet = quiet and not shares_state(member, nodes)
+                quiet = quiet and not calls_at_import(member)
                 role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
-                    uses=uses_of(member),
+                    uses=uses_of(member, nodes),
                     key=key,
                     name=label,
                     role=role,
@@ -426,8 +433,8 @@ class _Splitter:
             self.add(unit, cls)
 
 
-def _function_role(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    if shares_state(node) or calls_at_import(node):
+def _function_role(node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]) -> str:
+    if shares_state(node, nodes) or calls_at_import(node):
         return COLLECTION
     fixture, autouse = _is_fixture(node)
     if fixture:
@@ -473,7 +480,7 @@ def _root(node: ast.expr) -> ast.expr:
     return node
 
 
-def shares_state(node: ast.stmt) -> bool:
+def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     """Whether running (or defining) `node` (a function, a statement) changes state that other
     tests share, as far as its code shows: a `global` or `nonlocal`
     declaration; an assignment, augmented assignment or `del` through an
@@ -488,16 +495,18 @@ def shares_state(node: ast.stmt) -> bool:
     object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
     assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
     any call may mutate and any local may alias, and counting every such
-    statement would count every test."""
+    statement would count every test.  `nodes`: `ast.walk(node)`, when the
+    caller has it already."""
+    nodes = list(ast.walk(node)) if nodes is None else nodes
     own: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = node.args
         own.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
         own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    for sub in ast.walk(node):
+    for sub in nodes:
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
-    for sub in ast.walk(node):
+    for sub in nodes:
         if isinstance(sub, (ast.Global, ast.Nonlocal)):
             return True
         targets: list[ast.expr] = []
@@ -552,14 +561,14 @@ def shares_state(node: ast.stmt) -> bool:
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
-def uses_of(node: ast.AST) -> tuple[str, ...]:
+def uses_of(node: ast.AST, nodes: list[ast.AST] | None = None) -> tuple[str, ...]:
     """The names `node`'s code may read from the module: every name, every
     parameter (a pytest test or fixture requests a fixture by parameter
     name) and every identifier inside a string (`usefixtures("db")`,
     `getfixturevalue("db")`, `globals()["db"]`), sorted.  Attribute names
     are not module names (`self.helper`, `mod.clamp`)."""
     found: set[str] = set()
-    for sub in ast.walk(node):
+    for sub in ast.walk(node) if nodes is None else nodes:
         if isinstance(sub, ast.Name):
             found.add(sub.id)
         elif isinstance(sub, ast.arg):
