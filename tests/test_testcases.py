@@ -130,6 +130,20 @@ def test_a_new_import_of_a_module_the_base_imports_from_is_welcome() -> None:
     assert drift_of(BASE, head) == "ok"
 
 
+def test_a_new_first_method_leaves_the_class_header_as_it_was() -> None:
+    base = "class TestX:\n\n    # the edges\n    def test_a(self):\n        pass\n"
+    head = base.replace("class TestX:\n", "class TestX:\n    def test_new(self):\n        pass\n")
+    found = compare(units(base), units(head))
+    assert found.ok, found.summary()
+    assert found.added == ("TestX.test_new",)
+
+
+def test_a_fixture_renamed_by_its_decorator_binds_that_name() -> None:
+    base = "def test_a(tmp_path):\n    pass\n"
+    head = base + '\n\n@pytest.fixture(name="tmp_path")\ndef _mine():\n    return 1\n'
+    assert "binds tmp_path, a name existing code uses" in drift_of(base, head)
+
+
 def test_a_fixture_named_in_a_string_is_used() -> None:
     base = '@pytest.mark.usefixtures("db")\ndef test_a():\n    pass\n'
     head = base + "\n\n@pytest.fixture\ndef db():\n    return None\n"
@@ -285,6 +299,8 @@ def mutate(code: str, how: str) -> str:
     if how == "decorator":
         return "@pytest.mark.skip\n" + code
     if how == "signature":
+        if "():" in code:
+            return code.replace("():", "(extra=1):", 1)
         return code.replace("):", ", extra=1):", 1)
     if how == "body":
         return "\n".join([*lines[:-1], f"{indent}pass", last]) + "\n"

@@ -178,6 +178,18 @@ def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[bool, boo
     return False, False
 
 
+def _fixture_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The names a fixture is requested by besides its function's
+    (`@pytest.fixture(name="db")`)."""
+    out = []
+    for deco in node.decorator_list:
+        if isinstance(deco, ast.Call) and dotted(deco) in _FIXTURES:
+            for k in deco.keywords:
+                if k.arg == "name" and isinstance(k.value, ast.Constant):
+                    out.append(str(k.value.value))
+    return tuple(out)
+
+
 def _harmless(deco: ast.expr) -> bool:
     name = dotted(deco)
     return bool(name) and any(
@@ -318,9 +330,9 @@ class _Splitter:
         nodes = list(ast.walk(node))  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             role = _function_role(node, nodes)
+            binds = (node.name, *_fixture_names(node))
             self.add(
-                self.unit(node, f"function {node.name}", node.name, role, (node.name,), "", nodes),
-                "",
+                self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
             )
         elif isinstance(node, ast.ClassDef):
             quiet = all(_harmless(d) for d in node.decorator_list)
@@ -369,7 +381,12 @@ class _Splitter:
 
     def test_class(self, node: ast.ClassDef) -> None:
         cls = node.name
+        # The header ends where the class line does: blank and comment lines
+        # before the first member belong to no unit (a new first member
+        # does not change the header).
         header_last = max(node.lineno, _first_line(node.body[0]) - 1)
+        while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
+            header_last -= 1
         first = _first_line(node)
         quiet = all(_harmless(d) for d in node.decorator_list)
         quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))

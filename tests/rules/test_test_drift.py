@@ -7,6 +7,8 @@ import subprocess
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.changes import (
     ADDED,
@@ -27,6 +29,7 @@ from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift
 from tests.conftest import GitRepo
+from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)
 
@@ -427,3 +430,30 @@ def test_api_mode_reads_modified_tests_up_to_its_cap() -> None:
     assert f"judged as a whole file: the Action's API mode reads at most {GLOB_READS}" in (
         result.message
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(module(), st.lists(NEW_CASE, max_size=3), st.one_of(st.none(), MUTATIONS), st.data())
+def test_the_rule_passes_appended_cases_and_fails_any_edit(
+    pieces: list[tuple[str, str]], new: list[str], how: str | None, data: st.DataObject
+) -> None:
+    """Generated test modules through the rule: appended cases pass, and
+    with one existing unit edited the rule fails naming the file and it."""
+    base = text(pieces)
+    edited = pieces
+    if how is not None:
+        index = data.draw(st.integers(min_value=1, max_value=len(pieces) - 1))
+        name, code = pieces[index]
+        edited = [*pieces[:index], (name, mutate(code, how)), *pieces[index + 1 :]]
+    head = text([p for p in edited if p[1]]) + "".join(
+        "\n\n" + code.format(n=n) for n, code in enumerate(new)
+    )
+    if head == base:
+        return
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": "tests/test_gen.py", "before": base, "after": head}])
+    result = test_drift.check(rule, changes)
+    assert result.passed is (how is None), result.message
+    if how is not None:
+        assert result.paths == ("tests/test_gen.py",)
+        assert f"tests/test_gen.py: {name.split('.')[0]}" in result.message
