@@ -87,7 +87,9 @@ it is a symlink or submodule, its text is too large to read, or the source
 has no text for it (a rubric example given by line counts rather than
 `before`/`after`; the Action's API mode past its cap of modified test
 files read through the contents API).  A test-runner configuration file
-(below) is always judged whole.
+(below) is always judged whole.  A modified test file whose text is the
+same on both sides changed its mode or type: drift (the Action's API
+mode, whose listing has no modes, sees a mode change only that way).
 
 **Tests cannot be bent from outside the test files.**  Whatever `paths`
 say, the rule also judges the test runner's configuration, because a new
@@ -336,6 +338,11 @@ def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
     return None
 
 
+def _same_text(changes: ChangeSet, path: str) -> bool:
+    texts = changes.texts.get(path)
+    return texts is not None and texts.base is not None and texts.base == texts.head
+
+
 def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
     """The drift in the modified test file `f` judged case by case (None:
     none), and how many new tests it adds."""
@@ -401,6 +408,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         elif f.status == TYPE_CHANGED:
             what = "type-changed"
         elif f.status == MODIFIED and f.mode_changed:
+            what = "mode-changed"
+        elif f.status == MODIFIED and _same_text(changes, f.path):
+            # touched with the same text: its mode or type changed, which
+            # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
             problem, added = _by_cases(changes, f, allow_added)

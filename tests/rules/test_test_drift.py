@@ -338,6 +338,23 @@ def test_a_mode_change_with_new_cases_is_still_drift(repo: GitRepo, capsys: Any)
     assert "(1 mode-changed)" in result["message"]
 
 
+def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
+    """The PR files API lists a mode change as a modification with no modes."""
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    found = listing([PullFile("tests/test_clamp.py", "changed", 0, 0, 0, None, False)], 1)
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=rubric.texts_wanted(),
+        read_file=lambda ref, path: TEST_CLAMP.encode() if path.startswith("tests/") else None,
+        merge_base="fork",
+    )
+    result = test_drift.check(rubric.rules[0], changes)
+    assert not result.passed
+    assert "(1 mode-changed)" in result.message
+
+
 def test_a_file_without_a_parser_or_too_large_is_judged_whole(repo: GitRepo, capsys: Any) -> None:
     repo.write_many(
         {
