@@ -154,15 +154,23 @@ def _encoding(data: bytes) -> str:
     return encoding
 
 
-def dotted(node: ast.expr) -> str:
-    """`a.b.c` for a name or attribute chain, the callee for a call, else ''."""
-    if isinstance(node, ast.Call):
-        return dotted(node.func)
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = dotted(node.value)
-        return f"{inner}.{node.attr}" if inner else ""
+def dotted(node: ast.expr, limit: int = 64) -> str:
+    """`a.b.c` for a name or attribute chain, the callee for a call, else ''
+    ('' too past `limit` parts: a chain may be as long as Python's parser
+    allows, and every node of one is looked at; the checks that use this
+    look at the inner, shorter chains too)."""
+    parts: list[str] = []
+    while len(parts) < limit:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            parts.append(node.id)
+            return ".".join(reversed(parts))
+        else:
+            return ""
     return ""
 
 
@@ -488,7 +496,18 @@ _SHARING_CALLS = frozenset(
 # Objects of the interpreter that every test shares: touching them (an item,
 # an attribute, a method call) changes what later tests see.
 _SHARED = ("sys.modules", "sys.path", "sys.meta_path", "sys.path_hooks", "os.environ", "builtins")
+_SHARED_ATTRS = frozenset(s.rsplit(".", 1)[-1] for s in _SHARED)
 _DUNDERS = frozenset({"__class__", "__dict__", "__globals__", "__builtins__", "__code__"})
+
+
+def _chain_attrs(node: ast.expr) -> set[str]:
+    """Every attribute name along an attribute/item chain (`a.__class__[0].x`)."""
+    found = set()
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        if isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        node = node.value
+    return found
 
 
 def _root(node: ast.expr) -> ast.expr:
@@ -542,14 +561,10 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
                 root = _root(part)
                 if not isinstance(root, ast.Name) or root.id not in own:
                     return True
-                chain = dotted(part.value) if isinstance(part, ast.Attribute) else ""
-                if isinstance(part, ast.Attribute) and (
-                    part.attr in _DUNDERS or _DUNDERS & set(chain.split("."))
-                ):
+                if _DUNDERS & _chain_attrs(part):
                     return True
-        if isinstance(sub, ast.Attribute):
-            name = dotted(sub)
-            if any(name == s or name.startswith(s + ".") for s in _SHARED):
+        if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
+            if dotted(sub) in _SHARED:  # the inner node of `sys.modules.pop` is `sys.modules`
                 return True
             if sub.attr in _DUNDERS - {"__class__"}:
                 return True
