@@ -410,3 +410,12 @@ def test_a_new_case_that_patches_a_module_turns_a_later_test_green(tmp_path: Pat
     assert "3 passed" in run_pytest(tmp_path)
     found = compare(units(base), units(bent))
     assert "new test_two runs at collection or changes what other tests see" in found.summary()
+
+
+def test_chains_as_deep_as_the_parser_allows_are_read() -> None:
+    """`dotted` is iterative: a chain Python parses is never a RecursionError."""
+    chain = "a." * 1900 + "b"
+    assert [u.role for u in units(f"x = {chain}\n")] == [SUPPORT, SUPPORT]
+    assert units(f"@{chain}\ndef test_x():\n    pass\n")[-1].role == COLLECTION
+    deep_store = "def test_x(self):\n    self.__class__" + ".b" * 100 + ".x = 1\n"
+    assert units(deep_store)[-1].role == COLLECTION
