@@ -214,8 +214,9 @@ class Stats:
 class ChangeSet:
     """Everything the rules may read about one change.
 
-    `texts` holds file text for exactly the files that content rules name
-    (`Rubric.content_files()`); a file missing from `texts` means "content
+    `texts` holds file text for exactly the files the rules read
+    (`Rubric.texts_wanted()`: the files content rules name, and the modified
+    test files `test_drift` compares); a file missing from `texts` means "content
     not available from this source", which content rules treat as a failure.
     `files_touched` overrides the count (a writer's result.json states it);
     `None` means count `files`.  `stdout` is captured output for
