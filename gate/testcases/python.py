@@ -16,8 +16,10 @@ test*`; a change to those settings is a test-configuration change, which
   one in a class that exists at base (setUp runs around the existing
   tests; a helper or attribute can override what they call).
 * A fixture (`@pytest.fixture`, `@fixture`, `@pytest_asyncio.fixture`):
-  SUPPORT, or COLLECTION with `autouse=True`; a `pytest_*` hook function:
-  COLLECTION; other functions and classes: SUPPORT, unless a decorator
+  SUPPORT, or COLLECTION with `autouse=True`; a `pytest_*` hook function
+  and the module-level functions the runners call around a module's
+  tests (`setup_module`, `setUpModule`, `load_tests`, ...): COLLECTION;
+  other functions and classes: SUPPORT, unless a decorator
   other than a fixture's, a mark's or the standard library's plain
   wrappers runs at import (COLLECTION).
 * Imports, and assignments to plain names of values that make no call:
@@ -39,7 +41,9 @@ A name bound a second time in one version (a new `def test_a` after the
 old one, which replaces it in the module) makes the later unit
 COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
 lines (`gate.text.lines`), decorators and comments inside it included,
-so a change of any character (indentation too) is a change.
+so a change of any character (indentation too) is a change.  `uses` are
+the names a unit reads (`uses_of`): names, parameters (the fixtures a test
+requests) and identifiers inside strings (`usefixtures("db")`).
 """
 
 from __future__ import annotations
