@@ -419,3 +419,32 @@ def test_chains_as_deep_as_the_parser_allows_are_read() -> None:
     assert units(f"@{chain}\ndef test_x():\n    pass\n")[-1].role == COLLECTION
     deep_store = "def test_x(self):\n    self.__class__" + ".b" * 100 + ".x = 1\n"
     assert units(deep_store)[-1].role == COLLECTION
+
+
+BENDS = st.sampled_from(
+    [
+        "import clamp_kit as kit\nkit.LIMIT = 2\n",
+        "import sys\nimport types\nsys.modules['clamp_kit'] = types.SimpleNamespace(LIMIT=2)\n",
+        "@pytest.fixture(autouse=True)\ndef _bend():\n"
+        "    import clamp_kit\n    clamp_kit.LIMIT = 2\n",
+        "pytestmark = pytest.mark.skip\n",
+        "def setup_module():\n    import clamp_kit\n    clamp_kit.LIMIT = 2\n",
+    ]
+)
+
+
+@settings(max_examples=5, deadline=None)
+@given(module(), BENDS)
+def test_generated_files_bent_at_collection_turn_red_green_under_real_pytest(
+    tmp_path_factory: pytest.TempPathFactory, pieces: list[tuple[str, str]], bend: str
+) -> None:
+    folder = tmp_path_factory.mktemp("bent")
+    (folder / "clamp_kit.py").write_text("LIMIT = 1\n", encoding="utf-8")
+    base = text(pieces) + "\n\n" + RED
+    (folder / "test_gen.py").write_text(base, encoding="utf-8")
+    assert "1 failed" in run_pytest(folder)
+    bent = base + "\n\n" + bend
+    (folder / "test_gen.py").write_text(bent, encoding="utf-8")
+    assert "failed" not in run_pytest(folder)
+    found = compare(units(base), units(bent))
+    assert "runs at collection or changes what other tests see" in found.summary()
