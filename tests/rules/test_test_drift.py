@@ -19,6 +19,7 @@ from gate.changes import (
     TYPE_CHANGED,
     ChangeSet,
     FileChange,
+    FileTexts,
     from_paths,
 )
 from gate.changes.api import GLOB_READS, changes_from_api, listing
@@ -474,3 +475,24 @@ def test_the_rule_passes_appended_cases_and_fails_any_edit(
     if how is not None:
         assert result.paths == ("tests/test_gen.py",)
         assert f"tests/test_gen.py: {name.split('.')[0]}" in result.message
+
+
+def test_symlinks_and_allow_added_false_in_modified_files() -> None:
+    texts = {"tests/test_clamp.py": FileTexts(base=TEST_CLAMP, head=APPENDED)}
+    link = FileChange(
+        "tests/test_clamp.py", added=2, deleted=1, old_mode="120000", new_mode="120000"
+    )
+    result = drift(ChangeSet(files=(link,), texts=texts))
+    assert "tests/test_clamp.py judged as a whole file: a symlink or submodule" in result.message
+    plain = FileChange(
+        "tests/test_clamp.py", added=8, deleted=0, old_mode="100644", new_mode="100644"
+    )
+    assert drift(ChangeSet(files=(plain,), texts=texts)).passed
+    refused = drift(ChangeSet(files=(plain,), texts=texts), allow_added=False)
+    assert not refused.passed
+    assert "new test test_inside added and allow_added is false" in refused.message
+
+
+def drift(changes: ChangeSet, allow_added: bool = True) -> Any:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": allow_added, "paths": TESTS})
+    return test_drift.check(rule, changes)
