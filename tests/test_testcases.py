@@ -203,6 +203,14 @@ def test_new_cases_are_welcome_and_counted() -> None:
     assert "new test test_new added and allow_added is false" in refused.summary()
 
 
+def test_units_binding_one_name_keep_their_order() -> None:
+    helper = "def clamp(x):\n    return x\n\n\n"
+    test = "def test_a():\n    assert clamp(1)\n"
+    base = "from m import clamp\n\n\n" + helper + test
+    head = helper + "from m import clamp\n\n\n" + test
+    assert "the units binding clamp are in another order" in drift_of(base, head)
+
+
 def test_a_moved_unit_is_not_a_change() -> None:
     head = (
         BASE.replace("def helper(x):\n    return x\n\n\n", "")

@@ -42,7 +42,9 @@ modules where those are installed.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation) or removed; moving an
-  unchanged unit elsewhere in the file is not a change;
+  unchanged unit elsewhere in the file is not a change, unless it is one
+  of several that bind the same name (`from m import clamp` and a later
+  `def clamp`: the last one wins), whose order must stay;
 * a new unit runs at collection or changes what other tests see: a
   module-level call (a value computed by a call, a call in a default
   argument or a class body included), `pytestmark`, an assignment into another module or

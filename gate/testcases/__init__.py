@@ -159,7 +159,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
       helper of that name changes what existing tests get); else a CASE is
       a new test and SUPPORT is welcome.
 
-    New tests are drift too when `allow_added` is false."""
+    New tests are drift too when `allow_added` is false.  Units that bind
+    the same name must keep their order (the last one wins)."""
     base_by_key = {u.key: u for u in base}
     head_code = {u.key: u.code for u in head}
     changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
@@ -191,4 +192,22 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
             added.append(u.name)
         elif is_test:
             refused.append((f"new test {u.name}", "added and allow_added is false"))
+    refused.extend(_reordered(base, head))
     return Drift(changed=changed, removed=removed, added=tuple(added), refused=tuple(refused))
+
+
+def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, str]]:
+    """Names that several base units bind in one scope (`from m import
+    clamp` and a later `def clamp`): the last one wins, so those units must
+    keep their order at head even where each is unchanged."""
+    at_head = {u.key: i for i, u in enumerate(head)}
+    binders: dict[tuple[str, str], list[str]] = {}
+    for u in base:
+        for name in u.binds:
+            binders.setdefault((u.parent, name), []).append(u.key)
+    out = []
+    for (_, name), keys in sorted(binders.items()):
+        kept = [at_head[k] for k in keys if k in at_head]
+        if kept != sorted(kept):
+            out.append((f"the units binding {name}", "are in another order"))
+    return out
