@@ -150,6 +150,23 @@ def test_a_fixture_named_in_a_string_is_used() -> None:
     assert "new db binds db, a name existing code uses" in drift_of(base, head)
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "from evil import given\n\n\n@given\ndef test_new():\n    pass\n",
+        "import evil as mark\n\n\n@mark.skip\ndef test_new():\n    pass\n",
+        "from evil import fixture\n\n\n@fixture\ndef fresh():\n    return 1\n",
+        "def staticmethod(f):\n    return f\n\n\nclass TestN:\n    @staticmethod\n"
+        "    def test_n():\n        pass\n",
+    ],
+)
+def test_a_harmless_decorator_name_from_elsewhere_is_not_trusted(head: str) -> None:
+    """`@given` is harmless only as hypothesis's: imported from anywhere
+    else (or defined in the file) it may run anything at import."""
+    base = "import pytest\n\n\ndef test_a():\n    pass\n"
+    assert "runs at collection or changes what other tests see" in drift_of(base, base + head)
+
+
 def test_a_name_bound_twice_is_seen() -> None:
     head = BASE + "\n\ndef test_low():\n    pass\n"
     found = compare(units(BASE), units(head))

@@ -52,7 +52,8 @@ modules where those are installed.  It fails when:
   `os.environ[...] = x`), `if`/`try`/`with`/loops at module level, a star
   or `__future__` import, an autouse fixture, a `pytest_*` hook,
   `setup_module`, a decorator that is not a fixture's, a mark's or a plain
-  standard wrapper; and any unit, a new test included, whose code
+  standard wrapper (imported from pytest, unittest, functools, hypothesis
+  and the like: a `given` imported from elsewhere may run anything); and any unit, a new test included, whose code
   declares `global`, assigns into a name that is not its own, calls
   `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
   `os.environ` or `builtins`, or starts a mock patcher without a `with`

@@ -125,6 +125,7 @@ def units(text: str) -> tuple[Unit, ...]:
         )
     )
     test_classes = _test_classes(tree.body)
+    split.trusted = trusted_names(tree.body)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -178,10 +179,12 @@ def dotted(node: ast.expr, limit: int = 64) -> str:
     return ""
 
 
-def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[bool, bool]:
-    """(is a fixture, is autouse)."""
+def _is_fixture(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, trusted: frozenset[str]
+) -> tuple[bool, bool]:
+    """(is a fixture, is autouse), for a decorator whose root name is `trusted`."""
     for deco in node.decorator_list:
-        if dotted(deco) in _FIXTURES:
+        if dotted(deco) in _FIXTURES and dotted(deco).split(".")[0] in trusted:
             autouse = isinstance(deco, ast.Call) and any(
                 k.arg == "autouse" and not (isinstance(k.value, ast.Constant) and not k.value.value)
                 for k in deco.keywords
@@ -202,11 +205,68 @@ def _fixture_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, .
     return tuple(out)
 
 
-def _harmless(deco: ast.expr) -> bool:
+def _harmless(deco: ast.expr, trusted: frozenset[str]) -> bool:
+    """Whether decorator `deco` only defines: one of `_HARMLESS`, through a
+    root name `trusted` (see `trusted_names`: `@given` imported from
+    elsewhere, or a `fixture` defined in the file, may run anything)."""
     name = dotted(deco)
-    return bool(name) and any(
-        name == h.rstrip(".") or (h.endswith(".") and name.startswith(h)) for h in _HARMLESS
+    return (
+        bool(name)
+        and name.split(".")[0] in trusted
+        and any(
+            name == h.rstrip(".") or (h.endswith(".") and name.startswith(h)) for h in _HARMLESS
+        )
     )
+
+
+# The packages whose decorators `_HARMLESS` names.
+_TRUSTED_PACKAGES = frozenset(
+    {
+        "pytest",
+        "_pytest",
+        "pytest_asyncio",
+        "unittest",
+        "mock",
+        "functools",
+        "contextlib",
+        "dataclasses",
+        "abc",
+        "typing",
+        "hypothesis",
+    }
+)
+_BUILTIN_WRAPPERS = frozenset({"staticmethod", "classmethod", "property"})
+
+
+def trusted_names(body: list[ast.stmt]) -> frozenset[str]:
+    """The module-level names a harmless decorator may start with: each
+    bound only by imports from `_TRUSTED_PACKAGES` (`import pytest`, `from
+    unittest import mock`, `from functools import wraps`), and the builtin
+    wrappers (`staticmethod`, ...) where the module binds no such name."""
+    good: set[str] = set()
+    bad: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                package = alias.name.split(".")[0]
+                (good if package in _TRUSTED_PACKAGES else bad).add(name)
+        elif isinstance(node, ast.ImportFrom):
+            package = (node.module or "").split(".")[0]
+            trusted = node.level == 0 and package in _TRUSTED_PACKAGES
+            for alias in node.names:
+                (good if trusted else bad).add(alias.asname or alias.name)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bad.add(node.name)
+        else:  # an assignment, or an if/try/with that may bind anything
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                    bad.add(sub.id)
+                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bad.add(sub.name)
+                elif isinstance(sub, ast.alias):
+                    bad.add((sub.asname or sub.name).split(".")[0])
+    return frozenset((good | (_BUILTIN_WRAPPERS - bad)) - bad)
 
 
 def _test_classes(body: list[ast.stmt]) -> frozenset[str]:
@@ -282,6 +342,7 @@ class _Splitter:
         self.out: list[Unit] = []
         self.keys: set[str] = set()
         self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
+        self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
@@ -341,13 +402,13 @@ class _Splitter:
             return
         nodes = list(ast.walk(node))  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            role = _function_role(node, nodes)
+            role = _function_role(node, nodes, self.trusted)
             binds = (node.name, *_fixture_names(node))
             self.add(
                 self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
             )
         elif isinstance(node, ast.ClassDef):
-            quiet = all(_harmless(d) for d in node.decorator_list)
+            quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
             quiet = quiet and not shares_state(node, nodes) and not calls_at_import(node)
             role = SUPPORT if quiet else COLLECTION
             unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
@@ -400,7 +461,7 @@ class _Splitter:
         while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
             header_last -= 1
         first = _first_line(node)
-        quiet = all(_harmless(d) for d in node.decorator_list)
+        quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
         quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))
         role = CASE if quiet else COLLECTION
         header = (*node.decorator_list, *node.bases, *node.keywords)
@@ -424,9 +485,10 @@ class _Splitter:
                 # setUp, an autouse fixture, a helper: they act on this
                 # class's tests only, and `compare` refuses a new one in a
                 # class that exists at base.
-                role = CASE if name.startswith("test") and not _is_fixture(member)[0] else SUPPORT
+                fixture = _is_fixture(member, self.trusted)[0]
+                role = CASE if name.startswith("test") and not fixture else SUPPORT
                 if (
-                    not all(_harmless(d) for d in member.decorator_list)
+                    not all(_harmless(d, self.trusted) for d in member.decorator_list)
                     or shares_state(member, nodes)
                     or calls_at_import(member)
                 ):
@@ -462,15 +524,17 @@ class _Splitter:
             self.add(unit, cls)
 
 
-def _function_role(node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]) -> str:
+def _function_role(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], trusted: frozenset[str]
+) -> str:
     if shares_state(node, nodes) or calls_at_import(node):
         return COLLECTION
-    fixture, autouse = _is_fixture(node)
+    fixture, autouse = _is_fixture(node, trusted)
     if fixture:
         return COLLECTION if autouse else SUPPORT
     if node.name.startswith("pytest_") or node.name in MODULE_AROUND:
         return COLLECTION
-    if not all(_harmless(d) for d in node.decorator_list):
+    if not all(_harmless(d, trusted) for d in node.decorator_list):
         return COLLECTION
     return CASE if node.name.startswith("test") else SUPPORT
 
