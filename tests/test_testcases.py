@@ -167,6 +167,16 @@ def test_a_harmless_decorator_name_from_elsewhere_is_not_trusted(head: str) -> N
     assert "runs at collection or changes what other tests see" in drift_of(base, base + head)
 
 
+def test_a_new_method_that_overrides_an_inherited_test_is_drift() -> None:
+    base = (
+        "class TestA:\n    def test_x(self):\n        assert False\n\n\n"
+        "class TestB(TestA):\n    def test_y(self):\n        pass\n"
+    )
+    head = base + "\n    def test_x(self):\n        pass\n"
+    assert "new TestB.test_x overrides a test the class inherits" in drift_of(base, head)
+    assert drift_of(base, base + "\n    def test_z(self):\n        pass\n") == "ok"
+
+
 def test_a_name_bound_twice_is_seen() -> None:
     head = BASE + "\n\ndef test_low():\n    pass\n"
     found = compare(units(BASE), units(head))

@@ -53,8 +53,8 @@ modules where those are installed.  It fails when:
   or `__future__` import, an autouse fixture, a `pytest_*` hook,
   `setup_module`, a decorator that is not a fixture's, a mark's or a plain
   standard wrapper (imported from pytest, unittest, functools, hypothesis
-  and the like: a `given` imported from elsewhere may run anything); and any unit, a new test included, whose code
-  declares `global`, assigns into a name that is not its own, calls
+  and the like: a `given` imported from elsewhere may run anything); and
+  any unit, a new test included, whose code declares `global`, assigns into a name that is not its own, calls
   `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
   `os.environ` or `builtins`, or starts a mock patcher without a `with`
   (pytest's `monkeypatch` is undone after each test and is fine).  Where
@@ -67,7 +67,8 @@ modules where those are installed.  It fails when:
   import or a helper `clamp` would change what existing tests get);
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
-  overrides what, the existing methods use);
+  overrides what, the existing methods use), or is a test method that
+  overrides one the class inherits from a class of the file;
 * a new test is added while `allow_added` is false.
 
 New test cases appended to an existing file, new helpers and fixtures

@@ -168,6 +168,17 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     bound = {n for u in base if not u.parent for n in u.binds}
     mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
     parents = {u.parent for u in head if u.parent}
+    # What each base class inherits from the classes of the file it names
+    # (`class TestB(TestA)`): a new member of that name overrides one.
+    members: dict[str, set[str]] = {}
+    for u in base:
+        if u.parent:
+            members.setdefault(u.parent, set()).update(u.binds)
+    inherited = {
+        u.key: {n for b in (u.uses or ()) for n in members.get(f"class {b}", set())}
+        for u in base
+        if u.key in members
+    }
     added: list[str] = []
     refused: list[tuple[str, str]] = []
     for u in head:
@@ -180,6 +191,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         if u.parent and u.parent in base_by_key:
             if u.role != CASE:
                 why = "added to a class that exists at base"
+            elif set(u.binds) & inherited.get(u.parent, set()):
+                why = "overrides a test the class inherits"
         elif clash:
             why = f"replaces {', '.join(clash)} of the base version"
         elif used:
