@@ -54,8 +54,8 @@ modules where those are installed.  It fails when:
   `setup_module`, a decorator that is not a fixture's, a mark's or a plain
   standard wrapper (imported from pytest, unittest, functools, hypothesis
   and the like: a `given` imported from elsewhere may run anything); and
-  any unit, a new test included, whose code declares `global`, assigns into a name that is not its own, calls
-  `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
+  any unit, a new test included, whose code declares `global`, assigns
+  into a name that is not its own, calls `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
   `os.environ` or `builtins`, or starts a mock patcher without a `with`
   (pytest's `monkeypatch` is undone after each test and is fine).  Where
   the line is drawn: a method call that mutates a shared object
