@@ -47,20 +47,22 @@ modules where those are installed.  It fails when:
   `def clamp`: the last one wins), whose order must stay;
 * a new unit runs at collection or changes what other tests see: a
   module-level call (a value computed by a call, a call in a default
-  argument or a class body included), `pytestmark`, an assignment into another module or
-  through an attribute or item (`mod.attr = x`, `sys.path.insert(...)`,
-  `os.environ[...] = x`), `if`/`try`/`with`/loops at module level, a star
-  or `__future__` import, an autouse fixture, a `pytest_*` hook,
-  `setup_module`, a decorator that is not a fixture's, a mark's or a plain
-  standard wrapper (imported from pytest, unittest, functools, hypothesis
-  and the like: a `given` imported from elsewhere may run anything); and
-  any unit, a new test included, whose code declares `global`, assigns
-  into a name that is not its own, calls `setattr`, `exec` or `os.chdir`, touches `sys.modules`, `sys.path`,
-  `os.environ` or `builtins`, or starts a mock patcher without a `with`
-  (pytest's `monkeypatch` is undone after each test and is fine).  Where
-  the line is drawn: a method call that mutates a shared object
-  (`CONFIG.update(...)`) is not seen, since any call may mutate and
-  counting every call would count every test;
+  argument or a class body included), `pytestmark`, an assignment into
+  another module or through an attribute or item (`mod.attr = x`,
+  `sys.path.insert(...)`, `os.environ[...] = x`),
+  `if`/`try`/`with`/loops at module level, a star or `__future__`
+  import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
+  decorator that is not a fixture's, a mark's or a plain standard
+  wrapper (imported from pytest, unittest, functools, hypothesis and the
+  like: a `given` imported from elsewhere may run anything); and any
+  unit, a new test included, whose code declares `global`, assigns into
+  a name that is not its own, calls `setattr`, `exec` or `os.chdir`,
+  touches `sys.modules`, `sys.path`, `os.environ` or `builtins`, or
+  starts a mock patcher without a `with` (pytest's `monkeypatch` is
+  undone after each test and is fine). Where the line is drawn: a method
+  call that mutates a shared object (`CONFIG.update(...)`) is not seen,
+  since any call may mutate and counting every call would count every
+  test;
 * a new unit binds a name that a base unit binds (a second `def
   test_a` replaces the first in the module, and the old test never runs)
   or that any base unit's code mentions (a new fixture `tmp_path`, an
