@@ -50,7 +50,7 @@ from gate.errors import GateError
 from gate.paths import from_bytes, quoted, to_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import ChangeSet, FileChange, FileTexts, LineCount
+    from gate.changes import ChangeSet, FileChange, FileTexts, LineCount, TextWants
 
 # gate.changes (and with it dataclasses) is imported where it is used, not
 # here: `gate check` starts git before paying for those imports.  The status
@@ -1405,12 +1405,14 @@ def changes_from_git(
     repo: Repo,
     base_rev: str,
     head_rev: str,
-    content_files: Iterable[str],
+    content_files: Iterable[str] | TextWants,
     *,
     stdout: str | None = None,
     parent: bool = False,
 ) -> ChangeSet:
-    """The change `base...head` with texts for `content_files`.
+    """The change `base...head` with texts for `content_files` (a
+    `TextWants`: also the modified files it asks for, read in the same
+    `cat-file` batch once the diff names them).
 
     Base-side texts come from the merge base (where the change starts), head
     texts from the head.  The report names the resolved base and head shas.
@@ -1420,7 +1422,7 @@ def changes_from_git(
     three git calls fewer, the same change (a missing object still fails the
     diff).
     """
-    from gate.changes import ChangeSet
+    from gate.changes import ChangeSet, text_wants
 
     if parent:
         base, head, bases = base_rev, head_rev, [base_rev]
@@ -1431,7 +1433,7 @@ def changes_from_git(
     with repo.start_diff(bases[0], head) as job:
         files = job.result()
         notes = change_notes(bases, job)
-    texts = repo.read_texts(bases[0], head, content_files)
+    texts = repo.read_texts(bases[0], head, text_wants(content_files).paths(files))
     return ChangeSet(
         files=files, base=base, head=head, stdout=stdout, texts=texts, source="git", notes=notes
     )

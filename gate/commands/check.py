@@ -93,7 +93,7 @@ def patch_changes(
     rubric = source.load(repo.read_blob, base)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
-    changes = changes_from_patch(repo, base, data, name, rubric.content_files(), stdout=stdout)
+    changes = changes_from_patch(repo, base, data, name, rubric.texts_wanted(), stdout=stdout)
     return rubric, changes
 
 
@@ -121,10 +121,14 @@ def git_changes(
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
         rubric = source.load(repo.read_blob, base)
-        texts = repo.read_texts(fork, head, rubric.content_files())
+        wants = rubric.texts_wanted()
+        texts = repo.read_texts(fork, head, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
 
         files = job.result()
+        extra = wants.extra(files)  # the modified files read by glob (test_drift's tests)
+        if extra:
+            texts.update(repo.read_texts(fork, head, extra))
         not_judged = tuple(n for n in unjudged if n is not None)
         notes = (*not_judged, *change_notes(bases, job))
     from gate.changes import ChangeSet
