@@ -340,9 +340,10 @@ def test_a_mode_change_with_new_cases_is_still_drift(repo: GitRepo, capsys: Any)
 
 
 def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
-    """The PR files API lists a mode change as a modification with no modes."""
+    """The PR files API gives no modes: a test file listed as `modified` with
+    the same text on both sides changed only its mode, and that is drift."""
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
-    found = listing([PullFile("tests/test_clamp.py", "changed", 0, 0, 0, None, False)], 1)
+    found = listing([PullFile("tests/test_clamp.py", "modified", 0, 0, 0, None, False)], 1)
     changes = changes_from_api(
         found,
         base="base",
