@@ -67,7 +67,7 @@ def test_units_of_a_test_module() -> None:
         "encoding": SUPPORT,
         'statement """Tests of clamp."""': SUPPORT,
         "import pytest": SUPPORT,
-        "import clamp": SUPPORT,
+        "from clamp_kit import clamp": SUPPORT,
         "function limits": SUPPORT,
         "function helper": SUPPORT,
         "function test_low": CASE,
@@ -194,7 +194,7 @@ def test_a_name_bound_twice_is_seen() -> None:
         (BASE.replace("class TestClamp:", "class TestClamp(object):"), "TestClamp changed"),
         (
             BASE.replace("from clamp_kit import clamp", "from clamp_kit import clamp2 as clamp"),
-            "import clamp changed",
+            "from clamp_kit import clamp removed; new from clamp_kit import clamp2 as clamp",
         ),
         (BASE + "\nfrom other import clamp\n", "replaces clamp of the base version"),
         (
@@ -483,3 +483,29 @@ def test_generated_files_bent_at_collection_turn_red_green_under_real_pytest(
     assert "failed" not in run_pytest(folder)
     found = compare(units(base), units(bent))
     assert "runs at collection or changes what other tests see" in found.summary()
+
+
+@given(
+    extra=st.lists(
+        st.from_regex(r"\Anew_[a-z]{1,8}\Z", fullmatch=True), min_size=1, max_size=4, unique=True
+    ),
+    wrapped=st.booleans(),
+)
+def test_a_name_added_to_an_existing_import_line_changes_no_unit(
+    extra: list[str], wrapped: bool
+) -> None:
+    """A new test usually needs one more name from the module under test:
+    `from clamp_kit import clamp` becoming `from clamp_kit import clamp,
+    new_x` (on one line or wrapped in parentheses) keeps the existing
+    name's unit as it was."""
+    names = ["clamp", *extra]
+    line = (
+        "from clamp_kit import (\n" + "".join(f"    {n},\n" for n in names) + ")"
+        if wrapped
+        else "from clamp_kit import " + ", ".join(names)
+    )
+    head = BASE.replace("from clamp_kit import clamp", line)
+    assert drift_of(BASE, head) == "ok"
+    # the same names imported from elsewhere is drift, naming the name
+    moved = BASE.replace("from clamp_kit import clamp", "from other_kit import clamp")
+    assert "from clamp_kit import clamp removed" in drift_of(BASE, moved)

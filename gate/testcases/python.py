@@ -22,8 +22,11 @@ test*`; a change to those settings is a test-configuration change, which
   other functions and classes: SUPPORT, unless a decorator
   other than a fixture's, a mark's or the standard library's plain
   wrappers runs at import (COLLECTION).
-* Imports, and assignments to plain names of values that make no call:
-  SUPPORT.  Everything else that runs when the file is imported is
+* Imports: one SUPPORT unit per imported name (`from pkg import name as
+  alias`, spelled canonically), so adding a name to an existing import
+  line, or rewrapping it, changes no unit while importing a name from
+  elsewhere or under another alias does.  Assignments to plain names of
+  values that make no call: SUPPORT.  Everything else that runs when the file is imported is
   COLLECTION: `pytestmark = ...`, calls (in a statement, a value, a
   default argument, a base class or a class body), assignments through
   an attribute or a subscript (`mod.attr = x`, `os.environ[...] = x`),
@@ -290,6 +293,14 @@ def _test_classes(body: list[ast.stmt]) -> frozenset[str]:
     return frozenset(found)
 
 
+def _special_import(node: ast.Import | ast.ImportFrom) -> bool:
+    """A star import (binds names nobody can list) or a `__future__` import
+    (changes how every line compiles): one COLLECTION unit, not one a name."""
+    if isinstance(node, ast.Import):
+        return False
+    return node.module == "__future__" or any(a.name == "*" for a in node.names)
+
+
 def _bound(node: ast.stmt) -> tuple[str, ...]:
     """Plain names a simple statement binds (imports, assignments to names)."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -417,6 +428,9 @@ class _Splitter:
             self.simple(node, nodes)
 
     def simple(self, node: ast.stmt, nodes: list[ast.AST]) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not _special_import(node):
+            self.imports(node)
+            return
         binds = _bound(node)
         text = self.code(_first_line(node), node.end_lineno or node.lineno)
         role = COLLECTION
@@ -451,6 +465,33 @@ class _Splitter:
             uses=uses_of(node, nodes),
         )
         self.add(unit, "")
+
+    def imports(self, node: ast.Import | ast.ImportFrom) -> None:
+        """One SUPPORT unit per imported name, its code the import spelled
+        canonically (`from pkg.mod import name as alias`): adding a name to an
+        existing `from x import a` line, or rewrapping the line, leaves the
+        units of the names already there as they were, while importing a name
+        from elsewhere, or under another alias, changes its unit."""
+        source = ""
+        if isinstance(node, ast.ImportFrom):
+            source = f"from {'.' * node.level}{node.module or ''} "
+        for alias in node.names:
+            spelled = f"{source}import {alias.name}"
+            if alias.asname is not None:
+                spelled += f" as {alias.asname}"
+            bound = alias.asname or alias.name.split(".")[0]
+            self.add(
+                Unit(
+                    key=spelled,
+                    name=spelled,
+                    role=SUPPORT,
+                    code=spelled,
+                    binds=(bound,),
+                    line=getattr(alias, "lineno", node.lineno),
+                    uses=(),
+                ),
+                "",
+            )
 
     def test_class(self, node: ast.ClassDef) -> None:
         cls = node.name
