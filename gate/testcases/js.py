@@ -477,10 +477,50 @@ class _Splitter:
         if clause is None:  # `import './setup'`: runs the module for its effects
             self.add(node, f"import {label}", label, COLLECTION)
             return
-        self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
+        first = len(self.found)
+        spelled = self.imported(node, clause)
+        if spelled is None:  # `import x = require(...)`: the statement is the unit
+            self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
+        for what, bound in spelled or ():
+            # one unit a bound name, spelled canonically: a name added to an
+            # existing `import { a } from './x'` (or the line rewrapped) leaves
+            # the units of the names already there as they were
+            code = f"import {what} from {where!r}"
+            self.add(
+                node, f"import {_joined(path, bound)} from {where}", code, SUPPORT, [bound], code
+            )
         if where in RUNNER_MODULES:
-            self.from_runner.add(self.found[-1].key)
+            self.from_runner.update(u.key for u in self.found[first:])
             self.aliases.update(_runner_aliases(self.source, clause))
+
+    def imported(self, node: Node, clause: Node) -> list[tuple[str, str]] | None:
+        """(how it is imported, the local name) for each name an import
+        clause binds, spelled as an import of that name alone (`X`, `* as
+        X`, `{ a as b }`, `type { T }`), in order; None for a clause that is
+        not split by name."""
+        if clause.type != "import_clause":
+            return None
+        kind = "type " if self.text(node).startswith("import type") else ""
+        out: list[tuple[str, str]] = []
+        for part in named(clause):
+            if part.type == "identifier":
+                out.append((f"{kind}{self.text(part)}", self.text(part)))
+            elif part.type == "namespace_import":
+                names = _import_names(self.source, part)
+                if len(names) != 1:
+                    return None
+                out.append((f"{kind}* as {names[0]}", names[0]))
+            elif part.type == "named_imports":
+                for spec in named(part):
+                    if spec.type != "import_specifier":
+                        continue
+                    names = _import_names(self.source, spec)
+                    if len(names) != 1:
+                        return None
+                    out.append((f"{kind}{{ {' '.join(self.text(spec).split())} }}", names[0]))
+            else:
+                return None
+        return out or None
 
     # --- what runs when the file is loaded ---
 

@@ -70,8 +70,8 @@ def test_jest_file() -> None:
     found = units(JEST, ".ts")
     assert _roles(found) == [
         ("pragma @jest-environment", COLLECTION),
-        ("import ../src/clamp", SUPPORT),
-        ("import ./db", SUPPORT),
+        ("import clamp from ../src/clamp", SUPPORT),
+        ("import db from ./db", SUPPORT),
         ("import ./setup-globals", COLLECTION),
         ("statement jest.mock ./db", COLLECTION),
         ("const LIMIT", SUPPORT),
@@ -93,8 +93,9 @@ def test_jest_file() -> None:
         ("it `top level ${'x'}`", CASE),
     ]
     by_key = {u.key: u for u in found}
-    assert by_key["import ../src/clamp"].binds == ("clamp",)
-    assert by_key["import ./db"].binds == ("db",)
+    assert by_key["import clamp from ../src/clamp"].binds == ("clamp",)
+    assert by_key["import clamp from ../src/clamp"].code == "import { clamp } from '../src/clamp'"
+    assert by_key["import db from ./db"].binds == ("db",)
     assert by_key["it clamp > rounds down"].code == (
         "it('rounds down', () => {\n    expect(clamp(1.5)).toBe(1);\n  });"
     )
@@ -151,8 +152,13 @@ export default {};
 def test_vitest_file() -> None:
     found = units(VITEST, ".ts")
     assert _roles(found) == [
-        ("import vitest", SUPPORT),
-        ("import ./config", SUPPORT),
+        ("import describe from vitest", SUPPORT),
+        ("import it from vitest", SUPPORT),
+        ("import expect from vitest", SUPPORT),
+        ("import vi from vitest", SUPPORT),
+        ("import beforeEach from vitest", SUPPORT),
+        ("import test from vitest", SUPPORT),
+        ("import Config from ./config", SUPPORT),
         ("statement vi.mock ./net", COLLECTION),
         ("statement vi.stubGlobal fetch", COLLECTION),
         ("interface Row", SUPPORT),
@@ -173,7 +179,8 @@ def test_vitest_file() -> None:
         ("export default", SUPPORT),
     ]
     by_key = {u.key: u for u in found}
-    assert by_key["import vitest"].binds == ("describe", "it", "expect", "vi", "beforeEach", "test")
+    assert by_key["import vi from vitest"].binds == ("vi",)
+    assert by_key["import Config from ./config"].code == "import type { Config } from './config'"
     assert by_key["export const helper"].binds == ("helper",)
 
 
@@ -253,13 +260,16 @@ for (const n of [1, 2]) {
 def test_node_test_file() -> None:
     found = units(NODE_TEST, ".mjs")
     assert _roles(found) == [
-        ("import node:test", SUPPORT),
-        ("import node:assert/strict", SUPPORT),
+        ("import test from node:test", SUPPORT),
+        ("import describe from node:test", SUPPORT),
+        ("import it from node:test", SUPPORT),
+        ("import mock from node:test", SUPPORT),
+        ("import assert from node:assert/strict", SUPPORT),
         ("test top", CASE),  # t.test and mock calls inside run with the test
         ("statement for_in_statement", COLLECTION),
         ("statement [1, 2].forEach", COLLECTION),
     ]
-    assert found[0].binds == ("test", "describe", "it", "mock")
+    assert [u.binds for u in found[:4]] == [("test",), ("describe",), ("it",), ("mock",)]
 
 
 @pytest.mark.parametrize(
@@ -405,7 +415,8 @@ def test_runner_imports_keep_runner_names() -> None:
         "const test = require('node:test');",
     ):
         found = units(imported + "\nit('x', () => {});\ntest('y', () => {});\n", ".ts")
-        assert [u.role for u in found] == [SUPPORT, CASE, CASE], imported
+        roles = [u.role for u in found]
+        assert roles[-2:] == [CASE, CASE] and set(roles[:-2]) == {SUPPORT}, imported
 
 
 def test_grammar_by_suffix() -> None:
@@ -722,7 +733,9 @@ baseTest('plain', () => {});
 sneaky('x', () => {});
 """
     assert [(u.key, u.role) for u in units(text, ".ts")] == [
-        ("import vitest", SUPPORT),
+        ("import baseTest from vitest", SUPPORT),
+        ("import baseIt from vitest", SUPPORT),
+        ("import expect from vitest", SUPPORT),
         ("const test", SUPPORT),
         ("const myIt", SUPPORT),
         ("const sneaky", COLLECTION),
@@ -736,3 +749,35 @@ sneaky('x', () => {});
 def test_extend_of_a_name_not_from_a_runner_is_not_a_runner() -> None:
     text = "const test = fake.extend({});\ntest('x', () => {});\n"
     assert [u.role for u in units(text, ".ts")] == [COLLECTION, COLLECTION]
+
+
+@settings(max_examples=50)
+@given(
+    extra=st.lists(
+        st.from_regex(r"\An[a-z]{1,6}\Z", fullmatch=True), min_size=1, max_size=4, unique=True
+    ),
+    wrapped=st.booleans(),
+)
+def test_a_name_added_to_an_existing_import_changes_no_unit(
+    extra: list[str], wrapped: bool
+) -> None:
+    """A new test usually imports one more name from the module under test:
+    `import { clamp } from '../src/clamp'` gaining names (on one line or
+    wrapped) keeps the units of the names already imported as they were;
+    importing `clamp` from elsewhere changes its unit."""
+    before = {(u.key, u.code) for u in units(JEST, ".ts")}
+    names = ", ".join(["clamp", *extra])
+    line = (
+        "import {\n  " + names.replace(", ", ",\n  ") + ",\n}"
+        if wrapped
+        else "import { " + names + " }"
+    )
+    after = {(u.key, u.code) for u in units(JEST.replace("import { clamp }", line), ".ts")}
+    assert before <= after
+    moved = {
+        (u.key, u.code) for u in units(JEST.replace("'../src/clamp'", "'../src/other'"), ".ts")
+    }
+    assert (
+        "import clamp from ../src/clamp",
+        "import { clamp } from '../src/clamp'",
+    ) in before - moved
