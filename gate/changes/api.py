@@ -1,10 +1,12 @@
-"""A `ChangeSet` from the PR files API, for runs without both commits in git.
+"""A `ChangeSet` from the API, for runs without both commits in git.
 
-The listing gives each file's status, previous name and line counts; the
+The listing is the compare API's `base...head` of the event's two commits
+(never the PR files listing, which shows the PR as it is when asked: after a
+push, another head): each file's status, previous name and line counts; the
 contents API gives file text at the merge base and head SHAs for the files
-that content rules name (the compare API names the merge base).  GitHub's
-listing stops at 3000 files: when it returns fewer entries than the PR's
-`changed_files`, the change set is incomplete and built-in
+that content rules name (the compare API names the merge base).  The compare
+API lists at most 300 files: when it lists fewer distinct paths than the
+event's `changed_files`, the change set is incomplete and built-in
 `gate.diff-incomplete` fails (never a silent pass).
 """
 
@@ -28,7 +30,7 @@ from gate.changes import (
     line_count,
     too_large,
 )
-from gate.github.client import PullFile
+from gate.github.client import Comparison, PullFile
 from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is a mode or type
@@ -152,23 +154,46 @@ def count_unlisted(
 
 
 def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
+    """The listing's entries as changes; `listed` counts distinct paths, so
+    a listing that repeats entries (a page served twice) never reaches the
+    expected count by repetition.  A repeated entry is kept once; entries
+    for one path that disagree are all kept (each counts its lines)."""
     files = []
-    listed = 0
+    seen: set[PullFile] = set()
+    paths: set[str] = set()
     for entry in entries:
-        listed += 1
+        paths.add(entry.filename)
+        if entry in seen:
+            continue
+        seen.add(entry)
         change = file_change(entry)
         if change is not None:
             files.append(change)
     files.sort(key=lambda f: (f.path, f.old_path or ""))
-    return ApiListing(files=tuple(files), listed=listed, expected=expected)
+    return ApiListing(files=tuple(files), listed=len(paths), expected=expected)
 
 
-def needs_merge_base(found: ApiListing, content_files: Iterable[str]) -> bool:
-    """Whether anything is read at the merge base: a touched content-rule
-    file, or a file the listing gives no line counts."""
-    return bool(touched_content_files(found, content_files)) or any(
-        f.uncounted == UNLISTED for f in found.files
-    )
+def other_history(comparison: Comparison) -> str | None:
+    """Why the compare API's single merge base may not tell what the change
+    does (None: it does).  A merge commit of `base..head` with a parent
+    outside the listed commits other than the merge base brought in history
+    the base also holds: base and head may then have several merge bases,
+    which the API does not show (git mode judges the merge itself).  A
+    comparison whose commits are not all listed cannot be shown free of it."""
+    listed = {sha for sha, _ in comparison.commits}
+    if len(listed) < comparison.total_commits:
+        return (
+            f"the compare API listed {len(listed)} of the change's "
+            f"{comparison.total_commits} commits"
+        )
+    for sha, parents in comparison.commits:
+        outside = [p for p in parents if p not in listed and p != comparison.merge_base]
+        if len(parents) > 1 and outside:
+            return (
+                f"merge commit {sha[:12]} of the change brings in {outside[0][:12]}, history "
+                "the base holds too, so base and head may have several merge bases"
+            )
+    return None
 
 
 def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tuple[str, ...]:

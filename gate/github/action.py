@@ -286,17 +286,25 @@ def read_change(
         )
         return Change(changes, diff_incomplete(None))
     try:
+        # The event's own two commits: the compare API's base...head, never
+        # the PR files listing (the PR as it is now, maybe another head).
+        comparison = client.compare(pull.base_sha, pull.head_sha)
         expected = pull.changed_files
         if expected is None:
-            expected = client.get_pull(pull.number).changed_files
-        found = api_changes.listing(client.iter_files(pull.number), expected)
+            latest = client.get_pull(pull.number)
+            same = (latest.base_sha, latest.head_sha) == (pull.base_sha, pull.head_sha)
+            expected = latest.changed_files if same else None
+        other = api_changes.other_history(comparison)
+        if other is not None:
+            raise GateError(
+                f"{other}: the API names one merge base and cannot show what merging the "
+                "change would do; check out both commits (actions/checkout with "
+                "fetch-depth: 0) so the gate judges the merge from git"
+            )
+        found = api_changes.listing(comparison.files, expected)
         content_files = rubric.content_files()
-        # Base-side texts come from the merge base, as in git mode; one compare
-        # request finds it, made only when something is read there (a touched
-        # content rule's file, a file listed without line counts).
-        fork = pull.base_sha
-        if api_changes.needs_merge_base(found, content_files):
-            fork = client.merge_base(pull.base_sha, pull.head_sha)
+        # Base-side texts come from the merge base, as in git mode.
+        fork = comparison.merge_base
         changes = api_changes.changes_from_api(
             found,
             base=pull.base_sha,

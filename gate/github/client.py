@@ -178,6 +178,23 @@ class PullFile:
         )
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """The compare API's answer for `base...head`: the merge base GitHub
+    diffs from, the files it lists (at most `COMPARE_FILES` for the whole
+    comparison, GitHub's documentation says) and each listed commit of
+    `base..head` with its parents; `total_commits` counts them all."""
+
+    merge_base: str
+    files: tuple[PullFile, ...]
+    commits: tuple[tuple[str, tuple[str, ...]], ...]
+    total_commits: int
+
+
+# The most files the compare API lists for one comparison.
+COMPARE_FILES = 300
+
+
 # A completed check run's conclusions that the gate posts.
 Conclusion = Literal["success", "failure", "neutral"]
 
@@ -202,13 +219,14 @@ class CheckOutput(TypedDict, total=False):
 
 
 class Reader(Protocol):
-    """The reading calls: the pull request, its files listing, the merge base, file bytes."""
+    """The reading calls: the pull request, its files listing, the comparison
+    of two commits, file bytes."""
 
     def get_pull(self, number: int) -> PullInfo: ...
 
     def iter_files(self, number: int) -> Iterator[PullFile]: ...
 
-    def merge_base(self, base: str, head: str) -> str: ...
+    def compare(self, base: str, head: str) -> Comparison: ...
 
     def get_file(self, ref: str, path: str) -> bytes | None: ...
 
@@ -331,22 +349,41 @@ class GitHubClient:
 
         yield from self._call(what, listing)
 
-    def merge_base(self, base: str, head: str) -> str:
-        """The merge base of `base...head` (the compare API's `merge_base_commit`).
+    def compare(self, base: str, head: str) -> Comparison:
+        """The comparison `base...head` of two commits, as they are (never the
+        pull request's head as it is now).
 
-        One request: GET /repos/{owner}/{repo}/compare/{base}...{head}.
+        One request: GET /repos/{owner}/{repo}/compare/{base}...{head}, its
+        first page (250 commits; the file list is not paged).
         """
 
-        def fetch() -> str:
-            commit = self._repo.compare(base, head).merge_base_commit
-            sha = getattr(commit, "sha", None) if commit is not None else None
-            return sha if isinstance(sha, str) else ""
-
         what = f"GET compare {base[:12]}...{head[:12]}"
-        sha = self._call(what, fetch)
-        if not sha:
-            raise ApiError(None, f"{what}: the answer names no merge_base_commit")
-        return sha
+
+        def fetch() -> Comparison:
+            raw = self._repo.compare(base, head).raw_data
+            fork = raw.get("merge_base_commit")
+            sha = fork.get("sha") if isinstance(fork, dict) else None
+            if not isinstance(sha, str) or not sha:
+                raise ApiError(None, f"{what}: the answer names no merge_base_commit")
+            files, commits, total = raw.get("files"), raw.get("commits"), raw.get("total_commits")
+            if not isinstance(files, list) or not isinstance(commits, list):
+                raise ApiError(None, f"{what}: the answer has no files or commits list")
+            if not isinstance(total, int) or isinstance(total, bool):
+                raise ApiError(None, f"{what}: the answer has no total_commits count")
+            try:
+                listed = tuple(PullFile.from_json(f) for f in files if isinstance(f, dict))
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+            if len(listed) != len(files):
+                raise ApiError(None, f"{what}: a files entry is not an object")
+            return Comparison(
+                merge_base=sha,
+                files=listed,
+                commits=tuple(_commit_parents(what, c) for c in commits),
+                total_commits=total,
+            )
+
+        return self._call(what, fetch)
 
     def get_file(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at `ref`, or None when no file is there."""
@@ -424,6 +461,18 @@ class GitHubClient:
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""
         self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+
+
+def _commit_parents(what: str, raw: object) -> tuple[str, tuple[str, ...]]:
+    """(sha, parent shas) of one commit of a comparison; ApiError when unreadable."""
+    sha = raw.get("sha") if isinstance(raw, dict) else None
+    parents = raw.get("parents") if isinstance(raw, dict) else None
+    if not isinstance(sha, str) or not isinstance(parents, list):
+        raise ApiError(None, f"{what}: a commit has no sha or parents")
+    shas = tuple(p.get("sha") for p in parents if isinstance(p, dict))
+    if len(shas) != len(parents) or not all(isinstance(x, str) and x for x in shas):
+        raise ApiError(None, f"{what}: a commit's parent has no sha")
+    return sha, tuple(str(x) for x in shas)
 
 
 def _output(output: CheckOutput) -> dict[str, Any]:

@@ -258,7 +258,7 @@ def test_huge_pr_in_api_mode_fails_closed(scenario: Scenario, tmp_path: Path) ->
     report = out.report()
     assert report["failed"][0] == "gate.diff-incomplete"
     result = next(r for r in report["results"] if r["id"] == "gate.diff-incomplete")
-    assert "3000 of 3100" in result["message"] and "3000 files" in result["message"]
+    assert "300 of 3100" in result["message"] and "at most 300 files" in result["message"]
 
 
 def test_annotations_are_batched(scenario: Scenario) -> None:
