@@ -252,18 +252,57 @@ class Client(Reader, Publisher, Protocol):
     (tests point it at the API double); mypy checks that it fits."""
 
 
-def _make_retry(policy: Retry) -> GithubRetry:
+def _make_retry(policy: Retry, clock: Callable[[], float] | None = None) -> GithubRetry:
+    """PyGithub's retry with every wait bounded: each at most `max_seconds`
+    (a Retry-After header, a primary rate limit's reset: PyGithub alone
+    waits until the reset, up to an hour), and none that would end past
+    `budget_seconds` from now (`clock`, default `time.monotonic`).  Past the
+    budget a retry is refused (urllib3's `MaxRetryError`, an `ApiError`
+    here), so every run ends with exit 2 well before the job's timeout."""
+    import time
+
     from github.GithubRetry import GithubRetry
+    from urllib3.exceptions import MaxRetryError
     from urllib3.util.retry import Retry as Urllib3Retry
 
+    now = clock or time.monotonic
+    deadline = now() + policy.budget_seconds
+
     class CappedRetry(GithubRetry):
-        """GithubRetry with every wait (Retry-After included) capped."""
+        """GithubRetry with every wait (Retry-After included) capped, and the
+        whole run's waiting within the budget."""
 
         cap = policy.max_seconds
 
         def get_retry_after(self, response: BaseHTTPResponse) -> float | None:
             value = super().get_retry_after(response)
             return None if value is None else min(float(value), self.cap)
+
+        def increment(  # type: ignore[override]
+            self,
+            method: str | None = None,
+            url: str | None = None,
+            response: BaseHTTPResponse | None = None,
+            error: Exception | None = None,
+            _pool: Any = None,
+            _stacktrace: Any = None,
+        ) -> Urllib3Retry:
+            # a rate limit's wait (its reset, or secondary_rate_wait) never past
+            # the cap nor what is left of the budget: PyGithub raises instead
+            self.max_rate_limit_wait = max(0.0, min(self.cap, deadline - now()))
+            retry = super().increment(method, url, response, error, _pool, _stacktrace)  # type: ignore[arg-type]
+            after = retry.get_retry_after(response) if response is not None else None
+            wait = min(self.cap, after if after is not None else retry.get_backoff_time())
+            if now() + wait > deadline:
+                raise MaxRetryError(
+                    _pool,
+                    str(url),
+                    RuntimeError(
+                        f"the API retry budget of {policy.budget_seconds:g} s is spent "
+                        "(GATE_API_BUDGET_SECONDS)"
+                    ),
+                )
+            return retry
 
     kwargs: dict[str, Any] = {
         "total": policy.attempts,
@@ -272,8 +311,11 @@ def _make_retry(policy: Retry) -> GithubRetry:
         "status": policy.attempts,
         "backoff_factor": policy.base_seconds,
         "secondary_rate_wait": min(60.0, policy.max_seconds),
+        "max_rate_limit_wait": policy.max_seconds,
         "status_forcelist": [*range(500, 600), 429],
-        "allowed_methods": Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "POST", "PATCH"},
+        # POST is never retried blind: a create answered 5xx may have been
+        # made; `GitHubClient` looks it up before creating again.
+        "allowed_methods": Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "PATCH"},
         "raise_on_status": False,
         "respect_retry_after_header": True,
     }
@@ -412,6 +454,15 @@ class GitHubClient:
     def create_check_run(
         self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
     ) -> int:
+        """Create the completed check run.  A POST is never retried blind: when
+        the create fails with no answer or a 5xx (it may have been made), the
+        runs on `head_sha` by `name` are listed and the one carrying this
+        attempt's `external_id` is taken; only when none does is it created
+        once more."""
+        import secrets
+
+        token = f"gate-{secrets.token_hex(8)}"
+
         def create() -> CheckRun:
             return self._repo.create_check_run(
                 name=name,
@@ -419,11 +470,35 @@ class GitHubClient:
                 status="completed",
                 conclusion=conclusion,
                 output=_output(output),
+                external_id=token,
             )
 
-        run = self._call("POST check run", create)
+        def made() -> CheckRun | None:
+            runs = self._repo.get_commit(head_sha).get_check_runs(check_name=name)
+            return next((r for r in runs if r.external_id == token), None)
+
+        run = self._create_once("POST check run", create, "GET check runs", made)
         self._check_runs[run.id] = run
         return int(run.id)
+
+    def _create_once(
+        self, what: str, create: Callable[[], T], lookup: str, made: Callable[[], T | None]
+    ) -> T:
+        """`create()`, and when it fails with no answer or a 5xx, what
+        `made()` finds of it, else `create()` once more (never twice made)."""
+        try:
+            return self._call(what, create)
+        except ApiError as exc:
+            if exc.status is not None and exc.status < 500:
+                raise
+            first = exc
+        found = self._call(lookup, made)
+        if found is not None:
+            return found
+        try:
+            return self._call(what, create)
+        except ApiError as exc:
+            raise ApiError(exc.status, f"{first.message}; again: {exc.message}") from None
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None:
         run = self._check_runs.get(run_id) or self._call(
@@ -451,12 +526,21 @@ class GitHubClient:
         return self._call(f"GET comments of #{number}", search)
 
     def create_comment(self, number: int, body: str) -> int:
-        def create() -> int:
-            comment = self._pull(number).create_issue_comment(body)
-            self._comments[int(comment.id)] = comment
-            return int(comment.id)
+        """Create a comment; after a create that failed with no answer or a 5xx,
+        a comment with this very body is looked up before creating again."""
 
-        return self._call(f"POST comment on #{number}", create)
+        def create() -> IssueComment:
+            return self._pull(number).create_issue_comment(body)
+
+        def made() -> IssueComment | None:
+            return next(
+                (c for c in self._pull(number).get_issue_comments() if c.body == body), None
+            )
+
+        what = f"POST comment on #{number}"
+        comment = self._create_once(what, create, f"GET comments of #{number}", made)
+        self._comments[int(comment.id)] = comment
+        return int(comment.id)
 
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""

@@ -129,6 +129,7 @@ class Fault:
     remaining: int | None  # None: forever
     headers: dict[str, str]
     body: Any
+    after: bool = False  # answer with the fault after the operation took effect
 
 
 @dataclass
@@ -259,7 +260,9 @@ class OpenApiSubset:
     def match(self, method: str, raw_path: str) -> tuple[Operation | None, dict[str, str], bool]:
         """Return (operation, raw path params, whether the path exists for another method)."""
         path_known = False
-        for op in self.operations:
+        # the longest template first: `commits/{ref}/check-runs` before `commits/{ref}`,
+        # whose last parameter may span segments (branch names hold '/')
+        for op in sorted(self.operations, key=lambda o: -o.template.count("/")):
             found = op.regex.fullmatch(raw_path)
             if found is None:
                 continue
@@ -595,12 +598,15 @@ class GitHubDouble:
         times: int = 1,
         headers: Mapping[str, str] | None = None,
         body: Any = None,
+        after: bool = False,
     ) -> None:
         """Answer the next ``times`` matching requests with ``status`` (after validation).
 
         ``method`` is an HTTP verb or ``*``; ``path_regex`` is searched in the decoded path
-        (without the query and without any ``prefix``)."""
-        self._add_fault(method, path_regex, status, times, headers, body)
+        (without the query and without any ``prefix``).  With ``after`` the request
+        takes effect first (a comment or check run is created) and then answers
+        ``status``: a server that failed after doing the work."""
+        self._add_fault(method, path_regex, status, times, headers, body, after)
 
     def fail_always(
         self,
@@ -700,11 +706,18 @@ class GitHubDouble:
         times: int | None,
         headers: Mapping[str, str] | None,
         body: Any,
+        after: bool = False,
     ) -> None:
         with self._lock:
             self._faults.append(
                 Fault(
-                    method.upper(), re.compile(path_regex), status, times, dict(headers or {}), body
+                    method.upper(),
+                    re.compile(path_regex),
+                    status,
+                    times,
+                    dict(headers or {}),
+                    body,
+                    after,
                 )
             )
 
@@ -970,6 +983,7 @@ class GitHubDouble:
             self._validate_body(op, json_body)
             self._take_fault(method, path)
             status, payload, extra_headers = self._dispatch(op, params, json_body, query, headers)
+            self._take_fault(method, path, after=True)
             schema = self.openapi.response_schema(op, str(status))
             if schema is not None and isinstance(payload, (dict, list)):
                 payload = self._complete(schema, payload)
@@ -1105,10 +1119,12 @@ class GitHubDouble:
                 method, path, f"double's own response breaks the schema: {_error_text(error)}"
             )
 
-    def _take_fault(self, method: str, path: str) -> None:
+    def _take_fault(self, method: str, path: str, *, after: bool = False) -> None:
         with self._lock:
             for fault in self._faults:
                 if fault.method not in ("*", method) or not fault.pattern.search(path):
+                    continue
+                if fault.after != after:
                     continue
                 if fault.remaining is not None:
                     if fault.remaining <= 0:
@@ -1476,6 +1492,25 @@ class GitHubDouble:
 
     def _op_checks_get(self, params: Mapping[str, Any], *_: Any) -> tuple[int, Any, dict[str, str]]:
         return 200, self._check_run_json(self._find_check_run(params)), {}
+
+    def _op_checks_list_for_ref(
+        self, params: Mapping[str, Any], _body: Any, query: Mapping[str, str], _h: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        """Check runs on a commit sha (branch names are not resolved), newest
+        first, by ``check_name``; ``filter`` (latest/all) is not modelled."""
+        full_name = self._repo_or_404(params)
+        ref, name = str(params["ref"]), params.get("check_name")
+        runs = [
+            r
+            for r in reversed(self.check_runs)
+            if r["full_name"] == full_name
+            and r["head_sha"] == ref
+            and (name is None or r["name"] == name)
+        ]
+        path = f"/repos/{full_name}/commits/{ref}/check-runs"
+        chunk, link = self._paginate(runs, query, path, params)
+        payload = {"total_count": len(runs), "check_runs": [self._check_run_json(r) for r in chunk]}
+        return 200, payload, link
 
     # comments ------------------------------------------------------------------
 
