@@ -329,14 +329,18 @@ class GitHubClient:
     """The calls the Action makes (`Client`), with plain values in and out."""
 
     def __init__(self, settings: Settings) -> None:
+        import time
+
         import github
 
         self.settings = settings
+        self._now = time.monotonic
+        self._deadline = self._now() + settings.retry.budget_seconds
         auth = github.Auth.Token(settings.token) if settings.token else None
         self._gh = github.Github(
             base_url=settings.api_url,
             auth=auth,
-            retry=_make_retry(settings.retry),
+            retry=_make_retry(settings.retry, self._now),
             per_page=100,
             timeout=30,
             lazy=True,  # objects are fetched when read, not when named
@@ -458,7 +462,7 @@ class GitHubClient:
         the create fails with no answer or a 5xx (it may have been made), the
         runs on `head_sha` by `name` are listed and the one carrying this
         attempt's `external_id` is taken; only when none does is it created
-        once more."""
+        again (`_create_once`)."""
         import secrets
 
         token = f"gate-{secrets.token_hex(8)}"
@@ -484,21 +488,26 @@ class GitHubClient:
     def _create_once(
         self, what: str, create: Callable[[], T], lookup: str, made: Callable[[], T | None]
     ) -> T:
-        """`create()`, and when it fails with no answer or a 5xx, what
-        `made()` finds of it, else `create()` once more (never twice made)."""
-        try:
-            return self._call(what, create)
-        except ApiError as exc:
-            if exc.status is not None and exc.status < 500:
-                raise
-            first = exc
-        found = self._call(lookup, made)
-        if found is not None:
-            return found
-        try:
-            return self._call(what, create)
-        except ApiError as exc:
-            raise ApiError(exc.status, f"{first.message}; again: {exc.message}") from None
+        """`create()`; when it fails with no answer, a 5xx (it may have been
+        made) or a rate limit (it was not), what `made()` finds of it, else
+        `create()` again after the backoff, up to `Retry.attempts` more
+        times and within the budget: never blind, so never made twice."""
+        import time
+
+        policy = self.settings.retry
+        for attempt in range(policy.attempts + 1):
+            try:
+                return self._call(what, create)
+            except ApiError as exc:
+                wait = min(policy.max_seconds, policy.base_seconds * 2**attempt)
+                last = attempt == policy.attempts or self._now() + wait > self._deadline
+                if last or not _may_retry(exc):
+                    raise
+            found = self._call(lookup, made)
+            if found is not None:
+                return found
+            time.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None:
         run = self._check_runs.get(run_id) or self._call(
@@ -527,7 +536,8 @@ class GitHubClient:
 
     def create_comment(self, number: int, body: str) -> int:
         """Create a comment; after a create that failed with no answer or a 5xx,
-        a comment with this very body is looked up before creating again."""
+        a comment with this very body is looked up before creating again
+        (`_create_once`)."""
 
         def create() -> IssueComment:
             return self._pull(number).create_issue_comment(body)
@@ -545,6 +555,14 @@ class GitHubClient:
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""
         self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+
+
+def _may_retry(exc: ApiError) -> bool:
+    """Whether a failed create may be tried again (after a look for it): no
+    answer, a 5xx, or a rate limit (429, or a 403 that says so)."""
+    if exc.status is None or exc.status >= 500 or exc.status == 429:
+        return True
+    return exc.status == 403 and "rate limit" in exc.message.lower()
 
 
 def _commit_parents(what: str, raw: object) -> tuple[str, tuple[str, ...]]:
