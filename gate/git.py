@@ -493,11 +493,12 @@ class Repo:
         """Every file changed from `base` to `head`, sorted by path.
 
         With `merge_base` (default) this is `base...head`: the change since the
-        fork point (`merge_base`), as a pull request shows it.  Otherwise it is
-        the plain `base head` tree diff (both may be commits or trees).
+        fork point (`merge_base`), as a pull request shows it; with several
+        merge bases, what merging head into base does (`Span`).  Otherwise it
+        is the plain `base head` tree diff (both may be commits or trees).
         """
-        old = self.merge_base(base, head) if merge_base else base
-        with self.start_diff(old, head) as job:
+        old, new = (span(self, base, head)[:2]) if merge_base else (base, head)
+        with self.start_diff(old, new) as job:
             return job.result()
 
     def start_diff(self, old: str, new: str) -> DiffJob:
