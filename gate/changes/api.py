@@ -174,26 +174,32 @@ def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
 
 
 def other_history(comparison: Comparison) -> str | None:
-    """Why the compare API's single merge base may not tell what the change
-    does (None: it does).  A merge commit of `base..head` with a parent
-    outside the listed commits other than the merge base brought in history
-    the base also holds: base and head may then have several merge bases,
-    which the API does not show (git mode judges the merge itself).  A
-    comparison whose commits are not all listed cannot be shown free of it."""
+    """Why the compare API's commits cannot show that the merge base it
+    names is the only one (None: they can, up to `forks`).  Comparisons
+    whose commits are not all listed cannot be shown anything."""
     listed = {sha for sha, _ in comparison.commits}
     if len(listed) < comparison.total_commits:
         return (
             f"the compare API listed {len(listed)} of the change's "
             f"{comparison.total_commits} commits"
         )
-    for sha, parents in comparison.commits:
-        outside = [p for p in parents if p not in listed and p != comparison.merge_base]
-        if len(parents) > 1 and outside:
-            return (
-                f"merge commit {sha[:12]} of the change brings in {outside[0][:12]}, history "
-                "the base holds too, so base and head may have several merge bases"
-            )
     return None
+
+
+def forks(comparison: Comparison) -> tuple[str, ...]:
+    """The commits outside the change that a commit of `base..head` has as a
+    parent, other than the merge base.  Every common ancestor of base and
+    head is an ancestor of one of these or of the merge base, so the merge
+    base is the only one exactly when each of these is its ancestor (else
+    base and head have several merge bases, which the API does not show)."""
+    listed = {sha for sha, _ in comparison.commits}
+    outside = {p for _, parents in comparison.commits for p in parents if p not in listed}
+    return tuple(sorted(outside - {comparison.merge_base}))
+
+
+# The most extra compare requests spent showing `forks` to be ancestors of
+# the merge base; past it API mode cannot judge (git can).
+FORK_CHECKS = 5
 
 
 def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tuple[str, ...]:

@@ -189,6 +189,7 @@ class Comparison:
     files: tuple[PullFile, ...]
     commits: tuple[tuple[str, tuple[str, ...]], ...]
     total_commits: int
+    behind_by: int  # commits of head..base: 0 when base is an ancestor of head
 
 
 # The most files the compare API lists for one comparison.
@@ -414,8 +415,11 @@ class GitHubClient:
             files, commits, total = raw.get("files"), raw.get("commits"), raw.get("total_commits")
             if not isinstance(files, list) or not isinstance(commits, list):
                 raise ApiError(None, f"{what}: the answer has no files or commits list")
+            behind = raw.get("behind_by")
             if not isinstance(total, int) or isinstance(total, bool):
                 raise ApiError(None, f"{what}: the answer has no total_commits count")
+            if not isinstance(behind, int) or isinstance(behind, bool):
+                raise ApiError(None, f"{what}: the answer has no behind_by count")
             try:
                 listed = tuple(PullFile.from_json(f) for f in files if isinstance(f, dict))
             except ValueError as exc:
@@ -427,6 +431,7 @@ class GitHubClient:
                 files=listed,
                 commits=tuple(_commit_parents(what, c) for c in commits),
                 total_commits=total,
+                behind_by=behind,
             )
 
         return self._call(what, fetch)

@@ -9,15 +9,17 @@ checkout in the workspace, so the change is read from the API.
 from __future__ import annotations
 
 import io
-import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import REPO, Scenario
-from hypothesis import HealthCheck, given, settings
+from conftest import REPO, Scenario, git
+from github_api.double import Comparison
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from gate.changes.api import FORK_CHECKS
 from gate.github import action
 
 
@@ -90,20 +92,102 @@ def test_a_listing_that_repeats_entries_is_never_complete(
     assert f"listed {len(true) - dropped} of {len(true)}" in result["message"]
 
 
-def test_a_merge_of_other_history_in_api_mode_exits_2(scenario: Scenario, tmp_path: Path) -> None:
-    """The API names one merge base; a merge in base..head that brings in
-    history the base holds too may hide another (criss-cross merges), which
-    only git can judge: exit 2, naming the fix."""
+def real_commits(scenario: Scenario, base: str, head: str) -> list[tuple[str, list[str]]]:
+    """`base..head` with each commit's parents, from git, as the compare API lists it."""
+    out = git(scenario.repo.root, "rev-list", "--parents", "--topo-order", f"{base}..{head}")
+    rows = [line.split() for line in out.splitlines()]
+    return [(row[0], row[1:]) for row in rows]
+
+
+def serve_real_history(scenario: Scenario) -> list[str]:
+    """Make the double's compare answers those of the real commit graph: the
+    change's commits with their parents, and for any pair (p, M) whether p
+    is an ancestor of M.  Returns git's merge bases of base and head."""
+    github, root = scenario.github, scenario.repo.root
+    pull = github.pulls[(REPO, scenario.number)]
+    comparison = github.comparisons[(REPO, pull.base_sha, pull.head_sha)]
+    comparison.commits = real_commits(scenario, pull.base_sha, pull.head_sha)
+    fork = comparison.merge_base_sha
+    shas = {p for _, parents in comparison.commits for p in parents}
+    for sha in shas:
+        first = git(root, "merge-base", sha, fork).split()[0]
+        github.comparisons[(REPO, sha, fork)] = Comparison(
+            number=scenario.number, merge_base_sha=first, files=[]
+        )
+    return git(root, "merge-base", "--all", pull.base_sha, pull.head_sha).split()
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    merge_line=st.booleans(),
+    ours=st.sampled_from([(False, False), (True, False), (False, True), (True, True)]),
+    line_first=st.booleans(),
+)
+@example(merge_line=True, ours=(False, True), line_first=False)  # two merge bases: M1 and L
+def test_api_mode_never_passes_with_several_merge_bases(
+    make_repo: Any,
+    github: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    merge_line: bool,
+    ours: tuple[bool, bool],
+    line_first: bool,
+) -> None:
+    """Real criss-cross histories (the branch, built from the base's old
+    commit, merges the base's M1 and another line L, either with `-s ours`;
+    the base merged L or not), served by the double as git has them: API
+    mode exits 2 whenever base and head have several merge bases, and
+    otherwise judges as git mode does."""
+    github.check_runs.clear()
+    tmp = tmp_path_factory.mktemp("api")
+    scenario = Scenario(
+        github=github, tmp=tmp, make_repo=lambda name: make_repo(f"{tmp.name}-{name}")
+    )
+    repo, root = scenario.repo, scenario.repo.root
+    old = scenario.base
+    repo.git("checkout", "-q", "-b", "line", old)
+    repo.write("secrets/from-line", "the other line's guarded file\n")
+    line = repo.commit("the other line")
+    repo.git("checkout", "-q", "main")
+    repo.write("lib/m1.py", "M1 = 1\n")
+    m1 = repo.commit("M1")
+    if merge_line:
+        repo.git("merge", "-q", "--no-edit", "--no-ff", line)
+    scenario.base = repo.head()
+    repo.git("checkout", "-q", "feature")
+    merges = [(m1, ours[0]), (line, ours[1])]
+    if line_first:
+        merges.reverse()
+    for commit, with_ours in merges:
+        repo.git("merge", "-q", "--no-edit", "--no-ff", *(["-s", "ours"] * with_ours), commit)
+    scenario.push({"lib/own.py": "OWN = 1\n"})
+    bases = serve_real_history(scenario)
+    git_out = scenario.run()
+    api_mode(scenario, tmp)
+    api_out = scenario.run()
+    if (merge_line, ours, line_first) == (True, (False, True), False):
+        assert len(bases) == 2  # the example is the hole it names
+    if len(bases) > 1:
+        assert api_out.code == 2, api_out.log
+        assert "the API names one merge base" in api_out.log
+    else:
+        assert api_out.code == git_out.code, api_out.log
+        assert git(root, "merge-base", "--all", scenario.base, scenario.head).split() == bases
+
+
+def test_too_many_outside_parents_exit_2(scenario: Scenario, tmp_path: Path) -> None:
+    """Past FORK_CHECKS parents outside the change, API mode does not try."""
     head = scenario.push({"app.py": "def main():\n    return 2\n"})
     pull = scenario.github.pulls[(REPO, scenario.number)]
     comparison = scenario.github.comparisons[(REPO, pull.base_sha, head)]
-    other = "e" * 40
-    comparison.commits = [(head, [pull.merge_base_sha, other])]
+    outside = [f"{i:x}" * 40 for i in range(1, FORK_CHECKS + 2)]
+    comparison.commits = [(head, [pull.merge_base_sha, *(o[:40] for o in outside)])]
     api_mode(scenario, tmp_path)
     out = scenario.run()
     assert out.code == 2
     assert "the API names one merge base" in out.log
-    run = scenario.github.check_runs[-1]
-    assert run["conclusion"] == "failure"
-    shown = json.dumps(run["output"])
-    assert "several merge bases" in shown and "fetch-depth: 0" in shown
+    assert not any(
+        "/compare/" in r.path and r.path.count("...") and "1111" in r.path
+        for r in scenario.github.requests
+    )
