@@ -377,6 +377,46 @@ class Repo:
             )
         raise GateError(f"git merge-base failed: {_first_line(err)}")
 
+    def merged_tree(self, base: str, head: str) -> str:
+        """The tree that merging commit `head` into commit `base` gives
+        (`git merge-tree --write-tree`, git 2.38 or later: a three-way merge
+        over every merge base, as `git merge` does), written to the object
+        store.  Runs in the private view the diff uses, so no gitattributes
+        file picks a merge driver.  A merge with conflicts is a GateError:
+        the gate cannot tell what merging the change would do."""
+        with tempfile.TemporaryDirectory(prefix="gate-merge-") as folder:
+            env, cwd = _private_view(self, folder, "git merge-tree")
+            args = ["merge-tree", "--write-tree", "--no-messages", "--name-only", "-z"]
+            try:
+                proc = subprocess.run(
+                    self._argv_here([*args, "--end-of-options", base, head]),
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    env=env,
+                    check=False,
+                )
+            except OSError as exc:
+                raise self._start_error(exc) from None
+        fields = proc.stdout.split(b"\0")
+        tree = fields[0].decode("ascii", errors="replace")
+        if proc.returncode == 1 and _SHA.match(tree):
+            conflicted = sorted({from_bytes(f) for f in fields[1:] if f})
+            shown = ", ".join(quoted(p) for p in conflicted[:3])
+            more = f" and {len(conflicted) - 3} more" if len(conflicted) > 3 else ""
+            raise GateError(
+                f"base {short(base)} and head {short(head)} have several merge bases "
+                f"(criss-cross merges) and merging head into base conflicts "
+                f"({shown}{more}): the gate judges what the merge would do to the base and "
+                "cannot tell; merge the base into the branch and push"
+            )
+        if proc.returncode != 0 or not _SHA.match(tree):
+            raise GateError(
+                f"git merge-tree failed: {_first_line(proc.stderr)} (the gate needs git 2.38 "
+                "or later to judge several merge bases)"
+            )
+        return tree
+
     def uncommitted_paths(self) -> int:
         """How many paths `git status` lists as changed, staged or untracked (not
         ignored) in the work tree; 0 for a bare repository."""
@@ -540,11 +580,12 @@ class Repo:
         """Every file changed from `base` to `head`, sorted by path.
 
         With `merge_base` (default) this is `base...head`: the change since the
-        fork point (`merge_base`), as a pull request shows it.  Otherwise it is
-        the plain `base head` tree diff (both may be commits or trees).
+        fork point (`merge_base`), as a pull request shows it; with several
+        merge bases, what merging head into base does (`Span`).  Otherwise it
+        is the plain `base head` tree diff (both may be commits or trees).
         """
-        old = self.merge_base(base, head) if merge_base else base
-        with self.start_diff(old, head) as job:
+        old, new = (span(self, base, head)[:2]) if merge_base else (base, head)
+        with self.start_diff(old, new) as job:
             return job.result()
 
     def start_diff(self, old: str, new: str) -> DiffJob:
@@ -599,30 +640,13 @@ class DiffJob:
         self._spec = spec
         self._old = old
         self._copy_notes: tuple[str, ...] = ()
-        common = repo.common_dir()
         self._tmp = tempfile.TemporaryDirectory(prefix="gate-diff-")
-        # Run from an empty work tree with an empty index: no .gitattributes
-        # from the change (work tree, index or cwd) can mark files -diff.
-        empty = os.path.join(self._tmp.name, "work")
-        view = os.path.join(self._tmp.name, "git")
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
-            os.mkdir(empty)
-            _view_without_attributes(common, view)
-        except OSError as exc:
+            env, empty = _private_view(repo, self._tmp.name, "git diff")
+        except GateError:
             self.close()
-            raise GateError(
-                f"cannot prepare a private view of {common} for git diff "
-                f"({exc.strerror or exc}): check that {tempfile.gettempdir()} is writable"
-            ) from None
-        env = repo._env(
-            {
-                "GIT_DIR": view,
-                "GIT_OBJECT_DIRECTORY": os.path.join(common, "objects"),
-                "GIT_WORK_TREE": empty,
-                "GIT_INDEX_FILE": os.path.join(empty, "index"),
-            }
-        )
+            raise
         self._env, self._cwd = env, empty
         self._files: list[FileChange] = []
         self._blobs: list[_Uncounted] = []
@@ -735,6 +759,34 @@ class DiffJob:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _private_view(repo: Repo, folder: str, what: str) -> tuple[dict[str, str], str]:
+    """The environment and folder for a git run that reads no gitattributes
+    file: an empty work tree with an empty index, and a view of the git
+    directory without `info/attributes` (`_view_without_attributes`), both
+    under `folder`; objects are the repository's own.  No `.gitattributes`
+    of the change can then mark files `-diff`, nor pick a merge driver."""
+    common = repo.common_dir()
+    empty = os.path.join(folder, "work")
+    view = os.path.join(folder, "git")
+    try:
+        os.mkdir(empty)
+        _view_without_attributes(common, view)
+    except OSError as exc:
+        raise GateError(
+            f"cannot prepare a private view of {common} for {what} "
+            f"({exc.strerror or exc}): check that {tempfile.gettempdir()} is writable"
+        ) from None
+    env = repo._env(
+        {
+            "GIT_DIR": view,
+            "GIT_OBJECT_DIRECTORY": os.path.join(common, "objects"),
+            "GIT_WORK_TREE": empty,
+            "GIT_INDEX_FILE": os.path.join(empty, "index"),
+        }
+    )
+    return env, empty
 
 
 def _view_without_attributes(common: str, view: str) -> None:
@@ -1401,6 +1453,34 @@ class _CatFile:
         return kind, data, size
 
 
+class Span(NamedTuple):
+    """What the change `base...head` is judged as: the tree diff `old` ->
+    `new`, texts read from the same two sides.
+
+    With one merge base that is the merge base -> head, the diff a pull
+    request shows.  With several (criss-cross merges), no single one of them
+    tells what the change does: a branch that merged another line of history
+    with `-s ours` would undo that line's files unseen from one base.  Then
+    `old` is `base` and `new` the tree merging head into base gives
+    (`Repo.merged_tree`): what merging the change would do to the base."""
+
+    old: str
+    new: str
+    bases: tuple[str, ...]
+
+    @property
+    def merged(self) -> bool:
+        return len(self.bases) > 1
+
+
+def span(repo: Repo, base: str, head: str) -> Span:
+    """The `Span` of commits `base` and `head` (full shas)."""
+    bases = tuple(repo.merge_bases(base, head))
+    if len(bases) == 1:
+        return Span(bases[0], head, bases)
+    return Span(base, repo.merged_tree(base, head), bases)
+
+
 def changes_from_git(
     repo: Repo,
     base_rev: str,
@@ -1415,7 +1495,8 @@ def changes_from_git(
     `cat-file` batch once the diff names them).
 
     Base-side texts come from the merge base (where the change starts), head
-    texts from the head.  The report names the resolved base and head shas.
+    texts from the head; with several merge bases, from base and the merged
+    tree (`Span`).  The report names the resolved base and head shas.
     `parent`: the caller vouches that `base_rev` and `head_rev` are full
     commit shas and `base_rev` is a parent of `head_rev` (its own merge base
     with it, the only one), as `gate backtest` reads them from `git log`:
@@ -1425,30 +1506,33 @@ def changes_from_git(
     from gate.changes import ChangeSet, text_wants
 
     if parent:
-        base, head, bases = base_rev, head_rev, [base_rev]
+        base, head = base_rev, head_rev
+        judged = Span(base, head, (base,))
     else:
         base = repo.rev_parse(base_rev)
         head = repo.rev_parse(head_rev)
-        bases = repo.merge_bases(base, head)  # the diff starts from the first
-    with repo.start_diff(bases[0], head) as job:
+        judged = span(repo, base, head)
+    with repo.start_diff(judged.old, judged.new) as job:
         files = job.result()
-        notes = change_notes(bases, job)
-    texts = repo.read_texts(bases[0], head, text_wants(content_files).paths(files))
+        notes = change_notes(judged, job)
+    texts = repo.read_texts(judged.old, judged.new, text_wants(content_files).paths(files))
     return ChangeSet(
         files=files, base=base, head=head, stdout=stdout, texts=texts, source="git", notes=notes
     )
 
 
-def change_notes(bases: Sequence[str], job: DiffJob) -> tuple[str, ...]:
-    """Notes on what git's limits did to the change `base...head`: which of
-    several merge bases it was judged from, and skipped rename detection."""
+def change_notes(judged: Span, job: DiffJob) -> tuple[str, ...]:
+    """Notes on what was judged of the change `base...head` (with several
+    merge bases: the merge into the base, not a diff from one of them) and
+    on what git's limits did to it (skipped rename detection)."""
     notes = []
-    if len(bases) > 1:
-        others = ", ".join(short(b) for b in bases[1:])
+    if judged.merged:
+        named = ", ".join(short(b) for b in judged.bases)
         notes.append(
-            f"base and head have {len(bases)} merge bases (criss-cross merges); the change "
-            f"was judged from {bases[0]}, the one git diff base...head uses (the others: "
-            f"{others})"
+            f"base and head have {len(judged.bases)} merge bases (criss-cross merges: "
+            f"{named}); the change was judged as what merging head into base would do: "
+            f"base {judged.old} against the merged tree {judged.new} (git merge-tree), "
+            "not a diff from one merge base"
         )
     notes.extend(job.notes())
     return tuple(notes)

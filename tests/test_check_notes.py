@@ -162,16 +162,19 @@ def criss_cross(repo: Any) -> tuple[str, str, list[str]]:
     return a, b, bases
 
 
-def test_several_merge_bases_name_the_one_used(
+def test_several_merge_bases_judge_the_merge_into_the_base(
     repo: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a, b, bases = criss_cross(repo)
     _, report, err = judge(capsys, "--repo", str(repo.root), "--base", a, "--head", b)
     (note,) = report["notes"]
-    assert "2 merge bases" in note and f"judged from {bases[0]}" in note
-    assert bases[1][:12] in note
+    tree = repo.git("merge-tree", "--write-tree", a, b).split()[0]
+    assert "2 merge bases" in note and f"merged tree {tree}" in note
+    assert all(base[:12] in note for base in bases)
     assert err == ""  # a note in the report; the change was judged
-    # git's own three-dot diff says it used the same one
+    # merging b into a adds only b's own file: x and y are on both sides
+    assert report["stats"]["files_touched"] == 1
+    # git's own three-dot diff would judge from one of them
     proc = subprocess.run(
         ["git", "diff", "--raw", f"{a}...{b}"], cwd=repo.root, capture_output=True, text=True
     )
@@ -194,9 +197,9 @@ STEPS = st.lists(
 )
 
 
-def numstat(repo: Any, spec: str) -> list[tuple[str, int, int]]:
+def numstat(repo: Any, *spec: str) -> list[tuple[str, int, int]]:
     """git's own `diff --numstat` of `spec`, as (path, added, deleted)."""
-    out = repo.git("diff", "--numstat", "--no-renames", spec)
+    out = repo.git("diff", "--numstat", "--no-renames", *spec, "--")
     rows = [line.split("\t") for line in out.splitlines()]
     return sorted((path, int(added), int(deleted)) for added, deleted, path in rows)
 
@@ -218,9 +221,11 @@ def test_change_is_git_three_dot_diff_from_the_merge_base_named(
     make_repo: Any, capsys: pytest.CaptureFixture[str], steps: list[tuple[str, str, int, int]]
 ) -> None:
     """The gate computes the merge base once and diffs from it; whatever the
-    history (the base moved on after the fork, merges either way, several
-    merge bases), the change is the one `git diff base...head` shows, and a
-    note names the base used when there are several."""
+    history (the base moved on after the fork, merges either way), the change
+    is the one `git diff base...head` shows.  With several merge bases it is
+    what merging head into base does (base against git's merged tree, as
+    `git merge` would make it: never a diff from one of the bases), and a
+    note says so."""
     repo = make_repo()
     repo.write(RUBRIC_PATH, PERMISSIVE)
     repo.write("shared.txt", "shared\n")
@@ -243,7 +248,11 @@ def test_change_is_git_three_dot_diff_from_the_merge_base_named(
         repo.commit(f"{action} {path}")
     repo.git("checkout", "-q", "agent")
     bases = repo.git("merge-base", "--all", "main", "agent").split()
-    expected = numstat(repo, "main...agent")
+    if len(bases) > 1:  # merges never conflict here: each branch edits its own files
+        merged = repo.git("merge-tree", "--write-tree", "main", "agent").split()[0]
+        expected = numstat(repo, "main", merged)
+    else:
+        expected = numstat(repo, "main...agent")
     code, report, err = judge(capsys, "--repo", str(repo.root), "--base", "main", "--head", "agent")
     assert code == 0, err
     from gate.git import Repo, changes_from_git
@@ -259,7 +268,7 @@ def test_change_is_git_three_dot_diff_from_the_merge_base_named(
     several = [note for note in report.get("notes", []) if "merge bases" in note]
     if len(bases) > 1:
         (note,) = several
-        assert f"{len(bases)} merge bases" in note and f"judged from {bases[0]}" in note
+        assert f"{len(bases)} merge bases" in note and "merged tree" in note
         assert changes.notes == tuple(several)
     else:
         assert several == []

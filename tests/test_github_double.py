@@ -719,3 +719,30 @@ def test_fixture_fails_a_test_that_leaves_violations(tmp_path: Path) -> None:
     assert "1 passed, 1 error" in result.stdout
     assert "GitHub API double recorded 1 violation" in result.stdout
     assert "no such operation in the subset" in result.stdout
+
+
+def test_a_fault_after_the_operation_keeps_its_effect(github: GitHubDouble) -> None:
+    """`after=True`: the check run is made, then the answer is a 502."""
+    github.add_repo(REPO)
+    github.fail_next("POST", r"/check-runs$", 502, after=True)
+    repo = client(github, retry=None, lazy=True).get_repo(REPO)  # lazy: no GET commit
+    with pytest.raises(GithubException) as caught:
+        repo.create_check_run(name="blast-radius", head_sha=HEAD, external_id="x1")
+    assert caught.value.status == 502
+    assert [r["external_id"] for r in github.check_runs] == ["x1"]
+    listed = list(repo.get_commit(HEAD).get_check_runs(check_name="blast-radius"))
+    assert [r.external_id for r in listed] == ["x1"]
+    assert list(repo.get_commit(HEAD).get_check_runs(check_name="other")) == []
+
+
+def test_compare_serves_the_files_of_each_pushed_head(github: GitHubDouble) -> None:
+    """After a push the PR lists the new head's files; the compare API still
+    answers the old pair with the old files, at most 300."""
+    github.add_pull(REPO, 1, base_sha=BASE, head_sha=HEAD, files=files(350))
+    new = "c" * 40
+    github.set_pull_head(REPO, 1, new, files=files(2))
+    repo = client(github).get_repo(REPO)
+    old = repo.compare(BASE, HEAD).raw_data
+    assert len(old["files"]) == 300
+    assert len(repo.compare(BASE, new).raw_data["files"]) == 2
+    assert len(list(repo.get_pull(1).get_files())) == 2

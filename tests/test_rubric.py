@@ -908,7 +908,7 @@ def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     with pytest.raises(GateError) as caught:
         module.load_rubric_bytes(("rules:\n" + rules).encode(), "big.yml")
     assert caught.value.message.startswith("invalid rubric: big.yml:")
-    assert "501 rules is over the limit of 500" in caught.value.message
+    assert "more than 500 rules is over the limit of 500" in caught.value.message
     ok = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(500))
     assert len(module.load_rubric_bytes(("rules:\n" + ok).encode(), "ok.yml").rules) == 500
     value = schema()

@@ -1,11 +1,13 @@
-"""A `ChangeSet` from the PR files API, for runs without both commits in git.
+"""A `ChangeSet` from the API, for runs without both commits in git.
 
-The listing gives each file's status, previous name and line counts; the
+The listing is the compare API's `base...head` of the event's two commits
+(never the PR files listing, which shows the PR as it is when asked: after a
+push, another head): each file's status, previous name and line counts; the
 contents API gives file text at the merge base and head SHAs for the files
 that content rules name and the modified test files `test_drift` compares
-(at most `GLOB_READS`; the compare API names the merge base).  GitHub's
-listing stops at 3000 files: when it returns fewer entries than the PR's
-`changed_files`, the change set is incomplete and built-in
+(at most `GLOB_READS`; the compare API names the merge base).  The compare
+API lists at most 300 files: when it lists fewer distinct paths than the
+event's `changed_files`, the change set is incomplete and built-in
 `gate.diff-incomplete` fails (never a silent pass).
 """
 
@@ -32,7 +34,7 @@ from gate.changes import (
     text_wants,
     too_large,
 )
-from gate.github.client import PullFile
+from gate.github.client import Comparison, PullFile
 from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is git's `T`, a type
@@ -160,15 +162,23 @@ def count_unlisted(
 
 
 def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
+    """The listing's entries as changes; `listed` counts distinct paths, so
+    a listing that repeats entries (a page served twice) never reaches the
+    expected count by repetition.  A repeated entry is kept once; entries
+    for one path that disagree are all kept (each counts its lines)."""
     files = []
-    listed = 0
+    seen: set[PullFile] = set()
+    paths: set[str] = set()
     for entry in entries:
-        listed += 1
+        paths.add(entry.filename)
+        if entry in seen:
+            continue
+        seen.add(entry)
         change = file_change(entry)
         if change is not None:
             files.append(change)
     files.sort(key=lambda f: (f.path, f.old_path or ""))
-    return ApiListing(files=tuple(files), listed=listed, expected=expected)
+    return ApiListing(files=tuple(files), listed=len(paths), expected=expected)
 
 
 # The most modified files read by glob (`TextWants.touched`: the test files
@@ -183,12 +193,33 @@ PAST_GLOB_READS = (
 )
 
 
-def needs_merge_base(found: ApiListing, content_files: Iterable[str] | TextWants) -> bool:
-    """Whether anything is read at the merge base: a touched content-rule
-    file, or a file the listing gives no line counts."""
-    return bool(touched_content_files(found, content_files)) or any(
-        f.uncounted == UNLISTED for f in found.files
-    )
+def other_history(comparison: Comparison) -> str | None:
+    """Why the compare API's commits cannot show that the merge base it
+    names is the only one (None: they can, up to `forks`).  Comparisons
+    whose commits are not all listed cannot be shown anything."""
+    listed = {sha for sha, _ in comparison.commits}
+    if len(listed) < comparison.total_commits:
+        return (
+            f"the compare API listed {len(listed)} of the change's "
+            f"{comparison.total_commits} commits"
+        )
+    return None
+
+
+def forks(comparison: Comparison) -> tuple[str, ...]:
+    """The commits outside the change that a commit of `base..head` has as a
+    parent, other than the merge base.  Every common ancestor of base and
+    head is an ancestor of one of these or of the merge base, so the merge
+    base is the only one exactly when each of these is its ancestor (else
+    base and head have several merge bases, which the API does not show)."""
+    listed = {sha for sha, _ in comparison.commits}
+    outside = {p for _, parents in comparison.commits for p in parents if p not in listed}
+    return tuple(sorted(outside - {comparison.merge_base}))
+
+
+# The most extra compare requests spent showing `forks` to be ancestors of
+# the merge base; past it API mode cannot judge (git can).
+FORK_CHECKS = 5
 
 
 def touched_content_files(

@@ -100,7 +100,8 @@ def patch_changes(
 def git_changes(
     args: argparse.Namespace, repo: Repo, source: RubricSource, stdout: str | None
 ) -> tuple[Rubric, ChangeSet, tuple[str, ...]]:
-    """Git mode: the merge-base diff base...head.
+    """Git mode: the merge-base diff base...head (with several merge bases,
+    what merging head into base would do: `gate.git.Span`).
 
     git computes the diff in the background while the rubric is loaded and
     validated, so a huge change costs little more than `git diff` itself.
@@ -108,29 +109,30 @@ def git_changes(
     working tree's uncommitted paths; also returned apart, for stderr) and
     what git's limits did.
     """
-    from gate.git import change_notes
+    from gate.git import change_notes, span
 
     base_rev = args.base if args.base is not None else default_base(repo)
     head_rev = args.head if args.head is not None else "HEAD"
     base, head = repo.resolve(base_rev, head_rev)
-    bases = repo.merge_bases(base, head)
-    fork = bases[0]  # what git diff base...head starts from; computed once, passed to git
-    with repo.start_diff(fork, head) as job:
+    # The merge base -> head (what git diff base...head shows), or with
+    # several merge bases base -> the merged tree; computed once, passed to git.
+    judged = span(repo, base, head)
+    with repo.start_diff(judged.old, judged.new) as job:
         # All of this runs while git computes line counts.
-        unjudged = [empty_change_note(base, head, fork)]
+        unjudged = [empty_change_note(base, head, judged.old)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
         rubric = source.load(repo.read_blob, base)
         wants = rubric.texts_wanted()
-        texts = repo.read_texts(fork, head, wants.files)
+        texts = repo.read_texts(judged.old, judged.new, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
 
         files = job.result()
         extra = wants.extra(files)  # the modified files read by glob (test_drift's tests)
         if extra:
-            texts.update(repo.read_texts(fork, head, extra))
+            texts.update(repo.read_texts(judged.old, judged.new, extra))
         not_judged = tuple(n for n in unjudged if n is not None)
-        notes = (*not_judged, *change_notes(bases, job))
+        notes = (*not_judged, *change_notes(judged, job))
     from gate.changes import ChangeSet
 
     changes = ChangeSet(

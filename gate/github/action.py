@@ -39,7 +39,7 @@ from gate.escape import printable
 from gate.files import read_output, write_new_file
 from gate.git import Repo, changes_from_git, short
 from gate.github import merge_queue, publish
-from gate.github.client import ApiError, Client, PullInfo, Reader
+from gate.github.client import ApiError, Client, Comparison, PullInfo, Reader
 from gate.github.event import Target, find_target, read_event
 from gate.github.settings import REPORT_NAME, Settings, output_paths
 from gate.github.workflow import Log, append_summary, write_outputs
@@ -286,17 +286,25 @@ def read_change(
         )
         return Change(changes, diff_incomplete(None))
     try:
+        # The event's own two commits: the compare API's base...head, never
+        # the PR files listing (the PR as it is now, maybe another head).
+        comparison = client.compare(pull.base_sha, pull.head_sha)
         expected = pull.changed_files
         if expected is None:
-            expected = client.get_pull(pull.number).changed_files
-        found = api_changes.listing(client.iter_files(pull.number), expected)
+            latest = client.get_pull(pull.number)
+            same = (latest.base_sha, latest.head_sha) == (pull.base_sha, pull.head_sha)
+            expected = latest.changed_files if same else None
+        other = api_changes.other_history(comparison) or other_merge_base(client, comparison)
+        if other is not None:
+            raise GateError(
+                f"{other}: the API names one merge base and cannot show what merging the "
+                "change would do; check out both commits (actions/checkout with "
+                "fetch-depth: 0) so the gate judges the merge from git"
+            )
+        found = api_changes.listing(comparison.files, expected)
         content_files = rubric.texts_wanted()
-        # Base-side texts come from the merge base, as in git mode; one compare
-        # request finds it, made only when something is read there (a touched
-        # content rule's file, a file listed without line counts).
-        fork = pull.base_sha
-        if api_changes.needs_merge_base(found, content_files):
-            fork = client.merge_base(pull.base_sha, pull.head_sha)
+        # Base-side texts come from the merge base, as in git mode.
+        fork = comparison.merge_base
         changes = api_changes.changes_from_api(
             found,
             base=pull.base_sha,
@@ -312,6 +320,28 @@ def read_change(
             "check the token's pull-requests: read and contents: read permissions"
         ) from None
     return Change(changes, diff_incomplete(found))
+
+
+def other_merge_base(client: Reader, comparison: Comparison) -> str | None:
+    """Why base and head may have merge bases besides the one the compare API
+    names (None: it is the only one).  Each commit outside the change that a
+    commit of the change has as a parent must be an ancestor of that merge
+    base (one compare request each, up to `api_changes.FORK_CHECKS`)."""
+    fork = comparison.merge_base
+    outside = api_changes.forks(comparison)
+    if len(outside) > api_changes.FORK_CHECKS:
+        return (
+            f"the change's commits have {len(outside)} parents outside it besides the merge "
+            f"base, over the {api_changes.FORK_CHECKS} the gate checks through the API"
+        )
+    for parent in outside:
+        if client.compare(parent, fork).behind_by != 0:
+            return (
+                f"commit {short(parent)}, a parent of the change's commits, is not an "
+                f"ancestor of the merge base {short(fork)}, so base and head have several "
+                "merge bases"
+            )
+    return None
 
 
 def queue_entry_differs(client: Reader, number: int, changes: ChangeSet) -> str | None:

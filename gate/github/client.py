@@ -178,6 +178,24 @@ class PullFile:
         )
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """The compare API's answer for `base...head`: the merge base GitHub
+    diffs from, the files it lists (at most `COMPARE_FILES` for the whole
+    comparison, GitHub's documentation says) and each listed commit of
+    `base..head` with its parents; `total_commits` counts them all."""
+
+    merge_base: str
+    files: tuple[PullFile, ...]
+    commits: tuple[tuple[str, tuple[str, ...]], ...]
+    total_commits: int
+    behind_by: int  # commits of head..base: 0 when base is an ancestor of head
+
+
+# The most files the compare API lists for one comparison.
+COMPARE_FILES = 300
+
+
 # A completed check run's conclusions that the gate posts.
 Conclusion = Literal["success", "failure", "neutral"]
 
@@ -202,13 +220,14 @@ class CheckOutput(TypedDict, total=False):
 
 
 class Reader(Protocol):
-    """The reading calls: the pull request, its files listing, the merge base, file bytes."""
+    """The reading calls: the pull request, its files listing, the comparison
+    of two commits, file bytes."""
 
     def get_pull(self, number: int) -> PullInfo: ...
 
     def iter_files(self, number: int) -> Iterator[PullFile]: ...
 
-    def merge_base(self, base: str, head: str) -> str: ...
+    def compare(self, base: str, head: str) -> Comparison: ...
 
     def get_file(self, ref: str, path: str) -> bytes | None: ...
 
@@ -234,18 +253,57 @@ class Client(Reader, Publisher, Protocol):
     (tests point it at the API double); mypy checks that it fits."""
 
 
-def _make_retry(policy: Retry) -> GithubRetry:
+def _make_retry(policy: Retry, clock: Callable[[], float] | None = None) -> GithubRetry:
+    """PyGithub's retry with every wait bounded: each at most `max_seconds`
+    (a Retry-After header, a primary rate limit's reset: PyGithub alone
+    waits until the reset, up to an hour), and none that would end past
+    `budget_seconds` from now (`clock`, default `time.monotonic`).  Past the
+    budget a retry is refused (urllib3's `MaxRetryError`, an `ApiError`
+    here), so every run ends with exit 2 well before the job's timeout."""
+    import time
+
     from github.GithubRetry import GithubRetry
+    from urllib3.exceptions import MaxRetryError
     from urllib3.util.retry import Retry as Urllib3Retry
 
+    now = clock or time.monotonic
+    deadline = now() + policy.budget_seconds
+
     class CappedRetry(GithubRetry):
-        """GithubRetry with every wait (Retry-After included) capped."""
+        """GithubRetry with every wait (Retry-After included) capped, and the
+        whole run's waiting within the budget."""
 
         cap = policy.max_seconds
 
         def get_retry_after(self, response: BaseHTTPResponse) -> float | None:
             value = super().get_retry_after(response)
             return None if value is None else min(float(value), self.cap)
+
+        def increment(  # type: ignore[override]
+            self,
+            method: str | None = None,
+            url: str | None = None,
+            response: BaseHTTPResponse | None = None,
+            error: Exception | None = None,
+            _pool: Any = None,
+            _stacktrace: Any = None,
+        ) -> Urllib3Retry:
+            # a rate limit's wait (its reset, or secondary_rate_wait) never past
+            # the cap nor what is left of the budget: PyGithub raises instead
+            self.max_rate_limit_wait = max(0.0, min(self.cap, deadline - now()))
+            retry = super().increment(method, url, response, error, _pool, _stacktrace)  # type: ignore[arg-type]
+            after = retry.get_retry_after(response) if response is not None else None
+            wait = min(self.cap, after if after is not None else retry.get_backoff_time())
+            if now() + wait > deadline:
+                raise MaxRetryError(
+                    _pool,
+                    str(url),
+                    RuntimeError(
+                        f"the API retry budget of {policy.budget_seconds:g} s is spent "
+                        "(GATE_API_BUDGET_SECONDS)"
+                    ),
+                )
+            return retry
 
     kwargs: dict[str, Any] = {
         "total": policy.attempts,
@@ -254,8 +312,11 @@ def _make_retry(policy: Retry) -> GithubRetry:
         "status": policy.attempts,
         "backoff_factor": policy.base_seconds,
         "secondary_rate_wait": min(60.0, policy.max_seconds),
+        "max_rate_limit_wait": policy.max_seconds,
         "status_forcelist": [*range(500, 600), 429],
-        "allowed_methods": Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "POST", "PATCH"},
+        # POST is never retried blind: a create answered 5xx may have been
+        # made; `GitHubClient` looks it up before creating again.
+        "allowed_methods": Urllib3Retry.DEFAULT_ALLOWED_METHODS | {"GET", "PATCH"},
         "raise_on_status": False,
         "respect_retry_after_header": True,
     }
@@ -269,14 +330,18 @@ class GitHubClient:
     """The calls the Action makes (`Client`), with plain values in and out."""
 
     def __init__(self, settings: Settings) -> None:
+        import time
+
         import github
 
         self.settings = settings
+        self._now = time.monotonic
+        self._deadline = self._now() + settings.retry.budget_seconds
         auth = github.Auth.Token(settings.token) if settings.token else None
         self._gh = github.Github(
             base_url=settings.api_url,
             auth=auth,
-            retry=_make_retry(settings.retry),
+            retry=_make_retry(settings.retry, self._now),
             per_page=100,
             timeout=30,
             lazy=True,  # objects are fetched when read, not when named
@@ -331,22 +396,45 @@ class GitHubClient:
 
         yield from self._call(what, listing)
 
-    def merge_base(self, base: str, head: str) -> str:
-        """The merge base of `base...head` (the compare API's `merge_base_commit`).
+    def compare(self, base: str, head: str) -> Comparison:
+        """The comparison `base...head` of two commits, as they are (never the
+        pull request's head as it is now).
 
-        One request: GET /repos/{owner}/{repo}/compare/{base}...{head}.
+        One request: GET /repos/{owner}/{repo}/compare/{base}...{head}, its
+        first page (250 commits; the file list is not paged).
         """
 
-        def fetch() -> str:
-            commit = self._repo.compare(base, head).merge_base_commit
-            sha = getattr(commit, "sha", None) if commit is not None else None
-            return sha if isinstance(sha, str) else ""
-
         what = f"GET compare {base[:12]}...{head[:12]}"
-        sha = self._call(what, fetch)
-        if not sha:
-            raise ApiError(None, f"{what}: the answer names no merge_base_commit")
-        return sha
+
+        def fetch() -> Comparison:
+            raw = self._repo.compare(base, head).raw_data
+            fork = raw.get("merge_base_commit")
+            sha = fork.get("sha") if isinstance(fork, dict) else None
+            if not isinstance(sha, str) or not sha:
+                raise ApiError(None, f"{what}: the answer names no merge_base_commit")
+            files, commits, total = raw.get("files"), raw.get("commits"), raw.get("total_commits")
+            if not isinstance(files, list) or not isinstance(commits, list):
+                raise ApiError(None, f"{what}: the answer has no files or commits list")
+            behind = raw.get("behind_by")
+            if not isinstance(total, int) or isinstance(total, bool):
+                raise ApiError(None, f"{what}: the answer has no total_commits count")
+            if not isinstance(behind, int) or isinstance(behind, bool):
+                raise ApiError(None, f"{what}: the answer has no behind_by count")
+            try:
+                listed = tuple(PullFile.from_json(f) for f in files if isinstance(f, dict))
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+            if len(listed) != len(files):
+                raise ApiError(None, f"{what}: a files entry is not an object")
+            return Comparison(
+                merge_base=sha,
+                files=listed,
+                commits=tuple(_commit_parents(what, c) for c in commits),
+                total_commits=total,
+                behind_by=behind,
+            )
+
+        return self._call(what, fetch)
 
     def get_file(self, ref: str, path: str) -> bytes | None:
         """A file's bytes at `ref`, or None when no regular file is there: a
@@ -381,6 +469,15 @@ class GitHubClient:
     def create_check_run(
         self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
     ) -> int:
+        """Create the completed check run.  A POST is never retried blind: when
+        the create fails with no answer or a 5xx (it may have been made), the
+        runs on `head_sha` by `name` are listed and the one carrying this
+        attempt's `external_id` is taken; only when none does is it created
+        again (`_create_once`)."""
+        import secrets
+
+        token = f"gate-{secrets.token_hex(8)}"
+
         def create() -> CheckRun:
             return self._repo.create_check_run(
                 name=name,
@@ -388,11 +485,40 @@ class GitHubClient:
                 status="completed",
                 conclusion=conclusion,
                 output=_output(output),
+                external_id=token,
             )
 
-        run = self._call("POST check run", create)
+        def made() -> CheckRun | None:
+            runs = self._repo.get_commit(head_sha).get_check_runs(check_name=name)
+            return next((r for r in runs if r.external_id == token), None)
+
+        run = self._create_once("POST check run", create, "GET check runs", made)
         self._check_runs[run.id] = run
         return int(run.id)
+
+    def _create_once(
+        self, what: str, create: Callable[[], T], lookup: str, made: Callable[[], T | None]
+    ) -> T:
+        """`create()`; when it fails with no answer, a 5xx (it may have been
+        made) or a rate limit (it was not), what `made()` finds of it, else
+        `create()` again after the backoff, up to `Retry.attempts` more
+        times and within the budget: never blind, so never made twice."""
+        import time
+
+        policy = self.settings.retry
+        for attempt in range(policy.attempts + 1):
+            try:
+                return self._call(what, create)
+            except ApiError as exc:
+                wait = min(policy.max_seconds, policy.base_seconds * 2**attempt)
+                last = attempt == policy.attempts or self._now() + wait > self._deadline
+                if last or not _may_retry(exc):
+                    raise
+            found = self._call(lookup, made)
+            if found is not None:
+                return found
+            time.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None:
         run = self._check_runs.get(run_id) or self._call(
@@ -420,16 +546,46 @@ class GitHubClient:
         return self._call(f"GET comments of #{number}", search)
 
     def create_comment(self, number: int, body: str) -> int:
-        def create() -> int:
-            comment = self._pull(number).create_issue_comment(body)
-            self._comments[int(comment.id)] = comment
-            return int(comment.id)
+        """Create a comment; after a create that failed with no answer or a 5xx,
+        a comment with this very body is looked up before creating again
+        (`_create_once`)."""
 
-        return self._call(f"POST comment on #{number}", create)
+        def create() -> IssueComment:
+            return self._pull(number).create_issue_comment(body)
+
+        def made() -> IssueComment | None:
+            return next(
+                (c for c in self._pull(number).get_issue_comments() if c.body == body), None
+            )
+
+        what = f"POST comment on #{number}"
+        comment = self._create_once(what, create, f"GET comments of #{number}", made)
+        self._comments[int(comment.id)] = comment
+        return int(comment.id)
 
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""
         self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+
+
+def _may_retry(exc: ApiError) -> bool:
+    """Whether a failed create may be tried again (after a look for it): no
+    answer, a 5xx, or a rate limit (429, or a 403 that says so)."""
+    if exc.status is None or exc.status >= 500 or exc.status == 429:
+        return True
+    return exc.status == 403 and "rate limit" in exc.message.lower()
+
+
+def _commit_parents(what: str, raw: object) -> tuple[str, tuple[str, ...]]:
+    """(sha, parent shas) of one commit of a comparison; ApiError when unreadable."""
+    sha = raw.get("sha") if isinstance(raw, dict) else None
+    parents = raw.get("parents") if isinstance(raw, dict) else None
+    if not isinstance(sha, str) or not isinstance(parents, list):
+        raise ApiError(None, f"{what}: a commit has no sha or parents")
+    shas = tuple(p.get("sha") for p in parents if isinstance(p, dict))
+    if len(shas) != len(parents) or not all(isinstance(x, str) and x for x in shas):
+        raise ApiError(None, f"{what}: a commit's parent has no sha")
+    return sha, tuple(str(x) for x in shas)
 
 
 def _output(output: CheckOutput) -> dict[str, Any]:

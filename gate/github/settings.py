@@ -68,11 +68,16 @@ def input_env_name(name: str) -> str:
 @dataclass(frozen=True)
 class Retry:
     """Retry policy for the API: `attempts` retries after the first try,
-    exponential backoff from `base_seconds`, each wait at most `max_seconds`."""
+    exponential backoff from `base_seconds`, each wait at most `max_seconds`
+    (a primary rate limit's reset and a Retry-After included), and no wait
+    at all that would end past `budget_seconds` from the client's start: a
+    run then fails closed (exit 2) instead of sleeping toward the job's
+    timeout."""
 
     attempts: int = 4
     base_seconds: float = 2.0
     max_seconds: float = 60.0
+    budget_seconds: float = 180.0
 
 
 @dataclass(frozen=True)
@@ -233,7 +238,8 @@ def output_paths(env: Mapping[str, str]) -> tuple[str | None, str | None]:
 
 
 def _retry_from_env(env: Mapping[str, str]) -> Retry:
-    """GATE_RETRY_ATTEMPTS / GATE_RETRY_BASE_SECONDS / GATE_RETRY_MAX_SECONDS."""
+    """GATE_RETRY_ATTEMPTS / GATE_RETRY_BASE_SECONDS / GATE_RETRY_MAX_SECONDS /
+    GATE_API_BUDGET_SECONDS."""
     default = Retry()
 
     def number(name: str, fallback: float, upper: float) -> float:
@@ -252,6 +258,7 @@ def _retry_from_env(env: Mapping[str, str]) -> Retry:
         attempts=int(number("GATE_RETRY_ATTEMPTS", default.attempts, 10)),
         base_seconds=number("GATE_RETRY_BASE_SECONDS", default.base_seconds, 60),
         max_seconds=number("GATE_RETRY_MAX_SECONDS", default.max_seconds, 300),
+        budget_seconds=number("GATE_API_BUDGET_SECONDS", default.budget_seconds, 1800),
     )
 
 

@@ -31,8 +31,8 @@ RUBRIC_SELFTEST = "gate.rubric-selftest"
 
 # Where GitHub keeps workflow files; watched whole when the running one is unknown.
 WORKFLOWS_DIR = ".github/workflows/"
-# The PR files API lists at most this many files.
-FILES_API_LIMIT = 3000
+# The compare API lists at most this many files for one comparison.
+FILES_API_LIMIT = 300
 
 
 def rubric_edited(changes: ChangeSet, rubric_path: str) -> RuleResult:
@@ -86,9 +86,11 @@ class Listing(Protocol):
 
 def diff_incomplete(found: Listing | None) -> RuleResult:
     """Built-in `gate.diff-incomplete` (Action only): fails when the change
-    set could not be read completely (the PR files API stops at 3000 files).
+    set could not be read completely (the compare API lists at most 300
+    files; its distinct paths are counted, so repeated entries never make a
+    listing complete).
 
-    `found` is the PR files API's listing; None means the change came whole
+    `found` is the compare API's listing; None means the change came whole
     from git."""
     if found is None:
         return RuleResult(
@@ -103,19 +105,20 @@ def diff_incomplete(found: Listing | None) -> RuleResult:
             kind=KIND,
             passed=False,
             message=(
-                f"the PR files API listed {found.listed} files but the PR's changed_files "
+                f"the compare API listed {found.listed} files but the PR's changed_files "
                 "count is unknown, so the listing cannot be shown complete; check out both "
                 "commits (actions/checkout with fetch-depth: 0) to judge from git"
             ),
         )
     if found.listed < found.expected:
-        cap = " (the API stops at 3000 files)" if found.listed >= FILES_API_LIMIT else ""
+        full = found.listed >= FILES_API_LIMIT
+        cap = f" (the compare API lists at most {FILES_API_LIMIT} files)" if full else ""
         return RuleResult(
             id=DIFF_INCOMPLETE,
             kind=KIND,
             passed=False,
             message=(
-                f"the PR files API listed {found.listed} of {found.expected} changed files"
+                f"the compare API listed {found.listed} of {found.expected} changed files"
                 f"{cap}; the change cannot be judged from a partial listing: check out both "
                 "commits (actions/checkout with fetch-depth: 0) so the gate reads git, "
                 "or split the PR"
@@ -125,7 +128,7 @@ def diff_incomplete(found: Listing | None) -> RuleResult:
         id=DIFF_INCOMPLETE,
         kind=KIND,
         passed=True,
-        message=f"the PR files API listed all {found.listed} changed files",
+        message=f"the compare API listed all {found.listed} changed files",
     )
 
 

@@ -258,7 +258,7 @@ def test_huge_pr_in_api_mode_fails_closed(scenario: Scenario, tmp_path: Path) ->
     report = out.report()
     assert report["failed"][0] == "gate.diff-incomplete"
     result = next(r for r in report["results"] if r["id"] == "gate.diff-incomplete")
-    assert "3000 of 3100" in result["message"] and "3000 files" in result["message"]
+    assert "300 of 3100" in result["message"] and "at most 300 files" in result["message"]
 
 
 def test_annotations_are_batched(scenario: Scenario) -> None:
@@ -461,7 +461,10 @@ def test_retries_are_bounded_and_do_not_change_the_verdict(scenario: Scenario) -
     scenario.github.fail_next("GET", r"/comments$", 429, headers={"Retry-After": "1"})
     out = scenario.run()
     assert out.code == 1
-    posts = [r for r in scenario.github.requests if r.path.endswith("/check-runs")]
+    runs = [r for r in scenario.github.requests if r.path.endswith("/check-runs")]
+    posts = [r for r in runs if r.method == "POST"]
     assert len(posts) == 5  # the first try and 4 retries (GATE_RETRY_ATTEMPTS default)
+    # each retry only after looking for what the failed create may have made
+    assert [r.method for r in runs] == ["POST", "GET"] * 4 + ["POST"]
     assert "could not post the check run" in out.log
     assert len(scenario.github.comments_on(REPO, scenario.number)) == 1

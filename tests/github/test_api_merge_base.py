@@ -172,27 +172,28 @@ def test_base_tip_texts_would_judge_main_s_own_change(scenario: Scenario) -> Non
     assert at_tip.texts["app.py"].base == LATE_APP  # what the bug compared with
 
 
-def test_no_compare_request_without_content_rules(scenario: Scenario, tmp_path: Path) -> None:
+def test_one_compare_request_lists_the_change(scenario: Scenario, tmp_path: Path) -> None:
+    """The compare API lists the event's base...head: it replaces the PR files
+    listing, so a change costs one compare whether or not content rules read."""
     fork_then_main_moves(scenario, PATHS_RUBRIC)
     scenario.push({"app.py": FORK_APP.replace("return 1", "return 10")})
     git_out, api_out, requests = judge_both_ways(scenario, tmp_path)
     assert git_out.code == api_out.code == 0
     same_results(git_out.report(), api_out.report())
-    assert compares(requests) == []
+    assert len(compares(requests)) == 1
     calls = [(r.method, re.sub(r"[0-9a-f]{40}|\d+", "N", r.path)) for r in requests]
-    # Rubric, files listing, re-read the PR, check run, comment lookup: no compare.
+    # Rubric, compare, re-read the PR, check run, comment lookup.
     assert len(calls) == 5, calls
+    assert not any(path.endswith("/files") for _, path in calls)
 
 
-def test_no_compare_request_when_content_files_are_untouched(
-    scenario: Scenario, tmp_path: Path
-) -> None:
+def test_untouched_content_files_read_once(scenario: Scenario, tmp_path: Path) -> None:
     fork_then_main_moves(scenario, CONTENT_RUBRIC)
     scenario.push({"lib/util.py": "X = 2\n"})
     git_out, api_out, requests = judge_both_ways(scenario, tmp_path)
     assert git_out.code == api_out.code == 0
     same_results(git_out.report(), api_out.report())
-    assert compares(requests) == []
+    assert len(compares(requests)) == 1
 
 
 def test_content_rules_cost_one_compare_request(scenario: Scenario, tmp_path: Path) -> None:
@@ -201,8 +202,8 @@ def test_content_rules_cost_one_compare_request(scenario: Scenario, tmp_path: Pa
     _, api_out, requests = judge_both_ways(scenario, tmp_path)
     assert api_out.code == 0
     calls = [(r.method, re.sub(r"[0-9a-f]{40}|\d+", "N", r.path)) for r in requests]
-    # As without content rules, plus one compare and two reads of app.py.
-    assert len(calls) == 8, calls
+    # As without content rules, plus two reads of app.py.
+    assert len(calls) == 7, calls
     assert len(compares(requests)) == 1
 
 

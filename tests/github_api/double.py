@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import dataclasses
 import hashlib
 import json
 import math
@@ -56,6 +57,7 @@ MAX_ANNOTATION_MESSAGE = 64 * 1024
 MAX_ANNOTATION_TITLE = 255
 MAX_COMMENT_BODY = 65536
 MAX_PULL_FILES = 3000
+MAX_COMPARE_FILES = 300  # the compare API lists at most 300 files for a comparison
 MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 30
 CONTENT_INLINE_LIMIT = 1024 * 1024  # larger files come back with encoding "none"
@@ -128,6 +130,7 @@ class Fault:
     remaining: int | None  # None: forever
     headers: dict[str, str]
     body: Any
+    after: bool = False  # answer with the fault after the operation took effect
 
 
 @dataclass
@@ -157,6 +160,18 @@ class Pull:
     head_full_name: str
     state: str
     draft: bool
+
+
+@dataclass
+class Comparison:
+    """What the compare API answers for one ``<base_sha>...<head_sha>``."""
+
+    number: int  # the pull request it was registered for
+    merge_base_sha: str
+    files: list[dict[str, Any]]
+    # (sha, parent shas) of each commit of base..head; None: one commit, the
+    # head, whose parent is the merge base (or none when head is the merge base).
+    commits: list[tuple[str, list[str]]] | None = None
 
 
 # ---------------------------------------------------------------- OpenAPI handling
@@ -246,7 +261,9 @@ class OpenApiSubset:
     def match(self, method: str, raw_path: str) -> tuple[Operation | None, dict[str, str], bool]:
         """Return (operation, raw path params, whether the path exists for another method)."""
         path_known = False
-        for op in self.operations:
+        # the longest template first: `commits/{ref}/check-runs` before `commits/{ref}`,
+        # whose last parameter may span segments (branch names hold '/')
+        for op in sorted(self.operations, key=lambda o: -o.template.count("/")):
             found = op.regex.fullmatch(raw_path)
             if found is None:
                 continue
@@ -408,6 +425,7 @@ class GitHubDouble:
         self.comments: list[dict[str, Any]] = []
         self.repos: dict[str, dict[str, Any]] = {}
         self.pulls: dict[tuple[str, int], Pull] = {}
+        self.comparisons: dict[tuple[str, str, str], Comparison] = {}
         self.contents: dict[tuple[str, str, str], bytes] = {}
         self.links: dict[tuple[str, str, str], str] = {}  # a symlink's target, as git stores it
         self.token_user = TOKEN_USER
@@ -493,8 +511,12 @@ class GitHubDouble:
         state: str = "open",
         draft: bool = False,
         merge_base_sha: str | None = None,
+        commits: Sequence[tuple[str, Sequence[str]]] | None = None,
     ) -> None:
         """A pull request; ``head_full_name`` names a fork for the head (default: same repo).
+
+        ``commits``: the (sha, parent shas) the compare API lists for base..head
+        (default: the head alone, its parent the merge base).
 
         ``merge_base_sha`` is where the head forked from the base branch (default:
         ``base_sha``, a base that has not moved on); the compare API answers
@@ -527,11 +549,32 @@ class GitHubDouble:
                 state=state,
                 draft=draft,
             )
+            self.comparisons[(full_name, base_sha, head_sha)] = Comparison(
+                number=number,
+                merge_base_sha=merge_base_sha or base_sha,
+                files=checked,
+                commits=None if commits is None else [(c, list(ps)) for c, ps in commits],
+            )
 
-    def set_pull_head(self, full_name: str, number: int, head_sha: str) -> None:
-        """Simulate a push to the PR's head branch."""
+    def set_pull_head(
+        self,
+        full_name: str,
+        number: int,
+        head_sha: str,
+        files: Sequence[Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Simulate a push to the PR's head branch; ``files`` (default: the
+        same) is the new head's listing.  The compare API still answers the
+        old pair of shas with the old files."""
         with self._lock:
-            self.pulls[(full_name, number)].head_sha = head_sha
+            pull = self.pulls[(full_name, number)]
+            pull.head_sha = head_sha
+            if files is not None:
+                pull.files = [dict(f) for f in files]
+                pull.changed_files = len(pull.files)
+            self.comparisons[(full_name, pull.base_sha, head_sha)] = Comparison(
+                number=number, merge_base_sha=pull.merge_base_sha, files=pull.files
+            )
 
     def add_content(self, full_name: str, ref: str, path: str, data: bytes) -> None:
         """A file served by the contents API at ``?ref=<ref>`` (sha or branch, matched literally;
@@ -566,12 +609,15 @@ class GitHubDouble:
         times: int = 1,
         headers: Mapping[str, str] | None = None,
         body: Any = None,
+        after: bool = False,
     ) -> None:
         """Answer the next ``times`` matching requests with ``status`` (after validation).
 
         ``method`` is an HTTP verb or ``*``; ``path_regex`` is searched in the decoded path
-        (without the query and without any ``prefix``)."""
-        self._add_fault(method, path_regex, status, times, headers, body)
+        (without the query and without any ``prefix``).  With ``after`` the request
+        takes effect first (a comment or check run is created) and then answers
+        ``status``: a server that failed after doing the work."""
+        self._add_fault(method, path_regex, status, times, headers, body, after)
 
     def fail_always(
         self,
@@ -671,11 +717,18 @@ class GitHubDouble:
         times: int | None,
         headers: Mapping[str, str] | None,
         body: Any,
+        after: bool = False,
     ) -> None:
         with self._lock:
             self._faults.append(
                 Fault(
-                    method.upper(), re.compile(path_regex), status, times, dict(headers or {}), body
+                    method.upper(),
+                    re.compile(path_regex),
+                    status,
+                    times,
+                    dict(headers or {}),
+                    body,
+                    after,
                 )
             )
 
@@ -941,6 +994,7 @@ class GitHubDouble:
             self._validate_body(op, json_body)
             self._take_fault(method, path)
             status, payload, extra_headers = self._dispatch(op, params, json_body, query, headers)
+            self._take_fault(method, path, after=True)
             schema = self.openapi.response_schema(op, str(status))
             if schema is not None and isinstance(payload, (dict, list)):
                 payload = self._complete(schema, payload)
@@ -1076,10 +1130,12 @@ class GitHubDouble:
                 method, path, f"double's own response breaks the schema: {_error_text(error)}"
             )
 
-    def _take_fault(self, method: str, path: str) -> None:
+    def _take_fault(self, method: str, path: str, *, after: bool = False) -> None:
         with self._lock:
             for fault in self._faults:
                 if fault.method not in ("*", method) or not fault.pattern.search(path):
+                    continue
+                if fault.after != after:
                     continue
                 if fault.remaining is not None:
                     if fault.remaining <= 0:
@@ -1289,7 +1345,7 @@ class GitHubDouble:
             raise ApiError(422, f"No commit found for SHA: {ref}")
         return 200, {**self._commit_json(full_name, sha), "files": []}, {}
 
-    def _commit_json(self, full_name: str, sha: str) -> dict[str, Any]:
+    def _commit_json(self, full_name: str, sha: str, parents: Sequence[str] = ()) -> dict[str, Any]:
         api = self._api(f"/repos/{full_name}")
         return {
             "sha": sha,
@@ -1303,7 +1359,10 @@ class GitHubDouble:
                 "comment_count": 0,
                 "tree": {"sha": _fake_sha("tree", sha), "url": f"{api}/git/trees/x"},
             },
-            "parents": [],
+            "parents": [
+                {"sha": p, "url": f"{api}/commits/{p}", "html_url": f"{self.web_url}/{p}"}
+                for p in parents
+            ],
         }
 
     def _op_repos_compare_commits_with_basehead(
@@ -1319,12 +1378,20 @@ class GitHubDouble:
                 continue
             if base in (pull.base_sha, pull.base_ref) and head in (pull.head_sha, pull.head_ref):
                 found = pull
-        if found is None:
+        if found is not None:  # branch names or the current shas: the PR as it is now
+            base, head = found.base_sha, found.head_sha
+        known = self.comparisons.get((full_name, base, head))
+        if known is None:
             raise ApiError(404, "Not Found")
-        fork = found.merge_base_sha
-        # Commit counts are not modelled: one commit on a side that moved, none otherwise.
-        ahead = int(found.head_sha != fork)
-        behind = int(found.base_sha != fork)
+        base_sha, head_sha = base, head
+        view = dataclasses.replace(self.pulls[(full_name, known.number)], head_sha=head_sha)
+        fork = known.merge_base_sha
+        commits = known.commits
+        if commits is None:
+            commits = [(head_sha, [fork])] if head_sha != fork else []
+        # Commit counts beyond the listed ones are not modelled.
+        ahead = len(commits)
+        behind = int(base_sha != fork)
         status = {(0, 0): "identical", (1, 0): "ahead", (0, 1): "behind"}.get(
             (ahead, behind), "diverged"
         )
@@ -1337,14 +1404,16 @@ class GitHubDouble:
                 "permalink_url": web,
                 "diff_url": web + ".diff",
                 "patch_url": web + ".patch",
-                "base_commit": self._commit_json(full_name, found.base_sha),
+                "base_commit": self._commit_json(full_name, base_sha),
                 "merge_base_commit": self._commit_json(full_name, fork),
                 "status": status,
                 "ahead_by": ahead,
                 "behind_by": behind,
                 "total_commits": ahead,
-                "commits": [self._commit_json(full_name, found.head_sha)] if ahead else [],
-                "files": [],
+                "commits": [self._commit_json(full_name, sha, parents) for sha, parents in commits],
+                "files": [
+                    self._file_json(view, entry) for entry in known.files[:MAX_COMPARE_FILES]
+                ],
             },
             {},
         )
@@ -1457,6 +1526,25 @@ class GitHubDouble:
 
     def _op_checks_get(self, params: Mapping[str, Any], *_: Any) -> tuple[int, Any, dict[str, str]]:
         return 200, self._check_run_json(self._find_check_run(params)), {}
+
+    def _op_checks_list_for_ref(
+        self, params: Mapping[str, Any], _body: Any, query: Mapping[str, str], _h: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        """Check runs on a commit sha (branch names are not resolved), newest
+        first, by ``check_name``; ``filter`` (latest/all) is not modelled."""
+        full_name = self._repo_or_404(params)
+        ref, name = str(params["ref"]), params.get("check_name")
+        runs = [
+            r
+            for r in reversed(self.check_runs)
+            if r["full_name"] == full_name
+            and r["head_sha"] == ref
+            and (name is None or r["name"] == name)
+        ]
+        path = f"/repos/{full_name}/commits/{ref}/check-runs"
+        chunk, link = self._paginate(runs, query, path, params)
+        payload = {"total_count": len(runs), "check_runs": [self._check_run_json(r) for r in chunk]}
+        return 200, payload, link
 
     # comments ------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("post", "/repos/{owner}/{repo}/check-runs"),
     ("patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}"),
     ("get", "/repos/{owner}/{repo}/check-runs/{check_run_id}"),
+    ("get", "/repos/{owner}/{repo}/commits/{ref}/check-runs"),
     ("get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
