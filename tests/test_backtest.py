@@ -391,7 +391,7 @@ def test_no_traceback_in_a_subprocess(tmp_path: Path) -> None:
 
 _PATHS = ["app.py", "b.py", "lib/c.py", "tests/test_app.py", "secrets/k", "poetry.lock"]
 _OP = st.tuples(
-    st.sampled_from(["write", "remove", "rename", "merge"]),
+    st.sampled_from(["write", "remove", "rename", "merge", "append"]),
     st.sampled_from(_PATHS),
     st.integers(min_value=0, max_value=30),
 )
@@ -409,6 +409,11 @@ def test_generated_histories_agree_with_gate_check(
     repo.write("app.py", "def clamp(x):\n    return x\n")
     repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
     repo.commit("root")
+    # always one commit that only adds a test case to an existing test file
+    repo.write(
+        "tests/test_app.py", "def test_a():\n    assert 1\n\n\ndef test_b():\n    assert 2\n"
+    )
+    repo.commit("new case")
     for n, step in enumerate(steps):
         merging = any(op == "merge" for op, _, _ in step)
         if merging:
@@ -417,6 +422,11 @@ def test_generated_histories_agree_with_gate_check(
             target = repo.root / path
             if op == "remove" and target.exists():
                 target.unlink()  # `git add -A` in commit() records it
+            elif op == "append" and target.exists() and path.endswith(".py"):
+                # a new test case after the others: test_drift judges the
+                # file case by case only when the texts are read
+                old = target.read_text()
+                target.write_text(f"{old}\n\ndef test_gen_{n}_{size}_{len(old)}():\n    assert 1\n")
             elif op == "rename" and target.exists():
                 dest = path.replace(".py", "_moved.py") if path.endswith(".py") else path + ".old"
                 if not (repo.root / dest).exists():
