@@ -91,7 +91,6 @@ AGENTS: tuple[Agent, ...] = (
     ),
     Agent(
         name="OpenAI Codex",
-        logins=("chatgpt-codex-connector[bot]",),
         emails=("noreply@openai.com", "codex@openai.com"),
         branches=("codex/**",),
         trust="Codex cloud opens its PRs under the account of the person who asked, on a "
@@ -100,7 +99,6 @@ AGENTS: tuple[Agent, ...] = (
     ),
     Agent(
         name="Cursor agent",
-        logins=("cursor[bot]",),
         emails=("cursoragent@cursor.com",),
         branches=("cursor/**",),
         trust="Cursor's cloud agents commit as `Cursor Agent <cursoragent@cursor.com>` on "

@@ -1,0 +1,207 @@
+"""Fail rates of starter rubrics on real histories, agent-written vs human-written.
+
+    python bench/bench_starter.py REPO... [--limit 300] [--old-ref main]
+        [--rubric NAME=FILE]... [--jobs 2] [--details OUT.json]
+
+For each REPO (a clone or a bare snapshot), takes the last `--limit`
+first-parent commits of HEAD (a squash-merged PR is one such commit; a merge
+commit is judged as `M^1..M`, the diff it brought) and sorts each by who
+wrote it, with the signals of `gate.agents.AGENTS`:
+
+* `agent`: the commit's author e-mail, or the e-mail of a `Co-authored-by`
+  trailer, is an agent's (case-folded), or a merge subject names a head
+  branch that matches an agent's branch globs;
+* `automation`: a release or dependency bot (github-actions, Dependabot,
+  Renovate, pre-commit.ci) with no agent signal: counted apart, in neither rate;
+* `human`: everything else.
+
+Then runs `gate check --base C^ --head C --rubric-file FILE --format json`
+for each rubric (a subprocess, as a user would) and tallies, per rubric and
+kind, the commits judged, the share that fail, and the share each rule fails.
+The rubrics: `new` is today's `gate init` starter, `old` the starter at
+`--old-ref` (read from this repository's git), plus any `--rubric NAME=FILE`.
+An exit 2 (the gate could not judge; a snapshot can lack a blob) is counted
+as `error` and left out of the rates.
+
+`--details` writes every judged commit (sha, kind, agent and signal, subject,
+diff stat, failed rules per rubric) as JSON, to read the failures one by one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gate import globs  # noqa: E402
+from gate.agents import AGENTS  # noqa: E402
+from gate.rubric.starter import STARTER_RUBRIC  # noqa: E402
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+AUTOMATION = re.compile(
+    r"(github-actions|dependabot|renovate|pre-commit-ci)\[bot\]|^actions@github\.com$", re.I
+)
+COAUTHOR = re.compile(r"^co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.I | re.M)
+MERGED_BRANCH = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(\S+)")
+EMAILS = {e.casefold(): a.name for a in AGENTS for e in a.emails}
+BRANCHES = [(a.name, globs.matcher(a.branches)) for a in AGENTS if a.branches]
+
+
+@dataclass
+class Commit:
+    sha: str
+    parent: str
+    kind: str
+    agent: str | None
+    how: str
+    subject: str
+    stat: str = ""
+    failed: dict[str, list[str] | None] = field(default_factory=dict)
+
+
+def classify(name: str, email: str, message: str) -> tuple[str, str | None, str]:
+    if email.casefold() in EMAILS:
+        return "agent", EMAILS[email.casefold()], f"author {name} <{email}>"
+    for co_name, co_email in COAUTHOR.findall(message):
+        if co_email.casefold() in EMAILS:
+            return "agent", EMAILS[co_email.casefold()], f"co-author {co_name} <{co_email}>"
+    branch = MERGED_BRANCH.match(message)
+    if branch:
+        for agent, matches in BRANCHES:
+            if matches(branch.group(1)):
+                return "agent", agent, f"branch {branch.group(1)}"
+    if AUTOMATION.search(email) or AUTOMATION.search(name):
+        return "automation", None, f"author {name} <{email}>"
+    return "human", None, ""
+
+
+def commits(repo: str, limit: int) -> list[Commit]:
+    out = subprocess.run(
+        ["git", "-C", repo, "log", "--first-parent", f"-n{limit}",
+         "--format=%H%x00%P%x00%an%x00%ae%x00%B%x1e", "HEAD"],
+        check=True, capture_output=True, text=True, errors="replace",
+    ).stdout  # fmt: skip
+    found = []
+    for record in out.split("\x1e"):
+        record = record.lstrip("\n")
+        if not record:
+            continue
+        sha, parents, name, email, message = record.split("\x00", 4)
+        if not parents:
+            continue  # the root commit has no base to judge against
+        kind, agent, how = classify(name, email, message)
+        subject = message.split("\n", 1)[0]
+        found.append(Commit(sha, parents.split()[0], kind, agent, how, subject))
+    return found
+
+
+def judge(repo: str, commit: Commit, rubric: str) -> list[str] | None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "gate", "check", "--base", commit.parent, "--head", commit.sha,
+         "--rubric-file", rubric, "--format", "json"],
+        cwd=repo, env=ENV, capture_output=True, text=True,
+    )  # fmt: skip
+    if proc.returncode not in (0, 1):
+        return None
+    failed: list[str] = json.loads(proc.stdout)["failed"]
+    return failed
+
+
+def stat(repo: str, commit: Commit) -> str:
+    out = subprocess.run(
+        ["git", "-C", repo, "diff", "--shortstat", commit.parent, commit.sha],
+        capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    return out.strip()
+
+
+def old_starter(ref: str) -> str:
+    text = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:gate/rubric/starter.py"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    found = re.search(r'STARTER_RUBRIC = """\\\n(.*?)"""', text, re.S)
+    if found is None:
+        raise SystemExit(f"{ref}:gate/rubric/starter.py has no STARTER_RUBRIC literal")
+    return found.group(1)
+
+
+def rate(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repos", nargs="+")
+    parser.add_argument("--limit", type=int, default=300)
+    parser.add_argument("--old-ref", default="main")
+    parser.add_argument("--rubric", action="append", default=[], metavar="NAME=FILE")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--details")
+    args = parser.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-starter-"))
+    rubrics: dict[str, str] = {}
+    for name, text in (("old", old_starter(args.old_ref)), ("new", STARTER_RUBRIC)):
+        path = tmp / f"{name}.yml"
+        path.write_text(text, encoding="utf-8")
+        rubrics[name] = str(path)
+    for spec in args.rubric:
+        name, _, path = spec.partition("=")
+        rubrics[name] = str(Path(path).resolve())
+
+    details: dict[str, list[dict[str, object]]] = {}
+    rule_ids: dict[str, set[str]] = defaultdict(set)
+    for repo in args.repos:
+        found = commits(repo, args.limit)
+        jobs = [(c, name, path) for c in found for name, path in rubrics.items()]
+        with ThreadPoolExecutor(args.jobs) as pool:
+            verdicts = pool.map(lambda job: judge(repo, job[0], job[2]), jobs)
+            for (commit, name, _), failed in zip(jobs, verdicts):
+                commit.failed[name] = failed
+                rule_ids[name].update(failed or ())
+        for commit in found:
+            if any(commit.failed.values()):
+                commit.stat = stat(repo, commit)
+        label = Path(repo.rstrip("/")).name
+        label = Path(repo.rstrip("/")).parent.name if label in ("repo", ".git") else label
+        details[label] = [vars(c) for c in found]
+        kinds = Counter(c.kind for c in found)
+        agents = Counter(c.agent for c in found if c.agent)
+        print(f"== {label}: {len(found)} first-parent commits: {dict(kinds)}; {dict(agents)}")
+
+    every = [c for rows in details.values() for c in rows]
+    print()
+    print("| rubric | rule | agent | human |")
+    print("| --- | --- | --- | --- |")
+    for name in rubrics:
+        by_kind = {k: [c for c in every if c["kind"] == k] for k in ("agent", "human")}
+        judged = {k: [c for c in v if c["failed"][name] is not None] for k, v in by_kind.items()}  # type: ignore[index]
+        def cell(kind: str, rule: str | None) -> str:
+            rows = judged[kind]
+            n = sum(1 for c in rows if (c["failed"][name] if rule is None else rule in c["failed"][name]))  # type: ignore[index, operator]
+            return f"{rate(n, len(rows))} ({n}/{len(rows)})"
+        print(f"| {name} | any | {cell('agent', None)} | {cell('human', None)} |")
+        for rule in sorted(rule_ids[name]):
+            print(f"| {name} | {rule} | {cell('agent', rule)} | {cell('human', rule)} |")
+        errors = sum(1 for c in every if c["failed"][name] is None)  # type: ignore[index]
+        if errors:
+            print(f"| {name} | error (exit 2) | {errors} commits | |")
+    if args.details:
+        Path(args.details).write_text(json.dumps(details, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
