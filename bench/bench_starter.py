@@ -39,7 +39,9 @@ import tempfile
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -141,6 +143,29 @@ def rate(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
 
+def table(every: list[dict[str, Any]], name: str, rules: list[str]) -> list[str]:
+    """Markdown rows for rubric `name`: the share of agent and human commits
+    that fail (any rule, then each rule); exit-2 commits are left out."""
+    judged = {
+        kind: [c for c in every if c["kind"] == kind and c["failed"][name] is not None]
+        for kind in ("agent", "human")
+    }
+
+    def cell(kind: str, rule: str | None) -> str:
+        rows = judged[kind]
+        hits = [c for c in rows if (rule in c["failed"][name] if rule else c["failed"][name])]
+        return f"{rate(len(hits), len(rows))} ({len(hits)}/{len(rows)})"
+
+    out = [f"| {name} | any | {cell('agent', None)} | {cell('human', None)} |"]
+    out += [
+        f"| {name} | {rule} | {cell('agent', rule)} | {cell('human', rule)} |" for rule in rules
+    ]
+    errors = sum(1 for c in every if c["failed"][name] is None)
+    if errors:
+        out.append(f"| {name} | error (exit 2) | {errors} commits | |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("repos", nargs="+")
@@ -161,14 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         name, _, path = spec.partition("=")
         rubrics[name] = str(Path(path).resolve())
 
-    details: dict[str, list[dict[str, object]]] = {}
+    details: dict[str, list[dict[str, Any]]] = {}
     rule_ids: dict[str, set[str]] = defaultdict(set)
     for repo in args.repos:
         found = commits(repo, args.limit)
         jobs = [(c, name, path) for c in found for name, path in rubrics.items()]
         with ThreadPoolExecutor(args.jobs) as pool:
-            verdicts = pool.map(lambda job: judge(repo, job[0], job[2]), jobs)
-            for (commit, name, _), failed in zip(jobs, verdicts):
+            verdicts = pool.map(
+                partial(judge, repo), [c for c, _, _ in jobs], [p for *_, p in jobs]
+            )
+            for (commit, name, _), failed in zip(jobs, verdicts, strict=True):
                 commit.failed[name] = failed
                 rule_ids[name].update(failed or ())
         for commit in found:
@@ -186,18 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| rubric | rule | agent | human |")
     print("| --- | --- | --- | --- |")
     for name in rubrics:
-        by_kind = {k: [c for c in every if c["kind"] == k] for k in ("agent", "human")}
-        judged = {k: [c for c in v if c["failed"][name] is not None] for k, v in by_kind.items()}  # type: ignore[index]
-        def cell(kind: str, rule: str | None) -> str:
-            rows = judged[kind]
-            n = sum(1 for c in rows if (c["failed"][name] if rule is None else rule in c["failed"][name]))  # type: ignore[index, operator]
-            return f"{rate(n, len(rows))} ({n}/{len(rows)})"
-        print(f"| {name} | any | {cell('agent', None)} | {cell('human', None)} |")
-        for rule in sorted(rule_ids[name]):
-            print(f"| {name} | {rule} | {cell('agent', rule)} | {cell('human', rule)} |")
-        errors = sum(1 for c in every if c["failed"][name] is None)  # type: ignore[index]
-        if errors:
-            print(f"| {name} | error (exit 2) | {errors} commits | |")
+        for row in table(every, name, sorted(rule_ids[name])):
+            print(row)
     if args.details:
         Path(args.details).write_text(json.dumps(details, indent=1, sort_keys=True) + "\n")
     return 0

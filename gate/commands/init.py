@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"kept {name}: a rubric is already there")
     else:
         write_starter(path)
-        lines.append(f"wrote {name}: a starter rubric with 5 rules and an example for each")
+        lines.append(f"wrote {name}: a starter rubric with 6 rules and an example for each")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")

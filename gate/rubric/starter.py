@@ -126,12 +126,15 @@ def _yaml_list(items: tuple[str, ...], indent: str, width: int = 78) -> str:
 def _presets() -> str:
     """The `applies_to` comment block: every agent's PR logins and branch
     globs from `gate.agents.AGENTS`, the one owner of those facts."""
-    lines = ["# applies_to:", "#   authors:        # PR author logins: GitHub's to give, the strong selector"]
+    lines = [
+        "# applies_to:",
+        "#   authors:        # PR author logins: GitHub's to give, the strong selector",
+    ]
     for agent in AGENTS:
         for login in agent.logins:
             lines.append(f'#     - "{login}"'.ljust(40) + f"# {agent.name}")
     branches = tuple(dict.fromkeys(b for agent in AGENTS for b in agent.branches))
-    lines.append("#   labels: [\"agent\"]  # advisory: anyone who can label decides")
+    lines.append('#   labels: ["agent"]  # advisory: anyone who can label decides')
     lines.append("#   head_branches:  # advisory: whoever opens the PR names its branch")
     for branch in branches:
         names = ", ".join(a.name for a in AGENTS if branch in a.branches)
@@ -194,7 +197,7 @@ rules:
     limit: 10
     exclude:
 @EXCLUDE@
-    description: "a focused change touches a handful of files; lock files and recorded fixtures do not count"
+    description: "a focused change touches a handful of files; lock files do not count"
 
   - id: LINES
     kind: max_lines
