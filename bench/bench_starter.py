@@ -9,8 +9,9 @@ commit is judged as `M^1..M`, the diff it brought) and sorts each by who
 wrote it, with the signals of `gate.agents.AGENTS`:
 
 * `agent`: the commit's author e-mail, or the e-mail of a `Co-authored-by`
-  trailer, is an agent's (case-folded), or a merge subject names a head
-  branch that matches an agent's branch globs;
+  trailer, is an agent's (case-folded), or the message holds a marker its
+  tool writes (`Generated with [Claude Code]`), or a merge subject names a
+  head branch that matches an agent's branch globs;
 * `automation`: a release or dependency bot (github-actions, Dependabot,
   Renovate, pre-commit.ci) with no agent signal: counted apart, in neither rate;
 * `human`: everything else.
@@ -23,6 +24,8 @@ The rubrics: `new` is today's `gate init` starter, `old` the starter at
 An exit 2 (the gate could not judge; a snapshot can lack a blob) is counted
 as `error` and left out of the rates.
 
+`--cache FILE` keeps every verdict by rubric text (SHA-256) and commit, so
+a second run judges only what changed (a new rubric, more commits).
 `--details` writes every judged commit (sha, kind, agent and signal, subject,
 diff stat, failed rules per rubric) as JSON, to read the failures one by one.
 """
@@ -30,6 +33,7 @@ diff stat, failed rules per rubric) as JSON, to read the failures one by one.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -58,6 +62,7 @@ COAUTHOR = re.compile(r"^co-authored-by:\s*(.*?)\s*<([^>]*)>\s*$", re.I | re.M)
 MERGED_BRANCH = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(\S+)")
 EMAILS = {e.casefold(): a.name for a in AGENTS for e in a.emails}
 BRANCHES = [(a.name, globs.matcher(a.branches)) for a in AGENTS if a.branches]
+MARKERS = [(m.casefold(), a.name) for a in AGENTS for m in a.markers]
 
 
 @dataclass
@@ -78,6 +83,10 @@ def classify(name: str, email: str, message: str) -> tuple[str, str | None, str]
     for co_name, co_email in COAUTHOR.findall(message):
         if co_email.casefold() in EMAILS:
             return "agent", EMAILS[co_email.casefold()], f"co-author {co_name} <{co_email}>"
+    folded = message.casefold()
+    for marker, agent in MARKERS:
+        if marker in folded:
+            return "agent", agent, f"message marker {marker!r}"
     branch = MERGED_BRANCH.match(message)
     if branch:
         for agent, matches in BRANCHES:
@@ -174,9 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rubric", action="append", default=[], metavar="NAME=FILE")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--details")
+    parser.add_argument("--cache")
     args = parser.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-starter-"))
+    cache_path = Path(args.cache) if args.cache else None
+    cache: dict[str, dict[str, list[str] | None]] = {}
+    if cache_path is not None and cache_path.exists():
+        cache = json.loads(cache_path.read_text(encoding="utf-8"))
     rubrics: dict[str, str] = {}
     for name, text in (("old", old_starter(args.old_ref)), ("new", STARTER_RUBRIC)):
         path = tmp / f"{name}.yml"
@@ -188,16 +202,29 @@ def main(argv: list[str] | None = None) -> int:
 
     details: dict[str, list[dict[str, Any]]] = {}
     rule_ids: dict[str, set[str]] = defaultdict(set)
+    keys = {
+        name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in rubrics.items()
+    }
     for repo in args.repos:
         found = commits(repo, args.limit)
-        jobs = [(c, name, path) for c in found for name, path in rubrics.items()]
+        jobs = [
+            (c, name, path)
+            for c in found
+            for name, path in rubrics.items()
+            if c.sha not in cache.get(keys[name], {})
+        ]
         with ThreadPoolExecutor(args.jobs) as pool:
             verdicts = pool.map(
                 partial(judge, repo), [c for c, _, _ in jobs], [p for *_, p in jobs]
             )
             for (commit, name, _), failed in zip(jobs, verdicts, strict=True):
-                commit.failed[name] = failed
-                rule_ids[name].update(failed or ())
+                cache.setdefault(keys[name], {})[commit.sha] = failed
+        if cache_path is not None:
+            cache_path.write_text(json.dumps(cache, sort_keys=True) + "\n", encoding="utf-8")
+        for commit in found:
+            for name in rubrics:
+                commit.failed[name] = cache[keys[name]][commit.sha]
+                rule_ids[name].update(commit.failed[name] or ())
         for commit in found:
             if any(commit.failed.values()):
                 commit.stat = stat(repo, commit)

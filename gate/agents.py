@@ -28,14 +28,18 @@ class Agent:
     reports `user.login`), the strong `applies_to.authors` selector.
     `emails`: commit author or co-author e-mail addresses it uses (compared
     case-folded).  `branches`: head-branch globs it names its branches with
-    (advisory: whoever opens a PR names its branch).  `trust`: one sentence
-    for the docs on how far its signals can be trusted."""
+    (advisory: whoever opens a PR names its branch).  `markers`: text its
+    tool writes into a commit message by default, matched case-folded as a
+    substring (advisory: the committer's text, and easily turned off).
+    `trust`: one sentence for the docs on how far its signals can be
+    trusted."""
 
     name: str
     logins: tuple[str, ...] = ()
     emails: tuple[str, ...] = ()
     branches: tuple[str, ...] = ()
     trust: str = ""
+    markers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="GitHub Copilot CLI",
         emails=("223556219+Copilot@users.noreply.github.com",),
+        markers=("Copilot-Session:",),
         trust="Runs on the developer's machine and pushes as the developer: the only "
         "signal is the `Co-authored-by: Copilot` trailer it adds (opt-out), text the "
         "committer controls.",
@@ -72,6 +77,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="Claude Code",
         emails=("noreply@anthropic.com",),
+        markers=("Generated with [Claude Code]", "Generated with Claude Code"),
         branches=("claude/**",),
         trust="Runs as the developer (terminal, IDE, or the web app, which names its "
         "branches `claude/`); the `Co-Authored-By: Claude <noreply@anthropic.com>` "
@@ -92,6 +98,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="OpenAI Codex",
         emails=("noreply@openai.com", "codex@openai.com"),
+        markers=("Generated with Codex", "Generated with OpenAI Codex"),
         branches=("codex/**",),
         trust="Codex cloud opens its PRs under the account of the person who asked, on a "
         "`codex/` branch; the connector bot's login reviews and comments rather than "
@@ -108,6 +115,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="Devin",
         logins=("devin-ai-integration[bot]",),
+        markers=("Generated with [Devin]",),
         emails=("158243242+devin-ai-integration[bot]@users.noreply.github.com",),
         branches=("devin/**",),
         trust="Devin opens PRs as its GitHub App bot (strong); its `devin/<timestamp>-` "

@@ -338,16 +338,25 @@ GENERATED = (
 # Files that instruct or configure coding agents and PR bots (AGENTS):
 # sources in docs/agents.md.
 AGENT_FILES = (
-    "AGENTS.md", "AGENT.md", "CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json",
-    "GEMINI.md", ".gemini/", ".github/copilot-instructions.md", ".github/instructions/",
-    ".github/prompts/", ".github/agents/", ".github/skills/", ".agents/", ".codex/",
-    ".cursor/", ".cursorrules", ".cursorignore", ".windsurfrules", ".windsurf/",
+    # read by several agents (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md)
+    "AGENTS.md", "AGENTS.override.md", "AGENT.md", ".agents/",
+    # Claude Code: memory files, settings and hooks, skills, MCP servers
+    "CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json",
+    # GitHub Copilot: instructions, prompt files, custom agents, skills
+    ".github/copilot-instructions.md", ".github/instructions/", ".github/prompts/",
+    ".github/agents/", ".github/skills/", ".vscode/mcp.json",
+    # Gemini CLI and Gemini Code Assist review; Codex; Cursor; Windsurf
+    "GEMINI.md", ".gemini/", ".codex/", ".cursor/", ".cursorrules", ".cursorignore",
+    ".windsurfrules", ".windsurf/",
+    # Cline, Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin
     ".clinerules", ".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
-    ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", ".vscode/mcp.json",
-    ".coderabbit.yaml", ".coderabbit.yml", ".sourcery.yaml", ".pr_agent.toml",
-    "greptile.json", ".greptile/", "ellipsis.yaml", ".github/dependabot.yml",
-    ".github/dependabot.yaml", "renovate.json", "renovate.json5", ".renovaterc",
-    ".renovaterc.json", ".github/renovate.json", ".github/renovate.json5",
+    ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", "DEVIN_PR_TEMPLATE.md",
+    # review bots: CodeRabbit, Sourcery, Qodo / PR-Agent, Greptile, Ellipsis
+    ".coderabbit.yaml", ".coderabbit.yml", ".coderabbit.config.ts", ".sourcery.yaml",
+    ".pr_agent.toml", "greptile.json", ".greptile/", "ellipsis.yaml",
+    # dependency bots: which PRs they open, and which merge on their own
+    ".github/dependabot.yml", ".github/dependabot.yaml", "renovate.json", "renovate.json5",
+    ".renovaterc", ".renovaterc.json", ".github/renovate.json", ".github/renovate.json5",
 )  # fmt: skip
 
 STARTER_RUBRIC = (
