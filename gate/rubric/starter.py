@@ -281,11 +281,6 @@ examples:
     change:
       - {path: src/app.py, added: 350, deleted: 120}
 
-  - name: a big change hidden in a file named like a lock (only exact names are excluded)
-    expect: [LINES]
-    change:
-      - {path: src/app.lock, status: added, added: 900}
-
   - name: environment file committed
     expect: [SECRETS]
     change:
