@@ -62,8 +62,19 @@ def test_every_agent_file_fails_agents_at_any_depth_and_case(
     path = spell(path)  # type: ignore[operator]
     if "/" in glob.rstrip("/"):  # anchored at the root
         folder = ""
+        path = path.lstrip("/")
     change = FileChange(path=f"{folder}{path}", added=1, deleted=1)
     assert "AGENTS" in failed(change), change.path
+
+
+def test_docs_pages_and_shipped_skills_named_like_agent_files_pass() -> None:
+    """Measured on pydantic/pydantic-ai: a docs page about its Agent class and
+    the skills its package ships to users are not this repository's
+    instructions; a nested AGENTS.md is."""
+    for path in ("docs/agent.md", "docs/api/agent.md", "pkg/.agents/skills/x/SKILL.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
+    for path in ("AGENT.md", ".agents/skills/x/SKILL.md", "pkg/models/AGENTS.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
 
 
 @given(DIRS, WORD)

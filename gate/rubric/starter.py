@@ -333,8 +333,10 @@ GENERATED = (
 # Files that instruct or configure coding agents and PR bots (AGENTS):
 # sources in docs/agents.md.
 AGENT_FILES = (
-    # read by several agents (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md)
-    "AGENTS.md", "AGENTS.override.md", "AGENT.md", ".agents/",
+    # read by several agents (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md);
+    # AGENT.md and .agents/ only at the root: deeper, measured as docs pages
+    # (docs/agent.md) and skills a package ships to its users
+    "AGENTS.md", "AGENTS.override.md", "/AGENT.md", "/.agents/",
     # Claude Code: memory files, settings and hooks, skills, MCP servers
     "CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json",
     # GitHub Copilot: instructions, prompt files, custom agents, skills
