@@ -35,17 +35,32 @@ def test_every_named_lock_file_is_out_of_the_budgets_at_any_depth(folder: str, n
     assert failed(big(f"{folder}{name}")) == set()
 
 
-@given(DIRS, WORD, st.sampled_from([".py", ".js", ".ts", ".go", ".rs", ".lock", ".json", ".yml"]))
+CODE_DIRS = st.sampled_from(
+    ["", "src/", "dist/", "build/", "vendor/x/", "src/testdata/", "tests/__snapshots__/"]
+)
+
+
+@given(CODE_DIRS, WORD, st.sampled_from([".py", ".js", ".ts", ".go", ".rs", ".lock", ".json"]))
 def test_code_named_like_anything_else_counts(folder: str, word: str, ext: str) -> None:
-    """A big file is LINES whatever its folder (dist/, build/ and vendor/
-    included) unless its name is an excluded one."""
+    """A big file is LINES whatever its folder (dist/, build/, vendor/ and
+    the recordings' folders included) unless its name is an excluded one."""
     path = f"{folder}{word}{ext}"
     generated = word.endswith(("_pb2", "_pb2_grpc")) or path.rsplit("/", 1)[-1] in GENERATED
     assert ("LINES" in failed(big(path))) is not generated
 
 
+def test_code_hidden_in_a_recordings_folder_counts() -> None:
+    for path in ("tests/cassettes/impl.py", "pkg/testdata/impl.py", "x/__snapshots__/impl.py"):
+        assert "LINES" in failed(big(path)), path
+
+
 def test_recorded_fixtures_skip_the_budgets_but_not_the_test_rule() -> None:
-    for path in ("tests/cassettes/test_x.yaml", "web/__snapshots__/a.test.ts.snap"):
+    for path in (
+        "tests/cassettes/test_x.yaml",
+        "tests/models/cassettes/test_a/test_b.json",
+        "web/__snapshots__/a.test.ts.snap",
+        "tests/__snapshots__/test_x.ambr",
+    ):
         assert failed(big(path)) == set()  # a new recording is welcome
         edited = FileChange(path=path, status="modified", added=2000, deleted=2000)
         assert failed(edited) == {"TESTS"}  # an existing one bent is a bent test

@@ -186,12 +186,14 @@ rules:
   # Excluded: the lock files of npm, Yarn, pnpm, Bun, Deno, Poetry, uv,
   # Pipenv, PDM, pixi, conda-lock, Cargo, Go, Bundler, Composer, Mix, SwiftPM,
   # pub, Nix, Gradle, NuGet, CocoaPods, Bazel and Terraform; Jest and insta
-  # snapshots (`__snapshots__/`, `*.snap`) and VCR cassettes; Go's `testdata/`
-  # (the go tool ignores it) and `*.golden` files; protobuf output and
-  # minified bundles. Snapshots and testdata are tests: TESTS still judges an
-  # edit to one. Not excluded: `dist/`, `build/`, `vendor/`, `*.generated.*`:
-  # some repositories commit the code that runs there (a JavaScript action's
-  # dist/), and the gate cannot tell generated from written.
+  # snapshots (`*.snap`), syrupy's (`__snapshots__/**/*.ambr`), VCR cassettes
+  # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf output
+  # and minified bundles. Recordings are tests: TESTS still judges an edit to
+  # one. Not excluded: whole folders (`testdata/`, `__snapshots__/`,
+  # `cassettes/`, `dist/`, `build/`, `vendor/`) and `*.generated.*`: any
+  # file, code included, can sit there and be imported, and some
+  # repositories commit the code that runs from dist/; the gate cannot tell
+  # generated from written.
   - id: FILES
     kind: max_files
     limit: 10
@@ -326,7 +328,8 @@ GENERATED = (
     "go.sum", "go.work.sum", "Gemfile.lock", "composer.lock", "mix.lock",
     "Package.resolved", "pubspec.lock", "flake.lock", "gradle.lockfile",
     "packages.lock.json", "Podfile.lock", "MODULE.bazel.lock", ".terraform.lock.hcl",
-    "**/__snapshots__/", "*.snap", "**/cassettes/", "**/testdata/", "*.golden",
+    "*.snap", "**/__snapshots__/**/*.ambr", "**/cassettes/**/*.yaml",
+    "**/cassettes/**/*.yml", "**/cassettes/**/*.json", "*.golden",
     "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.go", "*.min.js", "*.min.css",
 )  # fmt: skip
 
