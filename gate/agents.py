@@ -14,7 +14,11 @@ and by which signal it decided.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from gate import globs
 
 AGENT = "agent"
 HUMAN = "human"
@@ -28,11 +32,11 @@ class Agent:
     reports `user.login`), the strong `applies_to.authors` selector.
     `emails`: commit author or co-author e-mail addresses it uses (compared
     case-folded).  `branches`: head-branch globs it names its branches with
-    (advisory: whoever opens a PR names its branch).  `markers`: text its
-    tool writes into a commit message by default, matched case-folded as a
-    substring (advisory: the committer's text, and easily turned off).
-    `trust`: one sentence for the docs on how far its signals can be
-    trusted."""
+    (advisory: whoever opens a PR names its branch).  `trust`: one sentence
+    for the docs on how far its signals can be trusted.  `markers`: text its
+    tool writes into a commit message by default (`Generated with [Claude
+    Code]`), matched case-folded as a substring by bench/bench_starter.py
+    (advisory: the committer's text; `classify` does not read it yet)."""
 
     name: str
     logins: tuple[str, ...] = ()
@@ -51,21 +55,54 @@ class Authorship:
     kind: str
     agent: str | None
     how: str
+    bot: str | None = None  # a dependency bot's name (kind is then HUMAN)
 
 
-# Sources for every entry: docs/agents.md (the table, with links and the
-# public commits each identity was seen in).  Logins are exact (GitHub's
-# `user.login`); e-mails are compared case-folded; branch globs are advisory.
-AGENTS: tuple[Agent, ...] = (
+@dataclass(frozen=True)
+class Commit:
+    """What `classify` reads of one commit, all from one `git log` call
+    (`gate.git.Repo.history`): author and committer name and e-mail, the
+    subject line (merge messages and squash subjects name the branch or the
+    PR), and the values of its `Co-authored-by:` trailers as git parses
+    them (`%(trailers:key=Co-authored-by,valueonly)`: the key in any case,
+    only in the message's last paragraph)."""
+
+    author_name: str
+    author_email: str
+    committer_name: str
+    committer_email: str
+    subject: str
+    co_authors: tuple[str, ...] = ()
+
+
+# Dependency bots: they open pull requests, but they write no code a coding
+# agent's budget is about (lock files and version bumps).  `classify` counts
+# them as human-written (the SPEC knows `agent` and `human` only) and says
+# so in `how`; `gate init --from-history` leaves them out of the human
+# percentile, since a lock-file refresh is not the size of a person's change.
+DEPENDENCY_BOTS: tuple[Agent, ...] = (
     Agent(
-        name="GitHub Copilot coding agent",
-        logins=("Copilot", "copilot-swe-agent[bot]"),
-        emails=("198982749+Copilot@users.noreply.github.com",),
-        branches=("copilot/**",),
-        trust="The PR's author login is GitHub's to give (the REST API reports `Copilot`, "
-        "a Bot; events may name `copilot-swe-agent[bot]`), so `authors` is a strong "
-        "selector; its commits carry the bot's e-mail; the `copilot/` branch is advisory.",
+        name="Dependabot",
+        logins=("dependabot[bot]", "dependabot-preview[bot]"),
+        emails=("49699333+dependabot[bot]@users.noreply.github.com", "support@dependabot.com"),
+        branches=("dependabot/**",),
+        trust="a GitHub App login; its branch names are a convention anybody can copy",
     ),
+    Agent(
+        name="Renovate",
+        logins=("renovate[bot]", "renovate-bot"),
+        emails=("29139614+renovate[bot]@users.noreply.github.com", "bot@renovateapp.com"),
+        branches=("renovate/**",),
+        trust="a GitHub App login; its branch names are a convention anybody can copy",
+    ),
+)
+
+# The coding agents: the facts (which logins, e-mails, branch prefixes and
+# message markers each uses) are kept here and nowhere else; `classify` only
+# compares.  Sources for every entry: docs/agents.md.  The Copilot CLI comes
+# first: its trailer's no-reply address names the login `Copilot` too, and
+# the first match decides.
+AGENTS: tuple[Agent, ...] = (
     Agent(
         name="GitHub Copilot CLI",
         emails=("223556219+Copilot@users.noreply.github.com",),
@@ -73,6 +110,15 @@ AGENTS: tuple[Agent, ...] = (
         trust="Runs on the developer's machine and pushes as the developer: the only "
         "signal is the `Co-authored-by: Copilot` trailer it adds (opt-out), text the "
         "committer controls.",
+    ),
+    Agent(
+        name="GitHub Copilot",
+        logins=("Copilot", "copilot-swe-agent[bot]"),
+        emails=("198982749+Copilot@users.noreply.github.com",),
+        branches=("copilot/**",),
+        trust="The PR's author login is GitHub's to give (the REST API reports `Copilot`, "
+        "a Bot; events may name `copilot-swe-agent[bot]`), so `authors` is a strong "
+        "selector; its commits carry the bot's e-mail; the `copilot/` branch is advisory.",
     ),
     Agent(
         name="Claude Code",
@@ -105,7 +151,7 @@ AGENTS: tuple[Agent, ...] = (
         "authors; trailers naming Codex are the committer's text.",
     ),
     Agent(
-        name="Cursor agent",
+        name="Cursor",
         emails=("cursoragent@cursor.com",),
         branches=("cursor/**",),
         trust="Cursor's cloud agents commit as `Cursor Agent <cursoragent@cursor.com>` on "
@@ -158,3 +204,76 @@ AGENTS: tuple[Agent, ...] = (
         "trailer, both configurable, so advisory.",
     ),
 )
+
+# "Merge pull request #12 from owner/branch" (GitHub's merge commit) and
+# "Merge branch 'name'" (git's own).  A squash merge's subject ends in
+# "(#12)" and names no branch; its author and trailers are the PR's.
+_MERGED_PR = re.compile(r"\AMerge pull request #([0-9]+) from [^/\s]+/(\S+)")
+_MERGED_BRANCH = re.compile(r"\AMerge (?:remote-tracking )?branch '([^']+)'")
+_SQUASHED_PR = re.compile(r"\(#([0-9]+)\)\s*\Z")
+_NOREPLY = re.compile(r"\A(?:[0-9]+\+)?([^@]+)@users\.noreply\.github\.com\Z", re.IGNORECASE)
+_NAME_ADDR = re.compile(r"\A(.*?)\s*<([^<>]*)>\s*\Z")
+
+
+def merged_branch(subject: str) -> str | None:
+    """The head branch a merge subject names, or None."""
+    found = _MERGED_PR.match(subject) or _MERGED_BRANCH.match(subject)
+    return found.group(found.lastindex or 1) if found else None
+
+
+def pull_request(subject: str) -> int | None:
+    """The PR number a merge or squash subject names, or None."""
+    found = _MERGED_PR.match(subject) or _SQUASHED_PR.search(subject)
+    return int(found.group(1)) if found else None
+
+
+def _identity(agent: Agent, name: str, email: str) -> bool:
+    """True when a name and e-mail are `agent`'s: one of its e-mails, or a
+    GitHub no-reply address or name that is one of its logins."""
+    address = email.strip().casefold()
+    if address and address in (e.casefold() for e in agent.emails):
+        return True
+    logins = {login.casefold() for login in agent.logins}
+    noreply = _NOREPLY.match(address)
+    if noreply is not None and noreply.group(1) in logins:
+        return True
+    return name.strip().casefold() in logins and "[bot]" in name
+
+
+def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship:
+    """AGENT or HUMAN for one commit, which agent, and by which signal.
+
+    The signals, strongest first: the author, then the committer, is one of
+    an agent's identities (an e-mail, or a login as a bot name or a GitHub
+    no-reply address); a `Co-authored-by:` trailer names one of its e-mails;
+    the merge subject names a head branch matching one of its branch globs
+    (case-folded, as `applies_to.head_branches`).  The first that matches
+    decides.  A dependency bot (`DEPENDENCY_BOTS`) is HUMAN, with `bot` set.
+    Nothing matching is HUMAN: a person, as far as the history tells."""
+    agents = AGENTS if table is None else tuple(table)
+    everyone = (*((a, True) for a in agents), *((b, False) for b in DEPENDENCY_BOTS))
+
+    def found(agent: Agent, coding: bool, how: str) -> Authorship:
+        if coding:
+            return Authorship(AGENT, agent.name, how)
+        return Authorship(HUMAN, None, f"{how}; a dependency bot, not a coding agent", agent.name)
+
+    for role, name, email in (
+        ("author", commit.author_name, commit.author_email),
+        ("committer", commit.committer_name, commit.committer_email),
+    ):
+        for agent, coding in everyone:
+            if _identity(agent, name, email):
+                return found(agent, coding, f"{role} {name} <{email}>")
+    for value in commit.co_authors:
+        parsed = _NAME_ADDR.match(value.strip())
+        name, email = (parsed.group(1), parsed.group(2)) if parsed else ("", value)
+        for agent, coding in everyone:
+            if _identity(agent, name, email):
+                return found(agent, coding, f"co-author trailer {value.strip()}")
+    branch = merged_branch(commit.subject)
+    if branch is not None:
+        for agent, coding in everyone:
+            if agent.branches and globs.matches(branch, agent.branches, globs.FOLDED):
+                return found(agent, coding, f"merged branch {branch}")
+    return Authorship(HUMAN, None, "no agent signal")

@@ -171,14 +171,19 @@ def build_parser() -> argparse.ArgumentParser:
         "init",
         help=f"write a starter rubric at {DEFAULT_RUBRIC_PATH} (--workflow: and the workflow)",
         description=(
-            f"Write a starter rubric at {DEFAULT_RUBRIC_PATH} (never overwrites). With "
+            f"Write a starter rubric at {DEFAULT_RUBRIC_PATH} at the root of the git "
+            "repository holding the current folder (never overwrites). With "
             "--workflow --action OWNER/REPO@SHA, also write .github/workflows/blast-radius.yml "
-            "at the root of the git repository, running that commit of the Action on every "
+            "there, running that commit of the Action on every "
             "pull request and merge queue entry (an existing rubric is kept)."
         ),
     )
     p.add_argument(
-        "--path", default=DEFAULT_RUBRIC_PATH, help="where to write it (refuses to overwrite)"
+        "--path",
+        help=(
+            "where to write it, from the current folder (default: "
+            f"{DEFAULT_RUBRIC_PATH} at the repository's root; refuses to overwrite)"
+        ),
     )
     p.add_argument(
         "--workflow",
@@ -194,6 +199,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--allow-tag",
         action="store_true",
         help="accept a tag or branch in --action (it can be moved to other code; a SHA cannot)",
+    )
+    p.add_argument(
+        "--from-history",
+        action="store_true",
+        help=(
+            "set the starter's max_files/max_lines limits from this repository's history "
+            "(a percentile of the human-written changes; see gate backtest)"
+        ),
+    )
+    p.add_argument(
+        "--percentile",
+        type=float,
+        default=95.0,
+        metavar="P",
+        help="with --from-history: the percentile of the human-written changes (default 95)",
+    )
+    p.add_argument(
+        "--last",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --from-history: learn from the last N first-parent commits (default 200)",
     )
 
     p = sub.add_parser(
@@ -254,6 +281,55 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="N",
         help="parallel workers (default: number of CPUs)",
+    )
+    _add_repo(p)
+    _add_format(p)
+
+    p = sub.add_parser(
+        "backtest",
+        help="judge a rubric against the repository's own history (agent- and human-written)",
+        description=(
+            "Judge a rubric against the repository's own history: each first-parent commit "
+            "of the default branch (origin/HEAD, else main, else master, else HEAD), or of "
+            "RANGE, as the change from its first parent, exactly as gate check --base SHA^ "
+            "--head SHA judges it. Prints per rule how many agent- and human-written "
+            "changes it would have failed, and the failing commits. Exit 0: none failed; "
+            "1: some failed; 2: could not judge (some commits unjudged, bad range, no rubric)."
+        ),
+    )
+    p.add_argument(
+        "range",
+        nargs="?",
+        metavar="RANGE",
+        help="a revision or range to walk instead, e.g. v1.0..main (first parents only)",
+    )
+    p.add_argument(
+        "--last",
+        type=int,
+        metavar="N",
+        help="judge the last N first-parent commits (default: 200; with RANGE: all of it)",
+    )
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        default=DEFAULT_RUBRIC_PATH,
+        help=(
+            f"repository path of the rubric (default: {DEFAULT_RUBRIC_PATH}): read at HEAD "
+            "unless --rubric-file, and watched by gate.rubric-edited"
+        ),
+    )
+    p.add_argument(
+        "--rubric-file",
+        metavar="FILE",
+        help="judge with this local rubric (say, the one gate init just wrote)",
+    )
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=4,
+        metavar="N",
+        help="commits judged at once, each by its own git processes (default: 4)",
     )
     _add_repo(p)
     _add_format(p)

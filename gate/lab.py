@@ -153,7 +153,7 @@ def judge_patch(
     """Judge one patch as if applied to `base_sha`. Raises PatchError when it
     is not a pure diff or does not apply (`apply_patch` checks purity first)."""
     changes = changes_from_patch(
-        repo, base_sha, data, name, rubric.content_files(), stdout=stdout, base_index=base_index
+        repo, base_sha, data, name, rubric.texts_wanted(), stdout=stdout, base_index=base_index
     )
     return judge_change(rubric, changes, rubric_path=rubric_path)
 

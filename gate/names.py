@@ -2,3 +2,7 @@
 
 DEFAULT_RUBRIC_PATH = ".github/blast-radius.yml"
 DEFAULT_CHECK_NAME = "blast-radius"
+
+# The branch a change merges into, when no --base names it: the first of
+# these that resolves to a commit (`gate check`; `gate backtest` walks it).
+DEFAULT_BASES = ("origin/HEAD", "main", "master")

@@ -11,11 +11,12 @@ git byte for byte.  Rules compare and match these strings as they are.
 Such a string cannot be written as UTF-8 as it is, so everything that
 shows a path goes through one of two reversible forms:
 
-* `shown(path)` for JSON reports and the GitHub API: the path exactly,
-  except that a backslash is doubled (`\\\\`) and a byte that is not UTF-8
-  is written `\\xNN` (two lower-case hex digits).  Because a real backslash
-  is always doubled, `\\xNN` never collides with a path that contains the
-  text `\\xff`, and the form reads back to the same bytes.
+* `shown(path)` for JSON reports and the GitHub API: a UTF-8 path
+  exactly as it is (a backslash is a backslash); each byte that is not
+  UTF-8 is U+0000 followed by its two lower-case hex digits (JSON source
+  `\\u0000ff`).  No path holds U+0000 (git and every file system refuse a
+  NUL in a name), so no real name's text can read like an escape, and
+  `from_shown` reads the form back to the same bytes.
 * `gate.escape.printable(path)` for text and markdown: the same `\\xNN` for a
   byte that is not UTF-8, plus escapes for control and invisible characters
   (see its docstring); it is one to one as well.
@@ -36,11 +37,13 @@ from functools import lru_cache
 
 __all__ = [
     "FOLDS",
+    "RAW_MARK",
     "fold",
     "fold_names",
     "fold_units",
     "folds",
     "from_bytes",
+    "from_shown",
     "is_raw_byte",
     "quoted",
     "raw_byte_escape",
@@ -52,7 +55,6 @@ __all__ = [
 
 _RAW_FIRST = 0xDC80  # surrogateescape: byte 0x80 -> U+DC80 ... byte 0xFF -> U+DCFF
 _RAW_LAST = 0xDCFF
-_SHOWN_SPECIAL = re.compile(r"[\\\ud800-\udfff]")
 
 
 def from_bytes(raw: bytes) -> str:
@@ -75,23 +77,51 @@ def raw_byte_escape(ch: str) -> str:
     return f"\\x{ord(ch) - 0xDC00:02x}"
 
 
+# What `shown` escapes: U+0000, which no real path holds (only JSON input
+# can carry one), and the lone surrogates (a byte that is not UTF-8).
+_SHOWN_SPECIAL = re.compile("[\0\ud800-\udfff]")
+RAW_MARK = "\0"
+_SHOWN_ESCAPE = re.compile("\0(?:([0-9a-f]{2})|u([0-9a-f]{4}))")
+
+
 def _shown_char(m: re.Match[str]) -> str:
     ch = m.group(0)
-    if ch == "\\":
-        return "\\\\"
     if is_raw_byte(ch):
-        return raw_byte_escape(ch)
-    return f"\\u{ord(ch):04x}"  # a lone surrogate from JSON input, not from bytes
+        return f"{RAW_MARK}{ord(ch) - 0xDC00:02x}"
+    if ch == RAW_MARK:
+        return f"{RAW_MARK}00"
+    return f"{RAW_MARK}u{ord(ch):04x}"  # a lone surrogate from JSON input, not from bytes
 
 
 def shown(path: str) -> str:
-    """The path for JSON reports and API payloads: exact, except `\\` is
-    doubled and a byte that is not UTF-8 is `\\xNN` (a lone surrogate that
-    stands for no byte, which only JSON input can carry, is `\\uNNNN`).
-    Valid UTF-8 always; different paths never give the same text."""
+    """The path for JSON reports and API payloads: exactly its text when
+    it is UTF-8; a byte that is not UTF-8 is U+0000 and two lower-case hex
+    digits (`caf` U+0000 `e9` for the Latin-1 `café`; JSON source
+    `"caf\\u0000e9"`), U+0000 itself (only JSON input carries one) is
+    U+0000 `00`, and a lone surrogate that stands for no byte (JSON input
+    too) is U+0000 `u` and four hex digits.  A real path never holds
+    U+0000, so the form never equals a real UTF-8 name, different paths
+    never give the same text, and `from_shown` reverses it.  Always valid
+    Unicode, so every JSON reader takes it."""
     if _SHOWN_SPECIAL.search(path) is None:
         return path
     return _SHOWN_SPECIAL.sub(_shown_char, path)
+
+
+def from_shown(text: str) -> str:
+    """The gate's text for a path from its `shown` form (the inverse):
+    `to_bytes(from_shown(shown(p)))` is the path's bytes."""
+    if RAW_MARK not in text:
+        return text
+
+    def back(m: re.Match[str]) -> str:
+        byte, code = m.group(1), m.group(2)
+        if code is not None:
+            return chr(int(code, 16))
+        value = int(byte, 16)
+        return chr(0xDC00 + value) if value >= 0x80 else chr(value)
+
+    return _SHOWN_ESCAPE.sub(back, text)
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

@@ -114,6 +114,11 @@ def run_selftest(rubric: Rubric) -> SelftestReport:
     )
 
 
+def examples_verdict(rubric: Rubric) -> RuleResult:
+    """Built-in `gate.rubric-selftest` for `rubric`: its examples, run."""
+    return rubric_selftest(run_selftest(rubric))
+
+
 def judge_change(
     rubric: Rubric,
     changes: ChangeSet,
@@ -121,12 +126,17 @@ def judge_change(
     rubric_path: str | None,
     builtins: Sequence[RuleResult] = (),
     notes: Sequence[str] = (),
+    selftest: RuleResult | None = None,
 ) -> Report:
     """The verdict of every command that judges a real change (`gate check`,
-    `gate check --patch`, `gate lab`, `gate demo`, the Action): the rubric's
-    examples run first (built-in `gate.rubric-selftest`), then `evaluate`.
-    One path, so a local verdict is the Action's verdict."""
-    selftest = rubric_selftest(run_selftest(rubric))
+    `gate check --patch`, `gate lab`, `gate demo`, the Action, `gate
+    backtest`): the rubric's examples run first (built-in
+    `gate.rubric-selftest`), then `evaluate`.  One path, so a local verdict
+    is the Action's verdict.  `selftest`: the examples' verdict when the
+    caller already has it for this rubric (`examples_verdict`): `gate
+    backtest` judges hundreds of changes with one rubric."""
+    if selftest is None:
+        selftest = examples_verdict(rubric)
     return evaluate(
         rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )

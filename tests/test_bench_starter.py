@@ -21,7 +21,7 @@ def test_markers_and_branches_name_the_agent() -> None:
     body = "x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n"
     assert classify("Ann", "ann@example.com", body)[:2] == ("agent", "Claude Code")
     merge = "Merge pull request #12 from acme/copilot/fix-thing\n\nFix"
-    assert classify("Ann", "ann@example.com", merge)[:2] == ("agent", "GitHub Copilot coding agent")
+    assert classify("Ann", "ann@example.com", merge)[:2] == ("agent", "GitHub Copilot")
 
 
 def test_release_bots_are_automation_and_the_rest_human() -> None:

@@ -152,6 +152,80 @@ def test_non_utf8_paths_are_shown_reversibly_and_never_merged(
     assert "\ufffd" not in text
 
 
+# Any name a tree can hold: every byte but NUL and `/`, UTF-8 or not, with
+# the characters that escapes are made of (`\\`, `x`, `u`, hex digits, quotes,
+# control characters, markdown and HTML syntax) drawn often.
+ANY_NAME = (
+    st.one_of(
+        st.binary(min_size=1, max_size=8),
+        st.text(
+            st.characters(blacklist_categories=["Cs"], blacklist_characters="\0/"),
+            min_size=1,
+            max_size=6,
+        ).map(lambda t: t.encode("utf-8")),
+        st.lists(
+            st.sampled_from([*b"\\xu0ef9\"'<>|`*_[]()@#\n\r\t", 0x80, 0xFF, 0xC3]),
+            min_size=1,
+            max_size=6,
+        ).map(bytes),
+    )
+    .map(lambda b: b.replace(b"\0", b"").replace(b"/", b""))
+    .filter(lambda name: name not in (b"", b".", b".."))
+    .filter(lambda name: name.lower() != b".git")
+)
+
+
+def _utf8(raw: bytes) -> str | None:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@GIT
+@given(st.sets(ANY_NAME, min_size=1, max_size=5))
+def test_json_holds_every_utf8_name_verbatim_and_escapes_only_bytes(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path_factory: pytest.TempPathFactory,
+    names: set[bytes],
+) -> None:
+    """Names of any bytes, committed with git: in the JSON report a UTF-8
+    name is the JSON string exactly (a backslash is one backslash); a name
+    that is not UTF-8 reads back to its bytes and holds U+0000, which no
+    UTF-8 name (no git path holds NUL) can, so it never equals any real
+    name's string.  Text and markdown reports keep each name escaped."""
+    added = {b"src/" + n: ("100644", b"x\n") for n in names}
+    code, out = judge_change(capsys, tmp_path_factory.mktemp("names") / "repo", added)
+    assert code == 1
+    listed = results(json.loads(out))["COUNT"]["paths"]
+    assert len(listed) == len(added)
+    for raw in added:
+        text = _utf8(raw)
+        if text is not None:
+            assert text in listed  # verbatim
+            assert "\0" not in text
+    for entry in listed:
+        raw = unshown(entry)
+        assert raw in added
+        assert (_utf8(raw) is None) == ("\0" in entry)
+    for fmt in ("text", "markdown"):
+        _, shown_out = judge_change(capsys, tmp_path_factory.mktemp("names") / "repo", added, fmt)
+        for raw in added:
+            text = _utf8(raw)
+            if text is None:
+                continue
+            hostile = any(c in text for c in "\n\r\x1b") or not text.isprintable()
+            if hostile:  # a control or invisible character never reaches the output raw
+                assert "src/" + text not in shown_out, (fmt, text)
+        assert "\x1b" not in shown_out and "\ufffd" not in shown_out
+        assert not any(line.startswith("::") for line in shown_out.splitlines())
+        if fmt == "markdown":  # each path sits in one code span on its own line
+            block = shown_out.split("offending paths:")[1].split("\n\n")[1]
+            listed_md = block.splitlines()
+            assert len(listed_md) == len(added), block
+            assert all(line.startswith("- `") and line.endswith("`") for line in listed_md)
+
+
 # --- letter case, Unicode normalization, trailing dots -----------------------
 
 

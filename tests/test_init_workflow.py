@@ -161,6 +161,53 @@ def test_init_workflow_from_a_subfolder_writes_at_the_root(
     assert gate_step(text)["with"]["rubric-path"] == "src/pkg/rubric.yml"
 
 
+@pytest.mark.parametrize("folders", ["src", "src/pkg", "docs/a b/c", ".github/workflows"])
+@pytest.mark.parametrize("workflow", [False, True])
+def test_init_from_any_subfolder_writes_the_rubric_at_the_root(
+    clone: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    folders: str,
+    workflow: bool,
+) -> None:
+    """Without --path, the rubric goes where the workflow and `gate check`
+    read it (the root's .github/blast-radius.yml), from any folder, and
+    every command init prints works as printed from that folder."""
+    sub = clone.root / folders
+    sub.mkdir(parents=True, exist_ok=True)
+    monkeypatch.chdir(sub)
+    argv = ["init", "--workflow", "--action", ACTION] if workflow else ["init"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert (clone.root / DEFAULT_RUBRIC_PATH).read_text(encoding="utf-8") == STARTER_RUBRIC
+    assert not (sub / DEFAULT_RUBRIC_PATH).exists() or sub == clone.root
+    assert "the repository's root" in out
+    if workflow:
+        text = (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8")
+        assert gate_step(text)["with"]["rubric-path"] == DEFAULT_RUBRIC_PATH
+    selftest = next(line for line in out.splitlines() if "gate selftest" in line)
+    assert main(shlex.split(selftest.split("#")[0])[1:]) == 0, selftest
+    if workflow:  # the printed git line works from this folder too
+        assert f"wrote {WORKFLOW_PATH} (the repository's root)" in out
+        add = next(line for line in out.splitlines() if "git add" in line).split("#")[0]
+        proc = subprocess.run(add, shell=True, cwd=sub, capture_output=True, text=True)
+        assert proc.returncode == 0, (add, proc.stderr)
+        shown = clone.git("show", "--name-only", "--format=", "HEAD")
+        assert DEFAULT_RUBRIC_PATH in shown and WORKFLOW_PATH in shown
+    capsys.readouterr()
+    assert main(["init"]) == 2  # the same file again, from the same folder: never overwritten
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_init_outside_a_repository_writes_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init"]) == 0
+    assert (tmp_path / DEFAULT_RUBRIC_PATH).read_text(encoding="utf-8") == STARTER_RUBRIC
+    assert f"wrote {DEFAULT_RUBRIC_PATH}:" in capsys.readouterr().out
+
+
 def test_existing_rubric_is_kept_and_the_workflow_added(
     clone: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:

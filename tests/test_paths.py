@@ -27,18 +27,15 @@ PATH_BYTES = st.lists(
 
 
 def unshown(text: str) -> bytes:
-    """The inverse of `paths.shown`, written from its documentation."""
+    """The inverse of `paths.shown`, written from its documentation: U+0000
+    and two hex digits is that byte, every other character its UTF-8."""
     out = bytearray()
     i = 0
     while i < len(text):
-        if text[i] == "\\":
-            if text[i + 1] == "\\":
-                out += b"\\"
-                i += 2
-                continue
-            assert text[i + 1] == "x", text
-            out.append(int(text[i + 2 : i + 4], 16))
-            i += 4
+        if text[i] == "\0":
+            assert text[i + 1] != "u", text  # a lone surrogate: JSON input only, not bytes
+            out.append(int(text[i + 1 : i + 3], 16))
+            i += 3
             continue
         out += text[i].encode("utf-8")
         i += 1
@@ -104,8 +101,13 @@ def test_shown_and_printable_read_back_and_are_valid_utf8(raw: bytes) -> None:
 
 def test_shown_examples() -> None:
     assert paths.shown("src/a.py") == "src/a.py"
-    assert paths.shown(paths.from_bytes(b"caf\xe9")) == "caf\\xe9"
-    assert paths.shown("caf\\xe9") == "caf\\\\xe9"  # a real backslash is doubled
+    assert paths.shown(paths.from_bytes(b"caf\xe9")) == "caf\0e9"
+    assert paths.shown("caf\\xe9") == "caf\\xe9"  # a real name, exactly as it is
+    assert paths.shown("a\\b") == "a\\b"
+    assert paths.shown("\0e9") == "\x0000e9"  # U+0000 (JSON input only) is escaped too
+    assert paths.shown("\ud800") == "\0ud800"  # a lone surrogate that stands for no byte
+    for text in ("caf\udce9", "\0e9", "\ud800", "a\\b"):
+        assert paths.from_shown(paths.shown(text)) == text
     assert printable(paths.from_bytes(b"caf\xe9")) == "caf\\xe9"
     assert printable("caf\\xe9") == "caf\\\\xe9"
     assert printable("\x85") == "\\u0085"  # a character, not the byte 0x85
@@ -201,3 +203,17 @@ def test_code_points_hfs_ignores_fold_away(path: str, inserts: list[tuple[int, s
     assert not forbidden_path.check(rule, ChangeSet(files=(FileChange(variant),))).passed
     assert globs.matches(variant, [top + "/"], globs.REACH)
     assert globs.matches(variant, [top[:2] + "?" + top[3:] + "/**"], globs.REACH)
+
+
+@PROPS
+@given(PATH_BYTES)
+def test_annotation_paths_are_exact_for_utf8_and_never_carry_nul(raw: bytes) -> None:
+    from gate.github.publish import annotation_path
+
+    text = paths.from_bytes(raw)
+    shown_path = annotation_path(text)
+    assert "\0" not in shown_path
+    try:
+        assert shown_path == raw.decode("utf-8")
+    except UnicodeDecodeError:
+        assert unprintable(shown_path) == raw

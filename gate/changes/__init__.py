@@ -8,7 +8,7 @@ rule that needs unknown data fails and says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -139,6 +139,45 @@ def too_large(side: str, size: int) -> FileTexts:
     )
 
 
+@dataclass(frozen=True)
+class TextWants:
+    """Which files' base and head texts a source reads for the rules
+    (`Rubric.texts_wanted()`, from what each rule's kind declares): `files`
+    always (`TEXTS_OF`, `TEXT_FILES`), and every modified path that `touched`
+    accepts (`TEXT_GLOBS`: `test_drift` reads the test files a change
+    modifies, to compare their test cases).  A source that learns the
+    touched paths calls `paths` once and reads them all in one batch."""
+
+    files: tuple[str, ...] = ()
+    touched: Callable[[str], bool] | None = None
+
+    def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
+        """`files` and each path `touched` accepts among the modified files, sorted."""
+        return tuple(sorted(set(self.files) | set(self.extra(files))))
+
+    def extra(self, files: Iterable[FileChange]) -> tuple[str, ...]:
+        """The modified paths `touched` accepts that `files` does not name, sorted."""
+        if self.touched is None:
+            return ()
+        fixed = set(self.files)
+        return tuple(
+            sorted(
+                {
+                    f.path
+                    for f in files
+                    if f.status == MODIFIED and f.path not in fixed and self.touched(f.path)
+                }
+            )
+        )
+
+
+def text_wants(wanted: Iterable[str] | TextWants) -> TextWants:
+    """`wanted` as a `TextWants` (a plain list of paths: those files only)."""
+    if isinstance(wanted, TextWants):
+        return wanted
+    return TextWants(files=tuple(sorted(set(wanted))))
+
+
 def _frozen_mapping(value: Mapping[str, FileTexts]) -> Mapping[str, FileTexts]:
     return MappingProxyType(dict(value))
 
@@ -175,8 +214,9 @@ class Stats:
 class ChangeSet:
     """Everything the rules may read about one change.
 
-    `texts` holds file text for exactly the files that content rules name
-    (`Rubric.content_files()`); a file missing from `texts` means "content
+    `texts` holds file text for exactly the files the rules read
+    (`Rubric.texts_wanted()`: the files content rules name, and the modified
+    test files `test_drift` compares); a file missing from `texts` means "content
     not available from this source", which content rules treat as a failure.
     `files_touched` overrides the count (a writer's result.json states it);
     `None` means count `files`.  `stdout` is captured output for

@@ -2,7 +2,8 @@
 
 The listing gives each file's status, previous name and line counts; the
 contents API gives file text at the merge base and head SHAs for the files
-that content rules name (the compare API names the merge base).  GitHub's
+that content rules name and the modified test files `test_drift` compares
+(at most `GLOB_READS`; the compare API names the merge base).  GitHub's
 listing stops at 3000 files: when it returns fewer entries than the PR's
 `changed_files`, the change set is incomplete and built-in
 `gate.diff-incomplete` fails (never a silent pass).
@@ -21,25 +22,32 @@ from gate.changes import (
     MODIFIED,
     RENAMED,
     TEXT_LIMIT,
+    TYPE_CHANGED,
     UNKNOWN,
     ChangeSet,
     FileChange,
     FileTexts,
+    TextWants,
     line_count,
+    text_wants,
     too_large,
 )
 from gate.github.client import PullFile
 from gate.text import decode
 
-# GitHub file status -> change-set status.  "changed" is a mode or type
-# change: the content may be the same, the path is still touched.
+# GitHub file status -> change-set status.  "changed" is git's `T`, a type
+# change (a file became a symlink or a submodule, or back; a mode change
+# alone is "modified"): the listing gives no modes, so the change set says
+# "type changed, to what unknown", and content rules fail it
+# (`gate.rules._common.type_change`): the contents API reads a symlink to
+# a file of the repository as that file's text, which could spell the old one.
 STATUS_MAP = {
     "added": ADDED,
     "removed": DELETED,
     "modified": MODIFIED,
     "renamed": RENAMED,
     "copied": COPIED,
-    "changed": MODIFIED,
+    "changed": TYPE_CHANGED,
 }
 UNCHANGED = "unchanged"
 
@@ -163,7 +171,19 @@ def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
     return ApiListing(files=tuple(files), listed=listed, expected=expected)
 
 
-def needs_merge_base(found: ApiListing, content_files: Iterable[str]) -> bool:
+# The most modified files read by glob (`TextWants.touched`: the test files
+# `test_drift` compares case by case) whose two sides the gate reads through
+# the contents API (two requests each).  Past it a file's texts are
+# withheld, with why, and `test_drift` judges that file as a whole.
+GLOB_READS = 100
+PAST_GLOB_READS = (
+    f"the Action's API mode reads at most {GLOB_READS} modified test files through the "
+    "contents API and this pull request modifies more; judged from git, every one is read "
+    "(check out both commits: actions/checkout fetch-depth: 0)"
+)
+
+
+def needs_merge_base(found: ApiListing, content_files: Iterable[str] | TextWants) -> bool:
     """Whether anything is read at the merge base: a touched content-rule
     file, or a file the listing gives no line counts."""
     return bool(touched_content_files(found, content_files)) or any(
@@ -171,10 +191,14 @@ def needs_merge_base(found: ApiListing, content_files: Iterable[str]) -> bool:
     )
 
 
-def touched_content_files(found: ApiListing, content_files: Iterable[str]) -> tuple[str, ...]:
-    """The content-rule files the listing touches: the only ones read on both sides."""
+def touched_content_files(
+    found: ApiListing, content_files: Iterable[str] | TextWants
+) -> tuple[str, ...]:
+    """The content-rule files the listing touches: the only ones read on
+    both sides (with the modified files read by glob, up to `GLOB_READS`)."""
+    wants = text_wants(content_files)
     touched = {p for f in found.files for p in f.touched}
-    return tuple(sorted(set(content_files) & touched))
+    return tuple(sorted((set(wants.files) & touched) | set(wants.extra(found.files)[:GLOB_READS])))
 
 
 def _texts(
@@ -198,7 +222,7 @@ def changes_from_api(
     *,
     base: str,
     head: str,
-    content_files: Iterable[str],
+    content_files: Iterable[str] | TextWants,
     read_file: Callable[[str, str], bytes | None],
     stdout: str | None = None,
     merge_base: str | None = None,
@@ -215,12 +239,18 @@ def changes_from_api(
     """
     touched = {p for f in found.files for p in f.touched}
     fork = merge_base or base
+    wants = text_wants(content_files)
 
     texts = {}
-    for path in sorted(set(content_files)):
+    for path in wants.files:
         if path in touched:
             texts[path] = _texts(read_file, path, fork, head)
         else:  # untouched: the same text on both sides, one request
             texts[path] = _texts(read_file, path, None, head)
+    extra = wants.extra(found.files)
+    for path in extra[:GLOB_READS]:
+        texts[path] = _texts(read_file, path, fork, head)
+    for path in extra[GLOB_READS:]:
+        texts[path] = FileTexts(base=None, head=None, withheld=PAST_GLOB_READS)
     files = count_unlisted(found.files, read_file, fork, head)
     return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="api")

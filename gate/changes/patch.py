@@ -43,7 +43,7 @@ from gate.errors import GateError, PatchError
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from gate.changes import ChangeSet
+    from gate.changes import ChangeSet, TextWants
     from gate.git import Repo
 
 __all__ = ["BaseIndex", "apply_patch", "changes_from_patch", "check_pure", "read_patch"]
@@ -689,7 +689,7 @@ def changes_from_patch(
     base_sha: str,
     data: bytes,
     name: str,
-    content_files: Iterable[str],
+    content_files: Iterable[str] | TextWants,
     *,
     stdout: str | None = None,
     base_index: BaseIndex | None = None,
@@ -698,7 +698,7 @@ def changes_from_patch(
     (the patch-mode twin of `gate.git.changes_from_git`; `gate check --patch`
     and `gate lab` both judge through it).  The report's head is None: a
     patch is not a commit."""
-    from gate.changes import ChangeSet
+    from gate.changes import ChangeSet, text_wants
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
     with repo.start_diff(base_sha, tree) as job:
@@ -709,7 +709,7 @@ def changes_from_patch(
         base=base_sha,
         head=None,
         stdout=stdout,
-        texts=repo.read_texts(base_sha, tree, content_files),
+        texts=repo.read_texts(base_sha, tree, text_wants(content_files).paths(files)),
         source="patch",
         notes=notes,
     )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.git import Repo
+from gate.names import DEFAULT_BASES
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 # the branch a change merges into, as a pull request's base does.  Never
 # `@{upstream}`: a pushed branch's upstream is the branch itself, and judging
 # it against itself judges nothing.
-DEFAULT_BASES = ("origin/HEAD", "main", "master")
+# (gate.names owns the tuple: `gate backtest` walks the same default branch.)
 
 
 def default_base(repo: Repo) -> str:
@@ -92,7 +93,7 @@ def patch_changes(
     rubric = source.load(repo.read_blob, base)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
-    changes = changes_from_patch(repo, base, data, name, rubric.content_files(), stdout=stdout)
+    changes = changes_from_patch(repo, base, data, name, rubric.texts_wanted(), stdout=stdout)
     return rubric, changes
 
 
@@ -120,10 +121,14 @@ def git_changes(
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
         rubric = source.load(repo.read_blob, base)
-        texts = repo.read_texts(fork, head, rubric.content_files())
+        wants = rubric.texts_wanted()
+        texts = repo.read_texts(fork, head, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
 
         files = job.result()
+        extra = wants.extra(files)  # the modified files read by glob (test_drift's tests)
+        if extra:
+            texts.update(repo.read_texts(fork, head, extra))
         not_judged = tuple(n for n in unjudged if n is not None)
         notes = (*not_judged, *change_notes(bases, job))
     from gate.changes import ChangeSet

@@ -123,7 +123,7 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
 
     base = demo.repo.rev_parse(BASE)
     rubric = RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base)
-    changes = changes_from_git(demo.repo, base, branch, rubric.content_files())
+    changes = changes_from_git(demo.repo, base, branch, rubric.texts_wanted())
     return judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 

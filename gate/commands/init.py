@@ -4,11 +4,20 @@ Writes the starter rubric (never overwrites), and with `--workflow` also the
 workflow that runs the Action, at `.github/workflows/blast-radius.yml` in the
 git repository holding the current folder: adopting the gate is this
 command, a commit, and marking the check required.
+
+Both go at the root of the repository holding the current folder, from
+whatever folder of it the command runs (the rubric at
+`.github/blast-radius.yml`, the path the workflow and `gate check` read);
+outside a repository, in the current folder, where one will be.  `--path`
+is a file path as the shell gives it, from the current folder (as
+`--rubric-file` and `--output`), and the workflow's `rubric-path` is that
+file's path inside the repository.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from pathlib import Path
 
@@ -41,8 +50,64 @@ def write_new(target: Path, text: str, shown: str, what: str) -> None:
         raise GateError(f"cannot write {shown} ({exc.strerror or exc}): check --path") from None
 
 
-def write_starter(path: str) -> None:
-    write_new(Path(path), STARTER_RUBRIC, printable(path), "a rubric")
+def write_starter(path: str, text: str = STARTER_RUBRIC) -> None:
+    write_new(Path(path), text, printable(path), "a rubric")
+
+
+def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tuple[str, list[str]]:
+    """The starter rubric with budgets learned from the repository's history
+    (`gate.backtest.learn_budgets`), the examples that prove them made to
+    follow their limits (`gate.rubric.budgets`), checked by running its
+    examples; and the lines that say what was learned."""
+    import sys
+
+    from gate.backtest import learn_budgets, run_backtest, walk
+    from gate.git import Repo
+    from gate.rubric import budgets
+    from gate.rubric.load import load_rubric_bytes
+    from gate.selftest import run_selftest
+
+    def progress(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        output.note(f"\rgate: init: judged {done}/{total} commits", end=end)
+
+    # The examples proving the budgets first, so that the floors below are
+    # what the examples that stay need (an eleven-file example of two lines
+    # each must not hold the line budget up).
+    text, replaced = budgets.with_proving_examples(
+        STARTER_RUBRIC, budgets.budget_rules(STARTER_RUBRIC)
+    )
+    starter = load_rubric_bytes(text.encode("utf-8"), "the starter rubric")
+    repo = Repo(root)
+    entries, words = walk(repo, None, args.last)
+    result = run_backtest(
+        repo,
+        starter,
+        entries,
+        rubric_path=rubric_path,
+        rubric_name="the starter rubric",
+        revision=words,
+        measure_budgets=True,
+        progress=progress if sys.stderr.isatty() else None,
+    )
+    learned = learn_budgets(result, starter, args.percentile)
+    text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
+    rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
+    check = run_selftest(rubric)
+    if not check.agrees:
+        names = ", ".join(o.name for o in check.outcomes if not o.agrees)
+        raise GateError(
+            f"the starter's examples disagree with the learned budgets ({names}); nothing "
+            "written: run gate init without --from-history and set the limits by hand"
+        )
+    lines = [f"learned from {words}:"]
+    lines += [f"  {printable(b.sentence(args.percentile))}" for b in learned]
+    if replaced:
+        shown = ", ".join(printable(name) for name in replaced)
+        lines.append(f"  examples that now follow their limits ({{over: ID}}): {shown}")
+    if result.unjudged:
+        lines.append(f"  {len(result.unjudged)} commits could not be judged and were left out")
+    return text, lines
 
 
 def repo_root(start: Path) -> Path | None:
@@ -65,11 +130,28 @@ def repo_path(path: str, root: Path | None) -> str | None:
         return None
 
 
+def rubric_file(path: str | None, root: Path | None) -> str:
+    """Where the rubric goes, from the current folder: `--path` as given,
+    else the default path at the repository's root `root` (the current
+    folder outside a repository)."""
+    if path is not None:
+        return path
+    if root is None:
+        return DEFAULT_RUBRIC_PATH
+    return Path(os.path.relpath(root / DEFAULT_RUBRIC_PATH, Path.cwd().resolve())).as_posix()
+
+
 def run(args: argparse.Namespace) -> int:
-    path: str = args.path
     if args.action is not None and not args.workflow:
         raise GateError("--action names the gate for the workflow: pass --workflow too")
+    if not args.from_history and (args.last is not None or args.percentile != 95.0):
+        raise GateError("--last and --percentile go with --from-history: pass it too")
     root = repo_root(Path.cwd())
+    path = rubric_file(args.path, root)
+    # From a subfolder, say where the root is and start the git line there.
+    up = os.path.relpath(root, Path.cwd().resolve()) if root is not None else os.curdir
+    at_root = "" if up == os.curdir else " (the repository's root)"
+    to_root = "" if up == os.curdir else f"cd {shlex.quote(Path(up).as_posix())} && "
     # Outside a repository, the current folder is where one will be.
     in_repo = repo_path(path, root if root is not None else Path.cwd().resolve())
     lines: list[str] = []
@@ -102,14 +184,28 @@ def run(args: argparse.Namespace) -> int:
     name = printable(path)
     if workflow is not None and _exists(Path(path)):
         lines.append(f"kept {name}: a rubric is already there")
+    elif args.from_history:
+        if root is None:
+            raise GateError(
+                "gate init --from-history learns from this repository's history: run it "
+                "inside a clone (no .git found here or above)"
+            )
+        if _exists(Path(path)):  # refuse before a backtest of minutes
+            write_starter(path)
+        text, learned = from_history(args, root, in_repo or DEFAULT_RUBRIC_PATH)
+        write_starter(path, text)
+        lines.append(f"wrote {name}: the starter rubric with budgets from this history")
+        lines += learned
     else:
         write_starter(path)
-        lines.append(f"wrote {name}: a starter rubric with 6 rules and an example for each")
+        where = " (the repository's root)" if args.path is None and name != in_repo else ""
+        lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")
         lines.append(
-            f"wrote {WORKFLOW_PATH}: runs the gate on every pull request and merge queue entry"
+            f"wrote {WORKFLOW_PATH}{at_root}: runs the gate on every pull request and merge "
+            "queue entry"
         )
 
     quoted = shlex.quote(name)
@@ -121,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if workflow is not None:
         lines += [
-            '  git add .github && git commit -m "Add Blast Radius Gate"'
+            f'  {to_root}git add .github && git commit -m "Add Blast Radius Gate"'
             "   # land it on main in its own PR",
             "  then require the check: Settings > Rules > Rulesets > Require status checks "
             "to pass > add blast-radius (source: GitHub Actions)",

@@ -282,7 +282,7 @@ def read_change(
     """The change `base...head` from git when `repo` holds it, else from the API."""
     if repo is not None:
         changes = changes_from_git(
-            repo, pull.base_sha, pull.head_sha, rubric.content_files(), stdout=stdout
+            repo, pull.base_sha, pull.head_sha, rubric.texts_wanted(), stdout=stdout
         )
         return Change(changes, diff_incomplete(None))
     try:
@@ -290,7 +290,7 @@ def read_change(
         if expected is None:
             expected = client.get_pull(pull.number).changed_files
         found = api_changes.listing(client.iter_files(pull.number), expected)
-        content_files = rubric.content_files()
+        content_files = rubric.texts_wanted()
         # Base-side texts come from the merge base, as in git mode; one compare
         # request finds it, made only when something is read there (a touched
         # content rule's file, a file listed without line counts).

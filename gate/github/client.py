@@ -349,7 +349,11 @@ class GitHubClient:
         return sha
 
     def get_file(self, ref: str, path: str) -> bytes | None:
-        """A file's bytes at `ref`, or None when no file is there."""
+        """A file's bytes at `ref`, or None when no regular file is there: a
+        folder, a submodule, a symlink.  For a symlink to a file of the
+        repository the contents API answers with that file (its own `path`):
+        that is not the text at `path`, so it is None too, never the text of
+        another file (which could spell the old one)."""
         import github
 
         def fetch() -> bytes | None:
@@ -359,6 +363,8 @@ class GitHubClient:
                 return None
             if isinstance(content, list) or content.type != "file":
                 return None
+            if content.path != path.strip("/"):
+                return None  # a symlink, followed to the file it points to
             raw = content.raw_data
             if raw.get("encoding") == "base64" and raw.get("content") is not None:
                 return base64.b64decode(raw["content"])

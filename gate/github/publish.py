@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
-from gate.escape import markdown_code, markdown_text
+from gate.escape import markdown_code, markdown_text, printable
 from gate.github.client import Annotation, ApiError, CheckOutput, Conclusion, Publisher
 from gate.github.settings import CommentPolicy
 from gate.github.workflow import Log
-from gate.paths import shown
+from gate.paths import RAW_MARK, shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
 from gate.words import plural
 
@@ -64,6 +64,16 @@ def _cut(text: str, limit: int = TITLE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def annotation_path(path: str) -> str:
+    """A path as a check-run annotation names it: exactly, when it is UTF-8
+    (`gate.paths.shown`); a path with bytes that are not UTF-8, for which
+    GitHub has no exact name either, in the text form (`\\xNN`,
+    `gate.escape.printable`), so no payload carries the U+0000 of the
+    JSON form."""
+    text = shown(path)
+    return printable(path) if RAW_MARK in text else text
+
+
 def annotations_for(report: Report) -> list[Annotation]:
     """File-level findings of failed rules as check-run annotations: a rule's
     `findings` when it has them, else one per offending path at line 1."""
@@ -84,7 +94,7 @@ def annotations_for(report: Report) -> list[Annotation]:
             seen.add(key)
             out.append(
                 {
-                    "path": shown(path),  # valid UTF-8, one to one (gate.paths)
+                    "path": annotation_path(path),
                     "start_line": line,
                     "end_line": line,
                     "annotation_level": "failure",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from gate.changes import ChangeSet
+from gate.changes import ChangeSet, TextWants
 from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
@@ -89,3 +89,11 @@ class Rubric:
         from gate.rules import text_files  # the registry imports this module
 
         return text_files(self.rules)
+
+    def texts_wanted(self) -> TextWants:
+        """What a change source reads for the rules: `content_files()`, and
+        the modified files some rule reads by glob (`gate.rules.text_wants`:
+        `test_drift` reads each modified test file)."""
+        from gate.rules import text_wants
+
+        return text_wants(self.rules)

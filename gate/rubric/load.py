@@ -840,8 +840,84 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                         f'use ids of this rubric\'s rules ({known}) or "pass"',
                     )
         touched: dict[str, int] = {}
+        limits = _limits(value)
         for i, entry in enumerate(example["change"]):
-            _check_entry(doc, (*base, "change", i), entry, touched, fail)
+            try:
+                files = _resolved(entry, limits)
+            except _EntryProblem as problem:
+                raise fail((*base, "change", i, *problem.where), problem.message) from None
+            for one in files:
+                _check_entry(doc, (*base, "change", i), one, touched, fail)
+
+
+# The most files one example's entry may stand for (`files: {over: FILES}`
+# with a limit of a million would build a million file changes).
+MAX_EXAMPLE_FILES = 10_000
+
+
+class _EntryProblem(Exception):
+    def __init__(self, where: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.where, self.message = where, message
+
+
+def _limits(value: Mapping[str, Any]) -> dict[str, int]:
+    """{rule id: its `limit`} for the rules that have one (validated)."""
+    return {
+        rule["id"]: rule["limit"]
+        for rule in value["rules"]
+        if isinstance(rule.get("limit"), int) and not isinstance(rule.get("limit"), bool)
+    }
+
+
+def _resolved(entry: Mapping[str, Any], limits: Mapping[str, int]) -> list[dict[str, Any]]:
+    """An example's change entry with its counts resolved: `{over: ID}` is
+    rule ID's limit + 1, `{at: ID}` its limit; `files: N` makes N entries,
+    `{n}` in `path` and `old_path` replaced by 1..N.  `_EntryProblem` names
+    the key when a count names no rule with a limit, or `files` needs `{n}`."""
+
+    def count(key: str, default: int) -> int:
+        raw = entry.get(key, default)
+        if not isinstance(raw, dict):
+            return int(raw)
+        ((word, rule_id),) = raw.items()
+        if rule_id not in limits:
+            known = ", ".join(limits) or "none"
+            raise _EntryProblem(
+                (key, word),
+                f'"{key}" {{{word}: {rule_id}}} names no rule with a limit; name one of this '
+                f"rubric's rules that has a limit ({known})",
+            )
+        return limits[rule_id] + (1 if word == "over" else 0)
+
+    added, deleted, files = count("added", 0), count("deleted", 0), count("files", 1)
+    if files > MAX_EXAMPLE_FILES:
+        raise _EntryProblem(
+            ("files",),
+            f'"files" comes to {files:,}, more than the {MAX_EXAMPLE_FILES:,} files an entry '
+            "may stand for; lower the limit it names, or write the entries out",
+        )
+    plain = {k: v for k, v in entry.items() if k not in ("files", "added", "deleted")}
+    if "added" in entry:
+        plain["added"] = added
+    if "deleted" in entry:
+        plain["deleted"] = deleted
+    if "files" not in entry:
+        return [plain]
+    if files > 1 and "{n}" not in entry["path"]:
+        raise _EntryProblem(
+            ("path",),
+            f'"files" stands for {files} files, so "path" needs {{n}} to name each one '
+            "(src/m{n}.py becomes src/m1.py, src/m2.py, ...)",
+        )
+    out = []
+    for n in range(1, files + 1):
+        one = dict(plain)
+        for key in ("path", "old_path"):
+            if key in one:
+                one[key] = one[key].replace("{n}", str(n))
+        out.append(one)
+    return out
 
 
 def _check_entry(
@@ -889,10 +965,13 @@ def _check_entry(
 # building values
 
 
-def _build_example(example: Mapping[str, Any], order: Mapping[str, int]) -> Example:
+def _build_example(
+    example: Mapping[str, Any], order: Mapping[str, int], limits: Mapping[str, int]
+) -> Example:
     expect = example["expect"]
     ids = () if expect == "pass" else tuple(sorted(expect, key=lambda i: order[i]))
-    changes = changes_from_example(example["change"], stdout=example.get("stdout"))
+    entries = [one for entry in example["change"] for one in _resolved(entry, limits)]
+    changes = changes_from_example(entries, stdout=example.get("stdout"))
     return Example(name=example["name"], expect=ids, changes=changes)
 
 
@@ -922,7 +1001,8 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
         )
     )
     order = {rule.id: i for i, rule in enumerate(rules)}
-    examples = tuple(_build_example(ex, order) for ex in value.get("examples", ()))
+    limits = _limits(value)
+    examples = tuple(_build_example(ex, order, limits) for ex in value.get("examples", ()))
     return Rubric(
         rules=tuple(rules),
         sha256=sha,

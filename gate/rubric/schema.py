@@ -101,6 +101,36 @@ _COUNTS_FROM_TEXT = {
     },
 }
 
+# A count in an example given by a rule's limit: `{over: LINES}` is one more
+# than rule LINES's `limit`, `{at: LINES}` exactly it, so the example that
+# proves a budget follows it when the limit changes (docs/rubric.md).
+_LIMIT_REF = {
+    "description": (
+        "A count taken from a rule's limit: {over: ID} is one more than rule ID's "
+        "limit (the smallest count that fails it), {at: ID} exactly the limit (the "
+        "largest that passes). ID names a rule of this rubric that has a limit."
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "maxProperties": 1,
+    "properties": {
+        "over": {"description": "One more than this rule's limit.", "$ref": "#/$defs/rule_id"},
+        "at": {"description": "Exactly this rule's limit.", "$ref": "#/$defs/rule_id"},
+    },
+}
+
+
+def _count(description: str, minimum: int) -> dict[str, Any]:
+    return {
+        "description": description,
+        "anyOf": [
+            {"description": "A number.", "type": "integer", "minimum": minimum},
+            {"$ref": "#/$defs/limit_ref"},
+        ],
+    }
+
+
 _CHANGE_ENTRY = {
     "description": (
         "One file of an example's synthetic change. Give added/deleted counts, or "
@@ -129,12 +159,13 @@ _CHANGE_ENTRY = {
             "type": "string",
             "enum": ["added", "deleted", "modified", "renamed"],
         },
-        "added": {"description": "Lines added (default 0).", "type": "integer", "minimum": 0},
-        "deleted": {
-            "description": "Lines deleted (default 0).",
-            "type": "integer",
-            "minimum": 0,
-        },
+        "added": _count("Lines added (default 0), or {over: ID} / {at: ID}.", 0),
+        "deleted": _count("Lines deleted (default 0), or {over: ID} / {at: ID}.", 0),
+        "files": _count(
+            "This entry stands for that many files (default 1), or {over: ID} / {at: ID}: "
+            "'{n}' in path (and old_path) is replaced by 1, 2, ... for each.",
+            1,
+        ),
         "before": {
             "description": "The file's text at base (absent for status 'added').",
             "type": "string",
@@ -323,6 +354,7 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
                 "properties": dict(_RULE_KEYS),
                 "allOf": [_parameters(kind) for kind in kinds],
             },
+            "limit_ref": _LIMIT_REF,
             "change_entry": _CHANGE_ENTRY,
             "example": _EXAMPLE,
         },

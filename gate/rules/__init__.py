@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
+from gate.changes import TextWants
 from gate.rubric import Rule
 from gate.rules import (
     allowed_paths,
@@ -79,6 +80,15 @@ def text_files(rules: Iterable[Rule]) -> tuple[str, ...]:
     """The files whose base and head text `rules` read, sorted (each rule's
     kind says which: `TEXTS_OF` parameters and `TEXT_FILES`)."""
     return tuple(sorted({f for rule in rules for f in REGISTRY[rule.kind].texts_for(rule)}))
+
+
+def text_wants(rules: Iterable[Rule]) -> TextWants:
+    """What a change source reads for `rules`: the files `text_files` names,
+    and the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`)."""
+    rules = tuple(rules)
+    tests = [t for rule in rules if (t := REGISTRY[rule.kind].touched_texts(rule)) is not None]
+    touched = (lambda path: any(t(path) for t in tests)) if tests else None
+    return TextWants(files=text_files(rules), touched=touched)
 
 
 def lab_kinds(role: str) -> frozenset[str]:

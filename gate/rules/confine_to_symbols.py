@@ -43,13 +43,13 @@ is a changed line on both sides.  Out of reach: dynamic rebinding
 changes a listed function makes to other objects when it runs
 (`helper.cache.clear()`).
 
-Passes when `file` is untouched and nothing shadows it: a package folder
-or an extension module of the same name added beside it (`clamp_kit/` with
-an `__init__`, `clamp_kit.so`) is what Python imports instead, a change to
-everything outside the listed symbols, so it fails; so does a module named
-like `file` (or a folder above it) added in a test folder
-(`tests/clamp_kit.py`), which pytest puts first on `sys.path` for the
-tests.  Fails when any
+Passes when `file` is untouched and nothing shadows it: anything the
+change adds that Python imports or runs instead (as for `keep_symbols`: a
+package folder or an extension module of the same name beside it, its
+cached bytecode in `__pycache__/`, a module named like `file` or a folder
+above it in a test folder or in a folder above `file`, a `.pth` file or
+`sitecustomize` in a `site-packages` folder) changes everything outside
+the listed symbols, so it fails.  Fails when any
 changed line lies outside
 the listed ranges (annotations name the head lines; a removed line is
 annotated where it used to be; the message names a statement that defines

@@ -37,14 +37,21 @@ Out of reach (the parser cannot see them): `globals()[...] = ...`,
 Passes when `file` is untouched.  Fails when:
 
 * `file` is deleted, or renamed away (its symbols no longer exist there);
-* the change adds, beside `file`, a module Python imports instead of it,
-  touched or not: a package folder of the same name (`clamp_kit/__init__.py`
-  beside `clamp_kit.py`) or an extension module (`clamp_kit.so`,
-  `clamp_kit.cpython-311-x86_64-linux-gnu.so`, `clamp_kit.pyd`); Python's
-  finder tries those first, so every `import clamp_kit` loses the symbols;
-  or a module named like `file` or a folder above it in a test folder
-  (`tests/clamp_kit.py`): pytest puts a test's folder first on `sys.path`,
-  so the tests import that one instead;
+* the change adds (or renames, copies or changes into place) anything
+  Python imports or runs instead of `file`, touched or not: beside it, a
+  package folder of the same name (`clamp_kit/__init__.py`, or an
+  `__init__` of any suffix Python loads) or an extension module
+  (`clamp_kit.so`, `clamp_kit.cpython-311-x86_64-linux-gnu.so`,
+  `clamp_kit.pyd`), which Python's finder tries first; its cached bytecode
+  (`__pycache__/clamp_kit.cpython-312.pyc`, any tag: a hash-based pyc runs
+  without the source being read); a module or package named like `file`
+  or a folder above it in a test folder (`tests/clamp_kit.py`: pytest puts
+  a test's folder first on `sys.path`) or in a folder above `file`
+  (`clamp_kit.py` at the root for `src/clamp_kit.py`); or a `.pth` file or
+  `sitecustomize` module in a `site-packages` folder (a virtual
+  environment in the checkout runs them at startup, before any import),
+  or a module there named like `file` (an editable install puts the
+  project's folder after it);
 * a listed symbol defined at base is not defined at head, or is deleted or
   rebound after its definition as above (an annotation names the line);
 * the head version does not parse as Python (the message and an annotation

@@ -18,8 +18,11 @@ declares at module level:
   `tests`).
 * `READS`: what of a change the rule reads (`PATHS`, `LINES`, `TEXTS`,
   `STDOUT`), and for `TEXTS` which files: `TEXTS_OF`, the parameters that
-  name a file, and `TEXT_FILES`, files it always reads.  The set of files
-  whose base and head text every change source reads is derived from these.
+  name a file, and `TEXT_FILES`, files it always reads; `TEXT_GLOBS`, the
+  glob parameters whose matches among the *modified* files it reads too,
+  matched in the parameter's `GLOBS` mode (`test_drift` reads each test
+  file a change modifies).  What every change source reads
+  (`gate.changes.TextWants`) is derived from these.
 * `GLOBS` (optional): glob parameter -> match mode (`gate.globs.EXACT`,
   `FOLDED` or `REACH`).
 * `LAB` (optional, default `SCOPE`): the rule's part in `gate lab`'s buckets.
@@ -111,6 +114,7 @@ class Kind:
     reads: frozenset[str]
     texts_of: tuple[str, ...] = ()
     text_files: tuple[str, ...] = ()
+    text_globs: tuple[str, ...] = ()
     globs: Mapping[str, str] = field(default_factory=dict)
     from_rubric: Mapping[str, str] = field(default_factory=dict)
     lab: str = SCOPE
@@ -139,10 +143,11 @@ class Kind:
         unknown = self.reads - set(READABLE)
         if not self.reads or unknown:
             return f"READS must name some of {list(READABLE)}, not {sorted(unknown)}"
-        if (TEXTS in self.reads) != bool(self.texts_of or self.text_files):
-            return "it reads TEXTS exactly when TEXTS_OF or TEXT_FILES names files"
+        if (TEXTS in self.reads) != bool(self.texts_of or self.text_files or self.text_globs):
+            return "it reads TEXTS exactly when TEXTS_OF, TEXT_FILES or TEXT_GLOBS names files"
         for what, keys in (
             ("TEXTS_OF", self.texts_of),
+            ("TEXT_GLOBS", self.text_globs),
             ("GLOBS", self.globs),
             ("FROM_RUBRIC", self.from_rubric),
         ):
@@ -193,6 +198,23 @@ class Kind:
         named = tuple(str(rule.params[key]) for key in self.texts_of if key in rule.params)
         return named + self.text_files
 
+    def touched_texts(self, rule: Rule) -> Callable[[str], bool] | None:
+        """Which modified paths' texts `rule` reads besides `texts_for`: a
+        match of a `TEXT_GLOBS` parameter's globs, in its `GLOBS` mode (None:
+        none)."""
+        from gate import globs
+
+        patterns = []
+        for key in self.text_globs:
+            value = rule.params.get(key, self.defaults().get(key))
+            if value is None:
+                continue
+            found = [value] if isinstance(value, str) else [str(v) for v in value]
+            patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
+        if not patterns:
+            return None
+        return lambda path: any(match(path) for match in patterns)
+
 
 def kind_from_module(module: ModuleType) -> Kind:
     """The `Kind` a rule module declares (see this module's docstring)."""
@@ -205,6 +227,7 @@ def kind_from_module(module: ModuleType) -> Kind:
         reads=frozenset(module.READS),
         texts_of=tuple(getattr(module, "TEXTS_OF", ())),
         text_files=tuple(getattr(module, "TEXT_FILES", ())),
+        text_globs=tuple(getattr(module, "TEXT_GLOBS", ())),
         globs=getattr(module, "GLOBS", {}),
         from_rubric=getattr(module, "FROM_RUBRIC", {}),
         lab=getattr(module, "LAB", SCOPE),

@@ -69,11 +69,13 @@ checks).
   any letter case or normalization as a test. Rules that allow or exclude
   (`allowed_paths`, `exclude`) match exactly as written, so they never let
   through more than they say.
-- **Paths are reported exactly.** A path whose bytes are not UTF-8 is
-  shown with `\\xNN` for each such byte, never with a replacement
-  character, so two different paths never look alike. In JSON reports a
-  real backslash is doubled (`a\\\\b`), which keeps the escape reversible;
-  text and markdown reports also escape control and invisible characters.
+- **Paths are reported exactly.** In JSON reports a UTF-8 path is its
+  string verbatim (the name `a\\b` is the string `a\\b`); each byte that is
+  not UTF-8 is U+0000 and its two hex digits (JSON `"caf\\u0000e9"`), which
+  no real name can hold, so the escape never looks like a real path and
+  reads back to the bytes ([hostile input](hostile-input.md)). Text and
+  markdown reports show such a byte as `\\xNN`, never as a replacement
+  character, and also escape backslashes, control and invisible characters.
 - **Globs** use CODEOWNERS syntax (`*` and `?` stay inside one path
   segment, `**` crosses segments, negation is refused): see
   [Globs](rubric.md#globs) for every form, with examples.
@@ -110,6 +112,13 @@ checks).
   `keep_symbols` and `confine_to_symbols` for how rebinding a name counts,
   and [hostile input](hostile-input.md) for the tricks each rule holds
   against.
+- **A content rule's file is a regular file on both sides.** A content
+  rule compares texts, so it fails when its `file` is, or becomes, a
+  symlink (whose stored text is the link's target, which can spell the
+  old file), a submodule or a folder, on either side of the change, or
+  when the source says the file changed type without saying to what (the
+  PR files API's `changed`): a checkout reads something else there. A
+  mode change (`chmod +x`) is no type change.
 - **Size.** Content rules read a file only up to 1 MiB a version: Python's
   parser needs about 100 times a file's size in memory, so a 50 MB module
   would take gigabytes. A touched `file` over the limit fails each content
@@ -177,6 +186,7 @@ def facts(k: kind.Kind) -> str:
     """What the kind reads, and what its failure means in `gate lab`."""
     reads = [words for r, words in kind.READABLE.items() if r in k.reads]
     files = [f"`{key}`" for key in k.texts_of] + [f"`{f}`" for f in k.text_files]
+    files += [f"each modified file `{key}` matches" for key in k.text_globs]
     if files:
         reads[reads.index(kind.READABLE[kind.TEXTS])] = "the base and head text of " + _and(files)
     return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {kind.LAB_ROLES[k.lab]}."

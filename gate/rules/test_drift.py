@@ -1,5 +1,5 @@
-"""`test_drift`: tests that exist at base stay exactly as they are, and
-the test runner's configuration with them.
+"""`test_drift`: test cases that exist at base stay exactly as they are,
+and the test runner's configuration with them.
 
 What counts as a test file: `paths`, by default the rubric's `tests`
 globs, which default to `tests/`, `test/`, `**/test_*.py`,
@@ -22,14 +22,80 @@ rule sees the change, not the base tree's other paths (a case-insensitive
 checkout keeps one of the two; set `allow_added: false` where that
 matters).
 
-Fails when a test file that exists at base is modified, deleted,
-renamed (either side of the rename is a test path: moving a test away and
-moving a file onto a test path both count) or has its mode changed.  With
+Fails when a test file that exists at base is deleted, renamed (either
+side of the rename is a test path: moving a test away and moving a file
+onto a test path both count), changes type or has its mode changed.  With
 `allow_added: false`, a new test file (added, or a copy's new path) also
 fails; copying a test leaves its source as it was.  When the source only
 knows a path but not what happened to it (a writer's `result.json`), a
 test path fails and the message says its status is unknown: the gate
 cannot tell a new test from an edited one.
+
+**A modified test file is judged case by case.**  The rule reads its
+text at base and head and splits both into units (`gate.testcases`): each
+test case (a test function, a test method, a test class's header, with
+their decorators), each fixture, helper, import and module-level
+statement.  Python files are read with `ast` (pytest's and unittest's
+default names: `test*` functions and methods, `Test*` classes and
+`TestCase` subclasses); JavaScript/TypeScript and Go files with their own
+modules where those are installed.  It fails when:
+
+* a unit that exists at base is changed (any character of its lines:
+  decorator, signature, body, indentation) or removed; moving an
+  unchanged unit elsewhere in the file is not a change, unless it is one
+  of several that bind the same name (`from m import clamp` and a later
+  `def clamp`: the last one wins), whose order must stay;
+* a new unit runs at collection or changes what other tests see: a
+  module-level call (a value computed by a call, a call in a default
+  argument or a class body included), `pytestmark`, an assignment into
+  another module or through an attribute or item (`mod.attr = x`,
+  `sys.path.insert(...)`, `os.environ[...] = x`),
+  `if`/`try`/`with`/loops at module level, a star or `__future__`
+  import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
+  decorator that is not a fixture's, a mark's or a plain standard
+  wrapper (imported from pytest, unittest, functools, hypothesis and the
+  like: a `given` imported from elsewhere may run anything); and any
+  unit, a new test included, whose code declares `global`, assigns into
+  a name that is not its own, calls `setattr`, `exec` or `os.chdir`,
+  touches `sys.modules`, `sys.path`, `os.environ` or `builtins`, or
+  starts a mock patcher without a `with` (pytest's `monkeypatch` is
+  undone after each test and is fine). Where the line is drawn: a method
+  call that mutates a shared object (`CONFIG.update(...)`) is not seen,
+  since any call may mutate and counting every call would count every
+  test;
+* a new unit binds a name that a base unit binds (a second `def
+  test_a` replaces the first in the module, and the old test never runs)
+  or that any base unit's code mentions (a new fixture `tmp_path`, an
+  import or a helper `clamp` would change what existing tests get);
+* a new member is added to a class that exists at base and is not a test
+  method (a setUp, a helper or an attribute there runs around, or
+  overrides what, the existing methods use), or is a test method that
+  overrides one the class inherits from a class of the file;
+* a new test is added while `allow_added` is false.
+
+New test cases appended to an existing file, new helpers and fixtures
+under new names, and new test classes with their own setUp are welcome.
+The message names each case (`tests/test_clamp.py: test_high_edge
+changed; 2 new tests added`), so a writer knows what to undo.
+
+Only test modules are judged case by case: files a runner collects by
+its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
+anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
+`__snapshots__/`.  Another modified file at a test path (a helper module,
+a data fixture, a snapshot) is judged whole: existing tests may read every
+byte of it.
+
+Where the units cannot be compared, the whole file is the unit and a
+modified test file fails, and the message says why: no module reads its
+suffix (`tests/test_x.rb judged as a whole file: no parser for .rb`), a
+version does not parse (a syntax error; a parser that is not installed),
+it is a symlink or submodule, its text is too large to read, or the source
+has no text for it (a rubric example given by line counts rather than
+`before`/`after`; the Action's API mode past its cap of modified test
+files read through the contents API).  A test-runner configuration file
+(below) is always judged whole.  A modified test file whose text is the
+same on both sides changed its mode or type: drift (the Action's API
+mode, whose listing has no modes, sees a mode change only that way).
 
 **Tests cannot be bent from outside the test files.**  Whatever `paths`
 say, the rule also judges the test runner's configuration, because a new
@@ -79,17 +145,22 @@ from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
     MODIFIED,
     RENAMED,
     TYPE_CHANGED,
     UNKNOWN,
     ChangeSet,
+    FileChange,
 )
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import file_state, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
+from gate.testcases import Unparsable, compare, suffix, units_for
 from gate.text import lines
+from gate.words import plural as count
 
 KIND = "test_drift"
 PARAMETERS = {
@@ -106,6 +177,7 @@ PARAMETERS = {
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 READS = {PATHS, TEXTS}
+TEXT_GLOBS = ("paths",)  # each modified test file's texts, to compare its test cases
 FORBIDS = True
 
 # Files that configure a test runner: a new one can switch existing tests
@@ -135,6 +207,24 @@ TEXT_FILES = TEST_CONFIG_SECTIONS
 # root, such a file at a test path is test configuration (adding one is
 # drift, as for a conftest.py): a test folder has no other use for it.
 NESTED_CONFIG = tuple(f"**/{name}" for name in TEST_CONFIG_SECTIONS)
+
+# The files a test runner collects as test modules, by its default names
+# (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
+# `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, RSpec's
+# `*_spec.rb`, which no module reads yet): only those are
+# judged case by case.  Another file at a test path (a helper module, a
+# data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
+# folder) is judged whole: existing tests may read every byte of it.
+TEST_MODULES = (
+    "**/test*.py",
+    "**/*_test.py",
+    "**/*.test.*",
+    "**/*.spec.*",
+    "**/__tests__/**",
+    "**/*_test.go",
+    "**/*_spec.rb",
+)
+DATA_FOLDERS = ("**/testdata/", "**/__snapshots__/")
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
@@ -230,6 +320,61 @@ def _section_change(changes: ChangeSet, name: str) -> str | None:
     return "removed" if after is None else "changed"
 
 
+def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
+    """Why the modified test file `f` cannot be judged case by case (None: it can)."""
+    if not globs.matches(f.path, TEST_MODULES, GLOBS["paths"]) or globs.matches(
+        f.path, DATA_FOLDERS, GLOBS["paths"]
+    ):
+        return (
+            "not a test module by its runner's default names (a helper, data or snapshot "
+            "of the tests, which existing tests may read whole)"
+        )
+    if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
+        return "a symlink or submodule, not a file of test code"
+    texts = changes.texts.get(f.path)
+    if texts is None:
+        why = changes.withheld.get(f.path)
+        if why is not None:
+            return why
+        if changes.source == "example":
+            return "the example gives line counts, not its before and after text"
+        return f"its text is unavailable from this source ({changes.source})"
+    if texts.base is None or texts.head is None:
+        return "its text is missing on one side"
+    return None
+
+
+def _same_text(changes: ChangeSet, path: str) -> bool:
+    texts = changes.texts.get(path)
+    return texts is not None and texts.base is not None and texts.base == texts.head
+
+
+def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
+    """The drift in the modified test file `f` judged case by case (None:
+    none), and how many new tests it adds."""
+    why = _whole_file_why(changes, f)
+    texts = changes.texts.get(f.path)
+    if why is None and texts is not None and texts.base is not None and texts.head is not None:
+        base = head = None
+        try:
+            side = "base"
+            base = units_for(f.path, texts.base)
+            side = "head"
+            head = units_for(f.path, texts.head)
+        except Unparsable as exc:
+            base = head = None
+            why = f"the {side} version {exc}"
+        else:
+            if base is None or head is None:
+                why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
+        if base is not None and head is not None:
+            drift = compare(base, head, allow_added=allow_added)
+            if drift.ok:
+                return None, len(drift.added)
+            return f"{f.path}: {drift.summary()}", 0
+    return f"{f.path} judged as a whole file: {why}", 0
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     allow_added = param_bool(rule, "allow_added")
@@ -240,6 +385,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
     is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
+    cases: list[str] = []  # what changed in modified test files, per file
+    new_tests = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
         if not hits:
@@ -266,8 +413,19 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "deleted"
         elif f.status == TYPE_CHANGED:
             what = "type-changed"
-        elif f.status == MODIFIED and f.mode_changed and f.added == 0 and f.deleted == 0:
+        elif f.status == MODIFIED and f.mode_changed:
             what = "mode-changed"
+        elif f.status == MODIFIED and _same_text(changes, f.path):
+            # touched with the same text: its mode or type changed, which
+            # a source without modes (the PR files API) cannot say
+            what = "mode-changed"
+        elif f.status == MODIFIED and not configs:
+            problem, added = _by_cases(changes, f, allow_added)
+            new_tests += added
+            if problem is None:
+                continue
+            cases.append(problem)
+            what = "modified"
         else:
             what = "modified"
         counts[what] = counts.get(what, 0) + 1
@@ -278,15 +436,18 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if how is not None:
             sections[name] = how
             offending.append(name)
-    if not counts and not config_added and not submodules and not sections:
+    if not counts and not config_added and not submodules and not sections and not cases:
         extra = "" if allow_added else "; no test file added"
-        return result(rule, True, f"no test file that exists at base was changed{extra}")
+        if new_tests:
+            extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        return result(rule, True, f"no test that exists at base was changed{extra}")
     parts: list[str] = []
     existing = sum(n for k, n in counts.items() if k in _CHANGED)
     if existing:
         detail = ", ".join(f"{counts[k]} {k}" for k in _ORDER if k in counts and k in _CHANGED)
         verb = "exists" if existing == 1 else "exist"
         parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
+        parts.extend(cases)
     if config_added:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "

@@ -12,11 +12,14 @@ One module per language family, each exposing
 sentence when the text is not that language (a syntax error, a grammar that
 is not installed).  `units_for(path, text)` picks the module by the path's
 suffix and returns None for a file no module reads (the whole file is then
-the unit).
+the unit); `compare(base, head, allow_added)` says what the head did to the
+base's units (`Drift`).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
@@ -31,7 +34,9 @@ COLLECTION = "collection"
 
 
 class Unparsable(Exception):
-    """The text cannot be split into units; the message says why, in one sentence."""
+    """The text cannot be split into units; the message says why, in one
+    sentence that follows "the head version" (`does not parse as Python
+    at line 3: invalid syntax`)."""
 
 
 @dataclass(frozen=True)
@@ -54,3 +59,168 @@ class Unit:
     code: str
     binds: tuple[str, ...] = ()
     line: int = 0  # 1-based line where the unit starts at its side
+    # The key of the unit this one is a member of (a method's class), or "".
+    # A new member of a unit that exists at base is judged apart: see `compare`.
+    parent: str = ""
+    # The names the unit's code reads (None: unknown, and `compare` takes
+    # every word of `code`, which can only make it stricter).
+    uses: tuple[str, ...] | None = None
+
+
+# Suffix -> the module (in this package) that splits such files.
+MODULES = {
+    ".py": "python",
+    ".js": "js",
+    ".jsx": "js",
+    ".mjs": "js",
+    ".cjs": "js",
+    ".ts": "js",
+    ".tsx": "js",
+    ".mts": "js",
+    ".cts": "js",
+    ".go": "go",
+}
+
+
+def suffix(path: str) -> str:
+    """The path's last suffix (`.py`), or '' when the file name has none."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 else ""
+
+
+def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
+    """The units of `text`, the file `path`, split by the module its suffix
+    names (`MODULES`); None when no module reads such files.  Raises
+    `Unparsable` when the text is not that language, or the module (or the
+    grammar it needs) is not installed."""
+    name = MODULES.get(suffix(path))
+    if name is None:
+        return None
+    import importlib
+
+    try:
+        module = importlib.import_module(f"gate.testcases.{name}")
+        split: Callable[[str], tuple[Unit, ...]] = module.units
+    except ImportError as exc:  # tree-sitter, or the module itself, not installed
+        raise Unparsable(f"needs a parser that is not installed ({exc})") from None
+    except AttributeError:
+        raise Unparsable(f"needs gate.testcases.{name}.units, which is missing") from None
+    return split(text)
+
+
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True)
+class Drift:
+    """What a head version did to the units of a base version (`compare`).
+
+    `changed` and `removed` name base units; `added` names welcome new test
+    cases; `refused` names new units that are drift, each with why.  `ok`:
+    nothing changed, nothing removed, nothing refused."""
+
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.changed or self.removed or self.refused)
+
+    def summary(self) -> str:
+        """`test_high_edge changed; 2 new tests added`: what a message says."""
+        from gate.words import plural
+
+        parts = [f"{n} changed" for n in self.changed]
+        parts += [f"{n} removed" for n in self.removed]
+        parts += [f"{n} {why}" for n, why in self.refused]
+        if self.added:
+            parts.append(f"{plural(len(self.added), 'new test')} added")
+        return "; ".join(parts)
+
+
+def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = True) -> Drift:
+    """What `head` (a file's units at head) did to `base` (its units at base).
+
+    Every base unit must be at head (same key) with identical code, or it
+    is changed or removed; where it sits does not matter.  A new head unit:
+
+    * a member of a unit that exists at base (a method of an existing
+      class): a CASE is a new test; anything else is drift, since it can
+      override what the existing members call (a helper, an attribute,
+      setUp, a fixture of the class);
+    * a member of a new unit (a new test class): welcome, unless its role
+      is COLLECTION (it runs at import or changes shared state);
+    * at module level: COLLECTION is drift; so is a unit that binds a name
+      some base unit binds (it replaces it) or that any base unit uses
+      (`Unit.uses`, else any word of its code: a new fixture, import or
+      helper of that name changes what existing tests get); else a CASE is
+      a new test and SUPPORT is welcome.
+
+    New tests are drift too when `allow_added` is false.  Units that bind
+    the same name must keep their order (the last one wins)."""
+    base_by_key = {u.key: u for u in base}
+    head_code = {u.key: u.code for u in head}
+    changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
+    removed = tuple(u.name for u in base if u.key not in head_code)
+    bound = {n for u in base if not u.parent for n in u.binds}
+    mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
+    parents = {u.parent for u in head if u.parent}
+    # What each base class inherits from the classes of the file it names
+    # (`class TestB(TestA)`): a new member of that name overrides one.
+    members: dict[str, set[str]] = {}
+    for u in base:
+        if u.parent:
+            members.setdefault(u.parent, set()).update(u.binds)
+    inherited = {
+        u.key: {n for b in (u.uses or ()) for n in members.get(f"class {b}", set())}
+        for u in base
+        if u.key in members
+    }
+    added: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for u in head:
+        if u.key in base_by_key:
+            continue
+        is_test = u.role == CASE and u.key not in parents  # a class header is no test of its own
+        clash = sorted(set(u.binds) & bound) if not u.parent else []
+        used = sorted(set(u.binds) & mentioned) if not u.parent else []
+        why = None
+        if u.parent and u.parent in base_by_key:
+            if u.role != CASE:
+                why = "added to a class that exists at base"
+            elif set(u.binds) & inherited.get(u.parent, set()):
+                why = "overrides a test the class inherits"
+        elif clash:
+            why = f"replaces {', '.join(clash)} of the base version"
+        elif used:
+            why = f"binds {', '.join(used)}, a name existing code uses"
+        if why is None and u.role == COLLECTION:
+            why = "runs at collection or changes what other tests see"
+        if why is not None:
+            refused.append((f"new {u.name}", why))
+        elif is_test and allow_added:
+            added.append(u.name)
+        elif is_test:
+            refused.append((f"new test {u.name}", "added and allow_added is false"))
+    refused.extend(_reordered(base, head))
+    return Drift(changed=changed, removed=removed, added=tuple(added), refused=tuple(refused))
+
+
+def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, str]]:
+    """Names that several base units bind in one scope (`from m import
+    clamp` and a later `def clamp`): the last one wins, so those units must
+    keep their order at head even where each is unchanged."""
+    at_head = {u.key: i for i, u in enumerate(head)}
+    binders: dict[tuple[str, str], list[str]] = {}
+    for u in base:
+        for name in u.binds:
+            binders.setdefault((u.parent, name), []).append(u.key)
+    out = []
+    for (_, name), keys in sorted(binders.items()):
+        kept = [at_head[k] for k in keys if k in at_head]
+        if kept != sorted(kept):
+            out.append((f"the units binding {name}", "are in another order"))
+    return out

@@ -215,14 +215,21 @@ class Scenario:
             files=listing,
         )
         for sha in dict.fromkeys((self.base, fork, head)):
-            for path in git(self.repo.root, "ls-tree", "-r", "-z", "--name-only", sha).split("\0"):
-                if path:
-                    data = subprocess.run(
-                        ["git", "cat-file", "blob", f"{sha}:{path}"],
-                        cwd=self.repo.root,
-                        capture_output=True,
-                        check=True,
-                    ).stdout
+            for record in git(self.repo.root, "ls-tree", "-r", "-z", sha).split("\0"):
+                if not record:
+                    continue
+                mode, path = record.split(" ", 1)[0], record.split("\t", 1)[1]
+                if mode == "160000":
+                    continue  # a submodule: no file for the contents API to serve
+                data = subprocess.run(
+                    ["git", "cat-file", "blob", f"{sha}:{path}"],
+                    cwd=self.repo.root,
+                    capture_output=True,
+                    check=True,
+                ).stdout
+                if mode == "120000":
+                    self.github.add_symlink(REPO, sha, path, data.decode())
+                else:
                     self.github.add_content(REPO, sha, path, data)
         self.head = head
         return head

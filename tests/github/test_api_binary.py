@@ -211,3 +211,63 @@ def test_a_carriage_return_alone_in_the_patch_counts_the_file_whole(patch: str, 
     (counted,) = count_unlisted([change], lambda rev, path: sides[rev], "fork", "head")
     expected = (0, 0) if sides["head"] == sides["fork"] else (len(lines(new)), 2)
     assert (counted.added, counted.deleted) == expected
+
+
+KEEP_RUBRIC = """\
+version: 1
+rules:
+  - id: KEEP
+    kind: keep_lines
+    file: app.py
+    lines: ["import os"]
+"""
+
+
+@pytest.mark.parametrize("target", ["copy.py", "lib/../copy.py", "missing.py"])
+def test_a_content_file_made_a_symlink_fails_in_api_mode_as_in_git_mode(
+    scenario: Scenario, tmp_path: Path, target: str
+) -> None:
+    """The contents API reads a symlink to a file of the repository as that
+    file: a link to a copy of the old text read as the old text, and
+    `keep_lines` passed.  The listing says `changed` (a type change) and the
+    reader never takes another file's text for the link's."""
+    repo = scenario.repo
+    repo.git("checkout", "-q", "main")
+    old = "import os\n\n\ndef clamp(x):\n    return x\n"
+    repo.write("app.py", old)
+    repo.write(".github/keep.yml", KEEP_RUBRIC)
+    scenario.base = repo.commit("rubric")
+    repo.git("checkout", "-q", "-B", "feature", "main")
+    scenario.inputs["rubric-path"] = ".github/keep.yml"
+    repo.remove("app.py")
+    repo.symlink("app.py", target)
+    scenario.push({"copy.py": old})
+    git_out, api_out, requests = judge_both_ways(scenario, tmp_path)
+    for out in (git_out, api_out):
+        report = out.report()
+        assert out.code == 1, out.log
+        assert report["failed"] == ["KEEP"]
+        keep = {r["id"]: r for r in report["results"]}["KEEP"]
+        assert "regular file" in keep["message"], keep["message"]
+    read = {r.path.rsplit("/contents/", 1)[-1] for r in requests if "/contents/" in r.path}
+    assert "app.py" in read
+
+
+def test_the_contents_reader_never_returns_the_file_a_symlink_points_to(
+    scenario: Scenario,
+) -> None:
+    """`get_file` on a symlink gives None (no regular file there), whatever
+    the link points to; the file itself still reads."""
+    from conftest import REPO
+
+    from gate.github.client import GitHubClient
+    from gate.github.settings import Settings
+
+    scenario.push({"x.py": "x = 1\n"})  # a PR for the runner's environment
+    scenario.github.add_content(REPO, "abc", "real.py", b"x = 1\n")
+    scenario.github.add_symlink(REPO, "abc", "link.py", "real.py")
+    scenario.github.add_symlink(REPO, "abc", "dangling.py", "nowhere.py")
+    client = GitHubClient(Settings.from_env(scenario.env()))
+    assert client.get_file("abc", "real.py") == b"x = 1\n"
+    assert client.get_file("abc", "link.py") is None
+    assert client.get_file("abc", "dangling.py") is None

@@ -24,6 +24,7 @@ import copy
 import hashlib
 import json
 import math
+import posixpath
 import re
 import threading
 import time
@@ -408,6 +409,7 @@ class GitHubDouble:
         self.repos: dict[str, dict[str, Any]] = {}
         self.pulls: dict[tuple[str, int], Pull] = {}
         self.contents: dict[tuple[str, str, str], bytes] = {}
+        self.links: dict[tuple[str, str, str], str] = {}  # a symlink's target, as git stores it
         self.token_user = TOKEN_USER
         self._faults: list[Fault] = []
         self._lock = threading.RLock()
@@ -538,6 +540,15 @@ class GitHubDouble:
             self.add_repo(full_name)
         with self._lock:
             self.contents[(full_name, ref, path.strip("/"))] = bytes(data)
+
+    def add_symlink(self, full_name: str, ref: str, path: str, target: str) -> None:
+        """A symlink at `path` to `target` (relative to its folder).  The contents
+        API answers for a link to a file of the repository with that file (its
+        own `path`), as GitHub documents; for any other link, with the link."""
+        if full_name not in self.repos:
+            self.add_repo(full_name)
+        with self._lock:
+            self.links[(full_name, ref, path.strip("/"))] = target
 
     def add_comment(
         self, full_name: str, issue_number: int, body: str, user: str = "someone"
@@ -1157,6 +1168,29 @@ class GitHubDouble:
         ref = params.get("ref") or self.repos[full_name]["default_branch"]
         path = str(params["path"]).strip("/")
         api = self._api(f"/repos/{full_name}")
+        target = self.links.get((full_name, ref, path))
+        if target is not None:
+            followed = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+            if (full_name, ref, followed) not in self.contents:
+                quoted = urllib.parse.quote(path)
+                return (
+                    200,
+                    {
+                        "type": "symlink",
+                        "target": target,
+                        "size": len(target),
+                        "name": path.rsplit("/", 1)[-1],
+                        "path": path,
+                        "sha": _fake_sha(path),
+                        "url": f"{api}/contents/{quoted}?ref={urllib.parse.quote(ref)}",
+                        "git_url": None,
+                        "html_url": None,
+                        "download_url": None,
+                        "_links": {"self": f"{api}/contents/{quoted}", "git": None, "html": None},
+                    },
+                    {},
+                )
+            path = followed  # GitHub answers with the file the link points to
         data = self.contents.get((full_name, ref, path))
         if data is None:
             prefix = path + "/" if path else ""

@@ -224,7 +224,7 @@ def test_an_unregistered_kind_is_unknown_again(capsys: pytest.CaptureFixture[str
         ({"doc": "  "}, "needs documentation"),
         ({"parameters": {"id": {"description": "x"}}}, "not a usable parameter name"),
         ({"parameters": {"file": {"type": "string"}}}, "needs a description"),
-        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF or TEXT_FILES"),
+        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF, TEXT_FILES or TEXT_GLOBS"),
         ({"reads": frozenset({"smell"})}, "READS must name"),
         ({"texts_of": ("nope",)}, "TEXTS_OF names ['nope']"),
         ({"globs": {"file": "fuzzy"}}, "GLOBS modes"),
@@ -290,3 +290,25 @@ def test_every_kind_loads_with_its_declared_defaults_and_requires_the_rest(kind:
 
 def _tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
+
+
+def test_text_globs_read_the_modified_files_they_match() -> None:
+    """A kind's TEXT_GLOBS (test_drift's `paths`) make every source read the
+    texts of the modified files they match, in the parameter's GLOBS mode;
+    added, deleted and renamed files are not read for it."""
+    from gate.changes import ADDED, DELETED, RENAMED, FileChange
+
+    rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")
+    wants = rubric.texts_wanted()
+    assert wants.files == rubric.content_files() == ("pyproject.toml", "setup.cfg")
+    files = [
+        FileChange("Tests/test_a.py"),  # FOLDED: another letter case is a test path
+        FileChange("tests/test_b.py", status=ADDED),
+        FileChange("tests/test_c.py", status=DELETED),
+        FileChange("tests/test_d.py", status=RENAMED, old_path="tests/test_e.py"),
+        FileChange("src/app.py"),
+    ]
+    assert wants.extra(files) == ("Tests/test_a.py",)
+    assert wants.paths(files) == ("Tests/test_a.py", "pyproject.toml", "setup.cfg")
+    plain = load_rubric_bytes(b"rules:\n  - {id: F, kind: max_files, limit: 1}\n", "r")
+    assert plain.texts_wanted().extra(files) == ()

@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
     RENAMED,
+    TEXT_LIMIT,
     TYPE_CHANGED,
     ChangeSet,
     FileChange,
+    FileTexts,
     from_paths,
 )
+from gate.changes.api import GLOB_READS, changes_from_api, listing
+from gate.changes.example import changes_from_example
+from gate.cli import main
+from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
+from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift
+from tests.conftest import GitRepo
+from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)
 
@@ -28,7 +41,7 @@ def one(f: FileChange) -> ChangeSet:
 
 CASES = [
     # (label, changes, params, passed, message, paths)
-    ("no change", ChangeSet(), {}, True, "no test file that exists at base was changed", []),
+    ("no change", ChangeSet(), {}, True, "no test that exists at base was changed", []),
     (
         "source file only",
         one(FileChange("clamp_kit.py", added=1, deleted=1)),
@@ -161,7 +174,7 @@ CASES = [
         ),
         {"allow_added": False},
         False,
-        "3 test files that exist at base changed (2 modified, 1 deleted); 1 new test file added",
+        "3 test files that exist at base changed (2 modified, 1 deleted)",
         ["a_test.go", "tests/a.py", "tests/new.py", "tests/z.py"],
     ),
     (
@@ -228,3 +241,258 @@ def test_defaults_apply_when_params_are_absent() -> None:
     result = test_drift.check(Rule(id="T", kind="test_drift"), changes)
     assert not result.passed
     assert result.paths == ("tests/test_a.py",)
+
+
+# --- modified test files are judged case by case, from every source -----------
+
+RUBRIC = "rules:\n  - {id: TESTS, kind: test_drift}\n"
+CLAMP = "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n"
+TEST_CLAMP = (
+    "from clamp_kit import clamp\n\n\n"
+    "def test_low_edge():\n    assert clamp(-1, 0, 10) == 0\n\n\n"
+    "def test_high_edge():\n    assert clamp(11, 0, 10) == 10\n"
+)
+APPENDED = TEST_CLAMP + (
+    "\n\ndef test_inside():\n    assert clamp(5, 0, 10) == 5\n"
+    "\n\ndef test_inside_low():\n    assert clamp(1, 0, 10) == 1\n"
+)
+EDITED = APPENDED.replace("clamp(11, 0, 10) == 10", "clamp(11, 0, 10) >= 0")
+EDITED_MESSAGE = "tests/test_clamp.py: test_high_edge changed; 2 new tests added"
+
+
+def clamp_repo(
+    repo: GitRepo, head_text: str, extra: dict[str, str] | None = None
+) -> tuple[str, str]:
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "clamp_kit.py": CLAMP,
+            "tests/test_clamp.py": TEST_CLAMP,
+        }
+    )
+    base = repo.commit("base")
+    repo.write_many({"tests/test_clamp.py": head_text, **(extra or {})})
+    return base, repo.commit("head")
+
+
+def check_json(argv: list[str], capsys: Any) -> tuple[int, dict[str, Any]]:
+    code = main([*argv, "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    return code, next(r for r in report["results"] if r["id"] == "TESTS")
+
+
+@pytest.mark.parametrize(
+    ("head_text", "code", "message"),
+    [
+        (APPENDED, 0, "no test that exists at base was changed; 2 new tests added to existing"),
+        (EDITED, 1, EDITED_MESSAGE),
+        (
+            TEST_CLAMP.replace("def test_low_edge():\n    assert clamp(-1, 0, 10) == 0\n\n\n", ""),
+            1,
+            "test_low_edge removed",
+        ),
+        (
+            APPENDED + "\nimport clamp_kit\nclamp_kit.clamp = max\n",
+            1,
+            "runs at collection or changes what other tests see",
+        ),
+        (
+            TEST_CLAMP + "\ndef broken(:\n",
+            1,
+            "tests/test_clamp.py judged as a whole file: the head version does not parse "
+            "as Python at line 11",
+        ),
+    ],
+)
+def test_git_and_patch_mode_judge_cases(
+    repo: GitRepo, capsys: Any, head_text: str, code: int, message: str
+) -> None:
+    base, head = clamp_repo(repo, head_text)
+    git_code, git_result = check_json(
+        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
+    )
+    patch = repo.root.parent / "writer.patch"
+    patch.write_bytes(
+        subprocess.run(
+            ["git", "-C", str(repo.root), "diff", "--binary", base, head],
+            capture_output=True,
+            check=True,
+        ).stdout
+    )
+    patch_code, patch_result = check_json(
+        ["check", "--repo", str(repo.root), "--base", base, "--patch", str(patch)], capsys
+    )
+    for got, result in ((git_code, git_result), (patch_code, patch_result)):
+        assert got == code, result
+        assert message in result["message"]
+        assert result["paths"] == ([] if code == 0 else ["tests/test_clamp.py"])
+
+
+def test_a_mode_change_with_new_cases_is_still_drift(repo: GitRepo, capsys: Any) -> None:
+    base, _ = clamp_repo(repo, TEST_CLAMP)
+    repo.write("tests/test_clamp.py", APPENDED, mode=0o755)
+    head = repo.commit("appended, and executable")
+    code, result = check_json(
+        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
+    )
+    assert code == 1
+    assert "(1 mode-changed)" in result["message"]
+
+
+def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
+    """The PR files API lists a mode change as a modification with no modes."""
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    found = listing([PullFile("tests/test_clamp.py", "changed", 0, 0, 0, None, False)], 1)
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=rubric.texts_wanted(),
+        read_file=lambda ref, path: TEST_CLAMP.encode() if path.startswith("tests/") else None,
+        merge_base="fork",
+    )
+    result = test_drift.check(rubric.rules[0], changes)
+    assert not result.passed
+    assert "(1 mode-changed)" in result.message
+
+
+def test_a_file_without_a_parser_or_too_large_is_judged_whole(repo: GitRepo, capsys: Any) -> None:
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "spec/clamp_spec.rb": "it 'a' do\nend\n",
+            "tests/test_big.py": "X = 1\n",
+        }
+    )
+    base = repo.commit("base")
+    big = "def test_x():\n    assert True\n" + "# padding\n" * (TEXT_LIMIT // 10 + 1)
+    repo.write_many(
+        {
+            "spec/clamp_spec.rb": "it 'a' do\nend\nit 'b' do\nend\n",
+            "tests/test_big.py": "X = 1\n" + big,
+        }
+    )
+    head = repo.commit("head")
+    code, result = check_json(
+        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
+    )
+    assert code == 1
+    assert "spec/clamp_spec.rb judged as a whole file: no parser for .rb" in result["message"]
+    assert "tests/test_big.py judged as a whole file: its head version is" in result["message"]
+    assert result["paths"] == ["spec/clamp_spec.rb", "tests/test_big.py"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/helpers.py",
+        "tests/fixtures/sample.py",
+        "pkg/testdata/x_test.go",
+        "web/__snapshots__/a.test.js",
+    ],
+)
+def test_a_file_that_is_no_test_module_is_judged_whole(path: str) -> None:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": path, "before": TEST_CLAMP, "after": APPENDED}])
+    result = test_drift.check(rule, changes)
+    assert not result.passed
+    assert f"{path} judged as a whole file: not a test module" in result.message
+
+
+def test_examples_with_texts_are_judged_by_cases_and_by_counts_whole() -> None:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    appended = changes_from_example(
+        [{"path": "tests/test_clamp.py", "before": TEST_CLAMP, "after": APPENDED}]
+    )
+    assert test_drift.check(rule, appended).passed
+    edited = changes_from_example(
+        [{"path": "tests/test_clamp.py", "before": TEST_CLAMP, "after": EDITED}]
+    )
+    assert EDITED_MESSAGE in test_drift.check(rule, edited).message
+    by_counts = changes_from_example([{"path": "tests/test_app.py", "added": 1, "deleted": 1}])
+    result = test_drift.check(rule, by_counts)
+    assert not result.passed
+    assert "judged as a whole file: the example gives line counts" in result.message
+
+
+def api_changes(pairs: dict[str, tuple[str, str]], wants: Any) -> ChangeSet:
+    found = listing(
+        [PullFile(p, "modified", 2, 1, 3, None, True) for p in sorted(pairs)], expected=len(pairs)
+    )
+    requests: list[tuple[str, str]] = []
+
+    def read(ref: str, path: str) -> bytes | None:
+        requests.append((ref, path))
+        if path not in pairs:
+            return None  # pyproject.toml, setup.cfg: absent
+        before, after = pairs[path]
+        return (before if ref == "fork" else after).encode()
+
+    changes = changes_from_api(
+        found, base="base", head="head", content_files=wants, read_file=read, merge_base="fork"
+    )
+    assert len(requests) == 2 * min(len(pairs), GLOB_READS) + 2  # and pyproject.toml, setup.cfg
+    return changes
+
+
+def test_api_mode_reads_modified_tests_up_to_its_cap() -> None:
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    rule = rubric.rules[0]
+    one_file = api_changes({"tests/test_clamp.py": (TEST_CLAMP, APPENDED)}, rubric.texts_wanted())
+    assert test_drift.check(rule, one_file).passed
+    many = {f"tests/test_{i:03}.py": (TEST_CLAMP, APPENDED) for i in range(GLOB_READS + 1)}
+    changes = api_changes(many, rubric.texts_wanted())
+    result = test_drift.check(rule, changes)
+    assert not result.passed
+    assert result.paths == (f"tests/test_{GLOB_READS:03}.py",)
+    assert f"judged as a whole file: the Action's API mode reads at most {GLOB_READS}" in (
+        result.message
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(module(), st.lists(NEW_CASE, max_size=3), st.one_of(st.none(), MUTATIONS), st.data())
+def test_the_rule_passes_appended_cases_and_fails_any_edit(
+    pieces: list[tuple[str, str]], new: list[str], how: str | None, data: st.DataObject
+) -> None:
+    """Generated test modules through the rule: appended cases pass, and
+    with one existing unit edited the rule fails naming the file and it."""
+    base = text(pieces)
+    edited = pieces
+    if how is not None:
+        index = data.draw(st.integers(min_value=1, max_value=len(pieces) - 1))
+        name, code = pieces[index]
+        edited = [*pieces[:index], (name, mutate(code, how)), *pieces[index + 1 :]]
+    head = text([p for p in edited if p[1]]) + "".join(
+        "\n\n" + code.format(n=n) for n, code in enumerate(new)
+    )
+    if head == base:
+        return
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": "tests/test_gen.py", "before": base, "after": head}])
+    result = test_drift.check(rule, changes)
+    assert result.passed is (how is None), result.message
+    if how is not None:
+        assert result.paths == ("tests/test_gen.py",)
+        assert f"tests/test_gen.py: {name.split('.')[0]}" in result.message
+
+
+def test_symlinks_and_allow_added_false_in_modified_files() -> None:
+    texts = {"tests/test_clamp.py": FileTexts(base=TEST_CLAMP, head=APPENDED)}
+    link = FileChange(
+        "tests/test_clamp.py", added=2, deleted=1, old_mode="120000", new_mode="120000"
+    )
+    result = drift(ChangeSet(files=(link,), texts=texts))
+    assert "tests/test_clamp.py judged as a whole file: a symlink or submodule" in result.message
+    plain = FileChange(
+        "tests/test_clamp.py", added=8, deleted=0, old_mode="100644", new_mode="100644"
+    )
+    assert drift(ChangeSet(files=(plain,), texts=texts)).passed
+    refused = drift(ChangeSet(files=(plain,), texts=texts), allow_added=False)
+    assert not refused.passed
+    assert "new test test_inside added and allow_added is false" in refused.message
+
+
+def drift(changes: ChangeSet, allow_added: bool = True) -> Any:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": allow_added, "paths": TESTS})
+    return test_drift.check(rule, changes)

@@ -1,0 +1,127 @@
+"""`gate backtest` over real histories: commits a second, against separate `gate check` runs.
+
+    python bench/bench_backtest.py REPO... [--last 200] [--jobs 1,4] [--checks 30]
+        [--python VENV/bin/python]
+
+For each REPO (a clone or a bare snapshot), with the starter rubric (`gate
+init`'s text, given as `--rubric-file`):
+
+* `gate backtest --last N --format json` as one subprocess, once per
+  `--jobs` value, timed end to end (start-up, rubric load, examples and all):
+  commits judged a second;
+* `gate check --base SHA^ --head SHA --rubric-file STARTER --format json`,
+  one subprocess per commit, for the newest `--checks` commits of the same
+  walk, timed: commits a second that way, and each one's `failed` compared
+  with the backtest's (any difference is a bug: exit 1).
+
+Prints one row per repository and `--jobs` value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gate.rubric.starter import STARTER_RUBRIC  # noqa: E402
+
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def gate(python: str, *argv: str) -> tuple[int, bytes, float]:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [python, "-m", "gate", *argv], capture_output=True, env=ENV, check=False, cwd=ROOT
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1, 2):
+        raise SystemExit(f"gate {argv[0]} exited {proc.returncode}: {proc.stderr[-400:]!r}")
+    return proc.returncode, proc.stdout, elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repos", nargs="+")
+    parser.add_argument("--last", type=int, default=200)
+    parser.add_argument("--jobs", default="1,4", help="comma-separated --jobs values")
+    parser.add_argument("--checks", type=int, default=30, help="separate gate check runs")
+    parser.add_argument("--python", default=sys.executable)
+    args = parser.parse_args()
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        rubric = Path(tmp, "starter.yml")
+        rubric.write_text(STARTER_RUBRIC, encoding="utf-8")
+        print(
+            f"{'repository':<28} {'jobs':>4} {'judged':>6} {'unjudged':>8} {'backtest s':>10} "
+            f"{'commits/s':>9} {'checks/s':>8} {'ratio':>5} {'agree':>5}"
+        )
+        for repo in args.repos:
+            name = Path(repo).resolve().as_posix().split("/.mirror/")[-1][:28]
+            check_rate: float | None = None
+            agree = "-"
+            for jobs in (int(j) for j in args.jobs.split(",")):
+                _, out, elapsed = gate(
+                    args.python,
+                    "backtest",
+                    "--repo",
+                    repo,
+                    "--rubric-file",
+                    str(rubric),
+                    "--last",
+                    str(args.last),
+                    "--jobs",
+                    str(jobs),
+                    "--format",
+                    "json",
+                )
+                data = json.loads(out)
+                judged = data["commits"]
+                if check_rate is None and args.checks:
+                    sample = judged[: args.checks]
+                    total = 0.0
+                    same = 0
+                    for commit in sample:
+                        sha = commit["sha"]
+                        _, report, took = gate(
+                            args.python,
+                            "check",
+                            "--repo",
+                            repo,
+                            "--base",
+                            f"{sha}^",
+                            "--head",
+                            sha,
+                            "--rubric-file",
+                            str(rubric),
+                            "--format",
+                            "json",
+                        )
+                        total += took
+                        if json.loads(report)["failed"] == commit["failed"]:
+                            same += 1
+                        else:
+                            bad += 1
+                            print(f"  DISAGREES {sha}: backtest {commit['failed']}", flush=True)
+                    check_rate = len(sample) / total if total else 0.0
+                    agree = f"{same}/{len(sample)}"
+                rate = len(judged) / elapsed
+                ratio = rate / check_rate if check_rate else 0.0
+                print(
+                    f"{name:<28} {jobs:>4} {len(judged):>6} {len(data['unjudged']):>8} "
+                    f"{elapsed:>10.2f} {rate:>9.1f} {check_rate or 0:>8.1f} {ratio:>5.1f} "
+                    f"{agree:>5}",
+                    flush=True,
+                )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,287 @@
+"""Go test files (`_test.go`) as units.
+
+`units(text)` parses with tree-sitter's Go grammar and makes one unit of
+each top-level declaration; a grouped `import (...)`, `var (...)` or
+`type (...)` is split into one unit per spec (adding an import to a group
+changes no existing unit), and a `const (...)` group stays one unit when a
+spec takes its value from its place (`iota`, or a spec without a value).
+
+* **A case** is what `go test` runs: a function `TestX`, `BenchmarkX`,
+  `FuzzX` or `ExampleX` whose name is the prefix alone or goes on with a
+  character that is not a lower-case letter (Go's rule: `Testify` is not
+  a test, `Test_x` and `TestÅ` are).  Its key is `func TestX`; `t.Run`
+  subtests and table-driven cases are inside its code.
+* **COLLECTION** is code that decides what the package's tests see or
+  whether they run: `func TestMain` (it runs the whole package's tests),
+  every `func init`, a `var` whose initializer calls a function, converts,
+  or receives from a channel (it runs when the package loads, `var _ =
+  setup()` included), an import for effects only (`import _ "x"`: its
+  `init` runs), and a compiler directive comment outside a function
+  (`//go:build`, `// +build`, `//go:embed`, `//go:linkname`, `//line`,
+  ...: `//go:build ignore` turns the whole file off), also inside a
+  grouped declaration.
+* **Suites**: a method whose name starts with `Test` is a case too (testify's
+  `suite` and gocheck run a suite's `Test*` methods), and the methods they
+  call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,
+  `BeforeTest`, gocheck's `SetUpTest`, ...) are COLLECTION.
+* **SUPPORT** is every other declaration: the `package` clause, imports
+  with names, `const`, `type`, a `var` without a call, helper functions,
+  and methods (keyed by receiver type, `method T.M`).  `binds` are the
+  names it declares (a method binds its receiver type's name: a new method
+  changes that type's method set, which interfaces and reflection see; an
+  import binds its package name: the alias, or the
+  path's last element without a `.vN`/`/vN` version and `go-` prefix; a
+  dot import binds `.`).
+
+`Unparsable` when the grammar is not installed or the tree has an ERROR
+or MISSING node.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.testcases._treesitter import Source, UniqueKeys, named, parse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
+DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")
+# Expressions in a var initializer that run code when the package loads.
+RUNS = frozenset({"call_expression", "type_conversion_expression"})
+FUNCTION_LITERALS = frozenset({"func_literal"})
+GROUPS = frozenset(
+    {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
+)
+# Methods a test suite runner (testify's suite, gocheck) calls around a suite's tests.
+SUITE_HOOKS = frozenset(
+    {
+        "SetupSuite",
+        "SetupTest",
+        "SetupSubTest",
+        "TearDownSuite",
+        "TearDownTest",
+        "TearDownSubTest",
+        "BeforeTest",
+        "AfterTest",
+        "HandleStats",
+        "SetUpSuite",
+        "SetUpTest",
+    }
+)
+_VERSION = re.compile(r"v[0-9]+")
+
+
+def units(text: str) -> tuple[Unit, ...]:
+    """The units of a Go test file."""
+    source = parse(text, "go")
+    splitter = _Splitter(source)
+    for node in source.root.children:
+        splitter.declaration(node)
+    return tuple(splitter.found)
+
+
+def is_test_name(name: str) -> bool:
+    """Whether `go test` runs a function of this name (given the signature)."""
+    for prefix in PREFIXES:
+        if name == prefix:
+            return True
+        if name.startswith(prefix):
+            return unicodedata.category(name[len(prefix)]) != "Ll"
+    return False
+
+
+class _Splitter:
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.found: list[Unit] = []
+        self._keys = UniqueKeys()
+
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    def add(self, node: Node, key: str, name: str, role: str, binds: tuple[str, ...] = ()) -> None:
+        unique, n = self._keys.add(key)
+        self.found.append(
+            Unit(
+                key=unique,
+                name=name if n == 1 else f"{name} #{n}",
+                role=role,
+                code=self.text(node),
+                binds=tuple(dict.fromkeys(binds)),
+                line=self.source.line(node),
+            )
+        )
+
+    def declaration(self, node: Node) -> None:
+        kind = node.type
+        if kind == "comment":
+            text = self.text(node)
+            if DIRECTIVE.match(text):
+                word = text.split()[0] if text.split() else text
+                self.add(node, f"directive {word}", word, COLLECTION)
+            return
+        if not node.is_named:
+            return
+        if kind == "package_clause":
+            self.add(node, "package", "package", SUPPORT)
+        elif kind == "function_declaration":
+            self.function(node)
+        elif kind == "method_declaration":
+            self.method(node)
+        elif kind == "import_declaration":
+            for spec in self.specs(node, "import_spec_list", "import_spec"):
+                self.import_(spec)
+        elif kind == "var_declaration":
+            for spec in self.specs(node, "var_spec_list", "var_spec"):
+                names = self.names(spec)
+                label = ", ".join(names)
+                role = COLLECTION if self.runs(spec.child_by_field_name("value")) else SUPPORT
+                self.add(spec, f"var {label}", label, role, names)
+        elif kind == "const_declaration":
+            self.const(node)
+        elif kind == "type_declaration":
+            for spec in named(node):
+                if spec.type in ("type_spec", "type_alias"):
+                    names = self.names(spec)
+                    self.add(spec, f"type {', '.join(names)}", ", ".join(names), SUPPORT, names)
+        elif kind != "empty_statement":  # the grammar allows statements at the top level
+            raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a Go declaration")
+        if kind in GROUPS:
+            self.directives_inside(node)
+
+    def directives_inside(self, node: Node) -> None:
+        """Directive comments inside a grouped declaration (`//go:embed` before a spec)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "comment":
+                self.declaration(current)
+            stack.extend(reversed(current.children))
+
+    def specs(self, node: Node, group: str, spec: str) -> list[Node]:
+        found: list[Node] = []
+        for child in named(node):
+            if child.type == group:
+                found += [c for c in named(child) if c.type == spec]
+            elif child.type == spec:
+                found.append(child)
+        return found
+
+    def names(self, spec: Node) -> tuple[str, ...]:
+        return tuple(self.text(n) for n in spec.children_by_field_name("name"))
+
+    def function(self, node: Node) -> None:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else ""
+        if name in ("TestMain", "init"):
+            role = COLLECTION
+        elif is_test_name(name):
+            role = CASE
+        else:
+            role = SUPPORT
+        binds = (name,) if name not in ("init", "_") else ()
+        self.add(node, f"func {name}", name, role, binds)
+
+    def method(self, node: Node) -> None:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else ""
+        receiver = node.child_by_field_name("receiver")
+        owner = self.receiver_type(receiver) if receiver is not None else ""
+        label = f"{owner}.{name}"
+        if name in SUITE_HOOKS:
+            role = COLLECTION
+        elif name.startswith("Test"):  # testify and gocheck run a suite's Test* methods
+            role = CASE
+        else:
+            role = SUPPORT
+        self.add(node, f"method {label}", label, role, (owner,) if owner else ())
+
+    def receiver_type(self, receiver: Node) -> str:
+        """`T` for a receiver `(t *T)`, `(T)`, `(v V[K])`."""
+        params = [p for p in named(receiver) if p.type == "parameter_declaration"]
+        if not params:
+            return ""
+        current = params[0].child_by_field_name("type")
+        while current is not None:
+            if current.type == "type_identifier":
+                return self.text(current)
+            if current.type in ("pointer_type", "parenthesized_type"):
+                inner = named(current)
+                current = inner[0] if inner else None
+            elif current.type == "generic_type":
+                current = current.child_by_field_name("type")
+            else:
+                return self.text(current)
+        return ""
+
+    def import_(self, spec: Node) -> None:
+        path_node = spec.child_by_field_name("path")
+        path = self.text(path_node)[1:-1] if path_node is not None else ""
+        alias = spec.child_by_field_name("name")
+        if alias is not None and alias.type == "blank_identifier":
+            self.add(spec, f'import _ "{path}"', path, COLLECTION)
+            return
+        bound = self.text(alias) if alias is not None else package_name(path)
+        self.add(spec, f'import "{path}"', path, SUPPORT, (bound,))
+
+    def const(self, node: Node) -> None:
+        specs = [c for c in named(node) if c.type == "const_spec"]
+        if len(specs) > 1:
+            positional = any(
+                spec.child_by_field_name("value") is None or self.has(spec, "iota")
+                for spec in specs
+            )
+            if positional:  # a value taken from the spec's place: the group is one unit
+                names = tuple(n for spec in specs for n in self.names(spec))
+                label = ", ".join(names)
+                self.add(node, f"const {label}", label, SUPPORT, names)
+                return
+        for spec in specs:
+            names = self.names(spec)
+            label = ", ".join(names)
+            self.add(spec, f"const {label}", label, SUPPORT, names)
+
+    def has(self, node: Node, kind: str) -> bool:
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == kind:
+                return True
+            stack.extend(current.named_children)
+        return False
+
+    def runs(self, value: Node | None) -> bool:
+        """Whether a var initializer calls, converts or receives (outside a
+        function literal, whose body runs only when called)."""
+        if value is None:
+            return False
+        stack = [value]
+        while stack:
+            current = stack.pop()
+            if current.type in FUNCTION_LITERALS:
+                continue
+            if current.type in RUNS:
+                return True
+            if current.type == "unary_expression":
+                operator = current.child_by_field_name("operator")
+                if operator is not None and self.text(operator) == "<-":
+                    return True
+            stack.extend(current.named_children)
+        return False
+
+
+def package_name(path: str) -> str:
+    """The name an import of `path` binds, by Go's convention: the last
+    element, less a `.vN` or a whole `vN` element and a `go-` prefix."""
+    parts = [p for p in path.split("/") if p]
+    if len(parts) > 1 and _VERSION.fullmatch(parts[-1]):
+        parts.pop()
+    last = parts[-1] if parts else path
+    last = re.sub(r"\.v[0-9]+$", "", last)
+    last = last.removeprefix("go-")
+    return last.replace("-", "_").replace(".", "_")

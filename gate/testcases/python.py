@@ -1,0 +1,703 @@
+"""Python test files (pytest, unittest) as units, read with `ast`.
+
+Every top-level statement is a unit; a test class is split into its
+members.  What each becomes, by the names pytest and unittest collect by
+default (`python_files`, `python_classes = Test*`, `python_functions =
+test*`; a change to those settings is a test-configuration change, which
+`test_drift` judges apart):
+
+* `def test*` at module level: a CASE (`function test_x`).  A class
+  named `Test*`, or one whose base is a `...TestCase` or a test class of
+  the same file, is split: its header (decorators and the `class` line) is
+  a CASE unit `class TestX`; `test*` methods are CASEs (`method
+  TestX.test_y`); other methods (setUp, tearDown, helpers, fixtures) and
+  plain class-level assignments SUPPORT: they act on that class's tests
+  only, so they are welcome in a new class, and `compare` refuses a new
+  one in a class that exists at base (setUp runs around the existing
+  tests; a helper or attribute can override what they call).
+* A fixture (`@pytest.fixture`, `@fixture`, `@pytest_asyncio.fixture`):
+  SUPPORT, or COLLECTION with `autouse=True`; a `pytest_*` hook function
+  and the module-level functions the runners call around a module's
+  tests (`setup_module`, `setUpModule`, `load_tests`, ...): COLLECTION;
+  other functions and classes: SUPPORT, unless a decorator
+  other than a fixture's, a mark's or the standard library's plain
+  wrappers runs at import (COLLECTION).
+* Imports, and assignments to plain names of values that make no call:
+  SUPPORT.  Everything else that runs when the file is imported is
+  COLLECTION: `pytestmark = ...`, calls (in a statement, a value, a
+  default argument, a base class or a class body), assignments through
+  an attribute or a subscript (`mod.attr = x`, `os.environ[...] = x`),
+  augmented assignments and `del`, `if`/`try`/`with`/loops/`match`,
+  `global`, asserts, star imports and `from __future__` imports (they
+  change how every line compiles).
+* Any unit whose code changes what other tests share (`shares_state`: a
+  `global`, an assignment into a module, `setattr`, `sys.modules`, ...)
+  is COLLECTION, wherever it is: a new test that patches the code under
+  test changes what the tests after it see.
+* The file's source encoding (its coding declaration or byte-order mark)
+  is a unit `encoding` of its own: changing it changes every string.
+
+A name bound a second time in one version (a new `def test_a` after the
+old one, which replaces it in the module) makes the later unit
+COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
+lines (`gate.text.lines`), decorators and comments inside it included,
+so a change of any character (indentation too) is a change.  `uses` are
+the names a unit reads (`uses_of`): names, parameters (the fixtures a test
+requests) and identifiers inside strings (`usefixtures("db")`).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.text import encode, lines, python_encoding_problem
+
+# Module-level functions pytest or unittest call around a module's tests.
+MODULE_AROUND = frozenset(
+    {
+        "setup_module",
+        "teardown_module",
+        "setup_function",
+        "teardown_function",
+        "setUpModule",
+        "tearDownModule",
+        "setup",
+        "teardown",
+        "load_tests",
+    }
+)
+# Decorators that define without running anything of the test file's own
+# at import: a fixture's, a mark's, the standard wrappers.
+_FIXTURES = ("fixture", "pytest.fixture", "pytest_asyncio.fixture")
+_HARMLESS = (
+    "pytest.mark.",
+    "mark.",
+    "unittest.skip",
+    "unittest.expectedFailure",
+    "skip",
+    "skipIf",
+    "skipUnless",
+    "expectedFailure",
+    "staticmethod",
+    "classmethod",
+    "property",
+    "functools.",
+    "wraps",
+    "cache",
+    "lru_cache",
+    "contextlib.",
+    "contextmanager",
+    "asynccontextmanager",
+    "dataclass",
+    "dataclasses.dataclass",
+    "abc.abstractmethod",
+    "abstractmethod",
+    "mock.patch",
+    "mock.patch.",
+    "patch",
+    "patch.",
+    "unittest.mock.patch",
+    "unittest.mock.patch.",
+    "parametrize",
+    "settings",
+    "given",
+    "example",
+    "hypothesis.",
+)
+
+
+def units(text: str) -> tuple[Unit, ...]:
+    """The units of a Python test file (see the module docstring); raises
+    `Unparsable` when Python cannot read it."""
+    data, tree = _parse(text)
+    split = _Splitter(lines(text))
+    split.add(
+        Unit(
+            key="encoding",
+            name="the source encoding",
+            role=SUPPORT,
+            code=_encoding(data),
+            line=1,
+        )
+    )
+    test_classes = _test_classes(tree.body)
+    split.trusted = trusted_names(tree.body)
+    for node in tree.body:
+        split.statement(node, test_classes)
+    return tuple(split.out)
+
+
+def _parse(text: str) -> tuple[bytes, ast.Module]:
+    try:
+        data = encode(text)
+        tree = ast.parse(data)
+    except SyntaxError as exc:
+        where = f" at line {exc.lineno}" if exc.lineno is not None else ""
+        raise Unparsable(f"does not parse as Python{where}: {exc.msg}") from None
+    except ValueError as exc:  # NUL bytes; a text no file decodes to
+        raise Unparsable(f"is not Python source: {exc}") from None
+    except (RecursionError, MemoryError) as exc:
+        raise Unparsable(f"nests too deeply for Python's parser ({type(exc).__name__})") from None
+    encoding = python_encoding_problem(data)
+    if encoding is not None:
+        raise Unparsable(
+            f"declares the source encoding {encoding}, under which Python's lines are "
+            "not the lines of its bytes"
+        )
+    return data, tree
+
+
+def _encoding(data: bytes) -> str:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # pragma: no cover - ast.parse refused it already
+        return "unreadable"
+    return encoding
+
+
+def dotted(node: ast.expr, limit: int = 64) -> str:
+    """`a.b.c` for a name or attribute chain, the callee for a call, else ''
+    ('' too past `limit` parts: a chain may be as long as Python's parser
+    allows, and every node of one is looked at; the checks that use this
+    look at the inner, shorter chains too)."""
+    parts: list[str] = []
+    while len(parts) < limit:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            parts.append(node.id)
+            return ".".join(reversed(parts))
+        else:
+            return ""
+    return ""
+
+
+def _is_fixture(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, trusted: frozenset[str]
+) -> tuple[bool, bool]:
+    """(is a fixture, is autouse), for a decorator whose root name is `trusted`."""
+    for deco in node.decorator_list:
+        if dotted(deco) in _FIXTURES and dotted(deco).split(".")[0] in trusted:
+            autouse = isinstance(deco, ast.Call) and any(
+                k.arg == "autouse" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                for k in deco.keywords
+            )
+            return True, autouse
+    return False, False
+
+
+def _fixture_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The names a fixture is requested by besides its function's
+    (`@pytest.fixture(name="db")`)."""
+    out = []
+    for deco in node.decorator_list:
+        if isinstance(deco, ast.Call) and dotted(deco) in _FIXTURES:
+            for k in deco.keywords:
+                if k.arg == "name" and isinstance(k.value, ast.Constant):
+                    out.append(str(k.value.value))
+    return tuple(out)
+
+
+def _harmless(deco: ast.expr, trusted: frozenset[str]) -> bool:
+    """Whether decorator `deco` only defines: one of `_HARMLESS`, through a
+    root name `trusted` (see `trusted_names`: `@given` imported from
+    elsewhere, or a `fixture` defined in the file, may run anything)."""
+    name = dotted(deco)
+    return (
+        bool(name)
+        and name.split(".")[0] in trusted
+        and any(
+            name == h.rstrip(".") or (h.endswith(".") and name.startswith(h)) for h in _HARMLESS
+        )
+    )
+
+
+# The packages whose decorators `_HARMLESS` names.
+_TRUSTED_PACKAGES = frozenset(
+    {
+        "pytest",
+        "_pytest",
+        "pytest_asyncio",
+        "unittest",
+        "mock",
+        "functools",
+        "contextlib",
+        "dataclasses",
+        "abc",
+        "typing",
+        "hypothesis",
+    }
+)
+_BUILTIN_WRAPPERS = frozenset({"staticmethod", "classmethod", "property"})
+
+
+def trusted_names(body: list[ast.stmt]) -> frozenset[str]:
+    """The module-level names a harmless decorator may start with: each
+    bound only by imports from `_TRUSTED_PACKAGES` (`import pytest`, `from
+    unittest import mock`, `from functools import wraps`), and the builtin
+    wrappers (`staticmethod`, ...) where the module binds no such name."""
+    good: set[str] = set()
+    bad: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                package = alias.name.split(".")[0]
+                (good if package in _TRUSTED_PACKAGES else bad).add(name)
+        elif isinstance(node, ast.ImportFrom):
+            package = (node.module or "").split(".")[0]
+            trusted = node.level == 0 and package in _TRUSTED_PACKAGES
+            for alias in node.names:
+                (good if trusted else bad).add(alias.asname or alias.name)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bad.add(node.name)
+        else:  # an assignment, or an if/try/with that may bind anything
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                    bad.add(sub.id)
+                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bad.add(sub.name)
+                elif isinstance(sub, ast.alias):
+                    bad.add((sub.asname or sub.name).split(".")[0])
+    return frozenset((good | (_BUILTIN_WRAPPERS - bad)) - bad)
+
+
+def _test_classes(body: list[ast.stmt]) -> frozenset[str]:
+    """The classes of `body` pytest or unittest collect: `Test*`, a
+    `...TestCase` subclass, or a subclass of one of those in the same file."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in body:
+            if not isinstance(node, ast.ClassDef) or node.name in found:
+                continue
+            bases = [dotted(b).rsplit(".", 1)[-1] for b in node.bases]
+            if (
+                node.name.startswith("Test")
+                or any(b.endswith("TestCase") for b in bases)
+                or any(b in found for b in bases)
+            ):
+                found.add(node.name)
+                changed = True
+    return frozenset(found)
+
+
+def _bound(node: ast.stmt) -> tuple[str, ...]:
+    """Plain names a simple statement binds (imports, assignments to names)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return tuple((a.asname or a.name).split(".")[0] for a in node.names)
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, ast.AnnAssign):
+        targets = [node.target]
+    out: list[str] = []
+    for target in targets:
+        out.extend(_names(target))
+    return tuple(out)
+
+
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _names(elt)]
+    if isinstance(target, ast.Starred):
+        return _names(target.value)
+    return []
+
+
+def _plain_targets(node: ast.Assign | ast.AnnAssign) -> bool:
+    """Every target is a name (or a tuple of names), none an attribute or item."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+
+    def plain(t: ast.expr) -> bool:
+        if isinstance(t, ast.Name):
+            return True
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return all(plain(e) for e in t.elts)
+        if isinstance(t, ast.Starred):
+            return plain(t.value)
+        return False
+
+    return all(plain(t) for t in targets)
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+class _Splitter:
+    def __init__(self, text_lines: list[str]) -> None:
+        self.lines = text_lines
+        self.out: list[Unit] = []
+        self.keys: set[str] = set()
+        self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
+        self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
+
+    def code(self, first: int, last: int) -> str:
+        return "".join(self.lines[first - 1 : last])
+
+    def add(self, unit: Unit, scope: str | None = None) -> None:
+        key = unit.key
+        n = 1
+        while key in self.keys:
+            n += 1
+            key = f"{unit.key}#{n}"
+        role = unit.role
+        if scope is not None:
+            seen = self.bound.setdefault(scope, set())
+            if any(name in seen for name in unit.binds):
+                role = COLLECTION  # replaces a name bound earlier in this version
+            seen.update(unit.binds)
+        self.keys.add(key)
+        self.out.append(
+            Unit(
+                key=key,
+                name=unit.name,
+                role=role,
+                code=unit.code,
+                binds=unit.binds,
+                line=unit.line,
+                parent=unit.parent,
+                uses=unit.uses if unit.uses is not None else (),
+            )
+        )
+
+    def unit(
+        self,
+        node: ast.stmt,
+        key: str,
+        name: str,
+        role: str,
+        binds: tuple[str, ...] = (),
+        parent: str = "",
+        nodes: list[ast.AST] | None = None,
+    ) -> Unit:
+        first = _first_line(node)
+        last = node.end_lineno or node.lineno
+        return Unit(
+            key=key,
+            name=name,
+            role=role,
+            code=self.code(first, last),
+            binds=binds,
+            line=first,
+            parent=parent,
+            uses=uses_of(node, nodes),
+        )
+
+    def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
+        if isinstance(node, ast.ClassDef) and node.name in test_classes:
+            self.test_class(node)
+            return
+        nodes = list(ast.walk(node))  # walked once, read by every check
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            role = _function_role(node, nodes, self.trusted)
+            binds = (node.name, *_fixture_names(node))
+            self.add(
+                self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
+            )
+        elif isinstance(node, ast.ClassDef):
+            quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
+            quiet = quiet and not shares_state(node, nodes) and not calls_at_import(node)
+            role = SUPPORT if quiet else COLLECTION
+            unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
+            self.add(unit, "")
+        else:
+            self.simple(node, nodes)
+
+    def simple(self, node: ast.stmt, nodes: list[ast.AST]) -> None:
+        binds = _bound(node)
+        text = self.code(_first_line(node), node.end_lineno or node.lineno)
+        role = COLLECTION
+        if isinstance(node, ast.Import):
+            role = SUPPORT
+        elif isinstance(node, ast.ImportFrom):
+            star = any(a.name == "*" for a in node.names)
+            role = COLLECTION if star or node.module == "__future__" else SUPPORT
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            plain = _plain_targets(node) and "pytestmark" not in binds
+            plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
+            plain = plain and not any(n.startswith("collect_ignore") for n in binds)
+            role = SUPPORT if plain and not calls_at_import(node) else COLLECTION
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            role = SUPPORT  # a docstring or a bare constant runs nothing
+        if role == SUPPORT and shares_state(node, nodes):
+            role = COLLECTION
+        what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
+        if binds:
+            key = f"{what} {', '.join(binds)}"
+            name = f"{what} {', '.join(binds)}"
+        else:
+            key = f"statement {' '.join(text.split())}"
+            name = f"statement at line {node.lineno}"
+        unit = Unit(
+            key=key,
+            name=name,
+            role=role,
+            code=text,
+            binds=binds,
+            line=_first_line(node),
+            uses=uses_of(node, nodes),
+        )
+        self.add(unit, "")
+
+    def test_class(self, node: ast.ClassDef) -> None:
+        cls = node.name
+        # The header ends where the class line does: blank and comment lines
+        # before the first member belong to no unit (a new first member
+        # does not change the header).
+        header_last = max(node.lineno, _first_line(node.body[0]) - 1)
+        while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
+            header_last -= 1
+        first = _first_line(node)
+        quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
+        quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))
+        role = CASE if quiet else COLLECTION
+        header = (*node.decorator_list, *node.bases, *node.keywords)
+        self.add(
+            Unit(
+                key=f"class {cls}",
+                name=cls,
+                role=role,
+                code=self.code(first, header_last),
+                binds=(cls,),
+                line=first,
+                uses=tuple(sorted({n for part in header for n in uses_of(part)})),
+            ),
+            "",
+        )
+        parent = f"class {cls}"
+        for member in node.body:
+            nodes = list(ast.walk(member))
+            if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = member.name
+                # setUp, an autouse fixture, a helper: they act on this
+                # class's tests only, and `compare` refuses a new one in a
+                # class that exists at base.
+                fixture = _is_fixture(member, self.trusted)[0]
+                role = CASE if name.startswith("test") and not fixture else SUPPORT
+                if (
+                    not all(_harmless(d, self.trusted) for d in member.decorator_list)
+                    or shares_state(member, nodes)
+                    or calls_at_import(member)
+                ):
+                    role = COLLECTION
+                unit = self.unit(
+                    member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
+                )
+            else:
+                binds = _bound(member)
+                text = self.code(_first_line(member), member.end_lineno or member.lineno)
+                if binds:
+                    key = f"attribute {cls}.{', '.join(binds)}"
+                    label = f"{cls}.{', '.join(binds)}"
+                else:
+                    key = f"in {cls}: {' '.join(text.split())}"
+                    label = f"statement at line {member.lineno} of {cls}"
+                plain = isinstance(member, (ast.Assign, ast.AnnAssign)) and _plain_targets(member)
+                docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
+                quiet = plain or docstring or isinstance(member, ast.Pass)
+                quiet = quiet and not shares_state(member, nodes)
+                quiet = quiet and not calls_at_import(member)
+                role = SUPPORT if quiet else COLLECTION
+                unit = Unit(
+                    uses=uses_of(member, nodes),
+                    key=key,
+                    name=label,
+                    role=role,
+                    code=text,
+                    binds=binds,
+                    line=_first_line(member),
+                    parent=parent,
+                )
+            self.add(unit, cls)
+
+
+def _function_role(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], trusted: frozenset[str]
+) -> str:
+    if shares_state(node, nodes) or calls_at_import(node):
+        return COLLECTION
+    fixture, autouse = _is_fixture(node, trusted)
+    if fixture:
+        return COLLECTION if autouse else SUPPORT
+    if node.name.startswith("pytest_") or node.name in MODULE_AROUND:
+        return COLLECTION
+    if not all(_harmless(d, trusted) for d in node.decorator_list):
+        return COLLECTION
+    return CASE if node.name.startswith("test") else SUPPORT
+
+
+# Calls that change what other tests see, wherever they are made.
+_SHARING_CALLS = frozenset(
+    {
+        "setattr",
+        "delattr",
+        "exec",
+        "eval",
+        "globals",
+        "vars",
+        "__import__",
+        "reload",
+        "importlib.reload",
+        "importlib.invalidate_caches",
+        "os.chdir",
+        "os.putenv",
+        "os.unsetenv",
+        "sys.setrecursionlimit",
+        "sys.settrace",
+        "sys.setprofile",
+        "site.addsitedir",
+    }
+)
+# Objects of the interpreter that every test shares: touching them (an item,
+# an attribute, a method call) changes what later tests see.
+_SHARED = ("sys.modules", "sys.path", "sys.meta_path", "sys.path_hooks", "os.environ", "builtins")
+_SHARED_ATTRS = frozenset(s.rsplit(".", 1)[-1] for s in _SHARED)
+_DUNDERS = frozenset({"__class__", "__dict__", "__globals__", "__builtins__", "__code__"})
+
+
+def _chain_attrs(node: ast.expr) -> set[str]:
+    """Every attribute name along an attribute/item chain (`a.__class__[0].x`)."""
+    found = set()
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        if isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        node = node.value
+    return found
+
+
+def _root(node: ast.expr) -> ast.expr:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        node = node.value
+    return node
+
+
+def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
+    """Whether running (or defining) `node` (a function, a statement) changes state that other
+    tests share, as far as its code shows: a `global` or `nonlocal`
+    declaration; an assignment, augmented assignment or `del` through an
+    attribute or item of a name that is not the function's own (a module,
+    a module-level object: `clamp_kit.LIMIT = 9`, `CONFIG["x"] = 1`) or
+    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`,
+    `reload`, `os.chdir` and the like; anything done to `sys.modules`,
+    `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
+    (not undone when the test ends, unlike `with patch(...)` or pytest's
+    `monkeypatch`).  A module imported inside the function is still the
+    shared module.  Where the line is drawn: a method call on a shared
+    object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
+    assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
+    any call may mutate and any local may alias, and counting every such
+    statement would count every test.  `nodes`: `ast.walk(node)`, when the
+    caller has it already."""
+    nodes = list(ast.walk(node)) if nodes is None else nodes
+    own: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = node.args
+        own.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    for sub in nodes:
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            own.add(sub.id)
+    for sub in nodes:
+        if isinstance(sub, (ast.Global, ast.Nonlocal)):
+            return True
+        targets: list[ast.expr] = []
+        if isinstance(sub, ast.Assign):
+            targets = list(sub.targets)
+        elif isinstance(sub, (ast.AugAssign, ast.AnnAssign)):
+            targets = [sub.target]
+        elif isinstance(sub, ast.Delete):
+            targets = list(sub.targets)
+        for target in targets:
+            for part in ast.walk(target):
+                if not isinstance(part, (ast.Attribute, ast.Subscript)):
+                    continue
+                if not isinstance(part.ctx, (ast.Store, ast.Del)):
+                    continue
+                root = _root(part)
+                if not isinstance(root, ast.Name) or root.id not in own:
+                    return True
+                if _DUNDERS & _chain_attrs(part):
+                    return True
+        if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
+            if dotted(sub) in _SHARED:  # the inner node of `sys.modules.pop` is `sys.modules`
+                return True
+            if sub.attr in _DUNDERS - {"__class__"}:
+                return True
+        if isinstance(sub, ast.Name) and sub.id in ("builtins", "__builtins__"):
+            return True
+        if isinstance(sub, ast.Call):
+            name = dotted(sub.func)
+            last = name.rsplit(".", 1)[-1]
+            if name in _SHARING_CALLS or (
+                last in ("setattr", "delattr", "__setattr__", "__delattr__")
+                and not name.startswith("monkeypatch.")  # undone when the test ends
+            ):
+                return True
+            if name.endswith(".start") and "patch" in name.casefold():
+                return True
+            if (
+                isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "start"
+                and isinstance(sub.func.value, ast.Call)
+                and "patch" in dotted(sub.func.value).casefold()
+            ):
+                return True
+    return False
+
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def uses_of(node: ast.AST, nodes: list[ast.AST] | None = None) -> tuple[str, ...]:
+    """The names `node`'s code may read from the module: every name, every
+    parameter (a pytest test or fixture requests a fixture by parameter
+    name) and every identifier inside a string (`usefixtures("db")`,
+    `getfixturevalue("db")`, `globals()["db"]`), sorted.  Attribute names
+    are not module names (`self.helper`, `mod.clamp`)."""
+    found: set[str] = set()
+    for sub in ast.walk(node) if nodes is None else nodes:
+        if isinstance(sub, ast.Name):
+            found.add(sub.id)
+        elif isinstance(sub, ast.arg):
+            found.add(sub.arg)
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            found.update(_IDENTIFIER.findall(sub.value))
+    return tuple(sorted(found))
+
+
+def calls_at_import(node: ast.AST) -> bool:
+    """Whether `node` makes a call when the module (or its class body) is
+    executed: outside function bodies, a call in a value, a default
+    argument, a base class, a class-level statement.  A decorator's own
+    call is judged apart (`_harmless`); what runs when a test runs is not
+    counted here."""
+    todo: list[ast.AST] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(d for d in item.args.defaults)
+            todo.extend(d for d in item.args.kw_defaults if d is not None)
+            continue  # the body runs when the function is called; decorators: `_harmless`
+        if isinstance(item, ast.Lambda):
+            todo.extend(item.args.defaults)
+            continue
+        if isinstance(item, ast.ClassDef):
+            todo.extend((*item.bases, *item.keywords, *item.body))
+            continue
+        if isinstance(item, ast.Call):
+            return True
+        todo.extend(ast.iter_child_nodes(item))
+    return False

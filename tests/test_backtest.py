@@ -1,0 +1,555 @@
+"""`gate backtest`: a rubric judged against real generated histories.
+
+Each commit's `failed` must equal what `gate check --base SHA^ --head SHA
+--rubric-file FILE` says (both through the real CLI), whoever wrote it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate.cli import main
+from tests.conftest import GitRepo
+
+RUBRIC = """\
+version: 1
+rules:
+  - id: FILES
+    kind: max_files
+    limit: 3
+    exclude: ["*.lock"]
+  - id: LINES
+    kind: max_lines
+    limit: 20
+  - id: SECRETS
+    kind: forbidden_paths
+    paths: ["secrets/"]
+  - id: TESTS
+    kind: test_drift
+  - id: NAMES
+    kind: keep_symbols
+    file: app.py
+    symbols: [clamp]
+examples:
+  - name: small
+    expect: pass
+    change:
+      - {path: app.py, added: 1, deleted: 1}
+  - name: wide
+    expect: [FILES]
+    change:
+      - {path: a.py, added: 1}
+      - {path: b.py, added: 1}
+      - {path: c.py, added: 1}
+      - {path: d.py, added: 1}
+  - name: long
+    expect: [LINES]
+    change:
+      - {path: a.py, added: 21}
+  - name: secret
+    expect: [SECRETS]
+    change:
+      - {path: secrets/k, status: added, added: 1}
+  - name: bent test
+    expect: [TESTS]
+    change:
+      - path: tests/test_app.py
+        before: "def test_a():\\n    assert 1\\n"
+        after: "def test_a():\\n    assert 2\\n"
+  - name: renamed
+    expect: [NAMES]
+    change:
+      - path: app.py
+        before: "def clamp(x):\\n    return x\\n"
+        after: "def clip(x):\\n    return x\\n"
+"""
+
+COPILOT = ("Copilot", "198982749+Copilot@users.noreply.github.com")
+
+
+def _commit(repo: GitRepo, message: str, author: tuple[str, str] | None = None) -> str:
+    repo.git("add", "-A")
+    args = ["commit", "-q", "--allow-empty", "-m", message]
+    if author is not None:
+        args += ["--author", f"{author[0]} <{author[1]}>"]
+    repo.git(*args)
+    return repo.head()
+
+
+def history(repo: GitRepo) -> dict[str, str]:
+    """A history of human and agent commits, trailers, a merge and a rename;
+    returns {name: sha}."""
+    shas: dict[str, str] = {}
+    repo.write("app.py", "def clamp(x):\n    return x\n")
+    repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    shas["root"] = _commit(repo, "start")
+    repo.write("app.py", "def clamp(x):\n    return max(0, x)\n")
+    shas["fix"] = _commit(repo, "fix clamp (#1)")
+    for i in range(5):
+        repo.write(f"m{i}.py", "x = 1\n")
+    shas["wide"] = _commit(repo, "wide change", author=COPILOT)
+    repo.write("secrets/key", "k\n")
+    shas["secret"] = _commit(
+        repo, "add key\n\nbody\n\nCo-Authored-By: Claude <noreply@anthropic.com>"
+    )
+    repo.write("tests/test_app.py", "def test_a():\n    assert 2\n")
+    shas["bent"] = _commit(
+        repo, "bend test\n\nco-authored-by: Cursor Agent <cursoragent@cursor.com>"
+    )
+    repo.git("mv", "m0.py", "n0.py")
+    shas["rename"] = _commit(repo, "rename one")
+    repo.write("app.py", "def clip(x):\n    return max(0, x)\n")
+    shas["renamed-symbol"] = _commit(repo, "rename clamp")
+    repo.write(".github/blast-radius.yml", RUBRIC)
+    shas["rubric"] = _commit(repo, "add rubric")
+    repo.git("checkout", "-q", "-b", "codex/long")
+    repo.write("long.py", "".join(f"x{i} = {i}\n" for i in range(30)))
+    _commit(repo, "long file")
+    repo.write("long2.py", "y = 1\n")
+    _commit(repo, "another")
+    repo.git("checkout", "-q", "main")
+    repo.write("other.py", "z = 1\n")
+    shas["side"] = _commit(repo, "side fix")
+    repo.git(
+        "merge", "-q", "--no-ff", "codex/long", "-m", "Merge pull request #7 from acme/codex/long"
+    )
+    shas["merge"] = repo.head()
+    repo.write("poetry.lock", "".join(f"l{i}\n" for i in range(5)))
+    repo.write("a.py", "a = 1\n")
+    shas["lock"] = _commit(
+        repo,
+        "bump lock",
+        author=("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"),
+    )
+    return shas
+
+
+@pytest.fixture
+def hist(repo: GitRepo, tmp_path: Path) -> tuple[GitRepo, dict[str, str], Path]:
+    shas = history(repo)
+    rubric = tmp_path / "rubric.yml"
+    rubric.write_text(RUBRIC)
+    return repo, shas, rubric
+
+
+def backtest(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["backtest", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def check_failed(
+    capsys: pytest.CaptureFixture[str], repo: GitRepo, sha: str, rubric: Path
+) -> list[str]:
+    code = main(
+        [
+            "check",
+            "--repo",
+            str(repo.root),
+            "--base",
+            f"{sha}^",
+            "--head",
+            sha,
+            "--rubric-file",
+            str(rubric),
+            "--format",
+            "json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == (1 if report["failed"] else 0)
+    return list(report["failed"])
+
+
+def test_each_commit_fails_what_gate_check_fails(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, shas, rubric = hist
+    code, out, _ = backtest(
+        capsys, "--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "json"
+    )
+    data = json.loads(out)
+    assert code == 1
+    by_sha = {c["sha"]: c for c in data["commits"]}
+    assert set(by_sha) == set(shas.values()) - {shas["root"]}
+    for sha, commit in by_sha.items():
+        assert commit["failed"] == check_failed(capsys, repo, sha, rubric), commit["subject"]
+        assert commit["pass"] is (not commit["failed"])
+    names = {v: k for k, v in shas.items()}
+    failed = {names[s]: c["failed"] for s, c in by_sha.items()}
+    assert failed["fix"] == []
+    assert failed["wide"] == ["FILES"]
+    assert failed["secret"] == ["SECRETS"]
+    assert failed["bent"] == ["TESTS"]
+    assert failed["rename"] == []
+    assert failed["renamed-symbol"] == ["NAMES"]
+    assert failed["rubric"] == ["gate.rubric-edited", "LINES"]  # the rubric is 60 lines
+    assert failed["merge"] == ["LINES"]  # the merge judged as what it brought: SHA^1...SHA
+    assert failed["lock"] == []  # poetry.lock excluded from FILES: 1 path counted
+    assert data["skipped"] == [
+        {
+            "sha": shas["root"],
+            "subject": "start",
+            "reason": "the root commit: no parent to judge from",
+        }
+    ]
+    assert data["rules"]["FILES"] == {
+        "kind": "max_files",
+        "agent": 1,
+        "human": 0,
+        "failed": [shas["wide"]],
+    }
+    assert data["rules"]["LINES"]["agent"] == 1  # the merge of codex/long
+
+
+def test_who_wrote_each_commit_and_how_it_was_told(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, shas, rubric = hist
+    _, out, _ = backtest(
+        capsys, "--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "json"
+    )
+    names = {v: k for k, v in shas.items()}
+    got = {
+        names[c["sha"]]: (c["author_kind"], c["agent"], c["how"], c.get("bot"))
+        for c in json.loads(out)["commits"]
+    }
+    assert got["fix"] == ("human", None, "no agent signal", None)
+    assert got["wide"] == ("agent", "GitHub Copilot", f"author {COPILOT[0]} <{COPILOT[1]}>", None)
+    assert got["secret"][:3] == (
+        "agent",
+        "Claude Code",
+        "co-author trailer Claude <noreply@anthropic.com>",
+    )
+    # the trailer key in another case, as git reads trailers
+    assert got["bent"][:2] == ("agent", "Cursor")
+    assert got["merge"] == ("agent", "OpenAI Codex", "merged branch codex/long", None)
+    assert got["lock"][0] == "human" and got["lock"][3] == "Dependabot"
+
+
+def test_json_is_byte_deterministic_whatever_the_threads(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, rubric = hist
+    argv = ["--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "json"]
+    outs = {backtest(capsys, *argv, "--jobs", str(j))[1] for j in (1, 1, 2, 4, 4)}
+    assert len(outs) == 1
+    assert str(repo.root) not in outs.pop()
+
+
+def test_last_and_range(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, shas, rubric = hist
+    base = ["--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "json"]
+    _, out, _ = backtest(capsys, *base, "--last", "2")
+    data = json.loads(out)
+    assert [c["sha"] for c in data["commits"]] == [shas["lock"], shas["merge"]]
+    assert data["revision"] == "the last 2 first-parent commits of main"
+    _, out, _ = backtest(capsys, *base, f"{shas['side']}..main")
+    # first parents only: the merged branch's own commits are not walked
+    assert [c["sha"] for c in json.loads(out)["commits"]] == [shas["lock"], shas["merge"]]
+    _, out, _ = backtest(capsys, *base, f"{shas['fix']}")
+    data = json.loads(out)
+    assert [c["sha"] for c in data["commits"]] == [shas["fix"]]
+    assert len(data["skipped"]) == 1
+
+
+def test_rubric_at_head_by_default_and_says_so(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = hist
+    code, out, _ = backtest(capsys, "--repo", str(repo.root), "--last", "3")
+    assert code == 1
+    head = repo.head()[:12]
+    assert f"rubric: .github/blast-radius.yml at HEAD {head}" in out
+    assert "failing commits (newest first):" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["nope..main"], "git log cannot read 'nope..main'"),
+        (["--", "-n1"], "starts with '-'"),
+        (["--last", "0"], "--last 0"),
+        (["--jobs", "0"], "--jobs 0"),
+        (["--rubric-file", "missing.yml"], "missing.yml"),
+    ],
+)
+def test_errors_exit_2_with_one_sentence(
+    hist: tuple[GitRepo, dict[str, str], Path],
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    words: str,
+) -> None:
+    repo, _, rubric = hist
+    extra = [] if "--rubric-file" in argv else ["--rubric-file", str(rubric)]
+    code, out, err = backtest(capsys, "--repo", str(repo.root), *extra, *argv)
+    assert code == 2
+    assert out == ""
+    assert words in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_no_rubric_and_not_a_repository(
+    tmp_path: Path, make_repo: type[GitRepo], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = backtest(capsys, "--repo", str(tmp_path))
+    assert code == 2 and "is not a git repository" in err
+    repo = make_repo("plain")  # type: ignore[call-arg]
+    repo.write("a.py", "a\n")
+    repo.commit("a")
+    code, _, err = backtest(capsys, "--repo", str(repo.root))
+    assert code == 2
+    assert "no rubric at .github/blast-radius.yml in HEAD: pass --rubric-file FILE" in err
+
+
+def test_shallow_boundary_is_unjudged_never_a_verdict(
+    hist: tuple[GitRepo, dict[str, str], Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo, shas, rubric = hist
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "3", f"file://{repo.root}", str(clone)], check=True
+    )
+    code, out, err = backtest(
+        capsys, "--repo", str(clone), "--rubric-file", str(rubric), "--format", "json"
+    )
+    data = json.loads(out)
+    assert code == 2
+    assert "could not judge 1 of 3 commits" in err
+    assert [u["sha"] for u in data["unjudged"]] == [shas["side"]]  # depth 3: lock, merge, side
+    assert "shallow" in data["unjudged"][0]["reason"]
+    assert [c["sha"] for c in data["commits"]] == [shas["lock"], shas["merge"]]
+    assert data["skipped"] == []
+
+
+def test_examples_that_disagree_fail_every_commit_as_check_does(
+    hist: tuple[GitRepo, dict[str, str], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = hist
+    broken = tmp_path / "broken.yml"
+    broken.write_text(RUBRIC.replace("limit: 3", "limit: 30"))  # "wide" no longer fails
+    code, out, _ = backtest(
+        capsys,
+        "--repo",
+        str(repo.root),
+        "--rubric-file",
+        str(broken),
+        "--format",
+        "json",
+        "--last",
+        "2",
+    )
+    data = json.loads(out)
+    assert code == 1 and data["examples_agree"] is False
+    for commit in data["commits"]:
+        assert "gate.rubric-selftest" in commit["failed"]
+        assert commit["failed"] == check_failed(capsys, repo, commit["sha"], broken)
+
+
+def test_hostile_subject_is_escaped_in_text_and_markdown(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = tmp_path / "r.yml"
+    rubric.write_text(RUBRIC)
+    repo.write("a.py", "a\n")
+    repo.commit("a")
+    repo.write("secrets/x", "x\n")
+    repo.commit("evil \x1b[31m ::error::x @admin <b>")
+    _, text, _ = backtest(capsys, "--repo", str(repo.root), "--rubric-file", str(rubric))
+    assert "\x1b" not in text
+    _, md, _ = backtest(
+        capsys, "--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "markdown"
+    )
+    assert "<b>" not in md and "@admin" not in md
+
+
+def test_no_traceback_in_a_subprocess(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "gate", "backtest", "--repo", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+# -- generated histories ----------------------------------------------------
+
+_PATHS = ["app.py", "b.py", "lib/c.py", "tests/test_app.py", "secrets/k", "poetry.lock"]
+_OP = st.tuples(
+    st.sampled_from(["write", "remove", "rename", "merge"]),
+    st.sampled_from(_PATHS),
+    st.integers(min_value=0, max_value=30),
+)
+
+
+@settings(max_examples=6)
+@given(st.lists(st.lists(_OP, min_size=1, max_size=4), min_size=2, max_size=5))
+def test_generated_histories_agree_with_gate_check(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[list[tuple[str, str, int]]]
+) -> None:
+    root = tmp_path_factory.mktemp("gen")
+    repo = GitRepo(root / "repo")
+    rubric = root / "rubric.yml"
+    rubric.write_text(RUBRIC)
+    repo.write("app.py", "def clamp(x):\n    return x\n")
+    repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    repo.commit("root")
+    for n, step in enumerate(steps):
+        merging = any(op == "merge" for op, _, _ in step)
+        if merging:
+            repo.git("checkout", "-q", "-b", f"topic{n}")
+        for op, path, size in step:
+            target = repo.root / path
+            if op == "remove" and target.exists():
+                target.unlink()  # `git add -A` in commit() records it
+            elif op == "rename" and target.exists():
+                dest = path.replace(".py", "_moved.py") if path.endswith(".py") else path + ".old"
+                if not (repo.root / dest).exists():
+                    target.rename(repo.root / dest)
+            else:
+                body = "def clamp(x):\n" if path == "app.py" and size % 2 else ""
+                repo.write(path, body + "".join(f"v{i} = {size}\n" for i in range(size)))
+        repo.commit(f"step {n}")
+        if merging:
+            repo.git("checkout", "-q", "main")
+            repo.write(f"main{n}.py", "m = 1\n")
+            repo.commit(f"main {n}")
+            repo.git("merge", "-q", "--no-ff", f"topic{n}", "-m", f"Merge branch 'topic{n}'")
+    report = _run_json(["backtest", "--repo", str(repo.root), "--rubric-file", str(rubric)])
+    assert report["commits"], "something was judged"
+    for commit in report["commits"]:
+        sha = commit["sha"]
+        expected = _run_json(
+            [
+                "check",
+                "--repo",
+                str(repo.root),
+                "--base",
+                f"{sha}^",
+                "--head",
+                sha,
+                "--rubric-file",
+                str(rubric),
+            ]
+        )["failed"]
+        assert commit["failed"] == expected
+
+
+def _run_json(argv: list[str]) -> Any:
+    """The real CLI in this process, its stdout captured (no capsys inside @given)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*argv, "--format", "json"])
+    assert code in (0, 1)
+    return json.loads(out.getvalue())
+
+
+# -- gate init --from-history ---------------------------------------------
+
+
+def learned_history(repo: GitRepo) -> None:
+    """Human commits touching i new files of i lines each (i = 1..9), an
+    agent's and a dependency bot's wide changes, and lock files that the
+    starter's budgets exclude."""
+    repo.write("README.md", "x\n")
+    repo.commit("root")
+    for i in range(1, 10):
+        for j in range(i):
+            repo.write(f"h{i}/f{j}.py", "".join(f"v{k} = 1\n" for k in range(i)))
+        repo.write(f"h{i}/poetry.lock", "".join(f"l{k}\n" for k in range(500)))
+        _commit(repo, f"human {i}")
+    for j in range(30):
+        repo.write(f"agent/f{j}.py", "a = 1\n" * 50)
+    _commit(repo, "agent sweep", author=COPILOT)
+    for j in range(40):
+        repo.write(f"deps/f{j}.txt", "d\n" * 50)
+    _commit(
+        repo,
+        "bump",
+        author=("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"),
+    )
+
+
+@pytest.mark.parametrize(("percentile", "files", "lines"), [("50", 5, 25), ("100", 9, 81)])
+def test_init_from_history_sets_budgets_to_the_human_percentile(
+    repo: GitRepo,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    percentile: str,
+    files: int,
+    lines: int,
+) -> None:
+    from gate.rubric.load import load_rubric_bytes
+    from gate.rubric.starter import STARTER_RUBRIC
+    from gate.selftest import run_selftest
+
+    learned_history(repo)
+    monkeypatch.chdir(repo.root)
+    code = main(["init", "--from-history", "--percentile", percentile, "--path", "r.yml"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    text = (repo.root / "r.yml").read_text()
+    rubric = load_rubric_bytes(text.encode(), "r.yml")
+    limits = {r.id: r.params.get("limit") for r in rubric.rules}
+    # 9 human-written changes: the agent's and the bot's wide ones left out
+    assert limits["FILES"] == files and limits["LINES"] == lines
+    assert f"the {percentile}th percentile of 9 human-written changes is {files}" in out
+    assert run_selftest(rubric).agrees and not run_selftest(rubric).unproven
+    starter = {r.id: r.params for r in load_rubric_bytes(STARTER_RUBRIC.encode(), "s").rules}
+    for rule in rubric.rules:  # nothing else of a rule changed
+        assert {**rule.params, "limit": None} == {**starter[rule.id], "limit": None}
+    # every comment of the starter is still there
+    comments = [line for line in STARTER_RUBRIC.splitlines() if line.lstrip().startswith("#")]
+    assert all(c in text.splitlines() for c in comments)
+
+
+def test_init_from_history_refuses_before_judging(
+    repo: GitRepo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    learned_history(repo)
+    monkeypatch.chdir(repo.root)
+    (repo.root / "r.yml").write_text("mine\n")
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert (repo.root / "r.yml").read_text() == "mine\n"
+    assert main(["init", "--from-history", "--percentile", "0", "--path", "s.yml"]) == 2
+    assert "--percentile 0" in capsys.readouterr().err
+    assert not (repo.root / "s.yml").exists()
+    assert main(["init", "--last", "5", "--path", "s.yml"]) == 2
+    assert "go with --from-history" in capsys.readouterr().err
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["init", "--from-history", "--path", "s.yml"]) == 2
+    assert "inside a clone" in capsys.readouterr().err
+
+
+def test_init_from_history_needs_a_human_change(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write("a.py", "a\n")
+    repo.commit("root")
+    repo.write("b.py", "b\n")
+    _commit(repo, "agent", author=COPILOT)
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 2
+    assert "no human-written change" in capsys.readouterr().err
+    assert not (repo.root / "r.yml").exists()
