@@ -24,6 +24,9 @@ The rubrics: `new` is today's `gate init` starter, `old` the starter at
 An exit 2 (the gate could not judge; a snapshot can lack a blob) is counted
 as `error` and left out of the rates.
 
+`--backtest` takes the verdicts from one `gate backtest --format json` run
+per repository and rubric instead (the same verdicts, in one process, far
+faster); the kinds are still this script's.
 `--cache FILE` keeps every verdict by rubric text (SHA-256) and commit, so
 a second run judges only what changed (a new rubric, more commits).
 `--details` writes every judged commit (sha, kind, agent and signal, subject,
@@ -129,6 +132,22 @@ def judge(repo: str, commit: Commit, rubric: str) -> list[str] | None:
     return failed
 
 
+def backtest(repo: str, rubric: str, limit: int, jobs: int) -> dict[str, list[str] | None]:
+    """Every commit's failed ids from one `gate backtest` run (the same
+    verdicts as `gate check --base C^ --head C`, in one process)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "gate", "backtest", "HEAD", "--repo", repo, "--last", str(limit),
+         "--rubric-file", rubric, "--jobs", str(jobs), "--format", "json"],
+        env=ENV, capture_output=True, text=True,
+    )  # fmt: skip
+    if proc.returncode not in (0, 1, 2) or not proc.stdout.strip():
+        raise SystemExit(f"gate backtest failed on {repo}: {proc.stderr.strip()}")
+    found: dict[str, list[str] | None] = {}
+    for row in json.loads(proc.stdout)["commits"]:
+        found[row["sha"]] = row["failed"] if row.get("pass") is not None else None
+    return found
+
+
 def stat(repo: str, commit: Commit) -> str:
     out = subprocess.run(
         ["git", "-C", repo, "diff", "--shortstat", commit.parent, commit.sha],
@@ -184,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--details")
     parser.add_argument("--cache")
+    parser.add_argument("--backtest", action="store_true")
     args = parser.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-starter-"))
@@ -213,12 +233,18 @@ def main(argv: list[str] | None = None) -> int:
             for name, path in rubrics.items()
             if c.sha not in cache.get(keys[name], {})
         ]
-        with ThreadPoolExecutor(args.jobs) as pool:
-            verdicts = pool.map(
-                partial(judge, repo), [c for c, _, _ in jobs], [p for *_, p in jobs]
-            )
-            for (commit, name, _), failed in zip(jobs, verdicts, strict=True):
-                cache.setdefault(keys[name], {})[commit.sha] = failed
+        if args.backtest:
+            for name in {name for _, name, _ in jobs}:
+                verdicts = backtest(repo, rubrics[name], args.limit, args.jobs)
+                for commit in found:
+                    cache.setdefault(keys[name], {})[commit.sha] = verdicts.get(commit.sha)
+        else:
+            with ThreadPoolExecutor(args.jobs) as pool:
+                verdicts = pool.map(
+                    partial(judge, repo), [c for c, _, _ in jobs], [p for *_, p in jobs]
+                )
+                for (commit, name, _), failed in zip(jobs, verdicts, strict=True):
+                    cache.setdefault(keys[name], {})[commit.sha] = failed
         if cache_path is not None:
             cache_path.write_text(json.dumps(cache, sort_keys=True) + "\n", encoding="utf-8")
         for commit in found:
