@@ -33,13 +33,17 @@ class Agent:
     `emails`: commit author or co-author e-mail addresses it uses (compared
     case-folded).  `branches`: head-branch globs it names its branches with
     (advisory: whoever opens a PR names its branch).  `trust`: one sentence
-    for the docs on how far its signals can be trusted."""
+    for the docs on how far its signals can be trusted.  `markers`: text its
+    tool writes into a commit message by default (`Generated with [Claude
+    Code]`), matched case-folded as a substring by bench/bench_starter.py
+    (advisory: the committer's text; `classify` does not read it yet)."""
 
     name: str
     logins: tuple[str, ...] = ()
     emails: tuple[str, ...] = ()
     branches: tuple[str, ...] = ()
     trust: str = ""
+    markers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,43 +97,111 @@ DEPENDENCY_BOTS: tuple[Agent, ...] = (
     ),
 )
 
-# The coding agents.  A seed of the well-known ones: the facts (which
-# logins, e-mails and branch prefixes each uses) are kept here and nowhere
-# else; `classify` only compares.
+# The coding agents: the facts (which logins, e-mails, branch prefixes and
+# message markers each uses) are kept here and nowhere else; `classify` only
+# compares.  Sources for every entry: docs/agents.md.  The Copilot CLI comes
+# first: its trailer's no-reply address names the login `Copilot` too, and
+# the first match decides.
 AGENTS: tuple[Agent, ...] = (
+    Agent(
+        name="GitHub Copilot CLI",
+        emails=("223556219+Copilot@users.noreply.github.com",),
+        markers=("Copilot-Session:",),
+        trust="Runs on the developer's machine and pushes as the developer: the only "
+        "signal is the `Co-authored-by: Copilot` trailer it adds (opt-out), text the "
+        "committer controls.",
+    ),
     Agent(
         name="GitHub Copilot",
         logins=("Copilot", "copilot-swe-agent[bot]"),
         emails=("198982749+Copilot@users.noreply.github.com",),
         branches=("copilot/**",),
-        trust="its commits are authored as Copilot by GitHub; branch names are advisory",
+        trust="The PR's author login is GitHub's to give (the REST API reports `Copilot`, "
+        "a Bot; events may name `copilot-swe-agent[bot]`), so `authors` is a strong "
+        "selector; its commits carry the bot's e-mail; the `copilot/` branch is advisory.",
     ),
     Agent(
         name="Claude Code",
-        logins=("claude[bot]",),
         emails=("noreply@anthropic.com",),
+        markers=("Generated with [Claude Code]", "Generated with Claude Code"),
         branches=("claude/**",),
-        trust="a co-author trailer is whatever the committer typed",
+        trust="Runs as the developer (terminal, IDE, or the web app, which names its "
+        "branches `claude/`); the `Co-Authored-By: Claude <noreply@anthropic.com>` "
+        "trailer is on by default and can be turned off in settings, so it is advisory.",
     ),
     Agent(
-        name="Cursor",
-        logins=("cursor[bot]",),
-        emails=("cursoragent@cursor.com",),
-        branches=("cursor/**",),
-        trust="a co-author trailer is whatever the committer typed",
+        name="Claude Code GitHub Action",
+        logins=("claude[bot]",),
+        emails=(
+            "209825114+claude[bot]@users.noreply.github.com",
+            "41898282+claude[bot]@users.noreply.github.com",
+        ),
+        branches=("claude/**",),
+        trust="Commits as the Claude GitHub App's bot (strong when the app's token is "
+        "used); on an issue it pushes a `claude/` branch and links a prefilled PR that a "
+        "person opens, so the PR's author is usually that person.",
     ),
     Agent(
         name="OpenAI Codex",
-        logins=("chatgpt-codex-connector[bot]",),
+        emails=("noreply@openai.com", "codex@openai.com"),
+        markers=("Generated with Codex", "Generated with OpenAI Codex"),
         branches=("codex/**",),
-        trust="known by its branch names only, which anybody can choose",
+        trust="Codex cloud opens its PRs under the account of the person who asked, on a "
+        "`codex/` branch; the connector bot's login reviews and comments rather than "
+        "authors; trailers naming Codex are the committer's text.",
+    ),
+    Agent(
+        name="Cursor",
+        emails=("cursoragent@cursor.com",),
+        branches=("cursor/**",),
+        trust="Cursor's cloud agents commit as `Cursor Agent <cursoragent@cursor.com>` on "
+        "`cursor/` branches and the editor adds a `Co-authored-by: Cursor` trailer; the PR "
+        "is usually opened by the person (`cursor[bot]` is the Bugbot reviewer's login).",
     ),
     Agent(
         name="Devin",
         logins=("devin-ai-integration[bot]",),
+        markers=("Generated with [Devin]",),
         emails=("158243242+devin-ai-integration[bot]@users.noreply.github.com",),
         branches=("devin/**",),
-        trust="a GitHub App login; branch names are advisory",
+        trust="Devin opens PRs as its GitHub App bot (strong); its `devin/<timestamp>-` "
+        "branches and `Co-Authored-By: Devin` trailers are advisory.",
+    ),
+    Agent(
+        name="Google Jules",
+        logins=("google-labs-jules[bot]",),
+        emails=("161369871+google-labs-jules[bot]@users.noreply.github.com",),
+        trust="Jules commits as its bot but usually opens the PR under the user's account, "
+        "so the commit author or co-author, not the PR's login, is the signal.",
+    ),
+    Agent(
+        name="Amazon Q Developer",
+        logins=("amazon-q-developer[bot]",),
+        trust="Its agent opens PRs as the `amazon-q-developer[bot]` app (strong); no commit "
+        "e-mail or branch prefix is documented.",
+    ),
+    Agent(
+        name="OpenHands",
+        logins=("openhands-agent",),
+        emails=("openhands@all-hands.dev",),
+        branches=("openhands/**",),
+        trust="The GitHub resolver pushes as whichever account's token it was given "
+        "(`openhands-agent` by default in its workflow) and commits as "
+        "`openhands <openhands@all-hands.dev>`: a login of a plain user account, so as "
+        "strong as that account's token is well kept.",
+    ),
+    Agent(
+        name="Sweep",
+        logins=("sweep-ai[bot]",),
+        branches=("sweep/**",),
+        trust="Opens PRs as its GitHub App bot (strong); `sweep/` branches are advisory.",
+    ),
+    Agent(
+        name="Aider",
+        emails=("noreply@aider.chat",),
+        trust="A local tool: it commits as the developer, marks the author name "
+        "`(aider)` and adds a `Co-authored-by: aider (<model>) <noreply@aider.chat>` "
+        "trailer, both configurable, so advisory.",
     ),
 )
 

@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_starter(path)
         where = " (the repository's root)" if args.path is None and name != in_repo else ""
-        lines.append(f"wrote {name}{where}: a starter rubric with 5 rules and an example for each")
+        lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")

@@ -16,8 +16,10 @@ import json
 import re
 from importlib import resources
 
+from gate.agents import AGENTS
 from gate.errors import GateError
 from gate.names import DEFAULT_RUBRIC_PATH
+from gate.rubric import DEFAULT_TESTS
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
 WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
@@ -81,7 +83,59 @@ def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
     return text
 
 
-STARTER_RUBRIC = """\
+# Test plumbing the starter counts as tests, beyond DEFAULT_TESTS: helper
+# packages and suites that sit outside every default glob (measured on real
+# histories: a package's `testing/` helpers, e2e suites in `e2e/` or
+# `*-tests/` folders), and the coverage floor.  Test runners' configuration
+# files (noxfile.py, jest.setup.*, .mocharc.*, karma.conf.*, playwright and
+# cypress configs, phpunit.xml) are judged by test_drift whatever `tests`
+# says: `gate.testcases.runners` owns that list.
+STARTER_TESTS = (
+    "**/testing/",  # pytest's own suite, numpy.testing, a package's test helpers
+    "**/test_utils/",
+    "**/testutils/",
+    "**/testutil/",
+    "**/test_helpers/",
+    "**/e2e/",
+    "**/*-tests/",  # e2e-tests/, integration-tests/
+    "**/*_tests/",  # integration_tests/
+    ".coveragerc",  # the coverage floor (fail_under) is a test verdict
+)
+
+
+def _yaml_list(items: tuple[str, ...], indent: str, width: int = 78) -> str:
+    """`items` as a flow sequence of double-quoted strings wrapped at `width`."""
+    out, line = [], f"{indent}["
+    for n, item in enumerate(items):
+        word = f'"{item}"' + ("," if n < len(items) - 1 else "]")
+        if len(line) + len(word) + 1 > width and line.strip() != "[":
+            out.append(line.rstrip())
+            line = indent + " "
+        line += word + " "
+    out.append(line.rstrip())
+    return "\n".join(out)
+
+
+def _presets() -> str:
+    """The `applies_to` comment block: every agent's PR logins and branch
+    globs from `gate.agents.AGENTS`, the one owner of those facts."""
+    lines = [
+        "# applies_to:",
+        "#   authors:        # PR author logins: GitHub's to give, the strong selector",
+    ]
+    for agent in AGENTS:
+        for login in agent.logins:
+            lines.append(f'#     - "{login}"'.ljust(40) + f"# {agent.name}")
+    branches = tuple(dict.fromkeys(b for agent in AGENTS for b in agent.branches))
+    lines.append('#   labels: ["agent"]  # advisory: anyone who can label decides')
+    lines.append("#   head_branches:  # advisory: whoever opens the PR names its branch")
+    for branch in branches:
+        names = ", ".join(a.name for a in AGENTS if branch in a.branches)
+        lines.append(f'#     - "{branch}"'.ljust(40) + f"# {names}")
+    return "\n".join(lines) + "\n"
+
+
+_TEMPLATE = """\
 # Blast Radius Gate rubric: the rules that judge the *shape* of a pull request.
 #
 # The gate reads this file from the PR's BASE commit, so a PR can never edit
@@ -96,16 +150,16 @@ STARTER_RUBRIC = """\
 # reuse an id for a different rule; add a new one instead.
 version: 1
 
-# Which files are tests (used by test_drift). The default covers pytest,
-# unittest and Django, Jest and Vitest, Go and RSpec:
-# tests: ["tests/", "test/", "**/test_*.py", "**/*_test.py", "**/conftest.py",
-#         "pytest.ini", "tox.ini", "**/*_test.go", "**/__tests__/",
-#         "**/*.test.*", "**/*.spec.*", "spec/", "**/test*.py", ".pytest.ini",
-#         "**/__snapshots__/", "**/jest.config.*", "**/vitest.config.*",
-#         "**/testdata/", "**/*_spec.rb", ".rspec"]
-# test_drift also judges the test runner's configuration whatever `tests`
-# says: a new conftest.py or pytest.ini, or a pytest section added to
-# pyproject.toml or setup.cfg, is drift.
+# Which files are tests (used by test_drift): the default globs (pytest,
+# unittest and Django, Jest and Vitest, Go and RSpec) and then the test
+# plumbing that decides how tests run: helper packages (`testing/`,
+# `test_utils/`), e2e suites, the coverage settings. A helper edited to make
+# a test pass is a bent test. test_drift also judges every test runner's
+# configuration whatever `tests` says (conftest.py, pytest.ini, a pytest
+# section of pyproject.toml, noxfile.py, jest.setup.*, playwright.config.*
+# and the like): adding or changing one is drift.
+tests:
+@TESTS@
 
 # Judge only agent-written PRs (any entry matches); the others get a neutral
 # check. Without applies_to, every PR is judged. Prefer `authors`: a bot's
@@ -113,23 +167,39 @@ version: 1
 # who can label can add or remove labels. An agent that pushes `fix/x`
 # instead of `codex/x` is simply not judged, so `labels` and `head_branches`
 # alone are advisory: use them only next to `authors`, never instead.
-# applies_to:
-#   authors: ["copilot-swe-agent[bot]"]     # exact bot logins: the strong selector
-#   labels: ["agent"]                       # advisory: anyone who can label decides
-#   head_branches: ["codex/**", "copilot/**"]  # advisory: the PR's opener names it
-
+# Claude Code, Codex cloud, Cursor, Jules and the Copilot CLI usually open
+# their PRs under the person's own account: no login tells them apart, so
+# judge every PR (no applies_to) if you use them. Keep the logins you use
+# (the facts and their sources: docs/agents.md):
+@PRESETS@
 rules:
+  # Lock files, recorded fixtures and generated code do not count toward the
+  # budgets: each is named exactly (never `*.lock` or `dist/`), because every
+  # exclude is a name a writer could choose to hide a big change in.
+  # Excluded: the lock files of npm, Yarn, pnpm, Bun, Deno, Poetry, uv,
+  # Pipenv, PDM, pixi, conda-lock, Cargo, Go, Bundler, Composer, Mix, SwiftPM,
+  # pub, Nix, Gradle, NuGet, CocoaPods, Bazel and Terraform; Jest and insta
+  # snapshots (`*.snap`), syrupy's (`__snapshots__/**/*.ambr`), VCR cassettes
+  # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf output
+  # and minified bundles. Recordings are tests: TESTS still judges an edit to
+  # one. Not excluded: whole folders (`testdata/`, `__snapshots__/`,
+  # `cassettes/`, `dist/`, `build/`, `vendor/`) and `*.generated.*`: any
+  # file, code included, can sit there and be imported, and some
+  # repositories commit the code that runs from dist/; the gate cannot tell
+  # generated from written.
   - id: FILES
     kind: max_files
     limit: 10
-    exclude: ["*.lock", "package-lock.json", "pnpm-lock.yaml", "go.sum"]
+    exclude:
+@EXCLUDE@
     description: "a focused change touches a handful of files; lock files do not count"
 
   - id: LINES
     kind: max_lines
     limit: 400
     count: changed            # added + deleted; or `added` / `deleted`
-    exclude: ["*.lock", "package-lock.json", "pnpm-lock.yaml", "go.sum"]
+    exclude:
+@EXCLUDE@
     description: "a reviewable change; a bigger one deserves its own plan"
 
   - id: SECRETS
@@ -145,11 +215,24 @@ rules:
     description: "CI and ownership rules run with secrets; change them in a human PR"
     # Adding a workflow fails too: a new workflow could post a check run named
     # like this gate's, and under pull_request it runs from the PR itself.
+    # Copilot's agent environment (.github/workflows/copilot-setup-steps.yml)
+    # is a workflow, so CI covers it.
+
+  - id: AGENTS
+    kind: forbidden_paths
+    paths:
+@AGENT_FILES@
+    description: "what instructs or configures coding agents and PR bots is changed in a human PR"
+    # An agent that edits its own instructions, or a review bot's settings,
+    # edits its judge. Without a `/` a name matches at any depth, case-folded
+    # (a nested AGENTS.md instructs too; so a docs/agents.md fails: move it
+    # or accept a human PR). Dependabot and Renovate are not coding agents,
+    # but their settings decide which PRs bots open and which merge alone.
 
   - id: TESTS
     kind: test_drift
     allow_added: true         # new tests are welcome; existing ones stay as they are
-    description: "do not bend an existing test to match the code"
+    description: "do not bend an existing test, or the code that runs the tests, to match the code"
 
   # More kinds: forbidden_path (a plain prefix), allowed_paths (an allow-list),
   # keep_symbols / keep_lines / confine_to_symbols (Python files), must_include
@@ -163,12 +246,15 @@ rules:
 # these synthetic changes, and one change passes. `gate selftest --strict`
 # runs them; the Action runs them first and fails closed if any disagrees.
 examples:
-  - name: focused fix with a new regression test
+  - name: focused fix with a new regression test, a lock file and a snapshot
     expect: pass
     change:
       - {path: src/app.py, added: 3, deleted: 1}
       - {path: tests/test_app_regression.py, status: added, added: 12}
       - {path: poetry.lock, added: 800, deleted: 300}
+      - {path: web/package-lock.json, added: 2000, deleted: 1900}
+      - {path: src/api/service_pb2.py, added: 600, deleted: 500}
+      - {path: tests/cassettes/test_app_regression.yaml, status: added, added: 400}
 
   - name: eleven-file sweep
     expect: [FILES]
@@ -205,8 +291,72 @@ examples:
     change:
       - {path: .github/workflows/blast-radius-too.yml, status: added, added: 9}
 
+  - name: agent rewrites its own instructions
+    expect: [AGENTS]
+    change:
+      - {path: AGENTS.md, added: 3, deleted: 1}
+
+  - name: review bot configuration edited
+    expect: [AGENTS]
+    change:
+      - {path: .coderabbit.yaml, added: 1, deleted: 1}
+
   - name: existing test bent to match the code
     expect: [TESTS]
     change:
       - {path: tests/test_app.py, added: 1, deleted: 1}
+
+  - name: test helper package edited (it decides what the tests check)
+    expect: [TESTS]
+    change:
+      - {path: src/pkg/testing/fixtures.py, added: 2, deleted: 2}
 """
+
+# Lock files, snapshots and generated code the budgets skip (FILES, LINES):
+# exact names, never a broad glob (see the comment in the rubric).
+GENERATED = (
+    "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+    "bun.lockb", "bun.lock", "deno.lock", "poetry.lock", "uv.lock", "Pipfile.lock",
+    "pdm.lock", "pixi.lock", "conda-lock.yml", "*.conda-lock.yml", "Cargo.lock",
+    "go.sum", "go.work.sum", "Gemfile.lock", "composer.lock", "mix.lock",
+    "Package.resolved", "pubspec.lock", "flake.lock", "gradle.lockfile",
+    "packages.lock.json", "Podfile.lock", "MODULE.bazel.lock", ".terraform.lock.hcl",
+    "*.snap", "**/__snapshots__/**/*.ambr", "**/cassettes/**/*.yaml",
+    "**/cassettes/**/*.yml", "**/cassettes/**/*.json", "*.golden",
+    "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.go", "*.min.js", "*.min.css",
+)  # fmt: skip
+
+# Files that instruct or configure coding agents and PR bots (AGENTS):
+# sources in docs/agents.md.
+AGENT_FILES = (
+    # read by several agents (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md);
+    # AGENT.md and .agents/ only at the root: deeper, measured as docs pages
+    # (docs/agent.md) and skills a package ships to its users
+    "AGENTS.md", "AGENTS.override.md", "/AGENT.md", "/.agents/",
+    # Claude Code: memory files, settings and hooks, skills, MCP servers
+    "CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json",
+    # GitHub Copilot: instructions, prompt files, custom agents, skills
+    ".github/copilot-instructions.md", ".github/instructions/", ".github/prompts/",
+    ".github/agents/", ".github/skills/", ".vscode/mcp.json",
+    # Gemini CLI and Gemini Code Assist review; Codex; Cursor; Windsurf
+    "GEMINI.md", ".gemini/", ".codex/", ".cursor/", ".cursorrules", ".cursorignore",
+    ".windsurfrules", ".windsurf/",
+    # Cline, Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin
+    ".clinerules", ".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
+    ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", "DEVIN_PR_TEMPLATE.md",
+    # review bots: CodeRabbit, Sourcery, Qodo / PR-Agent, Greptile, Ellipsis
+    ".coderabbit.yaml", ".coderabbit.yml", ".coderabbit.config.ts", ".sourcery.yaml",
+    ".pr_agent.toml", "greptile.json", ".greptile/", "ellipsis.yaml",
+    # dependency bots: which PRs they open, and which merge on their own
+    ".github/dependabot.yml", ".github/dependabot.yaml", "renovate.json", "renovate.json5",
+    ".renovaterc", ".renovaterc.json", ".github/renovate.json", ".github/renovate.json5",
+)  # fmt: skip
+
+STARTER_RUBRIC = (
+    _TEMPLATE.replace(
+        "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
+    )
+    .replace("@PRESETS@\n", _presets())
+    .replace("@EXCLUDE@", _yaml_list(GENERATED, "      "))
+    .replace("@AGENT_FILES@", _yaml_list(AGENT_FILES, "      "))
+)

@@ -1,0 +1,123 @@
+"""What the starter rubric (`gate init`) lets through and what it stops, on
+generated paths: the budgets skip only the exact names of lock files,
+snapshots and generated code; AGENTS stops every agent-instruction file at
+any depth and in any spelling a checkout merges; TESTS judges test plumbing;
+the applies_to presets are the agent table's facts."""
+
+from __future__ import annotations
+
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gate.agents import AGENTS
+from gate.changes import ChangeSet, FileChange
+from gate.judge import evaluate
+from gate.rubric.load import load_rubric_bytes
+from gate.rubric.starter import AGENT_FILES, GENERATED, STARTER_RUBRIC, STARTER_TESTS
+
+RUBRIC = load_rubric_bytes(STARTER_RUBRIC.encode(), "starter.yml")
+DIRS = st.sampled_from(["", "src/", "src/pkg/", "web/app/", "dist/", "build/", "vendor/x/"])
+WORD = st.text(alphabet="abcxyz_", min_size=1, max_size=8)
+
+
+def failed(*files: FileChange) -> set[str]:
+    report = evaluate(RUBRIC, ChangeSet(files=files))
+    return {r.id for r in report.results if not r.passed}
+
+
+def big(path: str) -> FileChange:
+    return FileChange(path=path, status="added", added=5000, deleted=0)
+
+
+@given(DIRS, st.sampled_from([g for g in GENERATED if "*" not in g and "/" not in g]))
+def test_every_named_lock_file_is_out_of_the_budgets_at_any_depth(folder: str, name: str) -> None:
+    assert failed(big(f"{folder}{name}")) == set()
+
+
+CODE_DIRS = st.sampled_from(
+    ["", "src/", "dist/", "build/", "vendor/x/", "src/testdata/", "tests/__snapshots__/"]
+)
+
+
+@given(CODE_DIRS, WORD, st.sampled_from([".py", ".js", ".ts", ".go", ".rs", ".lock", ".json"]))
+def test_code_named_like_anything_else_counts(folder: str, word: str, ext: str) -> None:
+    """A big file is LINES whatever its folder (dist/, build/, vendor/ and
+    the recordings' folders included) unless its name is an excluded one."""
+    path = f"{folder}{word}{ext}"
+    generated = word.endswith(("_pb2", "_pb2_grpc")) or path.rsplit("/", 1)[-1] in GENERATED
+    assert ("LINES" in failed(big(path))) is not generated
+
+
+def test_code_hidden_in_a_recordings_folder_counts() -> None:
+    for path in ("tests/cassettes/impl.py", "pkg/testdata/impl.py", "x/__snapshots__/impl.py"):
+        assert "LINES" in failed(big(path)), path
+
+
+def test_recorded_fixtures_skip_the_budgets_but_not_the_test_rule() -> None:
+    for path in (
+        "tests/cassettes/test_x.yaml",
+        "tests/models/cassettes/test_a/test_b.json",
+        "web/__snapshots__/a.test.ts.snap",
+        "tests/__snapshots__/test_x.ambr",
+    ):
+        assert failed(big(path)) == set()  # a new recording is welcome
+        edited = FileChange(path=path, status="modified", added=2000, deleted=2000)
+        assert failed(edited) == {"TESTS"}  # an existing one bent is a bent test
+
+
+SPELLING = st.sampled_from([str.lower, str.upper, lambda s: s])
+
+
+@given(DIRS, st.sampled_from(AGENT_FILES), SPELLING)
+def test_every_agent_file_fails_agents_at_any_depth_and_case(
+    folder: str, glob: str, spell: object
+) -> None:
+    path = glob.rstrip("/") + ("/rules/x.md" if glob.endswith("/") else "")
+    path = spell(path)  # type: ignore[operator]
+    if "/" in glob.rstrip("/"):  # anchored at the root
+        folder = ""
+        path = path.lstrip("/")
+    change = FileChange(path=f"{folder}{path}", added=1, deleted=1)
+    assert "AGENTS" in failed(change), change.path
+
+
+def test_docs_pages_and_shipped_skills_named_like_agent_files_pass() -> None:
+    """Measured on pydantic/pydantic-ai: a docs page about its Agent class and
+    the skills its package ships to users are not this repository's
+    instructions; a nested AGENTS.md is."""
+    for path in ("docs/agent.md", "docs/api/agent.md", "pkg/.agents/skills/x/SKILL.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
+    for path in ("AGENT.md", ".agents/skills/x/SKILL.md", "pkg/models/AGENTS.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
+
+
+@given(DIRS, WORD)
+def test_test_plumbing_edits_are_test_drift(folder: str, word: str) -> None:
+    for path in (f"{folder}testing/{word}.py", f"{folder}e2e-tests/{word}.ts", ".coveragerc"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == {"TESTS"}, path
+
+
+def test_the_starter_names_its_plumbing_globs() -> None:
+    tests = yaml.safe_load(STARTER_RUBRIC)["tests"]
+    assert set(STARTER_TESTS) <= set(tests)
+
+
+def test_presets_are_the_agent_tables_facts() -> None:
+    """Every login and branch glob of gate.agents.AGENTS is offered, and the
+    commented block, uncommented, is a valid applies_to of exactly those."""
+    lines = STARTER_RUBRIC.split("\n")
+    first = lines.index("# applies_to:")
+    block = []
+    for line in lines[first:]:
+        if not line.startswith("#"):
+            break
+        block.append(line[2:])
+    applies = yaml.safe_load("\n".join(block))["applies_to"]
+    assert applies["authors"] == [login for a in AGENTS for login in a.logins]
+    assert set(applies["head_branches"]) == {b for a in AGENTS for b in a.branches}
+    authors = "".join(f'\n    - "{login}"' for login in applies["authors"])
+    text = STARTER_RUBRIC.replace("rules:\n", f"applies_to:\n  authors:{authors}\nrules:\n", 1)
+    assert load_rubric_bytes(text.encode(), "starter.yml").applies_to.authors == tuple(
+        applies["authors"]
+    )
