@@ -105,7 +105,8 @@ version: 1
 #         "**/testdata/", "**/*_spec.rb", ".rspec"]
 # test_drift also judges the test runner's configuration whatever `tests`
 # says: a new conftest.py or pytest.ini, or a pytest section added to
-# pyproject.toml or setup.cfg, is drift.
+# pyproject.toml or setup.cfg (gate/testcases/runners.py lists every runner's
+# files and sections), is drift.
 
 # Judge only agent-written PRs (any entry matches); the others get a neutral
 # check. Without applies_to, every PR is judged. Prefer `authors`: a bot's

@@ -182,7 +182,8 @@ CASES = [
         one(FileChange("pkg/conftest.py")),
         {},
         False,
-        "1 modified",
+        "1 test runner configuration file that exists at base changed "
+        "(pkg/conftest.py (pytest) modified)",
         ["pkg/conftest.py"],
     ),
     (
@@ -342,7 +343,8 @@ def test_a_mode_change_with_new_cases_is_still_drift(repo: GitRepo, capsys: Any)
 def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
     """The PR files API lists a mode change as a modification with no modes."""
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
-    found = listing([PullFile("tests/test_clamp.py", "changed", 0, 0, 0, None, False)], 1)
+    # GitHub lists a mode change alone as "modified" ("changed" is a type change)
+    found = listing([PullFile("tests/test_clamp.py", "modified", 0, 0, 0, None, False)], 1)
     changes = changes_from_api(
         found,
         base="base",
@@ -424,14 +426,15 @@ def api_changes(pairs: dict[str, tuple[str, str]], wants: Any) -> ChangeSet:
     def read(ref: str, path: str) -> bytes | None:
         requests.append((ref, path))
         if path not in pairs:
-            return None  # pyproject.toml, setup.cfg: absent
+            return None
         before, after = pairs[path]
         return (before if ref == "fork" else after).encode()
 
     changes = changes_from_api(
         found, base="base", head="head", content_files=wants, read_file=read, merge_base="fork"
     )
-    assert len(requests) == 2 * min(len(pairs), GLOB_READS) + 2  # and pyproject.toml, setup.cfg
+    # each file read at the fork and at head, up to the cap; nothing untouched is read
+    assert len(requests) == 2 * min(len(pairs), GLOB_READS)
     return changes
 
 
