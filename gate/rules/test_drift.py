@@ -78,6 +78,27 @@ under new names, and new test classes with their own setUp are welcome.
 The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
+**A new test file is judged for collection-time code too.**  A new test
+module (a test module by its runner's default names, below, with a
+parser: `.py`, JavaScript/TypeScript, `.go`; a copy's new path included)
+is split into units as a modified one is, against an empty base: its test
+cases, helpers and fixtures are welcome while `allow_added` is true, and
+any unit that runs at collection or changes what other tests see (the
+list above: a module-level `clamp_kit.clamp = fixed` or `sys.modules[...]
+= ...`, an autouse fixture, `pytestmark`, a `pytest_*` hook, a new test
+whose body shares state, a top-level `jest.mock`, Go's `init` or
+`TestMain`) is drift, named with its line (`tests/test_zz.py (new):
+statement at line 2 (`clamp_kit.clamp = fixed`) runs at collection or
+changes what other tests see`): pytest imports the new file before the
+tests collected after it, which then see the patched module.  A new test
+module that has a parser but cannot be read (a syntax error, a symlink,
+a text too large or not available from the source, the API mode past its
+cap) is drift: it could hold anything.  A new file that no module reads
+(`spec/x_spec.rb`), or that is no test module by its runner's names (a
+helper, a data file), is welcome as a new file; so is a new test file in
+a rubric example given by line counts only (it says nothing about
+content).
+
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
 anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
@@ -166,7 +187,7 @@ from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
-from gate.testcases import Unparsable, compare, runners, suffix, units_for
+from gate.testcases import COLLECTION, MODULES, Unparsable, compare, runners, suffix, units_for
 from gate.words import plural as count
 
 KIND = "test_drift"
@@ -330,6 +351,60 @@ def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str
     return f"{f.path} judged as a whole file: {why}", 0
 
 
+def _first_line(code: str, limit: int = 60) -> str:
+    line = next((x.strip() for x in code.splitlines() if x.strip()), "")
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
+    """The drift in the new test file `f` (None: none), and how many tests
+    it adds.  A new test module may bring cases and support code; code
+    that runs at collection or changes what other tests see (a COLLECTION
+    unit: an assignment into another module, `sys.modules`, an autouse
+    fixture, a `pytest_*` hook, `pytestmark`, a top-level `jest.mock`, Go's
+    `init` or `TestMain`) is drift, as in an existing file.  A file that
+    has a parser (`gate.testcases.MODULES`) but cannot be read is drift: it
+    could hold anything.  A file no module reads (`.rb`), or that is not a
+    test module by its runner's names (a helper, data), is welcome whole."""
+    if not globs.matches(f.path, TEST_MODULES, GLOBS["paths"]) or globs.matches(
+        f.path, DATA_FOLDERS, GLOBS["paths"]
+    ):
+        return None, 0
+    if suffix(f.path) not in MODULES:
+        return None, 0
+    where = f"{f.path} (new)"
+    if f.new_mode == MODE_SYMLINK:
+        return f"{where}: a symlink, whose target's code runs at collection", 0
+    texts = changes.texts.get(f.path)
+    if texts is None:
+        if changes.source == "example":
+            return None, 0  # an example given by counts says nothing about content
+        why = changes.withheld.get(f.path)
+        if why is None:
+            why = f"its text is unavailable from this source ({changes.source})"
+        return f"{where} cannot be read ({why}): a new test module could run anything", 0
+    if texts.head is None:
+        return f"{where} cannot be read (its text is missing at head)", 0
+    try:
+        head = units_for(f.path, texts.head)
+    except Unparsable as exc:
+        return f"{where}: the head version {exc}; a new test module could run anything", 0
+    if head is None:  # pragma: no cover - MODULES names a module for the suffix
+        return None, 0
+    # A new file's units judged against an empty base: cases and support
+    # are welcome, collection-time code is refused (`compare`).
+    drift = compare((), head, allow_added=True)
+    if drift.ok:
+        return None, len(drift.added)
+    found = [
+        f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
+        for u in head
+        if u.role == COLLECTION
+    ]
+    what = "; ".join(found) if found else drift.summary()
+    return f"{where}: {what} runs at collection or changes what other tests see", 0
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     allow_added = param_bool(rule, "allow_added")
@@ -342,7 +417,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_either = globs.matcher((*patterns, *runners.CONFIG_FILES), GLOBS["paths"])
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
+    fresh: list[str] = []  # collection-time code in new test files, per file
     new_tests = 0
+    new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
         if not hits:
@@ -357,7 +434,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             if f.submodule:  # its commit may hold any file, a conftest.py too
                 submodules.append(f.path)
                 continue
+            problem, added = _new_module(changes, f)
+            if problem is not None:
+                fresh.append(problem)
             if allow_added:
+                if problem is not None:
+                    offending.append(f.path)
+                new_tests_in_new += added
                 continue
             what = "added"
         elif f.status == UNKNOWN:
@@ -396,10 +479,12 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         offending.extend(hits)
     sections = _section_changes(changes)
     offending.extend(sections)
-    if not (counts or config_added or config_changed or submodules or sections or cases):
+    if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
         extra = "" if allow_added else "; no test file added"
         if new_tests:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        if new_tests_in_new:
+            extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")
     parts: list[str] = []
     existing = sum(n for k, n in counts.items() if k in _CHANGED)
@@ -428,6 +513,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         )
     for path, how in sorted(sections.items()):
         parts.append(_section_message(path, how))
+    parts.extend(fresh)
     if "added" in counts:
         parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
     if "unknown" in counts:

@@ -39,6 +39,11 @@ def one(f: FileChange) -> ChangeSet:
     return ChangeSet(files=(f,))
 
 
+def new(f: FileChange, head: str = "def test_new():\n    pass\n") -> ChangeSet:
+    """A new test file with its head text (a new test module is read too)."""
+    return ChangeSet(files=(f,), texts={f.path: FileTexts(None, head)})
+
+
 CASES = [
     # (label, changes, params, passed, message, paths)
     ("no change", ChangeSet(), {}, True, "no test that exists at base was changed", []),
@@ -108,7 +113,7 @@ CASES = [
     ),
     (
         "new test allowed by default",
-        one(FileChange("tests/test_new.py", status=ADDED, added=5)),
+        new(FileChange("tests/test_new.py", status=ADDED, added=5)),
         {},
         True,
         "no test",
@@ -132,7 +137,7 @@ CASES = [
     ),
     (
         "copy allowed by default",
-        one(FileChange("tests/test_b.py", old_path="tests/test_a.py", status=COPIED)),
+        new(FileChange("tests/test_b.py", old_path="tests/test_a.py", status=COPIED)),
         {},
         True,
         "no test",
