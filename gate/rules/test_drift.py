@@ -79,25 +79,25 @@ The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
 **A new test file is judged for collection-time code too.**  A new test
-module (a test module by its runner's default names, below, with a
-parser: `.py`, JavaScript/TypeScript, `.go`; a copy's new path included)
-is split into units as a modified one is, against an empty base: its test
-cases, helpers and fixtures are welcome while `allow_added` is true, and
-any unit that runs at collection or changes what other tests see (the
-list above: a module-level `clamp_kit.clamp = fixed` or `sys.modules[...]
-= ...`, an autouse fixture, `pytestmark`, a `pytest_*` hook, a new test
-whose body shares state, a top-level `jest.mock`, Go's `init` or
-`TestMain`) is drift, named with its line (`tests/test_zz.py (new):
-statement at line 2 (`clamp_kit.clamp = fixed`) runs at collection or
-changes what other tests see`): pytest imports the new file before the
+file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new
+path included; a test module by its runner's names, or a helper module
+at a test path, whose module code runs when a test imports it, outside
+`testdata/` and `__snapshots__/`) is split into units as a modified one
+is, against an empty base: its test cases, helpers and fixtures are
+welcome while `allow_added` is true, and any unit that runs at
+collection or changes what other tests see (the list above: a
+module-level `clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, an
+autouse fixture, `pytestmark`, a `pytest_*` hook, a new test whose body
+shares state, a top-level `jest.mock`, Go's `init` or `TestMain`) is
+drift, named with its line and code (`tests/test_zz.py (new): statement
+at line 2` and the line's code): pytest imports the new file before the
 tests collected after it, which then see the patched module.  A new test
 module that has a parser but cannot be read (a syntax error, a symlink,
 a text too large or not available from the source, the API mode past its
 cap) is drift: it could hold anything.  A new file that no module reads
-(`spec/x_spec.rb`), or that is no test module by its runner's names (a
-helper, a data file), is welcome as a new file; so is a new test file in
-a rubric example given by line counts only (it says nothing about
-content).
+(`spec/x_spec.rb`, a data file), or under a data folder, is welcome as a
+new file; so is a new test file in a rubric example given by line counts
+only (it says nothing about content).
 
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
@@ -358,19 +358,16 @@ def _first_line(code: str, limit: int = 60) -> str:
 
 def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
-    it adds.  A new test module may bring cases and support code; code
-    that runs at collection or changes what other tests see (a COLLECTION
-    unit: an assignment into another module, `sys.modules`, an autouse
-    fixture, a `pytest_*` hook, `pytestmark`, a top-level `jest.mock`, Go's
-    `init` or `TestMain`) is drift, as in an existing file.  A file that
-    has a parser (`gate.testcases.MODULES`) but cannot be read is drift: it
-    could hold anything.  A file no module reads (`.rb`), or that is not a
-    test module by its runner's names (a helper, data), is welcome whole."""
-    if not globs.matches(f.path, TEST_MODULES, GLOBS["paths"]) or globs.matches(
-        f.path, DATA_FOLDERS, GLOBS["paths"]
-    ):
-        return None, 0
-    if suffix(f.path) not in MODULES:
+    it adds.  A new test module, or a new helper module at a test path (a
+    test imports it, which runs its module code at collection), may bring
+    cases and support code; code that runs at collection or changes what
+    other tests see (a COLLECTION unit: an assignment into another module,
+    `sys.modules`, an autouse fixture, a `pytest_*` hook, `pytestmark`, a
+    top-level `jest.mock`, Go's `init` or `TestMain`) is drift, as in an
+    existing file.  A file that has a parser (`gate.testcases.MODULES`) but
+    cannot be read is drift: it could hold anything.  A file no module
+    reads (`.rb`, data) or under a data folder is welcome whole."""
+    if globs.matches(f.path, DATA_FOLDERS, GLOBS["paths"]) or suffix(f.path) not in MODULES:
         return None, 0
     where = f"{f.path} (new)"
     if f.new_mode == MODE_SYMLINK:

@@ -77,6 +77,8 @@ def new_file(path: str, head: str | None, allow_added: bool = True, **kw: Any) -
             "TestMain at line 5",
         ),
         ("pkg/zz_test.go", "package pkg\n\nfunc init() {}\n", "init at line 3"),
+        # a helper module at a test path runs at collection when a test imports it
+        ("tests/helpers.py", "import clamp_kit\nclamp_kit.LIMIT = 2\n", "statement at line 2"),
     ],
 )
 def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, named: str) -> None:
@@ -106,8 +108,9 @@ def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, 
         ("web/zz.test.js", 'const { clamp } = require("./clamp");\ntest("x", () => {});\n'),
         ("pkg/zz_test.go", 'package pkg\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'),
         ("spec/zz_spec.rb", "RSpec.configure { |c| c.filter_run_excluding :all }\n"),  # no parser
-        ("tests/helpers.py", "import clamp_kit\nclamp_kit.LIMIT = 2\n"),  # not a test module
-        ("tests/data/input.txt", "def (:\n"),
+        ("tests/helpers.py", "import clamp_kit\n\n\ndef bent():\n    return clamp_kit\n"),
+        ("tests/data/input.txt", "def (:\n"),  # no parser
+        ("pkg/testdata/broken.go", "package {\n"),  # a data folder
     ],
 )
 def test_a_new_test_file_of_cases_and_support_is_welcome(path: str, head: str) -> None:
@@ -291,3 +294,26 @@ def test_a_new_test_module_too_large_to_read_fails(repo: GitRepo, capsys: Any) -
     assert main(argv) == 1
     result = json.loads(capsys.readouterr().out)["results"][-1]
     assert "tests/test_big.py (new) cannot be read" in result["message"]
+
+
+def test_a_new_helper_that_bends_at_import_fails_the_gate(repo: GitRepo, capsys: Any) -> None:
+    """A new test imports a new helper (an import is support code), whose
+    module code patches the module at collection: the red test in another
+    file turns green under real pytest, and the gate fails the helper."""
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "clamp_kit.py": "LIMIT = 1\n",
+            "tests/test_a.py": RED,
+        }
+    )
+    base = repo.commit("base")
+    repo.write("tests/helpers.py", BEND)
+    repo.write("tests/test_0.py", "import helpers\n\n\ndef test_new():\n    assert helpers\n")
+    head = repo.commit("a new test and its helper")
+    assert "2 passed" in run_pytest(repo.root)
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert "tests/helpers.py (new): statement at line 3" in result["message"]
+    assert result["paths"] == ["tests/helpers.py"]
