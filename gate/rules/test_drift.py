@@ -99,6 +99,17 @@ cap) is drift: it could hold anything.  A new file that no module reads
 new file; so is a new test file in a rubric example given by line counts
 only (it says nothing about content).
 
+A new module or package at a test path named like a standard-library
+module (`tests/json.py`, `tests/colorsys.py`, `tests/decimal/__init__.py`;
+not a built-in one such as `sys`) is drift: pytest's default import mode
+(`prepend`) puts a test folder without `__init__.py` first on `sys.path`,
+so a test that imports that module gets the new file instead.  A new
+module named like a first-party module (`tests/clamp_kit.py`) or an
+installed package (`tests/requests.py`) shadows it the same way; the rule
+does not see the base tree's names or what is installed, so that is out
+of its reach (`keep_symbols` and `confine_to_symbols` catch a shadow of
+the files they name).
+
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
 anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
@@ -169,6 +180,8 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 
 from __future__ import annotations
 
+import sys
+
 from gate import globs
 from gate.changes import (
     ADDED,
@@ -185,7 +198,7 @@ from gate.changes import (
 )
 from gate.report import RuleResult
 from gate.rubric import Rule
-from gate.rules._common import names, param_bool, param_list, plural, result
+from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
 from gate.testcases import COLLECTION, MODULES, Unparsable, compare, runners, suffix, units_for
 from gate.words import plural as count
@@ -356,6 +369,25 @@ def _first_line(code: str, limit: int = 60) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+# Modules a new file at a test path may shadow for every test: the
+# standard library's, less the built-in ones (no path entry can replace
+# those) and `test` (the CPython test suite, which no test imports).
+_STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"test"}
+
+
+def _stdlib_shadow(path: str) -> str | None:
+    """Why the new file `path` at a test path replaces a standard-library
+    module for the tests (None: it does not)."""
+    name = _module_name(path)
+    if name is None or name not in _STDLIB:
+        return None
+    return (
+        f"{path} (new) is named like the standard library's {name}: pytest's default import "
+        "mode puts a test folder without __init__.py first on sys.path, so a test that "
+        f"imports {name} after it is collected gets this file instead (rename it)"
+    )
+
+
 def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
     it adds.  A new test module, or a new helper module at a test path (a
@@ -432,6 +464,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
                 submodules.append(f.path)
                 continue
             problem, added = _new_module(changes, f)
+            problem = _stdlib_shadow(f.path) or problem
             if problem is not None:
                 fresh.append(problem)
             if allow_added:

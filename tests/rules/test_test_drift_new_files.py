@@ -317,3 +317,38 @@ def test_a_new_helper_that_bends_at_import_fails_the_gate(repo: GitRepo, capsys:
     result = json.loads(capsys.readouterr().out)["results"][-1]
     assert "tests/helpers.py (new): statement at line 3" in result["message"]
     assert result["paths"] == ["tests/helpers.py"]
+
+
+# --- a new module at a test path named like a standard-library module ------------
+
+
+@pytest.mark.parametrize(
+    "path", ["tests/colorsys.py", "tests/json.py", "tests/decimal/__init__.py", "test/random.py"]
+)
+def test_a_new_module_named_like_the_standard_library_is_drift(path: str) -> None:
+    result = new_file(path, "X = 1\n")
+    assert result.passed is False
+    assert f"{path} (new) is named like the standard library's" in result.message
+    assert result.paths == (path,)
+    assert new_file("tests/helpers.py", "X = 1\n").passed
+    assert new_file("tests/sys.py", "X = 1\n").passed  # built in: no path entry replaces it
+    assert new_file("src/" + path.split("/", 1)[1], "X = 1\n").passed  # not a test path
+
+
+def test_a_new_stdlib_named_module_in_a_rootless_test_folder_turns_a_red_test_green(
+    repo: GitRepo, capsys: Any
+) -> None:
+    red = "def test_c():\n    import colorsys\n\n    assert colorsys.X == 1\n"
+    repo.write_many({".github/blast-radius.yml": RUBRIC, "tests/test_a.py": red})
+    base = repo.commit("base")
+    assert "1 failed" in run_pytest(repo.root)
+    repo.write("tests/colorsys.py", "X = 1\n")
+    head = repo.commit("a helper")
+    assert "1 passed" in run_pytest(repo.root)
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert (
+        "tests/colorsys.py (new) is named like the standard library's colorsys"
+        in (result["message"])
+    )
