@@ -208,7 +208,7 @@ def run_backtest(
     once (git does the work, in its own processes), the verdicts in the
     order of `entries` whatever finishes first."""
     selftest = examples_verdict(rubric)
-    content = rubric.texts_wanted()
+    content = rubric.texts_wanted()  # the fixed files and the written files read by glob
     budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS] if measure_budgets else []
 
     def judge(entry: LogEntry) -> Judged | Unjudged:

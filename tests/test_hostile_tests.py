@@ -23,7 +23,7 @@ from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift
-from gate.rules.test_drift import TEST_CONFIG
+from gate.testcases.runners import CONFIG_FILES
 from tests.conftest import GitRepo
 
 PROPS = settings(max_examples=200, deadline=None)
@@ -97,7 +97,23 @@ def test_the_common_frameworks_layouts_are_tests(path: str, status: str) -> None
 # --- configuration that can switch tests off ----------------------------------
 
 CONFIG_NAME = st.sampled_from(
-    ["conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "jest.config.js", "vitest.config.ts"]
+    [
+        "conftest.py",
+        "pytest.ini",
+        ".pytest.ini",
+        "tox.ini",
+        "jest.config.js",
+        "vitest.config.ts",
+        "babel.config.js",
+        ".mocharc.yml",
+        "karma.conf.js",
+        "noxfile.py",
+        "playwright.config.ts",
+        ".npmrc",
+        "go.work",
+        "phpunit.xml",
+        "build.rs",
+    ]
 )
 
 
@@ -149,8 +165,18 @@ def test_a_nested_pyproject_or_setup_cfg_in_a_test_folder_is_configuration(
     result = drift(ChangeSet(files=(change,)), allow_added=True, paths=paths)
     assert result.passed is False, result.message
     assert "test configuration file added" in result.message
+    # elsewhere it is judged by its test runner section (gate.testcases.runners)
     elsewhere = FileChange("pkg/" + name, ADDED, added=2, deleted=0)
-    assert drift(ChangeSet(files=(elsewhere,)), allow_added=True, paths=paths).passed
+    plain = "[project]\nname = 'x'\n" if name.casefold().endswith(".toml") else "[metadata]\n"
+    bent = (
+        "[tool.pytest]\naddopts = '-k nothing'\n"
+        if name.casefold().endswith(".toml")
+        else ("[tool:pytest]\naddopts = -k nothing\n")
+    )
+    for text, passed in ((plain, True), (bent, False)):
+        texts = {elsewhere.path: FileTexts(None, text)}
+        changes = ChangeSet(files=(elsewhere,), texts=texts)
+        assert drift(changes, allow_added=True, paths=paths).passed is passed, text
 
 
 @PROPS
@@ -175,8 +201,10 @@ def test_a_submodule_added_at_a_test_path_is_drift(
 
 def test_a_new_test_is_still_welcome() -> None:
     change = FileChange("tests/test_new.py", ADDED, added=9)
-    assert drift(ChangeSet(files=(change,))).passed is True
-    assert set(TEST_CONFIG) <= set(DEFAULT_TESTS) | {".rspec"}
+    texts = {change.path: FileTexts(None, "def test_new():\n    pass\n")}
+    assert drift(ChangeSet(files=(change,), texts=texts)).passed is True
+    for name in ("conftest.py", "pytest.ini", "tox.ini", "tests/conftest.py", "a/b/.rspec"):
+        assert globs.matches(name, CONFIG_FILES, globs.FOLDED), name
 
 
 # --- pytest sections in pyproject.toml and setup.cfg ----------------------------
@@ -234,7 +262,10 @@ def test_a_pytest_section_added_changed_or_removed_in_pyproject_is_drift(
     result = drift(edited("pyproject.toml", None if new_file else base[0], head[0]))
     assert result.passed is (before == head[1]), (base, head, result.message)
     if before != head[1]:
-        assert "the pytest section of pyproject.toml was" in result.message
+        assert (
+            "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was"
+            in result.message
+        )
         assert result.paths == ("pyproject.toml",)
 
 
@@ -267,7 +298,10 @@ def test_a_pytest_section_in_setup_cfg_is_drift(
     result = drift(edited("setup.cfg", base[0], head[0]))
     if base[1] != head[1]:
         assert result.passed is False
-        assert "the pytest section of setup.cfg was" in result.message
+        assert (
+            "the test runner configuration of setup.cfg (pytest and tox sections) was"
+            in result.message
+        )
 
 
 @pytest.mark.parametrize(
@@ -280,7 +314,7 @@ def test_a_pytest_section_in_setup_cfg_is_drift(
 def test_an_unreadable_pyproject_fails(base: str, head: str, fragment: str) -> None:
     result = drift(edited("pyproject.toml", base, head))
     assert result.passed is False
-    assert "cannot tell whether its pytest section changed" in result.message
+    assert "cannot tell whether its test runner configuration" in result.message
     assert fragment in result.message
 
 
@@ -326,26 +360,32 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
     assert report["failed"] == ["T"]
     result = report["results"][-1]
     assert result["paths"] == ["pyproject.toml", "src/conftest.py"]
-    assert "the pytest section of pyproject.toml was added" in result["message"]
+    assert (
+        "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was added"
+        in result["message"]
+    )
     assert "1 test configuration file added" in result["message"]
 
 
 def test_api_mode_reads_the_config_texts() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
-    assert "pyproject.toml" in rubric.content_files()
     found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
+    assert rubric.texts_wanted().paths(found.files) == ("pyproject.toml",)
     texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
     changes = changes_from_api(
         found,
         base="base",
         head="head",
-        content_files=rubric.content_files(),
+        content_files=rubric.texts_wanted(),
         read_file=lambda ref, path: texts[(ref, path)].encode() if (ref, path) in texts else None,
         merge_base="fork",
     )
     result = test_drift.check(rubric.rules[0], changes)
     assert result.passed is False
-    assert "the pytest section of pyproject.toml was added" in result.message
+    assert (
+        "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was added"
+        in result.message
+    )
 
 
 # --- must_include on the last line --------------------------------------------
@@ -426,3 +466,142 @@ def test_where_is_loaded_checked_and_defaulted() -> None:
         load_rubric_bytes(
             b'rules:\n  - {id: G, kind: must_include, token: "a\\nb", where: last_line}\n', "r"
         )
+
+
+# --- every runner's files and sections, from runners.py, through git -------------
+
+
+def judge_git(repo: GitRepo, base: str, head: str, capsys: Any) -> dict[str, Any]:
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
+    main([*argv, "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    result: dict[str, Any] = report["results"][-1]
+    return result
+
+
+PACKAGE = '{"name": "x", "version": "1.0.0", "scripts": {"test": "jest"}}\n'
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after", "passed", "fragment"),
+    [
+        # a section file in a subfolder counts exactly as one at the root
+        ("web/package.json", PACKAGE, PACKAGE.replace("1.0.0", "1.0.1"), True, ""),
+        (
+            "web/package.json",
+            PACKAGE,
+            PACKAGE.replace('"jest"', '"jest --testPathIgnorePatterns tests"'),
+            False,
+            "the test runner configuration of web/package.json",
+        ),
+        ("web/package.json", PACKAGE, "{", False, "is not strict JSON"),
+        ("src/pkg/__init__.py", "X = 1\n", "X = 2\n", True, ""),
+        (
+            "src/pkg/__init__.py",
+            "X = 1\n",
+            "def load_tests(loader, tests, pattern):\n    return tests\n",
+            False,
+            "src/pkg/__init__.py (a load_tests hook (the whole file)) was added",
+        ),
+        ("sub/go.mod", None, "module x\n", False, "sub/go.mod (its presence"),
+        ("sub/Cargo.toml", '[package]\nname = "x"\n', '[package]\nname = "y"\n', True, ""),
+        (
+            "sub/Cargo.toml",
+            '[package]\nname = "x"\n',
+            '[package]\nname = "x"\nautotests = false\n',
+            False,
+            "sub/Cargo.toml",
+        ),
+        # a whole file of a runner, changed: drift naming the runner
+        (
+            "babel.config.js",
+            "module.exports = {};\n",
+            "module.exports = {x: 1};\n",
+            False,
+            "babel.config.js (jest) modified",
+        ),
+        ("web/.mocharc.yml", None, "spec: none\n", False, "web/.mocharc.yml (mocha)"),
+        ("web/.mocharc.yml", "spec: t\n", None, False, "web/.mocharc.yml (mocha) deleted"),
+    ],
+)
+def test_every_runner_file_and_section_reaches_the_rule_from_git(
+    repo: GitRepo,
+    capsys: Any,
+    path: str,
+    before: str | None,
+    after: str | None,
+    passed: bool,
+    fragment: str,
+) -> None:
+    files = {".github/blast-radius.yml": RUBRIC, "tests/test_a.py": "def test_a():\n    pass\n"}
+    if before is not None:
+        files[path] = before
+    repo.write_many(files)
+    base = repo.commit("base")
+    if after is None:
+        repo.remove(path)
+    else:
+        repo.write(path, after)
+    head = repo.commit("edit " + path)
+    result = judge_git(repo, base, head, capsys)
+    assert result["pass"] is passed, result["message"]
+    if not passed:
+        assert fragment in result["message"]
+        assert result["paths"] == [path]
+
+
+def test_a_renamed_section_file_is_the_old_removed_and_the_new_added(
+    repo: GitRepo, capsys: Any
+) -> None:
+    """`section_change(old, base, None)` and `section_change(new, None, head)`."""
+    repo.write_many({".github/blast-radius.yml": RUBRIC, "pyproject.toml": BENT})
+    base = repo.commit("base")
+    (repo.root / "sub").mkdir()
+    repo.git("mv", "pyproject.toml", "sub/pyproject.toml")
+    head = repo.commit("move it")
+    result = judge_git(repo, base, head, capsys)
+    assert result["pass"] is False
+    assert "the test runner configuration of pyproject.toml" in result["message"]
+    assert "(pytest, tox and hatch sections) was removed" in result["message"]
+    assert "sub/pyproject.toml (pytest, tox and hatch sections) was added" in result["message"]
+    assert result["paths"] == ["pyproject.toml", "sub/pyproject.toml"]
+    # a rename that carries no runner section is no drift
+    repo.write("sub/pyproject.toml", PYPROJECT)
+    base = repo.commit("plain")
+    repo.git("mv", "sub/pyproject.toml", "pyproject.toml")
+    head = repo.commit("move back")
+    assert judge_git(repo, base, head, capsys)["pass"] is True
+
+
+def test_api_mode_counts_section_files_toward_its_cap_and_fails_past_it() -> None:
+    """Past the contents-API cap a runner section file is unread: drift."""
+    from gate.changes.api import GLOB_READS
+
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    tests = [f"tests/test_{i:03}.py" for i in range(GLOB_READS)]
+    found = listing(
+        [PullFile(p, "modified", 1, 0, 1, None, True) for p in (*tests, "web/package.json")],
+        expected=GLOB_READS + 1,
+    )
+    body = "def test_a():\n    pass\n"
+
+    def read(ref: str, path: str) -> bytes | None:
+        if path == "web/package.json":
+            return PACKAGE.encode()
+        return (body if ref == "fork" else body + "\n\ndef test_b():\n    pass\n").encode()
+
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=rubric.texts_wanted(),
+        read_file=read,
+        merge_base="fork",
+    )
+    result = test_drift.check(rubric.rules[0], changes)
+    assert result.passed is False
+    assert result.paths == ("web/package.json",)
+    assert f"reads at most {GLOB_READS} test and test runner configuration files" in (
+        result.message
+    )
+    assert "cannot tell whether its test runner configuration" in result.message

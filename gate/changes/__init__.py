@@ -143,32 +143,58 @@ def too_large(side: str, size: int) -> FileTexts:
 class TextWants:
     """Which files' base and head texts a source reads for the rules
     (`Rubric.texts_wanted()`, from what each rule's kind declares): `files`
-    always (`TEXTS_OF`, `TEXT_FILES`), and every modified path that `touched`
-    accepts (`TEXT_GLOBS`: `test_drift` reads the test files a change
-    modifies, to compare their test cases).  A source that learns the
+    always (`TEXTS_OF`, `TEXT_FILES`), and every path a change writes
+    (`FileChange.written`: a rename's two paths, a new file, a deleted one,
+    a modified one; never a path of unknown status) that `touched` accepts
+    (`TEXT_GLOBS` and `TEXT_MATCHING`: `test_drift` reads the test files a
+    change writes, to compare their test cases, and every touched runner
+    configuration file, to compare its test section).  Each such path is
+    read on the sides where it exists (`sides`).  A source that learns the
     touched paths calls `paths` once and reads them all in one batch."""
 
     files: tuple[str, ...] = ()
     touched: Callable[[str], bool] | None = None
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
-        """`files` and each path `touched` accepts among the modified files, sorted."""
+        """`files` and each written path `touched` accepts, sorted."""
         return tuple(sorted(set(self.files) | set(self.extra(files))))
 
     def extra(self, files: Iterable[FileChange]) -> tuple[str, ...]:
-        """The modified paths `touched` accepts that `files` does not name, sorted."""
+        """The written paths (of a known status) `touched` accepts that
+        `files` does not name, sorted."""
         if self.touched is None:
             return ()
         fixed = set(self.files)
         return tuple(
             sorted(
                 {
-                    f.path
+                    p
                     for f in files
-                    if f.status == MODIFIED and f.path not in fixed and self.touched(f.path)
+                    if f.status != UNKNOWN
+                    for p in f.written
+                    if p not in fixed and self.touched(p)
                 }
             )
         )
+
+
+def sides(files: Iterable[FileChange]) -> dict[str, tuple[bool, bool]]:
+    """Each written path of `files` -> (exists at base, exists at head), as
+    far as the changes say: a new file's or a rename's new path is absent at
+    base, a deleted file's or a rename's old path is absent at head.  A
+    source that pays per read (the PR contents API) reads only those sides."""
+    out: dict[str, tuple[bool, bool]] = {}
+    for f in files:
+        for p in f.written:
+            base, head = out.get(p, (False, False))
+            if f.status in (ADDED, COPIED) or (f.status == RENAMED and p == f.path):
+                head = True
+            elif f.status == DELETED or (f.status == RENAMED and p == f.old_path):
+                base = True
+            else:
+                base = head = True
+            out[p] = (base, head)
+    return out
 
 
 def text_wants(wanted: Iterable[str] | TextWants) -> TextWants:

@@ -4,10 +4,11 @@ The listing is the compare API's `base...head` of the event's two commits
 (never the PR files listing, which shows the PR as it is when asked: after a
 push, another head): each file's status, previous name and line counts; the
 contents API gives file text at the merge base and head SHAs for the files
-that content rules name and the modified test files `test_drift` compares
-(at most `GLOB_READS`; the compare API names the merge base).  The compare
-API lists at most 300 files: when it lists fewer distinct paths than the
-event's `changed_files`, the change set is incomplete and built-in
+that content rules name and the files read by glob: the test files and
+runner configuration files `test_drift` compares (at most `GLOB_READS`,
+each on the sides where it exists; the compare API names the merge base).
+The compare API lists at most 300 files: when it lists fewer distinct paths
+than the event's `changed_files`, the change set is incomplete and built-in
 `gate.diff-incomplete` fails (never a silent pass).
 """
 
@@ -31,6 +32,7 @@ from gate.changes import (
     FileTexts,
     TextWants,
     line_count,
+    sides,
     text_wants,
     too_large,
 )
@@ -181,15 +183,15 @@ def listing(entries: Iterable[PullFile], expected: int | None) -> ApiListing:
     return ApiListing(files=tuple(files), listed=len(paths), expected=expected)
 
 
-# The most modified files read by glob (`TextWants.touched`: the test files
-# `test_drift` compares case by case) whose two sides the gate reads through
-# the contents API (two requests each).  Past it a file's texts are
-# withheld, with why, and `test_drift` judges that file as a whole.
+# The most files read by glob (`TextWants.touched`: the test files and the
+# runner configuration files `test_drift` compares) whose sides the gate
+# reads through the contents API (one request a side).  Past it a file's
+# texts are withheld, with why, and `test_drift` fails on that file.
 GLOB_READS = 100
 PAST_GLOB_READS = (
-    f"the Action's API mode reads at most {GLOB_READS} modified test files through the "
-    "contents API and this pull request modifies more; judged from git, every one is read "
-    "(check out both commits: actions/checkout fetch-depth: 0)"
+    f"the Action's API mode reads at most {GLOB_READS} test and test runner configuration "
+    "files through the contents API and this pull request touches more; judged from git, "
+    "every one is read (check out both commits: actions/checkout fetch-depth: 0)"
 )
 
 
@@ -222,24 +224,23 @@ def forks(comparison: Comparison) -> tuple[str, ...]:
 FORK_CHECKS = 5
 
 
-def touched_content_files(
-    found: ApiListing, content_files: Iterable[str] | TextWants
-) -> tuple[str, ...]:
-    """The content-rule files the listing touches: the only ones read on
-    both sides (with the modified files read by glob, up to `GLOB_READS`)."""
-    wants = text_wants(content_files)
-    touched = {p for f in found.files for p in f.touched}
-    return tuple(sorted((set(wants.files) & touched) | set(wants.extra(found.files)[:GLOB_READS])))
-
-
 def _texts(
-    read_file: Callable[[str, str], bytes | None], path: str, fork: str | None, head: str
+    read_file: Callable[[str, str], bytes | None],
+    path: str,
+    fork: str | None,
+    head: str,
+    *,
+    at: tuple[bool, bool] = (True, True),
 ) -> FileTexts:
     """`path`'s texts at `fork` and `head` (`fork` None: untouched, the head
-    text on both sides); `too_large` when a side is over `TEXT_LIMIT`."""
+    text on both sides), read only on the sides `at` says it exists (None
+    on the others); `too_large` when a side is over `TEXT_LIMIT`."""
     found: dict[str, str | None] = {}
-    for side, ref in (("base", fork), ("head", head)):
+    for (side, ref), exists in zip((("base", fork), ("head", head)), at, strict=True):
         if ref is None:
+            continue
+        if not exists:
+            found[side] = None
             continue
         data = read_file(ref, path)
         if data is not None and len(data) > TEXT_LIMIT:
@@ -279,8 +280,9 @@ def changes_from_api(
         else:  # untouched: the same text on both sides, one request
             texts[path] = _texts(read_file, path, None, head)
     extra = wants.extra(found.files)
+    at = sides(found.files)
     for path in extra[:GLOB_READS]:
-        texts[path] = _texts(read_file, path, fork, head)
+        texts[path] = _texts(read_file, path, fork, head, at=at.get(path, (True, True)))
     for path in extra[GLOB_READS:]:
         texts[path] = FileTexts(base=None, head=None, withheld=PAST_GLOB_READS)
     files = count_unlisted(found.files, read_file, fork, head)

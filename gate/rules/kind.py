@@ -115,6 +115,7 @@ class Kind:
     texts_of: tuple[str, ...] = ()
     text_files: tuple[str, ...] = ()
     text_globs: tuple[str, ...] = ()
+    text_matching: tuple[str, ...] = ()
     globs: Mapping[str, str] = field(default_factory=dict)
     from_rubric: Mapping[str, str] = field(default_factory=dict)
     lab: str = SCOPE
@@ -143,8 +144,12 @@ class Kind:
         unknown = self.reads - set(READABLE)
         if not self.reads or unknown:
             return f"READS must name some of {list(READABLE)}, not {sorted(unknown)}"
-        if (TEXTS in self.reads) != bool(self.texts_of or self.text_files or self.text_globs):
-            return "it reads TEXTS exactly when TEXTS_OF, TEXT_FILES or TEXT_GLOBS names files"
+        wants = self.texts_of or self.text_files or self.text_globs or self.text_matching
+        if (TEXTS in self.reads) != bool(wants):
+            return (
+                "it reads TEXTS exactly when TEXTS_OF, TEXT_FILES, TEXT_GLOBS or "
+                "TEXT_MATCHING names files"
+            )
         for what, keys in (
             ("TEXTS_OF", self.texts_of),
             ("TEXT_GLOBS", self.text_globs),
@@ -199,12 +204,14 @@ class Kind:
         return named + self.text_files
 
     def touched_texts(self, rule: Rule) -> Callable[[str], bool] | None:
-        """Which modified paths' texts `rule` reads besides `texts_for`: a
-        match of a `TEXT_GLOBS` parameter's globs, in its `GLOBS` mode (None:
-        none)."""
+        """Which written paths' texts `rule` reads besides `texts_for`: a
+        match of a `TEXT_GLOBS` parameter's globs, in its `GLOBS` mode, or of
+        `TEXT_MATCHING`, folded (None: none)."""
         from gate import globs
 
         patterns = []
+        if self.text_matching:
+            patterns.append(globs.matcher(self.text_matching, globs.FOLDED))
         for key in self.text_globs:
             value = rule.params.get(key, self.defaults().get(key))
             if value is None:
@@ -228,6 +235,7 @@ def kind_from_module(module: ModuleType) -> Kind:
         texts_of=tuple(getattr(module, "TEXTS_OF", ())),
         text_files=tuple(getattr(module, "TEXT_FILES", ())),
         text_globs=tuple(getattr(module, "TEXT_GLOBS", ())),
+        text_matching=tuple(getattr(module, "TEXT_MATCHING", ())),
         globs=getattr(module, "GLOBS", {}),
         from_rubric=getattr(module, "FROM_RUBRIC", {}),
         lab=getattr(module, "LAB", SCOPE),

@@ -186,7 +186,10 @@ def facts(k: kind.Kind) -> str:
     """What the kind reads, and what its failure means in `gate lab`."""
     reads = [words for r, words in kind.READABLE.items() if r in k.reads]
     files = [f"`{key}`" for key in k.texts_of] + [f"`{f}`" for f in k.text_files]
-    files += [f"each modified file `{key}` matches" for key in k.text_globs]
+    files += [f"each file `{key}` matches that the change writes" for key in k.text_globs]
+    if k.text_matching:
+        matching = _and([f"`{g}`" for g in k.text_matching])
+        files.append(f"each file the change writes that matches one of {matching}")
     if files:
         reads[reads.index(kind.READABLE[kind.TEXTS])] = "the base and head text of " + _and(files)
     return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {kind.LAB_ROLES[k.lab]}."

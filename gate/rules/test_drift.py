@@ -78,6 +78,38 @@ under new names, and new test classes with their own setUp are welcome.
 The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
+**A new test file is judged for collection-time code too.**  A new test
+file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new
+path included; a test module by its runner's names, or a helper module
+at a test path, whose module code runs when a test imports it, outside
+`testdata/` and `__snapshots__/`) is split into units as a modified one
+is, against an empty base: its test cases, helpers and fixtures are
+welcome while `allow_added` is true, and any unit that runs at
+collection or changes what other tests see (the list above: a
+module-level `clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, an
+autouse fixture, `pytestmark`, a `pytest_*` hook, a new test whose body
+shares state, a top-level `jest.mock`, Go's `init` or `TestMain`) is
+drift, named with its line and code (`tests/test_zz.py (new): statement
+at line 2` and the line's code): pytest imports the new file before the
+tests collected after it, which then see the patched module.  A new test
+module that has a parser but cannot be read (a syntax error, a symlink,
+a text too large or not available from the source, the API mode past its
+cap) is drift: it could hold anything.  A new file that no module reads
+(`spec/x_spec.rb`, a data file), or under a data folder, is welcome as a
+new file; so is a new test file in a rubric example given by line counts
+only (it says nothing about content).
+
+A new module or package at a test path named like a standard-library
+module (`tests/json.py`, `tests/colorsys.py`, `tests/decimal/__init__.py`;
+not a built-in one such as `sys`) is drift: pytest's default import mode
+(`prepend`) puts a test folder without `__init__.py` first on `sys.path`,
+so a test that imports that module gets the new file instead.  A new
+module named like a first-party module (`tests/clamp_kit.py`) or an
+installed package (`tests/requests.py`) shadows it the same way; the rule
+does not see the base tree's names or what is installed, so that is out
+of its reach (`keep_symbols` and `confine_to_symbols` catch a shadow of
+the files they name).
+
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
 anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
@@ -91,41 +123,52 @@ suffix (`tests/test_x.rb judged as a whole file: no parser for .rb`), a
 version does not parse (a syntax error; a parser that is not installed),
 it is a symlink or submodule, its text is too large to read, or the source
 has no text for it (a rubric example given by line counts rather than
-`before`/`after`; the Action's API mode past its cap of modified test
-files read through the contents API).  A test-runner configuration file
+`before`/`after`; the Action's API mode past its cap of files read
+through the contents API).  A test-runner configuration file
 (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API
 mode, whose listing has no modes, sees a mode change only that way).
 
 **Tests cannot be bent from outside the test files.**  Whatever `paths`
-say, the rule also judges the test runner's configuration, because a new
-one can switch existing tests off:
+say, the rule also judges every supported test runner's configuration,
+because a new one can switch existing tests off.  Which files and sections
+those are is owned by `gate/testcases/runners.py` (`RUNNERS`, with each
+runner's documented discovery: pytest, unittest, tox, nox, Hatch, Jest,
+Vitest, Mocha, Jasmine, Karma, AVA, node-tap, npm scripts, Playwright,
+Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
 
-* a new `conftest.py` (any depth), `pytest.ini`, `.pytest.ini`, `tox.ini`,
-  `jest.config.*`, `vitest.config.*` or `.rspec` is drift, even with
-  `allow_added: true`; changing, deleting or renaming one is drift too;
+* a whole configuration file (`runners.CONFIG_FILES`: a `conftest.py`,
+  `pytest.ini`, `tox.ini`, `jest.config.*`, `babel.config.*`,
+  `vitest.config.*`, `vite.config.*`, `.mocharc.*`, `karma.conf.*`,
+  `playwright.config.*`, `.npmrc`, `go.work`, `.rspec`, `phpunit.xml`,
+  `build.rs`, ...) that is new is drift, even with `allow_added: true`;
+  changing, deleting or renaming one is drift too, and the message names
+  the runners that read it (`babel.config.js (jest) modified`);
 * so is a new `pyproject.toml` or `setup.cfg` below the root at a test
-  path (`tests/pyproject.toml`): `pytest tests` reads its pytest section
-  before the root's, so it could deselect every test;
+  path (`tests/pyproject.toml`): `pytest tests` reads it before the
+  root's, so it could deselect every test;
 * and a new submodule at a test path (`tests/vendor`): a checkout with
   submodules puts whatever its commit holds there, a `conftest.py`
   included (the Action's API mode cannot tell a submodule from a file);
-* a pytest section added to, changed in or removed from the repository
-  root's `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest]`,
-  however the TOML spells the table) or `setup.cfg` (`[tool:pytest]`) is
-  drift.  The rule reads both files' text at base and head; other edits
-  to them are not drift.  When either version cannot be read (a
-  `pyproject.toml` that is not valid TOML, or a source that has no file
-  contents, such as a writer's `result.json`), the rule fails: it cannot
-  tell.  A section is compared generously: for `setup.cfg`, every line
-  from a `[...]` header that mentions `pytest` to the next header at the
-  start of a line, under both Python's and git's notion of a line.
+* in a file where a runner reads one section among others
+  (`runners.SECTION_FILES`: `pyproject.toml`'s `[tool.pytest]`,
+  `[tool.tox]` and `[tool.hatch.envs]`, `setup.cfg`'s `[tool:pytest]`,
+  `package.json`'s `"jest"` and test scripts, `Cargo.toml`'s test
+  targets, `deno.json`, `bunfig.toml`, `pom.xml`, `go.mod`, an
+  `__init__.py` that can define `load_tests`), that section added,
+  changed or removed is drift (`runners.section_change`); other edits to
+  those files are not.  The rule reads the text of every such file the
+  change writes, on the sides where it exists (a renamed one is judged as
+  the old path removed and the new one added).  When a side cannot be read
+  (a `pyproject.toml` that is not valid TOML, a `package.json` that is not
+  strict JSON, a source that has no file contents, such as a writer's
+  `result.json`, or the Action's API mode past its cap of files read
+  through the contents API), the rule fails: it cannot tell.
 
-Configuration read from elsewhere (a `pyproject.toml` below the root
-outside the test paths, an
-environment variable set by CI, a plugin installed by a dependency
-change) is out of this rule's reach; `forbidden_paths` on CI files and
-lock files covers part of it.
+Configuration read from elsewhere (an environment variable set by CI, a
+flag on a CI command line, a plugin installed by a dependency change, a
+runner `runners.py` lists as not covered) is out of this rule's reach;
+`forbidden_paths` on CI files and lock files covers part of it.
 
 ```yaml
 - id: TESTS
@@ -138,7 +181,6 @@ lock files covers part of it.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from gate import globs
 from gate.changes import (
@@ -156,10 +198,9 @@ from gate.changes import (
 )
 from gate.report import RuleResult
 from gate.rubric import Rule
-from gate.rules._common import file_state, names, param_bool, param_list, plural, result
+from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
-from gate.testcases import Unparsable, compare, suffix, units_for
-from gate.text import lines
+from gate.testcases import COLLECTION, MODULES, Unparsable, compare, runners, suffix, units_for
 from gate.words import plural as count
 
 KIND = "test_drift"
@@ -177,36 +218,27 @@ PARAMETERS = {
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 READS = {PATHS, TEXTS}
-TEXT_GLOBS = ("paths",)  # each modified test file's texts, to compare its test cases
+TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
+# Every touched file where a runner reads one section among others
+# (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
+# compare that section (`gate.testcases.runners` owns the list).
+TEXT_MATCHING = runners.SECTION_GLOBS
 FORBIDS = True
 
-# Files that configure a test runner: a new one can switch existing tests
-# off (a conftest.py that skips them, a pytest.ini that deselects them), so
-# `test_drift` counts adding one as drift, never as "a new test", whatever
-# its `paths` say.
-TEST_CONFIG = (
-    "**/conftest.py",
-    "pytest.ini",
-    ".pytest.ini",
-    "tox.ini",
-    "**/jest.config.*",
-    "**/vitest.config.*",
-    ".rspec",
-)
-
-# Files that hold a test runner's configuration in one section among others
-# (pytest reads `[tool.pytest.ini_options]` / `[tool.pytest]` in
-# pyproject.toml and `[tool:pytest]` in setup.cfg): `test_drift` reads their
-# text at base and head and counts a pytest section added, changed or
-# removed as drift.  The repository root's only, as pytest finds them.
-TEST_CONFIG_SECTIONS = ("pyproject.toml", "setup.cfg")
-TEXT_FILES = TEST_CONFIG_SECTIONS
-# pytest takes its configuration from the nearest of those files at or above
-# the common folder of its arguments: `pytest tests` reads a pytest section
-# in `tests/pyproject.toml` or `tests/setup.cfg` before the root's.  Below the
-# root, such a file at a test path is test configuration (adding one is
-# drift, as for a conftest.py): a test folder has no other use for it.
-NESTED_CONFIG = tuple(f"**/{name}" for name in TEST_CONFIG_SECTIONS)
+# Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
+# conftest.py, a pytest.ini, a jest.config.js, ...): a new one can switch
+# existing tests off, so `test_drift` counts adding one as drift, never as
+# "a new test", whatever its `paths` say; changing, deleting or renaming one
+# is drift too.
+#
+# pytest takes its configuration from the nearest pyproject.toml or
+# setup.cfg at or above the common folder of its arguments: `pytest tests`
+# reads `tests/pyproject.toml` before the root's, and since pytest 8.1 one
+# without a pytest table becomes the configfile when no other exists.
+# Below the root, such a file at a test path is test configuration as a
+# whole (adding one is drift, as for a conftest.py): a test folder has no
+# other use for it.
+NESTED_CONFIG = ("**/pyproject.toml", "**/setup.cfg")
 
 # The files a test runner collects as test modules, by its default names
 # (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
@@ -230,94 +262,51 @@ _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "add
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
 
 
-class _NoParser(Exception):
-    pass
+def _section_changes(changes: ChangeSet) -> dict[str, str]:
+    """Each written runner section file (`runners.SECTION_FILES`) whose
+    runner part the change moved -> how (`runners.section_change`: "added",
+    "changed", "removed", or "unreadable: WHY")."""
+    out: dict[str, str] = {}
+    for f in changes.files:
+        for path in f.written:
+            if path in out or runners.section_for(path) is None:
+                continue
+            texts = changes.texts.get(path)
+            if texts is None:
+                if changes.source == "example":
+                    continue  # an example given by counts says nothing about content
+                why = changes.withheld.get(path)
+                if why is None:
+                    why = f"its text is unavailable from this source ({changes.source})"
+                out[path] = f"unreadable: {why}"
+                continue
+            # The path's own sides: a rename's old path is absent at head,
+            # its new path at base (`section_change(old, base, None)` and
+            # `section_change(new, None, head)`).
+            how = runners.section_change(path, texts.base, texts.head)
+            if how is not None:
+                out[path] = how
+    return out
 
 
-def _toml(text: str) -> dict[str, Any]:
-    """`text` parsed as TOML by the parser pytest itself uses: the standard
-    library's on Python 3.11+, else `tomli` (the same parser, a dependency
-    of the gate on Python 3.10)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:  # an install that skipped the gate's dependencies
-            raise _NoParser(
-                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
-                "of the gate on Python 3.10 (pip install tomli)"
-            ) from None
-    data: dict[str, Any] = tomllib.loads(text)
-    return data
+def _section_message(path: str, how: str) -> str:
+    section = runners.section_for(path)
+    what = section.what if section is not None else "its test runner section"
+    if how.startswith("unreadable: "):
+        return (
+            f"{path} is touched but the gate cannot tell whether its test runner "
+            f"configuration ({what}) changed: {how[len('unreadable: ') :]}"
+        )
+    return f"the test runner configuration of {path} ({what}) was {how}"
 
 
-def _ini_sections(lines: list[str]) -> list[list[str]]:
-    """Every section whose `[...]` header mentions pytest, with its lines up
-    to the next header at the start of a line."""
-    sections: list[list[str]] = []
-    current: list[str] | None = None
-    for line in lines:
-        stripped = line.strip()
-        if stripped.startswith("[") and "pytest" in stripped.casefold():
-            current = [line]
-            sections.append(current)
-        elif line.startswith("["):
-            current = None
-        elif current is not None:
-            current.append(line)
-    return sections
-
-
-def pytest_section(name: str, text: str | None) -> object:
-    """What `text` (the file `name` of TEST_CONFIG_SECTIONS) holds of
-    pytest's configuration, as a comparable value (None: nothing).  Raises
-    ValueError when the text cannot be read."""
-    if text is None:
-        return None
-    if name.endswith(".toml"):
-        try:
-            data = _toml(text)
-        except _NoParser as exc:
-            raise ValueError(str(exc)) from None
-        except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
-            raise ValueError(f"is not valid TOML ({exc})") from None
-        tool = data.get("tool")
-        return tool.get("pytest") if isinstance(tool, dict) else None
-    # The gate's notion of a line (`gate.text.lines`) and Python's
-    # `str.splitlines`, which ini parsers use: a section is compared under both.
-    ours = _ini_sections([line.rstrip("\r\n") for line in lines(text)])
-    pythons = _ini_sections(text.splitlines())
-    return (ours, pythons) if ours or pythons else None
-
-
-def _section_change(changes: ChangeSet, name: str) -> str | None:
-    """How the change moved the pytest section of `name`: None (untouched,
-    or no pytest section on either side), "added", "changed", "removed", or
-    "unreadable: WHY"."""
-    state = file_state(changes, name)
-    if state.change is None:
-        return None
-    texts = changes.texts.get(name)
-    if texts is None:
-        if changes.source == "example":
-            return None  # an example given by counts says nothing about content
-        why = changes.withheld.get(name)
-        if why is not None:
-            return f"unreadable: {why}"
-        return f"unreadable: its text is unavailable from this source ({changes.source})"
-    sides = []
-    for side, text in (("base", texts.base), ("head", texts.head)):
-        try:
-            sides.append(pytest_section(name, text))
-        except ValueError as exc:
-            return f"unreadable: the {side} version {exc}"
-    before, after = sides
-    if before == after:
-        return None
-    if before is None:
-        return "added"
-    return "removed" if after is None else "changed"
+def _runner_names(paths: list[str]) -> str:
+    """`conftest.py (pytest), babel.config.js (jest)`: each path with the runners that read it."""
+    shown = []
+    for path in paths:
+        readers = runners.runners_for(path)
+        shown.append(f"{path} ({', '.join(readers)})" if readers else path)
+    return ", ".join(shown)
 
 
 def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
@@ -375,18 +364,91 @@ def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str
     return f"{f.path} judged as a whole file: {why}", 0
 
 
+def _first_line(code: str, limit: int = 60) -> str:
+    line = next((x.strip() for x in code.splitlines() if x.strip()), "")
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+# Modules a new file at a test path may shadow for every test: the
+# standard library's, less the built-in ones (no path entry can replace
+# those) and `test` (the CPython test suite, which no test imports).
+_STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"test"}
+
+
+def _stdlib_shadow(path: str) -> str | None:
+    """Why the new file `path` at a test path replaces a standard-library
+    module for the tests (None: it does not)."""
+    name = _module_name(path)
+    if name is None or name not in _STDLIB:
+        return None
+    return (
+        f"{path} (new) is named like the standard library's {name}: pytest's default import "
+        "mode puts a test folder without __init__.py first on sys.path, so a test that "
+        f"imports {name} after it is collected gets this file instead (rename it)"
+    )
+
+
+def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
+    """The drift in the new test file `f` (None: none), and how many tests
+    it adds.  A new test module, or a new helper module at a test path (a
+    test imports it, which runs its module code at collection), may bring
+    cases and support code; code that runs at collection or changes what
+    other tests see (a COLLECTION unit: an assignment into another module,
+    `sys.modules`, an autouse fixture, a `pytest_*` hook, `pytestmark`, a
+    top-level `jest.mock`, Go's `init` or `TestMain`) is drift, as in an
+    existing file.  A file that has a parser (`gate.testcases.MODULES`) but
+    cannot be read is drift: it could hold anything.  A file no module
+    reads (`.rb`, data) or under a data folder is welcome whole."""
+    if globs.matches(f.path, DATA_FOLDERS, GLOBS["paths"]) or suffix(f.path) not in MODULES:
+        return None, 0
+    where = f"{f.path} (new)"
+    if f.new_mode == MODE_SYMLINK:
+        return f"{where}: a symlink, whose target's code runs at collection", 0
+    texts = changes.texts.get(f.path)
+    if texts is None:
+        if changes.source == "example":
+            return None, 0  # an example given by counts says nothing about content
+        why = changes.withheld.get(f.path)
+        if why is None:
+            why = f"its text is unavailable from this source ({changes.source})"
+        return f"{where} cannot be read ({why}): a new test module could run anything", 0
+    if texts.head is None:
+        return f"{where} cannot be read (its text is missing at head)", 0
+    try:
+        head = units_for(f.path, texts.head)
+    except Unparsable as exc:
+        return f"{where}: the head version {exc}; a new test module could run anything", 0
+    if head is None:  # pragma: no cover - MODULES names a module for the suffix
+        return None, 0
+    # A new file's units judged against an empty base: cases and support
+    # are welcome, collection-time code is refused (`compare`).
+    drift = compare((), head, allow_added=True)
+    if drift.ok:
+        return None, len(drift.added)
+    found = [
+        f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
+        for u in head
+        if u.role == COLLECTION
+    ]
+    what = "; ".join(found) if found else drift.summary()
+    return f"{where}: {what} runs at collection or changes what other tests see", 0
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     allow_added = param_bool(rule, "allow_added")
     counts: dict[str, int] = {}
     offending: list[str] = []
     config_added: list[str] = []
+    config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
-    is_config = globs.matcher(TEST_CONFIG, GLOBS["paths"])
-    is_either = globs.matcher((*patterns, *TEST_CONFIG), GLOBS["paths"])  # one match a path
+    is_config = globs.matcher(runners.CONFIG_FILES, GLOBS["paths"])
+    is_either = globs.matcher((*patterns, *runners.CONFIG_FILES), GLOBS["paths"])
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
+    fresh: list[str] = []  # collection-time code in new test files, per file
     new_tests = 0
+    new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
         if not hits:
@@ -401,7 +463,14 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             if f.submodule:  # its commit may hold any file, a conftest.py too
                 submodules.append(f.path)
                 continue
+            problem, added = _new_module(changes, f)
+            problem = _stdlib_shadow(f.path) or problem
+            if problem is not None:
+                fresh.append(problem)
             if allow_added:
+                if problem is not None:
+                    offending.append(f.path)
+                new_tests_in_new += added
                 continue
             what = "added"
         elif f.status == UNKNOWN:
@@ -428,18 +497,24 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "modified"
         else:
             what = "modified"
+        if configs and what in _CHANGED:
+            for p in configs:
+                config_changed.setdefault(p, what)
+            offending.extend(hits)
+            if not any(p not in configs and is_either(p) for p in hits):
+                continue  # a runner's file alone (a rename's other side is no test path)
+            counts[what] = counts.get(what, 0) + 1
+            continue
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    sections = {}
-    for name in TEST_CONFIG_SECTIONS:
-        how = _section_change(changes, name)
-        if how is not None:
-            sections[name] = how
-            offending.append(name)
-    if not counts and not config_added and not submodules and not sections and not cases:
+    sections = _section_changes(changes)
+    offending.extend(sections)
+    if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
         extra = "" if allow_added else "; no test file added"
         if new_tests:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        if new_tests_in_new:
+            extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")
     parts: list[str] = []
     existing = sum(n for k, n in counts.items() if k in _CHANGED)
@@ -448,24 +523,27 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         verb = "exists" if existing == 1 else "exist"
         parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
         parts.extend(cases)
+    if config_changed:
+        shown = ", ".join(
+            f"{_runner_names([p])} {how}" for p, how in sorted(config_changed.items())
+        )
+        parts.append(
+            f"{plural(len(config_changed), 'test runner configuration file')} that exists at "
+            f"base changed ({shown}), which can switch existing tests off"
+        )
     if config_added:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "
-            f"({names(sorted(config_added))}), which can switch existing tests off"
+            f"({_runner_names(sorted(config_added))}), which can switch existing tests off"
         )
     if submodules:
         parts.append(
             f"{plural(len(submodules), 'submodule')} added at a test path "
             f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
         )
-    for name, how in sections.items():
-        if how.startswith("unreadable: "):
-            parts.append(
-                f"{name} is touched but the gate cannot tell whether its pytest section "
-                f"changed: {how[len('unreadable: ') :]}"
-            )
-        else:
-            parts.append(f"the pytest section of {name} was {how}")
+    for path, how in sorted(sections.items()):
+        parts.append(_section_message(path, how))
+    parts.extend(fresh)
     if "added" in counts:
         parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
     if "unknown" in counts:
@@ -473,4 +551,5 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f"{plural(counts['unknown'], 'test path')} with unknown status "
             f"(the source, {changes.source}, does not say whether it existed at base)"
         )
-    return result(rule, False, "; ".join(parts), paths=[*offending, *config_added, *submodules])
+    paths = list(dict.fromkeys([*offending, *config_added, *submodules]))
+    return result(rule, False, "; ".join(parts), paths=paths)

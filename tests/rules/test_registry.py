@@ -224,7 +224,7 @@ def test_an_unregistered_kind_is_unknown_again(capsys: pytest.CaptureFixture[str
         ({"doc": "  "}, "needs documentation"),
         ({"parameters": {"id": {"description": "x"}}}, "not a usable parameter name"),
         ({"parameters": {"file": {"type": "string"}}}, "needs a description"),
-        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF, TEXT_FILES or TEXT_GLOBS"),
+        ({"reads": frozenset({k.PATHS})}, "exactly when TEXTS_OF, TEXT_FILES, TEXT_GLOBS or"),
         ({"reads": frozenset({"smell"})}, "READS must name"),
         ({"texts_of": ("nope",)}, "TEXTS_OF names ['nope']"),
         ({"globs": {"file": "fuzzy"}}, "GLOBS modes"),
@@ -292,23 +292,45 @@ def _tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def test_text_globs_read_the_modified_files_they_match() -> None:
-    """A kind's TEXT_GLOBS (test_drift's `paths`) make every source read the
-    texts of the modified files they match, in the parameter's GLOBS mode;
-    added, deleted and renamed files are not read for it."""
-    from gate.changes import ADDED, DELETED, RENAMED, FileChange
+def test_text_globs_read_the_written_files_they_match() -> None:
+    """A kind's TEXT_GLOBS (test_drift's `paths`) and TEXT_MATCHING (its
+    runner section files) make every source read the texts of the paths a
+    change writes that they match: modified, added, deleted, both sides of
+    a rename; in the parameter's GLOBS mode, TEXT_MATCHING folded; never a
+    path of unknown status or a copy's source."""
+    from gate.changes import ADDED, COPIED, DELETED, RENAMED, UNKNOWN, FileChange, sides
 
     rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")
     wants = rubric.texts_wanted()
-    assert wants.files == rubric.content_files() == ("pyproject.toml", "setup.cfg")
+    assert wants.files == rubric.content_files() == ()
     files = [
         FileChange("Tests/test_a.py"),  # FOLDED: another letter case is a test path
         FileChange("tests/test_b.py", status=ADDED),
         FileChange("tests/test_c.py", status=DELETED),
         FileChange("tests/test_d.py", status=RENAMED, old_path="tests/test_e.py"),
+        FileChange("tests/test_f.py", status=COPIED, old_path="tests/test_g.py"),
+        FileChange("tests/test_h.py", status=UNKNOWN),
+        FileChange("web/Package.JSON"),  # a runner section file, any depth, folded
+        FileChange("pyproject.toml", status=RENAMED, old_path="old/pyproject.toml"),
         FileChange("src/app.py"),
     ]
-    assert wants.extra(files) == ("Tests/test_a.py",)
-    assert wants.paths(files) == ("Tests/test_a.py", "pyproject.toml", "setup.cfg")
+    read = (
+        "Tests/test_a.py",
+        "old/pyproject.toml",
+        "pyproject.toml",
+        "tests/test_b.py",
+        "tests/test_c.py",
+        "tests/test_d.py",
+        "tests/test_e.py",
+        "tests/test_f.py",
+        "web/Package.JSON",
+    )
+    assert wants.extra(files) == read
+    assert wants.paths(files) == read
+    at = sides(files)
+    assert at["tests/test_b.py"] == (False, True)
+    assert at["tests/test_c.py"] == (True, False)
+    assert (at["tests/test_e.py"], at["tests/test_d.py"]) == ((True, False), (False, True))
+    assert at["Tests/test_a.py"] == (True, True)
     plain = load_rubric_bytes(b"rules:\n  - {id: F, kind: max_files, limit: 1}\n", "r")
     assert plain.texts_wanted().extra(files) == ()

@@ -39,6 +39,11 @@ def one(f: FileChange) -> ChangeSet:
     return ChangeSet(files=(f,))
 
 
+def new(f: FileChange, head: str = "def test_new():\n    pass\n") -> ChangeSet:
+    """A new test file with its head text (a new test module is read too)."""
+    return ChangeSet(files=(f,), texts={f.path: FileTexts(None, head)})
+
+
 CASES = [
     # (label, changes, params, passed, message, paths)
     ("no change", ChangeSet(), {}, True, "no test that exists at base was changed", []),
@@ -108,7 +113,7 @@ CASES = [
     ),
     (
         "new test allowed by default",
-        one(FileChange("tests/test_new.py", status=ADDED, added=5)),
+        new(FileChange("tests/test_new.py", status=ADDED, added=5)),
         {},
         True,
         "no test",
@@ -132,7 +137,7 @@ CASES = [
     ),
     (
         "copy allowed by default",
-        one(FileChange("tests/test_b.py", old_path="tests/test_a.py", status=COPIED)),
+        new(FileChange("tests/test_b.py", old_path="tests/test_a.py", status=COPIED)),
         {},
         True,
         "no test",
@@ -182,7 +187,8 @@ CASES = [
         one(FileChange("pkg/conftest.py")),
         {},
         False,
-        "1 modified",
+        "1 test runner configuration file that exists at base changed "
+        "(pkg/conftest.py (pytest) modified)",
         ["pkg/conftest.py"],
     ),
     (
@@ -425,14 +431,15 @@ def api_changes(pairs: dict[str, tuple[str, str]], wants: Any) -> ChangeSet:
     def read(ref: str, path: str) -> bytes | None:
         requests.append((ref, path))
         if path not in pairs:
-            return None  # pyproject.toml, setup.cfg: absent
+            return None
         before, after = pairs[path]
         return (before if ref == "fork" else after).encode()
 
     changes = changes_from_api(
         found, base="base", head="head", content_files=wants, read_file=read, merge_base="fork"
     )
-    assert len(requests) == 2 * min(len(pairs), GLOB_READS) + 2  # and pyproject.toml, setup.cfg
+    # each file read at the fork and at head, up to the cap; nothing untouched is read
+    assert len(requests) == 2 * min(len(pairs), GLOB_READS)
     return changes
 
 

@@ -1,0 +1,354 @@
+"""test_drift on NEW test files: cases and support code are welcome, code
+that runs at collection or changes what other tests see is drift (SPEC:
+"code added to a test file, new or existing, that runs at collection other
+than defining tests").  Generated modules (hypothesis), every source that
+reads texts, and real pytest runs where a new file turns another file's red
+test green."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileTexts
+from gate.changes.api import changes_from_api, listing
+from gate.changes.example import changes_from_example
+from gate.cli import main
+from gate.github.client import PullFile
+from gate.rubric import DEFAULT_TESTS, Rule
+from gate.rubric.load import load_rubric_bytes
+from gate.rules import test_drift
+from gate.testcases import COLLECTION
+from gate.testcases.python import units
+from tests.conftest import GitRepo
+from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, text
+
+PROPS = settings(max_examples=120, deadline=None)
+RUBRIC = "rules:\n  - {id: TESTS, kind: test_drift}\n"
+
+
+def new_file(path: str, head: str | None, allow_added: bool = True, **kw: Any) -> Any:
+    change = FileChange(path, ADDED, added=1, deleted=0, new_mode="100644", **kw)
+    texts = {} if head is None else {path: FileTexts(None, head)}
+    rule = Rule("T", "test_drift", {"allow_added": allow_added, "paths": DEFAULT_TESTS})
+    return test_drift.check(rule, ChangeSet(files=(change,), texts=texts))
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "named"),
+    [
+        (
+            "tests/test_zz.py",
+            "import clamp_kit\nclamp_kit.clamp = lambda x, lo, hi: x\n",
+            "statement at line 2 (`clamp_kit.clamp = lambda x, lo, hi: x`)",
+        ),
+        (
+            "tests/test_zz.py",
+            "import sys\nimport types\nsys.modules['clamp_kit'] = types.SimpleNamespace()\n",
+            "statement at line 3",
+        ),
+        (
+            "tests/test_zz.py",
+            "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef bend():\n    yield\n",
+            "bend at line 4",
+        ),
+        ("tests/test_zz.py", "import pytest\npytestmark = pytest.mark.skip\n", "pytestmark"),
+        (
+            "tests/test_zz.py",
+            "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+            "pytest_collection_modifyitems at line 1",
+        ),
+        (
+            "tests/test_zz.py",
+            "def test_leaks():\n    import clamp_kit\n    clamp_kit.LIMIT = 2\n",
+            "test_leaks at line 1",
+        ),
+        ("web/zz.test.js", 'jest.mock("./clamp");\ntest("x", () => {});\n', "jest.mock"),
+        (
+            "pkg/zz_test.go",
+            'package pkg\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n',
+            "TestMain at line 5",
+        ),
+        ("pkg/zz_test.go", "package pkg\n\nfunc init() {}\n", "init at line 3"),
+        # a helper module at a test path runs at collection when a test imports it
+        ("tests/helpers.py", "import clamp_kit\nclamp_kit.LIMIT = 2\n", "statement at line 2"),
+    ],
+)
+def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, named: str) -> None:
+    result = new_file(path, head)
+    assert result.passed is False
+    assert f"{path} (new): " in result.message
+    assert named in result.message
+    assert "runs at collection or changes what other tests see" in result.message
+    assert result.paths == (path,)
+    copied = FileChange(path, COPIED, "tests/test_a.py", added=1, deleted=0)
+    rule = Rule("T", "test_drift", {"allow_added": True, "paths": DEFAULT_TESTS})
+    changes = ChangeSet(files=(copied,), texts={path: FileTexts(None, head)})
+    assert test_drift.check(rule, changes).passed is False  # a copy is a new file too
+
+
+@pytest.mark.parametrize(
+    ("path", "head"),
+    [
+        (
+            "tests/test_zz.py",
+            "import pytest\n\nfrom clamp_kit import clamp\n\n\n@pytest.fixture\ndef lim():\n"
+            "    return 1\n\n\ndef helper(x):\n    return x\n\n\n"
+            "def test_a(lim):\n    assert clamp(1, 0, lim) == 1\n\n\n"
+            "class TestB:\n    def setup_method(self):\n        self.v = 1\n\n"
+            "    def test_b(self):\n        assert self.v\n",
+        ),
+        ("web/zz.test.js", 'const { clamp } = require("./clamp");\ntest("x", () => {});\n'),
+        ("pkg/zz_test.go", 'package pkg\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'),
+        ("spec/zz_spec.rb", "RSpec.configure { |c| c.filter_run_excluding :all }\n"),  # no parser
+        ("tests/helpers.py", "import clamp_kit\n\n\ndef bent():\n    return clamp_kit\n"),
+        ("tests/data/input.txt", "def (:\n"),  # no parser
+        ("pkg/testdata/broken.go", "package {\n"),  # a data folder
+    ],
+)
+def test_a_new_test_file_of_cases_and_support_is_welcome(path: str, head: str) -> None:
+    result = new_file(path, head)
+    assert result.passed is True, result.message
+
+
+def test_the_pass_message_counts_the_new_tests() -> None:
+    result = new_file("tests/test_zz.py", "def test_a():\n    pass\n\n\ndef test_b():\n    pass\n")
+    assert result.passed
+    assert "2 new tests in new test files" in result.message
+
+
+@pytest.mark.parametrize(
+    ("path", "head", "fragment"),
+    [
+        ("tests/test_zz.py", "def (:\n", "the head version does not parse as Python"),
+        ("web/zz.test.ts", "test(('x', () => {});\n", "the head version"),
+        ("pkg/zz_test.go", "package pkg\nfunc {\n", "the head version"),
+    ],
+)
+def test_a_new_test_module_that_has_a_parser_but_does_not_parse_is_drift(
+    path: str, head: str, fragment: str
+) -> None:
+    result = new_file(path, head)
+    assert result.passed is False
+    assert fragment in result.message
+    assert "a new test module could run anything" in result.message
+
+
+def test_a_new_test_module_without_text_fails_except_in_a_count_only_example() -> None:
+    change = FileChange("tests/test_zz.py", ADDED, added=3, deleted=0, new_mode="100644")
+    rule = Rule("T", "test_drift", {"allow_added": True, "paths": DEFAULT_TESTS})
+    for source in ("git", "patch", "api"):
+        result = test_drift.check(rule, ChangeSet(files=(change,), source=source))
+        assert result.passed is False, source
+        assert "text is unavailable from this source" in result.message
+    withheld = {"tests/test_zz.py": FileTexts(None, None, withheld="too large")}
+    result = test_drift.check(rule, ChangeSet(files=(change,), texts=withheld))
+    assert result.passed is False
+    assert "cannot be read (too large)" in result.message
+    # a rubric example given by counts says nothing about content
+    by_counts = changes_from_example([{"path": "tests/test_zz.py", "status": "added", "added": 3}])
+    assert test_drift.check(rule, by_counts).passed
+    with_text = changes_from_example(
+        [{"path": "tests/test_zz.py", "status": "added", "after": "import m\nm.x = 1\n"}]
+    )
+    assert not test_drift.check(rule, with_text).passed
+
+
+def test_a_new_symlinked_test_module_is_drift() -> None:
+    change = FileChange("tests/test_zz.py", ADDED, added=1, deleted=0, new_mode="120000")
+    rule = Rule("T", "test_drift", {"allow_added": True, "paths": DEFAULT_TESTS})
+    texts = {"tests/test_zz.py": FileTexts(None, "../src/evil.py")}
+    result = test_drift.check(rule, ChangeSet(files=(change,), texts=texts))
+    assert result.passed is False
+    assert "a symlink" in result.message
+
+
+def test_allow_added_false_still_names_the_new_file() -> None:
+    result = new_file("tests/test_zz.py", "def test_a():\n    pass\n", allow_added=False)
+    assert result.passed is False
+    assert "1 new test file added and allow_added is false" in result.message
+
+
+# --- generated modules ---------------------------------------------------------
+
+
+@PROPS
+@given(module(), st.lists(NEW_CASE, max_size=3))
+def test_a_generated_new_module_of_cases_and_helpers_passes(
+    pieces: list[tuple[str, str]], new: list[str]
+) -> None:
+    head = text(pieces) + "".join("\n\n" + code.format(n=n) for n, code in enumerate(new))
+    result = new_file("tests/test_gen.py", head)
+    assert result.passed is True, result.message
+
+
+@PROPS
+@given(module(), COLLECTION_CODE, st.data())
+def test_collection_code_inserted_anywhere_in_a_new_module_fails_naming_its_line(
+    pieces: list[tuple[str, str]], added: str, data: st.DataObject
+) -> None:
+    at = data.draw(st.integers(min_value=0, max_value=len(pieces)))
+    before = text(pieces[:at])
+    head = (before + "\n\n" if before else "") + added + "\n\n" + text(pieces[at:])
+    start = head.index(added)
+    offset = next(u.line for u in units(added) if u.role == COLLECTION) - 1
+    line = head[:start].count("\n") + 1 + offset
+    result = new_file("tests/test_gen.py", head)
+    assert result.passed is False
+    assert "tests/test_gen.py (new): " in result.message
+    assert f"at line {line}" in result.message, (line, result.message)
+
+
+# --- every source reads a new test file's head text -----------------------------
+
+BEND = "import clamp_kit\n\nclamp_kit.LIMIT = 2\n"
+
+
+def run_pytest(folder: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "bend",
+    [
+        BEND,
+        "import sys\nimport types\n\nsys.modules['clamp_kit'] = types.SimpleNamespace(LIMIT=2)\n",
+    ],
+)
+def test_a_new_file_that_turns_another_files_red_test_green_fails_the_gate(
+    repo: GitRepo, capsys: Any, bend: str
+) -> None:
+    """`tests/test_a.py` is red; a new `tests/test_0.py` (collected first)
+    patches the module at import and the red test passes under real pytest:
+    the gate fails the new file, in git mode and in patch mode."""
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "clamp_kit.py": "LIMIT = 1\n",
+            "tests/test_a.py": RED,
+        }
+    )
+    base = repo.commit("base")
+    assert "1 failed" in run_pytest(repo.root)
+    repo.write("tests/test_0.py", bend + "\n\ndef test_new():\n    assert True\n")
+    head = repo.commit("a new test file")
+    assert "2 passed" in run_pytest(repo.root)
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert result["pass"] is False
+    assert "tests/test_0.py (new): statement at line" in result["message"]
+    assert result["paths"] == ["tests/test_0.py"]
+    patch = repo.git("diff", "--binary", base, head)
+    (repo.root.parent / "p.diff").write_text(patch, encoding="utf-8")
+    argv = ["check", "--repo", str(repo.root), "--base", base]
+    assert main([*argv, "--patch", str(repo.root.parent / "p.diff"), "--format", "json"]) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert "tests/test_0.py (new): statement at line" in result["message"]
+
+
+def test_api_mode_reads_a_new_test_file_at_head_only() -> None:
+    rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
+    found = listing([PullFile("tests/test_0.py", "added", 3, 0, 3, None, True)], expected=1)
+    requests: list[tuple[str, str]] = []
+
+    def read(ref: str, path: str) -> bytes | None:
+        requests.append((ref, path))
+        return BEND.encode() if ref == "head" else None
+
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=rubric.texts_wanted(),
+        read_file=read,
+        merge_base="fork",
+    )
+    assert requests == [("head", "tests/test_0.py")]  # absent at base: not asked for
+    result = test_drift.check(rubric.rules[0], changes)
+    assert result.passed is False
+    assert "tests/test_0.py (new): statement at line 3" in result.message
+
+
+def test_a_new_test_module_too_large_to_read_fails(repo: GitRepo, capsys: Any) -> None:
+    repo.write_many({".github/blast-radius.yml": RUBRIC, "clamp_kit.py": "LIMIT = 1\n"})
+    base = repo.commit("base")
+    repo.write("tests/test_big.py", "X = 1\n" * (TEXT_LIMIT // 6 + 1))
+    head = repo.commit("big")
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert "tests/test_big.py (new) cannot be read" in result["message"]
+
+
+def test_a_new_helper_that_bends_at_import_fails_the_gate(repo: GitRepo, capsys: Any) -> None:
+    """A new test imports a new helper (an import is support code), whose
+    module code patches the module at collection: the red test in another
+    file turns green under real pytest, and the gate fails the helper."""
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "clamp_kit.py": "LIMIT = 1\n",
+            "tests/test_a.py": RED,
+        }
+    )
+    base = repo.commit("base")
+    repo.write("tests/helpers.py", BEND)
+    repo.write("tests/test_0.py", "import helpers\n\n\ndef test_new():\n    assert helpers\n")
+    head = repo.commit("a new test and its helper")
+    assert "2 passed" in run_pytest(repo.root)
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert "tests/helpers.py (new): statement at line 3" in result["message"]
+    assert result["paths"] == ["tests/helpers.py"]
+
+
+# --- a new module at a test path named like a standard-library module ------------
+
+
+@pytest.mark.parametrize(
+    "path", ["tests/colorsys.py", "tests/json.py", "tests/decimal/__init__.py", "test/random.py"]
+)
+def test_a_new_module_named_like_the_standard_library_is_drift(path: str) -> None:
+    result = new_file(path, "X = 1\n")
+    assert result.passed is False
+    assert f"{path} (new) is named like the standard library's" in result.message
+    assert result.paths == (path,)
+    assert new_file("tests/helpers.py", "X = 1\n").passed
+    assert new_file("tests/sys.py", "X = 1\n").passed  # built in: no path entry replaces it
+    assert new_file("src/" + path.split("/", 1)[1], "X = 1\n").passed  # not a test path
+
+
+def test_a_new_stdlib_named_module_in_a_rootless_test_folder_turns_a_red_test_green(
+    repo: GitRepo, capsys: Any
+) -> None:
+    red = "def test_c():\n    import colorsys\n\n    assert colorsys.X == 1\n"
+    repo.write_many({".github/blast-radius.yml": RUBRIC, "tests/test_a.py": red})
+    base = repo.commit("base")
+    assert "1 failed" in run_pytest(repo.root)
+    repo.write("tests/colorsys.py", "X = 1\n")
+    head = repo.commit("a helper")
+    assert "1 passed" in run_pytest(repo.root)
+    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)["results"][-1]
+    assert (
+        "tests/colorsys.py (new) is named like the standard library's colorsys"
+        in (result["message"])
+    )
