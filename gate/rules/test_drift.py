@@ -181,6 +181,7 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from gate import globs
 from gate.changes import (
@@ -262,10 +263,11 @@ _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "add
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
 
 
-def _section_changes(changes: ChangeSet) -> dict[str, str]:
+def _section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:
     """Each written runner section file (`runners.SECTION_FILES`) whose
     runner part the change moved -> how (`runners.section_change`: "added",
-    "changed", "removed", or "unreadable: WHY")."""
+    "changed", "removed", or "unreadable: WHY"); `is_test` tells the test
+    paths, where a section is judged the strict way (`at_test_path`)."""
     out: dict[str, str] = {}
     for f in changes.files:
         for path in f.written:
@@ -283,7 +285,7 @@ def _section_changes(changes: ChangeSet) -> dict[str, str]:
             # The path's own sides: a rename's old path is absent at head,
             # its new path at base (`section_change(old, base, None)` and
             # `section_change(new, None, head)`).
-            how = runners.section_change(path, texts.base, texts.head)
+            how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
             if how is not None:
                 out[path] = how
     return out
@@ -507,7 +509,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             continue
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    sections = _section_changes(changes)
+    sections = _section_changes(changes, globs.matcher(patterns, GLOBS["paths"]))
     offending.extend(sections)
     if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
         extra = "" if allow_added else "; no test file added"

@@ -42,14 +42,19 @@ The runners, what each reads here, and the source:
   Protocol"): discovery imports every package below its start folder and
   calls its `__init__.py`'s `load_tests`, which replaces the package's
   tests; test modules are test paths already.  Section: an `__init__.py` at
-  any depth is configuration as a whole once either version can define
+  a test path is configuration as a whole once either version can define
   `load_tests` (the name, or a dynamic binding: `globals`, `setattr`, a
   module `__getattr__`, `exec`, `import *`, ...; a text that does not parse
   counts as able; the text is read NFKC-normalized, as Python reads
-  identifiers), because `load_tests` may call any helper in the file.
+  identifiers), because `load_tests` may call any helper in the file.  An
+  `__init__.py` elsewhere (a source package) counts once either version
+  spells `load_tests`: source packages use those dynamic forms for their
+  own ends, and discovery reaches them only in a flat layout.
   Out of reach: `-p`/`-s`/`-k` on a command line, Django's `TEST_RUNNER`,
-  and another module that the `__init__.py` imports setting the package's
-  `load_tests` (that module is not a test path unless named like one).
+  a `load_tests` built without spelling it in a source package's
+  `__init__.py`, and another module that the `__init__.py` imports setting
+  the package's `load_tests` (that module is not a test path unless named
+  like one).
 * tox (tox.wiki, "Configuration"): whole `tox.ini` and `tox.toml`;
   sections `pyproject.toml` `[tool.tox]` and `setup.cfg` `[tox:tox]` and
   `[testenv...]`.  nox (nox.thea.codes): whole `noxfile.py`.  Hatch
@@ -737,6 +742,25 @@ def _can_define_load_tests(text: str) -> bool:
     )
 
 
+def _names_load_tests(text: str) -> bool:
+    """Whether `text` spells `load_tests` (read NFKC-normalized, as Python
+    reads identifiers)."""
+    return "load_tests" in unicodedata.normalize("NFKC", text)
+
+
+def _named_view(section: Section, text: str) -> object:
+    """An `__init__.py` outside the test paths: the whole file once a side
+    spells `load_tests`.  Source packages' `__init__.py` files use
+    `globals()`, `importlib`, `__getattr__` and `sys.modules` for their own
+    ends all the time (lazy imports, re-exports), and unittest's discovery
+    reaches them only in a flat layout run from the root; counting every one
+    of those as runner configuration failed most PRs that touch a package
+    (8 of github/spec-kit's last 150 PRs), so outside the test paths only
+    the name itself counts.  A `load_tests` built there without spelling it
+    is out of reach."""
+    return text if _names_load_tests(text) else None
+
+
 def _python_view(section: Section, text: str) -> object:
     return text if _can_define_load_tests(text) else None
 
@@ -778,17 +802,23 @@ def _narrow_scripts(before: object, after: object) -> tuple[object, object]:
     return out[0], out[1]
 
 
-def section_change(path: str, base: str | None, head: str | None) -> str | None:
+def section_change(
+    path: str, base: str | None, head: str | None, *, at_test_path: bool = True
+) -> str | None:
     """How a change moved the runner-relevant part of `path` (a file of
     `SECTION_FILES`) from text `base` to text `head` (None: the file is
     absent on that side): None (no runner-relevant change), "added",
     "changed", "removed", or "unreadable: WHY" when a side cannot be read
-    (the rule counts that as drift).  Pure; raises ValueError for a path
+    (the rule counts that as drift).  `at_test_path`: whether `path` is at
+    a test path; an `__init__.py` elsewhere counts only when a side spells
+    `load_tests` (`_names_load_tests`).  Pure; raises ValueError for a path
     that is not a section file (a caller's mistake)."""
     section = section_for(path)
     if section is None:
         raise ValueError(f"{path!r} is not a runner section file")
     view = _VIEWS[section.format]
+    if section.format == "python" and not at_test_path:
+        view = _named_view
     values: list[object] = []
     for side, text in (("base", base), ("head", head)):
         if text is None:

@@ -743,3 +743,27 @@ def test_pom_reformatted_is_no_change_and_broken_is_unreadable() -> None:
     assert got is not None and got.startswith("unreadable: the head version is not well-formed XML")
     assert section_change("pom.xml", None, "<project/>") is None  # nothing of the tests in it
     assert is_config(".mvn/maven.config") and is_section("core/pom.xml")
+
+
+@given(
+    body=st.sampled_from(
+        [
+            "import importlib\n\ndef __getattr__(n):\n    return importlib.import_module(n)\n",
+            "import sys\n_mods = sys.modules\n__all__ = sorted(globals())\n",
+            "from .core import *\n",
+        ]
+    ),
+    edit=st.text(alphabet="abcdefgh_ ", min_size=1, max_size=20),
+)
+def test_a_source_package_init_counts_only_when_it_spells_load_tests(body: str, edit: str) -> None:
+    """A source package's `__init__.py` using the dynamic forms for its own
+    ends is not runner configuration; one that spells `load_tests` is; at a
+    test path the dynamic forms alone still count."""
+    head = body + f"X = {edit!r}\n"
+    path = "src/pkg/__init__.py"
+    assert section_change(path, body, head, at_test_path=False) is None
+    hooked = head + "\ndef load_tests(loader, tests, pattern):\n    return tests\n"
+    assert section_change(path, body, hooked, at_test_path=False) == "added"
+    fullwidth = head + "\nｌoad_tests = None\n"  # Python reads names NFKC-normalized
+    assert section_change(path, body, fullwidth, at_test_path=False) == "added"
+    assert section_change("tests/pkg/__init__.py", body, head) == "changed"
