@@ -509,3 +509,41 @@ def test_a_name_added_to_an_existing_import_line_changes_no_unit(
     # the same names imported from elsewhere is drift, naming the name
     moved = BASE.replace("from clamp_kit import clamp", "from other_kit import clamp")
     assert "from clamp_kit import clamp removed" in drift_of(BASE, moved)
+
+
+_MEMBER_AT = "        self.top = 10\n"
+
+
+@given(name=st.from_regex(r"\A_?[a-z]{2,8}_(?:value|build|make)[a-z]{0,4}\Z", fullmatch=True))
+def test_a_new_helper_member_of_an_existing_class_is_welcome_when_nothing_calls_it(
+    name: str,
+) -> None:
+    """An agent that adds tests to an existing class often adds a helper
+    method beside them: a name no existing code spells changes no existing
+    test, in a class with plain bases."""
+    member = f"{_MEMBER_AT}\n    def {name}(self):\n        return 3\n"
+    head = BASE.replace(_MEMBER_AT, member)
+    appended = (
+        head + f"\n    def test_{name.strip('_')}(self):\n        assert self.{name}() == 3\n"
+    )
+    assert drift_of(BASE, head) == "ok"
+    assert drift_of(BASE, appended) == "ok"
+    # the same member where existing code spells its name, in a class whose
+    # base comes from elsewhere, or named as a runner calls it: drift
+    spelled = BASE.replace("== 10\n", f"== 10 or self.{name}()\n")
+    assert "added to a class that exists at base" in drift_of(
+        spelled, spelled.replace(_MEMBER_AT, member)
+    )
+    imported = BASE.replace("class TestClamp:", "class TestClamp(SharedTests):")
+    assert "added to a class that exists at base" in drift_of(
+        imported, imported.replace(_MEMBER_AT, member)
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["setUp", "tearDown", "setup_class", "assertEqual", "run", "__init__", "subTest", "failIf"],
+)
+def test_a_new_member_the_runner_calls_is_drift_in_an_existing_class(name: str) -> None:
+    head = BASE.replace(_MEMBER_AT, f"{_MEMBER_AT}\n    def {name}(self, *a):\n        pass\n")
+    assert "added to a class that exists at base" in drift_of(BASE, head)

@@ -110,6 +110,33 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
 
 
 _WORD = re.compile(r"\w+")
+# What a test class may inherit from without bringing in code that calls its
+# members by name: nothing, `object`, or unittest's test cases (whose calls
+# are the runner names below).  A base imported from elsewhere may call any
+# member from its tests (`self.build()`), so a new member of a class with
+# such a base can override what those inherited tests run.
+PLAIN_BASES = frozenset({"object", "unittest", "TestCase", "IsolatedAsyncioTestCase"})
+# Members unittest or pytest call on a test class, or that every test of it
+# calls (`assert*`, `fail*`, `skipTest`, `subTest`, `addCleanup`, ...): a new
+# one changes the existing tests, whatever its body.
+_RUNNER_MEMBER = re.compile(
+    r"\A(?:__\w*__|assert\w*|fail\w*|_?(?i:setup|teardown)\w*|async\w*|_call\w*|add\w*|do\w*"
+    r"|enter\w*|skip\w*|sub\w*|run|debug|id|shortDescription|countTestCases"
+    r"|defaultTestResult|longMessage|maxDiff|failureException|_outcome|_testMethod\w*)\Z"
+)
+
+
+def _open_member(unit: Unit, header: Unit, words: set[str], classes: set[str]) -> bool:
+    """Whether `unit`, a new member of the base class `header`, leaves the
+    class's existing tests as they were: a plain member (a helper method, an
+    attribute) whose name no base code spells (so no existing test calls or
+    reads it, as `self.name` or otherwise), no runner calls, in a class whose
+    bases are plain or classes of the same file (whose code is in `words`)."""
+    if unit.role != SUPPORT or header.uses is None:
+        return False
+    if not set(header.uses) <= PLAIN_BASES | classes:
+        return False
+    return all(n not in words and not _RUNNER_MEMBER.match(n) for n in unit.binds)
 
 
 @dataclass(frozen=True)
@@ -168,6 +195,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     bound = {n for u in base if not u.parent for n in u.binds}
     mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
     parents = {u.parent for u in head if u.parent}
+    words = {w for u in base for w in _WORD.findall(u.code)}
+    classes = {u.key[len("class ") :] for u in base if u.key in {v.parent for v in base}}
     # What each base class inherits from the classes of the file it names
     # (`class TestB(TestA)`): a new member of that name overrides one.
     members: dict[str, set[str]] = {}
@@ -189,7 +218,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         used = sorted(set(u.binds) & mentioned) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
-            if u.role != CASE:
+            if u.role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
                 why = "added to a class that exists at base"
             elif set(u.binds) & inherited.get(u.parent, set()):
                 why = "overrides a test the class inherits"

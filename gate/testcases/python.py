@@ -12,9 +12,12 @@ test*`; a change to those settings is a test-configuration change, which
   a CASE unit `class TestX`; `test*` methods are CASEs (`method
   TestX.test_y`); other methods (setUp, tearDown, helpers, fixtures) and
   plain class-level assignments SUPPORT: they act on that class's tests
-  only, so they are welcome in a new class, and `compare` refuses a new
-  one in a class that exists at base (setUp runs around the existing
-  tests; a helper or attribute can override what they call).
+  only, so they are welcome in a new class.  In a class that exists at base
+  `compare` welcomes a new one only when no base code spells its name, no
+  runner calls it (setUp, setup_method, assert*, ...; setUp runs around the
+  existing tests) and the class's bases are plain or of the same file (an
+  imported base's tests may call any member); otherwise it could override
+  what the existing tests call.
 * A fixture (`@pytest.fixture`, `@fixture`, `@pytest_asyncio.fixture`):
   SUPPORT, or COLLECTION with `autouse=True`; a `pytest_*` hook function
   and the module-level functions the runners call around a module's
