@@ -84,14 +84,19 @@ path included; a test module by its runner's names, or a helper module
 at a test path, whose module code runs when a test imports it, outside
 `testdata/` and `__snapshots__/`) is split into units as a modified one
 is, against an empty base: its test cases, helpers and fixtures are
-welcome while `allow_added` is true, and any unit that runs at
-collection or changes what other tests see (the list above: a
-module-level `clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, an
-autouse fixture, `pytestmark`, a `pytest_*` hook, a new test whose body
-shares state, a top-level `jest.mock`, Go's `init` or `TestMain`) is
-drift, named with its line and code (`tests/test_zz.py (new): statement
-at line 2` and the line's code): pytest imports the new file before the
-tests collected after it, which then see the patched module.  A new test
+welcome while `allow_added` is true, and any unit that changes what the
+tests of other files see (`gate.testcases.reaching`: a module-level
+`clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, a call made for
+its effect outside any function, a `pytest_*` hook, `pytest_plugins`, a
+new test whose body shares state; in JavaScript/TypeScript and Go every
+collection-time unit: a top-level `jest.mock`, Go's `init` or `TestMain`,
+which runs for the whole package) is drift, named with its line and code
+(`tests/test_zz.py (new): statement at line 2` and the line's code):
+pytest imports the new file before the tests collected after it, which
+then see the patched module.  A new Python module's collection-time code
+that acts on its own tests only (a `from __future__` import,
+`pytestmark`, an autouse fixture, a class body or a value that makes a
+call) is welcome: its tests are new, and nothing else sees it.  A new test
 module that has a parser but cannot be read (a syntax error, a symlink,
 a text too large or not available from the source, the API mode past its
 cap) is drift: it could hold anything.  A new file that no module reads
@@ -201,7 +206,16 @@ from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
-from gate.testcases import COLLECTION, MODULES, Unparsable, compare, runners, suffix, units_for
+from gate.testcases import (
+    CASE,
+    MODULES,
+    Unparsable,
+    compare,
+    reaching,
+    runners,
+    suffix,
+    units_for,
+)
 from gate.words import plural as count
 
 KIND = "test_drift"
@@ -422,18 +436,17 @@ def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
         return f"{where}: the head version {exc}; a new test module could run anything", 0
     if head is None:  # pragma: no cover - MODULES names a module for the suffix
         return None, 0
-    # A new file's units judged against an empty base: cases and support
-    # are welcome, collection-time code is refused (`compare`).
-    drift = compare((), head, allow_added=True)
-    if drift.ok:
-        return None, len(drift.added)
+    # A new file's units: cases and support are welcome, and so is
+    # collection-time code that acts on the file's own (new) tests only;
+    # what reaches the tests of other files is refused (`reaching`).
+    added = sum(1 for u in head if u.role == CASE and u.key not in {v.parent for v in head})
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
-        for u in head
-        if u.role == COLLECTION
+        for u in reaching(f.path, head)
     ]
-    what = "; ".join(found) if found else drift.summary()
-    return f"{where}: {what} runs at collection or changes what other tests see", 0
+    if not found:
+        return None, added
+    return f"{where}: {'; '.join(found)} runs at collection or changes what other tests see", 0
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:

@@ -109,6 +109,22 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
     return split(text)
 
 
+def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
+    """The units of a NEW test file `path` that change what the tests of
+    other files see: its COLLECTION units, narrowed by the language module's
+    `reaches(unit)` where it has one (Python: a new module's
+    `from __future__` import or autouse fixture acts on its own tests only);
+    every COLLECTION unit where it has none (a Go `init` or `TestMain` runs
+    for the whole package; Mocha loads every file into one process)."""
+    name = MODULES.get(suffix(path))
+    narrow: Callable[[Unit], bool] | None = None
+    if name is not None:
+        import importlib
+
+        narrow = getattr(importlib.import_module(f"gate.testcases.{name}"), "reaches", None)
+    return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))
+
+
 _WORD = re.compile(r"\w+")
 # What a test class may inherit from without bringing in code that calls its
 # members by name: nothing, `object`, or unittest's test cases (whose calls

@@ -57,6 +57,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import textwrap
 import tokenize
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
@@ -744,4 +745,42 @@ def calls_at_import(node: ast.AST) -> bool:
         if isinstance(item, ast.Call):
             return True
         todo.extend(ast.iter_child_nodes(item))
+    return False
+
+
+def reaches(unit: Unit) -> bool:
+    """Whether `unit`, collection-time code of a NEW test module, changes
+    what the tests of other files see.  A new module's own collection-time
+    code (a `from __future__` import, `pytestmark`, an autouse fixture, a
+    class body or a value that makes a call, a name bound twice) acts on
+    that module's tests only, which are new; what reaches the others is
+    what `shares_state` names (an assignment into another module,
+    `sys.modules`, `os.environ`, a patcher's `.start()`, ...), a statement
+    made for its effect (a call outside any function body), a `pytest_*`
+    hook and `pytest_plugins`.  A unit whose code does not parse alone
+    counts as reaching.  Where the line is drawn: a call made for its value
+    (`APP = make_app()`) or a decorator may still mutate what it reaches;
+    as in `shares_state`, counting every call would count every module."""
+    try:
+        tree = ast.parse(textwrap.dedent(unit.code))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    if any(shares_state(statement) for statement in tree.body):
+        return True
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name.startswith("pytest_"):
+                return True
+            continue  # its body runs when called: `shares_state` judged it
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.Call, ast.Await)):
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(n == "pytest_plugins" for t in targets for n in _names(t)):
+                return True
+        todo.extend(ast.iter_child_nodes(node))
     return False

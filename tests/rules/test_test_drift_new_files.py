@@ -26,7 +26,7 @@ from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift
 from gate.testcases import COLLECTION
-from gate.testcases.python import units
+from gate.testcases.python import reaches, units
 from tests.conftest import GitRepo
 from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, text
 
@@ -54,12 +54,6 @@ def new_file(path: str, head: str | None, allow_added: bool = True, **kw: Any) -
             "import sys\nimport types\nsys.modules['clamp_kit'] = types.SimpleNamespace()\n",
             "statement at line 3",
         ),
-        (
-            "tests/test_zz.py",
-            "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef bend():\n    yield\n",
-            "bend at line 4",
-        ),
-        ("tests/test_zz.py", "import pytest\npytestmark = pytest.mark.skip\n", "pytestmark"),
         (
             "tests/test_zz.py",
             "def pytest_collection_modifyitems(items):\n    items.clear()\n",
@@ -104,6 +98,14 @@ def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, 
             "def test_a(lim):\n    assert clamp(1, 0, lim) == 1\n\n\n"
             "class TestB:\n    def setup_method(self):\n        self.v = 1\n\n"
             "    def test_b(self):\n        assert self.v\n",
+        ),
+        # collection-time code that acts on the new module's own tests only
+        (
+            "tests/test_zz.py",
+            "from __future__ import annotations\n\nimport pytest\n\n"
+            "pytestmark = pytest.mark.slow\n\n\n@pytest.fixture(autouse=True)\n"
+            "def fresh():\n    yield\n\n\nHERE = str(1)\n\n\n"
+            "class Clock:\n    now = float(0)\n\n\ndef test_a():\n    assert Clock.now == 0\n",
         ),
         ("web/zz.test.js", 'const { clamp } = require("./clamp");\ntest("x", () => {});\n'),
         ("pkg/zz_test.go", 'package pkg\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'),
@@ -189,8 +191,53 @@ def test_a_generated_new_module_of_cases_and_helpers_passes(
     assert result.passed is True, result.message
 
 
+_OWN_ONLY = (
+    "pytestmark = pytest.mark.skip\n",
+    "@pytest.fixture(autouse=True)\ndef everywhere():\n    yield\n",
+    "with open(__file__):\n    pass\n",
+)
+
+
+# Collection-time code that reaches the tests of other files (`reaches`): the
+# forms of COLLECTION_CODE that act beyond the module, and calls made for
+# their effect.  The others (`pytestmark`, an autouse fixture, a loop or a
+# `with` that changes nothing shared) act on the new module's own tests.
+REACHING_CODE = st.sampled_from(
+    [
+        "import clamp_kit\nclamp_kit.LIMIT = 99\n",
+        "import sys\nsys.modules['clamp_kit'] = None\n",
+        "import os\nos.environ['MODE'] = 'lenient'\n",
+        "def pytest_collection_modifyitems(items):\n    del items[:]\n",
+        "def test_patches():\n    import clamp_kit\n    clamp_kit.clamp = max\n",
+        "setattr(pytest, 'approx', None)\n",
+        "import clamp_kit\nclamp_kit.configure(strict=False)\n",
+        "if True:\n    import clamp_kit\n    clamp_kit.reset()\n",
+        "pytest_plugins = ['evil']\n",
+        "class Setup:\n    import clamp_kit\n    clamp_kit.install()\n",
+    ]
+)
+
+
 @PROPS
-@given(module(), COLLECTION_CODE, st.data())
+@given(module(), COLLECTION_CODE.filter(lambda c: c not in _OWN_ONLY))
+def test_collection_code_of_existing_files_still_reaches_from_a_new_one(
+    pieces: list[tuple[str, str]], added: str
+) -> None:
+    """Every form the existing-file tests call collection-time code, except
+    those that act on the module's own tests only, fails a new file too."""
+    assert new_file("tests/test_gen.py", text(pieces) + "\n\n" + added).passed is False
+
+
+@PROPS
+@given(module(), st.sampled_from(_OWN_ONLY))
+def test_collection_code_that_acts_on_its_own_module_only_is_welcome_in_a_new_one(
+    pieces: list[tuple[str, str]], added: str
+) -> None:
+    assert new_file("tests/test_gen.py", text(pieces) + "\n\n" + added).passed is True
+
+
+@PROPS
+@given(module(), REACHING_CODE, st.data())
 def test_collection_code_inserted_anywhere_in_a_new_module_fails_naming_its_line(
     pieces: list[tuple[str, str]], added: str, data: st.DataObject
 ) -> None:
@@ -198,7 +245,7 @@ def test_collection_code_inserted_anywhere_in_a_new_module_fails_naming_its_line
     before = text(pieces[:at])
     head = (before + "\n\n" if before else "") + added + "\n\n" + text(pieces[at:])
     start = head.index(added)
-    offset = next(u.line for u in units(added) if u.role == COLLECTION) - 1
+    offset = next(u.line for u in units(added) if u.role == COLLECTION and reaches(u)) - 1
     line = head[:start].count("\n") + 1 + offset
     result = new_file("tests/test_gen.py", head)
     assert result.passed is False
