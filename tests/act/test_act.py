@@ -264,9 +264,12 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     base = git(root, "rev-parse", "HEAD")
     git(root, "checkout", "-q", "-b", "agent/tidy")
     test_file = root / "tests" / "test_cli.py"
-    test_file.write_text(
-        test_file.read_text(encoding="utf-8") + "\n# tidied by an agent\n", encoding="utf-8"
+    # an existing test case bent (a comment appended after the last test
+    # changes no test case, which test_drift welcomes)
+    bent = test_file.read_text(encoding="utf-8").replace(
+        "\n    assert ", "\n    assert True or ", 1
     )
+    test_file.write_text(bent, encoding="utf-8")
     (root / "gate" / "commands" / "action.py").write_text(ALWAYS_PASS, encoding="utf-8")
     git(root, "commit", "-q", "-am", "tidy a test, and the gate")
     head = git(root, "rev-parse", "HEAD")
