@@ -207,7 +207,6 @@ from gate.rubric import Rule
 from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS
 from gate.testcases import (
-    CASE,
     MODULES,
     Unparsable,
     compare,
@@ -439,7 +438,7 @@ def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     # A new file's units: cases and support are welcome, and so is
     # collection-time code that acts on the file's own (new) tests only;
     # what reaches the tests of other files is refused (`reaching`).
-    added = sum(1 for u in head if u.role == CASE and u.key not in {v.parent for v in head})
+    added = len(compare((), head, allow_added=True).added)
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
         for u in reaching(f.path, head)

@@ -212,7 +212,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
     parents = {u.parent for u in head if u.parent}
     words = {w for u in base for w in _WORD.findall(u.code)}
-    classes = {u.key[len("class ") :] for u in base if u.key in {v.parent for v in base}}
+    base_parents = {u.parent for u in base if u.parent}
+    classes = {u.key[len("class ") :] for u in base if u.key in base_parents}
     # What each base class inherits from the classes of the file it names
     # (`class TestB(TestA)`): a new member of that name overrides one.
     members: dict[str, set[str]] = {}
