@@ -8,9 +8,6 @@ test green."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +25,7 @@ from gate.rules import test_drift
 from gate.testcases import COLLECTION
 from gate.testcases.python import reaches, units
 from tests.conftest import GitRepo
-from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, text
+from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 
 PROPS = settings(max_examples=120, deadline=None)
 RUBRIC = "rules:\n  - {id: TESTS, kind: test_drift}\n"
@@ -256,18 +253,6 @@ def test_collection_code_inserted_anywhere_in_a_new_module_fails_naming_its_line
 # --- every source reads a new test file's head text -----------------------------
 
 BEND = "import clamp_kit\n\nclamp_kit.LIMIT = 2\n"
-
-
-def run_pytest(folder: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    return done.stdout.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize(
