@@ -174,7 +174,7 @@ def test_a_type_change_from_the_files_api_fails(
         listing(files, len(files)),
         base="base",
         head="head",
-        content_files=rubric_value.content_files(),
+        content_files=rubric_value.texts_wanted(),
         read_file=read_file,
     )
     report = evaluate(rubric_value, changes)

@@ -642,7 +642,7 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert rubric.rules[0].description == "one focused change"
     assert rubric.rules[1].description is None
     # a test_drift rule reads runner section files only where a change writes them
-    assert rubric.content_files() == ("clamp_kit.py",)
+    assert rubric.texts_wanted().files == ("clamp_kit.py",)
     assert rubric.examples == ()
 
 

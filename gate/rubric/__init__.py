@@ -83,17 +83,13 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
 
-    def content_files(self) -> tuple[str, ...]:
-        """Files whose base and head text the rules read, sorted: what each
-        rule's kind declares it reads (`gate.rules.text_files`)."""
-        from gate.rules import text_files  # the registry imports this module
-
-        return text_files(self.rules)
-
     def texts_wanted(self) -> TextWants:
-        """What a change source reads for the rules: `content_files()`, and
-        the modified files some rule reads by glob (`gate.rules.text_wants`:
-        `test_drift` reads each modified test file)."""
+        """What a change source reads for the rules (the only way to ask):
+        the files each kind names (`TextWants.files`, sorted), and the files
+        some rule reads by glob once the change names them
+        (`gate.rules.text_wants`: `test_drift` reads each written test
+        file).  A fixed list alone left `gate backtest` judging test files
+        whole while `gate check` judged their cases."""
         from gate.rules import text_wants
 
         return text_wants(self.rules)

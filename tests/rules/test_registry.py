@@ -96,7 +96,7 @@ def test_the_loader_takes_a_registered_kind_with_its_defaults(toy: k.Kind) -> No
     given = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: n, limit: 0}}"), "r.yml")
     assert given.rules[0].params["limit"] == 0
     # the files whose texts are read come from what the kind declares
-    assert rubric.content_files() == ("notes.txt",)
+    assert rubric.texts_wanted().files == ("notes.txt",)
 
 
 def test_the_loader_checks_a_registered_kinds_parameters(toy: k.Kind) -> None:
@@ -302,7 +302,7 @@ def test_text_globs_read_the_written_files_they_match() -> None:
 
     rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")
     wants = rubric.texts_wanted()
-    assert wants.files == rubric.content_files() == ()
+    assert wants.files == ()
     files = [
         FileChange("Tests/test_a.py"),  # FOLDED: another letter case is a test path
         FileChange("tests/test_b.py", status=ADDED),
