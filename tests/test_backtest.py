@@ -147,25 +147,14 @@ def backtest(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     return code, out.out, out.err
 
 
-def check_failed(
-    capsys: pytest.CaptureFixture[str], repo: GitRepo, sha: str, rubric: Path
-) -> list[str]:
-    code = main(
-        [
-            "check",
-            "--repo",
-            str(repo.root),
-            "--base",
-            f"{sha}^",
-            "--head",
-            sha,
-            "--rubric-file",
-            str(rubric),
-            "--format",
-            "json",
-        ]
-    )
-    report = json.loads(capsys.readouterr().out)
+def check_failed(root: Path, sha: str, rubric: Path) -> list[str]:
+    """What `gate check --base SHA^ --head SHA --rubric-file RUBRIC` fails,
+    its exit code checked against its verdict (the real CLI, in this process)."""
+    argv = ["check", "--repo", str(root), "--base", f"{sha}^", "--head", sha]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
+    report = json.loads(out.getvalue())
     assert code == (1 if report["failed"] else 0)
     return list(report["failed"])
 
@@ -182,7 +171,7 @@ def test_each_commit_fails_what_gate_check_fails(
     by_sha = {c["sha"]: c for c in data["commits"]}
     assert set(by_sha) == set(shas.values()) - {shas["root"]}
     for sha, commit in by_sha.items():
-        assert commit["failed"] == check_failed(capsys, repo, sha, rubric), commit["subject"]
+        assert commit["failed"] == check_failed(repo.root, sha, rubric), commit["subject"]
         assert commit["pass"] is (not commit["failed"])
     names = {v: k for k, v in shas.items()}
     failed = {names[s]: c["failed"] for s, c in by_sha.items()}
@@ -356,7 +345,7 @@ def test_examples_that_disagree_fail_every_commit_as_check_does(
     assert code == 1 and data["examples_agree"] is False
     for commit in data["commits"]:
         assert "gate.rubric-selftest" in commit["failed"]
-        assert commit["failed"] == check_failed(capsys, repo, commit["sha"], broken)
+        assert commit["failed"] == check_failed(repo.root, commit["sha"], broken)
 
 
 def test_hostile_subject_is_escaped_in_text_and_markdown(
@@ -444,19 +433,7 @@ def test_generated_histories_agree_with_gate_check(
     assert report["commits"], "something was judged"
     for commit in report["commits"]:
         sha = commit["sha"]
-        expected = _run_json(
-            [
-                "check",
-                "--repo",
-                str(repo.root),
-                "--base",
-                f"{sha}^",
-                "--head",
-                sha,
-                "--rubric-file",
-                str(rubric),
-            ]
-        )["failed"]
+        expected = check_failed(repo.root, sha, rubric)
         assert commit["failed"] == expected
 
 
