@@ -1,11 +1,13 @@
 """The README's first screen works as written, from a fresh copy of this repository.
 
 First screen: everything before the first `## ` heading.  It must show how to
-try the gate (two commands), how to add it to a repository (`gate init
---workflow`, a commit, the required check) and where the docs are.  Its shell
-blocks are run line by line, exactly as printed: the first in a fresh copy of
-this repository's tracked files with a fresh virtualenv (a real `pip install
-.`), the second in a fresh git repository standing for the user's.
+try the gate (two commands), how to run the tests (the command `.ci/run`
+runs), how to add it to a repository (`gate init --workflow`, a commit, the
+required check) and where the docs are.  The try-it and add-it blocks are run
+line by line, exactly as printed: the first in a fresh copy of this
+repository's tracked files with a fresh virtualenv (a real `pip install .`),
+the last in a fresh git repository standing for the user's.  The test block
+is not run here (it is this suite); `.ci/run` must run its command verbatim.
 """
 
 from __future__ import annotations
@@ -36,15 +38,30 @@ def shell_blocks(text: str) -> list[list[str]]:
     ]
 
 
-def test_first_screen_has_the_three_parts() -> None:
-    try_it, add_it = shell_blocks(FIRST_SCREEN)
+def test_first_screen_has_the_four_parts() -> None:
+    try_it, run_tests, add_it = shell_blocks(FIRST_SCREEN)
     assert try_it == ["pip install .", "gate demo"]
+    assert run_tests == ["pip install -e '.[test,act]'", "python -m pytest"]
     assert len(add_it) == 2
     assert add_it[0].startswith("gate init --workflow --action ")
     assert add_it[1].startswith("git add .github && git commit")
     assert "required" in FIRST_SCREEN and "`blast-radius`" in FIRST_SCREEN
     assert "**Docs:**" in FIRST_SCREEN
     assert len(FIRST_SCREEN.splitlines()) <= 45  # one screen
+
+
+def test_ci_runs_the_first_screens_test_command() -> None:
+    """`.ci/run` installs the extras and runs the README's test command as
+    printed (coverage comes in through PYTEST_ADDOPTS, not extra arguments)."""
+    _, run_tests, _ = shell_blocks(FIRST_SCREEN)
+    install, test = run_tests
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.strip() for line in ci.splitlines()]
+    extras = install.removeprefix("pip install ")
+    assert any("pip install" in line and line.endswith(extras) for line in commands), install
+    env_then = r'(?:[A-Z_]+=(?:"[^"]*"|\S+) )*'
+    shape = env_then + re.escape(test) + r"(?: \|\|.*)?"
+    assert any(re.fullmatch(shape, line) for line in commands), f"{test!r} is not run by .ci/run"
 
 
 def test_first_screen_links_resolve() -> None:
@@ -89,7 +106,7 @@ def fresh_copy(target: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the README's commands are bash")
 def test_first_screen_commands_work_from_a_fresh_clone(tmp_path: Path) -> None:
-    try_it, add_it = shell_blocks(FIRST_SCREEN)
+    try_it, _, add_it = shell_blocks(FIRST_SCREEN)
     clone = tmp_path / "blast-radius-gate"
     fresh_copy(clone)
     venv = tmp_path / "venv"
