@@ -36,7 +36,10 @@ class Agent:
     for the docs on how far its signals can be trusted.  `markers`: text its
     tool writes into a commit message by default (`Generated with [Claude
     Code]`), matched case-folded as a substring by bench/bench_starter.py
-    (advisory: the committer's text; `classify` does not read it yet)."""
+    (advisory: the committer's text; `classify` does not read it yet).
+    `name_suffixes`: text its tool appends to the git author or committer
+    name (`Ada Lovelace (aider)`), compared case-folded after trailing
+    spaces are stripped (advisory, as the name is the committer's)."""
 
     name: str
     logins: tuple[str, ...] = ()
@@ -44,6 +47,7 @@ class Agent:
     branches: tuple[str, ...] = ()
     trust: str = ""
     markers: tuple[str, ...] = ()
+    name_suffixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,8 +181,9 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="Amazon Q Developer",
         logins=("amazon-q-developer[bot]",),
-        trust="Its agent opens PRs as the `amazon-q-developer[bot]` app (strong); no commit "
-        "e-mail or branch prefix is documented.",
+        emails=("208079219+amazon-q-developer[bot]@users.noreply.github.com",),
+        trust="Its GitHub app reviews, commits and opens PRs as `amazon-q-developer[bot]` "
+        "(strong when the app's token is used); no branch prefix is documented.",
     ),
     Agent(
         name="OpenHands",
@@ -199,6 +204,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent(
         name="Aider",
         emails=("noreply@aider.chat",),
+        name_suffixes=("(aider)",),
         trust="A local tool: it commits as the developer, marks the author name "
         "`(aider)` and adds a `Co-authored-by: aider (<model>) <noreply@aider.chat>` "
         "trailer, both configurable, so advisory.",
@@ -228,10 +234,14 @@ def pull_request(subject: str) -> int | None:
 
 
 def _identity(agent: Agent, name: str, email: str) -> bool:
-    """True when a name and e-mail are `agent`'s: one of its e-mails, or a
-    GitHub no-reply address or name that is one of its logins."""
+    """True when a name and e-mail are `agent`'s: one of its e-mails, a
+    GitHub no-reply address or name that is one of its logins, or a name
+    ending in one of its name suffixes."""
     address = email.strip().casefold()
     if address and address in (e.casefold() for e in agent.emails):
+        return True
+    spoken = name.strip().casefold()
+    if any(spoken.endswith(suffix.casefold()) for suffix in agent.name_suffixes):
         return True
     logins = {login.casefold() for login in agent.logins}
     noreply = _NOREPLY.match(address)

@@ -32,6 +32,24 @@ def commit(
             "GitHub Copilot",
             "author Copilot <198982749+Copilot@users.noreply.github.com>",
         ),
+        # Aider renames the committer (and the author of its edits) by default
+        (
+            commit(committer=("Ada Lovelace (aider)", "ada@example.com")),
+            AGENT,
+            "Aider",
+            "committer Ada Lovelace (aider) <ada@example.com>",
+        ),
+        (
+            commit(
+                author=(
+                    "Amazon Q Developer",
+                    "208079219+amazon-q-developer[bot]@users.noreply.github.com",
+                )
+            ),
+            AGENT,
+            "Amazon Q Developer",
+            "author Amazon Q Developer <208079219+amazon-q-developer[bot]@users.noreply.github.com>",
+        ),
         # a person called Copilot is a person: a name alone needs a bot's [bot]
         (commit(author=("Copilot", "me@example.com")), HUMAN, None, "no agent signal"),
         (
