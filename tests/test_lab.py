@@ -54,7 +54,9 @@ def test_text_scoreboard_names_buckets_and_counts(repo, tmp_path: Path, capsys) 
     assert main(["lab", "--repo", str(repo.root), *patches]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["patch", "applies", "verdict", "failed", "bucket"]
-    assert "buckets: pass 1, thrash 2, rename 1, over-budget 0, kitchen-mop 2, infrastructure 3" in out
+    assert (
+        "buckets: pass 1, thrash 2, rename 1, over-budget 0, kitchen-mop 2, infrastructure 3" in out
+    )
 
 
 def test_all_pass_exits_zero(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

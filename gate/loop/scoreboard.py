@@ -45,7 +45,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if k == 0 else max(0.0, centre - half)  # exact at the ends, not 1 - 1e-16
+    high = 1.0 if k == n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass(frozen=True)
@@ -320,7 +322,7 @@ def percent(value: float) -> str:
 
 
 def shown(rate: Rate | LoadedRate) -> str:
-    """`2/3 67% [21-94%]`."""
+    """`2/3 67% [21%-94%]`."""
     if isinstance(rate, Rate):
         low, high = rate.interval
         value = rate.rate
