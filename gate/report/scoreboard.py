@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from gate.escape import markdown_code, markdown_text, printable
 from gate.lab import BUCKETS
-from gate.loop.scoreboard import BoardComparison, LoopScoreboard, shown
+from gate.loop.scoreboard import TESTS_RED, BoardComparison, LoopScoreboard, Rate, percent, shown
 from gate.words import plural
+
+INFRASTRUCTURE_SHOWN = 20  # attempts without a verdict listed with their reason
 
 
 def _names(writer: str, prompt: str) -> str:
@@ -20,17 +22,56 @@ def _header(board: LoopScoreboard) -> str:
     )
 
 
+def _columns(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
+
+
+def _brief(rate: Rate) -> str:
+    """`1/2 9-91%`: the count and the Wilson 95% interval."""
+    low, high = rate.interval
+    return f"{rate.count}/{rate.of} {percent(low)[:-1]}-{percent(high)}"
+
+
 def to_text(board: LoopScoreboard) -> str:
     lines = [_header(board), ""]
+    rows = [["writer", "prompt", *BUCKETS]]
     for cell in board.cells:
-        lines.append(
-            f"{printable(cell.writer)} on {printable(cell.prompt)}: "
-            f"{plural(len(cell.attempts), 'attempt')}, {len(cell.judged)} judged"
+        rates = cell.buckets()
+        rows.append(
+            [printable(cell.writer), printable(cell.prompt), *(_brief(rates[b]) for b in BUCKETS)]
         )
-        for bucket, rate in cell.buckets().items():
-            lines.append(f"  {bucket:<15} {shown(rate)}")
-        for rule, rate in cell.rules().items():
-            lines.append(f"  rule {printable(rule):<10} failed {shown(rate)}")
+    lines += _columns(rows)
+    failing = [r for r in board.rule_ids if any(r in a.failed for a in board.attempts)] + [
+        TESTS_RED
+    ]
+    lines += ["", "rules failed, of the judged attempts:"]
+    rows = [["writer", "prompt", "judged", *(printable(r) for r in failing)]]
+    for cell in board.cells:
+        rates = cell.rules()
+        rows.append(
+            [
+                printable(cell.writer),
+                printable(cell.prompt),
+                str(len(cell.judged)),
+                *(_brief(rates[r]) for r in failing),
+            ]
+        )
+    lines += _columns(rows)
+    never = [r for r in board.rule_ids if r not in failing]
+    if never:
+        lines.append("never failed: " + ", ".join(printable(r) for r in never))
+    refused = [a for a in board.attempts if a.error is not None]
+    if refused:
+        lines += ["", "infrastructure:"]
+        lines += [
+            f"  {printable(a.writer)}/{printable(a.prompt)}/{a.attempt}: {printable(a.error or '')}"
+            for a in refused[:INFRASTRUCTURE_SHOWN]
+        ]
+        if len(refused) > INFRASTRUCTURE_SHOWN:
+            lines.append(f"  ... and {len(refused) - INFRASTRUCTURE_SHOWN} more (JSON has all)")
     errors = board.judge_errors
     if errors:
         lines.append("")
@@ -52,7 +93,7 @@ def to_markdown(board: LoopScoreboard) -> str:
             f"| {len(cell.attempts)} | " + " | ".join(shown(rates[b]) for b in BUCKETS) + " |"
         )
     lines += ["", "Rule failure rates (of the judged attempts):", ""]
-    names = [*board.rule_ids, "tests red"]
+    names = [*board.rule_ids, TESTS_RED]
     lines.append(
         "| writer | prompt | judged | " + " | ".join(markdown_text(n) for n in names) + " |"
     )
