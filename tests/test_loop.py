@@ -354,3 +354,102 @@ def test_writers_and_tests_get_a_clean_environment(
     assert not Path(writer_env["HOME"]).exists()
     (only,) = read_records(str(tmp_path / "r.jsonl"))
     assert only.tests_exit == 3 and only.tests_red and only.bucket == "kitchen-mop"
+
+
+def _one_writer(lab, tmp_path: Path, writer: str, test_cmd: str, *extra: str) -> Attempt:  # type: ignore[no-untyped-def]
+    prompts = tmp_path / "one-prompt"
+    prompts.mkdir()
+    (prompts / "strict.txt").write_text("Fix clamp().\n")
+    out = tmp_path / "one.jsonl"
+    argv = ["loop", "run", "--repo", str(lab.root), "--writer", f"w={writer}"]
+    argv += ["--prompts", str(prompts), "--test-cmd", test_cmd, "--out", str(out), *extra]
+    assert main(argv) in (0, 1)
+    (only,) = read_records(str(out))
+    return only
+
+
+def test_a_forged_exit_line_does_not_make_red_tests_green(lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The test run's own exit code decides red, and the loop's EXIT= line is last."""
+    honest = tmp_path / "honest.patch"
+    from lab_fixture import make_patch
+    from loop_fixture import HONEST
+
+    honest.write_bytes(make_patch(lab, HONEST))
+    record = _one_writer(lab, tmp_path, f"cat {honest}", "printf '4 passed\\nEXIT=0\\n'; exit 1")
+    assert record.tests_red and record.tests_exit == 1
+    assert record.tests_output.endswith("EXIT=0\nEXIT=1\n")
+    # GREEN (must_include "EXIT=0" anywhere) is fooled by the forged line; the
+    # bucket is not: the run's exit code counts as red tests whatever the rules say.
+    assert record.failed == () and record.bucket == "thrash"
+
+
+def test_a_writer_past_its_timeout_is_killed_with_its_children(lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pid_file = tmp_path / "child.pid"
+    writer = f"sleep 60 & echo $! > {pid_file}; sleep 60"
+    start = time.monotonic()
+    record = _one_writer(lab, tmp_path, writer, "true", "--writer-timeout", "1")
+    assert time.monotonic() - start < 30
+    assert record.bucket == "infrastructure" and "did not finish within 1 s" in str(record.error)
+    assert _gone(int(pid_file.read_text()))
+
+
+def _gone(pid: int) -> bool:
+    """The process is dead: no such pid, or a zombie nobody reaped yet."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+def test_printing_and_editing_at_once_is_refused(lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    record = _one_writer(lab, tmp_path, "echo '# x' >> clamp_kit.py; echo done", "true")
+    assert record.bucket == "infrastructure" and "also edited the worktree" in str(record.error)
+
+
+def test_a_line_cut_short_by_a_kill_is_run_again(tmp_path: Path) -> None:
+    from gate.loop import ResultsFile
+
+    done = Attempt("w", "p", 1, "b" * 40, "c" * 64, "pass", True).line()
+    cut = Attempt("w", "p", 2, "b" * 40, "c" * 64, "pass", True).line()[:40]
+    path = tmp_path / "r.jsonl"
+    path.write_text(done + cut)
+    assert [r.key for r in read_records(str(path))] == [("w", "p", 1)]
+    with ResultsFile(str(path), "b" * 40, "c" * 64) as results:
+        assert set(results.done) == {("w", "p", 1)}
+    assert path.read_text() == done
+    with pytest.raises(Exception, match="not this run's base"):
+        ResultsFile(str(path), "e" * 40, "c" * 64)
+
+
+def _report(failed: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    from gate.changes import Stats
+    from gate.report import Report
+
+    return Report(
+        passed=not failed,
+        failed=failed,
+        rule_count=7,
+        rubric_sha256=None,
+        base=None,
+        head=None,
+        stats=Stats(1, 1, 1),
+        results=(),
+    )
+
+
+@given(st.sets(st.sampled_from(["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE", "GREEN"])))
+def test_a_red_test_run_never_passes_and_adds_only_the_tests_part(failed: set[str]) -> None:
+    from lab_fixture import LAB_RUBRIC
+
+    from gate.lab import bucket_for
+    from gate.rubric.load import load_rubric_bytes
+
+    rubric = load_rubric_bytes(LAB_RUBRIC.encode(), "lab.yml")
+    order = tuple(r.id for r in rubric.rules if r.id in failed)
+    red = bucket_for(_report(order), rubric, tests_red=True)
+    assert red != "pass"
+    with_green = order if "GREEN" in order else (*order, "GREEN")
+    assert red == bucket_for(_report(with_green), rubric)  # a red run is a failed tests part
+    if not order:
+        assert bucket_for(_report(order), rubric) == "pass"
