@@ -453,3 +453,23 @@ def test_a_red_test_run_never_passes_and_adds_only_the_tests_part(failed: set[st
     assert red == bucket_for(_report(with_green), rubric)  # a red run is a failed tests part
     if not order:
         assert bucket_for(_report(order), rubric) == "pass"
+
+
+def test_a_writer_that_removes_dot_git_cannot_redirect_the_loops_git(  # type: ignore[no-untyped-def]
+    lab, make_repo, tmp_path: Path, monkeypatch
+) -> None:
+    """The worktrees live in a folder inside another repository; a writer
+    deletes its worktree's `.git`.  The loop's git calls stay pinned to the
+    worktree's own git directory: the outer repository is not staged into."""
+    import tempfile
+
+    outer = make_repo("outer")
+    outer.write("keep.txt", "outer\n")
+    outer.commit("outer")
+    (outer.root / "untracked.txt").write_text("not yours\n")
+    monkeypatch.setattr(tempfile, "tempdir", str(outer.root))
+    before = outer.status()
+    record = _one_writer(lab, tmp_path, "rm .git && echo '# edit' >> clamp_kit.py", "true")
+    assert record.applies and "+# edit" in record.diff and "untracked.txt" not in record.diff
+    assert outer.status() == before
+    assert outer.git("diff", "--cached", "--name-only") == ""

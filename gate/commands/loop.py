@@ -78,6 +78,14 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.freeze is not None and args.rubric_file is None:
         raise GateError("--freeze goes with --rubric-file: it pins a local rubric's hash")
+    if args.attempts < 1:
+        raise GateError(f"--attempts must be at least 1, not {args.attempts}")
+    for option, seconds in (
+        ("--writer-timeout", args.writer_timeout),
+        ("--test-timeout", args.test_timeout),
+    ):
+        if not seconds > 0:
+            raise GateError(f"{option} must be a positive number of seconds, not {seconds:g}")
     writers = [parse_writer(w) for w in args.writer]
     if args.writers is not None:
         writers += read_writers(args.writers)

@@ -203,7 +203,13 @@ class ResultsFile:
                 )
             self.done = {r.key: r for r in records}
             _drop_unfinished_line(path)
-        self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        try:
+            self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        except OSError as exc:
+            raise GateError(
+                f"cannot write the results file {printable(path)} ({exc.strerror or exc}): "
+                "pass --out FILE in a folder you can write"
+            ) from None
 
     def append(self, record: Attempt) -> None:
         line = record.line()

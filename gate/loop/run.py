@@ -182,6 +182,28 @@ def clean_env(home: str, tmp: str, extra: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def _admin_dir(worktree: str) -> str:
+    """The worktree's git directory, read from its `.git` file before any
+    writer runs: later git calls name it (GIT_DIR, GIT_WORK_TREE), so a
+    writer that deletes or rewrites `.git` cannot send them to another
+    repository (one holding the temporary folder, say)."""
+    text = Path(worktree, ".git").read_text(encoding="utf-8")
+    if not text.startswith("gitdir: "):
+        raise GateError(f"git worktree add made no gitdir file in {printable(worktree)}")
+    return os.path.join(worktree, text[len("gitdir: ") :].strip())
+
+
+class _Worktree:
+    """git in one attempt's worktree, pinned to its git directory."""
+
+    def __init__(self, worktree: str, admin: str) -> None:
+        self.repo = Repo(worktree)
+        self.env = {"GIT_DIR": admin, "GIT_WORK_TREE": worktree}
+
+    def run(self, args: Sequence[str]) -> bytes:
+        return self.repo.run(args, env=self.env)
+
+
 class _Attempts:
     def __init__(
         self,
@@ -223,7 +245,7 @@ class _Attempts:
         try:
             with self.worktrees:
                 self.repo.run(["worktree", "add", "--detach", "--quiet", worktree, self.base])
-            record = self._attempt(key, folder, worktree)
+            record = self._attempt(key, folder, worktree, _admin_dir(worktree))
         except (GateError, PatchError) as exc:
             record = self.record(
                 key, bucket=INFRASTRUCTURE, applies=False, error=exc.message, judge_error=True
@@ -251,7 +273,7 @@ class _Attempts:
             with contextlib.suppress(GateError):
                 self.repo.run(["worktree", "prune"])
 
-    def _attempt(self, key: Key, folder: str, worktree: str) -> Attempt:
+    def _attempt(self, key: Key, folder: str, worktree: str, admin: str) -> Attempt:
         writer_name, prompt, number = key
         writer = self.writers[writer_name]
         root = Path(folder)
@@ -298,7 +320,7 @@ class _Attempts:
                 f"the writer printed more than {PATCH_LIMIT >> 20} MiB", writer_exit=0
             )
         printed = ran.output.read_bytes()
-        tree_repo = Repo(worktree)
+        tree_repo = _Worktree(worktree, admin)
         tree_repo.run(["add", "--all"])
         edited = tree_repo.run(
             [
