@@ -473,3 +473,20 @@ def test_a_writer_that_removes_dot_git_cannot_redirect_the_loops_git(  # type: i
     assert record.applies and "+# edit" in record.diff and "untracked.txt" not in record.diff
     assert outer.status() == before
     assert outer.git("diff", "--cached", "--name-only") == ""
+
+
+def test_writers_file_and_plain_names(lab, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    prompts = write_prompts(tmp_path / "prompts")
+    writers = tmp_path / "writers.yml"
+    writers.write_text("noop: 'true'\n")
+    base = ["loop", "run", "--repo", str(lab.root), "--prompts", str(prompts), "--test-cmd", "true"]
+    assert main([*base, "--writers", str(writers), "--out", str(tmp_path / "a.jsonl")]) == 1
+    records = read_records(str(tmp_path / "a.jsonl"))
+    assert {(r.writer, r.prompt) for r in records} == {("noop", "strict"), ("noop", "production")}
+    assert all("no change" in str(r.error) for r in records)
+    for bad in ("../x=true", "<b>=true", "x"):
+        assert main([*base, "--writer", bad, "--out", str(tmp_path / "b.jsonl")]) == 2
+        assert "gate: error:" in capsys.readouterr().err
+    writers.write_text("noop: 'true'\nnoop2: [1]\n")
+    assert main([*base, "--writers", str(writers), "--out", str(tmp_path / "c.jsonl")]) == 2
+    assert "has no command" in capsys.readouterr().err
