@@ -490,3 +490,31 @@ def test_writers_file_and_plain_names(lab, tmp_path: Path, capsys) -> None:  # t
     writers.write_text("noop: 'true'\nnoop2: [1]\n")
     assert main([*base, "--writers", str(writers), "--out", str(tmp_path / "c.jsonl")]) == 2
     assert "has no command" in capsys.readouterr().err
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=4, unique=True),
+    st.lists(st.sampled_from(["p", "q", "r"]), min_size=1, max_size=3, unique=True),
+    st.integers(1, 5),
+    st.integers(1, 7),
+)
+def test_shards_are_every_attempt_once_whatever_the_order(  # type: ignore[no-untyped-def]
+    writers, prompts, attempts, count
+) -> None:
+    from gate.loop import all_keys, in_shard
+
+    keys = all_keys(writers, prompts, attempts)
+    shards = [in_shard(list(reversed(keys)), (i, count)) for i in range(1, count + 1)]
+    flat = [k for shard in shards for k in shard]
+    assert sorted(flat) == sorted(keys) and len(flat) == len(set(flat))
+    assert max(map(len, shards)) - min(map(len, shards)) <= 1  # balanced
+    assert shards == [in_shard(keys, (i, count)) for i in range(1, count + 1)]
+
+
+@pytest.mark.parametrize("bad", ["0/2", "3/2", "1", "1/0", "a/b", "1/2/3", " 1/2"])
+def test_a_bad_shard_is_refused(bad: str) -> None:
+    from gate.errors import GateError
+    from gate.loop import parse_shard
+
+    with pytest.raises(GateError, match="--shard"):
+        parse_shard(bad)
