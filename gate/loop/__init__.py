@@ -28,6 +28,10 @@ FORMAT = "gate-loop-attempt/1"
 NAME = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 NAME_RULE = "letters, digits, '.', '_' or '-', at most 64, not starting with '.', '_' or '-'"
 
+# A results file's largest size: each line holds at most 256 KiB of diff and
+# 64 KiB of test output (gate.loop.run), so about 800 attempts of the largest.
+RESULTS_LIMIT = 256 << 20
+
 Key = tuple[str, str, int]  # (writer, prompt, attempt number from 1)
 
 
@@ -150,7 +154,12 @@ def read_records(path: str) -> list[Attempt]:
     from gate.files import read_input
     from gate.jsontext import loads
 
-    data = read_input(path, "loop results", fix="give a gate loop results file")
+    data = read_input(
+        path,
+        "loop results",
+        fix="split the run into shards (--shard I/N) or give a gate loop results file",
+        limit=RESULTS_LIMIT,
+    )
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
