@@ -132,12 +132,14 @@ def bucket_for(report: Report, rubric: Rubric, *, tests_red: bool = False) -> st
     """The seed's bucket for a judged (applied) patch.  `tests_red`: a test
     run of the patched tree failed (`gate loop`), which counts as a failed
     `TESTS` part whatever the rubric's rules say."""
+    if report.passed and not tests_red:
+        return PASS
     role_of = {rule.id: REGISTRY[rule.kind].lab for rule in rubric.rules}
     roles = {role_of.get(rule_id, kind.SCOPE) for rule_id in report.failed}  # built-ins: scope
     if tests_red:
         roles.add(kind.TESTS)
-    if not roles:
-        return PASS
+    if not roles:  # a failed report that names no rule: never a pass
+        roles.add(kind.SCOPE)
     if kind.TESTS in roles and kind.BUDGET in roles:
         return THRASH
     if kind.RENAME in roles:
