@@ -7,6 +7,7 @@ resume after an interrupt, shards merged, the HTML report parsed.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -438,14 +439,20 @@ def _report(failed: tuple[str, ...]):  # type: ignore[no-untyped-def]
     )
 
 
-@given(st.sets(st.sampled_from(["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE", "GREEN"])))
-def test_a_red_test_run_never_passes_and_adds_only_the_tests_part(failed: set[str]) -> None:
+@functools.cache
+def _lab_rubric():  # type: ignore[no-untyped-def]
     from lab_fixture import LAB_RUBRIC
 
-    from gate.lab import bucket_for
     from gate.rubric.load import load_rubric_bytes
 
-    rubric = load_rubric_bytes(LAB_RUBRIC.encode(), "lab.yml")
+    return load_rubric_bytes(LAB_RUBRIC.encode(), "lab.yml")
+
+
+@given(st.sets(st.sampled_from(["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE", "GREEN"])))
+def test_a_red_test_run_never_passes_and_adds_only_the_tests_part(failed: set[str]) -> None:
+    from gate.lab import bucket_for
+
+    rubric = _lab_rubric()
     order = tuple(r.id for r in rubric.rules if r.id in failed)
     red = bucket_for(_report(order), rubric, tests_red=True)
     assert red != "pass"
