@@ -525,3 +525,26 @@ def test_a_bad_shard_is_refused(bad: str) -> None:
 
     with pytest.raises(GateError, match="--shard"):
         parse_shard(bad)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.pop("cells"),
+        lambda d: d["cells"].append("x"),
+        lambda d: d["cells"][0]["buckets"]["pass"].update(low=1.5),
+        lambda d: d["cells"][0]["buckets"]["pass"].update(high="1"),
+        lambda d: d["cells"][0]["buckets"]["pass"].update(count=True),
+        lambda d: d["cells"][0].pop("rules"),
+        lambda d: d["cells"].append(dict(d["cells"][0])),
+    ],
+)
+def test_a_broken_scoreboard_is_refused_not_compared(tmp_path: Path, capsys, change) -> None:  # type: ignore[no-untyped-def]
+    data = scoreboard(_attempts("w", 3, 1)).to_dict()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(data))
+    change(data)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["diff", str(good), str(bad)]) == 2
+    assert "gate: error:" in capsys.readouterr().err
