@@ -285,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_repo(p)
     _add_format(p)
 
+    _add_loop(sub)
+
     p = sub.add_parser(
         "backtest",
         help="judge a rubric against the repository's own history (agent- and human-written)",
@@ -338,6 +340,74 @@ def build_parser() -> argparse.ArgumentParser:
         "action", help="the GitHub Action's entry point (reads the runner's environment)"
     )
     return parser
+
+
+def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """`gate loop run|merge|report|replay` (docs/writer-loop.md)."""
+    loop = sub.add_parser(
+        "loop",
+        help="run writers on prompts, apply, test, judge and reset; score by writer x prompt",
+        description=(
+            "The whole writer loop: each attempt gets a fresh worktree at --base, the "
+            "writer's diff (or edits) judged as gate check --patch judges a patch, the test "
+            "command run on the judged tree, the worktree removed. Results stream to a "
+            "JSON-lines file; a rerun resumes. See docs/writer-loop.md."
+        ),
+    )
+    commands = loop.add_subparsers(dest="loop_command", metavar="SUBCOMMAND")
+
+    def html(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--html", metavar="FILE", help="also write the HTML report to FILE")
+        _add_format(p)
+
+    p = commands.add_parser("run", help="run the attempts, append to --out, print the scoreboard")
+    p.add_argument(
+        "--writer",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="a writer: a shell command run in the attempt's worktree (repeatable)",
+    )
+    p.add_argument("--writers", metavar="FILE", help="YAML mapping of writer name -> command")
+    p.add_argument("--prompts", required=True, metavar="DIR", help="one prompt per file")
+    p.add_argument(
+        "--attempts", type=int, default=1, metavar="N", help="attempts per writer and prompt"
+    )
+    p.add_argument("--test-cmd", required=True, metavar="COMMAND", help="the test command (sh -c)")
+    p.add_argument("--out", required=True, metavar="FILE", help="the JSON-lines results file")
+    p.add_argument("--base", metavar="REV", default="HEAD", help="base revision (default: HEAD)")
+    p.add_argument("--shard", metavar="I/N", help="run only shard I of N of the attempts")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="attempts at once")
+    p.add_argument(
+        "--writer-timeout", type=float, default=600.0, metavar="S", help="seconds (default 600)"
+    )
+    p.add_argument(
+        "--test-timeout", type=float, default=300.0, metavar="S", help="seconds (default 300)"
+    )
+    p.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="pass this variable of yours to the writers (repeatable; nothing else is passed)",
+    )
+    _add_rubric_source(
+        p, freeze="with --rubric-file: FILE's 'NAME SHA256' line must match the rubric's bytes"
+    )
+    _add_repo(p)
+    html(p)
+
+    p = commands.add_parser("merge", help="join shards' results files into one, refusing mixes")
+    p.add_argument("files", nargs="+", metavar="RESULTS")
+    p.add_argument("--out", required=True, metavar="FILE", help="the merged results file")
+    html(p)
+
+    p = commands.add_parser("report", help="the scoreboard of a results file")
+    p.add_argument("file", metavar="RESULTS")
+    html(p)
+
+    p = commands.add_parser("replay", help="the replay writer: recorded outputs from DIR")
+    p.add_argument("folder", metavar="DIR")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -9,6 +9,9 @@ buckets sort the corpses:
 * `thrash`: tests red (a `must_include` rule failed) and over budget (a
   `max_files` or `max_lines` rule failed).
 * `rename`: a kept symbol was lost (`keep_symbols` failed).
+* `over-budget`: over budget and nothing else (only `max_files` or
+  `max_lines` rules failed, tests green): the seed's "drive-by cleanup" row
+  made exact, apart from the scope breaks it usually comes with.
 * `kitchen-mop`: paths, bait lines or scope broken (any other rule failed).
 
 Each rule kind declares its part (`LAB` in its module: `BUDGET`, `TESTS`,
@@ -47,9 +50,10 @@ from gate.selftest import judge_change
 PASS = "pass"
 THRASH = "thrash"
 RENAME = "rename"
+OVER_BUDGET = "over-budget"
 KITCHEN_MOP = "kitchen-mop"
 INFRASTRUCTURE = "infrastructure"
-BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, INFRASTRUCTURE)
+BUCKETS = (PASS, THRASH, RENAME, OVER_BUDGET, KITCHEN_MOP, INFRASTRUCTURE)
 
 
 @dataclass(frozen=True)
@@ -124,16 +128,24 @@ class Scoreboard:
         }
 
 
-def bucket_for(report: Report, rubric: Rubric) -> str:
-    """The seed's bucket for a judged (applied) patch."""
-    if report.passed:
+def bucket_for(report: Report, rubric: Rubric, *, tests_red: bool = False) -> str:
+    """The seed's bucket for a judged (applied) patch.  `tests_red`: a test
+    run of the patched tree failed (`gate loop`), which counts as a failed
+    `TESTS` part whatever the rubric's rules say."""
+    if report.passed and not tests_red:
         return PASS
     role_of = {rule.id: REGISTRY[rule.kind].lab for rule in rubric.rules}
     roles = {role_of.get(rule_id, kind.SCOPE) for rule_id in report.failed}  # built-ins: scope
+    if tests_red:
+        roles.add(kind.TESTS)
+    if not roles:  # a failed report that names no rule: never a pass
+        roles.add(kind.SCOPE)
     if kind.TESTS in roles and kind.BUDGET in roles:
         return THRASH
     if kind.RENAME in roles:
         return RENAME
+    if roles == {kind.BUDGET}:
+        return OVER_BUDGET
     if roles - {kind.TESTS}:
         return KITCHEN_MOP
     return THRASH  # only the tests are red

