@@ -9,10 +9,15 @@ buckets sort the corpses:
 * `thrash`: tests red (a `must_include` rule failed) and over budget (a
   `max_files` or `max_lines` rule failed).
 * `rename`: a kept symbol was lost (`keep_symbols` failed).
-* `over-budget`: over budget and nothing else (only `max_files` or
-  `max_lines` rules failed, tests green): the seed's "drive-by cleanup" row
-  made exact, apart from the scope breaks it usually comes with.
-* `kitchen-mop`: paths, bait lines or scope broken (any other rule failed).
+* `kitchen-mop`: paths, bait lines or scope broken (any other rule failed),
+  or over budget with tests green.
+
+`gate loop` reads the same verdicts with one bucket more (`EXACT_BUCKETS`,
+`bucket_for(..., exact=True)`): `over-budget`, over budget and nothing else
+(only `max_files` or `max_lines` rules failed, tests green), the seed's
+"drive-by cleanup" row made exact, apart from the scope breaks it usually
+comes with.  `gate lab` keeps the seed's five buckets, as its scoreboard
+has always shown them.
 
 Each rule kind declares its part (`LAB` in its module: `BUDGET`, `TESTS`,
 `RENAME` or `SCOPE`, see `gate.rules.kind`); the kinds named above are
@@ -53,7 +58,8 @@ RENAME = "rename"
 OVER_BUDGET = "over-budget"
 KITCHEN_MOP = "kitchen-mop"
 INFRASTRUCTURE = "infrastructure"
-BUCKETS = (PASS, THRASH, RENAME, OVER_BUDGET, KITCHEN_MOP, INFRASTRUCTURE)
+BUCKETS = (PASS, THRASH, RENAME, KITCHEN_MOP, INFRASTRUCTURE)  # `gate lab`: the seed's
+EXACT_BUCKETS = (PASS, THRASH, RENAME, OVER_BUDGET, KITCHEN_MOP, INFRASTRUCTURE)  # `gate loop`
 
 
 @dataclass(frozen=True)
@@ -128,10 +134,14 @@ class Scoreboard:
         }
 
 
-def bucket_for(report: Report, rubric: Rubric, *, tests_red: bool = False) -> str:
+def bucket_for(
+    report: Report, rubric: Rubric, *, tests_red: bool = False, exact: bool = False
+) -> str:
     """The seed's bucket for a judged (applied) patch.  `tests_red`: a test
     run of the patched tree failed (`gate loop`), which counts as a failed
-    `TESTS` part whatever the rubric's rules say."""
+    `TESTS` part whatever the rubric's rules say.  `exact`: one of
+    `EXACT_BUCKETS`, where over budget alone is `over-budget`; otherwise one
+    of the seed's `BUCKETS`, where it is `kitchen-mop`."""
     if report.passed and not tests_red:
         return PASS
     role_of = {rule.id: REGISTRY[rule.kind].lab for rule in rubric.rules}
@@ -145,7 +155,7 @@ def bucket_for(report: Report, rubric: Rubric, *, tests_red: bool = False) -> st
     if kind.RENAME in roles:
         return RENAME
     if roles == {kind.BUDGET}:
-        return OVER_BUDGET
+        return OVER_BUDGET if exact else KITCHEN_MOP
     if roles - {kind.TESTS}:
         return KITCHEN_MOP
     return THRASH  # only the tests are red

@@ -11,6 +11,7 @@ from gate.git import Repo
 from tests.conftest import GitRepo
 
 PERSON = ("Ada Lovelace", "ada@example.com")
+AMAZON_Q = "208079219+amazon-q-developer[bot]@users.noreply.github.com"
 
 
 def commit(
@@ -40,15 +41,10 @@ def commit(
             "committer Ada Lovelace (aider) <ada@example.com>",
         ),
         (
-            commit(
-                author=(
-                    "Amazon Q Developer",
-                    "208079219+amazon-q-developer[bot]@users.noreply.github.com",
-                )
-            ),
+            commit(author=("Amazon Q Developer", AMAZON_Q)),
             AGENT,
             "Amazon Q Developer",
-            "author Amazon Q Developer <208079219+amazon-q-developer[bot]@users.noreply.github.com>",
+            f"author Amazon Q Developer <{AMAZON_Q}>",
         ),
         # a person called Copilot is a person: a name alone needs a bot's [bot]
         (commit(author=("Copilot", "me@example.com")), HUMAN, None, "no agent signal"),

@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from lab_fixture import EXPECTED_BUCKETS, build_lab, make_patch, write_patches
 
-from gate import demo_fixture
+from gate import demo_fixture, lab
 from gate.cli import main
+from gate.git import Repo
+from gate.lab import judge_patch
+from gate.names import DEFAULT_RUBRIC_PATH
+from gate.rubric.load import load_rubric_bytes
 
 
 def _lab_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
@@ -41,7 +45,6 @@ def test_scoreboard_covers_every_bucket(repo, tmp_path: Path, capsys) -> None:  
         "pass": 1,
         "thrash": 2,
         "rename": 1,
-        "over-budget": 0,
         "kitchen-mop": 2,
         "infrastructure": 3,
     }
@@ -54,9 +57,7 @@ def test_text_scoreboard_names_buckets_and_counts(repo, tmp_path: Path, capsys) 
     assert main(["lab", "--repo", str(repo.root), *patches]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["patch", "applies", "verdict", "failed", "bucket"]
-    assert (
-        "buckets: pass 1, thrash 2, rename 1, over-budget 0, kitchen-mop 2, infrastructure 3" in out
-    )
+    assert "buckets: pass 1, thrash 2, rename 1, kitchen-mop 2, infrastructure 3" in out
 
 
 def test_all_pass_exits_zero(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -244,8 +245,12 @@ def test_local_rubric_file_with_freeze(repo, tmp_path: Path, capsys) -> None:  #
     assert "rubric changed after freeze" in capsys.readouterr().err
 
 
-def test_over_budget_and_nothing_else_is_its_own_bucket(repo, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    """Six lines inside clamp(), tests green: only LINES fails, so not kitchen-mop."""
+def test_over_budget_alone_is_kitchen_mop_in_the_lab_and_its_own_bucket_exactly(
+    repo, tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    """Six lines inside clamp(), tests green: only LINES fails.  `gate lab`
+    keeps the seed's five buckets (kitchen-mop); the exact reading `gate
+    loop` uses gives it its own bucket."""
     from loop_fixture import VERBOSE
 
     build_lab(repo)
@@ -255,5 +260,19 @@ def test_over_budget_and_nothing_else_is_its_own_bucket(repo, tmp_path: Path, ca
     code, data = _lab_json(capsys, "--repo", str(repo.root), str(patch))
     assert code == 1
     (row,) = data["patches"]
-    assert row["failed"] == ["LINES"] and row["bucket"] == "over-budget"
-    assert data["buckets"]["over-budget"] == 1
+    assert row["failed"] == ["LINES"] and row["bucket"] == "kitchen-mop"
+    assert sorted(data["buckets"]) == sorted(lab.BUCKETS) and "over-budget" not in lab.BUCKETS
+    assert data["buckets"]["kitchen-mop"] == 1
+    rubric = load_rubric_bytes(repo.git("show", f"HEAD:{DEFAULT_RUBRIC_PATH}").encode(), "r.yml")
+    report = judge_patch(
+        Repo(repo.root),
+        rubric,
+        repo.head(),
+        patch.read_bytes(),
+        "verbose.patch",
+        rubric_path=DEFAULT_RUBRIC_PATH,
+        stdout="4 passed\nEXIT=0\n",
+    )
+    assert report.failed == ("LINES",)
+    assert lab.bucket_for(report, rubric) == lab.KITCHEN_MOP
+    assert lab.bucket_for(report, rubric, exact=True) == lab.OVER_BUDGET

@@ -100,7 +100,7 @@ class Attempt:
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Attempt:
         """A record read back; anything else is a GateError naming `where`."""
-        from gate.lab import BUCKETS
+        from gate.lab import EXACT_BUCKETS
 
         fix = "give a file written by gate loop run or gate loop merge"
         if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -140,7 +140,7 @@ class Attempt:
             tests_output=field(tests, "output", str),
             diff=field(data, "diff", str),
         )
-        if record.bucket not in BUCKETS:
+        if record.bucket not in EXACT_BUCKETS:
             raise GateError(f"{where}: unknown bucket {printable(record.bucket)}; {fix}")
         if record.attempt < 1:
             raise GateError(f"{where}: attempt {record.attempt} is not a number from 1; {fix}")

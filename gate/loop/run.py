@@ -385,7 +385,7 @@ class _Attempts:
         )
         return self.record(
             key,
-            bucket=bucket_for(report, self.rubric, tests_red=red),
+            bucket=bucket_for(report, self.rubric, tests_red=red, exact=True),
             applies=True,
             failed=report.failed,
             rules=tuple(r.id for r in report.results),

@@ -2,7 +2,7 @@
 
 For each cell (one writer on one prompt):
 
-* per bucket (`gate.lab.BUCKETS`): attempts in it / the cell's attempts;
+* per bucket (`gate.lab.EXACT_BUCKETS`): attempts in it / the cell's attempts;
 * per rule: attempts that failed it / the cell's judged attempts (those
   that applied and were judged; an `infrastructure` attempt has no verdict);
 * `tests red`: judged attempts whose test run was red / judged attempts.
@@ -29,7 +29,7 @@ from typing import Any
 
 from gate.errors import GateError
 from gate.escape import printable
-from gate.lab import BUCKETS
+from gate.lab import EXACT_BUCKETS
 from gate.loop import Attempt, same_judge, sorted_records
 
 FORMAT = "gate-loop-scoreboard/1"
@@ -87,7 +87,7 @@ class Cell:
 
     def buckets(self) -> dict[str, Rate]:
         n = len(self.attempts)
-        return {b: Rate(sum(1 for a in self.attempts if a.bucket == b), n) for b in BUCKETS}
+        return {b: Rate(sum(1 for a in self.attempts if a.bucket == b), n) for b in EXACT_BUCKETS}
 
     def rules(self) -> dict[str, Rate]:
         judged = self.judged
@@ -122,14 +122,14 @@ class LoopScoreboard:
         return tuple(a for a in self.attempts if a.judge_error)
 
     def to_dict(self) -> dict[str, Any]:
-        totals = dict.fromkeys(BUCKETS, 0)
+        totals = dict.fromkeys(EXACT_BUCKETS, 0)
         for a in self.attempts:
             totals[a.bucket] += 1
         return {
             "format": FORMAT,
             "base": self.base,
             "rubric_sha256": self.rubric_sha256,
-            "buckets": list(BUCKETS),
+            "buckets": list(EXACT_BUCKETS),
             "rules": list(self.rule_ids),
             "attempts": len(self.attempts),
             "totals": totals,

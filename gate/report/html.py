@@ -11,7 +11,7 @@ that came from a writer, a test run or a file name goes through
 from __future__ import annotations
 
 from gate.escape import html
-from gate.lab import BUCKETS
+from gate.lab import EXACT_BUCKETS
 from gate.loop.scoreboard import Cell, LoopScoreboard, Rate, shown
 from gate.words import plural
 
@@ -51,7 +51,7 @@ def _bar(cell: Cell) -> str:
         f'aria-label="buckets of {html(cell.writer)} on {html(cell.prompt)}">'
     ]
     x = 0.0
-    for bucket in BUCKETS:
+    for bucket in EXACT_BUCKETS:
         count = rates[bucket].count
         if not count:
             continue
@@ -91,7 +91,7 @@ def to_html(board: LoopScoreboard) -> str:
         '<p class="legend">'
         + "".join(
             f'<span><span class="swatch" style="background:{COLOURS[b]}"></span>{b}</span>'
-            for b in BUCKETS
+            for b in EXACT_BUCKETS
         )
         + "</p>",
         '<table id="buckets"><tr><th>writer</th><th>prompt</th><th>attempts</th>'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gate.escape import markdown_code, markdown_text, printable
-from gate.lab import BUCKETS
+from gate.lab import EXACT_BUCKETS
 from gate.loop.scoreboard import TESTS_RED, BoardComparison, LoopScoreboard, Rate, percent, shown
 from gate.words import plural
 
@@ -37,11 +37,15 @@ def _brief(rate: Rate) -> str:
 
 def to_text(board: LoopScoreboard) -> str:
     lines = [_header(board), ""]
-    rows = [["writer", "prompt", *BUCKETS]]
+    rows = [["writer", "prompt", *EXACT_BUCKETS]]
     for cell in board.cells:
         rates = cell.buckets()
         rows.append(
-            [printable(cell.writer), printable(cell.prompt), *(_brief(rates[b]) for b in BUCKETS)]
+            [
+                printable(cell.writer),
+                printable(cell.prompt),
+                *(_brief(rates[b]) for b in EXACT_BUCKETS),
+            ]
         )
     lines += _columns(rows)
     failing = [r for r in board.rule_ids if any(r in a.failed for a in board.attempts)] + [
@@ -84,13 +88,13 @@ def to_text(board: LoopScoreboard) -> str:
 
 def to_markdown(board: LoopScoreboard) -> str:
     lines = [f"### Writer loop: {markdown_text(_header(board))}", ""]
-    lines.append("| writer | prompt | attempts | " + " | ".join(BUCKETS) + " |")
-    lines.append("| --- | --- | --- |" + " --- |" * len(BUCKETS))
+    lines.append("| writer | prompt | attempts | " + " | ".join(EXACT_BUCKETS) + " |")
+    lines.append("| --- | --- | --- |" + " --- |" * len(EXACT_BUCKETS))
     for cell in board.cells:
         rates = cell.buckets()
         lines.append(
             f"| {_names(cell.writer, cell.prompt)} "
-            f"| {len(cell.attempts)} | " + " | ".join(shown(rates[b]) for b in BUCKETS) + " |"
+            f"| {len(cell.attempts)} | " + " | ".join(shown(rates[b]) for b in EXACT_BUCKETS) + " |"
         )
     lines += ["", "Rule failure rates (of the judged attempts):", ""]
     names = [*board.rule_ids, TESTS_RED]

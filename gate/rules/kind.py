@@ -79,7 +79,8 @@ RENAME = "rename"
 SCOPE = "scope"
 LAB_ROLES: Mapping[str, str] = MappingProxyType(
     {
-        BUDGET: "over budget: `thrash` with red tests, `over-budget` alone, else `kitchen-mop`",
+        BUDGET: "over budget: `thrash` with red tests, else `kitchen-mop`"
+        " (`over-budget` alone, in `gate loop`)",
         TESTS: "red tests: `thrash`",
         RENAME: "a lost symbol: `rename`",
         SCOPE: "paths, bait lines or scope broken: `kitchen-mop`",
