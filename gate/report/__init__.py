@@ -210,8 +210,8 @@ def _next_steps(report: Report) -> list[str]:
 
     left = [w for w in report.waivable if w.rule in report.failed]
     cannot = not_waivable(report.failed, report.waivable)
-    if not left or report.head is None:
-        return []
+    if not report.waivable or not report.failed or report.head is None:
+        return []  # a rubric without waivers, or nothing left failing
     commit = markdown_code(report.head[:12])
     lines = ["", "**Next step:**", ""]
     for w in left:
