@@ -238,6 +238,8 @@ def test_the_docs_show_the_example_workflow_that_ci_lints() -> None:
     workflow = (root / "examples" / "blast-radius-workflow.yml").read_text()
     page = (root / "docs" / "action.md").read_text()
     assert f"```yaml\n{workflow}```\n" in page
+    review = (root / "examples" / "blast-radius-review.yml").read_text()
+    assert f"```yaml\n{review}```\n" in page
 
 
 def _table(page: str, heading: str) -> dict[str, list[str]]:
