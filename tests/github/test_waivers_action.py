@@ -266,3 +266,15 @@ def test_a_queue_entry_with_more_than_the_approved_head_loses_the_waiver(
     assert "holds more than its base merged with the approved head" in " ".join(
         out.report()["notes"]
     )
+
+
+def test_a_queue_run_reads_the_reviews_again(waiving: Scenario) -> None:
+    """An approval dismissed after the PR's green run no longer waives in the queue."""
+    waiving.push(SPRAWL)
+    review_id = review(waiving, "alice")
+    assert waiving.run().code == 0
+    waiving.github.dismiss_review(REPO, waiving.number, review_id)
+    waiving.enqueue()
+    out = waiving.run()
+    assert out.code == 1, out.log
+    assert out.outputs["waived-rules"] == ""
