@@ -278,3 +278,29 @@ def test_a_queue_run_reads_the_reviews_again(waiving: Scenario) -> None:
     out = waiving.run()
     assert out.code == 1, out.log
     assert out.outputs["waived-rules"] == ""
+
+
+@pytest.mark.parametrize(
+    ("run", "number"),
+    [
+        ({"pull_requests": [{"number": 12}], "display_title": "review of #7"}, 12),
+        ({"pull_requests": [], "display_title": "blast-radius review of #7"}, 7),
+        ({"pull_requests": [{"number": 1}, {"number": 2}], "display_title": "x #9"}, 9),
+        ({"pull_requests": [{"number": True}], "display_title": "x #3"}, 3),
+        ({"display_title": "x #0"}, None),
+        ({"display_title": "#7 and more"}, None),
+        ({"display_title": 7}, None),
+        ({}, None),
+    ],
+)
+def test_the_review_run_names_its_pull_request(run: dict[str, Any], number: int | None) -> None:
+    """GitHub's own pull_requests list first (one entry), else the run title's
+    trailing #N; anything else cannot judge."""
+    from gate.errors import GateError
+    from gate.github.event import review_run_number
+
+    if number is None:
+        with pytest.raises(GateError, match="names no pull request"):
+            review_run_number({"workflow_run": run}, "event.json")
+    else:
+        assert review_run_number({"workflow_run": run}, "event.json") == number
