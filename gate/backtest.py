@@ -39,6 +39,7 @@ from gate.rubric.budgets import BUDGET_KINDS
 from gate.rules import REGISTRY
 from gate.rules.builtin import RUBRIC_EDITED, RUBRIC_SELFTEST
 from gate.selftest import examples_verdict, judge_change
+from gate.waivers import Waivable, waivable
 
 DEFAULT_LAST = 200
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
@@ -100,6 +101,9 @@ class Backtest:
     skipped: tuple[Unjudged, ...] = ()  # root commits
     unjudged: tuple[Unjudged, ...] = ()
     examples_agree: bool = True
+    # The rules a waiver lists: in the Action a listed approver's approval
+    # clears them (`gate.waivers`); a backtest has no approvals, so it only says so.
+    waivable: tuple[Waivable, ...] = ()
 
     def count(self, kind: str) -> int:
         return sum(1 for c in self.commits if c.authorship.kind == kind)
@@ -116,6 +120,8 @@ class Backtest:
                 "human": sum(1 for c in failing if c.authorship.kind == HUMAN),
                 "failed": [c.sha for c in failing],
             }
+        for item in self.waivable:
+            out[item.rule]["waivable_by"] = item.to_dict()
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -257,6 +263,7 @@ def run_backtest(
         skipped=tuple(skipped),
         unjudged=tuple(unjudged),
         examples_agree=selftest.passed,
+        waivable=waivable(rubric.waivers, [rule_id for rule_id, _ in rule_ids(rubric)]),
     )
 
 

@@ -15,6 +15,7 @@ from gate.changes import ChangeSet
 from gate.report import Report, RuleResult
 from gate.rubric import Rubric
 from gate.rules import REGISTRY, builtin
+from gate.waivers import waivable
 
 
 def run_rules(rubric: Rubric, changes: ChangeSet) -> list[RuleResult]:
@@ -69,4 +70,5 @@ def evaluate(
         stats=changes.stats(),
         results=tuple(results),
         notes=(*changes.notes, *notes),
+        waivable=waivable(rubric.waivers, failed),
     )

@@ -183,7 +183,22 @@ def test_workflow_actions_are_pinned_by_full_sha(path: str) -> None:
 def test_example_workflow_is_safe_for_pull_request_target() -> None:
     workflow = _load_yaml("examples/blast-radius-workflow.yml")
     triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1: on -> True
-    assert set(triggers) == {"pull_request_target", "merge_group", "workflow_dispatch"}
+    assert set(triggers) == {
+        "pull_request_target",
+        "merge_group",
+        "workflow_dispatch",
+        "workflow_run",
+    }
+    # Reviews re-judge through the review workflow, never from a file the PR edits.
+    review = _load_yaml("examples/blast-radius-review.yml")
+    assert triggers["workflow_run"] == {"workflows": [review["name"]], "types": ["completed"]}
+    assert "workflow_run.display_title" in workflow["concurrency"]["group"]
+    review_on = review[True] if True in review else review["on"]
+    assert set(review_on) == {"pull_request_review"}
+    assert review["permissions"] == {}
+    (review_job,) = review["jobs"].values()
+    assert all("uses" not in step for step in review_job["steps"])
+    assert review["run-name"].endswith("#${{ github.event.pull_request.number }}")
     # A merge queue waits for every required check: the gate must report there too.
     assert triggers["merge_group"] == {"types": ["checks_requested"]}
     assert "merge_group.head_ref" in workflow["concurrency"]["group"]
@@ -223,6 +238,8 @@ def test_the_docs_show_the_example_workflow_that_ci_lints() -> None:
     workflow = (root / "examples" / "blast-radius-workflow.yml").read_text()
     page = (root / "docs" / "action.md").read_text()
     assert f"```yaml\n{workflow}```\n" in page
+    review = (root / "examples" / "blast-radius-review.yml").read_text()
+    assert f"```yaml\n{review}```\n" in page
 
 
 def _table(page: str, heading: str) -> dict[str, list[str]]:

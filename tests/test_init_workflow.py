@@ -24,9 +24,11 @@ from gate.errors import GateError
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.starter import (
     PLACEHOLDER_USES,
+    REVIEW_WORKFLOW_PATH,
     STARTER_RUBRIC,
     WORKFLOW_PATH,
     action_reference,
+    review_workflow_text,
     workflow_template,
     workflow_text,
 )
@@ -47,6 +49,8 @@ def test_the_example_file_is_the_packaged_template() -> None:
     example = (ROOT / "examples" / "blast-radius-workflow.yml").read_text(encoding="utf-8")
     assert example == workflow_template()
     assert workflow_template().count(PLACEHOLDER_USES) == 1
+    review = (ROOT / "examples" / "blast-radius-review.yml").read_text(encoding="utf-8")
+    assert review == review_workflow_text()
 
 
 def test_init_changes_only_the_uses_line() -> None:
@@ -127,6 +131,9 @@ def test_init_workflow_writes_both_files(clone: Any, capsys: pytest.CaptureFixtu
     assert (clone.root / DEFAULT_RUBRIC_PATH).read_text(encoding="utf-8") == STARTER_RUBRIC
     written = (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8")
     assert written == workflow_text(ACTION)
+    review = (clone.root / REVIEW_WORKFLOW_PATH).read_text(encoding="utf-8")
+    assert review == review_workflow_text()
+    assert f"wrote {REVIEW_WORKFLOW_PATH}" in out
     assert f"wrote {WORKFLOW_PATH}" in out and "git add .github" in out
     assert "blast-radius" in out.split("require the check")[1]
 
@@ -139,6 +146,7 @@ def test_generated_workflow_passes_the_linters(
     assert gate_step(target.read_text(encoding="utf-8"))["with"]["rubric-path"] == (
         "conf/gate rubric.yml"
     )
+    review = clone.root / REVIEW_WORKFLOW_PATH
     bin_dir = Path(sys.executable).parent
     for tool in (
         [str(bin_dir / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows"],
@@ -146,7 +154,7 @@ def test_generated_workflow_passes_the_linters(
     ):
         if not Path(tool[0]).exists():
             tool[0] = shutil.which(Path(tool[0]).name) or tool[0]
-        proc = subprocess.run([*tool, str(target)], capture_output=True, text=True)
+        proc = subprocess.run([*tool, str(target), str(review)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -218,13 +226,15 @@ def test_existing_rubric_is_kept_and_the_workflow_added(
     assert "kept" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("existing", [WORKFLOW_PATH, REVIEW_WORKFLOW_PATH])
 def test_existing_workflow_is_never_overwritten_and_nothing_is_written(
-    clone: Any, capsys: pytest.CaptureFixture[str]
+    clone: Any, capsys: pytest.CaptureFixture[str], existing: str
 ) -> None:
-    clone.write(WORKFLOW_PATH, "name: mine\n")
+    clone.write(existing, "name: mine\n")
     assert main(["init", "--workflow", "--action", ACTION]) == 2
-    assert (clone.root / WORKFLOW_PATH).read_text(encoding="utf-8") == "name: mine\n"
+    assert (clone.root / existing).read_text(encoding="utf-8") == "name: mine\n"
     assert not (clone.root / DEFAULT_RUBRIC_PATH).exists()
+    assert len(list((clone.root / ".github" / "workflows").iterdir())) == 1
     assert "already exists" in capsys.readouterr().err
 
 

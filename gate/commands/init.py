@@ -25,7 +25,14 @@ from gate import output
 from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
 from gate.rubric import DEFAULT_RUBRIC_PATH
-from gate.rubric.starter import STARTER_RUBRIC, WORKFLOW_PATH, action_reference, workflow_text
+from gate.rubric.starter import (
+    REVIEW_WORKFLOW_PATH,
+    STARTER_RUBRIC,
+    WORKFLOW_PATH,
+    action_reference,
+    review_workflow_text,
+    workflow_text,
+)
 
 
 def _exists(target: Path) -> bool:
@@ -174,11 +181,12 @@ def run(args: argparse.Namespace) -> int:
                 "the workflow reads the rubric from the repository, so put it inside"
             )
         target = root / WORKFLOW_PATH
-        if _exists(target):  # refuse before writing anything
-            raise GateError(
-                f"{printable(str(target))} already exists; gate init never overwrites a "
-                "workflow: edit it (examples/blast-radius-workflow.yml shows every line)"
-            )
+        for existing in (target, root / REVIEW_WORKFLOW_PATH):
+            if _exists(existing):  # refuse before writing anything
+                raise GateError(
+                    f"{printable(str(existing))} already exists; gate init never overwrites a "
+                    "workflow: edit it (examples/ shows every line)"
+                )
         workflow = (target, workflow_text(uses, rubric_path=in_repo))
 
     name = printable(path)
@@ -203,9 +211,15 @@ def run(args: argparse.Namespace) -> int:
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")
+        review = target.parent / Path(REVIEW_WORKFLOW_PATH).name
+        write_new(review, review_workflow_text(), printable(str(review)), "a workflow")
         lines.append(
             f"wrote {WORKFLOW_PATH}{at_root}: runs the gate on every pull request and merge "
             "queue entry"
+        )
+        lines.append(
+            f"wrote {REVIEW_WORKFLOW_PATH}: a submitted or dismissed review re-judges the "
+            "pull request (for the rubric's waivers)"
         )
 
     quoted = shlex.quote(name)

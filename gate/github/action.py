@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
+from gate import waivers
 from gate.changes import ChangeSet
 from gate.changes import api as api_changes
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
@@ -424,9 +425,67 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
             builtins=(workflow_edited(scope.changes, settings.workflow_path), scope.complete),
             notes=notes,
         )
+        report = waive(client, log, target, repo, scope.changes, report)
         return Outcome(publish.judged(report, settings.check_name), pull, notes)
     except Exception as exc:  # GateError, ApiError, or not expected: exit 2
         return Outcome(could_not_judge(settings, log, exc, notes), pull, notes)
+
+
+# -- waivers ------------------------------------------------------------------
+
+
+def waive(
+    client: Reader,
+    log: Log,
+    target: Target,
+    repo: Repo | None,
+    changes: ChangeSet,
+    report: Report,
+) -> Report:
+    """`report` with the failed rules that an approval waives cleared
+    (`gate.waivers.decide`), and notes on what did not count.  The reviews
+    are read only when a failed rule is waivable; when they cannot be read
+    nothing is waived (the rules stay failed)."""
+    left = tuple(w for w in report.waivable if w.rule in report.failed)
+    if not left:
+        return report
+    blocked = waivers.blocked(path for f in changes.files for path in f.touched)
+    if blocked is not None:
+        return report.waive((), (blocked,))
+    pull = target.pull
+    head, why = pull.head_sha, None
+    if target.queue is not None:
+        head, why = approved_head(client, log, target.queue, repo)
+        if why is not None:
+            return report.waive((), (why,))
+    try:
+        reviews = client.reviews(pull.number)
+    except ApiError as exc:
+        why = f"the pull request's reviews could not be read ({exc.message}): no rule was waived"
+        return report.waive((), (why,))
+    decision = waivers.decide(left, reviews, author=pull.author, head=head)
+    for item in decision.waived:
+        log.line(f"rule {item.rule} waived by {item.reviewer}'s approval of {item.commit}")
+    return report.waive(decision.waived, decision.notes)
+
+
+def approved_head(
+    client: Reader, log: Log, entry: merge_queue.QueueEntry, repo: Repo | None
+) -> tuple[str, str | None]:
+    """Under merge_group: the pull request's head whose approvals may waive
+    the queue entry's rules, or why none may (`merge_queue.adds_nothing`)."""
+    try:
+        head = client.get_pull(entry.number).head_sha
+    except ApiError as exc:
+        return "", f"pull request #{entry.number} could not be read ({exc.message}): no waiver"
+    if repo is None:
+        return head, "the queue entry is not in git: no waiver applies to it"
+    if repo.try_rev_parse(head) is None:
+        try:
+            repo.run(["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "origin", head])
+        except GateError as exc:
+            log.line(f"fetching the approved head failed ({exc.message})")
+    return head, merge_queue.adds_nothing(repo, entry, head)
 
 
 def announce(log: Log, target: Target) -> None:
@@ -561,6 +620,7 @@ def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> in
             {
                 "passed": "true" if verdict.passed else "false",
                 "failed-rules": ",".join(verdict.failed),
+                "waived-rules": ",".join(verdict.waived),
                 "report": report_value,
             },
         )
@@ -625,7 +685,10 @@ def last_resort(
         log.error(message, title=f"{check_name}: could not judge")
     output_file, summary_file = output_paths(env)
     with contextlib.suppress(Exception):
-        write_outputs(output_file, {"passed": "false", "failed-rules": "", "report": ""})
+        write_outputs(
+            output_file,
+            {"passed": "false", "failed-rules": "", "waived-rules": "", "report": ""},
+        )
     with contextlib.suppress(Exception):
         append_summary(summary_file, verdict.markdown)
     pull = outcome.pull if outcome is not None else None

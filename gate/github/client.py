@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, TypeVar
 
 from gate.github.settings import Retry, Settings
 from gate.paths import quoted
+from gate.waivers import Review
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
@@ -230,6 +231,8 @@ class Reader(Protocol):
     def compare(self, base: str, head: str) -> Comparison: ...
 
     def get_file(self, ref: str, path: str) -> bytes | None: ...
+
+    def reviews(self, number: int) -> tuple[Review, ...]: ...
 
 
 class Publisher(Protocol):
@@ -464,6 +467,18 @@ class GitHubClient:
 
         return self._call(f"GET {path} at {ref[:12]}", fetch)
 
+    def reviews(self, number: int) -> tuple[Review, ...]:
+        """The pull request's reviews, every page, oldest first (as GitHub lists them)."""
+        what = f"GET reviews of pull request #{number}"
+
+        def listing() -> tuple[Review, ...]:
+            try:
+                return tuple(review_from_json(r.raw_data) for r in self._pull(number).get_reviews())
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+
+        return self._call(what, listing)
+
     # -- publishing ---------------------------------------------------------
 
     def create_check_run(
@@ -566,6 +581,24 @@ class GitHubClient:
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment returned by `find_comment` or `create_comment`."""
         self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+
+
+def review_from_json(raw: Mapping[str, object]) -> Review:
+    """One review of the review API; ValueError when it has no state.  A
+    review whose user is gone (null) has the login "" and never counts."""
+    state = raw.get("state")
+    if not isinstance(state, str) or not state:
+        raise ValueError("a review has no state")
+    user = raw.get("user")
+    user = user if isinstance(user, Mapping) else {}
+    commit = raw.get("commit_id")
+    return Review(
+        login=_text(user, "login"),
+        state=state,
+        commit_id=commit if isinstance(commit, str) and commit else None,
+        association=_text(raw, "author_association"),
+        user_type=_text(user, "type"),
+    )
 
 
 def _may_retry(exc: ApiError) -> bool:

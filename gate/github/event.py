@@ -6,6 +6,9 @@ values here at the edge:
 
 - `pull_request` / `pull_request_target`: the payload's pull request;
 - `workflow_dispatch`: the pull request the pr-number input names (API);
+- `workflow_run`: after the review workflow ran (a review was submitted or
+  dismissed), the pull request it names (`review_run_number`), read from
+  the API at its head now, as under workflow_dispatch;
 - `merge_group`: the queue entry (`gate.github.merge_queue`), judged as the
   change from its base to its head commit, with PR N's author, labels and
   branch (API) for `applies_to` and the comment.
@@ -13,6 +16,7 @@ values here at the edge:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -72,8 +76,42 @@ def find_target(settings: Settings, client: Reader, event: Mapping[str, object])
             return Target(PullInfo.from_json(payload))
         except ValueError as exc:
             raise GateError(f"the event payload's pull request is unusable: {exc}") from None
+    if settings.event_name == "workflow_run" and settings.pr_number is None:
+        number = review_run_number(event, settings.event_path)
+        return Target(read_pull(client, number, "the review workflow run's title"))
     assert settings.pr_number is not None  # Settings requires it for workflow_dispatch
     return Target(read_pull(client, settings.pr_number, "the pr-number input"))
+
+
+# The review workflow's `run-name` ends with the pull request's number.
+_RUN_TITLE = re.compile(r"#([1-9][0-9]{0,9})\Z")
+
+
+def review_run_number(event: Mapping[str, object], source: str | None) -> int:
+    """The pull request a `workflow_run` event's review run was about: the
+    one pull request GitHub lists for the run (`workflow_run.pull_requests`),
+    else the `#N` that ends the run's title (`display_title`, the review
+    workflow's `run-name`; GitHub lists no pull request for a fork's run).
+    Either may name any pull request: that only asks for a pull request to
+    be judged again, in full, from the API (docs/action.md, security model)."""
+    where = source or "the event payload"
+    run = event.get("workflow_run")
+    if not isinstance(run, dict):
+        raise GateError(f"the workflow_run event in {where} has no workflow_run object")
+    pulls = run.get("pull_requests")
+    if isinstance(pulls, list) and len(pulls) == 1 and isinstance(pulls[0], dict):
+        number = pulls[0].get("number")
+        if isinstance(number, int) and not isinstance(number, bool) and number > 0:
+            return number
+    title = run.get("display_title")
+    found = _RUN_TITLE.search(title) if isinstance(title, str) else None
+    if found is None:
+        raise GateError(
+            f"the workflow_run event in {where} names no pull request: its run lists none "
+            "and its title does not end with #NUMBER; give the review workflow "
+            "`run-name: blast-radius review of #${{ github.event.pull_request.number }}`"
+        )
+    return int(found.group(1))
 
 
 def read_pull(client: Reader, number: int, source: str) -> PullInfo:

@@ -27,9 +27,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gate.changes import FileChange
 from gate.errors import GateError
+
+if TYPE_CHECKING:
+    from gate.git import Repo
 
 EVENT = "merge_group"
 ACTION = "checks_requested"
@@ -97,6 +101,39 @@ def parse_event(event: Mapping[str, object], source: str | None) -> QueueEntry:
         base_branch=base_ref[len(_HEADS) :] if base_ref.startswith(_HEADS) else base_ref,
         head_ref=values["head_ref"],
     )
+
+
+def adds_nothing(repo: Repo, entry: QueueEntry, approved: str) -> str | None:
+    """None when the queue entry adds nothing beyond the pull request's
+    approved head: the entry's tree is exactly the clean merge of its base
+    with `approved` (`git merge-tree --write-tree`); else why not, and then
+    no approval waives a rule of the entry.
+
+    GitHub's documentation says a queue entry is a temporary branch holding
+    the base's latest changes, the changes of the PRs ahead of it and the
+    PR's own; it does not promise a merge commit (the merge method may
+    squash or rebase), nor that a group holds one PR.  So the tree is what
+    is compared: the same tree is the same change, however it was built."""
+    if repo.try_rev_parse(approved) is None:
+        return f"the approved head {approved[:12]} is not in the checkout: no waiver applies"
+    try:
+        out = repo.run(
+            ["merge-tree", "--write-tree", "--no-messages", entry.base_sha, approved], ok=(0, 1)
+        )
+    except GateError as exc:
+        return f"merging the approved head failed ({exc.message}): no waiver applies"
+    lines = out.decode("ascii", errors="replace").split("\n")
+    merged = lines[0].strip()
+    if any(line.strip() for line in lines[1:]):
+        return "the approved head does not merge cleanly onto the queue's base: no waiver applies"
+    tree = repo.try_rev_parse(entry.head_sha, peel="tree")
+    if not merged or tree != merged:
+        return (
+            f"the queue entry {entry.head_sha[:12]} holds more than its base merged with the "
+            f"approved head {approved[:12]} (another pull request grouped with it, or a "
+            "different merge): no waiver applies to it"
+        )
+    return None
 
 
 def _shape(files: Iterable[FileChange]) -> dict[str, tuple[int | None, int | None]]:

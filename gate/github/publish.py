@@ -37,6 +37,7 @@ class Verdict:
     conclusion: Conclusion
     exit_code: int
     failed: tuple[str, ...] = ()
+    waived: tuple[str, ...] = ()
     annotations: tuple[Annotation, ...] = ()
     annotations_dropped: int = 0
     report: Report | None = None
@@ -53,11 +54,18 @@ def marker(check_name: str) -> str:
 
 
 def title_for(report: Report) -> str:
+    waived = ""
+    if report.waived:
+        waived = "; waived: " + ", ".join(
+            f"{w.rule} (by {w.reviewer} on {w.commit[:7]})" for w in report.waived
+        )
+    if report.passed and report.waived:
+        return _cut("every failed rule was waived" + waived)
     if report.passed:
         n = len(report.results)
         return f"all {plural(n, 'rule')} passed"
     n = len(report.failed)
-    return _cut(f"{plural(n, 'rule')} failed: " + ", ".join(report.failed))
+    return _cut(f"{plural(n, 'rule')} failed: " + ", ".join(report.failed) + waived)
 
 
 def _cut(text: str, limit: int = TITLE_LIMIT) -> str:
@@ -80,7 +88,7 @@ def annotations_for(report: Report) -> list[Annotation]:
     out: list[Annotation] = []
     seen: set[tuple[str, int, str]] = set()
     for r in report.results:
-        if r.passed:
+        if r.passed or report.waived_by(r.id) is not None:
             continue
         items: list[tuple[str, int, str]]
         if r.findings:
@@ -115,6 +123,7 @@ def judged(report: Report, check_name: str) -> Verdict:
         conclusion="success" if report.passed else "failure",
         exit_code=EXIT_PASS if report.passed else EXIT_FAIL,
         failed=report.failed,
+        waived=tuple(w.rule for w in report.waived),
         annotations=tuple(kept),
         annotations_dropped=len(annotations) - len(kept),
         report=report,

@@ -32,7 +32,7 @@ INPUTS = (
     "rubric-sha256",
     "missing-rubric",
 )
-OUTPUTS = ("passed", "failed-rules", "report")
+OUTPUTS = ("passed", "failed-rules", "waived-rules", "report")
 
 # Defaults as action.yml declares them (the runner fills them in; these apply
 # only when a variable is missing altogether, e.g. `gate action` run by hand).
@@ -50,7 +50,9 @@ COMMENT_POLICIES: tuple[CommentPolicy, ...] = get_args(CommentPolicy)
 # 2, the safe default) or skip (a neutral check run saying so, exit 0).
 MissingRubricPolicy = Literal["fail", "skip"]
 MISSING_RUBRIC_POLICIES: tuple[MissingRubricPolicy, ...] = get_args(MissingRubricPolicy)
-Event = Literal["pull_request", "pull_request_target", "workflow_dispatch", "merge_group"]
+Event = Literal[
+    "pull_request", "pull_request_target", "workflow_dispatch", "workflow_run", "merge_group"
+]
 EVENTS: tuple[Event, ...] = get_args(Event)
 DEFAULT_API_URL = "https://api.github.com"
 # Where the JSON report goes, relative to the workspace (documented in docs/action.md).
@@ -129,7 +131,8 @@ class Settings:
             given_event,
             EVENTS,
             f'the gate cannot judge a "{given_event}" event; run it on pull_request, '
-            "pull_request_target, merge_group, or workflow_dispatch with the pr-number input",
+            "pull_request_target, merge_group, workflow_run (after the review workflow), or "
+            "workflow_dispatch with the pr-number input",
         )
         repository = get("GITHUB_REPOSITORY")
         if repository is None or not _REPOSITORY.match(repository):

@@ -5,14 +5,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
 from gate.paths import shown
 from gate.words import plural
+
+if TYPE_CHECKING:
+    from gate.waivers import Waivable, Waived
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,30 @@ class Report:
     stats: Stats
     results: tuple[RuleResult, ...]
     notes: tuple[str, ...] = ()
+    # Failed rules a waiver lists (`gate.waivers.waivable`), and those an
+    # approval waived: `failed` then holds only the rules left failing.
+    waivable: tuple[Waivable, ...] = ()
+    waived: tuple[Waived, ...] = ()
+
+    def waive(self, waived: tuple[Waived, ...], notes: tuple[str, ...] = ()) -> Report:
+        """This report with `waived` rules cleared: they leave `failed`
+        (their results still say they failed), and it passes when nothing
+        else failed."""
+        cleared = {w.rule for w in waived}
+        failed = tuple(i for i in self.failed if i not in cleared)
+        return replace(
+            self,
+            passed=not failed,
+            failed=failed,
+            waived=self.waived + waived,
+            notes=self.notes + notes,
+        )
+
+    def waived_by(self, rule_id: str) -> Waived | None:
+        return next((w for w in self.waived if w.rule == rule_id), None)
+
+    def waivable_by(self, rule_id: str) -> Waivable | None:
+        return next((w for w in self.waivable if w.rule == rule_id), None)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -78,6 +105,10 @@ class Report:
         }
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.waivable:
+            out["waivable"] = [w.to_dict() for w in self.waivable]
+        if self.waived:
+            out["waived"] = [w.to_dict() for w in self.waived]
         return out
 
 
@@ -119,7 +150,12 @@ def to_text(report: Report) -> str:
     newline in it stays on its own indented line and cannot forge a verdict.
     """
     total = len(report.results)
-    if report.passed:
+    if report.passed and report.waived:
+        lines = [
+            "PASS: every failed rule was waived: "
+            + ", ".join(printable(w.rule) for w in report.waived)
+        ]
+    elif report.passed:
         lines = [f"PASS: all {plural(total, 'rule')} passed"]
     else:
         lines = [
@@ -134,12 +170,19 @@ def to_text(report: Report) -> str:
     )
     lines.append("")
     for r in report.results:
-        verdict = "PASS" if r.passed else "FAIL"
+        waived = report.waived_by(r.id)
+        verdict = "PASS" if r.passed else "WAIVED" if waived else "FAIL"
         lines.append(f"{verdict} {printable(r.id)} ({printable(r.kind)}): {printable(r.message)}")
         if r.description:
             lines.append(f"    why: {printable(r.description)}")
         if r.passed:
             continue
+        if waived is not None:
+            lines.append(f"    waived: {printable(_waived_words(waived))}")
+        else:
+            can = report.waivable_by(r.id)
+            if can is not None:
+                lines.append(f"    waivable by an approval from {printable(can.who())}")
         for path in r.paths[:TEXT_PATHS_SHOWN]:
             lines.append(f"    - {printable(path)}")
         hidden = len(r.paths) - TEXT_PATHS_SHOWN
@@ -153,6 +196,33 @@ def to_text(report: Report) -> str:
         lines.append("notes:")
         lines.extend(f"  - {printable(n)}" for n in report.notes)
     return "\n".join(lines) + "\n"
+
+
+def _waived_words(waived: Waived) -> str:
+    association = f" ({waived.association})" if waived.association else ""
+    return f"by {waived.reviewer}{association}'s approval of commit {waived.commit[:12]}"
+
+
+def _next_steps(report: Report) -> list[str]:
+    """What a maintainer can do about each rule still failing: which a
+    listed approver can waive and how, which cannot be waived and why."""
+    from gate.waivers import not_waivable
+
+    left = [w for w in report.waivable if w.rule in report.failed]
+    cannot = not_waivable(report.failed, report.waivable)
+    if not report.waivable or not report.failed or report.head is None:
+        return []  # a rubric without waivers, or nothing left failing
+    commit = markdown_code(report.head[:12])
+    lines = ["", "**Next step:**", ""]
+    for w in left:
+        lines.append(
+            f"- {markdown_code(w.rule)} can be waived by {markdown_text(w.who())}: "
+            f"approve this pull request at commit {commit} (an approval of an earlier "
+            "commit, or one by the pull request's author or a bot, does not count)"
+        )
+    for rule, why in cannot:
+        lines.append(f"- {markdown_code(rule)} cannot be waived ({markdown_text(why)}): fix it")
+    return lines
 
 
 def _md_size(text: str) -> int:
@@ -212,7 +282,14 @@ def to_markdown(
         return ", ".join(markdown_code(v) for v in values)
 
     name = markdown_text(title)
-    if report.passed:
+    if report.passed and report.waived:
+        lines = [
+            f"### ✅ {name}: pass (waived)",
+            "",
+            "Every failed rule was waived by an approval of this commit: "
+            + ids(tuple(w.rule for w in report.waived)),
+        ]
+    elif report.passed:
         lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]
     else:
         lines = [
@@ -220,10 +297,17 @@ def to_markdown(
             "",
             f"Failed rules ({len(report.failed)} of {len(report.results)}): " + ids(report.failed),
         ]
+        if report.waived:
+            lines += ["", "Waived: " + ids(tuple(w.rule for w in report.waived))]
     lines += ["", "| rule | kind | verdict | message |", "| --- | --- | --- | --- |"]
     for r in report.results:
-        verdict = "✅ pass" if r.passed else "❌ **fail**"
+        waived = report.waived_by(r.id)
+        verdict = "✅ pass" if r.passed else "⏭️ waived" if waived else "❌ **fail**"
         message = markdown_text(r.message)
+        if waived is not None:
+            message += " (waived " + markdown_text(_waived_words(waived)) + ")"
+        elif not r.passed and (can := report.waivable_by(r.id)) is not None:
+            message += " (waivable by an approval from " + markdown_text(can.who()) + ")"
         if r.description:
             message += " (" + markdown_text(r.description.strip()) + ")"
         lines.append(
@@ -242,6 +326,7 @@ def to_markdown(
         for f in r.findings[:MARKDOWN_PATHS_SHOWN]:
             where = markdown_code(f.path if f.line is None else f"{f.path}:{f.line}")
             lines.append(f"- {where}: {markdown_text(f.message)}")
+    lines += _next_steps(report)
     s = report.stats
     lines += [
         "",

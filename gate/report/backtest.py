@@ -54,6 +54,9 @@ def to_text(result: Backtest) -> str:
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3])) + "  " + row[3]
         for row in rows
     ]
+    if result.waivable:
+        lines += ["", "waivable in the Action by an approval of the pull request's head:"]
+        lines += [f"  {printable(w.rule)}: by {printable(w.who())}" for w in result.waivable]
     failing = [c for c in result.commits if c.failed]
     if failing:
         lines += ["", "failing commits (newest first):"]
@@ -78,6 +81,11 @@ def to_markdown(result: Backtest) -> str:
             f"| {markdown_text(rule_id)} | {info['kind']} | {info['agent']} of {agent} "
             f"| {info['human']} of {human} |"
         )
+    if result.waivable:
+        lines += ["", "**Waivable** in the Action by an approval of the pull request's head:", ""]
+        lines += [
+            f"- {markdown_text(w.rule)}: by {markdown_text(w.who())}" for w in result.waivable
+        ]
     failing = [c for c in result.commits if c.failed]
     if failing:
         lines += ["", "| commit | failed | author | subject |", "| --- | --- | --- | --- |"]

@@ -61,6 +61,25 @@ class AppliesTo:
     head_branches: tuple[str, ...] = ()
 
 
+# The author associations (as GitHub's review API reports a reviewer's
+# `author_association`) a waiver may name: the ones that say the reviewer
+# belongs to the repository.  CONTRIBUTOR, FIRST_TIMER, NONE... say only that
+# someone once opened a pull request, so they never clear a rule.
+WAIVER_ASSOCIATIONS = ("OWNER", "MEMBER", "COLLABORATOR")
+
+
+@dataclass(frozen=True)
+class Waiver:
+    """Rules a maintainer's approval may clear (`rules`), and whose approval
+    counts: these GitHub `logins` (any letter case), or a reviewer whose
+    `author_association` is one of `associations`.  Never the PR's author,
+    never a bot, never a built-in `gate.*` rule (`gate.waivers`)."""
+
+    rules: tuple[str, ...]
+    logins: tuple[str, ...] = ()
+    associations: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Example:
     """A synthetic change and the verdict it must get.
@@ -82,6 +101,7 @@ class Rubric:
     tests: tuple[str, ...] = DEFAULT_TESTS
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
+    waivers: tuple[Waiver, ...] = ()
 
     def texts_wanted(self) -> TextWants:
         """What a change source reads for the rules (the only way to ask):

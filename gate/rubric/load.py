@@ -37,7 +37,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +48,7 @@ from gate.changes import ADDED, DELETED, MODIFIED, RENAMED
 from gate.changes.example import changes_from_example
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
-from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule
+from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule, Waiver
 from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, schema
 from gate.rules import REGISTRY
 from gate.rules.builtin import BUILTIN_PREFIX
@@ -661,6 +661,8 @@ def _context(doc: _Doc, path: Path_) -> tuple[str, Path_]:
         return label, rest
     if path and path[0] == "applies_to":
         return "applies_to", path[1:]
+    if len(path) >= 2 and path[0] == "waivers" and isinstance(path[1], int):
+        return f"waiver #{path[1] + 1}", path[2:]
     return "", path
 
 
@@ -741,7 +743,11 @@ def _validate_schema(doc: _Doc, source: str) -> None:
         line, message = _schema_message(doc, leaf)
         # One rule or example at a time (in document order); within it an
         # unknown key first, since a misspelt key also shows up as a missing one.
-        item = doc.value_line(path[:2]) if path[:1] in (("rules",), ("examples",)) else line
+        item = (
+            doc.value_line(path[:2])
+            if path[:1] in (("rules",), ("examples",), ("waivers",))
+            else line
+        )
         priority = {"additionalProperties": 0, "type": 1}.get(str(leaf.validator), 2)
         ranked.append((item, priority, line, -len(path), message))
     ranked.sort()
@@ -936,6 +942,8 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                 where, message = problem_at
                 raise fail((*base, *where), message)
 
+    _check_waivers(value.get("waivers", ()), seen, fail)
+
     names: dict[str, int] = {}
     for index, example in enumerate(value.get("examples", ())):
         base = ("examples", index)
@@ -965,6 +973,49 @@ def _check_semantics(doc: _Doc, source: str) -> None:
                 raise fail((*base, "change", i, *problem.where), problem.message) from None
             for one in files:
                 _check_entry(doc, (*base, "change", i), one, touched, fail)
+
+
+# A GitHub login: 1-39 letters, digits and single hyphens, not starting with one.
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}\Z")
+
+
+def _check_waivers(
+    waivers: Iterable[Mapping[str, Any]],
+    rule_lines: Mapping[str, int],
+    fail: Callable[[Path_, str], GateError],
+) -> None:
+    """Each waiver names rules of this rubric (never a built-in `gate.*`
+    id) and approvers who are people (a GitHub login, never a bot's)."""
+    for index, waiver in enumerate(waivers):
+        base: Path_ = ("waivers", index)
+        for i, rule_id in enumerate(waiver["rules"]):
+            if rule_id.lower().startswith(BUILTIN_PREFIX):
+                raise fail(
+                    (*base, "rules", i),
+                    f'item {i + 1} of "rules" {_show(rule_id)} is a built-in rule, and '
+                    "built-in rules are never waived; remove it",
+                )
+            if rule_id not in rule_lines:
+                known = ", ".join(rule_lines)
+                raise fail(
+                    (*base, "rules", i),
+                    f'item {i + 1} of "rules" names unknown rule id {_show(rule_id)}; '
+                    f"use ids of this rubric's rules ({known})",
+                )
+        for i, login in enumerate(waiver["approvers"].get("logins", ())):
+            where = (*base, "approvers", "logins", i)
+            if login.lower().endswith("[bot]"):
+                raise fail(
+                    where,
+                    f'item {i + 1} of "logins" {_show(login)} is a bot, and a bot\'s '
+                    "approval never waives a rule; list people",
+                )
+            if not _LOGIN.match(login):
+                raise fail(
+                    where,
+                    f'item {i + 1} of "logins" {_show(login)} is not a GitHub login '
+                    "(1-39 letters, digits and single hyphens); write it as GitHub shows it",
+                )
 
 
 # The most files one example's entry may stand for (`files: {over: FILES}`
@@ -1117,6 +1168,14 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
             head_branches=tuple(applies.get("head_branches", ())),
         )
     )
+    waivers = tuple(
+        Waiver(
+            rules=tuple(raw["rules"]),
+            logins=tuple(raw["approvers"].get("logins", ())),
+            associations=tuple(raw["approvers"].get("associations", ())),
+        )
+        for raw in value.get("waivers", ())
+    )
     order = {rule.id: i for i, rule in enumerate(rules)}
     limits = _limits(value)
     examples = tuple(_build_example(ex, order, limits) for ex in value.get("examples", ()))
@@ -1128,6 +1187,7 @@ def _build(doc: _Doc, source: str, sha: str) -> Rubric:
         tests=tests,
         applies_to=applies_to,
         examples=examples,
+        waivers=waivers,
     )
 
 

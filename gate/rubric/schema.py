@@ -20,7 +20,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from gate.rubric import DEFAULT_TESTS
+from gate.rubric import DEFAULT_TESTS, WAIVER_ASSOCIATIONS
 from gate.rules import REGISTRY, Kind
 
 # A rubric is a short list of rules.  The caps keep a pathological rubric from
@@ -257,6 +257,61 @@ _APPLIES_TO = {
 }
 
 
+_WAIVER = {
+    "description": (
+        "Rules a listed approver's approval of the pull request's head commit clears "
+        "(never the PR's author, never a bot, never a built-in gate.* rule)."
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["rules", "approvers"],
+    "properties": {
+        "rules": {
+            "description": "Ids of this rubric's rules that the waiver can clear.",
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {"$ref": "#/$defs/rule_id"},
+        },
+        "approvers": {
+            "description": (
+                "Whose approval counts: GitHub logins, or author associations as the "
+                "review API reports them."
+            ),
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "properties": {
+                "logins": {
+                    "description": "GitHub logins (any letter case); a bot's never counts.",
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {
+                        "description": "A GitHub login such as octocat.",
+                        "type": "string",
+                        "minLength": 1,
+                    },
+                },
+                "associations": {
+                    "description": (
+                        "Reviewer author associations: " + ", ".join(WAIVER_ASSOCIATIONS) + "."
+                    ),
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {
+                        "description": "An author association.",
+                        "type": "string",
+                        "enum": list(WAIVER_ASSOCIATIONS),
+                    },
+                },
+            },
+        },
+    },
+}
+
+
 def _parameters(kind: Kind) -> dict[str, Any]:
     """A kind's `if`/`then` block: its parameters, and nothing else, when
     `kind:` names it."""
@@ -315,6 +370,16 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
                 "items": {"$ref": "#/$defs/rule"},
                 "maxItems": MAX_RULES,
             },
+            "waivers": {
+                "description": (
+                    "Optional: which failed rules a maintainer's approval of the head "
+                    "commit may clear, and whose approval counts."
+                ),
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/$defs/waiver"},
+                "maxItems": MAX_RULES,
+            },
             "examples": {
                 "description": (
                     "Synthetic changes with the verdict each must get; `gate selftest` runs them."
@@ -357,6 +422,7 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
             "limit_ref": _LIMIT_REF,
             "change_entry": _CHANGE_ENTRY,
             "example": _EXAMPLE,
+            "waiver": _WAIVER,
         },
     }
 

@@ -23,6 +23,10 @@ from gate.rubric import DEFAULT_TESTS
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
 WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
+# The review workflow: it runs on pull_request_review (from the PR) and does
+# nothing; when it ends, the workflow above (workflow_run) re-judges the PR.
+REVIEW_WORKFLOW_PATH = ".github/workflows/blast-radius-review.yml"
+REVIEW_TEMPLATE = "blast-radius-review.yml"
 # The template's placeholder `uses:` value and its rubric-path line.
 PLACEHOLDER_USES = "OWNER/blast-radius-gate@0000000000000000000000000000000000000000 # v1"
 RUBRIC_PATH_LINE = f"          rubric-path: {DEFAULT_RUBRIC_PATH}\n"
@@ -68,6 +72,11 @@ def action_reference(spec: str, *, allow_tag: bool) -> str:
 def workflow_template() -> str:
     """The example workflow, as shipped in the package."""
     return resources.files("gate").joinpath(WORKFLOW_TEMPLATE).read_text(encoding="utf-8")
+
+
+def review_workflow_text() -> str:
+    """The review workflow, as shipped in the package (examples/blast-radius-review.yml)."""
+    return resources.files("gate").joinpath(REVIEW_TEMPLATE).read_text(encoding="utf-8")
 
 
 def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:

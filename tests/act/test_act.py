@@ -13,6 +13,10 @@ judged, and the one sticky comment.  Scenarios:
 - the same workflow under `workflow_dispatch`, judging a PR by `pr-number`;
 - under `merge_group`: the queue's commit is judged, the check run lands on
   `merge_group.head_sha`;
+- waivers: a rubric that waives the failed rules on a MEMBER's approval; the
+  approval re-judges through `workflow_run` (the review workflow ended) and
+  the check turns green, a push turns it red again, a dismissed approval of
+  the new head leaves it red;
 - with `missing-rubric: skip` switched on, on a base without a rubric: neutral;
 - without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
   reading (any workflow file counts) is what the summary reports;
@@ -48,6 +52,7 @@ from act_harness.lab import (
     act_session,
     pull_event,
     pull_files,
+    review_run_event,
 )
 from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
 from github_api.double import GitHubDouble
@@ -173,6 +178,63 @@ def test_workflow_dispatch_judges_a_pr_by_number(
     assert any(r.method == "GET" and r.path.endswith(f"/pulls/{NUMBER}") for r in github.requests)
     (comment,) = github.comments_on(REPOSITORY, NUMBER)
     assert "FILES" in comment["body"]
+
+
+WAIVE_ALL = "waivers:\n  - rules: [{rules}]\n    approvers: {{associations: [MEMBER]}}\n".format(
+    rules=", ".join(CLEANUP_FAILS)
+)
+
+
+def test_waiver_approve_is_green_push_is_red_dismiss_is_red(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    lab = _lab(tmp_path, github, session, waivers=WAIVE_ALL)
+    first = lab.run(session, github, "pull_request_target", pull_event(github))
+    _expect_failure(first, github, lab.head, CLEANUP_FAILS)
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    assert f"approve this pull request at commit `{lab.head[:12]}`" in comment["body"]
+
+    # A MEMBER approves the head: the review workflow ends, workflow_run re-judges.
+    github.add_review(REPOSITORY, NUMBER, user="maintainer", author_association="MEMBER")
+    approved = lab.run(session, github, "workflow_run", review_run_event(github))
+    assert approved.returncode == 0, approved.log
+    assert approved.job_result == "success", approved.log
+    assert approved.gate_outputs.get("passed") == "true", approved.log
+    assert approved.gate_outputs.get("waived-rules") == ",".join(CLEANUP_FAILS), approved.log
+    assert "waived-rules=" + ",".join(CLEANUP_FAILS) in approved.printed.get("Verdict", "")
+    check = github.check_runs[-1]
+    assert check["head_sha"] == lab.head and check["conclusion"] == "success", check
+    assert "waived" in check["output"]["title"], check["output"]["title"]
+    assert "pass (waived)" in approved.summaries.get("gate", ""), approved.summaries
+
+    # The agent pushes again: the approval is of the old commit, red again.
+    pushed = lab.push(
+        github,
+        {
+            "clamp_kit.py": demo_fixture.CLEANUP_KIT + "\n# once more\n",
+            "test_clamp.py": demo_fixture.CLEANUP_TEST,
+        },
+        "clean up again",
+    )
+    again = lab.run(session, github, "pull_request_target", pull_event(github))
+    assert again.returncode != 0 and again.gate_outputs.get("passed") == "false", again.log
+    assert again.gate_outputs.get("waived-rules") == "", again.log
+    check = github.check_runs[-1]
+    assert check["head_sha"] == pushed and check["conclusion"] == "failure", check
+
+    # A MEMBER approves the new head, and the approval is dismissed: red.
+    review_id = github.add_review(
+        REPOSITORY, NUMBER, user="maintainer", author_association="MEMBER"
+    )
+    github.dismiss_review(REPOSITORY, NUMBER, review_id)
+    dismissed = lab.run(session, github, "workflow_run", review_run_event(github))
+    assert dismissed.returncode != 0, dismissed.log
+    assert dismissed.gate_outputs.get("passed") == "false", dismissed.log
+    assert dismissed.gate_outputs.get("waived-rules") == "", dismissed.log
+    check = github.check_runs[-1]
+    assert check["head_sha"] == pushed and check["conclusion"] == "failure", check
+    (same,) = github.comments_on(REPOSITORY, NUMBER)
+    assert same["id"] == comment["id"]
 
 
 def test_merge_group_judges_the_queue_commit(

@@ -104,6 +104,24 @@ def pull_files(root: Path, base: str, head: str) -> list[dict[str, Any]]:
     return files
 
 
+def review_run_event(github: GitHubDouble, number: int = NUMBER) -> dict[str, Any]:
+    """A workflow_run (completed) payload for the review workflow's run on PR
+    `number`: GitHub lists no pull request for a fork's run, so the gate
+    reads the number from the run's title (the review workflow's run-name)."""
+    return {
+        "action": "completed",
+        "workflow_run": {
+            "name": "blast-radius review",
+            "event": "pull_request_review",
+            "status": "completed",
+            "conclusion": "success",
+            "display_title": f"blast-radius review of #{number}",
+            "pull_requests": [],
+        },
+        "repository": github.repo_payload(REPOSITORY),
+    }
+
+
 def pull_event(
     github: GitHubDouble,
     repository: str = REPOSITORY,
@@ -142,6 +160,7 @@ class ClampLab:
         test: str = demo_fixture.CLEANUP_TEST,
         rubric: bool = True,
         uncomment: Sequence[str] = (),
+        waivers: str = "",
     ) -> ClampLab:
         root.mkdir(parents=True)
         git(root, "init", "-q", "-b", "main")
@@ -150,7 +169,7 @@ class ClampLab:
         (root / ".github" / "workflows").mkdir(parents=True)
         if rubric:
             (root / ".github" / "blast-radius.yml").write_text(
-                demo_fixture.RUBRIC, encoding="utf-8"
+                demo_fixture.RUBRIC + waivers, encoding="utf-8"
             )
         (root / WORKFLOW).write_text(
             example_workflow(action_ref, uncomment=uncomment), encoding="utf-8"

@@ -59,6 +59,7 @@ def test_passing_pr_makes_no_comment(scenario: Scenario) -> None:
     assert out.outputs == {
         "passed": "true",
         "failed-rules": "",
+        "waived-rules": "",
         "report": "blast-radius-report.json",
     }
     assert scenario.github.comments_on(REPO, scenario.number) == []

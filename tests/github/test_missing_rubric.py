@@ -46,7 +46,12 @@ def test_skip_posts_a_neutral_run(scenario: Scenario, tmp_path: Path, workspace:
     assert run["conclusion"] == "neutral"
     assert run["output"]["title"] == f"skipped: no rubric at {RUBRIC_PATH} in the base commit"
     assert "missing-rubric: skip" in run["output"]["summary"]
-    assert out.outputs == {"passed": "true", "failed-rules": "", "report": out.outputs["report"]}
+    assert out.outputs == {
+        "passed": "true",
+        "failed-rules": "",
+        "waived-rules": "",
+        "report": out.outputs["report"],
+    }
     report = out.report()
     assert report["skipped"] is True and report["pass"] is True
     assert report["rubric_sha256"] is None and report["results"] == []

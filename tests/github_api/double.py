@@ -423,6 +423,8 @@ class GitHubDouble:
         self.requests: list[RecordedRequest] = []
         self.check_runs: list[dict[str, Any]] = []
         self.comments: list[dict[str, Any]] = []
+        # Reviews per pull request, oldest first; kept across add_pull (a push).
+        self.reviews: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.repos: dict[str, dict[str, Any]] = {}
         self.pulls: dict[tuple[str, int], Pull] = {}
         self.comparisons: dict[tuple[str, str, str], Comparison] = {}
@@ -600,6 +602,46 @@ class GitHubDouble:
         with self._lock:
             comment_id: int = self._store_comment(full_name, issue_number, body, user)["id"]
             return comment_id
+
+    def add_review(
+        self,
+        full_name: str,
+        number: int,
+        *,
+        user: str,
+        state: str = "APPROVED",
+        commit_id: str | None = None,
+        author_association: str = "MEMBER",
+        user_type: str | None = None,
+    ) -> int:
+        """A submitted review of a pull request (``commit_id`` default: its head
+        now); ``user_type`` default: Bot for a ``[bot]`` login, else User.
+        Returns its id."""
+        with self._lock:
+            pull = self.pulls[(full_name, number)]
+            review = {
+                "id": self._new_id(),
+                "full_name": full_name,
+                "number": number,
+                "user": user,
+                "user_type": user_type or ("Bot" if user.endswith("[bot]") else "User"),
+                "state": state,
+                "commit_id": pull.head_sha if commit_id is None else commit_id,
+                "author_association": author_association,
+                "submitted_at": self._now(),
+            }
+            self.reviews.setdefault((full_name, number), []).append(review)
+            review_id: int = review["id"]
+            return review_id
+
+    def dismiss_review(self, full_name: str, number: int, review_id: int) -> None:
+        """Dismiss a review, as a maintainer does: its state becomes DISMISSED."""
+        with self._lock:
+            for review in self.reviews.get((full_name, number), []):
+                if review["id"] == review_id:
+                    review["state"] = "DISMISSED"
+                    return
+            raise KeyError(review_id)
 
     def fail_next(
         self,
@@ -906,6 +948,25 @@ class GitHubDouble:
             "created_at": comment["created_at"],
             "updated_at": comment["updated_at"],
             "author_association": "NONE",
+        }
+
+    def _review_json(self, review: Mapping[str, Any]) -> dict[str, Any]:
+        api = self._api(f"/repos/{review['full_name']}/pulls/{review['number']}")
+        html = f"{self.web_url}/{review['full_name']}/pull/{review['number']}"
+        user = self._user_json(review["user"])
+        user["type"] = review["user_type"]
+        return {
+            "id": review["id"],
+            "node_id": "PRR_" + _fake_sha("review", str(review["id"]))[:16],
+            "user": user,
+            "body": "",
+            "state": review["state"],
+            "commit_id": review["commit_id"],
+            "html_url": f"{html}#pullrequestreview-{review['id']}",
+            "pull_request_url": api,
+            "_links": {"html": {"href": html}, "pull_request": {"href": api}},
+            "author_association": review["author_association"],
+            "submitted_at": review["submitted_at"],
         }
 
     def _check_run_json(self, run: Mapping[str, Any]) -> dict[str, Any]:
@@ -1216,6 +1277,17 @@ class GitHubDouble:
             files, query, f"/repos/{full_name}/pulls/{pull.number}/files", params
         )
         return 200, [self._file_json(pull, entry) for entry in chunk], link
+
+    def _op_pulls_list_reviews(
+        self, params: Mapping[str, Any], _body: Any, query: Mapping[str, str], _h: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        full_name = self._repo_or_404(params)
+        pull = self._pull_or_404(full_name, params["pull_number"])
+        reviews = self.reviews.get((full_name, pull.number), [])
+        chunk, link = self._paginate(
+            reviews, query, f"/repos/{full_name}/pulls/{pull.number}/reviews", params
+        )
+        return 200, [self._review_json(r) for r in chunk], link
 
     def _op_repos_get_content(
         self, params: Mapping[str, Any], _body: Any, _q: Any, headers: Mapping[str, str]
