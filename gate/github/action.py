@@ -445,7 +445,8 @@ def waive(
     """`report` with the failed rules that an approval waives cleared
     (`gate.waivers.decide`), and notes on what did not count.  The reviews
     are read only when a failed rule is waivable; when they cannot be read
-    nothing is waived (the rules stay failed)."""
+    the verdict cannot be known, and the run could not judge (exit 2): an
+    unread review is neither a waiver nor a failure."""
     left = tuple(w for w in report.waivable if w.rule in report.failed)
     if not left:
         return report
@@ -461,8 +462,11 @@ def waive(
     try:
         reviews = client.reviews(pull.number)
     except ApiError as exc:
-        why = f"the pull request's reviews could not be read ({exc.message}): no rule was waived"
-        return report.waive((), (why,))
+        raise GateError(
+            f"pull request #{pull.number}'s reviews could not be read ({exc.message}), so "
+            f"whether an approval waives {', '.join(w.rule for w in left)} is unknown: re-run "
+            "the job once the API answers"
+        ) from exc
     decision = waivers.decide(left, reviews, author=pull.author, head=head)
     for item in decision.waived:
         log.line(f"rule {item.rule} waived by {item.reviewer}'s approval of {item.commit}")
@@ -477,7 +481,11 @@ def approved_head(
     try:
         head = client.get_pull(entry.number).head_sha
     except ApiError as exc:
-        return "", f"pull request #{entry.number} could not be read ({exc.message}): no waiver"
+        raise GateError(
+            f"pull request #{entry.number} could not be read ({exc.message}), so whether its "
+            "approvals waive the queue entry's failed rules is unknown: re-run the job once "
+            "the API answers"
+        ) from exc
     if repo is None:
         return head, "the queue entry is not in git: no waiver applies to it"
     if repo.try_rev_parse(head) is None:
