@@ -228,6 +228,8 @@ OWN_FILES = {
     "gate/rubric/starter.py": "the packaged workflow template",
     "gate/github/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
     "gate/commands/init.py": "the starter files it creates (never overwritten)",
+    "gate/loop/__init__.py": "the results file it appends to, and cuts a half-written line from",
+    "gate/loop/run.py": "a command's output, streamed to files, and their tails",
 }
 
 

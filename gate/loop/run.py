@@ -47,7 +47,7 @@ from pathlib import Path
 from gate.changes.patch import BaseIndex, apply_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.escape import printable
-from gate.files import PATCH_LIMIT
+from gate.files import PATCH_LIMIT, read_input
 from gate.git import Repo
 from gate.lab import INFRASTRUCTURE, bucket_for, judge_patch
 from gate.loop import Attempt, Key, ResultsFile, all_keys, in_shard
@@ -187,7 +187,9 @@ def _admin_dir(worktree: str) -> str:
     writer runs: later git calls name it (GIT_DIR, GIT_WORK_TREE), so a
     writer that deletes or rewrites `.git` cannot send them to another
     repository (one holding the temporary folder, say)."""
-    text = Path(worktree, ".git").read_text(encoding="utf-8")
+    text = read_input(
+        Path(worktree, ".git"), "worktree git file", fix="git worktree add made no .git file"
+    ).decode("utf-8", errors="replace")
     if not text.startswith("gitdir: "):
         raise GateError(f"git worktree add made no gitdir file in {printable(worktree)}")
     return os.path.join(worktree, text[len("gitdir: ") :].strip())
@@ -279,7 +281,11 @@ class _Attempts:
         root = Path(folder)
         for sub in ("home", "tmp"):
             (root / sub).mkdir()
-        prompt_text = self.plan.prompts[prompt].read_bytes()
+        prompt_text = read_input(
+            self.plan.prompts[prompt],
+            "prompt file",
+            fix="keep the --prompts folder's files in place",
+        )
         prompt_file = root / "prompt"
         prompt_file.write_bytes(prompt_text)
         extra = {
@@ -319,7 +325,12 @@ class _Attempts:
             return infrastructure(
                 f"the writer printed more than {PATCH_LIMIT >> 20} MiB", writer_exit=0
             )
-        printed = ran.output.read_bytes()
+        printed = read_input(
+            ran.output,
+            "writer output",
+            fix="the loop's temporary folder changed",
+            limit=PATCH_LIMIT,
+        )
         tree_repo = _Worktree(worktree, admin)
         tree_repo.run(["add", "--all"])
         edited = tree_repo.run(

@@ -17,6 +17,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from gate.errors import GateError
+from gate.files import read_input
+
 NO_RECORDING = 3
 
 
@@ -37,7 +40,7 @@ def replay(folder: str, environ: Mapping[str, str], cwd: str = ".") -> int:
     patch = here / f"{attempt}.patch"
     files = here / f"{attempt}.files"
     if patch.is_file():
-        sys.stdout.buffer.write(patch.read_bytes())
+        sys.stdout.buffer.write(read_input(patch, "recording", fix="record the attempt again"))
         sys.stdout.buffer.flush()
         return 0
     if files.is_dir():
@@ -54,7 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not sys.stdin.isatty():
         sys.stdin.buffer.read()  # the prompt: read, so the loop's write never blocks
-    return replay(args[0], os.environ)
+    try:
+        return replay(args[0], os.environ)
+    except GateError as exc:
+        print(f"replay: {exc.message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
