@@ -187,6 +187,12 @@ class Repo:
         self._cats: dict[int, _CatFile] = {}  # `blob_session`s, by the thread that opened each
         self._shallow: bool | None = None
         self._git_dir: str | None = None
+        self._view: tuple[tempfile.TemporaryDirectory[str], dict[str, str], str] | None = None
+        self._view_lock = threading.Lock()
+        # `_base_blobs`: the tree it listed last, and the whole listing of a
+        # tree asked about twice (root, blob -> paths, number of files).
+        self._listed: str | None = None
+        self._listing: tuple[str, Mapping[bytes, Sequence[str]], int] | None = None
         self.big_file = big_file
         self._config = (
             "-c",
@@ -251,6 +257,22 @@ class Repo:
         if proc.returncode not in tuple(ok):
             raise GateError(f"git {args[0]} failed: {_first_line(proc.stderr)}")
         return proc.stdout
+
+    def diff_view(self) -> tuple[dict[str, str], str]:
+        """The environment and folder every tree diff of this repository runs
+        in (`_private_view`), made on first use and removed with the `Repo`
+        (or at exit).  Kept: one per diff cost `gate lab` a folder of links
+        made and removed per patch (about 5 ms each on a loaded machine)."""
+        with self._view_lock:
+            if self._view is None:
+                folder = tempfile.TemporaryDirectory(prefix="gate-diff-")
+                try:
+                    env, cwd = _private_view(self, folder.name, "git diff")
+                except BaseException:
+                    folder.cleanup()
+                    raise
+                self._view = (folder, env, cwd)
+            return dict(self._view[1]), self._view[2]
 
     def _try(self, args: Sequence[str]) -> tuple[int, bytes, bytes]:
         try:
@@ -640,10 +662,9 @@ class DiffJob:
         self._spec = spec
         self._old = old
         self._copy_notes: tuple[str, ...] = ()
-        self._tmp = tempfile.TemporaryDirectory(prefix="gate-diff-")
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
-            env, empty = _private_view(repo, self._tmp.name, "git diff")
+            env, empty = repo.diff_view()
         except GateError:
             self.close()
             raise
@@ -752,7 +773,6 @@ class DiffJob:
         if thread is not None:
             thread.join()
         self._err.close()
-        self._tmp.cleanup()
 
     def __enter__(self) -> DiffJob:
         return self
@@ -1043,43 +1063,7 @@ def _find_copies(
     can be a copy too) within the budget above.  Returns the notes."""
     from gate.changes import ADDED, COPIED, RENAMED
 
-    wanted = {t.oid for t in targets}
-    sources: dict[bytes, list[str]] = {}
-    size = 0
-    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
-    with tempfile.TemporaryFile() as err:
-        try:
-            proc = subprocess.Popen(
-                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
-            )
-        except OSError as exc:
-            raise repo._start_error(exc) from None
-        assert proc.stdout is not None
-        try:
-            # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
-            # records: the blob names of a chunk are found by one regular
-            # expression, and only a chunk holding a wanted one is split.
-            for chunk in _records(proc.stdout):
-                oids = _LS_TREE_BLOB.findall(chunk)
-                size += len(oids)
-                if wanted.isdisjoint(oids):
-                    continue
-                for record in chunk.split(b"\0"):
-                    found_blob = _LS_TREE_BLOB.match(b"\0" + record)
-                    if found_blob is None or found_blob.group(1) not in wanted:
-                        continue
-                    paths = sources.setdefault(found_blob.group(1), [])
-                    if len(paths) < 2:  # the first, another when the first is the target
-                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
-        except ValueError:
-            proc.kill()
-            proc.wait()
-            raise GateError("cannot read git ls-tree output: report this bug") from None
-        finally:
-            proc.stdout.close()
-        if proc.wait() != 0:
-            err.seek(0)
-            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
+    sources, size = _base_blobs(repo, root, {t.oid for t in targets})
     found_near: dict[str, str] = {}
     notes: list[str] = []
     pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
@@ -1102,6 +1086,64 @@ def _find_copies(
             status = COPIED if change.status == ADDED else change.status
             files[target.at] = change._replace(status=status, old_path=source)
     return tuple(notes)
+
+
+def _base_blobs(
+    repo: Repo, root: str, wanted: set[bytes]
+) -> tuple[Mapping[bytes, Sequence[str]], int]:
+    """(blob name -> up to two paths of the tree of `root` holding it, for
+    the blobs in `wanted`; the number of files in that tree), from one `git
+    ls-tree -r`.
+
+    The second time a repository asks about the same commit or tree (`gate
+    lab`: every patch against one base) the listing of every blob is kept
+    for the next ones (`Repo._listing`, the last such tree only).  Kept:
+    one `ls-tree` per patch was a tenth of the lab's git processes."""
+    cached = repo._listing
+    if cached is not None and cached[0] == root:
+        return cached[1], cached[2]
+    keep = _SHA.match(root) is not None and repo._listed == root
+    sources: dict[bytes, list[str]] = {}
+    size = 0
+    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
+            )
+        except OSError as exc:
+            raise repo._start_error(exc) from None
+        assert proc.stdout is not None
+        try:
+            # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
+            # records: the blob names of a chunk are found by one regular
+            # expression, and only a chunk holding a wanted one is split.
+            for chunk in _records(proc.stdout):
+                oids = _LS_TREE_BLOB.findall(chunk)
+                size += len(oids)
+                if not keep and wanted.isdisjoint(oids):
+                    continue
+                for record in chunk.split(b"\0"):
+                    found_blob = _LS_TREE_BLOB.match(b"\0" + record)
+                    if found_blob is None or not (keep or found_blob.group(1) in wanted):
+                        continue
+                    paths = sources.setdefault(found_blob.group(1), [])
+                    if len(paths) < 2:  # the first, another when the first is the target
+                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
+        except ValueError:
+            proc.kill()
+            proc.wait()
+            raise GateError("cannot read git ls-tree output: report this bug") from None
+        finally:
+            proc.stdout.close()
+        if proc.wait() != 0:
+            err.seek(0)
+            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
+    with repo._view_lock:
+        if keep:
+            repo._listing = (root, sources, size)
+        repo._listed = root
+    return sources, size
 
 
 def _near_copies(
@@ -1224,11 +1266,14 @@ def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted])
     them for its diff): on `bench/bench_check.py`'s change (20,200 blobs,
     37 MB) `gate check` takes 0.58 s instead of 0.41 s, of which `git
     cat-file` alone spends 0.27 s of CPU."""
-    oids = dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid)
+    oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
     # git diffed these as text, so none is over core.bigFileThreshold: no
     # size check first, one `cat-file --batch` (the sizes come with the blobs)
-    found = _stream_lines(repo, [(oid, None) for oid in oids])
-    counts: dict[str, LineCount | None] = dict(found)
+    counts: dict[str, LineCount | None]
+    if _session(repo) is not None and len(oids) <= SESSION_BLOBS:
+        counts = _blob_lines(repo, oids, None)
+    else:
+        counts = dict(_stream_lines(repo, [(oid, None) for oid in oids]))
     whole: list[str] = []
     for item in texts:
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -1249,15 +1294,30 @@ def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted])
     )
 
 
-def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, LineCount | None]:
+# A thread's `Repo.blob_session` counts this many blobs or fewer itself, one
+# at a time; more go to a pipelined `cat-file` of their own.  Kept: `gate
+# lab` (a blob or two per patch) starts one git process fewer per patch.
+SESSION_BLOBS = 64
+
+
+def _session(repo: Repo) -> _CatFile | None:
+    """This thread's `Repo.blob_session`, if it has one."""
+    return repo._cats.get(threading.get_ident())
+
+
+def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str, LineCount | None]:
     """The lines of each blob (`gate.changes.line_count`); None for a blob
-    over `limit` bytes, which is not read.
+    over `limit` bytes, which is not read (None: no limit).  A thread's
+    `Repo.blob_session` counts up to `SESSION_BLOBS` of them itself.
 
     Two `git cat-file` processes: `--batch-check` for the sizes, then
     `--batch` for the blobs to count, fed by a writer thread so git never
     waits for a round trip; each blob is counted in 1 MiB chunks as it
     streams, so memory stays flat whatever its size."""
     unique = list(dict.fromkeys(oids))
+    cat = _session(repo)
+    if cat is not None and len(unique) <= SESSION_BLOBS:
+        return {oid: cat.count(oid, limit) for oid in unique}
     listing = repo.run(
         ["cat-file", "--batch-check"], input="".join(f"{oid}\n" for oid in unique).encode()
     )
@@ -1271,7 +1331,7 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, LineCo
                 f"git cannot read blob {oid}: run git fsck, or fetch the missing objects"
             )
         size = int(fields[2])
-        if size > limit:
+        if limit is not None and size > limit:
             counts[oid] = None
         else:
             wanted.append((oid, size))
@@ -1288,11 +1348,12 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
-                repo._argv(["cat-file", "--batch"]),
+                repo._argv(["cat-file", "--batch", "--buffer"]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=err,
                 env=repo._env(),
+                bufsize=_CHUNK,
             )
         except OSError as exc:
             raise repo._start_error(exc) from None
@@ -1332,6 +1393,12 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
                 size = int(header.group(2))
                 if expected is not None and size != expected:
                     raise ValueError(oid)
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    counts[oid] = line_count((data[:size],))
+                    continue
                 counts[oid] = line_count(content(oid, size))
                 if stdout.read(1) != b"\n":
                     raise ValueError(oid)
@@ -1408,9 +1475,30 @@ class _CatFile:
         found = self._request(name, 0)
         return None if found is None else found[0]
 
-    def _request(self, name: str, limit: int | None = None) -> tuple[str, bytes | None, int] | None:
-        """(type, content, size) of object `name`, None when missing; the
-        content is None (skipped) when it is over `limit` bytes."""
+    def count(self, oid: str, limit: int | None) -> LineCount | None:
+        """The lines of blob `oid` (`gate.changes.line_count`), counted in
+        chunks as it streams (memory stays flat); None for a blob over
+        `limit` bytes, which is skipped.  GateError when it is missing."""
+        from gate.changes import line_count
+
+        found = self._header(oid)
+        if found is None or found[0] != "blob":
+            raise GateError(
+                f"git cannot read blob {oid}: run git fsck, or fetch the missing objects"
+            )
+        size = found[1]
+        if limit is not None and size > limit:
+            self._skip(size)
+            return None
+        counted = line_count(self._chunks(size))
+        assert self.proc is not None and self.proc.stdout is not None
+        if self.proc.stdout.read(1) != b"\n":
+            raise self._failure()
+        return counted
+
+    def _header(self, name: str) -> tuple[str, int] | None:
+        """Ask for object `name`: (type, size) with its content next on
+        stdout, or None when it is missing."""
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
@@ -1435,18 +1523,40 @@ class _CatFile:
             if not line.endswith((b" missing\n", b" ambiguous\n")):
                 raise self._failure()
             return None
-        kind = found.group(1).decode("ascii")
-        size = int(found.group(2))
-        if limit is not None and size > limit:
-            left = size
-            while left:
-                skipped = len(stdout.read(min(left, _CHUNK)))
-                if not skipped:
-                    raise self._failure()
-                left -= skipped
-            if stdout.read(1) != b"\n":
+        return found.group(1).decode("ascii"), int(found.group(2))
+
+    def _chunks(self, size: int) -> Iterator[bytes]:
+        """The next `size` bytes of content, in chunks of at most `_CHUNK`."""
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
+        left = size
+        while left:
+            chunk = stdout.read(min(left, _CHUNK))
+            if not chunk:
                 raise self._failure()
+            left -= len(chunk)
+            yield chunk
+
+    def _skip(self, size: int) -> None:
+        """Read through `size` bytes of content and the newline after it."""
+        assert self.proc is not None and self.proc.stdout is not None
+        for _ in self._chunks(size):
+            pass
+        if self.proc.stdout.read(1) != b"\n":
+            raise self._failure()
+
+    def _request(self, name: str, limit: int | None = None) -> tuple[str, bytes | None, int] | None:
+        """(type, content, size) of object `name`, None when missing; the
+        content is None (skipped) when it is over `limit` bytes."""
+        found = self._header(name)
+        if found is None:
+            return None
+        kind, size = found
+        if limit is not None and size > limit:
+            self._skip(size)
             return kind, None, size
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
         data = stdout.read(size)
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()

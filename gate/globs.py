@@ -291,6 +291,11 @@ def _compile(
     return re.compile(f"(?:{whole})|(?:{parent})", re.DOTALL)
 
 
+# Kept: `matches` on one path at a time is how callers ask about a fixed
+# pattern list in a loop (test_drift's runner sections, 10 lists per
+# changed file); building the test afresh per call was 3 of the 4 s of
+# `gate check` on bench_check's 10,000 files.
+@lru_cache(maxsize=512)
 def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     """The test for one mode: for FOLDED and REACH, the path and its folded
     forms (`gate.paths.folds`), each against the patterns seen the same
