@@ -42,7 +42,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
@@ -610,7 +610,7 @@ class Repo:
         with self.start_diff(old, new) as job:
             return job.result()
 
-    def start_diff(self, old: str, new: str) -> DiffJob:
+    def start_diff(self, old: str, new: str, *, background: bool = True) -> DiffJob:
         """Start the tree diff `old` -> `new` in the background;
         `DiffJob.result()` collects it.
 
@@ -618,9 +618,11 @@ class Repo:
         (`merge_bases(base, head)[0]`, the one `git diff base...head` uses):
         git is never asked to work it out again.  Lets the caller load and
         validate the rubric while git computes line counts.  Use it as a
-        context manager so that an abandoned job is killed.
+        context manager so that an abandoned job is killed.  Without
+        `background` git's output is parsed in `result()` instead, on the
+        caller's thread (for a caller with nothing to do meanwhile).
         """
-        return DiffJob(self, old, new)
+        return DiffJob(self, old, new, background=background)
 
 
 class LogEntry(NamedTuple):
@@ -643,7 +645,7 @@ class DiffJob:
     """One running `git diff --raw --numstat -z old new`, parsed by a reader
     thread as it streams."""
 
-    def __init__(self, repo: Repo, old: str, new: str) -> None:
+    def __init__(self, repo: Repo, old: str, new: str, *, background: bool = True) -> None:
         spec = [old, new]
         args = [
             "diff",
@@ -673,6 +675,12 @@ class DiffJob:
         self._blobs: list[_Uncounted] = []
         self._targets: list[_Target] = []
         self._texts: list[_Uncounted] = []
+        # With a reader thread, the text blobs are counted as the diff names
+        # them (`_LineCounter`), beside git's diff instead of after it.
+        self._counter: _LineCounter | None = None
+        if background:
+            self._counter = _LineCounter(repo)
+            self._texts = _Fed(self._counter.want)
         self._lone_cr_note: str | None = None
         self._problem: str | None = None
         argv = repo._argv_here(args)
@@ -691,8 +699,13 @@ class DiffJob:
         # check` on 10,200 files from 0.518 s to 0.458 s (median of 21
         # interleaved runs each, bench_check.py's repository, parsing in
         # `result()` instead).
-        self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
-        self._thread.start()
+        # Kept too: without it (`background=False`, `gate lab` and `gate
+        # backtest`), no thread is started per diff.
+        self._thread: threading.Thread | None = None
+        self._read_done = False
+        if background:
+            self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
+            self._thread.start()
 
     def _popen(
         self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
@@ -744,7 +757,12 @@ class DiffJob:
 
     def result(self) -> tuple[FileChange, ...]:
         """The parsed diff, sorted by path; GateError when git failed."""
-        self._thread.join()
+        if self._thread is None:
+            if not self._read_done:
+                self._read_done = True
+                self._read()
+        else:
+            self._thread.join()
         code = self._proc.wait()
         if code > 0 or (code != 0 and self._problem is None):
             self._err.seek(0)
@@ -755,7 +773,8 @@ class DiffJob:
             _count_binary(self._repo, self._files, self._blobs)
             self._blobs = []
         if self._texts:
-            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts)
+            counted = self._counter.finish() if self._counter is not None else None
+            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts, counted)
             self._texts = []
         if self._targets:
             self._copy_notes = _find_copies(
@@ -772,6 +791,9 @@ class DiffJob:
         thread = getattr(self, "_thread", None)
         if thread is not None:
             thread.join()
+        counter = getattr(self, "_counter", None)
+        if counter is not None:
+            counter.close()
         self._err.close()
 
     def __enter__(self) -> DiffJob:
@@ -1255,22 +1277,29 @@ def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount 
     return counts[oid]
 
 
-def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted]) -> str | None:
+def _count_lone_cr(
+    repo: Repo,
+    files: list[FileChange],
+    texts: list[_Uncounted],
+    counted: Mapping[str, LineCount] | None = None,
+) -> str | None:
     """Count whole each text file with a carriage return alone on either side
     (`LineCount.lone_cr`): git's numstat ends lines at `\\n` only, so it
     counts a file of 500 lines ended by `\\r` as one.  Every line of the old
     blob counts as deleted and every line of the new blob as added, as for a
     binary file: a line diff at `\\r` is no diff anybody reviews (GitHub
     shows such a file as one line).  Returns the note naming those files,
-    or None.  Reads every changed text blob once more (git has just read
-    them for its diff): on `bench/bench_check.py`'s change (20,200 blobs,
-    37 MB) `gate check` takes 0.58 s instead of 0.41 s, of which `git
-    cat-file` alone spends 0.27 s of CPU."""
+    or None.  Reads every changed text blob once more (git reads them for
+    its diff too): `counted` when a `_LineCounter` read them beside the
+    diff (`gate check`), else after it, through this thread's blob session
+    for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
     oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
     # git diffed these as text, so none is over core.bigFileThreshold: no
     # size check first, one `cat-file --batch` (the sizes come with the blobs)
     counts: dict[str, LineCount | None]
-    if _session(repo) is not None and len(oids) <= SESSION_BLOBS:
+    if counted is not None:  # counted beside the diff (`_LineCounter`)
+        counts = dict(counted)
+    elif _session(repo) is not None and len(oids) <= SESSION_BLOBS:
         counts = _blob_lines(repo, oids, None)
     else:
         counts = dict(_stream_lines(repo, [(oid, None) for oid in oids]))
@@ -1412,6 +1441,132 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
             stdout.close()
             proc.wait()
     return counts
+
+
+class _Fed(list[_Uncounted]):
+    """The text files `parse_diff` collects, each
+    one's blobs handed to `feed` as it is appended."""
+
+    def __init__(self, feed: Callable[[str], None]) -> None:
+        super().__init__()
+        self._feed = feed
+
+    def append(self, item: _Uncounted) -> None:
+        super().append(item)
+        for oid in (item.old, item.new):
+            if oid is not None:
+                self._feed(oid)
+
+
+class _LineCounter:
+    """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
+    from one `git cat-file --batch` started on the first one, whose output a
+    thread counts as it streams: `gate check` counts the changed text blobs
+    for lone carriage returns while git still computes the diff.  Each blob
+    is read once, whatever asks for it.
+
+    Kept: on bench/bench_check.py's change (10,201 blobs, 23 MB) counting
+    after the diff took 0.3-0.6 s of wall time on the loaded 2-core
+    machine; beside it the wait is for the last blobs only (figures in
+    docs/development.md, Benchmarks)."""
+
+    def __init__(self, repo: Repo) -> None:
+        self._repo = repo
+        self._sent: set[str] = set()
+        self._counts: dict[str, LineCount] = {}
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._err: IO[bytes] | None = None
+        self._thread: threading.Thread | None = None
+        self._problem: str | None = None
+
+    def want(self, oid: str) -> None:
+        """Ask for the count of blob `oid` (once, however often it is named)."""
+        if oid in self._sent or self._problem is not None:
+            return
+        self._sent.add(oid)
+        if self._proc is None:
+            self._start()
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            return
+        try:
+            proc.stdin.write(f"{oid}\n".encode("ascii"))
+        except OSError:  # git died: `finish` says why
+            self._problem = "it stopped reading"
+
+    def _start(self) -> None:
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            self._proc = subprocess.Popen(
+                self._repo._argv(["cat-file", "--batch", "--buffer"]),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._err,
+                env=self._repo._env(),
+                bufsize=_CHUNK,
+            )
+        except OSError as exc:
+            self._problem = str(self._repo._start_error(exc))
+            return
+        self._thread = threading.Thread(target=self._read, name="gate-cat-file", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        from gate.changes import line_count
+
+        assert self._proc is not None and self._proc.stdout is not None
+        stdout = self._proc.stdout
+        try:
+            while True:
+                line = stdout.readline()
+                if not line:
+                    return
+                header = _HEADER.match(line)
+                if header is None or header.group(1) != b"blob":
+                    raise ValueError(line[:80])
+                oid = line.split(b" ", 1)[0].decode("ascii")
+                size = int(header.group(2))
+                data = stdout.read(size + 1)
+                if len(data) != size + 1 or data[size:] != b"\n":
+                    raise ValueError(oid)
+                self._counts[oid] = line_count((data[:size],))
+        except (ValueError, OSError) as exc:
+            self._problem = f"unexpected output ({exc})"
+            self._proc.kill()
+        finally:
+            stdout.close()
+
+    def finish(self) -> dict[str, LineCount]:
+        """Every wanted blob's count, once git's diff named them all."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        if self._thread is not None:
+            self._thread.join()
+        if proc is not None:
+            proc.wait()
+        if self._problem is not None or set(self._counts) != self._sent:
+            why = ""
+            if self._err is not None:
+                self._err.seek(0)
+                why = _first_line(self._err.read())
+            raise GateError(f"git cat-file failed: {why or self._problem or 'a blob is missing'}")
+        return self._counts
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+            proc.wait()
+        if self._thread is not None:
+            self._thread.join()
+        if self._err is not None:
+            self._err.close()
 
 
 class _CatFile:
@@ -1622,7 +1777,7 @@ def changes_from_git(
         base = repo.rev_parse(base_rev)
         head = repo.rev_parse(head_rev)
         judged = span(repo, base, head)
-    with repo.start_diff(judged.old, judged.new) as job:
+    with repo.start_diff(judged.old, judged.new, background=False) as job:
         files = job.result()
         notes = change_notes(judged, job)
     texts = repo.read_texts(judged.old, judged.new, text_wants(content_files).paths(files))

@@ -315,21 +315,45 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
         if single and name != "exact":
             seen = (name, *patterns)
         if seen not in regexes:
-            regexes[seen] = _compile(patterns, name, above).match
+            regexes[seen] = _lazy(patterns, name, above)
         matches.append(regexes[seen])
     exact, by_fold, by_names = matches
+    plain = not single
 
     def test(path: str) -> bool:
-        if exact(path) is not None:
-            return True
         folded, named = folds(path)
-        if (folded != path or by_fold is not exact) and by_fold(folded) is not None:
+        if plain and path.isascii():
+            # An ASCII path matches the patterns only if its fold (lower
+            # case) matches their folded forms too: each literal run it
+            # matched folds as the pattern's does, and `*` and `**` read
+            # alike.  So one expression, not two (the exact one is never
+            # compiled for a change of ASCII paths).
+            if by_fold(folded) is not None:
+                return True
+        elif exact(path) is not None or (
+            (folded != path or by_fold is not exact) and by_fold(folded) is not None
+        ):
             return True
         if (named == folded and by_names is by_fold) or (named == path and by_names is exact):
             return False
         return by_names(named) is not None
 
     return test
+
+
+def _lazy(
+    patterns: tuple[str, ...], view: str, above: bool
+) -> Callable[[str], re.Match[str] | None]:
+    """`_compile(patterns, view, above).match`, compiled on its first call
+    (a big pattern list's expression takes milliseconds to compile)."""
+    compiled: list[Callable[[str], re.Match[str] | None]] = []
+
+    def match(path: str) -> re.Match[str] | None:
+        if not compiled:
+            compiled.append(_compile(patterns, view, above).match)
+        return compiled[0](path)
+
+    return match
 
 
 def _never(path: str) -> bool:
