@@ -1503,8 +1503,7 @@ class _LineCounter:
                 stdout=subprocess.PIPE,
                 stderr=self._err,
                 env=self._repo._env(),
-                bufsize=_CHUNK,
-            )
+            )  # the default buffer: names reach git every 8 KiB, as the diff names them
         except OSError as exc:
             self._problem = str(self._repo._start_error(exc))
             return
