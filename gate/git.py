@@ -1400,15 +1400,6 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
         writer.start()
         counts: dict[str, LineCount] = {}
 
-        def content(oid: str, size: int) -> Iterator[bytes]:
-            left = size
-            while left:
-                chunk = stdout.read(min(left, _CHUNK))
-                if not chunk:
-                    raise ValueError(oid)
-                left -= len(chunk)
-                yield chunk
-
         try:
             for oid, expected in blobs:
                 line = stdout.readline()
@@ -1428,7 +1419,7 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
                         raise ValueError(oid)
                     counts[oid] = line_count((data[:size],))
                     continue
-                counts[oid] = line_count(content(oid, size))
+                counts[oid] = line_count(_chunks_of(stdout, size, oid))
                 if stdout.read(1) != b"\n":
                     raise ValueError(oid)
         except ValueError:
@@ -1441,6 +1432,18 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
             stdout.close()
             proc.wait()
     return counts
+
+
+def _chunks_of(stream: IO[bytes], size: int, oid: str) -> Iterator[bytes]:
+    """The next `size` bytes of `stream` (blob `oid`), in chunks of at most
+    `_CHUNK`; ValueError when it ends first."""
+    left = size
+    while left:
+        chunk = stream.read(min(left, _CHUNK))
+        if not chunk:
+            raise ValueError(oid)
+        left -= len(chunk)
+        yield chunk
 
 
 class _Fed(list[_Uncounted]):
@@ -1525,10 +1528,16 @@ class _LineCounter:
                     raise ValueError(line[:80])
                 oid = line.split(b" ", 1)[0].decode("ascii")
                 size = int(header.group(2))
-                data = stdout.read(size + 1)
-                if len(data) != size + 1 or data[size:] != b"\n":
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    self._counts[oid] = line_count((data[:size],))
+                    continue
+                # a big one in chunks as it streams: memory stays flat
+                self._counts[oid] = line_count(_chunks_of(stdout, size, oid))
+                if stdout.read(1) != b"\n":
                     raise ValueError(oid)
-                self._counts[oid] = line_count((data[:size],))
         except (ValueError, OSError) as exc:
             self._problem = f"unexpected output ({exc})"
             self._proc.kill()

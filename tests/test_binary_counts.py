@@ -455,3 +455,21 @@ def test_counts_beside_the_diff_after_it_and_in_a_session_agree(
     for files in (beside, after, session):
         found = {f.path: (f.added, f.deleted) for f in files if f.path.startswith("f")}
         assert found == expected
+
+
+def test_a_blob_over_a_chunk_is_counted_as_it_streams(fuzz_repo: Any) -> None:
+    """Blobs over the 1 MiB the counters read at once are counted chunk by
+    chunk, a `\\r\\n` split over two chunks still one line end: beside the
+    diff and after it alike."""
+    from gate.git import changes_from_git
+
+    repo = fuzz_repo
+    old = b"ab" + b"x\r\n" * 400_000  # a \r is the last byte of the first MiB
+    assert old[(1 << 20) - 1 : (1 << 20) + 1] == b"\r\n"
+    base = commit_files(repo, {"lone": old, "plain": old})
+    head = commit_files(repo, {"lone": old + b"z\rq\n", "plain": old + b"z\n"})
+    git = Repo(repo.root)
+    expected = {"lone": (lines_of(old) + 2, lines_of(old)), "plain": (1, 0)}
+    assert lines_of(old) == 400_000
+    for files in (git.diff(base, head), changes_from_git(git, base, head, (), parent=True).files):
+        assert {f.path: (f.added, f.deleted) for f in files} == expected
