@@ -42,7 +42,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
@@ -187,6 +187,12 @@ class Repo:
         self._cats: dict[int, _CatFile] = {}  # `blob_session`s, by the thread that opened each
         self._shallow: bool | None = None
         self._git_dir: str | None = None
+        self._view: tuple[tempfile.TemporaryDirectory[str], dict[str, str], str] | None = None
+        self._view_lock = threading.Lock()
+        # `_base_blobs`: the tree it listed last, and the whole listing of a
+        # tree asked about twice (root, blob -> paths, number of files).
+        self._listed: str | None = None
+        self._listing: tuple[str, Mapping[bytes, Sequence[str]], int] | None = None
         self.big_file = big_file
         self._config = (
             "-c",
@@ -251,6 +257,22 @@ class Repo:
         if proc.returncode not in tuple(ok):
             raise GateError(f"git {args[0]} failed: {_first_line(proc.stderr)}")
         return proc.stdout
+
+    def diff_view(self) -> tuple[dict[str, str], str]:
+        """The environment and folder every tree diff of this repository runs
+        in (`_private_view`), made on first use and removed with the `Repo`
+        (or at exit).  Kept: one per diff cost `gate lab` a folder of links
+        made and removed per patch (about 5 ms each on a loaded machine)."""
+        with self._view_lock:
+            if self._view is None:
+                folder = tempfile.TemporaryDirectory(prefix="gate-diff-")
+                try:
+                    env, cwd = _private_view(self, folder.name, "git diff")
+                except BaseException:
+                    folder.cleanup()
+                    raise
+                self._view = (folder, env, cwd)
+            return dict(self._view[1]), self._view[2]
 
     def _try(self, args: Sequence[str]) -> tuple[int, bytes, bytes]:
         try:
@@ -588,7 +610,7 @@ class Repo:
         with self.start_diff(old, new) as job:
             return job.result()
 
-    def start_diff(self, old: str, new: str) -> DiffJob:
+    def start_diff(self, old: str, new: str, *, background: bool = True) -> DiffJob:
         """Start the tree diff `old` -> `new` in the background;
         `DiffJob.result()` collects it.
 
@@ -596,9 +618,11 @@ class Repo:
         (`merge_bases(base, head)[0]`, the one `git diff base...head` uses):
         git is never asked to work it out again.  Lets the caller load and
         validate the rubric while git computes line counts.  Use it as a
-        context manager so that an abandoned job is killed.
+        context manager so that an abandoned job is killed.  Without
+        `background` git's output is parsed in `result()` instead, on the
+        caller's thread (for a caller with nothing to do meanwhile).
         """
-        return DiffJob(self, old, new)
+        return DiffJob(self, old, new, background=background)
 
 
 class LogEntry(NamedTuple):
@@ -621,7 +645,7 @@ class DiffJob:
     """One running `git diff --raw --numstat -z old new`, parsed by a reader
     thread as it streams."""
 
-    def __init__(self, repo: Repo, old: str, new: str) -> None:
+    def __init__(self, repo: Repo, old: str, new: str, *, background: bool = True) -> None:
         spec = [old, new]
         args = [
             "diff",
@@ -640,10 +664,9 @@ class DiffJob:
         self._spec = spec
         self._old = old
         self._copy_notes: tuple[str, ...] = ()
-        self._tmp = tempfile.TemporaryDirectory(prefix="gate-diff-")
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
-            env, empty = _private_view(repo, self._tmp.name, "git diff")
+            env, empty = repo.diff_view()
         except GateError:
             self.close()
             raise
@@ -652,6 +675,12 @@ class DiffJob:
         self._blobs: list[_Uncounted] = []
         self._targets: list[_Target] = []
         self._texts: list[_Uncounted] = []
+        # With a reader thread, the text blobs are counted as the diff names
+        # them (`_LineCounter`), beside git's diff instead of after it.
+        self._counter: _LineCounter | None = None
+        if background:
+            self._counter = _LineCounter(repo)
+            self._texts = _Fed(self._counter.want)
         self._lone_cr_note: str | None = None
         self._problem: str | None = None
         argv = repo._argv_here(args)
@@ -670,8 +699,13 @@ class DiffJob:
         # check` on 10,200 files from 0.518 s to 0.458 s (median of 21
         # interleaved runs each, bench_check.py's repository, parsing in
         # `result()` instead).
-        self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
-        self._thread.start()
+        # Kept too: without it (`background=False`, `gate lab` and `gate
+        # backtest`), no thread is started per diff.
+        self._thread: threading.Thread | None = None
+        self._read_done = False
+        if background:
+            self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
+            self._thread.start()
 
     def _popen(
         self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
@@ -723,7 +757,12 @@ class DiffJob:
 
     def result(self) -> tuple[FileChange, ...]:
         """The parsed diff, sorted by path; GateError when git failed."""
-        self._thread.join()
+        if self._thread is None:
+            if not self._read_done:
+                self._read_done = True
+                self._read()
+        else:
+            self._thread.join()
         code = self._proc.wait()
         if code > 0 or (code != 0 and self._problem is None):
             self._err.seek(0)
@@ -734,7 +773,8 @@ class DiffJob:
             _count_binary(self._repo, self._files, self._blobs)
             self._blobs = []
         if self._texts:
-            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts)
+            counted = self._counter.finish() if self._counter is not None else None
+            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts, counted)
             self._texts = []
         if self._targets:
             self._copy_notes = _find_copies(
@@ -751,8 +791,10 @@ class DiffJob:
         thread = getattr(self, "_thread", None)
         if thread is not None:
             thread.join()
+        counter = getattr(self, "_counter", None)
+        if counter is not None:
+            counter.close()
         self._err.close()
-        self._tmp.cleanup()
 
     def __enter__(self) -> DiffJob:
         return self
@@ -1043,43 +1085,7 @@ def _find_copies(
     can be a copy too) within the budget above.  Returns the notes."""
     from gate.changes import ADDED, COPIED, RENAMED
 
-    wanted = {t.oid for t in targets}
-    sources: dict[bytes, list[str]] = {}
-    size = 0
-    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
-    with tempfile.TemporaryFile() as err:
-        try:
-            proc = subprocess.Popen(
-                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
-            )
-        except OSError as exc:
-            raise repo._start_error(exc) from None
-        assert proc.stdout is not None
-        try:
-            # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
-            # records: the blob names of a chunk are found by one regular
-            # expression, and only a chunk holding a wanted one is split.
-            for chunk in _records(proc.stdout):
-                oids = _LS_TREE_BLOB.findall(chunk)
-                size += len(oids)
-                if wanted.isdisjoint(oids):
-                    continue
-                for record in chunk.split(b"\0"):
-                    found_blob = _LS_TREE_BLOB.match(b"\0" + record)
-                    if found_blob is None or found_blob.group(1) not in wanted:
-                        continue
-                    paths = sources.setdefault(found_blob.group(1), [])
-                    if len(paths) < 2:  # the first, another when the first is the target
-                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
-        except ValueError:
-            proc.kill()
-            proc.wait()
-            raise GateError("cannot read git ls-tree output: report this bug") from None
-        finally:
-            proc.stdout.close()
-        if proc.wait() != 0:
-            err.seek(0)
-            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
+    sources, size = _base_blobs(repo, root, {t.oid for t in targets})
     found_near: dict[str, str] = {}
     notes: list[str] = []
     pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
@@ -1102,6 +1108,64 @@ def _find_copies(
             status = COPIED if change.status == ADDED else change.status
             files[target.at] = change._replace(status=status, old_path=source)
     return tuple(notes)
+
+
+def _base_blobs(
+    repo: Repo, root: str, wanted: set[bytes]
+) -> tuple[Mapping[bytes, Sequence[str]], int]:
+    """(blob name -> up to two paths of the tree of `root` holding it, for
+    the blobs in `wanted`; the number of files in that tree), from one `git
+    ls-tree -r`.
+
+    The second time a repository asks about the same commit or tree (`gate
+    lab`: every patch against one base) the listing of every blob is kept
+    for the next ones (`Repo._listing`, the last such tree only).  Kept:
+    one `ls-tree` per patch was a tenth of the lab's git processes."""
+    cached = repo._listing
+    if cached is not None and cached[0] == root:
+        return cached[1], cached[2]
+    keep = _SHA.match(root) is not None and repo._listed == root
+    sources: dict[bytes, list[str]] = {}
+    size = 0
+    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
+            )
+        except OSError as exc:
+            raise repo._start_error(exc) from None
+        assert proc.stdout is not None
+        try:
+            # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
+            # records: the blob names of a chunk are found by one regular
+            # expression, and only a chunk holding a wanted one is split.
+            for chunk in _records(proc.stdout):
+                oids = _LS_TREE_BLOB.findall(chunk)
+                size += len(oids)
+                if not keep and wanted.isdisjoint(oids):
+                    continue
+                for record in chunk.split(b"\0"):
+                    found_blob = _LS_TREE_BLOB.match(b"\0" + record)
+                    if found_blob is None or not (keep or found_blob.group(1) in wanted):
+                        continue
+                    paths = sources.setdefault(found_blob.group(1), [])
+                    if len(paths) < 2:  # the first, another when the first is the target
+                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
+        except ValueError:
+            proc.kill()
+            proc.wait()
+            raise GateError("cannot read git ls-tree output: report this bug") from None
+        finally:
+            proc.stdout.close()
+        if proc.wait() != 0:
+            err.seek(0)
+            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
+    with repo._view_lock:
+        if keep:
+            repo._listing = (root, sources, size)
+        repo._listed = root
+    return sources, size
 
 
 def _near_copies(
@@ -1213,22 +1277,32 @@ def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount 
     return counts[oid]
 
 
-def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted]) -> str | None:
+def _count_lone_cr(
+    repo: Repo,
+    files: list[FileChange],
+    texts: list[_Uncounted],
+    counted: Mapping[str, LineCount] | None = None,
+) -> str | None:
     """Count whole each text file with a carriage return alone on either side
     (`LineCount.lone_cr`): git's numstat ends lines at `\\n` only, so it
     counts a file of 500 lines ended by `\\r` as one.  Every line of the old
     blob counts as deleted and every line of the new blob as added, as for a
     binary file: a line diff at `\\r` is no diff anybody reviews (GitHub
     shows such a file as one line).  Returns the note naming those files,
-    or None.  Reads every changed text blob once more (git has just read
-    them for its diff): on `bench/bench_check.py`'s change (20,200 blobs,
-    37 MB) `gate check` takes 0.58 s instead of 0.41 s, of which `git
-    cat-file` alone spends 0.27 s of CPU."""
-    oids = dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid)
+    or None.  Reads every changed text blob once more (git reads them for
+    its diff too): `counted` when a `_LineCounter` read them beside the
+    diff (`gate check`), else after it, through this thread's blob session
+    for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
+    oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
     # git diffed these as text, so none is over core.bigFileThreshold: no
     # size check first, one `cat-file --batch` (the sizes come with the blobs)
-    found = _stream_lines(repo, [(oid, None) for oid in oids])
-    counts: dict[str, LineCount | None] = dict(found)
+    counts: dict[str, LineCount | None]
+    if counted is not None:  # counted beside the diff (`_LineCounter`)
+        counts = dict(counted)
+    elif _session(repo) is not None and len(oids) <= SESSION_BLOBS:
+        counts = _blob_lines(repo, oids, None)
+    else:
+        counts = dict(_stream_lines(repo, [(oid, None) for oid in oids]))
     whole: list[str] = []
     for item in texts:
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -1249,15 +1323,30 @@ def _count_lone_cr(repo: Repo, files: list[FileChange], texts: list[_Uncounted])
     )
 
 
-def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, LineCount | None]:
+# A thread's `Repo.blob_session` counts this many blobs or fewer itself, one
+# at a time; more go to a pipelined `cat-file` of their own.  Kept: `gate
+# lab` (a blob or two per patch) starts one git process fewer per patch.
+SESSION_BLOBS = 64
+
+
+def _session(repo: Repo) -> _CatFile | None:
+    """This thread's `Repo.blob_session`, if it has one."""
+    return repo._cats.get(threading.get_ident())
+
+
+def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str, LineCount | None]:
     """The lines of each blob (`gate.changes.line_count`); None for a blob
-    over `limit` bytes, which is not read.
+    over `limit` bytes, which is not read (None: no limit).  A thread's
+    `Repo.blob_session` counts up to `SESSION_BLOBS` of them itself.
 
     Two `git cat-file` processes: `--batch-check` for the sizes, then
     `--batch` for the blobs to count, fed by a writer thread so git never
     waits for a round trip; each blob is counted in 1 MiB chunks as it
     streams, so memory stays flat whatever its size."""
     unique = list(dict.fromkeys(oids))
+    cat = _session(repo)
+    if cat is not None and len(unique) <= SESSION_BLOBS:
+        return {oid: cat.count(oid, limit) for oid in unique}
     listing = repo.run(
         ["cat-file", "--batch-check"], input="".join(f"{oid}\n" for oid in unique).encode()
     )
@@ -1271,7 +1360,7 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int) -> dict[str, LineCo
                 f"git cannot read blob {oid}: run git fsck, or fetch the missing objects"
             )
         size = int(fields[2])
-        if size > limit:
+        if limit is not None and size > limit:
             counts[oid] = None
         else:
             wanted.append((oid, size))
@@ -1288,11 +1377,12 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
-                repo._argv(["cat-file", "--batch"]),
+                repo._argv(["cat-file", "--batch", "--buffer"]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=err,
                 env=repo._env(),
+                bufsize=_CHUNK,
             )
         except OSError as exc:
             raise repo._start_error(exc) from None
@@ -1310,15 +1400,6 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
         writer.start()
         counts: dict[str, LineCount] = {}
 
-        def content(oid: str, size: int) -> Iterator[bytes]:
-            left = size
-            while left:
-                chunk = stdout.read(min(left, _CHUNK))
-                if not chunk:
-                    raise ValueError(oid)
-                left -= len(chunk)
-                yield chunk
-
         try:
             for oid, expected in blobs:
                 line = stdout.readline()
@@ -1332,7 +1413,13 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
                 size = int(header.group(2))
                 if expected is not None and size != expected:
                     raise ValueError(oid)
-                counts[oid] = line_count(content(oid, size))
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    counts[oid] = line_count((data[:size],))
+                    continue
+                counts[oid] = line_count(_chunks_of(stdout, size, oid))
                 if stdout.read(1) != b"\n":
                     raise ValueError(oid)
         except ValueError:
@@ -1345,6 +1432,149 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
             stdout.close()
             proc.wait()
     return counts
+
+
+def _chunks_of(stream: IO[bytes], size: int, oid: str) -> Iterator[bytes]:
+    """The next `size` bytes of `stream` (blob `oid`), in chunks of at most
+    `_CHUNK`; ValueError when it ends first."""
+    left = size
+    while left:
+        chunk = stream.read(min(left, _CHUNK))
+        if not chunk:
+            raise ValueError(oid)
+        left -= len(chunk)
+        yield chunk
+
+
+class _Fed(list[_Uncounted]):
+    """The text files `parse_diff` collects, each
+    one's blobs handed to `feed` as it is appended."""
+
+    def __init__(self, feed: Callable[[str], None]) -> None:
+        super().__init__()
+        self._feed = feed
+
+    def append(self, item: _Uncounted) -> None:
+        super().append(item)
+        for oid in (item.old, item.new):
+            if oid is not None:
+                self._feed(oid)
+
+
+class _LineCounter:
+    """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
+    from one `git cat-file --batch` started on the first one, whose output a
+    thread counts as it streams: `gate check` counts the changed text blobs
+    for lone carriage returns while git still computes the diff.  Each blob
+    is read once, whatever asks for it.
+
+    Kept: on bench/bench_check.py's change (10,201 blobs, 23 MB) counting
+    after the diff took 0.3-0.6 s of wall time on the loaded 2-core
+    machine; beside it the wait is for the last blobs only (figures in
+    docs/development.md, Benchmarks)."""
+
+    def __init__(self, repo: Repo) -> None:
+        self._repo = repo
+        self._sent: set[str] = set()
+        self._counts: dict[str, LineCount] = {}
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._err: IO[bytes] | None = None
+        self._thread: threading.Thread | None = None
+        self._problem: str | None = None
+
+    def want(self, oid: str) -> None:
+        """Ask for the count of blob `oid` (once, however often it is named)."""
+        if oid in self._sent or self._problem is not None:
+            return
+        self._sent.add(oid)
+        if self._proc is None:
+            self._start()
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            return
+        try:
+            proc.stdin.write(f"{oid}\n".encode("ascii"))
+        except OSError:  # git died: `finish` says why
+            self._problem = "it stopped reading"
+
+    def _start(self) -> None:
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            self._proc = subprocess.Popen(
+                self._repo._argv(["cat-file", "--batch", "--buffer"]),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._err,
+                env=self._repo._env(),
+            )  # the default buffer: names reach git every 8 KiB, as the diff names them
+        except OSError as exc:
+            self._problem = str(self._repo._start_error(exc))
+            return
+        self._thread = threading.Thread(target=self._read, name="gate-cat-file", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        from gate.changes import line_count
+
+        assert self._proc is not None and self._proc.stdout is not None
+        stdout = self._proc.stdout
+        try:
+            while True:
+                line = stdout.readline()
+                if not line:
+                    return
+                header = _HEADER.match(line)
+                if header is None or header.group(1) != b"blob":
+                    raise ValueError(line[:80])
+                oid = line.split(b" ", 1)[0].decode("ascii")
+                size = int(header.group(2))
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    self._counts[oid] = line_count((data[:size],))
+                    continue
+                # a big one in chunks as it streams: memory stays flat
+                self._counts[oid] = line_count(_chunks_of(stdout, size, oid))
+                if stdout.read(1) != b"\n":
+                    raise ValueError(oid)
+        except (ValueError, OSError) as exc:
+            self._problem = f"unexpected output ({exc})"
+            self._proc.kill()
+        finally:
+            stdout.close()
+
+    def finish(self) -> dict[str, LineCount]:
+        """Every wanted blob's count, once git's diff named them all."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        if self._thread is not None:
+            self._thread.join()
+        if proc is not None:
+            proc.wait()
+        if self._problem is not None or set(self._counts) != self._sent:
+            why = ""
+            if self._err is not None:
+                self._err.seek(0)
+                why = _first_line(self._err.read())
+            raise GateError(f"git cat-file failed: {why or self._problem or 'a blob is missing'}")
+        return self._counts
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+            proc.wait()
+        if self._thread is not None:
+            self._thread.join()
+        if self._err is not None:
+            self._err.close()
 
 
 class _CatFile:
@@ -1408,9 +1638,30 @@ class _CatFile:
         found = self._request(name, 0)
         return None if found is None else found[0]
 
-    def _request(self, name: str, limit: int | None = None) -> tuple[str, bytes | None, int] | None:
-        """(type, content, size) of object `name`, None when missing; the
-        content is None (skipped) when it is over `limit` bytes."""
+    def count(self, oid: str, limit: int | None) -> LineCount | None:
+        """The lines of blob `oid` (`gate.changes.line_count`), counted in
+        chunks as it streams (memory stays flat); None for a blob over
+        `limit` bytes, which is skipped.  GateError when it is missing."""
+        from gate.changes import line_count
+
+        found = self._header(oid)
+        if found is None or found[0] != "blob":
+            raise GateError(
+                f"git cannot read blob {oid}: run git fsck, or fetch the missing objects"
+            )
+        size = found[1]
+        if limit is not None and size > limit:
+            self._skip(size)
+            return None
+        counted = line_count(self._chunks(size))
+        assert self.proc is not None and self.proc.stdout is not None
+        if self.proc.stdout.read(1) != b"\n":
+            raise self._failure()
+        return counted
+
+    def _header(self, name: str) -> tuple[str, int] | None:
+        """Ask for object `name`: (type, size) with its content next on
+        stdout, or None when it is missing."""
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
@@ -1435,18 +1686,40 @@ class _CatFile:
             if not line.endswith((b" missing\n", b" ambiguous\n")):
                 raise self._failure()
             return None
-        kind = found.group(1).decode("ascii")
-        size = int(found.group(2))
-        if limit is not None and size > limit:
-            left = size
-            while left:
-                skipped = len(stdout.read(min(left, _CHUNK)))
-                if not skipped:
-                    raise self._failure()
-                left -= skipped
-            if stdout.read(1) != b"\n":
+        return found.group(1).decode("ascii"), int(found.group(2))
+
+    def _chunks(self, size: int) -> Iterator[bytes]:
+        """The next `size` bytes of content, in chunks of at most `_CHUNK`."""
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
+        left = size
+        while left:
+            chunk = stdout.read(min(left, _CHUNK))
+            if not chunk:
                 raise self._failure()
+            left -= len(chunk)
+            yield chunk
+
+    def _skip(self, size: int) -> None:
+        """Read through `size` bytes of content and the newline after it."""
+        assert self.proc is not None and self.proc.stdout is not None
+        for _ in self._chunks(size):
+            pass
+        if self.proc.stdout.read(1) != b"\n":
+            raise self._failure()
+
+    def _request(self, name: str, limit: int | None = None) -> tuple[str, bytes | None, int] | None:
+        """(type, content, size) of object `name`, None when missing; the
+        content is None (skipped) when it is over `limit` bytes."""
+        found = self._header(name)
+        if found is None:
+            return None
+        kind, size = found
+        if limit is not None and size > limit:
+            self._skip(size)
             return kind, None, size
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
         data = stdout.read(size)
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()
@@ -1512,7 +1785,7 @@ def changes_from_git(
         base = repo.rev_parse(base_rev)
         head = repo.rev_parse(head_rev)
         judged = span(repo, base, head)
-    with repo.start_diff(judged.old, judged.new) as job:
+    with repo.start_diff(judged.old, judged.new, background=False) as job:
         files = job.result()
         notes = change_notes(judged, job)
     texts = repo.read_texts(judged.old, judged.new, text_wants(content_files).paths(files))

@@ -222,7 +222,7 @@ class _Builder:
         anchored: list[str] = []
         any_depth: list[str] = []
         for pattern in patterns:
-            is_anchored, body = self.body(pattern, exact=exact)
+            is_anchored, body = self.body(_one_name(pattern), exact=exact)
             (anchored if is_anchored else any_depth).append(body)
         branches = []
         if anchored:
@@ -232,6 +232,20 @@ class _Builder:
         if not branches:
             return "(?!)"
         return "^(?:" + "|".join(branches) + ")"
+
+
+def _one_name(pattern: str) -> str:
+    """`**/NAME` (a trailing `/` kept) as `NAME`: the same paths, at any
+    depth, and its expression then shares the one directory loop of every
+    pattern that matches at any depth.  Kept: test_drift's 69 default
+    test and runner globs (most of them `**/NAME`) over 10,000 paths took
+    a quarter of the time (docs/development.md, Benchmarks)."""
+    if pattern.startswith("**/"):
+        rest = pattern[3:]
+        name = rest.rstrip("/")
+        if name and "/" not in name and name != "**":
+            return rest
+    return pattern
 
 
 def translate(pattern: str) -> str:
@@ -291,6 +305,11 @@ def _compile(
     return re.compile(f"(?:{whole})|(?:{parent})", re.DOTALL)
 
 
+# Kept: `matches` on one path at a time is how callers ask about a fixed
+# pattern list in a loop (test_drift's runner sections, 10 lists per
+# changed file); building the test afresh per call was 3 of the 4 s of
+# `gate check` on bench_check's 10,000 files.
+@lru_cache(maxsize=512)
 def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     """The test for one mode: for FOLDED and REACH, the path and its folded
     forms (`gate.paths.folds`), each against the patterns seen the same
@@ -310,21 +329,45 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
         if single and name != "exact":
             seen = (name, *patterns)
         if seen not in regexes:
-            regexes[seen] = _compile(patterns, name, above).match
+            regexes[seen] = _lazy(patterns, name, above)
         matches.append(regexes[seen])
     exact, by_fold, by_names = matches
+    plain = not single
 
     def test(path: str) -> bool:
-        if exact(path) is not None:
-            return True
         folded, named = folds(path)
-        if (folded != path or by_fold is not exact) and by_fold(folded) is not None:
+        if plain and path.isascii():
+            # An ASCII path matches the patterns only if its fold (lower
+            # case) matches their folded forms too: each literal run it
+            # matched folds as the pattern's does, and `*` and `**` read
+            # alike.  So one expression, not two (the exact one is never
+            # compiled for a change of ASCII paths).
+            if by_fold(folded) is not None:
+                return True
+        elif exact(path) is not None or (
+            (folded != path or by_fold is not exact) and by_fold(folded) is not None
+        ):
             return True
         if (named == folded and by_names is by_fold) or (named == path and by_names is exact):
             return False
         return by_names(named) is not None
 
     return test
+
+
+def _lazy(
+    patterns: tuple[str, ...], view: str, above: bool
+) -> Callable[[str], re.Match[str] | None]:
+    """`_compile(patterns, view, above).match`, compiled on its first call
+    (a big pattern list's expression takes milliseconds to compile)."""
+    compiled: list[Callable[[str], re.Match[str] | None]] = []
+
+    def match(path: str) -> re.Match[str] | None:
+        if not compiled:
+            compiled.append(_compile(patterns, view, above).match)
+        return compiled[0](path)
+
+    return match
 
 
 def _never(path: str) -> bool:

@@ -402,3 +402,74 @@ def test_a_carriage_return_alone_never_hides_a_line(fuzz_repo: Any, old: bytes, 
         assert (change.added, change.deleted) == text_counts(repo, old, new)
     assert change.added is not None and change.deleted is not None
     assert change.added - change.deleted == lines_of(new) - lines_of(old)
+
+
+# Bytes with any mix of \n, \r\n, \r and NUL (a NUL makes git call a file binary).
+MIXED = st.lists(st.sampled_from([b"a", b"b ", b"\n", b"\r\n", b"\r", b"\0"]), max_size=30).map(
+    b"".join
+)
+
+
+def commit_files(repo: Any, contents: dict[str, bytes]) -> str:
+    """Make each path a file holding exactly its bytes (no eol conversion); commit."""
+    for path, data in contents.items():
+        blob = repo.git("hash-object", "-w", "--no-filters", "--stdin", input=data).strip()
+        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}")
+    repo.git("commit", "-q", "--allow-empty", "-m", "side")
+    return str(repo.head())
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(sides=st.lists(st.tuples(MIXED, MIXED), min_size=1, max_size=4))
+def test_counts_beside_the_diff_after_it_and_in_a_session_agree(
+    fuzz_repo: Any, sides: list[tuple[bytes, bytes]]
+) -> None:
+    """Several files changed at once, blobs shared between files and sides:
+    the counts taken beside git's diff (`gate check`: `Repo.diff`), after it
+    (`changes_from_git`, as `gate backtest` reads them) and through a
+    thread's blob session (as `gate lab` does) are each the reference: git's
+    own numstat for a text file, and every line of both versions for a
+    file git calls binary or one with a carriage return alone."""
+    from gate.git import changes_from_git
+
+    repo = fuzz_repo
+    clear_attributes(repo, Path(os.environ["HOME"]))
+    base = commit_files(repo, {f"f{i}": old for i, (old, _) in enumerate(sides)})
+    head = commit_files(repo, {f"f{i}": new for i, (_, new) in enumerate(sides)})
+    expected = {}
+    for i, (old, new) in enumerate(sides):
+        if old == new:
+            continue
+        whole = any(git_calls_binary(d) or lone_cr(d) for d in (old, new))
+        counts = (lines_of(new), lines_of(old)) if whole else text_counts(repo, old, new)
+        expected[f"f{i}"] = counts
+    git = Repo(repo.root)
+    beside = git.diff(base, head)
+    after = changes_from_git(git, base, head, (), parent=True).files
+    with git.blob_session():
+        session = changes_from_git(git, base, head, (), parent=True).files
+    for files in (beside, after, session):
+        found = {f.path: (f.added, f.deleted) for f in files if f.path.startswith("f")}
+        assert found == expected
+
+
+def test_a_blob_over_a_chunk_is_counted_as_it_streams(fuzz_repo: Any) -> None:
+    """Blobs over the 1 MiB the counters read at once are counted chunk by
+    chunk, a `\\r\\n` split over two chunks still one line end: beside the
+    diff and after it alike."""
+    from gate.git import changes_from_git
+
+    repo = fuzz_repo
+    old = b"ab" + b"x\r\n" * 400_000  # a \r is the last byte of the first MiB
+    assert old[(1 << 20) - 1 : (1 << 20) + 1] == b"\r\n"
+    base = commit_files(repo, {"lone": old, "plain": old})
+    head = commit_files(repo, {"lone": old + b"z\rq\n", "plain": old + b"z\n"})
+    git = Repo(repo.root)
+    expected = {"lone": (lines_of(old) + 2, lines_of(old)), "plain": (1, 0)}
+    assert lines_of(old) == 400_000
+    for files in (git.diff(base, head), changes_from_git(git, base, head, (), parent=True).files):
+        assert {f.path: (f.added, f.deleted) for f in files} == expected

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gate.changes import (
@@ -625,6 +626,14 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
     """
     if text is None:
         return []
+    return list(_statements(path, side, text))
+
+
+# Kept: `gate lab` parses a file's base version once for all its patches,
+# and keep_symbols and confine_to_symbols share each parse (two thirds of
+# the lab's parses).  Statements are frozen; an error is not remembered.
+@lru_cache(maxsize=16)
+def _statements(path: str, side: str, text: str) -> tuple[Statement, ...]:
     try:
         data = encode(text)
         tree = ast.parse(data)
@@ -649,7 +658,7 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
             "cannot tell which lines changed; save the file as UTF-8",
             None,
         )
-    return [_statement(node) for node in tree.body]
+    return tuple(_statement(node) for node in tree.body)
 
 
 def both_statements(

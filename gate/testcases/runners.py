@@ -438,6 +438,8 @@ def runners_for(path: str) -> tuple[str, ...]:
 def section_for(path: str) -> Section | None:
     """The `SECTION_FILES` entry `path` matches (letter case and Unicode
     folded, as `test_drift` matches), or None."""
+    if not globs.matches(path, SECTION_GLOBS, globs.FOLDED):
+        return None  # most paths: one expression instead of one per section
     for section in SECTION_FILES:
         if globs.matches(path, (section.glob,), globs.FOLDED):
             return section
