@@ -625,8 +625,8 @@ class BaseIndex:
         """A new copy of the template in the template's folder (its path);
         the caller removes it."""
         fd, path = tempfile.mkstemp(prefix="index-", dir=self._dir.name)
-        with os.fdopen(fd, "wb") as out, open(self.template, "rb") as src:
-            shutil.copyfileobj(src, out)
+        os.close(fd)
+        shutil.copyfile(self.template, path)
         return path
 
     def close(self) -> None:
