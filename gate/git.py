@@ -50,7 +50,7 @@ from gate.errors import GateError
 from gate.paths import from_bytes, quoted, to_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import ChangeSet, FileChange, FileTexts, LineCount, TextWants
+    from gate.changes import BaseTree, ChangeSet, FileChange, FileTexts, LineCount, TextWants
 
 # gate.changes (and with it dataclasses) is imported where it is used, not
 # here: `gate check` starts git before paying for those imports.  The status
@@ -476,6 +476,31 @@ class Repo:
         sha = self._object(rev)
         out = self.run(["ls-tree", "-r", "-z", "--full-tree", "--name-only", sha])
         return tuple(sorted(from_bytes(raw) for raw in out.split(b"\0") if raw))
+
+    def base_tree(self, rev: str, folders: Iterable[str]) -> BaseTree:
+        """The entries of each of `folders` ("" the root) in the tree of
+        `rev` (`gate.changes.BaseTree`), in one `git ls-tree`; a folder
+        absent at `rev`, or a file there, is not listed."""
+        from gate.changes import BaseTree
+
+        wanted = sorted(set(folders))
+        sha = self._object(rev)
+        args = ["ls-tree", "-z", "--full-tree", sha, "--", *(f"{f}/" if f else "." for f in wanted)]
+        entries: dict[str, str] = {}
+        for record in self.run(args).split(b"\0"):
+            if not record:
+                continue
+            meta, _, raw = record.partition(b"\t")
+            mode, kind = meta.split(b" ")[:2]
+            path = from_bytes(raw)
+            entries[path] = "link" if mode == b"120000" else "file" if kind == b"blob" else "folder"
+            folder = path.rpartition("/")[0]
+            while folder:  # a folder listed for its children is not shown itself
+                entries.setdefault(folder, "folder")
+                folder = folder.rpartition("/")[0]
+        present = {p.rpartition("/")[0] for p in entries}
+        listed = {f for f in wanted if f == "" or f in present}
+        return BaseTree(entries=entries, listed=frozenset(listed))
 
     def read_texts(
         self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
@@ -1503,7 +1528,7 @@ def changes_from_git(
     three git calls fewer, the same change (a missing object still fails the
     diff).
     """
-    from gate.changes import ChangeSet, text_wants
+    from gate.changes import ChangeSet, text_wants, tree_folders
 
     if parent:
         base, head = base_rev, head_rev
@@ -1515,9 +1540,18 @@ def changes_from_git(
     with repo.start_diff(judged.old, judged.new) as job:
         files = job.result()
         notes = change_notes(judged, job)
-    texts = repo.read_texts(judged.old, judged.new, text_wants(content_files).paths(files))
+    wants = text_wants(content_files)
+    texts = repo.read_texts(judged.old, judged.new, wants.paths(files))
+    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
     return ChangeSet(
-        files=files, base=base, head=head, stdout=stdout, texts=texts, source="git", notes=notes
+        files=files,
+        base=base,
+        head=head,
+        stdout=stdout,
+        texts=texts,
+        source="git",
+        notes=notes,
+        tree=tree,
     )
 
 

@@ -139,6 +139,74 @@ def too_large(side: str, size: int) -> FileTexts:
     )
 
 
+# Where Python finds a project's own top-level modules and packages: the
+# repository's root (a flat layout, and `python -m pytest` puts it on
+# `sys.path`) and `src/` (the src layout), the two layouts setuptools,
+# hatch, PDM, flit and Poetry discover by themselves.
+LAYOUT_ROOTS = ("", "src")
+# The most folders a source that pays per request (the contents API) lists
+# for `BaseTree`; past it a folder is not listed (`BaseTree.listed`), and
+# what hangs on its contents is judged the strict way.
+TREE_READS = 30
+
+
+@dataclass(frozen=True)
+class BaseTree:
+    """Entries of the base tree where Python may find what a change's new
+    modules shadow: every entry of each folder in `listed` (the layout
+    roots, and the folders `tree_folders` names), path -> `"file"`,
+    `"folder"` (a tree or a submodule) or `"link"` (a symlink: a file or a
+    folder in a checkout).  A folder named but not in `listed` is unknown
+    (not listed by a source that caps its requests): its contents may be
+    anything."""
+
+    entries: Mapping[str, str] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))
+        object.__setattr__(self, "listed", frozenset(self.listed))
+
+    def children(self, folder: str) -> dict[str, str] | None:
+        """The entries of `folder` ("" the root): name -> kind; None when
+        it was not listed."""
+        if folder not in self.listed:
+            return None
+        prefix = f"{folder}/" if folder else ""
+        return {
+            p[len(prefix) :]: kind
+            for p, kind in self.entries.items()
+            if p.startswith(prefix) and "/" not in p[len(prefix) :]
+        }
+
+
+def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
+    """The base folders a source lists for `BaseTree`, sorted: the layout
+    roots; in each, the folders named like a folder or module a written
+    path goes through (`clamp` for `tests/clamp.py` or `tests/clamp/x.py`:
+    a first-party package of that name, regular or namespace, which
+    its listing tells apart); and the folder of each written path that
+    Python may import, with its parent (what sits beside a new module or
+    package there).  Only Python identifiers: nothing else is imported.
+    A folder absent at base is simply not found."""
+    wanted: set[str] = set(LAYOUT_ROOTS)
+    names: set[str] = set()
+    for f in files:
+        if f.status == UNKNOWN:
+            continue
+        for path in f.written:
+            parts = path.split("/")
+            names.update(p.partition(".")[0] for p in parts)
+            if parts[-1].endswith((".py", ".pyw", ".pyc", ".so", ".pyd", ".pth")):
+                for depth in (1, 2):
+                    if len(parts) > depth:
+                        wanted.add("/".join(parts[:-depth]))
+    for root in LAYOUT_ROOTS:
+        prefix = f"{root}/" if root else ""
+        wanted.update(prefix + n for n in names if n.isidentifier())
+    return tuple(sorted(w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)))
+
+
 @dataclass(frozen=True)
 class TextWants:
     """Which files' base and head texts a source reads for the rules
@@ -154,6 +222,7 @@ class TextWants:
 
     files: tuple[str, ...] = ()
     touched: Callable[[str], bool] | None = None
+    tree: bool = False  # some rule reads the base tree's layout (`BaseTree`)
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """`files` and each written path `touched` accepts, sorted."""
@@ -250,7 +319,9 @@ class ChangeSet:
     source left out or chose (git's rename limit, one of several merge bases);
     every report built from this change set carries them.  `withheld` maps
     a content file whose text was not read to the reason (from `texts`
-    entries with `FileTexts.withheld`, which leave `texts`).
+    entries with `FileTexts.withheld`, which leave `texts`).  `tree` is
+    the base tree's layout (`BaseTree`) when some rule reads it
+    (`TextWants.tree`) and the source can list it; None otherwise.
     """
 
     files: tuple[FileChange, ...] = ()
@@ -261,6 +332,7 @@ class ChangeSet:
     files_touched: int | None = None
     source: Source = "git"
     notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
+    tree: BaseTree | None = None  # the base tree's layout, when a rule reads it
     withheld: Mapping[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:

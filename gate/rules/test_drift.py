@@ -185,7 +185,6 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from gate import globs
@@ -203,9 +202,10 @@ from gate.changes import (
     FileChange,
 )
 from gate.report import RuleResult
-from gate.rubric import Rule
-from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
-from gate.rules.kind import PATHS, TEXTS
+from gate.rubric import DEFAULT_TESTS, Rule
+from gate.rules import _shadow
+from gate.rules._common import names, param_bool, param_list, plural, result
+from gate.rules.kind import PATHS, TEXTS, TREE
 from gate.testcases import (
     MODULES,
     Unparsable,
@@ -231,7 +231,7 @@ PARAMETERS = {
 }
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
-READS = {PATHS, TEXTS}
+READS = {PATHS, TEXTS, TREE}
 TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
@@ -384,25 +384,6 @@ def _first_line(code: str, limit: int = 60) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-# Modules a new file at a test path may shadow for every test: the
-# standard library's, less the built-in ones (no path entry can replace
-# those) and `test` (the CPython test suite, which no test imports).
-_STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"test"}
-
-
-def _stdlib_shadow(path: str) -> str | None:
-    """Why the new file `path` at a test path replaces a standard-library
-    module for the tests (None: it does not)."""
-    name = _module_name(path)
-    if name is None or name not in _STDLIB:
-        return None
-    return (
-        f"{path} (new) is named like the standard library's {name}: pytest's default import "
-        "mode puts a test folder without __init__.py first on sys.path, so a test that "
-        f"imports {name} after it is collected gets this file instead (rename it)"
-    )
-
-
 def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
     it adds.  A new test module, or a new helper module at a test path (a
@@ -478,7 +459,6 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
                 submodules.append(f.path)
                 continue
             problem, added = _new_module(changes, f)
-            problem = _stdlib_shadow(f.path) or problem
             if problem is not None:
                 fresh.append(problem)
             if allow_added:
@@ -523,6 +503,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         offending.extend(hits)
     sections = _section_changes(changes, globs.matcher(patterns, GLOBS["paths"]))
     offending.extend(sections)
+    in_tests = globs.matcher((*patterns, *DEFAULT_TESTS), GLOBS["paths"])
+    for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
+        fresh.append(why)
+        offending.append(path)
     if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
         extra = "" if allow_added else "; no test file added"
         if new_tests:

@@ -1,0 +1,315 @@
+"""What a new file in the test tree makes Python import instead of the
+module a test means: `test_drift`'s check of the import path.  Pure.
+
+Derived from the import system's documentation (the language reference's
+"The import system", `importlib.machinery`, PEP 420, PEP 3147, PEP 552,
+the `site` module) and pytest's "pytest import mechanisms and
+sys.path/PYTHONPATH":
+
+- pytest's default import mode (`prepend`) inserts, for each test module
+  and `conftest.py`, its basedir (the first folder upward without an
+  `__init__.py`) at the start of `sys.path`; so a test folder comes before
+  the repository's root (`python -m pytest`, `rootdir`) and before `src/`
+  (an install, or `pythonpath = src`);
+- the path-based finder takes the first entry of `sys.path` that holds a
+  regular package (`name/__init__` + any suffix it loads), an extension
+  module or a module (`name.py`, a sourceless `name.pyc`); a folder
+  without `__init__` is a namespace portion, used only when no entry holds
+  a module or a regular package, and the portions of a namespace package
+  are searched in `sys.path` order for its submodules (PEP 420);
+- cached bytecode (`__pycache__/name.TAG.pyc`) runs instead of the source
+  when it is hash-based (PEP 552: unchecked, the source is never read);
+  an extension module comes before the source beside it;
+- the `site` module runs a site folder's `.pth` import lines and imports
+  `sitecustomize`/`usercustomize` at startup, before any test.
+
+So a file the change places in a folder a test runner may put first on
+`sys.path` replaces, for every test, a first-party top-level module or
+package of the same name (at the root or under `src/`, from the base
+tree's layout, `gate.changes.BaseTree`, and from the change itself) or a
+standard-library module; a new namespace portion of that name extends a
+first-party namespace package ahead of it; bytecode and extension modules
+replace what they are named like; a startup file replaces anything.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gate.changes import ADDED, COPIED, DELETED, LAYOUT_ROOTS, RENAMED, BaseTree, ChangeSet
+from gate.rules._common import _PLACES, _SITE_DIRS, _SITE_MODULES, _extension, _module_name
+
+# Modules a new file at a test path may shadow for every test: the
+# standard library's, less the built-in ones (no path entry can replace
+# those) and `test` (the CPython test suite, which no test imports).
+STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"test"}
+# What Python's finder loads a package's `__init__` from (and a module
+# from), besides extension modules: `importlib.machinery.all_suffixes()`.
+_SOURCES = (".py", ".pyw", ".pyc")
+
+MODULE = "module"
+PACKAGE = "package"
+NAMESPACE = "namespace package"
+UNLISTED = "folder"  # a folder the source did not list: module, package or namespace
+
+
+@dataclass(frozen=True)
+class FirstParty:
+    """A first-party top-level name: where it is (a path of the base tree,
+    or one the change places) and what it is at head."""
+
+    name: str
+    path: str
+    kind: str
+
+
+def _importable(leaf: str) -> str | None:
+    """The module name a file named `leaf` is imported as, or None."""
+    stem = leaf.partition(".")[0]
+    if not stem.isidentifier():
+        return None
+    suffix = leaf[len(stem) :]
+    return stem if suffix in _SOURCES or _extension(suffix) else None
+
+
+def _init(leaf: str) -> bool:
+    return _importable(leaf) == "__init__"
+
+
+def first_party(changes: ChangeSet) -> dict[str, list[FirstParty]]:
+    """The first-party top-level modules and packages at head, by name:
+    each entry of a layout root (`LAYOUT_ROOTS`) of the base tree that
+    Python imports (a module; a folder with an `__init__`, a regular
+    package; a folder holding modules or folders, a namespace package; a
+    folder the source did not list, any of them), then the change: a
+    package whose `__init__` it removes is a namespace package at head,
+    and what it places at a layout root is first-party too.  A folder of
+    data only holds nothing to import.  Dunder names (`__pycache__`) and
+    `conftest` (test configuration) are not modules a test imports."""
+    tree = changes.tree or BaseTree()
+    found: dict[str, FirstParty] = {}
+    for root in LAYOUT_ROOTS:
+        kids = tree.children(root)
+        for name, kind in sorted((kids or {}).items()):
+            path = f"{root}/{name}" if root else name
+            module = _importable(name)
+            if kind == "file" or (kind == "link" and module is not None):
+                if module is not None and path not in found:
+                    found[path] = FirstParty(module, path, MODULE)
+                continue
+            if not name.isidentifier():
+                continue
+            inside = tree.children(path)
+            if inside is None:
+                found[path] = FirstParty(name, f"{path}/", UNLISTED)
+            elif any(_init(n) and k != "folder" for n, k in inside.items()):
+                found[path] = FirstParty(name, f"{path}/", PACKAGE)
+            elif any(k != "file" or _importable(n) for n, k in inside.items()):
+                found[path] = FirstParty(name, f"{path}/", NAMESPACE)
+    for f in changes.files:
+        gone = f.path if f.status == DELETED else f.old_path if f.status == RENAMED else None
+        placed = f.path if f.status in _PLACES else None
+        for side, removed in ((gone, True), (placed, False)):
+            if side is None:
+                continue
+            root, rest = _at_layout_root(side)
+            top = rest.split("/")[0]
+            key = f"{root}/{top}" if root else top
+            if removed:
+                entry = found.get(key)
+                if entry is not None and entry.kind == PACKAGE and _is_init(rest, top):
+                    found[key] = FirstParty(entry.name, entry.path, NAMESPACE)
+                continue
+            if "/" not in rest:
+                module = _importable(rest)
+                if module is not None and key not in found:
+                    found[key] = FirstParty(module, side, MODULE)
+            elif top.isidentifier() and _importable(rest.rpartition("/")[2]) is not None:
+                kind = PACKAGE if _is_init(rest, top) else NAMESPACE
+                entry = found.get(key)
+                if entry is None or (kind == PACKAGE and entry.kind == NAMESPACE):
+                    found[key] = FirstParty(top, f"{key}/", kind)
+    out: dict[str, list[FirstParty]] = {}
+    for entry in found.values():
+        if entry.name.startswith("__") or entry.name == "conftest":
+            continue
+        out.setdefault(entry.name, []).append(entry)
+    return out
+
+
+def _is_init(rest: str, top: str) -> bool:
+    """Whether `rest` (a path inside a layout root) is `top/__init__.*`."""
+    return rest.count("/") == 1 and _init(rest.partition("/")[2])
+
+
+def _at_layout_root(path: str) -> tuple[str, str]:
+    """(the layout root, the path inside it): `src/x` is in `src/` (and
+    also, as the namespace package `src`, in the root: `first_party` adds
+    the root's folders from the base tree)."""
+    if path.startswith("src/"):
+        return "src", path[len("src/") :]
+    return "", path
+
+
+def _has_init(changes: ChangeSet, folder: str) -> bool | None:
+    """Whether `folder` holds an `__init__` at head (None: unknown)."""
+    prefix = f"{folder}/"
+    for f in changes.files:
+        if f.status in _PLACES and f.path.startswith(prefix) and _init(f.path[len(prefix) :]):
+            return True
+    kids = (changes.tree or BaseTree()).children(folder)
+    if kids is None:
+        return None
+    removed = {
+        p for f in changes.files if f.status in (DELETED, RENAMED) for p in (f.old_path, f.path)
+    }
+    return any(_init(n) and f"{prefix}{n}" not in removed for n in kids)
+
+
+def _entries(changes: ChangeSet, path: str) -> list[str]:
+    """The folders a test runner may put on `sys.path` ahead of the layout
+    roots that hold `path`, innermost first: its own folder, and while a
+    folder holds (or may hold) an `__init__` its parent too, as pytest's
+    basedir walks up; never the root or `src/` itself."""
+    folder = path.rpartition("/")[0]
+    out: list[str] = []
+    while folder and folder not in LAYOUT_ROOTS:
+        out.append(folder)
+        if _has_init(changes, folder) is False:
+            break
+        folder = folder.rpartition("/")[0]
+    return out
+
+
+def _in_test_folder(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether `path` is a test path or sits beside one (a test module the
+    change writes there, or one the base tree's listing shows): pytest
+    puts that folder on `sys.path`."""
+    if is_test(path):
+        return True
+    folder = path.rpartition("/")[0]
+    kids = (changes.tree or BaseTree()).children(folder) or {}
+    beside = [f"{folder}/{n}" if folder else n for n in kids]
+    beside += [p for f in changes.files for p in f.written if p.rpartition("/")[0] == folder]
+    return any(is_test(p) for p in beside if p != path)
+
+
+def _startup(path: str) -> bool:
+    folders = path.split("/")
+    return any(folder in _SITE_DIRS for folder in folders[:-1]) and (
+        folders[-1].endswith(".pth") or _module_name(path) in _SITE_MODULES
+    )
+
+
+def _shown(entries: list[FirstParty]) -> str:
+    return ", ".join(f"{e.path} ({e.kind})" for e in entries)
+
+
+def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """(path, why) for each file the change places (adds, copies, renames
+    or changes into place, or names with unknown status) that makes Python
+    import or run something else than what a test means, in path order:
+
+    - a `.pth` or `sitecustomize`/`usercustomize` in a site-packages
+      folder (a virtual environment in the checkout), anywhere;
+    - in a test folder (a test path, or beside one): bytecode or an
+      extension module; a module or regular package named like a
+      first-party top-level module or package (`first_party`) or a
+      standard-library module, from each folder pytest may put on
+      `sys.path` for it (`_entries`); a namespace portion named like a
+      first-party namespace package (or a folder the source did not
+      list), which comes before it for its submodules.
+
+    The tree's layout is unknown only for a rubric example (no base
+    tree): then only the startup, bytecode and standard-library forms
+    are judged."""
+    first = first_party(changes) if changes.tree is not None else {}
+    out: list[tuple[str, str]] = []
+    for f in sorted(changes.files, key=lambda f: f.path):
+        if f.status not in _PLACES:
+            continue
+        path = f.path
+        how = "new" if f.status in (ADDED, COPIED) else f.status.replace("_", " ")
+        where = f"{path} ({how})"
+        leaf = path.rpartition("/")[2]
+        if _startup(path):
+            out.append(
+                (
+                    path,
+                    f"{where} is a startup file in a site-packages folder: Python's site "
+                    "module runs it before any test, and it can replace any module "
+                    "(remove it; keep virtual environments out of the repository)",
+                )
+            )
+            continue
+        if path.rpartition("/")[0] in LAYOUT_ROOTS or leaf.lower() == "conftest.py":
+            continue  # first-party itself; a conftest.py is runner configuration
+        if not _in_test_folder(changes, path, is_test):
+            continue
+        stem = leaf.partition(".")[0]
+        if leaf.endswith((".pyc", ".pyo")) or _extension(leaf[len(stem) :]):
+            kind = "an extension module" if _extension(leaf[len(stem) :]) else "bytecode"
+            out.append(
+                (
+                    path,
+                    f"{where} is {kind} in a test folder, which Python loads before or "
+                    "instead of the source of the same name (a hash-based .pyc without "
+                    "reading the source): the gate cannot read what it runs; remove it",
+                )
+            )
+            continue
+        module = _module_name(path)
+        if module in STDLIB:
+            out.append(
+                (
+                    path,
+                    f"{where} is named like the standard library's {module}: pytest's "
+                    "default import mode puts a test folder without __init__.py first on "
+                    f"sys.path, so a test that imports {module} after it is collected gets "
+                    "this file instead (rename it)",
+                )
+            )
+            continue
+        found = _first_party_shadow(changes, path, first)
+        if found is not None:
+            out.append((path, f"{where} {found}"))
+    return out
+
+
+def _first_party_shadow(
+    changes: ChangeSet, path: str, first: dict[str, list[FirstParty]]
+) -> str | None:
+    """How the file `path` in a test folder shadows a first-party name, or None."""
+    for entry in _entries(changes, path):
+        rest = path[len(entry) + 1 :]
+        top, slash, inner = rest.partition("/")
+        if not slash:
+            name = _importable(top)
+            form = "a module"
+        else:
+            name = top if top.isidentifier() else None
+            form = "a package" if "/" not in inner and _init(inner) else "a namespace portion"
+            if form == "a namespace portion" and _importable(rest.rpartition("/")[2]) is None:
+                name = None  # a data file: nothing of it is imported
+        if name is None or name not in first:
+            continue
+        hits = first[name]
+        if form == "a namespace portion":
+            hits = [e for e in hits if e.kind in (NAMESPACE, UNLISTED)]
+            if not hits:
+                continue  # a module or regular package anywhere comes first (PEP 420)
+            return (
+                f"makes {entry}/{top}/ {form} of the first-party namespace package {name} "
+                f"({_shown(hits)}), which pytest's default import mode puts first on "
+                f"sys.path: its modules replace {name}'s of the same name for every test "
+                f"(rename the folder, or give {name} an __init__.py)"
+            )
+        rename = f"{top.partition('.')[0]}_helpers" if not slash else f"{top}_helpers"
+        return (
+            f"is {form} {name} in {entry}/, which pytest's default import mode puts first "
+            f"on sys.path: every test that imports {name} gets it instead of the "
+            f"first-party {_shown(hits)} (rename it, e.g. to {rename})"
+        )
+    return None
