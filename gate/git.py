@@ -484,6 +484,8 @@ class Repo:
         from gate.changes import BaseTree
 
         wanted = sorted(set(folders))
+        if not wanted:
+            return BaseTree()
         sha = self._object(rev)
         args = ["ls-tree", "-z", "--full-tree", sha, "--", *(f"{f}/" if f else "." for f in wanted)]
         entries: dict[str, str] = {}

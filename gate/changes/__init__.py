@@ -180,16 +180,22 @@ class BaseTree:
         }
 
 
+# The suffixes of what Python may import or run (sources, bytecode,
+# extension modules, `.pth` files).
+_IMPORTABLE = (".py", ".pyw", ".pyc", ".pyo", ".so", ".pyd", ".pth")
+
+
 def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     """The base folders a source lists for `BaseTree`, sorted: the layout
     roots; in each, the folders named like a folder or module a written
     path goes through (`clamp` for `tests/clamp.py` or `tests/clamp/x.py`:
     a first-party package of that name, regular or namespace, which
-    its listing tells apart); and the folder of each written path that
-    Python may import, with its parent (what sits beside a new module or
-    package there).  Only Python identifiers: nothing else is imported.
+    its listing tells apart); and each folder above a written path that
+    Python may import (what sits beside a new module there, and which of
+    them hold an `__init__`, which decides the folder pytest puts on
+    `sys.path`).  Only Python identifiers: nothing else is imported.
     A folder absent at base is simply not found."""
-    wanted: set[str] = set(LAYOUT_ROOTS)
+    wanted: set[str] = set()
     names: set[str] = set()
     for f in files:
         if f.status == UNKNOWN:
@@ -197,13 +203,14 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
         for path in f.written:
             parts = path.split("/")
             names.update(p.partition(".")[0] for p in parts)
-            if parts[-1].endswith((".py", ".pyw", ".pyc", ".so", ".pyd", ".pth")):
-                for depth in (1, 2):
-                    if len(parts) > depth:
-                        wanted.add("/".join(parts[:-depth]))
+            if parts[-1].endswith(_IMPORTABLE):
+                wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
+                wanted.update(LAYOUT_ROOTS)
+    if not wanted:
+        return ()  # nothing Python imports is written: nothing to shadow
     for root in LAYOUT_ROOTS:
         prefix = f"{root}/" if root else ""
-        wanted.update(prefix + n for n in names if n.isidentifier())
+        wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
     return tuple(sorted(w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)))
 
 

@@ -183,17 +183,44 @@ def _entries(changes: ChangeSet, path: str) -> list[str]:
     return out
 
 
+def _test_folder(changes: ChangeSet, folder: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether `folder` holds a test path (one the change writes, or one
+    the base tree's listing shows): pytest collects it, and puts `folder`
+    (or a folder above it, `_entries`) on `sys.path`."""
+    kids = (changes.tree or BaseTree()).children(folder) or {}
+    if any(is_test(f"{folder}/{n}") for n in kids):
+        return True
+    prefix = f"{folder}/"
+    return any(
+        is_test(p)
+        for f in changes.files
+        for p in f.written
+        if p.startswith(prefix) and "/" not in p[len(prefix) :]
+    )
+
+
 def _in_test_folder(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
-    """Whether `path` is a test path or sits beside one (a test module the
-    change writes there, or one the base tree's listing shows): pytest
-    puts that folder on `sys.path`."""
+    """Whether `path` is a test path, or sits in or under a folder that
+    holds one, below the layout roots."""
     if is_test(path):
         return True
     folder = path.rpartition("/")[0]
-    kids = (changes.tree or BaseTree()).children(folder) or {}
-    beside = [f"{folder}/{n}" if folder else n for n in kids]
-    beside += [p for f in changes.files for p in f.written if p.rpartition("/")[0] == folder]
-    return any(is_test(p) for p in beside if p != path)
+    while folder and folder not in LAYOUT_ROOTS:
+        if _test_folder(changes, folder, is_test):
+            return True
+        folder = folder.rpartition("/")[0]
+    return False
+
+
+def _source_of(path: str) -> str:
+    """The source a cached bytecode file stands for (`a/__pycache__/m.TAG.pyc`
+    -> `a/m.py`, PEP 3147); any other path itself."""
+    folder, _, leaf = path.rpartition("/")
+    above, _, cache = folder.rpartition("/")
+    if cache != "__pycache__" and folder != "__pycache__":
+        return path
+    source = f"{leaf.partition('.')[0]}.py"
+    return f"{above}/{source}" if above and cache == "__pycache__" else source
 
 
 def _startup(path: str) -> bool:
@@ -222,9 +249,13 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
       first-party namespace package (or a folder the source did not
       list), which comes before it for its submodules.
 
-    The tree's layout is unknown only for a rubric example (no base
-    tree): then only the startup, bytecode and standard-library forms
-    are judged."""
+    git and patch mode always list the base tree's layout for a rule
+    that reads it (`TextWants.tree`); API mode lists it through the
+    contents API, and without a listing a module in a test folder fails
+    there (what it shadows is unknown).  A rubric example, a writer's
+    `result.json` (whose test paths fail as of unknown status) and a
+    change set built by hand have no base tree: there only the startup,
+    bytecode and standard-library forms are judged."""
     first = first_party(changes) if changes.tree is not None else {}
     out: list[tuple[str, str]] = []
     for f in sorted(changes.files, key=lambda f: f.path):
@@ -246,7 +277,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
             continue
         if path.rpartition("/")[0] in LAYOUT_ROOTS or leaf.lower() == "conftest.py":
             continue  # first-party itself; a conftest.py is runner configuration
-        if not _in_test_folder(changes, path, is_test):
+        if not _in_test_folder(changes, _source_of(path), is_test):
             continue
         stem = leaf.partition(".")[0]
         if leaf.endswith((".pyc", ".pyo")) or _extension(leaf[len(stem) :]):
@@ -272,10 +303,27 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                 )
             )
             continue
+        if changes.tree is None:
+            if changes.source == "api" and _reaches_top(path):
+                out.append(
+                    (
+                        path,
+                        f"{where} may be imported instead of a first-party module of the "
+                        f"same name, and this source ({changes.source}) did not list the "
+                        "base tree's modules to tell; judge it with `gate check` on a git "
+                        "repository",
+                    )
+                )
+            continue
         found = _first_party_shadow(changes, path, first)
         if found is not None:
             out.append((path, f"{where} {found}"))
     return out
+
+
+def _reaches_top(path: str) -> bool:
+    """Whether Python may import the file `path` under some top-level name."""
+    return _importable(path.rpartition("/")[2]) is not None
 
 
 def _first_party_shadow(
