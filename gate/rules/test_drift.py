@@ -104,16 +104,49 @@ cap) is drift: it could hold anything.  A new file that no module reads
 new file; so is a new test file in a rubric example given by line counts
 only (it says nothing about content).
 
-A new module or package at a test path named like a standard-library
-module (`tests/json.py`, `tests/colorsys.py`, `tests/decimal/__init__.py`;
-not a built-in one such as `sys`) is drift: pytest's default import mode
-(`prepend`) puts a test folder without `__init__.py` first on `sys.path`,
-so a test that imports that module gets the new file instead.  A new
-module named like a first-party module (`tests/clamp_kit.py`) or an
-installed package (`tests/requests.py`) shadows it the same way; the rule
-does not see the base tree's names or what is installed, so that is out
-of its reach (`keep_symbols` and `confine_to_symbols` catch a shadow of
-the files they name).
+**A file the change places in a test folder that Python imports instead
+of what a test means is drift** (`gate.rules._shadow`), even with
+`allow_added: true`: pytest's default import mode (`prepend`) puts the
+folder of each test module (the first folder upward without an
+`__init__.py`) first on `sys.path`, ahead of the repository's root and
+`src/`, so a test that imports the name gets the new file instead.  A
+test folder is one that holds a test path (the rule's `paths` or the
+default test globs), below the root and `src/`.  Drift, named with the
+path, what it shadows and the fix:
+
+* a module or regular package named like a first-party top-level module
+  or package (`tests/clamp.py`, `tests/clamp/__init__.py` or
+  `tests/unit/clamp.py` while `src/clamp/`, `clamp/__init__.py` or
+  `clamp.py` exists), from every folder pytest may put on the path for
+  it; first-party names come from the base tree's root and `src/` (a
+  module, a folder with an `__init__`, a folder holding modules or
+  folders: a namespace package) and from what the change itself places
+  there;
+* a namespace portion (`tests/clamp/core.py`, no `__init__.py`) named
+  like a first-party namespace package (one without `__init__` at head,
+  its `__init__` deleted by the change included): the portions merge in
+  `sys.path` order and its modules come first; beside a module or a
+  regular package of that name it is welcome, since those always win
+  (PEP 420), which is what tests laid out like the package
+  (`tests/clamp/test_core.py`) rely on;
+* a module named like a standard-library module (`tests/json.py`,
+  `tests/decimal/__init__.py`; not a built-in one such as `sys`);
+* bytecode (`__pycache__/*.pyc`, which Python runs instead of the source
+  when it is hash-based, without reading the source when unchecked) or
+  an extension module (`.so`, `.pyd`, which comes before a source of the
+  same name) anywhere in a test folder: the gate cannot read what it
+  runs;
+* a `.pth` file or `sitecustomize`/`usercustomize` module in a
+  site-packages folder anywhere (a virtual environment committed in the
+  checkout), which Python's `site` module runs before any test.
+
+git and patch mode read the base tree's layout with one `git ls-tree`;
+the Action's API mode lists it through the contents API (a few folders,
+at most 30 requests), and fails a new module in a test folder when it
+has no listing.  Out of reach: an installed package the new module is
+named like (`tests/requests.py`), a folder put on the path by CI
+configuration outside the repository, or another layout root than the
+root and `src/` (a `pythonpath` setting naming `lib/`).
 
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
