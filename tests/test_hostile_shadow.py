@@ -281,3 +281,38 @@ def test_the_folders_a_source_lists_are_the_layout_roots_and_what_the_change_rea
         "unit",
     )
     assert tree_folders((FileChange("docs/readme.md", ADDED),)) == ()  # nothing importable
+
+
+def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_folders(
+    repo: GitRepo, capsys: Any
+) -> None:
+    """A root folder of data only holds nothing to import: `tests/data.py`
+    is welcome.  In a test package (`tests/__init__.py`) pytest puts the
+    root on sys.path and `tests/clamp.py` is `tests.clamp`: welcome; with
+    `paths` narrowed to test modules, deleting that `__init__.py` (which
+    puts `tests/` itself on sys.path) is drift, and the module then
+    shadows."""
+    narrowed = "rules:\n  - {id: TESTS, kind: test_drift, paths: ['tests/**/test_*.py']}\n"
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": narrowed,
+            "data/input.json": "{}\n",
+            "src/clamp/__init__.py": REAL,
+            "tests/__init__.py": "",
+            "tests/test_a.py": "def test_a():\n    pass\n",
+        }
+    )
+    base = repo.commit("base")
+    repo.write("tests/data.py", "X = 1\n")
+    head = repo.commit("a helper named like a data folder")
+    assert judge(repo, base, head, False, capsys)["pass"] is True
+    repo.write("tests/clamp.py", FAKE)
+    head = repo.commit("tests.clamp, a module of the package tests")
+    assert judge(repo, base, head, False, capsys)["pass"] is True
+    repo.remove("tests/__init__.py")
+    head = repo.commit("tests/ becomes a rootless test folder")
+    result = judge(repo, base, head, True, capsys)
+    assert result["pass"] is False
+    assert "tests/clamp.py (new) is a module clamp" in result["message"]
+    assert "tests/__init__.py (deleted) makes tests/ a folder" in result["message"]
+    assert {"tests/__init__.py", "tests/clamp.py"} <= set(result["paths"])

@@ -170,14 +170,17 @@ def _has_init(changes: ChangeSet, folder: str) -> bool | None:
 
 def _entries(changes: ChangeSet, path: str) -> list[str]:
     """The folders a test runner may put on `sys.path` ahead of the layout
-    roots that hold `path`, innermost first: its own folder, and while a
-    folder holds (or may hold) an `__init__` its parent too, as pytest's
-    basedir walks up; never the root or `src/` itself."""
+    roots for a module at `path`, innermost first: pytest's basedir, the
+    first folder upward from it without an `__init__.py` (a folder with
+    one is a package on the way, not an entry); where a folder's
+    `__init__` is unknown (not listed), both; never the root or `src/`."""
     folder = path.rpartition("/")[0]
     out: list[str] = []
     while folder and folder not in LAYOUT_ROOTS:
-        out.append(folder)
-        if _has_init(changes, folder) is False:
+        has = _has_init(changes, folder)
+        if has is not True:
+            out.append(folder)
+        if has is False:
             break
         folder = folder.rpartition("/")[0]
     return out
@@ -241,6 +244,9 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
 
     - a `.pth` or `sitecustomize`/`usercustomize` in a site-packages
       folder (a virtual environment in the checkout), anywhere;
+    - an `__init__` deleted or renamed away in a test folder: pytest then
+      puts that folder itself on `sys.path`, and its modules become
+      top-level names;
     - in a test folder (a test path, or beside one): bytecode or an
       extension module; a module or regular package named like a
       first-party top-level module or package (`first_party`) or a
@@ -259,6 +265,23 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
     first = first_party(changes) if changes.tree is not None else {}
     out: list[tuple[str, str]] = []
     for f in sorted(changes.files, key=lambda f: f.path):
+        gone = f.path if f.status == DELETED else f.old_path if f.status == RENAMED else None
+        if (
+            gone is not None
+            and _init(gone.rpartition("/")[2])
+            and gone.rpartition("/")[0] not in LAYOUT_ROOTS
+            and _in_test_folder(changes, gone, is_test)
+        ):
+            folder = gone.rpartition("/")[0]
+            out.append(
+                (
+                    gone,
+                    f"{gone} ({f.status}) makes {folder}/ a folder pytest's default import mode "
+                    f"puts first on sys.path: the modules in it become top-level names, "
+                    "which replace first-party and standard-library modules of the same name "
+                    "for every test (keep it)",
+                )
+            )
         if f.status not in _PLACES:
             continue
         path = f.path
