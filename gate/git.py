@@ -479,29 +479,35 @@ class Repo:
 
     def base_tree(self, rev: str, folders: Iterable[str]) -> BaseTree:
         """The entries of each of `folders` ("" the root) in the tree of
-        `rev` (`gate.changes.BaseTree`), in one `git ls-tree`; a folder
-        absent at `rev`, or a file there, is not listed."""
+        `rev` (`gate.changes.BaseTree`), read as tree objects through one
+        `git cat-file --batch` (no argument list to outgrow), parents first:
+        a folder its parent's entries do not show as a folder is absent at
+        `rev` (or a file there) and not asked for."""
         from gate.changes import BaseTree
 
-        wanted = sorted(set(folders))
+        wanted = sorted(set(folders), key=lambda p: (p.count("/") + bool(p), p))
         if not wanted:
             return BaseTree()
         sha = self._object(rev)
-        args = ["ls-tree", "-z", "--full-tree", sha, "--", *(f"{f}/" if f else "." for f in wanted)]
         entries: dict[str, str] = {}
-        for record in self.run(args).split(b"\0"):
-            if not record:
-                continue
-            meta, _, raw = record.partition(b"\t")
-            mode, kind = meta.split(b" ")[:2]
-            path = from_bytes(raw)
-            entries[path] = "link" if mode == b"120000" else "file" if kind == b"blob" else "folder"
-            folder = path.rpartition("/")[0]
-            while folder:  # a folder listed for its children is not shown itself
-                entries.setdefault(folder, "folder")
-                folder = folder.rpartition("/")[0]
-        present = {p.rpartition("/")[0] for p in entries}
-        listed = {f for f in wanted if f == "" or f in present}
+        listed: set[str] = set()
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            for folder in wanted:
+                if folder and (
+                    folder.rpartition("/")[0] not in listed or entries.get(folder) != "folder"
+                ):
+                    continue
+                data = cat.tree(f"{sha}:{folder}")
+                if data is None:
+                    continue
+                listed.add(folder)
+                prefix = f"{folder}/" if folder else ""
+                for mode, name in _tree_entries(data, len(sha) // 2):
+                    kind = "link" if mode == b"120000" else "file" if mode[:1] == b"1" else "folder"
+                    if mode == b"160000":
+                        kind = "folder"
+                    entries[prefix + from_bytes(name)] = kind
         return BaseTree(entries=entries, listed=frozenset(listed))
 
     def read_texts(
@@ -1430,6 +1436,13 @@ class _CatFile:
             return None
         return found[1] if found[1] is not None else found[2]
 
+    def tree(self, name: str) -> bytes | None:
+        """The raw tree object named `name` ("sha:folder"); None when missing or not a tree."""
+        found = self._request(name)
+        if found is None or found[0] != "tree":
+            return None
+        return found[1]
+
     def kind(self, name: str) -> str | None:
         """The type of object `name` ("blob", "tree", "commit", "tag"), None when missing."""
         found = self._request(name, 0)
@@ -1478,6 +1491,17 @@ class _CatFile:
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()
         return kind, data, size
+
+
+def _tree_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, bytes]]:
+    """(mode, name) of each entry of a raw tree object: `MODE SP NAME NUL
+    HASH` repeated, the hash `hash_size` bytes (20 SHA-1, 32 SHA-256)."""
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        yield data[at:space], data[space + 1 : nul]
+        at = nul + 1 + hash_size
 
 
 class Span(NamedTuple):

@@ -172,12 +172,15 @@ class BaseTree:
         it was not listed."""
         if folder not in self.listed:
             return None
-        prefix = f"{folder}/" if folder else ""
-        return {
-            p[len(prefix) :]: kind
-            for p, kind in self.entries.items()
-            if p.startswith(prefix) and "/" not in p[len(prefix) :]
-        }
+        return dict(self._by_folder.get(folder, {}))
+
+    @cached_property
+    def _by_folder(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for path, kind in self.entries.items():
+            folder, _, name = path.rpartition("/")
+            out.setdefault(folder, {})[name] = kind
+        return out
 
 
 # The suffixes of what Python may import or run (sources, bytecode,

@@ -153,66 +153,81 @@ def _at_layout_root(path: str) -> tuple[str, str]:
     return "", path
 
 
-def _has_init(changes: ChangeSet, folder: str) -> bool | None:
-    """Whether `folder` holds an `__init__` at head (None: unknown)."""
-    prefix = f"{folder}/"
-    for f in changes.files:
-        if f.status in _PLACES and f.path.startswith(prefix) and _init(f.path[len(prefix) :]):
+class _Layout:
+    """What `shadows` asks of a change set per folder, indexed once (a
+    change of 10,000 files asks it 10,000 times)."""
+
+    def __init__(self, changes: ChangeSet, is_test: Callable[[str], bool]) -> None:
+        self.tree = changes.tree or BaseTree()
+        self.is_test = is_test
+        self.inits: set[str] = set()  # folders the change places an `__init__` in
+        self.removed: set[str] = set()  # paths the change deletes or renames away
+        self.written: dict[str, list[str]] = {}  # folder -> the paths the change writes there
+        for f in changes.files:
+            if f.status in _PLACES and _init(f.path.rpartition("/")[2]):
+                self.inits.add(f.path.rpartition("/")[0])
+            if f.status == DELETED:
+                self.removed.add(f.path)
+            elif f.status == RENAMED and f.old_path is not None and f.old_path != f.path:
+                self.removed.add(f.old_path)
+            for p in f.written:
+                self.written.setdefault(p.rpartition("/")[0], []).append(p)
+        self._init: dict[str, bool | None] = {}
+        self._tests: dict[str, bool] = {}
+
+    def has_init(self, folder: str) -> bool | None:
+        """Whether `folder` holds an `__init__` at head (None: unknown)."""
+        if folder not in self._init:
+            kids = self.tree.children(folder)
+            if folder in self.inits:
+                self._init[folder] = True
+            elif kids is None:
+                self._init[folder] = None
+            else:
+                self._init[folder] = any(
+                    _init(n) and f"{folder}/{n}" not in self.removed for n in kids
+                )
+        return self._init[folder]
+
+    def entries(self, path: str) -> list[str]:
+        """The folders a test runner may put on `sys.path` ahead of the
+        layout roots for a module at `path`, innermost first: pytest's
+        basedir, the first folder upward from it without an `__init__.py`
+        (a folder with one is a package on the way, not an entry); where
+        a folder's `__init__` is unknown (not listed), both; never the
+        root or `src/`."""
+        folder = path.rpartition("/")[0]
+        out: list[str] = []
+        while folder and folder not in LAYOUT_ROOTS:
+            has = self.has_init(folder)
+            if has is not True:
+                out.append(folder)
+            if has is False:
+                break
+            folder = folder.rpartition("/")[0]
+        return out
+
+    def test_folder(self, folder: str) -> bool:
+        """Whether `folder` holds a test path (one the change writes, or
+        one the base tree's listing shows): pytest collects it, and puts
+        `folder` (or a folder above it, `entries`) on `sys.path`."""
+        if folder not in self._tests:
+            kids = self.tree.children(folder) or {}
+            here = [f"{folder}/{n}" for n in kids] + self.written.get(folder, [])
+            self._tests[folder] = any(self.is_test(p) for p in here)
+        return self._tests[folder]
+
+    def in_test_folder(self, path: str) -> bool:
+        """Whether `path` is a test path, or sits in or under a folder
+        that holds one, below the layout roots."""
+        if self.is_test(path):
             return True
-    kids = (changes.tree or BaseTree()).children(folder)
-    if kids is None:
-        return None
-    removed = {
-        p for f in changes.files if f.status in (DELETED, RENAMED) for p in (f.old_path, f.path)
-    }
-    return any(_init(n) and f"{prefix}{n}" not in removed for n in kids)
-
-
-def _entries(changes: ChangeSet, path: str) -> list[str]:
-    """The folders a test runner may put on `sys.path` ahead of the layout
-    roots for a module at `path`, innermost first: pytest's basedir, the
-    first folder upward from it without an `__init__.py` (a folder with
-    one is a package on the way, not an entry); where a folder's
-    `__init__` is unknown (not listed), both; never the root or `src/`."""
-    folder = path.rpartition("/")[0]
-    out: list[str] = []
-    while folder and folder not in LAYOUT_ROOTS:
-        has = _has_init(changes, folder)
-        if has is not True:
-            out.append(folder)
-        if has is False:
-            break
-        folder = folder.rpartition("/")[0]
-    return out
-
-
-def _test_folder(changes: ChangeSet, folder: str, is_test: Callable[[str], bool]) -> bool:
-    """Whether `folder` holds a test path (one the change writes, or one
-    the base tree's listing shows): pytest collects it, and puts `folder`
-    (or a folder above it, `_entries`) on `sys.path`."""
-    kids = (changes.tree or BaseTree()).children(folder) or {}
-    if any(is_test(f"{folder}/{n}") for n in kids):
-        return True
-    prefix = f"{folder}/"
-    return any(
-        is_test(p)
-        for f in changes.files
-        for p in f.written
-        if p.startswith(prefix) and "/" not in p[len(prefix) :]
-    )
-
-
-def _in_test_folder(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
-    """Whether `path` is a test path, or sits in or under a folder that
-    holds one, below the layout roots."""
-    if is_test(path):
-        return True
-    folder = path.rpartition("/")[0]
-    while folder and folder not in LAYOUT_ROOTS:
-        if _test_folder(changes, folder, is_test):
-            return True
-        folder = folder.rpartition("/")[0]
-    return False
+        folder = path.rpartition("/")[0]
+        while folder and folder not in LAYOUT_ROOTS:
+            if self.test_folder(folder):
+                return True
+            folder = folder.rpartition("/")[0]
+        return False
 
 
 def _source_of(path: str) -> str:
@@ -251,7 +266,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
       extension module; a module or regular package named like a
       first-party top-level module or package (`first_party`) or a
       standard-library module, from each folder pytest may put on
-      `sys.path` for it (`_entries`); a namespace portion named like a
+      `sys.path` for it (`_Layout.entries`); a namespace portion named like a
       first-party namespace package (or a folder the source did not
       list), which comes before it for its submodules.
 
@@ -263,6 +278,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
     change set built by hand have no base tree: there only the startup,
     bytecode and standard-library forms are judged."""
     first = first_party(changes) if changes.tree is not None else {}
+    layout = _Layout(changes, is_test)
     out: list[tuple[str, str]] = []
     for f in sorted(changes.files, key=lambda f: f.path):
         gone = f.path if f.status == DELETED else f.old_path if f.status == RENAMED else None
@@ -270,7 +286,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
             gone is not None
             and _init(gone.rpartition("/")[2])
             and gone.rpartition("/")[0] not in LAYOUT_ROOTS
-            and _in_test_folder(changes, gone, is_test)
+            and layout.in_test_folder(gone)
         ):
             folder = gone.rpartition("/")[0]
             out.append(
@@ -300,7 +316,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
             continue
         if path.rpartition("/")[0] in LAYOUT_ROOTS or leaf.lower() == "conftest.py":
             continue  # first-party itself; a conftest.py is runner configuration
-        if not _in_test_folder(changes, _source_of(path), is_test):
+        if not layout.in_test_folder(_source_of(path)):
             continue
         stem = leaf.partition(".")[0]
         if leaf.endswith((".pyc", ".pyo")) or _extension(leaf[len(stem) :]):
@@ -338,7 +354,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                     )
                 )
             continue
-        found = _first_party_shadow(changes, path, first)
+        found = _first_party_shadow(layout, path, first)
         if found is not None:
             out.append((path, f"{where} {found}"))
     return out
@@ -350,10 +366,10 @@ def _reaches_top(path: str) -> bool:
 
 
 def _first_party_shadow(
-    changes: ChangeSet, path: str, first: dict[str, list[FirstParty]]
+    layout: _Layout, path: str, first: dict[str, list[FirstParty]]
 ) -> str | None:
     """How the file `path` in a test folder shadows a first-party name, or None."""
-    for entry in _entries(changes, path):
+    for entry in layout.entries(path):
         rest = path[len(entry) + 1 :]
         top, slash, inner = rest.partition("/")
         if not slash:

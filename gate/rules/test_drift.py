@@ -140,7 +140,7 @@ path, what it shadows and the fix:
   site-packages folder anywhere (a virtual environment committed in the
   checkout), which Python's `site` module runs before any test.
 
-git and patch mode read the base tree's layout with one `git ls-tree`;
+git and patch mode read the base tree's layout with one `git cat-file`;
 the Action's API mode lists it through the contents API (a few folders,
 at most 30 requests), and fails a new module in a test folder when it
 has no listing.  Out of reach: an installed package the new module is
