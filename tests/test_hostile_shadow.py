@@ -316,3 +316,44 @@ def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_fo
     assert "tests/clamp.py (new) is a module clamp" in result["message"]
     assert "tests/__init__.py (deleted) makes tests/ a folder" in result["message"]
     assert {"tests/__init__.py", "tests/clamp.py"} <= set(result["paths"])
+
+
+def test_a_symlink_in_a_test_folder_to_a_package_folder_shadows(repo: GitRepo, capsys: Any) -> None:
+    """`tests/clamp` a symlink to a folder with an `__init__.py`: a
+    checkout makes it a package folder, which Python imports as `clamp`."""
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "src/clamp/__init__.py": REAL,
+            "tests/test_a.py": "def test_a():\n    pass\n",
+        }
+    )
+    base = repo.commit("base")
+    repo.write("vendor/fake/__init__.py", FAKE)
+    repo.symlink("tests/clamp", "../vendor/fake")
+    head = repo.commit("a link to a package")
+    assert imported(repo.root, "tests", "clamp") == "shadow"
+    for patch in (False, True):
+        result = judge(repo, base, head, patch, capsys)
+        assert result["pass"] is False
+        assert (
+            "tests/clamp (new) is a link that may be a package folder clamp" in (result["message"])
+        )
+
+
+def test_a_base_root_the_source_could_not_list_fails_closed() -> None:
+    """A root listing the contents API cuts (1,000 entries) or a `src/`
+    past the cap: the first-party names are unknown, so a new module in a
+    test folder fails, never passes for want of names."""
+    files = (FileChange("tests/helpers.py", ADDED, new_mode="100644"),)
+    texts = {"tests/helpers.py": FileTexts(None, "X = 1\n")}
+    rule = Rule("T", "test_drift", {"paths": DEFAULT_TESTS, "allow_added": True})
+    for tree in (
+        BaseTree({}, frozenset()),
+        BaseTree({"src": "folder"}, frozenset({""})),
+    ):
+        verdict = test_drift.check(rule, ChangeSet(files=files, texts=texts, tree=tree))
+        assert verdict.passed is False
+        assert "did not list the base tree's modules" in verdict.message
+    listed = BaseTree({"src": "folder"}, frozenset({"", "src"}))
+    assert test_drift.check(rule, ChangeSet(files=files, texts=texts, tree=listed)).passed

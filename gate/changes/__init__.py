@@ -196,7 +196,8 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     its listing tells apart); and each folder above a written path that
     Python may import (what sits beside a new module there, and which of
     them hold an `__init__`, which decides the folder pytest puts on
-    `sys.path`).  Only Python identifiers: nothing else is imported.
+    `sys.path`; a file without a suffix counts, being maybe a symlink to
+    a package folder).  Only Python identifiers: nothing else is imported.
     A folder absent at base is simply not found."""
     wanted: set[str] = set()
     names: set[str] = set()
@@ -206,7 +207,8 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
         for path in f.written:
             parts = path.split("/")
             names.update(p.partition(".")[0] for p in parts)
-            if parts[-1].endswith(_IMPORTABLE):
+            leaf = parts[-1]
+            if leaf.endswith(_IMPORTABLE) or ("." not in leaf and leaf.isidentifier()):
                 wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
                 wanted.update(LAYOUT_ROOTS)
     if not wanted:

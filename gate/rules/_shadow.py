@@ -38,7 +38,16 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gate.changes import ADDED, COPIED, DELETED, LAYOUT_ROOTS, RENAMED, BaseTree, ChangeSet
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    LAYOUT_ROOTS,
+    MODE_SYMLINK,
+    RENAMED,
+    BaseTree,
+    ChangeSet,
+)
 from gate.rules._common import _PLACES, _SITE_DIRS, _SITE_MODULES, _extension, _module_name
 
 # Modules a new file at a test path may shadow for every test: the
@@ -217,6 +226,14 @@ class _Layout:
             self._tests[folder] = any(self.is_test(p) for p in here)
         return self._tests[folder]
 
+    def roots_listed(self) -> bool:
+        """Whether each layout root of the base tree is listed (the root,
+        and `src/` when the root shows it as a folder)."""
+        if "" not in self.tree.listed:
+            return False
+        kinds = self.tree.children("") or {}
+        return all(kinds.get(r) != "folder" or r in self.tree.listed for r in LAYOUT_ROOTS if r)
+
     def in_test_folder(self, path: str) -> bool:
         """Whether `path` is a test path, or sits in or under a folder
         that holds one, below the layout roots."""
@@ -342,19 +359,22 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                 )
             )
             continue
-        if changes.tree is None:
-            if changes.source == "api" and _reaches_top(path):
+        link = f.new_mode == MODE_SYMLINK or (f.new_mode is None and changes.source != "example")
+        if changes.tree is None or not layout.roots_listed():
+            if (changes.tree is not None or changes.source == "api") and (
+                _reaches_top(path) or (link and leaf.isidentifier())
+            ):
                 out.append(
                     (
                         path,
                         f"{where} may be imported instead of a first-party module of the "
                         f"same name, and this source ({changes.source}) did not list the "
-                        "base tree's modules to tell; judge it with `gate check` on a git "
-                        "repository",
+                        "base tree's modules (its root and src/) to tell; judge it with "
+                        "`gate check` on a git repository",
                     )
                 )
             continue
-        found = _first_party_shadow(layout, path, first)
+        found = _first_party_shadow(layout, path, first, link)
         if found is not None:
             out.append((path, f"{where} {found}"))
     return out
@@ -366,15 +386,20 @@ def _reaches_top(path: str) -> bool:
 
 
 def _first_party_shadow(
-    layout: _Layout, path: str, first: dict[str, list[FirstParty]]
+    layout: _Layout, path: str, first: dict[str, list[FirstParty]], link: bool
 ) -> str | None:
-    """How the file `path` in a test folder shadows a first-party name, or None."""
+    """How the file `path` in a test folder shadows a first-party name, or
+    None.  `link`: `path` may be a symlink (its mode says so, or the source
+    gives no modes), which a checkout makes a folder when it points to one:
+    named like a first-party name, it may be a package."""
     for entry in layout.entries(path):
         rest = path[len(entry) + 1 :]
         top, slash, inner = rest.partition("/")
         if not slash:
             name = _importable(top)
             form = "a module"
+            if name is None and top.isidentifier() and link:
+                name, form = top, "a link that may be a package folder"
         else:
             name = top if top.isidentifier() else None
             form = "a package" if "/" not in inner and _init(inner) else "a namespace portion"
