@@ -142,8 +142,10 @@ path, what it shadows and the fix:
 
 git and patch mode read the base tree's layout with one `git cat-file`;
 the Action's API mode lists it through the contents API (a few folders,
-at most 30 requests), and fails a new module in a test folder when it
-has no listing.  Out of reach: an installed package the new module is
+at most 30 requests), and a new module in a test folder fails when the
+root or `src/` could not be listed.  A symlink in a test folder named
+like a first-party name counts as a package (a checkout makes it a
+folder when it points to one).  Out of reach: an installed package the new module is
 named like (`tests/requests.py`), a folder put on the path by CI
 configuration outside the repository, or another layout root than the
 root and `src/` (a `pythonpath` setting naming `lib/`).
