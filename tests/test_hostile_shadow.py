@@ -357,3 +357,32 @@ def test_a_base_root_the_source_could_not_list_fails_closed() -> None:
         assert "did not list the base tree's modules" in verdict.message
     listed = BaseTree({"src": "folder"}, frozenset({"", "src"}))
     assert test_drift.check(rule, ChangeSet(files=files, texts=texts, tree=listed)).passed
+
+
+def test_a_new_root_module_shadows_a_src_one_unless_the_change_moves_it(
+    repo: GitRepo, capsys: Any
+) -> None:
+    """The root comes before `src/` on sys.path when tests run from the
+    root: a new `clamp.py` or `clamp/__init__.py` there replaces
+    `src/clamp/`; moving the package from `src/` to the root is a layout
+    change, not a shadow."""
+    repo.write_many(
+        {
+            ".github/blast-radius.yml": RUBRIC,
+            "src/clamp/__init__.py": REAL,
+            "tests/test_a.py": "def test_a():\n    pass\n",
+        }
+    )
+    base = repo.commit("base")
+    for added in ("clamp.py", "clamp/__init__.py"):
+        repo.write(added, FAKE)
+        head = repo.commit("a root module")
+        assert imported(repo.root, ".", "clamp") == "shadow"
+        result = judge(repo, base, head, False, capsys)
+        assert result["pass"] is False
+        assert f"{added} (new) is a" in result["message"]
+        assert "first-party src/clamp/ (package)" in result["message"]
+        repo.git("reset", "-q", "--hard", base)
+    repo.git("mv", "src/clamp", "clamp")
+    head = repo.commit("a flat layout")
+    assert judge(repo, base, head, True, capsys)["pass"] is True

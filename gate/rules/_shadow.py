@@ -279,6 +279,8 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
     - an `__init__` deleted or renamed away in a test folder: pytest then
       puts that folder itself on `sys.path`, and its modules become
       top-level names;
+    - at the repository's root: a module or package named like a
+      first-party one under `src/`, which the root comes before;
     - in a test folder (a test path, or beside one): bytecode or an
       extension module; a module or regular package named like a
       first-party top-level module or package (`first_party`) or a
@@ -331,6 +333,10 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                 )
             )
             continue
+        above = _above_src(path, first, layout.removed)
+        if above is not None:
+            out.append((path, f"{where} {above}"))
+            continue
         if path.rpartition("/")[0] in LAYOUT_ROOTS or leaf.lower() == "conftest.py":
             continue  # first-party itself; a conftest.py is runner configuration
         if not layout.in_test_folder(_source_of(path)):
@@ -378,6 +384,35 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
         if found is not None:
             out.append((path, f"{where} {found}"))
     return out
+
+
+def _above_src(path: str, first: dict[str, list[FirstParty]], removed: set[str]) -> str | None:
+    """How a module or package placed at the repository's root shadows a
+    first-party one under `src/` (None: it does not): the root comes first
+    on `sys.path` (`python -m pytest` puts the working folder there, and
+    pytest's rootdir-based modes the rootdir), before `src/` (an install,
+    or `pythonpath = src`).  One the change moves away from `src/` (its
+    module, or its package's `__init__`) does not count: a layout change."""
+    top, slash, inner = path.partition("/")
+    name = _importable(top) if not slash else top if "/" not in inner and _init(inner) else None
+    if name is None:
+        return None
+    under = [
+        e
+        for e in first.get(name, [])
+        if e.path.startswith("src/")
+        and e.path not in removed
+        and not any(f"{e.path}{p}" in removed for p in ("__init__.py", "__init__.pyc"))
+    ]
+    if not under:
+        return None
+    form = "a module" if not slash else "a package"
+    return (
+        f"is {form} {name} at the repository's root, which comes before src/ on sys.path "
+        f"when the tests run from the root (`python -m pytest`): every test that imports "
+        f"{name} gets it instead of the first-party {_shown(under)} (rename it, or move it "
+        "into src/)"
+    )
 
 
 def _reaches_top(path: str) -> bool:

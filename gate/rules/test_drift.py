@@ -129,6 +129,9 @@ path, what it shadows and the fix:
   regular package of that name it is welcome, since those always win
   (PEP 420), which is what tests laid out like the package
   (`tests/clamp/test_core.py`) rely on;
+* a module or package at the repository's root named like a first-party
+  one under `src/` (the root comes before `src/` when tests run from it,
+  `python -m pytest`), unless the change moves it there from `src/`;
 * a module named like a standard-library module (`tests/json.py`,
   `tests/decimal/__init__.py`; not a built-in one such as `sys`);
 * bytecode (`__pycache__/*.pyc`, which Python runs instead of the source
