@@ -50,7 +50,7 @@ from gate.errors import GateError
 from gate.paths import from_bytes, quoted, to_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import ChangeSet, FileChange, FileTexts, LineCount, TextWants
+    from gate.changes import BaseTree, ChangeSet, FileChange, FileTexts, LineCount, TextWants
 
 # gate.changes (and with it dataclasses) is imported where it is used, not
 # here: `gate check` starts git before paying for those imports.  The status
@@ -498,6 +498,39 @@ class Repo:
         sha = self._object(rev)
         out = self.run(["ls-tree", "-r", "-z", "--full-tree", "--name-only", sha])
         return tuple(sorted(from_bytes(raw) for raw in out.split(b"\0") if raw))
+
+    def base_tree(self, rev: str, folders: Iterable[str]) -> BaseTree:
+        """The entries of each of `folders` ("" the root) in the tree of
+        `rev` (`gate.changes.BaseTree`), read as tree objects through one
+        `git cat-file --batch` (no argument list to outgrow), parents first:
+        a folder its parent's entries do not show as a folder is absent at
+        `rev` (or a file there) and not asked for."""
+        from gate.changes import BaseTree
+
+        wanted = sorted(set(folders), key=lambda p: (p.count("/") + bool(p), p))
+        if not wanted:
+            return BaseTree()
+        sha = self._object(rev)
+        entries: dict[str, str] = {}
+        listed: set[str] = set()
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            for folder in wanted:
+                if folder and (
+                    folder.rpartition("/")[0] not in listed or entries.get(folder) != "folder"
+                ):
+                    continue
+                data = cat.tree(f"{sha}:{folder}")
+                if data is None:
+                    continue
+                listed.add(folder)
+                prefix = f"{folder}/" if folder else ""
+                for mode, name in _tree_entries(data, len(sha) // 2):
+                    kind = "link" if mode == b"120000" else "file" if mode[:1] == b"1" else "folder"
+                    if mode == b"160000":
+                        kind = "folder"
+                    entries[prefix + from_bytes(name)] = kind
+        return BaseTree(entries=entries, listed=frozenset(listed))
 
     def read_texts(
         self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
@@ -1633,6 +1666,13 @@ class _CatFile:
             return None
         return found[1] if found[1] is not None else found[2]
 
+    def tree(self, name: str) -> bytes | None:
+        """The raw tree object named `name` ("sha:folder"); None when missing or not a tree."""
+        found = self._request(name)
+        if found is None or found[0] != "tree":
+            return None
+        return found[1]
+
     def kind(self, name: str) -> str | None:
         """The type of object `name` ("blob", "tree", "commit", "tag"), None when missing."""
         found = self._request(name, 0)
@@ -1726,6 +1766,17 @@ class _CatFile:
         return kind, data, size
 
 
+def _tree_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, bytes]]:
+    """(mode, name) of each entry of a raw tree object: `MODE SP NAME NUL
+    HASH` repeated, the hash `hash_size` bytes (20 SHA-1, 32 SHA-256)."""
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        yield data[at:space], data[space + 1 : nul]
+        at = nul + 1 + hash_size
+
+
 class Span(NamedTuple):
     """What the change `base...head` is judged as: the tree diff `old` ->
     `new`, texts read from the same two sides.
@@ -1776,7 +1827,7 @@ def changes_from_git(
     three git calls fewer, the same change (a missing object still fails the
     diff).
     """
-    from gate.changes import ChangeSet, text_wants
+    from gate.changes import ChangeSet, text_wants, tree_folders
 
     if parent:
         base, head = base_rev, head_rev
@@ -1788,9 +1839,18 @@ def changes_from_git(
     with repo.start_diff(judged.old, judged.new, background=False) as job:
         files = job.result()
         notes = change_notes(judged, job)
-    texts = repo.read_texts(judged.old, judged.new, text_wants(content_files).paths(files))
+    wants = text_wants(content_files)
+    texts = repo.read_texts(judged.old, judged.new, wants.paths(files))
+    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
     return ChangeSet(
-        files=files, base=base, head=head, stdout=stdout, texts=texts, source="git", notes=notes
+        files=files,
+        base=base,
+        head=head,
+        stdout=stdout,
+        texts=texts,
+        source="git",
+        notes=notes,
+        tree=tree,
     )
 
 

@@ -139,6 +139,86 @@ def too_large(side: str, size: int) -> FileTexts:
     )
 
 
+# Where Python finds a project's own top-level modules and packages: the
+# repository's root (a flat layout, and `python -m pytest` puts it on
+# `sys.path`) and `src/` (the src layout), the two layouts setuptools,
+# hatch, PDM, flit and Poetry discover by themselves.
+LAYOUT_ROOTS = ("", "src")
+# The most folders a source that pays per request (the contents API) lists
+# for `BaseTree`; past it a folder is not listed (`BaseTree.listed`), and
+# what hangs on its contents is judged the strict way.
+TREE_READS = 30
+
+
+@dataclass(frozen=True)
+class BaseTree:
+    """Entries of the base tree where Python may find what a change's new
+    modules shadow: every entry of each folder in `listed` (the layout
+    roots, and the folders `tree_folders` names), path -> `"file"`,
+    `"folder"` (a tree or a submodule) or `"link"` (a symlink: a file or a
+    folder in a checkout).  A folder named but not in `listed` is unknown
+    (not listed by a source that caps its requests): its contents may be
+    anything."""
+
+    entries: Mapping[str, str] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))
+        object.__setattr__(self, "listed", frozenset(self.listed))
+
+    def children(self, folder: str) -> dict[str, str] | None:
+        """The entries of `folder` ("" the root): name -> kind; None when
+        it was not listed."""
+        if folder not in self.listed:
+            return None
+        return dict(self._by_folder.get(folder, {}))
+
+    @cached_property
+    def _by_folder(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for path, kind in self.entries.items():
+            folder, _, name = path.rpartition("/")
+            out.setdefault(folder, {})[name] = kind
+        return out
+
+
+# The suffixes of what Python may import or run (sources, bytecode,
+# extension modules, `.pth` files).
+_IMPORTABLE = (".py", ".pyw", ".pyc", ".pyo", ".so", ".pyd", ".pth")
+
+
+def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
+    """The base folders a source lists for `BaseTree`, sorted: the layout
+    roots; in each, the folders named like a folder or module a written
+    path goes through (`clamp` for `tests/clamp.py` or `tests/clamp/x.py`:
+    a first-party package of that name, regular or namespace, which
+    its listing tells apart); and each folder above a written path that
+    Python may import (what sits beside a new module there, and which of
+    them hold an `__init__`, which decides the folder pytest puts on
+    `sys.path`; a file without a suffix counts, being maybe a symlink to
+    a package folder).  Only Python identifiers: nothing else is imported.
+    A folder absent at base is simply not found."""
+    wanted: set[str] = set()
+    names: set[str] = set()
+    for f in files:
+        if f.status == UNKNOWN:
+            continue
+        for path in f.written:
+            parts = path.split("/")
+            names.update(p.partition(".")[0] for p in parts)
+            leaf = parts[-1]
+            if leaf.endswith(_IMPORTABLE) or ("." not in leaf and leaf.isidentifier()):
+                wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
+                wanted.update(LAYOUT_ROOTS)
+    if not wanted:
+        return ()  # nothing Python imports is written: nothing to shadow
+    for root in LAYOUT_ROOTS:
+        prefix = f"{root}/" if root else ""
+        wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
+    return tuple(sorted(w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)))
+
+
 @dataclass(frozen=True)
 class TextWants:
     """Which files' base and head texts a source reads for the rules
@@ -154,6 +234,7 @@ class TextWants:
 
     files: tuple[str, ...] = ()
     touched: Callable[[str], bool] | None = None
+    tree: bool = False  # some rule reads the base tree's layout (`BaseTree`)
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """`files` and each written path `touched` accepts, sorted."""
@@ -250,7 +331,9 @@ class ChangeSet:
     source left out or chose (git's rename limit, one of several merge bases);
     every report built from this change set carries them.  `withheld` maps
     a content file whose text was not read to the reason (from `texts`
-    entries with `FileTexts.withheld`, which leave `texts`).
+    entries with `FileTexts.withheld`, which leave `texts`).  `tree` is
+    the base tree's layout (`BaseTree`) when some rule reads it
+    (`TextWants.tree`) and the source can list it; None otherwise.
     """
 
     files: tuple[FileChange, ...] = ()
@@ -261,6 +344,7 @@ class ChangeSet:
     files_touched: int | None = None
     source: Source = "git"
     notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
+    tree: BaseTree | None = None  # the base tree's layout, when a rule reads it
     withheld: Mapping[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:

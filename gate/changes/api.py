@@ -25,8 +25,10 @@ from gate.changes import (
     MODIFIED,
     RENAMED,
     TEXT_LIMIT,
+    TREE_READS,
     TYPE_CHANGED,
     UNKNOWN,
+    BaseTree,
     ChangeSet,
     FileChange,
     FileTexts,
@@ -35,6 +37,7 @@ from gate.changes import (
     sides,
     text_wants,
     too_large,
+    tree_folders,
 )
 from gate.github.client import Comparison, PullFile
 from gate.text import decode
@@ -258,6 +261,7 @@ def changes_from_api(
     read_file: Callable[[str, str], bytes | None],
     stdout: str | None = None,
     merge_base: str | None = None,
+    list_folder: Lister | None = None,
 ) -> ChangeSet:
     """The change set from a listing; texts via `read_file(ref, path)`.
 
@@ -267,7 +271,11 @@ def changes_from_api(
     base branch moved on would judge the head against commits it never saw.
     The change set still names `base` (the PR's base sha) as its base.
     Files listed without line counts are counted from their blobs, read
-    the same way (`count_unlisted`).
+    the same way (`count_unlisted`).  When a rule reads the base tree's
+    layout, `list_folder(ref, path)` lists it at the merge base
+    (`base_tree`); without it the change set has no layout, and
+    `test_drift` fails a new module in a test folder (it cannot tell what
+    it shadows).
     """
     touched = {p for f in found.files for p in f.touched}
     fork = merge_base or base
@@ -286,4 +294,41 @@ def changes_from_api(
     for path in extra[GLOB_READS:]:
         texts[path] = FileTexts(base=None, head=None, withheld=PAST_GLOB_READS)
     files = count_unlisted(found.files, read_file, fork, head)
-    return ChangeSet(files=files, base=base, head=head, stdout=stdout, texts=texts, source="api")
+    tree = base_tree(list_folder, fork, found.files) if wants.tree and list_folder else None
+    return ChangeSet(
+        files=files, base=base, head=head, stdout=stdout, texts=texts, source="api", tree=tree
+    )
+
+
+# `list_folder(ref, path)`: a folder's entries as (name, the contents API's
+# type), or None (no folder there, or more entries than the API lists).
+Lister = Callable[[str, str], "tuple[tuple[str, str], ...] | None"]
+_KINDS = {"file": "file", "dir": "folder", "submodule": "folder", "symlink": "link"}
+
+
+def base_tree(list_folder: Lister, ref: str, files: Iterable[FileChange]) -> BaseTree:
+    """The base tree's layout (`BaseTree`) from the contents API, one
+    request a folder, at most `TREE_READS`: the layout roots first, then
+    the folders `tree_folders` names that their parent's listing shows to
+    be folders, shallow ones first.  A folder past the cap, or with more
+    entries than the API lists, is left unlisted (`BaseTree.listed`):
+    `test_drift` then judges what hangs on it the strict way."""
+    entries: dict[str, str] = {}
+    listed: set[str] = set()
+    reads = 0
+    wanted = sorted(tree_folders(files), key=lambda p: (p.count("/") + bool(p), p))
+    for folder in wanted:
+        parent = folder.rpartition("/")[0]
+        if folder and (parent not in listed or entries.get(folder) != "folder"):
+            continue  # absent, a file, or under a folder not listed
+        if reads >= TREE_READS:
+            break
+        reads += 1
+        found = list_folder(ref, folder)
+        if found is None:
+            continue
+        listed.add(folder)
+        prefix = f"{folder}/" if folder else ""
+        for child, kind in found:
+            entries[prefix + child] = _KINDS.get(kind, "file")
+    return BaseTree(entries=entries, listed=frozenset(listed))

@@ -718,18 +718,20 @@ def changes_from_patch(
     (the patch-mode twin of `gate.git.changes_from_git`; `gate check --patch`
     and `gate lab` both judge through it).  The report's head is None: a
     patch is not a commit."""
-    from gate.changes import ChangeSet, text_wants
+    from gate.changes import ChangeSet, text_wants, tree_folders
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
     with repo.start_diff(base_sha, tree, background=False) as job:
         files = job.result()
         notes = job.notes()  # git's limits on renames and copies, as in git mode
+    wants = text_wants(content_files)
     return ChangeSet(
         files=files,
         base=base_sha,
         head=None,
         stdout=stdout,
-        texts=repo.read_texts(base_sha, tree, text_wants(content_files).paths(files)),
+        texts=repo.read_texts(base_sha, tree, wants.paths(files)),
         source="patch",
         notes=notes,
+        tree=repo.base_tree(base_sha, tree_folders(files)) if wants.tree else None,
     )

@@ -126,15 +126,15 @@ def git_changes(
         wants = rubric.texts_wanted()
         texts = repo.read_texts(judged.old, judged.new, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
+        from gate.changes import ChangeSet, tree_folders
 
         files = job.result()
         extra = wants.extra(files)  # the modified files read by glob (test_drift's tests)
         if extra:
             texts.update(repo.read_texts(judged.old, judged.new, extra))
+        tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
         not_judged = tuple(n for n in unjudged if n is not None)
         notes = (*not_judged, *change_notes(judged, job))
-    from gate.changes import ChangeSet
-
     changes = ChangeSet(
         files=files,
         base=base,
@@ -143,6 +143,7 @@ def git_changes(
         texts=texts,
         source="git",
         notes=notes,
+        tree=tree,
     )
     return rubric, changes, not_judged
 

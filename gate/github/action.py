@@ -314,6 +314,7 @@ def read_change(
             read_file=client.get_file,
             stdout=stdout,
             merge_base=fork,
+            list_folder=client.list_folder,
         )
     except ApiError as exc:
         raise GateError(

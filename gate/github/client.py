@@ -195,6 +195,8 @@ class Comparison:
 
 # The most files the compare API lists for one comparison.
 COMPARE_FILES = 300
+# The most entries the contents API lists for one folder.
+FOLDER_LIMIT = 1000
 
 
 # A completed check run's conclusions that the gate posts.
@@ -233,6 +235,7 @@ class Reader(Protocol):
     def get_file(self, ref: str, path: str) -> bytes | None: ...
 
     def reviews(self, number: int) -> tuple[Review, ...]: ...
+    def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None: ...
 
 
 class Publisher(Protocol):
@@ -478,6 +481,24 @@ class GitHubClient:
                 raise ApiError(None, f"{what}: {exc}") from None
 
         return self._call(what, listing)
+
+    def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None:
+        """The entries of the folder `path` ("" the root) at `ref`, each
+        (name, GitHub's type: `file`, `dir`, `symlink`, `submodule`), or None
+        when no folder is there, or when it holds more than the contents
+        API lists (1,000 entries): then its listing is not complete."""
+        import github
+
+        def fetch() -> tuple[tuple[str, str], ...] | None:
+            try:
+                content = self._repo.get_contents(path, ref=ref)
+            except github.UnknownObjectException:
+                return None
+            if not isinstance(content, list) or len(content) >= FOLDER_LIMIT:
+                return None
+            return tuple((item.name, item.type) for item in content)
+
+        return self._call(f"GET the folder {path or '/'} at {ref[:12]}", fetch)
 
     # -- publishing ---------------------------------------------------------
 

@@ -33,7 +33,7 @@ from gate.rules import (
     must_include,
     test_drift,
 )
-from gate.rules.kind import Check, Kind, kind_from_module
+from gate.rules.kind import TREE, Check, Kind, kind_from_module
 
 __all__ = ["REGISTRY", "Check", "Kind", "kind_from_module", "register", "unregister"]
 
@@ -84,11 +84,13 @@ def text_files(rules: Iterable[Rule]) -> tuple[str, ...]:
 
 def text_wants(rules: Iterable[Rule]) -> TextWants:
     """What a change source reads for `rules`: the files `text_files` names,
-    and the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`)."""
+    the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`),
+    and the base tree's layout when some rule's kind reads `TREE`."""
     rules = tuple(rules)
     tests = [t for rule in rules if (t := REGISTRY[rule.kind].touched_texts(rule)) is not None]
     touched = (lambda path: any(t(path) for t in tests)) if tests else None
-    return TextWants(files=text_files(rules), touched=touched)
+    tree = any(TREE in REGISTRY[rule.kind].reads for rule in rules)
+    return TextWants(files=text_files(rules), touched=touched, tree=tree)
 
 
 def lab_kinds(role: str) -> frozenset[str]:

@@ -17,12 +17,13 @@ declares at module level:
   value is its default (`test_drift`'s `paths` default to the rubric's
   `tests`).
 * `READS`: what of a change the rule reads (`PATHS`, `LINES`, `TEXTS`,
-  `STDOUT`), and for `TEXTS` which files: `TEXTS_OF`, the parameters that
-  name a file, and `TEXT_FILES`, files it always reads; `TEXT_GLOBS`, the
-  glob parameters whose matches among the *modified* files it reads too,
-  matched in the parameter's `GLOBS` mode (`test_drift` reads each test
-  file a change modifies).  What every change source reads
-  (`gate.changes.TextWants`) is derived from these.
+  `STDOUT`, `TREE`: the base tree's layout, `gate.changes.BaseTree`), and
+  for `TEXTS` which files: `TEXTS_OF`, the parameters that name a file, and
+  `TEXT_FILES`, files it always reads; `TEXT_GLOBS`, the glob parameters
+  whose matches among the *modified* files it reads too, matched in the
+  parameter's `GLOBS` mode (`test_drift` reads each test file a change
+  modifies). What every change source reads (`gate.changes.TextWants`) is
+  derived from these.
 * `GLOBS` (optional): glob parameter -> match mode (`gate.globs.EXACT`,
   `FOLDED` or `REACH`).
 * `LAB` (optional, default `SCOPE`): the rule's part in `gate lab`'s buckets.
@@ -62,12 +63,14 @@ PATHS = "paths"
 LINES = "line counts"
 TEXTS = "file texts"  # the base and head text of the files TEXTS_OF and TEXT_FILES name
 STDOUT = "captured output"
+TREE = "base layout"  # the base tree's top-level modules and packages (`gate.changes.BaseTree`)
 READABLE: Mapping[str, str] = MappingProxyType(
     {
         PATHS: "touched paths (status, renames, modes)",
         LINES: "line counts",
         TEXTS: "file texts",
         STDOUT: "the captured stdout",
+        TREE: "the base tree's top-level modules and packages",
     }
 )
 

@@ -104,16 +104,54 @@ cap) is drift: it could hold anything.  A new file that no module reads
 new file; so is a new test file in a rubric example given by line counts
 only (it says nothing about content).
 
-A new module or package at a test path named like a standard-library
-module (`tests/json.py`, `tests/colorsys.py`, `tests/decimal/__init__.py`;
-not a built-in one such as `sys`) is drift: pytest's default import mode
-(`prepend`) puts a test folder without `__init__.py` first on `sys.path`,
-so a test that imports that module gets the new file instead.  A new
-module named like a first-party module (`tests/clamp_kit.py`) or an
-installed package (`tests/requests.py`) shadows it the same way; the rule
-does not see the base tree's names or what is installed, so that is out
-of its reach (`keep_symbols` and `confine_to_symbols` catch a shadow of
-the files they name).
+**A file the change places in a test folder that Python imports instead
+of what a test means is drift** (`gate.rules._shadow`), even with
+`allow_added: true`: pytest's default import mode (`prepend`) puts the
+folder of each test module (the first folder upward without an
+`__init__.py`) first on `sys.path`, ahead of the repository's root and
+`src/`, so a test that imports the name gets the new file instead.  A
+test folder is one that holds a test path (the rule's `paths` or the
+default test globs), below the root and `src/`.  Drift, named with the
+path, what it shadows and the fix:
+
+* a module or regular package named like a first-party top-level module
+  or package (`tests/clamp.py`, `tests/clamp/__init__.py` or
+  `tests/unit/clamp.py` while `src/clamp/`, `clamp/__init__.py` or
+  `clamp.py` exists), from every folder pytest may put on the path for
+  it; first-party names come from the base tree's root and `src/` (a
+  module, a folder with an `__init__`, a folder holding modules or
+  folders: a namespace package) and from what the change itself places
+  there;
+* a namespace portion (`tests/clamp/core.py`, no `__init__.py`) named
+  like a first-party namespace package (one without `__init__` at head,
+  its `__init__` deleted by the change included): the portions merge in
+  `sys.path` order and its modules come first; beside a module or a
+  regular package of that name it is welcome, since those always win
+  (PEP 420), which is what tests laid out like the package
+  (`tests/clamp/test_core.py`) rely on;
+* a module or package at the repository's root named like a first-party
+  one under `src/` (the root comes before `src/` when tests run from it,
+  `python -m pytest`), unless the change moves it there from `src/`;
+* a module named like a standard-library module (`tests/json.py`,
+  `tests/decimal/__init__.py`; not a built-in one such as `sys`);
+* bytecode (`__pycache__/*.pyc`, which Python runs instead of the source
+  when it is hash-based, without reading the source when unchecked) or
+  an extension module (`.so`, `.pyd`, which comes before a source of the
+  same name) anywhere in a test folder: the gate cannot read what it
+  runs;
+* a `.pth` file or `sitecustomize`/`usercustomize` module in a
+  site-packages folder anywhere (a virtual environment committed in the
+  checkout), which Python's `site` module runs before any test.
+
+git and patch mode read the base tree's layout with one `git cat-file`;
+the Action's API mode lists it through the contents API (a few folders,
+at most 30 requests), and a new module in a test folder fails when the
+root or `src/` could not be listed.  A symlink in a test folder named
+like a first-party name counts as a package (a checkout makes it a
+folder when it points to one).  Out of reach: an installed package the new module is
+named like (`tests/requests.py`), a folder put on the path by CI
+configuration outside the repository, or another layout root than the
+root and `src/` (a `pythonpath` setting naming `lib/`).
 
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
@@ -185,7 +223,6 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from gate import globs
@@ -203,9 +240,10 @@ from gate.changes import (
     FileChange,
 )
 from gate.report import RuleResult
-from gate.rubric import Rule
-from gate.rules._common import _module_name, names, param_bool, param_list, plural, result
-from gate.rules.kind import PATHS, TEXTS
+from gate.rubric import DEFAULT_TESTS, Rule
+from gate.rules import _shadow
+from gate.rules._common import names, param_bool, param_list, plural, result
+from gate.rules.kind import PATHS, TEXTS, TREE
 from gate.testcases import (
     MODULES,
     Unparsable,
@@ -231,7 +269,7 @@ PARAMETERS = {
 }
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
-READS = {PATHS, TEXTS}
+READS = {PATHS, TEXTS, TREE}
 TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
@@ -384,25 +422,6 @@ def _first_line(code: str, limit: int = 60) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-# Modules a new file at a test path may shadow for every test: the
-# standard library's, less the built-in ones (no path entry can replace
-# those) and `test` (the CPython test suite, which no test imports).
-_STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"test"}
-
-
-def _stdlib_shadow(path: str) -> str | None:
-    """Why the new file `path` at a test path replaces a standard-library
-    module for the tests (None: it does not)."""
-    name = _module_name(path)
-    if name is None or name not in _STDLIB:
-        return None
-    return (
-        f"{path} (new) is named like the standard library's {name}: pytest's default import "
-        "mode puts a test folder without __init__.py first on sys.path, so a test that "
-        f"imports {name} after it is collected gets this file instead (rename it)"
-    )
-
-
 def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
     it adds.  A new test module, or a new helper module at a test path (a
@@ -478,7 +497,6 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
                 submodules.append(f.path)
                 continue
             problem, added = _new_module(changes, f)
-            problem = _stdlib_shadow(f.path) or problem
             if problem is not None:
                 fresh.append(problem)
             if allow_added:
@@ -523,6 +541,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         offending.extend(hits)
     sections = _section_changes(changes, globs.matcher(patterns, GLOBS["paths"]))
     offending.extend(sections)
+    in_tests = globs.matcher((*patterns, *DEFAULT_TESTS), GLOBS["paths"])
+    for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
+        fresh.append(why)
+        offending.append(path)
     if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
         extra = "" if allow_added else "; no test file added"
         if new_tests:
