@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from bench.bench_histories import disagreements
 from gate.cli import main
+from gate.errors import GateError
 from gate.git import Repo, changes_from_git
 from tests.conftest import GitRepo
 
@@ -156,7 +157,16 @@ def test_every_shape_of_history_counts_as_git_does_or_as_documented(
     rubric.write_text(RUBRIC)
     for base, head in pairs:
         old = repo.git("merge-base", base, head).strip()
-        change = changes_from_git(Repo(repo.root), base, head, ())
+        try:
+            change = changes_from_git(Repo(repo.root), base, head, ())
+        except GateError as exc:
+            # documented: several merge bases whose merge conflicts cannot be judged
+            assert len(repo.git("merge-base", "--all", base, head).split()) > 1, exc.message
+            assert "several merge bases" in exc.message and "conflicts" in exc.message
+            argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
+            assert main([*argv, "--rubric-file", str(rubric)]) == 2
+            assert "several merge bases" in capsys.readouterr().err
+            continue
         problems, _ = disagreements(str(repo.root), old, head, change.files)
         assert problems == [], (base, head, problems)
         argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
