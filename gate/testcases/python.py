@@ -48,13 +48,31 @@ old one, which replaces it in the module) makes the later unit
 COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
 lines (`gate.text.lines`), decorators and comments inside it included,
 so a change of any character (indentation too) is a change.  `uses` are
-the names a unit reads (`uses_of`): names, parameters (the fixtures a test
-requests) and identifiers inside strings (`usefixtures("db")`).
+the names a unit may read from the module (`uses_of`): the names its code
+reads through the module's namespace when it runs (module-level and class
+body code, and what a function reads that it does not bind itself: a test
+that does `import json` inside its body never sees a module-level `json`;
+builtins such as `len` are read through the module too), every parameter
+(the fixtures a test requests), and the identifiers of strings that read as
+names or a type expression (`usefixtures("db")`, `patch("pkg.mod.json")`,
+`"Foo | None"`); prose and data in strings (a docstring, `"application/json"`)
+name nothing.  Annotations count whether or not `from __future__ import
+annotations` is on: pydantic, `typing.get_type_hints` and frameworks that
+read a function's signature evaluate them through the module.  A file whose
+code reaches its own globals by computed names (`globals()`, `sys.modules`,
+`eval`, ...) counts every identifier of every string.
+
+New code that keeps to its own objects is no collection-time code: a method
+assigning `self.x`, a nested function assigning into its parameter, a
+`nonlocal` closure, reading `os.environ`/`sys.modules`/`sys.path` (`.get`,
+an item, `in`, `**`, a copy, `patch.dict(os.environ, ...)` undone when it
+exits).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import textwrap
@@ -133,6 +151,7 @@ def units(text: str) -> tuple[Unit, ...]:
     )
     test_classes = _test_classes(tree.body)
     split.trusted = trusted_names(tree.body)
+    split.every_string = introspects(tree)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -358,6 +377,7 @@ class _Splitter:
         self.keys: set[str] = set()
         self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
         self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
+        self.every_string = False  # `introspects`: every string's identifiers are uses
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
@@ -408,7 +428,7 @@ class _Splitter:
             binds=binds,
             line=first,
             parent=parent,
-            uses=uses_of(node, nodes),
+            uses=uses_of(node, nodes, every_string=self.every_string),
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
@@ -466,7 +486,7 @@ class _Splitter:
             code=text,
             binds=binds,
             line=_first_line(node),
-            uses=uses_of(node, nodes),
+            uses=uses_of(node, nodes, every_string=self.every_string),
         )
         self.add(unit, "")
 
@@ -518,7 +538,15 @@ class _Splitter:
                 code=self.code(first, header_last),
                 binds=(cls,),
                 line=first,
-                uses=tuple(sorted({n for part in header for n in uses_of(part)})),
+                uses=tuple(
+                    sorted(
+                        {
+                            n
+                            for part in header
+                            for n in uses_of(part, every_string=self.every_string)
+                        }
+                    )
+                ),
             ),
             "",
         )
@@ -557,7 +585,7 @@ class _Splitter:
                 quiet = quiet and not calls_at_import(member)
                 role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
-                    uses=uses_of(member, nodes),
+                    uses=uses_of(member, nodes, every_string=self.every_string),
                     key=key,
                     name=label,
                     role=role,
@@ -629,6 +657,39 @@ def _root(node: ast.expr) -> ast.expr:
     return node
 
 
+# Methods that read a shared object (`os.environ.get("X")`) and calls that
+# copy it (`dict(os.environ)`) or change it only until they exit
+# (`patch.dict(os.environ, {...})` as a context manager or decorator; its
+# `.start()` is caught apart).
+_READ_METHODS = frozenset({"get", "copy", "items", "keys", "values", "index", "count"})
+_COPY_CALLS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "len", "iter"})
+
+
+def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether `node` (`os.environ`, `sys.path`, ...) is only read where it
+    stands: a read method called on it, an item read, an `in` test, `**`
+    unpacked into a dict, copied (`dict(os.environ)`), handed to
+    `patch.dict` or as a subprocess's `env=`."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr in _READ_METHODS:
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and call.func is parent
+    if isinstance(parent, ast.Subscript):
+        return parent.value is node and isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Compare):
+        return node in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+        )
+    if isinstance(parent, ast.Dict):
+        return any(k is None and v is node for k, v in zip(parent.keys, parent.values, strict=True))
+    if isinstance(parent, ast.keyword):
+        return parent.arg == "env"
+    if isinstance(parent, ast.Call) and node in parent.args:
+        name = dotted(parent.func)
+        return name in _COPY_CALLS or name.endswith("patch.dict")
+    return False
+
+
 def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     """Whether running (or defining) `node` (a function, a statement) changes state that other
     tests share, as far as its code shows: a `global` or `nonlocal`
@@ -648,15 +709,16 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     caller has it already."""
     nodes = list(ast.walk(node)) if nodes is None else nodes
     own: set[str] = set()
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        args = node.args
-        own.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-        own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    parents: dict[int, ast.AST] = {}
     for sub in nodes:
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            own.update(a.arg for a in _args(sub.args))  # `self` of a helper class's method
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
     for sub in nodes:
-        if isinstance(sub, (ast.Global, ast.Nonlocal)):
+        if isinstance(sub, ast.Global):  # `nonlocal` names a variable of a function
             return True
         targets: list[ast.expr] = []
         if isinstance(sub, ast.Assign):
@@ -677,7 +739,8 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
                 if _DUNDERS & _chain_attrs(part):
                     return True
         if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
-            if dotted(sub) in _SHARED:  # the inner node of `sys.modules.pop` is `sys.modules`
+            # the inner node of `sys.modules.pop` is `sys.modules`
+            if dotted(sub) in _SHARED and not _only_read(sub, parents):
                 return True
             if sub.attr in _DUNDERS - {"__class__"}:
                 return True
@@ -704,22 +767,224 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# What a string may hold to be read as code naming module names: a name, a
+# dotted path, a comma-separated list, a type expression (`"db"`, `"a, b"`,
+# `"pkg.mod.json"`, `"Foo | None"`, `"dict[str, Any]"`,
+# `"Annotated[int, Field(gt=0)]"`).  Prose and data (`"application/json"`,
+# a docstring) parse as something else or not at all.
+_SHAPED_CHARS = re.compile(r"[\w\s.,|\[\]()'\"=*]+")
+_SHAPED_NODES = (
+    ast.Expression,
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Tuple,
+    ast.List,
+    ast.Constant,
+    ast.Call,
+    ast.keyword,
+    ast.Load,
+    ast.BinOp,
+    ast.BitOr,
+    ast.Starred,
+)
+# Names whose use lets a module's code reach its own globals by a computed
+# name (`globals()[name]`, `sys.modules[__name__]`): where a file's code
+# spells one, every identifier in every string counts as a use.
+_INTROSPECTION = frozenset(
+    {
+        "globals",
+        "vars",
+        "locals",
+        "eval",
+        "exec",
+        "__import__",
+        "import_module",
+        "modules",
+        "__dict__",
+        "__globals__",
+    }
+)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def uses_of(node: ast.AST, nodes: list[ast.AST] | None = None) -> tuple[str, ...]:
-    """The names `node`'s code may read from the module: every name, every
-    parameter (a pytest test or fixture requests a fixture by parameter
-    name) and every identifier inside a string (`usefixtures("db")`,
-    `getfixturevalue("db")`, `globals()["db"]`), sorted.  Attribute names
-    are not module names (`self.helper`, `mod.clamp`)."""
-    found: set[str] = set()
+@functools.lru_cache(maxsize=4096)
+def _string_names(value: str) -> tuple[str, ...]:
+    """The identifiers of a string whose whole text reads as names, a
+    dotted path, a comma-separated list or a type expression (see
+    `_SHAPED_CHARS`); () for prose and data."""
+    stripped = value.strip()
+    if not stripped or not _SHAPED_CHARS.fullmatch(stripped):
+        return ()
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    if not all(isinstance(n, _SHAPED_NODES) for n in ast.walk(tree)):
+        return ()
+    return tuple(_IDENTIFIER.findall(stripped))
+
+
+def introspects(tree: ast.AST) -> bool:
+    """Whether the code of `tree` spells a way to reach the module's globals
+    by a computed name (`_INTROSPECTION`: `globals()`, `sys.modules`,
+    `eval`, ...)."""
+    for sub in ast.walk(tree):
+        if isinstance(sub, ast.Name) and sub.id in _INTROSPECTION:
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in _INTROSPECTION:
+            return True
+    return False
+
+
+def _args(args: ast.arguments) -> list[ast.arg]:
+    out = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    out.extend(a for a in (args.vararg, args.kwarg) if a is not None)
+    return out
+
+
+def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
+    """The nodes of one scope's own code, from `roots`, and the nested
+    scopes met there (functions, lambdas, classes, comprehensions), whose
+    decorators, defaults, annotations, bases and first iterable are
+    evaluated in this scope and so are this scope's nodes."""
+    stack = list(roots)
+    own: list[ast.AST] = []
+    nested: list[ast.AST] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            stack.extend(args.defaults)
+            stack.extend(d for d in args.kw_defaults if d is not None)
+            if not isinstance(node, ast.Lambda):
+                own.append(node)  # binds its name here
+                stack.extend(node.decorator_list)
+                stack.extend(a.annotation for a in _args(args) if a.annotation is not None)
+                if node.returns is not None:
+                    stack.append(node.returns)
+            nested.append(node)
+        elif isinstance(node, ast.ClassDef):
+            own.append(node)
+            stack.extend((*node.decorator_list, *node.bases, *node.keywords))
+            nested.append(node)
+        elif isinstance(node, _COMPREHENSIONS):
+            stack.append(node.generators[0].iter)
+            nested.append(node)
+        else:
+            own.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+    return own, nested
+
+
+def _bound_in(own: list[ast.AST]) -> set[str]:
+    """The names a function scope's own nodes bind (so read locally there):
+    assignment and `del` targets, imports, `def`/`class` names, `except
+    ... as`, match captures, `nonlocal` names; less `global` ones."""
+    bound: set[str] = set()
+    declared_global: set[str] = set()
+    for node in own:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            bound.add(node.name)
+        elif isinstance(node, ast.Nonlocal):
+            bound.update(node.names)
+        elif isinstance(node, ast.Global):
+            declared_global.update(node.names)
+        else:
+            for attr in ("name", "rest"):  # MatchAs, MatchStar, MatchMapping (3.10+)
+                value = getattr(node, attr, None)
+                if type(node).__name__.startswith("Match") and isinstance(value, str):
+                    bound.add(value)
+    return bound - declared_global
+
+
+def module_loads(roots: list[ast.AST]) -> set[str]:
+    """The names the code of `roots` reads through the module's namespace
+    when it runs: every name read at module level or in a class body
+    (where a name the class assigns may still be read from the module
+    first), and in a function, lambda or comprehension the names it reads
+    that neither it nor an enclosing function binds (a local `import json`
+    makes `json` local to that function: a module-level `json` never
+    reaches it)."""
+    out: set[str] = set()
+    todo: list[tuple[str, list[ast.AST], frozenset[str], frozenset[str]]] = [
+        ("module", roots, frozenset(), frozenset())
+    ]
+    while todo:
+        scope, body, enclosing, params = todo.pop()
+        own, nested = _own_nodes(body)
+        local = _bound_in(own) | params if scope == "function" else set()
+        seen = local | enclosing
+        for node in own:
+            if isinstance(node, ast.Name) and node.id not in seen:
+                out.add(node.id)
+        inner = enclosing | local if scope == "function" else enclosing
+        for node in nested:
+            if isinstance(node, ast.ClassDef):
+                todo.append(("class", list(node.body), inner, frozenset()))
+            elif isinstance(node, _COMPREHENSIONS):
+                parts: list[ast.AST] = []
+                if isinstance(node, ast.DictComp):
+                    parts += [node.key, node.value]
+                else:
+                    parts.append(node.elt)
+                for i, gen in enumerate(node.generators):
+                    parts += [gen.target, *gen.ifs] + ([gen.iter] if i else [])
+                targets = frozenset(
+                    n.id
+                    for gen in node.generators
+                    for n in ast.walk(gen.target)
+                    if isinstance(n, ast.Name)
+                )
+                todo.append(("function", parts, inner, targets))
+            else:
+                assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                names = frozenset(a.arg for a in _args(node.args))
+                body_of: list[ast.AST] = (
+                    [node.body] if isinstance(node, ast.Lambda) else list(node.body)
+                )
+                todo.append(("function", body_of, inner, names))
+    return out
+
+
+def uses_of(
+    node: ast.AST,
+    nodes: list[ast.AST] | None = None,
+    *,
+    every_string: bool = False,
+) -> tuple[str, ...]:
+    """The names `node`'s code may read from the module, sorted: the names
+    it reads through the module's namespace (`module_loads`; a class
+    body's code reads as module-level code does), every parameter (a pytest test or
+    fixture requests a fixture by parameter name), and the identifiers of
+    every string that reads as names or a type expression
+    (`usefixtures("db")`, `getfixturevalue("db")`, `patch("pkg.mod.json")`,
+    a string annotation that `typing.get_type_hints` or pydantic evaluates
+    through the module: `"Foo | None"`); with `every_string` (the file
+    reaches its globals by computed names, `introspects`) every identifier
+    of every string.  An annotation counts even under `from __future__
+    import annotations`: a framework may evaluate it.  Attribute names are
+    not module names (`self.helper`, `mod.clamp`); a name bound in the
+    function that reads it is not read from the module."""
+    found = module_loads([node])
     for sub in ast.walk(node) if nodes is None else nodes:
-        if isinstance(sub, ast.Name):
-            found.add(sub.id)
-        elif isinstance(sub, ast.arg):
+        if isinstance(sub, ast.arg):
             found.add(sub.arg)
+        elif isinstance(sub, ast.JoinedStr):  # an f-string's text: every identifier
+            for part in sub.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.update(_IDENTIFIER.findall(part.value))
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-            found.update(_IDENTIFIER.findall(sub.value))
+            if every_string:
+                found.update(_IDENTIFIER.findall(sub.value))
+            else:
+                found.update(_string_names(sub.value))
     return tuple(sorted(found))
 
 
