@@ -46,15 +46,22 @@ modules where those are installed.  It fails when:
   of several that bind the same name (`from m import clamp` and a later
   `def clamp`: the last one wins), whose order must stay;
 * a new unit runs at collection or changes what other tests see: a
-  module-level call (a value computed by a call, a call in a default
-  argument or a class body included), `pytestmark`, an assignment into
+  module-level call of anything but a well-known pure callable (a value
+  computed by a call, a call in a default argument or a class body
+  included), `pytestmark`, an assignment into
   another module or through an attribute or item (`mod.attr = x`,
   `sys.path.insert(...)`, `os.environ[...] = x`),
   `if`/`try`/`with`/loops at module level, a star or `__future__`
   import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
   decorator that is not a fixture's, a mark's or a plain standard
   wrapper (imported from pytest, unittest, functools, hypothesis and the
-  like: a `given` imported from elsewhere may run anything); and any
+  like: a `given` imported from elsewhere may run anything) or one whose
+  arguments call anything but well-known pure callables (`Path(...)`,
+  `pytest.param`, hypothesis strategies, `MagicMock()`; a name bound once
+  to a pytest mark, `requires_bash = pytest.mark.skipif(...)`, is a mark).
+  A module-level value or class attribute computed by such pure calls
+  (`ROOT = Path(__file__).parent`, `field(default_factory=list)`) runs
+  nothing; one computed by any other call does; and any
   unit, a new test included, whose code declares `global`, assigns into
   a name that is not its own (its parameters, a method's `self` and its
   locals are its own), calls `setattr`, `exec` or `os.chdir`,

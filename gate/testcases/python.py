@@ -25,6 +25,18 @@ test*`; a change to those settings is a test-configuration change, which
   other functions and classes: SUPPORT, unless a decorator
   other than a fixture's, a mark's or the standard library's plain
   wrappers runs at import (COLLECTION).
+* Calls at import: a call that only computes a value counts as no call
+  (`pure_call`): a well-known pure callable by what it is imported as
+  (`Path`, `base64.*`, `field`, `pytest.mark.*`, `pytest.param`,
+  hypothesis strategies, mock constructors, builtins such as `sorted`
+  without `key=`; `_PURE_CALLS`), or a method of a literal or of such a
+  call's result that writes nothing (`_WRITING_METHODS`): `ROOT =
+  Path(__file__).parent` is SUPPORT.  A call of anything else (a project
+  function, a class of the code under test) runs its code at import.  A
+  mark or wrapper decorator is harmless only when its arguments make no
+  other call (`@pytest.mark.parametrize("v", [setup()])` runs `setup()` at
+  import); a name the module binds once to a pytest mark (`requires_bash =
+  pytest.mark.skipif(...)`) is a mark as a decorator.
 * Imports: one SUPPORT unit per imported name (`from pkg import name as
   alias`, spelled canonically), so adding a name to an existing import
   line, or rewrapping it, changes no unit while importing a name from
@@ -77,6 +89,7 @@ import io
 import re
 import textwrap
 import tokenize
+from collections.abc import Mapping
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.text import encode, lines, python_encoding_problem
@@ -152,6 +165,8 @@ def units(text: str) -> tuple[Unit, ...]:
     test_classes = _test_classes(tree.body)
     split.trusted = trusted_names(tree.body)
     split.every_string = introspects(tree)
+    split.origins = import_origins(tree.body)
+    split.aliases = mark_aliases(tree.body, split.origins)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -231,18 +246,287 @@ def _fixture_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, .
     return tuple(out)
 
 
-def _harmless(deco: ast.expr, trusted: frozenset[str]) -> bool:
+def _harmless(
+    deco: ast.expr,
+    trusted: frozenset[str],
+    origins: Mapping[str, str] | None = None,
+    aliases: frozenset[str] = frozenset(),
+) -> bool:
     """Whether decorator `deco` only defines: one of `_HARMLESS`, through a
     root name `trusted` (see `trusted_names`: `@given` imported from
-    elsewhere, or a `fixture` defined in the file, may run anything)."""
+    elsewhere, or a `fixture` defined in the file, may run anything), or a
+    name the module binds once to a pytest mark (`mark_aliases`:
+    `requires_bash = pytest.mark.skipif(...)`).  With `origins`
+    (`import_origins`), its arguments may make only the calls
+    `pure_call` knows (`@pytest.mark.parametrize("v", [Path("a"), 2])`,
+    `@given(st.integers())`): `@pytest.mark.parametrize("v", [setup()])`
+    runs `setup()` at import."""
+    if isinstance(deco, ast.Name) and deco.id in aliases:
+        return True
     name = dotted(deco)
-    return (
+    known = (
         bool(name)
         and name.split(".")[0] in trusted
         and any(
             name == h.rstrip(".") or (h.endswith(".") and name.startswith(h)) for h in _HARMLESS
         )
     )
+    if not known or origins is None or not isinstance(deco, ast.Call):
+        return known
+    return not any(calls_at_import(a, origins) for a in (*deco.args, *deco.keywords))
+
+
+# Calls that compute a value and change nothing else, by what they are
+# imported as (`import_origins`): a trailing dot names a module's every
+# callable, else the exact callable.  A method of the result of one
+# (`Path(__file__).parent.resolve()`) is one too, unless `_WRITING_METHODS`
+# names it.
+_PURE_CALLS = (
+    "base64.",
+    "binascii.",
+    "json.loads",
+    "json.dumps",
+    "re.compile",
+    "re.escape",
+    "pathlib.",
+    "os.path.",
+    "os.getenv",
+    "os.environ.get",
+    "os.fspath",
+    "textwrap.",
+    "typing.",
+    "typing_extensions.",
+    "collections.",
+    "dataclasses.field",
+    "functools.partial",
+    "itertools.",
+    "datetime.",
+    "decimal.",
+    "fractions.",
+    "uuid.",
+    "enum.",
+    "string.",
+    "struct.",
+    "hashlib.",
+    "math.",
+    "operator.",
+    "contextvars.ContextVar",
+    "types.SimpleNamespace",
+    "types.MappingProxyType",
+    "platform.",
+    "shutil.which",
+    "importlib.util.find_spec",
+    "importlib.metadata.version",
+    "pytest.mark.",
+    "pytest.param",
+    "_pytest.mark.",
+    "hypothesis.strategies.",
+    "unittest.mock.MagicMock",
+    "unittest.mock.AsyncMock",
+    "unittest.mock.Mock",
+    "unittest.mock.NonCallableMock",
+    "unittest.mock.call",
+    "mock.MagicMock",
+    "mock.AsyncMock",
+    "mock.Mock",
+    "pydantic.Field",
+    "pydantic.ConfigDict",
+    "pydantic.TypeAdapter",
+)
+# Builtins that only compute (`sorted`, `min` and `max` without `key=`:
+# a key function may run anything).
+_PURE_BUILTINS = frozenset(
+    {
+        "dict",
+        "list",
+        "set",
+        "frozenset",
+        "tuple",
+        "str",
+        "bytes",
+        "bytearray",
+        "int",
+        "float",
+        "complex",
+        "bool",
+        "range",
+        "len",
+        "sorted",
+        "reversed",
+        "min",
+        "max",
+        "sum",
+        "abs",
+        "round",
+        "enumerate",
+        "zip",
+        "repr",
+        "chr",
+        "ord",
+        "hex",
+        "bin",
+        "oct",
+        "format",
+        "any",
+        "all",
+        "isinstance",
+        "issubclass",
+        "divmod",
+        "object",
+        "slice",
+        "type",
+    }
+)
+_KEYED = frozenset({"sorted", "min", "max"})
+# Methods that write: a fresh value's own data is nobody else's, but a path's
+# file, a patcher or a registry is.
+_WRITING_METHODS = frozenset(
+    {
+        "write_text",
+        "write_bytes",
+        "mkdir",
+        "makedirs",
+        "unlink",
+        "rmdir",
+        "touch",
+        "rename",
+        "replace",
+        "symlink_to",
+        "hardlink_to",
+        "chmod",
+        "lchmod",
+        "open",
+        "start",
+        "run",
+        "install",
+        "register",
+        "enable",
+        "activate",
+        "setenv",
+        "putenv",
+        "chdir",
+        "update",
+        "append",
+        "extend",
+        "insert",
+        "add",
+        "pop",
+        "remove",
+        "clear",
+        "setdefault",
+        "discard",
+        "send",
+        "close",
+    }
+)
+
+
+def import_origins(body: list[ast.stmt]) -> dict[str, str]:
+    """Each module-level name bound only by absolute imports -> what it
+    imports (`import base64` -> `base64`, `from pathlib import Path` ->
+    `pathlib.Path`, `from unittest import mock` -> `unittest.mock`), and
+    `_PURE_BUILTINS` the module never binds -> `builtins.NAME`."""
+    good: dict[str, str] = {}
+    bad: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                origin = alias.name if alias.asname else name
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                name = alias.asname or alias.name
+                origin = f"{node.module}.{alias.name}"
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        else:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                    bad.add(sub.id)
+                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bad.add(sub.name)
+                elif isinstance(sub, ast.alias):
+                    bad.add((sub.asname or sub.name).split(".")[0])
+    out = {n: o for n, o in good.items() if n not in bad}
+    out.update({b: f"builtins.{b}" for b in _PURE_BUILTINS if b not in good and b not in bad})
+    return out
+
+
+def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
+    """Whether `call` only computes a value, by what its callee is imported
+    as (`_PURE_CALLS`, `_PURE_BUILTINS`), or is a method (not one of
+    `_WRITING_METHODS`) of a literal or of such a call's result.  Its
+    arguments' own calls are judged apart (`calls_at_import` walks them)."""
+    func = call.func
+    last = func.attr if isinstance(func, ast.Attribute) else ""
+    if last in _WRITING_METHODS:
+        return False
+    name = dotted(func)
+    if name and isinstance(_root(func), ast.Name):
+        root, _, rest = name.partition(".")
+        origin = origins.get(root)
+        if origin is None:
+            return False
+        qualified = f"{origin}.{rest}" if rest else origin
+        if qualified.startswith("builtins."):
+            return not rest and not (root in _KEYED and any(k.arg == "key" for k in call.keywords))
+        return any(
+            qualified == p or (p.endswith(".") and qualified.startswith(p)) for p in _PURE_CALLS
+        )
+    if isinstance(func, ast.Attribute):  # a method of a value: a literal, or a call's
+        receiver = _root(func.value)  # result (that call is judged on its own)
+        return isinstance(
+            receiver, (ast.Call, ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)
+        )
+    return False
+
+
+def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[str]:
+    """Names the module binds once, to a pytest mark whose arguments make
+    only pure calls (`requires_bash = pytest.mark.skipif(not which("bash"),
+    reason=...)`): as a decorator such a name only marks."""
+    counts: dict[str, int] = {}
+    for node in body:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                counts[sub.id] = counts.get(sub.id, 0) + 1
+            elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[sub.name] = counts.get(sub.name, 0) + 2
+            elif isinstance(sub, ast.alias):
+                name = (sub.asname or sub.name).split(".")[0]
+                counts[name] = counts.get(name, 0) + 2
+    out = set()
+    for node in body:
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and counts.get(node.targets[0].id) == 1
+        ):
+            continue
+        value = node.value
+        name = dotted(value)
+        root, _, rest = name.partition(".")
+        origin = origins.get(root)
+        if (
+            not name
+            or origin is None
+            or not isinstance(_root(value.func if isinstance(value, ast.Call) else value), ast.Name)
+        ):
+            continue
+        qualified = f"{origin}.{rest}" if rest else origin
+        if not (qualified.startswith("pytest.mark.") or qualified.startswith("_pytest.mark.")):
+            continue
+        if isinstance(value, ast.Call) and any(
+            calls_at_import(a, origins) for a in (*value.args, *value.keywords)
+        ):
+            continue
+        out.add(node.targets[0].id)
+    return frozenset(out)
 
 
 # The packages whose decorators `_HARMLESS` names.
@@ -378,6 +662,14 @@ class _Splitter:
         self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
         self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
         self.every_string = False  # `introspects`: every string's identifiers are uses
+        self.origins: dict[str, str] = {}  # `import_origins` of the module
+        self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
+
+    def harmless(self, deco: ast.expr) -> bool:
+        return _harmless(deco, self.trusted, self.origins, self.aliases)
+
+    def calls(self, node: ast.AST) -> bool:
+        return calls_at_import(node, self.origins)
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
@@ -437,14 +729,14 @@ class _Splitter:
             return
         nodes = list(ast.walk(node))  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            role = _function_role(node, nodes, self.trusted)
+            role = _function_role(node, nodes, self)
             binds = (node.name, *_fixture_names(node))
             self.add(
                 self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
             )
         elif isinstance(node, ast.ClassDef):
-            quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
-            quiet = quiet and not shares_state(node, nodes) and not calls_at_import(node)
+            quiet = all(self.harmless(d) for d in node.decorator_list)
+            quiet = quiet and not shares_state(node, nodes) and not self.calls(node)
             role = SUPPORT if quiet else COLLECTION
             unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
             self.add(unit, "")
@@ -467,7 +759,7 @@ class _Splitter:
             plain = _plain_targets(node) and "pytestmark" not in binds
             plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
             plain = plain and not any(n.startswith("collect_ignore") for n in binds)
-            role = SUPPORT if plain and not calls_at_import(node) else COLLECTION
+            role = SUPPORT if plain and not self.calls(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
         if role == SUPPORT and shares_state(node, nodes):
@@ -526,8 +818,8 @@ class _Splitter:
         while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
             header_last -= 1
         first = _first_line(node)
-        quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
-        quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))
+        quiet = all(self.harmless(d) for d in node.decorator_list)
+        quiet = quiet and not any(self.calls(b) for b in (*node.bases, *node.keywords))
         role = CASE if quiet else COLLECTION
         header = (*node.decorator_list, *node.bases, *node.keywords)
         self.add(
@@ -561,9 +853,9 @@ class _Splitter:
                 fixture = _is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
                 if (
-                    not all(_harmless(d, self.trusted) for d in member.decorator_list)
+                    not all(self.harmless(d) for d in member.decorator_list)
                     or shares_state(member, nodes)
-                    or calls_at_import(member)
+                    or self.calls(member)
                 ):
                     role = COLLECTION
                 unit = self.unit(
@@ -582,7 +874,7 @@ class _Splitter:
                 docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
                 quiet = plain or docstring or isinstance(member, ast.Pass)
                 quiet = quiet and not shares_state(member, nodes)
-                quiet = quiet and not calls_at_import(member)
+                quiet = quiet and not self.calls(member)
                 role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
                     uses=uses_of(member, nodes, every_string=self.every_string),
@@ -598,16 +890,16 @@ class _Splitter:
 
 
 def _function_role(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], trusted: frozenset[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], split: _Splitter
 ) -> str:
-    if shares_state(node, nodes) or calls_at_import(node):
+    if shares_state(node, nodes) or split.calls(node):
         return COLLECTION
-    fixture, autouse = _is_fixture(node, trusted)
+    fixture, autouse = _is_fixture(node, split.trusted)
     if fixture:
         return COLLECTION if autouse else SUPPORT
     if node.name.startswith("pytest_") or node.name in MODULE_AROUND:
         return COLLECTION
-    if not all(_harmless(d, trusted) for d in node.decorator_list):
+    if not all(split.harmless(d) for d in node.decorator_list):
         return COLLECTION
     return CASE if node.name.startswith("test") else SUPPORT
 
@@ -988,10 +1280,13 @@ def uses_of(
     return tuple(sorted(found))
 
 
-def calls_at_import(node: ast.AST) -> bool:
+def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> bool:
     """Whether `node` makes a call when the module (or its class body) is
     executed: outside function bodies, a call in a value, a default
-    argument, a base class, a class-level statement.  A decorator's own
+    argument, a base class, a class-level statement.  With `origins`
+    (`import_origins`), a call `pure_call` knows does not count
+    (`ROOT = Path(__file__).parent`, `PNG = base64.b64decode(...)`,
+    `x: list = field(default_factory=list)`).  A decorator's own
     call is judged apart (`_harmless`); what runs when a test runs is not
     counted here."""
     todo: list[ast.AST] = [node]
@@ -1007,7 +1302,7 @@ def calls_at_import(node: ast.AST) -> bool:
         if isinstance(item, ast.ClassDef):
             todo.extend((*item.bases, *item.keywords, *item.body))
             continue
-        if isinstance(item, ast.Call):
+        if isinstance(item, ast.Call) and (origins is None or not pure_call(item, origins)):
             return True
         todo.extend(ast.iter_child_nodes(item))
     return False

@@ -185,3 +185,86 @@ def test_a_hoisted_local_import_is_welcome_but_not_over_a_global_read(
     assert drift_of(local, local + head_extra) == "ok"
     mixed = local + f"\n\ndef test_other():\n    assert {module}\n"
     assert f"binds {module}" in drift_of(mixed, mixed + head_extra)
+
+
+# Module-level values and decorator arguments computed by calls that only
+# compute (well-known pure callables, by what they are imported as) ...
+PURE_AT_IMPORT = [
+    "from pathlib import Path\n\nROOT = Path(__file__).parent.resolve()\n",
+    "import base64\n\nPNG = base64.b64decode('aGk=')\n",
+    "import os\n\nDEBUG = os.environ.get('DEBUG', '') + ', '.join(sorted(['b', 'a']))\n",
+    "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Box:\n"
+    "    items: list = field(default_factory=list)\n",
+    "import shutil\n\nrequires_bash = pytest.mark.skipif(not shutil.which('bash'), reason='no')\n"
+    "\n\n@requires_bash\ndef test_new():\n    pass\n",
+    "from pathlib import Path\n\n\n@pytest.mark.parametrize('p', [Path('a'), pytest.param(2)])\n"
+    "def test_new(p):\n    assert p\n",
+    "from hypothesis import given\nfrom hypothesis import strategies as st\n\n\n"
+    "@given(st.lists(st.integers(), max_size=3))\ndef test_new(xs):\n    assert len(xs) < 4\n",
+    "from unittest.mock import MagicMock, patch\n\n\n@patch('pkg.mod.f', new=MagicMock())\n"
+    "def test_new():\n    pass\n",
+    "import sys\n\n\n@pytest.mark.skipif(sys.version_info < (3, 8), reason='old')\n"
+    "@pytest.mark.asyncio\nasync def test_new():\n    pass\n",
+]
+# ... and their hostile twins: the same shapes calling what may do anything.
+IMPURE_AT_IMPORT = [
+    "import clamp_kit\n\nROOT = clamp_kit.configure(strict=False)\n",
+    "from pathlib import Path\n\nMADE = Path('out').mkdir()\n",
+    "X = sorted([1, 2], key=clamp_setup)\n",
+    "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Box:\n"
+    "    items: list = field(default_factory=make_registry())\n",
+    "requires_bash = pytest.mark.skipif(boot(), reason='no')\n\n\n@requires_bash\n"
+    "def test_new():\n    pass\n",
+    "requires_bash = make_marker()\n\n\n@requires_bash\ndef test_new():\n    pass\n",
+    "@pytest.mark.parametrize('p', [setup_everything()])\ndef test_new(p):\n    assert p\n",
+    "from hypothesis import given\n\n\n@given(patch_the_world())\ndef test_new(x):\n    pass\n",
+    "from unittest.mock import patch\n\n\n@patch('pkg.mod.f', new=install())\n"
+    "def test_new():\n    pass\n",
+    "from evil import Path\n\nROOT = Path(__file__)\n",  # a `pure` name from elsewhere
+    "import pathlib as base64\nimport clamp_kit as pathlib\n\nX = pathlib.Path('a')\n",
+]
+
+
+@pytest.mark.parametrize("added", PURE_AT_IMPORT)
+def test_pure_calls_at_import_are_welcome(added: str) -> None:
+    head = BASE + "\n\n" + added
+    assert COLLECTION not in _new_roles(BASE, head)
+    assert drift_of(BASE, head) == "ok"
+
+
+@pytest.mark.parametrize("added", IMPURE_AT_IMPORT)
+def test_other_calls_at_import_are_drift(added: str) -> None:
+    head = BASE + "\n\n" + added
+    assert COLLECTION in _new_roles(BASE, head)
+    assert "runs at collection or changes what other tests see" in drift_of(BASE, head)
+
+
+CALLEES = st.sampled_from(["setup", "clamp_kit.configure", "make", "Registry", "boot"])
+WRAPPERS = st.sampled_from(
+    [
+        "X = {call}\n",
+        "X = [Path('a'), {call}]\n",
+        "X = Path({call})\n",
+        "X = str({call}).upper()\n",
+        "X = {{'k': {call}}}\n",
+        "@pytest.mark.parametrize('v', [{call}])\ndef test_new(v):\n    pass\n",
+        "@pytest.mark.skipif({call}, reason='r')\ndef test_new():\n    pass\n",
+        "class Helper:\n    value = field(default={call})\n",
+        "def test_new(v=Path({call})):\n    pass\n",
+        "marked = pytest.mark.skipif({call}, reason='r')\n\n\n@marked\ndef test_new():\n    pass\n",
+    ]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(CALLEES, WRAPPERS, st.booleans())
+def test_an_unknown_call_inside_pure_ones_is_still_drift(
+    callee: str, wrapper: str, literal_args: bool
+) -> None:
+    """However deep a call of unknown code sits inside known pure calls,
+    marks and containers, the new unit runs it at import."""
+    call = f"{callee}({'1, 2' if literal_args else ''})"
+    prelude = "from pathlib import Path\nfrom dataclasses import field\n\n\n"
+    base = "import pytest\n" + prelude + "def test_a():\n    pass\n"
+    head = base + "\n\n" + wrapper.format(call=call)
+    assert "runs at collection or changes what other tests see" in drift_of(base, head)
