@@ -89,7 +89,7 @@ import io
 import re
 import textwrap
 import tokenize
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.text import encode, lines, python_encoding_problem
@@ -150,7 +150,24 @@ _HARMLESS = (
 
 def units(text: str) -> tuple[Unit, ...]:
     """The units of a Python test file (see the module docstring); raises
-    `Unparsable` when Python cannot read it."""
+    `Unparsable` when Python cannot read it.  The last texts' units are
+    kept (`Unit` is frozen): a file's head in one commit is its base in the
+    next, and `gate backtest` splits hundreds of versions of big files."""
+    found = _cached_units(text)
+    if isinstance(found, Unparsable):
+        raise Unparsable(str(found))
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_units(text: str) -> tuple[Unit, ...] | Unparsable:
+    try:
+        return _units(text)
+    except Unparsable as exc:
+        return exc
+
+
+def _units(text: str) -> tuple[Unit, ...]:
     data, tree = _parse(text)
     split = _Splitter(lines(text))
     split.add(
@@ -164,7 +181,7 @@ def units(text: str) -> tuple[Unit, ...]:
     )
     test_classes = _test_classes(tree.body)
     split.trusted = trusted_names(tree.body)
-    split.every_string = introspects(tree)
+    split.every_string = introspects(ast.walk(tree))
     split.origins = import_origins(tree.body)
     split.aliases = mark_aliases(tree.body, split.origins)
     for node in tree.body:
@@ -489,6 +506,16 @@ def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[
     """Names the module binds once, to a pytest mark whose arguments make
     only pure calls (`requires_bash = pytest.mark.skipif(not which("bash"),
     reason=...)`): as a decorator such a name only marks."""
+    candidates = [
+        node
+        for node in body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and dotted(node.value).split(".")[0] in origins
+    ]
+    if not candidates:
+        return frozenset()
     counts: dict[str, int] = {}
     for node in body:
         for sub in ast.walk(node):
@@ -500,10 +527,9 @@ def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[
                 name = (sub.asname or sub.name).split(".")[0]
                 counts[name] = counts.get(name, 0) + 2
     out = set()
-    for node in body:
+    for node in candidates:
         if not (
             isinstance(node, ast.Assign)
-            and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
             and counts.get(node.targets[0].id) == 1
         ):
@@ -1098,6 +1124,7 @@ _INTROSPECTION = frozenset(
     }
 )
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_MATCH_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1117,11 +1144,11 @@ def _string_names(value: str) -> tuple[str, ...]:
     return tuple(_IDENTIFIER.findall(stripped))
 
 
-def introspects(tree: ast.AST) -> bool:
-    """Whether the code of `tree` spells a way to reach the module's globals
-    by a computed name (`_INTROSPECTION`: `globals()`, `sys.modules`,
-    `eval`, ...)."""
-    for sub in ast.walk(tree):
+def introspects(nodes: Iterable[ast.AST]) -> bool:
+    """Whether `nodes` (a module's, walked) spell a way to reach the
+    module's globals by a computed name (`_INTROSPECTION`: `globals()`,
+    `sys.modules`, `eval`, ...)."""
+    for sub in nodes:
         if isinstance(sub, ast.Name) and sub.id in _INTROSPECTION:
             return True
         if isinstance(sub, ast.Attribute) and sub.attr in _INTROSPECTION:
@@ -1188,10 +1215,9 @@ def _bound_in(own: list[ast.AST]) -> set[str]:
             bound.update(node.names)
         elif isinstance(node, ast.Global):
             declared_global.update(node.names)
-        else:
-            for attr in ("name", "rest"):  # MatchAs, MatchStar, MatchMapping (3.10+)
-                value = getattr(node, attr, None)
-                if type(node).__name__.startswith("Match") and isinstance(value, str):
+        elif isinstance(node, _MATCH_CAPTURES):
+            for value in (getattr(node, "name", None), getattr(node, "rest", None)):
+                if isinstance(value, str):
                     bound.add(value)
     return bound - declared_global
 
