@@ -332,6 +332,12 @@ _PURE_CALLS = (
     "types.MappingProxyType",
     "platform.",
     "shutil.which",
+    "sys.platform.",
+    "sys.version.",
+    "sys.getrecursionlimit",
+    "os.getuid",
+    "os.geteuid",
+    "os.cpu_count",
     "importlib.util.find_spec",
     "importlib.metadata.version",
     "pytest.mark.",
@@ -392,6 +398,8 @@ _PURE_BUILTINS = frozenset(
         "object",
         "slice",
         "type",
+        "hasattr",
+        "callable",
     }
 )
 _KEYED = frozenset({"sorted", "min", "max"})

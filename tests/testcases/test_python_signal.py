@@ -203,6 +203,9 @@ PURE_AT_IMPORT = [
     "@given(st.lists(st.integers(), max_size=3))\ndef test_new(xs):\n    assert len(xs) < 4\n",
     "from unittest.mock import MagicMock, patch\n\n\n@patch('pkg.mod.f', new=MagicMock())\n"
     "def test_new():\n    pass\n",
+    "import os\nimport sys\n\n\nclass TestNew:\n    @pytest.mark.skipif(\n"
+    "        not hasattr(os, 'mkfifo') or sys.platform.startswith('win'), reason='posix'\n"
+    "    )\n    def test_new(self):\n        pass\n",
     "import sys\n\n\n@pytest.mark.skipif(sys.version_info < (3, 8), reason='old')\n"
     "@pytest.mark.asyncio\nasync def test_new():\n    pass\n",
 ]
