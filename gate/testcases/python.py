@@ -1098,7 +1098,7 @@ _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # `"pkg.mod.json"`, `"Foo | None"`, `"dict[str, Any]"`,
 # `"Annotated[int, Field(gt=0)]"`).  Prose and data (`"application/json"`,
 # a docstring) parse as something else or not at all.
-_SHAPED_CHARS = re.compile(r"[\w\s.,|\[\]()'\"=*]+")
+_SHAPED_CHARS = re.compile(r"[\w\s.,|\[\]()'\"=*:/-]+")
 _SHAPED_NODES = (
     ast.Expression,
     ast.Name,

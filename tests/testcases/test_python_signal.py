@@ -50,6 +50,7 @@ LOUD = [
     '@pytest.mark.usefixtures("{n}")\ndef test_a():\n    pass\n',
     'def test_a(request):\n    assert request.getfixturevalue("{n}")\n',
     'def test_a(x: "{n} | None" = None):\n    pass\n',  # evaluated by get_type_hints
+    "def test_a(x: \"Literal['a-b'] | {n}\" = None):\n    pass\n",
     'def test_a():\n    assert patch("pkg.mod.{n}")\n',
     "def test_a():\n    assert [{n} for _ in range(2)]\n",
     "def test_a():\n    def inner():\n        return {n}\n\n    assert inner()\n",
