@@ -352,6 +352,8 @@ _PURE_CALLS = (
     "mock.MagicMock",
     "mock.AsyncMock",
     "mock.Mock",
+    "inline_snapshot.snapshot",
+    "dirty_equals.",
     "pydantic.Field",
     "pydantic.ConfigDict",
     "pydantic.TypeAdapter",

@@ -200,6 +200,8 @@ PURE_AT_IMPORT = [
     "\n\n@requires_bash\ndef test_new():\n    pass\n",
     "from pathlib import Path\n\n\n@pytest.mark.parametrize('p', [Path('a'), pytest.param(2)])\n"
     "def test_new(p):\n    assert p\n",
+    "from inline_snapshot import snapshot\n\n\n@pytest.mark.parametrize('v', "
+    "[pytest.param(1, snapshot({}), id='one')])\ndef test_new(v):\n    assert v\n",
     "from hypothesis import given\nfrom hypothesis import strategies as st\n\n\n"
     "@given(st.lists(st.integers(), max_size=3))\ndef test_new(xs):\n    assert len(xs) < 4\n",
     "from unittest.mock import MagicMock, patch\n\n\n@patch('pkg.mod.f', new=MagicMock())\n"
