@@ -46,18 +46,27 @@ modules where those are installed.  It fails when:
   of several that bind the same name (`from m import clamp` and a later
   `def clamp`: the last one wins), whose order must stay;
 * a new unit runs at collection or changes what other tests see: a
-  module-level call (a value computed by a call, a call in a default
-  argument or a class body included), `pytestmark`, an assignment into
+  module-level call of anything but a well-known pure callable (a value
+  computed by a call, a call in a default argument or a class body
+  included), `pytestmark`, an assignment into
   another module or through an attribute or item (`mod.attr = x`,
   `sys.path.insert(...)`, `os.environ[...] = x`),
   `if`/`try`/`with`/loops at module level, a star or `__future__`
   import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
   decorator that is not a fixture's, a mark's or a plain standard
   wrapper (imported from pytest, unittest, functools, hypothesis and the
-  like: a `given` imported from elsewhere may run anything); and any
+  like: a `given` imported from elsewhere may run anything) or one whose
+  arguments call anything but well-known pure callables (`Path(...)`,
+  `pytest.param`, hypothesis strategies, `MagicMock()`; a name bound once
+  to a pytest mark, `requires_bash = pytest.mark.skipif(...)`, is a mark).
+  A module-level value or class attribute computed by such pure calls
+  (`ROOT = Path(__file__).parent`, `field(default_factory=list)`) runs
+  nothing; one computed by any other call does; and any
   unit, a new test included, whose code declares `global`, assigns into
-  a name that is not its own, calls `setattr`, `exec` or `os.chdir`,
-  touches `sys.modules`, `sys.path`, `os.environ` or `builtins`, or
+  a name that is not its own (its parameters, a method's `self` and its
+  locals are its own), calls `setattr`, `exec` or `os.chdir`,
+  changes `sys.modules`, `sys.path`, `os.environ` or touches `builtins`
+  (reading them, or `patch.dict(os.environ, ...)` in a `with`, is fine), or
   starts a mock patcher without a `with` (pytest's `monkeypatch` is
   undone after each test and is fine). Where the line is drawn: a method
   call that mutates a shared object (`CONFIG.update(...)`) is not seen,
@@ -65,8 +74,15 @@ modules where those are installed.  It fails when:
   test;
 * a new unit binds a name that a base unit binds (a second `def
   test_a` replaces the first in the module, and the old test never runs)
-  or that any base unit's code mentions (a new fixture `tmp_path`, an
-  import or a helper `clamp` would change what existing tests get);
+  or that any base unit may read from the module (a new fixture
+  `tmp_path`, an import or a helper `clamp` would change what existing
+  tests get): a name its code reads through the module's namespace (a
+  builtin such as `len` included; not a name a test binds itself, as a
+  `import json` inside its body), a parameter (a fixture it requests), a
+  string that reads as names or a type expression (`usefixtures("db")`,
+  `"Foo | None"`), an annotation; prose in strings and docstrings names
+  nothing, unless the file reaches its globals by computed names
+  (`globals()`, `sys.modules`, `eval`);
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that

@@ -25,6 +25,18 @@ test*`; a change to those settings is a test-configuration change, which
   other functions and classes: SUPPORT, unless a decorator
   other than a fixture's, a mark's or the standard library's plain
   wrappers runs at import (COLLECTION).
+* Calls at import: a call that only computes a value counts as no call
+  (`pure_call`): a well-known pure callable by what it is imported as
+  (`Path`, `base64.*`, `field`, `pytest.mark.*`, `pytest.param`,
+  hypothesis strategies, mock constructors, builtins such as `sorted`
+  without `key=`; `_PURE_CALLS`), or a method of a literal or of such a
+  call's result that writes nothing (`_WRITING_METHODS`): `ROOT =
+  Path(__file__).parent` is SUPPORT.  A call of anything else (a project
+  function, a class of the code under test) runs its code at import.  A
+  mark or wrapper decorator is harmless only when its arguments make no
+  other call (`@pytest.mark.parametrize("v", [setup()])` runs `setup()` at
+  import); a name the module binds once to a pytest mark (`requires_bash =
+  pytest.mark.skipif(...)`) is a mark as a decorator.
 * Imports: one SUPPORT unit per imported name (`from pkg import name as
   alias`, spelled canonically), so adding a name to an existing import
   line, or rewrapping it, changes no unit while importing a name from
@@ -48,17 +60,36 @@ old one, which replaces it in the module) makes the later unit
 COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
 lines (`gate.text.lines`), decorators and comments inside it included,
 so a change of any character (indentation too) is a change.  `uses` are
-the names a unit reads (`uses_of`): names, parameters (the fixtures a test
-requests) and identifiers inside strings (`usefixtures("db")`).
+the names a unit may read from the module (`uses_of`): the names its code
+reads through the module's namespace when it runs (module-level and class
+body code, and what a function reads that it does not bind itself: a test
+that does `import json` inside its body never sees a module-level `json`;
+builtins such as `len` are read through the module too), every parameter
+(the fixtures a test requests), and the identifiers of strings that read as
+names or a type expression (`usefixtures("db")`, `patch("pkg.mod.json")`,
+`"Foo | None"`); prose and data in strings (a docstring, `"application/json"`)
+name nothing.  Annotations count whether or not `from __future__ import
+annotations` is on: pydantic, `typing.get_type_hints` and frameworks that
+read a function's signature evaluate them through the module.  A file whose
+code reaches its own globals by computed names (`globals()`, `sys.modules`,
+`eval`, ...) counts every identifier of every string.
+
+New code that keeps to its own objects is no collection-time code: a method
+assigning `self.x`, a nested function assigning into its parameter, a
+`nonlocal` closure, reading `os.environ`/`sys.modules`/`sys.path` (`.get`,
+an item, `in`, `**`, a copy, `patch.dict(os.environ, ...)` undone when it
+exits).
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import textwrap
 import tokenize
+from collections.abc import Iterable, Mapping
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.text import encode, lines, python_encoding_problem
@@ -119,7 +150,24 @@ _HARMLESS = (
 
 def units(text: str) -> tuple[Unit, ...]:
     """The units of a Python test file (see the module docstring); raises
-    `Unparsable` when Python cannot read it."""
+    `Unparsable` when Python cannot read it.  The last texts' units are
+    kept (`Unit` is frozen): a file's head in one commit is its base in the
+    next, and `gate backtest` splits hundreds of versions of big files."""
+    found = _cached_units(text)
+    if isinstance(found, Unparsable):
+        raise Unparsable(str(found))
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_units(text: str) -> tuple[Unit, ...] | Unparsable:
+    try:
+        return _units(text)
+    except Unparsable as exc:
+        return exc
+
+
+def _units(text: str) -> tuple[Unit, ...]:
     data, tree = _parse(text)
     split = _Splitter(lines(text))
     split.add(
@@ -133,6 +181,9 @@ def units(text: str) -> tuple[Unit, ...]:
     )
     test_classes = _test_classes(tree.body)
     split.trusted = trusted_names(tree.body)
+    split.every_string = introspects(ast.walk(tree))
+    split.origins = import_origins(tree.body)
+    split.aliases = mark_aliases(tree.body, split.origins)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -212,18 +263,306 @@ def _fixture_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, .
     return tuple(out)
 
 
-def _harmless(deco: ast.expr, trusted: frozenset[str]) -> bool:
+def _harmless(
+    deco: ast.expr,
+    trusted: frozenset[str],
+    origins: Mapping[str, str] | None = None,
+    aliases: frozenset[str] = frozenset(),
+) -> bool:
     """Whether decorator `deco` only defines: one of `_HARMLESS`, through a
     root name `trusted` (see `trusted_names`: `@given` imported from
-    elsewhere, or a `fixture` defined in the file, may run anything)."""
+    elsewhere, or a `fixture` defined in the file, may run anything), or a
+    name the module binds once to a pytest mark (`mark_aliases`:
+    `requires_bash = pytest.mark.skipif(...)`).  With `origins`
+    (`import_origins`), its arguments may make only the calls
+    `pure_call` knows (`@pytest.mark.parametrize("v", [Path("a"), 2])`,
+    `@given(st.integers())`): `@pytest.mark.parametrize("v", [setup()])`
+    runs `setup()` at import."""
+    if isinstance(deco, ast.Name) and deco.id in aliases:
+        return True
     name = dotted(deco)
-    return (
+    known = (
         bool(name)
         and name.split(".")[0] in trusted
         and any(
             name == h.rstrip(".") or (h.endswith(".") and name.startswith(h)) for h in _HARMLESS
         )
     )
+    if not known or origins is None or not isinstance(deco, ast.Call):
+        return known
+    return not any(calls_at_import(a, origins) for a in (*deco.args, *deco.keywords))
+
+
+# Calls that compute a value and change nothing else, by what they are
+# imported as (`import_origins`): a trailing dot names a module's every
+# callable, else the exact callable.  A method of the result of one
+# (`Path(__file__).parent.resolve()`) is one too, unless `_WRITING_METHODS`
+# names it.
+_PURE_CALLS = (
+    "base64.",
+    "binascii.",
+    "json.loads",
+    "json.dumps",
+    "re.compile",
+    "re.escape",
+    "pathlib.",
+    "os.path.",
+    "os.getenv",
+    "os.environ.get",
+    "os.fspath",
+    "textwrap.",
+    "typing.",
+    "typing_extensions.",
+    "collections.",
+    "dataclasses.field",
+    "functools.partial",
+    "itertools.",
+    "datetime.",
+    "decimal.",
+    "fractions.",
+    "uuid.",
+    "enum.",
+    "string.",
+    "struct.",
+    "hashlib.",
+    "math.",
+    "operator.",
+    "contextvars.ContextVar",
+    "types.SimpleNamespace",
+    "types.MappingProxyType",
+    "platform.",
+    "shutil.which",
+    "sys.platform.",
+    "sys.version.",
+    "sys.getrecursionlimit",
+    "os.getuid",
+    "os.geteuid",
+    "os.cpu_count",
+    "importlib.util.find_spec",
+    "importlib.metadata.version",
+    "pytest.mark.",
+    "pytest.param",
+    "_pytest.mark.",
+    "hypothesis.strategies.",
+    "unittest.mock.MagicMock",
+    "unittest.mock.AsyncMock",
+    "unittest.mock.Mock",
+    "unittest.mock.NonCallableMock",
+    "unittest.mock.call",
+    "mock.MagicMock",
+    "mock.AsyncMock",
+    "mock.Mock",
+    "inline_snapshot.snapshot",
+    "dirty_equals.",
+    "pydantic.Field",
+    "pydantic.ConfigDict",
+    "pydantic.TypeAdapter",
+)
+# Builtins that only compute (`sorted`, `min` and `max` without `key=`:
+# a key function may run anything).
+_PURE_BUILTINS = frozenset(
+    {
+        "dict",
+        "list",
+        "set",
+        "frozenset",
+        "tuple",
+        "str",
+        "bytes",
+        "bytearray",
+        "int",
+        "float",
+        "complex",
+        "bool",
+        "range",
+        "len",
+        "sorted",
+        "reversed",
+        "min",
+        "max",
+        "sum",
+        "abs",
+        "round",
+        "enumerate",
+        "zip",
+        "repr",
+        "chr",
+        "ord",
+        "hex",
+        "bin",
+        "oct",
+        "format",
+        "any",
+        "all",
+        "isinstance",
+        "issubclass",
+        "divmod",
+        "object",
+        "slice",
+        "type",
+        "hasattr",
+        "callable",
+    }
+)
+_KEYED = frozenset({"sorted", "min", "max"})
+# Methods that write: a fresh value's own data is nobody else's, but a path's
+# file, a patcher or a registry is.
+_WRITING_METHODS = frozenset(
+    {
+        "write_text",
+        "write_bytes",
+        "mkdir",
+        "makedirs",
+        "unlink",
+        "rmdir",
+        "touch",
+        "rename",
+        "replace",
+        "symlink_to",
+        "hardlink_to",
+        "chmod",
+        "lchmod",
+        "open",
+        "start",
+        "run",
+        "install",
+        "register",
+        "enable",
+        "activate",
+        "setenv",
+        "putenv",
+        "chdir",
+        "update",
+        "append",
+        "extend",
+        "insert",
+        "add",
+        "pop",
+        "remove",
+        "clear",
+        "setdefault",
+        "discard",
+        "send",
+        "close",
+    }
+)
+
+
+def import_origins(body: list[ast.stmt]) -> dict[str, str]:
+    """Each module-level name bound only by absolute imports -> what it
+    imports (`import base64` -> `base64`, `from pathlib import Path` ->
+    `pathlib.Path`, `from unittest import mock` -> `unittest.mock`), and
+    `_PURE_BUILTINS` the module never binds -> `builtins.NAME`."""
+    good: dict[str, str] = {}
+    bad: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                origin = alias.name if alias.asname else name
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                name = alias.asname or alias.name
+                origin = f"{node.module}.{alias.name}"
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        else:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                    bad.add(sub.id)
+                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bad.add(sub.name)
+                elif isinstance(sub, ast.alias):
+                    bad.add((sub.asname or sub.name).split(".")[0])
+    out = {n: o for n, o in good.items() if n not in bad}
+    out.update({b: f"builtins.{b}" for b in _PURE_BUILTINS if b not in good and b not in bad})
+    return out
+
+
+def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
+    """Whether `call` only computes a value, by what its callee is imported
+    as (`_PURE_CALLS`, `_PURE_BUILTINS`), or is a method (not one of
+    `_WRITING_METHODS`) of a literal or of such a call's result.  Its
+    arguments' own calls are judged apart (`calls_at_import` walks them)."""
+    func = call.func
+    last = func.attr if isinstance(func, ast.Attribute) else ""
+    if last in _WRITING_METHODS:
+        return False
+    name = dotted(func)
+    if name and isinstance(_root(func), ast.Name):
+        root, _, rest = name.partition(".")
+        origin = origins.get(root)
+        if origin is None:
+            return False
+        qualified = f"{origin}.{rest}" if rest else origin
+        if qualified.startswith("builtins."):
+            return not rest and not (root in _KEYED and any(k.arg == "key" for k in call.keywords))
+        return any(
+            qualified == p or (p.endswith(".") and qualified.startswith(p)) for p in _PURE_CALLS
+        )
+    if isinstance(func, ast.Attribute):  # a method of a value: a literal, or a call's
+        receiver = _root(func.value)  # result (that call is judged on its own)
+        return isinstance(
+            receiver, (ast.Call, ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)
+        )
+    return False
+
+
+def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[str]:
+    """Names the module binds once, to a pytest mark whose arguments make
+    only pure calls (`requires_bash = pytest.mark.skipif(not which("bash"),
+    reason=...)`): as a decorator such a name only marks."""
+    candidates = [
+        node
+        for node in body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and dotted(node.value).split(".")[0] in origins
+    ]
+    if not candidates:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for node in body:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                counts[sub.id] = counts.get(sub.id, 0) + 1
+            elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[sub.name] = counts.get(sub.name, 0) + 2
+            elif isinstance(sub, ast.alias):
+                name = (sub.asname or sub.name).split(".")[0]
+                counts[name] = counts.get(name, 0) + 2
+    out = set()
+    for node in candidates:
+        if not (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name)
+            and counts.get(node.targets[0].id) == 1
+        ):
+            continue
+        value = node.value
+        name = dotted(value)
+        root, _, rest = name.partition(".")
+        origin = origins.get(root)
+        if (
+            not name
+            or origin is None
+            or not isinstance(_root(value.func if isinstance(value, ast.Call) else value), ast.Name)
+        ):
+            continue
+        qualified = f"{origin}.{rest}" if rest else origin
+        if not (qualified.startswith("pytest.mark.") or qualified.startswith("_pytest.mark.")):
+            continue
+        if isinstance(value, ast.Call) and any(
+            calls_at_import(a, origins) for a in (*value.args, *value.keywords)
+        ):
+            continue
+        out.add(node.targets[0].id)
+    return frozenset(out)
 
 
 # The packages whose decorators `_HARMLESS` names.
@@ -358,6 +697,15 @@ class _Splitter:
         self.keys: set[str] = set()
         self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
         self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
+        self.every_string = False  # `introspects`: every string's identifiers are uses
+        self.origins: dict[str, str] = {}  # `import_origins` of the module
+        self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
+
+    def harmless(self, deco: ast.expr) -> bool:
+        return _harmless(deco, self.trusted, self.origins, self.aliases)
+
+    def calls(self, node: ast.AST) -> bool:
+        return calls_at_import(node, self.origins)
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
@@ -408,7 +756,7 @@ class _Splitter:
             binds=binds,
             line=first,
             parent=parent,
-            uses=uses_of(node, nodes),
+            uses=uses_of(node, nodes, every_string=self.every_string),
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
@@ -417,14 +765,14 @@ class _Splitter:
             return
         nodes = list(ast.walk(node))  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            role = _function_role(node, nodes, self.trusted)
+            role = _function_role(node, nodes, self)
             binds = (node.name, *_fixture_names(node))
             self.add(
                 self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
             )
         elif isinstance(node, ast.ClassDef):
-            quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
-            quiet = quiet and not shares_state(node, nodes) and not calls_at_import(node)
+            quiet = all(self.harmless(d) for d in node.decorator_list)
+            quiet = quiet and not shares_state(node, nodes) and not self.calls(node)
             role = SUPPORT if quiet else COLLECTION
             unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
             self.add(unit, "")
@@ -447,7 +795,7 @@ class _Splitter:
             plain = _plain_targets(node) and "pytestmark" not in binds
             plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
             plain = plain and not any(n.startswith("collect_ignore") for n in binds)
-            role = SUPPORT if plain and not calls_at_import(node) else COLLECTION
+            role = SUPPORT if plain and not self.calls(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
         if role == SUPPORT and shares_state(node, nodes):
@@ -466,7 +814,7 @@ class _Splitter:
             code=text,
             binds=binds,
             line=_first_line(node),
-            uses=uses_of(node, nodes),
+            uses=uses_of(node, nodes, every_string=self.every_string),
         )
         self.add(unit, "")
 
@@ -506,8 +854,8 @@ class _Splitter:
         while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
             header_last -= 1
         first = _first_line(node)
-        quiet = all(_harmless(d, self.trusted) for d in node.decorator_list)
-        quiet = quiet and not any(calls_at_import(b) for b in (*node.bases, *node.keywords))
+        quiet = all(self.harmless(d) for d in node.decorator_list)
+        quiet = quiet and not any(self.calls(b) for b in (*node.bases, *node.keywords))
         role = CASE if quiet else COLLECTION
         header = (*node.decorator_list, *node.bases, *node.keywords)
         self.add(
@@ -518,7 +866,15 @@ class _Splitter:
                 code=self.code(first, header_last),
                 binds=(cls,),
                 line=first,
-                uses=tuple(sorted({n for part in header for n in uses_of(part)})),
+                uses=tuple(
+                    sorted(
+                        {
+                            n
+                            for part in header
+                            for n in uses_of(part, every_string=self.every_string)
+                        }
+                    )
+                ),
             ),
             "",
         )
@@ -533,9 +889,9 @@ class _Splitter:
                 fixture = _is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
                 if (
-                    not all(_harmless(d, self.trusted) for d in member.decorator_list)
+                    not all(self.harmless(d) for d in member.decorator_list)
                     or shares_state(member, nodes)
-                    or calls_at_import(member)
+                    or self.calls(member)
                 ):
                     role = COLLECTION
                 unit = self.unit(
@@ -554,10 +910,10 @@ class _Splitter:
                 docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
                 quiet = plain or docstring or isinstance(member, ast.Pass)
                 quiet = quiet and not shares_state(member, nodes)
-                quiet = quiet and not calls_at_import(member)
+                quiet = quiet and not self.calls(member)
                 role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
-                    uses=uses_of(member, nodes),
+                    uses=uses_of(member, nodes, every_string=self.every_string),
                     key=key,
                     name=label,
                     role=role,
@@ -570,16 +926,16 @@ class _Splitter:
 
 
 def _function_role(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], trusted: frozenset[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], split: _Splitter
 ) -> str:
-    if shares_state(node, nodes) or calls_at_import(node):
+    if shares_state(node, nodes) or split.calls(node):
         return COLLECTION
-    fixture, autouse = _is_fixture(node, trusted)
+    fixture, autouse = _is_fixture(node, split.trusted)
     if fixture:
         return COLLECTION if autouse else SUPPORT
     if node.name.startswith("pytest_") or node.name in MODULE_AROUND:
         return COLLECTION
-    if not all(_harmless(d, trusted) for d in node.decorator_list):
+    if not all(split.harmless(d) for d in node.decorator_list):
         return COLLECTION
     return CASE if node.name.startswith("test") else SUPPORT
 
@@ -629,6 +985,39 @@ def _root(node: ast.expr) -> ast.expr:
     return node
 
 
+# Methods that read a shared object (`os.environ.get("X")`) and calls that
+# copy it (`dict(os.environ)`) or change it only until they exit
+# (`patch.dict(os.environ, {...})` as a context manager or decorator; its
+# `.start()` is caught apart).
+_READ_METHODS = frozenset({"get", "copy", "items", "keys", "values", "index", "count"})
+_COPY_CALLS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "len", "iter"})
+
+
+def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether `node` (`os.environ`, `sys.path`, ...) is only read where it
+    stands: a read method called on it, an item read, an `in` test, `**`
+    unpacked into a dict, copied (`dict(os.environ)`), handed to
+    `patch.dict` or as a subprocess's `env=`."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr in _READ_METHODS:
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and call.func is parent
+    if isinstance(parent, ast.Subscript):
+        return parent.value is node and isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Compare):
+        return node in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+        )
+    if isinstance(parent, ast.Dict):
+        return any(k is None and v is node for k, v in zip(parent.keys, parent.values, strict=True))
+    if isinstance(parent, ast.keyword):
+        return parent.arg == "env"
+    if isinstance(parent, ast.Call) and node in parent.args:
+        name = dotted(parent.func)
+        return name in _COPY_CALLS or name.endswith("patch.dict")
+    return False
+
+
 def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     """Whether running (or defining) `node` (a function, a statement) changes state that other
     tests share, as far as its code shows: a `global` or `nonlocal`
@@ -648,15 +1037,16 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     caller has it already."""
     nodes = list(ast.walk(node)) if nodes is None else nodes
     own: set[str] = set()
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        args = node.args
-        own.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-        own.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    parents: dict[int, ast.AST] = {}
     for sub in nodes:
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            own.update(a.arg for a in _args(sub.args))  # `self` of a helper class's method
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
+        for child in ast.iter_child_nodes(sub):
+            parents[id(child)] = sub
     for sub in nodes:
-        if isinstance(sub, (ast.Global, ast.Nonlocal)):
+        if isinstance(sub, ast.Global):  # `nonlocal` names a variable of a function
             return True
         targets: list[ast.expr] = []
         if isinstance(sub, ast.Assign):
@@ -677,7 +1067,8 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
                 if _DUNDERS & _chain_attrs(part):
                     return True
         if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
-            if dotted(sub) in _SHARED:  # the inner node of `sys.modules.pop` is `sys.modules`
+            # the inner node of `sys.modules.pop` is `sys.modules`
+            if dotted(sub) in _SHARED and not _only_read(sub, parents):
                 return True
             if sub.attr in _DUNDERS - {"__class__"}:
                 return True
@@ -704,29 +1095,234 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
 
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# What a string may hold to be read as code naming module names: a name, a
+# dotted path, a comma-separated list, a type expression (`"db"`, `"a, b"`,
+# `"pkg.mod.json"`, `"Foo | None"`, `"dict[str, Any]"`,
+# `"Annotated[int, Field(gt=0)]"`).  Prose and data (`"application/json"`,
+# a docstring) parse as something else or not at all.
+_SHAPED_CHARS = re.compile(r"[\w\s.,|\[\]()'\"=*:/-]+")
+_SHAPED_NODES = (
+    ast.Expression,
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Tuple,
+    ast.List,
+    ast.Constant,
+    ast.Call,
+    ast.keyword,
+    ast.Load,
+    ast.BinOp,
+    ast.BitOr,
+    ast.Starred,
+)
+# Names whose use lets a module's code reach its own globals by a computed
+# name (`globals()[name]`, `sys.modules[__name__]`): where a file's code
+# spells one, every identifier in every string counts as a use.
+_INTROSPECTION = frozenset(
+    {
+        "globals",
+        "vars",
+        "locals",
+        "eval",
+        "exec",
+        "__import__",
+        "import_module",
+        "modules",
+        "__dict__",
+        "__globals__",
+    }
+)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_MATCH_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 
 
-def uses_of(node: ast.AST, nodes: list[ast.AST] | None = None) -> tuple[str, ...]:
-    """The names `node`'s code may read from the module: every name, every
-    parameter (a pytest test or fixture requests a fixture by parameter
-    name) and every identifier inside a string (`usefixtures("db")`,
-    `getfixturevalue("db")`, `globals()["db"]`), sorted.  Attribute names
-    are not module names (`self.helper`, `mod.clamp`)."""
-    found: set[str] = set()
+@functools.lru_cache(maxsize=4096)
+def _string_names(value: str) -> tuple[str, ...]:
+    """The identifiers of a string whose whole text reads as names, a
+    dotted path, a comma-separated list or a type expression (see
+    `_SHAPED_CHARS`); () for prose and data."""
+    stripped = value.strip()
+    if not stripped or not _SHAPED_CHARS.fullmatch(stripped):
+        return ()
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    if not all(isinstance(n, _SHAPED_NODES) for n in ast.walk(tree)):
+        return ()
+    return tuple(_IDENTIFIER.findall(stripped))
+
+
+def introspects(nodes: Iterable[ast.AST]) -> bool:
+    """Whether `nodes` (a module's, walked) spell a way to reach the
+    module's globals by a computed name (`_INTROSPECTION`: `globals()`,
+    `sys.modules`, `eval`, ...)."""
+    for sub in nodes:
+        if isinstance(sub, ast.Name) and sub.id in _INTROSPECTION:
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in _INTROSPECTION:
+            return True
+    return False
+
+
+def _args(args: ast.arguments) -> list[ast.arg]:
+    out = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    out.extend(a for a in (args.vararg, args.kwarg) if a is not None)
+    return out
+
+
+def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
+    """The nodes of one scope's own code, from `roots`, and the nested
+    scopes met there (functions, lambdas, classes, comprehensions), whose
+    decorators, defaults, annotations, bases and first iterable are
+    evaluated in this scope and so are this scope's nodes."""
+    stack = list(roots)
+    own: list[ast.AST] = []
+    nested: list[ast.AST] = []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            stack.extend(args.defaults)
+            stack.extend(d for d in args.kw_defaults if d is not None)
+            if not isinstance(node, ast.Lambda):
+                own.append(node)  # binds its name here
+                stack.extend(node.decorator_list)
+                stack.extend(a.annotation for a in _args(args) if a.annotation is not None)
+                if node.returns is not None:
+                    stack.append(node.returns)
+            nested.append(node)
+        elif isinstance(node, ast.ClassDef):
+            own.append(node)
+            stack.extend((*node.decorator_list, *node.bases, *node.keywords))
+            nested.append(node)
+        elif isinstance(node, _COMPREHENSIONS):
+            stack.append(node.generators[0].iter)
+            nested.append(node)
+        else:
+            own.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+    return own, nested
+
+
+def _bound_in(own: list[ast.AST]) -> set[str]:
+    """The names a function scope's own nodes bind (so read locally there):
+    assignment and `del` targets, imports, `def`/`class` names, `except
+    ... as`, match captures, `nonlocal` names; less `global` ones."""
+    bound: set[str] = set()
+    declared_global: set[str] = set()
+    for node in own:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            bound.add(node.name)
+        elif isinstance(node, ast.Nonlocal):
+            bound.update(node.names)
+        elif isinstance(node, ast.Global):
+            declared_global.update(node.names)
+        elif isinstance(node, _MATCH_CAPTURES):
+            for value in (getattr(node, "name", None), getattr(node, "rest", None)):
+                if isinstance(value, str):
+                    bound.add(value)
+    return bound - declared_global
+
+
+def module_loads(roots: list[ast.AST]) -> set[str]:
+    """The names the code of `roots` reads through the module's namespace
+    when it runs: every name read at module level or in a class body
+    (where a name the class assigns may still be read from the module
+    first), and in a function, lambda or comprehension the names it reads
+    that neither it nor an enclosing function binds (a local `import json`
+    makes `json` local to that function: a module-level `json` never
+    reaches it)."""
+    out: set[str] = set()
+    todo: list[tuple[str, list[ast.AST], frozenset[str], frozenset[str]]] = [
+        ("module", roots, frozenset(), frozenset())
+    ]
+    while todo:
+        scope, body, enclosing, params = todo.pop()
+        own, nested = _own_nodes(body)
+        local = _bound_in(own) | params if scope == "function" else set()
+        seen = local | enclosing
+        for node in own:
+            if isinstance(node, ast.Name) and node.id not in seen:
+                out.add(node.id)
+        inner = enclosing | local if scope == "function" else enclosing
+        for node in nested:
+            if isinstance(node, ast.ClassDef):
+                todo.append(("class", list(node.body), inner, frozenset()))
+            elif isinstance(node, _COMPREHENSIONS):
+                parts: list[ast.AST] = []
+                if isinstance(node, ast.DictComp):
+                    parts += [node.key, node.value]
+                else:
+                    parts.append(node.elt)
+                for i, gen in enumerate(node.generators):
+                    parts += [gen.target, *gen.ifs] + ([gen.iter] if i else [])
+                targets = frozenset(
+                    n.id
+                    for gen in node.generators
+                    for n in ast.walk(gen.target)
+                    if isinstance(n, ast.Name)
+                )
+                todo.append(("function", parts, inner, targets))
+            else:
+                assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                names = frozenset(a.arg for a in _args(node.args))
+                body_of: list[ast.AST] = (
+                    [node.body] if isinstance(node, ast.Lambda) else list(node.body)
+                )
+                todo.append(("function", body_of, inner, names))
+    return out
+
+
+def uses_of(
+    node: ast.AST,
+    nodes: list[ast.AST] | None = None,
+    *,
+    every_string: bool = False,
+) -> tuple[str, ...]:
+    """The names `node`'s code may read from the module, sorted: the names
+    it reads through the module's namespace (`module_loads`; a class
+    body's code reads as module-level code does), every parameter (a pytest test or
+    fixture requests a fixture by parameter name), and the identifiers of
+    every string that reads as names or a type expression
+    (`usefixtures("db")`, `getfixturevalue("db")`, `patch("pkg.mod.json")`,
+    a string annotation that `typing.get_type_hints` or pydantic evaluates
+    through the module: `"Foo | None"`); with `every_string` (the file
+    reaches its globals by computed names, `introspects`) every identifier
+    of every string.  An annotation counts even under `from __future__
+    import annotations`: a framework may evaluate it.  Attribute names are
+    not module names (`self.helper`, `mod.clamp`); a name bound in the
+    function that reads it is not read from the module."""
+    found = module_loads([node])
     for sub in ast.walk(node) if nodes is None else nodes:
-        if isinstance(sub, ast.Name):
-            found.add(sub.id)
-        elif isinstance(sub, ast.arg):
+        if isinstance(sub, ast.arg):
             found.add(sub.arg)
+        elif isinstance(sub, ast.JoinedStr):  # an f-string's text: every identifier
+            for part in sub.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.update(_IDENTIFIER.findall(part.value))
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-            found.update(_IDENTIFIER.findall(sub.value))
+            if every_string:
+                found.update(_IDENTIFIER.findall(sub.value))
+            else:
+                found.update(_string_names(sub.value))
     return tuple(sorted(found))
 
 
-def calls_at_import(node: ast.AST) -> bool:
+def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> bool:
     """Whether `node` makes a call when the module (or its class body) is
     executed: outside function bodies, a call in a value, a default
-    argument, a base class, a class-level statement.  A decorator's own
+    argument, a base class, a class-level statement.  With `origins`
+    (`import_origins`), a call `pure_call` knows does not count
+    (`ROOT = Path(__file__).parent`, `PNG = base64.b64decode(...)`,
+    `x: list = field(default_factory=list)`).  A decorator's own
     call is judged apart (`_harmless`); what runs when a test runs is not
     counted here."""
     todo: list[ast.AST] = [node]
@@ -742,7 +1338,7 @@ def calls_at_import(node: ast.AST) -> bool:
         if isinstance(item, ast.ClassDef):
             todo.extend((*item.bases, *item.keywords, *item.body))
             continue
-        if isinstance(item, ast.Call):
+        if isinstance(item, ast.Call) and (origins is None or not pure_call(item, origins)):
             return True
         todo.extend(ast.iter_child_nodes(item))
     return False
