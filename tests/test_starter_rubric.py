@@ -121,3 +121,18 @@ def test_presets_are_the_agent_tables_facts() -> None:
     assert load_rubric_bytes(text.encode(), "starter.yml").applies_to.authors == tuple(
         applies["authors"]
     )
+
+
+def test_the_commented_waiver_uncommented_is_a_valid_waiver_of_starter_rules() -> None:
+    """The starter's `# waivers:` block, uncommented, loads: it names rules
+    the starter has, and approvers the loader accepts."""
+    lines = STARTER_RUBRIC.split("\n")
+    first = lines.index("# waivers:")
+    block = []
+    for line in lines[first:]:
+        if not line.startswith("#"):
+            break
+        block.append(line[2:])
+    rubric = load_rubric_bytes((STARTER_RUBRIC + "\n".join(block) + "\n").encode(), "starter.yml")
+    (waiver,) = rubric.waivers
+    assert set(waiver.rules) <= {rule.id for rule in rubric.rules}

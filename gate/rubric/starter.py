@@ -251,6 +251,13 @@ rules:
   #   - {id: GREEN, kind: must_include, token: "EXIT=0", where: last_line}
   # See `gate schema`.
 
+# Waivers: a maintainer's approval of the PR's current head clears the rules
+# listed (never a gate.* rule, never the author's or a bot's approval; a new
+# push voids it). Needs the review workflow `gate init --workflow` writes.
+# waivers:
+#   - rules: [LINES, TESTS]
+#     approvers: {logins: [your-login], associations: [OWNER, MEMBER]}
+
 # The judge must say both words: every rule above fails in at least one of
 # these synthetic changes, and one change passes. `gate selftest --strict`
 # runs them; the Action runs them first and fails closed if any disagrees.
