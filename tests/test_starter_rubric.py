@@ -92,6 +92,28 @@ def test_docs_pages_and_shipped_skills_named_like_agent_files_pass() -> None:
         assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
 
 
+def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> None:
+    """Measured (docs/agents.md, "The other rules' failures, read"): each of
+    these failed a real commit and stays failing, for the reason given."""
+    kept = {
+        # a template and a filled-in copy look the same by name
+        "samples/app/.env.example": {"SECRETS"},
+        "python/.env.template": {"SECRETS"},
+        # CI's own data and scripts run in CI: an expected-failures list is a verdict
+        ".github/actions/conformance/expected-failures.yml": {"CI"},
+        # an instruction file that sits in a CI folder is both
+        ".github/workflows/CLAUDE.md": {"CI", "AGENTS"},
+        # a case-insensitive checkout reads it as GEMINI.md, which instructs at any depth
+        "docs/realtime/gemini.md": {"AGENTS"},
+    }
+    for path, rules in kept.items():
+        assert failed(FileChange(path=path, added=1, deleted=1)) == rules, path
+    # gh-aw's compiled workflow is generated, but it runs: CI fails it and the
+    # budget counts it (an exclude would hide it from a rubric without CI)
+    compiled = FileChange(path=".github/workflows/triage.lock.yml", status="added", added=1655)
+    assert failed(compiled) == {"CI", "LINES"}
+
+
 @given(DIRS, WORD)
 def test_test_plumbing_edits_are_test_drift(folder: str, word: str) -> None:
     for path in (f"{folder}testing/{word}.py", f"{folder}e2e-tests/{word}.ts", ".coveragerc"):
