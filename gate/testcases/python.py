@@ -47,7 +47,9 @@ test*`; a change to those settings is a test-configuration change, which
   an attribute or a subscript (`mod.attr = x`, `os.environ[...] = x`),
   augmented assignments and `del`, `if`/`try`/`with`/loops/`match`,
   `global`, asserts, star imports and `from __future__` imports (they
-  change how every line compiles).
+  change how every line compiles).  An `if TYPE_CHECKING:` (or `if
+  typing.TYPE_CHECKING:`, imported from `typing`) with no `else`, in a file
+  with no star import, holding only imports is SUPPORT: it never runs.
 * Any unit whose code changes what other tests share (`shares_state`: a
   `global`, an assignment into a module, `setattr`, `sys.modules`, ...)
   is COLLECTION, wherever it is: a new test that patches the code under
@@ -270,6 +272,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.every_string = introspects(n for node in tree.body for n in walked.of(node))
     split.origins = import_origins(tree.body, walked)
     split.aliases = mark_aliases(tree.body, split.origins, walked)
+    split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -758,6 +761,29 @@ def _plain_targets(node: ast.Assign | ast.AnnAssign) -> bool:
     return all(plain(t) for t in targets)
 
 
+def _type_checking_imports(node: ast.If, origins: Mapping[str, str], star: bool) -> bool:
+    """Whether `node` is `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
+    the name imported from `typing` or `typing_extensions` and bound by
+    nothing else: `import_origins`) holding only plain imports, with no
+    `else`: the block never runs, and if it did it would only import.  In
+    a file with a star import (`star`: it may rebind the name) it is not."""
+    test = node.test
+    if isinstance(test, ast.Name):
+        origin = origins.get(test.id)
+    elif isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        module = origins.get(test.value.id)
+        origin = f"{module}.{test.attr}" if module is not None else None
+    else:
+        return False
+    if origin not in ("typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"):
+        return False
+    if node.orelse or star:
+        return False
+    return all(
+        isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s) for s in node.body
+    )
+
+
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -774,6 +800,7 @@ class _Splitter:
         self.origins: dict[str, str] = {}  # `import_origins` of the module
         self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
         self.walked = _Walked()  # each statement's nodes, walked once
+        self.star = False  # the module has a star import somewhere
 
     def harmless(self, deco: ast.expr) -> bool:
         return _harmless(deco, self.trusted, self.origins, self.aliases)
@@ -872,6 +899,8 @@ class _Splitter:
             role = SUPPORT if plain and not self.calls(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
+        elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
+            role = SUPPORT  # never runs; were it to, it would only import
         if role == SUPPORT and shares_state(node, nodes):
             role = COLLECTION
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
