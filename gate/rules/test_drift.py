@@ -51,8 +51,9 @@ modules where those are installed.  It fails when:
   included), `pytestmark`, an assignment into
   another module or through an attribute or item (`mod.attr = x`,
   `sys.path.insert(...)`, `os.environ[...] = x`),
-  `if`/`try`/`with`/loops at module level, a star or `__future__`
-  import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
+  `if`/`try`/`with`/loops at module level (not an `if TYPE_CHECKING:`
+  holding only imports, with no `else`: it never runs), a star or
+  `__future__` import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
   decorator that is not a fixture's, a mark's or a plain standard
   wrapper (imported from pytest, unittest, functools, hypothesis and the
   like: a `given` imported from elsewhere may run anything) or one whose

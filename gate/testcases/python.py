@@ -47,7 +47,9 @@ test*`; a change to those settings is a test-configuration change, which
   an attribute or a subscript (`mod.attr = x`, `os.environ[...] = x`),
   augmented assignments and `del`, `if`/`try`/`with`/loops/`match`,
   `global`, asserts, star imports and `from __future__` imports (they
-  change how every line compiles).
+  change how every line compiles).  An `if TYPE_CHECKING:` (or `if
+  typing.TYPE_CHECKING:`, imported from `typing`) with no `else`, in a file
+  with no star import, holding only imports is SUPPORT: it never runs.
 * Any unit whose code changes what other tests share (`shares_state`: a
   `global`, an assignment into a module, `setattr`, `sys.modules`, ...)
   is COLLECTION, wherever it is: a new test that patches the code under
@@ -93,6 +95,91 @@ from collections.abc import Iterable, Mapping
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.text import encode, lines, python_encoding_problem
+
+# Each node type's fields, read once: `_children` is `ast.iter_child_nodes`
+# without its two generators (the splitter walks every node of a big file
+# several times, and this is where its time went).
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)`, as a list, in the same order; kept on
+    the node (read by the walk and again by `module_loads`), so never
+    changed by a caller."""
+    held = node.__dict__.get("_gate_children")
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(kind._fields)
+    out: list[ast.AST] = []
+    for field in fields:
+        value = getattr(node, field, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    node.__dict__["_gate_children"] = out
+    return out
+
+
+def _walk(node: ast.AST) -> list[ast.AST]:
+    """`list(ast.walk(node))`: the same nodes, in the same order."""
+    out = [node]
+    i = 0
+    while i < len(out):
+        out.extend(_children(out[i]))
+        i += 1
+    return out
+
+
+_BINDING_KINDS = frozenset(
+    {ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias}
+)
+
+
+class _Walked:
+    """Each statement's nodes (`_walk`) and the names it binds, computed
+    once per file and read by every module-level scan (`import_origins`,
+    `trusted_names`, `mark_aliases`, `introspects`) and by the splitter.
+    A class's nodes are its members' nodes, so a test class's members are
+    walked once, not again for the class."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[int, list[ast.AST]] = {}
+        self._binds: dict[int, list[tuple[str, int]]] = {}
+
+    def of(self, node: ast.AST) -> list[ast.AST]:
+        found = self._nodes.get(id(node))
+        if found is None:
+            if isinstance(node, ast.ClassDef):
+                found = [node]
+                for child in _children(node):
+                    found.extend(self.of(child))
+            else:
+                found = _walk(node)
+            self._nodes[id(node)] = found
+        return found
+
+    def binds(self, node: ast.AST) -> list[tuple[str, int]]:
+        """(name, weight) for each binding in `node`'s nodes: a name stored
+        or deleted (1), a `def`/`class` name or an imported name (2)."""
+        found = self._binds.get(id(node))
+        if found is None:
+            found = []
+            for sub in self.of(node):
+                if type(sub) not in _BINDING_KINDS:
+                    continue
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                    found.append((sub.id, 1))
+                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.append((sub.name, 2))
+                elif isinstance(sub, ast.alias):
+                    found.append(((sub.asname or sub.name).split(".")[0], 2))
+            self._binds[id(node)] = found
+        return found
+
 
 # Module-level functions pytest or unittest call around a module's tests.
 MODULE_AROUND = frozenset(
@@ -180,10 +267,12 @@ def _units(text: str) -> tuple[Unit, ...]:
         )
     )
     test_classes = _test_classes(tree.body)
-    split.trusted = trusted_names(tree.body)
-    split.every_string = introspects(ast.walk(tree))
-    split.origins = import_origins(tree.body)
-    split.aliases = mark_aliases(tree.body, split.origins)
+    walked = split.walked
+    split.trusted = trusted_names(tree.body, walked)
+    split.every_string = introspects(n for node in tree.body for n in walked.of(node))
+    split.origins = import_origins(tree.body, walked)
+    split.aliases = mark_aliases(tree.body, split.origins, walked)
+    split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
@@ -448,11 +537,12 @@ _WRITING_METHODS = frozenset(
 )
 
 
-def import_origins(body: list[ast.stmt]) -> dict[str, str]:
+def import_origins(body: list[ast.stmt], walked: _Walked | None = None) -> dict[str, str]:
     """Each module-level name bound only by absolute imports -> what it
     imports (`import base64` -> `base64`, `from pathlib import Path` ->
     `pathlib.Path`, `from unittest import mock` -> `unittest.mock`), and
     `_PURE_BUILTINS` the module never binds -> `builtins.NAME`."""
+    walked = _Walked() if walked is None else walked
     good: dict[str, str] = {}
     bad: set[str] = set()
     for node in body:
@@ -471,13 +561,7 @@ def import_origins(body: list[ast.stmt]) -> dict[str, str]:
                     bad.add(name)
                 good[name] = origin
         else:
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
-                    bad.add(sub.id)
-                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    bad.add(sub.name)
-                elif isinstance(sub, ast.alias):
-                    bad.add((sub.asname or sub.name).split(".")[0])
+            bad.update(name for name, _ in walked.binds(node))
     out = {n: o for n, o in good.items() if n not in bad}
     out.update({b: f"builtins.{b}" for b in _PURE_BUILTINS if b not in good and b not in bad})
     return out
@@ -512,7 +596,9 @@ def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
     return False
 
 
-def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[str]:
+def mark_aliases(
+    body: list[ast.stmt], origins: Mapping[str, str], walked: _Walked | None = None
+) -> frozenset[str]:
     """Names the module binds once, to a pytest mark whose arguments make
     only pure calls (`requires_bash = pytest.mark.skipif(not which("bash"),
     reason=...)`): as a decorator such a name only marks."""
@@ -526,16 +612,11 @@ def mark_aliases(body: list[ast.stmt], origins: Mapping[str, str]) -> frozenset[
     ]
     if not candidates:
         return frozenset()
+    walked = _Walked() if walked is None else walked
     counts: dict[str, int] = {}
     for node in body:
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
-                counts[sub.id] = counts.get(sub.id, 0) + 1
-            elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                counts[sub.name] = counts.get(sub.name, 0) + 2
-            elif isinstance(sub, ast.alias):
-                name = (sub.asname or sub.name).split(".")[0]
-                counts[name] = counts.get(name, 0) + 2
+        for name, weight in walked.binds(node):
+            counts[name] = counts.get(name, 0) + weight
     out = set()
     for node in candidates:
         if not (
@@ -584,11 +665,12 @@ _TRUSTED_PACKAGES = frozenset(
 _BUILTIN_WRAPPERS = frozenset({"staticmethod", "classmethod", "property"})
 
 
-def trusted_names(body: list[ast.stmt]) -> frozenset[str]:
+def trusted_names(body: list[ast.stmt], walked: _Walked | None = None) -> frozenset[str]:
     """The module-level names a harmless decorator may start with: each
     bound only by imports from `_TRUSTED_PACKAGES` (`import pytest`, `from
     unittest import mock`, `from functools import wraps`), and the builtin
     wrappers (`staticmethod`, ...) where the module binds no such name."""
+    walked = _Walked() if walked is None else walked
     good: set[str] = set()
     bad: set[str] = set()
     for node in body:
@@ -605,13 +687,7 @@ def trusted_names(body: list[ast.stmt]) -> frozenset[str]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bad.add(node.name)
         else:  # an assignment, or an if/try/with that may bind anything
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
-                    bad.add(sub.id)
-                elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    bad.add(sub.name)
-                elif isinstance(sub, ast.alias):
-                    bad.add((sub.asname or sub.name).split(".")[0])
+            bad.update(name for name, _ in walked.binds(node))
     return frozenset((good | (_BUILTIN_WRAPPERS - bad)) - bad)
 
 
@@ -685,6 +761,29 @@ def _plain_targets(node: ast.Assign | ast.AnnAssign) -> bool:
     return all(plain(t) for t in targets)
 
 
+def _type_checking_imports(node: ast.If, origins: Mapping[str, str], star: bool) -> bool:
+    """Whether `node` is `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
+    the name imported from `typing` or `typing_extensions` and bound by
+    nothing else: `import_origins`) holding only plain imports, with no
+    `else`: the block never runs, and if it did it would only import.  In
+    a file with a star import (`star`: it may rebind the name) it is not."""
+    test = node.test
+    if isinstance(test, ast.Name):
+        origin = origins.get(test.id)
+    elif isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        module = origins.get(test.value.id)
+        origin = f"{module}.{test.attr}" if module is not None else None
+    else:
+        return False
+    if origin not in ("typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"):
+        return False
+    if node.orelse or star:
+        return False
+    return all(
+        isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s) for s in node.body
+    )
+
+
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -700,6 +799,8 @@ class _Splitter:
         self.every_string = False  # `introspects`: every string's identifiers are uses
         self.origins: dict[str, str] = {}  # `import_origins` of the module
         self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
+        self.walked = _Walked()  # each statement's nodes, walked once
+        self.star = False  # the module has a star import somewhere
 
     def harmless(self, deco: ast.expr) -> bool:
         return _harmless(deco, self.trusted, self.origins, self.aliases)
@@ -763,7 +864,7 @@ class _Splitter:
         if isinstance(node, ast.ClassDef) and node.name in test_classes:
             self.test_class(node)
             return
-        nodes = list(ast.walk(node))  # walked once, read by every check
+        nodes = self.walked.of(node)  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             role = _function_role(node, nodes, self)
             binds = (node.name, *_fixture_names(node))
@@ -798,6 +899,8 @@ class _Splitter:
             role = SUPPORT if plain and not self.calls(node) else COLLECTION
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
+        elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
+            role = SUPPORT  # never runs; were it to, it would only import
         if role == SUPPORT and shares_state(node, nodes):
             role = COLLECTION
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
@@ -880,7 +983,7 @@ class _Splitter:
         )
         parent = f"class {cls}"
         for member in node.body:
-            nodes = list(ast.walk(member))
+            nodes = self.walked.of(member)
             if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = member.name
                 # setUp, an autouse fixture, a helper: they act on this
@@ -1018,6 +1121,23 @@ def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
     return False
 
 
+# The node types `shares_state` reads (the parser makes no subclasses of
+# them): every other node is skipped by a set lookup, not seven isinstance.
+_OWN_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Name})
+_SHARING_KINDS = frozenset(
+    {
+        ast.Global,
+        ast.Assign,
+        ast.AugAssign,
+        ast.AnnAssign,
+        ast.Delete,
+        ast.Attribute,
+        ast.Name,
+        ast.Call,
+    }
+)
+
+
 def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     """Whether running (or defining) `node` (a function, a statement) changes state that other
     tests share, as far as its code shows: a `global` or `nonlocal`
@@ -1035,17 +1155,19 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     any call may mutate and any local may alias, and counting every such
     statement would count every test.  `nodes`: `ast.walk(node)`, when the
     caller has it already."""
-    nodes = list(ast.walk(node)) if nodes is None else nodes
+    nodes = _walk(node) if nodes is None else nodes
     own: set[str] = set()
-    parents: dict[int, ast.AST] = {}
+    parents: dict[int, ast.AST] | None = None  # built when a shared object is met
     for sub in nodes:
+        if type(sub) not in _OWN_KINDS:  # most nodes: skipped by their type alone
+            continue
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             own.update(a.arg for a in _args(sub.args))  # `self` of a helper class's method
         elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
-        for child in ast.iter_child_nodes(sub):
-            parents[id(child)] = sub
     for sub in nodes:
+        if type(sub) not in _SHARING_KINDS:
+            continue
         if isinstance(sub, ast.Global):  # `nonlocal` names a variable of a function
             return True
         targets: list[ast.expr] = []
@@ -1068,8 +1190,11 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
                     return True
         if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
             # the inner node of `sys.modules.pop` is `sys.modules`
-            if dotted(sub) in _SHARED and not _only_read(sub, parents):
-                return True
+            if dotted(sub) in _SHARED:
+                if parents is None:
+                    parents = {id(child): up for up in nodes for child in _children(up)}
+                if not _only_read(sub, parents):
+                    return True
             if sub.attr in _DUNDERS - {"__class__"}:
                 return True
         if isinstance(sub, ast.Name) and sub.id in ("builtins", "__builtins__"):
@@ -1154,11 +1279,16 @@ def _string_names(value: str) -> tuple[str, ...]:
     return tuple(_IDENTIFIER.findall(stripped))
 
 
+_NAMING_KINDS = frozenset({ast.Name, ast.Attribute})
+
+
 def introspects(nodes: Iterable[ast.AST]) -> bool:
     """Whether `nodes` (a module's, walked) spell a way to reach the
     module's globals by a computed name (`_INTROSPECTION`: `globals()`,
     `sys.modules`, `eval`, ...)."""
     for sub in nodes:
+        if type(sub) not in _NAMING_KINDS:
+            continue
         if isinstance(sub, ast.Name) and sub.id in _INTROSPECTION:
             return True
         if isinstance(sub, ast.Attribute) and sub.attr in _INTROSPECTION:
@@ -1172,6 +1302,11 @@ def _args(args: ast.arguments) -> list[ast.arg]:
     return out
 
 
+_NESTING_KINDS = frozenset(
+    {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS}
+)
+
+
 def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
     """The nodes of one scope's own code, from `roots`, and the nested
     scopes met there (functions, lambdas, classes, comprehensions), whose
@@ -1182,7 +1317,10 @@ def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
     nested: list[ast.AST] = []
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        if type(node) not in _NESTING_KINDS:  # the common case, as the last branch below
+            own.append(node)
+            stack.extend(_children(node))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             args = node.args
             stack.extend(args.defaults)
             stack.extend(d for d in args.kw_defaults if d is not None)
@@ -1202,8 +1340,23 @@ def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
             nested.append(node)
         else:
             own.append(node)
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(_children(node))
     return own, nested
+
+
+_BINDING_NODE_KINDS = frozenset(
+    {
+        ast.Name,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.alias,
+        ast.ExceptHandler,
+        ast.Nonlocal,
+        ast.Global,
+        *_MATCH_CAPTURES,
+    }
+)
 
 
 def _bound_in(own: list[ast.AST]) -> set[str]:
@@ -1213,6 +1366,8 @@ def _bound_in(own: list[ast.AST]) -> set[str]:
     bound: set[str] = set()
     declared_global: set[str] = set()
     for node in own:
+        if type(node) not in _BINDING_NODE_KINDS:
+            continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bound.add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -1281,6 +1436,9 @@ def module_loads(roots: list[ast.AST]) -> set[str]:
     return out
 
 
+_USES_KINDS = frozenset({ast.arg, ast.JoinedStr, ast.Constant})
+
+
 def uses_of(
     node: ast.AST,
     nodes: list[ast.AST] | None = None,
@@ -1301,7 +1459,9 @@ def uses_of(
     not module names (`self.helper`, `mod.clamp`); a name bound in the
     function that reads it is not read from the module."""
     found = module_loads([node])
-    for sub in ast.walk(node) if nodes is None else nodes:
+    for sub in _walk(node) if nodes is None else nodes:
+        if type(sub) not in _USES_KINDS:
+            continue
         if isinstance(sub, ast.arg):
             found.add(sub.arg)
         elif isinstance(sub, ast.JoinedStr):  # an f-string's text: every identifier
@@ -1340,7 +1500,7 @@ def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> 
             continue
         if isinstance(item, ast.Call) and (origins is None or not pure_call(item, origins)):
             return True
-        todo.extend(ast.iter_child_nodes(item))
+        todo.extend(_children(item))
     return False
 
 

@@ -274,3 +274,73 @@ def test_an_unknown_call_inside_pure_ones_is_still_drift(
     base = "import pytest\n" + prelude + "def test_a():\n    pass\n"
     head = base + "\n\n" + wrapper.format(call=call)
     assert "runs at collection or changes what other tests see" in drift_of(base, head)
+
+
+# `if TYPE_CHECKING:` holding only imports never runs: SUPPORT.
+TYPE_CHECKING_WELCOME = [
+    "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from pkg import Foo\n",
+    "import typing\n\nif typing.TYPE_CHECKING:\n    import pkg.mod\n"
+    "    from pkg import A, B as C\n",
+    "from typing_extensions import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from . import x\n",
+]
+# Statements that keep the block's verdict (COLLECTION) when one is inside.
+NOT_AN_IMPORT = [
+    "X = 1",
+    "setup()",
+    "from x import *",
+    "pass",
+    "Foo = make()",
+    "if True:\n        import a",
+]
+
+
+@pytest.mark.parametrize("added", TYPE_CHECKING_WELCOME)
+def test_a_type_checking_block_of_only_imports_is_support(added: str) -> None:
+    head = BASE + "\n\n" + added
+    roles = _new_roles(BASE, head)
+    assert roles and set(roles) == {SUPPORT}, roles
+    assert drift_of(BASE, head) == "ok"
+
+
+@PROPS
+@given(
+    st.lists(NAMES, min_size=0, max_size=4),
+    st.sampled_from(NOT_AN_IMPORT),
+    st.integers(min_value=0, max_value=4),
+    st.sampled_from(["TYPE_CHECKING", "typing.TYPE_CHECKING"]),
+)
+def test_a_type_checking_block_with_other_code_is_drift(
+    imported: list[str], other: str, at: int, test: str
+) -> None:
+    """However many imports surround it, one statement that is not a
+    plain import keeps the block COLLECTION."""
+    body = [f"import {n}" for n in imported]
+    body.insert(min(at, len(body)), other)
+    block = "".join(f"    {line}\n" for line in body)
+    head = BASE + "\nimport typing\nfrom typing import TYPE_CHECKING\n\n" + f"if {test}:\n{block}"
+    assert COLLECTION in _new_roles(BASE, head)
+    assert "runs at collection or changes what other tests see" in drift_of(BASE, head)
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        # an else branch runs
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import a\n"
+        "else:\n    import b\n",
+        # not typing's name: it may be true
+        "TYPE_CHECKING = True\n\nif TYPE_CHECKING:\n    import a\n",
+        "from evil import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import a\n",
+        "from typing import TYPE_CHECKING\n\nTYPE_CHECKING = 1\n\n"
+        "if TYPE_CHECKING:\n    import a\n",
+        "import evil as typing\n\nif typing.TYPE_CHECKING:\n    import a\n",
+        # a star import may rebind it
+        "from typing import TYPE_CHECKING\nfrom evil import *\n\nif TYPE_CHECKING:\n    import a\n",
+        "from typing import TYPE_CHECKING\n\nif not TYPE_CHECKING:\n    import a\n",
+    ],
+)
+def test_a_block_that_may_run_keeps_its_verdict(added: str) -> None:
+    head = BASE + "\n\n" + added
+    if_roles = [u.role for u in units(head) if u.key.startswith("statement if")]
+    assert if_roles == [COLLECTION], if_roles
+    assert "runs at collection or changes what other tests see" in drift_of(BASE, head)
