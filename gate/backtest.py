@@ -36,7 +36,7 @@ from gate.errors import GateError
 from gate.git import LogEntry, Repo, changes_from_git
 from gate.rubric import Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS
-from gate.rules import REGISTRY
+from gate.rules import REGISTRY, text_wants
 from gate.rules.builtin import RUBRIC_EDITED, RUBRIC_SELFTEST
 from gate.selftest import examples_verdict, judge_change
 from gate.waivers import Waivable, waivable
@@ -214,7 +214,7 @@ def run_backtest(
     once (git does the work, in its own processes), the verdicts in the
     order of `entries` whatever finishes first."""
     selftest = examples_verdict(rubric)
-    content = rubric.texts_wanted()  # the fixed files and the written files read by glob
+    content = text_wants(rubric.rules)  # the fixed files and the written files read by glob
     budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS] if measure_budgets else []
 
     def judge(entry: LogEntry) -> Judged | Unjudged:

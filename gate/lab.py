@@ -50,7 +50,7 @@ from gate.files import read_output
 from gate.git import Repo
 from gate.report import Report, RuleResult, to_json
 from gate.rubric import Rubric
-from gate.rules import REGISTRY, kind
+from gate.rules import REGISTRY, kind, text_wants
 from gate.selftest import examples_verdict, judge_change
 
 PASS = "pass"
@@ -184,7 +184,7 @@ def judge_patch(
         rubric_path=rubric_path,
         stdout=stdout,
         base_index=base_index,
-        wants=rubric.texts_wanted(),
+        wants=text_wants(rubric.rules),
         selftest=examples_verdict(rubric),
     )
 
@@ -241,7 +241,7 @@ def run_lab(
     # Kept: the rubric's examples ran once per patch (7 evaluations each for
     # the clamp lab's rubric), a fifth of the lab's time.
     selftest = examples_verdict(rubric)
-    wants = rubric.texts_wanted()
+    wants = text_wants(rubric.rules)
     lock = threading.Lock()
     done = [0]
 

@@ -6,3 +6,6 @@ DEFAULT_CHECK_NAME = "blast-radius"
 # The branch a change merges into, when no --base names it: the first of
 # these that resolves to a commit (`gate check`; `gate backtest` walks it).
 DEFAULT_BASES = ("origin/HEAD", "main", "master")
+
+# Every built-in rule id starts with it (`gate.rubric-edited`); rubrics may not.
+BUILTIN_PREFIX = "gate."

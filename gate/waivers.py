@@ -33,9 +33,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gate.names import BUILTIN_PREFIX
 from gate.paths import fold
 from gate.rubric import Waiver
-from gate.rules.builtin import BUILTIN_PREFIX
 
 APPROVED = "APPROVED"
 # The review states that set a reviewer's state; COMMENTED and PENDING do not.

@@ -22,7 +22,7 @@ from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
-from gate.rules import must_include, test_drift
+from gate.rules import must_include, test_drift, text_wants
 from gate.testcases.runners import CONFIG_FILES
 from tests.conftest import GitRepo
 
@@ -370,13 +370,13 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
 def test_api_mode_reads_the_config_texts() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
     found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
-    assert rubric.texts_wanted().paths(found.files) == ("pyproject.toml",)
+    assert text_wants(rubric.rules).paths(found.files) == ("pyproject.toml",)
     texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
     changes = changes_from_api(
         found,
         base="base",
         head="head",
-        content_files=rubric.texts_wanted(),
+        content_files=text_wants(rubric.rules),
         read_file=lambda ref, path: texts[(ref, path)].encode() if (ref, path) in texts else None,
         merge_base="fork",
     )
@@ -594,7 +594,7 @@ def test_api_mode_counts_section_files_toward_its_cap_and_fails_past_it() -> Non
         found,
         base="base",
         head="head",
-        content_files=rubric.texts_wanted(),
+        content_files=text_wants(rubric.rules),
         read_file=read,
         merge_base="fork",
     )

@@ -26,6 +26,7 @@ from gate.cli import main
 from gate.github.client import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
+from gate.rules import text_wants
 from tests.test_hostile_paths import GIT, Plumbing
 
 F = b"pkg/clamp_kit.py"
@@ -174,7 +175,7 @@ def test_a_type_change_from_the_files_api_fails(
         listing(files, len(files)),
         base="base",
         head="head",
-        content_files=rubric_value.texts_wanted(),
+        content_files=text_wants(rubric_value.rules),
         read_file=read_file,
     )
     report = evaluate(rubric_value, changes)

@@ -119,3 +119,103 @@ def test_package_data_names_files_that_exist() -> None:
         if p.is_file() and p.suffix not in (".py", ".pyc") and not p.name.startswith(".")
     }
     assert sorted(data) == sorted(shipped)
+
+
+def _module_imports() -> dict[str, dict[str, int]]:
+    """Each gate module -> the gate modules it imports (first line), at any
+    depth of the file (a function's lazy import counts: it runs too), but
+    not under `if TYPE_CHECKING:`, which never runs."""
+    paths = {}
+    for path in sorted(GATE.rglob("*.py")):
+        parts = list(path.relative_to(GATE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        paths[".".join(parts)] = path
+
+    def owner(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def imported(module: str, tree: ast.AST) -> dict[str, int]:
+        found: dict[str, int] = {}
+
+        def add(name: str | None, line: int) -> None:
+            if name and name != module and not module.startswith(name + "."):
+                found.setdefault(name, line)  # a package's own __init__ is not a loop
+
+        def visit(node: ast.AST) -> None:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                for child in node.orelse:
+                    visit(child)
+                return
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    add(owner(f"{node.module}.{alias.name}") or owner(node.module), node.lineno)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    add(owner(alias.name), node.lineno)
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+        visit(tree)
+        return found
+
+    return {
+        module: imported(module, ast.parse(path.read_text(encoding="utf-8")))
+        for module, path in paths.items()
+    }
+
+
+def _loops(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    loops: list[list[str]] = []
+
+    def connect(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in graph[module]:
+            if other not in index:
+                connect(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            part = []
+            while True:
+                other = stack.pop()
+                part.append(other)
+                if other == module:
+                    break
+            if len(part) > 1:
+                loops.append(sorted(part))
+
+    for module in graph:
+        if module not in index:
+            connect(module)
+    return loops
+
+
+def test_no_import_loops() -> None:
+    """No gate module reaches itself through imports, lazy ones included:
+    a loop means two layers each need the other, and the order they load in
+    decides what works.  Each loop is printed with the imports that close it."""
+    graph = _module_imports()
+    found = [
+        f"{a} -> {b} (line {graph[a][b]})"
+        for part in _loops(graph)
+        for a in part
+        for b in graph[a]
+        if b in part
+    ]
+    assert found == []
+
+
+def test_the_loop_finder_finds_a_loop() -> None:
+    """The check above can fail: a lazy import closing a loop is found."""
+    graph = _module_imports()
+    graph["gate.names"] = {**graph["gate.names"], "gate.cli": 1}
+    assert any("gate.names" in part and "gate.cli" in part for part in _loops(graph))

@@ -26,7 +26,7 @@ from gate.rubric.load import (
 )
 from gate.rubric.schema import schema
 from gate.rubric.source import RubricSource
-from gate.rules import REGISTRY
+from gate.rules import REGISTRY, text_wants
 from gate.selftest import run_selftest
 
 ONE = "rules:\n  - {id: A, kind: max_files, limit: 1}\n"
@@ -642,7 +642,7 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert rubric.rules[0].description == "one focused change"
     assert rubric.rules[1].description is None
     # a test_drift rule reads runner section files only where a change writes them
-    assert rubric.texts_wanted().files == ("clamp_kit.py",)
+    assert text_wants(rubric.rules).files == ("clamp_kit.py",)
     assert rubric.examples == ()
 
 

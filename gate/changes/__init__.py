@@ -222,7 +222,7 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class TextWants:
     """Which files' base and head texts a source reads for the rules
-    (`Rubric.texts_wanted()`, from what each rule's kind declares): `files`
+    (`gate.rules.text_wants(rubric.rules)`, from what each rule's kind declares): `files`
     always (`TEXTS_OF`, `TEXT_FILES`), and every path a change writes
     (`FileChange.written`: a rename's two paths, a new file, a deleted one,
     a modified one; never a path of unknown status) that `touched` accepts
@@ -322,7 +322,7 @@ class ChangeSet:
     """Everything the rules may read about one change.
 
     `texts` holds file text for exactly the files the rules read
-    (`Rubric.texts_wanted()`: the files content rules name, and the modified
+    (`gate.rules.text_wants(rubric.rules)`: the files content rules name, and the modified
     test files `test_drift` compares); a file missing from `texts` means "content
     not available from this source", which content rules treat as a failure.
     `files_touched` overrides the count (a writer's result.json states it);

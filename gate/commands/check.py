@@ -93,7 +93,9 @@ def patch_changes(
     rubric = source.load(repo.read_blob, base)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
-    changes = changes_from_patch(repo, base, data, name, rubric.texts_wanted(), stdout=stdout)
+    from gate.rules import text_wants  # loaded with the rubric already
+
+    changes = changes_from_patch(repo, base, data, name, text_wants(rubric.rules), stdout=stdout)
     return rubric, changes
 
 
@@ -123,7 +125,9 @@ def git_changes(
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
         rubric = source.load(repo.read_blob, base)
-        wants = rubric.texts_wanted()
+        from gate.rules import text_wants  # loaded with the rubric already
+
+        wants = text_wants(rubric.rules)
         texts = repo.read_texts(judged.old, judged.new, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
         from gate.changes import ChangeSet, tree_folders

@@ -25,6 +25,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS
 from gate.escape import printable
 from gate.report import Report, in_format, to_markdown
 from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rules import text_wants
 from gate.selftest import SelftestReport
 
 # A fixed identity and clock: the demo works on a machine with no git config
@@ -123,7 +124,7 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
 
     base = demo.repo.rev_parse(BASE)
     rubric = RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base)
-    changes = changes_from_git(demo.repo, base, branch, rubric.texts_wanted())
+    changes = changes_from_git(demo.repo, base, branch, text_wants(rubric.rules))
     return judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 
@@ -163,7 +164,7 @@ def selftest_lines(selftest: SelftestReport) -> list[str]:
 
 
 def to_text(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> str:
-    from gate.rules.builtin import BUILTIN_PREFIX
+    from gate.names import BUILTIN_PREFIX
 
     rule_ids = [r.id for r in judged[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
     lines = [

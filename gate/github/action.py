@@ -50,6 +50,7 @@ from gate.paths import fold
 from gate.report import Report, RuleResult, to_json, to_text
 from gate.rubric import DEFAULT_CHECK_NAME, Rubric
 from gate.rubric.source import BlobReader, RubricSource
+from gate.rules import text_wants
 from gate.rules.builtin import diff_incomplete, workflow_edited
 
 ClientFactory = Callable[[Settings], Client]
@@ -283,7 +284,7 @@ def read_change(
     """The change `base...head` from git when `repo` holds it, else from the API."""
     if repo is not None:
         changes = changes_from_git(
-            repo, pull.base_sha, pull.head_sha, rubric.texts_wanted(), stdout=stdout
+            repo, pull.base_sha, pull.head_sha, text_wants(rubric.rules), stdout=stdout
         )
         return Change(changes, diff_incomplete(None))
     try:
@@ -303,7 +304,7 @@ def read_change(
                 "fetch-depth: 0) so the gate judges the merge from git"
             )
         found = api_changes.listing(comparison.files, expected)
-        content_files = rubric.texts_wanted()
+        content_files = text_wants(rubric.rules)
         # Base-side texts come from the merge base, as in git mode.
         fork = comparison.merge_base
         changes = api_changes.changes_from_api(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from gate.changes import ChangeSet, TextWants
+from gate.changes import ChangeSet
 from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
@@ -102,14 +102,3 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
     waivers: tuple[Waiver, ...] = ()
-
-    def texts_wanted(self) -> TextWants:
-        """What a change source reads for the rules (the only way to ask):
-        the files each kind names (`TextWants.files`, sorted), and the files
-        some rule reads by glob once the change names them
-        (`gate.rules.text_wants`: `test_drift` reads each written test
-        file).  A fixed list alone left `gate backtest` judging test files
-        whole while `gate check` judged their cases."""
-        from gate.rules import text_wants
-
-        return text_wants(self.rules)

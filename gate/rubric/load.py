@@ -48,10 +48,10 @@ from gate.changes import ADDED, DELETED, MODIFIED, RENAMED
 from gate.changes.example import changes_from_example
 from gate.errors import GateError
 from gate.jsontext import integer, out_of_range
+from gate.names import BUILTIN_PREFIX
 from gate.rubric import DEFAULT_TESTS, AppliesTo, Example, Rubric, Rule, Waiver
 from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, schema
 from gate.rules import REGISTRY
-from gate.rules.builtin import BUILTIN_PREFIX
 from gate.rules.kind import RULE_KEYS
 
 if TYPE_CHECKING:

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from gate.changes import ChangeSet
+from gate.names import BUILTIN_PREFIX as BUILTIN_PREFIX  # re-exported
 from gate.report import RuleResult
 from gate.words import plural
 
 if TYPE_CHECKING:
     from gate.selftest import SelftestReport
 
-BUILTIN_PREFIX = "gate."
 KIND = "builtin"  # the `kind` of every built-in result
 
 RUBRIC_EDITED = "gate.rubric-edited"

@@ -24,7 +24,7 @@ from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import kind as k
-from gate.rules import reference
+from gate.rules import reference, text_wants
 from gate.rules._common import param_int, param_str, result
 from gate.text import lines
 
@@ -96,7 +96,7 @@ def test_the_loader_takes_a_registered_kind_with_its_defaults(toy: k.Kind) -> No
     given = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: n, limit: 0}}"), "r.yml")
     assert given.rules[0].params["limit"] == 0
     # the files whose texts are read come from what the kind declares
-    assert rubric.texts_wanted().files == ("notes.txt",)
+    assert text_wants(rubric.rules).files == ("notes.txt",)
 
 
 def test_the_loader_checks_a_registered_kinds_parameters(toy: k.Kind) -> None:
@@ -301,7 +301,7 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     from gate.changes import ADDED, COPIED, DELETED, RENAMED, UNKNOWN, FileChange, sides
 
     rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")
-    wants = rubric.texts_wanted()
+    wants = text_wants(rubric.rules)
     assert wants.files == ()
     files = [
         FileChange("Tests/test_a.py"),  # FOLDED: another letter case is a test path
@@ -333,4 +333,4 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     assert (at["tests/test_e.py"], at["tests/test_d.py"]) == ((True, False), (False, True))
     assert at["Tests/test_a.py"] == (True, True)
     plain = load_rubric_bytes(b"rules:\n  - {id: F, kind: max_files, limit: 1}\n", "r")
-    assert plain.texts_wanted().extra(files) == ()
+    assert text_wants(plain.rules).extra(files) == ()

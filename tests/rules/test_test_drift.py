@@ -28,7 +28,7 @@ from gate.cli import main
 from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
-from gate.rules import test_drift
+from gate.rules import test_drift, text_wants
 from tests.conftest import GitRepo
 from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
@@ -354,7 +354,7 @@ def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
         found,
         base="base",
         head="head",
-        content_files=rubric.texts_wanted(),
+        content_files=text_wants(rubric.rules),
         read_file=lambda ref, path: TEST_CLAMP.encode() if path.startswith("tests/") else None,
         merge_base="fork",
     )
@@ -446,10 +446,12 @@ def api_changes(pairs: dict[str, tuple[str, str]], wants: Any) -> ChangeSet:
 def test_api_mode_reads_modified_tests_up_to_its_cap() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
     rule = rubric.rules[0]
-    one_file = api_changes({"tests/test_clamp.py": (TEST_CLAMP, APPENDED)}, rubric.texts_wanted())
+    one_file = api_changes(
+        {"tests/test_clamp.py": (TEST_CLAMP, APPENDED)}, text_wants(rubric.rules)
+    )
     assert test_drift.check(rule, one_file).passed
     many = {f"tests/test_{i:03}.py": (TEST_CLAMP, APPENDED) for i in range(GLOB_READS + 1)}
-    changes = api_changes(many, rubric.texts_wanted())
+    changes = api_changes(many, text_wants(rubric.rules))
     result = test_drift.check(rule, changes)
     assert not result.passed
     assert result.paths == (f"tests/test_{GLOB_READS:03}.py",)

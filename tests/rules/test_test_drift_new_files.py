@@ -21,7 +21,7 @@ from gate.cli import main
 from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
-from gate.rules import test_drift
+from gate.rules import test_drift, text_wants
 from gate.testcases import COLLECTION
 from gate.testcases.python import reaches, units
 from tests.conftest import GitRepo
@@ -307,7 +307,7 @@ def test_api_mode_reads_a_new_test_file_at_head_only() -> None:
         found,
         base="base",
         head="head",
-        content_files=rubric.texts_wanted(),
+        content_files=text_wants(rubric.rules),
         read_file=read,
         merge_base="fork",
     )
