@@ -903,6 +903,7 @@ def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     """A pathological rubric is refused before schema validation walks it."""
     from gate.errors import GateError
     from gate.rubric import load as module
+    from gate.rubric.document import CAPS
 
     rules = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(501))
     with pytest.raises(GateError) as caught:
@@ -912,5 +913,5 @@ def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     ok = "".join(f"  - {{id: R{i}, kind: max_files, limit: 1}}\n" for i in range(500))
     assert len(module.load_rubric_bytes(("rules:\n" + ok).encode(), "ok.yml").rules) == 500
     value = schema()
-    assert value["properties"]["rules"]["maxItems"] == module.MAX_RULES
-    assert value["properties"]["examples"]["maxItems"] == module.MAX_EXAMPLES
+    assert value["properties"]["rules"]["maxItems"] == CAPS["rules"]
+    assert value["properties"]["examples"]["maxItems"] == CAPS["examples"]

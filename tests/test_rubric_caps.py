@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.errors import GateError
-from gate.rubric.load import MAX_BYTES, MAX_EXAMPLES, MAX_RULES, load_rubric_bytes
+from gate.rubric.load import MAX_BYTES, load_rubric_bytes
+from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES
 
 RULE_YAML = '  - {{id: R{i}, kind: forbidden_paths, paths: ["s/{i}/"]}}\n'
 RULE_JSON = '{{"id": "R{i}", "kind": "forbidden_paths", "paths": ["s/{i}/"]}},\n'
