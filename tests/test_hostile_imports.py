@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from gate.changes import ADDED, TYPE_CHANGED, ChangeSet, FileChange, from_paths
 from gate.rubric import Rule
 from gate.rules import REGISTRY
-from gate.rules._common import shadowed
+from gate.rules._finder import shadowed
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("N", "40")),

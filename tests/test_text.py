@@ -23,7 +23,7 @@ from gate.changes.example import line_counts
 from gate.rubric import Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import confine_to_symbols, keep_lines
-from gate.rules._common import NotPython, module_statements
+from gate.rules._python import NotPython, module_statements
 from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

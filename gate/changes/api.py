@@ -46,7 +46,7 @@ from gate.text import decode
 # change (a file became a symlink or a submodule, or back; a mode change
 # alone is "modified"): the listing gives no modes, so the change set says
 # "type changed, to what unknown", and content rules fail it
-# (`gate.rules._common.type_change`): the contents API reads a symlink to
+# (`gate.rules._opening.type_change`): the contents API reads a symlink to
 # a file of the repository as that file's text, which could spell the old one.
 STATUS_MAP = {
     "added": ADDED,

@@ -48,7 +48,7 @@ from gate.changes import (
     BaseTree,
     ChangeSet,
 )
-from gate.rules._common import _PLACES, _SITE_DIRS, _SITE_MODULES, _extension, _module_name
+from gate.rules._finder import PLACES, SITE_DIRS, SITE_MODULES, is_extension, module_name
 
 # Modules a new file at a test path may shadow for every test: the
 # standard library's, less the built-in ones (no path entry can replace
@@ -80,7 +80,7 @@ def _importable(leaf: str) -> str | None:
     if not stem.isidentifier():
         return None
     suffix = leaf[len(stem) :]
-    return stem if suffix in _SOURCES or _extension(suffix) else None
+    return stem if suffix in _SOURCES or is_extension(suffix) else None
 
 
 def _init(leaf: str) -> bool:
@@ -119,7 +119,7 @@ def first_party(changes: ChangeSet) -> dict[str, list[FirstParty]]:
                 found[path] = FirstParty(name, f"{path}/", NAMESPACE)
     for f in changes.files:
         gone = f.path if f.status == DELETED else f.old_path if f.status == RENAMED else None
-        placed = f.path if f.status in _PLACES else None
+        placed = f.path if f.status in PLACES else None
         for side, removed in ((gone, True), (placed, False)):
             if side is None:
                 continue
@@ -173,7 +173,7 @@ class _Layout:
         self.removed: set[str] = set()  # paths the change deletes or renames away
         self.written: dict[str, list[str]] = {}  # folder -> the paths the change writes there
         for f in changes.files:
-            if f.status in _PLACES and _init(f.path.rpartition("/")[2]):
+            if f.status in PLACES and _init(f.path.rpartition("/")[2]):
                 self.inits.add(f.path.rpartition("/")[0])
             if f.status == DELETED:
                 self.removed.add(f.path)
@@ -260,8 +260,8 @@ def _source_of(path: str) -> str:
 
 def _startup(path: str) -> bool:
     folders = path.split("/")
-    return any(folder in _SITE_DIRS for folder in folders[:-1]) and (
-        folders[-1].endswith(".pth") or _module_name(path) in _SITE_MODULES
+    return any(folder in SITE_DIRS for folder in folders[:-1]) and (
+        folders[-1].endswith(".pth") or module_name(path) in SITE_MODULES
     )
 
 
@@ -317,7 +317,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                     "for every test (keep it)",
                 )
             )
-        if f.status not in _PLACES:
+        if f.status not in PLACES:
             continue
         path = f.path
         how = "new" if f.status in (ADDED, COPIED) else f.status.replace("_", " ")
@@ -342,8 +342,8 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
         if not layout.in_test_folder(_source_of(path)):
             continue
         stem = leaf.partition(".")[0]
-        if leaf.endswith((".pyc", ".pyo")) or _extension(leaf[len(stem) :]):
-            kind = "an extension module" if _extension(leaf[len(stem) :]) else "bytecode"
+        if leaf.endswith((".pyc", ".pyo")) or is_extension(leaf[len(stem) :]):
+            kind = "an extension module" if is_extension(leaf[len(stem) :]) else "bytecode"
             out.append(
                 (
                     path,
@@ -353,7 +353,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                 )
             )
             continue
-        module = _module_name(path)
+        module = module_name(path)
         if module in STDLIB:
             out.append(
                 (

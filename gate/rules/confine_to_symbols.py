@@ -80,18 +80,9 @@ from collections.abc import Sequence
 from gate.changes import DELETED, ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.rules._common import (
-    Statement,
-    both_statements,
-    line_ranges,
-    names,
-    param_list,
-    plural,
-    quote,
-    result,
-    runs_of,
-    versions,
-)
+from gate.rules._common import line_ranges, names, param_list, plural, quote, result, runs_of
+from gate.rules._opening import versions
+from gate.rules._python import Statement, both_statements
 from gate.rules.kind import PATHS, TEXTS
 from gate.text import line_diff, lines
 

@@ -35,7 +35,8 @@ from typing import Any
 from gate.changes import DELETED, RENAMED, ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.rules._common import names, param_list, plural, quote, result, versions
+from gate.rules._common import names, param_list, plural, quote, result
+from gate.rules._opening import versions
 from gate.rules.kind import PATHS, TEXTS, Problem
 from gate.text import kept_lines, kept_text, line_diff
 

@@ -86,16 +86,9 @@ from typing import NamedTuple
 from gate.changes import ChangeSet
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.rules._common import (
-    Statement,
-    both_statements,
-    names,
-    param_list,
-    plural,
-    quote,
-    result,
-    versions,
-)
+from gate.rules._common import names, param_list, plural, quote, result
+from gate.rules._opening import versions
+from gate.rules._python import Statement, both_statements
 from gate.rules.kind import PATHS, RENAME, TEXTS
 
 KIND = "keep_symbols"

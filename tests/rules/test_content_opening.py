@@ -1,4 +1,4 @@
-"""The opening every content rule shares (`gate.rules._common.versions`):
+"""The opening every content rule shares (`gate.rules._opening.versions`):
 a file the rule names that the change deletes or renames away never passes,
 whatever the source, whether or not it gives the file's text, and whatever
 head text it gives for the old path."""

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.rubric import Rule
 from gate.rules import REGISTRY, confine_to_symbols, keep_symbols
-from gate.rules._common import shadows
+from gate.rules._finder import shadows
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 F = "m.py"
