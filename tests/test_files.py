@@ -114,13 +114,13 @@ def _entry_points(root: Path, repo: Path) -> dict[str, tuple[Path, bytes, list[s
     """name -> (the input file, bytes that judge fine or b"", the argv that reads it)."""
     rubric, fixed = str(root / "r.yml"), str(root / "fixed.yml")
     check = ["check", "--repo", str(repo), "--base", "main", "--rubric-file", fixed]
-    grade = ["grade", str(root / "fixed-result.json"), "--rubric", fixed]
+    grade = ["grade", str(root / "fixed-result.json"), "--rubric-file", fixed]
     return {
         "rubric file": (root / "r.yml", RUBRIC.encode(), ["validate", rubric]),
         "writer result": (
             root / "result.json",
             RESULT.encode(),
-            ["grade", str(root / "result.json"), "--rubric", fixed],
+            ["grade", str(root / "result.json"), "--rubric-file", fixed],
         ),
         "freeze file": (root / "FREEZE", b"", [*grade, "--freeze", str(root / "FREEZE")]),
         "report": (

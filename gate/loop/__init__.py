@@ -208,7 +208,7 @@ class ResultsFile:
                 raise GateError(
                     f"{printable(path)} holds attempts judged against base {judge[0][:12]} and "
                     f"rubric {judge[1][:12]}, not this run's base {base[:12]} and rubric "
-                    f"{rubric_sha256[:12]}: pass a new --out file"
+                    f"{rubric_sha256[:12]}: pass a new --results file"
                 )
             self.done = {r.key: r for r in records}
             _drop_unfinished_line(path)
@@ -217,7 +217,7 @@ class ResultsFile:
         except OSError as exc:
             raise GateError(
                 f"cannot write the results file {printable(path)} ({exc.strerror or exc}): "
-                "pass --out FILE in a folder you can write"
+                "pass --results FILE in a folder you can write"
             ) from None
 
     def append(self, record: Attempt) -> None:
@@ -272,7 +272,7 @@ def merge(paths: Sequence[str]) -> list[Attempt]:
 def write_records(path: str, records: Iterable[Attempt]) -> None:
     from gate.files import write_report
 
-    write_report(path, "".join(r.line() for r in records), fix="loop merge --out")
+    write_report(path, "".join(r.line() for r in records), fix="loop merge --results")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
