@@ -20,7 +20,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from gate import __version__
 from gate.errors import EXIT_ERROR, GateError
@@ -468,6 +468,14 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
 
 class _Parser(argparse.ArgumentParser):
     """argparse, printing help and usage errors through `gate.output` too."""
+
+    def error(self, message: str) -> NoReturn:
+        # A required flag kept with a hidden old spelling is a group of one to
+        # argparse ("one of the arguments --results is required"): say it plainly.
+        names = message.removeprefix("one of the arguments ").removesuffix(" is required")
+        if names != message and " " not in names:
+            message = f"the following arguments are required: {names}"
+        super().error(message)
 
     def _print_message(self, message: str, file: object = None) -> None:
         if not message:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from gate import files
 from gate.cli import main
 from gate.errors import GateError
-from gate.files import read_input, read_output
+from gate.files import read_captured, read_input
 
 SIZES = st.integers(min_value=0, max_value=64)
 CAPS = st.integers(min_value=1, max_value=48)
@@ -100,7 +100,7 @@ def test_a_hostile_file_name_is_shown_with_its_control_characters_visible(
 def test_captured_output_is_text_with_other_bytes_replaced(tmp_path: Path) -> None:
     path = tmp_path / "out.txt"
     path.write_bytes(b"EXIT=0 caf\xe9\r\n")
-    assert read_output(path, "stdout file", fix="f") == "EXIT=0 caf\ufffd\r\n"
+    assert read_captured(path, "stdout file", fix="f") == "EXIT=0 caf\ufffd\r\n"
 
 
 # --- every entry point that reads a file reads it through read_input ---------

@@ -50,7 +50,15 @@ def write_result(payload: Any, raw: str | None = None) -> None:
 
 def grade(*extra: str) -> int:
     return main(
-        ["grade", "out/result.json", "--rubric-file", "rubric.json", "--freeze", "freeze.txt", *extra]
+        [
+            "grade",
+            "out/result.json",
+            "--rubric-file",
+            "rubric.json",
+            "--freeze",
+            "freeze.txt",
+            *extra,
+        ]
     )
 
 
