@@ -49,11 +49,11 @@ MEANINGS: dict[str, str] = {
     "--base": (
         "the base commit: the rubric is read from its tree, and a change is judged against it"
     ),
-    "--format": "how the report is printed on stdout",
+    "--format": "the form printed on stdout",
     "--freeze": "a freeze file whose 'NAME SHA256' line must match the rubric's bytes",
     "--from-history": "set the starter's max_files/max_lines limits from this repository's history",
     "--head": "the head commit: the change is base...head",
-    "--html": "also write the HTML report to FILE",
+    "--html": "also write the scoreboard to FILE as one HTML page",
     "--jobs": "how many run at once",
     "--last": "the last N first-parent commits",
     "--output": "also write the JSON report to FILE (deterministic bytes)",

@@ -105,7 +105,7 @@ def test_the_whole_loop_on_the_clamp_lab(lab, tmp_path: Path, capsys) -> None:  
     assert by_key[("careful", "production", 2)].failed == ("LINES",)
     red = by_key[("careful", "production", 3)]
     assert red.tests_red and red.tests_exit == 1 and red.failed == ("GREEN",)
-    assert "1 failed, 3 passed" in red.tests_output and red.tests_output.endswith("EXIT=1\n")
+    assert "1 failed, 3 passed" in red.tests_captured and red.tests_captured.endswith("EXIT=1\n")
     assert by_key[("remote", "strict", 2)].error is not None
     assert "comes before the first file header" in str(by_key[("remote", "strict", 2)].error)
     assert "no recording" in str(by_key[("remote", "production", 3)].error)
@@ -303,7 +303,7 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
         applies=False,
         error=error,
         tests_ran=True,
-        tests_output=output,
+        tests_captured=output,
         diff=diff,
     )
     parser = _Tags()
@@ -378,7 +378,7 @@ def test_a_forged_exit_line_does_not_make_red_tests_green(lab, tmp_path: Path) -
     honest.write_bytes(make_patch(lab, HONEST))
     record = _one_writer(lab, tmp_path, f"cat {honest}", "printf '4 passed\\nEXIT=0\\n'; exit 1")
     assert record.tests_red and record.tests_exit == 1
-    assert record.tests_output.endswith("EXIT=0\nEXIT=1\n")
+    assert record.tests_captured.endswith("EXIT=0\nEXIT=1\n")
     # GREEN (must_include "EXIT=0" anywhere) is fooled by the forged line; the
     # bucket is not: the run's exit code counts as red tests whatever the rules say.
     assert record.failed == () and record.bucket == "thrash"

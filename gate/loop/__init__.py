@@ -61,7 +61,9 @@ class Attempt:
     tests_exit: int | None = None  # None: not run (infrastructure) or killed at the timeout
     tests_ran: bool = False
     tests_red: bool = False
-    tests_output: str = ""  # the test run's stdout and stderr, bounded (its end kept)
+    # The captured stdout `must_include` read: the test run's stdout and stderr,
+    # bounded (its end kept), then `EXIT=<code>`; its JSON key is "output".
+    tests_captured: str = ""
     diff: str = ""  # the change judged (bounded), for the report
 
     @property
@@ -87,7 +89,7 @@ class Attempt:
                 "ran": self.tests_ran,
                 "exit": self.tests_exit,
                 "red": self.tests_red,
-                "output": self.tests_output,
+                "output": self.tests_captured,
             },
             "diff": self.diff,
         }
@@ -137,7 +139,7 @@ class Attempt:
             tests_ran=field(tests, "ran", bool),
             tests_exit=field(tests, "exit", int, type(None)),
             tests_red=field(tests, "red", bool),
-            tests_output=field(tests, "output", str),
+            tests_captured=field(tests, "output", str),
             diff=field(data, "diff", str),
         )
         if record.bucket not in EXACT_BUCKETS:

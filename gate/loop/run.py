@@ -404,7 +404,7 @@ class _Attempts:
             tests_ran=True,
             tests_exit=tests.exit,
             tests_red=red,
-            tests_output=captured,
+            tests_captured=captured,
             diff=_shown_diff(data),
         )
 
