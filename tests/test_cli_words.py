@@ -204,6 +204,16 @@ def test_grade_rubric_and_rubric_file_together_is_a_usage_error(tmp_path: Path, 
         main(["grade", result, "--rubric", rubric, "--rubric-file", rubric])
     assert exc.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+    # The loop's required --results, in either spelling, but not both.
+    with pytest.raises(SystemExit) as exc:
+        main(["loop", "merge", result, "--out", "a", "--results", "b"])
+    assert exc.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["loop", "merge", result, "--html", str(tmp_path / "board.html")])
+    assert exc.value.code == 2
+    assert "the following arguments are required: --results" in capsys.readouterr().err
+    assert not Path("a").exists() and not Path("b").exists()
     with pytest.raises(SystemExit) as exc:
         main(["grade", result])
     assert exc.value.code == 2
