@@ -86,11 +86,12 @@ def read_input(
     return data
 
 
-def read_output(
+def read_captured(
     path: str | Path, what: str, *, fix: str, stdin: bool = False, name: str | None = None
 ) -> str:
-    """Captured test output (for `must_include`) as text: UTF-8, any other
-    byte replaced (U+FFFD), up to `INPUT_LIMIT`."""
+    """A captured stdout file (`--stdout-file`, `--stdout-dir`, the Action's
+    `stdout-file`: what `must_include` reads) as text: UTF-8, any other byte
+    replaced (U+FFFD), up to `INPUT_LIMIT`."""
     data = read_input(path, what, fix=fix, stdin=stdin, name=name)
     return data.decode("utf-8", errors="replace")
 

@@ -46,7 +46,7 @@ from typing import Any
 from gate.changes import TextWants
 from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
-from gate.files import read_output
+from gate.files import read_captured
 from gate.git import Repo
 from gate.report import Report, RuleResult, to_json
 from gate.rubric import Rubric
@@ -220,7 +220,7 @@ def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
     )
     if not candidate.exists():
         return None
-    return read_output(candidate, "captured stdout", fix="check --stdout-dir")
+    return read_captured(candidate, "captured stdout", fix="check --stdout-dir")
 
 
 def run_lab(

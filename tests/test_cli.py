@@ -24,7 +24,7 @@ def _hostile_result(tmp_path: Path) -> tuple[str, str]:
 def test_no_fence_outside_github_actions(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     result, rubric = _hostile_result(tmp_path)
-    assert main(["grade", result, "--rubric", rubric]) == 1
+    assert main(["grade", result, "--rubric-file", rubric]) == 1
     out = capsys.readouterr().out
     assert "stop-commands" not in out
     assert out.startswith("FAIL")
@@ -36,7 +36,7 @@ def test_people_formats_are_fenced_inside_github_actions(  # type: ignore[no-unt
 ) -> None:
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     result, rubric = _hostile_result(tmp_path)
-    assert main(["grade", result, "--rubric", rubric, "--format", fmt]) == 1
+    assert main(["grade", result, "--rubric-file", rubric, "--format", fmt]) == 1
     lines = capsys.readouterr().out.splitlines()
     start = re.fullmatch(r"::stop-commands::(gate-[0-9a-f]{32})", lines[0])
     assert start is not None
@@ -50,7 +50,7 @@ def test_people_formats_are_fenced_inside_github_actions(  # type: ignore[no-unt
 def test_json_is_never_fenced_and_never_a_command(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     result, rubric = _hostile_result(tmp_path)
-    assert main(["grade", result, "--rubric", rubric, "--format", "json"]) == 1
+    assert main(["grade", result, "--rubric-file", rubric, "--format", "json"]) == 1
     out = capsys.readouterr().out
     assert "##[" not in out and "\\u0023#[error]" in out
     assert not any(line.lstrip().startswith("::") for line in out.splitlines())
@@ -81,6 +81,6 @@ def test_fence_tokens_are_fresh(tmp_path: Path, capsys, monkeypatch) -> None:  #
     result, rubric = _hostile_result(tmp_path)
     tokens = set()
     for _ in range(2):
-        main(["grade", result, "--rubric", rubric])
+        main(["grade", result, "--rubric-file", rubric])
         tokens.add(capsys.readouterr().out.splitlines()[0])
     assert len(tokens) == 2

@@ -36,7 +36,14 @@ def reports(
     }.items():
         Path(f"{name}.result.json").write_text(json.dumps(result), encoding="utf-8")
         main(
-            ["grade", f"{name}.result.json", "--rubric", "rubric.json", "--output", f"{name}.json"]
+            [
+                "grade",
+                f"{name}.result.json",
+                "--rubric-file",
+                "rubric.json",
+                "--output",
+                f"{name}.json",
+            ]
         )
     capsys.readouterr()
     return tmp_path

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from gate import files
 from gate.cli import main
 from gate.errors import GateError
-from gate.files import read_input, read_output
+from gate.files import read_captured, read_input
 
 SIZES = st.integers(min_value=0, max_value=64)
 CAPS = st.integers(min_value=1, max_value=48)
@@ -100,7 +100,7 @@ def test_a_hostile_file_name_is_shown_with_its_control_characters_visible(
 def test_captured_output_is_text_with_other_bytes_replaced(tmp_path: Path) -> None:
     path = tmp_path / "out.txt"
     path.write_bytes(b"EXIT=0 caf\xe9\r\n")
-    assert read_output(path, "stdout file", fix="f") == "EXIT=0 caf\ufffd\r\n"
+    assert read_captured(path, "stdout file", fix="f") == "EXIT=0 caf\ufffd\r\n"
 
 
 # --- every entry point that reads a file reads it through read_input ---------
@@ -114,13 +114,13 @@ def _entry_points(root: Path, repo: Path) -> dict[str, tuple[Path, bytes, list[s
     """name -> (the input file, bytes that judge fine or b"", the argv that reads it)."""
     rubric, fixed = str(root / "r.yml"), str(root / "fixed.yml")
     check = ["check", "--repo", str(repo), "--base", "main", "--rubric-file", fixed]
-    grade = ["grade", str(root / "fixed-result.json"), "--rubric", fixed]
+    grade = ["grade", str(root / "fixed-result.json"), "--rubric-file", fixed]
     return {
         "rubric file": (root / "r.yml", RUBRIC.encode(), ["validate", rubric]),
         "writer result": (
             root / "result.json",
             RESULT.encode(),
-            ["grade", str(root / "result.json"), "--rubric", fixed],
+            ["grade", str(root / "result.json"), "--rubric-file", fixed],
         ),
         "freeze file": (root / "FREEZE", b"", [*grade, "--freeze", str(root / "FREEZE")]),
         "report": (

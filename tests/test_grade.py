@@ -50,7 +50,15 @@ def write_result(payload: Any, raw: str | None = None) -> None:
 
 def grade(*extra: str) -> int:
     return main(
-        ["grade", "out/result.json", "--rubric", "rubric.json", "--freeze", "freeze.txt", *extra]
+        [
+            "grade",
+            "out/result.json",
+            "--rubric-file",
+            "rubric.json",
+            "--freeze",
+            "freeze.txt",
+            *extra,
+        ]
     )
 
 
@@ -96,7 +104,7 @@ def test_a_rubric_that_disagrees_with_its_examples_fails_as_in_gate_check(
     Path("rubric.json").write_text(json.dumps(rubric), encoding="utf-8")
     Path("out").mkdir()
     write_result(KNOWN_PASS)
-    code = main(["grade", "out/result.json", "--rubric", "rubric.json", "--format", "json"])
+    code = main(["grade", "out/result.json", "--rubric-file", "rubric.json", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
     agrees = expect == ["F1"]
     assert report["failed"] == ([] if agrees else ["gate.rubric-selftest"])
@@ -153,7 +161,7 @@ def test_output_file_matches_json_and_is_deterministic(
 
 
 def test_grade_without_freeze(lab: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["grade", "out/result.json", "--rubric", "rubric.json", "--format", "json"])
+    code = main(["grade", "out/result.json", "--rubric-file", "rubric.json", "--format", "json"])
     assert code == 0
 
 
@@ -332,7 +340,7 @@ def test_bad_rubric_exit_2(lab: Path, capsys: pytest.CaptureFixture[str]) -> Non
     Path("rubric.json").write_text(
         '{"rules": [{"id": "F1", "kind": "max_files"}]}', encoding="utf-8"
     )
-    code = main(["grade", "out/result.json", "--rubric", "rubric.json"])
+    code = main(["grade", "out/result.json", "--rubric-file", "rubric.json"])
     assert code == 2
     assert "Traceback" not in capsys.readouterr().err
 

@@ -176,7 +176,7 @@ def test_grade_and_diff_exit_2_with_one_sentence(
         report.write_text('{"pass": true, "results": [], "rule_count": ' + number + "}")
     expect_ok = not deep and in_64_bits(number)
     capsys.readouterr()
-    code = main(["grade", str(result), "--rubric", str(rubric), "--format", "json"])
+    code = main(["grade", str(result), "--rubric-file", str(rubric), "--format", "json"])
     err = capsys.readouterr().err
     if expect_ok:
         assert code in (0, 1)

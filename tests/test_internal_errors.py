@@ -113,7 +113,7 @@ def test_every_judging_command_exits_2_on_an_unexpected_error(
     commands = [
         ["check", "--repo", root, "--base", base, "--format", "json"],
         ["check", "--repo", root, "--base", base, "--patch", str(patch)],
-        ["grade", str(result), "--rubric", str(rubric), "--format", "markdown"],
+        ["grade", str(result), "--rubric-file", str(rubric), "--format", "markdown"],
     ]
     with monkeypatch.context() as m:
         m.setitem(REGISTRY, "must_include", replace(REGISTRY["must_include"], check=Boom(exc)))
@@ -152,7 +152,7 @@ def test_debug_env_adds_the_traceback(
         REGISTRY, "must_include", replace(REGISTRY["must_include"], check=Boom(KeyError("k")))
     )
     monkeypatch.setenv("GATE_DEBUG", "1")
-    assert main(["grade", str(result), "--rubric", str(rubric)]) == 2
+    assert main(["grade", str(result), "--rubric-file", str(rubric)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Traceback (most recent call last):")
     assert err.rstrip("\n").splitlines()[-1].startswith("gate: error: could not judge:")

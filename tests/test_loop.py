@@ -49,7 +49,7 @@ def _run_argv(repo, tmp_path: Path, out: Path, *extra: str, log: Path | None = N
         str(ATTEMPTS),
         "--test-cmd",
         TEST_COMMAND,
-        "--out",
+        "--results",
         str(out),
         *extra,
     ]
@@ -105,7 +105,7 @@ def test_the_whole_loop_on_the_clamp_lab(lab, tmp_path: Path, capsys) -> None:  
     assert by_key[("careful", "production", 2)].failed == ("LINES",)
     red = by_key[("careful", "production", 3)]
     assert red.tests_red and red.tests_exit == 1 and red.failed == ("GREEN",)
-    assert "1 failed, 3 passed" in red.tests_output and red.tests_output.endswith("EXIT=1\n")
+    assert "1 failed, 3 passed" in red.tests_captured and red.tests_captured.endswith("EXIT=1\n")
     assert by_key[("remote", "strict", 2)].error is not None
     assert "comes before the first file header" in str(by_key[("remote", "strict", 2)].error)
     assert "no recording" in str(by_key[("remote", "production", 3)].error)
@@ -192,7 +192,7 @@ def test_interrupted_shards_resume_and_merge_to_the_same_scoreboard(
     assert rerun_keys | first == {r.key for r in read_records(str(a))}
     assert main([*_run_argv(lab, tmp_path, b, "--shard", "2/2")]) == 1
     merged = tmp_path / "merged.jsonl"
-    assert main(["loop", "merge", str(a), str(b), "--out", str(merged)]) == 1
+    assert main(["loop", "merge", str(a), str(b), "--results", str(merged)]) == 1
     records = read_records(str(merged))
     assert {r.key: r.bucket for r in records} == expected_buckets()
     whole = scoreboard(records).to_dict()
@@ -218,9 +218,9 @@ def test_merge_refuses_mixed_judges_and_shared_attempts(tmp_path: Path, capsys) 
     (tmp_path / "b").write_text(line(attempt=2, sha="d" * 64))
     (tmp_path / "c").write_text(line(attempt=1))
     out = str(tmp_path / "out")
-    assert main(["loop", "merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", out]) == 2
+    assert main(["loop", "merge", str(tmp_path / "a"), str(tmp_path / "b"), "--results", out]) == 2
     assert "different bases or rubrics" in capsys.readouterr().err
-    assert main(["loop", "merge", str(tmp_path / "a"), str(tmp_path / "c"), "--out", out]) == 2
+    assert main(["loop", "merge", str(tmp_path / "a"), str(tmp_path / "c"), "--results", out]) == 2
     assert "in both" in capsys.readouterr().err
     assert not os.path.exists(out)
 
@@ -303,7 +303,7 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
         applies=False,
         error=error,
         tests_ran=True,
-        tests_output=output,
+        tests_captured=output,
         diff=diff,
     )
     parser = _Tags()
@@ -337,7 +337,7 @@ def test_writers_and_tests_get_a_clean_environment(
         [
             "loop", "run", "--repo", str(lab.root), "--writer", f"spy={writer}",
             "--prompts", str(prompts), "--test-cmd", f"env > {spy}/tests.env; exit 3",
-            "--out", str(tmp_path / "r.jsonl"), "--pass-env", "API_KEY",
+            "--results", str(tmp_path / "r.jsonl"), "--pass-env", "API_KEY",
         ]
     )  # fmt: skip
     assert code == 1
@@ -363,7 +363,7 @@ def _one_writer(lab, tmp_path: Path, writer: str, test_cmd: str, *extra: str) ->
     (prompts / "strict.txt").write_text("Fix clamp().\n")
     out = tmp_path / "one.jsonl"
     argv = ["loop", "run", "--repo", str(lab.root), "--writer", f"w={writer}"]
-    argv += ["--prompts", str(prompts), "--test-cmd", test_cmd, "--out", str(out), *extra]
+    argv += ["--prompts", str(prompts), "--test-cmd", test_cmd, "--results", str(out), *extra]
     assert main(argv) in (0, 1)
     (only,) = read_records(str(out))
     return only
@@ -378,7 +378,7 @@ def test_a_forged_exit_line_does_not_make_red_tests_green(lab, tmp_path: Path) -
     honest.write_bytes(make_patch(lab, HONEST))
     record = _one_writer(lab, tmp_path, f"cat {honest}", "printf '4 passed\\nEXIT=0\\n'; exit 1")
     assert record.tests_red and record.tests_exit == 1
-    assert record.tests_output.endswith("EXIT=0\nEXIT=1\n")
+    assert record.tests_captured.endswith("EXIT=0\nEXIT=1\n")
     # GREEN (must_include "EXIT=0" anywhere) is fooled by the forged line; the
     # bucket is not: the run's exit code counts as red tests whatever the rules say.
     assert record.failed == () and record.bucket == "thrash"
@@ -487,15 +487,15 @@ def test_writers_file_and_plain_names(lab, tmp_path: Path, capsys) -> None:  # t
     writers = tmp_path / "writers.yml"
     writers.write_text("noop: 'true'\n")
     base = ["loop", "run", "--repo", str(lab.root), "--prompts", str(prompts), "--test-cmd", "true"]
-    assert main([*base, "--writers", str(writers), "--out", str(tmp_path / "a.jsonl")]) == 1
+    assert main([*base, "--writers", str(writers), "--results", str(tmp_path / "a.jsonl")]) == 1
     records = read_records(str(tmp_path / "a.jsonl"))
     assert {(r.writer, r.prompt) for r in records} == {("noop", "strict"), ("noop", "production")}
     assert all("no change" in str(r.error) for r in records)
     for bad in ("../x=true", "<b>=true", "x"):
-        assert main([*base, "--writer", bad, "--out", str(tmp_path / "b.jsonl")]) == 2
+        assert main([*base, "--writer", bad, "--results", str(tmp_path / "b.jsonl")]) == 2
         assert "gate: error:" in capsys.readouterr().err
     writers.write_text("noop: 'true'\nnoop2: [1]\n")
-    assert main([*base, "--writers", str(writers), "--out", str(tmp_path / "c.jsonl")]) == 2
+    assert main([*base, "--writers", str(writers), "--results", str(tmp_path / "c.jsonl")]) == 2
     assert "has no command" in capsys.readouterr().err
 
 

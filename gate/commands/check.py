@@ -76,9 +76,9 @@ def read_stdout_file(path: str | None) -> str | None:
     """Captured stdout for `must_include` rules (UTF-8, errors replaced)."""
     if path is None:
         return None
-    from gate.files import read_output
+    from gate.files import read_captured
 
-    return read_output(path, "stdout file", fix="pass the captured output", stdin=True)
+    return read_captured(path, "stdout file", fix="pass the captured output", stdin=True)
 
 
 def patch_changes(

@@ -91,7 +91,7 @@ def load_report(path: str) -> LoadedReport:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ReportComparison:
     a: LoadedReport
     b: LoadedReport
     differ: tuple[tuple[RuleVerdict, RuleVerdict], ...]
@@ -133,7 +133,7 @@ class Comparison:
         }
 
 
-def compare(a: LoadedReport, b: LoadedReport) -> Comparison:
+def compare(a: LoadedReport, b: LoadedReport) -> ReportComparison:
     """Rule by rule, by id; order: A's rules, then the rules only B has."""
     b_by_id = {r.id: r for r in b.rules}
     a_ids = {r.id for r in a.rules}
@@ -149,10 +149,10 @@ def compare(a: LoadedReport, b: LoadedReport) -> Comparison:
         else:
             same += 1
     only_b = tuple(r for r in b.rules if r.id not in a_ids)
-    return Comparison(a, b, tuple(differ), tuple(only_a), only_b, same)
+    return ReportComparison(a, b, tuple(differ), tuple(only_a), only_b, same)
 
 
-def to_text(c: Comparison) -> str:
+def to_text(c: ReportComparison) -> str:
     a, b = printable(c.a.name), printable(c.b.name)
     lines = [f"A: {a} ({_word(c.a.passed)})", f"B: {b} ({_word(c.b.passed)})"]
     if c.agree:
@@ -178,7 +178,7 @@ def to_text(c: Comparison) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(c: Comparison) -> str:
+def to_markdown(c: ReportComparison) -> str:
     if c.agree:
         lines = [f"### ✅ Reports agree: all {c.same} rules got the same verdict"]
     else:

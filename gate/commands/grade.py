@@ -1,4 +1,4 @@
-"""`gate grade RESULT.json --rubric RUBRIC [--freeze FREEZE]`: judge a writer's result.
+"""`gate grade RESULT.json --rubric-file FILE [--freeze FILE]`: judge a writer's result.
 
 The frozen-judge loop of seed 003: the rubric is hashed and checked against
 the freeze *before* the writer's result is even read, so a run graded by a
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from gate.selftest import judge_change
 
     # The freeze is checked as the rubric loads, before the result is read.
-    rubric = RubricSource(file=args.rubric, freeze=args.freeze).load()
+    rubric = RubricSource(file=args.rubric_file, freeze=args.freeze).load()
     try:
         changes = changes_from_writer(args.writer_result)
     except WriterContractError as exc:

@@ -105,27 +105,27 @@ def _run(args: argparse.Namespace) -> int:
     base_sha = repo.rev_parse(args.base)
     rubric = source.load(repo.read_blob, base_sha)
     progress = _progress if sys.stderr.isatty() else None
-    with _terminate_as_interrupt(), ResultsFile(args.out, base_sha, rubric.sha256) as results:
+    with _terminate_as_interrupt(), ResultsFile(args.results, base_sha, rubric.sha256) as results:
         skipped = len([k for k in plan.selected() if k in results.done])
         if skipped:
-            output.note(f"gate: {skipped} attempts already in {printable(args.out)}: skipped")
+            output.note(f"gate: {skipped} attempts already in {printable(args.results)}: skipped")
         run_loop(repo, rubric, base_sha, plan, results, rubric_path=source.path, progress=progress)
     keys = set(plan.selected())
-    return _finish(args, [r for r in read_records(args.out) if r.key in keys])
+    return _finish(args, [r for r in read_records(args.results) if r.key in keys])
 
 
 def _merge(args: argparse.Namespace) -> int:
     from gate.loop import merge, write_records
 
-    records = merge(args.files)
-    write_records(args.out, records)
+    records = merge(args.results_files)
+    write_records(args.results, records)
     return _finish(args, records)
 
 
 def _report(args: argparse.Namespace) -> int:
     from gate.loop import read_records
 
-    return _finish(args, read_records(args.file))
+    return _finish(args, read_records(args.results_file))
 
 
 def _replay(args: argparse.Namespace) -> int:

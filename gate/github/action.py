@@ -37,7 +37,7 @@ from gate.changes import ChangeSet
 from gate.changes import api as api_changes
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
 from gate.escape import printable
-from gate.files import read_output, write_new_file
+from gate.files import read_captured, write_new_file
 from gate.git import Repo, changes_from_git, short
 from gate.github import merge_queue, publish
 from gate.github.client import ApiError, Client, Comparison, PullInfo, Reader
@@ -230,7 +230,7 @@ def read_stdout(settings: Settings) -> str | None:
     if name is None:
         return None
     path = name if os.path.isabs(name) else os.path.join(settings.workspace or ".", name)
-    return read_output(
+    return read_captured(
         path,
         "stdout-file",
         name=printable(name),

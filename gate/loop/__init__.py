@@ -61,7 +61,9 @@ class Attempt:
     tests_exit: int | None = None  # None: not run (infrastructure) or killed at the timeout
     tests_ran: bool = False
     tests_red: bool = False
-    tests_output: str = ""  # the test run's stdout and stderr, bounded (its end kept)
+    # The captured stdout `must_include` read: the test run's stdout and stderr,
+    # bounded (its end kept), then `EXIT=<code>`; its JSON key is "output".
+    tests_captured: str = ""
     diff: str = ""  # the change judged (bounded), for the report
 
     @property
@@ -87,7 +89,7 @@ class Attempt:
                 "ran": self.tests_ran,
                 "exit": self.tests_exit,
                 "red": self.tests_red,
-                "output": self.tests_output,
+                "output": self.tests_captured,
             },
             "diff": self.diff,
         }
@@ -137,7 +139,7 @@ class Attempt:
             tests_ran=field(tests, "ran", bool),
             tests_exit=field(tests, "exit", int, type(None)),
             tests_red=field(tests, "red", bool),
-            tests_output=field(tests, "output", str),
+            tests_captured=field(tests, "output", str),
             diff=field(data, "diff", str),
         )
         if record.bucket not in EXACT_BUCKETS:
@@ -208,7 +210,7 @@ class ResultsFile:
                 raise GateError(
                     f"{printable(path)} holds attempts judged against base {judge[0][:12]} and "
                     f"rubric {judge[1][:12]}, not this run's base {base[:12]} and rubric "
-                    f"{rubric_sha256[:12]}: pass a new --out file"
+                    f"{rubric_sha256[:12]}: pass a new --results file"
                 )
             self.done = {r.key: r for r in records}
             _drop_unfinished_line(path)
@@ -217,7 +219,7 @@ class ResultsFile:
         except OSError as exc:
             raise GateError(
                 f"cannot write the results file {printable(path)} ({exc.strerror or exc}): "
-                "pass --out FILE in a folder you can write"
+                "pass --results FILE in a folder you can write"
             ) from None
 
     def append(self, record: Attempt) -> None:
@@ -272,7 +274,7 @@ def merge(paths: Sequence[str]) -> list[Attempt]:
 def write_records(path: str, records: Iterable[Attempt]) -> None:
     from gate.files import write_report
 
-    write_report(path, "".join(r.line() for r in records), fix="loop merge --out")
+    write_report(path, "".join(r.line() for r in records), fix="loop merge --results")
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -404,7 +404,7 @@ class _Attempts:
             tests_ran=True,
             tests_exit=tests.exit,
             tests_red=red,
-            tests_output=captured,
+            tests_captured=captured,
             diff=_shown_diff(data),
         )
 
@@ -425,7 +425,7 @@ def run_loop(
     """Run every key of the plan (its shard) not already in `results`;
     return the records written now.  On an interrupt (KeyboardInterrupt)
     the running attempts are killed and not recorded, and it is re-raised:
-    a rerun with the same `--out` starts where this one stopped."""
+    a rerun with the same `--results` starts where this one stopped."""
     if plan.attempts < 1:
         raise GateError(f"--attempts must be at least 1, not {plan.attempts}")
     pending = [k for k in plan.selected() if k not in results.done]

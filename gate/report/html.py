@@ -131,7 +131,7 @@ def to_html(board: LoopScoreboard) -> str:
                 out.append(f"<p>{html(a.error)}</p>")
             out.append(f'<pre class="diff">{_multiline(a.diff)}</pre>')
             if a.tests_ran:
-                out.append(f'<pre class="tests">{_multiline(a.tests_output)}</pre>')
+                out.append(f'<pre class="tests">{_multiline(a.tests_captured)}</pre>')
             out.append("</details>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"

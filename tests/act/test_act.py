@@ -419,7 +419,7 @@ def test_writer_loop_shards_merge_to_the_local_scoreboard(
     local = tmp_path / "local.jsonl"
     argv = ["loop", "run", "--repo", str(root), "--writers", str(root / "writer-loop/writers.yml")]
     argv += ["--prompts", str(root / "writer-loop/prompts"), "--attempts", str(ATTEMPTS)]
-    argv += ["--test-cmd", TEST_COMMAND, "--out", str(local), "--jobs", "2"]
+    argv += ["--test-cmd", TEST_COMMAND, "--results", str(local), "--jobs", "2"]
     assert main([*argv, "--pass-env", "REPLAY_DIR", "--pass-env", "PYTHONPATH"]) == 1
     local_board = json.loads(json.dumps(scoreboard(read_records(str(local))).to_dict()))
     assert local_board["attempts"] == 18
