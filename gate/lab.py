@@ -48,10 +48,10 @@ from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.files import read_output
 from gate.git import Repo
+from gate.judge import examples_verdict, judge
 from gate.report import Report, RuleResult, to_json
 from gate.rubric import Rubric
 from gate.rules import REGISTRY, kind, text_wants
-from gate.selftest import examples_verdict, judge_change
 
 PASS = "pass"
 THRASH = "thrash"
@@ -208,7 +208,7 @@ def _judge(
     changes = changes_from_patch(
         repo, base_sha, data, name, wants, stdout=stdout, base_index=base_index
     )
-    return judge_change(rubric, changes, rubric_path=rubric_path, selftest=selftest)
+    return judge(rubric, changes, rubric_path=rubric_path, selftest=selftest)
 
 
 def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
