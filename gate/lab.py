@@ -238,8 +238,7 @@ def run_lab(
     if repeat < 1:
         raise GateError(f"--repeat must be at least 1, not {repeat}")
     base_index = BaseIndex(repo, base_sha)
-    # Kept: the rubric's examples ran once per patch (7 evaluations each for
-    # the clamp lab's rubric), a fifth of the lab's time.
+    # The examples' verdict depends on the rubric alone: run once for all patches.
     selftest = examples_verdict(rubric)
     wants = text_wants(rubric.rules)
     lock = threading.Lock()

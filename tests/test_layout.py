@@ -121,16 +121,22 @@ def test_package_data_names_files_that_exist() -> None:
     assert sorted(data) == sorted(shipped)
 
 
-def _module_imports() -> dict[str, dict[str, int]]:
-    """Each gate module -> the gate modules it imports (first line), at any
-    depth of the file (a function's lazy import counts: it runs too), but
-    not under `if TYPE_CHECKING:`, which never runs."""
+def _module_paths() -> dict[str, Path]:
+    """Each gate module's dotted name -> its file."""
     paths = {}
     for path in sorted(GATE.rglob("*.py")):
         parts = list(path.relative_to(GATE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         paths[".".join(parts)] = path
+    return paths
+
+
+def _module_imports() -> dict[str, dict[str, int]]:
+    """Each gate module -> the gate modules it imports (first line), at any
+    depth of the file (a function's lazy import counts: it runs too), but
+    not under `if TYPE_CHECKING:`, which never runs."""
+    paths = _module_paths()
 
     def owner(name: str) -> str | None:
         while name and name not in paths:
@@ -219,3 +225,109 @@ def test_the_loop_finder_finds_a_loop() -> None:
     graph = _module_imports()
     graph["gate.names"] = {**graph["gate.names"], "gate.cli": 1}
     assert any("gate.names" in part and "gate.cli" in part for part in _loops(graph))
+
+
+def _layer_table(text: str) -> list[tuple[str, list[str]]]:
+    """The layer table of "Layering rules", lowest first: (layer, its entries:
+    `gate/x.py` a module, `gate/x/` a folder and everything under it)."""
+    section = text.split("## Layering rules", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) >= 2 and cells[1].startswith("`gate/"):
+            rows.append((cells[0].strip("`*"), re.findall(r"`(gate/[^`]*)`", cells[1])))
+    return rows
+
+
+def _placement(
+    table: list[tuple[str, list[str]]], modules: dict[str, Path]
+) -> tuple[dict[str, int], list[str]]:
+    """Each module's layer (its index in `table`), by the longest entry that
+    matches its file; and a sentence for each module no entry places and
+    each entry named twice."""
+    rank: dict[str, int] = {}
+    problems = []
+    for i, (layer, entries) in enumerate(table):
+        for entry in entries:
+            if entry in rank:
+                problems.append(f"{entry} is in two layers: {table[rank[entry]][0]} and {layer}")
+            rank[entry] = i
+    placed = {}
+    for module, path in modules.items():
+        shown = path.relative_to(GATE.parent).as_posix()
+        matching = [e for e in rank if e == shown or (e.endswith("/") and shown.startswith(e))]
+        if not matching:
+            problems.append(
+                f"{shown} is in no layer: add it (or its folder) to the layer table in "
+                'docs/ARCHITECTURE.md, section "Layering rules"'
+            )
+            continue
+        placed[module] = rank[max(matching, key=len)]
+    return placed, problems
+
+
+def _upward(
+    graph: dict[str, dict[str, int]],
+    placed: dict[str, int],
+    table: list[tuple[str, list[str]]],
+    modules: dict[str, Path],
+) -> list[str]:
+    """Each import of a module in a higher layer, named: importer, line,
+    imported, both layers."""
+    found = []
+    for importer, imports in sorted(graph.items()):
+        for imported, line in sorted(imports.items()):
+            if importer in placed and imported in placed and placed[imported] > placed[importer]:
+                where = modules[importer].relative_to(GATE.parent).as_posix()
+                found.append(
+                    f"{where}:{line} imports {imported}: layer {table[placed[importer]][0]} "
+                    f"may not import layer {table[placed[imported]][0]}, which is higher"
+                )
+    return found
+
+
+def test_every_module_has_one_layer() -> None:
+    """docs/ARCHITECTURE.md's layer table is the one statement of the layers:
+    every gate module is placed by it, and no entry is named twice."""
+    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert len(table) >= 5
+    _, problems = _placement(table, _module_paths())
+    assert problems == []
+
+
+def test_no_upward_imports() -> None:
+    """No gate module imports one in a higher layer (docs/ARCHITECTURE.md,
+    "Layering rules"), lazy imports included; imports within a layer are
+    fine (a loop is refused above).  Each climbing import is named."""
+    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    modules = _module_paths()
+    placed, _ = _placement(table, modules)
+    assert _upward(_module_imports(), placed, table, modules) == []
+
+
+def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
+    """The checks above can fail: a lazy import from the lowest layer of the
+    entry points is named with its line and both layers, and a module no
+    entry places is reported."""
+    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    modules = _module_paths()
+    placed, _ = _placement(table, modules)
+    graph = _module_imports()
+    graph["gate.names"] = {**graph["gate.names"], "gate.cli": 7}
+    lowest, highest = table[placed["gate.names"]][0], table[placed["gate.cli"]][0]
+    assert placed["gate.names"] < placed["gate.cli"]
+    assert (
+        f"gate/names.py:7 imports gate.cli: layer {lowest} may not import layer {highest}, "
+        "which is higher"
+    ) in _upward(graph, placed, table, modules)
+    stray = {**modules, "gate.stray": GATE / "stray.py"}
+    without = [(layer, [e for e in entries if e != "gate/names.py"]) for layer, entries in table]
+    _, problems = _placement([*without, ("again", ["gate/cli.py"])], stray)
+    assert problems == [
+        f"gate/cli.py is in two layers: {highest} and again",
+        *(
+            f"gate/{name} is in no layer: add it (or its folder) to the layer table in "
+            'docs/ARCHITECTURE.md, section "Layering rules"'
+            for name in ("names.py", "stray.py")
+        ),
+    ]
