@@ -132,43 +132,59 @@ def _module_paths() -> dict[str, Path]:
     return paths
 
 
-def _module_imports() -> dict[str, dict[str, int]]:
-    """Each gate module -> the gate modules it imports (first line), at any
-    depth of the file (a function's lazy import counts: it runs too), but
-    not under `if TYPE_CHECKING:`, which never runs."""
-    paths = _module_paths()
+def _type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:` exactly: a block that
+    never runs.  Anything else (`if not TYPE_CHECKING:`, `or True`) runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports_of(module: str, tree: ast.AST, paths: dict[str, Path]) -> dict[str, int]:
+    """The gate modules `module` (parsed as `tree`) imports, with the first
+    line of each: absolute and relative imports, at any depth of the file (a
+    function's lazy import counts: it runs too), but not under `if
+    TYPE_CHECKING:`, which never runs."""
+    package = module if paths[module].name == "__init__.py" else module.rpartition(".")[0]
 
     def owner(name: str) -> str | None:
         while name and name not in paths:
             name = name.rpartition(".")[0]
         return name or None
 
-    def imported(module: str, tree: ast.AST) -> dict[str, int]:
-        found: dict[str, int] = {}
+    found: dict[str, int] = {}
 
-        def add(name: str | None, line: int) -> None:
-            if name and name != module and not module.startswith(name + "."):
-                found.setdefault(name, line)  # a package's own __init__ is not a loop
+    def add(name: str | None, line: int) -> None:
+        if name and name != module and not module.startswith(name + "."):
+            found.setdefault(name, line)  # a package's own __init__ is not a loop
 
-        def visit(node: ast.AST) -> None:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                for child in node.orelse:
-                    visit(child)
-                return
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    add(owner(f"{node.module}.{alias.name}") or owner(node.module), node.lineno)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    add(owner(alias.name), node.lineno)
-            for child in ast.iter_child_nodes(node):
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            for child in node.orelse:
                 visit(child)
+            return
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # `from . import x`, `from ..y import z`: from this package up
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            for alias in node.names:
+                add(owner(f"{base}.{alias.name}") or owner(base), node.lineno)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                add(owner(alias.name), node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
 
-        visit(tree)
-        return found
+    visit(tree)
+    return found
 
+
+def _module_imports() -> dict[str, dict[str, int]]:
+    """Each gate module -> the gate modules it imports (`_imports_of`)."""
+    paths = _module_paths()
     return {
-        module: imported(module, ast.parse(path.read_text(encoding="utf-8")))
+        module: _imports_of(module, ast.parse(path.read_text(encoding="utf-8")), paths)
         for module, path in paths.items()
     }
 
@@ -286,12 +302,19 @@ def _upward(
     return found
 
 
+def _layers() -> list[tuple[str, list[str]]]:
+    """The page's layer table: a missing or mangled table is a failure, not
+    a check of nothing."""
+    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    names = [layer for layer, _ in table]
+    assert len(table) >= 5 and len(set(names)) == len(names), names
+    return table
+
+
 def test_every_module_has_one_layer() -> None:
     """docs/ARCHITECTURE.md's layer table is the one statement of the layers:
     every gate module is placed by it, and no entry is named twice."""
-    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
-    assert len(table) >= 5
-    _, problems = _placement(table, _module_paths())
+    _, problems = _placement(_layers(), _module_paths())
     assert problems == []
 
 
@@ -299,17 +322,17 @@ def test_no_upward_imports() -> None:
     """No gate module imports one in a higher layer (docs/ARCHITECTURE.md,
     "Layering rules"), lazy imports included; imports within a layer are
     fine (a loop is refused above).  Each climbing import is named."""
-    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    table = _layers()
     modules = _module_paths()
     placed, _ = _placement(table, modules)
     assert _upward(_module_imports(), placed, table, modules) == []
 
 
 def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
-    """The checks above can fail: a lazy import from the lowest layer of the
-    entry points is named with its line and both layers, and a module no
-    entry places is reported."""
-    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    """The checks above can fail: an import of the entry point (`gate.cli`)
+    from the lowest layer (`gate.names`) is named with its line and both
+    layers; a module no entry places, and an entry named twice, are reported."""
+    table = _layers()
     modules = _module_paths()
     placed, _ = _placement(table, modules)
     graph = _module_imports()
@@ -331,3 +354,33 @@ def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
             for name in ("names.py", "stray.py")
         ),
     ]
+
+
+def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
+    """A relative import is an import, and so is one under an `if` that
+    merely mentions TYPE_CHECKING: only `if TYPE_CHECKING:` itself never runs."""
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "from .source import RubricSource\n"
+        "from .. import judge\n"
+        "from ..rules import builtin\n"
+        "if TYPE_CHECKING:\n"
+        "    from gate.cli import main\n"
+        "else:\n"
+        "    from gate.git import Repo\n"
+        "if not TYPE_CHECKING:\n"
+        "    from gate.lab import run_lab\n"
+        "def later():\n"
+        "    import gate.backtest\n"
+    )
+    found = _imports_of("gate.rubric.schema", ast.parse(code), _module_paths())
+    assert found == {
+        "gate.rubric.source": 2,
+        "gate.judge": 3,
+        "gate.rules.builtin": 4,
+        "gate.git": 8,
+        "gate.lab": 10,
+        "gate.backtest": 12,
+    }
+    in_init = _imports_of("gate.rubric", ast.parse("from . import source\n"), _module_paths())
+    assert in_init == {"gate.rubric.source": 1}
