@@ -140,9 +140,31 @@ def _type_checking(test: ast.expr) -> bool:
     )
 
 
+def _dynamic_import(call: ast.Call) -> str | None:
+    """The module an `importlib.import_module(...)` or `__import__(...)` call
+    names, up to its first computed part (`f"gate.commands.{name}"` is
+    `gate.commands`); None for any other call."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name not in ("import_module", "__import__") or not call.args:
+        return None
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr):
+        prefix = ""
+        for part in arg.values:
+            if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+                break
+            prefix += part.value
+        return prefix.rstrip(".")
+    return None
+
+
 def _imports_of(module: str, tree: ast.AST, paths: dict[str, Path]) -> dict[str, int]:
     """The gate modules `module` (parsed as `tree`) imports, with the first
-    line of each: absolute and relative imports, at any depth of the file (a
+    line of each: absolute and relative imports, and `importlib.import_module`
+    by the constant part of its name, at any depth of the file (a
     function's lazy import counts: it runs too), but not under `if
     TYPE_CHECKING:`, which never runs."""
     package = module if paths[module].name == "__init__.py" else module.rpartition(".")[0]
@@ -173,6 +195,8 @@ def _imports_of(module: str, tree: ast.AST, paths: dict[str, Path]) -> dict[str,
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 add(owner(alias.name), node.lineno)
+        elif isinstance(node, ast.Call) and _dynamic_import(node) is not None:
+            add(owner(str(_dynamic_import(node))), node.lineno)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -357,8 +381,9 @@ def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
 
 
 def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
-    """A relative import is an import, and so is one under an `if` that
-    merely mentions TYPE_CHECKING: only `if TYPE_CHECKING:` itself never runs."""
+    """A relative import is an import, so is `importlib.import_module`, and
+    so is one under an `if` that merely mentions TYPE_CHECKING: only `if
+    TYPE_CHECKING:` itself never runs."""
     code = (
         "from typing import TYPE_CHECKING\n"
         "from .source import RubricSource\n"
@@ -372,6 +397,8 @@ def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
         "    from gate.lab import run_lab\n"
         "def later():\n"
         "    import gate.backtest\n"
+        "    importlib.import_module(f'gate.loop.{name}')\n"
+        "    __import__('gate.demo_fixture')\n"
     )
     found = _imports_of("gate.rubric.schema", ast.parse(code), _module_paths())
     assert found == {
@@ -381,6 +408,8 @@ def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
         "gate.git": 8,
         "gate.lab": 10,
         "gate.backtest": 12,
+        "gate.loop": 13,
+        "gate.demo_fixture": 14,
     }
     in_init = _imports_of("gate.rubric", ast.parse("from . import source\n"), _module_paths())
     assert in_init == {"gate.rubric.source": 1}
