@@ -5,7 +5,7 @@ merged) is judged as the change from its first parent, exactly as `gate
 check --base SHA^ --head SHA --rubric-file FILE` judges it: the change set
 comes from `gate.git.changes_from_git` (the diff and texts of
 `Repo.start_diff` and `Repo.read_texts`, which `gate check` runs too) and
-the verdict from `gate.selftest.judge_change`, which `gate check` calls.
+the verdict from `gate.judge.judge`, which `gate check` calls.
 A test compares every commit's `failed` with the real `gate check`.  One
 process, one rubric load, one run of the rubric's examples (their verdict,
 built-in `gate.rubric-selftest`, is the same for every commit: a rubric that
@@ -34,11 +34,11 @@ from gate.agents import AGENT, HUMAN, Authorship, Commit, classify, pull_request
 from gate.changes import ChangeSet
 from gate.errors import GateError
 from gate.git import LogEntry, Repo, changes_from_git
+from gate.judge import examples_verdict, judge
 from gate.rubric import Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS
 from gate.rules import REGISTRY, text_wants
 from gate.rules.builtin import RUBRIC_EDITED, RUBRIC_SELFTEST
-from gate.selftest import examples_verdict, judge_change
 from gate.waivers import Waivable, waivable
 
 DEFAULT_LAST = 200
@@ -217,7 +217,7 @@ def run_backtest(
     content = text_wants(rubric.rules)  # the fixed files and the written files read by glob
     budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS] if measure_budgets else []
 
-    def judge(entry: LogEntry) -> Judged | Unjudged:
+    def judge_commit(entry: LogEntry) -> Judged | Unjudged:
         if entry.shallow:
             return Unjudged(
                 entry.sha,
@@ -229,7 +229,7 @@ def run_backtest(
             changes = changes_from_git(repo, entry.parents[0], entry.sha, content, parent=True)
         except GateError as exc:
             return Unjudged(entry.sha, entry.subject, exc.message)
-        report = judge_change(rubric, changes, rubric_path=rubric_path, selftest=selftest)
+        report = judge(rubric, changes, rubric_path=rubric_path, selftest=selftest)
         return Judged(
             entry.sha,
             entry.subject,
@@ -247,7 +247,7 @@ def run_backtest(
         Unjudged(e.sha, e.subject, "the root commit: no parent to judge from") for e in roots
     ]
     todo = [e for e in entries if e.parents or e.shallow]
-    for done, outcome in enumerate(_in_threads(repo, judge, todo, jobs), 1):
+    for done, outcome in enumerate(_in_threads(repo, judge_commit, todo, jobs), 1):
         if isinstance(outcome, Judged):
             judged.append(outcome)
         else:

@@ -1,19 +1,25 @@
-"""Evaluate a rubric against a change set: the pure core of the gate.
+"""The judge: one verdict path for every entry point, the pure core of the gate.
 
-`evaluate` takes values and returns a `Report`; it never touches git, the
-network, the clock or the environment.  Built-in rules that need the outside
-world (the Action's workflow-edited and diff-incomplete) or the examples
-(rubric-selftest, see `gate.selftest.judge_change`) are computed by the
-caller and passed in as ready `RuleResult`s.
+`judge` is the verdict of every command that judges a real change: the
+rubric's own examples first (`examples_verdict`, built-in
+`gate.rubric-selftest`), then `evaluate`.  `evaluate` takes values and
+returns a `Report`; it never touches git, the network, the clock or the
+environment.  Built-in rules that need the outside world (the Action's
+workflow-edited and diff-incomplete) are computed by the caller and passed
+in as ready `RuleResult`s.  Examples go through `evaluate` too
+(`run_example`): the very rule code that judges real changes, no second
+implementation to drift.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from gate.changes import ChangeSet
 from gate.report import Report, RuleResult
-from gate.rubric import Rubric
+from gate.rubric import Example, Rubric, repo_path
 from gate.rules import REGISTRY, builtin
 from gate.waivers import waivable
 
@@ -48,15 +54,13 @@ def evaluate(
     """Judge `changes` by `rubric`.
 
     `rubric_path` is the repository path of the rubric, in any spelling
-    `gate.rubric.source.repo_path` accepts (`./x.yml` is `x.yml`); when given,
+    `gate.rubric.repo_path` accepts (`./x.yml` is `x.yml`); when given,
     built-in `gate.rubric-edited` is evaluated.  `builtins` are extra built-in results
     computed by the caller.  Built-ins are reported first, in `gate.rules.builtin`'s
     order, then the rubric's rules in rubric order.
     """
     found = list(builtins)
     if rubric_path is not None:
-        from gate.rubric.source import repo_path  # the one owner of the spelling
-
         found.append(builtin.rubric_edited(changes, repo_path(rubric_path)))
     results = builtin.order(found) + run_rules(rubric, changes)
     failed = tuple(r.id for r in results if not r.passed)
@@ -71,4 +75,81 @@ def evaluate(
         results=tuple(results),
         notes=(*changes.notes, *notes),
         waivable=waivable(rubric.waivers, failed),
+    )
+
+
+@dataclass(frozen=True)
+class ExampleOutcome:
+    """What one of the rubric's examples got: the rule ids that failed."""
+
+    name: str
+    expect: tuple[str, ...]  # ids that must fail; () means "must pass"
+    failed: tuple[str, ...]  # ids that did fail, in rubric order
+
+    @property
+    def agrees(self) -> bool:
+        return set(self.expect) == set(self.failed)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Expected to fail, but passed."""
+        return tuple(i for i in self.expect if i not in self.failed)
+
+    @property
+    def unexpected(self) -> tuple[str, ...]:
+        """Failed, but not expected to."""
+        return tuple(i for i in self.failed if i not in self.expect)
+
+    def describe(self) -> str:
+        """One sentence on why the example disagrees (or that it agrees)."""
+        want = ", ".join(self.expect) if self.expect else "pass"
+        got = ", ".join(self.failed) if self.failed else "pass"
+        if self.agrees:
+            return f"expected {want}; got {got}"
+        parts = [f"expected {want}; got {got}"]
+        if self.missing:
+            parts.append("did not fail: " + ", ".join(self.missing))
+        if self.unexpected:
+            parts.append("failed unexpectedly: " + ", ".join(self.unexpected))
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "expect": list(self.expect) or "pass",
+            "failed": list(self.failed),
+            "agrees": self.agrees,
+        }
+
+
+def run_example(rubric: Rubric, example: Example) -> ExampleOutcome:
+    report = evaluate(rubric, example.changes)
+    return ExampleOutcome(name=example.name, expect=example.expect, failed=report.failed)
+
+
+def examples_verdict(rubric: Rubric) -> RuleResult:
+    """Built-in `gate.rubric-selftest` for `rubric`: its examples, run."""
+    return builtin.rubric_selftest(tuple(run_example(rubric, ex) for ex in rubric.examples))
+
+
+def judge(
+    rubric: Rubric,
+    changes: ChangeSet,
+    *,
+    rubric_path: str | None,
+    builtins: Sequence[RuleResult] = (),
+    notes: Sequence[str] = (),
+    selftest: RuleResult | None = None,
+) -> Report:
+    """The verdict of every command that judges a real change (`gate check`,
+    `gate check --patch`, `gate lab`, `gate loop`, `gate grade`, `gate demo`,
+    the Action, `gate backtest`): the rubric's examples run first (built-in
+    `gate.rubric-selftest`), then `evaluate`.  One path, so a local verdict
+    is the Action's verdict.  `selftest`: the examples' verdict when the
+    caller already has it for this rubric (`examples_verdict`): `gate
+    backtest` judges hundreds of changes with one rubric."""
+    if selftest is None:
+        selftest = examples_verdict(rubric)
+    return evaluate(
+        rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )

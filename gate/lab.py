@@ -48,10 +48,10 @@ from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.files import read_captured
 from gate.git import Repo
+from gate.judge import examples_verdict, judge
 from gate.report import Report, RuleResult, to_json
 from gate.rubric import Rubric
 from gate.rules import REGISTRY, kind, text_wants
-from gate.selftest import examples_verdict, judge_change
 
 PASS = "pass"
 THRASH = "thrash"
@@ -208,7 +208,7 @@ def _judge(
     changes = changes_from_patch(
         repo, base_sha, data, name, wants, stdout=stdout, base_index=base_index
     )
-    return judge_change(rubric, changes, rubric_path=rubric_path, selftest=selftest)
+    return judge(rubric, changes, rubric_path=rubric_path, selftest=selftest)
 
 
 def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
@@ -238,8 +238,7 @@ def run_lab(
     if repeat < 1:
         raise GateError(f"--repeat must be at least 1, not {repeat}")
     base_index = BaseIndex(repo, base_sha)
-    # Kept: the rubric's examples ran once per patch (7 evaluations each for
-    # the clamp lab's rubric), a fifth of the lab's time.
+    # The examples' verdict depends on the rubric alone: run once for all patches.
     selftest = examples_verdict(rubric)
     wants = text_wants(rubric.rules)
     lock = threading.Lock()

@@ -1,9 +1,11 @@
-"""The judge proves itself: run a rubric's own examples.
+"""The judge proves itself: what `gate selftest` reports.
 
-Each example is a synthetic change with the verdict it must get.  Examples
-go through `judge.evaluate`, the very same rule code that judges real
-changes; there is no second implementation to drift.  A rule that no
-example makes fail is *unproven*: nothing shows it can say "no".
+Each example is a synthetic change with the verdict it must get; each is
+judged by `gate.judge.run_example`, the very same rule code that judges
+real changes (and that `gate.judge.judge` runs before every verdict as
+built-in `gate.rubric-selftest`).  A rule that no example makes fail is
+*unproven*: nothing shows it can say "no".  `check_at_base` finds the
+rules that name a file or path the base tree lacks.
 """
 
 from __future__ import annotations
@@ -11,58 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gate.judge import evaluate
-from gate.report import RuleResult
-from gate.rubric import Example, Rubric
-from gate.rules.builtin import rubric_selftest
-
-if TYPE_CHECKING:
-    from gate.changes import ChangeSet
-    from gate.report import Report
-
-
-@dataclass(frozen=True)
-class ExampleOutcome:
-    name: str
-    expect: tuple[str, ...]  # ids that must fail; () means "must pass"
-    failed: tuple[str, ...]  # ids that did fail, in rubric order
-
-    @property
-    def agrees(self) -> bool:
-        return set(self.expect) == set(self.failed)
-
-    @property
-    def missing(self) -> tuple[str, ...]:
-        """Expected to fail, but passed."""
-        return tuple(i for i in self.expect if i not in self.failed)
-
-    @property
-    def unexpected(self) -> tuple[str, ...]:
-        """Failed, but not expected to."""
-        return tuple(i for i in self.failed if i not in self.expect)
-
-    def describe(self) -> str:
-        """One sentence on why the example disagrees (or that it agrees)."""
-        want = ", ".join(self.expect) if self.expect else "pass"
-        got = ", ".join(self.failed) if self.failed else "pass"
-        if self.agrees:
-            return f"expected {want}; got {got}"
-        parts = [f"expected {want}; got {got}"]
-        if self.missing:
-            parts.append("did not fail: " + ", ".join(self.missing))
-        if self.unexpected:
-            parts.append("failed unexpectedly: " + ", ".join(self.unexpected))
-        return "; ".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "expect": list(self.expect) or "pass",
-            "failed": list(self.failed),
-            "agrees": self.agrees,
-        }
+from gate.judge import ExampleOutcome, run_example
+from gate.rubric import Rubric
 
 
 @dataclass(frozen=True)
@@ -97,11 +51,6 @@ class SelftestReport:
         }
 
 
-def run_example(rubric: Rubric, example: Example) -> ExampleOutcome:
-    report = evaluate(rubric, example.changes)
-    return ExampleOutcome(name=example.name, expect=example.expect, failed=report.failed)
-
-
 def run_selftest(rubric: Rubric) -> SelftestReport:
     outcomes = tuple(run_example(rubric, ex) for ex in rubric.examples)
     failed_somewhere = {rule_id for o in outcomes for rule_id in o.failed}
@@ -111,34 +60,6 @@ def run_selftest(rubric: Rubric) -> SelftestReport:
         outcomes=outcomes,
         unproven=unproven,
         has_passing_example=any(not ex.expect for ex in rubric.examples),
-    )
-
-
-def examples_verdict(rubric: Rubric) -> RuleResult:
-    """Built-in `gate.rubric-selftest` for `rubric`: its examples, run."""
-    return rubric_selftest(run_selftest(rubric))
-
-
-def judge_change(
-    rubric: Rubric,
-    changes: ChangeSet,
-    *,
-    rubric_path: str | None,
-    builtins: Sequence[RuleResult] = (),
-    notes: Sequence[str] = (),
-    selftest: RuleResult | None = None,
-) -> Report:
-    """The verdict of every command that judges a real change (`gate check`,
-    `gate check --patch`, `gate lab`, `gate demo`, the Action, `gate
-    backtest`): the rubric's examples run first (built-in
-    `gate.rubric-selftest`), then `evaluate`.  One path, so a local verdict
-    is the Action's verdict.  `selftest`: the examples' verdict when the
-    caller already has it for this rubric (`examples_verdict`): `gate
-    backtest` judges hundreds of changes with one rubric."""
-    if selftest is None:
-        selftest = examples_verdict(rubric)
-    return evaluate(
-        rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )
 
 

@@ -24,9 +24,9 @@ from gate.changes.api import changes_from_api, listing
 from gate.cli import main
 from gate.git import Repo, changes_from_git
 from gate.github.client import PullFile
+from gate.judge import judge
 from gate.report import to_json
 from gate.rubric.load import load_rubric_bytes
-from gate.selftest import judge_change
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 RUBRIC = """\
@@ -223,7 +223,7 @@ def test_api_mode_counts_a_listed_copy_as_an_added_file(
         read_file=read_file,
     )
     rubric = load_rubric_bytes(RUBRIC.encode(), RUBRIC_PATH)
-    report = json.loads(to_json(judge_change(rubric, changes, rubric_path=RUBRIC_PATH)))
+    report = json.loads(to_json(judge(rubric, changes, rubric_path=RUBRIC_PATH)))
     check_report(report, case, expected_counts(root, base, head))
 
 
@@ -316,7 +316,7 @@ def test_copies_of_tests_are_new_tests_and_overwritten_tests_are_drift(make_repo
     files = by_path(changes)
     assert files["tests/test_c.py"].status == COPIED
     assert files["tests/test_b.py"].status == MODIFIED
-    drift = {r.id: r for r in judge_change(rubric, changes, rubric_path=None).results}["TESTS"]
+    drift = {r.id: r for r in judge(rubric, changes, rubric_path=None).results}["TESTS"]
     assert not drift.passed
     assert drift.paths == ("tests/test_b.py", "tests/test_c.py")
     assert "tests/test_a.py" not in drift.paths

@@ -121,48 +121,94 @@ def test_package_data_names_files_that_exist() -> None:
     assert sorted(data) == sorted(shipped)
 
 
-def _module_imports() -> dict[str, dict[str, int]]:
-    """Each gate module -> the gate modules it imports (first line), at any
-    depth of the file (a function's lazy import counts: it runs too), but
-    not under `if TYPE_CHECKING:`, which never runs."""
+def _module_paths() -> dict[str, Path]:
+    """Each gate module's dotted name -> its file."""
     paths = {}
     for path in sorted(GATE.rglob("*.py")):
         parts = list(path.relative_to(GATE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         paths[".".join(parts)] = path
+    return paths
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:` exactly: a block that
+    never runs.  Anything else (`if not TYPE_CHECKING:`, `or True`) runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _dynamic_import(call: ast.Call) -> str | None:
+    """The module an `importlib.import_module(...)` or `__import__(...)` call
+    names, up to its first computed part (`f"gate.commands.{name}"` is
+    `gate.commands`); None for any other call."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name not in ("import_module", "__import__") or not call.args:
+        return None
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr):
+        prefix = ""
+        for part in arg.values:
+            if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+                break
+            prefix += part.value
+        return prefix.rstrip(".")
+    return None
+
+
+def _imports_of(module: str, tree: ast.AST, paths: dict[str, Path]) -> dict[str, int]:
+    """The gate modules `module` (parsed as `tree`) imports, with the first
+    line of each: absolute and relative imports, and `importlib.import_module`
+    by the constant part of its name, at any depth of the file (a
+    function's lazy import counts: it runs too), but not under `if
+    TYPE_CHECKING:`, which never runs."""
+    package = module if paths[module].name == "__init__.py" else module.rpartition(".")[0]
 
     def owner(name: str) -> str | None:
         while name and name not in paths:
             name = name.rpartition(".")[0]
         return name or None
 
-    def imported(module: str, tree: ast.AST) -> dict[str, int]:
-        found: dict[str, int] = {}
+    found: dict[str, int] = {}
 
-        def add(name: str | None, line: int) -> None:
-            if name and name != module and not module.startswith(name + "."):
-                found.setdefault(name, line)  # a package's own __init__ is not a loop
+    def add(name: str | None, line: int) -> None:
+        if name and name != module and not module.startswith(name + "."):
+            found.setdefault(name, line)  # a package's own __init__ is not a loop
 
-        def visit(node: ast.AST) -> None:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                for child in node.orelse:
-                    visit(child)
-                return
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    add(owner(f"{node.module}.{alias.name}") or owner(node.module), node.lineno)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    add(owner(alias.name), node.lineno)
-            for child in ast.iter_child_nodes(node):
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            for child in node.orelse:
                 visit(child)
+            return
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # `from . import x`, `from ..y import z`: from this package up
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            for alias in node.names:
+                add(owner(f"{base}.{alias.name}") or owner(base), node.lineno)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                add(owner(alias.name), node.lineno)
+        elif isinstance(node, ast.Call) and _dynamic_import(node) is not None:
+            add(owner(str(_dynamic_import(node))), node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
 
-        visit(tree)
-        return found
+    visit(tree)
+    return found
 
+
+def _module_imports() -> dict[str, dict[str, int]]:
+    """Each gate module -> the gate modules it imports (`_imports_of`)."""
+    paths = _module_paths()
     return {
-        module: imported(module, ast.parse(path.read_text(encoding="utf-8")))
+        module: _imports_of(module, ast.parse(path.read_text(encoding="utf-8")), paths)
         for module, path in paths.items()
     }
 
@@ -219,3 +265,151 @@ def test_the_loop_finder_finds_a_loop() -> None:
     graph = _module_imports()
     graph["gate.names"] = {**graph["gate.names"], "gate.cli": 1}
     assert any("gate.names" in part and "gate.cli" in part for part in _loops(graph))
+
+
+def _layer_table(text: str) -> list[tuple[str, list[str]]]:
+    """The layer table of "Layering rules", lowest first: (layer, its entries:
+    `gate/x.py` a module, `gate/x/` a folder and everything under it)."""
+    section = text.split("## Layering rules", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) >= 2 and cells[1].startswith("`gate/"):
+            rows.append((cells[0].strip("`*"), re.findall(r"`(gate/[^`]*)`", cells[1])))
+    return rows
+
+
+def _placement(
+    table: list[tuple[str, list[str]]], modules: dict[str, Path]
+) -> tuple[dict[str, int], list[str]]:
+    """Each module's layer (its index in `table`), by the longest entry that
+    matches its file; and a sentence for each module no entry places and
+    each entry named twice."""
+    rank: dict[str, int] = {}
+    problems = []
+    for i, (layer, entries) in enumerate(table):
+        for entry in entries:
+            if entry in rank:
+                problems.append(f"{entry} is in two layers: {table[rank[entry]][0]} and {layer}")
+            rank[entry] = i
+    placed = {}
+    for module, path in modules.items():
+        shown = path.relative_to(GATE.parent).as_posix()
+        matching = [e for e in rank if e == shown or (e.endswith("/") and shown.startswith(e))]
+        if not matching:
+            problems.append(
+                f"{shown} is in no layer: add it (or its folder) to the layer table in "
+                'docs/ARCHITECTURE.md, section "Layering rules"'
+            )
+            continue
+        placed[module] = rank[max(matching, key=len)]
+    return placed, problems
+
+
+def _upward(
+    graph: dict[str, dict[str, int]],
+    placed: dict[str, int],
+    table: list[tuple[str, list[str]]],
+    modules: dict[str, Path],
+) -> list[str]:
+    """Each import of a module in a higher layer, named: importer, line,
+    imported, both layers."""
+    found = []
+    for importer, imports in sorted(graph.items()):
+        for imported, line in sorted(imports.items()):
+            if importer in placed and imported in placed and placed[imported] > placed[importer]:
+                where = modules[importer].relative_to(GATE.parent).as_posix()
+                found.append(
+                    f"{where}:{line} imports {imported}: layer {table[placed[importer]][0]} "
+                    f"may not import layer {table[placed[imported]][0]}, which is higher"
+                )
+    return found
+
+
+def _layers() -> list[tuple[str, list[str]]]:
+    """The page's layer table: a missing or mangled table is a failure, not
+    a check of nothing."""
+    table = _layer_table(ARCHITECTURE.read_text(encoding="utf-8"))
+    names = [layer for layer, _ in table]
+    assert len(table) >= 5 and len(set(names)) == len(names), names
+    return table
+
+
+def test_every_module_has_one_layer() -> None:
+    """docs/ARCHITECTURE.md's layer table is the one statement of the layers:
+    every gate module is placed by it, and no entry is named twice."""
+    _, problems = _placement(_layers(), _module_paths())
+    assert problems == []
+
+
+def test_no_upward_imports() -> None:
+    """No gate module imports one in a higher layer (docs/ARCHITECTURE.md,
+    "Layering rules"), lazy imports included; imports within a layer are
+    fine (a loop is refused above).  Each climbing import is named."""
+    table = _layers()
+    modules = _module_paths()
+    placed, _ = _placement(table, modules)
+    assert _upward(_module_imports(), placed, table, modules) == []
+
+
+def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
+    """The checks above can fail: an import of the entry point (`gate.cli`)
+    from the lowest layer (`gate.names`) is named with its line and both
+    layers; a module no entry places, and an entry named twice, are reported."""
+    table = _layers()
+    modules = _module_paths()
+    placed, _ = _placement(table, modules)
+    graph = _module_imports()
+    graph["gate.names"] = {**graph["gate.names"], "gate.cli": 7}
+    lowest, highest = table[placed["gate.names"]][0], table[placed["gate.cli"]][0]
+    assert placed["gate.names"] < placed["gate.cli"]
+    assert (
+        f"gate/names.py:7 imports gate.cli: layer {lowest} may not import layer {highest}, "
+        "which is higher"
+    ) in _upward(graph, placed, table, modules)
+    stray = {**modules, "gate.stray": GATE / "stray.py"}
+    without = [(layer, [e for e in entries if e != "gate/names.py"]) for layer, entries in table]
+    _, problems = _placement([*without, ("again", ["gate/cli.py"])], stray)
+    assert problems == [
+        f"gate/cli.py is in two layers: {highest} and again",
+        *(
+            f"gate/{name} is in no layer: add it (or its folder) to the layer table in "
+            'docs/ARCHITECTURE.md, section "Layering rules"'
+            for name in ("names.py", "stray.py")
+        ),
+    ]
+
+
+def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
+    """A relative import is an import, so is `importlib.import_module`, and
+    so is one under an `if` that merely mentions TYPE_CHECKING: only `if
+    TYPE_CHECKING:` itself never runs."""
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "from .source import RubricSource\n"
+        "from .. import judge\n"
+        "from ..rules import builtin\n"
+        "if TYPE_CHECKING:\n"
+        "    from gate.cli import main\n"
+        "else:\n"
+        "    from gate.git import Repo\n"
+        "if not TYPE_CHECKING:\n"
+        "    from gate.lab import run_lab\n"
+        "def later():\n"
+        "    import gate.backtest\n"
+        "    importlib.import_module(f'gate.loop.{name}')\n"
+        "    __import__('gate.demo_fixture')\n"
+    )
+    found = _imports_of("gate.rubric.schema", ast.parse(code), _module_paths())
+    assert found == {
+        "gate.rubric.source": 2,
+        "gate.judge": 3,
+        "gate.rules.builtin": 4,
+        "gate.git": 8,
+        "gate.lab": 10,
+        "gate.backtest": 12,
+        "gate.loop": 13,
+        "gate.demo_fixture": 14,
+    }
+    in_init = _imports_of("gate.rubric", ast.parse("from . import source\n"), _module_paths())
+    assert in_init == {"gate.rubric.source": 1}

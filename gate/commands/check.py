@@ -167,10 +167,10 @@ def run(args: argparse.Namespace) -> int:
         rubric, changes, not_judged = git_changes(args, repo, source, stdout)
     from gate import output
     from gate.files import write_report
+    from gate.judge import judge  # the rubric's examples first, as in the Action
     from gate.report import render, to_json
-    from gate.selftest import judge_change  # the rubric's examples first, as in the Action
 
-    report = judge_change(rubric, changes, rubric_path=source.path)
+    report = judge(rubric, changes, rubric_path=source.path)
     for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
         output.note(f"gate: note: {note}")
     text = render(report, args.format)

@@ -119,13 +119,13 @@ class DemoRepo:
 def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
     from gate.git import changes_from_git
+    from gate.judge import judge
     from gate.rubric.source import RubricSource
-    from gate.selftest import judge_change
 
     base = demo.repo.rev_parse(BASE)
     rubric = RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base)
     changes = changes_from_git(demo.repo, base, branch, text_wants(rubric.rules))
-    return judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
+    return judge(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 
 def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:

@@ -33,8 +33,8 @@ def notes_for(files_touched: int | None, path_count: int) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from gate.changes.writer import WriterContractError, changes_from_writer
+    from gate.judge import judge
     from gate.rubric.source import RubricSource
-    from gate.selftest import judge_change
 
     # The freeze is checked as the rubric loads, before the result is read.
     rubric = RubricSource(file=args.rubric_file, freeze=args.freeze).load()
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     notes = notes_for(changes.files_touched, len(changes.touched_paths()))
     # The rubric's examples run first, as in every other entry point, so a
     # rubric that disagrees with its own examples fails here as on GitHub.
-    report = judge_change(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
+    report = judge(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
     if args.output is not None:
         write_report(args.output, to_json(report))
     output.write(render(report, args.format))

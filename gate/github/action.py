@@ -8,7 +8,7 @@
         --base_rubric--> the Rubric at the base (None: missing-rubric: skip)
         --in_scope--> Skip (applies_to) or Change: the change set
           from git or the API, and built-in gate.diff-incomplete
-        --judge_change--> Report (the rubric's examples first, with the
+        --gate.judge.judge--> Report (the rubric's examples first, with the
           built-ins, as in `gate check`) --publish.judged--> Verdict
         --finish--> the log, the JSON report, the check run and the
           comment, the job summary and the outputs --> exit code
@@ -390,7 +390,7 @@ class Outcome:
 def judge(settings: Settings, log: Log, client: Client) -> Outcome:
     """The verdict on the pull request or queue entry the event names.  A
     stage that cannot judge ends it with "could not judge" and the notes so far."""
-    from gate.selftest import judge_change
+    import gate.judge
 
     pull: PullInfo | None = None
     notes: tuple[str, ...] = ()
@@ -420,7 +420,7 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
         notes += scope.notes
         if target.queue is None:  # a queue entry's head never moves
             notes += head_moved(client, log, pull)
-        report = judge_change(  # the rubric's examples run first, as in `gate check`
+        report = gate.judge.judge(  # the rubric's examples run first, as in `gate check`
             rubric,
             scope.changes,
             rubric_path=settings.rubric_path,

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar, get_args
 
 from gate.errors import GateError, debug_enabled
-from gate.rubric import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH
-from gate.rubric.source import repo_path
+from gate.rubric import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH, repo_path
 
 C = TypeVar("C", bound=str)
 

@@ -1,16 +1,20 @@
 """What a rubric is: the values the loader (`gate.rubric.load`) builds and
-the rules read (`Rubric`, `Rule`, `AppliesTo`, `Example`), and the default
-test globs.  Plain values, so rules depend on nothing that loads or validates.
+the rules read (`Rubric`, `Rule`, `AppliesTo`, `Example`), the default
+test globs, and the one spelling of the rubric's repository path
+(`repo_path`).  Plain values, so rules and the judge depend on nothing that
+loads, validates or runs git.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from gate.changes import ChangeSet
+from gate.errors import GateError
 from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
@@ -102,3 +106,37 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
     waivers: tuple[Waiver, ...] = ()
+
+
+def repo_path(
+    path: str,
+    *,
+    name: str = "rubric path",
+    fix: str = "pass --rubric like .github/blast-radius.yml",
+) -> str:
+    """`path` as the one repository path git names it, or GateError.
+
+    The one owner of rubric-path normalization: every `RubricSource`, the
+    Action's `rubric-path` input and `gate.judge.evaluate` (for
+    `gate.rubric-edited`) go through it, so `./x.yml`, `x//y.yml` and
+    `x/./y.yml` name the same file everywhere.  Refused: an empty path,
+    an absolute one, `..`, a backslash and control characters.
+    """
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    problem = None
+    if not parts:
+        problem = "is empty"
+    elif path.startswith("/"):
+        problem = "is absolute"
+    elif ".." in parts:
+        problem = "leaves the repository (..)"
+    elif "\\" in path:
+        problem = "contains a backslash (use / separators)"
+    elif any(ord(c) < 32 or ord(c) == 127 for c in path):
+        problem = "contains a control character"
+    if problem is not None:
+        shown = json.dumps(path[:60] + ("..." if len(path) > 60 else ""), ensure_ascii=False)
+        raise GateError(
+            f"{name} {shown} {problem}: it must be a path relative to the repository root; {fix}"
+        )
+    return "/".join(parts)

@@ -8,24 +8,25 @@ which the change controls.  A rubric that exists only in the head is not a
 rubric.  A local rubric file (`--rubric-file`, `gate grade --rubric`,
 `gate selftest FILE`, `gate validate`) is the caller's own choice.
 
-A source says it all once: the rubric's repository path, normalized here
-and nowhere else (`repo_path`; it is also what `gate.rubric-edited`
-watches), the local file if one replaces the commit's, and the pin the
-bytes must match before they are parsed: a freeze file entry (`--freeze`,
-`gate.rubric.freeze`) or a SHA-256 (the Action's `rubric-sha256` input).
+A source says it all once: the rubric's repository path, normalized on
+creation by the one owner of the spelling (`gate.rubric.repo_path`; the
+path is also what `gate.rubric-edited` watches), the local file if one
+replaces the commit's, and the pin the bytes must match before they are
+parsed: a freeze file entry (`--freeze`, `gate.rubric.freeze`) or a
+SHA-256 (the Action's `rubric-sha256` input).
 `gate check`, `gate lab`, `gate grade`, `gate selftest`, `gate validate`,
 `gate demo` and the Action all get their rubric through it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.names import DEFAULT_RUBRIC_PATH
+from gate.rubric import repo_path
 
 if TYPE_CHECKING:
     from gate.rubric import Rubric
@@ -34,40 +35,6 @@ if TYPE_CHECKING:
 # None when the commit has no file there.  `gate.git.Repo.read_blob`, or the
 # Action's contents-API reader.
 BlobReader = Callable[[str, str], "bytes | None"]
-
-
-def repo_path(
-    path: str,
-    *,
-    name: str = "rubric path",
-    fix: str = "pass --rubric like .github/blast-radius.yml",
-) -> str:
-    """`path` as the one repository path git names it, or GateError.
-
-    The one owner of rubric-path normalization: every `RubricSource`, the
-    Action's `rubric-path` input and `judge.evaluate` (for
-    `gate.rubric-edited`) go through it, so `./x.yml`, `x//y.yml` and
-    `x/./y.yml` name the same file everywhere.  Refused: an empty path,
-    an absolute one, `..`, a backslash and control characters.
-    """
-    parts = [part for part in path.split("/") if part not in ("", ".")]
-    problem = None
-    if not parts:
-        problem = "is empty"
-    elif path.startswith("/"):
-        problem = "is absolute"
-    elif ".." in parts:
-        problem = "leaves the repository (..)"
-    elif "\\" in path:
-        problem = "contains a backslash (use / separators)"
-    elif any(ord(c) < 32 or ord(c) == 127 for c in path):
-        problem = "contains a control character"
-    if problem is not None:
-        shown = json.dumps(path[:60] + ("..." if len(path) > 60 else ""), ensure_ascii=False)
-        raise GateError(
-            f"{name} {shown} {problem}: it must be a path relative to the repository root; {fix}"
-        )
-    return "/".join(parts)
 
 
 @dataclass(frozen=True)

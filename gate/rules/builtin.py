@@ -11,16 +11,13 @@ values (the judge, the Action, the self-test) runs it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from gate.changes import ChangeSet
 from gate.names import BUILTIN_PREFIX as BUILTIN_PREFIX  # re-exported
 from gate.report import RuleResult
 from gate.words import plural
-
-if TYPE_CHECKING:
-    from gate.selftest import SelftestReport
 
 KIND = "builtin"  # the `kind` of every built-in result
 
@@ -132,15 +129,27 @@ def diff_incomplete(found: Listing | None) -> RuleResult:
     )
 
 
-def rubric_selftest(report: SelftestReport) -> RuleResult:
+class Outcome(Protocol):
+    """What one of the rubric's examples got (`gate.judge.ExampleOutcome`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def agrees(self) -> bool: ...  # it got the verdict it expects
+
+    def describe(self) -> str: ...  # one sentence: expected what, got what
+
+
+def rubric_selftest(outcomes: Sequence[Outcome]) -> RuleResult:
     """Built-in `gate.rubric-selftest`: fails when one of the rubric's own
     `examples` got a verdict other than the one it expects.  Every command
-    that judges a real change runs the examples first
-    (`gate.selftest.judge_change`), so nothing is judged as passing by rules
-    that disagree with their own examples."""
-    wrong = [o for o in report.outcomes if not o.agrees]
+    that judges a real change runs the examples first (`gate.judge.judge`),
+    so nothing is judged as passing by rules that disagree with their own
+    examples."""
+    wrong = [o for o in outcomes if not o.agrees]
     if not wrong:
-        n = len(report.outcomes)
+        n = len(outcomes)
         message = (
             f"all {plural(n, 'rubric example')} got their expected verdict"
             if n
