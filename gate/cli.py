@@ -441,9 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fmt = "json" if args.command == "action" else getattr(args, "format", None)
     output.start({} if args.command == "action" else os.environ, fmt)
     try:
-        # Only the chosen command is imported: importing all of them costs
-        # `gate check` about 3 ms (8 ms at the fastest, 13 ms CPU) on
-        # bench_check.py's 1,020 files (15 interleaved runs each).
+        # Only the chosen command is imported: the others cost start-up time.
         module = importlib.import_module(f"gate.commands.{args.command}")
         code: int = module.run(args)
     except GateError as exc:

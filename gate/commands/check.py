@@ -18,10 +18,8 @@ if TYPE_CHECKING:
     from gate.rubric.source import RubricSource
 
 # Only what starting git needs is imported up front; the rubric loader, the
-# change-set model, the rules and the report load while git computes the diff.
-# Kept: on bench_check.py's 10,200 files `gate check` takes 0.405 s this way
-# and 0.455 s importing them before git starts (median of 31 interleaved runs
-# each; fastest 0.388 s vs 0.407 s); on 1,020 files it makes no difference.
+# change-set model and its git builder, the rules and the report load while
+# git computes the diff.
 
 # `--base` default: the first of these that resolves to a commit.  They name
 # the branch a change merges into, as a pull request's base does.  Never

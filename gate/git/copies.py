@@ -36,19 +36,13 @@ _LS_TREE_BLOB = re.compile(rb"\0[0-7]{6} blob ([0-9a-f]{40}(?:[0-9a-f]{24})?)\t"
 # the base (`--find-copies-harder`) only when the base has at most this many
 # files and (new or rewritten files) x (base files) is at most git's own
 # rename matrix (RENAME_LIMIT squared, git's default).  git reads and hashes
-# every base file that could pair with one, and keeps the hashes: measured
-# with git 2.39 on the CI machine, every file of the same size (so git's size
-# test skips no pair), one new file against 20,000 files takes 0.46 s and
-# 116 MB, 50 against 20,000 0.95 s, 20 against 50,000 1.6 s and 294 MB, 10
-# against 100,000 2.9 s and 589 MB: time and memory follow the base, and a
-# 100,000-file monorepo would pay seconds on every change.  Over the budget,
-# git's own fallback is worse (it still walks every pair, about 1.2 s for
-# 1,000 new files against 100,000), so the gate asks for exact copies only:
-# a new or rewritten file byte-identical to a file of the base, found from
-# the blob names of `git ls-tree -r` (about 70 ms for a base of 100,000
-# files), and says in a note that near copies were not looked for.  On
-# bench/bench_check.py's change (10,100 new or modified files against a
-# base of 10,101) that is the exact pass: 17 ms of a 0.3 s diff.
+# every base file that could pair with one, and keeps the hashes: time and
+# memory follow the size of the base, and a monorepo would pay seconds on
+# every change.  Over the budget, git's own fallback is worse (it still
+# walks every pair), so the gate asks for exact copies only: a new or
+# rewritten file byte-identical to a file of the base, found from the blob
+# names of `git ls-tree -r`, and says in a note that near copies were not
+# looked for (figures: docs/development.md, "The git layer's figures").
 NEAR_COPY_FILES = 20_000
 
 
@@ -107,8 +101,8 @@ def _base_blobs(
 
     The second time a repository asks about the same commit or tree (`gate
     lab`: every patch against one base) the listing of every blob is kept
-    for the next ones (`Repo._listing`, the last such tree only).  Kept:
-    one `ls-tree` per patch was a tenth of the lab's git processes."""
+    for the next ones (`Repo._listing`, the last such tree only): one
+    `ls-tree` per patch would be a tenth of the lab's git processes."""
     cached = repo._listing
     if cached is not None and cached[0] == root:
         return cached[1], cached[2]

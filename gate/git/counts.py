@@ -39,10 +39,9 @@ def _count_binary(repo: Repo, files: list[FileChange], blobs: list[_Uncounted]) 
 
     Why read the blobs instead of asking git for text counts: `git diff
     --text --numstat` still prints `-` for binary files (git 2.39), so no
-    diff option gives these numbers.  Measured (bench/bench_hostile.py
-    binary): 2,000 binary files of 50 kB edited, `git diff --numstat` takes
-    0.05 s, the gate's diff 0.06 s and this count 0.25 s: 200 MB of blobs
-    piped out of `git cat-file` once more and their newlines counted."""
+    diff option gives these numbers; the blobs are piped out of `git
+    cat-file` once more and their newlines counted (figures:
+    docs/development.md, "The git layer's figures")."""
     counts = _blob_lines(
         repo, [oid for item in blobs for oid in (item.old, item.new) if oid], repo.big_file
     )
@@ -116,8 +115,8 @@ def _count_lone_cr(
 
 
 # A thread's `Repo.blob_session` counts this many blobs or fewer itself, one
-# at a time; more go to a pipelined `cat-file` of their own.  Kept: `gate
-# lab` (a blob or two per patch) starts one git process fewer per patch.
+# at a time; more go to a pipelined `cat-file` of their own, so `gate lab`
+# (a blob or two per patch) starts one git process fewer per patch.
 SESSION_BLOBS = 64
 
 
@@ -246,12 +245,10 @@ class _LineCounter:
     from one `git cat-file --batch` started on the first one, whose output a
     thread counts as it streams: `gate check` counts the changed text blobs
     for lone carriage returns while git still computes the diff.  Each blob
-    is read once, whatever asks for it.
-
-    Kept: on bench/bench_check.py's change (10,201 blobs, 23 MB) counting
-    after the diff took 0.3-0.6 s of wall time on the loaded 2-core
-    machine; beside it the wait is for the last blobs only (figures in
-    docs/development.md, Benchmarks)."""
+    is read once, whatever asks for it.  Counted after the diff instead,
+    a huge change would wait for every blob; beside it the wait is for the
+    last blobs only (figures: docs/development.md, "The git layer's
+    figures")."""
 
     def __init__(self, repo: Repo) -> None:
         self._repo = repo

@@ -69,20 +69,15 @@ class DiffJob:
         try:
             try:
                 # A big pipe lets git run ahead while the reader waits for the GIL.
-                # Kept: 0.404 s instead of 0.423 s for `gate check` on 10,200 files
-                # (median of 21 interleaved runs each, bench_check.py's repository).
                 self._proc = self._popen(argv, empty, env, _PIPE_SIZE)
             except PermissionError:  # the pipe size is over the user's limit
                 self._proc = self._popen(argv, empty, env, -1)
         except OSError as exc:
             self.close()
             raise repo._start_error(exc) from None
-        # Kept: parsing as git streams, while the rubric loads, takes `gate
-        # check` on 10,200 files from 0.518 s to 0.458 s (median of 21
-        # interleaved runs each, bench_check.py's repository, parsing in
-        # `result()` instead).
-        # Kept too: without it (`background=False`, `gate lab` and `gate
-        # backtest`), no thread is started per diff.
+        # A reader thread parses as git streams, while the caller loads the
+        # rubric; without `background` (`gate lab`, `gate backtest`, which
+        # have nothing to do meanwhile) no thread is started per diff.
         self._thread: threading.Thread | None = None
         self._read_done = False
         if background:

@@ -132,8 +132,8 @@ class Repo:
     def diff_view(self) -> tuple[dict[str, str], str]:
         """The environment and folder every tree diff of this repository runs
         in (`_private_view`), made on first use and removed with the `Repo`
-        (or at exit).  Kept: one per diff cost `gate lab` a folder of links
-        made and removed per patch (about 5 ms each on a loaded machine)."""
+        (or at exit): one per diff would cost `gate lab` a folder of links
+        made and removed per patch."""
         with self._view_lock:
             if self._view is None:
                 folder = tempfile.TemporaryDirectory(prefix="gate-diff-")
