@@ -24,7 +24,7 @@ A...B` (timed), and checks:
   the clone really lacks (`lacks`: the near-copy search reads every file of
   the base, which numstat does not);
 * every file's counts, from the same code `gate check` runs
-  (`gate.git.changes_from_git`, in this process), equal git's numstat,
+  (`gate.changes.git.changes_from_git`, in this process), equal git's numstat,
   except where docs/hostile-input.md says the gate counts more: a file git
   calls binary, and a file with a carriage return alone in either version,
   count every line of both blobs (checked against the blobs with a line
@@ -64,8 +64,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gate.changes import MODE_SUBMODULE, FileChange  # noqa: E402
+from gate.changes.git import changes_from_git  # noqa: E402
 from gate.errors import GateError  # noqa: E402
-from gate.git import Repo, changes_from_git  # noqa: E402
+from gate.git.repo import Repo  # noqa: E402
 
 # The reference diff runs with no attributes file and no system attributes,
 # as the gate's does (docs/hostile-input.md section 1).

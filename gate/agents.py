@@ -65,7 +65,7 @@ class Authorship:
 @dataclass(frozen=True)
 class Commit:
     """What `classify` reads of one commit, all from one `git log` call
-    (`gate.git.Repo.history`): author and committer name and e-mail, the
+    (`gate.git.repo.Repo.history`): author and committer name and e-mail, the
     subject line (merge messages and squash subjects name the branch or the
     PR), and the values of its `Co-authored-by:` trailers as git parses
     them (`%(trailers:key=Co-authored-by,valueonly)`: the key in any case,

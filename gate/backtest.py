@@ -3,7 +3,7 @@
 Each first-parent commit of the walked branch (a merged PR, squashed or
 merged) is judged as the change from its first parent, exactly as `gate
 check --base SHA^ --head SHA --rubric-file FILE` judges it: the change set
-comes from `gate.git.changes_from_git` (the diff and texts of
+comes from `gate.changes.git.changes_from_git` (the diff and texts of
 `Repo.start_diff` and `Repo.read_texts`, which `gate check` runs too) and
 the verdict from `gate.judge.judge`, which `gate check` calls.
 A test compares every commit's `failed` with the real `gate check`.  One
@@ -32,8 +32,10 @@ from typing import Any
 
 from gate.agents import AGENT, HUMAN, Authorship, Commit, classify, pull_request
 from gate.changes import ChangeSet
+from gate.changes.git import changes_from_git
 from gate.errors import GateError
-from gate.git import LogEntry, Repo, changes_from_git
+from gate.changes.git import changes_from_git
+from gate.git.repo import LogEntry, Repo
 from gate.judge import examples_verdict, judge
 from gate.rubric import Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS

@@ -505,7 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     fmt = "json" if args.command == "action" else getattr(args, "format", None)
     output.start({} if args.command == "action" else os.environ, fmt)
     try:
-        # Only the chosen command is imported (docs/development.md#one-meaning-per-word).
+        # Only the chosen command is imported: the others cost start-up time.
         module = importlib.import_module(f"gate.commands.{args.command}")
         code: int = module.run(args)
     except GateError as exc:

@@ -47,7 +47,7 @@ from gate.changes import TextWants
 from gate.changes.patch import BaseIndex, changes_from_patch, read_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.files import read_captured
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.judge import examples_verdict, judge
 from gate.report import Report, RuleResult, to_json
 from gate.rubric import Rubric

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.agents import AGENT, AGENTS, HUMAN, Commit, classify, merged_branch, pull_request
-from gate.git import Repo
+from gate.git.repo import Repo
 from tests.conftest import GitRepo
 
 PERSON = ("Ada Lovelace", "ada@example.com")

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ChangeSet
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.rubric import Rule
 from gate.rules import max_lines
 
@@ -176,7 +176,7 @@ def test_system_gitattributes_change_no_count(repo: Any, tmp_path: Path, line: s
     work.mkdir()
     probe = (
         "import json, subprocess, sys\n"
-        "from gate.git import Repo\n"
+        "from gate.git.repo import Repo\n"
         "root, base, head = sys.argv[1:4]\n"
         "files = {f.path: [f.added, f.deleted, f.binary] for f in Repo(root).diff(base, head)}\n"
         "plain = subprocess.run(['git', '-C', root, 'diff', '--numstat', base, head],\n"
@@ -434,7 +434,7 @@ def test_counts_beside_the_diff_after_it_and_in_a_session_agree(
     thread's blob session (as `gate lab` does) are each the reference: git's
     own numstat for a text file, and every line of both versions for a
     file git calls binary or one with a carriage return alone."""
-    from gate.git import changes_from_git
+    from gate.changes.git import changes_from_git
 
     repo = fuzz_repo
     clear_attributes(repo, Path(os.environ["HOME"]))
@@ -461,7 +461,7 @@ def test_a_blob_over_a_chunk_is_counted_as_it_streams(fuzz_repo: Any) -> None:
     """Blobs over the 1 MiB the counters read at once are counted chunk by
     chunk, a `\\r\\n` split over two chunks still one line end: beside the
     diff and after it alike."""
-    from gate.git import changes_from_git
+    from gate.changes.git import changes_from_git
 
     repo = fuzz_repo
     old = b"ab" + b"x\r\n" * 400_000  # a \r is the last byte of the first MiB

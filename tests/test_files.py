@@ -224,7 +224,7 @@ def test_the_actions_inputs_over_their_cap_are_refused_by_name(
 # a caller names.
 OWN_FILES = {
     "gate/files.py": "the one input reader and report writer",
-    "gate/git.py": "git's own commondir file",
+    "gate/git/repo.py": "git's own commondir and shallow files",
     "gate/rubric/starter.py": "the packaged workflow template",
     "gate/github/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
     "gate/commands/init.py": "the starter files it creates (never overwritten)",

@@ -1,4 +1,4 @@
-"""gate/git.py against real repositories and the real git binary."""
+"""gate/git/ against real repositories and the real git binary."""
 
 from __future__ import annotations
 
@@ -22,8 +22,10 @@ from gate.changes import (
     FileChange,
     FileTexts,
 )
+from gate.changes.git import changes_from_git
 from gate.errors import GateError
-from gate.git import Repo, _tokens, changes_from_git, parse_diff
+from gate.git.parse import _tokens, parse_diff
+from gate.git.repo import Repo
 
 AWKWARD = (
     "with space.txt",
@@ -623,10 +625,11 @@ def test_repository_owned_by_another_user_names_safe_directory(
 
 def test_status_strings_agree_with_the_change_model() -> None:
     """gate.git names statuses without importing gate.changes (start-up speed)."""
-    from gate import changes, git
+    from gate import changes
+    from gate.git import parse
 
-    assert set(git._STATUS.values()) | {git.UNKNOWN} <= set(changes.STATUSES)
-    assert git._STATUS == {
+    assert set(parse._STATUS.values()) | {parse.UNKNOWN} <= set(changes.STATUSES)
+    assert parse._STATUS == {
         "A": changes.ADDED,
         "D": changes.DELETED,
         "M": changes.MODIFIED,
@@ -634,7 +637,7 @@ def test_status_strings_agree_with_the_change_model() -> None:
         "C": changes.COPIED,
         "T": changes.TYPE_CHANGED,
     }
-    assert git.MODE_SUBMODULE == changes.MODE_SUBMODULE
+    assert parse.MODE_SUBMODULE == changes.MODE_SUBMODULE
 
 
 def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:

@@ -23,9 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.bench_histories import disagreements
+from gate.changes.git import changes_from_git
 from gate.cli import main
 from gate.errors import GateError
-from gate.git import Repo, changes_from_git
+from gate.git.repo import Repo
 from tests.conftest import GitRepo
 
 NAMES = ["a.txt", "b.py", "d/c.txt", "d/e/f.md", "x", "x/y.txt", "s p", "ü.txt"]

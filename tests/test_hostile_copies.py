@@ -18,11 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import gate.git
+import gate.git.copies
 from gate.changes import COPIED, MODIFIED, line_count
 from gate.changes.api import changes_from_api, listing
+from gate.changes.git import changes_from_git
 from gate.cli import main
-from gate.git import Repo, changes_from_git
+from gate.git.repo import Repo
 from gate.github.client import PullFile
 from gate.judge import judge
 from gate.report import to_json
@@ -325,7 +326,7 @@ def test_copies_of_tests_are_new_tests_and_overwritten_tests_are_drift(make_repo
 def test_over_the_budget_only_exact_copies_count_and_a_note_says_so(
     make_repo: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(gate.git, "NEAR_COPY_FILES", 2)
+    monkeypatch.setattr(gate.git.copies, "NEAR_COPY_FILES", 2)
     changes = commit_change(
         make_repo,
         {"secrets/key": SECRET, "docs/a.md": "words\n"},

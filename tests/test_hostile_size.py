@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
 from gate.changes.api import ApiListing, changes_from_api
+from gate.changes.git import changes_from_git
 from gate.changes.patch import HUNK_LIMIT, changes_from_patch, check_pure
 from gate.errors import GateError, PatchError
-from gate.git import Repo, changes_from_git
+from gate.git.repo import Repo
 from gate.rubric import Rule
 from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
 

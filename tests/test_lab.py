@@ -11,7 +11,7 @@ from lab_fixture import EXPECTED_BUCKETS, build_lab, make_patch, write_patches
 
 from gate import demo_fixture, lab
 from gate.cli import main
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.lab import judge_patch
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes

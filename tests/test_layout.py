@@ -413,3 +413,35 @@ def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
     }
     in_init = _imports_of("gate.rubric", ast.parse("from . import source\n"), _module_paths())
     assert in_init == {"gate.rubric.source": 1}
+
+
+def _change_set_sources() -> dict[str, list[str]]:
+    """Each `source=` a `ChangeSet(...)` call names in gate/ -> where."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(GATE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            func = node.func if isinstance(node, ast.Call) else None
+            if getattr(func, "id", getattr(func, "attr", None)) != "ChangeSet":
+                continue
+            assert isinstance(node, ast.Call)
+            for keyword in node.keywords:
+                if keyword.arg == "source":
+                    where = f"{path.relative_to(GATE.parent).as_posix()}:{node.lineno}"
+                    found.setdefault(ast.unparse(keyword.value), []).append(where)
+    return found
+
+
+def test_each_change_source_has_one_builder() -> None:
+    """A change set is built in one place per source, in gate/changes/: no
+    entry point (`gate check`, backtest, the Action) builds its own from git."""
+    built = {
+        source: [w.partition(":")[0] for w in where]
+        for source, where in _change_set_sources().items()
+    }
+    assert built == {
+        "'git'": ["gate/changes/git.py"],
+        "'patch'": ["gate/changes/patch.py"],
+        "'api'": ["gate/changes/api.py"],
+        "'writer'": ["gate/changes/writer.py"],
+        "'example'": ["gate/changes/example.py"],
+    }

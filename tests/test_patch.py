@@ -22,7 +22,7 @@ from gate import demo_fixture
 from gate.changes.patch import BaseIndex, apply_patch, check_pure, read_patch
 from gate.cli import main
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from tests.conftest import GitRepo
 

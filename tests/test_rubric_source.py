@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.errors import GateError
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.rubric.source import RubricSource
 from tests.conftest import GitRepo
 

@@ -119,10 +119,10 @@ class FileTexts:
 
 
 # The largest file (each side) whose text content rules read.  They parse
-# Python with `ast`, which needs about 110 bytes of memory and 0.45 us per
-# byte of source: a 50 MB module would take 5.5 GB and 25 s where git diffs
-# it in a fraction of a second.  1 MiB keeps the worst case near 0.5 s and
-# 120 MB a side (bench/bench_hostile.py, big-python).
+# Python with `ast`, which needs about a hundred times a file's size in
+# memory and time in proportion: a module of tens of megabytes would take
+# gigabytes where git diffs it in a fraction of a second.  1 MiB bounds the
+# worst case (figures: docs/development.md, "The git layer's figures").
 TEXT_LIMIT = 1 << 20
 
 

@@ -267,7 +267,7 @@ def changes_from_api(
 
     The listing is GitHub's three-dot diff, so base-side texts are read at
     `merge_base` (where the head forked from the base branch; default `base`),
-    as `gate.git.changes_from_git` reads them.  Reading them at `base` when the
+    as `gate.changes.git.changes_from_git` reads them.  Reading them at `base` when the
     base branch moved on would judge the head against commits it never saw.
     The change set still names `base` (the PR's base sha) as its base.
     Files listed without line counts are counted from their blobs, read

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from gate.changes import ChangeSet, TextWants
-    from gate.git import Repo
+    from gate.git.repo import Repo
 
 __all__ = ["BaseIndex", "apply_patch", "changes_from_patch", "check_pure", "read_patch"]
 
@@ -715,7 +715,7 @@ def changes_from_patch(
     base_index: BaseIndex | None = None,
 ) -> ChangeSet:
     """The change a patch makes to `base_sha`, with texts for `content_files`
-    (the patch-mode twin of `gate.git.changes_from_git`; `gate check --patch`
+    (the patch-mode twin of `gate.changes.git.changes_from_git`; `gate check --patch`
     and `gate lab` both judge through it).  The report's head is None: a
     patch is not a commit."""
     from gate.changes import ChangeSet, text_wants, tree_folders

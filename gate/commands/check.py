@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.names import DEFAULT_BASES
 
 if TYPE_CHECKING:
@@ -18,10 +18,8 @@ if TYPE_CHECKING:
     from gate.rubric.source import RubricSource
 
 # Only what starting git needs is imported up front; the rubric loader, the
-# change-set model, the rules and the report load while git computes the diff.
-# Kept: on bench_check.py's 10,200 files `gate check` takes 0.405 s this way
-# and 0.455 s importing them before git starts (median of 31 interleaved runs
-# each; fastest 0.388 s vs 0.407 s); on 1,020 files it makes no difference.
+# change-set model and its git builder, the rules and the report load while
+# git computes the diff.
 
 # `--base` default: the first of these that resolves to a commit.  They name
 # the branch a change merges into, as a pull request's base does.  Never
@@ -44,7 +42,7 @@ def default_base(repo: Repo) -> str:
 
 def empty_change_note(base: str, head: str, fork: str) -> str | None:
     """ "nothing judged" when base...head is empty because head is in base."""
-    from gate.git import short
+    from gate.git.repo import short
 
     if head == base:
         return (
@@ -103,7 +101,7 @@ def git_changes(
     args: argparse.Namespace, repo: Repo, source: RubricSource, stdout: str | None
 ) -> tuple[Rubric, ChangeSet, tuple[str, ...]]:
     """Git mode: the merge-base diff base...head (with several merge bases,
-    what merging head into base would do: `gate.git.Span`).
+    what merging head into base would do: `gate.git.repo.Span`).
 
     git computes the diff in the background while the rubric is loaded and
     validated, so a huge change costs little more than `git diff` itself.
@@ -111,44 +109,24 @@ def git_changes(
     working tree's uncommitted paths; also returned apart, for stderr) and
     what git's limits did.
     """
-    from gate.git import change_notes, span
+    from gate.git.repo import start_change
 
     base_rev = args.base if args.base is not None else default_base(repo)
     head_rev = args.head if args.head is not None else "HEAD"
-    base, head = repo.resolve(base_rev, head_rev)
-    # The merge base -> head (what git diff base...head shows), or with
-    # several merge bases base -> the merged tree; computed once, passed to git.
-    judged = span(repo, base, head)
-    with repo.start_diff(judged.old, judged.new) as job:
+    with start_change(repo, base_rev, head_rev) as started:
         # All of this runs while git computes line counts.
-        unjudged = [empty_change_note(base, head, judged.old)]
+        unjudged = [empty_change_note(started.base, started.head, started.judged.old)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
-        rubric = source.load(repo.read_blob, base)
+        rubric = source.load(repo.read_blob, started.base)
         from gate.rules import text_wants  # loaded with the rubric already
 
         wants = text_wants(rubric.rules)
-        texts = repo.read_texts(judged.old, judged.new, wants.files)
         import gate.judge  # noqa: F401 - load the rule modules now too
-        from gate.changes import ChangeSet, tree_folders
+        from gate.changes.git import changes_of
 
-        files = job.result()
-        extra = wants.extra(files)  # the modified files read by glob (test_drift's tests)
-        if extra:
-            texts.update(repo.read_texts(judged.old, judged.new, extra))
-        tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
         not_judged = tuple(n for n in unjudged if n is not None)
-        notes = (*not_judged, *change_notes(judged, job))
-    changes = ChangeSet(
-        files=files,
-        base=base,
-        head=head,
-        stdout=stdout,
-        texts=texts,
-        source="git",
-        notes=notes,
-        tree=tree,
-    )
+        changes = changes_of(started, wants, stdout=stdout, notes=not_judged)
     return rubric, changes, not_judged
 
 

@@ -77,7 +77,7 @@ class DemoRepo:
     no hooks, no signing, no user config."""
 
     def __init__(self, path: str) -> None:
-        from gate.git import Repo
+        from gate.git.repo import Repo
 
         self.repo = Repo(path)
         self.repo.run(["init", "-q"], env=DEMO_ENV)
@@ -118,7 +118,7 @@ class DemoRepo:
 
 def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
-    from gate.git import changes_from_git
+    from gate.changes.git import changes_from_git
     from gate.judge import judge
     from gate.rubric.source import RubricSource
 

@@ -69,7 +69,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     import sys
 
     from gate.backtest import learn_budgets, run_backtest, walk
-    from gate.git import Repo
+    from gate.git.repo import Repo
     from gate.rubric import budgets
     from gate.rubric.load import load_rubric_bytes
     from gate.selftest import run_selftest

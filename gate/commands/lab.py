@@ -19,7 +19,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.git import Repo
+    from gate.git.repo import Repo
     from gate.rubric.source import RubricSource
 
     source = RubricSource(args.rubric, file=args.rubric_file, freeze=args.freeze)

@@ -71,7 +71,7 @@ def _finish(args: argparse.Namespace, records: Sequence[Attempt]) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from gate.git import Repo
+    from gate.git.repo import Repo
     from gate.loop import ResultsFile, parse_shard, prompt_files, read_records
     from gate.loop.run import Plan, parse_writer, read_writers, run_loop, unique_writers
     from gate.rubric.source import RubricSource

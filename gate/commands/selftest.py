@@ -24,7 +24,7 @@ def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:
     if args.file is not None and args.base is not None:
         raise GateError("give either a rubric FILE or --base REV, not both")
     if args.base is not None:
-        from gate.git import Repo, short
+        from gate.git.repo import Repo, short
 
         repo = Repo(args.repo)
         sha = repo.rev_parse(args.base)

@@ -35,10 +35,11 @@ from typing import NamedTuple, TextIO
 from gate import waivers
 from gate.changes import ChangeSet
 from gate.changes import api as api_changes
+from gate.changes.git import changes_from_git
 from gate.errors import EXIT_ERROR, GateError, debug_enabled, internal_error
 from gate.escape import printable
 from gate.files import read_captured, write_new_file
-from gate.git import Repo, changes_from_git, short
+from gate.git.repo import Repo, short
 from gate.github import merge_queue, publish
 from gate.github.client import ApiError, Client, Comparison, PullInfo, Reader
 from gate.github.event import Target, find_target, read_event

@@ -33,7 +33,7 @@ from gate.changes import FileChange
 from gate.errors import GateError
 
 if TYPE_CHECKING:
-    from gate.git import Repo
+    from gate.git.repo import Repo
 
 EVENT = "merge_group"
 ACTION = "checks_requested"

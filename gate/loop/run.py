@@ -48,7 +48,7 @@ from gate.changes.patch import BaseIndex, apply_patch
 from gate.errors import GateError, PatchError, internal_error
 from gate.escape import printable
 from gate.files import PATCH_LIMIT, read_input
-from gate.git import Repo
+from gate.git.repo import Repo
 from gate.lab import INFRASTRUCTURE, bucket_for, judge_patch
 from gate.loop import Attempt, Key, ResultsFile, all_keys, in_shard
 from gate.rubric import Rubric

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gate.rubric import Rubric
 
 # Reads a file at a commit: (commit sha, repository path) -> its bytes, or
-# None when the commit has no file there.  `gate.git.Repo.read_blob`, or the
+# None when the commit has no file there.  `gate.git.repo.Repo.read_blob`, or the
 # Action's contents-API reader.
 BlobReader = Callable[[str, str], "bytes | None"]
 
@@ -75,7 +75,7 @@ class RubricSource:
             raise ValueError("a rubric at a commit needs read_blob and commit")
         rubric = self.at_commit(read_blob, commit)
         if rubric is None:
-            from gate.git import short
+            from gate.git.repo import short
 
             raise GateError(
                 f"no rubric at {self.path} in base commit {short(commit)}: add it in its own "
@@ -86,7 +86,7 @@ class RubricSource:
     def at_commit(self, read_blob: BlobReader, commit: str) -> Rubric | None:
         """The rubric at `commit` (a full sha), its pin checked; None when the
         commit has no file at `path` (the caller decides what that means)."""
-        from gate.git import short
+        from gate.git.repo import short
 
         data = read_blob(commit, self.path)
         if data is None:

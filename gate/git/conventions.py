@@ -1,0 +1,98 @@
+"""What every git call of the gate holds fixed, and how its answers are read.
+
+The same change gives the same numbers whatever the caller's environment
+and configuration say: the variables that would redirect git are dropped
+(`_SCRUBBED`), the settings that change a diff are pinned (`_CONFIG`,
+`RENAME_LIMIT`, `BIG_FILE`), every diff runs with the same flags
+(`_DIFF_FLAGS`).  Answers: full object names (`_SHA`), streams read in
+chunks of `_CHUNK`, and a failed call as one sentence from the first line
+of its stderr (`_first_line`, `_diff_failed`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from gate.errors import GateError
+
+# Variables that would redirect git away from the repository we were given.
+_SCRUBBED = (
+    "GIT_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_WORK_TREE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_DIFF_OPTS",
+    "GIT_PAGER",
+    "GIT_LITERAL_PATHSPECS",
+    "GIT_GLOB_PATHSPECS",
+    "GIT_NOGLOB_PATHSPECS",
+    "GIT_ICASE_PATHSPECS",
+)
+
+# Fixed configuration: the same change gives the same numbers whatever the
+# user's config says.  diff.renameLimit is git's own default, written down.
+RENAME_LIMIT = 1000
+# core.bigFileThreshold: git calls a bigger blob binary without reading it,
+# and the gate does not count such a blob's lines either (too large to count).
+BIG_FILE = 512 << 20
+_CONFIG = (
+    "-c",
+    "core.quotepath=false",
+    "-c",
+    "diff.renames=true",
+    "-c",
+    f"diff.renameLimit={RENAME_LIMIT}",
+    "-c",
+    "diff.noprefix=false",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    f"core.attributesFile={os.devnull}",
+)
+
+_CHUNK = 1 << 20
+_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
+
+
+# Flags of every `git diff` the gate runs: no driver, no colour, the whole
+# tree, submodules compared by commit.
+_DIFF_FLAGS = (
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--no-relative",
+    "--ignore-submodules=none",
+)
+
+
+def _first_line(data: bytes) -> str:
+    text = data.decode("utf-8", errors="replace").strip()
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return "no message"
+
+
+_UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})\b")
+
+
+def _diff_failed(stderr: bytes) -> GateError:
+    """The one sentence for a `git diff` that failed.  A clone that lacks an
+    object the diff reads (a damaged or partial clone whose remote cannot
+    send it) gets the fix; the near-copy search reads every file of the base,
+    so it can need a blob that `git diff --numstat base...head` never reads."""
+    line = _first_line(stderr)
+    found = _UNREADABLE.search(line)
+    if found is not None:
+        return GateError(
+            f"git diff failed: this clone lacks object {found.group(1)}, which the diff "
+            "reads: run git fsck, or fetch the missing objects"
+        )
+    return GateError(f"git diff failed: {line}")

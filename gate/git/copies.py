@@ -1,0 +1,215 @@
+"""Copies: which added or modified file is a copy of a file of the base
+(`_find_copies`), exactly by blob name (`_base_blobs`, one `git ls-tree
+-r`) and nearly by git's copy detection within a budget (`_near_copies`,
+`NEAR_COPY_FILES`)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gate.errors import GateError
+from gate.git.conventions import (
+    _DIFF_FLAGS,
+    _SHA,
+    _UNREADABLE,
+    RENAME_LIMIT,
+    _diff_failed,
+    _first_line,
+)
+from gate.git.parse import _decode_path, _raw_status, _records, _Target
+
+if TYPE_CHECKING:
+    from gate.changes import FileChange
+    from gate.git.repo import Repo
+
+
+# A file's record in `git ls-tree -r -z` output, after the NUL that ends the
+# record before it: its mode, "blob" (a submodule says "commit"), its name.
+_LS_TREE_BLOB = re.compile(rb"\0[0-7]{6} blob ([0-9a-f]{40}(?:[0-9a-f]{24})?)\t")
+
+
+# Near copies (git's 50% similarity) are looked for among all the files of
+# the base (`--find-copies-harder`) only when the base has at most this many
+# files and (new or rewritten files) x (base files) is at most git's own
+# rename matrix (RENAME_LIMIT squared, git's default).  git reads and hashes
+# every base file that could pair with one, and keeps the hashes: time and
+# memory follow the size of the base, and a monorepo would pay seconds on
+# every change.  Over the budget, git's own fallback is worse (it still
+# walks every pair), so the gate asks for exact copies only: a new or
+# rewritten file byte-identical to a file of the base, found from the blob
+# names of `git ls-tree -r`, and says in a note that near copies were not
+# looked for (figures: docs/development.md, "The git layer's figures").
+NEAR_COPY_FILES = 20_000
+
+
+def _find_copies(
+    repo: Repo,
+    files: list[FileChange],
+    targets: Sequence[_Target],
+    root: str,
+    spec: Sequence[str],
+    env: Mapping[str, str],
+    cwd: str,
+) -> tuple[str, ...]:
+    """Mark each target that is a copy of a file of the base `root` (the
+    tree the diff starts from): an added file becomes `copied` from its
+    source, a modified file (overwritten with a copy) keeps its status and
+    gets the source as `old_path`.  Either way the source is touched, not
+    written, and the counts stay the diff's (an added file's counts are
+    every line of its blob: a copy never shrinks a line budget).
+
+    Exact copies are found by blob name against every file of `root`; near
+    copies by git (`--find-copies-harder -C`, with `-B` so a rewritten file
+    can be a copy too) within the budget above.  Returns the notes."""
+    from gate.changes import ADDED, COPIED, RENAMED
+
+    sources, size = _base_blobs(repo, root, {t.oid for t in targets})
+    found_near: dict[str, str] = {}
+    notes: list[str] = []
+    pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
+    if size <= NEAR_COPY_FILES and pairs * size <= RENAME_LIMIT * RENAME_LIMIT:
+        found_near, note = _near_copies(repo, spec, env, cwd)
+        notes += [note] if note else []
+    else:
+        notes.append(
+            f"near copies were not looked for: the base has {size:,} files and the change "
+            f"adds or rewrites {pairs:,}, more than the gate compares ({NEAR_COPY_FILES:,} "
+            f"files, {RENAME_LIMIT * RENAME_LIMIT:,} pairs), so only a file identical to one "
+            "of the base counts as its copy"
+        )
+    for target in targets:
+        change = files[target.at]
+        source = found_near.get(change.path)
+        if source is None:
+            source = next((p for p in sources.get(target.oid, ()) if p != change.path), None)
+        if source is not None and source != change.path:
+            status = COPIED if change.status == ADDED else change.status
+            files[target.at] = change._replace(status=status, old_path=source)
+    return tuple(notes)
+
+
+def _base_blobs(
+    repo: Repo, root: str, wanted: set[bytes]
+) -> tuple[Mapping[bytes, Sequence[str]], int]:
+    """(blob name -> up to two paths of the tree of `root` holding it, for
+    the blobs in `wanted`; the number of files in that tree), from one `git
+    ls-tree -r`.
+
+    The second time a repository asks about the same commit or tree (`gate
+    lab`: every patch against one base) the listing of every blob is kept
+    for the next ones (`Repo._listing`, the last such tree only): one
+    `ls-tree` per patch would be a tenth of the lab's git processes."""
+    cached = repo._listing
+    if cached is not None and cached[0] == root:
+        return cached[1], cached[2]
+    keep = _SHA.match(root) is not None and repo._listed == root
+    sources: dict[bytes, list[str]] = {}
+    size = 0
+    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
+            )
+        except OSError as exc:
+            raise repo._start_error(exc) from None
+        assert proc.stdout is not None
+        try:
+            # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
+            # records: the blob names of a chunk are found by one regular
+            # expression, and only a chunk holding a wanted one is split.
+            for chunk in _records(proc.stdout):
+                oids = _LS_TREE_BLOB.findall(chunk)
+                size += len(oids)
+                if not keep and wanted.isdisjoint(oids):
+                    continue
+                for record in chunk.split(b"\0"):
+                    found_blob = _LS_TREE_BLOB.match(b"\0" + record)
+                    if found_blob is None or not (keep or found_blob.group(1) in wanted):
+                        continue
+                    paths = sources.setdefault(found_blob.group(1), [])
+                    if len(paths) < 2:  # the first, another when the first is the target
+                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
+        except ValueError:
+            proc.kill()
+            proc.wait()
+            raise GateError("cannot read git ls-tree output: report this bug") from None
+        finally:
+            proc.stdout.close()
+        if proc.wait() != 0:
+            err.seek(0)
+            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
+    with repo._view_lock:
+        if keep:
+            repo._listing = (root, sources, size)
+        repo._listed = root
+    return sources, size
+
+
+def _near_copies(
+    repo: Repo, spec: Sequence[str], env: Mapping[str, str], cwd: str
+) -> tuple[dict[str, str], str]:
+    """{copy: source} from git's copy detection over every file of the base
+    (`--find-copies-harder`), a rewritten file included (`-B`), and a note
+    when the search was limited ("" when it was not).
+
+    The search reads every file of the base, not only the changed ones, so
+    a clone that lacks a blob the change never touches (a damaged clone, a
+    partial one whose remote cannot send it) fails it where `git diff
+    --numstat` succeeds.  That limits the search like git's own budget does,
+    with a note (exact copies are still found by blob name); a missing object
+    the change's own diff needs fails that diff, with `_diff_failed`."""
+    args = [
+        "diff",
+        "--raw",
+        "-z",
+        "--no-abbrev",
+        "-B",
+        "-C",
+        "--find-copies-harder",
+        "--no-rename-empty",  # an empty file is no copy of another
+        *_DIFF_FLAGS,
+        "--end-of-options",
+        *spec,
+        "--",
+    ]
+    try:
+        proc = subprocess.run(
+            repo._argv_here(args), cwd=cwd, env=dict(env), capture_output=True, check=False
+        )
+    except OSError as exc:
+        raise repo._start_error(exc) from None
+    if proc.returncode != 0:
+        missing = _UNREADABLE.search(_first_line(proc.stderr))
+        if missing is None:
+            raise _diff_failed(proc.stderr)
+        return {}, (
+            f"near copies were not looked for: this clone lacks object {missing.group(1)}, "
+            "which the search reads, so only a file identical to one of the base counts as "
+            "its copy (run git fsck, or fetch the missing objects)"
+        )
+    copies: dict[str, str] = {}
+    tokens = iter(proc.stdout.split(b"\0")[:-1])
+    try:
+        for token in tokens:
+            letter = _raw_status(token)[0]
+            first = next(tokens)
+            if letter in ("R", "C"):
+                second = next(tokens)
+                if letter == "C" and first != second:
+                    copies[_decode_path(second)] = _decode_path(first)
+    except (StopIteration, ValueError):
+        raise GateError("cannot read git diff output (copies): report this bug") from None
+    text = proc.stderr.decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        if "rename detection was skipped" in line or "only found copies" in line:
+            warning = line.removeprefix("warning: ").strip()
+            return copies, (
+                f"git limited its search for copies (it said: {warning}), so a file copied "
+                "with edits may count as a new file"
+            )
+    return copies, ""

@@ -1,0 +1,354 @@
+"""Line counts git's numstat does not give: every line of both blobs of a
+file git calls binary (`_count_binary`) or of a text file with a carriage
+return alone (`_count_lone_cr`), read through a thread's blob session, one
+pipelined `git cat-file --batch` (`_blob_lines`, `_stream_lines`), or
+beside the diff as it names the blobs (`_LineCounter`)."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, TYPE_CHECKING
+
+from gate.errors import GateError
+from gate.git.catfile import _HEADER, _chunks_of
+from gate.git.conventions import _CHUNK, _first_line
+from gate.git.parse import _Uncounted
+from gate.paths import quoted
+
+if TYPE_CHECKING:
+    from gate.changes import FileChange, LineCount
+    from gate.git.catfile import _CatFile
+    from gate.git.repo import Repo
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit} bytes"
+
+
+def _count_binary(repo: Repo, files: list[FileChange], blobs: list[_Uncounted]) -> None:
+    """Count the files `parse_diff` could not: every line of the old blob as
+    deleted and every line of the new blob as added.  This is conservative:
+    nobody reviewed a binary diff line by line, and it is never fewer lines
+    than a text diff of the same blobs would find.  A blob over
+    `repo.big_file` bytes is not read: its file's counts stay unknown, with
+    the reason in `uncounted`.
+
+    Why read the blobs instead of asking git for text counts: `git diff
+    --text --numstat` still prints `-` for binary files (git 2.39), so no
+    diff option gives these numbers; the blobs are piped out of `git
+    cat-file` once more and their newlines counted (figures:
+    docs/development.md, "The git layer's figures")."""
+    counts = _blob_lines(
+        repo, [oid for item in blobs for oid in (item.old, item.new) if oid], repo.big_file
+    )
+    for item in blobs:
+        change = files[item.at]
+        old, new = _side(counts, item.old), _side(counts, item.new)
+        deleted = None if old is None else old.lines
+        added = None if new is None else new.lines
+        if added is None or deleted is None:
+            files[item.at] = change._replace(
+                uncounted=f"git calls it binary and it is over {_size(repo.big_file)}, "
+                "too large to count"
+            )
+        else:
+            files[item.at] = change._replace(added=added, deleted=deleted)
+
+
+def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount | None:
+    """The count of one side of a file (no lines when the side is absent)."""
+    if oid is None:
+        from gate.changes import LineCount
+
+        return LineCount(0, False)
+    return counts[oid]
+
+
+def _count_lone_cr(
+    repo: Repo,
+    files: list[FileChange],
+    texts: list[_Uncounted],
+    counted: Mapping[str, LineCount] | None = None,
+) -> str | None:
+    """Count whole each text file with a carriage return alone on either side
+    (`LineCount.lone_cr`): git's numstat ends lines at `\\n` only, so it
+    counts a file of 500 lines ended by `\\r` as one.  Every line of the old
+    blob counts as deleted and every line of the new blob as added, as for a
+    binary file: a line diff at `\\r` is no diff anybody reviews (GitHub
+    shows such a file as one line).  Returns the note naming those files,
+    or None.  Reads every changed text blob once more (git reads them for
+    its diff too): `counted` when a `_LineCounter` read them beside the
+    diff (`gate check`), else after it, through this thread's blob session
+    for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
+    oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
+    # git diffed these as text, so none is over core.bigFileThreshold: no
+    # size check first, one `cat-file --batch` (the sizes come with the blobs)
+    counts: dict[str, LineCount | None]
+    if counted is not None:  # counted beside the diff (`_LineCounter`)
+        counts = dict(counted)
+    elif _session(repo) is not None and len(oids) <= SESSION_BLOBS:
+        counts = _blob_lines(repo, oids, None)
+    else:
+        counts = dict(_stream_lines(repo, [(oid, None) for oid in oids]))
+    whole: list[str] = []
+    for item in texts:
+        old, new = _side(counts, item.old), _side(counts, item.new)
+        if old is None or new is None or not (old.lone_cr or new.lone_cr):
+            continue
+        change = files[item.at]
+        files[item.at] = change._replace(added=new.lines, deleted=old.lines)
+        whole.append(change.path)
+    if not whole:
+        return None
+    shown = ", ".join(quoted(p) for p in whole[:5])
+    if len(whole) > 5:
+        shown += f" and {len(whole) - 5} more"
+    subject = "1 text file ends" if len(whole) == 1 else f"{len(whole):,} text files end"
+    return (
+        f"{subject} lines with a carriage return alone, which git's line counts miss, so "
+        f"each counts whole, every line of both versions ({shown})"
+    )
+
+
+# A thread's `Repo.blob_session` counts this many blobs or fewer itself, one
+# at a time; more go to a pipelined `cat-file` of their own, so `gate lab`
+# (a blob or two per patch) starts one git process fewer per patch.
+SESSION_BLOBS = 64
+
+
+def _session(repo: Repo) -> _CatFile | None:
+    """This thread's `Repo.blob_session`, if it has one."""
+    return repo._cats.get(threading.get_ident())
+
+
+def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str, LineCount | None]:
+    """The lines of each blob (`gate.changes.line_count`); None for a blob
+    over `limit` bytes, which is not read (None: no limit).  A thread's
+    `Repo.blob_session` counts up to `SESSION_BLOBS` of them itself.
+
+    Two `git cat-file` processes: `--batch-check` for the sizes, then
+    `--batch` for the blobs to count, fed by a writer thread so git never
+    waits for a round trip; each blob is counted in 1 MiB chunks as it
+    streams, so memory stays flat whatever its size."""
+    unique = list(dict.fromkeys(oids))
+    cat = _session(repo)
+    if cat is not None and len(unique) <= SESSION_BLOBS:
+        return {oid: cat.count(oid, limit) for oid in unique}
+    listing = repo.run(
+        ["cat-file", "--batch-check"], input="".join(f"{oid}\n" for oid in unique).encode()
+    )
+    rows = listing.decode("ascii", errors="replace").splitlines()
+    counts: dict[str, LineCount | None] = {}
+    wanted: list[tuple[str, int]] = []
+    for i, oid in enumerate(unique):
+        fields = rows[i].split(" ") if i < len(rows) else []
+        if len(fields) != 3 or fields[0] != oid or fields[1] != "blob":
+            raise GateError(
+                f"git cannot read blob {oid}: run git fsck, or fetch the missing objects"
+            )
+        size = int(fields[2])
+        if limit is not None and size > limit:
+            counts[oid] = None
+        else:
+            wanted.append((oid, size))
+    if wanted:
+        counts.update(_stream_lines(repo, wanted))
+    return counts
+
+
+def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[str, LineCount]:
+    """Line counts of `blobs` ((oid, size) pairs; a size of None is taken from
+    git's answer) from one pipelined `git cat-file --batch`."""
+    from gate.changes import line_count
+
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                repo._argv(["cat-file", "--batch", "--buffer"]),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env=repo._env(),
+                bufsize=_CHUNK,
+            )
+        except OSError as exc:
+            raise repo._start_error(exc) from None
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None and stdout is not None
+
+        def feed() -> None:
+            with contextlib.suppress(OSError):  # git died: the reader says so
+                stdin.write("".join(f"{oid}\n" for oid, _ in blobs).encode("ascii"))
+                stdin.close()
+
+        # Not a speed choice: written from this thread, all the names at once
+        # would block once git's output pipe is full and nobody reads it.
+        writer = threading.Thread(target=feed, name="gate-cat-file-feed", daemon=True)
+        writer.start()
+        counts: dict[str, LineCount] = {}
+
+        try:
+            for oid, expected in blobs:
+                line = stdout.readline()
+                header = _HEADER.match(line)
+                if (
+                    header is None
+                    or header.group(1) != b"blob"
+                    or not line.startswith(f"{oid} ".encode("ascii"))
+                ):
+                    raise ValueError(oid)
+                size = int(header.group(2))
+                if expected is not None and size != expected:
+                    raise ValueError(oid)
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    counts[oid] = line_count((data[:size],))
+                    continue
+                counts[oid] = line_count(_chunks_of(stdout, size, oid))
+                if stdout.read(1) != b"\n":
+                    raise ValueError(oid)
+        except ValueError:
+            proc.kill()
+            proc.wait()
+            err.seek(0)
+            raise GateError(f"git cat-file failed: {_first_line(err.read())}") from None
+        finally:
+            writer.join()
+            stdout.close()
+            proc.wait()
+    return counts
+
+
+class _Fed(list[_Uncounted]):
+    """The text files `parse_diff` collects, each
+    one's blobs handed to `feed` as it is appended."""
+
+    def __init__(self, feed: Callable[[str], None]) -> None:
+        super().__init__()
+        self._feed = feed
+
+    def append(self, item: _Uncounted) -> None:
+        super().append(item)
+        for oid in (item.old, item.new):
+            if oid is not None:
+                self._feed(oid)
+
+
+class _LineCounter:
+    """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
+    from one `git cat-file --batch` started on the first one, whose output a
+    thread counts as it streams: `gate check` counts the changed text blobs
+    for lone carriage returns while git still computes the diff.  Each blob
+    is read once, whatever asks for it.  Counted after the diff instead,
+    a huge change would wait for every blob; beside it the wait is for the
+    last blobs only (figures: docs/development.md, "The git layer's
+    figures")."""
+
+    def __init__(self, repo: Repo) -> None:
+        self._repo = repo
+        self._sent: set[str] = set()
+        self._counts: dict[str, LineCount] = {}
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._err: IO[bytes] | None = None
+        self._thread: threading.Thread | None = None
+        self._problem: str | None = None
+
+    def want(self, oid: str) -> None:
+        """Ask for the count of blob `oid` (once, however often it is named)."""
+        if oid in self._sent or self._problem is not None:
+            return
+        self._sent.add(oid)
+        if self._proc is None:
+            self._start()
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            return
+        try:
+            proc.stdin.write(f"{oid}\n".encode("ascii"))
+        except OSError:  # git died: `finish` says why
+            self._problem = "it stopped reading"
+
+    def _start(self) -> None:
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            self._proc = subprocess.Popen(
+                self._repo._argv(["cat-file", "--batch", "--buffer"]),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._err,
+                env=self._repo._env(),
+            )  # the default buffer: names reach git every 8 KiB, as the diff names them
+        except OSError as exc:
+            self._problem = str(self._repo._start_error(exc))
+            return
+        self._thread = threading.Thread(target=self._read, name="gate-cat-file", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        from gate.changes import line_count
+
+        assert self._proc is not None and self._proc.stdout is not None
+        stdout = self._proc.stdout
+        try:
+            while True:
+                line = stdout.readline()
+                if not line:
+                    return
+                header = _HEADER.match(line)
+                if header is None or header.group(1) != b"blob":
+                    raise ValueError(line[:80])
+                oid = line.split(b" ", 1)[0].decode("ascii")
+                size = int(header.group(2))
+                if size < _CHUNK:  # most blobs: one read with the newline after it
+                    data = stdout.read(size + 1)
+                    if len(data) != size + 1 or data[size:] != b"\n":
+                        raise ValueError(oid)
+                    self._counts[oid] = line_count((data[:size],))
+                    continue
+                # a big one in chunks as it streams: memory stays flat
+                self._counts[oid] = line_count(_chunks_of(stdout, size, oid))
+                if stdout.read(1) != b"\n":
+                    raise ValueError(oid)
+        except (ValueError, OSError) as exc:
+            self._problem = f"unexpected output ({exc})"
+            self._proc.kill()
+        finally:
+            stdout.close()
+
+    def finish(self) -> dict[str, LineCount]:
+        """Every wanted blob's count, once git's diff named them all."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        if self._thread is not None:
+            self._thread.join()
+        if proc is not None:
+            proc.wait()
+        if self._problem is not None or set(self._counts) != self._sent:
+            why = ""
+            if self._err is not None:
+                self._err.seek(0)
+                why = _first_line(self._err.read())
+            raise GateError(f"git cat-file failed: {why or self._problem or 'a blob is missing'}")
+        return self._counts
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+            proc.wait()
+        if self._thread is not None:
+            self._thread.join()
+        if self._err is not None:
+            self._err.close()

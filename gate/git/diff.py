@@ -1,0 +1,180 @@
+"""One running tree diff (`DiffJob`): `git diff --raw --numstat -z -M`
+parsed as it streams, then the counts git's numstat lacks and the copies
+of base files, and the notes on what git left out."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+import threading
+from typing import TYPE_CHECKING
+
+from gate.errors import GateError
+from gate.git.conventions import _DIFF_FLAGS, RENAME_LIMIT, _diff_failed
+from gate.git.copies import _find_copies
+from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter
+from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
+
+if TYPE_CHECKING:
+    from gate.changes import FileChange
+    from gate.git.repo import Repo
+
+_PIPE_SIZE = 1 << 20
+
+
+class DiffJob:
+    """One running `git diff --raw --numstat -z old new`, parsed by a reader
+    thread as it streams."""
+
+    def __init__(self, repo: Repo, old: str, new: str, *, background: bool = True) -> None:
+        spec = [old, new]
+        args = [
+            "diff",
+            "--raw",
+            "--numstat",
+            "-z",
+            "-M",
+            "--no-abbrev",  # full blob names: binary files are counted from them
+            *_DIFF_FLAGS,
+            "--diff-algorithm=myers",
+            "--end-of-options",
+            *spec,
+            "--",
+        ]
+        self._repo = repo
+        self._spec = spec
+        self._old = old
+        self._copy_notes: tuple[str, ...] = ()
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            env, empty = repo.diff_view()
+        except GateError:
+            self.close()
+            raise
+        self._env, self._cwd = env, empty
+        self._files: list[FileChange] = []
+        self._blobs: list[_Uncounted] = []
+        self._targets: list[_Target] = []
+        self._texts: list[_Uncounted] = []
+        # With a reader thread, the text blobs are counted as the diff names
+        # them (`_LineCounter`), beside git's diff instead of after it.
+        self._counter: _LineCounter | None = None
+        if background:
+            self._counter = _LineCounter(repo)
+            self._texts = _Fed(self._counter.want)
+        self._lone_cr_note: str | None = None
+        self._problem: str | None = None
+        argv = repo._argv_here(args)
+        try:
+            try:
+                # A big pipe lets git run ahead while the reader waits for the GIL.
+                self._proc = self._popen(argv, empty, env, _PIPE_SIZE)
+            except PermissionError:  # the pipe size is over the user's limit
+                self._proc = self._popen(argv, empty, env, -1)
+        except OSError as exc:
+            self.close()
+            raise repo._start_error(exc) from None
+        # A reader thread parses as git streams, while the caller loads the
+        # rubric; without `background` (`gate lab`, `gate backtest`, which
+        # have nothing to do meanwhile) no thread is started per diff.
+        self._thread: threading.Thread | None = None
+        self._read_done = False
+        if background:
+            self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
+            self._thread.start()
+
+    def _popen(
+        self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
+    ) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+            env=env,
+            pipesize=pipesize,
+        )
+
+    def _read(self) -> None:
+        stdout = self._proc.stdout
+        assert stdout is not None
+        self._problem = "the reader stopped early"
+        try:
+            parse_diff(_tokens(stdout), self._files, self._blobs, self._targets, self._texts)
+            self._problem = None
+        except StopIteration:
+            self._problem = "output ends inside a record"
+        except Exception as exc:  # fail closed: any surprise is "could not judge"
+            self._problem = f"{type(exc).__name__}: {exc}"
+        finally:
+            if self._problem is not None and self._proc.poll() is None:
+                self._proc.kill()
+            stdout.close()
+
+    def notes(self) -> tuple[str, ...]:
+        """What git said it left out (after `result()`): rename detection skipped
+        over the rename limit turns renames into a deletion plus an addition,
+        and near copies not looked for over the gate's budget (`_find_copies`)."""
+        self._err.seek(0)
+        text = self._err.read().decode("utf-8", errors="replace")
+        own = (self._lone_cr_note,) if self._lone_cr_note else ()
+        if "rename detection was skipped" not in text:
+            return (*own, *self._copy_notes)
+        found = re.search(r"renameLimit variable to at least ([0-9]+)", text)
+        need = f" (it needs at least {found.group(1)})" if found else ""
+        return (
+            f"git skipped rename detection: the change has more added and deleted files than "
+            f"its rename limit of {RENAME_LIMIT} allows{need}, so a renamed file counts as a "
+            "deletion plus an addition (both paths touched, all lines counted)",
+            *own,
+            *self._copy_notes,
+        )
+
+    def result(self) -> tuple[FileChange, ...]:
+        """The parsed diff, sorted by path; GateError when git failed."""
+        if self._thread is None:
+            if not self._read_done:
+                self._read_done = True
+                self._read()
+        else:
+            self._thread.join()
+        code = self._proc.wait()
+        if code > 0 or (code != 0 and self._problem is None):
+            self._err.seek(0)
+            raise _diff_failed(self._err.read())
+        if self._problem is not None:
+            raise GateError(f"cannot read git diff output ({self._problem}): report this bug")
+        if self._blobs:
+            _count_binary(self._repo, self._files, self._blobs)
+            self._blobs = []
+        if self._texts:
+            counted = self._counter.finish() if self._counter is not None else None
+            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts, counted)
+            self._texts = []
+        if self._targets:
+            self._copy_notes = _find_copies(
+                self._repo, self._files, self._targets, self._old, self._spec, self._env, self._cwd
+            )
+            self._targets = []
+        return tuple(sorted(self._files, key=lambda f: (f.path, f.old_path or "")))
+
+    def close(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            thread.join()
+        counter = getattr(self, "_counter", None)
+        if counter is not None:
+            counter.close()
+        self._err.close()
+
+    def __enter__(self) -> DiffJob:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

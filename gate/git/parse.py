@@ -1,0 +1,218 @@
+"""Parsing `git diff --raw --numstat -z` output as it streams: NUL-ended
+records read in chunks (`_records`, `_tokens`), raw records paired with the
+numstat records after them (`parse_diff`) into `FileChange`s, and what the
+counts and the copy search need collected on the way (`_Uncounted`,
+`_Target`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, NamedTuple
+
+from gate.git.conventions import _CHUNK
+from gate.paths import from_bytes
+
+if TYPE_CHECKING:
+    from gate.changes import FileChange
+
+# gate.changes (and with it dataclasses) is imported where it is used, not
+# here: `gate check` starts git before paying for those imports.  The status
+# strings are gate.changes' constants (a test checks they agree).
+MODE_SUBMODULE = "160000"
+UNKNOWN = "unknown"
+_STATUS = {
+    "A": "added",
+    "D": "deleted",
+    "M": "modified",
+    "R": "renamed",
+    "C": "copied",
+    "T": "type_changed",
+}
+
+# A path's bytes as text: gate.paths owns the mapping (reversible; a byte
+# that is not UTF-8 is kept, never replaced by U+FFFD).
+_decode_path = from_bytes
+
+
+def _records(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
+    """NUL-ended records of a stream in chunks of whole records, each chunk
+    starting with a NUL and ending without one (about `size` bytes each)."""
+    read = getattr(stream, "read1", stream.read)
+    tail = b""
+    while True:
+        chunk: bytes = read(size)
+        if not chunk:
+            break
+        data = tail + chunk
+        cut = data.rfind(b"\0")
+        if cut < 0:
+            tail = data
+            continue
+        yield b"\0" + data[:cut]
+        tail = data[cut + 1 :]
+    if tail:
+        raise ValueError("output does not end with NUL")
+
+
+def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
+    """NUL-separated tokens of a stream, read in chunks of at most `size` bytes
+    as they arrive (so parsing overlaps with git's work)."""
+    for chunk in _records(stream, size):
+        yield from chunk[1:].split(b"\0")
+
+
+def _raw_status(header: bytes) -> tuple[str, str | None, str | None, bytes, bytes]:
+    """(status letter, old mode, new mode, old oid, new oid) from
+    ':100644 100644 sha sha M'."""
+    fields = header[1:].split(b" ")
+    if len(fields) != 5:
+        raise ValueError(f"unexpected raw record {header[:80]!r}")
+    old_mode = fields[0].decode("ascii")
+    new_mode = fields[1].decode("ascii")
+    letter = fields[4][:1].decode("ascii")
+    return (
+        letter,
+        None if old_mode == "000000" else old_mode,
+        None if new_mode == "000000" else new_mode,
+        fields[2],
+        fields[3],
+    )
+
+
+def _count(field: bytes) -> int:
+    return int(field)
+
+
+class _Uncounted(NamedTuple):
+    """A file whose counts come from its blobs: `files[at]`, with the blob
+    names of its file sides (None for a side that is absent or a submodule)."""
+
+    at: int
+    old: str | None
+    new: str | None
+
+
+def _blob(mode: str | None, oid: bytes) -> str | None:
+    if mode is None or mode == MODE_SUBMODULE:
+        return None
+    return oid.decode("ascii")
+
+
+def parse_diff(
+    tokens: Iterator[bytes],
+    files: list[FileChange] | None = None,
+    blobs: list[_Uncounted] | None = None,
+    targets: list[_Target] | None = None,
+    texts: list[_Uncounted] | None = None,
+) -> list[FileChange]:
+    """Pair `--raw` records with the `--numstat` records that follow, in order.
+
+    Appends to `files` (when given) as records are paired.
+
+    A file git calls binary, and a file <-> submodule change, get unknown
+    counts (None) here, never 0: `blobs` (when given) collects what
+    `_count_binary` needs to count them from the blobs.  A submodule side
+    counts no lines, and a file whose blob did not change (a pure rename or
+    a mode change) counts 0.
+
+    `targets` (when given) collects the added and modified files with
+    content (not empty, not a submodule): what `_find_copies` asks whether
+    it is a copy of a file of the base.
+
+    `texts` (when given) collects the text files whose content changed,
+    with the blob names of both sides: `_count_lone_cr` reads them for a
+    carriage return alone, a line end git's counts miss."""
+    from gate.changes import EMPTY_BLOBS, FileChange
+
+    def change(
+        letter: str,
+        old_mode: str | None,
+        new_mode: str | None,
+        path: str,
+        old_path: str | None,
+        added: int | None,
+        deleted: int | None,
+        binary: bool,
+    ) -> FileChange:
+        return FileChange(
+            path=path,
+            status=_STATUS.get(letter, UNKNOWN),
+            old_path=old_path,
+            added=added,
+            deleted=deleted,
+            binary=binary,
+            old_mode=old_mode,
+            new_mode=new_mode,
+        )
+
+    empty = {name.encode("ascii") for name in EMPTY_BLOBS}
+    raw: list[tuple[str, str | None, str | None, str, str | None, bytes, bytes]] = []
+    if files is None:
+        files = []
+    index = 0
+    for token in tokens:
+        if token.startswith(b":"):
+            letter, old_mode, new_mode, old_oid, new_oid = _raw_status(token)
+            if letter in ("R", "C"):
+                old = _decode_path(next(tokens))
+                new = _decode_path(next(tokens))
+                raw.append((letter, old_mode, new_mode, new, old, old_oid, new_oid))
+            else:
+                path = _decode_path(next(tokens))
+                raw.append((letter, old_mode, new_mode, path, None, old_oid, new_oid))
+            continue
+        # A numstat record: "ADDED\tDELETED\tPATH" or "ADDED\tDELETED\t" + old + new.
+        parts = token.split(b"\t", 2)
+        if len(parts) != 3:
+            raise ValueError(f"unexpected numstat record {token[:80]!r}")
+        if parts[2] == b"":
+            next(tokens)
+            next(tokens)
+        if index >= len(raw):
+            raise ValueError("more numstat records than raw records")
+        letter, old_mode, new_mode, path, old_path, old_oid, new_oid = raw[index]
+        raw[index] = _RELEASED  # release what was paired
+        index += 1
+        binary = parts[0] == b"-"
+        added: int | None
+        deleted: int | None
+        if binary or MODE_SUBMODULE in (old_mode, new_mode):
+            old_blob, new_blob = _blob(old_mode, old_oid), _blob(new_mode, new_oid)
+            if old_blob == new_blob:  # the same content, or no file side at all
+                added = deleted = 0
+            else:
+                added = deleted = None
+                if blobs is not None:
+                    blobs.append(_Uncounted(len(files), old_blob, new_blob))
+        else:
+            added = _count(parts[0])
+            deleted = _count(parts[1])
+            if texts is not None and old_oid != new_oid:
+                texts.append(
+                    _Uncounted(len(files), _blob(old_mode, old_oid), _blob(new_mode, new_oid))
+                )
+        if (
+            targets is not None
+            and letter in ("A", "M")
+            and new_mode not in (None, MODE_SUBMODULE)
+            and new_oid not in empty
+            and new_oid != old_oid  # a mode change copies nothing
+        ):
+            targets.append(_Target(len(files), new_oid))
+        files.append(change(letter, old_mode, new_mode, path, old_path, added, deleted, binary))
+    # A raw record without numstat (git prints none for some unmerged or odd
+    # entries): still a touched path, with unknown counts.
+    for letter, old_mode, new_mode, path, old_path, _, _ in raw[index:]:
+        files.append(change(letter, old_mode, new_mode, path, old_path, None, None, False))
+    return files
+
+
+_RELEASED = ("", None, None, "", None, b"", b"")
+
+
+class _Target(NamedTuple):
+    """An added or modified file `files[at]` whose new blob is `oid`: a copy
+    of a file of the base when that blob, or one like it, is there."""
+
+    at: int
+    oid: bytes

@@ -1,0 +1,608 @@
+"""Running git: `Repo`, every call through `Repo.run` (or a streaming
+helper) with a scrubbed environment and fixed configuration
+(`gate.git.conventions`); revisions, merge bases and what `base...head` is
+judged as (`Span`), objects through one cat-file session, history
+(`Repo.history`), and starting a tree diff (`Repo.start_diff`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from gate.errors import GateError
+from gate.git.catfile import _CatFile, _tree_entries
+from gate.git.conventions import _CONFIG, _SCRUBBED, _SHA, BIG_FILE, _first_line
+from gate.git.diff import DiffJob
+from gate.git.view import _private_view
+from gate.paths import from_bytes, quoted
+
+if TYPE_CHECKING:
+    from gate.changes import BaseTree, FileChange, FileTexts
+
+SHALLOW_HINT = (
+    "this is a shallow clone: fetch the full history "
+    "(actions/checkout: fetch-depth: 0, or git fetch --unshallow)"
+)
+
+
+def is_sha(rev: str) -> bool:
+    """True for a full (SHA-1 or SHA-256) lower-case hex object name."""
+    return _SHA.match(rev) is not None
+
+
+def short(sha: str) -> str:
+    return sha[:12]
+
+
+class Repo:
+    """A git repository at `path` (a work tree, any folder inside one, or a bare repo)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] = ".",
+        *,
+        config: Sequence[str] = (),
+        big_file: int = BIG_FILE,
+    ) -> None:
+        """`config` adds `-c NAME=VALUE` settings to every git call (the Action
+        passes `safe.directory=<workspace>` for a checkout owned by another uid).
+        `big_file` is `core.bigFileThreshold` in bytes, also the largest blob
+        whose lines the gate counts when git calls it binary."""
+        self.path = Path(path)
+        self._cats: dict[int, _CatFile] = {}  # `blob_session`s, by the thread that opened each
+        self._shallow: bool | None = None
+        self._git_dir: str | None = None
+        self._view: tuple[tempfile.TemporaryDirectory[str], dict[str, str], str] | None = None
+        self._view_lock = threading.Lock()
+        # `_base_blobs`: the tree it listed last, and the whole listing of a
+        # tree asked about twice (root, blob -> paths, number of files).
+        self._listed: str | None = None
+        self._listing: tuple[str, Mapping[bytes, Sequence[str]], int] | None = None
+        self.big_file = big_file
+        self._config = (
+            "-c",
+            f"core.bigFileThreshold={big_file}",
+            *(arg for item in config for arg in ("-c", item)),
+        )
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_OPTIONAL_LOCKS"] = "0"
+        env["GIT_NO_REPLACE_OBJECTS"] = "1"
+        # $GIT_DIR/info/grafts rewrites parents as replace refs do: it could
+        # move the merge base past a commit of the change (a silent pass).  A
+        # path that cannot exist (not the null device, which git reads and
+        # then warns that grafts are deprecated) turns it off without a word.
+        env["GIT_GRAFT_FILE"] = os.path.join(os.devnull, "no-grafts")
+        env["LC_ALL"] = "C"
+        env["LANGUAGE"] = "C"
+        env["GIT_ATTR_NOSYSTEM"] = "1"
+        if extra:
+            env.update(extra)
+        return env
+
+    def _argv(self, args: Sequence[str]) -> list[str]:
+        return ["git", "-C", str(self.path), *_CONFIG, *self._config, *args]
+
+    def _argv_here(self, args: Sequence[str]) -> list[str]:
+        """Like `_argv`, for a git run in another folder with an explicit `GIT_DIR`."""
+        return ["git", *_CONFIG, *self._config, *args]
+
+    def _start_error(self, exc: OSError) -> GateError:
+        if isinstance(exc, FileNotFoundError) and not self.path.is_dir():
+            return GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
+        return GateError(f"cannot run git ({exc}): install git and put it on PATH")
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        input: bytes | None = None,
+        ok: Iterable[int] = (0,),
+    ) -> bytes:
+        """Run `git ARGS` in the repository and return its stdout.
+
+        `env` adds variables (for example a temporary `GIT_INDEX_FILE`).  A
+        non-zero exit raises `GateError` with the first line of git's stderr.
+        """
+        try:
+            proc = subprocess.run(
+                self._argv(args),
+                input=input,
+                capture_output=True,
+                env=self._env(env),
+                check=False,
+            )
+        except OSError as exc:
+            raise self._start_error(exc) from None
+        if proc.returncode not in tuple(ok):
+            raise GateError(f"git {args[0]} failed: {_first_line(proc.stderr)}")
+        return proc.stdout
+
+    def diff_view(self) -> tuple[dict[str, str], str]:
+        """The environment and folder every tree diff of this repository runs
+        in (`_private_view`), made on first use and removed with the `Repo`
+        (or at exit): one per diff would cost `gate lab` a folder of links
+        made and removed per patch."""
+        with self._view_lock:
+            if self._view is None:
+                folder = tempfile.TemporaryDirectory(prefix="gate-diff-")
+                try:
+                    env, cwd = _private_view(self, folder.name, "git diff")
+                except BaseException:
+                    folder.cleanup()
+                    raise
+                self._view = (folder, env, cwd)
+            return dict(self._view[1]), self._view[2]
+
+    def _try(self, args: Sequence[str]) -> tuple[int, bytes, bytes]:
+        try:
+            proc = subprocess.run(
+                self._argv(args), capture_output=True, env=self._env(), check=False
+            )
+        except OSError as exc:
+            raise self._start_error(exc) from None
+        return proc.returncode, proc.stdout, proc.stderr
+
+    # -- revisions ----------------------------------------------------------
+
+    def is_shallow(self) -> bool:
+        if self._shallow is None:
+            code, out, _ = self._try(["rev-parse", "--is-shallow-repository"])
+            self._shallow = code == 0 and out.strip() == b"true"
+        return self._shallow
+
+    def check_repository(self) -> None:
+        """Raise a clear error unless `path` is inside a git repository."""
+        self.git_dir()
+
+    def git_dir(self) -> str:
+        """The absolute git directory (GateError when `path` is not in a repository)."""
+        if self._git_dir is None:
+            if not self.path.is_dir():
+                raise GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
+            code, out, err = self._try(["rev-parse", "--absolute-git-dir"])
+            if b"dubious ownership" in err:
+                raise GateError(
+                    f"git refuses {self.path}: it is owned by another user; trust it with "
+                    f"git config --global --add safe.directory {self.path.resolve()}"
+                )
+            if code != 0 or not out.strip():
+                raise GateError(
+                    f"{self.path} is not a git repository ({_first_line(err)}): "
+                    "run inside a clone or pass --repo DIR"
+                )
+            self._git_dir = out.decode("utf-8", errors="surrogateescape").rstrip("\n")
+        return self._git_dir
+
+    def common_dir(self) -> str:
+        """The folder shared by all work trees (`git rev-parse --git-common-dir`):
+        the git directory itself unless it is a linked work tree's."""
+        git_dir = self.git_dir()
+        try:
+            raw = Path(git_dir, "commondir").read_bytes()
+        except OSError:
+            return git_dir
+        common = raw.decode("utf-8", errors="surrogateescape").rstrip("\n")
+        return os.path.normpath(os.path.join(git_dir, common))
+
+    def try_rev_parse(self, rev: str, peel: str | None = "commit") -> str | None:
+        """The full sha of `rev` (peeled to `peel`), or None when it does not resolve."""
+        spec = f"{rev}^{{{peel}}}" if peel else rev
+        code, out, _ = self._try(["rev-parse", "--verify", "--quiet", "--end-of-options", spec])
+        if code != 0:
+            return None
+        sha = out.decode("ascii", errors="replace").strip()
+        return sha or None
+
+    def rev_parse(self, rev: str, peel: str | None = "commit") -> str:
+        """The full sha of `rev`; `peel` is "commit" (default), "tree", or None (as is).
+
+        Unknown revisions raise `GateError` naming the revision and how to get it.
+        """
+        self.check_repository()
+        sha = self.try_rev_parse(rev, peel)
+        if sha is not None:
+            return sha
+        if peel and self.try_rev_parse(rev, "object") is not None:
+            raise GateError(
+                f"revision {rev!r} is not a {peel}: name a {peel} (a commit sha, branch or tag)"
+            )
+        if self.is_shallow():
+            raise GateError(
+                f"unknown revision {rev!r} in this repository: fetch it; {SHALLOW_HINT}"
+            )
+        raise GateError(
+            f"unknown revision {rev!r} in this repository: fetch it "
+            "(git fetch origin <branch or sha>) or name an existing commit"
+        )
+
+    def resolve(self, *revs: str) -> list[str]:
+        """Full commit shas of `revs`, in one git call when all resolve.
+
+        Also learns the git directory and whether the clone is shallow.  Any
+        problem falls back to `rev_parse` one by one, for its clear messages.
+        """
+        if self.path.is_dir() and not any(r.startswith("-") for r in revs):
+            args = ["rev-parse", "--absolute-git-dir", "--is-shallow-repository"]
+            code, out, _ = self._try([*args, *(f"{r}^{{commit}}" for r in revs)])
+            lines = out.decode("utf-8", errors="surrogateescape").split("\n")
+            if code == 0 and len(lines) == len(revs) + 3 and lines[-1] == "":
+                shas = lines[2:-1]
+                if all(_SHA.match(sha) for sha in shas) and lines[1] in ("true", "false"):
+                    self._git_dir = lines[0]
+                    self._shallow = lines[1] == "true"
+                    return shas
+        return [self.rev_parse(r) for r in revs]
+
+    def merge_base(self, a: str, b: str) -> str:
+        """The merge base of two revisions (what `a...b` diffs from)."""
+        return self.merge_bases(a, b)[0]
+
+    def merge_bases(self, a: str, b: str) -> list[str]:
+        """Every merge base of two revisions, the one `a...b` diffs from first.
+
+        Criss-cross merges leave more than one; git's diff then uses the first
+        (and warns), so the report can say which one was used.
+        """
+        code, out, err = self._try(["merge-base", "--all", "--end-of-options", a, b])
+        if code == 0 and out.strip():
+            return out.decode("ascii", errors="replace").split()
+        if code == 1 and not err.strip():
+            if self.is_shallow():
+                raise GateError(
+                    f"no merge base between {short(a)} and {short(b)}: the fork point is "
+                    f"outside this shallow clone; {SHALLOW_HINT}"
+                )
+            raise GateError(
+                f"no merge base between {short(a)} and {short(b)}: the histories are "
+                "unrelated; pick a --base that the head branched from"
+            )
+        raise GateError(f"git merge-base failed: {_first_line(err)}")
+
+    def merged_tree(self, base: str, head: str) -> str:
+        """The tree that merging commit `head` into commit `base` gives
+        (`git merge-tree --write-tree`, git 2.38 or later: a three-way merge
+        over every merge base, as `git merge` does), written to the object
+        store.  Runs in the private view the diff uses, so no gitattributes
+        file picks a merge driver.  A merge with conflicts is a GateError:
+        the gate cannot tell what merging the change would do."""
+        with tempfile.TemporaryDirectory(prefix="gate-merge-") as folder:
+            env, cwd = _private_view(self, folder, "git merge-tree")
+            args = ["merge-tree", "--write-tree", "--no-messages", "--name-only", "-z"]
+            try:
+                proc = subprocess.run(
+                    self._argv_here([*args, "--end-of-options", base, head]),
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    env=env,
+                    check=False,
+                )
+            except OSError as exc:
+                raise self._start_error(exc) from None
+        fields = proc.stdout.split(b"\0")
+        tree = fields[0].decode("ascii", errors="replace")
+        if proc.returncode == 1 and _SHA.match(tree):
+            conflicted = sorted({from_bytes(f) for f in fields[1:] if f})
+            shown = ", ".join(quoted(p) for p in conflicted[:3])
+            more = f" and {len(conflicted) - 3} more" if len(conflicted) > 3 else ""
+            raise GateError(
+                f"base {short(base)} and head {short(head)} have several merge bases "
+                f"(criss-cross merges) and merging head into base conflicts "
+                f"({shown}{more}): the gate judges what the merge would do to the base and "
+                "cannot tell; merge the base into the branch and push"
+            )
+        if proc.returncode != 0 or not _SHA.match(tree):
+            raise GateError(
+                f"git merge-tree failed: {_first_line(proc.stderr)} (the gate needs git 2.38 "
+                "or later to judge several merge bases)"
+            )
+        return tree
+
+    def uncommitted_paths(self) -> int:
+        """How many paths `git status` lists as changed, staged or untracked (not
+        ignored) in the work tree; 0 for a bare repository."""
+        code, out, _ = self._try(
+            ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames"]
+        )
+        if code != 0:
+            return 0  # no work tree (bare): nothing uncommitted
+        return sum(1 for entry in out.split(b"\0") if entry)
+
+    # -- objects ------------------------------------------------------------
+
+    def _object(self, rev: str) -> str:
+        """`rev` as a full sha.  A full sha is taken as is (saving a git call)
+        and checked by `_check_objects` in the cat-file session instead."""
+        if _SHA.match(rev):
+            return rev
+        return self.rev_parse(rev, peel=None)
+
+    def _check_objects(self, cat: _CatFile, *shas: str | None) -> None:
+        for sha in shas:
+            if sha is not None and cat.kind(sha) is None:
+                self.rev_parse(sha, peel=None)  # raises the usual message
+                raise GateError(f"object {sha} cannot be read: run git fsck")
+
+    @contextlib.contextmanager
+    def blob_session(self) -> Iterator[None]:
+        """Within it, `read_blob` and `read_texts` on this thread share one
+        `git cat-file --batch` process instead of starting one each (`gate
+        backtest`, which reads texts for hundreds of commits).  Each thread
+        opens its own: a session answers one request at a time."""
+        me = threading.get_ident()
+        if me in self._cats:
+            yield
+            return
+        with _CatFile(self) as cat:
+            self._cats[me] = cat
+            try:
+                yield
+            finally:
+                del self._cats[me]
+
+    def _cat_file(self) -> contextlib.AbstractContextManager[_CatFile]:
+        """This thread's `blob_session`, else a new session."""
+        cat = self._cats.get(threading.get_ident())
+        return contextlib.nullcontext(cat) if cat is not None else _CatFile(self)
+
+    def read_blob(self, rev: str, path: str) -> bytes | None:
+        """The bytes of `path` in the tree of `rev`, or None when it is absent (or not a file)."""
+        sha = self._object(rev)
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            return cat.get(f"{sha}:{path}")
+
+    def list_files(self, rev: str) -> tuple[str, ...]:
+        """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""
+        sha = self._object(rev)
+        out = self.run(["ls-tree", "-r", "-z", "--full-tree", "--name-only", sha])
+        return tuple(sorted(from_bytes(raw) for raw in out.split(b"\0") if raw))
+
+    def base_tree(self, rev: str, folders: Iterable[str]) -> BaseTree:
+        """The entries of each of `folders` ("" the root) in the tree of
+        `rev` (`gate.changes.BaseTree`), read as tree objects through one
+        `git cat-file --batch` (no argument list to outgrow), parents first:
+        a folder its parent's entries do not show as a folder is absent at
+        `rev` (or a file there) and not asked for."""
+        from gate.changes import BaseTree
+
+        wanted = sorted(set(folders), key=lambda p: (p.count("/") + bool(p), p))
+        if not wanted:
+            return BaseTree()
+        sha = self._object(rev)
+        entries: dict[str, str] = {}
+        listed: set[str] = set()
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            for folder in wanted:
+                if folder and (
+                    folder.rpartition("/")[0] not in listed or entries.get(folder) != "folder"
+                ):
+                    continue
+                data = cat.tree(f"{sha}:{folder}")
+                if data is None:
+                    continue
+                listed.add(folder)
+                prefix = f"{folder}/" if folder else ""
+                for mode, name in _tree_entries(data, len(sha) // 2):
+                    kind = "link" if mode == b"120000" else "file" if mode[:1] == b"1" else "folder"
+                    if mode == b"160000":
+                        kind = "folder"
+                    entries[prefix + from_bytes(name)] = kind
+        return BaseTree(entries=entries, listed=frozenset(listed))
+
+    def read_texts(
+        self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
+    ) -> dict[str, FileTexts]:
+        """Base and head text of each path (`gate.text.decode`); None where absent.
+
+        `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
+        None reads nothing on that side.  One `git cat-file --batch` serves all.
+        A side over `gate.changes.TEXT_LIMIT` bytes is not kept: the path's
+        entry is `too_large` (content rules then fail naming the limit).
+        """
+        from gate.changes import TEXT_LIMIT, FileTexts, too_large
+        from gate.text import decode
+
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        base = self._object(base_rev) if base_rev is not None else None
+        head = self._object(head_rev) if head_rev is not None else None
+        out: dict[str, FileTexts] = {}
+        with self._cat_file() as cat:
+            self._check_objects(cat, base, head)
+            for path in wanted:
+                texts: list[str | None] = []
+                for name, side in (("base", base), ("head", head)):
+                    data = cat.get_upto(f"{side}:{path}", TEXT_LIMIT) if side else None
+                    if isinstance(data, int):
+                        out[path] = too_large(name, data)
+                        break
+                    texts.append(None if data is None else decode(data))
+                else:
+                    out[path] = FileTexts(base=texts[0], head=texts[1])
+        return out
+
+    # -- history ------------------------------------------------------------
+
+    def history(self, rev: str | None, *, last: int | None = None) -> list[LogEntry]:
+        """The first-parent commits of `rev` (a revision, or a range such as
+        `v1.0..main`), newest first, at most `last` of them: one `git log`
+        call for the whole range, no process per commit.  A shallow clone's
+        boundary commit, whose parents it lacks, has `shallow` set."""
+        if rev is not None and rev.startswith("-"):
+            raise GateError(f"revision range {rev!r} starts with '-': name revisions, not options")
+        self.check_repository()
+        fields = "%x00".join(
+            (
+                "%H",
+                "%P",
+                "%an",
+                "%ae",
+                "%cn",
+                "%ce",
+                "%s",
+                "%(trailers:key=Co-authored-by,valueonly,unfold,separator=%x1f)",
+            )
+        )
+        args = [
+            "log",
+            "--first-parent",
+            "--no-show-signature",
+            "--no-color",
+            f"--format=tformat:{fields}%x00",
+        ]
+        if last is not None:
+            args.append(f"--max-count={last}")
+        code, out, err = self._try([*args, "--end-of-options", rev or "HEAD", "--"])
+        if code != 0:
+            raise GateError(
+                f"git log cannot read {rev or 'HEAD'!r}: {_first_line(err)}; "
+                "name a revision or a range such as main~50..main"
+            )
+        boundary: frozenset[str] = frozenset()
+        if self.is_shallow():
+            with contextlib.suppress(OSError):
+                boundary = frozenset(Path(self.common_dir(), "shallow").read_text().split())
+        entries = []
+        for line in out.split(b"\0\n"):
+            if not line:
+                continue
+            parts = [p.decode("utf-8", errors="replace") for p in line.split(b"\0")]
+            if len(parts) != 8 or not _SHA.match(parts[0]):
+                raise GateError("cannot read git log output: report this bug")
+            sha, parents = parts[0], tuple(parts[1].split())
+            entries.append(
+                LogEntry(
+                    sha=sha,
+                    parents=parents,
+                    author_name=parts[2],
+                    author_email=parts[3],
+                    committer_name=parts[4],
+                    committer_email=parts[5],
+                    subject=parts[6],
+                    co_authors=tuple(v for v in parts[7].split("\x1f") if v.strip()),
+                    shallow=sha in boundary,
+                )
+            )
+        return entries
+
+    # -- diff ---------------------------------------------------------------
+
+    def diff(self, base: str, head: str, *, merge_base: bool = True) -> tuple[FileChange, ...]:
+        """Every file changed from `base` to `head`, sorted by path.
+
+        With `merge_base` (default) this is `base...head`: the change since the
+        fork point (`merge_base`), as a pull request shows it; with several
+        merge bases, what merging head into base does (`Span`).  Otherwise it
+        is the plain `base head` tree diff (both may be commits or trees).
+        """
+        old, new = (span(self, base, head)[:2]) if merge_base else (base, head)
+        with self.start_diff(old, new) as job:
+            return job.result()
+
+    def start_diff(self, old: str, new: str, *, background: bool = True) -> DiffJob:
+        """Start the tree diff `old` -> `new` in the background;
+        `DiffJob.result()` collects it.
+
+        For the change `base...head` pass the merge base as `old`
+        (`merge_bases(base, head)[0]`, the one `git diff base...head` uses):
+        git is never asked to work it out again.  Lets the caller load and
+        validate the rubric while git computes line counts.  Use it as a
+        context manager so that an abandoned job is killed.  Without
+        `background` git's output is parsed in `result()` instead, on the
+        caller's thread (for a caller with nothing to do meanwhile).
+        """
+        return DiffJob(self, old, new, background=background)
+
+
+class LogEntry(NamedTuple):
+    """One commit as `Repo.history` reads it: its sha, parents, author and
+    committer, subject, `Co-authored-by:` trailer values (git's trailer
+    parsing: any case of the key, the message's last paragraph only)."""
+
+    sha: str
+    parents: tuple[str, ...]
+    author_name: str
+    author_email: str
+    committer_name: str
+    committer_email: str
+    subject: str
+    co_authors: tuple[str, ...]
+    shallow: bool = False  # a shallow clone's boundary: its parents are not here
+
+
+class Span(NamedTuple):
+    """What the change `base...head` is judged as: the tree diff `old` ->
+    `new`, texts read from the same two sides.
+
+    With one merge base that is the merge base -> head, the diff a pull
+    request shows.  With several (criss-cross merges), no single one of them
+    tells what the change does: a branch that merged another line of history
+    with `-s ours` would undo that line's files unseen from one base.  Then
+    `old` is `base` and `new` the tree merging head into base gives
+    (`Repo.merged_tree`): what merging the change would do to the base."""
+
+    old: str
+    new: str
+    bases: tuple[str, ...]
+
+    @property
+    def merged(self) -> bool:
+        return len(self.bases) > 1
+
+
+def span(repo: Repo, base: str, head: str) -> Span:
+    """The `Span` of commits `base` and `head` (full shas)."""
+    bases = tuple(repo.merge_bases(base, head))
+    if len(bases) == 1:
+        return Span(bases[0], head, bases)
+    return Span(base, repo.merged_tree(base, head), bases)
+
+
+class Started(NamedTuple):
+    """A change `base...head` whose tree diff is running (`start_change`):
+    the resolved commits, what is judged (`Span`) and the `DiffJob`."""
+
+    repo: Repo
+    base: str
+    head: str
+    judged: Span
+    job: DiffJob
+
+
+@contextlib.contextmanager
+def start_change(
+    repo: Repo, base_rev: str, head_rev: str, *, parent: bool = False, background: bool = True
+) -> Iterator[Started]:
+    """Resolve `base_rev` and `head_rev` to commits and start the tree diff
+    of the change `base...head` (`Span`, computed once and passed to git);
+    `gate.changes.git.changes_of` turns it into a change set.  Between the
+    two the caller may load the rubric while git computes line counts.
+
+    `parent`: the caller vouches that `base_rev` and `head_rev` are full
+    commit shas and `base_rev` is a parent of `head_rev` (its own merge base
+    with it, the only one), as `gate backtest` reads them from `git log`:
+    three git calls fewer, the same change (a missing object still fails the
+    diff).  `background` is `Repo.start_diff`'s."""
+    if parent:
+        base, head = base_rev, head_rev
+        judged = Span(base, head, (base,))
+    else:
+        base, head = repo.resolve(base_rev, head_rev)
+        judged = span(repo, base, head)
+    with repo.start_diff(judged.old, judged.new, background=background) as job:
+        yield Started(repo, base, head, judged, job)
