@@ -34,7 +34,6 @@ from gate.agents import AGENT, HUMAN, Authorship, Commit, classify, pull_request
 from gate.changes import ChangeSet
 from gate.changes.git import changes_from_git
 from gate.errors import GateError
-from gate.changes.git import changes_from_git
 from gate.git.repo import LogEntry, Repo
 from gate.judge import examples_verdict, judge
 from gate.rubric import Rubric, Rule
