@@ -112,6 +112,7 @@ def dotted(node: ast.expr, limit: int = 64) -> str:
 
 
 def target_names(target: ast.expr) -> list[str]:
+    """The plain names an assignment target binds (`a`, `a, *b`, `[a, (b, c)]`)."""
     if isinstance(target, ast.Name):
         return [target.id]
     if isinstance(target, (ast.Tuple, ast.List)):
@@ -122,12 +123,15 @@ def target_names(target: ast.expr) -> list[str]:
 
 
 def chain_root(node: ast.expr) -> ast.expr:
+    """What an attribute or item chain starts from (`a` of `a.b[0].c`)."""
     while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
         node = node.value
     return node
 
 
 def parameters(args: ast.arguments) -> list[ast.arg]:
+    """Every parameter of a signature: positional-only, positional,
+    keyword-only, then `*args` and `**kwargs`."""
     out = [*args.posonlyargs, *args.args, *args.kwonlyargs]
     out.extend(a for a in (args.vararg, args.kwarg) if a is not None)
     return out
