@@ -1,4 +1,4 @@
-"""The cost of splitting JS/TS and Go test files into units (gate.testcases.js, go).
+"""The cost of splitting test files into units (gate.testcases.python, js, go).
 
     python bench/bench_testcases.py [--lines 10000] [--runs 5] [--python VENV/bin/python]
 
@@ -9,13 +9,16 @@ fresh interpreter's first `units()` call on a small file (imports, loading
 the grammar, one parse), each the fastest of `--runs`; then, in this
 process, the median wall and CPU time of `units()` and of the bare
 tree-sitter parse on a generated test file of `--lines` lines (Jest-style
-describes and tests; Go `TestX` functions with table-driven subtests); and
-the installed size of each wheel's folders in site-packages.
+describes and tests; Go `TestX` functions with table-driven subtests), and
+of the Python split (uncached, `ast` walked once) and the bare `ast.parse`
+on a generated pytest file (fixtures, test classes, parametrized tests);
+and the installed size of each wheel's folders in site-packages.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import statistics
 import subprocess
@@ -46,6 +49,34 @@ def js_file(lines: int) -> str:
         out.append("")
         n += 1
     return "\n".join(out[:lines]) + "\n"
+
+
+def python_file(lines: int) -> str:
+    out = ["import pytest", "from pathlib import Path", "", "ROOT = Path(__file__).parent", ""]
+    n = 0
+    while len(out) < lines:
+        out += [
+            "",
+            "@pytest.fixture",
+            f"def limit{n}(tmp_path):",
+            f"    return tmp_path / 'limit{n}'",
+            "",
+            "",
+            f"class TestClamp{n}:",
+            "    def setup_method(self):",
+            f"        self.low = {n}",
+            "",
+            f"    def test_low(self, limit{n}):",
+            f"        assert clamp(self.low - 1, limit{n}) == self.low",
+            "",
+            "",
+            '@pytest.mark.parametrize("value", [1, 2, 3])',
+            f"def test_clamp{n}(value):",
+            "    assert clamp(value) == value",
+            "",
+        ]
+        n += 1
+    return "\n".join(out) + "\n"
 
 
 def go_file(lines: int) -> str:
@@ -126,22 +157,33 @@ def main() -> None:
         best = min(first_call(args.python, suffix) for _ in range(args.runs))
         print(f"fresh interpreter, first units() for {suffix}: {best * 1000:.1f} ms")
 
-    from gate.testcases import _treesitter, go, js
+    from gate.testcases import _treesitter, go, js, python
 
-    for label, text, grammar, split in (
-        ("Jest .ts", js_file(args.lines), "typescript", lambda t: js.units(t, ".ts")),
-        ("Jest .js", js_file(args.lines), "javascript", lambda t: js.units(t, ".js")),
-        ("Go", go_file(args.lines), "go", go.units),
+    for label, text, parse, split in (
+        (
+            "Jest .ts",
+            js_file(args.lines),
+            _treesitter._parser("typescript").parse,
+            lambda t: js.units(t, ".ts"),
+        ),
+        (
+            "Jest .js",
+            js_file(args.lines),
+            _treesitter._parser("javascript").parse,
+            lambda t: js.units(t, ".js"),
+        ),
+        ("Go", go_file(args.lines), _treesitter._parser("go").parse, go.units),
+        ("pytest .py", python_file(args.lines), ast.parse, python._units),  # uncached
     ):
         data = text.encode()
-        parse = _treesitter._parser(grammar)
         found = split(text)
-        bare = median_time(lambda: parse.parse(data), args.runs)  # noqa: B023
+        bare = median_time(lambda: parse(data), args.runs)  # noqa: B023
         whole = median_time(lambda: split(text), args.runs)  # noqa: B023
+        parser = "ast" if parse is ast.parse else "tree-sitter"
         print(
             f"{label}: {text.count(chr(10)):,} lines, {len(data):,} bytes, {len(found):,} units: "
             f"units() {whole[0] * 1000:.0f} ms wall ({whole[1] * 1000:.0f} ms CPU), of which "
-            f"the tree-sitter parse {bare[0] * 1000:.0f} ms ({bare[1] * 1000:.0f} ms CPU)"
+            f"the {parser} parse {bare[0] * 1000:.0f} ms ({bare[1] * 1000:.0f} ms CPU)"
         )
 
     import tree_sitter

@@ -7,7 +7,7 @@ piece of support code (a fixture, a helper, a hook, an import, a
 module-level statement), each with its exact code.  `test_drift` keeps every
 base unit as it is and judges what the head adds.
 
-One module per language family, each exposing
+One module or package per language family, each exposing
 `units(text: str) -> tuple[Unit, ...]`, raising `Unparsable` with one
 sentence when the text is not that language (a syntax error, a grammar that
 is not installed).  `units_for(path, text)` picks the module by the path's

@@ -15,7 +15,8 @@ tests off without touching a test file.  Two kinds of place:
   scripts).  `section_change(path, base, head)` says whether that part was
   added, changed or removed, or that the gate cannot tell ("unreadable: ...",
   which the rule counts as drift).  TOML and JSON are parsed, so reformatting
-  that keeps the values is no change; INI sections are compared line by line.
+  that keeps the values is no change; INI sections are compared line by line
+  (`gate.testcases.sections` reads each format; this module owns the table).
 
 Every glob starts with `**/`: discovery is by nearest file upward (pytest's
 rootdir and inifile, Mocha's parent-directory lookup, tox), or per package
@@ -161,19 +162,10 @@ flags in CI files (`forbidden_paths` on CI files covers those).
 
 from __future__ import annotations
 
-import ast
-import fnmatch
-import re
-import sys
-import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from gate import globs
-from gate.errors import GateError
-from gate.jsontext import loads
-from gate.text import lines
+from gate.testcases.sections import VIEWS, Unreadable, named_view, narrow_scripts
 
 
 @dataclass(frozen=True)
@@ -362,18 +354,6 @@ class Section:
     what: str
 
 
-# npm runs these on install, before any test; a chosen script's command may
-# name other scripts, which are then chosen too.
-_LIFECYCLE = (
-    "preinstall",
-    "install",
-    "postinstall",
-    "prepare",
-    "preprepare",
-    "postprepare",
-    "prepublish",
-)
-
 _DENO_KEYS = ("test", "exclude", "tasks", "workspace")
 _DENO_WHAT = '"test", "exclude", "tasks" and "workspace"'
 
@@ -446,364 +426,6 @@ def section_for(path: str) -> Section | None:
     return None
 
 
-class _Unreadable(Exception):
-    pass
-
-
-def _toml(text: str) -> dict[str, Any]:
-    """`text` parsed as TOML by the parser pytest itself uses: the standard
-    library's on Python 3.11+, else `tomli` (a dependency of the gate on
-    Python 3.10)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:  # an install that skipped the gate's dependencies
-            raise _Unreadable(
-                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
-                "of the gate on Python 3.10 (pip install tomli)"
-            ) from None
-    try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
-        raise _Unreadable(f"is not valid TOML ({exc})") from None
-    return data
-
-
-_ABSENT = object()
-
-
-def _lookup(data: Any, dotted: str) -> Any:
-    node = data
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _ABSENT
-        node = node[part]
-    return node
-
-
-def _keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
-    found = {k: v for k in keys if (v := _lookup(data, k)) is not _ABSENT}
-    return found or None
-
-
-def _toml_view(section: Section, text: str) -> object:
-    return _keyed(_toml(text), section.keys)
-
-
-_WORD = re.compile(r"[^\s;&|()<>'\"`=,]+")
-
-
-def _chosen_scripts(scripts: dict[str, Any]) -> set[str]:
-    """The names of the scripts that decide what `npm test` (or an install
-    before it) runs: see the module docstring."""
-    chosen = {n for n in scripts if "test" in n.casefold() or n in _LIFECYCLE}
-    todo = list(chosen)
-    while todo:
-        command = scripts.get(todo.pop())
-        if not isinstance(command, str):
-            continue
-        for word in _WORD.findall(command):
-            named = (
-                [n for n in scripts if fnmatch.fnmatchcase(n, word)]
-                if any(c in word for c in "*?[")
-                else [word]
-                if word in scripts
-                else []
-            )
-            for name in named:
-                if name not in chosen:
-                    chosen.add(name)
-                    todo.append(name)
-    return chosen
-
-
-def _json_object(text: str) -> dict[str, Any]:
-    try:
-        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
-    except GateError as exc:
-        raise _Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
-    if not isinstance(data, dict):
-        raise _Unreadable("is not a JSON object")
-    return data
-
-
-def _package_json_view(section: Section, text: str) -> object:
-    """package.json's runner keys, with `scripts` narrowed to the chosen ones
-    (both sides' choices are compared by `_compare_package_json`)."""
-    data = _json_object(text)
-    return _keyed(data, section.keys)
-
-
-def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
-    """`text` cut into JSON strings (True, as written, quotes included) and
-    the text between them (False)."""
-    parts: list[tuple[bool, str]] = []
-    i, n, last = 0, len(text), 0
-    while i < n:
-        if text[i] == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            parts += [(False, text[last:i]), (True, text[i : j + 1])]
-            i = last = j + 1
-        else:
-            i += 1
-    parts.append((False, text[last:]))
-    return parts
-
-
-def _jsonc_to_json(text: str) -> str:
-    """JSONC (JSON with `//` and `/* */` comments and trailing commas, as
-    Deno reads it) as strict JSON text: a comment becomes a space and a comma
-    before `}` or `]` is dropped, outside strings only."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:  # comments first: a `"` inside a comment opens no string
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j == -1 else j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            if j == -1:
-                raise _Unreadable("has a /* comment that is never closed")
-            out.append(" ")
-            i = j + 2
-        else:
-            out.append(c)
-            i += 1
-    parts = _strings_and_rest("".join(out))
-    kept: list[str] = []
-    for is_string, piece in parts:
-        # strings cut the text: a trailing comma and its bracket share a piece
-        kept.append(piece if is_string else re.sub(r",(\s*[}\]])", r"\1", piece))
-    return "".join(kept)
-
-
-def _jsonc_view(section: Section, text: str) -> object:
-    return _keyed(_json_object(_jsonc_to_json(text)), section.keys)
-
-
-def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
-    """Every section whose `[...]` header mentions one of `words` (case
-    folded), with its lines up to the next header at the start of a line."""
-    sections: list[list[str]] = []
-    current: list[str] | None = None
-    for line in found:
-        stripped = line.strip()
-        if stripped.startswith("[") and any(w in stripped.casefold() for w in words):
-            current = [line]
-            sections.append(current)
-        elif line.startswith("["):
-            current = None
-        elif current is not None:
-            current.append(line)
-    return sections
-
-
-def _ini_view(section: Section, text: str) -> object:
-    # The gate's notion of a line and Python's `str.splitlines` (which ini
-    # parsers use): a section is compared under both.
-    ours = _ini_sections([line.rstrip("\r\n") for line in lines(text)], section.keys)
-    pythons = _ini_sections(text.splitlines(), section.keys)
-    return (ours, pythons) if ours or pythons else None
-
-
-def _local(tag: object) -> str:
-    """An XML tag without its `{namespace}`."""
-    return str(tag).rsplit("}", 1)[-1]
-
-
-def _canonical(element: Any) -> object:
-    """An XML element as a comparable value: tag, attributes, stripped text
-    and children, in order (whitespace between elements is formatting)."""
-    return (
-        _local(element.tag),
-        tuple(sorted(element.attrib.items())),
-        (element.text or "").strip(),
-        tuple(_canonical(child) for child in element),
-    )
-
-
-_POM_WORDS = ("test", "skip", "surefire", "failsafe", "junit", "groups")
-_POM_PLUGINS = ("surefire", "failsafe", "junit", "testng")
-_POM_BUILD = ("testSourceDirectory", "testOutputDirectory", "testResources")
-
-
-def _pom_view(section: Section, text: str) -> object:
-    import xml.etree.ElementTree as ET
-
-    try:
-        root = ET.fromstring(text)
-    except (ET.ParseError, ValueError, RecursionError) as exc:
-        raise _Unreadable(f"is not well-formed XML ({exc})") from None
-
-    def child(element: Any, name: str) -> list[Any]:
-        return [c for c in element if _local(c.tag) == name]
-
-    def text_of(element: Any, name: str) -> str:
-        return " ".join((c.text or "").strip() for c in child(element, name))
-
-    view: dict[str, object] = {}
-    properties = [
-        (_local(p.tag), (p.text or "").strip())
-        for props in child(root, "properties")
-        for p in props
-        if any(w in _local(p.tag).casefold() for w in _POM_WORDS)
-    ]
-    dependencies = [
-        _canonical(d)
-        for d in root.iter()
-        if _local(d.tag) == "dependency" and text_of(d, "scope").casefold() == "test"
-    ]
-    plugins = [
-        _canonical(p)
-        for p in root.iter()
-        if _local(p.tag) == "plugin"
-        and any(w in text_of(p, "artifactId").casefold() for w in _POM_PLUGINS)
-    ]
-    folders = [
-        _canonical(e) for b in child(root, "build") for e in b if _local(e.tag) in _POM_BUILD
-    ]
-    for name, found in (
-        ("properties", properties),
-        ("test dependencies", dependencies),
-        ("test plugins", plugins),
-        ("test folders", folders),
-        ("modules", [_canonical(m) for m in child(root, "modules")]),
-        ("profiles", [_canonical(p) for p in child(root, "profiles")]),
-    ):
-        if found:
-            view[name] = found
-    return view or None
-
-
-_GO_COMMENT = re.compile(r"//.*")
-
-
-def _gomod_view(section: Section, text: str) -> object:
-    """Present (a tuple) with every line that may be an `ignore` directive or
-    inside an `ignore ( ... )` block, comments removed."""
-    found: list[str] = []
-    in_block = False
-    for raw in text.splitlines():
-        line = _GO_COMMENT.sub("", raw).strip()
-        if in_block:
-            if line.startswith(")"):
-                in_block = False
-            elif line:
-                found.append(line)
-            continue
-        if "ignore" in line:
-            found.append(line)
-            if re.match(r"ignore\s*\(", line) and not line.rstrip().endswith(")"):
-                in_block = True
-    return tuple(found)
-
-
-# Names through which a module can define `load_tests` without spelling it.
-_DYNAMIC = (
-    "load_tests",
-    "globals",
-    "vars",
-    "locals",
-    "setattr",
-    "exec",
-    "eval",
-    "compile",
-    "__dict__",
-    "__getattr__",
-    "__class__",
-    "__import__",
-    "importlib",
-    "modules",
-    "builtins",
-)
-
-
-def _can_define_load_tests(text: str) -> bool:
-    # Python reads identifiers NFKC-normalized: a fullwidth `l` in `load_tests` is an `l`.
-    folded = unicodedata.normalize("NFKC", text)
-    if any(word in folded for word in _DYNAMIC):
-        return True
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True  # cannot tell: count it as able
-    return any(
-        isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
-        for node in ast.walk(tree)
-    )
-
-
-def _names_load_tests(text: str) -> bool:
-    """Whether `text` spells `load_tests` (read NFKC-normalized, as Python
-    reads identifiers)."""
-    return "load_tests" in unicodedata.normalize("NFKC", text)
-
-
-def _named_view(section: Section, text: str) -> object:
-    """An `__init__.py` outside the test paths: the whole file once a side
-    spells `load_tests`.  Source packages' `__init__.py` files use
-    `globals()`, `importlib`, `__getattr__` and `sys.modules` for their own
-    ends all the time (lazy imports, re-exports), and unittest's discovery
-    reaches them only in a flat layout run from the root; counting every one
-    of those as runner configuration failed most PRs that touch a package
-    (8 of github/spec-kit's last 150 PRs), so outside the test paths only
-    the name itself counts.  A `load_tests` built there without spelling it
-    is out of reach."""
-    return text if _names_load_tests(text) else None
-
-
-def _python_view(section: Section, text: str) -> object:
-    return text if _can_define_load_tests(text) else None
-
-
-_VIEWS: dict[str, Callable[[Section, str], object]] = {
-    "toml": _toml_view,
-    "json": _package_json_view,
-    "jsonc": _jsonc_view,
-    "pom": _pom_view,
-    "ini": _ini_view,
-    "gomod": _gomod_view,
-    "python": _python_view,
-}
-
-
-def _narrow_scripts(before: object, after: object) -> tuple[object, object]:
-    """Both package.json views with `scripts` kept to the scripts either side
-    chooses, each side's value (or None) under every chosen name."""
-    sides = [dict(v) if isinstance(v, dict) else None for v in (before, after)]
-    scripts = [s.get("scripts") if s is not None else None for s in sides]
-    if not any(isinstance(s, dict) for s in scripts):
-        return before, after
-    chosen: set[str] = set()
-    for s in scripts:
-        if isinstance(s, dict):
-            chosen |= _chosen_scripts(s)
-    out: list[object] = []
-    for side, script in zip(sides, scripts, strict=True):
-        if side is None:
-            out.append(None)
-            continue
-        if isinstance(script, dict):
-            kept = {n: script.get(n) for n in sorted(chosen) if n in script}
-            if kept:
-                side["scripts"] = kept
-            else:
-                del side["scripts"]
-        out.append(side or None)
-    return out[0], out[1]
-
-
 def section_change(
     path: str, base: str | None, head: str | None, *, at_test_path: bool = True
 ) -> str | None:
@@ -813,26 +435,26 @@ def section_change(
     "changed", "removed", or "unreadable: WHY" when a side cannot be read
     (the rule counts that as drift).  `at_test_path`: whether `path` is at
     a test path; an `__init__.py` elsewhere counts only when a side spells
-    `load_tests` (`_names_load_tests`).  Pure; raises ValueError for a path
+    `load_tests` (`sections.named_view`).  Pure; raises ValueError for a path
     that is not a section file (a caller's mistake)."""
     section = section_for(path)
     if section is None:
         raise ValueError(f"{path!r} is not a runner section file")
-    view = _VIEWS[section.format]
+    view = VIEWS[section.format]
     if section.format == "python" and not at_test_path:
-        view = _named_view
+        view = named_view
     values: list[object] = []
     for side, text in (("base", base), ("head", head)):
         if text is None:
             values.append(None)
             continue
         try:
-            values.append(view(section, text))
-        except _Unreadable as exc:
+            values.append(view(section.keys, text))
+        except Unreadable as exc:
             return f"unreadable: the {side} version {exc}"
     before, after = values
     if section.format == "json":
-        before, after = _narrow_scripts(before, after)
+        before, after = narrow_scripts(before, after)
     if before == after:
         return None
     if before is None:

@@ -1,4 +1,4 @@
-"""gate/testcases/python.py on what real test files add: a new import or
+"""gate/testcases/python/ on what real test files add: a new import or
 helper whose name existing code mentions only in prose, or binds locally,
 is welcome; one whose name existing code reads through the module (a global
 load, a builtin, a fixture parameter, a name-shaped string, a string

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate import globs
-from gate.testcases import runners
+from gate.testcases import runners, sections
 from gate.testcases.runners import CONFIG_FILES, RUNNERS, SECTION_GLOBS, section_change
 
 is_config = globs.matcher(CONFIG_FILES, globs.FOLDED)
@@ -289,7 +289,7 @@ def test_a_path_that_is_no_section_file_is_a_callers_mistake() -> None:
 
 _name = st.text(alphabet="abcdefghijklmnopqrsuvwxyz", min_size=1, max_size=6).filter(
     lambda n: (
-        n not in runners._LIFECYCLE
+        n not in sections._LIFECYCLE
         and n not in ("jest", "babel", "mocha", "ava", "tap", "config", "node")
     )
 )

@@ -1,0 +1,112 @@
+"""JavaScript and TypeScript test files (Jest, Vitest, Mocha, node:test) as units.
+
+`units(text, suffix)` parses with tree-sitter (the javascript grammar for
+`.js .jsx .mjs .cjs`, typescript for `.ts .mts .cts`, tsx for `.tsx`) and
+splits the file into its top-level statements, opening `describe` blocks:
+
+* **A case** is a call of a test function at the top level or directly in
+  a `describe` body: `it`, `test`, `specify`, `bench`, their `x`/`f`
+  forms (`xit`, `fit`, `xtest`), with modifiers (`it.skip`,
+  `test.concurrent.each(table)(...)`, `test.skipIf(cond)(...)`,
+  `it.todo`, `test.failing`, ...).  Its key is the function (`it`, `test`;
+  `xit` and `it.skip` are `it`, so skipping a test changes that test) and
+  the path of describe titles and its own title: `it clamp > rounds
+  down`.  A title that is a string literal is keyed by its text between
+  the quotes; a template string or any other expression by its source
+  text.  A key that repeats gets ` #2`, ` #3` in file order (the runner
+  runs both).  Its code is the whole statement; `t.test`/nested calls
+  inside its callback are part of it.
+* **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
+  modifiers, `describe.each(table)(...)`) is a container: its body's
+  statements are units with the describe's title in their path, and the
+  describe itself is a unit `describe <path>` whose code is the call
+  without its body (`describe.skip('clamp', () => {});`), so adding
+  `.skip` or changing its arguments changes a unit.  A describe whose
+  callback is not a function with a block body is one unit, COLLECTION.
+* **COLLECTION** is code that runs when the runner loads the file, or that
+  changes what the other tests see: hooks (`beforeEach`, `beforeAll`,
+  `afterEach`, `afterAll`, Mocha's `before`, `after`, `setup`,
+  `teardown`, `suiteSetup`, `suiteTeardown`), `jest.mock(...)`,
+  `vi.mock(...)`, any other call or expression statement (`jest.spyOn`,
+  `vi.stubGlobal`, `Object.defineProperty`, `'use strict'`), an
+  assignment (`globalThis.x = ...`, `module.exports = ...`,
+  `process.env.X = ...`), any other statement (`if`, `for`, `try`, a
+  loop that defines tests), an import with no names (`import './setup'`),
+  a declaration whose initializer may run code (below), a namespace with
+  a body, a focused test or describe (`it.only`, `fit`, `describe.only`:
+  it turns the file's other tests off), a test or describe whose title,
+  table or other argument may run code, and a comment pragma that changes
+  how the file runs (`@jest-environment`, `@vitest-environment`,
+  `@jsx...`, `@ts-nocheck`, `@flow`).
+* **SUPPORT** is a definition: an import with names, `const`/`let`/`var`
+  whose initializers only define (literals, names, functions, classes
+  without static code, object and array literals of those,
+  `require('x')`, `jest.fn()`/`vi.fn()`), `function`, `class`, TypeScript
+  types, interfaces, enums with constant members, `declare`, `export`s of
+  those, and the describe frames above.  `binds` are the names it binds
+  (an import of `it` from elsewhere binds `it`), so a new definition that
+  rebinds a name existing tests use is seen.  Declarations inside describe
+  bodies report their names too.
+
+A file that binds a runner name itself (`function it(name, fn) { fn() }`,
+`const require = ...`, `let jest = ...`) other than by importing it from
+a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
+`bun:test`, `@playwright/test`, or `require` of one) is split again
+without that name: its calls are then ordinary calls, COLLECTION (such an
+`it` may run its "test" when the file loads).  A runner function imported
+under another name (`import { test as base } from 'vitest'`) is that
+function, and so is Vitest's `const test = base.extend({...})` whose
+fixtures only define (a SUPPORT unit): `test('x', ...)` is then a case.
+
+An initializer "may run code" unless it is made only of the definitions
+above: a call, `new`, `await`, an assignment, a member access (a getter),
+a spread or destructuring (an iterator or getters), arithmetic on
+anything but literals (`valueOf`), a static block, a static field or
+computed key that does any of these, or a decorator all count as running
+code.  Reading a plain name is taken as not running code.
+
+Comments outside units are not units (except the pragmas above), and
+neither is the text between units.  `Unparsable` when the grammar is not
+installed, the tree has an ERROR or MISSING node (a syntax error, or
+syntax the grammar does not know, such as Flow types in a `.js` file),
+or describe blocks nest deeper than `MAX_DEPTH`.
+
+This package is that splitter, one module a job: `frameworks` (the test
+frameworks' globals and the shapes of their calls), `loading` (whether an
+expression, a declaration or a class runs code when the file loads) and
+`splitter` (the statements and describe bodies as units).  Here: `units`,
+what `gate.testcases` calls, with the grammar each suffix names.
+"""
+
+from __future__ import annotations
+
+from gate.testcases import Unit, Unparsable
+from gate.testcases._treesitter import parse
+from gate.testcases.js.splitter import Splitter
+
+SUFFIXES = {
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
+
+
+def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
+    """The units of a JS/TS test file; `suffix` (`.ts`, `.tsx`, `.js`, ...)
+    picks the grammar."""
+    grammar = SUFFIXES.get(suffix.lower())
+    if grammar is None:
+        raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
+    source = parse(text, grammar)
+    splitter = Splitter(source, frozenset())
+    splitter.statements(source.root.children, (), 0)
+    shadowed = splitter.shadowed()
+    if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
+        splitter = Splitter(source, shadowed)
+        splitter.statements(source.root.children, (), 0)
+    return tuple(splitter.found)

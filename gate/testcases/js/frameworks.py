@@ -1,0 +1,152 @@
+"""The JS/TS test frameworks' globals (Jest, Vitest, Mocha, node:test):
+the test, describe and hook functions (`TESTS`, `DESCRIBES`, `HOOKS`), the
+modules that export them (`RUNNER_MODULES`), their modifiers (`.only`,
+`.each(table)`, ...), the comment pragmas that change how a file runs, and
+a call's shape read off the tree (`runner_call` -> `Call`: the function,
+its modifiers, curried arguments and arguments)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from gate.testcases._treesitter import Source, named
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# The runner's globals: the name a key shows for each root.
+TESTS = {
+    "it": "it",
+    "xit": "it",
+    "fit": "it",
+    "test": "test",
+    "xtest": "test",
+    "specify": "specify",
+    "xspecify": "specify",
+    "bench": "bench",
+}
+DESCRIBES = {
+    "describe": "describe",
+    "xdescribe": "describe",
+    "fdescribe": "describe",
+    "context": "context",
+    "xcontext": "context",
+    "suite": "suite",
+    "xsuite": "suite",
+}
+HOOKS = frozenset(
+    {
+        "beforeEach",
+        "beforeAll",
+        "afterEach",
+        "afterAll",
+        "before",
+        "after",
+        "setup",
+        "teardown",
+        "suiteSetup",
+        "suiteTeardown",
+    }
+)
+FOCUSED = frozenset({"fit", "fdescribe"})
+# Names whose calls are read as the runner's (tests, hooks) or as only
+# defining (`require('x')`, `jest.fn()`); a file that binds one itself,
+# other than by importing it from a runner module, loses that reading.
+TRUSTED = frozenset({*TESTS, *DESCRIBES, *HOOKS, "require", "jest", "vi"})
+RUNNER_MODULES = frozenset(
+    {"vitest", "@jest/globals", "mocha", "node:test", "bun:test", "@playwright/test"}
+)
+MODIFIERS = frozenset(
+    {
+        "only",
+        "skip",
+        "todo",
+        "concurrent",
+        "sequential",
+        "shuffle",
+        "each",
+        "for",
+        "failing",
+        "fails",
+        "runIf",
+        "skipIf",
+    }
+)
+CURRIED = frozenset({"each", "for", "runIf", "skipIf"})  # take arguments, return the test function
+# Comment pragmas that change how the whole file runs.
+PRAGMA = re.compile(r"@(?:jest-environment|vitest-environment|jsx|ts-nocheck|flow\b)")
+
+
+class Call(NamedTuple):
+    root: str  # the called global: it, describe, beforeEach, ...
+    modifiers: tuple[str, ...]  # .only, .each, ... in order
+    curried: tuple[Node, ...]  # arguments of `.each(table)`, `.skipIf(cond)`
+    args: tuple[Node, ...]  # the last call's arguments
+
+
+_OPTIONAL = ("optional_chain", "?.")
+
+
+def runner_call(source: Source, node: Node, resolve: Callable[[str], str | None]) -> Call | None:
+    """`node` as a call of a runner global (`it.only`, `test.each(t)`, ...), or None."""
+    if node.type != "call_expression":
+        return None
+    args = node.child_by_field_name("arguments")
+    current = node.child_by_field_name("function")
+    if args is None or args.type != "arguments" or current is None:
+        return None
+    if any(c.type in _OPTIONAL for c in node.children):  # `it?.(...)`
+        return None
+    modifiers: list[str] = []
+    curried: list[Node] = []
+    while True:
+        if current.type == "identifier":
+            root = source.text(current)
+            break
+        if current.type == "member_expression":
+            prop = current.child_by_field_name("property")
+            obj = current.child_by_field_name("object")
+            optional = any(c.type in _OPTIONAL for c in current.children)
+            if prop is None or obj is None or optional:
+                return None
+            if prop.type != "property_identifier" or source.text(prop) not in MODIFIERS:
+                return None
+            modifiers.append(source.text(prop))
+            current = obj
+        elif current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            inner = current.child_by_field_name("arguments")
+            if function is None or inner is None or function.type != "member_expression":
+                return None
+            prop = function.child_by_field_name("property")
+            if prop is None or source.text(prop) not in CURRIED:
+                return None
+            curried.append(inner)
+            current = function
+        else:
+            return None
+    canonical = resolve(root)
+    if canonical is None:
+        return None
+    return Call(canonical, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
+
+
+def runner_aliases(source: Source, clause: Node) -> dict[str, str]:
+    """`import { test as base, it }`: {"base": "test"}, the runner names
+    imported under another name."""
+    found: dict[str, str] = {}
+    stack = [clause]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_specifier":
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            if alias is not None and name is not None:
+                imported = source.text(name)
+                if imported in TESTS or imported in DESCRIBES or imported in HOOKS:
+                    found[source.text(alias)] = imported
+        else:
+            stack.extend(named(node))
+    return found

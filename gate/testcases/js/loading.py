@@ -1,0 +1,249 @@
+"""What runs when the runner loads a JS/TS test file (`Loading`): whether
+an expression only defines (`inert`: literals, names, functions, classes
+without static code, object and array literals of those, `require('x')`,
+`jest.fn()`), and the same for a declarator, a binding pattern's defaults,
+a callback's parameters and a class; a call, `new`, a getter, a spread or
+a decorator may run code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gate.testcases._treesitter import COMMENTS, Source, named
+from gate.testcases.js.frameworks import RUNNER_MODULES
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+LITERALS = frozenset({"number", "string", "true", "false", "null", "undefined", "regex"})
+# TypeScript wrappers whose value is their first named child.
+TYPE_WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_expression"})
+
+
+class Loading:
+    """The load-time reading of one file's code: `untrusted` are the runner
+    names the file binds itself (a `require` or `jest` of its own is not
+    the runner's, so calling it may run anything)."""
+
+    def __init__(self, source: Source, untrusted: frozenset[str]) -> None:
+        self.source = source
+        self.untrusted = untrusted
+
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    def inert_declarator(self, declarator: Node) -> bool:
+        """A `name = value` that only defines: destructuring is allowed only
+        from `require(...)` (it runs getters or an iterator otherwise)."""
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is None:
+            return False
+        if name.type != "identifier":
+            if value is None or not self.is_require(value):
+                return False
+            return self.inert_pattern(name)
+        return value is None or self.inert(value)
+
+    def inert_pattern(self, pattern: Node) -> bool:
+        """A pattern's defaults and computed keys only define."""
+        stack = [pattern]
+        while stack:
+            node = stack.pop()
+            if node.type in ("required_parameter", "optional_parameter"):  # TypeScript
+                value = node.child_by_field_name("value")
+                if value is not None and not self.inert(value):
+                    return False
+            if node.type in ("assignment_pattern", "object_assignment_pattern"):
+                right = node.child_by_field_name("right")
+                if right is not None and not self.inert(right):
+                    return False
+            elif node.type == "computed_property_name":
+                if not all(self.inert(c) for c in named(node)):
+                    return False
+                continue
+            stack.extend(named(node))
+        return True
+
+    def inert_parameters(self, function: Node) -> bool:
+        """A callback's default parameter values only define (a describe
+        callback is called with no arguments, so its defaults run)."""
+        params = function.child_by_field_name("parameters")
+        if params is None:
+            return True
+        return self.inert_pattern(params)
+
+    def requires_runner(self, node: Node) -> bool:
+        """`const { describe, it } = require('mocha')`: every declarator takes
+        a runner module."""
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            return False
+        values = [
+            c.child_by_field_name("value")
+            for c in node.named_children
+            if c.type == "variable_declarator"
+        ]
+        return bool(values) and all(
+            v is not None and self.is_require(v) and self.required(v) in RUNNER_MODULES
+            for v in values
+        )
+
+    def required(self, node: Node) -> str:
+        """The module name of a `require('x')...` that `is_require` accepted."""
+        while node.type == "member_expression":
+            obj = node.child_by_field_name("object")
+            if obj is None:
+                return ""
+            node = obj
+        args = node.child_by_field_name("arguments")
+        parts = named(args) if args is not None else []
+        return self.text(parts[0])[1:-1] if parts else ""
+
+    def is_require(self, node: Node) -> bool:
+        """`require('x')`, `require('x').y`: loading a module by name."""
+        while node.type == "member_expression":
+            prop = node.child_by_field_name("property")
+            obj = node.child_by_field_name("object")
+            if prop is None or obj is None or prop.type != "property_identifier":
+                return False
+            node = obj
+        if node.type != "call_expression":
+            return False
+        function = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if function is None or args is None or self.text(function) != "require":
+            return False
+        if "require" in self.untrusted:
+            return False
+        parts = named(args) if args.type == "arguments" else []
+        return len(parts) == 1 and parts[0].type == "string"
+
+    def is_mock_function(self, node: Node) -> bool:
+        """`jest.fn(...)`, `vi.fn(...)` whose arguments only define."""
+        function = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if function is None or args is None or args.type != "arguments":
+            return False
+        if self.text(function) not in ("jest.fn", "vi.fn"):
+            return False
+        if self.text(function).split(".")[0] in self.untrusted:
+            return False
+        return all(self.inert(a) for a in named(args))
+
+    def inert(self, node: Node | None) -> bool:
+        """Whether evaluating the expression `node` only defines (see the
+        module doc); iterative, so any depth is fine."""
+        if node is None:
+            return True
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            more = self._inert_parts(current)
+            if more is None:
+                return False
+            stack.extend(more)
+        return True
+
+    def _inert_parts(self, node: Node) -> list[Node] | None:
+        """The parts of `node` that must be inert too, or None when `node` may run code."""
+        kind = node.type
+        if kind in LITERALS or kind in FUNCTIONS or kind in COMMENTS:
+            return []
+        if kind in ("identifier", "this", "property_identifier", "shorthand_property_identifier"):
+            return []
+        if kind == "template_string":
+            # `${x}` calls x's toString: only literals may be substituted
+            subs = [c for c in named(node) if c.type == "template_substitution"]
+            if not all(part.type in LITERALS for sub in subs for part in named(sub)):
+                return None
+            return []
+        if kind in ("parenthesized_expression", "array", "sequence_expression"):
+            return named(node)
+        if kind == "ternary_expression":
+            return named(node)
+        if kind == "object":
+            return named(node)
+        if kind == "pair":
+            return named(node)
+        if kind == "computed_property_name":
+            return named(node)
+        if kind == "method_definition":
+            name = node.child_by_field_name("name")
+            return [name] if name is not None and name.type == "computed_property_name" else []
+        if kind == "class":
+            return [] if self.inert_class(node) else None
+        if kind in TYPE_WRAPPERS:
+            parts = named(node)
+            return parts[:1]
+        if kind == "type_assertion":
+            parts = named(node)
+            return parts[-1:]
+        if kind == "unary_expression":
+            operator = node.child_by_field_name("operator")
+            argument = node.child_by_field_name("argument")
+            op = self.text(operator) if operator is not None else ""
+            if argument is None or op == "delete":
+                return None
+            if op in ("!", "typeof", "void"):
+                return [argument]
+            return [] if argument.type in LITERALS else None
+        if kind == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            op = self.text(operator) if operator is not None else ""
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is None or right is None:
+                return None
+            if op in ("&&", "||", "??", "===", "!=="):
+                return [left, right]
+            if op in ("in", "instanceof"):
+                return None
+            if all(side.type in LITERALS for side in (left, right)):
+                return []
+            return None
+        if kind == "call_expression":
+            if self.is_require(node) or self.is_mock_function(node):
+                return []
+            return None
+        if kind == "member_expression" and self.is_require(node):
+            return []
+        return None
+
+    def inert_class(self, node: Node) -> bool:
+        """A class definition that runs no code: a heritage of names, no
+        decorator, no static block, static fields and computed keys that
+        only define."""
+        stack = [node]
+        while stack:  # a decorator anywhere runs when the class is defined
+            current = stack.pop()
+            if current.type == "decorator":
+                return False
+            stack.extend(current.named_children)
+        for child in named(node):
+            if child.type == "class_heritage":
+                for part in named(child):
+                    if part.type == "extends_clause":
+                        if not all(self.inert_heritage(v) for v in named(part)):
+                            return False
+                    elif part.type != "implements_clause" and not self.inert_heritage(part):
+                        return False
+        body = node.child_by_field_name("body")
+        if body is None:
+            return True
+        for member in named(body):
+            if member.type == "class_static_block":
+                return False
+            name = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if name is not None and name.type == "computed_property_name" and not self.inert(name):
+                return False
+            if member.type in ("field_definition", "public_field_definition"):
+                static = any(c.type == "static" for c in member.children)
+                if static and not self.inert(member.child_by_field_name("value")):
+                    return False
+        return True
+
+    def inert_heritage(self, node: Node) -> bool:
+        if node.type in ("type_arguments", "type_identifier"):
+            return True
+        return node.type == "identifier"

@@ -1,0 +1,445 @@
+"""A JS/TS test file's statements as units (`Splitter`): cases, describe
+frames opened into their bodies, hooks and other collection-time code,
+imports one unit a bound name, declarations and exports with the names
+they bind, and the runner names a file binds itself (`shadowed`), for
+which the file is split again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.testcases._treesitter import COMMENTS, Source, UniqueKeys, named
+from gate.testcases.js.frameworks import (
+    DESCRIBES,
+    FOCUSED,
+    HOOKS,
+    PRAGMA,
+    RUNNER_MODULES,
+    TESTS,
+    TRUSTED,
+    Call,
+    runner_aliases,
+    runner_call,
+)
+from gate.testcases.js.loading import FUNCTIONS, Loading
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+MAX_DEPTH = 64
+CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
+TYPE_ONLY = {
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "function_signature": "function",
+}
+
+
+class Splitter:
+    def __init__(self, source: Source, shadowed: frozenset[str]) -> None:
+        self.source = source
+        self.untrusted = shadowed  # runner names this file binds itself
+        self.loading = Loading(source, shadowed)  # what runs when the file is loaded
+        self.from_runner: set[str] = set()  # keys of imports from a runner module
+        # local names of runner functions: `import { test as base } from 'vitest'`,
+        # `const test = base.extend({...})` (Vitest's fixtures)
+        self.aliases: dict[str, str] = {}
+        self.found: list[Unit] = []
+        self._keys = UniqueKeys()
+
+    def shadowed(self) -> frozenset[str]:
+        """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
+        `vi`, ...) a unit binds other than an import from a runner module: a
+        file's own `function it(name, fn) { fn() }` runs every "test" when
+        the file loads, so its calls are not taken as tests."""
+        bound = {n for u in self.found if u.key not in self.from_runner for n in u.binds}
+        return frozenset(bound & TRUSTED)
+
+    def runner_root(self, name: str) -> str | None:
+        """The runner function a called name is (`it`, `describe`, ...), or None."""
+        if name in self.aliases:
+            return self.aliases[name]
+        if name in self.untrusted:
+            return None
+        return name if name in TESTS or name in DESCRIBES or name in HOOKS else None
+
+    def extended_test(self, node: Node) -> str | None:
+        """`const X = test.extend({...})` (chained `.extend(...)` too) with
+        arguments that only define: the runner root X stands for, or None."""
+        if node.type != "lexical_declaration" or node.children[0].type != "const":
+            return None
+        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(declarators) != 1:
+            return None
+        name = declarators[0].child_by_field_name("name")
+        value = declarators[0].child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            return None
+        while value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            args = value.child_by_field_name("arguments")
+            if function is None or args is None or args.type != "arguments":
+                return None
+            prop = function.child_by_field_name("property")
+            obj = function.child_by_field_name("object")
+            if function.type != "member_expression" or prop is None or obj is None:
+                return None
+            if self.text(prop) != "extend" or not all(self.loading.inert(a) for a in named(args)):
+                return None
+            value = obj
+        if value.type != "identifier" or self.text(value) == self.text(name):
+            return None
+        root = self.runner_root(self.text(value))
+        return root if root in TESTS else None
+
+    # --- emitting ---
+
+    def add(
+        self,
+        node: Node,
+        key: str,
+        name: str,
+        role: str,
+        binds: Iterable[str] = (),
+        code: str | None = None,
+    ) -> None:
+        unique, n = self._keys.add(key)
+        self.found.append(
+            Unit(
+                key=unique,
+                name=name if n == 1 else f"{name} #{n}",
+                role=role,
+                code=self.source.text(node) if code is None else code,
+                binds=tuple(dict.fromkeys(binds)),
+                line=self.source.line(node),
+            )
+        )
+
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    # --- statements ---
+
+    def statements(self, nodes: Iterable[Node], path: tuple[str, ...], depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise Unparsable(f"describe blocks nest more than {MAX_DEPTH} deep")
+        for node in nodes:
+            if node.type in COMMENTS:
+                found = PRAGMA.search(self.text(node)) if node.type == "comment" else None
+                if found is not None:
+                    label = _joined(path, found.group())
+                    self.add(node, f"pragma {label}", label, COLLECTION)
+                continue
+            if node.is_named and node.type not in ("empty_statement",):
+                self.statement(node, path, depth)
+
+    def statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
+        kind = node.type
+        if kind == "expression_statement":
+            self.expression_statement(node, path, depth)
+        elif kind == "export_statement":
+            self.export(node, path)
+        elif kind == "import_statement":
+            self.import_(node, path)
+        elif (root := self.extended_test(node)) is not None:
+            names = self.name_of(node.named_children[0]) if node.named_children else []
+            label = _joined(path, ", ".join(names))
+            self.add(node, f"const {label}", label, SUPPORT, names)
+            self.from_runner.add(self.found[-1].key)
+            self.aliases.update(dict.fromkeys(names, root))
+        else:
+            declared = self.declaration(node)
+            if declared is None:
+                label = _joined(path, kind)
+                self.add(node, f"statement {label}", label, COLLECTION)
+            else:
+                word, names, inert = declared
+                label = _joined(path, ", ".join(names) or word)
+                binds = names if word != "declare" else []  # a type, no runtime binding
+                self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
+                if self.loading.requires_runner(node):
+                    self.from_runner.add(self.found[-1].key)
+
+    def declaration(self, node: Node) -> tuple[str, list[str], bool] | None:
+        """(keyword, bound names, inert) for a declaration; None for any other statement."""
+        kind = node.type
+        if kind in ("lexical_declaration", "variable_declaration"):
+            word = node.children[0].type  # const, let, var
+            names: list[str] = []
+            inert = word in ("const", "let", "var")
+            for child in node.named_children:
+                if child.type == "variable_declarator":
+                    names += _pattern_names(self.source, child.child_by_field_name("name"))
+                    inert = inert and self.loading.inert_declarator(child)
+            return word, names, inert
+        if kind in ("function_declaration", "generator_function_declaration"):
+            return "function", self.name_of(node), True
+        if kind in CLASSES:
+            return "class", self.name_of(node), self.loading.inert_class(node)
+        if kind in TYPE_ONLY:
+            return TYPE_ONLY[kind], self.name_of(node), True
+        if kind == "enum_declaration":
+            body = node.child_by_field_name("body")
+            members = named(body) if body is not None else []
+            inert = all(
+                m.type == "property_identifier"
+                or (
+                    m.type == "enum_assignment"
+                    and self.loading.inert(m.child_by_field_name("value"))
+                )
+                for m in members
+            )
+            return "enum", self.name_of(node), inert
+        if kind == "ambient_declaration":  # `declare ...`: types only, nothing runs
+            return "declare", [self.ambient_name(node)], True
+        if kind == "import_alias":  # `import x = N.y`
+            first = named(node)
+            return "import", [self.text(first[0])] if first else [], True
+        return None
+
+    def ambient_name(self, node: Node) -> str:
+        """What a `declare` declares: `global`, a module's name, a declaration's names."""
+        inner = named(node)
+        if not inner or inner[0].type == "statement_block":
+            return "global"
+        declared = self.declaration(inner[0])
+        if declared is not None and declared[1]:
+            return ", ".join(declared[1])
+        name = inner[0].child_by_field_name("name")
+        return self.text(name) if name is not None else inner[0].type
+
+    def name_of(self, node: Node) -> list[str]:
+        name = node.child_by_field_name("name")
+        return [self.text(name)] if name is not None else []
+
+    def expression_statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
+        inner = named(node)
+        expr = inner[0] if len(inner) == 1 else None
+        if expr is not None and expr.type in ("internal_module", "module"):
+            label = _joined(path, "".join(self.name_of(expr)) or expr.type)
+            self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
+            return
+        call = runner_call(self.source, expr, self.runner_root) if expr is not None else None
+        if call is not None and call.root in TESTS:
+            self.test(node, call, path)
+        elif call is not None and call.root in DESCRIBES:
+            self.describe(node, call, path, depth)
+        elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
+            label = " ".join((call.root, " > ".join(path))).rstrip()
+            self.add(node, label, label, COLLECTION)
+        else:
+            summary = _summary(self.source, expr)
+            label = _joined(path, summary)
+            self.add(node, f"statement {label}", label, COLLECTION)
+
+    def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
+        title = self.title(call)
+        label = " > ".join((*path, title))
+        runs = self.runs_at_collection(call, callback=None)
+        focused = call.root in FOCUSED or "only" in call.modifiers
+        role = COLLECTION if focused or runs else CASE
+        self.add(node, f"{TESTS[call.root]} {label}", label, role)
+
+    def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
+        title = self.title(call)
+        inner = (*path, title)
+        label = " > ".join(inner)
+        key = f"{DESCRIBES[call.root]} {label}"
+        body = None
+        callback = None
+        for arg in reversed(call.args):
+            if arg.type in FUNCTIONS:
+                candidate = arg.child_by_field_name("body")
+                if candidate is not None and candidate.type == "statement_block":
+                    body, callback = candidate, arg
+                break
+        if body is None or callback is None:
+            self.add(node, key, label, COLLECTION)
+            return
+        focused = call.root in FOCUSED or "only" in call.modifiers
+        runs = self.runs_at_collection(call, callback) or not self.loading.inert_parameters(
+            callback
+        )
+        frame = self.source.span(node.start_byte, body.start_byte + 1) + self.source.span(
+            body.end_byte - 1, node.end_byte
+        )
+        self.add(node, key, label, COLLECTION if focused or runs else SUPPORT, code=frame)
+        self.statements(body.children, inner, depth + 1)
+
+    def title(self, call: Call) -> str:
+        if not call.args:
+            return ""
+        first = call.args[0]
+        text = self.text(first)
+        if first.type == "string":
+            return text[1:-1]
+        return text
+
+    def runs_at_collection(self, call: Call, callback: Node | None) -> bool:
+        """Whether a test or describe call's own arguments (title, table,
+        options) may run code when the file is loaded; a test's callback runs
+        later, a describe's `callback` body is split into units."""
+        for args in call.curried:
+            parts = [args] if args.type == "template_string" else named(args)
+            if not all(self.loading.inert(a) for a in parts):
+                return True
+        for arg in call.args:
+            if arg is callback or arg.type in FUNCTIONS:
+                continue
+            if not self.loading.inert(arg):
+                return True
+        return False
+
+    def export(self, node: Node, path: tuple[str, ...]) -> None:
+        declaration = node.child_by_field_name("declaration")
+        value = node.child_by_field_name("value")
+        if declaration is not None:
+            declared = self.declaration(declaration)
+            if declared is not None:
+                word, names, inert = declared
+                label = _joined(path, ", ".join(names) or word)
+                role = SUPPORT if inert else COLLECTION
+                self.add(node, f"export {word} {label}", label, role, names)
+                return
+        if declaration is None and value is None:
+            exprs = [c for c in named(node) if c.type not in ("export_clause", "string")]
+            reexport = node.child_by_field_name("source") is not None
+            value = exprs[0] if len(exprs) == 1 and not reexport else None
+        inert = declaration is None and (value is None or self.loading.inert(value))
+        source = node.child_by_field_name("source")
+        what = "default" if value is not None else self.text(source) if source is not None else "{}"
+        label = _joined(path, what)
+        self.add(node, f"export {label}", label, SUPPORT if inert else COLLECTION)
+
+    def import_(self, node: Node, path: tuple[str, ...]) -> None:
+        source = node.child_by_field_name("source")
+        clause = None
+        for child in named(node):
+            if child.type in ("import_clause", "import_require_clause"):
+                clause = child
+        where = self.text(source)[1:-1] if source is not None else ""
+        if source is None and clause is not None:
+            inner = clause.child_by_field_name("source")
+            where = self.text(inner)[1:-1] if inner is not None else ""
+        label = _joined(path, where)
+        if clause is None:  # `import './setup'`: runs the module for its effects
+            self.add(node, f"import {label}", label, COLLECTION)
+            return
+        first = len(self.found)
+        spelled = self.imported(node, clause)
+        if spelled is None:  # `import x = require(...)`: the statement is the unit
+            self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
+        for what, bound in spelled or ():
+            # one unit a bound name, spelled canonically: a name added to an
+            # existing `import { a } from './x'` (or the line rewrapped) leaves
+            # the units of the names already there as they were
+            code = f"import {what} from {where!r}"
+            self.add(
+                node, f"import {_joined(path, bound)} from {where}", code, SUPPORT, [bound], code
+            )
+        if where in RUNNER_MODULES:
+            self.from_runner.update(u.key for u in self.found[first:])
+            self.aliases.update(runner_aliases(self.source, clause))
+
+    def imported(self, node: Node, clause: Node) -> list[tuple[str, str]] | None:
+        """(how it is imported, the local name) for each name an import
+        clause binds, spelled as an import of that name alone (`X`, `* as
+        X`, `{ a as b }`, `type { T }`), in order; None for a clause that is
+        not split by name."""
+        if clause.type != "import_clause":
+            return None
+        kind = "type " if self.text(node).startswith("import type") else ""
+        out: list[tuple[str, str]] = []
+        for part in named(clause):
+            if part.type == "identifier":
+                out.append((f"{kind}{self.text(part)}", self.text(part)))
+            elif part.type == "namespace_import":
+                names = _import_names(self.source, part)
+                if len(names) != 1:
+                    return None
+                out.append((f"{kind}* as {names[0]}", names[0]))
+            elif part.type == "named_imports":
+                for spec in named(part):
+                    if spec.type != "import_specifier":
+                        continue
+                    names = _import_names(self.source, spec)
+                    if len(names) != 1:
+                        return None
+                    out.append((f"{kind}{{ {' '.join(self.text(spec).split())} }}", names[0]))
+            else:
+                return None
+        return out or None
+
+
+def _summary(source: Source, expr: Node | None) -> str:
+    """A short name for a statement: its callee and first string argument,
+    the target of an assignment, or its node type."""
+    if expr is None:
+        return "statement"
+    if expr.type == "call_expression":
+        function = expr.child_by_field_name("function")
+        args = expr.child_by_field_name("arguments")
+        callee = " ".join(source.text(function).split()) if function is not None else "call"
+        parts = named(args) if args is not None and args.type == "arguments" else []
+        if parts and parts[0].type == "string":
+            return f"{callee[:80]} {source.text(parts[0])[1:-1][:80]}"
+        return callee[:80]
+    if expr.type in ("assignment_expression", "augmented_assignment_expression"):
+        left = expr.child_by_field_name("left")
+        target = " ".join(source.text(left).split()) if left is not None else "?"
+        return f"{target[:80]} ="
+    if expr.type == "string":
+        return source.text(expr)[:80]
+    return expr.type
+
+
+def _joined(path: tuple[str, ...], tail: str) -> str:
+    return " > ".join((*path, tail))
+
+
+def _pattern_names(source: Source, pattern: Node | None) -> list[str]:
+    """The names a binding pattern binds (`a`, `{a, b: c, ...d}`, `[e = 1]`)."""
+    if pattern is None:
+        return []
+    found: list[str] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            found.append(source.text(node))
+        elif kind == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = node.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(reversed(named(node)))
+    return found
+
+
+_IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
+
+
+def _import_names(source: Source, clause: Node) -> list[str]:
+    """The local names an import clause binds."""
+    found: list[str] = []
+    stack = [clause]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_specifier":
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            bound = alias if alias is not None else name
+            if bound is not None:
+                found.append(source.text(bound))
+        elif node.type == "identifier":
+            found.append(source.text(node))
+        elif node.type in _IMPORT_PARTS:
+            stack.extend(reversed([c for c in named(node) if c.type != "string"]))
+    return found
