@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.cli import main
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 RUBRIC = """\
 version: 1

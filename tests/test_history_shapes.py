@@ -26,7 +26,7 @@ from bench.bench_histories import disagreements
 from gate.cli import main
 from gate.errors import GateError
 from gate.git import Repo, changes_from_git
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 NAMES = ["a.txt", "b.py", "d/c.txt", "d/e/f.md", "x", "x/y.txt", "s p", "ü.txt"]
 ENDINGS = [b"\n", b"\r\n", b"\r", b""]

@@ -24,7 +24,7 @@ from gate.cli import main
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
 from gate.git import Repo
 from gate.rubric import DEFAULT_RUBRIC_PATH
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
 

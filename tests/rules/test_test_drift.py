@@ -29,7 +29,7 @@ from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)

@@ -24,7 +24,7 @@ from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from gate.testcases import COLLECTION
 from gate.testcases.python import reaches, units
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 
 PROPS = settings(max_examples=120, deadline=None)
