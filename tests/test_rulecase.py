@@ -73,7 +73,9 @@ def test_the_git_builder_reports_what_gate_check_reports(
     repo.write_many(head)
     second = repo.commit("head")
     capsys.readouterr()
-    code = main(["check", "--repo", str(repo.root), "--base", first, "--head", second, "--format", "json"])
+    code = main(
+        ["check", "--repo", str(repo.root), "--base", first, "--head", second, "--format", "json"]
+    )
     assert code == 1
     (theirs,) = (r for r in json.loads(capsys.readouterr().out)["results"] if r["id"] == "SCOPE")
     assert (theirs["pass"], theirs["message"]) == (mine.passed, mine.message)
