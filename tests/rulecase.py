@@ -166,19 +166,19 @@ class RuleCase:
         change: Change,
         reason: str | None = None,
         *,
-        paths: Iterable[str] = (),
+        reported: Iterable[str] = (),
         findings: Sequence[tuple[int | None, str]] = (),
         source: Builder | None = None,
         **params: Any,
     ) -> RuleResult:
         """Assert the rule fails `change`: `reason` in its message, each of
-        `paths` among its paths, and for each (line, fragment) of `findings`
+        `reported` among its paths, and for each (line, fragment) of `findings`
         a finding at that line (None: any) whose message holds the fragment."""
         result = self.check(change, source=source, **params)
         assert not result.passed, f"{self.kind} passed: {result.message}"
         if reason is not None:
             assert reason in result.message, result.message
-        for path in paths:
+        for path in reported:
             assert path in result.paths, (path, result.paths)
         for line, fragment in findings:
             assert any(

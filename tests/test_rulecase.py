@@ -124,8 +124,8 @@ def test_the_assertions_fail_on_the_wrong_verdict() -> None:
     with pytest.raises(AssertionError):
         case.fails(removed, findings=[(7, "removed")])
     with pytest.raises(AssertionError):
-        case.fails(removed, paths=["elsewhere.py"])
-    case.fails(removed, "is gone", paths=[F], findings=[(1, "removed"), (None, "base line 1")])
+        case.fails(removed, reported=["elsewhere.py"])
+    case.fails(removed, "is gone", reported=[F], findings=[(1, "removed"), (None, "base line 1")])
 
 
 def test_the_rule_goes_through_the_loader() -> None:

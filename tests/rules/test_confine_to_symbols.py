@@ -239,7 +239,7 @@ def test_confine_to_symbols(
     if passed:
         assert CASE.passes(changes, message, symbols=symbols).findings == ()
     else:
-        CASE.fails(changes, message, paths=[F], symbols=symbols)
+        CASE.fails(changes, message, reported=[F], symbols=symbols)
 
 
 def test_findings_group_runs_and_name_head_lines() -> None:

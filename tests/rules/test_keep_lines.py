@@ -179,4 +179,4 @@ def test_keep_lines(
         assert not findings
         CASE.passes(changes, message, lines=lines)
     else:
-        CASE.fails(changes, message, paths=[F], findings=findings, lines=lines)
+        CASE.fails(changes, message, reported=[F], findings=findings, lines=lines)

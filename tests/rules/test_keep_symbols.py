@@ -287,7 +287,7 @@ def test_keep_symbols(
         CASE.passes(changes, message, symbols=symbols)
     else:
         found = [(None, fragment) for fragment in findings]
-        CASE.fails(changes, message, paths=[F], findings=found, symbols=symbols)
+        CASE.fails(changes, message, reported=[F], findings=found, symbols=symbols)
 
 
 def test_syntax_error_finding_names_the_head_line() -> None:
