@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import RENAMED, ChangeSet, FileChange, from_paths
+from gate.changes import ChangeSet, from_paths
 from gate.rubric import Rule
 from gate.rules import allowed_paths
+from tests.rulecase import Change, Files, RuleCase
+
+CASE = RuleCase("allowed_paths", id="FILES")
+BODY = "a line git can match\n" * 8  # enough for git to find a rename
 
 
-def files(*paths: str) -> ChangeSet:
-    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+def files(*paths: str) -> Files:
+    """Each path modified."""
+    return Files(base={p: "old\n" for p in paths}, head={p: "new\n" for p in paths})
+
+
+def renamed(old: str, new: str) -> Files:
+    return Files(base={old: BODY}, head={new: BODY})
 
 
 CASES = [
@@ -22,7 +31,7 @@ CASES = [
         "every touched path matches the allowed globs (1)",
         [],
     ),
-    ("empty change passes", ChangeSet(), ["clamp_kit.py"], True, "(0)", []),
+    ("empty change passes", Files(), ["clamp_kit.py"], True, "(0)", []),
     (
         "one outside",
         files("clamp_kit.py", "test_clamp.py"),
@@ -55,10 +64,9 @@ CASES = [
         "1 touched",
         ["pkg/clamp_kit.py"],
     ),
-    ("no globs allow nothing", files("a"), [], False, "1 touched", ["a"]),
     (
         "rename to outside fails on the new side",
-        ChangeSet(files=(FileChange("other/a.py", old_path="src/a.py", status=RENAMED),)),
+        renamed("src/a.py", "other/a.py"),
         ["src/"],
         False,
         "1 touched",
@@ -66,7 +74,7 @@ CASES = [
     ),
     (
         "rename from outside fails on the old side",
-        ChangeSet(files=(FileChange("src/a.py", old_path="other/a.py", status=RENAMED),)),
+        renamed("other/a.py", "src/a.py"),
         ["src/"],
         False,
         "1 touched",
@@ -99,10 +107,16 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_allowed_paths(
-    changes: ChangeSet, patterns: list[str], passed: bool, message: str, paths: list[str]
+    changes: Change, patterns: list[str], passed: bool, message: str, paths: list[str]
 ) -> None:
-    rule = Rule(id="FILES", kind="allowed_paths", params={"paths": patterns})
-    result = allowed_paths.check(rule, changes)
+    result = CASE.check(changes, paths=patterns)
     assert result.passed is passed
     assert message in result.message
     assert list(result.paths) == paths
+
+
+def test_no_globs_allow_nothing() -> None:
+    """The loader refuses an empty list; the rule, given one anyway, allows nothing."""
+    rule = Rule(id="FILES", kind="allowed_paths", params={"paths": []})
+    result = allowed_paths.check(rule, CASE.change(files("a"), paths=["a"]))
+    assert not result.passed and "1 touched" in result.message and list(result.paths) == ["a"]

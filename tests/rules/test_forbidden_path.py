@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import COPIED, RENAMED, ChangeSet, FileChange, from_paths
-from gate.rubric import Rule
-from gate.rules import forbidden_path
+from gate.changes import ChangeSet, from_paths
+from tests.rulecase import Change, Files, RuleCase
+
+CASE = RuleCase("forbidden_path", id="F2")
+BODY = "a line git can match\n" * 8  # enough for git to find a rename or a copy
 
 
-def files(*paths: str) -> ChangeSet:
-    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+def files(*paths: str) -> Files:
+    """Each path modified."""
+    return Files(base={p: "old\n" for p in paths}, head={p: "new\n" for p in paths})
 
 
 CASES = [
     ("no hit", files("src/a.py"), "secrets/", True, 'no touched path starts with "secrets/"', []),
-    ("empty change", ChangeSet(), "secrets/", True, "no touched path", []),
+    ("empty change", Files(), "secrets/", True, "no touched path", []),
     (
         "hit",
         files("secrets/k", "a"),
@@ -59,7 +62,11 @@ CASES = [
     ),
     (
         "the directory itself as a file, symlink or submodule",
-        files("secrets", "config", "config/prod", "configs"),
+        # a file `config` becomes a folder holding a file `config/prod`
+        Files(
+            base={"secrets": "a\n", "config": "a\n", "configs": "a\n"},
+            head={"secrets": "b\n", "config/prod": "b\n", "configs": "b\n"},
+        ),
         "config/prod/",
         False,
         "2 touched paths",
@@ -68,7 +75,7 @@ CASES = [
     ("prefix only at the start", files("src/secrets/a"), "secrets/", True, "no touched path", []),
     (
         "rename out of the prefix",
-        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=RENAMED),)),
+        Files(base={"secrets/k": BODY}, head={"public/k": BODY}),
         "secrets/",
         False,
         "1 touched",
@@ -76,7 +83,7 @@ CASES = [
     ),
     (
         "a copy out of the prefix reaches its source",
-        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=COPIED),)),
+        Files(base={"secrets/k": BODY}, head={"secrets/k": BODY, "public/k": BODY}),
         "secrets/",
         False,
         "1 touched",
@@ -108,10 +115,9 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_forbidden_path(
-    changes: ChangeSet, prefix: str, passed: bool, message: str, paths: list[str]
+    changes: Change, prefix: str, passed: bool, message: str, paths: list[str]
 ) -> None:
-    rule = Rule(id="F2", kind="forbidden_path", params={"prefix": prefix})
-    result = forbidden_path.check(rule, changes)
+    result = CASE.check(changes, prefix=prefix)
     assert result.passed is passed
     assert message in result.message
     assert list(result.paths) == paths
