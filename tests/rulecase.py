@@ -89,6 +89,25 @@ def edit(path: str, base: Content | None, head: Content | None) -> Files:
     )
 
 
+# A file body long enough for git to call an unchanged copy of it a rename or a copy.
+BODY = "a line git can match\n" * 8
+
+
+def modified(*paths: str) -> Files:
+    """Each of `paths` modified (for the rules that read paths only)."""
+    return Files(base={p: "old\n" for p in paths}, head={p: "new\n" for p in paths})
+
+
+def renamed(old: str, new: str) -> Files:
+    """`old` renamed to `new`, its content unchanged."""
+    return Files(base={old: BODY}, head={new: BODY})
+
+
+def copied(source: str, copy: str) -> Files:
+    """`source` copied to `copy`, both unchanged."""
+    return Files(base={source: BODY}, head={source: BODY, copy: BODY})
+
+
 Change = Files | ChangeSet
 
 

@@ -7,25 +7,15 @@ import pytest
 from gate.changes import ChangeSet, from_paths
 from gate.rubric import Rule
 from gate.rules import allowed_paths
-from tests.rulecase import Change, Files, RuleCase
+from tests.rulecase import Change, Files, RuleCase, modified, renamed
 
 CASE = RuleCase("allowed_paths", id="FILES")
-BODY = "a line git can match\n" * 8  # enough for git to find a rename
-
-
-def files(*paths: str) -> Files:
-    """Each path modified."""
-    return Files(base={p: "old\n" for p in paths}, head={p: "new\n" for p in paths})
-
-
-def renamed(old: str, new: str) -> Files:
-    return Files(base={old: BODY}, head={new: BODY})
 
 
 CASES = [
     (
         "all allowed",
-        files("clamp_kit.py"),
+        modified("clamp_kit.py"),
         ["clamp_kit.py"],
         True,
         "every touched path matches the allowed globs (1)",
@@ -34,7 +24,7 @@ CASES = [
     ("empty change passes", Files(), ["clamp_kit.py"], True, "(0)", []),
     (
         "one outside",
-        files("clamp_kit.py", "test_clamp.py"),
+        modified("clamp_kit.py", "test_clamp.py"),
         ["clamp_kit.py"],
         False,
         "1 touched path lies outside the allowed globs",
@@ -42,7 +32,7 @@ CASES = [
     ),
     (
         "several outside, sorted",
-        files("z", "docs/a.md", "b"),
+        modified("z", "docs/a.md", "b"),
         ["docs/"],
         False,
         "2 touched paths lie outside",
@@ -50,7 +40,7 @@ CASES = [
     ),
     (
         "plain name matches at any depth",
-        files("pkg/clamp_kit.py"),
+        modified("pkg/clamp_kit.py"),
         ["clamp_kit.py"],
         True,
         "every touched path",
@@ -58,7 +48,7 @@ CASES = [
     ),
     (
         "anchored name does not",
-        files("pkg/clamp_kit.py"),
+        modified("pkg/clamp_kit.py"),
         ["/clamp_kit.py"],
         False,
         "1 touched",
@@ -88,16 +78,23 @@ CASES = [
         "1 touched",
         ["x"],
     ),
-    ("a newline is part of a name", files("src/a\nb"), ["src/*"], True, "every touched path", []),
+    (
+        "a newline is part of a name",
+        modified("src/a\nb"),
+        ["src/*"],
+        True,
+        "every touched path",
+        [],
+    ),
     (
         "a newline does not end a segment",
-        files("src/a\n../x"),
+        modified("src/a\n../x"),
         ["src/*"],
         False,
         "1 touched",
         ["src/a\n../x"],
     ),
-    ("newline in a name outside", files("x\nsrc/a"), ["src/"], False, "1 touched", ["x\nsrc/a"]),
+    ("newline in a name outside", modified("x\nsrc/a"), ["src/"], False, "1 touched", ["x\nsrc/a"]),
 ]
 
 
@@ -118,5 +115,5 @@ def test_allowed_paths(
 def test_no_globs_allow_nothing() -> None:
     """The loader refuses an empty list; the rule, given one anyway, allows nothing."""
     rule = Rule(id="FILES", kind="allowed_paths", params={"paths": []})
-    result = allowed_paths.check(rule, CASE.change(files("a"), paths=["a"]))
+    result = allowed_paths.check(rule, CASE.change(modified("a"), paths=["a"]))
     assert not result.passed and "1 touched" in result.message and list(result.paths) == ["a"]

@@ -5,23 +5,24 @@ from __future__ import annotations
 import pytest
 
 from gate.changes import ChangeSet, from_paths
-from tests.rulecase import Change, Files, RuleCase
+from tests.rulecase import Change, Files, RuleCase, copied, modified, renamed
 
 CASE = RuleCase("forbidden_path", id="F2")
-BODY = "a line git can match\n" * 8  # enough for git to find a rename or a copy
-
-
-def files(*paths: str) -> Files:
-    """Each path modified."""
-    return Files(base={p: "old\n" for p in paths}, head={p: "new\n" for p in paths})
 
 
 CASES = [
-    ("no hit", files("src/a.py"), "secrets/", True, 'no touched path starts with "secrets/"', []),
+    (
+        "no hit",
+        modified("src/a.py"),
+        "secrets/",
+        True,
+        'no touched path starts with "secrets/"',
+        [],
+    ),
     ("empty change", Files(), "secrets/", True, "no touched path", []),
     (
         "hit",
-        files("secrets/k", "a"),
+        modified("secrets/k", "a"),
         "secrets/",
         False,
         '1 touched path starts with "secrets/"',
@@ -29,7 +30,7 @@ CASES = [
     ),
     (
         "several hits, sorted",
-        files("secrets/z", "secrets/a/b", "x"),
+        modified("secrets/z", "secrets/a/b", "x"),
         "secrets/",
         False,
         "2 touched paths start with",
@@ -37,16 +38,16 @@ CASES = [
     ),
     (
         "plain prefix, not a directory",
-        files("secretsauce.txt"),
+        modified("secretsauce.txt"),
         "secrets",
         False,
         "1 touched",
         ["secretsauce.txt"],
     ),
-    ("no glob meaning", files("secrets/a"), "secret*", True, "no touched path", []),
+    ("no glob meaning", modified("secrets/a"), "secret*", True, "no touched path", []),
     (
         "literal star matches only a star",
-        files("secret*/a"),
+        modified("secret*/a"),
         "secret*",
         False,
         "1 touched",
@@ -54,7 +55,7 @@ CASES = [
     ),
     (
         "another letter case reaches the same place",
-        files("Secrets/a", "SECRETS/b"),
+        modified("Secrets/a", "SECRETS/b"),
         "secrets/",
         False,
         "2 of them in another letter case",
@@ -72,10 +73,17 @@ CASES = [
         "2 touched paths",
         ["config", "config/prod"],
     ),
-    ("prefix only at the start", files("src/secrets/a"), "secrets/", True, "no touched path", []),
+    (
+        "prefix only at the start",
+        modified("src/secrets/a"),
+        "secrets/",
+        True,
+        "no touched path",
+        [],
+    ),
     (
         "rename out of the prefix",
-        Files(base={"secrets/k": BODY}, head={"public/k": BODY}),
+        renamed("secrets/k", "public/k"),
         "secrets/",
         False,
         "1 touched",
@@ -83,7 +91,7 @@ CASES = [
     ),
     (
         "a copy out of the prefix reaches its source",
-        Files(base={"secrets/k": BODY}, head={"secrets/k": BODY, "public/k": BODY}),
+        copied("secrets/k", "public/k"),
         "secrets/",
         False,
         "1 touched",
@@ -99,13 +107,13 @@ CASES = [
     ),
     (
         "newline in a path",
-        files("ok\nsecrets/x", "secrets/\n"),
+        modified("ok\nsecrets/x", "secrets/\n"),
         "secrets/",
         False,
         "1 touched",
         ["secrets/\n"],
     ),
-    ("quoted prefix in message", files("a"), 'we"ird\n', True, r'"we\"ird\n"', []),
+    ("quoted prefix in message", modified("a"), 'we"ird\n', True, r'"we\"ird\n"', []),
 ]
 
 
