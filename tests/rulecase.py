@@ -81,6 +81,10 @@ class Files:
     base: Mapping[str, Content] = field(default_factory=dict)
     head: Mapping[str, Content] = field(default_factory=dict)
 
+    def __or__(self, other: Files) -> Files:
+        """Both changes in one (`other`'s files win where both name a path)."""
+        return Files(base={**self.base, **other.base}, head={**self.head, **other.head})
+
 
 def edit(path: str, base: Content | None, head: Content | None) -> Files:
     """One file changed from `base` to `head` (None: absent on that side)."""
