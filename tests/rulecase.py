@@ -76,14 +76,21 @@ class Files:
     """A change as the files on its two sides: path -> content (text is
     written as UTF-8).  A path missing from `base` is added, one missing
     from `head` is deleted; a path with the same content on both sides is
-    not part of the change.  git finds renames and copies itself."""
+    not part of the change.  git finds renames and copies itself.
+    `stdout` is the test run's captured output that comes with the change
+    (`gate check --stdout-file`), None when none was captured."""
 
     base: Mapping[str, Content] = field(default_factory=dict)
     head: Mapping[str, Content] = field(default_factory=dict)
+    stdout: str | None = None
 
     def __or__(self, other: Files) -> Files:
-        """Both changes in one (`other`'s files win where both name a path)."""
-        return Files(base={**self.base, **other.base}, head={**self.head, **other.head})
+        """Both changes in one (`other`'s files and output win where both have one)."""
+        return Files(
+            base={**self.base, **other.base},
+            head={**self.head, **other.head},
+            stdout=other.stdout if other.stdout is not None else self.stdout,
+        )
 
 
 def edit(path: str, base: Content | None, head: Content | None) -> Files:
@@ -227,10 +234,10 @@ def build(files: Files, rubric: Rubric, source: Builder = "git") -> ChangeSet:
     wants = text_wants(rubric.rules)
     repo = Repo(scratch.root)
     if source == "git":
-        return changes_from_git(repo, base, head, wants)
+        return changes_from_git(repo, base, head, wants, stdout=files.stdout)
     if source == "patch":
         patch = scratch.git_bytes("diff", "--binary", base, head)
-        return changes_from_patch(repo, base, patch, "rule-test.patch", wants)
+        return changes_from_patch(repo, base, patch, "rule-test.patch", wants, stdout=files.stdout)
     raise ValueError(f"unknown source {source!r}: one of {', '.join(BUILDERS)}")
 
 
@@ -244,7 +251,7 @@ def _example(files: Files) -> ChangeSet:
             raise ValueError(f"{path}: a rubric example holds text only; use source='git'")
         status = ADDED if before is None else DELETED if after is None else MODIFIED
         entries.append({"path": path, "status": status, "before": before, "after": after})
-    return changes_from_example(entries)
+    return changes_from_example(entries, stdout=files.stdout)
 
 
 @functools.lru_cache(maxsize=1)
