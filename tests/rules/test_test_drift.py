@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -318,13 +317,7 @@ def test_git_and_patch_mode_judge_cases(
         ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
     )
     patch = repo.root.parent / "writer.patch"
-    patch.write_bytes(
-        subprocess.run(
-            ["git", "-C", str(repo.root), "diff", "--binary", base, head],
-            capture_output=True,
-            check=True,
-        ).stdout
-    )
+    patch.write_bytes(repo.git_bytes("diff", "--binary", base, head))
     patch_code, patch_result = check_json(
         ["check", "--repo", str(repo.root), "--base", base, "--patch", str(patch)], capsys
     )
