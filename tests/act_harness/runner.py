@@ -109,12 +109,7 @@ def with_base_image(dockerfile: str, base_image: str) -> str:
 def project_files(root: Path = ROOT) -> list[str]:
     """The project's files as a checkout would have them: tracked and untracked,
     minus what git ignores (and minus tracked files deleted in the working tree)."""
-    out = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=root,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8", errors="surrogateescape")
+    out = GitRepo.at(root).git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
     names = sorted({name for name in out.split("\0") if name})
     return [name for name in names if (root / name).is_file() or (root / name).is_symlink()]
 
