@@ -1,7 +1,7 @@
 """The rule-test helper (tests/rulecase.py) and the git helper it uses
 (tests/gitrepo.py): each builder gives what the gate's own entry point gives,
 and the example builder, which property tests use for speed, gives the git
-builder's verdicts on the content rules."""
+builder's verdicts on the content rules and on test_drift."""
 
 from __future__ import annotations
 
@@ -21,7 +21,17 @@ F = "m.py"
 SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 LINE = st.sampled_from(
-    ["def clamp(x):", "    return x", "    return -x", "x = 1", "x = 2", "", "# note", "import os"]
+    [
+        "def clamp(x):",
+        "def test_a():",
+        "    return x",
+        "    assert -x",
+        "x = 1",
+        "x = 2",
+        "",
+        "# note",
+        "import os",
+    ]
 )
 ENDING = st.sampled_from(["\n", "\r\n", "\r"])
 
@@ -38,6 +48,8 @@ CONTENT_RULES = [
     RuleCase("keep_lines", file=F, lines=["x = 1", "return x"]),
     RuleCase("keep_symbols", file=F, symbols=["clamp", "x"]),
     RuleCase("confine_to_symbols", file=F, symbols=["clamp"]),
+    RuleCase("test_drift", path="tests/test_m.py"),
+    RuleCase("test_drift", path="tests/test_m.py", allow_added=False),
 ]
 
 
