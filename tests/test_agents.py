@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gate.agents import AGENT, AGENTS, HUMAN, Commit, classify, merged_branch, pull_request
 from gate.git.repo import Repo
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 PERSON = ("Ada Lovelace", "ada@example.com")
 AMAZON_Q = "208079219+amazon-q-developer[bot]@users.noreply.github.com"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.cli import main
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 RUBRIC = """\
 version: 1
@@ -309,9 +309,7 @@ def test_shallow_boundary_is_unjudged_never_a_verdict(
 ) -> None:
     repo, shas, rubric = hist
     clone = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "3", f"file://{repo.root}", str(clone)], check=True
-    )
+    repo.git("clone", "-q", "--depth", "3", f"file://{repo.root}", str(clone))
     code, out, err = backtest(
         capsys, "--repo", str(clone), "--rubric-file", str(rubric), "--format", "json"
     )

@@ -13,6 +13,7 @@ import pytest
 
 from gate import demo_fixture
 from gate.cli import main
+from tests.gitrepo import GitRepo
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 
@@ -360,39 +361,29 @@ def test_default_base(
         target = work.root / "clone"
         work.git("clone", "-q", str(origin.root), str(target))
         root = target
+        clone = GitRepo.at(target)
         if setup == "upstream":
             # the upstream is a branch that moved further than origin/HEAD
             origin.git("checkout", "-q", "-b", "release")
             origin.write("rel.txt", "r\n")
             origin.commit("release")
             origin.git("checkout", "-q", "main")
-            subprocess.run(["git", "fetch", "-q"], cwd=root, check=True)
-            subprocess.run(
-                ["git", "checkout", "-q", "-b", "agent", "--track", "origin/release"],
-                cwd=root,
-                check=True,
-            )
+            clone.git("fetch", "-q")
+            clone.checkout("-b", "agent", "--track", "origin/release")
         else:
-            subprocess.run(["git", "checkout", "-q", "-b", "agent"], cwd=root, check=True)
-            subprocess.run(
-                ["git", "branch", "-q", "-m", "main", "local-main"], cwd=root, check=True
-            )
+            clone.checkout("-b", "agent")
+            clone.git("branch", "-q", "-m", "main", "local-main")
     else:
         root = origin.root
+        clone = origin
         if setup == "master":
             origin.git("branch", "-m", "main", "master")
         origin.git("checkout", "-q", "-b", "agent")
     (root / "clamp_kit.py").write_text(demo_fixture.HONEST_FIX)
-    subprocess.run(["git", "commit", "-q", "-am", "fix"], cwd=root, check=True)
+    clone.git("commit", "-q", "-am", "fix")
     if setup == "pushed":
-        subprocess.run(["git", "push", "-q", "-u", "origin", "agent"], cwd=root, check=True)
-    expected = subprocess.run(
-        ["git", "rev-parse", f"{expected_base}^{{commit}}"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+        clone.git("push", "-q", "-u", "origin", "agent")
+    expected = clone.rev_parse(f"{expected_base}^{{commit}}")
     monkeypatch.chdir(root)
     code, report, err = judge(capsys)
     assert report["base"] == expected

@@ -15,7 +15,7 @@ from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.starter import STARTER_RUBRIC
 from gate.selftest import run_selftest
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -31,27 +31,13 @@ from docs_markdown import (
     rel,
 )
 
+from tests.gitrepo import GitRepo
+
 DOCS = [parse(path) for path in doc_files()]
 TIMEOUT = 120  # seconds for one command; none comes close
 
 
 # --- sandboxes ----------------------------------------------------------------
-
-
-def _git(cwd: Path, env: dict[str, str], *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
-
-
-def _commit_all(cwd: Path, env: dict[str, str], message: str) -> None:
-    _git(cwd, env, "add", "-A")
-    _git(cwd, env, "commit", "-q", "-m", message)
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 def fixture_empty(sandbox: Path, env: dict[str, str]) -> Path:
@@ -61,12 +47,10 @@ def fixture_empty(sandbox: Path, env: dict[str, str]) -> Path:
 
 def fixture_repo(sandbox: Path, env: dict[str, str]) -> Path:
     """A git repository with one commit on main: your repository."""
-    repo = sandbox / "your-repository"
-    repo.mkdir()
-    _git(repo, env, "init", "-q", "-b", "main")
-    _write(repo, {"README.md": "an app\n", "app.py": "print('hello')\n"})
-    _commit_all(repo, env, "app")
-    return repo
+    repo = GitRepo(sandbox / "your-repository", env=env)
+    repo.write_many({"README.md": "an app\n", "app.py": "print('hello')\n"})
+    repo.commit("app")
+    return repo.root
 
 
 def fixture_clamp(sandbox: Path, env: dict[str, str]) -> Path:
@@ -75,17 +59,15 @@ def fixture_clamp(sandbox: Path, env: dict[str, str]) -> Path:
     from gate import demo_fixture
     from gate.commands.demo import scenarios
 
-    repo = sandbox / "clamp"
-    repo.mkdir()
-    _git(repo, env, "init", "-q", "-b", "main")
-    _write(repo, {**demo_fixture.FILES, ".github/blast-radius.yml": demo_fixture.RUBRIC})
-    _commit_all(repo, env, "red: off-by-one on hi")
+    repo = GitRepo(sandbox / "clamp", env=env)
+    repo.write_many({**demo_fixture.FILES, ".github/blast-radius.yml": demo_fixture.RUBRIC})
+    repo.commit("red: off-by-one on hi")
     for scenario in scenarios():
-        _git(repo, env, "switch", "-q", "-c", scenario.branch, "main")
-        _write(repo, dict(scenario.files))
-        _commit_all(repo, env, scenario.branch)
-    _git(repo, env, "switch", "-q", "main")
-    return repo
+        repo.git("switch", "-q", "-c", scenario.branch, "main")
+        repo.write_many(dict(scenario.files))
+        repo.commit(scenario.branch)
+    repo.git("switch", "-q", "main")
+    return repo.root
 
 
 FIXTURES: dict[str, Callable[[Path, dict[str, str]], Path]] = {

@@ -140,7 +140,7 @@ def _entry_points(root: Path, repo: Path) -> dict[str, tuple[Path, bytes, list[s
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(a folder for input files, a repository with a commit on main)."""
-    from tests.conftest import GitRepo
+    from tests.gitrepo import GitRepo
 
     root = tmp_path_factory.mktemp("inputs")
     repo = GitRepo(root / "repo")

@@ -27,7 +27,7 @@ from gate.changes.git import changes_from_git
 from gate.cli import main
 from gate.errors import GateError
 from gate.git.repo import Repo
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 NAMES = ["a.txt", "b.py", "d/c.txt", "d/e/f.md", "x", "x/y.txt", "s p", "ü.txt"]
 ENDINGS = [b"\n", b"\r\n", b"\r", b""]

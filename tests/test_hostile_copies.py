@@ -10,7 +10,6 @@ is judged from commits (`gate check`), as a patch (`gate check --patch`,
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from gate.github.client import PullFile
 from gate.judge import judge
 from gate.report import to_json
 from gate.rubric.load import load_rubric_bytes
+from tests.gitrepo import GitRepo
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 RUBRIC = """\
@@ -51,10 +51,6 @@ GIT_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-
-def git(root: Path, *args: str) -> bytes:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, check=True).stdout
 
 
 @st.composite
@@ -93,35 +89,27 @@ def copies(draw: st.DrawFn) -> dict[str, Any]:
     return {"base": base, "source": source, "target": target, "head": head, "edit": edit}
 
 
-def build(root: Path, case: dict[str, Any]) -> tuple[str, str]:
-    repo = Repo(root)
-    root.mkdir(parents=True)
-    git(root, "init", "-q", "-b", "main")
+def build(root: Path, case: dict[str, Any]) -> tuple[GitRepo, str, str]:
+    repo = GitRepo(root)
     files = {RUBRIC_PATH: RUBRIC.encode(), **{p: t.encode() for p, t in OTHERS.items()}}
-    for tree in ({**files, **case["base"]}, case["head"]):
-        for path, data in tree.items():
-            (root / path).parent.mkdir(parents=True, exist_ok=True)
-            (root / path).write_bytes(data)
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "c")
-    head = repo.rev_parse("HEAD")
-    return repo.rev_parse("HEAD~"), head
+    repo.write_many({**files, **case["base"]})
+    base = repo.commit("c")
+    repo.write_many(case["head"])
+    return repo, base, repo.commit("c")
 
 
-def expected_counts(root: Path, base: str, head: str) -> tuple[int, int]:
+def expected_counts(repo: GitRepo, base: str, head: str) -> tuple[int, int]:
     """(added, deleted) of the change without any copy or rename detection:
     git's text numstat, or every line of both blobs for a file git calls
     binary (docs/hostile-input.md section 1)."""
-    out = git(root, "diff", "--numstat", "-z", "--no-renames", base, head).decode()
+    out = repo.git("diff", "--numstat", "-z", "--no-renames", base, head)
     added = deleted = 0
     for record in filter(None, out.split("\0")):
         plus, minus, path = record.split("\t", 2)
         if plus == "-":
             for rev, side in ((base, "deleted"), (head, "added")):
-                blob = subprocess.run(
-                    ["git", "cat-file", "blob", f"{rev}:{path}"], cwd=root, capture_output=True
-                )
-                lines = line_count((blob.stdout,)).lines if blob.returncode == 0 else 0
+                blob = repo.show(rev, path)
+                lines = line_count((blob,)).lines if blob is not None else 0
                 if side == "added":
                     added += lines
                 else:
@@ -148,15 +136,14 @@ def check_report(report: dict[str, Any], case: dict[str, Any], counts: tuple[int
 def test_a_copy_touches_its_source_in_git_mode_patch_mode_and_the_lab(
     tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], case: Any
 ) -> None:
-    root = tmp_path_factory.mktemp("copies") / "repo"
-    base, head = build(root, case)
-    counts = expected_counts(root, base, head)
-    args = ["--repo", str(root), "--base", base, "--format", "json"]
+    repo, base, head = build(tmp_path_factory.mktemp("copies") / "repo", case)
+    counts = expected_counts(repo, base, head)
+    args = ["--repo", str(repo.root), "--base", base, "--format", "json"]
     assert main(["check", *args, "--head", head]) == 1
     checked = json.loads(capsys.readouterr().out)
     check_report(checked, case, counts)
-    patch = root.parent / "writer.patch"
-    patch.write_bytes(git(root, "diff", "--binary", base, head))  # no copy headers
+    patch = repo.root.parent / "writer.patch"
+    patch.write_bytes(repo.git_bytes("diff", "--binary", base, head))  # no copy headers
     assert main(["check", *args, "--patch", str(patch)]) == 1
     patched = json.loads(capsys.readouterr().out)
     check_report(patched, case, counts)
@@ -166,11 +153,11 @@ def test_a_copy_touches_its_source_in_git_mode_patch_mode_and_the_lab(
     assert row["failed"] == checked["failed"]
 
 
-def api_listing(root: Path, base: str, head: str) -> list[PullFile]:
+def api_listing(repo: GitRepo, base: str, head: str) -> list[PullFile]:
     """The PR files listing of base...head with copies reported, as GitHub may:
     a copy's counts are its diff against its source (git's `-C -C`)."""
-    out = git(root, "diff", "--numstat", "-z", "-C", "-C", base, head).decode()
-    raw = git(root, "diff", "--raw", "-z", "-C", "-C", "--no-abbrev", base, head).decode()
+    out = repo.git("diff", "--numstat", "-z", "-C", "-C", base, head)
+    raw = repo.git("diff", "--raw", "-z", "-C", "-C", "--no-abbrev", base, head)
     tokens = iter(out.split("\0"))
     counts: dict[str, tuple[int, int]] = {}
     for token in tokens:
@@ -204,16 +191,9 @@ def test_api_mode_counts_a_listed_copy_as_an_added_file(
     """When GitHub's listing says `copied`, API mode judges like git mode: the
     source is touched, and the copy counts every line of its blob (GitHub
     counts it against its source: 0 for an exact copy)."""
-    root = tmp_path_factory.mktemp("api") / "repo"
-    base, head = build(root, case)
-    entries = api_listing(root, base, head)
+    repo, base, head = build(tmp_path_factory.mktemp("api") / "repo", case)
+    entries = api_listing(repo, base, head)
     assert any(e.status == "copied" and e.previous_filename == case["source"] for e in entries)
-
-    def read_file(ref: str, path: str) -> bytes | None:
-        found = subprocess.run(
-            ["git", "cat-file", "blob", f"{ref}:{path}"], cwd=root, capture_output=True
-        )
-        return found.stdout if found.returncode == 0 else None
 
     changes = changes_from_api(
         listing(entries, expected=len(entries)),
@@ -221,11 +201,11 @@ def test_api_mode_counts_a_listed_copy_as_an_added_file(
         head=head,
         merge_base=base,
         content_files=(),
-        read_file=read_file,
+        read_file=repo.show,
     )
     rubric = load_rubric_bytes(RUBRIC.encode(), RUBRIC_PATH)
     report = json.loads(to_json(judge(rubric, changes, rubric_path=RUBRIC_PATH)))
-    check_report(report, case, expected_counts(root, base, head))
+    check_report(report, case, expected_counts(repo, base, head))
 
 
 # --- what is and is not a copy ----------------------------------------------------

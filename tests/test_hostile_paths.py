@@ -1,14 +1,13 @@
 """Class 6 of docs/hostile-input.md: paths are matched and reported the
 conservative way.  Real repositories and the real git binary; commits are
-built with git's plumbing, so any byte string (invalid UTF-8, case variants
-that one file system could not hold side by side) can be a path.
+built with git's plumbing (`GitRepo.commit_tree`), so any byte string
+(invalid UTF-8, case variants that one file system could not hold side by
+side) can be a path.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from gate.cli import main
 from gate.github.client import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
+from tests.gitrepo import GitRepo
 from tests.test_paths import unprintable, unshown
 
 GIT = settings(
@@ -44,46 +44,6 @@ RUBRIC_PATH = b".github/blast-radius.yml"
 FORBIDDEN = ("PREFIX", "DEEP", "GLOBS")
 
 
-class Plumbing:
-    """Commits from a {path bytes: (mode, data)} mapping, without a work tree."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        root.mkdir(parents=True, exist_ok=True)
-        self.git(["init", "-q", "-b", "main"])
-        self.blobs: dict[bytes, str] = {}
-
-    def git(self, args: list[str], data: bytes | None = None, **env: str) -> bytes:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=self.root,
-            input=data,
-            capture_output=True,
-            check=True,
-            env={**os.environ, **env},
-        )
-        return proc.stdout
-
-    def blob(self, data: bytes) -> str:
-        if data not in self.blobs:
-            out = self.git(["hash-object", "-w", "--stdin"], data)
-            self.blobs[data] = out.decode().strip()
-        return self.blobs[data]
-
-    def commit(self, tree: dict[bytes, tuple[str, bytes]], parent: str | None = None) -> str:
-        index = str(self.root / ".git" / "plumbing-index")
-        if os.path.exists(index):
-            os.unlink(index)
-        records = b""
-        for path, (mode, data) in tree.items():
-            sha = data.decode() if mode == "160000" else self.blob(data)
-            records += f"{mode} {sha}\t".encode() + path + b"\0"
-        self.git(["update-index", "-z", "--index-info"], records, GIT_INDEX_FILE=index)
-        tree_sha = self.git(["write-tree"], GIT_INDEX_FILE=index).decode().strip()
-        args = ["commit-tree", tree_sha, "-m", "c"] + (["-p", parent] if parent else [])
-        return self.git(args).decode().strip()
-
-
 def judge_change(
     capsys: pytest.CaptureFixture[str],
     root: Path,
@@ -92,10 +52,10 @@ def judge_change(
 ) -> tuple[int, str]:
     """Commit a base holding the rubric, then a head that adds `added`;
     `gate check` the pair and return (exit code, stdout)."""
-    repo = Plumbing(root)
+    repo = GitRepo(root)
     base_tree = {RUBRIC_PATH: ("100644", RUBRIC), b"src/a.py": ("100644", b"a\n")}
-    base = repo.commit(base_tree)
-    head = repo.commit({**base_tree, **added}, base)
+    base = repo.commit_tree(base_tree)
+    head = repo.commit_tree({**base_tree, **added}, base)
     capsys.readouterr()
     code = main(["check", "--repo", str(root), "--base", base, "--head", head, "--format", fmt])
     out, err = capsys.readouterr()

@@ -32,7 +32,7 @@ from gate.changes import ADDED, DELETED, BaseTree, ChangeSet, FileChange, FileTe
 from gate.cli import main
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import _shadow, test_drift
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("N", "30")),

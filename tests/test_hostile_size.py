@@ -9,7 +9,6 @@ their one reader each and agree.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -87,9 +86,7 @@ def test_a_content_file_over_the_limit_fails_every_content_rule_by_name(
         # within the limit the rule judges as usual: main kept, the edit inside main
         assert verdict.passed, verdict.message
     # patch mode reads its texts through the same reader
-    patch = subprocess.run(
-        ["git", "diff", "--binary", base, head], cwd=repo.root, capture_output=True, check=True
-    ).stdout
+    patch = repo.git_bytes("diff", "--binary", base, head)
     patched = changes_from_patch(git, base, patch, "writer.patch", ["app.py"])
     assert patched.withheld == changes.withheld
     assert judge(patched, kind).message == verdict.message
@@ -224,12 +221,7 @@ def test_file_names_must_agree_at_every_size(make_repo: Any, old: str, new: str,
         repo.git("mv", "--", old, new)
     repo.write(new, body.replace("line 1\n", "line one\n", 1) + "end\n")
     head = repo.commit("head")
-    patch = subprocess.run(
-        ["git", "diff", "-M", "-U100000", base, head],
-        cwd=repo.root,
-        capture_output=True,
-        check=True,
-    ).stdout
+    patch = repo.git_bytes("diff", "-M", "-U100000", base, head)
     assert (len(patch) > (1 << 20)) is big
     check_pure(patch, "p")
     lines = patch.split(b"\n")

@@ -24,7 +24,7 @@ from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants
 from gate.testcases.runners import CONFIG_FILES
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 PROPS = settings(max_examples=200, deadline=None)
 

@@ -2,7 +2,7 @@
 regular file on either side (a symlink, a submodule, a folder) fails the
 rule, from every source that can carry the change.
 
-Commits are built with git's plumbing (`tests.test_hostile_paths.Plumbing`),
+Commits are built with git's plumbing (`tests.gitrepo.GitRepo.commit_tree`),
 so a symlink's blob can be any text (the old file's own text included) and a
 submodule needs no second repository; `gate check` judges them from commits
 and, as a unified diff from `git diff --binary`, through `--patch`.  The PR
@@ -27,7 +27,8 @@ from gate.github.client import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import text_wants
-from tests.test_hostile_paths import GIT, Plumbing
+from tests.gitrepo import GitRepo
+from tests.test_hostile_paths import GIT
 
 F = b"pkg/clamp_kit.py"
 OLD = b"import os\n\n\ndef clamp(x):\n    return x\n"
@@ -112,10 +113,10 @@ def test_a_content_file_that_is_not_a_regular_file_fails_from_git_and_patch(
     the folder."""
     _, entries, _ = data.draw(not_a_file(form))
     root = tmp_path_factory.mktemp("types") / "repo"
-    repo = Plumbing(root)
+    repo = GitRepo(root)
     base_tree, head_tree = trees(entries, side)
-    base = repo.commit(base_tree)
-    head = repo.commit(head_tree, base)
+    base = repo.commit_tree(base_tree)
+    head = repo.commit_tree(head_tree, base)
     rubric_file = root.parent / "rubric.yml"
     rubric_file.write_bytes(rubric(kind))
     common = ["check", "--repo", str(root), "--rubric-file", str(rubric_file), "--base", base]
@@ -127,7 +128,7 @@ def test_a_content_file_that_is_not_a_regular_file_fails_from_git_and_patch(
         p.startswith(F.decode() + "/") for p in verdict["paths"]
     )
     patch = root.parent / "change.patch"
-    patch.write_bytes(repo.git(["diff", "--binary", "--full-index", base, head]))
+    patch.write_bytes(repo.git_bytes("diff", "--binary", "--full-index", base, head))
     code, report = gate_json(capsys, [*common, "--patch", str(patch)])
     assert code == 1 and "regular file" in rule_r(report)["message"], (form, side)
 
@@ -189,9 +190,9 @@ def test_a_regular_file_on_both_sides_is_still_judged_by_its_text(
 ) -> None:
     """The control: a mode change (100644 -> 100755) is no type change, and
     a kept line that stays passes."""
-    repo = Plumbing(tmp_path / "repo")
-    base = repo.commit({F: ("100644", OLD)})
-    head = repo.commit({F: ("100755", OLD + b"# note\n")}, base)
+    repo = GitRepo(tmp_path / "repo")
+    base = repo.commit_tree({F: ("100644", OLD)})
+    head = repo.commit_tree({F: ("100755", OLD + b"# note\n")}, base)
     for kind in RULES:
         rubric_file = tmp_path / f"{kind}.yml"
         rubric_file.write_bytes(rubric(kind))

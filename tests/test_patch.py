@@ -24,7 +24,7 @@ from gate.cli import main
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
 from gate.git.repo import Repo
 from gate.rubric import DEFAULT_RUBRIC_PATH
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,15 +47,10 @@ def diff_of(repo: GitRepo, change: Callable[[], None], *args: str) -> bytes:
     """`git diff` of a real change to the work tree, then the change reverted."""
     change()
     repo.git("add", "-A")
-    proc = subprocess.run(
-        ["git", "diff", "--cached", *args],
-        cwd=repo.root,
-        capture_output=True,
-        check=True,
-    )
+    diff = repo.git_bytes("diff", "--cached", *args)
     repo.git("reset", "-q", "--hard", "HEAD")
     repo.git("clean", "-qfdx")
-    return proc.stdout
+    return diff
 
 
 def committed(repo: GitRepo, change: Callable[[], None], *args: str) -> tuple[str, str, bytes]:
@@ -64,14 +59,9 @@ def committed(repo: GitRepo, change: Callable[[], None], *args: str) -> tuple[st
     change()
     head = repo.commit("change")
     tree = repo.git("rev-parse", f"{head}^{{tree}}").strip()
-    proc = subprocess.run(
-        ["git", "diff", "--binary", *args, base, head],
-        cwd=repo.root,
-        capture_output=True,
-        check=True,
-    )
+    diff = repo.git_bytes("diff", "--binary", *args, base, head)
     repo.checkout(base)
-    return base, tree, proc.stdout
+    return base, tree, diff
 
 
 def seed(repo: GitRepo) -> str:

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from docs_markdown import broken_link, parse
 
+from tests.gitrepo import GitRepo
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIRST_SCREEN = README.split("\n## ", 1)[0]
@@ -89,9 +91,7 @@ def run_line(line: str, cwd: Path, env: dict[str, str]) -> None:
 
 def fresh_copy(target: Path) -> None:
     """This repository's tracked files as they are now, in a new git repository."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.decode("utf-8", errors="surrogateescape")
+    listed = GitRepo.at(ROOT).git("ls-files", "-z")
     for name in filter(None, listed.split("\0")):
         source = ROOT / name
         if not source.exists() and not source.is_symlink():
@@ -99,9 +99,7 @@ def fresh_copy(target: Path) -> None:
         dest = target / name
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, dest, follow_symlinks=False)
-    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=target, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=target, check=True)
-    subprocess.run(["git", "commit", "-q", "-m", "fresh clone"], cwd=target, check=True)
+    GitRepo(target).commit("fresh clone")
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="the README's commands are bash")
@@ -122,25 +120,16 @@ def test_first_screen_commands_work_from_a_fresh_clone(tmp_path: Path) -> None:
     for line in try_it:
         run_line(line, clone, env)
 
-    app = tmp_path / "your-repository"
-    app.mkdir()
-    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=app, check=True)
-    (app / "README.md").write_text("an app\n", encoding="utf-8")
-    subprocess.run(["git", "add", "-A"], cwd=app, check=True)
-    subprocess.run(["git", "commit", "-q", "-m", "app"], cwd=app, check=True)
+    app = GitRepo(tmp_path / "your-repository")
+    app.write("README.md", "an app\n")
+    app.commit("app")
     for line in add_it:
-        run_line(line, app, env)
-    committed = subprocess.run(
-        ["git", "ls-tree", "-r", "--name-only", "HEAD"],
-        cwd=app,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+        run_line(line, app.root, env)
+    committed = app.git("ls-tree", "-r", "--name-only", "HEAD").split()
     assert ".github/blast-radius.yml" in committed
     assert ".github/workflows/blast-radius.yml" in committed
     # The installed command is the one from the fresh copy, not this checkout.
     where = subprocess.run(
-        ["gate", "--version"], cwd=app, env=env, capture_output=True, text=True, check=True
+        ["gate", "--version"], cwd=app.root, env=env, capture_output=True, text=True, check=True
     )
     assert where.stdout.startswith("gate ")

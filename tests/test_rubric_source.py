@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from gate.errors import GateError
 from gate.git.repo import Repo
 from gate.rubric.source import RubricSource
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 RUBRIC = b"rules:\n  - {id: F1, kind: max_files, limit: 5}\n"
 SEGMENT = st.text(alphabet="abcXYZ019_-.", min_size=1, max_size=6).filter(

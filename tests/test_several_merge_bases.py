@@ -12,7 +12,6 @@ base in a second work tree.
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gate.cli import main
+from tests.gitrepo import GitRepo
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 RUBRIC = (
@@ -60,29 +60,16 @@ def real_merge(repo: Any, tmp: Any) -> list[str] | None:
     """The paths a real `git merge agent` on main changes (None: it conflicts)."""
     where = tmp / "merge-here"
     repo.git("worktree", "add", "-q", "--detach", str(where), "main")
-    proc = subprocess.run(
-        ["git", "-C", str(where), "merge", "-q", "--no-edit", "agent"],
-        capture_output=True,
-        text=True,
-    )
-    if proc.returncode != 0:
+    merged = GitRepo.at(where)
+    if merged.run("merge", "-q", "--no-edit", "agent", check=False).returncode != 0:
         return None
-    out = subprocess.run(
-        ["git", "-C", str(where), "diff", "--name-only", "--no-renames", "main", "HEAD", "--"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return sorted(out.split())
+    return sorted(merged.git("diff", "--name-only", "--no-renames", "main", "HEAD", "--").split())
 
 
 def merge(repo: Any, commit: str, strategy: list[str], side: str) -> None:
     """Merge `commit` into the checked-out branch; a conflict between the two
     lines (both edited guarded/old.txt or the rubric) keeps `side`."""
-    proc = subprocess.run(
-        ["git", "-C", str(repo.root), "merge", "-q", "--no-edit", "--no-ff", *strategy, commit],
-        capture_output=True,
-    )
+    proc = repo.run("merge", "-q", "--no-edit", "--no-ff", *strategy, commit, check=False)
     if proc.returncode != 0:
         repo.git("checkout", side, "--", ".")
         repo.git("add", "-A")

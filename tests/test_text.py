@@ -18,23 +18,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, FileChange, FileTexts
 from gate.changes.example import line_counts
-from gate.rubric import Rule
 from gate.rubric.load import load_rubric_bytes
-from gate.rules import confine_to_symbols, keep_lines
+from gate.rules import confine_to_symbols
 from gate.rules._python import NotPython, module_statements
 from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
+from tests.rulecase import RuleCase
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SPRINKLES = ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 ENDINGS = ["\n", "\r\n", "\r"]
 F = "mod.py"
-
-
-def edit(base: str | None, head: str | None) -> ChangeSet:
-    return ChangeSet(files=(FileChange(F),), texts={F: FileTexts(base, head)})
+# The property tests judge hundreds of examples each: through the example
+# builder (tests/test_rulecase.py holds it to the git builder's verdicts).
+KEEP = RuleCase("keep_lines", id="K", file=F, source="example")
+CONFINE = RuleCase("confine_to_symbols", id="S", file=F, symbols=["clamp"], source="example")
 
 
 # --- lines, kept text, bytes ---
@@ -360,16 +359,13 @@ def test_a_kept_line_is_never_split_or_folded(
     base = module.text.removesuffix("\r").removesuffix("\n") + ending + KEPT + ending
     folded = f"{other}{sep}{KEPT}" if before else f"{KEPT}{sep}{other}"
     head = base.replace(KEPT, folded)
-    rule = Rule(id="K", kind="keep_lines", params={"file": F, "lines": [KEPT]})
-    kept = keep_lines.check(rule, edit(base, base))
-    assert kept.passed and "1 listed line" in kept.message
-    lost = keep_lines.check(rule, edit(base, head))
+    KEEP.passes(KEEP.edit(base, base + "y = 2" + ending), "1 listed line", lines=[KEPT])
+    lost = KEEP.check(KEEP.edit(base, head), lines=[KEPT])
     if kept_text(folded) != KEPT:  # a form feed is a blank around code
         assert not lost.passed
     # and a base that only has it folded does not have it at all
-    assert "not in the base version" in keep_lines.check(rule, edit(head, base)).message or (
-        kept_text(folded) == KEPT
-    )
+    unfolded = KEEP.check(KEEP.edit(head, base), lines=[KEPT])
+    assert "not in the base version" in unfolded.message or kept_text(folded) == KEPT
 
 
 @PROPS
@@ -395,11 +391,9 @@ def test_a_changed_line_is_never_invisible_to_confine_to_symbols(
     head = "".join([*found[: n - 1], changed, *found[n:]])
     if head == base:
         return
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
-    verdict = confine_to_symbols.check(rule, edit(base, head))
-    assert not verdict.passed, (base, head, verdict.message)
+    CONFINE.fails(CONFINE.edit(base, head))
     inside = "".join([found[0], found[1].replace("x", "x + 1"), *found[2:]])
-    assert confine_to_symbols.check(rule, edit(base, inside)).passed
+    CONFINE.passes(CONFINE.edit(base, inside))
 
 
 # --- a coding declaration cannot move Python's lines off the bytes' lines ---
@@ -478,10 +472,8 @@ def test_a_line_break_smuggled_by_an_encoding_fails_confine_to_symbols(
 ) -> None:
     base = f"# coding: {codec}\ndef clamp(x):\n    return x\n\n\ndef helper():\n    return 1\n"
     head = base.replace("return x\n", f"return {smuggled}\n", 1)
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
-    verdict = confine_to_symbols.check(rule, edit(base, head))
-    assert not verdict.passed
-    assert f"declares the source encoding {codec}" in verdict.message
+    reason = f"declares the source encoding {codec}"
+    CONFINE.fails(CONFINE.edit(base, head), reason, source="git")
     # the same encoding without a smuggled break is read as usual
     honest = base.replace("return x\n", "return x * 2\n", 1)
-    assert confine_to_symbols.check(rule, edit(base, honest)).passed
+    CONFINE.passes(CONFINE.edit(base, honest), source="git")

@@ -14,7 +14,7 @@ from gate.report import Report
 from gate.rubric import Waiver
 from gate.rubric.load import load_rubric_bytes
 from gate.waivers import APPROVED, Review, Waivable, decide, not_waivable, waivable
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 
 HEAD = "a" * 40
 OLD = "b" * 40

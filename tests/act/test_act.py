@@ -54,7 +54,14 @@ from act_harness.lab import (
     pull_files,
     review_run_event,
 )
-from act_harness.runner import ROOT, SELF_TEST_WORKFLOW, ActRun, copy_project, find_act, git
+from act_harness.runner import (
+    ROOT,
+    SELF_TEST_WORKFLOW,
+    ActRun,
+    copy_project,
+    find_act,
+    scenario_repo,
+)
 from github_api.double import GitHubDouble
 
 from gate import demo_fixture
@@ -244,9 +251,10 @@ def test_merge_group_judges_the_queue_commit(
     # The queue's commit: main with the PR merged, on gh-readonly-queue/main/pr-7-<base>,
     # checked out (actions/checkout under merge_group checks out the queue's commit).
     queue_branch = f"gh-readonly-queue/main/pr-{NUMBER}-{lab.base}"
-    git(lab.root, "checkout", "-q", "-b", queue_branch, lab.base)
-    git(lab.root, "merge", "-q", "--no-ff", "-m", f"Merge pull request #{NUMBER}", lab.head)
-    queued = git(lab.root, "rev-parse", "HEAD")
+    repo = scenario_repo(lab.root)
+    repo.checkout("-b", queue_branch, lab.base)
+    repo.git("merge", "-q", "--no-ff", "-m", f"Merge pull request #{NUMBER}", lab.head)
+    queued = repo.head()
     payload = github.merge_group_payload(REPOSITORY, NUMBER, base_sha=lab.base, head_sha=queued)
     payload["repository"] = github.repo_payload(REPOSITORY)
 
@@ -323,11 +331,9 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     rewrites the gate to pass everything is judged by the base's gate."""
     repository = "octo/blast-radius-gate"
     root = copy_project(tmp_path / "blast-radius-gate", session.base_image)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "the project, its Dockerfile on the stand-in base")
-    base = git(root, "rev-parse", "HEAD")
-    git(root, "checkout", "-q", "-b", "agent/tidy")
+    repo = scenario_repo(root, init=True)
+    base = repo.commit("the project, its Dockerfile on the stand-in base")
+    repo.checkout("-b", "agent/tidy")
     test_file = root / "tests" / "test_cli.py"
     # an existing test case bent (a comment appended after the last test
     # changes no test case, which test_drift welcomes)
@@ -336,12 +342,12 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     )
     test_file.write_text(bent, encoding="utf-8")
     (root / "gate" / "commands" / "action.py").write_text(ALWAYS_PASS, encoding="utf-8")
-    git(root, "commit", "-q", "-am", "tidy a test, and the gate")
-    head = git(root, "rev-parse", "HEAD")
+    repo.git("commit", "-q", "-am", "tidy a test, and the gate")
+    head = repo.head()
     # What pull_request checks out by default: the PR merged into its base
     # (refs/pull/N/merge), detached.  The workflow must move to the base itself.
-    git(root, "checkout", "-q", "--detach", base)
-    git(root, "merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
+    repo.checkout("--detach", base)
+    repo.git("merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
     github.add_repo(repository)
     github.add_pull(
         repository,

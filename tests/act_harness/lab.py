@@ -23,8 +23,8 @@ from act_harness.runner import (
     copy_project,
     example_workflow,
     find_act,
-    git,
     job_image,
+    scenario_repo,
 )
 from gate import demo_fixture
 
@@ -50,8 +50,8 @@ def action_ref(owner: str | None = None) -> str:
     this run's own (act names the images it builds after it, so runs sharing a
     daemon never use each other's); the sha is the project's HEAD."""
     try:
-        head = git(ROOT, "rev-parse", "HEAD")
-    except RuntimeError:
+        head = scenario_repo(ROOT).head()
+    except AssertionError:
         head = "0" * 40
     return f"{owner or 'gate-act-' + secrets.token_hex(4)}/blast-radius-gate@{head}"
 
@@ -86,11 +86,12 @@ def pull_files(root: Path, base: str, head: str) -> list[dict[str, Any]]:
     """The PR files listing GitHub would serve for base...head, from git."""
     status = {"A": "added", "D": "removed", "M": "modified"}
     kinds = {}
-    for line in git(root, "diff", "--name-status", base, head).splitlines():
+    repo = scenario_repo(root)
+    for line in repo.git("diff", "--name-status", base, head).splitlines():
         kind, path = line.split("\t", 1)
         kinds[path] = status[kind[0]]
     files = []
-    for line in git(root, "diff", "--numstat", base, head).splitlines():
+    for line in repo.git("diff", "--numstat", base, head).splitlines():
         added, deleted, path = line.split("\t")
         files.append(
             {
@@ -163,7 +164,7 @@ class ClampLab:
         waivers: str = "",
     ) -> ClampLab:
         root.mkdir(parents=True)
-        git(root, "init", "-q", "-b", "main")
+        repo = scenario_repo(root, init=True)
         for name, text in demo_fixture.FILES.items():
             (root / name).write_text(text, encoding="utf-8")
         (root / ".github" / "workflows").mkdir(parents=True)
@@ -174,15 +175,13 @@ class ClampLab:
         (root / WORKFLOW).write_text(
             example_workflow(action_ref, uncomment=uncomment), encoding="utf-8"
         )
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "clamp lab, its rubric and the gate's workflow")
-        base = git(root, "rev-parse", "HEAD")
-        git(root, "checkout", "-q", "-b", "agent/cleanup")
+        base = repo.commit("clamp lab, its rubric and the gate's workflow")
+        repo.checkout("-b", "agent/cleanup")
         (root / "clamp_kit.py").write_text(kit, encoding="utf-8")
         (root / "test_clamp.py").write_text(test, encoding="utf-8")
-        git(root, "commit", "-q", "-am", "fix clamp")
-        head = git(root, "rev-parse", "HEAD")
-        git(root, "checkout", "-q", "main")
+        repo.git("commit", "-q", "-am", "fix clamp")
+        head = repo.head()
+        repo.checkout("main")
         lab = cls(root, base, head)
         lab.announce(github, head)
         return lab
@@ -202,15 +201,14 @@ class ClampLab:
 
     def push(self, github: GitHubDouble, files: dict[str, str], message: str) -> str:
         """Replace the PR's head with one commit on the base writing `files`."""
-        git(self.root, "checkout", "-q", "-B", "agent/cleanup", self.base)
+        repo = scenario_repo(self.root)
+        repo.checkout("-B", "agent/cleanup", self.base)
         for name, text in files.items():
             path = self.root / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        git(self.root, "add", "-A")
-        git(self.root, "commit", "-q", "-m", message)
-        head = git(self.root, "rev-parse", "HEAD")
-        git(self.root, "checkout", "-q", "main")
+        head = repo.commit(message)
+        repo.checkout("main")
         self.announce(github, head)
         return head
 

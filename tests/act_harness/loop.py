@@ -18,7 +18,6 @@ What stands in for what, beyond tests/act_harness/runner.py:
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -27,7 +26,7 @@ from pathlib import Path
 from lab_fixture import LAB_RUBRIC
 from loop_fixture import PROMPTS, WRITERS, record
 
-from act_harness.runner import GIT_ENV, ROOT, git
+from act_harness.runner import ROOT, scenario_repo
 from gate import demo_fixture
 
 LOOP_WORKFLOW = ROOT / "examples" / "writer-loop-workflow.yml"
@@ -79,55 +78,26 @@ def stand_ins(workflow: str) -> dict[str, Path]:
     return found
 
 
-class _Scratch:
-    """What loop_fixture.record needs of a repository (write, git, root)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def write(self, path: str, content: str) -> None:
-        target = self.root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
-
-    def git(self, *args: str) -> str:
-        return subprocess.run(
-            ["git", *args],
-            cwd=self.root,
-            capture_output=True,
-            check=True,
-            env={**os.environ, **GIT_ENV},
-        ).stdout.decode("utf-8", errors="surrogateescape")
-
-
 def loop_repository(root: Path, scratch: Path) -> str:
     """The adopting repository at `root` (main checked out); its sha."""
-    root.mkdir(parents=True)
-    git(root, "init", "-q", "-b", "main")
-    files = {
-        **demo_fixture.FILES,
-        "check_clamp.py": CHECK_CLAMP,
-        ".github/blast-radius.yml": LAB_RUBRIC,
-        WORKFLOW: adopted_workflow(),
-        "writer-loop/writers.yml": WRITERS_FILE,
-        **{f"writer-loop/prompts/{name}.txt": text for name, text in PROMPTS.items()},
-    }
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    repo = scenario_repo(root, init=True)
+    repo.write_many(
+        {
+            **demo_fixture.FILES,
+            "check_clamp.py": CHECK_CLAMP,
+            ".github/blast-radius.yml": LAB_RUBRIC,
+            WORKFLOW: adopted_workflow(),
+            "writer-loop/writers.yml": WRITERS_FILE,
+            **{f"writer-loop/prompts/{name}.txt": text for name, text in PROMPTS.items()},
+        }
+    )
     # The recordings are patches against the lab: made in a scratch copy of it.
-    scratch.mkdir(parents=True)
-    git(scratch, "init", "-q", "-b", "main")
-    for name, text in demo_fixture.FILES.items():
-        (scratch / name).write_text(text, encoding="utf-8")
-    git(scratch, "add", "-A")
-    git(scratch, "commit", "-q", "-m", "lab")
-    record(_Scratch(scratch), scratch.parent / "recordings")
+    lab = scenario_repo(scratch, init=True)
+    lab.write_many(demo_fixture.FILES)
+    lab.commit("lab")
+    record(lab, scratch.parent / "recordings")
     shutil.copytree(scratch.parent / "recordings", root / "writer-loop" / "recordings")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "clamp lab, writers, prompts, recordings, the loop's workflow")
-    return git(root, "rev-parse", "HEAD")
+    return repo.commit("clamp lab, writers, prompts, recordings, the loop's workflow")
 
 
 def gate_image(project: Path, tag: str) -> str:

@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.gitrepo import GitRepo
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_WORKFLOW = ROOT / "examples" / "blast-radius-workflow.yml"
 SELF_TEST_WORKFLOW = ROOT / ".github" / "workflows" / "self-test.yml"
@@ -89,18 +91,11 @@ def find_act() -> str | None:
     return str(beside) if beside.is_file() and os.access(beside, os.X_OK) else None
 
 
-def git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, **GIT_ENV},
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed in {cwd}: {proc.stderr.strip()}")
-    return proc.stdout.strip()
+def scenario_repo(root: Path, *, init: bool = False) -> GitRepo:
+    """The repository at `root` (`init`: a new one), committing as the act
+    scenarios do (`GIT_ENV`: the harness also runs outside pytest's fixtures,
+    from bench/bench_action.py)."""
+    return GitRepo(root, env={**os.environ, **GIT_ENV}, init=init)
 
 
 def with_base_image(dockerfile: str, base_image: str) -> str:
@@ -114,12 +109,7 @@ def with_base_image(dockerfile: str, base_image: str) -> str:
 def project_files(root: Path = ROOT) -> list[str]:
     """The project's files as a checkout would have them: tracked and untracked,
     minus what git ignores (and minus tracked files deleted in the working tree)."""
-    out = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=root,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8", errors="surrogateescape")
+    out = GitRepo.at(root).git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
     names = sorted({name for name in out.split("\0") if name})
     return [name for name in names if (root / name).is_file() or (root / name).is_symlink()]
 

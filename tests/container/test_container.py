@@ -26,6 +26,7 @@ from github_api.double import GitHubDouble
 from github_api.git_host import GitHost
 
 from gate import demo_fixture
+from tests.gitrepo import GitRepo
 
 IMAGE = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,7 +144,7 @@ def _run_image(
             REPOSITORY, repo.root, {"refs/heads/main": base, f"refs/pull/{NUMBER}/head": head}
         )
         repo.git("clone", "-q", "--single-branch", "--branch", "main", url, str(workspace))
-        absent = subprocess.run(["git", "cat-file", "-e", head], cwd=workspace, check=False)
+        absent = GitRepo.at(workspace).run("cat-file", "-e", head, check=False)
         assert absent.returncode != 0, "the head commit must not be in the workspace yet"
     if os.geteuid() == 0:
         # As on a runner: the workspace belongs to the runner's user, not to the

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ import yaml
 from github_api.fixtures import github  # noqa: F401  (the fixture)
 
 from gate.github import action
+from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[2]
 REPO = "octo/widgets"
@@ -81,14 +81,9 @@ def action_defaults() -> dict[str, str]:
     return {name: str(spec.get("default", "")) for name, spec in meta["inputs"].items()}
 
 
-def git(root: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=root, capture_output=True, check=True)
-    return proc.stdout.decode("utf-8", errors="surrogateescape")
-
-
-def api_files(root: Path, base: str, head: str) -> list[dict[str, Any]]:
+def api_files(repo: GitRepo, base: str, head: str) -> list[dict[str, Any]]:
     """The PR files listing GitHub would serve for base...head, read with plain git."""
-    status_tokens = git(root, "diff", "--name-status", "-z", "-M", f"{base}...{head}").split("\0")
+    status_tokens = repo.git("diff", "--name-status", "-z", "-M", f"{base}...{head}").split("\0")
     statuses: list[tuple[str, str, str | None]] = []
     i = 0
     while i < len(status_tokens) - 1:
@@ -100,7 +95,7 @@ def api_files(root: Path, base: str, head: str) -> list[dict[str, Any]]:
             statuses.append((letter, status_tokens[i + 1], None))
             i += 2
     counts: dict[str, tuple[int, int, bool]] = {}
-    num_tokens = git(root, "diff", "--numstat", "-z", "-M", f"{base}...{head}").split("\0")
+    num_tokens = repo.git("diff", "--numstat", "-z", "-M", f"{base}...{head}").split("\0")
     i = 0
     while i < len(num_tokens) - 1:
         added, deleted, path = num_tokens[i].split("\t", 2)
@@ -200,8 +195,8 @@ class Scenario:
             self.repo.remove(path)
         self.repo.write_many(files)
         head = self.repo.commit("change")
-        listing = api_files(self.repo.root, self.base, head)
-        fork = git(self.repo.root, "merge-base", self.base, head).strip()
+        listing = api_files(self.repo, self.base, head)
+        fork = self.repo.git("merge-base", self.base, head).strip()
         self.github.add_pull(
             REPO,
             self.number,
@@ -215,18 +210,13 @@ class Scenario:
             files=listing,
         )
         for sha in dict.fromkeys((self.base, fork, head)):
-            for record in git(self.repo.root, "ls-tree", "-r", "-z", sha).split("\0"):
+            for record in self.repo.git("ls-tree", "-r", "-z", sha).split("\0"):
                 if not record:
                     continue
                 mode, path = record.split(" ", 1)[0], record.split("\t", 1)[1]
                 if mode == "160000":
                     continue  # a submodule: no file for the contents API to serve
-                data = subprocess.run(
-                    ["git", "cat-file", "blob", f"{sha}:{path}"],
-                    cwd=self.repo.root,
-                    capture_output=True,
-                    check=True,
-                ).stdout
+                data = self.repo.git_bytes("cat-file", "blob", f"{sha}:{path}")
                 if mode == "120000":
                     self.github.add_symlink(REPO, sha, path, data.decode())
                 else:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, Scenario, git
+from conftest import REPO, Scenario
 from github_api.double import Comparison
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -94,7 +94,7 @@ def test_a_listing_that_repeats_entries_is_never_complete(
 
 def real_commits(scenario: Scenario, base: str, head: str) -> list[tuple[str, list[str]]]:
     """`base..head` with each commit's parents, from git, as the compare API lists it."""
-    out = git(scenario.repo.root, "rev-list", "--parents", "--topo-order", f"{base}..{head}")
+    out = scenario.repo.git("rev-list", "--parents", "--topo-order", f"{base}..{head}")
     rows = [line.split() for line in out.splitlines()]
     return [(row[0], row[1:]) for row in rows]
 
@@ -103,18 +103,18 @@ def serve_real_history(scenario: Scenario) -> list[str]:
     """Make the double's compare answers those of the real commit graph: the
     change's commits with their parents, and for any pair (p, M) whether p
     is an ancestor of M.  Returns git's merge bases of base and head."""
-    github, root = scenario.github, scenario.repo.root
+    github, repo = scenario.github, scenario.repo
     pull = github.pulls[(REPO, scenario.number)]
     comparison = github.comparisons[(REPO, pull.base_sha, pull.head_sha)]
     comparison.commits = real_commits(scenario, pull.base_sha, pull.head_sha)
     fork = comparison.merge_base_sha
     shas = {p for _, parents in comparison.commits for p in parents}
     for sha in shas:
-        first = git(root, "merge-base", sha, fork).split()[0]
+        first = repo.git("merge-base", sha, fork).split()[0]
         github.comparisons[(REPO, sha, fork)] = Comparison(
             number=scenario.number, merge_base_sha=first, files=[]
         )
-    return git(root, "merge-base", "--all", pull.base_sha, pull.head_sha).split()
+    return repo.git("merge-base", "--all", pull.base_sha, pull.head_sha).split()
 
 
 @settings(
@@ -144,7 +144,7 @@ def test_api_mode_never_passes_with_several_merge_bases(
     scenario = Scenario(
         github=github, tmp=tmp, make_repo=lambda name: make_repo(f"{tmp.name}-{name}")
     )
-    repo, root = scenario.repo, scenario.repo.root
+    repo = scenario.repo
     old = scenario.base
     repo.git("checkout", "-q", "-b", "line", old)
     repo.write("secrets/from-line", "the other line's guarded file\n")
@@ -173,7 +173,7 @@ def test_api_mode_never_passes_with_several_merge_bases(
         assert "the API names one merge base" in api_out.log
     else:
         assert api_out.code == git_out.code, api_out.log
-        assert git(root, "merge-base", "--all", scenario.base, scenario.head).split() == bases
+        assert repo.git("merge-base", "--all", scenario.base, scenario.head).split() == bases
 
 
 def test_too_many_outside_parents_exit_2(scenario: Scenario, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Scenario, git
+from conftest import Scenario
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -161,7 +161,7 @@ def test_every_entry_point_gives_the_same_verdict_and_ids(
         github=github, tmp=tmp, make_repo=lambda name: make_repo(f"{name}{next(_counter)}")
     )
     repo = scenario.repo
-    for path in git(repo.root, "ls-files", "-z").split("\0"):
+    for path in repo.git("ls-files", "-z").split("\0"):
         if path:
             repo.remove(path)
     repo.write_many(BASE)
@@ -191,7 +191,7 @@ def test_every_entry_point_gives_the_same_verdict_and_ids(
     (row,) = lab["patches"]
     assert [i for i in row["failed"] if i not in ACTION_ONLY] == expected, "lab"
 
-    files = git(repo.root, "diff", "-M", "--name-status", "-z", base, head).split("\0")
+    files = repo.git("diff", "-M", "--name-status", "-z", base, head).split("\0")
     paths: list[str] = []
     changes = 0
     i = 0

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import http.server
-import subprocess
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from tests.gitrepo import GitRepo
 
 
 @functools.cache
@@ -68,20 +69,15 @@ class GitHost:
     def publish(self, full_name: str, source: Path, refs: Mapping[str, str]) -> str:
         """A bare `full_name` holding `refs` (full ref name -> commit of `source`);
         HEAD names the first ref.  Returns the clone URL."""
-        bare = self.folder / full_name
-        subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+        bare = GitRepo.at(self.folder / full_name)
+        bare.root.mkdir(parents=True, exist_ok=True)
+        bare.git("init", "-q", "--bare")
         # One push per ref, in order: git's dumb protocol downloads whole packs,
         # so a ref's objects must not share a pack with an earlier ref's, or a
         # clone of main would hold the PR's head too (GitHub sends only what is
         # reachable from the refs fetched).
         for ref, sha in refs.items():
-            subprocess.run(
-                ["git", "push", "-q", "--force", str(bare), f"{sha}:{ref}"],
-                cwd=source,
-                check=True,
-                capture_output=True,
-            )
-        first = next(iter(refs))
-        subprocess.run(["git", "symbolic-ref", "HEAD", first], cwd=bare, check=True)
-        subprocess.run(["git", "update-server-info"], cwd=bare, check=True)
+            GitRepo.at(source).git("push", "-q", "--force", str(bare.root), f"{sha}:{ref}")
+        bare.git("symbolic-ref", "HEAD", next(iter(refs)))
+        bare.git("update-server-info")
         return f"{self.url}/{full_name}"

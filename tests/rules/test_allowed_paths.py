@@ -4,28 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import RENAMED, ChangeSet, FileChange, from_paths
+from gate.changes import ChangeSet, from_paths
 from gate.rubric import Rule
 from gate.rules import allowed_paths
+from tests.rulecase import Change, Files, RuleCase, modified, renamed
 
-
-def files(*paths: str) -> ChangeSet:
-    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+CASE = RuleCase("allowed_paths", id="FILES")
 
 
 CASES = [
     (
         "all allowed",
-        files("clamp_kit.py"),
+        modified("clamp_kit.py"),
         ["clamp_kit.py"],
         True,
         "every touched path matches the allowed globs (1)",
         [],
     ),
-    ("empty change passes", ChangeSet(), ["clamp_kit.py"], True, "(0)", []),
+    ("empty change passes", Files(), ["clamp_kit.py"], True, "(0)", []),
     (
         "one outside",
-        files("clamp_kit.py", "test_clamp.py"),
+        modified("clamp_kit.py", "test_clamp.py"),
         ["clamp_kit.py"],
         False,
         "1 touched path lies outside the allowed globs",
@@ -33,7 +32,7 @@ CASES = [
     ),
     (
         "several outside, sorted",
-        files("z", "docs/a.md", "b"),
+        modified("z", "docs/a.md", "b"),
         ["docs/"],
         False,
         "2 touched paths lie outside",
@@ -41,7 +40,7 @@ CASES = [
     ),
     (
         "plain name matches at any depth",
-        files("pkg/clamp_kit.py"),
+        modified("pkg/clamp_kit.py"),
         ["clamp_kit.py"],
         True,
         "every touched path",
@@ -49,16 +48,15 @@ CASES = [
     ),
     (
         "anchored name does not",
-        files("pkg/clamp_kit.py"),
+        modified("pkg/clamp_kit.py"),
         ["/clamp_kit.py"],
         False,
         "1 touched",
         ["pkg/clamp_kit.py"],
     ),
-    ("no globs allow nothing", files("a"), [], False, "1 touched", ["a"]),
     (
         "rename to outside fails on the new side",
-        ChangeSet(files=(FileChange("other/a.py", old_path="src/a.py", status=RENAMED),)),
+        renamed("src/a.py", "other/a.py"),
         ["src/"],
         False,
         "1 touched",
@@ -66,7 +64,7 @@ CASES = [
     ),
     (
         "rename from outside fails on the old side",
-        ChangeSet(files=(FileChange("src/a.py", old_path="other/a.py", status=RENAMED),)),
+        renamed("other/a.py", "src/a.py"),
         ["src/"],
         False,
         "1 touched",
@@ -80,16 +78,23 @@ CASES = [
         "1 touched",
         ["x"],
     ),
-    ("a newline is part of a name", files("src/a\nb"), ["src/*"], True, "every touched path", []),
+    (
+        "a newline is part of a name",
+        modified("src/a\nb"),
+        ["src/*"],
+        True,
+        "every touched path",
+        [],
+    ),
     (
         "a newline does not end a segment",
-        files("src/a\n../x"),
+        modified("src/a\n../x"),
         ["src/*"],
         False,
         "1 touched",
         ["src/a\n../x"],
     ),
-    ("newline in a name outside", files("x\nsrc/a"), ["src/"], False, "1 touched", ["x\nsrc/a"]),
+    ("newline in a name outside", modified("x\nsrc/a"), ["src/"], False, "1 touched", ["x\nsrc/a"]),
 ]
 
 
@@ -99,10 +104,16 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_allowed_paths(
-    changes: ChangeSet, patterns: list[str], passed: bool, message: str, paths: list[str]
+    changes: Change, patterns: list[str], passed: bool, message: str, paths: list[str]
 ) -> None:
-    rule = Rule(id="FILES", kind="allowed_paths", params={"paths": patterns})
-    result = allowed_paths.check(rule, changes)
+    result = CASE.check(changes, paths=patterns)
     assert result.passed is passed
     assert message in result.message
     assert list(result.paths) == paths
+
+
+def test_no_globs_allow_nothing() -> None:
+    """The loader refuses an empty list; the rule, given one anyway, allows nothing."""
+    rule = Rule(id="FILES", kind="allowed_paths", params={"paths": []})
+    result = allowed_paths.check(rule, CASE.change(modified("a"), paths=["a"]))
+    assert not result.passed and "1 touched" in result.message and list(result.paths) == ["a"]

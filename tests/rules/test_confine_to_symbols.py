@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.changes import DELETED, ChangeSet, from_paths
+from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 from gate.report import Finding
-from gate.rubric import Rule
-from gate.rules import confine_to_symbols
+from tests.rulecase import Change, Executable, Files, RuleCase
 
 F = "clamp_kit.py"
-
-
-def edit(base: str | None, head: str | None) -> ChangeSet:
-    status = ADDED if base is None else DELETED if head is None else "modified"
-    return ChangeSet(files=(FileChange(F, status=status),), texts={F: FileTexts(base, head)})
+CASE = RuleCase("confine_to_symbols", id="SCOPE", file=F)
+edit = CASE.edit
 
 
 BASE = """\
@@ -45,14 +42,14 @@ CASES = [
     # (label, changes, symbols, passed, message)
     (
         "untouched",
-        ChangeSet(files=(FileChange("x.py"),)),
+        Files(base={"x.py": "x = 1\n"}, head={"x.py": "x = 2\n"}),
         ["clamp"],
         True,
         '"clamp_kit.py" is untouched',
     ),
     (
-        "no-op touch",
-        edit(BASE, BASE),
+        "no-op touch (the mode changed)",
+        edit(BASE, Executable(BASE)),
         ["helper"],
         True,
         '0 changed lines of "clamp_kit.py", all inside "helper"',
@@ -188,10 +185,7 @@ CASES = [
     ),
     (
         "renamed away",
-        ChangeSet(
-            files=(FileChange("k.py", old_path=F, status=RENAMED),),
-            texts={F: FileTexts(BASE, None)},
-        ),
+        Files(base={F: BASE}, head={"k.py": BASE}),
         ["helper"],
         False,
         '"clamp_kit.py" was renamed to "k.py"',
@@ -219,14 +213,14 @@ CASES = [
     ),
     (
         "counts-only example entry is not checked",
-        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        changes_from_example([{"path": F, "added": 1, "deleted": 1}]),
         ["helper"],
         True,
         "content not checked",
     ),
     (
         "counts-only example deletion fails",
-        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        changes_from_example([{"path": F, "status": DELETED, "deleted": 9}]),
         ["helper"],
         False,
         "was deleted and its text is not available",
@@ -240,24 +234,18 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_confine_to_symbols(
-    changes: ChangeSet, symbols: list[str], passed: bool, message: str
+    changes: Change, symbols: list[str], passed: bool, message: str
 ) -> None:
-    rule = Rule(id="SCOPE", kind="confine_to_symbols", params={"file": F, "symbols": symbols})
-    result = confine_to_symbols.check(rule, changes)
-    assert result.passed is passed, result.message
-    assert message in result.message
     if passed:
-        assert result.findings == ()
+        assert CASE.passes(changes, message, symbols=symbols).findings == ()
     else:
-        assert F in result.paths
+        CASE.fails(changes, message, reported=[F], symbols=symbols)
 
 
 def test_findings_group_runs_and_name_head_lines() -> None:
     base = "import a\nimport b\n\ndef f():\n    return 1\n"
     head = "import c\n\ndef f():\n    return 2\n\ndef g():\n    pass\n"
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
-    result = confine_to_symbols.check(rule, edit(base, head))
-    assert not result.passed
+    result = CASE.fails(edit(base, head), symbols=["f"])
     assert result.message == (
         '6 changed lines of "clamp_kit.py" lie outside "f": '
         "head lines 1, 5-7; removed base lines 1-2"
@@ -270,24 +258,17 @@ def test_findings_group_runs_and_name_head_lines() -> None:
 
 
 def test_syntax_error_annotates_the_head_line() -> None:
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
-    result = confine_to_symbols.check(
-        rule, edit("def f():\n    pass\n", "def f():\n    pass\nx = (\n")
-    )
-    assert not result.passed
+    change = edit("def f():\n    pass\n", "def f():\n    pass\nx = (\n")
+    result = CASE.fails(change, symbols=["f"])
     assert [(f.path, f.line) for f in result.findings] == [(F, 3)]
 
 
 def test_same_input_same_result() -> None:
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
-    changes = edit(CLAMP_KIT, CLEANUP_KIT)
-    assert confine_to_symbols.check(rule, changes) == confine_to_symbols.check(rule, changes)
+    change = edit(CLAMP_KIT, CLEANUP_KIT)
+    assert CASE.check(change, symbols=["clamp"]) == CASE.check(change, symbols=["clamp"])
 
 
 def test_trailing_comment_after_last_statement_is_outside() -> None:
     base = "def f():\n    return 1\n"
     head = "def f():\n    return 1\n    # note\n"
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["f"]})
-    result = confine_to_symbols.check(rule, edit(base, head))
-    assert not result.passed
-    assert "head lines 3" in result.message
+    CASE.fails(edit(base, head), "head lines 3", symbols=["f"])

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import COPIED, RENAMED, ChangeSet, FileChange, from_paths
-from gate.rubric import Rule
-from gate.rules import forbidden_path
+from gate.changes import ChangeSet, from_paths
+from tests.rulecase import Change, Files, RuleCase, copied, modified, renamed
 
-
-def files(*paths: str) -> ChangeSet:
-    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+CASE = RuleCase("forbidden_path", id="F2")
 
 
 CASES = [
-    ("no hit", files("src/a.py"), "secrets/", True, 'no touched path starts with "secrets/"', []),
-    ("empty change", ChangeSet(), "secrets/", True, "no touched path", []),
+    (
+        "no hit",
+        modified("src/a.py"),
+        "secrets/",
+        True,
+        'no touched path starts with "secrets/"',
+        [],
+    ),
+    ("empty change", Files(), "secrets/", True, "no touched path", []),
     (
         "hit",
-        files("secrets/k", "a"),
+        modified("secrets/k", "a"),
         "secrets/",
         False,
         '1 touched path starts with "secrets/"',
@@ -26,7 +30,7 @@ CASES = [
     ),
     (
         "several hits, sorted",
-        files("secrets/z", "secrets/a/b", "x"),
+        modified("secrets/z", "secrets/a/b", "x"),
         "secrets/",
         False,
         "2 touched paths start with",
@@ -34,16 +38,16 @@ CASES = [
     ),
     (
         "plain prefix, not a directory",
-        files("secretsauce.txt"),
+        modified("secretsauce.txt"),
         "secrets",
         False,
         "1 touched",
         ["secretsauce.txt"],
     ),
-    ("no glob meaning", files("secrets/a"), "secret*", True, "no touched path", []),
+    ("no glob meaning", modified("secrets/a"), "secret*", True, "no touched path", []),
     (
         "literal star matches only a star",
-        files("secret*/a"),
+        modified("secret*/a"),
         "secret*",
         False,
         "1 touched",
@@ -51,7 +55,7 @@ CASES = [
     ),
     (
         "another letter case reaches the same place",
-        files("Secrets/a", "SECRETS/b"),
+        modified("Secrets/a", "SECRETS/b"),
         "secrets/",
         False,
         "2 of them in another letter case",
@@ -59,16 +63,27 @@ CASES = [
     ),
     (
         "the directory itself as a file, symlink or submodule",
-        files("secrets", "config", "config/prod", "configs"),
+        # a file `config` becomes a folder holding a file `config/prod`
+        Files(
+            base={"secrets": "a\n", "config": "a\n", "configs": "a\n"},
+            head={"secrets": "b\n", "config/prod": "b\n", "configs": "b\n"},
+        ),
         "config/prod/",
         False,
         "2 touched paths",
         ["config", "config/prod"],
     ),
-    ("prefix only at the start", files("src/secrets/a"), "secrets/", True, "no touched path", []),
+    (
+        "prefix only at the start",
+        modified("src/secrets/a"),
+        "secrets/",
+        True,
+        "no touched path",
+        [],
+    ),
     (
         "rename out of the prefix",
-        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=RENAMED),)),
+        renamed("secrets/k", "public/k"),
         "secrets/",
         False,
         "1 touched",
@@ -76,7 +91,7 @@ CASES = [
     ),
     (
         "a copy out of the prefix reaches its source",
-        ChangeSet(files=(FileChange("public/k", old_path="secrets/k", status=COPIED),)),
+        copied("secrets/k", "public/k"),
         "secrets/",
         False,
         "1 touched",
@@ -92,13 +107,13 @@ CASES = [
     ),
     (
         "newline in a path",
-        files("ok\nsecrets/x", "secrets/\n"),
+        modified("ok\nsecrets/x", "secrets/\n"),
         "secrets/",
         False,
         "1 touched",
         ["secrets/\n"],
     ),
-    ("quoted prefix in message", files("a"), 'we"ird\n', True, r'"we\"ird\n"', []),
+    ("quoted prefix in message", modified("a"), 'we"ird\n', True, r'"we\"ird\n"', []),
 ]
 
 
@@ -108,10 +123,9 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_forbidden_path(
-    changes: ChangeSet, prefix: str, passed: bool, message: str, paths: list[str]
+    changes: Change, prefix: str, passed: bool, message: str, paths: list[str]
 ) -> None:
-    rule = Rule(id="F2", kind="forbidden_path", params={"prefix": prefix})
-    result = forbidden_path.check(rule, changes)
+    result = CASE.check(changes, prefix=prefix)
     assert result.passed is passed
     assert message in result.message
     assert list(result.paths) == paths

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import RENAMED, ChangeSet, FileChange
-from gate.rubric import Rule
-from gate.rules import forbidden_paths
+from tests.rulecase import Change, Files, RuleCase, modified, renamed
 
-
-def files(*paths: str) -> ChangeSet:
-    return ChangeSet(files=tuple(FileChange(path=p) for p in paths))
+CASE = RuleCase("forbidden_paths", id="F3")
 
 
 CASES = [
-    ("no match", files("src/a.py"), ["secrets/", "*.pem"], True, "no touched path matches", []),
-    ("empty change", ChangeSet(), ["**"], True, "no touched path matches", []),
+    ("no match", modified("src/a.py"), ["secrets/", "*.pem"], True, "no touched path matches", []),
+    ("empty change", Files(), ["**"], True, "no touched path matches", []),
     (
         "directory glob",
-        files("secrets/a/b", "src/a"),
+        modified("secrets/a/b", "src/a"),
         ["secrets/"],
         False,
         "1 touched path matches",
@@ -26,7 +22,7 @@ CASES = [
     ),
     (
         "unanchored name at any depth",
-        files("a/b/key.pem", "key.pem", "key.pem.txt"),
+        modified("a/b/key.pem", "key.pem", "key.pem.txt"),
         ["*.pem"],
         False,
         "2 touched paths match",
@@ -34,7 +30,7 @@ CASES = [
     ),
     (
         "anchored pattern",
-        files("x/.github/workflows/ci.yml"),
+        modified("x/.github/workflows/ci.yml"),
         ["/.github/workflows/"],
         True,
         "no touched",
@@ -42,16 +38,16 @@ CASES = [
     ),
     (
         "anchored pattern hit",
-        files(".github/workflows/ci.yml"),
+        modified(".github/workflows/ci.yml"),
         ["/.github/workflows/"],
         False,
         "1 touched",
         [".github/workflows/ci.yml"],
     ),
-    ("star stays in one segment", files("src/x/a.py"), ["src/*.py"], True, "no touched", []),
+    ("star stays in one segment", modified("src/x/a.py"), ["src/*.py"], True, "no touched", []),
     (
         "double star crosses",
-        files("src/x/a.py"),
+        modified("src/x/a.py"),
         ["src/**/*.py"],
         False,
         "1 touched",
@@ -59,7 +55,7 @@ CASES = [
     ),
     (
         "rename into a forbidden place",
-        ChangeSet(files=(FileChange("vendor/a.py", old_path="a.py", status=RENAMED),)),
+        renamed("a.py", "vendor/a.py"),
         ["vendor/"],
         False,
         "1 touched",
@@ -67,13 +63,13 @@ CASES = [
     ),
     (
         "rename out of a forbidden place",
-        ChangeSet(files=(FileChange("a.py", old_path="vendor/a.py", status=RENAMED),)),
+        renamed("vendor/a.py", "a.py"),
         ["vendor/"],
         False,
         "1 touched",
         ["vendor/a.py"],
     ),
-    ("hostile names", files("dir with space/a\tb", "é/x"), ["é/"], False, "1 touched", ["é/x"]),
+    ("hostile names", modified("dir with space/a\tb", "é/x"), ["é/"], False, "1 touched", ["é/x"]),
 ]
 
 
@@ -83,10 +79,9 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_forbidden_paths(
-    changes: ChangeSet, patterns: list[str], passed: bool, message: str, paths: list[str]
+    changes: Change, patterns: list[str], passed: bool, message: str, paths: list[str]
 ) -> None:
-    rule = Rule(id="F3", kind="forbidden_paths", params={"paths": patterns})
-    result = forbidden_paths.check(rule, changes)
+    result = CASE.check(changes, paths=patterns)
     assert result.passed is passed
     assert message in result.message
     assert list(result.paths) == paths

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.changes import DELETED, ChangeSet, from_paths
+from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from gate.rubric import Rule
-from gate.rules import keep_lines
+from tests.rulecase import Change, Files, RuleCase
 
 F = "clamp_kit.py"
 BAIT = "import math  # bait: unused on purpose"
-
-
-def edit(base: str | None, head: str | None) -> ChangeSet:
-    status = ADDED if base is None else DELETED if head is None else "modified"
-    return ChangeSet(files=(FileChange(F, status=status),), texts={F: FileTexts(base, head)})
+CASE = RuleCase("keep_lines", id="BAIT", file=F)
+edit = CASE.edit
 
 
 BASE = "a = 1\n    keep me  \nb = 2\nc = 3\n"
@@ -24,7 +21,7 @@ CASES = [
     # (label, changes, lines, passed, message, [(finding line, fragment)])
     (
         "untouched",
-        ChangeSet(files=(FileChange("x.py"),)),
+        Files(base={"x.py": "x = 1\n"}, head={"x.py": "x = 2\n"}),
         ["keep me"],
         True,
         '"clamp_kit.py" is untouched',
@@ -46,7 +43,14 @@ CASES = [
         "kept",
         [],
     ),
-    ("listed with spaces is stripped", edit(BASE, BASE), ["  keep me\t"], True, "kept", []),
+    (
+        "listed with spaces is stripped",
+        edit(BASE, BASE.replace("c = 3", "c = 4")),
+        ["  keep me\t"],
+        True,
+        "kept",
+        [],
+    ),
     ("moved is kept", edit(BASE, "keep me\na = 1\nb = 2\nc = 3\n"), ["keep me"], True, "kept", []),
     ("CRLF endings", edit(BASE, BASE.replace("\n", "\r\n")), ["keep me"], True, "kept", []),
     (
@@ -108,10 +112,7 @@ CASES = [
     ),
     (
         "renamed away",
-        ChangeSet(
-            files=(FileChange("k.py", old_path=F, status=RENAMED),),
-            texts={F: FileTexts(BASE, None)},
-        ),
+        Files(base={F: BASE}, head={"k.py": BASE}),
         ["keep me"],
         False,
         'was renamed to "k.py"',
@@ -145,7 +146,7 @@ CASES = [
     ),
     (
         "counts-only example entry is not checked",
-        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        changes_from_example([{"path": F, "added": 1, "deleted": 1}]),
         ["keep me"],
         True,
         "content not checked",
@@ -153,7 +154,7 @@ CASES = [
     ),
     (
         "counts-only example deletion fails",
-        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        changes_from_example([{"path": F, "status": DELETED, "deleted": 9}]),
         ["keep me"],
         False,
         '"clamp_kit.py" was deleted and its text is not available; its kept lines are gone with it',
@@ -168,19 +169,14 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_keep_lines(
-    changes: ChangeSet,
+    changes: Change,
     lines: list[str],
     passed: bool,
     message: str,
     findings: list[tuple[int, str]],
 ) -> None:
-    rule = Rule(id="BAIT", kind="keep_lines", params={"file": F, "lines": lines})
-    result = keep_lines.check(rule, changes)
-    assert result.passed is passed, result.message
-    assert message in result.message
-    if not passed:
-        assert F in result.paths
-    for line, fragment in findings:
-        assert any(f.line == line and fragment in f.message for f in result.findings), (
-            result.findings
-        )
+    if passed:
+        assert not findings
+        CASE.passes(changes, message, lines=lines)
+    else:
+        CASE.fails(changes, message, reported=[F], findings=findings, lines=lines)

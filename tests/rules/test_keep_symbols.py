@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import ADDED, DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from gate.rubric import Rule
-from gate.rules import keep_symbols
+from tests.rulecase import Change, Files, RuleCase
 
 F = "pkg/mod.py"
-
-
-def edit(base: str | None, head: str | None) -> ChangeSet:
-    status = ADDED if base is None else DELETED if head is None else "modified"
-    change = FileChange(path=F, status=status)
-    return ChangeSet(files=(change,), texts={F: FileTexts(base, head)})
+CASE = RuleCase("keep_symbols", id="NAMES", file=F)
+edit = CASE.edit
 
 
 BASE = """\
@@ -46,7 +42,7 @@ CASES = [
     # (label, changes, symbols, passed, message, finding-fragments)
     (
         "untouched file",
-        ChangeSet(files=(FileChange("other.py"),)),
+        Files(base={"other.py": "x = 1\n"}, head={"other.py": "x = 2\n"}),
         ["helper"],
         True,
         '"pkg/mod.py" is untouched',
@@ -199,10 +195,7 @@ CASES = [
     ("file deleted", edit(BASE, None), ["helper"], False, '"pkg/mod.py" was deleted', []),
     (
         "file renamed away",
-        ChangeSet(
-            files=(FileChange("pkg/new.py", old_path=F, status=RENAMED),),
-            texts={F: FileTexts(BASE, None)},
-        ),
+        Files(base={F: BASE}, head={"pkg/new.py": BASE}),
         ["helper"],
         False,
         '"pkg/mod.py" was renamed to "pkg/new.py"',
@@ -210,6 +203,7 @@ CASES = [
     ),
     (
         "another file renamed onto it",
+        # no commit makes this shape (git calls it a deletion of pkg/old.py)
         ChangeSet(
             files=(FileChange(F, old_path="pkg/old.py", status=RENAMED),),
             texts={F: FileTexts(BASE, BASE)},
@@ -263,7 +257,7 @@ CASES = [
     ),
     (
         "counts-only example entry is not checked",
-        ChangeSet(files=(FileChange(F, added=1, deleted=1),), source="example"),
+        changes_from_example([{"path": F, "added": 1, "deleted": 1}]),
         ["helper"],
         True,
         'the example gives no text for "pkg/mod.py" (only counts); content not checked',
@@ -271,7 +265,7 @@ CASES = [
     ),
     (
         "counts-only example deletion fails",
-        ChangeSet(files=(FileChange(F, status=DELETED, deleted=9),), source="example"),
+        changes_from_example([{"path": F, "status": DELETED, "deleted": 9}]),
         ["helper"],
         False,
         "was deleted",
@@ -286,22 +280,16 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_keep_symbols(
-    changes: ChangeSet, symbols: list[str], passed: bool, message: str, findings: list[str]
+    changes: Change, symbols: list[str], passed: bool, message: str, findings: list[str]
 ) -> None:
-    rule = Rule(id="NAMES", kind="keep_symbols", params={"file": F, "symbols": symbols})
-    result = keep_symbols.check(rule, changes)
-    assert result.passed is passed, result.message
-    assert message in result.message
-    if not passed:
-        assert F in result.paths
-    text = " | ".join(f.message for f in result.findings)
-    for fragment in findings:
-        assert fragment in text
+    if passed:
+        assert not findings
+        CASE.passes(changes, message, symbols=symbols)
+    else:
+        found = [(None, fragment) for fragment in findings]
+        CASE.fails(changes, message, reported=[F], findings=found, symbols=symbols)
 
 
 def test_syntax_error_finding_names_the_head_line() -> None:
-    changes = edit("x = 1\n", "x = 1\ny = (\n")
-    rule = Rule(id="N", kind="keep_symbols", params={"file": F, "symbols": ["x"]})
-    result = keep_symbols.check(rule, changes)
-    assert not result.passed
+    result = CASE.fails(edit("x = 1\n", "x = 1\ny = (\n"), symbols=["x"])
     assert [(f.path, f.line) for f in result.findings] == [(F, 2)]

@@ -8,29 +8,26 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, COPIED, DELETED, RENAMED, ChangeSet, FileChange, from_paths
-from gate.rubric import Rule
-from gate.rules import max_files
+from gate.changes import ChangeSet, from_paths
+from tests.rulecase import BODY, Change, Files, RuleCase, copied, modified, renamed
+
+CASE = RuleCase("max_files", id="F1")
 
 
-def run(changes: ChangeSet, **params: Any) -> Any:
-    return max_files.check(Rule(id="F1", kind="max_files", params=params), changes)
+def run(changes: Change, **params: Any) -> Any:
+    return CASE.check(changes, **params)
 
 
-def files(*paths: str) -> tuple[FileChange, ...]:
-    return tuple(FileChange(path=p) for p in paths)
-
-
-RENAME = FileChange(path="new/a.py", old_path="old/a.py", status=RENAMED)
+RENAME = renamed("old/a.py", "new/a.py")
 
 CASES = [
     # (label, changes, params, passed, message, paths)
-    ("empty change", ChangeSet(), {"limit": 0}, True, "0 paths touched; limit 0", []),
-    ("under", ChangeSet(files=files("a", "b")), {"limit": 3}, True, "2 paths touched; limit 3", []),
-    ("at limit", ChangeSet(files=files("a", "b", "c")), {"limit": 3}, True, "3 paths", []),
+    ("empty change", Files(), {"limit": 0}, True, "0 paths touched; limit 0", []),
+    ("under", modified("a", "b"), {"limit": 3}, True, "2 paths touched; limit 3", []),
+    ("at limit", modified("a", "b", "c"), {"limit": 3}, True, "3 paths", []),
     (
         "over",
-        ChangeSet(files=files("d", "a", "c", "b")),
+        modified("d", "a", "c", "b"),
         {"limit": 3},
         False,
         "4 paths touched; limit 3",
@@ -38,7 +35,7 @@ CASES = [
     ),
     (
         "one path",
-        ChangeSet(files=files("a")),
+        modified("a"),
         {"limit": 0},
         False,
         "1 path touched; limit 0",
@@ -46,7 +43,7 @@ CASES = [
     ),
     (
         "rename counts once",
-        ChangeSet(files=(RENAME, FileChange(path="x"))),
+        Files(base={**RENAME.base, "x": "old\n"}, head={**RENAME.head, "x": "new\n"}),
         {"limit": 2},
         True,
         "2 paths touched",
@@ -54,7 +51,7 @@ CASES = [
     ),
     (
         "rename lists both sides when over",
-        ChangeSet(files=(RENAME,)),
+        RENAME,
         {"limit": 0},
         False,
         "1 path touched; limit 0",
@@ -62,7 +59,7 @@ CASES = [
     ),
     (
         "copy counts its new path only",
-        ChangeSet(files=(FileChange(path="b.py", old_path="a.py", status=COPIED),)),
+        copied("a.py", "b.py"),
         {"limit": 0},
         False,
         "1 path touched",
@@ -70,7 +67,7 @@ CASES = [
     ),
     (
         "exclude drops matches",
-        ChangeSet(files=files("docs/a.md", "docs/x/b.md", "src/a.py")),
+        modified("docs/a.md", "docs/x/b.md", "src/a.py"),
         {"limit": 1, "exclude": ["docs/"]},
         True,
         "1 path touched (2 excluded); limit 1",
@@ -78,7 +75,7 @@ CASES = [
     ),
     (
         "exclude: rename with one excluded side still counts",
-        ChangeSet(files=(FileChange(path="src/a.py", old_path="docs/a.py", status=RENAMED),)),
+        renamed("docs/a.py", "src/a.py"),
         {"limit": 0, "exclude": ["docs/"]},
         False,
         "1 path touched; limit 0",
@@ -86,7 +83,7 @@ CASES = [
     ),
     (
         "exclude: rename with both sides excluded does not count",
-        ChangeSet(files=(FileChange(path="docs/b.md", old_path="docs/a.md", status=RENAMED),)),
+        renamed("docs/a.md", "docs/b.md"),
         {"limit": 0, "exclude": ["*.md"]},
         True,
         "0 paths touched (1 excluded)",
@@ -94,7 +91,7 @@ CASES = [
     ),
     (
         "deleted and added files count",
-        ChangeSet(files=(FileChange("a", status=DELETED), FileChange("b", status=ADDED))),
+        Files(base={"a": BODY}, head={"b": "another text\n"}),
         {"limit": 1},
         False,
         "2 paths touched",
@@ -126,7 +123,7 @@ CASES = [
     ),
     (
         "hostile names are counted like any other",
-        ChangeSet(files=files("a\nb", "-rf", "::error::x", "ü t.py")),
+        modified("a\nb", "-rf", "::error::x", "ü t.py"),
         {"limit": 3},
         False,
         "4 paths touched",
@@ -141,7 +138,7 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_max_files(
-    changes: ChangeSet, params: dict[str, Any], passed: bool, message: str, paths: list[str]
+    changes: Change, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
     result = run(changes, **params)
     assert result.passed is passed

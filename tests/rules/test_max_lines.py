@@ -6,30 +6,37 @@ from typing import Any
 
 import pytest
 
-from gate.changes import RENAMED, ChangeSet, FileChange, from_paths
-from gate.rubric import Rule
-from gate.rules import max_lines
+from gate.changes import ChangeSet, FileChange, from_paths
+from tests.rulecase import BODY, Change, Files, RuleCase, edit, renamed
+
+CASE = RuleCase("max_lines", id="L")
 
 
-def run(changes: ChangeSet, **params: Any) -> Any:
-    return max_lines.check(Rule(id="L", kind="max_lines", params=params), changes)
+def run(changes: Change, **params: Any) -> Any:
+    return CASE.check(changes, **params)
 
 
-A = FileChange("a.py", added=3, deleted=2)
-B = FileChange("docs/b.md", added=10, deleted=0)
-BIN = FileChange("logo.png", added=7, deleted=4, binary=True)
+# Committed, and counted by git: a.py +3 -2, docs/b.md +10 (new), logo.png
+# binary (a NUL byte), so every line of both versions counts: +7 -4.
+A = edit("a.py", "one\ntwo\nkept\n", "kept\nthree\nfour\nfive\n")
+B = edit("docs/b.md", None, "".join(f"line {n}\n" for n in range(10)))
+BIN = edit("logo.png", b"\0png\n" * 4, b"\0png2\n" * 7)
+# What no commit gives (a source's unknown counts), or needs a submodule:
+# the change sets those sources build.
+A_COUNTED = FileChange("a.py", added=3, deleted=2)
 SUB = FileChange("vendor/lib", added=0, deleted=0, old_mode="160000", new_mode="160000")
 UNSUB = FileChange("vendor/lib", added=0, deleted=9, old_mode="100644", new_mode="160000")
+BIN_COUNTED = FileChange("logo.png", added=7, deleted=4, binary=True)
 HUGE = FileChange(
     "model.bin", added=None, deleted=None, binary=True, uncounted="it is too large to count"
 )
 
 CASES = [
-    ("empty", ChangeSet(), {"limit": 0}, True, "0 lines changed (0 added, 0 deleted); limit 0", []),
-    ("changed at limit", ChangeSet(files=(A,)), {"limit": 5}, True, "5 lines changed", []),
+    ("empty", Files(), {"limit": 0}, True, "0 lines changed (0 added, 0 deleted); limit 0", []),
+    ("changed at limit", A, {"limit": 5}, True, "5 lines changed", []),
     (
         "changed over",
-        ChangeSet(files=(A, B)),
+        A | B,
         {"limit": 14},
         False,
         "15 lines changed (13 added, 2 deleted); limit 14",
@@ -37,7 +44,7 @@ CASES = [
     ),
     (
         "added mode",
-        ChangeSet(files=(A,)),
+        A,
         {"limit": 3, "count": "added"},
         True,
         "3 lines added",
@@ -45,7 +52,7 @@ CASES = [
     ),
     (
         "added mode over",
-        ChangeSet(files=(A,)),
+        A,
         {"limit": 2, "count": "added"},
         False,
         "3 lines added; limit 2",
@@ -53,7 +60,7 @@ CASES = [
     ),
     (
         "deleted mode ignores additions",
-        ChangeSet(files=(A, B)),
+        A | B,
         {"limit": 2, "count": "deleted"},
         True,
         "2 lines deleted; limit 2",
@@ -61,7 +68,7 @@ CASES = [
     ),
     (
         "deleted mode lists only contributing files",
-        ChangeSet(files=(A, B)),
+        A | B,
         {"limit": 1, "count": "deleted"},
         False,
         "2 lines deleted; limit 1",
@@ -69,7 +76,7 @@ CASES = [
     ),
     (
         "exclude glob",
-        ChangeSet(files=(A, B)),
+        A | B,
         {"limit": 5, "exclude": ["*.md"]},
         True,
         "5 lines changed",
@@ -77,7 +84,7 @@ CASES = [
     ),
     (
         "binary files count their lines, and the message says so",
-        ChangeSet(files=(A, BIN)),
+        A | BIN,
         {"limit": 15},
         False,
         "16 lines changed (10 added, 6 deleted); limit 15; 1 binary file counted whole",
@@ -85,7 +92,7 @@ CASES = [
     ),
     (
         "binary files can be excluded",
-        ChangeSet(files=(A, BIN, HUGE)),
+        ChangeSet(files=(A_COUNTED, BIN_COUNTED, HUGE)),
         {"limit": 5, "exclude": ["*.png", "*.bin"]},
         True,
         "5 lines changed (3 added, 2 deleted); limit 5",
@@ -109,7 +116,7 @@ CASES = [
     ),
     (
         "a file too large to count fails with its reason",
-        ChangeSet(files=(A, HUGE)),
+        ChangeSet(files=(A_COUNTED, HUGE)),
         {"limit": 100},
         False,
         '1 file cannot be counted ("model.bin"): it is too large to count; leave such files '
@@ -135,7 +142,7 @@ CASES = [
     ),
     (
         "one unknown count among known ones fails",
-        ChangeSet(files=(A, FileChange("c.py", added=None, deleted=None))),
+        ChangeSet(files=(A_COUNTED, FileChange("c.py", added=None, deleted=None))),
         {"limit": 100},
         False,
         "no line counts for 1 file",
@@ -143,7 +150,7 @@ CASES = [
     ),
     (
         "unknown counts on an excluded file do not matter",
-        ChangeSet(files=(A, *from_paths(["docs/c.md"]))),
+        ChangeSet(files=(A_COUNTED, *from_paths(["docs/c.md"]))),
         {"limit": 5, "exclude": ["docs/"]},
         True,
         "5 lines changed",
@@ -151,7 +158,7 @@ CASES = [
     ),
     (
         "rename half-excluded still counts",
-        ChangeSet(files=(FileChange("src/a.py", old_path="docs/a.py", status=RENAMED, added=2),)),
+        Files(base={"docs/a.py": BODY}, head={"src/a.py": BODY + "two\nmore\n"}),
         {"limit": 1, "exclude": ["docs/"]},
         False,
         "2 lines changed",
@@ -159,7 +166,7 @@ CASES = [
     ),
     (
         "pure rename with 0 lines passes a 0 budget",
-        ChangeSet(files=(FileChange("b.py", old_path="a.py", status=RENAMED),)),
+        renamed("a.py", "b.py"),
         {"limit": 0},
         True,
         "0 lines changed",
@@ -174,7 +181,7 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_max_lines(
-    changes: ChangeSet, params: dict[str, Any], passed: bool, message: str, paths: list[str]
+    changes: Change, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
     result = run(changes, **params)
     assert result.passed is passed

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import ChangeSet
-from gate.rubric import Rule
-from gate.rules import must_include
+from tests.rulecase import Files, RuleCase, modified
+
+CASE = RuleCase("must_include", id="GREEN")
 
 CASES = [
     ("present", "tests ok\nEXIT=0\n", "EXIT=0", True, 'stdout contains "EXIT=0"'),
@@ -26,8 +26,8 @@ CASES = [
     ids=[c[0] for c in CASES],
 )
 def test_must_include(stdout: str | None, token: str, passed: bool, message: str) -> None:
-    rule = Rule(id="GREEN", kind="must_include", params={"token": token})
-    result = must_include.check(rule, ChangeSet(stdout=stdout))
+    change = modified("app.py") | Files(stdout=stdout)
+    result = CASE.check(change, token=token)
     assert result.passed is passed
     assert message in result.message
     assert result.paths == ()

@@ -21,26 +21,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.report import RuleResult
 from gate.rubric import Rule
-from gate.rules import REGISTRY, confine_to_symbols, keep_symbols
+from gate.rules import REGISTRY
 from gate.rules._finder import shadows
+from tests.rulecase import Builder, Files, RuleCase
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 F = "m.py"
 
 
-def edit(base: str, head: str) -> ChangeSet:
-    return ChangeSet(files=(FileChange(F),), texts={F: FileTexts(base, head)})
+# The property tests judge hundreds of examples each: through the example
+# builder (tests/test_rulecase.py holds it to the git builder's verdicts);
+# the tests of one exact message judge commits.
+CONFINE = RuleCase("confine_to_symbols", id="S", file=F, symbols=["clamp"], source="example")
+KEEP = RuleCase("keep_symbols", id="K", file=F, symbols=["clamp"], source="example")
 
 
-def confine(base: str, head: str) -> bool:
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
-    return confine_to_symbols.check(rule, edit(base, head)).passed
+def confine(base: str, head: str, source: Builder = "example") -> bool:
+    return CONFINE.check(CONFINE.edit(base, head), source=source).passed
 
 
-def keep(base: str, head: str) -> keep_symbols.RuleResult:
-    rule = Rule(id="K", kind="keep_symbols", params={"file": F, "symbols": ["clamp"]})
-    return keep_symbols.check(rule, edit(base, head))
+def keep(base: str, head: str, source: Builder = "example") -> RuleResult:
+    return KEEP.check(KEEP.edit(base, head), source=source)
 
 
 # Top-level code that binds, rebinds or deletes NAME at module level (or may,
@@ -258,7 +261,7 @@ def test_keep_symbols_wrapping_keeps_and_replacing_loses() -> None:
 
 
 def test_keep_symbols_message_names_the_rebinding_line() -> None:
-    verdict = keep(module([CLAMP]), module([CLAMP, "", "del clamp"]))
+    verdict = keep(module([CLAMP]), module([CLAMP, "", "del clamp"]), source="git")
     assert verdict.message == (
         '1 kept symbol of "m.py" is missing or rebound at head: '
         '"clamp" (deleted by `del` at line 4)'
@@ -269,11 +272,8 @@ def test_keep_symbols_message_names_the_rebinding_line() -> None:
 
 
 def test_confine_message_names_the_other_binding() -> None:
-    rule = Rule(id="S", kind="confine_to_symbols", params={"file": F, "symbols": ["clamp"]})
-    verdict = confine_to_symbols.check(
-        rule, edit("clamp, helper = 1, 2\n", "clamp, helper = 3, 2\n")
-    )
-    assert not verdict.passed
+    change = CONFINE.edit("clamp, helper = 1, 2\n", "clamp, helper = 3, 2\n")
+    verdict = CONFINE.fails(change, source="git")
     assert verdict.message == (
         '2 changed lines of "m.py" lie outside "clamp": head lines 1; removed base lines 1; '
         'head line 1 also binds "helper", base line 1 also binds "helper"'
@@ -285,9 +285,9 @@ def test_confine_a_line_swallowed_into_a_listed_definition_is_a_change() -> None
     leaves the module: a changed line on both sides."""
     base = "def clamp(x):\n    return x\nhelper = 1\n"
     head = 'def clamp(x):\n    return """\nhelper = 1\n"""\n'
-    assert not confine(base, head)
+    assert not confine(base, head, source="git")
     # and code leaving clamp for the module level (here: out of a string) too
-    assert not confine(head, base)
+    assert not confine(head, base, source="git")
 
 
 # --- a module beside the file that Python imports instead ----------------------
@@ -423,7 +423,10 @@ def test_pytest_imports_a_module_from_the_test_folder_first(tmp_path: Path) -> N
     assert subprocess.run(argv, cwd=tmp_path, capture_output=True).returncode == 1
     (tmp_path / "tests" / "clamp_kit.py").write_text("def clamp(x):\n    return x\n")
     assert subprocess.run(argv, cwd=tmp_path, capture_output=True).returncode == 0
-    change = ChangeSet(files=(FileChange("tests/clamp_kit.py", ADDED, added=2, deleted=0),))
-    rule = Rule(id="K", kind="keep_symbols", params={"file": "clamp_kit.py", "symbols": ["clamp"]})
-    verdict = keep_symbols.check(rule, change)
-    assert not verdict.passed and "pytest puts first on sys.path" in verdict.message
+    kept = (tmp_path / "clamp_kit.py").read_text()
+    test = (tmp_path / "tests" / "test_c.py").read_text()
+    shadow = (tmp_path / "tests" / "clamp_kit.py").read_text()
+    base = {"clamp_kit.py": kept, "tests/test_c.py": test}
+    change = Files(base=base, head={**base, "tests/clamp_kit.py": shadow})
+    case = RuleCase("keep_symbols", file="clamp_kit.py", symbols=["clamp"])
+    case.fails(change, "pytest puts first on sys.path")

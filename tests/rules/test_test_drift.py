@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import pytest
@@ -29,7 +28,7 @@ from gate.github.client import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
 from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)
@@ -318,13 +317,7 @@ def test_git_and_patch_mode_judge_cases(
         ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
     )
     patch = repo.root.parent / "writer.patch"
-    patch.write_bytes(
-        subprocess.run(
-            ["git", "-C", str(repo.root), "diff", "--binary", base, head],
-            capture_output=True,
-            check=True,
-        ).stdout
-    )
+    patch.write_bytes(repo.git_bytes("diff", "--binary", base, head))
     patch_code, patch_result = check_json(
         ["check", "--repo", str(repo.root), "--base", base, "--patch", str(patch)], capsys
     )

@@ -24,18 +24,23 @@ from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from gate.testcases import COLLECTION
 from gate.testcases.python import reaches, units
-from tests.conftest import GitRepo
+from tests.gitrepo import GitRepo
+from tests.rulecase import Builder, Files, RuleCase, edit
 from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 
 PROPS = settings(max_examples=120, deadline=None)
+# The property tests judge through the example builder (no git per example;
+# tests/test_rulecase.py holds it to the git builder's verdicts), the others
+# commit the change.
 RUBRIC = "rules:\n  - {id: TESTS, kind: test_drift}\n"
 
 
-def new_file(path: str, head: str | None, allow_added: bool = True, **kw: Any) -> Any:
-    change = FileChange(path, ADDED, added=1, deleted=0, new_mode="100644", **kw)
-    texts = {} if head is None else {path: FileTexts(None, head)}
-    rule = Rule("T", "test_drift", {"allow_added": allow_added, "paths": DEFAULT_TESTS})
-    return test_drift.check(rule, ChangeSet(files=(change,), texts=texts))
+DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))
+
+
+def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "git") -> Any:
+    """The verdict on a change that adds `path` with `head` (committed, by default)."""
+    return DRIFT.check(edit(path, None, head), allow_added=allow_added, source=source)
 
 
 @pytest.mark.parametrize(
@@ -79,10 +84,10 @@ def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, 
     assert named in result.message
     assert "runs at collection or changes what other tests see" in result.message
     assert result.paths == (path,)
-    copied = FileChange(path, COPIED, "tests/test_a.py", added=1, deleted=0)
-    rule = Rule("T", "test_drift", {"allow_added": True, "paths": DEFAULT_TESTS})
-    changes = ChangeSet(files=(copied,), texts={path: FileTexts(None, head)})
-    assert test_drift.check(rule, changes).passed is False  # a copy is a new file too
+    source = {"tests/test_a.py": head}
+    copy = DRIFT.change(Files(base=source, head={**source, path: head}))
+    assert [f.status for f in copy.files] == [COPIED]
+    assert DRIFT.check(copy).passed is False  # a copy is a new file too
 
 
 @pytest.mark.parametrize(
@@ -184,7 +189,7 @@ def test_a_generated_new_module_of_cases_and_helpers_passes(
     pieces: list[tuple[str, str]], new: list[str]
 ) -> None:
     head = text(pieces) + "".join("\n\n" + code.format(n=n) for n, code in enumerate(new))
-    result = new_file("tests/test_gen.py", head)
+    result = new_file("tests/test_gen.py", head, source="example")
     assert result.passed is True, result.message
 
 
@@ -222,7 +227,10 @@ def test_collection_code_of_existing_files_still_reaches_from_a_new_one(
 ) -> None:
     """Every form the existing-file tests call collection-time code, except
     those that act on the module's own tests only, fails a new file too."""
-    assert new_file("tests/test_gen.py", text(pieces) + "\n\n" + added).passed is False
+    assert (
+        new_file("tests/test_gen.py", text(pieces) + "\n\n" + added, source="example").passed
+        is False
+    )
 
 
 @PROPS
@@ -230,7 +238,10 @@ def test_collection_code_of_existing_files_still_reaches_from_a_new_one(
 def test_collection_code_that_acts_on_its_own_module_only_is_welcome_in_a_new_one(
     pieces: list[tuple[str, str]], added: str
 ) -> None:
-    assert new_file("tests/test_gen.py", text(pieces) + "\n\n" + added).passed is True
+    assert (
+        new_file("tests/test_gen.py", text(pieces) + "\n\n" + added, source="example").passed
+        is True
+    )
 
 
 @PROPS
@@ -244,7 +255,7 @@ def test_collection_code_inserted_anywhere_in_a_new_module_fails_naming_its_line
     start = head.index(added)
     offset = next(u.line for u in units(added) if u.role == COLLECTION and reaches(u)) - 1
     line = head[:start].count("\n") + 1 + offset
-    result = new_file("tests/test_gen.py", head)
+    result = new_file("tests/test_gen.py", head, source="example")
     assert result.passed is False
     assert "tests/test_gen.py (new): " in result.message
     assert f"at line {line}" in result.message, (line, result.message)
