@@ -472,7 +472,7 @@ def _network_imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
             names = [node.module]
         elif isinstance(node, ast.Call):
             names = [n for n in (_dynamic_import(node),) if n]
-        found.extend((node.lineno, n, lazy) for n in names if n.split(".")[0] in NETWORK)  # type: ignore[attr-defined]
+        found.extend((node.lineno, n, lazy) for n in names if n.split(".")[0] in NETWORK)
         inner = lazy or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
             visit(child, inner)
