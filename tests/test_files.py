@@ -188,7 +188,7 @@ def test_every_input_over_its_cap_is_refused_by_name(
 def test_the_actions_inputs_over_their_cap_are_refused_by_name(
     tmp_path_factory: pytest.TempPathFactory, extra: int
 ) -> None:
-    from gate.github.action import read_stdout
+    from gate.github.change import read_stdout
     from gate.github.event import read_event
     from gate.github.settings import Settings, input_env_name
 

@@ -23,7 +23,7 @@ from gate.changes.api import changes_from_api, listing
 from gate.changes.git import changes_from_git
 from gate.cli import main
 from gate.git.repo import Repo
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.judge import judge
 from gate.report import to_json
 from gate.rubric.load import load_rubric_bytes

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from gate.changes import COPIED, ChangeSet, FileChange
 from gate.changes.api import listing
 from gate.cli import main
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
 from tests.gitrepo import GitRepo

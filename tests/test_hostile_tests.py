@@ -18,7 +18,7 @@ from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
 from gate.errors import GateError
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema

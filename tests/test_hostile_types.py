@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import text_wants

@@ -445,3 +445,102 @@ def test_each_change_source_has_one_builder() -> None:
         "'writer'": ["gate/changes/writer.py"],
         "'example'": ["gate/changes/example.py"],
     }
+
+
+# The network stack, and the only modules that may import it
+# (docs/ARCHITECTURE.md, "Layering rules").
+NETWORK = ("github", "requests", "urllib3")
+NETWORK_IMPORTERS = ["github/client.py", "github/client_transport.py"]
+
+
+def _network_imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
+    """Each import of the network stack in `tree`: (line, module, whether
+    it runs inside a function, so only when that function is called).
+    Imports under `if TYPE_CHECKING:` never run and are left out;
+    `importlib.import_module` and `__import__` by a constant name count."""
+    found: list[tuple[int, str, bool]] = []
+
+    def visit(node: ast.AST, lazy: bool) -> None:
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            for child in node.orelse:
+                visit(child, lazy)
+            return
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        elif isinstance(node, ast.Call):
+            names = [n for n in (_dynamic_import(node),) if n]
+        found.extend((node.lineno, n, lazy) for n in names if n.split(".")[0] in NETWORK)
+        inner = lazy or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+
+    visit(tree, False)
+    return found
+
+
+def test_only_the_client_imports_the_network_stack_and_only_when_built() -> None:
+    """PyGithub, requests and urllib3 are imported only by the API client's
+    modules, and there only inside functions (building the client, a call):
+    never when a module loads, so importing any gate module, the Action's
+    stages included, loads no network stack."""
+    importers, eager = set(), []
+    for path in sorted(GATE.rglob("*.py")):
+        rel = path.relative_to(GATE).as_posix()
+        for line, name, lazy in _network_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            importers.add(rel)
+            if not lazy:
+                eager.append(f"{rel}:{line}: imports {name} when the module loads")
+    assert sorted(importers) == NETWORK_IMPORTERS
+    assert eager == []
+
+
+def test_the_network_check_finds_an_eager_import() -> None:
+    """The check above can fail: a module-level import (plain, from, or by
+    `importlib`) is eager, one in a function is lazy, and one under `if
+    TYPE_CHECKING:` is no import."""
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "import requests\n"
+        "from github.GithubRetry import GithubRetry\n"
+        "if TYPE_CHECKING:\n"
+        "    from urllib3.response import BaseHTTPResponse\n"
+        "def build():\n"
+        "    import github\n"
+        "    importlib.import_module('urllib3.util')\n"
+        "x = importlib.import_module('github')\n"
+        "import gate.github.client\n"
+    )
+    assert sorted(_network_imports(ast.parse(code))) == [
+        (2, "requests", False),
+        (3, "github.GithubRetry", False),
+        (7, "github", True),
+        (8, "urllib3.util", True),
+        (9, "github", False),
+    ]
+
+
+def test_importing_the_action_loads_no_network_stack() -> None:
+    """Every module of gate/github/ (the Action's entry and stages, the
+    client's modules) imports without loading PyGithub, requests or urllib3:
+    only building the client does."""
+    import subprocess
+    import sys
+
+    modules = sorted(m for m in _module_paths() if m.startswith("gate.github"))
+    assert "gate.github.client" in modules and "gate.github.action" in modules
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {NETWORK!r}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=GATE.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "[]"

@@ -39,7 +39,7 @@ from gate.changes import (
     too_large,
     tree_folders,
 )
-from gate.github.client import Comparison, PullFile
+from gate.github.client_types import Comparison, PullFile
 from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is git's `T`, a type

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from gate.errors import GateError
 from gate.github import merge_queue
-from gate.github.client import ApiError, PullInfo, Reader
+from gate.github.client_types import ApiError, PullInfo, Reader
 from gate.github.merge_queue import QueueEntry
 from gate.github.settings import Settings
 

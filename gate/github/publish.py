@@ -15,7 +15,7 @@ from typing import Literal
 
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
 from gate.escape import markdown_code, markdown_text, printable
-from gate.github.client import Annotation, ApiError, CheckOutput, Conclusion, Publisher
+from gate.github.client_types import Annotation, ApiError, CheckOutput, Conclusion, Publisher
 from gate.github.settings import CommentPolicy
 from gate.github.workflow import Log
 from gate.paths import RAW_MARK, shown

@@ -28,7 +28,7 @@ from gate.changes.api import (
     count_unlisted,
     file_change,
 )
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.text import lines
 
 

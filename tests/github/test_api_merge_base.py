@@ -17,7 +17,7 @@ import pytest
 from conftest import REPO, Scenario
 
 from gate.changes.api import changes_from_api, listing
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 
 CONTENT_RUBRIC = """\
 rules:

@@ -7,8 +7,8 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.github.action import applies
-from gate.github.client import PullInfo
+from gate.github.client_types import PullInfo
+from gate.github.scope import applies
 from gate.rubric import AppliesTo, Rubric
 
 WORDS = st.sampled_from(

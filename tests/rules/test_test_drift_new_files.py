@@ -18,7 +18,7 @@ from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileT
 from gate.changes.api import changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.cli import main
-from gate.github.client import PullFile
+from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants

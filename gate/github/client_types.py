@@ -1,0 +1,260 @@
+"""What the GitHub API client takes and gives, with no PyGithub in sight:
+`ApiError`, the plain values read from the API or an event payload
+(`PullInfo`, `PullFile`, `Comparison`, `review_from_json`, each checking
+the JSON it is built from), the check run's `Conclusion`, `Annotation` and
+`CheckOutput`, and the calls as Protocols (`Reader`, `Publisher`,
+`Client`) that the Action's stages and `gate/github/publish.py` are written
+against.  `gate/github/client.py` implements them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypedDict
+
+from gate.paths import quoted
+from gate.waivers import Review
+
+
+class ApiError(Exception):
+    """A refused or failed API call.  `status` is the HTTP status (None: no answer)."""
+
+    def __init__(self, status: int | None, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class PullInfo:
+    """A pull request as the Action needs it (REST API or event payload)."""
+
+    number: int
+    base_sha: str
+    head_sha: str
+    base_ref: str
+    head_ref: str
+    author: str
+    labels: tuple[str, ...]
+    title: str
+    changed_files: int | None
+    # Of "author", "labels", "head_ref": those the payload left out or gave
+    # in another type.  `applies_to` judges a PR whose deciding field is
+    # unknown rather than skip it.
+    unknown: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> PullInfo:
+        """From a pull request object; ValueError naming the first field that
+        is missing or of the wrong type.  Optional texts (refs, author, title)
+        default to "" and labels without a name are left out; an author,
+        head branch or label list that is absent, null, empty or mistyped is
+        named in `unknown`, so `applies_to` judges the PR instead of
+        skipping it for what it cannot see."""
+        number = data.get("number")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise ValueError("pull request object lacks number (an integer)")
+        base = _member(data, "base")
+        head = _member(data, "head")
+        labels = data.get("labels")
+        changed = data.get("changed_files")
+        user = data.get("user")
+        unknown = {
+            name
+            for name, known in (
+                ("author", isinstance(user, Mapping) and bool(_text(user, "login"))),
+                ("head_ref", bool(_text(head, "ref"))),
+                (
+                    "labels",
+                    isinstance(labels, list)
+                    and all(isinstance(x, Mapping) and _text(x, "name") for x in labels),
+                ),
+            )
+            if not known
+        }
+        return cls(
+            number=number,
+            base_sha=_required_text(base, "sha", "base.sha"),
+            head_sha=_required_text(head, "sha", "head.sha"),
+            base_ref=_text(base, "ref"),
+            head_ref=_text(head, "ref"),
+            author=_text(_member(data, "user", optional=True), "login"),
+            labels=tuple(
+                _text(label, "name")
+                for label in (labels if isinstance(labels, list) else ())
+                if isinstance(label, Mapping) and _text(label, "name")
+            ),
+            title=_text(data, "title"),
+            changed_files=(
+                changed if isinstance(changed, int) and not isinstance(changed, bool) else None
+            ),
+            unknown=frozenset(unknown),
+        )
+
+
+def _member(
+    data: Mapping[str, object], key: str, *, optional: bool = False
+) -> Mapping[str, object]:
+    """`data[key]` as an object: ValueError when it is not one, {} when
+    `optional` and it is absent or null."""
+    value = data.get(key)
+    if isinstance(value, Mapping):
+        return value
+    if optional and value is None:
+        return {}
+    raise ValueError(f"pull request object lacks {key} (an object)")
+
+
+def _text(data: Mapping[str, object], key: str) -> str:
+    """`data[key]` when it is a string, else ""."""
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _required_text(data: Mapping[str, object], key: str, name: str) -> str:
+    value = _text(data, key)
+    if not value:
+        raise ValueError(f"pull request object lacks {name} (a string)")
+    return value
+
+
+@dataclass(frozen=True)
+class PullFile:
+    """One entry of the PR files listing."""
+
+    filename: str
+    status: str
+    additions: int
+    deletions: int
+    changes: int
+    previous_filename: str | None
+    has_patch: bool
+    sha: str | None = None  # the blob at the head (GitHub's `sha`)
+    lone_cr: bool = False  # the patch holds a "\r" not followed by "\n"
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, object]) -> PullFile:
+        """One entry of the PR files listing; ValueError when it is not one (a
+        count that is not a number never reads as 0)."""
+        filename = raw.get("filename")
+        if not isinstance(filename, str) or not filename:
+            raise ValueError("a files listing entry has no filename")
+        counts = {}
+        for key in ("additions", "deletions", "changes"):
+            value = raw.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"files listing entry {quoted(filename)} has no {key} count")
+            counts[key] = value
+        previous = raw.get("previous_filename")
+        sha = raw.get("sha")
+        patch = raw.get("patch")
+        return cls(
+            filename=filename,
+            status=_text(raw, "status"),
+            additions=counts["additions"],
+            deletions=counts["deletions"],
+            changes=counts["changes"],
+            previous_filename=previous if isinstance(previous, str) and previous else None,
+            has_patch=patch is not None,
+            sha=sha if isinstance(sha, str) else None,
+            lone_cr=isinstance(patch, str) and patch.count("\r") > patch.count("\r\n"),
+        )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The compare API's answer for `base...head`: the merge base GitHub
+    diffs from, the files it lists (at most `COMPARE_FILES` for the whole
+    comparison, GitHub's documentation says) and each listed commit of
+    `base..head` with its parents; `total_commits` counts them all."""
+
+    merge_base: str
+    files: tuple[PullFile, ...]
+    commits: tuple[tuple[str, tuple[str, ...]], ...]
+    total_commits: int
+    behind_by: int  # commits of head..base: 0 when base is an ancestor of head
+
+
+# The most files the compare API lists for one comparison.
+COMPARE_FILES = 300
+# The most entries the contents API lists for one folder.
+FOLDER_LIMIT = 1000
+
+
+# A completed check run's conclusions that the gate posts.
+Conclusion = Literal["success", "failure", "neutral"]
+
+
+class Annotation(TypedDict):
+    """One check-run annotation, as the checks API takes it."""
+
+    path: str
+    start_line: int
+    end_line: int
+    annotation_level: str
+    title: str
+    message: str
+
+
+class CheckOutput(TypedDict, total=False):
+    """A check run's `output` object (`annotations`: at most 50 a request)."""
+
+    title: str
+    summary: str
+    annotations: list[Annotation]
+
+
+class Reader(Protocol):
+    """The reading calls: the pull request, its files listing, the comparison
+    of two commits, file bytes."""
+
+    def get_pull(self, number: int) -> PullInfo: ...
+
+    def iter_files(self, number: int) -> Iterator[PullFile]: ...
+
+    def compare(self, base: str, head: str) -> Comparison: ...
+
+    def get_file(self, ref: str, path: str) -> bytes | None: ...
+
+    def reviews(self, number: int) -> tuple[Review, ...]: ...
+    def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None: ...
+
+
+class Publisher(Protocol):
+    """The publishing calls: the check run and the sticky comment (`gate.github.publish`)."""
+
+    def create_check_run(
+        self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
+    ) -> int: ...
+
+    def update_check_run(self, run_id: int, output: CheckOutput) -> None: ...
+
+    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None: ...
+
+    def create_comment(self, number: int, body: str) -> int: ...
+
+    def edit_comment(self, comment_id: int, body: str) -> None: ...
+
+
+class Client(Reader, Publisher, Protocol):
+    """Every call the Action makes.  `GitHubClient` is the implementation
+    (tests point it at the API double); mypy checks that it fits."""
+
+
+def review_from_json(raw: Mapping[str, object]) -> Review:
+    """One review of the review API; ValueError when it has no state.  A
+    review whose user is gone (null) has the login "" and never counts."""
+    state = raw.get("state")
+    if not isinstance(state, str) or not state:
+        raise ValueError("a review has no state")
+    user = raw.get("user")
+    user = user if isinstance(user, Mapping) else {}
+    commit = raw.get("commit_id")
+    return Review(
+        login=_text(user, "login"),
+        state=state,
+        commit_id=commit if isinstance(commit, str) and commit else None,
+        association=_text(raw, "author_association"),
+        user_type=_text(user, "type"),
+    )

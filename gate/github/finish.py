@@ -1,0 +1,149 @@
+"""The last stage: leave the verdict everywhere a user looks (`finish`): the
+log, the JSON report in the workspace, the check run and the comment
+(`post`), the job summary and the step outputs; and `last_resort`, which
+fails closed when there are no settings or `finish` itself broke.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping
+
+from gate.errors import EXIT_ERROR
+from gate.files import write_new_file
+from gate.github import publish
+from gate.github.client_types import Client, PullInfo
+from gate.github.judging import Outcome
+from gate.github.settings import REPORT_NAME, Settings, output_paths
+from gate.github.workflow import Log, append_summary, write_outputs
+from gate.jsontext import dumps
+from gate.report import to_json, to_text
+from gate.rubric import DEFAULT_CHECK_NAME
+
+
+def report_json(verdict: publish.Verdict) -> str | None:
+    if verdict.report is None:
+        return None
+    if verdict.state == "skipped":
+        data = verdict.report.to_dict()
+        data["skipped"] = True
+        return dumps(data)
+    return to_json(verdict.report)
+
+
+def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
+    title = check_name
+    if verdict.state == "judged" and verdict.report is not None:
+        if verdict.passed:
+            log.notice(verdict.title, title=title)
+        else:
+            log.error(verdict.title, title=title)
+        log.untrusted(to_text(verdict.report))
+    elif verdict.state == "skipped":
+        log.notice(verdict.title, title=title)
+        if verdict.report is not None:
+            log.untrusted("\n".join(verdict.report.notes))
+    else:
+        log.error(verdict.title, title=title)
+
+
+def write_report(workspace: str | None, log: Log, verdict: publish.Verdict) -> str:
+    """Write the JSON report into the workspace; the `report` output ("" when none)."""
+    data = report_json(verdict)
+    if data is None:
+        return ""
+    target = os.path.join(workspace or ".", REPORT_NAME)
+    try:
+        write_new_file(target, data)
+    except OSError as exc:
+        log.warning(f"could not write the JSON report {target}: {exc.strerror}")
+        return ""
+    return REPORT_NAME if workspace else os.path.abspath(target)
+
+
+def post(
+    settings: Settings, log: Log, client: Client, verdict: publish.Verdict, pull: PullInfo
+) -> tuple[str, ...]:
+    """The check run and the comment on `pull`; what was not published, for the summary."""
+    if not settings.token:
+        warning = "no github-token: the check run and the comment were not posted"
+        log.warning(warning)
+        return (warning,)
+    try:
+        published = publish.publish(
+            client,
+            verdict=verdict,
+            check_name=settings.check_name,
+            head_sha=pull.head_sha,
+            pr_number=pull.number,
+            comment_policy=settings.comment,
+            log=log,
+        )
+    except Exception as exc:  # publishing must never change the verdict
+        warning = f"publishing failed: {type(exc).__name__}: {exc}"
+        log.warning(warning)
+        return (warning,)
+    posted = "posted" if published.check_run_id is not None else "not posted"
+    log.line(f"check run {posted}; comment: {published.comment_action}")
+    return published.warnings
+
+
+def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> int:
+    """Leave the verdict everywhere a user looks; its exit code."""
+    verdict = outcome.verdict
+    log_verdict(log, verdict, settings.check_name)
+    report_value = write_report(settings.workspace, log, verdict)
+    warnings: tuple[str, ...] = ()
+    if outcome.pull is not None:
+        warnings = post(settings, log, client, verdict, outcome.pull)
+    summary = verdict.markdown
+    if warnings:
+        from gate.escape import markdown_text
+
+        summary += "\n**Not published:**\n\n" + "".join(f"- {markdown_text(w)}\n" for w in warnings)
+    try:
+        append_summary(settings.summary_file, publish.fit(summary))
+        write_outputs(
+            settings.output_file,
+            {
+                "passed": "true" if verdict.passed else "false",
+                "failed-rules": ",".join(verdict.failed),
+                "waived-rules": ",".join(verdict.waived),
+                "report": report_value,
+            },
+        )
+    except OSError as exc:
+        log.warning(f"could not write the job summary or outputs: {exc}")
+    return verdict.exit_code
+
+
+def last_resort(
+    env: Mapping[str, str],
+    log: Log,
+    message: str,
+    settings: Settings | None = None,
+    client: Client | None = None,
+    outcome: Outcome | None = None,
+) -> int:
+    """Fail closed when there are no settings or `finish` broke: the error in
+    the log, `passed=false` in the outputs, the job summary, and (when the PR
+    and a client are known) a failing check run.  Each step is tried on its
+    own; nothing here may raise, and the exit code is always 2."""
+    check_name = settings.check_name if settings is not None else DEFAULT_CHECK_NAME
+    verdict = publish.errored(check_name, message, outcome.notes if outcome is not None else ())
+    with contextlib.suppress(Exception):
+        log.error(message, title=f"{check_name}: could not judge")
+    output_file, summary_file = output_paths(env)
+    with contextlib.suppress(Exception):
+        write_outputs(
+            output_file,
+            {"passed": "false", "failed-rules": "", "waived-rules": "", "report": ""},
+        )
+    with contextlib.suppress(Exception):
+        append_summary(summary_file, verdict.markdown)
+    pull = outcome.pull if outcome is not None else None
+    if settings is not None and client is not None and pull is not None:
+        with contextlib.suppress(Exception):
+            post(settings, log, client, verdict, pull)
+    return EXIT_ERROR
