@@ -35,7 +35,7 @@ from bench_check import ENV, PYTHON, measure
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the gate's own limits, from the checkout being measured
 
-from gate.changes.patch import HUNK_LIMIT  # noqa: E402
+from gate.changes.purity import HUNK_LIMIT  # noqa: E402
 
 
 @dataclass(frozen=True)

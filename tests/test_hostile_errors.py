@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import MODIFIED, ChangeSet, FileChange, FileTexts
-from gate.changes.patch import check_pure
+from gate.changes.purity import check_pure
 from gate.cli import main
 from gate.errors import GateError, PatchError
 from gate.jsontext import INT_MAX, INT_MIN, loads

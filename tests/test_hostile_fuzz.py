@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate import globs
-from gate.changes.patch import check_pure
+from gate.changes.purity import check_pure
 from gate.changes.writer import changes_from_writer
 from gate.errors import GateError, PatchError
 from gate.rubric.load import load_rubric_bytes

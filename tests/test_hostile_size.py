@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
 from gate.changes.api import ApiListing, changes_from_api
 from gate.changes.git import changes_from_git
-from gate.changes.patch import HUNK_LIMIT, changes_from_patch, check_pure
+from gate.changes.patch import changes_from_patch
+from gate.changes.purity import HUNK_LIMIT, check_pure
 from gate.errors import GateError, PatchError
 from gate.git.repo import Repo
 from gate.rubric import Rule
@@ -178,12 +179,12 @@ def test_counting_hunks_in_blocks_gives_the_line_by_line_verdict(data: bytes, bl
     """The block count (`_Scanner._skip_body`) is a shortcut, never a second
     opinion: with any block size the verdict and its message are those of
     the plain line-by-line walk (blocks larger than the patch)."""
-    import gate.changes.patch
+    import gate.changes.purity
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(gate.changes.patch, "_BLOCK", 1 << 40)
+        patch.setattr(gate.changes.purity, "_BLOCK", 1 << 40)
         walked = verdict(data)
-        patch.setattr(gate.changes.patch, "_BLOCK", block)
+        patch.setattr(gate.changes.purity, "_BLOCK", block)
         assert verdict(data) == walked
 
 
@@ -303,13 +304,13 @@ def test_past_the_hunk_limit_a_patch_is_too_large_to_judge(
     name the file: the first hunk past `HUNK_LIMIT` ends the scan with exit
     2 (too large to judge) naming its line, unless the walk found an impure
     line before it; up to the limit, the verdict is the uncapped one."""
-    import gate.changes.patch
+    import gate.changes.purity
 
     data, headers, stray = patch
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(gate.changes.patch, "HUNK_LIMIT", 1 << 40)
+        mp.setattr(gate.changes.purity, "HUNK_LIMIT", 1 << 40)
         uncapped = judged(data)
-        mp.setattr(gate.changes.patch, "HUNK_LIMIT", limit)
+        mp.setattr(gate.changes.purity, "HUNK_LIMIT", limit)
         capped = judged(data)
     assert (uncapped is None) == (stray is None)
     past = headers[limit] if len(headers) > limit else None
@@ -343,7 +344,7 @@ def test_gate_check_and_lab_refuse_too_many_hunks_with_exit_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import gate.changes.patch
+    import gate.changes.purity
     from gate.cli import main
 
     repo = make_repo("hunks")
@@ -352,7 +353,7 @@ def test_gate_check_and_lab_refuse_too_many_hunks_with_exit_2(
     repo.commit("base")
     patch = tmp_path / "many.patch"
     patch.write_bytes(hunk_patch(3))
-    monkeypatch.setattr(gate.changes.patch, "HUNK_LIMIT", 2)
+    monkeypatch.setattr(gate.changes.purity, "HUNK_LIMIT", 2)
     code = main(["check", "--repo", str(repo.root), "--patch", str(patch)])
     err = capsys.readouterr().err
     assert code == 2
@@ -366,5 +367,5 @@ def test_gate_check_and_lab_refuse_too_many_hunks_with_exit_2(
     assert code == 2
     assert (row["bucket"], row["judge_error"]) == ("infrastructure", True)
     assert "more than 2 hunks" in row["error"]
-    monkeypatch.setattr(gate.changes.patch, "HUNK_LIMIT", 3)
+    monkeypatch.setattr(gate.changes.purity, "HUNK_LIMIT", 3)
     assert main(["check", "--repo", str(repo.root), "--patch", str(patch)]) == 0

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from gate import demo_fixture
-from gate.changes.patch import BaseIndex, apply_patch, check_pure, read_patch
+from gate.changes.patch import BaseIndex, apply_patch, read_patch
+from gate.changes.purity import check_pure
 from gate.cli import main
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
 from gate.git.repo import Repo
