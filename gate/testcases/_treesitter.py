@@ -20,6 +20,7 @@ docs/development.md).
 from __future__ import annotations
 
 import re
+import threading
 import time
 from bisect import bisect_right
 from functools import cache
@@ -29,7 +30,7 @@ from gate.testcases import Unparsable
 from gate.text import BOM
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Parser, Point, Tree
+    from tree_sitter import Language, Node, Parser, Point, Tree
 
 # A whole 1 MiB test file parses in well under a second (docs/development.md);
 # a parse still running after this is refused rather than waited on.
@@ -47,8 +48,8 @@ GRAMMARS = {
 
 
 @cache
-def _parser(grammar: str) -> Parser:
-    """A parser for `grammar`, loaded once per process (a failure is not kept)."""
+def _language(grammar: str) -> Language:
+    """`grammar`'s language, loaded once per process (a failure is not kept)."""
     import importlib
 
     wheel, module, function = GRAMMARS[grammar]
@@ -66,7 +67,27 @@ def _parser(grammar: str) -> Parser:
             f"the installed {wheel} does not fit the installed tree-sitter ({exc}): "
             "install the versions in requirements.lock"
         ) from None
-    return tree_sitter.Parser(language)
+    return language
+
+
+# A tree-sitter `Parser` keeps its parse state in itself and may not be used
+# by two threads at once (`gate backtest --jobs 2` and `gate lab` split test
+# files on several threads): each thread has its own parsers, all sharing the
+# one loaded `Language` of each grammar.
+_THREAD = threading.local()
+
+
+def _parser(grammar: str) -> Parser:
+    """This thread's parser for `grammar`."""
+    parsers: dict[str, Parser] | None = getattr(_THREAD, "parsers", None)
+    if parsers is None:
+        parsers = _THREAD.parsers = {}
+    parser = parsers.get(grammar)
+    if parser is None:
+        import tree_sitter
+
+        parser = parsers[grammar] = tree_sitter.Parser(_language(grammar))
+    return parser
 
 
 class Source:
