@@ -137,6 +137,9 @@ def parse(text: str, grammar: str) -> Source:
     except ValueError:  # py-tree-sitter's word for a parse the callback stopped
         tree = None
     if tree is None:
+        # A stopped parse is kept in the parser, and its next parse would
+        # resume it instead of reading the next text: start it afresh.
+        parser.reset()
         if time.monotonic() > deadline:
             raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s and was stopped")
         raise Unparsable(f"tree-sitter could not parse the file with the {grammar} grammar")

@@ -83,3 +83,17 @@ def test_a_parse_over_its_time_is_stopped(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(_treesitter, "PARSE_SECONDS", -1.0)  # the deadline has passed
     with pytest.raises(Unparsable, match="took over"):
         _treesitter.parse("it('x', () => {});\n" * 20_000, "javascript")
+
+
+def test_the_parse_after_a_stopped_one_reads_its_own_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parse stopped at its deadline leaves nothing behind: the thread's
+    next parse is of the next text, not the rest of the stopped one."""
+    stopped = "it('stopped', () => {});\n" * 20_000
+    with monkeypatch.context() as late:
+        late.setattr(_treesitter, "PARSE_SECONDS", -1.0)
+        with pytest.raises(Unparsable, match="was stopped"):
+            _treesitter.parse(stopped, "javascript")
+    text = "test('mine', () => {});\n"
+    source = _treesitter.parse(text, "javascript")
+    assert source.text(source.root) == text
+    assert source.root.end_byte == len(text.encode())
