@@ -544,3 +544,35 @@ def test_importing_the_action_loads_no_network_stack() -> None:
         check=True,
     )
     assert out.stdout.strip() == "[]"
+
+
+MODULE_LINES = 650  # docs/ARCHITECTURE.md, "Layering rules": about 600, split by job past it
+
+
+def _too_long(paths: dict[str, Path], limit: int) -> list[str]:
+    """Each module over `limit` lines, named with its count."""
+    found = []
+    for path in sorted(paths.values()):
+        count = len(path.read_text(encoding="utf-8").splitlines())
+        if count > limit:
+            shown = path.relative_to(GATE.parent).as_posix()
+            found.append(f"{shown} has {count} lines, over {limit}: split it by job")
+    return found
+
+
+def test_no_module_is_over_the_line_budget() -> None:
+    """No gate module grows past `MODULE_LINES`; the page states the same figure."""
+    assert f"`MODULE_LINES` ({MODULE_LINES})" in ARCHITECTURE.read_text(encoding="utf-8")
+    assert _too_long(_module_paths(), MODULE_LINES) == []
+
+
+def test_the_line_budget_names_a_long_module() -> None:
+    """The check above can fail: with a budget below the longest module's
+    length, that module is named with its count."""
+    paths = _module_paths()
+    longest = max(paths.values(), key=lambda p: len(p.read_text(encoding="utf-8").splitlines()))
+    count = len(longest.read_text(encoding="utf-8").splitlines())
+    shown = longest.relative_to(GATE.parent).as_posix()
+    assert f"{shown} has {count} lines, over {count - 1}: split it by job" in _too_long(
+        paths, count - 1
+    )
