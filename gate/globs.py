@@ -237,9 +237,9 @@ class _Builder:
 def _one_name(pattern: str) -> str:
     """`**/NAME` (a trailing `/` kept) as `NAME`: the same paths, at any
     depth, and its expression then shares the one directory loop of every
-    pattern that matches at any depth.  Kept: test_drift's 69 default
-    test and runner globs (most of them `**/NAME`) over 10,000 paths took
-    a quarter of the time (docs/development.md, Benchmarks)."""
+    pattern that matches at any depth (test_drift's default test and
+    runner globs are mostly `**/NAME`; docs/development.md, the speed
+    work of issue 15, has the figures)."""
     if pattern.startswith("**/"):
         rest = pattern[3:]
         name = rest.rstrip("/")
@@ -286,10 +286,8 @@ REACH = "reach"  # folded, and the directories above what a pattern matches
 MODES = (EXACT, FOLDED, REACH)
 
 
-# Kept: `gate lab` builds every rule's matchers once per patch, and compiling
-# them afresh cost 15% of its throughput (about 80 instead of 96 patches/s,
-# median of 3 interleaved runs of `python bench/bench_lab.py --patches 1000`);
-# a single `gate check` is the same either way.
+# Cached: `gate lab` builds every rule's matchers once per patch, and would
+# otherwise compile them afresh each time (docs/development.md, Benchmarks).
 @lru_cache(maxsize=512)
 def _compile(
     patterns: tuple[str, ...], view: str = "exact", above: bool = False
@@ -305,10 +303,10 @@ def _compile(
     return re.compile(f"(?:{whole})|(?:{parent})", re.DOTALL)
 
 
-# Kept: `matches` on one path at a time is how callers ask about a fixed
-# pattern list in a loop (test_drift's runner sections, 10 lists per
-# changed file); building the test afresh per call was 3 of the 4 s of
-# `gate check` on bench_check's 10,000 files.
+# Cached: `matches` on one path at a time is how callers ask about a fixed
+# pattern list in a loop (test_drift's runner sections, several lists per
+# changed file), so the test is built once per pattern list and mode
+# (docs/development.md, the speed work of issue 15).
 @lru_cache(maxsize=512)
 def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     """The test for one mode: for FOLDED and REACH, the path and its folded

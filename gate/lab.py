@@ -278,8 +278,8 @@ def run_lab(
             outcomes.append((None, exc.message, True))
         else:
             outcomes.extend(judge_once(patch, stdout) for _ in range(repeat))
-        # Compared only when judged more than once (`--repeat`): encoding each
-        # report once more took 2% of the lab's time (0.23 s of 10 s, profiled).
+        # Compared only when judged more than once (`--repeat`): a single
+        # verdict has nothing to disagree with, and encoding it costs time.
         signatures = (
             {to_json(r) if r is not None else f"error: {e}" for r, e, _ in outcomes}
             if len(outcomes) > 1

@@ -473,3 +473,41 @@ def test_a_blob_over_a_chunk_is_counted_as_it_streams(fuzz_repo: Any) -> None:
     assert lines_of(old) == 400_000
     for files in (git.diff(base, head), changes_from_git(git, base, head, (), parent=True).files):
         assert {f.path: (f.added, f.deleted) for f in files} == expected
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    sizes=st.lists(
+        st.sampled_from([0, 1, 2, 4095, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 300_000]),
+        min_size=3,
+        max_size=7,
+    ),
+    ends=st.lists(st.sampled_from([b"\n", b"\r", b"\r\n", b"x"]), min_size=7, max_size=7),
+)
+def test_counts_beside_the_diff_hold_across_the_counter_s_reads(
+    fuzz_repo: Any, sizes: list[int], ends: list[bytes]
+) -> None:
+    """`gate check`'s counter reads git's output in 1 MiB pieces and finds
+    each blob in them by offset: blobs of any size around a piece's edge,
+    one after another, with a `\\r` or `\\r\\n` at their end, are counted
+    as the gate counts lines (every line of both sides for a lone `\\r`)."""
+    repo = fuzz_repo
+    old_sides, new_sides = {}, {}
+    for i, size in enumerate(sizes):
+        body = (b"ab\n" * (size // 3 + 1))[: max(size - len(ends[i]), 0)] + ends[i]
+        old_sides[f"g{i}"] = b"base %d\nno end" % i if i % 2 else b"base %d\n" % i
+        new_sides[f"g{i}"] = body[:size] if size else b""
+    base = commit_files(repo, old_sides)
+    head = commit_files(repo, new_sides)
+    found = {f.path: (f.added, f.deleted) for f in Repo(repo.root).diff(base, head)}
+    for path, new in new_sides.items():
+        old = old_sides[path]
+        if old == new:
+            continue
+        whole = lone_cr(old) or lone_cr(new)
+        expected = (lines_of(new), lines_of(old)) if whole else text_counts(repo, old, new)
+        assert found[path] == expected

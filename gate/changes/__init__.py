@@ -201,15 +201,25 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     A folder absent at base is simply not found."""
     wanted: set[str] = set()
     names: set[str] = set()
+    # Each folder's names once, however many written paths it holds.
+    folders: set[str] = set()  # "a/b/" for a/b/x.py ("" for a path without "/")
+    importable: set[str] = set()  # those folders, above a path Python may import
     for f in files:
         if f.status == UNKNOWN:
             continue
         for path in f.written:
-            parts = path.split("/")
-            names.update(p.partition(".")[0] for p in parts)
-            leaf = parts[-1]
-            if leaf.endswith(_IMPORTABLE) or ("." not in leaf and leaf.isidentifier()):
-                wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts)))
+            leaf = path.rpartition("/")[2]
+            folder = path[: len(path) - len(leaf)]
+            names.add(leaf.partition(".")[0])
+            if folder not in folders:
+                folders.add(folder)
+                names.update(p.partition(".")[0] for p in folder[:-1].split("/") if folder)
+            if folder not in importable and (
+                leaf.endswith(_IMPORTABLE) or ("." not in leaf and leaf.isidentifier())
+            ):
+                importable.add(folder)
+                parts = folder[:-1].split("/") if folder else []
+                wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
                 wanted.update(LAYOUT_ROOTS)
     if not wanted:
         return ()  # nothing Python imports is written: nothing to shadow

@@ -158,9 +158,8 @@ def apply_patch(
             f"not {base_sha[:12]}"
         )
     if base_index is not None:
-        # A copy of the template beside it (a file, not a folder of its own
-        # per patch: a tenth of `gate lab`'s time on a loaded machine went to
-        # making and removing those folders).
+        # A copy of the template beside it: a file, not a folder of its own
+        # per patch, which `gate lab` would make and remove for every patch.
         index = base_index.fresh_copy()
         try:
             return _apply_to(repo, base_sha, data, name, _git_env(repo, index, base_index.git_dir))

@@ -62,14 +62,11 @@ def _no_content(blob: bytes) -> bool:
 
 # The most hunks a patch may have.  `git apply` rebuilds the whole file
 # (its bytes and its table of lines) for every hunk it applies, so its time
-# grows with hunks times the length of the file they patch.  Measured with
-# git 2.39 on the 2-core CI machine, hunks spread over the whole file: 1,000
-# hunks on a 100,000-line file 0.23 s, 10,000 hunks 2.1 s, and on a
-# 1,000,000-line file 3.2 s and 33 s; 500,000 hunks take over ten minutes.
+# grows with hunks times the length of the file they patch (the figures are
+# in docs/development.md, Benchmarks: bench/bench_hostile.py too-many-hunks).
 # Splitting the hunks over several sections of one file, or over a chain of
 # renames, does not help (every section patches the same lines), so the cap
-# is on the whole patch, and past it the gate refuses before git runs
-# (bench/bench_hostile.py too-many-hunks: 0.2 s for 500,000 hunks).  A
+# is on the whole patch, and past it the gate refuses before git runs.  A
 # writer's patch for one task has tens or hundreds of hunks; a change this
 # big is judged from commits (git mode runs no `git apply`).
 HUNK_LIMIT = 10_000
@@ -415,8 +412,7 @@ class _Scanner:
         promise after the block.  The line-by-line walk in `_hunk` judges the
         first line, the block where the hunk ends or anything looks wrong,
         and the rest; it gives the same verdict on every input, only slower
-        (bench/bench_hostile.py tiny-lines: 0.1 s instead of 1.6 s for a hunk
-        of 6 million lines)."""
+        (bench/bench_hostile.py tiny-lines measures both)."""
         data = self.lines.data
         size = len(data)
         if data.startswith(b"\\", self.lines.span(i)[0]):

@@ -5,14 +5,16 @@ their entries (`_tree_entries`), object types."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import secrets
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Literal, overload
 
 from gate.errors import GateError
-from gate.git.conventions import _CHUNK, _first_line
+from gate.git.conventions import _CHUNK, _COPIES_FLAGS, _MAIN_FLAGS, MAIN_DIFF, _first_line
 from gate.paths import to_bytes
 
 if TYPE_CHECKING:
@@ -41,6 +43,23 @@ class _CatFile:
         self.repo = repo
         self.proc: subprocess.Popen[bytes] | None = None
         self.err: IO[bytes] | None = None
+        self._diffs: _DiffTrees | None = None
+        self.present: set[str] = set()  # full names `has` found
+
+    def diffs(self) -> _DiffTrees:
+        """The session's `git diff-tree --stdin` processes (started on first use)."""
+        if self._diffs is None:
+            self._diffs = _DiffTrees(self)
+        return self._diffs
+
+    def tree_of(self, name: str) -> str | None:
+        """The full name of the tree `name` (a commit or a tree) points to;
+        None when there is none."""
+        found = self._header(f"{name}^{{tree}}", oid=True)
+        if found is None or found[0] != "tree":
+            return None
+        self._skip(found[1])
+        return found[2]
 
     def __enter__(self) -> _CatFile:
         self.err = tempfile.TemporaryFile()
@@ -58,6 +77,8 @@ class _CatFile:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._diffs is not None:
+            self._diffs.close()
         proc = self.proc
         if proc is not None:
             assert proc.stdin is not None and proc.stdout is not None
@@ -102,6 +123,16 @@ class _CatFile:
         found = self._request(name, 0)
         return None if found is None else found[0]
 
+    def has(self, sha: str) -> bool:
+        """Whether object `sha` (a full name) can be read; asked once per
+        session (`Repo._check_objects`): objects stay once found."""
+        if sha in self.present:
+            return True
+        if self.kind(sha) is None:
+            return False
+        self.present.add(sha)
+        return True
+
     def count(self, oid: str, limit: int | None) -> LineCount | None:
         """The lines of blob `oid` (`gate.changes.line_count`), counted in
         chunks as it streams (memory stays flat); None for a blob over
@@ -123,9 +154,16 @@ class _CatFile:
             raise self._failure()
         return counted
 
-    def _header(self, name: str) -> tuple[str, int] | None:
+    @overload
+    def _header(self, name: str) -> tuple[str, int] | None: ...
+    @overload
+    def _header(self, name: str, *, oid: Literal[True]) -> tuple[str, int, str] | None: ...
+
+    def _header(
+        self, name: str, *, oid: bool = False
+    ) -> tuple[str, int] | tuple[str, int, str] | None:
         """Ask for object `name`: (type, size) with its content next on
-        stdout, or None when it is missing."""
+        stdout, or None when it is missing; with `oid`, its full name too."""
         assert self.proc is not None
         stdin, stdout = self.proc.stdin, self.proc.stdout
         assert stdin is not None and stdout is not None
@@ -150,6 +188,12 @@ class _CatFile:
             if not line.endswith((b" missing\n", b" ambiguous\n")):
                 raise self._failure()
             return None
+        if oid:
+            return (
+                found.group(1).decode("ascii"),
+                int(found.group(2)),
+                line.split(b" ", 1)[0].decode("ascii"),
+            )
         return found.group(1).decode("ascii"), int(found.group(2))
 
     def _chunks(self, size: int) -> Iterator[bytes]:
@@ -188,6 +232,106 @@ class _CatFile:
         if len(data) != size or stdout.read(1) != b"\n":
             raise self._failure()
         return kind, data, size
+
+
+class _DiffTrees:
+    """A blob session's two long-running `git diff-tree --stdin` processes,
+    one with the change's diff flags (`_MAIN_FLAGS`), one with the copy
+    search's (`_COPIES_FLAGS`), in the repository's private view: `gate lab`
+    and `gate backtest` ask each for a diff per change instead of starting
+    a `git diff` each time.  Each request is the two trees' names, then a
+    line that names no object, which git echoes and flushes after the diff:
+    a marker random per session, so no path of a change can fake it.
+
+    `tokens` returns None (and the caller runs its own `git diff`, which
+    says why) whenever the answer is not plainly whole: a name that is no
+    tree, git stopping (a missing object), output that is not the header,
+    NUL-ended records and the marker.  git's warnings (a skipped rename
+    search) are deferred to its exit in this mode, so callers use it only
+    where git cannot have limited its search."""
+
+    def __init__(self, cat: _CatFile) -> None:
+        self._cat = cat
+        self._procs: dict[str, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
+        self._trees: dict[str, str | None] = {}
+        self._marker = f"gate-end-{secrets.token_hex(16)}\n".encode("ascii")
+
+    def _tree(self, name: str) -> str | None:
+        if name not in self._trees:
+            self._trees[name] = self._cat.tree_of(name)
+        return self._trees[name]
+
+    def _proc(self, which: str) -> subprocess.Popen[bytes] | None:
+        found = self._procs.get(which)
+        if found is not None:
+            return found[0]
+        repo = self._cat.repo
+        flags = _MAIN_FLAGS if which == MAIN_DIFF else _COPIES_FLAGS
+        env, cwd = repo.diff_view()
+        err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            proc = subprocess.Popen(
+                repo._argv_here(["diff-tree", "--stdin", "-r", *flags]),
+                cwd=cwd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                env=env,
+            )
+        except OSError:
+            err.close()
+            return None
+        self._procs[which] = (proc, err)
+        return proc
+
+    def tokens(self, which: str, old: str, new: str) -> list[bytes] | None:
+        """The NUL-separated tokens of diff `which` (`MAIN_DIFF` or
+        `COPIES_DIFF`) from the tree of `old` to the tree of `new`, or None."""
+        trees = self._tree(old), self._tree(new)
+        if trees[0] is None or trees[1] is None:
+            return None
+        proc = self._proc(which)
+        if proc is None or proc.stdin is None or proc.stdout is None:
+            return None
+        header = f"{trees[0]} {trees[1]}\n".encode("ascii")
+        marker = self._marker
+        data = bytearray()  # appended in place: a big diff is no quadratic copy
+        try:
+            proc.stdin.write(header + marker)
+            proc.stdin.flush()
+            # The marker ends the answer where it follows the header's newline
+            # or a record's NUL, or is all of it (git refused the request).
+            size = len(marker)
+            while not (
+                data.endswith(marker) and (len(data) == size or data[-size - 1] in (0, 0x0A))
+            ):
+                chunk = os.read(proc.stdout.fileno(), _CHUNK)  # what has come, unbuffered
+                if not chunk:
+                    raise OSError("git stopped")
+                data += chunk
+        except OSError:
+            self._stop(which)
+            return None
+        body = bytes(data[len(header) : -len(marker)])
+        if not data.startswith(header) or (body and not body.endswith(b"\0")):
+            self._stop(which)
+            return None
+        return body.split(b"\0")[:-1]
+
+    def _stop(self, which: str) -> None:
+        proc, err = self._procs.pop(which)
+        if proc.poll() is None:
+            proc.kill()
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        proc.wait()
+        err.close()
+
+    def close(self) -> None:
+        for which in list(self._procs):
+            self._stop(which)
 
 
 def _tree_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, bytes]]:

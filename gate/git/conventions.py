@@ -70,6 +70,29 @@ _DIFF_FLAGS = (
     "--ignore-submodules=none",
 )
 
+# The change's diff (full blob names: binary files are counted from them) ...
+_MAIN_FLAGS = (
+    "--raw",
+    "--numstat",
+    "-z",
+    "-M",
+    "--no-abbrev",
+    *_DIFF_FLAGS,
+    "--diff-algorithm=myers",
+)
+# ... and the search for copies of any file of the base (`_near_copies`).
+_COPIES_FLAGS = (
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    "-B",
+    "-C",
+    "--find-copies-harder",
+    "--no-rename-empty",  # an empty file is no copy of another
+    *_DIFF_FLAGS,
+)
+MAIN_DIFF, COPIES_DIFF = "main", "copies"  # the two `_DiffTrees` processes
+
 
 def _first_line(data: bytes) -> str:
     text = data.decode("utf-8", errors="replace").strip()

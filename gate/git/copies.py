@@ -8,18 +8,20 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git.conventions import (
-    _DIFF_FLAGS,
+    _COPIES_FLAGS,
     _SHA,
     _UNREADABLE,
+    COPIES_DIFF,
     RENAME_LIMIT,
     _diff_failed,
     _first_line,
 )
+from gate.git.counts import _session
 from gate.git.parse import _decode_path, _raw_status, _records, _Target
 
 if TYPE_CHECKING:
@@ -54,6 +56,8 @@ def _find_copies(
     spec: Sequence[str],
     env: Mapping[str, str],
     cwd: str,
+    *,
+    session: bool = False,
 ) -> tuple[str, ...]:
     """Mark each target that is a copy of a file of the base `root` (the
     tree the diff starts from): an added file becomes `copied` from its
@@ -64,7 +68,9 @@ def _find_copies(
 
     Exact copies are found by blob name against every file of `root`; near
     copies by git (`--find-copies-harder -C`, with `-B` so a rewritten file
-    can be a copy too) within the budget above.  Returns the notes."""
+    can be a copy too) within the budget above.  Returns the notes.
+    `session`: this thread's `_DiffTrees` may answer the search (when git
+    cannot have limited it: no note is lost)."""
     from gate.changes import ADDED, COPIED, RENAMED
 
     sources, size = _base_blobs(repo, root, {t.oid for t in targets})
@@ -72,7 +78,11 @@ def _find_copies(
     notes: list[str] = []
     pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
     if size <= NEAR_COPY_FILES and pairs * size <= RENAME_LIMIT * RENAME_LIMIT:
-        found_near, note = _near_copies(repo, spec, env, cwd)
+        # git's matrix is (files it may pair as copies) x (files of the base
+        # and of the change): at most this, so git cannot have limited it.
+        paths = 2 * len(files)
+        unlimited = paths * (size + paths) <= RENAME_LIMIT * RENAME_LIMIT
+        found_near, note = _near_copies(repo, spec, env, cwd, session=session and unlimited)
         notes += [note] if note else []
     else:
         notes.append(
@@ -151,7 +161,7 @@ def _base_blobs(
 
 
 def _near_copies(
-    repo: Repo, spec: Sequence[str], env: Mapping[str, str], cwd: str
+    repo: Repo, spec: Sequence[str], env: Mapping[str, str], cwd: str, *, session: bool = False
 ) -> tuple[dict[str, str], str]:
     """{copy: source} from git's copy detection over every file of the base
     (`--find-copies-harder`), a rewritten file included (`-B`), and a note
@@ -162,17 +172,18 @@ def _near_copies(
     partial one whose remote cannot send it) fails it where `git diff
     --numstat` succeeds.  That limits the search like git's own budget does,
     with a note (exact copies are still found by blob name); a missing object
-    the change's own diff needs fails that diff, with `_diff_failed`."""
+    the change's own diff needs fails that diff, with `_diff_failed`.
+
+    `session`: ask this thread's `_DiffTrees` first (the caller checked that
+    git cannot limit this search, whose warning that way of asking loses);
+    a search it cannot answer runs as its own `git diff`."""
+    cat = _session(repo) if session else None
+    found = cat.diffs().tokens(COPIES_DIFF, spec[0], spec[1]) if cat is not None else None
+    if found is not None:
+        return _copies_of(iter(found)), ""
     args = [
         "diff",
-        "--raw",
-        "-z",
-        "--no-abbrev",
-        "-B",
-        "-C",
-        "--find-copies-harder",
-        "--no-rename-empty",  # an empty file is no copy of another
-        *_DIFF_FLAGS,
+        *_COPIES_FLAGS,
         "--end-of-options",
         *spec,
         "--",
@@ -192,8 +203,21 @@ def _near_copies(
             "which the search reads, so only a file identical to one of the base counts as "
             "its copy (run git fsck, or fetch the missing objects)"
         )
+    copies = _copies_of(iter(proc.stdout.split(b"\0")[:-1]))
+    text = proc.stderr.decode("utf-8", errors="replace")
+    for line in text.splitlines():
+        if "rename detection was skipped" in line or "only found copies" in line:
+            warning = line.removeprefix("warning: ").strip()
+            return copies, (
+                f"git limited its search for copies (it said: {warning}), so a file copied "
+                "with edits may count as a new file"
+            )
+    return copies, ""
+
+
+def _copies_of(tokens: Iterator[bytes]) -> dict[str, str]:
+    """{copy: source} from the `--raw -z` tokens of the copy search."""
     copies: dict[str, str] = {}
-    tokens = iter(proc.stdout.split(b"\0")[:-1])
     try:
         for token in tokens:
             letter = _raw_status(token)[0]
@@ -204,12 +228,4 @@ def _near_copies(
                     copies[_decode_path(second)] = _decode_path(first)
     except (StopIteration, ValueError):
         raise GateError("cannot read git diff output (copies): report this bug") from None
-    text = proc.stderr.decode("utf-8", errors="replace")
-    for line in text.splitlines():
-        if "rename detection was skipped" in line or "only found copies" in line:
-            warning = line.removeprefix("warning: ").strip()
-            return copies, (
-                f"git limited its search for copies (it said: {warning}), so a file copied "
-                "with edits may count as a new file"
-            )
-    return copies, ""
+    return copies

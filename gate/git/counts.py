@@ -7,10 +7,12 @@ beside the diff as it names the blobs (`_LineCounter`)."""
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from gate.changes import FileChange, LineCount
     from gate.git.catfile import _CatFile
     from gate.git.repo import Repo
+
+_BLOB_HEADER = re.compile(rb"([0-9a-f]{40,64}) blob ([0-9]+)\n")  # fullmatch at an offset
 
 
 def _size(limit: int) -> str:
@@ -225,6 +229,25 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     return counts
 
 
+def _blob_chunks(head: bytes, fd: int, size: int, oid: str) -> Iterator[bytes]:
+    """Blob `oid`'s `size` bytes, of which `head` holds the first ones (not
+    all of them and the newline after), the rest read from `fd` in chunks
+    of at most `_CHUNK`, through the newline after the blob and no further;
+    ValueError when the output ends first or no newline follows."""
+    yield head
+    left = size + 1 - len(head)
+    while left:
+        chunk = os.read(fd, min(left, _CHUNK))
+        if not chunk:
+            raise ValueError(oid)
+        left -= len(chunk)
+        if not left:
+            if chunk[-1:] != b"\n":
+                raise ValueError(oid)
+            chunk = chunk[:-1]
+        yield chunk
+
+
 class _Fed(list[_Uncounted]):
     """The text files `parse_diff` collects, each
     one's blobs handed to `feed` as it is appended."""
@@ -291,30 +314,57 @@ class _LineCounter:
         self._thread.start()
 
     def _read(self) -> None:
-        from gate.changes import line_count
+        from gate.changes import LineCount, line_count
 
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout
+        fd = stdout.fileno()
+        counts = self._counts
+        # git's output read in big chunks, each blob found in them by offset:
+        # most blobs hold no `\r` (one C scan says so), and their lines are
+        # one count of `\n`; the others go through `line_count`.
+        buf, at = b"", 0
         try:
             while True:
-                line = stdout.readline()
-                if not line:
-                    return
-                header = _HEADER.match(line)
-                if header is None or header.group(1) != b"blob":
-                    raise ValueError(line[:80])
-                oid = line.split(b" ", 1)[0].decode("ascii")
-                size = int(header.group(2))
-                if size < _CHUNK:  # most blobs: one read with the newline after it
-                    data = stdout.read(size + 1)
-                    if len(data) != size + 1 or data[size:] != b"\n":
-                        raise ValueError(oid)
-                    self._counts[oid] = line_count((data[:size],))
+                eol = buf.find(b"\n", at)
+                if eol < 0:
+                    more = os.read(fd, _CHUNK)
+                    if not more:
+                        if at != len(buf):
+                            raise ValueError("output ends inside a header")
+                        return
+                    buf, at = buf[at:] + more, 0
                     continue
-                # a big one in chunks as it streams: memory stays flat
-                self._counts[oid] = line_count(_chunks_of(stdout, size, oid))
-                if stdout.read(1) != b"\n":
+                header = _BLOB_HEADER.fullmatch(buf, at, eol + 1)
+                if header is None:
+                    raise ValueError(buf[at : min(eol, at + 80)])
+                oid = header.group(1).decode("ascii")
+                size = int(header.group(2))
+                need = eol + 2 + size  # through the newline after the content
+                if size >= _CHUNK and len(buf) < need:
+                    # a big one in chunks as it streams: memory stays flat
+                    counts[oid] = line_count(_blob_chunks(buf[eol + 1 :], fd, size, oid))
+                    buf, at = b"", 0
+                    continue
+                if len(buf) < need:
+                    parts, have = [buf[at:]], len(buf) - at
+                    while have < need - at:
+                        more = os.read(fd, max(_CHUNK, need - at - have))
+                        if not more:
+                            raise ValueError(oid)
+                        parts.append(more)
+                        have += len(more)
+                    buf, eol, at = b"".join(parts), eol - at, 0
+                start = eol + 1
+                end = start + size
+                if buf[end : end + 1] != b"\n":
                     raise ValueError(oid)
+                if buf.find(b"\r", start, end) < 0:
+                    ended = size == 0 or buf[end - 1] == 0x0A
+                    counts[oid] = LineCount(buf.count(b"\n", start, end) + (not ended), False)
+                else:
+                    counts[oid] = line_count((buf[start:end],))
+                at = end + 1
         except (ValueError, OSError) as exc:
             self._problem = f"unexpected output ({exc})"
             self._proc.kill()

@@ -11,9 +11,9 @@ import threading
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
-from gate.git.conventions import _DIFF_FLAGS, RENAME_LIMIT, _diff_failed
+from gate.git.conventions import _MAIN_FLAGS, MAIN_DIFF, RENAME_LIMIT, _diff_failed
 from gate.git.copies import _find_copies
-from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter
+from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter, _session
 from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
 
 if TYPE_CHECKING:
@@ -29,19 +29,7 @@ class DiffJob:
 
     def __init__(self, repo: Repo, old: str, new: str, *, background: bool = True) -> None:
         spec = [old, new]
-        args = [
-            "diff",
-            "--raw",
-            "--numstat",
-            "-z",
-            "-M",
-            "--no-abbrev",  # full blob names: binary files are counted from them
-            *_DIFF_FLAGS,
-            "--diff-algorithm=myers",
-            "--end-of-options",
-            *spec,
-            "--",
-        ]
+        args = ["diff", *_MAIN_FLAGS, "--end-of-options", *spec, "--"]
         self._repo = repo
         self._spec = spec
         self._old = old
@@ -65,7 +53,20 @@ class DiffJob:
             self._texts = _Fed(self._counter.want)
         self._lone_cr_note: str | None = None
         self._problem: str | None = None
-        argv = repo._argv_here(args)
+        self._args = args
+        self._thread: threading.Thread | None = None
+        self._read_done = False
+        self._proc: subprocess.Popen[bytes] | None = None
+        # Without a reader thread, a thread's `Repo.blob_session` answers the
+        # diff from its long-running `git diff-tree --stdin` (`_DiffTrees`);
+        # the process starts in `result()` only when it cannot.
+        self._session = None if background else _session(repo)
+        if self._session is None:
+            self._start(background)
+
+    def _start(self, background: bool) -> None:
+        argv = self._repo._argv_here(self._args)
+        env, empty, repo = self._env, self._cwd, self._repo
         try:
             try:
                 # A big pipe lets git run ahead while the reader waits for the GIL.
@@ -78,8 +79,6 @@ class DiffJob:
         # A reader thread parses as git streams, while the caller loads the
         # rubric; without `background` (`gate lab`, `gate backtest`, which
         # have nothing to do meanwhile) no thread is started per diff.
-        self._thread: threading.Thread | None = None
-        self._read_done = False
         if background:
             self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
             self._thread.start()
@@ -98,6 +97,7 @@ class DiffJob:
         )
 
     def _read(self) -> None:
+        assert self._proc is not None
         stdout = self._proc.stdout
         assert stdout is not None
         self._problem = "the reader stopped early"
@@ -132,15 +132,41 @@ class DiffJob:
             *self._copy_notes,
         )
 
+    def _from_session(self) -> bool:
+        """Parse the diff from this thread's `_DiffTrees`; False (nothing
+        parsed) when it could not answer, or when git might have skipped
+        rename detection (a note this way of asking cannot see)."""
+        from gate.changes import ADDED, DELETED, RENAMED
+
+        assert self._session is not None
+        tokens = self._session.diffs().tokens(MAIN_DIFF, self._old, self._spec[1])
+        if tokens is None:
+            return False
+        try:
+            parse_diff(iter(tokens), self._files, self._blobs, self._targets, self._texts)
+        except Exception:  # fail closed: the change's own git diff says what is wrong
+            tokens = None
+        statuses = [f.status for f in self._files]
+        moved = statuses.count(RENAMED)
+        creates, sources = statuses.count(ADDED) + moved, statuses.count(DELETED) + moved
+        if tokens is None or creates * sources > RENAME_LIMIT * RENAME_LIMIT:
+            self._files, self._blobs, self._targets, self._texts = [], [], [], []
+            return False
+        return True
+
     def result(self) -> tuple[FileChange, ...]:
         """The parsed diff, sorted by path; GateError when git failed."""
         if self._thread is None:
             if not self._read_done:
                 self._read_done = True
-                self._read()
+                if self._session is None or not self._from_session():
+                    self._session = None
+                    if self._proc is None:
+                        self._start(False)
+                    self._read()
         else:
             self._thread.join()
-        code = self._proc.wait()
+        code = 0 if self._proc is None else self._proc.wait()
         if code > 0 or (code != 0 and self._problem is None):
             self._err.seek(0)
             raise _diff_failed(self._err.read())
@@ -155,7 +181,14 @@ class DiffJob:
             self._texts = []
         if self._targets:
             self._copy_notes = _find_copies(
-                self._repo, self._files, self._targets, self._old, self._spec, self._env, self._cwd
+                self._repo,
+                self._files,
+                self._targets,
+                self._old,
+                self._spec,
+                self._env,
+                self._cwd,
+                session=self._session is not None,
             )
             self._targets = []
         return tuple(sorted(self._files, key=lambda f: (f.path, f.old_path or "")))

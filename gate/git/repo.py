@@ -331,7 +331,7 @@ class Repo:
 
     def _check_objects(self, cat: _CatFile, *shas: str | None) -> None:
         for sha in shas:
-            if sha is not None and cat.kind(sha) is None:
+            if sha is not None and not cat.has(sha):
                 self.rev_parse(sha, peel=None)  # raises the usual message
                 raise GateError(f"object {sha} cannot be read: run git fsck")
 
