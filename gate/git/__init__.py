@@ -7,7 +7,8 @@
 - `diff.py`: one running tree diff (`DiffJob`), `parse.py`: parsing its output;
 - `counts.py`: the line counts git's numstat lacks (binary files, a lone `\\r`);
 - `copies.py`: which new or rewritten file is a copy of a file of the base;
-- `catfile.py`: the `git cat-file --batch` session objects are read through.
+- `catfile.py`: the `git cat-file --batch` session objects are read through,
+  and its `git diff-tree --stdin` processes (`gate lab`, `gate backtest`).
 
 The change set of two commits is built in `gate/changes/git.py`.
 

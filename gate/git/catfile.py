@@ -1,6 +1,8 @@
 """Reading objects through one `git cat-file --batch -z` session (`_CatFile`):
 blobs (whole, up to a size, or counted as they stream), tree objects and
-their entries (`_tree_entries`), object types."""
+their entries (`_tree_entries`), object types; and the session's two
+`git diff-tree --stdin` processes (`_DiffTrees`), which answer a thread's
+diffs in `gate lab` and `gate backtest`."""
 
 from __future__ import annotations
 
