@@ -34,8 +34,10 @@ CONTENT = st.sampled_from(
     ]
 )
 NAMES = st.sampled_from(
-    ["a.py", "tests/test_b.py", "src/c.py", "new\nline.py", "sp ace", "d/e/f.txt"]
-    + ["pkg/__init__.py", "tests/pkg.py"]
+    [
+        *("a.py", "tests/test_b.py", "src/c.py", "new\nline.py", "sp ace", "d/e/f.txt"),
+        *("pkg/__init__.py", "tests/pkg.py"),
+    ]
 )
 MODE = st.sampled_from(["100644", "100755"])
 SIDE = st.dictionaries(NAMES, st.tuples(MODE, CONTENT), max_size=6)
@@ -115,4 +117,3 @@ def test_a_missing_test_blob_fails_as_without_the_quick_diff(paths_repo: Any) ->
             changes_of(started, WANTS)
         errors.append(caught.value.message)
     assert errors[0] == errors[1]
-
