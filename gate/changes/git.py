@@ -9,10 +9,11 @@ does both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from typing import TYPE_CHECKING
 
 from gate.changes import (
+    ADDED,
     UNKNOWN,
     BaseTree,
     ChangeSet,
@@ -76,7 +77,7 @@ def changes_of(
         except Exception as exc:  # raised below, after the diff's own errors
             pending = exc
     files = job.result()
-    if early is not None and _written(early) != _written(files):
+    if early is not None and early != _written(files):
         early = pending = None  # never seen: git's two diffs disagree
     if pending is not None:
         raise pending
@@ -96,21 +97,24 @@ def changes_of(
 
 
 def _path_work(
-    repo: Repo, judged: Span, wants: TextWants, files: Iterable[FileChange]
+    repo: Repo, judged: Span, wants: TextWants, files: Iterable[FileChange] | Set[str]
 ) -> tuple[dict[str, FileTexts], BaseTree | None]:
     """What the change set needs of the touched paths alone: the texts of the
     written files `wants` asks for by glob (test_drift's tests, one more
-    `cat-file` batch) and the base tree's listing for `BaseTree`."""
+    `cat-file` batch) and the base tree's listing for `BaseTree`.  `files`:
+    the change's files, or the paths it writes (`_written`)."""
+    if isinstance(files, Set):  # all the two read of a file: a written path
+        files = [FileChange(path, ADDED) for path in files]
     extra = wants.extra(files)
     texts = repo.read_texts(judged.old, judged.new, extra) if extra else {}
     tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
     return texts, tree
 
 
-def _written(files: Iterable[FileChange]) -> set[str]:
+def _written(files: Iterable[FileChange]) -> frozenset[str]:
     """The written paths of a known status: all that `TextWants.extra` and
     `tree_folders` read of the files."""
-    return {p for f in files if f.status != UNKNOWN for p in f.written}
+    return frozenset(p for f in files if f.status != UNKNOWN for p in f.written)
 
 
 def change_notes(judged: Span, job: DiffJob) -> tuple[str, ...]:

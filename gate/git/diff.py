@@ -21,6 +21,7 @@ from gate.git.conventions import (
 from gate.git.copies import _find_copies
 from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter, _session
 from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
+from gate.paths import from_bytes
 
 if TYPE_CHECKING:
     from gate.changes import FileChange
@@ -89,7 +90,8 @@ class DiffJob:
         if background:
             self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
             self._thread.start()
-            quick = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", *_DIFF_FLAGS]
+            quick = ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=ADMT"]
+            quick += _DIFF_FLAGS
             quick += ["--end-of-options", *self._spec, "--"]
             try:
                 self._paths = subprocess.Popen(
@@ -133,28 +135,31 @@ class DiffJob:
                 self._proc.kill()
             stdout.close()
 
-    def touched(self) -> tuple[FileChange, ...] | None:
-        """The files of the change as a quick `git diff --raw --no-renames`
-        names them (no counts, no renames: a rename is its deletion and its
-        addition, the same written paths), while the diff still counts
-        lines, most of its time; git prints no record of the diff's own raw
-        pass until it has counted (the last records wait in its buffer).
-        What depends on the written paths alone starts on these; the caller
-        checks them against `result()`'s (`gate.changes.git.changes_of`).
-        None without a reader thread, or when the quick diff failed:
-        `result()` is the diff and says what is wrong."""
+    def touched(self) -> frozenset[str] | None:
+        """The paths the change writes, of a known status, as a quick `git
+        diff --name-only --no-renames` names them (a rename is its deletion
+        and its addition: the same written paths), while the diff still
+        counts lines, most of its time; git prints no record of the diff's
+        own raw pass until it has counted (the last ones wait in its
+        buffer).  What depends on the written paths alone starts on these;
+        the caller checks them against `result()`'s
+        (`gate.changes.git.changes_of`).  None without a reader thread, or
+        when the quick diff failed: `result()` is the diff and says what is
+        wrong."""
         proc, self._paths = self._paths, None
         if proc is None:
             return None
         assert proc.stdout is not None
-        files: list[FileChange] | None = None
+        paths: frozenset[str] | None = None
         try:
-            files = parse_diff(_tokens(proc.stdout))
+            data = proc.stdout.read()
+            if data.endswith(b"\0") or not data:
+                paths = frozenset(from_bytes(p) for p in data[:-1].split(b"\0") if data)
         except Exception:  # the diff itself judges, and fails closed
             proc.kill()
         finally:
             proc.stdout.close()
-        return tuple(files) if proc.wait() == 0 and files is not None else None
+        return paths if proc.wait() == 0 else None
 
     def notes(self) -> tuple[str, ...]:
         """What git said it left out (after `result()`): rename detection skipped
