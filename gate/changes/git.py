@@ -9,20 +9,10 @@ does both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from gate.changes import (
-    ADDED,
-    UNKNOWN,
-    BaseTree,
-    ChangeSet,
-    FileChange,
-    FileTexts,
-    TextWants,
-    text_wants,
-    tree_folders,
-)
+from gate.changes import ChangeSet, TextWants, text_wants, tree_folders
 from gate.git.repo import short, start_change
 
 if TYPE_CHECKING:
@@ -66,24 +56,11 @@ def changes_of(
     repo, judged, job = started.repo, started.judged, started.job
     wants = text_wants(content_files)
     texts = repo.read_texts(judged.old, judged.new, wants.files)
-    # The path-only work starts on the quick diff's paths, while git still
-    # counts; it stands only if the diff writes the same paths, and its
-    # errors are raised after the diff's own, in the order they had.
-    early = job.touched()
-    pending: Exception | None = None
-    if early is not None:
-        try:
-            extra, tree = _path_work(repo, judged, wants, early)
-        except Exception as exc:  # raised below, after the diff's own errors
-            pending = exc
     files = job.result()
-    if early is not None and early != _written(files):
-        early = pending = None  # never seen: git's two diffs disagree
-    if pending is not None:
-        raise pending
-    if early is None:
-        extra, tree = _path_work(repo, judged, wants, files)
-    texts.update(extra)
+    extra = wants.extra(files)  # the written files read by glob (test_drift's tests)
+    if extra:
+        texts.update(repo.read_texts(judged.old, judged.new, extra))
+    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
     return ChangeSet(
         files=files,
         base=started.base,
@@ -94,27 +71,6 @@ def changes_of(
         notes=(*notes, *change_notes(judged, job)),
         tree=tree,
     )
-
-
-def _path_work(
-    repo: Repo, judged: Span, wants: TextWants, files: Iterable[FileChange] | Set[str]
-) -> tuple[dict[str, FileTexts], BaseTree | None]:
-    """What the change set needs of the touched paths alone: the texts of the
-    written files `wants` asks for by glob (test_drift's tests, one more
-    `cat-file` batch) and the base tree's listing for `BaseTree`.  `files`:
-    the change's files, or the paths it writes (`_written`)."""
-    if isinstance(files, Set):  # all the two read of a file: a written path
-        files = [FileChange(path, ADDED) for path in files]
-    extra = wants.extra(files)
-    texts = repo.read_texts(judged.old, judged.new, extra) if extra else {}
-    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
-    return texts, tree
-
-
-def _written(files: Iterable[FileChange]) -> frozenset[str]:
-    """The written paths of a known status: all that `TextWants.extra` and
-    `tree_folders` read of the files."""
-    return frozenset(p for f in files if f.status != UNKNOWN for p in f.written)
 
 
 def change_notes(judged: Span, job: DiffJob) -> tuple[str, ...]:

@@ -11,17 +11,10 @@ import threading
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
-from gate.git.conventions import (
-    _DIFF_FLAGS,
-    _MAIN_FLAGS,
-    MAIN_DIFF,
-    RENAME_LIMIT,
-    _diff_failed,
-)
+from gate.git.conventions import _MAIN_FLAGS, MAIN_DIFF, RENAME_LIMIT, _diff_failed
 from gate.git.copies import _find_copies
 from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter, _session
 from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
-from gate.paths import from_bytes
 
 if TYPE_CHECKING:
     from gate.changes import FileChange
@@ -59,7 +52,6 @@ class DiffJob:
             self._counter = _LineCounter(repo)
             self._texts = _Fed(self._counter.want)
         self._lone_cr_note: str | None = None
-        self._paths: subprocess.Popen[bytes] | None = None  # `touched`
         self._problem: str | None = None
         self._args = args
         self._thread: threading.Thread | None = None
@@ -90,20 +82,6 @@ class DiffJob:
         if background:
             self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
             self._thread.start()
-            quick = ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=ADMT"]
-            quick += _DIFF_FLAGS
-            quick += ["--end-of-options", *self._spec, "--"]
-            try:
-                self._paths = subprocess.Popen(
-                    self._repo._argv_here(quick),
-                    cwd=empty,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                    env=env,
-                )
-            except OSError:  # `touched` is None: the paths come from the diff
-                self._paths = None
 
     def _popen(
         self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
@@ -134,32 +112,6 @@ class DiffJob:
             if self._problem is not None and self._proc.poll() is None:
                 self._proc.kill()
             stdout.close()
-
-    def touched(self) -> frozenset[str] | None:
-        """The paths the change writes, of a known status, as a quick `git
-        diff --name-only --no-renames` names them (a rename is its deletion
-        and its addition: the same written paths), while the diff still
-        counts lines, most of its time; git prints no record of the diff's
-        own raw pass until it has counted (the last ones wait in its
-        buffer).  What depends on the written paths alone starts on these;
-        the caller checks them against `result()`'s
-        (`gate.changes.git.changes_of`).  None without a reader thread, or
-        when the quick diff failed: `result()` is the diff and says what is
-        wrong."""
-        proc, self._paths = self._paths, None
-        if proc is None:
-            return None
-        assert proc.stdout is not None
-        paths: frozenset[str] | None = None
-        try:
-            data = proc.stdout.read()
-            if data.endswith(b"\0") or not data:
-                paths = frozenset(from_bytes(p) for p in data[:-1].split(b"\0") if data)
-        except Exception:  # the diff itself judges, and fails closed
-            proc.kill()
-        finally:
-            proc.stdout.close()
-        return paths if proc.wait() == 0 else None
 
     def notes(self) -> tuple[str, ...]:
         """What git said it left out (after `result()`): rename detection skipped
@@ -249,12 +201,6 @@ class DiffJob:
         thread = getattr(self, "_thread", None)
         if thread is not None:
             thread.join()
-        paths = getattr(self, "_paths", None)
-        if paths is not None:
-            paths.kill()
-            paths.wait()
-            assert paths.stdout is not None
-            paths.stdout.close()
         counter = getattr(self, "_counter", None)
         if counter is not None:
             counter.close()
