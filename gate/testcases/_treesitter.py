@@ -90,7 +90,7 @@ def _parser(grammar: str) -> Parser:
     return parser
 
 
-class Source:
+class ParsedText:
     """A parsed text: its bytes (without a byte-order mark), the tree, and
     each node's exact text and 1-based line."""
 
@@ -113,7 +113,7 @@ class Source:
         return bisect_right(self._starts, offset) + 1
 
 
-def parse(text: str, grammar: str) -> Source:
+def parse(text: str, grammar: str) -> ParsedText:
     """`text` parsed with `grammar`; `Unparsable` when it is not that language."""
     from gate.changes import TEXT_LIMIT
 
@@ -143,7 +143,7 @@ def parse(text: str, grammar: str) -> Source:
         if time.monotonic() > deadline:
             raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s and was stopped")
         raise Unparsable(f"tree-sitter could not parse the file with the {grammar} grammar")
-    source = Source(data, tree)
+    source = ParsedText(data, tree)
     if source.root.has_error:
         line = source.line(_first_error(source.root))
         raise Unparsable(f"the {grammar} grammar finds a syntax error at line {line}")

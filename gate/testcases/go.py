@@ -44,7 +44,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import Source, UniqueKeys, named, parse
+from gate.testcases._treesitter import ParsedText, UniqueKeys, named, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -96,7 +96,7 @@ def is_test_name(name: str) -> bool:
 
 
 class _Splitter:
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: ParsedText) -> None:
         self.source = source
         self.found: list[Unit] = []
         self._keys = UniqueKeys()

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from gate.testcases._treesitter import Source, named
+from gate.testcases._treesitter import ParsedText, named
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -89,7 +89,9 @@ class Call(NamedTuple):
 _OPTIONAL = ("optional_chain", "?.")
 
 
-def runner_call(source: Source, node: Node, resolve: Callable[[str], str | None]) -> Call | None:
+def runner_call(
+    source: ParsedText, node: Node, resolve: Callable[[str], str | None]
+) -> Call | None:
     """`node` as a call of a runner global (`it.only`, `test.each(t)`, ...), or None."""
     if node.type != "call_expression":
         return None
@@ -133,7 +135,7 @@ def runner_call(source: Source, node: Node, resolve: Callable[[str], str | None]
     return Call(canonical, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
 
 
-def runner_aliases(source: Source, clause: Node) -> dict[str, str]:
+def runner_aliases(source: ParsedText, clause: Node) -> dict[str, str]:
     """`import { test as base, it }`: {"base": "test"}, the runner names
     imported under another name."""
     found: dict[str, str] = {}

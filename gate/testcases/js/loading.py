@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import COMMENTS, Source, named
+from gate.testcases._treesitter import COMMENTS, ParsedText, named
 from gate.testcases.js.frameworks import RUNNER_MODULES
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ class Loading:
     names the file binds itself (a `require` or `jest` of its own is not
     the runner's, so calling it may run anything)."""
 
-    def __init__(self, source: Source, untrusted: frozenset[str]) -> None:
+    def __init__(self, source: ParsedText, untrusted: frozenset[str]) -> None:
         self.source = source
         self.untrusted = untrusted
 

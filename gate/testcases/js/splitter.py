@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import COMMENTS, Source, UniqueKeys, named
+from gate.testcases._treesitter import COMMENTS, ParsedText, UniqueKeys, named
 from gate.testcases.js.frameworks import (
     DESCRIBES,
     FOCUSED,
@@ -38,7 +38,7 @@ TYPE_ONLY = {
 
 
 class Splitter:
-    def __init__(self, source: Source, shadowed: frozenset[str]) -> None:
+    def __init__(self, source: ParsedText, shadowed: frozenset[str]) -> None:
         self.source = source
         self.untrusted = shadowed  # runner names this file binds itself
         self.loading = Loading(source, shadowed)  # what runs when the file is loaded
@@ -373,7 +373,7 @@ class Splitter:
         return out or None
 
 
-def _summary(source: Source, expr: Node | None) -> str:
+def _summary(source: ParsedText, expr: Node | None) -> str:
     """A short name for a statement: its callee and first string argument,
     the target of an assignment, or its node type."""
     if expr is None:
@@ -399,7 +399,7 @@ def _joined(path: tuple[str, ...], tail: str) -> str:
     return " > ".join((*path, tail))
 
 
-def _pattern_names(source: Source, pattern: Node | None) -> list[str]:
+def _pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
     """The names a binding pattern binds (`a`, `{a, b: c, ...d}`, `[e = 1]`)."""
     if pattern is None:
         return []
@@ -426,7 +426,7 @@ def _pattern_names(source: Source, pattern: Node | None) -> list[str]:
 _IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
 
 
-def _import_names(source: Source, clause: Node) -> list[str]:
+def _import_names(source: ParsedText, clause: Node) -> list[str]:
     """The local names an import clause binds."""
     found: list[str] = []
     stack = [clause]
