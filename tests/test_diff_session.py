@@ -42,13 +42,9 @@ SIDE = st.dictionaries(NAMES, CONTENT, max_size=5)
 
 
 def commit_tree(repo: Any, files: dict[str, bytes]) -> str:
-    """A commit whose tree holds exactly `files` (bytes as given)."""
-    repo.git("read-tree", "--empty")
-    for path, data in files.items():
-        blob = repo.git("hash-object", "-w", "--no-filters", "--stdin", input=data).strip()
-        repo.git("update-index", "--add", "--cacheinfo", f"100644,{blob},{path}")
-    tree = repo.git("write-tree").strip()
-    return repo.git("commit-tree", tree, "-m", "side").strip()
+    """A commit whose tree holds exactly `files` (bytes as given), through
+    the one plumbing helper (`tests.gitrepo.GitRepo.commit_tree`)."""
+    return repo.commit_tree({p.encode(): ("100644", d) for p, d in files.items()}, message="side")
 
 
 def both_ways(repo: Any, base: str, head: str) -> tuple[Any, Any, Repo]:
