@@ -180,6 +180,37 @@ def test_a_binary_blob_over_the_big_file_threshold_is_too_large_to_count(repo: A
     )
 
 
+def _sized(size: int) -> bytes:
+    return (b"\0\n" * (size // 2 + 1))[:size]
+
+
+@pytest.mark.parametrize("limit", [4096, 1 << 20])
+def test_blobs_over_the_threshold_are_read_past_and_the_blobs_after_them_count(
+    repo: Any, limit: int
+) -> None:
+    """`gate check` counts every changed blob as the raw records name them,
+    in path order: one over the threshold, whole in the buffer or spread
+    over many reads, is read past, and the blobs after it still count."""
+    sizes = {"a.bin": limit - 1, "b.bin": limit + 1, "c.bin": 3 * (1 << 20) + 5}
+    for name in sizes:
+        repo.write(name, b"\0\n" * 3)
+    repo.write("d.txt", "x\n")
+    base = repo.commit("base")
+    for name, size in sizes.items():
+        repo.write(name, _sized(size))
+    repo.write("d.txt", "x\n" * 100)
+    head = repo.commit("grow")
+    beside = by_path(Repo(repo.root, big_file=limit).diff(base, head))  # the counter
+    after = by_path(changes_from_git(Repo(repo.root, big_file=limit), base, head, ()).files)
+    assert beside == after
+    lines = len(_sized(limit - 1).splitlines())
+    assert (beside["a.bin"].added, beside["a.bin"].deleted) == (lines, 3)
+    for name in ("b.bin", "c.bin"):
+        assert (beside[name].added, beside[name].deleted) == (None, None)
+        assert beside[name].uncounted is not None
+    assert (beside["d.txt"].added, beside["d.txt"].deleted) == (99, 0)
+
+
 def test_gitattributes_in_the_change_cannot_hide_lines(repo: Any) -> None:
     repo.write("a.py", "a\n")
     base = repo.commit("base")

@@ -35,9 +35,10 @@ conservatively, every line of the old blob deleted and every line of the
 new blob added (`_count_binary`), as it does for the file side of a file
 <-> submodule change.  A line ends at `\\n`, `\\r\\n` or `\\r`, as in every
 rule; git's numstat ends lines at `\\n` only, so a text file with a `\\r`
-alone on either side is counted the same way (`_count_lone_cr`, which reads
-every changed text blob once).  Text for content rules is read with one
-`git cat-file --batch`.
+alone on either side is counted the same way (`_count_lone_cr`).  Every
+changed blob is read once for both counts: `gate check` reads them as the
+diff's raw records name them, while git still counts lines (`_LineCounter`).
+Text for content rules is read with one `git cat-file --batch`.
 
 Renames come from that diff (`-M`); copies from a second look at the added
 and modified files (`_find_copies`): a copy of any file of the base touches

@@ -12,7 +12,7 @@ import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
@@ -33,7 +33,12 @@ def _size(limit: int) -> str:
     return f"{limit >> 20} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit} bytes"
 
 
-def _count_binary(repo: Repo, files: list[FileChange], blobs: list[_Uncounted]) -> None:
+def _count_binary(
+    repo: Repo,
+    files: list[FileChange],
+    blobs: list[_Uncounted],
+    counted: Mapping[str, LineCount | None] | None = None,
+) -> None:
     """Count the files `parse_diff` could not: every line of the old blob as
     deleted and every line of the new blob as added.  This is conservative:
     nobody reviewed a binary diff line by line, and it is never fewer lines
@@ -45,10 +50,14 @@ def _count_binary(repo: Repo, files: list[FileChange], blobs: list[_Uncounted]) 
     --text --numstat` still prints `-` for binary files (git 2.39), so no
     diff option gives these numbers; the blobs are piped out of `git
     cat-file` once more and their newlines counted (figures:
-    docs/development.md, "The git layer's figures")."""
-    counts = _blob_lines(
-        repo, [oid for item in blobs for oid in (item.old, item.new) if oid], repo.big_file
-    )
+    docs/development.md, "The git layer's figures").  `counted`: the counts
+    a `_LineCounter` took beside the diff (`gate check`); a blob it lacks is
+    read here."""
+    oids = [oid for item in blobs for oid in (item.old, item.new) if oid]
+    counts = dict(counted) if counted is not None else {}
+    missing = [oid for oid in oids if oid not in counts]
+    if missing:
+        counts.update(_blob_lines(repo, missing, repo.big_file))
     for item in blobs:
         change = files[item.at]
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -76,7 +85,7 @@ def _count_lone_cr(
     repo: Repo,
     files: list[FileChange],
     texts: list[_Uncounted],
-    counted: Mapping[str, LineCount] | None = None,
+    counted: Mapping[str, LineCount | None] | None = None,
 ) -> str | None:
     """Count whole each text file with a carriage return alone on either side
     (`LineCount.lone_cr`): git's numstat ends lines at `\\n` only, so it
@@ -89,19 +98,23 @@ def _count_lone_cr(
     diff (`gate check`), else after it, through this thread's blob session
     for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
     oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
+    counts: dict[str, LineCount | None] = dict(counted) if counted is not None else {}
+    missing = [oid for oid in oids if oid not in counts]
     # git diffed these as text, so none is over core.bigFileThreshold: no
     # size check first, one `cat-file --batch` (the sizes come with the blobs)
-    counts: dict[str, LineCount | None]
-    if counted is not None:  # counted beside the diff (`_LineCounter`)
-        counts = dict(counted)
-    elif _session(repo) is not None and len(oids) <= SESSION_BLOBS:
-        counts = _blob_lines(repo, oids, None)
-    else:
-        counts = dict(_stream_lines(repo, [(oid, None) for oid in oids]))
+    if missing and _session(repo) is not None and len(missing) <= SESSION_BLOBS:
+        counts.update(_blob_lines(repo, missing, None))
+    elif missing:
+        counts.update(_stream_lines(repo, [(oid, None) for oid in missing]))
     whole: list[str] = []
     for item in texts:
         old, new = _side(counts, item.old), _side(counts, item.new)
-        if old is None or new is None or not (old.lone_cr or new.lone_cr):
+        if old is None or new is None:  # not counted (over the size limit): fail closed
+            files[item.at] = files[item.at]._replace(
+                uncounted=f"it is over {_size(repo.big_file)}, too large to count"
+            )
+            continue
+        if not (old.lone_cr or new.lone_cr):
             continue
         change = files[item.at]
         files[item.at] = change._replace(added=new.lines, deleted=old.lines)
@@ -248,35 +261,22 @@ def _blob_chunks(head: bytes, fd: int, size: int, oid: str) -> Iterator[bytes]:
         yield chunk
 
 
-class _Fed(list[_Uncounted]):
-    """The text files `parse_diff` collects, each
-    one's blobs handed to `feed` as it is appended."""
-
-    def __init__(self, feed: Callable[[str], None]) -> None:
-        super().__init__()
-        self._feed = feed
-
-    def append(self, item: _Uncounted) -> None:
-        super().append(item)
-        for oid in (item.old, item.new):
-            if oid is not None:
-                self._feed(oid)
-
-
 class _LineCounter:
     """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
     from one `git cat-file --batch` started on the first one, whose output a
-    thread counts as it streams: `gate check` counts the changed text blobs
-    for lone carriage returns while git still computes the diff.  Each blob
-    is read once, whatever asks for it.  Counted after the diff instead,
-    a huge change would wait for every blob; beside it the wait is for the
-    last blobs only (figures: docs/development.md, "The git layer's
-    figures")."""
+    thread counts as it streams: `gate check` counts every changed blob as
+    the diff's raw records name it, while git still computes the numstat,
+    so both the lone carriage return check of the text files and the counts
+    of the binary ones are ready when it ends.  Each blob is read once,
+    whatever asks for it.  A blob over `repo.big_file` bytes (binary to git,
+    never counted) is read past, not counted: its count is None (figures:
+    docs/development.md, "The git layer's figures")."""
 
     def __init__(self, repo: Repo) -> None:
         self._repo = repo
+        self._limit = repo.big_file
         self._sent: set[str] = set()
-        self._counts: dict[str, LineCount] = {}
+        self._counts: dict[str, LineCount | None] = {}
         self._proc: subprocess.Popen[bytes] | None = None
         self._err: IO[bytes] | None = None
         self._thread: threading.Thread | None = None
@@ -341,6 +341,17 @@ class _LineCounter:
                 oid = header.group(1).decode("ascii")
                 size = int(header.group(2))
                 need = eol + 2 + size  # through the newline after the content
+                if size > self._limit:  # too large to count: read past it
+                    counts[oid] = None
+                    if len(buf) >= need:
+                        if buf[need - 1 : need] != b"\n":
+                            raise ValueError(oid)
+                        at = need
+                    else:
+                        for _ in _blob_chunks(buf[eol + 1 :], fd, size, oid):
+                            pass
+                        buf, at = b"", 0
+                    continue
                 if size >= _CHUNK and len(buf) < need:
                     # a big one in chunks as it streams: memory stays flat
                     counts[oid] = line_count(_blob_chunks(buf[eol + 1 :], fd, size, oid))
@@ -371,8 +382,9 @@ class _LineCounter:
         finally:
             stdout.close()
 
-    def finish(self) -> dict[str, LineCount]:
-        """Every wanted blob's count, once git's diff named them all."""
+    def finish(self) -> dict[str, LineCount | None]:
+        """Every wanted blob's count (None: over `repo.big_file` bytes), once
+        git's diff named them all."""
         proc = self._proc
         if proc is not None and proc.stdin is not None:
             with contextlib.suppress(OSError):

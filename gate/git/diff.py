@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from gate.errors import GateError
 from gate.git.conventions import _MAIN_FLAGS, MAIN_DIFF, RENAME_LIMIT, _diff_failed
 from gate.git.copies import _find_copies
-from gate.git.counts import _count_binary, _count_lone_cr, _Fed, _LineCounter, _session
+from gate.git.counts import _count_binary, _count_lone_cr, _LineCounter, _session
 from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
 
 if TYPE_CHECKING:
@@ -45,12 +45,11 @@ class DiffJob:
         self._blobs: list[_Uncounted] = []
         self._targets: list[_Target] = []
         self._texts: list[_Uncounted] = []
-        # With a reader thread, the text blobs are counted as the diff names
-        # them (`_LineCounter`), beside git's diff instead of after it.
+        # With a reader thread, the changed blobs are counted as the diff's raw
+        # records name them (`_LineCounter`), while git still counts lines.
         self._counter: _LineCounter | None = None
         if background:
             self._counter = _LineCounter(repo)
-            self._texts = _Fed(self._counter.want)
         self._lone_cr_note: str | None = None
         self._problem: str | None = None
         self._args = args
@@ -102,7 +101,8 @@ class DiffJob:
         assert stdout is not None
         self._problem = "the reader stopped early"
         try:
-            parse_diff(_tokens(stdout), self._files, self._blobs, self._targets, self._texts)
+            named = None if self._counter is None else self._counter.want
+            parse_diff(_tokens(stdout), self._files, self._blobs, self._targets, self._texts, named)
             self._problem = None
         except StopIteration:
             self._problem = "output ends inside a record"
@@ -172,11 +172,11 @@ class DiffJob:
             raise _diff_failed(self._err.read())
         if self._problem is not None:
             raise GateError(f"cannot read git diff output ({self._problem}): report this bug")
+        counted = self._counter.finish() if self._counter is not None else None
         if self._blobs:
-            _count_binary(self._repo, self._files, self._blobs)
+            _count_binary(self._repo, self._files, self._blobs, counted)
             self._blobs = []
         if self._texts:
-            counted = self._counter.finish() if self._counter is not None else None
             self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts, counted)
             self._texts = []
         if self._targets:

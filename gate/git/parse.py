@@ -6,7 +6,7 @@ counts and the copy search need collected on the way (`_Uncounted`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, NamedTuple
 
 from gate.git.conventions import _CHUNK
@@ -104,6 +104,7 @@ def parse_diff(
     blobs: list[_Uncounted] | None = None,
     targets: list[_Target] | None = None,
     texts: list[_Uncounted] | None = None,
+    named: Callable[[str], None] | None = None,
 ) -> list[FileChange]:
     """Pair `--raw` records with the `--numstat` records that follow, in order.
 
@@ -121,7 +122,12 @@ def parse_diff(
 
     `texts` (when given) collects the text files whose content changed,
     with the blob names of both sides: `_count_lone_cr` reads them for a
-    carriage return alone, a line end git's counts miss."""
+    carriage return alone, a line end git's counts miss.
+
+    `named` (when given) is called with each blob whose content a file's
+    change may need counted (both sides of every raw record whose blobs
+    differ, submodules left out) as soon as its raw record is read, before
+    git has counted anything: `gate check` counts them beside the diff."""
     from gate.changes import EMPTY_BLOBS, FileChange
 
     def change(
@@ -153,6 +159,11 @@ def parse_diff(
     for token in tokens:
         if token.startswith(b":"):
             letter, old_mode, new_mode, old_oid, new_oid = _raw_status(token)
+            if named is not None and old_oid != new_oid:
+                for mode, oid in ((old_mode, old_oid), (new_mode, new_oid)):
+                    blob = _blob(mode, oid)
+                    if blob is not None:
+                        named(blob)
             if letter in ("R", "C"):
                 old = _decode_path(next(tokens))
                 new = _decode_path(next(tokens))
