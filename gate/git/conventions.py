@@ -5,14 +5,17 @@ and configuration say: the variables that would redirect git are dropped
 (`_SCRUBBED`), the settings that change a diff are pinned (`_CONFIG`,
 `RENAME_LIMIT`, `BIG_FILE`), every diff runs with the same flags
 (`_DIFF_FLAGS`).  Answers: full object names (`_SHA`), streams read in
-chunks of `_CHUNK`, and a failed call as one sentence from the first line
-of its stderr (`_first_line`, `_diff_failed`).
+chunks of `_CHUNK` from a big pipe (`_popen_streaming`), and a failed call
+as one sentence from the first line of its stderr (`_first_line`,
+`_diff_failed`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import subprocess
+from typing import Any
 
 from gate.errors import GateError
 
@@ -57,6 +60,10 @@ _CONFIG = (
 )
 
 _CHUNK = 1 << 20
+# The output pipe of a git process whose output a Python thread reads while
+# the interpreter is busy elsewhere: a big pipe lets git run ahead while the
+# reader waits for the GIL (figures: docs/development.md).
+_PIPE_SIZE = 1 << 20
 _SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 
 
@@ -119,3 +126,13 @@ def _diff_failed(stderr: bytes) -> GateError:
             "reads: run git fsck, or fetch the missing objects"
         )
     return GateError(f"git diff failed: {line}")
+
+
+def _popen_streaming(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """`subprocess.Popen(argv, stdout=PIPE, **kwargs)` with a `_PIPE_SIZE`
+    output pipe, or the system's default where that is over the user's
+    limit (`/proc/sys/fs/pipe-max-size`)."""
+    try:
+        return subprocess.Popen(argv, stdout=subprocess.PIPE, pipesize=_PIPE_SIZE, **kwargs)
+    except PermissionError:
+        return subprocess.Popen(argv, stdout=subprocess.PIPE, **kwargs)

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git.catfile import _HEADER, _chunks_of
-from gate.git.conventions import _CHUNK, _first_line
+from gate.git.conventions import _CHUNK, _first_line, _popen_streaming
 from gate.git.parse import _Uncounted
 from gate.paths import quoted
 
@@ -300,13 +300,12 @@ class _LineCounter:
     def _start(self) -> None:
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
-            self._proc = subprocess.Popen(
+            self._proc = _popen_streaming(
                 self._repo._argv(["cat-file", "--batch", "--buffer"]),
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
                 stderr=self._err,
                 env=self._repo._env(),
-            )  # the default buffer: names reach git every 8 KiB, as the diff names them
+            )  # the default stdin buffer: names reach git every 8 KiB, as the diff names them
         except OSError as exc:
             self._problem = str(self._repo._start_error(exc))
             return

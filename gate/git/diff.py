@@ -11,7 +11,13 @@ import threading
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
-from gate.git.conventions import _MAIN_FLAGS, MAIN_DIFF, RENAME_LIMIT, _diff_failed
+from gate.git.conventions import (
+    _MAIN_FLAGS,
+    MAIN_DIFF,
+    RENAME_LIMIT,
+    _diff_failed,
+    _popen_streaming,
+)
 from gate.git.copies import _find_copies
 from gate.git.counts import _count_binary, _count_lone_cr, _LineCounter, _session
 from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
@@ -19,8 +25,6 @@ from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
 if TYPE_CHECKING:
     from gate.changes import FileChange
     from gate.git.repo import Repo
-
-_PIPE_SIZE = 1 << 20
 
 
 class DiffJob:
@@ -65,35 +69,19 @@ class DiffJob:
 
     def _start(self, background: bool) -> None:
         argv = self._repo._argv_here(self._args)
-        env, empty, repo = self._env, self._cwd, self._repo
         try:
-            try:
-                # A big pipe lets git run ahead while the reader waits for the GIL.
-                self._proc = self._popen(argv, empty, env, _PIPE_SIZE)
-            except PermissionError:  # the pipe size is over the user's limit
-                self._proc = self._popen(argv, empty, env, -1)
+            self._proc = _popen_streaming(
+                argv, cwd=self._cwd, stdin=subprocess.DEVNULL, stderr=self._err, env=self._env
+            )
         except OSError as exc:
             self.close()
-            raise repo._start_error(exc) from None
+            raise self._repo._start_error(exc) from None
         # A reader thread parses as git streams, while the caller loads the
         # rubric; without `background` (`gate lab`, `gate backtest`, which
         # have nothing to do meanwhile) no thread is started per diff.
         if background:
             self._thread = threading.Thread(target=self._read, name="gate-git-diff", daemon=True)
             self._thread.start()
-
-    def _popen(
-        self, argv: list[str], cwd: str, env: dict[str, str], pipesize: int
-    ) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            argv,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self._err,
-            env=env,
-            pipesize=pipesize,
-        )
 
     def _read(self) -> None:
         assert self._proc is not None
