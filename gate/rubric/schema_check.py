@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gate.rubric.conforms import conforms
 from gate.rubric.document import Doc, KeyPath, context, invalid, key_name, show, type_name
 from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, schema
 
@@ -105,7 +106,13 @@ def check_counts(doc: Doc, source: str) -> None:
 
 
 def validate_schema(doc: Doc, source: str) -> None:
-    errors = list(_validator(schema()).iter_errors(doc.value))
+    """Refuse a document the rubric's schema does not accept, with the first
+    error as one sentence.  A document that plainly conforms
+    (`gate.rubric.conforms`) is accepted without importing `jsonschema`."""
+    rubric_schema = schema()
+    if conforms(doc.value, rubric_schema) is True:
+        return
+    errors = list(_validator(rubric_schema).iter_errors(doc.value))
     if not errors:
         return
     leaves = [leaf for err in errors for leaf in _leaves(err)]
