@@ -98,7 +98,7 @@ json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-2, 2**40)
-    | st.floats(allow_nan=False, width=32)
+    | st.floats(width=32)  # NaN and the infinities too
     | st.sampled_from(["", "a", "src/", "**/*.py", "max_files", "x" * 300, "ünï", "\n"])
     | st.sampled_from(sorted(REGISTRY)),
     lambda inner: (
@@ -203,6 +203,34 @@ def test_the_example_keywords_not_if_and_dependent_schemas(
     doc = _with_change(**entry)
     assert accepted(doc) is valid
     assert conforms(doc, SCHEMA) is valid
+
+
+@pytest.mark.parametrize(
+    ("sub", "value"),
+    [
+        ({"minimum": 0}, float("nan")),
+        ({"maximum": 0}, float("nan")),
+        ({"minimum": 0}, float("-inf")),
+        ({"minimum": 1}, True),  # a bool is no number
+        ({"type": "number"}, True),
+        ({"type": "integer"}, 1.0),
+        ({"enum": [1]}, True),
+        ({"enum": [1]}, 1.0),
+        ({"const": [1, "a"]}, [1, "a"]),
+        ({"const": {"a": 1}}, {"a": True}),
+        ({"uniqueItems": True}, ["a", "a"]),
+        ({"pattern": "^a"}, "ba"),
+        ({"pattern": "a"}, "ba"),
+        ({"minLength": 2}, "é"),
+        ({"not": {"required": ["a"]}}, {"a": 1}),
+        ({"if": {"const": 1}, "then": False}, 2),
+        ({"if": {"const": 1}, "else": False}, 2),
+        ({"additionalProperties": False, "properties": {"a": {}}}, {1: 2}),
+    ],
+)
+def test_each_keyword_answers_as_jsonschema_does(sub: dict[str, Any], value: Any) -> None:
+    """As the gate's validator reads it (an integer is an int, never 1.0)."""
+    assert conforms(value, sub) is _validator(sub).is_valid(value)
 
 
 def test_a_keyword_it_does_not_know_is_no_answer() -> None:

@@ -312,8 +312,9 @@ _KEYWORDS: dict[str, Callable[[object, Any, dict[str, Any], dict[str, Any]], Ver
     "maxProperties": _bound(_length(dict), lambda n, k: n <= k),
     "minLength": _bound(_length(str), lambda n, k: n >= k),
     "maxLength": _bound(_length(str), lambda n, k: n <= k),
-    "minimum": _bound(_number, lambda n, k: n >= k),
-    "maximum": _bound(_number, lambda n, k: n <= k),
+    # as `jsonschema` compares: a NaN is below no minimum and above no maximum
+    "minimum": _bound(_number, lambda n, k: not n < k),
+    "maximum": _bound(_number, lambda n, k: not n > k),
     "pattern": _matches,
     "allOf": _all_of,
     "anyOf": _any_of,
