@@ -9,7 +9,9 @@ exits 2 "could not judge", never 1 ("a rule failed") or 0.
 A flag means one thing in every command (docs/commands.md#words):
 `MEANINGS` holds each flag's meaning, and every command's help for it starts
 with that text.  An old spelling that meant something else is kept working
-as a hidden alias (`DEPRECATED`) that names its replacement on stderr.
+as a hidden alias (`DEPRECATED`) that names its replacement on stderr;
+the spelling SPEC.md gives `gate grade` is kept as a hidden alias that says
+nothing (`SPEC_SPELLINGS`).
 """
 
 from __future__ import annotations
@@ -82,12 +84,19 @@ MEANINGS: dict[str, str] = {
 # Old spellings kept working: (command, old flag) -> (new flag, why).  Each
 # is hidden from --help and says, once on stderr, which flag to use.
 DEPRECATED: dict[tuple[str, str], tuple[str, str]] = {
-    ("grade", "--rubric"): (
-        "--rubric-file",
-        "--rubric names the rubric's path in the repository in every other command",
-    ),
     ("loop run", "--out"): ("--results", "--out read as --output, the JSON report file"),
     ("loop merge", "--out"): ("--results", "--out read as --output, the JSON report file"),
+}
+
+# The product contract's own spellings where they differ from the flag of
+# the same meaning elsewhere: (command, flag) -> (the flag it stores as, why).
+# Hidden from --help, never deprecated, and silent.
+SPEC_SPELLINGS: dict[tuple[str, str], tuple[str, str]] = {
+    ("grade", "--rubric"): (
+        "--rubric-file",
+        "SPEC.md writes `gate grade RESULT.json --rubric RUBRIC`, a local file; every "
+        "other command reads --rubric as the rubric's path in the repository",
+    ),
 }
 
 
@@ -99,7 +108,8 @@ def deprecation(command: str, old: str) -> str:
 
 class _Deprecated(argparse.Action):
     """An old spelling: stores into the new flag's dest and says so on stderr
-    (through `gate.output`, so stdout and the workflow fence are untouched)."""
+    (through `gate.output`, so stdout and the workflow fence are untouched);
+    a SPEC spelling (`SPEC_SPELLINGS`) stores the same way and says nothing."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, *, command: str, **kw: Any):
         self.command = command
@@ -112,9 +122,10 @@ class _Deprecated(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        from gate import output
+        if (self.command, self.option_strings[0]) in DEPRECATED:
+            from gate import output
 
-        output.note(deprecation(self.command, self.option_strings[0]))
+            output.note(deprecation(self.command, self.option_strings[0]))
         setattr(namespace, self.dest, values)
 
 
