@@ -211,6 +211,24 @@ def test_blobs_over_the_threshold_are_read_past_and_the_blobs_after_them_count(
     assert (beside["d.txt"].added, beside["d.txt"].deleted) == (99, 0)
 
 
+def test_a_text_side_without_a_count_is_uncounted_never_judged_by_git_s_numbers(
+    repo: Any,
+) -> None:
+    """Fail closed: a text file whose blob the counter could not count (None,
+    as for a blob over the threshold) keeps no line counts, only the reason."""
+    from gate.changes import LineCount
+    from gate.git.counts import _count_lone_cr
+    from gate.git.parse import _Uncounted
+
+    change = FileChange(path="a.txt", status="modified", added=1, deleted=1)
+    files = [change]
+    counted = {"1" * 40: None, "2" * 40: LineCount(3, False)}
+    note = _count_lone_cr(Repo(repo.root), files, [_Uncounted(0, "1" * 40, "2" * 40)], counted)
+    assert note is None
+    assert (files[0].added, files[0].deleted) == (None, None)
+    assert files[0].uncounted is not None and "too large to count" in files[0].uncounted
+
+
 def test_gitattributes_in_the_change_cannot_hide_lines(repo: Any) -> None:
     repo.write("a.py", "a\n")
     base = repo.commit("base")

@@ -111,7 +111,9 @@ def _count_lone_cr(
         old, new = _side(counts, item.old), _side(counts, item.new)
         if old is None or new is None:  # not counted (over the size limit): fail closed
             files[item.at] = files[item.at]._replace(
-                uncounted=f"it is over {_size(repo.big_file)}, too large to count"
+                added=None,
+                deleted=None,
+                uncounted=f"it is over {_size(repo.big_file)}, too large to count",
             )
             continue
         if not (old.lone_cr or new.lone_cr):
