@@ -53,11 +53,7 @@ def _count_binary(
     docs/development.md, "The git layer's figures").  `counted`: the counts
     a `_LineCounter` took beside the diff (`gate check`); a blob it lacks is
     read here."""
-    oids = [oid for item in blobs for oid in (item.old, item.new) if oid]
-    counts = dict(counted) if counted is not None else {}
-    missing = [oid for oid in oids if oid not in counts]
-    if missing:
-        counts.update(_blob_lines(repo, missing, repo.big_file))
+    counts = _with_counts(repo, blobs, counted, repo.big_file)
     for item in blobs:
         change = files[item.at]
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -97,15 +93,8 @@ def _count_lone_cr(
     its diff too): `counted` when a `_LineCounter` read them beside the
     diff (`gate check`), else after it, through this thread's blob session
     for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
-    oids = list(dict.fromkeys(oid for item in texts for oid in (item.old, item.new) if oid))
-    counts: dict[str, LineCount | None] = dict(counted) if counted is not None else {}
-    missing = [oid for oid in oids if oid not in counts]
-    # git diffed these as text, so none is over core.bigFileThreshold: no
-    # size check first, one `cat-file --batch` (the sizes come with the blobs)
-    if missing and _session(repo) is not None and len(missing) <= SESSION_BLOBS:
-        counts.update(_blob_lines(repo, missing, None))
-    elif missing:
-        counts.update(_stream_lines(repo, [(oid, None) for oid in missing]))
+    # git diffed these as text, so none is over core.bigFileThreshold: no limit
+    counts = _with_counts(repo, texts, counted, None)
     whole: list[str] = []
     for item in texts:
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -139,6 +128,23 @@ def _count_lone_cr(
 SESSION_BLOBS = 64
 
 
+def _with_counts(
+    repo: Repo,
+    items: Sequence[_Uncounted],
+    counted: Mapping[str, LineCount | None] | None,
+    limit: int | None,
+) -> dict[str, LineCount | None]:
+    """The count of each blob of `items`: from `counted` (what a
+    `_LineCounter` read beside the diff), the others read now
+    (`_blob_lines`, None for one over `limit` bytes)."""
+    counts: dict[str, LineCount | None] = dict(counted) if counted is not None else {}
+    oids = (oid for item in items for oid in (item.old, item.new) if oid)
+    missing = [oid for oid in dict.fromkeys(oids) if oid not in counts]
+    if missing:
+        counts.update(_blob_lines(repo, missing, limit))
+    return counts
+
+
 def _session(repo: Repo) -> _CatFile | None:
     """This thread's `Repo.blob_session`, if it has one."""
     return repo._cats.get(threading.get_ident())
@@ -149,14 +155,17 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str,
     over `limit` bytes, which is not read (None: no limit).  A thread's
     `Repo.blob_session` counts up to `SESSION_BLOBS` of them itself.
 
-    Two `git cat-file` processes: `--batch-check` for the sizes, then
-    `--batch` for the blobs to count, fed by a writer thread so git never
-    waits for a round trip; each blob is counted in 1 MiB chunks as it
-    streams, so memory stays flat whatever its size."""
+    With a limit, two `git cat-file` processes: `--batch-check` for the
+    sizes, then `--batch` for the blobs to count; without one, the
+    `--batch` alone (the sizes come with the blobs).  It is fed by a writer
+    thread so git never waits for a round trip; each blob is counted in
+    1 MiB chunks as it streams, so memory stays flat whatever its size."""
     unique = list(dict.fromkeys(oids))
     cat = _session(repo)
     if cat is not None and len(unique) <= SESSION_BLOBS:
         return {oid: cat.count(oid, limit) for oid in unique}
+    if limit is None:
+        return dict(_stream_lines(repo, [(oid, None) for oid in unique]))
     listing = repo.run(
         ["cat-file", "--batch-check"], input="".join(f"{oid}\n" for oid in unique).encode()
     )
