@@ -47,19 +47,13 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-_TYPES: dict[str, Callable[[object], bool]] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": _is_number,
-}
+_TYPES = frozenset({"object", "array", "string", "boolean", "null", "integer", "number"})
 
 
 def _kind(value: object) -> str | None:
-    """The JSON type of a value as `jsonschema.equal` compares it, or None."""
+    """The JSON type of a value (ints and floats are numbers, a bool never),
+    as the `type` keyword and `jsonschema.equal` read it; None for a Python
+    type JSON has not."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -172,7 +166,9 @@ def _type(value: object, arg: object, sub: dict[str, Any], root: dict[str, Any])
     names = [arg] if isinstance(arg, str) else arg
     if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPES for n in names):
         return None
-    return any(_TYPES[name](value) for name in names)
+    kind = _kind(value)  # never None here: `_check` answers None for those
+    integer = kind == "number" and isinstance(value, int)  # an int, never 1.0
+    return any(name == kind or (name == "integer" and integer) for name in names)
 
 
 def _enum(value: object, arg: object, sub: dict[str, Any], root: dict[str, Any]) -> Verdict:
