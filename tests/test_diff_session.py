@@ -86,6 +86,18 @@ def test_the_session_answers_what_git_diff_answers(session_repo: Any, old: Any, 
     assert session.notes == plain.notes
 
 
+def fails_alike(repo: Any, base: str, head: str) -> str:
+    """The change fails with one message through a blob session and without
+    one; returns it."""
+    git = Repo(repo.root)
+    with pytest.raises(GateError) as plain:
+        changes_from_git(git, base, head, (), parent=True)
+    with git.blob_session(), pytest.raises(GateError) as session:
+        changes_from_git(git, base, head, (), parent=True)
+    assert session.value.message == plain.value.message
+    return plain.value.message
+
+
 def test_a_missing_blob_fails_as_the_one_shot_diff_fails(session_repo: Any) -> None:
     """diff-tree stops on the missing object; the change's own git diff
     then runs and fails with git's reason, as without a session."""
@@ -94,12 +106,7 @@ def test_a_missing_blob_fails_as_the_one_shot_diff_fails(session_repo: Any) -> N
     head = commit_tree(repo, {"f": b"new\n" * 10})
     blob = repo.git("rev-parse", f"{head}:f").strip()
     (repo.root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
-    git = Repo(repo.root)
-    with pytest.raises(GateError) as plain:
-        changes_from_git(git, base, head, (), parent=True)
-    with git.blob_session(), pytest.raises(GateError) as session:
-        changes_from_git(git, base, head, (), parent=True)
-    assert session.value.message == plain.value.message
+    fails_alike(repo, base, head)
 
 
 def test_over_the_rename_limit_the_note_is_kept(session_repo: Any) -> None:
@@ -124,10 +131,5 @@ def test_a_missing_tree_fails_as_the_one_shot_diff_fails(session_repo: Any) -> N
     head = commit_tree(repo, {"d/f": b"c\n", "g": b"b\n"})
     folder = repo.git("rev-parse", f"{head}:d").strip()
     (repo.root / ".git" / "objects" / folder[:2] / folder[2:]).unlink()
-    git = Repo(repo.root)
-    with pytest.raises(GateError) as plain:
-        changes_from_git(git, base, head, (), parent=True)
-    with git.blob_session(), pytest.raises(GateError) as session:
-        changes_from_git(git, base, head, (), parent=True)
-    assert session.value.message == plain.value.message
-    assert "git diff" in plain.value.message or "tree" in plain.value.message
+    message = fails_alike(repo, base, head)
+    assert "git diff" in message or "tree" in message
