@@ -312,25 +312,34 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     """The test for one mode: for FOLDED and REACH, the path and its folded
     forms (`gate.paths.folds`), each against the patterns seen the same
     way; a form tried already against the same expression is not tried
-    again."""
+    again.  Each expression is compiled on its first use: a big pattern
+    list's takes milliseconds, and the exact one is never needed for a
+    change of ASCII paths."""
     if mode == EXACT:
         match = _compile(patterns).match
         return lambda path: match(path) is not None
     if mode not in MODES:
         raise ValueError(f"unknown glob mode {mode!r}")
     above = mode == REACH
-    regexes: dict[tuple[str, ...], Callable[[str], re.Match[str] | None]] = {}
-    matches = []  # one per view, the same object where the patterns look alike
+    slot_of: dict[tuple[str, ...], int] = {}
+    views: list[str] = []  # the view each distinct expression is compiled for
+    slots = []  # per view of `_VIEWS`, its expression's slot (shared where patterns look alike)
     single = any(_SINGLE.search(p) for p in patterns)  # `?` and classes fold apart
     for name, view in _VIEWS.items():
         seen = tuple(view(p) for p in patterns)
         if single and name != "exact":
             seen = (name, *patterns)
-        if seen not in regexes:
-            regexes[seen] = _lazy(patterns, name, above)
-        matches.append(regexes[seen])
-    exact, by_fold, by_names = matches
+        if seen not in slot_of:
+            slot_of[seen] = len(views)
+            views.append(name)
+        slots.append(slot_of[seen])
+    exact, by_fold, by_names = slots
     plain = not single
+    compiled: list[Callable[[str], re.Match[str] | None] | None] = [None] * len(views)
+
+    def compile_slot(slot: int) -> Callable[[str], re.Match[str] | None]:
+        match = compiled[slot] = _compile(patterns, views[slot], above).match
+        return match
 
     def test(path: str) -> bool:
         folded, named = folds(path)
@@ -338,34 +347,19 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
             # An ASCII path matches the patterns only if its fold (lower
             # case) matches their folded forms too: each literal run it
             # matched folds as the pattern's does, and `*` and `**` read
-            # alike.  So one expression, not two (the exact one is never
-            # compiled for a change of ASCII paths).
-            if by_fold(folded) is not None:
+            # alike.  So one expression, not two.
+            if (compiled[by_fold] or compile_slot(by_fold))(folded) is not None:
                 return True
-        elif exact(path) is not None or (
-            (folded != path or by_fold is not exact) and by_fold(folded) is not None
+        elif (compiled[exact] or compile_slot(exact))(path) is not None or (
+            (folded != path or by_fold != exact)
+            and (compiled[by_fold] or compile_slot(by_fold))(folded) is not None
         ):
             return True
-        if (named == folded and by_names is by_fold) or (named == path and by_names is exact):
+        if (named == folded and by_names == by_fold) or (named == path and by_names == exact):
             return False
-        return by_names(named) is not None
+        return (compiled[by_names] or compile_slot(by_names))(named) is not None
 
     return test
-
-
-def _lazy(
-    patterns: tuple[str, ...], view: str, above: bool
-) -> Callable[[str], re.Match[str] | None]:
-    """`_compile(patterns, view, above).match`, compiled on its first call
-    (a big pattern list's expression takes milliseconds to compile)."""
-    compiled: list[Callable[[str], re.Match[str] | None]] = []
-
-    def match(path: str) -> re.Match[str] | None:
-        if not compiled:
-            compiled.append(_compile(patterns, view, above).match)
-        return compiled[0](path)
-
-    return match
 
 
 def _never(path: str) -> bool:

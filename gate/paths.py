@@ -180,6 +180,9 @@ def fold_names(path: str, *, partial: bool = False) -> str:
     return _trim_names(fold(path), partial)
 
 
+# Cached: every folded glob test and `forbidden_path` fold each touched path,
+# several rules over the same change, so a path is folded once per change.
+@lru_cache(maxsize=1 << 15)
 def folds(path: str) -> tuple[str, str]:
     """(`fold(path)`, `fold_names(path)`), folding the path once."""
     key = fold(path)
