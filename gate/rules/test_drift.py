@@ -172,10 +172,14 @@ root and `src/` (a `pythonpath` setting naming `lib/`).
 
 Only test modules are judged case by case: files a runner collects by
 its default names (`test*.py`, `*_test.py`, `*.test.*`, `*.spec.*`,
-anything under `__tests__/`, `*_test.go`, `*_spec.rb`), outside `testdata/` and
-`__snapshots__/`.  Another modified file at a test path (a helper module,
-a data fixture, a snapshot) is judged whole: existing tests may read every
-byte of it.
+anything under `__tests__/`, `*_test.go`, `*_spec.rb`; and, for
+JavaScript and TypeScript, what node:test, AVA and Mocha collect: any
+such file under a `test/` or `tests/` folder, `test.js`, `test-*.js`,
+`*-test.js`, `*_test.js`, but not under a `helper(s)/` or `fixture(s)/`
+folder there, nor a file or folder whose name starts with `_`), outside
+`testdata/` and `__snapshots__/`.  Another modified file at a test path (a
+helper module, a data fixture, a snapshot) is judged whole: existing tests
+may read every byte of it.
 
 Where the units cannot be compared, the whole file is the unit and a
 modified test file fails, and the message says why: no module reads its
@@ -325,6 +329,35 @@ TEST_MODULES = (
     "**/*_test.go",
     "**/*_spec.rb",
 )
+# JavaScript and TypeScript runners that collect by folder and by more
+# names: node:test runs every `test/**/*.js` and `test.js`, `test-*.js`,
+# `*-test.js`, `*_test.js` (and their `.ts` forms when Node strips types),
+# AVA `test/**` and `tests/**`, Mocha `test/*.js`.  AVA leaves out the
+# helper and fixture folders under those and files or folders whose name
+# starts with `_`; so does the gate (`JS_SUPPORT`), which keeps them whole,
+# as it does a data file: tests may read a fixture's bytes.  (Under
+# `__tests__/` Jest collects every file, so `TEST_MODULES` names it whole.)
+_JS_SUFFIXES = tuple(sorted(s for s, module in MODULES.items() if module == "js"))
+JS_TEST_MODULES = tuple(
+    f"{form}{s}"
+    for form in (
+        "**/test/**/*",
+        "**/tests/**/*",
+        "**/test",
+        "**/test-*",
+        "**/*-test",
+        "**/*_test",
+    )
+    for s in _JS_SUFFIXES
+)
+JS_SUPPORT = (
+    *(
+        f"**/{top}/**/{name}/"
+        for top in ("test", "tests")
+        for name in ("helper", "helpers", "fixture", "fixtures")
+    ),
+    *("**/_*", "**/_*/"),
+)
 DATA_FOLDERS = ("**/testdata/", "**/__snapshots__/")
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
@@ -379,11 +412,21 @@ def _runner_names(paths: list[str]) -> str:
     return ", ".join(shown)
 
 
+def is_test_module(path: str) -> bool:
+    """Whether a runner collects `path` as a test module by its default
+    names (`TEST_MODULES`, `JS_TEST_MODULES` but for `JS_SUPPORT`), outside
+    the data folders: a file judged case by case."""
+    mode = GLOBS["paths"]
+    if globs.matches(path, DATA_FOLDERS, mode):
+        return False
+    if globs.matches(path, TEST_MODULES, mode):
+        return True
+    return globs.matches(path, JS_TEST_MODULES, mode) and not globs.matches(path, JS_SUPPORT, mode)
+
+
 def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
     """Why the modified test file `f` cannot be judged case by case (None: it can)."""
-    if not globs.matches(f.path, TEST_MODULES, GLOBS["paths"]) or globs.matches(
-        f.path, DATA_FOLDERS, GLOBS["paths"]
-    ):
+    if not is_test_module(f.path):
         return (
             "not a test module by its runner's default names (a helper, data or snapshot "
             "of the tests, which existing tests may read whole)"

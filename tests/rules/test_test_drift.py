@@ -382,6 +382,65 @@ def test_a_file_without_a_parser_or_too_large_is_judged_whole(repo: GitRepo, cap
     assert result["paths"] == ["spec/clamp_spec.rb", "tests/test_big.py"]
 
 
+AVA_BASE = """\
+import test from 'ava';
+import {clamp} from '../source/clamp.js';
+
+test('low edge', (t) => {
+  t.is(clamp(-1, 0, 10), 0);
+});
+"""
+AVA_APPENDED = AVA_BASE + "\ntest('inside', (t) => {\n  t.is(clamp(5, 0, 10), 5);\n});\n"
+AVA_EDITED = AVA_APPENDED.replace("clamp(-1, 0, 10), 0", "clamp(-1, 0, 10) <= 0, true")
+
+# The forms a runner that collects by folder or by more names (node:test,
+# AVA, Mocha) reads as test modules, each with every JavaScript suffix.
+JS_FORMS = ("test/{}", "tests/a/{}", "lib/test", "lib/test-{}", "lib/{}-test", "lib/{}_test")
+
+
+@pytest.mark.parametrize("form", JS_FORMS)
+@pytest.mark.parametrize("ext", test_drift._JS_SUFFIXES)
+def test_runner_folders_and_names_make_js_test_modules(form: str, ext: str) -> None:
+    path = form.format("clamp") + ext
+    assert test_drift.is_test_module(path)
+    # `paths` says where the tests are (here everywhere); the runners' names
+    # say which of those files are judged case by case
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": ["**"]})
+    added = test_drift.check(
+        rule, changes_from_example([{"path": path, "before": AVA_BASE, "after": AVA_APPENDED}])
+    )
+    assert added.passed, added.message
+    edited = test_drift.check(
+        rule, changes_from_example([{"path": path, "before": AVA_BASE, "after": AVA_EDITED}])
+    )
+    assert not edited.passed
+    assert f"{path}: low edge changed; 1 new test added" in edited.message
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "test/helpers/server.js",
+        "test/unit/helper/server.ts",
+        "tests/fixtures/input.mjs",
+        "test/fixture/input.cjs",
+        "test/_setup.js",
+        "test/_util/server.js",
+        "TEST/Helpers/Server.JS",
+        "tests/helpers.py",  # pytest collects no folder: only its default names
+        "test/data.json",
+        "src/clamp.js",
+    ],
+)
+def test_js_helpers_and_fixtures_in_test_folders_are_no_test_modules(path: str) -> None:
+    assert not test_drift.is_test_module(path)
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": ["**"]})
+    changes = changes_from_example([{"path": path, "before": AVA_BASE, "after": AVA_APPENDED}])
+    result = test_drift.check(rule, changes)
+    assert not result.passed
+    assert f"{path} judged as a whole file: not a test module" in result.message
+
+
 @pytest.mark.parametrize(
     "path",
     [

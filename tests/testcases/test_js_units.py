@@ -272,6 +272,46 @@ def test_node_test_file() -> None:
     assert [u.binds for u in found[:4]] == [("test",), ("describe",), ("it",), ("mock",)]
 
 
+AVA_TEST = """\
+import test from 'ava';
+import withServer from './helpers/with-server.js';
+
+test.before(async () => {});
+
+test('works', withServer, async (t, server) => {
+  t.is(await server.get('/'), 'ok');
+});
+
+test.serial('one at a time', async (t) => {
+  t.pass();
+});
+
+test.failing('known bug', (t) => {
+  t.fail();
+});
+"""
+
+
+def test_ava_file() -> None:
+    """AVA's `test` is imported from `ava`: its calls are cases, a macro
+    argument that is a plain name included; its hooks run at collection."""
+    assert _roles(units(AVA_TEST, ".ts")) == [
+        ("import test from ava", SUPPORT),
+        ("import withServer from ./helpers/with-server.js", SUPPORT),
+        ("statement test.before", COLLECTION),
+        ("test works", CASE),
+        ("test one at a time", CASE),
+        ("test known bug", CASE),
+    ]
+
+
+def test_a_test_bound_from_another_module_is_no_case() -> None:
+    """`test` from a module that is no runner (here a look-alike of AVA's
+    name) runs whatever it likes when the file loads."""
+    found = units(AVA_TEST.replace("from 'ava'", "from 'ava-like'"), ".ts")
+    assert [role for _, role in _roles(found)][3:] == [COLLECTION] * 3
+
+
 @pytest.mark.parametrize(
     ("statement", "role"),
     [

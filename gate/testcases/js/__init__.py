@@ -1,4 +1,4 @@
-"""JavaScript and TypeScript test files (Jest, Vitest, Mocha, node:test) as units.
+"""JavaScript and TypeScript test files (Jest, Vitest, Mocha, node:test, AVA) as units.
 
 `units(text, suffix)` parses with tree-sitter (the javascript grammar for
 `.js .jsx .mjs .cjs`, typescript for `.ts .mts .cts`, tsx for `.tsx`) and
@@ -8,7 +8,7 @@ splits the file into its top-level statements, opening `describe` blocks:
   a `describe` body: `it`, `test`, `specify`, `bench`, their `x`/`f`
   forms (`xit`, `fit`, `xtest`), with modifiers (`it.skip`,
   `test.concurrent.each(table)(...)`, `test.skipIf(cond)(...)`,
-  `it.todo`, `test.failing`, ...).  Its key is the function (`it`, `test`;
+  `it.todo`, `test.failing`, AVA's `test.serial`, ...).  Its key is the function (`it`, `test`;
   `xit` and `it.skip` are `it`, so skipping a test changes that test) and
   the path of describe titles and its own title: `it clamp > rounds
   down`.  A title that is a string literal is keyed by its text between
@@ -51,7 +51,7 @@ splits the file into its top-level statements, opening `describe` blocks:
 A file that binds a runner name itself (`function it(name, fn) { fn() }`,
 `const require = ...`, `let jest = ...`) other than by importing it from
 a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
-`bun:test`, `@playwright/test`, or `require` of one) is split again
+`bun:test`, `@playwright/test`, `ava`, or `require` of one) is split again
 without that name: its calls are then ordinary calls, COLLECTION (such an
 `it` may run its "test" when the file loads).  A runner function imported
 under another name (`import { test as base } from 'vitest'`) is that

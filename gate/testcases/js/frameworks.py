@@ -1,4 +1,4 @@
-"""The JS/TS test frameworks' globals (Jest, Vitest, Mocha, node:test):
+"""The JS/TS test frameworks' globals (Jest, Vitest, Mocha, node:test, AVA):
 the test, describe and hook functions (`TESTS`, `DESCRIBES`, `HOOKS`), the
 modules that export them (`RUNNER_MODULES`), their modifiers (`.only`,
 `.each(table)`, ...), the comment pragmas that change how a file runs, and
@@ -56,7 +56,7 @@ FOCUSED = frozenset({"fit", "fdescribe"})
 # other than by importing it from a runner module, loses that reading.
 TRUSTED = frozenset({*TESTS, *DESCRIBES, *HOOKS, "require", "jest", "vi"})
 RUNNER_MODULES = frozenset(
-    {"vitest", "@jest/globals", "mocha", "node:test", "bun:test", "@playwright/test"}
+    {"vitest", "@jest/globals", "mocha", "node:test", "bun:test", "@playwright/test", "ava"}
 )
 MODIFIERS = frozenset(
     {
@@ -72,6 +72,7 @@ MODIFIERS = frozenset(
         "fails",
         "runIf",
         "skipIf",
+        "serial",
     }
 )
 CURRIED = frozenset({"each", "for", "runIf", "skipIf"})  # take arguments, return the test function
