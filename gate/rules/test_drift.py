@@ -106,8 +106,9 @@ tests of other files see (`gate.testcases.reaching`: a module-level
 `clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, a call made for
 its effect outside any function, a `pytest_*` hook, `pytest_plugins`, a
 new test whose body shares state; in JavaScript/TypeScript and Go every
-collection-time unit: a top-level `jest.mock`, Go's `init` or `TestMain`,
-which runs for the whole package) is drift, named with its line and code
+collection-time unit but a directive such as `'use strict'`: a top-level
+`jest.mock`, Go's `init` or `TestMain`, which runs for the whole package)
+is drift, named with its line and code
 (`tests/test_zz.py (new): statement at line 2` and the line's code):
 pytest imports the new file before the tests collected after it, which
 then see the patched module.  A new Python module's collection-time code

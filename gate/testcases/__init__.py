@@ -113,9 +113,11 @@ def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
     """The units of a NEW test file `path` that change what the tests of
     other files see: its COLLECTION units, narrowed by the language module's
     `reaches(unit)` where it has one (Python: a new module's
-    `from __future__` import or autouse fixture acts on its own tests only);
-    every COLLECTION unit where it has none (a Go `init` or `TestMain` runs
-    for the whole package; Mocha loads every file into one process)."""
+    `from __future__` import or autouse fixture acts on its own tests only;
+    JavaScript: a directive such as `'use strict'` does, and nothing else,
+    since Mocha loads every file into one process); every COLLECTION unit
+    where it has none (a Go `init` or `TestMain` runs for the whole
+    package)."""
     name = MODULES.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if name is not None:

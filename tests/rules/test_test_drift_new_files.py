@@ -67,6 +67,9 @@ def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "
             "test_leaks at line 1",
         ),
         ("web/zz.test.js", 'jest.mock("./clamp");\ntest("x", () => {});\n', "jest.mock"),
+        # a directive acts on the file's own code, but the call after it on everything
+        ("test/zz.js", "'use strict'\nglobalThis.fetch = null\n", "globalThis.fetch = at line 2"),
+        ("test/zz.mjs", "'use strict';\n`${install()}`;\n", "template_string at line 2"),
         (
             "pkg/zz_test.go",
             'package pkg\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n',
@@ -110,6 +113,9 @@ def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, 
             "class Clock:\n    now = float(0)\n\n\ndef test_a():\n    assert Clock.now == 0\n",
         ),
         ("web/zz.test.js", 'const { clamp } = require("./clamp");\ntest("x", () => {});\n'),
+        # a directive (a string literal alone) sets how the new file's own code runs
+        ("test/zz.js", "'use strict'\nconst test = require('node:test');\ntest('x', () => {});\n"),
+        ("test/zz.ts", '"use client";\nimport test from "ava";\ntest("x", (t) => t.pass());\n'),
         ("pkg/zz_test.go", 'package pkg\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'),
         ("spec/zz_spec.rb", "RSpec.configure { |c| c.filter_run_excluding :all }\n"),  # no parser
         ("tests/helpers.py", "import clamp_kit\n\n\ndef bent():\n    return clamp_kit\n"),

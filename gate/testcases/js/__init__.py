@@ -80,6 +80,8 @@ what `gate.testcases` calls, with the grammar each suffix names.
 
 from __future__ import annotations
 
+import re
+
 from gate.testcases import Unit, Unparsable
 from gate.testcases._treesitter import parse
 from gate.testcases.js.splitter import Splitter
@@ -110,3 +112,18 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
         splitter = Splitter(source, shadowed)
         splitter.statements(source.root.children, (), 0)
     return tuple(splitter.found)
+
+
+# A statement that is a string literal alone, without escapes: a directive
+# (`'use strict'`, `"use client"`) or nothing at all.
+_DIRECTIVE = re.compile(r"""\A(?:'[^'\\\n\r\u2028\u2029]*'|"[^"\\\n\r\u2028\u2029]*");?\Z""")
+
+
+def reaches(unit: Unit) -> bool:
+    """Whether `unit`, collection-time code of a NEW test file, can change
+    what the tests of other files see.  Mocha loads every test file into
+    one process, so any code the file runs when it loads can; only a
+    statement that is a string literal alone cannot: a directive such as
+    `'use strict'` sets how this file's own code runs, and a new file's
+    tests are new."""
+    return _DIRECTIVE.match(unit.code) is None
