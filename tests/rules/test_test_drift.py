@@ -417,6 +417,37 @@ def test_runner_folders_and_names_make_js_test_modules(form: str, ext: str) -> N
     assert f"{path}: low edge changed; 1 new test added" in edited.message
 
 
+CJS_BASE = """\
+'use strict'
+
+const { test } = require('node:test')
+const { Pool } = require('..')
+
+test('pool', () => new Pool('http://localhost'))
+"""
+
+
+@pytest.mark.parametrize(
+    ("head", "verdict"),
+    [
+        # one more name taken, one more test: the existing test sees the same Pool
+        (
+            CJS_BASE.replace("{ Pool }", "{ Agent, Pool }")
+            + "\ntest('agent', () => new Agent())\n",
+            "1 new test added",
+        ),
+        (CJS_BASE.replace("require('..')", "require('./fake-pool')"), "Pool changed"),
+        (CJS_BASE.replace("{ Pool }", "{ FakePool: Pool }"), "Pool changed"),
+    ],
+)
+def test_names_taken_from_a_require_are_judged_one_by_one(head: str, verdict: str) -> None:
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": "test/pool.js", "before": CJS_BASE, "after": head}])
+    result = test_drift.check(rule, changes)
+    assert result.passed is (verdict == "1 new test added"), result.message
+    assert verdict in result.message
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -459,6 +459,46 @@ def test_runner_imports_keep_runner_names() -> None:
         assert roles[-2:] == [CASE, CASE] and set(roles[:-2]) == {SUPPORT}, imported
 
 
+@pytest.mark.parametrize("word", ["const", "let", "var"])
+def test_a_destructuring_require_is_a_unit_a_name(word: str) -> None:
+    """As for an import: each name taken from `require('x')` is its own
+    unit, spelled canonically, so taking one more leaves the others."""
+    text = f'{word} {{Agent,  Pool: P2}} = require("../index.js")\n'
+    found = units(text, ".js")
+    assert [(u.key, u.code, u.role, u.binds) for u in found] == [
+        (f"{word} Agent", f"{word} {{ Agent }} = require('../index.js')", SUPPORT, ("Agent",)),
+        (f"{word} P2", f"{word} {{ Pool: P2 }} = require('../index.js')", SUPPORT, ("P2",)),
+    ]
+    one = units(f"{word} {{ Agent }} = require('../index.js')\n", ".js")
+    assert one[0].code == found[0].code
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "const { a = evil() } = require('x');",  # a default runs code
+        "const { a: { b } } = require('x');",
+        "const { a, ...rest } = require('x');",
+        "const { [key]: a } = require('x');",
+        "const { a } = require('x').y;",  # a getter
+        "const { a }: T = require('x');",
+        "const { a } = require('x'), { b } = require('y');",
+        "const { a, /* b */ } = require('x');",
+    ],
+)
+def test_other_destructurings_stay_one_statement(statement: str) -> None:
+    assert len(units(statement + "\n", ".ts")) == 1
+
+
+def test_a_shadowed_require_is_not_split() -> None:
+    text = "const require = (m) => globalThis[m];\nconst { a, b } = require('x');\n"
+    found = units(text, ".js")
+    assert [(u.key, u.role) for u in found] == [
+        ("const require", SUPPORT),
+        ("const a, b", COLLECTION),
+    ]
+
+
 def test_grammar_by_suffix() -> None:
     jsx = "it('renders', () => { render(<App a={1} />); });\n"
     assert [u.role for u in units(jsx, ".jsx")] == [CASE]

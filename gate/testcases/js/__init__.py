@@ -46,7 +46,10 @@ splits the file into its top-level statements, opening `describe` blocks:
   those, and the describe frames above.  `binds` are the names it binds
   (an import of `it` from elsewhere binds `it`), so a new definition that
   rebinds a name existing tests use is seen.  Declarations inside describe
-  bodies report their names too.
+  bodies report their names too.  An import with names, and a
+  `const { a, b: c } = require('x')` of plain names, is a unit a bound
+  name, spelled canonically (`const { a } = require('x')`): taking one
+  more name leaves the units of the others as they were.
 
 A file that binds a runner name itself (`function it(name, fn) { fn() }`,
 `const require = ...`, `let jest = ...`) other than by importing it from

@@ -149,6 +149,17 @@ class Splitter:
             self.add(node, f"const {label}", label, SUPPORT, names)
             self.from_runner.add(self.found[-1].key)
             self.aliases.update(dict.fromkeys(names, root))
+        elif (required := self.required_names(node)) is not None:
+            # one unit a bound name, spelled canonically, as for an import: a
+            # name added to `const { a } = require('x')` leaves `a`'s unit as it was
+            word, where, taken = required
+            runner = self.loading.requires_runner(node)
+            for spec, bound in taken:
+                label = _joined(path, bound)
+                code = f"{word} {{ {spec} }} = require({where!r})"
+                self.add(node, f"{word} {label}", label, SUPPORT, [bound], code)
+                if runner:
+                    self.from_runner.add(self.found[-1].key)
         else:
             declared = self.declaration(node)
             if declared is None:
@@ -161,6 +172,42 @@ class Splitter:
                 self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
                 if self.loading.requires_runner(node):
                     self.from_runner.add(self.found[-1].key)
+
+    def required_names(self, node: Node) -> tuple[str, str, list[tuple[str, str]]] | None:
+        """`const { a, b: c } = require('x')`: (`const`, `x`, [(`a`, `a`),
+        (`b: c`, `c`)]), how each name is taken and the name it binds; None
+        for any other statement (several declarators, a type annotation, a
+        default, a nested or rest pattern, a computed key, a comment inside,
+        `require('x').y`)."""
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            return None
+        declarators = named(node)
+        if len(declarators) != 1 or declarators[0].type != "variable_declarator":
+            return None
+        declarator = declarators[0]
+        pattern = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if pattern is None or value is None or pattern.type != "object_pattern":
+            return None
+        if declarator.child_by_field_name("type") is not None:
+            return None
+        if value.type != "call_expression" or not self.loading.is_require(value):
+            return None
+        names: list[tuple[str, str]] = []
+        for part in named(pattern):
+            if part.type == "shorthand_property_identifier_pattern":
+                names.append((self.text(part), self.text(part)))
+                continue
+            key = part.child_by_field_name("key") if part.type == "pair_pattern" else None
+            bound = part.child_by_field_name("value") if part.type == "pair_pattern" else None
+            if key is None or bound is None:
+                return None
+            if key.type != "property_identifier" or bound.type != "identifier":
+                return None
+            names.append((f"{self.text(key)}: {self.text(bound)}", self.text(bound)))
+        if not names:
+            return None
+        return node.children[0].type, self.loading.required(value), names
 
     def declaration(self, node: Node) -> tuple[str, list[str], bool] | None:
         """(keyword, bound names, inert) for a declaration; None for any other statement."""
