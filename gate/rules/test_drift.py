@@ -275,6 +275,7 @@ from gate.testcases import (
     suffix,
     units_for,
 )
+from gate.testcases.collected import DATA_FOLDERS, is_test_module
 from gate.words import plural as count
 
 KIND = "test_drift"
@@ -313,53 +314,6 @@ FORBIDS = True
 # whole (adding one is drift, as for a conftest.py): a test folder has no
 # other use for it.
 NESTED_CONFIG = ("**/pyproject.toml", "**/setup.cfg")
-
-# The files a test runner collects as test modules, by its default names
-# (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
-# `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, RSpec's
-# `*_spec.rb`, which no module reads yet): only those are
-# judged case by case.  Another file at a test path (a helper module, a
-# data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
-# folder) is judged whole: existing tests may read every byte of it.
-TEST_MODULES = (
-    "**/test*.py",
-    "**/*_test.py",
-    "**/*.test.*",
-    "**/*.spec.*",
-    "**/__tests__/**",
-    "**/*_test.go",
-    "**/*_spec.rb",
-)
-# JavaScript and TypeScript runners that collect by folder and by more
-# names: node:test runs every `test/**/*.js` and `test.js`, `test-*.js`,
-# `*-test.js`, `*_test.js` (and their `.ts` forms when Node strips types),
-# AVA `test/**` and `tests/**`, Mocha `test/*.js`.  AVA leaves out the
-# helper and fixture folders under those and files or folders whose name
-# starts with `_`; so does the gate (`JS_SUPPORT`), which keeps them whole,
-# as it does a data file: tests may read a fixture's bytes.  (Under
-# `__tests__/` Jest collects every file, so `TEST_MODULES` names it whole.)
-_JS_SUFFIXES = tuple(sorted(s for s, module in MODULES.items() if module == "js"))
-JS_TEST_MODULES = tuple(
-    f"{form}{s}"
-    for form in (
-        "**/test/**/*",
-        "**/tests/**/*",
-        "**/test",
-        "**/test-*",
-        "**/*-test",
-        "**/*_test",
-    )
-    for s in _JS_SUFFIXES
-)
-JS_SUPPORT = (
-    *(
-        f"**/{top}/**/{name}/"
-        for top in ("test", "tests")
-        for name in ("helper", "helpers", "fixture", "fixtures")
-    ),
-    *("**/_*", "**/_*/"),
-)
-DATA_FOLDERS = ("**/testdata/", "**/__snapshots__/")
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
@@ -411,18 +365,6 @@ def _runner_names(paths: list[str]) -> str:
         readers = runners.runners_for(path)
         shown.append(f"{path} ({', '.join(readers)})" if readers else path)
     return ", ".join(shown)
-
-
-def is_test_module(path: str) -> bool:
-    """Whether a runner collects `path` as a test module by its default
-    names (`TEST_MODULES`, `JS_TEST_MODULES` but for `JS_SUPPORT`), outside
-    the data folders: a file judged case by case."""
-    mode = GLOBS["paths"]
-    if globs.matches(path, DATA_FOLDERS, mode):
-        return False
-    if globs.matches(path, TEST_MODULES, mode):
-        return True
-    return globs.matches(path, JS_TEST_MODULES, mode) and not globs.matches(path, JS_SUPPORT, mode)
 
 
 def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:

@@ -28,6 +28,7 @@ from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
+from gate.testcases import collected
 from tests.gitrepo import GitRepo
 from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
 
@@ -399,10 +400,10 @@ JS_FORMS = ("test/{}", "tests/a/{}", "lib/test", "lib/test-{}", "lib/{}-test", "
 
 
 @pytest.mark.parametrize("form", JS_FORMS)
-@pytest.mark.parametrize("ext", test_drift._JS_SUFFIXES)
+@pytest.mark.parametrize("ext", collected._JS_SUFFIXES)
 def test_runner_folders_and_names_make_js_test_modules(form: str, ext: str) -> None:
     path = form.format("clamp") + ext
-    assert test_drift.is_test_module(path)
+    assert collected.is_test_module(path)
     # `paths` says where the tests are (here everywhere); the runners' names
     # say which of those files are judged case by case
     rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": ["**"]})
@@ -464,7 +465,7 @@ def test_names_taken_from_a_require_are_judged_one_by_one(head: str, verdict: st
     ],
 )
 def test_js_helpers_and_fixtures_in_test_folders_are_no_test_modules(path: str) -> None:
-    assert not test_drift.is_test_module(path)
+    assert not collected.is_test_module(path)
     rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": ["**"]})
     changes = changes_from_example([{"path": path, "before": AVA_BASE, "after": AVA_APPENDED}])
     result = test_drift.check(rule, changes)
