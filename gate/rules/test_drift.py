@@ -83,7 +83,11 @@ modules where those are installed.  It fails when:
   string that reads as names or a type expression (`usefixtures("db")`,
   `"Foo | None"`), an annotation; prose in strings and docstrings names
   nothing, unless the file reaches its globals by computed names
-  (`globals()`, `sys.modules`, `eval`);
+  (`globals()`, `sys.modules`, `eval`); in JavaScript and TypeScript, the
+  identifiers of a module's code (a file with `import`/`export`, a
+  `require('x')`, an `.mjs .cjs .mts .cts` suffix), and every word of
+  any other file's, or of one that calls `eval` or names the global
+  object;
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that

@@ -94,9 +94,10 @@ class ParsedText:
     """A parsed text: its bytes (without a byte-order mark), the tree, and
     each node's exact text and 1-based line."""
 
-    def __init__(self, data: bytes, tree: Tree) -> None:
+    def __init__(self, data: bytes, tree: Tree, grammar: str = "") -> None:
         self.data = data
         self.tree = tree
+        self.grammar = grammar
         self.root: Node = tree.root_node
         self._starts = [m.end() for m in _BREAK.finditer(data)]
 
@@ -143,11 +144,27 @@ def parse(text: str, grammar: str) -> ParsedText:
         if time.monotonic() > deadline:
             raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s and was stopped")
         raise Unparsable(f"tree-sitter could not parse the file with the {grammar} grammar")
-    source = ParsedText(data, tree)
+    source = ParsedText(data, tree, grammar)
     if source.root.has_error:
         line = source.line(_first_error(source.root))
         raise Unparsable(f"the {grammar} grammar finds a syntax error at line {line}")
     return source
+
+
+@cache
+def _query(grammar: str, pattern: str) -> object:
+    import tree_sitter
+
+    return tree_sitter.Query(_language(grammar), pattern)
+
+
+def captures(source: ParsedText, pattern: str) -> dict[str, list[Node]]:
+    """The nodes of `source`'s tree that the query `pattern` (written for
+    its grammar) captures, by capture name."""
+    import tree_sitter
+
+    query = _query(source.grammar, pattern)
+    return tree_sitter.QueryCursor(query).captures(source.root)  # type: ignore[arg-type]
 
 
 def _first_error(root: Node) -> Node:

@@ -51,6 +51,10 @@ splits the file into its top-level statements, opening `describe` blocks:
   name, spelled canonically (`const { a } = require('x')`): taking one
   more name leaves the units of the others as they were.
 
+Each unit's `uses` are the identifiers in its source (`names.Names`) when
+the file is surely a module whose top-level names no computed name can
+reach; otherwise None, and `compare` takes every word of its code.
+
 A file that binds a runner name itself (`function it(name, fn) { fn() }`,
 `const require = ...`, `let jest = ...`) other than by importing it from
 a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
@@ -76,9 +80,10 @@ or describe blocks nest deeper than `MAX_DEPTH`.
 
 This package is that splitter, one module a job: `frameworks` (the test
 frameworks' globals and the shapes of their calls), `loading` (whether an
-expression, a declaration or a class runs code when the file loads) and
-`splitter` (the statements and describe bodies as units).  Here: `units`,
-what `gate.testcases` calls, with the grammar each suffix names.
+expression, a declaration or a class runs code when the file loads),
+`names` (the names each unit reads) and `splitter` (the statements and
+describe bodies as units).  Here: `units`, what `gate.testcases` calls,
+with the grammar each suffix names.
 """
 
 from __future__ import annotations
@@ -87,6 +92,7 @@ import re
 
 from gate.testcases import Unit, Unparsable
 from gate.testcases._treesitter import parse
+from gate.testcases.js.names import Names
 from gate.testcases.js.splitter import Splitter
 
 SUFFIXES = {
@@ -108,11 +114,12 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     if grammar is None:
         raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
     source = parse(text, grammar)
-    splitter = Splitter(source, frozenset())
+    names = Names(source, suffix)
+    splitter = Splitter(source, frozenset(), names)
     splitter.statements(source.root.children, (), 0)
     shadowed = splitter.shadowed()
     if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
-        splitter = Splitter(source, shadowed)
+        splitter = Splitter(source, shadowed, names)
         splitter.statements(source.root.children, (), 0)
     return tuple(splitter.found)
 

@@ -24,6 +24,7 @@ from gate.testcases.js.frameworks import (
     runner_call,
 )
 from gate.testcases.js.loading import FUNCTIONS, Loading
+from gate.testcases.js.names import Names
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -38,8 +39,9 @@ TYPE_ONLY = {
 
 
 class Splitter:
-    def __init__(self, source: ParsedText, shadowed: frozenset[str]) -> None:
+    def __init__(self, source: ParsedText, shadowed: frozenset[str], names: Names) -> None:
         self.source = source
+        self.names = names  # the identifiers each unit reads, where the file's names are known
         self.untrusted = shadowed  # runner names this file binds itself
         self.loading = Loading(source, shadowed)  # what runs when the file is loaded
         self.from_runner: set[str] = set()  # keys of imports from a runner module
@@ -114,6 +116,7 @@ class Splitter:
                 code=self.source.text(node) if code is None else code,
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
+                uses=self.names.within(node),
             )
         )
 
