@@ -12,6 +12,7 @@ USED = "binds Request, a name existing code uses"
 
 # How a file shows it is a module: (its first line, its suffix).
 MODULE_FORMS = [
+    ("import { test } from 'vitest';\nglobalThis.x = window;", ".ts"),  # no module name on it
     ("import test from 'ava';", ".js"),
     ("import { test } from 'vitest';", ".ts"),
     ("import { test } from 'vitest';", ".tsx"),
@@ -88,14 +89,77 @@ def test_a_jsx_element_reads_its_name(body: str, suffix: str) -> None:
     assert _new_import("import { test } from 'vitest';", body, suffix) == USED
 
 
+# An existing test whose functions or blocks bind Request themselves.
+LOCAL = [
+    "test('x', async (t, Request) => { Request(); });",
+    "test('x', Request => { Request(); });",
+    "test('x', function (Request) { Request(); });",
+    "test('x', () => { const Request = 1; Request; });",
+    "test('x', () => { if (a) { let Request = 1; f(Request); } });",
+    "test('x', () => { try { f(); } catch (Request) { Request; } });",
+    "test('x', () => { function Request() {} Request(); });",
+    "test('x', () => { class Request {} new Request(); });",
+    "test('x', function () { var Request = 1; Request; });",
+    "test('x', ({ Request }) => { Request; });",
+    "test('x', ({ a: Request }) => { Request; });",
+    "test('x', ([a, Request = 1]) => { Request; });",
+    "test('x', (...Request) => { Request; });",
+]
+TS_LOCAL = [
+    "test('x', (Request: number) => { Request; });",
+    "test('x', (Request?: number) => { Request; });",
+    "test('x', ({ Request }: { Request: number }) => { Request; });",
+]
+# A name the unit binds only somewhere else than where it is read, or as
+# a default's value: still the module's.
+NOT_LOCAL = [
+    "test('x', (a = Request) => {});",
+    "test('x', ({ a = Request }) => {});",
+    "test('x', ({ a: b = Request }) => {});",
+    "test('x', () => { { const Request = 1; } Request(); });",
+    "test('x', () => { const f = (Request) => 1; Request(); });",
+    "test('x', () => { if (a) { var Request = 1; } Request; });",
+    "test('x', () => { for (const Request of xs) {} });",
+    "test('x', () => { const f = function Request() {}; });",
+]
+
+
+@pytest.mark.parametrize(("first", "suffix"), MODULE_FORMS)
+@pytest.mark.parametrize("body", LOCAL)
+def test_a_name_the_test_binds_itself_is_not_the_modules(
+    first: str, suffix: str, body: str
+) -> None:
+    assert _new_import(first, body, suffix) == ""
+
+
+@pytest.mark.parametrize("body", TS_LOCAL)
+def test_a_typed_parameter_is_the_functions_own(body: str) -> None:
+    assert _new_import("import { test } from 'vitest';", body, ".ts") == ""
+
+
+def test_a_type_named_like_a_parameter_is_still_the_modules() -> None:
+    body = "test('x', (Request: Request) => { Request; });"
+    assert _new_import("import { test } from 'vitest';", body, ".ts") == USED
+
+
+@pytest.mark.parametrize(("first", "suffix"), MODULE_FORMS)
+@pytest.mark.parametrize("body", NOT_LOCAL)
+def test_a_name_bound_elsewhere_in_the_test_is_still_read(
+    first: str, suffix: str, body: str
+) -> None:
+    assert _new_import(first, body, suffix) == USED
+
+
 # Files whose top-level names another file or a computed name can reach:
 # every word stands for a name read, as before.
 SCRIPTS = [
     ("const x = 1;", ".js"),  # a classic script: its bindings are the global object's
     ("const x = 1;", ".ts"),
     ("require(name);", ".js"),  # not a require of a module by its name
-    ("import { test } from 'vitest';\neval(code);", ".js"),
-    ("import { test } from 'vitest';\nglobalThis.x = 1;", ".ts"),
+    ("import { test } from 'vitest';\neval(code);", ".js"),  # a direct eval reads the module
+    ("const x = 1;\neval(code);", ".mjs"),
+    ("const x = 1;\nwith (o) { p(); }", ".cjs"),
+    ("const t = require('node:test');\nglobalThis.x = 1;", ".ts"),
     ("const t = require('node:test');\nwindow.x = 1;", ".js"),
     ("const t = require('node:test');\nconst g = self;", ".js"),
     ("const t = require('node:test');\nglobal.x = 1;", ".js"),
@@ -122,3 +186,13 @@ def test_a_new_test_binding_a_name_is_still_judged_by_binds() -> None:
     head = base + "function Request() {}\n"
     drift = compare(units(base, ".ts"), units(head, ".ts"))
     assert [why for _, why in drift.refused] == ["replaces Request of the base version"]
+
+
+@pytest.mark.parametrize(("first", "suffix"), MODULE_FORMS)
+def test_a_var_in_a_top_level_block_is_the_modules(first: str, suffix: str) -> None:
+    """`var` belongs to the enclosing function, here the module: a new
+    top-level function of its name changes what the block reads."""
+    base = f"{first}\nif (a) {{ var Request = 1; f(Request); }}\n"
+    head = base + "function Request() {}\n"
+    drift = compare(units(base, suffix), units(head, suffix))
+    assert [why for _, why in drift.refused] == [USED]

@@ -328,6 +328,9 @@ def test_a_test_bound_from_another_module_is_no_case() -> None:
         ("class A extends B { static x = 1; y = evil(); m() { evil(); } }", SUPPORT),
         ("function helper() { evil(); }", SUPPORT),
         ("declare const ambient: number;", SUPPORT),
+        ("const a = 4 * 1024 * 1024;", SUPPORT),  # arithmetic on literals calls nothing
+        ("const a = -(1 << 20);", SUPPORT),
+        ("const a = 'x' + 1 + ('y' + 2);", SUPPORT),
         ("declare function f(): void;", SUPPORT),
         ("export { a as b };", SUPPORT),
         ("export * from './x';", SUPPORT),
@@ -343,6 +346,10 @@ def test_a_test_bound_from_another_module_is_no_case() -> None:
         ("const [a] = other;", COLLECTION),  # an iterator
         ("const { a = evil() } = require('x');", COLLECTION),
         ("const a = x + 1;", COLLECTION),  # valueOf
+        ("const a = 4 * 1024 * x;", COLLECTION),
+        ("const a = -(1 + x);", COLLECTION),
+        ("const a = (1 + {}) * 2;", COLLECTION),  # toString
+        ("const a = 1 + ('x' in proxy);", COLLECTION),
         ("const a = -x;", COLLECTION),
         ("const a = `${x}`;", COLLECTION),  # toString
         ("const a = (globalThis.fetch = fake);", COLLECTION),

@@ -187,7 +187,7 @@ class Loading:
                 return None
             if op in ("!", "typeof", "void"):
                 return [argument]
-            return [] if argument.type in LITERALS else None
+            return [] if _constant(argument) else None
         if kind == "binary_expression":
             operator = node.child_by_field_name("operator")
             op = self.text(operator) if operator is not None else ""
@@ -199,9 +199,7 @@ class Loading:
                 return [left, right]
             if op in ("in", "instanceof"):
                 return None
-            if all(side.type in LITERALS for side in (left, right)):
-                return []
-            return None
+            return [] if _constant(left) and _constant(right) else None
         if kind == "call_expression":
             if self.is_require(node) or self.is_mock_function(node):
                 return []
@@ -247,3 +245,24 @@ class Loading:
         if node.type in ("type_arguments", "type_identifier"):
             return True
         return node.type == "identifier"
+
+
+def _constant(node: Node) -> bool:
+    """Whether `node` is a literal or arithmetic on literals only
+    (`4 * 1024 * 1024`, `-(1 << 20)`): operators on primitives call no code."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind in LITERALS:
+            continue
+        if kind == "parenthesized_expression":
+            stack.extend(named(current))
+        elif kind in ("unary_expression", "binary_expression"):
+            operator = current.child_by_field_name("operator")
+            if operator is None or operator.type in ("delete", "in", "instanceof"):
+                return False
+            stack.extend(named(current))
+        else:
+            return False
+    return True

@@ -1,5 +1,7 @@
-"""The names a JS/TS unit reads (`Names`): every identifier in its source
-range, in a file whose top-level bindings only its own code can reach.
+"""The names a JS/TS unit reads from its module (`Names`): the identifiers
+in its source range that no function or block of the unit binds, in a
+file whose top-level bindings only its own code can reach; and the names
+a binding pattern binds (`pattern_names`).
 
 A new unit that binds a name existing code reads changes what those tests
 get (`gate.testcases.compare`); without this, the words of a unit's code
@@ -7,18 +9,30 @@ stand for what it reads, and a new `import { Request } from 'x'` is drift
 as soon as an existing test's title says "Request".  Here the identifiers
 tree-sitter finds (`identifier`, TypeScript's `type_identifier`, the
 shorthand `{ name }` of objects and patterns) are the names, and a word in
-a string, a comment or after a dot (`res.Request`) is none.
+a string, a comment or after a dot (`res.Request`) is none.  A name is
+the unit's own, not the module's, where a function of the unit takes it
+as a parameter (`async (t, server, got) => got('')`), a `catch` binds it,
+or a block declares it (`let`, `const`, `function`, `class`; `var` in
+a function's body): in that function, clause or block it cannot mean a
+module binding.  A type name (`type_identifier`) is the unit's own only
+where a block declares that type (a `class`, `interface`, `type` or
+`enum`): types live in their own namespace, and a parameter named like
+a type is no type.  Anything else (a `for (const x of ...)` binding, a
+function expression's own name) still counts as read, which can only
+make `compare` stricter.
 
 That holds only where the file's top-level bindings cannot be read by a
 computed name.  A classic script's top-level `var` and `function` are
 properties of the global object (`window['Request']`, `this.Request`), so
-names are taken only from a file that is surely a module: an ES
-`import`/`export` statement, or a `.mjs .cjs .mts .cts` suffix, or a
-call of `require` with a string (CommonJS, whose code runs in a function of
-its own).  A file that calls `eval` (a direct `eval` reads the module's
-scope), has a `with` statement, or names the global object (`globalThis`,
-`window`, `self`, `global`, `top`, `parent`, `frames`) or `Function` keeps
-the word rule: more words can only make `compare` stricter.
+names are taken only from a file that is surely a module: an ES module
+(an `import`/`export` statement, or an `.mjs .mts` suffix) or CommonJS
+(`.cjs .cts`), whose top-level names are the module's alone, unless the
+file calls `eval` (a direct `eval` reads the module's scope) or has a
+`with` statement; or a file that calls `require` with a string, unless
+it also names the global object (`globalThis`, `window`, `self`,
+`global`, `top`, `parent`, `frames`) or `Function`, since a browser
+script with a loader's global `require` is no module.  Every other file
+keeps the word rule.
 """
 
 from __future__ import annotations
@@ -26,51 +40,182 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import ParsedText, captures
+from gate.testcases._treesitter import ParsedText, captures, named
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_NAMES = "(identifier) (shorthand_property_identifier) (shorthand_property_identifier_pattern)"
-# One pass over the tree: the names, any `with` statement, and the callee of
-# each call with one plain string argument (`require('x')`).
+# `@value`: a name that may be the unit's own; `@type`: a type's name,
+# always the module's.  Then, in the same pass over the tree: what binds
+# names locally, any `with` statement, and the callee of each call with
+# one plain string argument (`require('x')`).
 _SCAN = """
+[(identifier) (shorthand_property_identifier) (shorthand_property_identifier_pattern)] @value
+(formal_parameters) @parameters
+(arrow_function parameter: (identifier) @parameter)
+(catch_clause parameter: (_) @caught)
+(statement_block) @block
 (with_statement) @with
 (call_expression function: (identifier) @call arguments: (arguments . (string) .))
 """
 PATTERNS = {
-    "javascript": f"[{_NAMES}] @name{_SCAN}",
-    "typescript": f"[{_NAMES} (type_identifier)] @name{_SCAN}",
-    "tsx": f"[{_NAMES} (type_identifier)] @name{_SCAN}",
+    "javascript": _SCAN,
+    "typescript": f"(type_identifier) @type{_SCAN}",
+    "tsx": f"(type_identifier) @type{_SCAN}",
 }
-MODULE_SUFFIXES = frozenset({".mjs", ".cjs", ".mts", ".cts"})
-# Names through which code reaches a binding by a computed name.
-COMPUTED = frozenset(
-    {"eval", "Function", "globalThis", "window", "self", "global", "top", "parent", "frames"}
+ES_MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
+COMMONJS_SUFFIXES = frozenset({".cjs", ".cts"})
+# Names through which a script's code reaches a top-level binding by a computed name.
+GLOBAL_OBJECT = frozenset(
+    {"Function", "globalThis", "window", "self", "global", "top", "parent", "frames"}
+)
+# Where a `var` in a block is local: a function's body (elsewhere it is the
+# enclosing function's, or the module's at the top level).
+_FUNCTION_BODIES = frozenset(
+    {
+        "arrow_function",
+        "function_expression",
+        "function",
+        "generator_function",
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+        "class_static_block",
+    }
+)
+# Declarations in a block: what binds a value there, what binds a type.
+_VALUES = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "enum_declaration",
+    }
+)
+_TYPES = frozenset(
+    {
+        "class_declaration",
+        "abstract_class_declaration",
+        "enum_declaration",
+        "interface_declaration",
+        "type_alias_declaration",
+    }
 )
 
 
 class Names:
-    """The identifiers of one parsed file, in source order, for `within`;
+    """The module names each unit of one parsed file reads (`within`);
     `known` is False when the file's names cannot be trusted (see the
     module's docstring), and `within` then says None."""
 
     def __init__(self, source: ParsedText, suffix: str) -> None:
         found = captures(source, PATTERNS[source.grammar])
-        ordered = sorted((n.start_byte, source.text(n)) for n in found.get("name", []))
+        self.source = source
+        values, types = _local_spans(source, found)
+        ordered = sorted(
+            (n.start_byte, name)
+            for kind, local in (("value", values), ("type", types))
+            for n in found.get(kind, [])
+            if not _is_local(n.start_byte, name := source.text(n), local)
+        )
         self._starts = [start for start, _ in ordered]
         self._names = [name for _, name in ordered]
-        module = (
-            suffix.lower() in MODULE_SUFFIXES
-            or any(c.type in ("import_statement", "export_statement") for c in source.root.children)
-            or any(source.text(n) == "require" for n in found.get("call", []))
-        )
-        self.known = module and not found.get("with") and not COMPUTED.intersection(self._names)
+        everything = {source.text(n) for n in found.get("value", [])}
+        self.known = _is_module(source, suffix, found, everything)
 
     def within(self, node: Node) -> tuple[str, ...] | None:
-        """The distinct names read in `node`'s source range, in order (None: unknown)."""
+        """The distinct module names read in `node`'s source range, in order (None: unknown)."""
         if not self.known:
             return None
         low = bisect_left(self._starts, node.start_byte)
         high = bisect_left(self._starts, node.end_byte)
         return tuple(dict.fromkeys(self._names[low:high]))
+
+
+def _is_module(
+    source: ParsedText, suffix: str, found: dict[str, list[Node]], names: set[str]
+) -> bool:
+    if found.get("with") or "eval" in names:
+        return False
+    top = {c.type for c in source.root.children}
+    if suffix.lower() in ES_MODULE_SUFFIXES | COMMONJS_SUFFIXES:
+        return True
+    if "import_statement" in top or "export_statement" in top:
+        return True
+    required = any(source.text(n) == "require" for n in found.get("call", []))
+    return required and not GLOBAL_OBJECT & names
+
+
+Spans = dict[str, list[range]]
+
+
+def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Spans, Spans]:
+    """Each name -> the byte ranges where a function, catch clause or block
+    binds it as a value; and where a block binds it as a type."""
+    spans: Spans = {}
+    types: Spans = {}
+
+    def bind(names: list[str], owner: Node, into: Spans | None = None) -> None:
+        for name in names:
+            (spans if into is None else into).setdefault(name, []).append(
+                range(owner.start_byte, owner.end_byte)
+            )
+
+    for params in found.get("parameters", []):
+        if params.parent is not None:
+            for p in named(params):
+                pattern = p.child_by_field_name("pattern") if p.type.endswith("_parameter") else p
+                bind(pattern_names(source, pattern), params.parent)
+    for name in found.get("parameter", []):
+        if name.parent is not None:
+            bind([source.text(name)], name.parent)
+    for caught in found.get("caught", []):
+        if caught.parent is not None:
+            bind(pattern_names(source, caught), caught.parent)
+    for block in found.get("block", []):
+        for statement in named(block):
+            var = statement.type == "variable_declaration"
+            if statement.type == "lexical_declaration" or (
+                var and block.parent is not None and block.parent.type in _FUNCTION_BODIES
+            ):
+                for declarator in named(statement):
+                    if declarator.type == "variable_declarator":
+                        bind(pattern_names(source, declarator.child_by_field_name("name")), block)
+                continue
+            declared = statement.child_by_field_name("name")
+            if declared is None:
+                continue
+            if statement.type in _VALUES:
+                bind([source.text(declared)], block)
+            if statement.type in _TYPES:
+                bind([source.text(declared)], block, types)
+    return spans, types
+
+
+def _is_local(start: int, name: str, spans: Spans) -> bool:
+    return any(start in span for span in spans.get(name, ()))
+
+
+def pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
+    """The names a binding pattern binds (`a`, `{a, b: c, ...d}`, `[e = 1]`)."""
+    if pattern is None:
+        return []
+    found: list[str] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            found.append(source.text(node))
+        elif kind == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = node.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(reversed(named(node)))
+    return found

@@ -24,7 +24,7 @@ from gate.testcases.js.frameworks import (
     runner_call,
 )
 from gate.testcases.js.loading import FUNCTIONS, Loading
-from gate.testcases.js.names import Names
+from gate.testcases.js.names import Names, pattern_names
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -221,7 +221,7 @@ class Splitter:
             inert = word in ("const", "let", "var")
             for child in node.named_children:
                 if child.type == "variable_declarator":
-                    names += _pattern_names(self.source, child.child_by_field_name("name"))
+                    names += pattern_names(self.source, child.child_by_field_name("name"))
                     inert = inert and self.loading.inert_declarator(child)
             return word, names, inert
         if kind in ("function_declaration", "generator_function_declaration"):
@@ -447,30 +447,6 @@ def _summary(source: ParsedText, expr: Node | None) -> str:
 
 def _joined(path: tuple[str, ...], tail: str) -> str:
     return " > ".join((*path, tail))
-
-
-def _pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
-    """The names a binding pattern binds (`a`, `{a, b: c, ...d}`, `[e = 1]`)."""
-    if pattern is None:
-        return []
-    found: list[str] = []
-    stack = [pattern]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind in ("identifier", "shorthand_property_identifier_pattern"):
-            found.append(source.text(node))
-        elif kind == "pair_pattern":
-            value = node.child_by_field_name("value")
-            if value is not None:
-                stack.append(value)
-        elif kind in ("assignment_pattern", "object_assignment_pattern"):
-            left = node.child_by_field_name("left")
-            if left is not None:
-                stack.append(left)
-        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
-            stack.extend(reversed(named(node)))
-    return found
 
 
 _IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
