@@ -168,8 +168,9 @@ def test_vitest_file() -> None:
         ("describe net", SUPPORT),
         ("beforeEach net", COLLECTION),
         ("it net > fetches", CASE),
-        # the condition is read when the file loads (a member access: a getter)
-        ("test net > local only", COLLECTION),
+        # the condition is read when the file loads, from the platform alone
+        # (gate.testcases.js.pure): no code of the project runs
+        ("test net > local only", CASE),
         ("test net > n=%i", CASE),
         ("it net > focused", COLLECTION),
         ("bench net > speed", CASE),

@@ -68,9 +68,15 @@ fixtures only define (a SUPPORT unit): `test('x', ...)` is then a case.
 An initializer "may run code" unless it is made only of the definitions
 above: a call, `new`, `await`, an assignment, a member access (a getter),
 a spread or destructuring (an iterator or getters), arithmetic on
-anything but literals (`valueOf`), a static block, a static field or
+anything but pure values (`valueOf`), a static block, a static field or
 computed key that does any of these, or a decorator all count as running
-code.  Reading a plain name is taken as not running code.
+code.  Reading a plain name is taken as not running code, and so is a
+pure value (`pure.Pure`): one the platform's built-ins alone compute
+(`process.platform === 'win32'`, `!process.env.CI`,
+`Number(process.versions.node.split('.')[0])`, `new Error('x')`,
+`Buffer.from('x')`, `4 * 1024`), where the file never binds `process`,
+`Buffer`, ... itself but by the platform's own module
+(`import process from 'node:process'`).
 
 Comments outside units are not units (except the pragmas above), and
 neither is the text between units.  `Unparsable` when the grammar is not
@@ -81,8 +87,9 @@ or describe blocks nest deeper than `MAX_DEPTH`.
 This package is that splitter, one module a job: `frameworks` (the test
 frameworks' globals and the shapes of their calls), `loading` (whether an
 expression, a declaration or a class runs code when the file loads),
-`names` (the names each unit reads) and `splitter` (the statements and
-describe bodies as units).  Here: `units`, what `gate.testcases` calls,
+`pure` (what the platform's built-ins alone compute), `names` (the names
+each unit reads, and whether the file binds a global) and `splitter` (the
+statements and describe bodies as units).  Here: `units`, what `gate.testcases` calls,
 with the grammar each suffix names.
 """
 

@@ -3,7 +3,8 @@ an expression only defines (`inert`: literals, names, functions, classes
 without static code, object and array literals of those, `require('x')`,
 `jest.fn()`), and the same for a declarator, a binding pattern's defaults,
 a callback's parameters and a class; a call, `new`, a getter, a spread or
-a decorator may run code."""
+a decorator may run code, but for a value the platform's built-ins alone
+compute (`gate.testcases.js.pure`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import COMMENTS, ParsedText, named
 from gate.testcases.js.frameworks import RUNNER_MODULES
+from gate.testcases.js.names import Names
+from gate.testcases.js.pure import Pure
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -19,6 +22,9 @@ FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "gen
 LITERALS = frozenset({"number", "string", "true", "false", "null", "undefined", "regex"})
 # TypeScript wrappers whose value is their first named child.
 TYPE_WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_expression"})
+_PURE_KINDS = frozenset(
+    {"call_expression", "new_expression", "member_expression", "subscript_expression"}
+)
 
 
 class Loading:
@@ -26,9 +32,10 @@ class Loading:
     names the file binds itself (a `require` or `jest` of its own is not
     the runner's, so calling it may run anything)."""
 
-    def __init__(self, source: ParsedText, untrusted: frozenset[str]) -> None:
+    def __init__(self, source: ParsedText, untrusted: frozenset[str], names: Names) -> None:
         self.source = source
         self.untrusted = untrusted
+        self.pure = Pure(source, names)  # what only the platform's built-ins compute
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -153,11 +160,8 @@ class Loading:
         if kind in ("identifier", "this", "property_identifier", "shorthand_property_identifier"):
             return []
         if kind == "template_string":
-            # `${x}` calls x's toString: only literals may be substituted
-            subs = [c for c in named(node) if c.type == "template_substitution"]
-            if not all(part.type in LITERALS for sub in subs for part in named(sub)):
-                return None
-            return []
+            # `${x}` calls x's toString: only pure values may be substituted
+            return [] if self.pure.value(node) else None
         if kind in ("parenthesized_expression", "array", "sequence_expression"):
             return named(node)
         if kind == "ternary_expression":
@@ -187,7 +191,7 @@ class Loading:
                 return None
             if op in ("!", "typeof", "void"):
                 return [argument]
-            return [] if _constant(argument) else None
+            return [] if self.pure.value(argument) else None
         if kind == "binary_expression":
             operator = node.child_by_field_name("operator")
             op = self.text(operator) if operator is not None else ""
@@ -199,13 +203,18 @@ class Loading:
                 return [left, right]
             if op in ("in", "instanceof"):
                 return None
-            return [] if _constant(left) and _constant(right) else None
-        if kind == "call_expression":
-            if self.is_require(node) or self.is_mock_function(node):
-                return []
-            return None
+            return [] if self.pure.value(left) and self.pure.value(right) else None
+        if kind == "call_expression" and (self.is_require(node) or self.is_mock_function(node)):
+            return []
         if kind == "member_expression" and self.is_require(node):
             return []
+        if kind in (
+            "call_expression",
+            "new_expression",
+            "member_expression",
+            "subscript_expression",
+        ):
+            return [] if self.pure.value(node) else None
         return None
 
     def inert_class(self, node: Node) -> bool:
@@ -245,24 +254,3 @@ class Loading:
         if node.type in ("type_arguments", "type_identifier"):
             return True
         return node.type == "identifier"
-
-
-def _constant(node: Node) -> bool:
-    """Whether `node` is a literal or arithmetic on literals only
-    (`4 * 1024 * 1024`, `-(1 << 20)`): operators on primitives call no code."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = current.type
-        if kind in LITERALS:
-            continue
-        if kind == "parenthesized_expression":
-            stack.extend(named(current))
-        elif kind in ("unary_expression", "binary_expression"):
-            operator = current.child_by_field_name("operator")
-            if operator is None or operator.type in ("delete", "in", "instanceof"):
-                return False
-            stack.extend(named(current))
-        else:
-            return False
-    return True

@@ -121,8 +121,30 @@ class Names:
         )
         self._starts = [start for start, _ in ordered]
         self._names = [name for _, name in ordered]
-        everything = {source.text(n) for n in found.get("value", [])}
-        self.known = _is_module(source, suffix, found, everything)
+        self._seen: dict[str, list[Node]] = {}
+        for n in found.get("value", []):
+            self._seen.setdefault(source.text(n), []).append(n)
+        for n in found.get("type", []):  # TypeScript: a class or enum binds a value too
+            if n.parent is not None and n.parent.type in _VALUES:
+                self._seen.setdefault(source.text(n), []).append(n)
+        self._free: dict[str, bool] = {}
+        self.known = _is_module(source, suffix, found, set(self._seen))
+
+    def free(self, name: str) -> bool:
+        """Whether the file leaves the global `name` as the platform made it:
+        every occurrence is a plain read (`process.env`, `Buffer.from(...)`,
+        `f(process)`), or the one binding is the canonical import of the
+        platform's own module (`import process from 'node:process'`,
+        `const { Buffer } = require('node:buffer')`); never bound, assigned
+        or taken as a parameter anywhere."""
+        if name not in self._free:
+            seen = self._seen.get(name, [])
+            bindings = [n for n in seen if not _plain_read(n)]
+            how = _canonical(self.source, bindings[0], name) if len(bindings) == 1 else None
+            self._free[name] = (
+                not bindings or how == "import" or (how == "require" and self.free("require"))
+            )
+        return self._free[name]
 
     def within(self, node: Node) -> tuple[str, ...] | None:
         """The distinct module names read in `node`'s source range, in order (None: unknown)."""
@@ -219,3 +241,115 @@ def pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
         elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
             stack.extend(reversed(named(node)))
     return found
+
+
+# Where an identifier is read, never bound or assigned: (parent, field) or
+# any child of the parent types after them.
+_READ_FIELDS = frozenset(
+    {
+        ("member_expression", "object"),
+        ("subscript_expression", "object"),
+        ("call_expression", "function"),
+        ("new_expression", "constructor"),
+        ("variable_declarator", "value"),
+        ("pair", "value"),
+        ("assignment_expression", "right"),
+    }
+)
+_READ_PARENTS = frozenset(
+    {
+        "arguments",
+        "binary_expression",
+        "unary_expression",
+        "parenthesized_expression",
+        "template_substitution",
+        "ternary_expression",
+        "array",
+        "spread_element",
+        "return_statement",
+        "expression_statement",
+        "await_expression",
+    }
+)
+# The platform's own modules a global may be imported from, as
+# (name, module) -> how: "default" (`import process from 'node:process'`,
+# `const process = require('node:process')`) or "named" (`{ Buffer }`).
+CANONICAL = {
+    ("process", "node:process"): "default",
+    ("process", "process"): "default",
+    ("Buffer", "node:buffer"): "named",
+    ("Buffer", "buffer"): "named",
+}
+
+
+def _plain_read(node: Node) -> bool:
+    parent = node.parent
+    if node.type != "identifier" or parent is None:
+        return False
+    if parent.type in _READ_PARENTS:
+        return True
+    return any(
+        kind == parent.type and parent.child_by_field_name(field) == node
+        for kind, field in _READ_FIELDS
+    )
+
+
+def _canonical(source: ParsedText, node: Node, name: str) -> str | None:
+    """How `node`, the one binding of `name`, is a canonical import of the
+    platform's module for it (`CANONICAL`) at the top level: "import",
+    "require" (real only while the file leaves `require` free), or None."""
+    return (
+        "import"
+        if _imported(source, node, name)
+        else "require"
+        if _required(source, node, name)
+        else None
+    )
+
+
+def _imported(source: ParsedText, node: Node, name: str) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "import_clause" or parent.type == "import_specifier":
+        statement = parent.parent if parent.type == "import_clause" else parent
+        while statement is not None and statement.type != "import_statement":
+            statement = statement.parent
+        if statement is None or statement.parent is None or statement.parent.type != "program":
+            return False
+        where = statement.child_by_field_name("source")
+        how = "default" if parent.type == "import_clause" else "named"
+        if parent.type == "import_specifier" and parent.child_by_field_name("alias") is not None:
+            return False
+        if any(c.type == "type" for c in statement.children):
+            return False
+        return where is not None and CANONICAL.get((name, source.text(where)[1:-1])) == how
+    return False
+
+
+def _required(source: ParsedText, node: Node, name: str) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    declarator = parent.parent if parent.type == "object_pattern" else parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return False
+    declaration = declarator.parent
+    if declaration is None or declaration.parent is None or declaration.parent.type != "program":
+        return False
+    if declaration.type != "lexical_declaration" or declaration.children[0].type != "const":
+        return False
+    value = declarator.child_by_field_name("value")
+    if value is None or value.type != "call_expression":
+        return False
+    function = value.child_by_field_name("function")
+    args = value.child_by_field_name("arguments")
+    parts = named(args) if args is not None else []
+    if function is None or source.text(function) != "require" or len(parts) != 1:
+        return False
+    if parts[0].type != "string":
+        return False
+    how = "named" if parent.type == "object_pattern" else "default"
+    if how == "default" and declarator.child_by_field_name("name") != node:
+        return False
+    return CANONICAL.get((name, source.text(parts[0])[1:-1])) == how

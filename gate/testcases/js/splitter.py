@@ -43,7 +43,7 @@ class Splitter:
         self.source = source
         self.names = names  # the identifiers each unit reads, where the file's names are known
         self.untrusted = shadowed  # runner names this file binds itself
-        self.loading = Loading(source, shadowed)  # what runs when the file is loaded
+        self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
         self.from_runner: set[str] = set()  # keys of imports from a runner module
         # local names of runner functions: `import { test as base } from 'vitest'`,
         # `const test = base.extend({...})` (Vitest's fixtures)
