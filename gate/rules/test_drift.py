@@ -75,7 +75,9 @@ modules where those are installed.  It fails when:
   test;
 * a new unit binds a name that a base unit binds (a second `def
   test_a` replaces the first in the module, and the old test never runs)
-  or that any base unit may read from the module (a new fixture
+  (but a new `import a.c` beside a base `import a` or `import a.b`,
+  which binds `a` to the same module) or that any base unit may read
+  from the module (a new fixture
   `tmp_path`, an import or a helper `clamp` would change what existing
   tests get): a name its code reads through the module's namespace (a
   builtin such as `len` included; not a name a test binds itself, as a

@@ -65,6 +65,10 @@ class Unit:
     # The names the unit's code reads (None: unknown, and `compare` takes
     # every word of `code`, which can only make it stricter).
     uses: tuple[str, ...] | None = None
+    # For a unit that binds its one name to a top-level module, as Python's
+    # `import a` and `import a.b` bind `a`: that module's name.  Binding the
+    # name again to the same module changes nothing (see `compare`).
+    module: str = ""
 
 
 # Suffix -> the module (in this package) that splits such files.
@@ -201,8 +205,10 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     * at module level: COLLECTION is drift; so is a unit that binds a name
       some base unit binds (it replaces it) or that any base unit uses
       (`Unit.uses`, else any word of its code: a new fixture, import or
-      helper of that name changes what existing tests get); else a CASE is
-      a new test and SUPPORT is welcome.
+      helper of that name changes what existing tests get), unless both
+      bind it to the same module (`Unit.module`: a new `import a.c` where
+      every base unit binding `a` is `import a` or `import a.b`); else a
+      CASE is a new test and SUPPORT is welcome.
 
     New tests are drift too when `allow_added` is false.  Units that bind
     the same name must keep their order (the last one wins)."""
@@ -211,6 +217,9 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
     removed = tuple(u.name for u in base if u.key not in head_code)
     bound = {n for u in base if not u.parent for n in u.binds}
+    # Names every base binder binds to the module of that name (`import a`,
+    # `import a.b`): a new `import a.c` binds `a` to the same object.
+    same = {n for n in bound if all(u.module == n for u in base if not u.parent and n in u.binds)}
     mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
     parents = {u.parent for u in head if u.parent}
     words = {w for u in base for w in _WORD.findall(u.code)}
@@ -233,8 +242,9 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         if u.key in base_by_key:
             continue
         is_test = u.role == CASE and u.key not in parents  # a class header is no test of its own
-        clash = sorted(set(u.binds) & bound) if not u.parent else []
-        used = sorted(set(u.binds) & mentioned) if not u.parent else []
+        binds = set(u.binds) - ({u.module} & same)
+        clash = sorted(binds & bound) if not u.parent else []
+        used = sorted(binds & mentioned) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
             if u.role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
@@ -263,9 +273,13 @@ def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, st
     keep their order at head even where each is unchanged."""
     at_head = {u.key: i for i, u in enumerate(head)}
     binders: dict[tuple[str, str], list[str]] = {}
+    modules: dict[tuple[str, str], set[str]] = {}
     for u in base:
         for name in u.binds:
             binders.setdefault((u.parent, name), []).append(u.key)
+            modules.setdefault((u.parent, name), set()).add(u.module)
+    # Binders that all bind the name to the module of that name may come in any order.
+    binders = {k: v for k, v in binders.items() if modules[k] != {k[1]}}
     out = []
     for (_, name), keys in sorted(binders.items()):
         kept = [at_head[k] for k in keys if k in at_head]

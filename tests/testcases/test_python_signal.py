@@ -344,3 +344,49 @@ def test_a_block_that_may_run_keeps_its_verdict(added: str) -> None:
     if_roles = [u.role for u in units(head) if u.key.startswith("statement if")]
     assert if_roles == [COLLECTION], if_roles
     assert "runs at collection or changes what other tests see" in drift_of(BASE, head)
+
+
+# A plain `import a.c` binds `a` to the module `a`, as the base's import does.
+SAME_MODULE = [
+    ("import {n}", "import {n}.core"),
+    ("import {n}.core", "import {n}.parser"),
+    ("import {n}\nimport {n}.core", "import {n}.shell_completion"),
+    ("import {n}.core", "import {n}"),
+]
+# Any other binding of `a`, on either side, may be another object.
+OTHER_OBJECT = [
+    ("import {n}", "import {n}.core as {n}"),
+    ("import {n}", "from x import {n}"),
+    ("from x import {n}", "import {n}.core"),
+    ("import x as {n}", "import {n}.core"),
+    ("import {n}\n{n} = make()", "import {n}.core"),
+    ("import {n}", "def {n}():\n    pass"),
+]
+
+
+@PROPS
+@given(NAMES, st.sampled_from(SAME_MODULE))
+def test_importing_another_submodule_binds_the_same_module(
+    name: str, pair: tuple[str, str]
+) -> None:
+    before, added = (p.format(n=name) for p in pair)
+    base = f"{before}\n\n\ndef test_a():\n    assert {name}\n"
+    test_b = f"\n\n\ndef test_b():\n    assert {name}\n"
+    head = f"{before}\n{added}\n\n\ndef test_a():\n    assert {name}\n{test_b}"
+    found = compare(units(base), units(head))
+    assert found.ok and found.added == ("test_b",), found.summary()
+
+
+@PROPS
+@given(NAMES, st.sampled_from(OTHER_OBJECT))
+def test_binding_the_name_to_anything_else_replaces_it(name: str, pair: tuple[str, str]) -> None:
+    before, added = (p.format(n=name) for p in pair)
+    base = f"{before}\n\n\ndef test_a():\n    assert {name}\n"
+    head = f"{before}\n{added}\n\n\ndef test_a():\n    assert {name}\n"
+    assert f"replaces {name} of the base version" in drift_of(base, head)
+
+
+def test_plain_imports_of_one_module_may_change_order() -> None:
+    base = "import click\nimport click.core\n\n\ndef test_a():\n    assert click\n"
+    head = "import click.core\nimport click\n\n\ndef test_a():\n    assert click\n"
+    assert drift_of(base, head) == "ok"

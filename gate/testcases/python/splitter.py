@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
 from gate.testcases.python.calls import calls_at_import
@@ -126,7 +127,9 @@ class Splitter:
         self.lines = text_lines
         self.out: list[Unit] = []
         self.keys: set[str] = set()
-        self.bound: dict[str, set[str]] = {}  # scope ("" module, else class) -> names
+        # scope ("" module, else class) -> each name bound there -> the
+        # modules its binders bind it to ("" for anything but `import a`)
+        self.bound: dict[str, dict[str, set[str]]] = {}
         self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
         self.every_string = False  # `introspects`: every string's identifiers are uses
         self.origins: dict[str, str] = {}  # `import_origins` of the module
@@ -151,22 +154,15 @@ class Splitter:
             key = f"{unit.key}#{n}"
         role = unit.role
         if scope is not None:
-            seen = self.bound.setdefault(scope, set())
-            if any(name in seen for name in unit.binds):
+            seen = self.bound.setdefault(scope, {})
+            # `import a.c` after `import a` binds `a` to the same module
+            if any(n in seen and seen[n] | {unit.module} != {n} for n in unit.binds):
                 role = COLLECTION  # replaces a name bound earlier in this version
-            seen.update(unit.binds)
+            for bound in unit.binds:
+                seen.setdefault(bound, set()).add(unit.module)
         self.keys.add(key)
         self.out.append(
-            Unit(
-                key=key,
-                name=unit.name,
-                role=role,
-                code=unit.code,
-                binds=unit.binds,
-                line=unit.line,
-                parent=unit.parent,
-                uses=unit.uses if unit.uses is not None else (),
-            )
+            replace(unit, key=key, role=role, uses=unit.uses if unit.uses is not None else ())
         )
 
     def unit(
@@ -276,6 +272,7 @@ class Splitter:
                     binds=(bound,),
                     line=getattr(alias, "lineno", node.lineno),
                     uses=(),
+                    module=bound if isinstance(node, ast.Import) and alias.asname is None else "",
                 ),
                 "",
             )
