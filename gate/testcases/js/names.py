@@ -37,7 +37,7 @@ keeps the word rule.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import ParsedText, captures, named
@@ -112,23 +112,29 @@ class Names:
     def __init__(self, source: ParsedText, suffix: str) -> None:
         found = captures(source, PATTERNS[source.grammar])
         self.source = source
+        named_values = [(n, source.text(n)) for n in found.get("value", [])]
+        named_types = [(n, source.text(n)) for n in found.get("type", [])]
+        self._seen: dict[str, list[Node]] = {}
+        for n, name in named_values:
+            self._seen.setdefault(name, []).append(n)
+        for n, name in named_types:  # TypeScript: a class or enum binds a value too
+            if n.parent is not None and n.parent.type in _VALUES:
+                self._seen.setdefault(name, []).append(n)
+        self._free: dict[str, bool] = {}
+        self.known = _is_module(source, suffix, found, set(self._seen))
+        self._starts: list[int] = []
+        self._names: list[str] = []
+        if not self.known:
+            return
         values, types = _local_spans(source, found)
         ordered = sorted(
             (n.start_byte, name)
-            for kind, local in (("value", values), ("type", types))
-            for n in found.get(kind, [])
-            if not _is_local(n.start_byte, name := source.text(n), local)
+            for pairs, local in ((named_values, values), (named_types, types))
+            for n, name in pairs
+            if not _is_local(n.start_byte, name, local)
         )
         self._starts = [start for start, _ in ordered]
         self._names = [name for _, name in ordered]
-        self._seen: dict[str, list[Node]] = {}
-        for n in found.get("value", []):
-            self._seen.setdefault(source.text(n), []).append(n)
-        for n in found.get("type", []):  # TypeScript: a class or enum binds a value too
-            if n.parent is not None and n.parent.type in _VALUES:
-                self._seen.setdefault(source.text(n), []).append(n)
-        self._free: dict[str, bool] = {}
-        self.known = _is_module(source, suffix, found, set(self._seen))
 
     def free(self, name: str) -> bool:
         """Whether the file leaves the global `name` as the platform made it:
@@ -212,11 +218,31 @@ def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Span
                 bind([source.text(declared)], block)
             if statement.type in _TYPES:
                 bind([source.text(declared)], block, types)
-    return spans, types
+    return _merged(spans), _merged(types)
+
+
+def _merged(spans: Spans) -> Spans:
+    """Each name's ranges as sorted, disjoint ones: `_is_local` then looks
+    a position up by bisection (a test file binds `t` in every callback)."""
+    out: Spans = {}
+    for name, ranges in spans.items():
+        merged: list[range] = []
+        for r in sorted(ranges, key=lambda r: r.start):
+            if merged and r.start <= merged[-1].stop:
+                last = merged[-1]
+                merged[-1] = range(last.start, max(last.stop, r.stop))
+            else:
+                merged.append(r)
+        out[name] = merged
+    return out
 
 
 def _is_local(start: int, name: str, spans: Spans) -> bool:
-    return any(start in span for span in spans.get(name, ()))
+    ranges = spans.get(name)
+    if not ranges:
+        return False
+    i = bisect_right(ranges, start, key=lambda r: r.start) - 1
+    return i >= 0 and start in ranges[i]
 
 
 def pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
