@@ -60,7 +60,14 @@ modules where those are installed.  It fails when:
   arguments call anything but well-known pure callables (`Path(...)`,
   `pytest.param`, hypothesis strategies, `MagicMock()`; a name bound once
   to a pytest mark, `requires_bash = pytest.mark.skipif(...)`, is a mark).
-  A module-level value or class attribute computed by such pure calls
+  A new test or fixture whose marks' arguments and defaults call only
+  callables the file imports (`click.Option(...)`, `TextPart(...)`) that
+  a base test's or fixture's marks or defaults already call is judged as
+  if they did not (a parametrize list building the project's objects as
+  the existing ones do); a write (`REG.append`), `os`, `sys`, `mock`,
+  `pytest`, a method of what such a call returned, a callable the file
+  defines, or a call the base makes only at module level keeps it
+  collection-time code.  A module-level value or class attribute computed by such pure calls
   (`ROOT = Path(__file__).parent`, `field(default_factory=list)`) runs
   nothing; one computed by any other call does; and any
   unit, a new test included, whose code declares `global`, assigns into

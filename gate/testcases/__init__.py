@@ -69,6 +69,14 @@ class Unit:
     # `import a` and `import a.b` bind `a`: that module's name.  Binding the
     # name again to the same module changes nothing (see `compare`).
     module: str = ""
+    # A COLLECTION unit that is so only for calls of other modules'
+    # callables in its defaults and its marks' arguments
+    # (`@pytest.mark.parametrize("p", [click.Option(...)])`): those callees
+    # as written, and the role it has but for them.  A new unit whose
+    # callees the base version already calls so is judged by `quiet`
+    # (see `compare`).
+    calls: tuple[str, ...] | None = None
+    quiet: str = ""
 
 
 # Suffix -> the module (in this package) that splits such files.
@@ -202,7 +210,10 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
       setUp, a fixture of the class);
     * a member of a new unit (a new test class): welcome, unless its role
       is COLLECTION (it runs at import or changes shared state);
-    * at module level: COLLECTION is drift; so is a unit that binds a name
+    * at module level: COLLECTION is drift (but a unit that is so only
+      for calls of other modules' callables in its defaults and marks,
+      `Unit.calls`, each of which some base unit makes the same way, is
+      judged by the role it has but for them); so is a unit that binds a name
       some base unit binds (it replaces it) or that any base unit uses
       (`Unit.uses`, else any word of its code: a new fixture, import or
       helper of that name changes what existing tests get), unless both
@@ -213,6 +224,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     New tests are drift too when `allow_added` is false.  Units that bind
     the same name must keep their order (the last one wins)."""
     base_by_key = {u.key: u for u in base}
+    base_calls = {c for u in base for c in (u.calls or ())}
     head_code = {u.key: u.code for u in head}
     changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
     removed = tuple(u.name for u in base if u.key not in head_code)
@@ -241,13 +253,16 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     for u in head:
         if u.key in base_by_key:
             continue
-        is_test = u.role == CASE and u.key not in parents  # a class header is no test of its own
+        role = u.role
+        if role == COLLECTION and u.quiet and u.calls is not None and set(u.calls) <= base_calls:
+            role = u.quiet  # calls the base version makes the same way already
+        is_test = role == CASE and u.key not in parents  # a class header is no test of its own
         binds = set(u.binds) - ({u.module} & same)
         clash = sorted(binds & bound) if not u.parent else []
         used = sorted(binds & mentioned) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
-            if u.role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
+            if role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
                 why = "added to a class that exists at base"
             elif set(u.binds) & inherited.get(u.parent, set()):
                 why = "overrides a test the class inherits"
@@ -255,7 +270,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
             why = f"replaces {', '.join(clash)} of the base version"
         elif used:
             why = f"binds {', '.join(used)}, a name existing code uses"
-        if why is None and u.role == COLLECTION:
+        if why is None and role == COLLECTION:
             why = "runs at collection or changes what other tests see"
         if why is not None:
             refused.append((f"new {u.name}", why))

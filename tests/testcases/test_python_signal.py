@@ -390,3 +390,100 @@ def test_plain_imports_of_one_module_may_change_order() -> None:
     base = "import click\nimport click.core\n\n\ndef test_a():\n    assert click\n"
     head = "import click.core\nimport click\n\n\ndef test_a():\n    assert click\n"
     assert drift_of(base, head) == "ok"
+
+
+# A base test that calls `{f}` in a mark's arguments or a default, as a
+# project's parametrize lists build its objects.
+CALLED_AT_BASE = [
+    '@pytest.mark.parametrize("p", [{f}(1)])\ndef test_a(p):\n    assert p\n',
+    '@pytest.mark.parametrize("p", [pytest.param({f}(1), id="one")])\n'
+    "def test_a(p):\n    assert p\n",
+    '@pytest.mark.skipif(not {f}(), reason="off")\ndef test_a():\n    pass\n',
+    "def test_a(p={f}(1)):\n    assert p\n",
+    "class TestA:\n"
+    '    @pytest.mark.parametrize("p", [{f}(1)])\n'
+    "    def test_a(self, p):\n        assert p\n",
+]
+# A new test that makes the same calls, with other arguments.
+CALLS_AGAIN = [
+    '@pytest.mark.parametrize("q", [{f}(2), {f}(x=3)])\ndef test_b(q):\n    assert q\n',
+    '@pytest.mark.xfail(not {f}(), reason="off")\ndef test_b():\n    pass\n',
+    "def test_b(q={f}(2)):\n    assert q\n",
+]
+# How the module gets `{f}`: only by an import, absolute or relative.
+IMPORTS = [
+    "from pkg.parts import {f}",
+    "from .conftest import {f}",
+    "import pkg.parts as {f}",
+]
+
+
+@PROPS
+@given(
+    NAMES,
+    st.sampled_from(IMPORTS),
+    st.sampled_from(CALLED_AT_BASE),
+    st.sampled_from(CALLS_AGAIN),
+)
+def test_a_call_the_base_makes_at_collection_may_be_made_again(
+    name: str, imported: str, at_base: str, again: str
+) -> None:
+    f = name.capitalize()
+    header = f"import pytest\n{imported.format(f=f)}\n\n\n"
+    base = header + at_base.format(f=f)
+    head = base + "\n\n" + again.format(f=f)
+    found = compare(units(base), units(head))
+    assert found.ok and found.added == ("test_b",), found.summary()
+
+
+# Calls that stay collection-time code however often the base makes them.
+STILL_LOUD = [
+    # a callee the base makes nowhere, or only in a module-level statement
+    ("", '@pytest.mark.parametrize("q", [Other(2)])\ndef test_b(q):\n    pass\n'),
+    (
+        "X = Part(0)\n",
+        '@pytest.mark.parametrize("q", [Part(2), Fresh()])\ndef test_b(q):\n    pass\n',
+    ),
+    # a method of a call's result, a writing method, shared state
+    ("", '@pytest.mark.parametrize("q", [Part(1).build()])\ndef test_b(q):\n    pass\n'),
+    ("", '@pytest.mark.parametrize("q", [REG.append(1)])\ndef test_b(q):\n    pass\n'),
+    (
+        "",
+        '@pytest.mark.parametrize("q", [os.environ.setdefault("A", "1")])\n'
+        "def test_b(q):\n    pass\n",
+    ),
+    ("", '@pytest.mark.parametrize("q", [mock.patch("a.b").start()])\ndef test_b(q):\n    pass\n'),
+    # a callee the file defines itself, or a project decorator
+    (
+        "def make():\n    return 1\n",
+        '@pytest.mark.parametrize("q", [make()])\ndef test_b(q):\n    pass\n',
+    ),
+    ("", "@register(Part(1))\ndef test_b():\n    pass\n"),
+]
+# The base makes each of those calls the same way, in a test of its own.
+BASE_CALLS = (
+    "import os\nfrom unittest import mock\n\nimport pytest\n"
+    "from pkg.parts import REG, Other, Part, Fresh, register\n\n{extra}\n"
+    + "".join(
+        f'@pytest.mark.parametrize("p", [{call}])\ndef test_a{i}(p):\n    pass\n\n\n'
+        for i, call in enumerate(
+            [
+                "Part(1)",
+                "Part(1).build()",
+                "REG.append(1)",
+                'os.environ.setdefault("A", "1")',
+                'mock.patch("a.b").start()',
+                "{made}",
+            ]
+        )
+    )
+    + "@register(Part(1))\ndef test_z():\n    pass\n"
+)
+
+
+@pytest.mark.parametrize(("extra", "added"), STILL_LOUD)
+def test_other_calls_at_collection_stay_drift(extra: str, added: str) -> None:
+    made = "make()" if "def make" in extra else "Part(3)"
+    base = BASE_CALLS.format(extra=extra, made=made)
+    head = base + "\n\n" + added
+    assert "new test_b runs at collection or changes what other tests see" in drift_of(base, head)

@@ -7,7 +7,7 @@ body runs (`calls_at_import`)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from gate.testcases.python.tree import Walked, chain_root, child_nodes, dotted
 
@@ -234,6 +234,11 @@ def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> 
     `x: list = field(default_factory=list)`).  A decorator's own
     call is judged apart (`is_harmless`); what runs when a test runs is not
     counted here."""
+    return next(impure_calls(node, origins), None) is not None
+
+
+def impure_calls(node: ast.AST, origins: Mapping[str, str] | None = None) -> Iterator[ast.Call]:
+    """The calls `calls_at_import` counts in `node`, outermost first."""
     todo: list[ast.AST] = [node]
     while todo:
         item = todo.pop()
@@ -248,6 +253,54 @@ def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> 
             todo.extend((*item.bases, *item.keywords, *item.body))
             continue
         if isinstance(item, ast.Call) and (origins is None or not pure_call(item, origins)):
-            return True
+            yield item
         todo.extend(child_nodes(item))
-    return False
+
+
+def imported_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[str]:
+    """The module-level names bound only by imports, relative ones included
+    (`from ..conftest import try_import`), and nowhere else in the file."""
+    walked = Walked() if walked is None else walked
+    good: set[str] = set()
+    bad: set[str] = set()
+    for node in body:
+        names = {name for name, _ in walked.binds(node)}
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(
+            a.name == "*" for a in node.names
+        ):
+            good.update(names)
+        else:
+            bad.update(names)
+    return frozenset(good - bad)
+
+
+# What a call of another module's callable may not be, however often the
+# file already makes it (`named_callees`): a write into the process's
+# shared state, or a patcher.
+_SHARED_ROOTS = ("os", "sys", "builtins", "importlib", "unittest.mock", "mock", "pytest")
+
+
+def named_callees(
+    calls: Iterable[ast.Call], origins: Mapping[str, str], imported: frozenset[str]
+) -> tuple[str, ...] | None:
+    """Each call's callee as written (`click.Option`, `TextPart`), sorted,
+    when every one is a name or attribute chain from a name the file only
+    imports (`imported_names`), is no method that writes (`_WRITING_METHODS`)
+    and no callable of a module of shared state (`_SHARED_ROOTS`, by what
+    it is imported as); else None."""
+    out: set[str] = set()
+    for call in calls:
+        func = call.func
+        parts: list[str] = []
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in imported:
+            return None
+        if parts and parts[0] in _WRITING_METHODS:
+            return None
+        origin = origins.get(func.id, "")
+        if any(origin == r or origin.startswith(f"{r}.") for r in _SHARED_ROOTS):
+            return None
+        out.add(".".join([func.id, *reversed(parts)]))
+    return tuple(sorted(out))

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
-from gate.testcases.python.calls import calls_at_import
+from gate.testcases.python.calls import calls_at_import, impure_calls, named_callees
 from gate.testcases.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.testcases.python.scopes import uses_of
 from gate.testcases.python.shared import shares_state
-from gate.testcases.python.tree import Walked, dotted, target_names
+from gate.testcases.python.tree import Walked, chain_root, dotted, target_names
 
 # Module-level functions pytest or unittest call around a module's tests.
 MODULE_AROUND = frozenset(
@@ -134,6 +134,7 @@ class Splitter:
         self.every_string = False  # `introspects`: every string's identifiers are uses
         self.origins: dict[str, str] = {}  # `import_origins` of the module
         self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
+        self.imported: frozenset[str] = frozenset()  # `imported_names` of the module
         self.walked = Walked()  # each statement's nodes, walked once
         self.star = False  # the module has a star import somewhere
 
@@ -142,6 +143,30 @@ class Splitter:
 
     def calls(self, node: ast.AST) -> bool:
         return calls_at_import(node, self.origins)
+
+    def made_calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
+        """The callees (`named_callees`) of what a def runs when the module
+        is imported but for its decorators' own calls: the impure calls in
+        its defaults and in the arguments of its decorators, all known
+        marks or wrappers (`is_harmless` by name); None when a decorator is
+        none of those or a callee is not another module's callable."""
+        if not all(is_harmless(d, self.trusted, None, self.aliases) for d in node.decorator_list):
+            return None
+        regions: list[ast.AST] = [node]
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call):
+                regions.extend((*deco.args, *deco.keywords))
+        every = [c for region in regions for c in impure_calls(region)]
+        impure = {id(c) for region in regions for c in impure_calls(region, self.origins)}
+        # a method of what such a call made (`Part(1).install()`) is its code too
+        if any(
+            isinstance(c.func, ast.Attribute)
+            and isinstance(root := chain_root(c.func.value), ast.Call)
+            and id(root) in impure
+            for c in every
+        ):
+            return None
+        return named_callees([c for c in every if id(c) in impure], self.origins, self.imported)
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
@@ -194,11 +219,10 @@ class Splitter:
             return
         nodes = self.walked.of(node)  # walked once, read by every check
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            role = _function_role(node, nodes, self)
+            role, but_for, calls = _function_role(node, nodes, self)
             binds = (node.name, *fixture_names(node))
-            self.add(
-                self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes), ""
-            )
+            unit = self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes)
+            self.add(replace(unit, quiet=but_for, calls=calls), "")
         elif isinstance(node, ast.ClassDef):
             quiet = all(self.harmless(d) for d in node.decorator_list)
             quiet = quiet and not shares_state(node, nodes) and not self.calls(node)
@@ -320,15 +344,17 @@ class Splitter:
                 # class that exists at base.
                 fixture = is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
-                if (
-                    not all(self.harmless(d) for d in member.decorator_list)
-                    or shares_state(member, nodes)
-                    or self.calls(member)
-                ):
+                but_for, calls = "", None
+                if shares_state(member, nodes):
                     role = COLLECTION
+                elif not all(self.harmless(d) for d in member.decorator_list) or self.calls(member):
+                    calls = self.made_calls(member)
+                    role, but_for = COLLECTION, (role if calls else "")
+                    calls = calls or None
                 unit = self.unit(
                     member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
                 )
+                unit = replace(unit, quiet=but_for, calls=calls)
             else:
                 binds = _bound(member)
                 text = self.code(_first_line(member), member.end_lineno or member.lineno)
@@ -359,14 +385,25 @@ class Splitter:
 
 def _function_role(
     node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], split: Splitter
-) -> str:
-    if shares_state(node, nodes) or split.calls(node):
-        return COLLECTION
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """The role of a module-level function, and where it is COLLECTION only
+    for other modules' callables its defaults and marks call
+    (`Splitter.made_calls`), the role it has but for them and those callees."""
+    if shares_state(node, nodes):
+        return COLLECTION, "", None
     fixture, autouse = is_fixture(node, split.trusted)
+    calls = split.calls(node)
     if fixture:
-        return COLLECTION if autouse else SUPPORT
-    if node.name.startswith("pytest_") or node.name in MODULE_AROUND:
-        return COLLECTION
-    if not all(split.harmless(d) for d in node.decorator_list):
-        return COLLECTION
-    return CASE if node.name.startswith("test") else SUPPORT
+        if autouse:
+            return COLLECTION, "", None
+        if not calls:
+            return SUPPORT, "", None
+        quiet = SUPPORT
+    elif node.name.startswith("pytest_") or node.name in MODULE_AROUND:
+        return COLLECTION, "", None
+    else:
+        quiet = CASE if node.name.startswith("test") else SUPPORT
+        if not calls and all(split.harmless(d) for d in node.decorator_list):
+            return quiet, "", None
+    callees = split.made_calls(node)
+    return COLLECTION, (quiet if callees else ""), (callees or None)
