@@ -67,8 +67,9 @@ modules where those are installed.  It fails when:
   the existing ones do); a write (`REG.append`), `os`, `sys`, `mock`,
   `pytest`, a method of what such a call returned, a callable the file
   defines, or a call the base makes only at module level keeps it
-  collection-time code.  A module-level value or class attribute computed by such pure calls
-  (`ROOT = Path(__file__).parent`, `field(default_factory=list)`) runs
+  collection-time code.  A module-level value or class attribute
+  computed by such pure calls (`ROOT = Path(__file__).parent`,
+  `field(default_factory=list)`) runs
   nothing; one computed by any other call does; and any
   unit, a new test included, whose code declares `global`, assigns into
   a name that is not its own (its parameters, a method's `self` and its

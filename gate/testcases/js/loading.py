@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING
 from gate.testcases._treesitter import COMMENTS, ParsedText, named
 from gate.testcases.js.frameworks import RUNNER_MODULES
 from gate.testcases.js.names import Names
-from gate.testcases.js.pure import Pure
+from gate.testcases.js.pure import LITERALS, Pure
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-LITERALS = frozenset({"number", "string", "true", "false", "null", "undefined", "regex"})
 # TypeScript wrappers whose value is their first named child.
 TYPE_WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_expression"})
 _PURE_KINDS = frozenset(
@@ -208,12 +207,7 @@ class Loading:
             return []
         if kind == "member_expression" and self.is_require(node):
             return []
-        if kind in (
-            "call_expression",
-            "new_expression",
-            "member_expression",
-            "subscript_expression",
-        ):
+        if kind in _PURE_KINDS:  # a built-in's call or read (`process.platform`)
             return [] if self.pure.value(node) else None
         return None
 

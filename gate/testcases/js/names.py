@@ -324,13 +324,9 @@ def _canonical(source: ParsedText, node: Node, name: str) -> str | None:
     """How `node`, the one binding of `name`, is a canonical import of the
     platform's module for it (`CANONICAL`) at the top level: "import",
     "require" (real only while the file leaves `require` free), or None."""
-    return (
-        "import"
-        if _imported(source, node, name)
-        else "require"
-        if _required(source, node, name)
-        else None
-    )
+    if _imported(source, node, name):
+        return "import"
+    return "require" if _required(source, node, name) else None
 
 
 def _imported(source: ParsedText, node: Node, name: str) -> bool:
@@ -338,7 +334,7 @@ def _imported(source: ParsedText, node: Node, name: str) -> bool:
     if parent is None:
         return False
     if parent.type == "import_clause" or parent.type == "import_specifier":
-        statement = parent.parent if parent.type == "import_clause" else parent
+        statement: Node | None = parent
         while statement is not None and statement.type != "import_statement":
             statement = statement.parent
         if statement is None or statement.parent is None or statement.parent.type != "program":

@@ -12,7 +12,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
-from gate.testcases.python.calls import calls_at_import, impure_calls, named_callees
+from gate.testcases.python.calls import (
+    calls_at_import,
+    impure_calls,
+    named_callees,
+    pure_call,
+)
 from gate.testcases.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.testcases.python.scopes import uses_of
 from gate.testcases.python.shared import shares_state
@@ -156,17 +161,18 @@ class Splitter:
         for deco in node.decorator_list:
             if isinstance(deco, ast.Call):
                 regions.extend((*deco.args, *deco.keywords))
-        every = [c for region in regions for c in impure_calls(region)]
-        impure = {id(c) for region in regions for c in impure_calls(region, self.origins)}
+        every = [c for region in regions for c in impure_calls(region)]  # every call made
+        impure = [c for c in every if not pure_call(c, self.origins)]
+        made = {id(c) for c in impure}
         # a method of what such a call made (`Part(1).install()`) is its code too
         if any(
             isinstance(c.func, ast.Attribute)
             and isinstance(root := chain_root(c.func.value), ast.Call)
-            and id(root) in impure
+            and id(root) in made
             for c in every
         ):
             return None
-        return named_callees([c for c in every if id(c) in impure], self.origins, self.imported)
+        return named_callees(impure, self.origins, self.imported)
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
