@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import COMMENTS, ParsedText, named
 from gate.testcases.js.frameworks import RUNNER_MODULES
-from gate.testcases.js.names import Names
+from gate.testcases.js.names import FUNCTIONS, Names
 from gate.testcases.js.pure import LITERALS, Pure
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 # TypeScript wrappers whose value is their first named child.
 TYPE_WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_expression"})
 _PURE_KINDS = frozenset(

@@ -63,6 +63,8 @@ PATTERNS = {
     "typescript": f"(type_identifier) @type{_SCAN}",
     "tsx": f"(type_identifier) @type{_SCAN}",
 }
+# A function as a value (a callback, a default): its body runs when called.
+FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 ES_MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
 COMMONJS_SUFFIXES = frozenset({".cjs", ".cts"})
 # Names through which a script's code reaches a top-level binding by a computed name.
@@ -71,18 +73,12 @@ GLOBAL_OBJECT = frozenset(
 )
 # Where a `var` in a block is local: a function's body (elsewhere it is the
 # enclosing function's, or the module's at the top level).
-_FUNCTION_BODIES = frozenset(
-    {
-        "arrow_function",
-        "function_expression",
-        "function",
-        "generator_function",
-        "function_declaration",
-        "generator_function_declaration",
-        "method_definition",
-        "class_static_block",
-    }
-)
+_FUNCTION_BODIES = FUNCTIONS | {
+    "function_declaration",
+    "generator_function_declaration",
+    "method_definition",
+    "class_static_block",
+}
 # Declarations in a block: what binds a value there, what binds a type.
 _VALUES = frozenset(
     {

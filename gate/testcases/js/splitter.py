@@ -23,8 +23,8 @@ from gate.testcases.js.frameworks import (
     runner_aliases,
     runner_call,
 )
-from gate.testcases.js.loading import FUNCTIONS, Loading
-from gate.testcases.js.names import Names, pattern_names
+from gate.testcases.js.loading import Loading
+from gate.testcases.js.names import FUNCTIONS, Names, pattern_names
 
 if TYPE_CHECKING:
     from tree_sitter import Node
