@@ -23,6 +23,49 @@ TYPE_WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_ex
 _PURE_KINDS = frozenset(
     {"call_expression", "new_expression", "member_expression", "subscript_expression"}
 )
+# Modules whose callables act on the process's shared state, however often
+# a file calls them (`Loading.imported_calls`): Node's own (`fs`, `process`,
+# `child_process`, ...: any of them, `node:` or not), the runners', and the
+# mocking libraries'.
+NODE_MODULES = frozenset(
+    {
+        "assert", "async_hooks", "buffer", "child_process", "cluster", "console",
+        "constants", "crypto", "dgram", "diagnostics_channel", "dns", "domain", "events",
+        "fs", "http", "http2", "https", "inspector", "module", "net", "os", "path",
+        "perf_hooks", "process", "punycode", "querystring", "readline", "repl", "stream",
+        "string_decoder", "sys", "timers", "tls", "trace_events", "tty", "url", "util",
+        "v8", "vm", "wasi", "worker_threads", "zlib",
+    }
+)  # fmt: skip
+MOCKING_MODULES = frozenset(
+    {
+        "sinon", "nock", "proxyquire", "testdouble", "esmock", "mock-fs", "msw", "jest-mock",
+        "mockdate", "timekeeper", "@sinonjs/fake-timers", "undici-mock", "fetch-mock",
+    }
+)  # fmt: skip
+# Method names that write into what they are called on (`REGISTRY.push(x)`):
+# such a call changes shared state whatever module the object comes from.
+WRITING_METHODS = frozenset(
+    {
+        "push", "unshift", "splice", "pop", "shift", "set", "add", "delete", "clear",
+        "assign", "defineProperty", "defineProperties", "setPrototypeOf", "register",
+        "use", "on", "once", "addListener", "prependListener", "emit", "install",
+        "enable", "disable", "mock", "stub", "spyOn", "replace", "restore", "start",
+        "listen", "write", "append", "patch", "inject", "extend",
+    }
+)  # fmt: skip
+
+
+def shared_module(module: str) -> bool:
+    """Whether calling into `module` may act on the process's shared state
+    (`NODE_MODULES`, `MOCKING_MODULES`, a runner's)."""
+    top = module.removeprefix("node:").split("/")[0]
+    return (
+        module.startswith(("node:", "bun:"))
+        or top in NODE_MODULES
+        or module in MOCKING_MODULES
+        or module in RUNNER_MODULES
+    )
 
 
 class Loading:
@@ -33,6 +76,7 @@ class Loading:
     def __init__(self, source: ParsedText, untrusted: frozenset[str], names: Names) -> None:
         self.source = source
         self.untrusted = untrusted
+        self.names = names
         self.pure = Pure(source, names)  # what only the platform's built-ins compute
 
     def text(self, node: Node) -> str:
@@ -149,6 +193,59 @@ class Loading:
                 return False
             stack.extend(more)
         return True
+
+    def imported_calls(self, node: Node) -> tuple[str, ...] | None:
+        """The callees, as written, of what may run code when `node` is
+        evaluated, when each is a plain call or `new` of a name another
+        module gives the file (`Names.import_of`), or a member chain of one
+        (`helpers.withServer()`), no module of shared state
+        (`shared_module`) and no writing method (`WRITING_METHODS`), with
+        arguments of the same kind or that only define: `test('x',
+        withServer(), ...)`.  Sorted; () when `node` only defines; None for
+        anything else (a call of a call's result, a tagged template, a
+        getter, a name the file binds itself)."""
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            more = self._inert_parts(current)
+            if more is None:
+                called = self._imported_call(current)
+                if called is None:
+                    return None
+                callee, more = called
+                found.add(callee)
+            stack.extend(more)
+        return tuple(sorted(found))
+
+    def _imported_call(self, node: Node) -> tuple[str, list[Node]] | None:
+        """(callee as written, arguments) of a call `imported_calls` accepts."""
+        if node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            word = ""
+        elif node.type == "new_expression":
+            function = node.child_by_field_name("constructor")
+            word = "new "
+        else:
+            return None
+        args = node.child_by_field_name("arguments")
+        if function is None or (args is not None and args.type != "arguments"):
+            return None
+        root, method = function, ""
+        while root.type == "member_expression":
+            prop = root.child_by_field_name("property")
+            obj = root.child_by_field_name("object")
+            if prop is None or obj is None or prop.type != "property_identifier":
+                return None
+            method = method or self.text(prop)
+            root = obj
+        if root.type != "identifier" or method in WRITING_METHODS:
+            return None
+        module = self.names.import_of(self.text(root))
+        if module is None or shared_module(module):
+            return None
+        callee = word + "".join(self.text(function).split())
+        return callee, named(args) if args is not None else []
 
     def _inert_parts(self, node: Node) -> list[Node] | None:
         """The parts of `node` that must be inert too, or None when `node` may run code."""

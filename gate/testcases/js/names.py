@@ -148,6 +148,20 @@ class Names:
             )
         return self._free[name]
 
+    def import_of(self, name: str) -> str | None:
+        """The module a name comes from when the file's one binding of it is
+        a top-level value import or `const` require of a string (`bound_from`;
+        a require only while the file leaves `require` free) and every other
+        occurrence a plain read; else None, and always in a file whose names
+        are unknown."""
+        if not self.known:
+            return None
+        bindings = [n for n in self._seen.get(name, []) if not _plain_read(n)]
+        found = bound_from(self.source, bindings[0]) if len(bindings) == 1 else None
+        if found is None or (found[2] == "require" and not self.free("require")):
+            return None
+        return found[0]
+
     def within(self, node: Node) -> tuple[str, ...] | None:
         """The distinct module names read in `node`'s source range, in order (None: unknown)."""
         if not self.known:
@@ -320,54 +334,66 @@ def _canonical(source: ParsedText, node: Node, name: str) -> str | None:
     """How `node`, the one binding of `name`, is a canonical import of the
     platform's module for it (`CANONICAL`) at the top level: "import",
     "require" (real only while the file leaves `require` free), or None."""
-    if _imported(source, node, name):
-        return "import"
-    return "require" if _required(source, node, name) else None
+    found = bound_from(source, node)
+    parent = node.parent
+    if found is None or parent is None:
+        return None
+    if parent.type == "import_specifier" and parent.child_by_field_name("alias") is not None:
+        return None  # `import { X as Buffer }` binds another export
+    module, how, word = found
+    return word if CANONICAL.get((name, module)) == how else None
 
 
-def _imported(source: ParsedText, node: Node, name: str) -> bool:
+_IMPORT_HOW = {"import_clause": "default", "import_specifier": "named"}
+
+
+def bound_from(source: ParsedText, node: Node) -> tuple[str, str, str] | None:
+    """(module, how, word) when the identifier `node` is the name a
+    top-level value import or `const` require of a string binds: how is
+    "default" (`import x from 'm'`, `const x = require('m')`), "named"
+    (`import { x } from 'm'`, `import { y as x }`, `const { x } =
+    require('m')`) or "namespace" (`import * as x from 'm'`); word is
+    "import" or "require".  None for anything else (a type import, the
+    imported name beside its alias, `const { y: x } = require('m')`)."""
     parent = node.parent
     if parent is None:
-        return False
-    if parent.type == "import_clause" or parent.type == "import_specifier":
+        return None
+    if parent.type in ("import_clause", "import_specifier", "namespace_import"):
+        if parent.type == "import_specifier":
+            alias = parent.child_by_field_name("alias")
+            if alias is not None and alias != node:
+                return None
+            if any(c.type == "type" for c in parent.children):
+                return None
         statement: Node | None = parent
         while statement is not None and statement.type != "import_statement":
             statement = statement.parent
         if statement is None or statement.parent is None or statement.parent.type != "program":
-            return False
+            return None
         where = statement.child_by_field_name("source")
-        how = "default" if parent.type == "import_clause" else "named"
-        if parent.type == "import_specifier" and parent.child_by_field_name("alias") is not None:
-            return False
-        if any(c.type == "type" for c in statement.children):
-            return False
-        return where is not None and CANONICAL.get((name, source.text(where)[1:-1])) == how
-    return False
-
-
-def _required(source: ParsedText, node: Node, name: str) -> bool:
-    parent = node.parent
-    if parent is None:
-        return False
+        if where is None or any(c.type == "type" for c in statement.children):
+            return None
+        how = _IMPORT_HOW.get(parent.type, "namespace")
+        return source.text(where)[1:-1], how, "import"
     declarator = parent.parent if parent.type == "object_pattern" else parent
     if declarator is None or declarator.type != "variable_declarator":
-        return False
+        return None
     declaration = declarator.parent
     if declaration is None or declaration.parent is None or declaration.parent.type != "program":
-        return False
+        return None
     if declaration.type != "lexical_declaration" or declaration.children[0].type != "const":
-        return False
+        return None
     value = declarator.child_by_field_name("value")
     if value is None or value.type != "call_expression":
-        return False
+        return None
     function = value.child_by_field_name("function")
     args = value.child_by_field_name("arguments")
     parts = named(args) if args is not None else []
     if function is None or source.text(function) != "require" or len(parts) != 1:
-        return False
+        return None
     if parts[0].type != "string":
-        return False
+        return None
     how = "named" if parent.type == "object_pattern" else "default"
     if how == "default" and declarator.child_by_field_name("name") != node:
-        return False
-    return CANONICAL.get((name, source.text(parts[0])[1:-1])) == how
+        return None
+    return source.text(parts[0])[1:-1], how, "require"

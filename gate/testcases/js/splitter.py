@@ -106,7 +106,10 @@ class Splitter:
         role: str,
         binds: Iterable[str] = (),
         code: str | None = None,
+        calls: tuple[str, ...] | None = None,
     ) -> None:
+        """A unit; `calls`: the other modules' callees that alone make a
+        COLLECTION unit so, which is a CASE but for them (`Unit.calls`)."""
         unique, n = self._keys.add(key)
         self.found.append(
             Unit(
@@ -117,6 +120,8 @@ class Splitter:
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
                 uses=self.names.within(node),
+                calls=calls,
+                quiet=CASE if calls else "",
             )
         )
 
@@ -290,7 +295,8 @@ class Splitter:
         runs = self.runs_at_collection(call, callback=None)
         focused = call.root in FOCUSED or "only" in call.modifiers
         role = COLLECTION if focused or runs else CASE
-        self.add(node, f"{TESTS[call.root]} {label}", label, role)
+        calls = self.made_calls(call) if runs and not focused else None
+        self.add(node, f"{TESTS[call.root]} {label}", label, role, calls=calls or None)
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
         title = self.title(call)
@@ -327,20 +333,35 @@ class Splitter:
             return text[1:-1]
         return text
 
+    def loaded(self, call: Call, callback: Node | None) -> list[Node]:
+        """What of a test or describe call runs when the file is loaded: its
+        curried tables and its arguments (title, options), not its functions
+        (a test's callback runs later, a describe's `callback` body is split
+        into units)."""
+        parts = [
+            a
+            for args in call.curried
+            for a in ([args] if args.type == "template_string" else named(args))
+        ]
+        return parts + [a for a in call.args if a is not callback and a.type not in FUNCTIONS]
+
     def runs_at_collection(self, call: Call, callback: Node | None) -> bool:
-        """Whether a test or describe call's own arguments (title, table,
-        options) may run code when the file is loaded; a test's callback runs
-        later, a describe's `callback` body is split into units."""
-        for args in call.curried:
-            parts = [args] if args.type == "template_string" else named(args)
-            if not all(self.loading.inert(a) for a in parts):
-                return True
-        for arg in call.args:
-            if arg is callback or arg.type in FUNCTIONS:
-                continue
-            if not self.loading.inert(arg):
-                return True
-        return False
+        """Whether a test or describe call's own arguments (`loaded`) may run
+        code when the file is loaded."""
+        return not all(self.loading.inert(a) for a in self.loaded(call, callback))
+
+    def made_calls(self, call: Call) -> tuple[str, ...] | None:
+        """The callees of what a test call's own arguments run when the file
+        is loaded, when all are other modules' callables called plainly
+        (`Loading.imported_calls`: AVA's `test('x', withServer(), ...)`);
+        None for any other code."""
+        found: set[str] = set()
+        for arg in self.loaded(call, None):
+            callees = self.loading.imported_calls(arg)
+            if callees is None:
+                return None
+            found.update(callees)
+        return tuple(sorted(found))
 
     def export(self, node: Node, path: tuple[str, ...]) -> None:
         declaration = node.child_by_field_name("declaration")
