@@ -267,8 +267,10 @@ def test_node_test_file() -> None:
         ("import mock from node:test", SUPPORT),
         ("import assert from node:assert/strict", SUPPORT),
         ("test top", CASE),  # t.test and mock calls inside run with the test
-        ("statement for_in_statement", COLLECTION),
-        ("statement [1, 2].forEach", COLLECTION),
+        ("loop for (const n of [1, 2])", SUPPORT),  # a loop over a literal table
+        ("test for (const n of [1, 2]) > `loop ${n}`", CASE),
+        ("loop [1, 2].forEach(n)", SUPPORT),
+        ("it [1, 2].forEach(n) > `each ${n}`", CASE),
     ]
     assert [u.binds for u in found[:4]] == [("test",), ("describe",), ("it",), ("mock",)]
 

@@ -38,6 +38,7 @@ keeps the word rule.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import ParsedText, captures, named
@@ -161,6 +162,39 @@ class Names:
         if found is None or (found[2] == "require" and not self.free("require")):
             return None
         return found[0]
+
+    def const_value(self, name: str) -> Node | None:
+        """The value of `name` when the file's one binding of it is a
+        top-level `const name = value` and every other occurrence a plain
+        read; else None, and always in a file whose names are unknown."""
+        if not self.known:
+            return None
+        bindings = [n for n in self._seen.get(name, []) if not _plain_read(n)]
+        if len(bindings) != 1:
+            return None
+        declarator = bindings[0].parent
+        if declarator is None or declarator.type != "variable_declarator":
+            return None
+        if declarator.child_by_field_name("name") != bindings[0]:
+            return None
+        declaration = declarator.parent
+        if declaration is None or declaration.type != "lexical_declaration":
+            return None
+        if declaration.children[0].type != "const" or declaration.parent is None:
+            return None
+        if declaration.parent.type != "program":
+            return None
+        return declarator.child_by_field_name("value")
+
+    def rebound_within(self, node: Node, names: Iterable[str]) -> set[str]:
+        """Which of `names` an occurrence inside `node` binds or assigns (is
+        no plain read): there a name may hold anything."""
+        return {
+            name
+            for name in names
+            for n in self._seen.get(name, [])
+            if node.start_byte <= n.start_byte < node.end_byte and not _plain_read(n)
+        }
 
     def within(self, node: Node) -> tuple[str, ...] | None:
         """The distinct module names read in `node`'s source range, in order (None: unknown)."""
@@ -290,6 +324,7 @@ _READ_FIELDS = frozenset(
         ("variable_declarator", "value"),
         ("pair", "value"),
         ("assignment_expression", "right"),
+        ("for_in_statement", "right"),
     }
 )
 _READ_PARENTS = frozenset(

@@ -129,6 +129,9 @@ class Pure:
     def __init__(self, source: ParsedText, names: Names) -> None:
         self.source = source
         self.names = names
+        # Names that hold a literal where the code being read runs: the row
+        # names of a loop over a literal table (`gate.testcases.js.tables`).
+        self.literal_names: frozenset[str] = frozenset()
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -155,7 +158,10 @@ class Pure:
                 p for sub in named(node) if sub.type == "template_substitution" for p in named(sub)
             ]
         if kind == "identifier":
-            return [] if self.text(node) in NAMES and self.names.free(self.text(node)) else None
+            name = self.text(node)
+            if name in self.literal_names:
+                return []
+            return [] if name in NAMES and self.names.free(name) else None
         if kind == "unary_expression" and _typeof_name(node):
             return []  # a string, whatever the name holds
         if kind in ("unary_expression", "binary_expression"):

@@ -25,6 +25,7 @@ from gate.testcases.js.frameworks import (
 )
 from gate.testcases.js.loading import Loading
 from gate.testcases.js.names import FUNCTIONS, Names, pattern_names
+from gate.testcases.js.tables import TableLoop, table_loop
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -145,7 +146,12 @@ class Splitter:
 
     def statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
         kind = node.type
-        if kind == "expression_statement":
+        loop = None
+        if kind in ("for_in_statement", "expression_statement"):
+            loop = table_loop(self.source, self.names, self.loading, node)
+        if loop is not None:
+            self.loop(node, loop, path, depth)
+        elif kind == "expression_statement":
             self.expression_statement(node, path, depth)
         elif kind == "export_statement":
             self.export(node, path)
@@ -271,7 +277,11 @@ class Splitter:
 
     def expression_statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
         inner = named(node)
-        expr = inner[0] if len(inner) == 1 else None
+        self.expression(node, inner[0] if len(inner) == 1 else None, path, depth)
+
+    def expression(self, node: Node, expr: Node | None, path: tuple[str, ...], depth: int) -> None:
+        """The unit of a statement `node` that is the expression `expr` (an
+        arrow function's expression body is both)."""
         if expr is not None and expr.type in ("internal_module", "module"):
             label = _joined(path, "".join(self.name_of(expr)) or expr.type)
             self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
@@ -323,6 +333,29 @@ class Splitter:
         )
         self.add(node, key, label, COLLECTION if focused or runs else SUPPORT, code=frame)
         self.statements(body.children, inner, depth + 1)
+
+    def loop(self, node: Node, loop: TableLoop, path: tuple[str, ...], depth: int) -> None:
+        """A loop over a literal table (`gate.testcases.js.tables`): its
+        frame (the header, the table written in it) one unit, its body split
+        as a describe's, with the row names that hold literals pure there."""
+        inner = (*path, loop.label)
+        label = " > ".join(inner)
+        body = loop.body
+        block = body.type == "statement_block"  # else an arrow function's expression
+        frame = self.source.span(node.start_byte, body.start_byte + block) + self.source.span(
+            body.end_byte - block, node.end_byte
+        )
+        self.add(node, f"loop {label}", label, SUPPORT, code=frame)
+        pure = self.loading.pure
+        outer = pure.literal_names
+        pure.literal_names = outer | loop.literals
+        try:
+            if block:
+                self.statements(body.children, inner, depth + 1)
+            else:
+                self.expression(body, body, inner, depth + 1)
+        finally:
+            pure.literal_names = outer
 
     def title(self, call: Call) -> str:
         if not call.args:
