@@ -28,6 +28,13 @@ LOOPS = [
     ("", "['chunked', 'gzip, chunked'].forEach(function (n) {{\n{body}\n}});"),
     ("const TE = ['chunked'];", "TE.forEach((n) => {{\n{body}\n}});"),
     ("", "[[1, [2, 3]]].forEach(([n, [a, b]]) => {{\n{body}\n}});"),
+    ("let SEEDS = [1, 2];", "for (const n of SEEDS) {{\n{body}\n}}"),
+    # Mocha's style: the table a `var` of the describe around the loop
+    (
+        "",
+        "describe('res', function () {{\n  var TE = ['chunked', 'gzip'];\n"
+        "  TE.forEach(function (n) {{\n{body}\n  }});\n}});",
+    ),
 ]
 # What a loop's body defines, substituting the row's literal `n`.
 BODIES = [
@@ -76,7 +83,9 @@ def test_a_changed_table_changes_the_tests_it_defines() -> None:
 NO_TABLE = [
     ("import { ROWS } from './rows.js';", "for (const n of ROWS) {{\n{body}\n}}"),
     ("const ROWS = makeRows();", "for (const n of ROWS) {{\n{body}\n}}"),
-    ("let ROWS = [1];", "for (const n of ROWS) {{\n{body}\n}}"),
+    ("let ROWS = [1];\nROWS = makeRows();", "for (const n of ROWS) {{\n{body}\n}}"),
+    ("var ROWS = [1];\nfunction f() { ROWS = make(); }", "ROWS.forEach((n) => {{\n{body}\n}});"),
+    ("function f() { const ROWS = [1]; }", "for (const n of ROWS) {{\n{body}\n}}"),
     (
         "const ROWS = [1];\nfunction f(ROWS) { return ROWS; }",
         "for (const n of ROWS) {{\n{body}\n}}",
@@ -107,6 +116,11 @@ def test_a_loop_that_may_run_code_stays_collection_time_code(before: str, loop: 
     assert not any(u.code.startswith("for (") and u.role == SUPPORT for u in units(text, ".ts"))
     assert not any(".forEach(" in u.name and u.role == SUPPORT for u in units(text, ".ts"))
     assert reaching("test/new.ts", units(text, ".ts")), "a new file's loop reaches other tests"
+
+
+def test_a_table_declared_after_the_loop_is_no_table() -> None:
+    text = f"{HEADER}for (const n of ROWS) {{\n{BODIES[0]}\n}}\nvar ROWS = [1];\n"
+    assert not any(u.key.startswith("loop ") for u in units(text, ".ts"))
 
 
 # Inside a loop over a literal table, code that runs at load is still code.

@@ -163,10 +163,12 @@ class Names:
             return None
         return found[0]
 
-    def const_value(self, name: str) -> Node | None:
-        """The value of `name` when the file's one binding of it is a
-        top-level `const name = value` and every other occurrence a plain
-        read; else None, and always in a file whose names are unknown."""
+    def declared_value(self, name: str, at: Node) -> Node | None:
+        """The value `name` holds where `at` runs, when the file's one
+        binding of it is a `const`, `let` or `var` declarator before `at`,
+        at the top level or in a block around `at`, and every other
+        occurrence a plain read (it is never assigned); else None, and
+        always in a file whose names are unknown."""
         if not self.known:
             return None
         bindings = [n for n in self._seen.get(name, []) if not _plain_read(n)]
@@ -178,11 +180,12 @@ class Names:
         if declarator.child_by_field_name("name") != bindings[0]:
             return None
         declaration = declarator.parent
-        if declaration is None or declaration.type != "lexical_declaration":
+        if declaration is None or declaration.type not in _DECLARATIONS:
             return None
-        if declaration.children[0].type != "const" or declaration.parent is None:
+        scope = declaration.parent
+        if scope is None or scope.type not in ("program", "statement_block"):
             return None
-        if declaration.parent.type != "program":
+        if declaration.end_byte > at.start_byte or at.end_byte > scope.end_byte:
             return None
         return declarator.child_by_field_name("value")
 
@@ -379,6 +382,7 @@ def _canonical(source: ParsedText, node: Node, name: str) -> str | None:
     return word if CANONICAL.get((name, module)) == how else None
 
 
+_DECLARATIONS = ("lexical_declaration", "variable_declaration")
 _IMPORT_HOW = {"import_clause": "default", "import_specifier": "named"}
 
 

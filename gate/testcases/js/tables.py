@@ -11,8 +11,9 @@ a changed unit.  A loop is one only when running it runs none of the file's
 or the project's code:
 
 * the table is an array or object literal (`Object.entries`, `.keys` or
-  `.values` of one, with `Object` the global), written in the loop or bound
-  by the file's one top-level `const` of that name (`Names.const_value`);
+  `.values` of one, with `Object` the global), written in the loop or the
+  value of the file's one binding of that name, a declaration before the
+  loop in a block around it that nothing assigns (`Names.declared_value`);
   every part of it only defines (`Loading.inert`), and no object in it has
   a method, a getter, a spread or a computed key (destructuring a row reads
   its properties);
@@ -157,7 +158,7 @@ def _rows(source: ParsedText, names: Names, loading: Loading, table: Node) -> li
             raise _NotATable
         entries, table = source.text(prop), parts[0]
     if table.type == "identifier":
-        value = names.const_value(source.text(table))
+        value = names.declared_value(source.text(table), table)
         if value is None:
             raise _NotATable
         table = value
