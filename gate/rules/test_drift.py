@@ -52,7 +52,11 @@ modules where those are installed.  It fails when:
   another module or through an attribute or item (`mod.attr = x`,
   `sys.path.insert(...)`, `os.environ[...] = x`),
   `if`/`try`/`with`/loops at module level (not an `if TYPE_CHECKING:`
-  holding only imports, with no `else`: it never runs), a star or
+  holding only imports, with no `else`: it never runs; in JavaScript and
+  TypeScript not a loop over a literal table that defines tests, `for
+  (const n of [1, 2]) { test(...) }` or `ROWS.forEach(...)` with `ROWS`
+  a literal the file declares once, which is opened as a describe is:
+  its tests are cases, a changed table a changed unit), a star or
   `__future__` import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
   decorator that is not a fixture's, a mark's or a plain standard
   wrapper (imported from pytest, unittest, functools, hypothesis and the
@@ -67,7 +71,11 @@ modules where those are installed.  It fails when:
   the existing ones do); a write (`REG.append`), `os`, `sys`, `mock`,
   `pytest`, a method of what such a call returned, a callable the file
   defines, or a call the base makes only at module level keeps it
-  collection-time code.  A module-level value or class attribute
+  collection-time code; so for a new JavaScript or TypeScript test whose
+  own arguments call only what the file imports and a base test's
+  arguments already call (AVA's `test('x', withServer(), ...)`; not
+  Node's own modules, a runner's, a mocking library's, a writing method
+  such as `REG.push`, nor a method of a call's result).  A module-level value or class attribute
   computed by such pure calls (`ROOT = Path(__file__).parent`,
   `field(default_factory=list)`) runs
   nothing; one computed by any other call does; and any
