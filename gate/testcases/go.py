@@ -31,7 +31,11 @@ spec takes its value from its place (`iota`, or a spec without a value).
   changes that type's method set, which interfaces and reflection see; an
   import binds its package name: the alias, or the
   path's last element without a `.vN`/`/vN` version and `go-` prefix; a
-  dot import binds `.`).
+  dot import binds `.`).  `uses` are the identifiers, type and package
+  names of its code (not a selector's field, a string or a comment): Go
+  resolves every name statically, so a word in `"net/http"` or a comment
+  reads nothing, and a new `import "net"` beside it changes no existing
+  code.
 
 `Unparsable` when the grammar is not installed or the tree has an ERROR
 or MISSING node.
@@ -41,10 +45,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import ParsedText, UniqueKeys, named, parse
+from gate.testcases._treesitter import ParsedText, UniqueKeys, captures, named, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -74,6 +79,11 @@ SUITE_HOOKS = frozenset(
     }
 )
 _VERSION = re.compile(r"v[0-9]+")
+# The names Go code reads: identifiers, type names and package names, and
+# the predeclared `nil`, `true`, `false`, `iota` (a package may declare its
+# own), not a selector's field (`x.net`), a string (`"net/http"`) or a comment.
+_NAMES = """[(identifier) (type_identifier) (package_identifier) (nil) (true) (false) (iota)]
+@name"""
 
 
 def units(text: str) -> tuple[Unit, ...]:
@@ -100,6 +110,17 @@ class _Splitter:
         self.source = source
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
+        named_nodes = sorted(
+            (n.start_byte, source.text(n)) for n in captures(source, _NAMES).get("name", [])
+        )
+        self._starts = [start for start, _ in named_nodes]
+        self._names = [name for _, name in named_nodes]
+
+    def uses(self, node: Node) -> tuple[str, ...]:
+        """The distinct names `node`'s code reads (`_NAMES`), in order."""
+        low = bisect_left(self._starts, node.start_byte)
+        high = bisect_left(self._starts, node.end_byte)
+        return tuple(dict.fromkeys(self._names[low:high]))
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -114,6 +135,7 @@ class _Splitter:
                 code=self.text(node),
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
+                uses=self.uses(node),
             )
         )
 

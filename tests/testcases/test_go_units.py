@@ -404,3 +404,63 @@ def test_editing_a_function_changes_its_unit(data: st.DataObject) -> None:
     )
     after = {(u.key, u.code) for u in units(text.replace(code, edit, 1))}
     assert before - after
+
+
+GO_BASE = """\
+package gin
+
+import (
+	"net/http"
+	"testing"
+)
+
+// Hijack returns a net.Conn, as the net package says.
+func TestWriter(t *testing.T) {
+	w := writer{}
+	if w.net != 1 || len(w.name) > 0 || !true {
+		var err error = nil
+		t.Fatal(err, http.StatusOK)
+	}
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        'import "net"',
+        'import net "example.com/othernet"',
+        "func net() int { return 1 }",
+        "type Hijack struct{}",
+        "const StatusOK = 3",
+    ],
+)
+def test_a_name_in_a_string_a_comment_or_a_field_is_read_by_no_code(added: str) -> None:
+    """`"net/http"`, `// ... net package` and `w.net` read no package-level
+    `net`: a new one changes no existing test."""
+    from gate.testcases import compare
+
+    new = f"{added}\n\nfunc TestNew(t *testing.T) {{}}\n\n"
+    head = GO_BASE.replace("func TestWriter", f"{new}func TestWriter")
+    found = compare(units(GO_BASE), units(head))
+    assert found.ok and found.added == ("TestNew",), found.summary()
+
+
+@pytest.mark.parametrize(
+    ("added", "name"),
+    [
+        ("func len(s string) int { return 0 }", "len"),
+        ("type error interface{}", "error"),
+        ("var nil = 1", "nil"),
+        ("const true = false", "true"),
+        ("type writer struct{ net, name int }", "writer"),
+    ],
+)
+def test_a_name_existing_code_reads_is_drift(added: str, name: str) -> None:
+    """A package-level `len`, `error` or `nil` shadows the builtin that the
+    existing test reads; `writer` is a type it uses."""
+    from gate.testcases import compare
+
+    head = GO_BASE.replace("func TestWriter", f"{added}\n\nfunc TestWriter")
+    summary = compare(units(GO_BASE), units(head)).summary()
+    assert f"binds {name}" in summary, summary
