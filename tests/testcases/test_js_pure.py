@@ -34,6 +34,7 @@ PURE = [
     "typeof WeakRef !== 'undefined' && 1",
     "'abc'.toUpperCase().startsWith('A')",
     "String(1).padStart(3, '0')",
+    "new URL('x', import.meta.url)",
 ]
 RUNS = [
     "process.mainModule",  # not a read the list allows
@@ -44,7 +45,7 @@ RUNS = [
     "Buffer.from(x)",
     "Buffer.from([x])",
     "new Error(x)",
-    "new URL('x', import.meta.url)",
+    "new URL(x, import.meta.url)",
     "'a'.constructor.constructor('code')",
     "'a'.replace('a', () => evil())",
     "process.env[key]",
@@ -139,3 +140,65 @@ def test_a_second_binding_of_the_platforms_module_is_not_trusted() -> None:
     function makes `process` the file's own name."""
     before = "import process from 'node:process';\nfunction f() { process = fake; }"
     assert _role("const a = process.platform;", before=before) == COLLECTION
+
+
+# (how the file gets a Node module or its function, a value it computes).
+FROM_MODULES = [
+    ("import path from 'node:path';", "path.join(__dirname, 'fixtures')"),
+    ("import * as path from 'path';", "path.resolve(path.dirname(import.meta.filename), '..')"),
+    ("const path = require('node:path');", "path.posix.join('a', path.sep)"),
+    ("import { join } from 'node:path';", "join('a', 'b')"),
+    ("import { join as j } from 'node:path';", "j('a', 'b')"),
+    ("const { join } = require('path');", "join('a', 'b')"),
+    ("import { fileURLToPath } from 'node:url';", "fileURLToPath(new URL('.', import.meta.url))"),
+    ("import os from 'node:os';", "os.tmpdir() + os.EOL"),
+]
+# The same calls through a module or a name that is not Node's.
+NOT_FROM_MODULES = [
+    ("import path from './path.js';", "path.join('a')"),
+    ("import path from 'path-browserify';", "path.join('a')"),
+    ("import fs from 'node:fs';", "fs.readFileSync('a')"),
+    ("import { readFileSync as join } from 'node:fs';", "join('a')"),
+    ("import { join } from 'node:path';\nfunction f() { join = evil; }", "join('a')"),
+    ("import type path from 'node:path';", "path.join('a')"),
+    ("const { join: j } = require('path');", "j('a')"),
+    ("const require = make();\nconst path = require('node:path');", "path.join('a')"),
+    ("import path from 'node:path';", "path.join(x)"),
+    ("import path from 'node:path';", "path.join.call(null, 'a')"),
+    ("import path from 'node:path';", "path.foo.join('a')"),
+    ("import { posix } from 'node:path';", "posix.join('a')"),
+]
+
+
+@pytest.mark.parametrize(("imported", "value"), FROM_MODULES)
+def test_a_node_path_computation_only_defines(imported: str, value: str) -> None:
+    assert _role(f"const a = {value};", before=imported) == SUPPORT
+    # and a name the file declares once with it is a pure value too
+    assert _role("const b = `${a}/x`;", before=f"{imported}\nconst a = {value};") == SUPPORT
+
+
+@pytest.mark.parametrize(("imported", "value"), NOT_FROM_MODULES)
+def test_the_same_call_through_another_module_may_run_code(imported: str, value: str) -> None:
+    assert _role(f"const a = {value};", before=imported) == COLLECTION
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "let a = 'x';\na = evil();",  # assigned again
+        "let a = 'x';\nfunction f() { a++; }",
+        "const a = { toString() { return evil(); } };",  # an object, not a pure value
+        "const a = make();",
+        "function f(a) {}\nconst a = 'x';",  # a second binding anywhere
+        "{ const a = 'x'; }",  # in a block that is not around the read
+    ],
+)
+def test_a_name_without_one_pure_declaration_is_no_pure_value(before: str) -> None:
+    module = "export {};\n"  # a module: its names are known
+    assert _role("const b = `${a}`;", before=module + "const a = 'x';") == SUPPORT
+    assert _role("const b = `${a}`;", before=module + before) == COLLECTION
+
+
+def test_a_name_declared_after_its_read_is_no_pure_value() -> None:
+    found = units("const b = `${a}`;\nconst a = 'x';\nexport {};\n", ".ts")
+    assert next(u.role for u in found if u.code.startswith("const b")) == COLLECTION

@@ -149,9 +149,9 @@ class Names:
             )
         return self._free[name]
 
-    def import_of(self, name: str) -> str | None:
-        """The module a name comes from when the file's one binding of it is
-        a top-level value import or `const` require of a string (`bound_from`;
+    def imported(self, name: str) -> tuple[str, str] | None:
+        """(module, export) when the file's one binding of `name` is a
+        top-level value import or `const` require of a string (`bound_from`;
         a require only while the file leaves `require` free) and every other
         occurrence a plain read; else None, and always in a file whose names
         are unknown."""
@@ -161,7 +161,12 @@ class Names:
         found = bound_from(self.source, bindings[0]) if len(bindings) == 1 else None
         if found is None or (found[2] == "require" and not self.free("require")):
             return None
-        return found[0]
+        return found[0], found[1]
+
+    def import_of(self, name: str) -> str | None:
+        """The module `name` is imported from (`imported`), or None."""
+        found = self.imported(name)
+        return found[0] if found is not None else None
 
     def declared_value(self, name: str, at: Node) -> Node | None:
         """The value `name` holds where `at` runs, when the file's one
@@ -373,37 +378,39 @@ def _canonical(source: ParsedText, node: Node, name: str) -> str | None:
     platform's module for it (`CANONICAL`) at the top level: "import",
     "require" (real only while the file leaves `require` free), or None."""
     found = bound_from(source, node)
-    parent = node.parent
-    if found is None or parent is None:
+    if found is None:
         return None
-    if parent.type == "import_specifier" and parent.child_by_field_name("alias") is not None:
-        return None  # `import { X as Buffer }` binds another export
-    module, how, word = found
-    return word if CANONICAL.get((name, module)) == how else None
+    module, export, word = found
+    how = "default" if export == DEFAULT else "named" if export == name else None
+    return word if how is not None and CANONICAL.get((name, module)) == how else None
 
 
 _DECLARATIONS = ("lexical_declaration", "variable_declaration")
-_IMPORT_HOW = {"import_clause": "default", "import_specifier": "named"}
+DEFAULT = "default"  # the export `import x from 'm'` and `const x = require('m')` take
+NAMESPACE = "*"  # what `import * as x from 'm'` takes
 
 
 def bound_from(source: ParsedText, node: Node) -> tuple[str, str, str] | None:
-    """(module, how, word) when the identifier `node` is the name a
-    top-level value import or `const` require of a string binds: how is
-    "default" (`import x from 'm'`, `const x = require('m')`), "named"
-    (`import { x } from 'm'`, `import { y as x }`, `const { x } =
-    require('m')`) or "namespace" (`import * as x from 'm'`); word is
-    "import" or "require".  None for anything else (a type import, the
-    imported name beside its alias, `const { y: x } = require('m')`)."""
+    """(module, export, word) when the identifier `node` is the name a
+    top-level value import or `const` require of a string binds: export is
+    `DEFAULT` (`import x from 'm'`, `const x = require('m')`), `NAMESPACE`
+    (`import * as x from 'm'`) or the name taken (`y` for `import { y as x
+    } from 'm'`, `x` for `const { x } = require('m')`); word is "import" or
+    "require".  None for anything else (a type import, the imported name
+    beside its alias, `const { y: x } = require('m')`)."""
     parent = node.parent
     if parent is None:
         return None
     if parent.type in ("import_clause", "import_specifier", "namespace_import"):
+        export = DEFAULT if parent.type == "import_clause" else NAMESPACE
         if parent.type == "import_specifier":
             alias = parent.child_by_field_name("alias")
-            if alias is not None and alias != node:
+            taken = parent.child_by_field_name("name")
+            if (alias is not None and alias != node) or taken is None:
                 return None
             if any(c.type == "type" for c in parent.children):
                 return None
+            export = source.text(taken)
         statement: Node | None = parent
         while statement is not None and statement.type != "import_statement":
             statement = statement.parent
@@ -412,8 +419,7 @@ def bound_from(source: ParsedText, node: Node) -> tuple[str, str, str] | None:
         where = statement.child_by_field_name("source")
         if where is None or any(c.type == "type" for c in statement.children):
             return None
-        how = _IMPORT_HOW.get(parent.type, "namespace")
-        return source.text(where)[1:-1], how, "import"
+        return source.text(where)[1:-1], export, "import"
     declarator = parent.parent if parent.type == "object_pattern" else parent
     if declarator is None or declarator.type != "variable_declarator":
         return None
@@ -432,7 +438,8 @@ def bound_from(source: ParsedText, node: Node) -> tuple[str, str, str] | None:
         return None
     if parts[0].type != "string":
         return None
-    how = "named" if parent.type == "object_pattern" else "default"
-    if how == "default" and declarator.child_by_field_name("name") != node:
+    if parent.type == "object_pattern":
+        return source.text(parts[0])[1:-1], source.text(node), "require"
+    if declarator.child_by_field_name("name") != node:
         return None
-    return source.text(parts[0])[1:-1], how, "require"
+    return source.text(parts[0])[1:-1], DEFAULT, "require"

@@ -18,14 +18,25 @@ A value is pure when it is made of:
 * calls of `Number`, `String`, `Boolean`, `parseInt`, `parseFloat`,
   `isNaN`, `isFinite`, `Symbol`, `Symbol.for`, `Math`'s functions,
   `Number.parse*`/`Number.is*`, `String.fromCharCode`, `Buffer.from`,
-  `Buffer.alloc`, `Buffer.byteLength`, and `new` of the `Error` family,
-  with pure arguments (`Buffer.from` also an array of them);
+  `Buffer.alloc`, `Buffer.byteLength`, and `new` of the `Error` family
+  and of `URL`, with pure arguments (`Buffer.from` also an array of them);
+* calls of Node's path functions (`path.join`, `.resolve`, `.dirname`,
+  ...; `path.posix` and `path.win32` too), `url.fileURLToPath` and
+  `pathToFileURL`, `os.tmpdir()` and a few more facts of the machine, and
+  reads of `path.sep`, `path.delimiter` and `os.EOL`, with pure
+  arguments, through the file's one import or require of that module or
+  of that function (`MODULE_FUNCTIONS`, `Names.imported`);
 * string methods (`split`, `slice`, `startsWith`, `toLowerCase`, ...) on
   a pure value with pure arguments, `.length` of one, and a pure
   subscript of one (`split('.')[0]`).
 
 A name (a variable, an object) is no pure value: its `valueOf` or
-`toString` may be the file's own code.  And each built-in counts only
+`toString` may be the file's own code; but for a name whose one
+declaration in the file, before the read and in a block around it, gives
+it a pure value that nothing assigns again (`Names.declared_value`:
+`const __dirname = path.dirname(fileURLToPath(import.meta.url))`), and a
+row name of a loop over a literal table that holds a literal in every row
+(`literal_names`).  And each built-in counts only
 where the file never binds its name (`Names.free`: every occurrence of
 `process`, `Buffer`, `Number`, ... is a plain read), so `const process =
 fake` or `import { Buffer } from './mine'` makes every use of that name
@@ -37,7 +48,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import ParsedText, named
-from gate.testcases.js.names import Names
+from gate.testcases.js.names import DEFAULT, NAMESPACE, Names
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -91,8 +102,37 @@ FUNCTIONS = frozenset(
     }
 )
 CONSTRUCTORS = frozenset(
-    {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "URIError"}
+    {"Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "URIError", "URL"}
 )
+# Node's modules whose functions compute a value from their arguments and
+# the process's fixed facts alone (`path.join(__dirname, 'fixtures')`,
+# `fileURLToPath(import.meta.url)`, `os.tmpdir()`), by module (`node:` or
+# not); `MODULE_READS`: the constants read on them.  Called through the
+# file's one import or require of that module (`Names.imported`): the
+# module object (`import path from 'node:path'`, `* as path`, `const path =
+# require('path')`, and `path.posix`, `path.win32`) or the function itself
+# (`import { join } from 'node:path'`).
+MODULE_FUNCTIONS = {
+    "path": frozenset(
+        {
+            "join",
+            "resolve",
+            "dirname",
+            "basename",
+            "extname",
+            "relative",
+            "normalize",
+            "isAbsolute",
+            "parse",
+            "format",
+            "toNamespacedPath",
+        }
+    ),
+    "url": frozenset({"fileURLToPath", "pathToFileURL"}),
+    "os": frozenset({"tmpdir", "homedir", "platform", "arch", "type", "release", "endianness"}),
+}
+MODULE_READS = {"path": frozenset({"sep", "delimiter"}), "os": frozenset({"EOL"})}
+_PATH_FLAVOURS = frozenset({"posix", "win32"})
 STRING_METHODS = frozenset(
     {
         "split",
@@ -159,9 +199,11 @@ class Pure:
             ]
         if kind == "identifier":
             name = self.text(node)
-            if name in self.literal_names:
+            if name in self.literal_names or (name in NAMES and self.names.free(name)):
                 return []
-            return [] if name in NAMES and self.names.free(name) else None
+            # the file's one declaration of the name, before here: its value
+            value = self.names.declared_value(name, node)
+            return [value] if value is not None else None
         if kind == "unary_expression" and _typeof_name(node):
             return []  # a string, whatever the name holds
         if kind in ("unary_expression", "binary_expression"):
@@ -187,6 +229,8 @@ class Pure:
             return None
         dotted = self._global(node)
         if dotted is not None and _allowed(dotted):
+            return []
+        if self._from_module(node, MODULE_READS):
             return []
         key = self._key(node)
         if key is None:
@@ -245,12 +289,46 @@ class Pure:
         dotted = f"{root}.{self.text(prop)}"
         return dotted in allowed and self._key(function) is not None and self.names.free(root)
 
+    def _from_module(self, node: Node, allowed: dict[str, frozenset[str]]) -> bool:
+        """Whether `node` names one of `allowed`'s members of a Node module
+        the file imports once (`MODULE_FUNCTIONS`): `join` imported by name,
+        or `path.join`, `path.posix.join` on the module object."""
+        if node.type == "identifier":
+            found = self.names.imported(self.text(node))
+            return found is not None and found[1] in allowed.get(_module(found[0]), ())
+        if node.type != "member_expression":
+            return False
+        prop = node.child_by_field_name("property")
+        obj = node.child_by_field_name("object")
+        if prop is None or obj is None or prop.type != "property_identifier":
+            return False
+        if obj.type == "member_expression":  # path.posix.join
+            flavour = obj.child_by_field_name("property")
+            inner = obj.child_by_field_name("object")
+            if flavour is None or inner is None or self.text(flavour) not in _PATH_FLAVOURS:
+                return False
+            if flavour.type != "property_identifier":
+                return False
+            obj = inner
+            only = "path"
+        else:
+            only = ""
+        if obj.type != "identifier":
+            return False
+        found = self.names.imported(self.text(obj))
+        if found is None or found[1] not in (DEFAULT, NAMESPACE):
+            return False
+        module = _module(found[0])
+        return (not only or module == only) and self.text(prop) in allowed.get(module, ())
+
     def _call(self, node: Node) -> list[Node] | None:
         function = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
         if function is None or args is None or args.type != "arguments":
             return None
         given = named(args)
+        if self._from_module(function, MODULE_FUNCTIONS):
+            return given
         if self._builtin(function, FUNCTIONS):
             if self.text(function) == "Buffer.from" and given and given[0].type == "array":
                 return named(given[0]) + given[1:]
@@ -261,6 +339,11 @@ class Pure:
             if receiver is not None and method in STRING_METHODS:
                 return [receiver, *given]
         return None
+
+
+def _module(name: str) -> str:
+    """A Node module's name without its `node:` scheme (`node:path` -> `path`)."""
+    return name.removeprefix("node:")
 
 
 def _allowed(dotted: str) -> bool:
