@@ -117,6 +117,12 @@ STILL_LOUD = [
     ),
     # a focused test runs alone, whatever its arguments
     ("import { made } from './h.js';", "test.only('b', made(), (t) => {});"),
+    # code of the file's handed to the callee, which may call it at load
+    ("import { made } from './h.js';", "test('b', made(() => evil()), (t) => {});"),
+    ("import { made } from './h.js';", "test('b', made({ f() { evil(); } }), (t) => {});"),
+    ("import { made } from './h.js';", "test('b', made({ cls: class {} }), (t) => {});"),
+    ("import { made } from './h.js';\nfunction hook() {}", "test('b', made(hook), (t) => {});"),
+    ("import { made } from './h.js';\nconst cfg = {};", "test('b', made({ cfg }), (t) => {});"),
 ]
 
 

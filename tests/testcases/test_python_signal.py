@@ -459,6 +459,16 @@ STILL_LOUD = [
         '@pytest.mark.parametrize("q", [make()])\ndef test_b(q):\n    pass\n',
     ),
     ("", "@register(Part(1))\ndef test_b():\n    pass\n"),
+    # code of the file's handed to the callee, which may call it at import
+    ("", '@pytest.mark.parametrize("q", [Part(lambda: 1)])\ndef test_b(q):\n    pass\n'),
+    (
+        "def make():\n    return 1\n",
+        '@pytest.mark.parametrize("q", [Part(make)])\ndef test_b(q):\n    pass\n',
+    ),
+    (
+        "class Hook:\n    pass\n",
+        '@pytest.mark.parametrize("q", [Part(cb=[Hook])])\ndef test_b(q):\n    pass\n',
+    ),
 ]
 # The base makes each of those calls the same way, in a test of its own.
 BASE_CALLS = (

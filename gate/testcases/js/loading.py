@@ -244,8 +244,28 @@ class Loading:
         module = self.names.import_of(self.text(root))
         if module is None or shared_module(module):
             return None
+        given = named(args) if args is not None else []
+        if not all(self._data(a) for a in given):
+            return None
         callee = word + "".join(self.text(function).split())
-        return callee, named(args) if args is not None else []
+        return callee, given
+
+    def _data(self, node: Node) -> bool:
+        """Whether an argument of an imported call hands it no code of the
+        file's: no function, class or method inside, and every name in it
+        imported or a pure value (a callee that calls what it is given, at
+        load, would run the new code)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in FUNCTIONS or current.type in ("class", "method_definition"):
+                return False
+            if current.type in ("identifier", "shorthand_property_identifier"):
+                imported = self.names.import_of(self.text(current)) is not None
+                if not imported and not self.pure.value(current):
+                    return False
+            stack.extend(current.named_children)
+        return True
 
     def _inert_parts(self, node: Node) -> list[Node] | None:
         """The parts of `node` that must be inert too, or None when `node` may run code."""

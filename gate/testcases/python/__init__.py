@@ -99,7 +99,7 @@ import textwrap
 import tokenize
 
 from gate.testcases import SUPPORT, Unit, Unparsable
-from gate.testcases.python.calls import import_origins, imported_names
+from gate.testcases.python.calls import file_names, import_origins, imported_names
 from gate.testcases.python.decorators import mark_aliases, trusted_names
 from gate.testcases.python.scopes import introspects
 from gate.testcases.python.shared import shares_state
@@ -146,6 +146,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.origins = import_origins(tree.body, walked)
     split.aliases = mark_aliases(tree.body, split.origins, walked)
     split.imported = imported_names(tree.body, walked)
+    split.local = file_names(tree.body, walked)
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
     for node in tree.body:
         split.statement(node, test_classes)

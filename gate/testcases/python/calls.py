@@ -274,6 +274,37 @@ def imported_names(body: list[ast.stmt], walked: Walked | None = None) -> frozen
     return frozenset(good - bad)
 
 
+def file_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[str]:
+    """The names the file binds to its own code or values: what module-level
+    statements other than imports bind, and every function and class it
+    defines, at any depth."""
+    walked = walked or Walked()
+    names = {
+        name
+        for node in body
+        if not isinstance(node, (ast.Import, ast.ImportFrom))
+        for name, _ in walked.binds(node)
+    }
+    for node in body:
+        for inner in walked.of(node):
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(inner.name)
+    return frozenset(names)
+
+
+def _hands_code(call: ast.Call, local: frozenset[str]) -> bool:
+    """Whether a call's arguments hand the callee code of the file's: a
+    lambda, or a name the file binds itself (`file_names`), which a callee
+    that calls what it is given would run at import."""
+    for arg in (*call.args, *(k.value for k in call.keywords)):
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Lambda):
+                return True
+            if isinstance(node, ast.Name) and node.id in local:
+                return True
+    return False
+
+
 # What a call of another module's callable may not be, however often the
 # file already makes it (`named_callees`): a write into the process's
 # shared state, or a patcher.
@@ -281,15 +312,21 @@ _SHARED_ROOTS = ("os", "sys", "builtins", "importlib", "unittest.mock", "mock", 
 
 
 def named_callees(
-    calls: Iterable[ast.Call], origins: Mapping[str, str], imported: frozenset[str]
+    calls: Iterable[ast.Call],
+    origins: Mapping[str, str],
+    imported: frozenset[str],
+    local: frozenset[str] = frozenset(),
 ) -> tuple[str, ...] | None:
     """Each call's callee as written (`click.Option`, `TextPart`), sorted,
     when every one is a name or attribute chain from a name the file only
     imports (`imported_names`), is no method that writes (`_WRITING_METHODS`)
     and no callable of a module of shared state (`_SHARED_ROOTS`, by what
-    it is imported as); else None."""
+    it is imported as), and is handed no code of the file's (a lambda, a
+    name of `local`); else None."""
     out: set[str] = set()
     for call in calls:
+        if _hands_code(call, local):
+            return None
         func = call.func
         parts: list[str] = []
         while isinstance(func, ast.Attribute):

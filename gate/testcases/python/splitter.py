@@ -140,6 +140,7 @@ class Splitter:
         self.origins: dict[str, str] = {}  # `import_origins` of the module
         self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
         self.imported: frozenset[str] = frozenset()  # `imported_names` of the module
+        self.local: frozenset[str] = frozenset()  # `file_names` of the module
         self.walked = Walked()  # each statement's nodes, walked once
         self.star = False  # the module has a star import somewhere
 
@@ -172,7 +173,7 @@ class Splitter:
             for c in every
         ):
             return None
-        return named_callees(impure, self.origins, self.imported)
+        return named_callees(impure, self.origins, self.imported, self.local)
 
     def code(self, first: int, last: int) -> str:
         return "".join(self.lines[first - 1 : last])
