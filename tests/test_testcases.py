@@ -331,7 +331,10 @@ def test_appending_new_cases_always_passes(pieces: list[tuple[str, str]], new: l
     assert len(found.added) == len(new)
 
 
-MUTATIONS = st.sampled_from(["decorator", "signature", "body", "indent", "trailing", "delete"])
+# Edits of what a unit means, and edits of its layout alone (a Python unit's
+# syntax tree stays as it was: `Unit.same`).
+MUTATIONS = st.sampled_from(["decorator", "signature", "body", "delete"])
+LAYOUT = st.sampled_from(["indent", "trailing", "comment", "wrap"])
 
 
 def mutate(code: str, how: str) -> str:
@@ -351,6 +354,24 @@ def mutate(code: str, how: str) -> str:
         return "\n".join([*lines[:-1], " " + last]) + "\n"
     if how == "trailing":
         return code.replace(":\n", ": \n", 1)
+    if how == "comment":  # a comment line before the last one
+        return "\n".join([*lines[:-1], f"{indent}# why", last]) + "\n"
+    if how == "wrap":  # the last line's expression in parentheses over two lines
+        body = last.strip()
+        keyword = next((k for k in ("assert ", "return ") if body.startswith(k)), "")
+        if not keyword:
+            return code
+        return (
+            "\n".join(
+                [
+                    *lines[:-1],
+                    f"{indent}{keyword}(",
+                    f"{indent}    {body[len(keyword) :]}",
+                    f"{indent})",
+                ]
+            )
+            + "\n"
+        )
     return ""
 
 
@@ -373,6 +394,30 @@ def test_any_edit_of_an_existing_unit_fails_naming_it(
     summary = found.summary()
     assert f"{name.split('.')[0]}" in summary, (how, summary)
     assert ("removed" if how == "delete" else "changed") in summary
+
+
+@PROPS
+@given(module(), st.data(), LAYOUT)
+def test_an_edit_of_layout_alone_changes_nothing(
+    pieces: list[tuple[str, str]], data: st.DataObject, how: str
+) -> None:
+    """A comment, a trailing space, another indent of a lone line, a line
+    broken inside parentheses: the unit's syntax tree is as it was, so no
+    test changed; any edit that changes the tree still fails."""
+    import ast
+
+    index = data.draw(st.integers(min_value=1, max_value=len(pieces) - 1))
+    name, code = pieces[index]
+    head = text([*pieces[:index], (name, mutate(code, how)), *pieces[index + 1 :]])
+    base = text(pieces)
+    try:
+        head_units = units(head)
+    except Unparsable:  # an indentation edit that Python refuses: judged whole by the rule
+        return
+    found = compare(units(base), head_units)
+    same_tree = ast.dump(ast.parse(base)) == ast.dump(ast.parse(head))
+    assert found.ok is same_tree, (how, found.summary())
+    assert found.ok or f"{name.split('.')[0]}" in found.summary()
 
 
 COLLECTION_CODE = st.sampled_from(

@@ -41,7 +41,9 @@ default names: `test*` functions and methods, `Test*` classes and
 modules where those are installed.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
-  decorator, signature, body, indentation) or removed; moving an
+  decorator, signature, body, indentation; in Python, anything that
+  changes its syntax tree, so a comment, a blank line or a reformat by
+  ruff or black changes no test) or removed; moving an
   unchanged unit elsewhere in the file is not a change, unless it is one
   of several that bind the same name (`from m import clamp` and a later
   `def clamp`: the last one wins), whose order must stay;

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
 # that defines something tests use without running at collection (a helper
@@ -49,7 +49,8 @@ class Unit:
     language module disambiguates repeats, and reports a repeated test name,
     which would shadow the first, as COLLECTION).  `name` is how a message names it
     (`test_high_edge`, `TestClamp.test_low`).  `code` is the unit's exact
-    source text (decorators, signature and body), compared as is.  `binds`
+    source text (decorators, signature and body), compared as is (but for
+    `same`).  `binds`
     are the module-level names it binds (so a new import or definition that
     rebinds a name existing tests use is seen)."""
 
@@ -77,6 +78,12 @@ class Unit:
     # (see `compare`).
     calls: tuple[str, ...] | None = None
     quiet: str = ""
+    # Where a language's text can change without its meaning (Python: a
+    # comment, a line break, parentheses, quotes), a form of the code equal
+    # across versions exactly when both mean the same (Python's syntax tree,
+    # dumped without positions), made when `compare` meets a changed text;
+    # None: the text itself is compared.
+    same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
 
 
 # Suffix -> the module (in this package) that splits such files.
@@ -119,6 +126,17 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
     except AttributeError:
         raise Unparsable(f"needs gate.testcases.{name}.units, which is missing") from None
     return split(text)
+
+
+def _changed(base: Unit, head: Unit | None) -> bool:
+    """Whether a base unit's code changed at head (None: it is gone, which
+    is no change); texts that differ by what changes no meaning (`Unit.same`)
+    are the same."""
+    if head is None or head.code == base.code:
+        return False
+    if base.same is None or head.same is None:
+        return True
+    return base.same() != head.same()
 
 
 def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
@@ -226,7 +244,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     base_by_key = {u.key: u for u in base}
     base_calls = {c for u in base for c in (u.calls or ())}
     head_code = {u.key: u.code for u in head}
-    changed = tuple(u.name for u in base if head_code.get(u.key, u.code) != u.code)
+    head_by_key = {u.key: u for u in head}
+    changed = tuple(u.name for u in base if _changed(u, head_by_key.get(u.key)))
     removed = tuple(u.name for u in base if u.key not in head_code)
     bound = {n for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,

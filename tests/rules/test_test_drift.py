@@ -30,7 +30,7 @@ from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from gate.testcases import collected
 from tests.gitrepo import GitRepo
-from tests.test_testcases import MUTATIONS, NEW_CASE, module, mutate, text
+from tests.test_testcases import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)
 
@@ -569,6 +569,28 @@ def test_the_rule_passes_appended_cases_and_fails_any_edit(
     if how is not None:
         assert result.paths == ("tests/test_gen.py",)
         assert f"tests/test_gen.py: {name.split('.')[0]}" in result.message
+
+
+@settings(max_examples=40, deadline=None)
+@given(module(), LAYOUT, st.data())
+def test_the_rule_passes_an_edit_of_layout_alone(
+    pieces: list[tuple[str, str]], how: str, data: st.DataObject
+) -> None:
+    """A reformat of an existing test (a comment, a wrapped line) leaves
+    its syntax tree as it was: the rule passes, as it does for the base."""
+    import ast
+
+    index = data.draw(st.integers(min_value=1, max_value=len(pieces) - 1))
+    name, code = pieces[index]
+    base = text(pieces)
+    head = text([*pieces[:index], (name, mutate(code, how)), *pieces[index + 1 :]])
+    try:
+        same_tree = ast.dump(ast.parse(base)) == ast.dump(ast.parse(head))
+    except SyntaxError:
+        return
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    changes = changes_from_example([{"path": "tests/test_gen.py", "before": base, "after": head}])
+    assert test_drift.check(rule, changes).passed is same_tree
 
 
 def test_symlinks_and_allow_added_false_in_modified_files() -> None:

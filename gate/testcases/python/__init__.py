@@ -60,8 +60,11 @@ test*`; a change to those settings is a test-configuration change, which
 A name bound a second time in one version (a new `def test_a` after the
 old one, which replaces it in the module) makes the later unit
 COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
-lines (`gate.text.lines`), decorators and comments inside it included,
-so a change of any character (indentation too) is a change.  `uses` are
+lines (`gate.text.lines`), decorators and comments inside it included;
+a changed text is a change unless the unit's syntax tree, dumped without
+positions (`Unit.same`), is as it was: a comment, a blank line, a line
+broken inside brackets, another quote or a reformat change no test, and
+a changed docstring, default, decorator or token does.  `uses` are
 the names a unit may read from the module (`uses_of`): the names its code
 reads through the module's namespace when it runs (module-level and class
 body code, and what a function reads that it does not bind itself: a test

@@ -8,7 +8,7 @@ and unittest collect (`collected_classes`)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
@@ -218,6 +218,7 @@ class Splitter:
             line=first,
             parent=parent,
             uses=uses_of(node, nodes, every_string=self.every_string),
+            same=_syntax(node),
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
@@ -277,6 +278,7 @@ class Splitter:
             binds=binds,
             line=_first_line(node),
             uses=uses_of(node, nodes, every_string=self.every_string),
+            same=_syntax(node),
         )
         self.add(unit, "")
 
@@ -329,6 +331,7 @@ class Splitter:
                 code=self.code(first, header_last),
                 binds=(cls,),
                 line=first,
+                same=_header_syntax(node),
                 uses=tuple(
                     sorted(
                         {
@@ -386,8 +389,31 @@ class Splitter:
                     binds=binds,
                     line=_first_line(member),
                     parent=parent,
+                    same=_syntax(member),
                 )
             self.add(unit, cls)
+
+
+def _syntax(node: ast.AST) -> Callable[[], str]:
+    """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
+    dumped without positions.  A comment, a blank line, a line break,
+    parentheses or another quote leave it as it was; the NFKC spelling of a
+    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, an indent and
+    any token do not."""
+    return lambda: ast.dump(node)
+
+
+def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:
+    """`Unit.same` of a test class's header: its decorators, name, bases,
+    keywords and type parameters as syntax trees (its members are units of
+    their own)."""
+    groups = (
+        node.decorator_list,
+        node.bases,
+        node.keywords,
+        getattr(node, "type_params", []),
+    )
+    return lambda: repr((node.name, [[ast.dump(p) for p in group] for group in groups]))
 
 
 def _function_role(
