@@ -14,9 +14,9 @@ or the project's code:
   `.values` of one, with `Object` the global), written in the loop or the
   value of the file's one binding of that name, a declaration before the
   loop in a block around it that nothing assigns (`Names.declared_value`);
-  every part of it only defines (`Loading.inert`), and no object in it has
-  a method, a getter, a spread or a computed key (destructuring a row reads
-  its properties);
+  every part of it only defines (`Loading.inert`), no object in it has a
+  method, a getter, a spread, a computed key or a `__proto__` (destructuring
+  a row reads its properties), and no array in it or pattern has a hole;
 * the loop binds its row with `const` or `let` (a `for...of`), or as the
   one parameter of a function literal (`forEach`), without defaults, by a
   name or a pattern the rows' shapes fit (`[a, b]` only from rows that are
@@ -194,6 +194,7 @@ def _shape(source: ParsedText, node: Node) -> Shape:
     if kind == "unary_expression" and source.text(node)[:1] in "-+" and named(node):
         return LITERAL if named(node)[0].type == "number" else OTHER
     if kind == "array":
+        _no_holes(node)
         parts = [c for c in named(node) if c.type not in COMMENTS]
         if any(c.type == "spread_element" for c in parts):
             raise _NotATable
@@ -218,6 +219,8 @@ def _shape(source: ParsedText, node: Node) -> Shape:
                 name = source.text(key).strip("'\"") if key.type == "string" else source.text(key)
             else:
                 raise _NotATable  # a computed key
+            if name == "__proto__":  # sets the row's prototype, whose getters a read may run
+                raise _NotATable
             out[name] = _shape(source, value)
         return out
     return OTHER
@@ -236,6 +239,7 @@ def _bind(source: ParsedText, pattern: Node, rows: list[Shape]) -> dict[str, boo
             out[name] = out.get(name, True) and literal
 
     if kind == "array_pattern":
+        _no_holes(pattern)
         if not all(isinstance(r, list) for r in rows):
             raise _NotATable
         for i, part in enumerate(c for c in named(pattern) if c.type not in COMMENTS):
@@ -269,3 +273,15 @@ def _bind(source: ParsedText, pattern: Node, rows: list[Shape]) -> dict[str, boo
                 merge(_bind(source, inner, column))
         return out
     raise _NotATable
+
+
+def _no_holes(node: Node) -> None:
+    """Raise for an array literal or pattern with a hole (`[, x]`): its
+    named parts would not be its places."""
+    previous = ""
+    for child in node.children:
+        if child.type in COMMENTS:
+            continue
+        if child.type == "," and previous in ("[", ","):
+            raise _NotATable
+        previous = child.type
