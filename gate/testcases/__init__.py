@@ -147,13 +147,19 @@ def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
     JavaScript: a directive such as `'use strict'` does, and nothing else,
     since Mocha loads every file into one process); every COLLECTION unit
     where it has none (a Go `init` or `TestMain` runs for the whole
-    package)."""
+    package).  None at all where the module's `isolated(units)` says the
+    file's load-time code runs where no other file's tests do (JavaScript:
+    a file that uses AVA, which runs each test file in a worker of its own)."""
     name = MODULES.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if name is not None:
         import importlib
 
-        narrow = getattr(importlib.import_module(f"gate.testcases.{name}"), "reaches", None)
+        module = importlib.import_module(f"gate.testcases.{name}")
+        isolated = getattr(module, "isolated", None)
+        if isolated is not None and isolated(units):
+            return ()
+        narrow = getattr(module, "reaches", None)
     return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))
 
 

@@ -96,6 +96,7 @@ with the grammar each suffix names.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from gate.testcases import Unit, Unparsable
 from gate.testcases._treesitter import parse
@@ -144,3 +145,29 @@ def reaches(unit: Unit) -> bool:
     `'use strict'` sets how this file's own code runs, and a new file's
     tests are new."""
     return _DIRECTIVE.match(unit.code) is None
+
+
+# How a unit's code spells a value import of AVA (the splitter's canonical
+# `import test from 'ava'`, `import { serial } from 'ava'`, `const { a } =
+# require('ava')`, or the declaration `const test = require('ava')`); not a
+# type import, which loads nothing.
+_AVA = re.compile(
+    r"""\A(?:import (?!type )[^'"]* from 'ava'"""
+    r"""|(?:const|let|var) (?:\w+|\{ [^}]* \}) = require\((['"])ava\1\);?)\Z"""
+)
+
+
+def isolated(units: Sequence[Unit]) -> bool:
+    """Whether a NEW file's load-time code runs where no other file's tests
+    do: the file imports AVA as a value and calls what it imports (AVA runs
+    each test file in a worker thread or process of its own, and its module
+    throws when any other runner loads it: an ES import before the file's
+    code runs), and reaches for no AVA plugin (`ava/plugin`'s shared
+    workers run in AVA's main process).  A TypeScript import never read as
+    a value is dropped when the file is compiled, hence the call."""
+    bound = {
+        name for u in units if _AVA.match(u.code) and " type " not in u.code for name in u.binds
+    }
+    if not bound or any("'ava/plugin'" in u.code or '"ava/plugin"' in u.code for u in units):
+        return False
+    return any(u.uses is not None and bound & set(u.uses) and not _AVA.match(u.code) for u in units)

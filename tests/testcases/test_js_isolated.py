@@ -1,0 +1,80 @@
+"""A new AVA test file's load-time code reaches no other file's tests: AVA
+runs each test file in a worker of its own (gate.testcases.js.isolated)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from gate.testcases import reaching
+from gate.testcases.js import units
+
+# How a file takes AVA as a value, and how its tests call it.
+AVA = [
+    ("import test from 'ava';", "test"),
+    ("import anyTest from 'ava';", "anyTest"),
+    ("import { serial } from 'ava';", "serial"),
+    ("import { serial as s } from 'ava';", "s"),
+    ("import test, { type ExecutionContext } from 'ava';", "test"),
+    ("const test = require('ava');", "test"),
+    ('const { serial } = require("ava");', "serial"),
+]
+# Code that runs when the file loads, which under Mocha would reach every file.
+AT_LOAD = [
+    "const SETTINGS = frame(0x4, 0x0, 0);",
+    "process.env.MODE = 'lenient';",
+    "setup();",
+    "{f}.before(async () => {{ await start(); }});",
+    "if (process.platform === 'win32') {{ patch(); }}",
+]
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "suffix"),
+    [(h, c, s) for h, c, s in itertools.product(AVA, AT_LOAD, [".js", ".ts", ".mjs"])],
+)
+def test_load_time_code_of_a_new_ava_file_reaches_nothing(
+    how: tuple[str, str], code: str, suffix: str
+) -> None:
+    imported, f = how
+    if suffix == ".mjs" and "require" in imported:
+        return
+    if suffix != ".ts" and "type " in imported:
+        return
+    text = f"{imported}\nimport {{ frame, setup, start, patch }} from './helpers.js';\n"
+    text += f"{code.format(f=f)}\n{f}('works', (t) => {{ t.pass(); }});\n"
+    found = units(text, suffix)
+    assert any(u.role == "collection" for u in found)
+    assert reaching(f"test/new{suffix}", found) == ()
+
+
+# Files whose load-time code still reaches other files' tests.
+NOT_ISOLATED = [
+    # no AVA: Mocha, Vitest, node:test or no import at all
+    "import { it } from 'mocha';\nsetup();\nit('x', () => {});",
+    "import { test } from 'vitest';\nsetup();\ntest('x', () => {});",
+    "import test from 'node:test';\nsetup();\ntest('x', () => {});",
+    "setup();\nit('x', () => {});",
+    # AVA's types only, which load nothing, or a value import no code reads
+    "import type { TestFn } from 'ava';\nsetup();\nit('x', () => {});",
+    "import { type ExecutionContext } from 'ava';\nsetup();\nit('x', () => {});",
+    "import { type ExecutionContext } from 'ava';\nsetup();\n"
+    "export function check(t: ExecutionContext) {}",
+    "import type { ExecutionContext } from 'ava';\nsetup();\n"
+    "export function check(t: ExecutionContext) {}",
+    "import test from 'ava';\nsetup();\nit('x', () => {});",
+    # a module of another name, a side-effect import, AVA's plugins
+    "import test from 'ava-fast-check';\nsetup();\ntest('x', () => {});",
+    "import 'ava';\nsetup();\nit('x', () => {});",
+    "import test from 'ava';\nimport { registerSharedWorker } from 'ava/plugin';\n"
+    "setup();\ntest('x', (t) => {});",
+    # a file whose names are unknown: a direct eval
+    "import test from 'ava';\neval('setup()');\ntest('x', (t) => {});",
+]
+
+
+@pytest.mark.parametrize("text", NOT_ISOLATED)
+def test_other_files_keep_their_load_time_code_reaching(text: str) -> None:
+    found = units(text + "\n", ".ts")
+    assert reaching("test/new.ts", found), [(u.name, u.role) for u in found]
