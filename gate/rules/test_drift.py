@@ -131,9 +131,11 @@ tests of other files see (`gate.testcases.reaching`: a module-level
 its effect outside any function, a `pytest_*` hook, `pytest_plugins`, a
 new test whose body shares state; in JavaScript/TypeScript and Go every
 collection-time unit but a directive such as `'use strict'`: a top-level
-`jest.mock`, Go's `init` or `TestMain`, which runs for the whole package;
-none in a file that imports AVA and calls it, since AVA runs each test
-file in a worker of its own and its module throws under any other runner)
+`jest.mock`, a hook at the file's top level, Go's `init` or `TestMain`,
+which runs for the whole package, but not a hook inside a describe, which
+runs around that describe's new tests alone; none in a file that imports
+AVA and calls it, since AVA runs each test file in a worker of its own
+and its module throws under any other runner)
 is drift, named with its line and code
 (`tests/test_zz.py (new): statement at line 2` and the line's code):
 pytest imports the new file before the tests collected after it, which

@@ -84,6 +84,10 @@ class Unit:
     # dumped without positions), made when `compare` meets a changed text;
     # None: the text itself is compared.
     same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    # A hook its runner runs around the tests of one group only (a JS
+    # `beforeEach` inside a `describe`), not around every test of the file
+    # or, as Mocha does with a file's top-level hooks, of the whole run.
+    grouped: bool = False
 
 
 # Suffix -> the module (in this package) that splits such files.

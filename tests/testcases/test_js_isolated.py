@@ -78,3 +78,22 @@ NOT_ISOLATED = [
 def test_other_files_keep_their_load_time_code_reaching(text: str) -> None:
     found = units(text + "\n", ".ts")
     assert reaching("test/new.ts", found), [(u.name, u.role) for u in found]
+
+
+HOOKS = ["before", "after", "beforeEach", "afterEach", "beforeAll", "afterAll"]
+
+
+@pytest.mark.parametrize(("hook", "depth"), list(itertools.product(HOOKS, [1, 2])))
+def test_a_hook_inside_a_describe_of_a_new_file_reaches_nothing(hook: str, depth: int) -> None:
+    """Mocha runs a describe's hook around that describe's tests alone,
+    which are new; a hook at the top level, or in a loop there, runs
+    around every test of the run."""
+    inner = f"{hook}(() => {{ setup(); }});\nit('x', () => {{}});"
+    for n in range(depth):
+        inner = f"describe('d{n}', () => {{\n{inner}\n}});"
+    found = units(f"const assert = require('assert');\n{inner}\n", ".js")
+    assert any(u.role == "collection" and u.name.startswith(hook) for u in found)
+    assert reaching("test/new.js", found) == ()
+    for outside in (f"{hook}(() => {{}});", f"for (const n of [1]) {{ {hook}(() => {{}}); }}"):
+        found = units(f"const assert = require('assert');\n{inner}\n{outside}\n", ".js")
+        assert [u.name.split()[0] for u in reaching("test/new.js", found)] == [hook]

@@ -140,11 +140,13 @@ _DIRECTIVE = re.compile(r"""\A(?:'[^'\\\n\r\u2028\u2029]*'|"[^"\\\n\r\u2028\u202
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, can change
     what the tests of other files see.  Mocha loads every test file into
-    one process, so any code the file runs when it loads can; only a
-    statement that is a string literal alone cannot: a directive such as
-    `'use strict'` sets how this file's own code runs, and a new file's
-    tests are new."""
-    return _DIRECTIVE.match(unit.code) is None
+    one process, so any code the file runs when it loads can, and a hook
+    at its top level runs around every test of the run; but a hook inside
+    a describe (`Unit.grouped`) runs around that describe's tests alone,
+    which are new, as a new test's body does, and a statement that is a
+    string literal alone is a directive such as `'use strict'`, which sets
+    how this file's own code runs."""
+    return not unit.grouped and _DIRECTIVE.match(unit.code) is None
 
 
 # How a unit's code spells a value import of AVA (the splitter's canonical

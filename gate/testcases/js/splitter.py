@@ -51,6 +51,7 @@ class Splitter:
         self.aliases: dict[str, str] = {}
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
+        self.describes = 0  # how many describe bodies the statements being split are in
 
     def shadowed(self) -> frozenset[str]:
         """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
@@ -108,6 +109,7 @@ class Splitter:
         binds: Iterable[str] = (),
         code: str | None = None,
         calls: tuple[str, ...] | None = None,
+        grouped: bool = False,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`)."""
@@ -123,6 +125,7 @@ class Splitter:
                 uses=self.names.within(node),
                 calls=calls,
                 quiet=CASE if calls else "",
+                grouped=grouped,
             )
         )
 
@@ -293,7 +296,7 @@ class Splitter:
             self.describe(node, call, path, depth)
         elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
             label = " ".join((call.root, " > ".join(path))).rstrip()
-            self.add(node, label, label, COLLECTION)
+            self.add(node, label, label, COLLECTION, grouped=self.describes > 0)
         else:
             summary = _summary(self.source, expr)
             label = _joined(path, summary)
@@ -332,7 +335,11 @@ class Splitter:
             body.end_byte - 1, node.end_byte
         )
         self.add(node, key, label, COLLECTION if focused or runs else SUPPORT, code=frame)
-        self.statements(body.children, inner, depth + 1)
+        self.describes += 1
+        try:
+            self.statements(body.children, inner, depth + 1)
+        finally:
+            self.describes -= 1
 
     def loop(self, node: Node, loop: TableLoop, path: tuple[str, ...], depth: int) -> None:
         """A loop over a literal table (`gate.testcases.js.tables`): its
