@@ -68,7 +68,7 @@ def table_loop(source: ParsedText, names: Names, loading: Loading, node: Node) -
     """The loop over a literal table the statement `node` is, or None (see
     the module's docstring)."""
     try:
-        found = _loop_parts(source, names, node)
+        found = _loop_parts(source, node)
         if found is None:
             return None
         pattern, table, body, label = found
@@ -81,9 +81,7 @@ def table_loop(source: ParsedText, names: Names, loading: Loading, node: Node) -
     return TableLoop(label, body, frozenset(literals))
 
 
-def _loop_parts(
-    source: ParsedText, names: Names, node: Node
-) -> tuple[Node, Node, Node, str] | None:
+def _loop_parts(source: ParsedText, node: Node) -> tuple[Node, Node, Node, str] | None:
     """(row pattern, table, body, label) of a `for...of` or `forEach` statement."""
     if node.type == "for_in_statement":
         kind = node.child_by_field_name("kind")
