@@ -489,9 +489,10 @@ def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     # collection-time code that acts on the file's own (new) tests only;
     # what reaches the tests of other files is refused (`reaching`).
     added = len(compare((), head, allow_added=True).added)
+    others = [t.head for p, t in changes.texts.items() if p != f.path and t.head is not None]
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
-        for u in reaching(f.path, head)
+        for u in reaching(f.path, head, others)
     ]
     if not found:
         return None, added

@@ -143,7 +143,7 @@ def _changed(base: Unit, head: Unit | None) -> bool:
     return base.same() != head.same()
 
 
-def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
+def reaching(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> tuple[Unit, ...]:
     """The units of a NEW test file `path` that change what the tests of
     other files see: its COLLECTION units, narrowed by the language module's
     `reaches(unit)` where it has one (Python: a new module's
@@ -151,9 +151,11 @@ def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
     JavaScript: a directive such as `'use strict'` does, and nothing else,
     since Mocha loads every file into one process); every COLLECTION unit
     where it has none (a Go `init` or `TestMain` runs for the whole
-    package).  None at all where the module's `isolated(units)` says the
-    file's load-time code runs where no other file's tests do (JavaScript:
-    a file that uses AVA, which runs each test file in a worker of its own)."""
+    package).  None at all where the module's `isolated(path, units,
+    others)` says the file's load-time code runs where no other file's
+    tests do (JavaScript: a file that uses AVA, which runs each test file in
+    a worker of its own, and that none of `others`, the texts of the
+    change's other files, loads)."""
     name = MODULES.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if name is not None:
@@ -161,7 +163,7 @@ def reaching(path: str, units: Sequence[Unit]) -> tuple[Unit, ...]:
 
         module = importlib.import_module(f"gate.testcases.{name}")
         isolated = getattr(module, "isolated", None)
-        if isolated is not None and isolated(units):
+        if isolated is not None and isolated(path, units, others):
             return ()
         narrow = getattr(module, "reaches", None)
     return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))

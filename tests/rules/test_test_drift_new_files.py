@@ -401,3 +401,27 @@ def test_a_new_stdlib_named_module_in_a_rootless_test_folder_turns_a_red_test_gr
         "tests/colorsys.py (new) is named like the standard library's colorsys"
         in (result["message"])
     )
+
+
+AVA_FILE = "import test from 'ava';\nprocess.env.MODE = 'x';\ntest('new', (t) => { t.pass(); });\n"
+OLD_AVA = "import test from 'ava';\n\ntest('old', (t) => { t.pass(); });\n"
+
+
+def test_a_new_ava_file_is_welcome_unless_another_file_of_the_change_loads_it() -> None:
+    """AVA runs the new file in a worker of its own: its load-time code
+    reaches no other file's tests, unless an existing test file of the
+    change imports it and so runs it in its own worker (committed: the
+    rule reads the other file's head through git)."""
+    alone = Files(
+        base={"test/old.ts": OLD_AVA}, head={"test/old.ts": OLD_AVA, "test/new.ts": AVA_FILE}
+    )
+    assert DRIFT.check(alone, allow_added=True).passed
+    # a named import is support code; the module it loads runs its code here
+    loaded = OLD_AVA.replace("\n\n", "\nimport { helper } from './new.js';\n\n", 1)
+    both = Files(
+        base={"test/old.ts": OLD_AVA}, head={"test/old.ts": loaded, "test/new.ts": AVA_FILE}
+    )
+    result = DRIFT.check(both, allow_added=True)
+    assert not result.passed
+    # the import alone is welcome support code: the new file's code is what fails
+    assert result.message.startswith("test/new.ts (new): process.env.MODE = at line 2")

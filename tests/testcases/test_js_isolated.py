@@ -97,3 +97,22 @@ def test_a_hook_inside_a_describe_of_a_new_file_reaches_nothing(hook: str, depth
     for outside in (f"{hook}(() => {{}});", f"for (const n of [1]) {{ {hook}(() => {{}}); }}"):
         found = units(f"const assert = require('assert');\n{inner}\n{outside}\n", ".js")
         assert [u.name.split()[0] for u in reaching("test/new.js", found)] == [hook]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "import { frame } from './new.js';",
+        "import './new';",
+        "const { frame } = require('../test/new');",
+        "const m = await import(`./new.ts`);",
+        "export * from './new/index.js';",
+    ],
+)
+def test_a_new_ava_file_another_file_loads_reaches_its_tests(other: str) -> None:
+    """Another file of the change that imports the new file runs its
+    load-time code in that file's worker."""
+    text = "import test from 'ava';\nsetup();\ntest('x', (t) => { t.pass(); });\n"
+    found = units(text, ".ts")
+    assert reaching("test/new.ts", found, ["const a = 'new';", "import x from './newer.js';"]) == ()
+    assert reaching("test/new.ts", found, ["// unrelated", other])

@@ -159,17 +159,33 @@ _AVA = re.compile(
 )
 
 
-def isolated(units: Sequence[Unit]) -> bool:
+def isolated(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> bool:
     """Whether a NEW file's load-time code runs where no other file's tests
     do: the file imports AVA as a value and calls what it imports (AVA runs
     each test file in a worker thread or process of its own, and its module
     throws when any other runner loads it: an ES import before the file's
-    code runs), and reaches for no AVA plugin (`ava/plugin`'s shared
-    workers run in AVA's main process).  A TypeScript import never read as
-    a value is dropped when the file is compiled, hence the call."""
+    code runs), reaches for no AVA plugin (`ava/plugin`'s shared workers run
+    in AVA's main process), and no other file of the change names it in a
+    relative module specifier (`import { x } from './new.js'` would run its
+    code in that file's worker).  A TypeScript import never read as a value
+    is dropped when the file is compiled, hence the call."""
     bound = {
         name for u in units if _AVA.match(u.code) and " type " not in u.code for name in u.binds
     }
     if not bound or any("'ava/plugin'" in u.code or '"ava/plugin"' in u.code for u in units):
         return False
-    return any(u.uses is not None and bound & set(u.uses) and not _AVA.match(u.code) for u in units)
+    readers = (u for u in units if u.uses is not None and not _AVA.match(u.code))
+    if not any(bound & set(u.uses or ()) for u in readers):
+        return False
+    return not any(_specifier(path).search(text) for text in others)
+
+
+def _specifier(path: str) -> re.Pattern[str]:
+    """A relative module specifier that may name `path`: its file name with
+    or without suffixes, or its folder's for an `index` file."""
+    folder, _, name = path.rpartition("/")
+    stems = {name.split(".")[0], name}
+    if name.split(".")[0] == "index" and folder:
+        stems.add(folder.rpartition("/")[2])
+    spelled = "|".join(re.escape(s) for s in sorted(stems))
+    return re.compile(rf"""['"`][^'"`\n]*/(?:{spelled})(?:\.[\w.]*)?(?:/[^'"`\n]*)?['"`]""")
