@@ -138,6 +138,12 @@ LOUD_BODIES = [
         "    const n = { toString() { return run(); } };\n    test(`${n}`, () => {});\n  });\n}",
         "`${n}`",
     ),
+    # a name of the loop's row bound elsewhere too, read through a value there
+    (
+        "let n = { valueOf() { return run(); } };\nconst x = n + 1;\n"
+        "for (const n of [1]) {\n  test(`${x}`, () => {});\n}",
+        "`${x}`",
+    ),
     # other statements, focused tests and hooks run when the file loads
     ("for (const n of [1]) {\n  setup(n);\n  test(`${n}`, () => {});\n}", "setup"),
     ("for (const n of [1]) {\n  test.only(`${n}`, () => {});\n}", "`${n}`"),

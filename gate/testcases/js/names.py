@@ -38,7 +38,6 @@ keeps the word rule.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from gate.testcases._treesitter import ParsedText, captures, named
@@ -194,7 +193,7 @@ class Names:
             return None
         return declarator.child_by_field_name("value")
 
-    def rebound_within(self, node: Node, names: Iterable[str]) -> set[str]:
+    def rebound_within(self, node: Node, names: frozenset[str] | set[str]) -> set[str]:
         """Which of `names` an occurrence inside `node` binds or assigns (is
         no plain read): there a name may hold anything."""
         return {

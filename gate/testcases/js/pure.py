@@ -169,9 +169,10 @@ class Pure:
     def __init__(self, source: ParsedText, names: Names) -> None:
         self.source = source
         self.names = names
-        # Names that hold a literal where the code being read runs: the row
-        # names of a loop over a literal table (`gate.testcases.js.tables`).
-        self.literal_names: frozenset[str] = frozenset()
+        # Names that hold a literal within a byte range of the file: the row
+        # names of a loop over a literal table in its body
+        # (`gate.testcases.js.tables`).
+        self.literal_names: dict[str, range] = {}
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -199,7 +200,10 @@ class Pure:
             ]
         if kind == "identifier":
             name = self.text(node)
-            if name in self.literal_names or (name in NAMES and self.names.free(name)):
+            where = self.literal_names.get(name)
+            if (where is not None and node.start_byte in where) or (
+                name in NAMES and self.names.free(name)
+            ):
                 return []
             # the file's one declaration of the name, before here: its value
             value = self.names.declared_value(name, node)

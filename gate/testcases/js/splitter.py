@@ -355,7 +355,8 @@ class Splitter:
         self.add(node, f"loop {label}", label, SUPPORT, code=frame)
         pure = self.loading.pure
         outer = pure.literal_names
-        pure.literal_names = outer | loop.literals
+        inside = range(body.start_byte, body.end_byte)
+        pure.literal_names = {**outer, **dict.fromkeys(loop.literals, inside)}
         try:
             if block:
                 self.statements(body.children, inner, depth + 1)

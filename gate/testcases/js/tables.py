@@ -24,9 +24,10 @@ or the project's code:
   anything else may call an iterator or a getter;
 * a name the loop binds stands for a literal in every row (a string, a
   number, ...) where the body's titles and options substitute it
-  (`Pure.value`, through `Pure.literal_names`), unless the body binds that
-  name again; a name holding a function or an object is code there, as any
-  name is.
+  (`Pure.value`, through `Pure.literal_names`, in the body's range only:
+  a value declared elsewhere that reads the same name reads another
+  binding), unless the body binds that name again; a name holding a
+  function or an object is code there, as any name is.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def table_loop(source: ParsedText, names: Names, loading: Loading, node: Node) -
     except _NotATable:
         return None
     literals = {name for name, literal in bound.items() if literal}
-    literals -= names.rebound_within(body, literals)
+    literals -= names.rebound_within(body, literals)  # there the name may hold anything
     return TableLoop(label, body, frozenset(literals))
 
 
