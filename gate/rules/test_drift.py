@@ -77,7 +77,9 @@ modules where those are installed.  It fails when:
   own arguments call only what the file imports and a base test's
   arguments already call (AVA's `test('x', withServer(), ...)`; not
   Node's own modules, a runner's, a mocking library's, a writing method
-  such as `REG.push`, nor a method of a call's result).  A module-level value or class attribute
+  such as `REG.push`, nor a method of a call's result); in either
+  language such a call may hand its callee a function of the file's own
+  only where a base test hands it the same one.  A module-level value or class attribute
   computed by such pure calls (`ROOT = Path(__file__).parent`,
   `field(default_factory=list)`) runs
   nothing; one computed by any other call does; and any

@@ -170,3 +170,23 @@ def test_a_script_whose_names_are_unknown_keeps_the_call_as_code() -> None:
     base = "test('a', withServer(), (t) => {});\n"
     head = base + "test('b', withServer(), (t) => {});\n"
     assert LOUD in _drift(base, head, ".js")
+
+
+def test_a_name_the_base_hands_the_same_callee_may_be_handed_again() -> None:
+    """The file's own `handler`, handed to `withServer` as a base test
+    hands it: a new test that does the same is a new test; a changed
+    `handler` is a changed unit; a name no base test hands is new code."""
+    base = _file(
+        RUNNERS[0],
+        "import { withServer } from './h.js';",
+        "function handler(request) { return 1; }\nconst other = () => 2;\n"
+        "test('a', withServer({ handler }), (t) => {});",
+    )
+    head = base + "test('b', withServer({ handler, port: 1 }), (t) => {});\n"
+    found = compare(units(base, ".ts"), units(head, ".ts"))
+    assert found.ok and found.added == ("b",), found.summary()
+    changed = head.replace("return 1;", "return 3;")
+    assert "handler changed" in _drift(base, changed)
+    for added in ("withServer({ handler: other })", "withServer({ handler: () => 3 })"):
+        head = base + f"test('b', {added}, (t) => {{}});\n"
+        assert LOUD in _drift(base, head), added

@@ -497,3 +497,50 @@ def test_other_calls_at_collection_stay_drift(extra: str, added: str) -> None:
     base = BASE_CALLS.format(extra=extra, made=made)
     head = base + "\n\n" + added
     assert "new test_b runs at collection or changes what other tests see" in drift_of(base, head)
+
+
+HANDS_APP = (
+    "import pytest\nfrom pkg.parts import Part\n\n\nasync def app(scope):\n    pass\n\n\n"
+    '@pytest.mark.parametrize("p", [Part(routes=[app])])\ndef test_a(p):\n    assert p\n'
+)
+
+
+def test_a_name_the_base_hands_the_same_callee_may_be_handed_again() -> None:
+    """`Starlette(routes=[Mount("/", app=app)])` beside an existing test that
+    builds the same: the file's `app` is handed as the base hands it."""
+    again = '@pytest.mark.parametrize("q", [Part(app, 2)])\ndef test_b(q):\n    pass\n'
+    head = f"{HANDS_APP}\n\n{again}"
+    found = compare(units(HANDS_APP), units(head))
+    assert found.ok and found.added == ("test_b",), found.summary()
+    # the handed function changed: a changed unit of its own
+    changed = head.replace("    pass\n\n\n@pytest", "    return 1\n\n\n@pytest", 1)
+    assert "app changed" in drift_of(HANDS_APP, changed)
+    # a name the base never hands, or a lambda, is new code handed at import
+    for added in ("Part(other)", "Part(lambda: 1)"):
+        head = (
+            HANDS_APP.replace("async def app", "def other():\n    pass\n\n\nasync def app")
+            + f'\n\n@pytest.mark.parametrize("q", [{added}])\ndef test_b(q):\n    pass\n'
+        )
+        assert "new test_b runs at collection" in drift_of(HANDS_APP, head), added
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "pytest.raises(ValueError)",
+        "pytest.raises(ValueError, match='x')",
+        "pytest.warns(UserWarning)",
+        "pytest.approx(1.0)",
+        "does_not_raise()",
+    ],
+)
+def test_an_expectation_built_in_a_parametrize_list_runs_nothing(value: str) -> None:
+    base = "import pytest\nfrom contextlib import nullcontext as does_not_raise\n"
+    head = base + f'\n\n@pytest.mark.parametrize("e", [{value}])\ndef test_b(e):\n    pass\n'
+    assert drift_of(base, head) == "ok"
+
+
+def test_entering_a_context_manager_at_import_is_code() -> None:
+    base = "import pytest\n"
+    head = base + "\nRECORD = pytest.warns(UserWarning).__enter__()\n"
+    assert "runs at collection" in drift_of(base, head)

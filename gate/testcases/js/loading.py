@@ -201,9 +201,11 @@ class Loading:
         (`helpers.withServer()`), no module of shared state
         (`shared_module`) and no writing method (`WRITING_METHODS`), with
         arguments of the same kind or that only define: `test('x',
-        withServer(), ...)`.  Sorted; () when `node` only defines; None for
-        anything else (a call of a call's result, a tagged template, a
-        getter, a name the file binds itself)."""
+        withServer(), ...)`; and, as `&name`, the names of the file's own
+        such a call hands its callee (`_handed`).  Sorted; () when `node`
+        only defines; None for anything else (a call of a call's result, a
+        tagged template, a getter, a name the file binds itself, a
+        function handed to a callee)."""
         found: set[str] = set()
         stack = [node]
         while stack:
@@ -213,13 +215,14 @@ class Loading:
                 called = self._imported_call(current)
                 if called is None:
                     return None
-                callee, more = called
-                found.add(callee)
+                callees, more = called
+                found.update(callees)
             stack.extend(more)
         return tuple(sorted(found))
 
-    def _imported_call(self, node: Node) -> tuple[str, list[Node]] | None:
-        """(callee as written, arguments) of a call `imported_calls` accepts."""
+    def _imported_call(self, node: Node) -> tuple[set[str], list[Node]] | None:
+        """({callee as written, and what it is handed}, arguments) of a call
+        `imported_calls` accepts."""
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
             word = ""
@@ -245,27 +248,33 @@ class Loading:
         if module is None or shared_module(module):
             return None
         given = named(args) if args is not None else []
-        if not all(self._data(a) for a in given):
-            return None
-        callee = word + "".join(self.text(function).split())
-        return callee, given
+        callees = {word + "".join(self.text(function).split())}
+        for arg in given:
+            handed = self._handed(arg)
+            if handed is None:
+                return None
+            callees |= handed
+        return callees, given
 
-    def _data(self, node: Node) -> bool:
-        """Whether an argument of an imported call hands it no code of the
-        file's: no function, class or method inside, and every name in it
-        imported or a pure value (a callee that calls what it is given, at
-        load, would run the new code)."""
+    def _handed(self, node: Node) -> set[str] | None:
+        """What of the file's own an argument of an imported call hands the
+        callee, which a callee that calls what it is given would run at
+        load: each name neither imported nor a pure value, as `&name` (the
+        base must hand it the same way, and a changed definition of it is
+        a changed unit of its own); None for a function, class or method
+        written there, whose code is new wherever it stands."""
+        out: set[str] = set()
         stack = [node]
         while stack:
             current = stack.pop()
             if current.type in FUNCTIONS or current.type in ("class", "method_definition"):
-                return False
+                return None
             if current.type in ("identifier", "shorthand_property_identifier"):
-                imported = self.names.import_of(self.text(current)) is not None
-                if not imported and not self.pure.value(current):
-                    return False
+                name = self.text(current)
+                if self.names.import_of(name) is None and not self.pure.value(current):
+                    out.add(f"&{name}")
             stack.extend(current.named_children)
-        return True
+        return out
 
     def _inert_parts(self, node: Node) -> list[Node] | None:
         """The parts of `node` that must be inert too, or None when `node` may run code."""

@@ -60,6 +60,12 @@ _PURE_CALLS = (
     "importlib.metadata.version",
     "pytest.mark.",
     "pytest.param",
+    "pytest.raises",
+    "pytest.warns",
+    "pytest.deprecated_call",
+    "pytest.approx",
+    "contextlib.nullcontext",
+    "contextlib.suppress",
     "_pytest.mark.",
     "hypothesis.strategies.",
     "unittest.mock.MagicMock",
@@ -162,6 +168,10 @@ _WRITING_METHODS = frozenset(
         "discard",
         "send",
         "close",
+        "__enter__",  # entering a context manager acts on state (`warns(...)` patches warnings)
+        "__exit__",
+        "__aenter__",
+        "__aexit__",
     }
 )
 
@@ -292,17 +302,21 @@ def file_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[
     return frozenset(names)
 
 
-def _hands_code(call: ast.Call, local: frozenset[str]) -> bool:
-    """Whether a call's arguments hand the callee code of the file's: a
-    lambda, or a name the file binds itself (`file_names`), which a callee
-    that calls what it is given would run at import."""
+def handed(call: ast.Call, local: frozenset[str]) -> tuple[str, ...] | None:
+    """What of the file's own a call's arguments hand the callee, which a
+    callee that calls what it is given would run at import: each name the
+    file binds itself (`file_names`) as `&name`; None for a lambda, whose
+    code is new wherever it stands.  A handed name is like a callee: the
+    base must hand it the same way (and a changed definition of it is a
+    changed unit of its own)."""
+    out: set[str] = set()
     for arg in (*call.args, *(k.value for k in call.keywords)):
         for node in ast.walk(arg):
             if isinstance(node, ast.Lambda):
-                return True
+                return None
             if isinstance(node, ast.Name) and node.id in local:
-                return True
-    return False
+                out.add(f"&{node.id}")
+    return tuple(sorted(out))
 
 
 # What a call of another module's callable may not be, however often the
@@ -321,12 +335,14 @@ def named_callees(
     when every one is a name or attribute chain from a name the file only
     imports (`imported_names`), is no method that writes (`_WRITING_METHODS`)
     and no callable of a module of shared state (`_SHARED_ROOTS`, by what
-    it is imported as), and is handed no code of the file's (a lambda, a
-    name of `local`); else None."""
+    it is imported as), and is handed no lambda; with the names of `local`
+    it is handed (`handed`); else None."""
     out: set[str] = set()
     for call in calls:
-        if _hands_code(call, local):
+        given = handed(call, local)
+        if given is None:
             return None
+        out.update(given)
         func = call.func
         parts: list[str] = []
         while isinstance(func, ast.Attribute):
