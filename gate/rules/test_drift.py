@@ -455,7 +455,25 @@ def _first_line(code: str, limit: int = 60) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
+def _loaders(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str] | None:
+    """The head texts of the change's files that may load a new test file
+    (`gate.testcases.reaching`'s `others`); None when a file at a test path
+    that the change writes has no text here (withheld, or not from this
+    source): what it loads is unknown."""
+    texts: dict[str, str] = {}
+    for g in changes.files:
+        if g.status == DELETED or not is_test(g.path):
+            continue
+        got = changes.texts.get(g.path)
+        if got is None or got.head is None:
+            return None
+        texts[g.path] = got.head
+    return texts
+
+
+def _new_module(
+    changes: ChangeSet, f: FileChange, loaders: dict[str, str] | None
+) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
     it adds.  A new test module, or a new helper module at a test path (a
     test imports it, which runs its module code at collection), may bring
@@ -491,7 +509,7 @@ def _new_module(changes: ChangeSet, f: FileChange) -> tuple[str | None, int]:
     # collection-time code that acts on the file's own (new) tests only;
     # what reaches the tests of other files is refused (`reaching`).
     added = len(compare((), head, allow_added=True).added)
-    others = [t.head for p, t in changes.texts.items() if p != f.path and t.head is not None]
+    others = None if loaders is None else [t for p, t in loaders.items() if p != f.path]
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
         for u in reaching(f.path, head, others)
@@ -511,6 +529,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     submodules: list[str] = []
     is_config = globs.matcher(runners.CONFIG_FILES, GLOBS["paths"])
     is_either = globs.matcher((*patterns, *runners.CONFIG_FILES), GLOBS["paths"])
+    loaders = _loaders(changes, globs.matcher(patterns, GLOBS["paths"]))
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
@@ -530,7 +549,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             if f.submodule:  # its commit may hold any file, a conftest.py too
                 submodules.append(f.path)
                 continue
-            problem, added = _new_module(changes, f)
+            problem, added = _new_module(changes, f, loaders)
             if problem is not None:
                 fresh.append(problem)
             if allow_added:

@@ -143,7 +143,9 @@ def _changed(base: Unit, head: Unit | None) -> bool:
     return base.same() != head.same()
 
 
-def reaching(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> tuple[Unit, ...]:
+def reaching(
+    path: str, units: Sequence[Unit], others: Sequence[str] | None = ()
+) -> tuple[Unit, ...]:
     """The units of a NEW test file `path` that change what the tests of
     other files see: its COLLECTION units, narrowed by the language module's
     `reaches(unit)` where it has one (Python: a new module's
@@ -155,7 +157,7 @@ def reaching(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> tu
     others)` says the file's load-time code runs where no other file's
     tests do (JavaScript: a file that uses AVA, which runs each test file in
     a worker of its own, and that none of `others`, the texts of the
-    change's other files, loads)."""
+    change's other files, loads; None: they are not all known)."""
     name = MODULES.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if name is not None:

@@ -425,3 +425,19 @@ def test_a_new_ava_file_is_welcome_unless_another_file_of_the_change_loads_it() 
     assert not result.passed
     # the import alone is welcome support code: the new file's code is what fails
     assert result.message.startswith("test/new.ts (new): process.env.MODE = at line 2")
+
+
+def test_a_new_ava_file_is_not_isolated_when_another_test_file_has_no_text() -> None:
+    """A modified test file whose text this source withholds may import the
+    new file: its load-time code is judged as Mocha's would be."""
+    rule = Rule("T", "test_drift", {"allow_added": True, "paths": DEFAULT_TESTS})
+    new = FileChange("test/new.ts", ADDED, added=3, deleted=0, new_mode="100644")
+    old = FileChange("test/old.ts", "modified", added=1, deleted=0)
+    texts = {"test/new.ts": FileTexts(None, AVA_FILE)}
+    known = {**texts, "test/old.ts": FileTexts(OLD_AVA, OLD_AVA + "\n")}
+    assert test_drift.check(rule, ChangeSet(files=(new, old), texts=known)).passed
+    withheld = {**texts, "test/old.ts": FileTexts(None, None, withheld="too large")}
+    result = test_drift.check(rule, ChangeSet(files=(new, old), texts=withheld))
+    assert "test/new.ts (new): process.env.MODE = at line 2" in result.message
+    result = test_drift.check(rule, ChangeSet(files=(new, old), texts=texts, source="api"))
+    assert "test/new.ts (new): process.env.MODE = at line 2" in result.message

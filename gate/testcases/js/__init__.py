@@ -159,7 +159,7 @@ _AVA = re.compile(
 )
 
 
-def isolated(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> bool:
+def isolated(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
     """Whether a NEW file's load-time code runs where no other file's tests
     do: the file imports AVA as a value and calls what it imports (AVA runs
     each test file in a worker thread or process of its own, and its module
@@ -167,8 +167,11 @@ def isolated(path: str, units: Sequence[Unit], others: Sequence[str] = ()) -> bo
     code runs), reaches for no AVA plugin (`ava/plugin`'s shared workers run
     in AVA's main process), and no other file of the change names it in a
     relative module specifier (`import { x } from './new.js'` would run its
-    code in that file's worker).  A TypeScript import never read as a value
-    is dropped when the file is compiled, hence the call."""
+    code in that file's worker; `others` None: not every such file's text
+    is known, so none is isolated).  A TypeScript import never read as a
+    value is dropped when the file is compiled, hence the call."""
+    if others is None:
+        return False
     bound = {
         name for u in units if _AVA.match(u.code) and " type " not in u.code for name in u.binds
     }
