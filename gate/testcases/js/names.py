@@ -117,6 +117,7 @@ class Names:
             if n.parent is not None and n.parent.type in _VALUES:
                 self._seen.setdefault(name, []).append(n)
         self._free: dict[str, bool] = {}
+        self._bound: dict[str, list[Node]] = {}
         self.known = _is_module(source, suffix, found, set(self._seen))
         self._starts: list[int] = []
         self._names: list[str] = []
@@ -140,13 +141,21 @@ class Names:
         `const { Buffer } = require('node:buffer')`); never bound, assigned
         or taken as a parameter anywhere."""
         if name not in self._free:
-            seen = self._seen.get(name, [])
-            bindings = [n for n in seen if not _plain_read(n)]
+            bindings = self.bindings(name)
             how = _canonical(self.source, bindings[0], name) if len(bindings) == 1 else None
             self._free[name] = (
                 not bindings or how == "import" or (how == "require" and self.free("require"))
             )
         return self._free[name]
+
+    def bindings(self, name: str) -> list[Node]:
+        """Every occurrence of `name` that binds or assigns it (is no plain
+        read), in the file's order; asked for each name read where pure
+        values are judged, so each name's list is made once."""
+        found = self._bound.get(name)
+        if found is None:
+            found = self._bound[name] = [n for n in self._seen.get(name, []) if not _plain_read(n)]
+        return found
 
     def imported(self, name: str) -> tuple[str, str] | None:
         """(module, export) when the file's one binding of `name` is a
@@ -156,7 +165,7 @@ class Names:
         are unknown."""
         if not self.known:
             return None
-        bindings = [n for n in self._seen.get(name, []) if not _plain_read(n)]
+        bindings = self.bindings(name)
         found = bound_from(self.source, bindings[0]) if len(bindings) == 1 else None
         if found is None or (found[2] == "require" and not self.free("require")):
             return None
@@ -175,7 +184,7 @@ class Names:
         always in a file whose names are unknown."""
         if not self.known:
             return None
-        bindings = [n for n in self._seen.get(name, []) if not _plain_read(n)]
+        bindings = self.bindings(name)
         if len(bindings) != 1:
             return None
         declarator = bindings[0].parent
@@ -199,8 +208,8 @@ class Names:
         return {
             name
             for name in names
-            for n in self._seen.get(name, [])
-            if node.start_byte <= n.start_byte < node.end_byte and not _plain_read(n)
+            for n in self.bindings(name)
+            if node.start_byte <= n.start_byte < node.end_byte
         }
 
     def within(self, node: Node) -> tuple[str, ...] | None:
