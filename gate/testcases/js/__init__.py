@@ -172,15 +172,15 @@ def isolated(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()
     value is dropped when the file is compiled, hence the call."""
     if others is None:
         return False
-    bound = {
-        name for u in units if _AVA.match(u.code) and " type " not in u.code for name in u.binds
-    }
+    imports = {id(u) for u in units if _AVA.match(u.code)}
+    bound = {n for u in units if id(u) in imports and " type " not in u.code for n in u.binds}
     if not bound or any("'ava/plugin'" in u.code or '"ava/plugin"' in u.code for u in units):
         return False
-    readers = (u for u in units if u.uses is not None and not _AVA.match(u.code))
+    readers = (u for u in units if u.uses is not None and id(u) not in imports)
     if not any(bound & set(u.uses or ()) for u in readers):
         return False
-    return not any(_specifier(path).search(text) for text in others)
+    loads = _specifier(path)
+    return not any(loads.search(text) for text in others)
 
 
 def _specifier(path: str) -> re.Pattern[str]:
