@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from gate.testcases._treesitter import COMMENTS, ParsedText, named
 from gate.testcases.js.frameworks import RUNNER_MODULES
 from gate.testcases.js.names import FUNCTIONS, Names
-from gate.testcases.js.pure import LITERALS, Pure
+from gate.testcases.js.pure import LITERALS, Pure, bare_module
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -59,7 +59,7 @@ WRITING_METHODS = frozenset(
 def shared_module(module: str) -> bool:
     """Whether calling into `module` may act on the process's shared state
     (`NODE_MODULES`, `MOCKING_MODULES`, a runner's)."""
-    top = module.removeprefix("node:").split("/")[0]
+    top = bare_module(module).split("/")[0]
     return (
         module.startswith(("node:", "bun:"))
         or top in NODE_MODULES

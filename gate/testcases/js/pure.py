@@ -299,7 +299,7 @@ class Pure:
         or `path.join`, `path.posix.join` on the module object."""
         if node.type == "identifier":
             found = self.names.imported(self.text(node))
-            return found is not None and found[1] in allowed.get(_module(found[0]), ())
+            return found is not None and found[1] in allowed.get(bare_module(found[0]), ())
         if node.type != "member_expression":
             return False
         prop = node.child_by_field_name("property")
@@ -322,7 +322,7 @@ class Pure:
         found = self.names.imported(self.text(obj))
         if found is None or found[1] not in (DEFAULT, NAMESPACE):
             return False
-        module = _module(found[0])
+        module = bare_module(found[0])
         return (not only or module == only) and self.text(prop) in allowed.get(module, ())
 
     def _call(self, node: Node) -> list[Node] | None:
@@ -345,7 +345,7 @@ class Pure:
         return None
 
 
-def _module(name: str) -> str:
+def bare_module(name: str) -> str:
     """A Node module's name without its `node:` scheme (`node:path` -> `path`)."""
     return name.removeprefix("node:")
 
