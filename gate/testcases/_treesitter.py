@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 import threading
 import time
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -203,6 +204,23 @@ class UniqueKeys:
         unique = f"{key} #{n}"
         self._taken.add(unique)
         return unique, n
+
+
+class NamesByPlace:
+    """Names found in a file, each at the byte where it starts: the ones
+    inside a node's range (`within`), by bisection, so asking for every
+    unit of a file costs a lookup each, not a scan."""
+
+    def __init__(self, found: Iterable[tuple[int, str]]) -> None:
+        ordered = sorted(found)
+        self._starts = [start for start, _ in ordered]
+        self._names = [name for _, name in ordered]
+
+    def within(self, node: Node) -> tuple[str, ...]:
+        """The distinct names in `node`'s source range, in order."""
+        low = bisect_left(self._starts, node.start_byte)
+        high = bisect_left(self._starts, node.end_byte)
+        return tuple(dict.fromkeys(self._names[low:high]))
 
 
 # Node types that are never code (tree-sitter "extras").

@@ -45,11 +45,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.testcases._treesitter import ParsedText, UniqueKeys, captures, named, parse
+from gate.testcases._treesitter import (
+    NamesByPlace,
+    ParsedText,
+    UniqueKeys,
+    captures,
+    named,
+    parse,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -110,17 +116,10 @@ class _Splitter:
         self.source = source
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
-        named_nodes = sorted(
+        # the names each unit's code reads (`_NAMES`)
+        self.read = NamesByPlace(
             (n.start_byte, source.text(n)) for n in captures(source, _NAMES).get("name", [])
         )
-        self._starts = [start for start, _ in named_nodes]
-        self._names = [name for _, name in named_nodes]
-
-    def uses(self, node: Node) -> tuple[str, ...]:
-        """The distinct names `node`'s code reads (`_NAMES`), in order."""
-        low = bisect_left(self._starts, node.start_byte)
-        high = bisect_left(self._starts, node.end_byte)
-        return tuple(dict.fromkeys(self._names[low:high]))
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -135,7 +134,7 @@ class _Splitter:
                 code=self.text(node),
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
-                uses=self.uses(node),
+                uses=self.read.within(node),
             )
         )
 

@@ -37,10 +37,10 @@ keeps the word rule.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import ParsedText, captures, named
+from gate.testcases._treesitter import NamesByPlace, ParsedText, captures, named
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -119,19 +119,16 @@ class Names:
         self._free: dict[str, bool] = {}
         self._bound: dict[str, list[Node]] = {}
         self.known = _is_module(source, suffix, found, set(self._seen))
-        self._starts: list[int] = []
-        self._names: list[str] = []
+        self._read = NamesByPlace(())
         if not self.known:
             return
         values, types = _local_spans(source, found)
-        ordered = sorted(
+        self._read = NamesByPlace(
             (n.start_byte, name)
             for pairs, local in ((named_values, values), (named_types, types))
             for n, name in pairs
             if not _is_local(n.start_byte, name, local)
         )
-        self._starts = [start for start, _ in ordered]
-        self._names = [name for _, name in ordered]
 
     def free(self, name: str) -> bool:
         """Whether the file leaves the global `name` as the platform made it:
@@ -214,11 +211,7 @@ class Names:
 
     def within(self, node: Node) -> tuple[str, ...] | None:
         """The distinct module names read in `node`'s source range, in order (None: unknown)."""
-        if not self.known:
-            return None
-        low = bisect_left(self._starts, node.start_byte)
-        high = bisect_left(self._starts, node.end_byte)
-        return tuple(dict.fromkeys(self._names[low:high]))
+        return self._read.within(node) if self.known else None
 
 
 def _is_module(
