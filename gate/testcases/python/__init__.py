@@ -64,7 +64,8 @@ lines (`gate.text.lines`), decorators and comments inside it included;
 a changed text is a change unless the unit's syntax tree, dumped without
 positions (`Unit.same`), is as it was: a comment, a blank line, a line
 broken inside brackets, another quote or a reformat change no test, and
-a changed docstring, default, decorator or token does.  `uses` are
+a changed docstring, default, decorator or any other edit of the tree
+does.  `uses` are
 the names a unit may read from the module (`uses_of`): the names its code
 reads through the module's namespace when it runs (module-level and class
 body code, and what a function reads that it does not bind itself: a test

@@ -398,8 +398,9 @@ def _syntax(node: ast.AST) -> Callable[[], str]:
     """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
     dumped without positions.  A comment, a blank line, a line break,
     parentheses or another quote leave it as it was; the NFKC spelling of a
-    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, an indent and
-    any token do not."""
+    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, a default, a
+    decorator, an indent that moves a statement into another block, or any
+    other edit of the tree does not."""
     return lambda: ast.dump(node)
 
 
