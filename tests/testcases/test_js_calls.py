@@ -51,6 +51,12 @@ def _drift(base: str, head: str, suffix: str = ".ts") -> str:
     return "ok" if found.ok else found.summary()
 
 
+def _assert_adds_b(base: str, head: str) -> None:
+    """`head` adds the one new test `b` to `base`, and nothing drifts."""
+    found = compare(units(base, ".ts"), units(head, ".ts"))
+    assert found.ok and found.added == ("b",), found.summary()
+
+
 def _file(runner: str, imported: str, body: str) -> str:
     return f"{runner}\n{imported}\n\n{body}\n"
 
@@ -70,8 +76,7 @@ def test_a_call_the_base_makes_at_load_may_be_made_again(
     imported, spelled = (part.format(f="withServer") for part in how)
     base = _file(runner, imported, at_base.format(c=spelled))
     head = base + again.format(c=spelled) + "\n"
-    found = compare(units(base, ".ts"), units(head, ".ts"))
-    assert found.ok and found.added == ("b",), found.summary()
+    _assert_adds_b(base, head)
 
 
 def test_several_callees_each_called_at_base() -> None:
@@ -82,8 +87,7 @@ def test_several_callees_each_called_at_base() -> None:
         "\nimport { Agent } from './agent.js';",
     )
     head = base + "test('b', withServer(new Agent(makeAgent(1))), (t) => {});\n"
-    found = compare(units(base, ".ts"), units(head, ".ts"))
-    assert found.ok and found.added == ("b",), found.summary()
+    _assert_adds_b(base, head)
     head = base + "test('b', withServer(makeOther()), (t) => {});\n"
     assert LOUD in _drift(base, head)
 
@@ -183,8 +187,7 @@ def test_a_name_the_base_hands_the_same_callee_may_be_handed_again() -> None:
         "test('a', withServer({ handler }), (t) => {});",
     )
     head = base + "test('b', withServer({ handler, port: 1 }), (t) => {});\n"
-    found = compare(units(base, ".ts"), units(head, ".ts"))
-    assert found.ok and found.added == ("b",), found.summary()
+    _assert_adds_b(base, head)
     changed = head.replace("return 1;", "return 3;")
     assert "handler changed" in _drift(base, changed)
     for added in ("withServer({ handler: other })", "withServer({ handler: () => 3 })"):
