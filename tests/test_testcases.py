@@ -6,7 +6,6 @@ gate calls collection-time code does change what existing tests see."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from gate.testcases import (
     units_for,
 )
 from gate.testcases.python import units
+from tests.real_pytest import run_pytest
 
 PROPS = settings(max_examples=150, deadline=None)
 
@@ -449,18 +449,6 @@ def test_collection_time_additions_always_fail(
 
 
 # --- what the gate calls collection-time code changes what pytest reports ----
-
-
-def run_pytest(folder: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    return done.stdout.strip().splitlines()[-1]
 
 
 RED = "def test_limit():\n    import clamp_kit\n\n    assert clamp_kit.LIMIT == 2\n"

@@ -106,7 +106,7 @@ from gate.testcases import SUPPORT, Unit, Unparsable
 from gate.testcases.python.calls import file_names, import_origins, imported_names
 from gate.testcases.python.decorators import mark_aliases, trusted_names
 from gate.testcases.python.scopes import introspects
-from gate.testcases.python.shared import shares_state
+from gate.testcases.python.shared import shares_state, sharing_defs
 from gate.testcases.python.splitter import Splitter, collected_classes
 from gate.testcases.python.tree import target_names
 from gate.text import encode, lines, python_encoding_problem
@@ -152,6 +152,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.imported = imported_names(tree.body, walked)
     split.local = file_names(tree.body, walked)
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
+    split.sharing = sharing_defs(tree.body, walked)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)

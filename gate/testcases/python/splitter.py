@@ -143,6 +143,14 @@ class Splitter:
         self.local: frozenset[str] = frozenset()  # `file_names` of the module
         self.walked = Walked()  # each statement's nodes, walked once
         self.star = False  # the module has a star import somewhere
+        self.sharing: frozenset[int] = frozenset()  # `sharing_defs` of the module
+
+    def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
+        """`shares_state`, or for a def of the module (a function, a class, a
+        method) `sharing_defs`: it also counts calling a helper that does."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return id(node) in self.sharing
+        return shares_state(node, nodes)
 
     def harmless(self, deco: ast.expr) -> bool:
         return is_harmless(deco, self.trusted, self.origins, self.aliases)
@@ -233,7 +241,7 @@ class Splitter:
             self.add(replace(unit, quiet=but_for, calls=calls), "")
         elif isinstance(node, ast.ClassDef):
             quiet = all(self.harmless(d) for d in node.decorator_list)
-            quiet = quiet and not shares_state(node, nodes) and not self.calls(node)
+            quiet = quiet and not self.shares(node, nodes) and not self.calls(node)
             role = SUPPORT if quiet else COLLECTION
             unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
             self.add(unit, "")
@@ -261,7 +269,7 @@ class Splitter:
             role = SUPPORT  # a docstring or a bare constant runs nothing
         elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
             role = SUPPORT  # never runs; were it to, it would only import
-        if role == SUPPORT and shares_state(node, nodes):
+        if role == SUPPORT and self.shares(node, nodes):
             role = COLLECTION
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
         if binds:
@@ -355,7 +363,7 @@ class Splitter:
                 fixture = is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
                 but_for, calls = "", None
-                if shares_state(member, nodes):
+                if self.shares(member, nodes):
                     role = COLLECTION
                 elif not all(self.harmless(d) for d in member.decorator_list) or self.calls(member):
                     calls = self.made_calls(member)
@@ -377,7 +385,7 @@ class Splitter:
                 plain = isinstance(member, (ast.Assign, ast.AnnAssign)) and _plain_targets(member)
                 docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
                 quiet = plain or docstring or isinstance(member, ast.Pass)
-                quiet = quiet and not shares_state(member, nodes)
+                quiet = quiet and not self.shares(member, nodes)
                 quiet = quiet and not self.calls(member)
                 role = SUPPORT if quiet else COLLECTION
                 unit = Unit(
@@ -423,7 +431,7 @@ def _function_role(
     """The role of a module-level function, and where it is COLLECTION only
     for other modules' callables its defaults and marks call
     (`Splitter.made_calls`), the role it has but for them and those callees."""
-    if shares_state(node, nodes):
+    if split.shares(node, nodes):
         return COLLECTION, "", None
     fixture, autouse = is_fixture(node, split.trusted)
     calls = split.calls(node)
