@@ -120,9 +120,7 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
     not the function's."""
     out: dict[int, frozenset[str]] = {}
 
-    def visit(
-        parts: Sequence[ast.AST], visible: frozenset[str], functions: frozenset[str]
-    ) -> None:
+    def visit(parts: Sequence[ast.AST], visible: frozenset[str], functions: frozenset[str]) -> None:
         # `visible`: what the code of `parts` sees as its own; `functions`:
         # what a function nested here sees (a class body's names left out)
         for sub in parts:
