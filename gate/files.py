@@ -10,8 +10,9 @@ directory, it cannot be read (the system's reason), or it is over the cap.
 
 Writing (`write_new_file`, `write_report`): a report is written where a
 change may have planted files (a checkout, the Action's workspace), so it is
-never written through a symlink.  What the command line prints goes through
-`gate.output`, not here.
+never written through a symlink; a device or pipe the caller names
+(`/dev/null`, a FIFO, `/dev/stdout`) is written into, never replaced.  What
+the command line prints goes through `gate.output`, not here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import stat
 import sys
 from pathlib import Path
 
@@ -111,7 +114,19 @@ def write_new_file(path: str, data: str) -> None:
     directory is an error (ELOOP/ENOTDIR).  The directories of an absolute
     path outside the current directory are the caller's own choice and are
     resolved as usual.
+
+    What git cannot check out is written into, not replaced: a character
+    device or a FIFO at `path` (`/dev/null`, `mkfifo report`; replacing
+    `/dev/null` with a file, as root in a container, breaks every later
+    step), and an open descriptor named by the system's absolute names for
+    one (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`),
+    after what the gate printed there.  A block device or a socket is
+    refused (OSError).
     """
+    descriptor = _descriptor(path)
+    if descriptor is not None:
+        _write_descriptor(descriptor, data)
+        return
     base, rest = _trusted_split(path)
     parts = [p for p in rest.split("/") if p not in ("", ".")]
     if not parts:
@@ -145,7 +160,39 @@ def _trusted_split(path: str) -> tuple[str, str]:
     return head or os.sep, tail
 
 
+_DESCRIPTORS = re.compile(r"/dev/(?:(stdout)|(stderr)|fd/([0-9]+))|/proc/self/fd/([0-9]+)")
+
+
+def _descriptor(path: str) -> int | None:
+    """The open descriptor an absolute system name stands for, else None."""
+    found = _DESCRIPTORS.fullmatch(os.path.normpath(path)) if os.path.isabs(path) else None
+    if found is None:
+        return None
+    out, err, number, proc = found.groups()
+    return 1 if out else 2 if err else int(number or proc)
+
+
+def _write_descriptor(descriptor: int, data: str) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()  # what was printed comes first
+    view = memoryview(data.encode("utf-8"))
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
 def _replace_at(dir_fd: int | None, name: str, data: str, nofollow: int) -> None:
+    try:
+        mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        mode = 0
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):  # /dev/null, a pipe: never replaced
+        fd = os.open(name, os.O_WRONLY | nofollow, dir_fd=dir_fd)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(data)
+        return
+    if stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        raise OSError(errno.EINVAL, "a block device or socket, not a report file", name)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(name, dir_fd=dir_fd)  # a file or a symlink; a directory raises
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow

@@ -9,9 +9,15 @@ around a lowered cap, so no entry point can read a file its own way.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import stat
+import subprocess
 import sys
+import threading
+import tty
 from pathlib import Path
 
 import pytest
@@ -22,6 +28,7 @@ from gate import files
 from gate.cli import main
 from gate.errors import GateError
 from gate.files import read_captured, read_input
+from tests.gitrepo import GitRepo
 
 SIZES = st.integers(min_value=0, max_value=64)
 CAPS = st.integers(min_value=1, max_value=48)
@@ -250,3 +257,96 @@ def test_no_module_reads_a_file_its_own_way() -> None:
             if name in ("open", "read_bytes", "read_text", "fdopen"):
                 offenders.append(f"{rel}:{node.lineno}: {name}()")
     assert offenders == []
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@given(text=st.text(max_size=200))
+@settings(max_examples=10, deadline=None)
+def test_a_report_to_a_fifo_is_written_into_it_and_leaves_it_a_fifo(
+    tmp_path_factory: pytest.TempPathFactory, text: str
+) -> None:
+    fifo = tmp_path_factory.mktemp("fifo") / "report.json"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    files.write_new_file(str(fifo), text)
+    reader.join(timeout=30)
+    assert got == [text.encode("utf-8")]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_report_to_a_terminal_device_is_written_into_it() -> None:
+    """A character device (`/dev/null`, a terminal) is never replaced by a
+    file: here a pseudo-terminal's device, read back from its other end."""
+    main_fd, device_fd = os.openpty()
+    device = os.ttyname(device_fd)
+    try:
+        tty.setraw(device_fd)
+        files.write_new_file(device, '{"pass": true}\n')
+        assert os.read(main_fd, 100) == b'{"pass": true}\n'
+        assert stat.S_ISCHR(os.lstat(device).st_mode)
+    finally:
+        os.close(main_fd)
+        os.close(device_fd)
+
+
+@pytest.mark.parametrize("spelled", ["/dev/fd/{n}", "/proc/self/fd/{n}", "/dev//fd/./{n}"])
+def test_a_report_to_a_descriptor_name_goes_to_that_descriptor(spelled: str) -> None:
+    read_end, write_end = os.pipe()
+    try:
+        files.write_new_file(spelled.format(n=write_end), "report\n")
+        os.close(write_end)
+        assert _read_all(read_end) == b"report\n"
+    finally:
+        os.close(read_end)
+        with contextlib.suppress(OSError):
+            os.close(write_end)
+    assert os.path.islink("/dev/stdout") or not os.path.exists("/dev/stdout")
+
+
+GATE = [sys.executable, "-m", "gate"]
+
+
+def test_check_output_to_an_open_descriptor_follows_what_it_printed(tmp_path: Path) -> None:
+    """`gate check --output /dev/fd/N` (as `/dev/stdout` is `/dev/fd/1`):
+    the JSON report goes to that descriptor, the text report to stdout."""
+    repo = GitRepo(tmp_path)
+    rubric = "version: 1\nrules:\n  - {id: F, kind: max_files, limit: 5}\n"
+    repo.write(".github/blast-radius.yml", rubric)
+    base = repo.commit("base")
+    repo.write("a.txt", "a\n")
+    head = repo.commit("head")
+    read_end, write_end = os.pipe()
+    argv = [*GATE, "check", "--base", base, "--head", head, "--output", f"/dev/fd/{write_end}"]
+    with subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, pass_fds=(write_end,)) as run:
+        os.close(write_end)
+        report = _read_all(read_end)
+        os.close(read_end)
+        printed = run.communicate()[0].decode()
+    assert run.returncode == 0
+    assert json.loads(report)["pass"] is True
+    assert printed.startswith("PASS: all 3 rules")
+
+
+@pytest.mark.parametrize(
+    ("name", "descriptor"),
+    [
+        ("/dev/stdout", 1),
+        ("/dev/stderr", 2),
+        ("/dev/fd/7", 7),
+        ("/proc/self/fd/12", 12),
+        ("/dev/./stdout", 1),
+        ("dev/stdout", None),  # relative: a file a change may have planted
+        ("/dev/stdout2", None),
+        ("/proc/1/fd/1", None),
+    ],
+)
+def test_the_system_names_of_a_descriptor(name: str, descriptor: int | None) -> None:
+    assert files._descriptor(name) == descriptor
