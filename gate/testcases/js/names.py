@@ -120,9 +120,12 @@ class Names:
         self._bound: dict[str, list[Node]] = {}
         self.known = _is_module(source, suffix, found, set(self._seen))
         self._read = NamesByPlace(())
+        # each name -> the ranges of the functions, catch clauses and blocks
+        # that bind it as a value, one range each (`own`)
+        self._scopes, raw_types = _local_spans(source, found)
         if not self.known:
             return
-        values, types = _local_spans(source, found)
+        values, types = _merged(self._scopes), _merged(raw_types)
         self._read = NamesByPlace(
             (n.start_byte, name)
             for pairs, local in ((named_values, values), (named_types, types))
@@ -209,6 +212,20 @@ class Names:
             if node.start_byte <= n.start_byte < node.end_byte
         }
 
+    def own(self, name: str, at: int, scope: range) -> bool:
+        """Whether `name` at byte `at` is bound by a function, catch
+        clause or block inside `scope` (a test's call): there it is the
+        test's own, whatever the file binds outside.  Lexical, so it holds
+        in a file whose module names are unknown too."""
+        return any(
+            at in r and scope.start <= r.start and r.stop <= scope.stop
+            for r in self._scopes.get(name, ())
+        )
+
+    def occurrences(self, name: str) -> list[Node]:
+        """Every identifier spelled `name`, in the file's order."""
+        return self._seen.get(name, [])
+
     def within(self, node: Node) -> tuple[str, ...] | None:
         """The distinct module names read in `node`'s source range, in order (None: unknown)."""
         return self._read.within(node) if self.known else None
@@ -233,7 +250,8 @@ Spans = dict[str, list[range]]
 
 def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Spans, Spans]:
     """Each name -> the byte ranges where a function, catch clause or block
-    binds it as a value; and where a block binds it as a type."""
+    binds it as a value; and where a block binds it as a type (one range
+    each, unmerged)."""
     spans: Spans = {}
     types: Spans = {}
 
@@ -271,7 +289,7 @@ def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Span
                 bind([source.text(declared)], block)
             if statement.type in _TYPES:
                 bind([source.text(declared)], block, types)
-    return _merged(spans), _merged(types)
+    return spans, types
 
 
 def _merged(spans: Spans) -> Spans:

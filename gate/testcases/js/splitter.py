@@ -26,6 +26,7 @@ from gate.testcases.js.frameworks import (
 from gate.testcases.js.loading import Loading
 from gate.testcases.js.names import FUNCTIONS, Names, pattern_names
 from gate.testcases.js.tables import TableLoop, table_loop
+from gate.testcases.js.writes import Writes
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -45,6 +46,7 @@ class Splitter:
         self.names = names  # the identifiers each unit reads, where the file's names are known
         self.untrusted = shadowed  # runner names this file binds itself
         self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
+        self.writes = Writes(source, names)  # what a test's run changes for the others
         self.from_runner: set[str] = set()  # keys of imports from a runner module
         # local names of runner functions: `import { test as base } from 'vitest'`,
         # `const test = base.extend({...})` (Vitest's fixtures)
@@ -307,8 +309,9 @@ class Splitter:
         label = " > ".join((*path, title))
         runs = self.runs_at_collection(call, callback=None)
         focused = call.root in FOCUSED or "only" in call.modifiers
-        role = COLLECTION if focused or runs else CASE
-        calls = self.made_calls(call) if runs and not focused else None
+        shares = self.writes.shares(node)  # changes what the file's other tests see
+        role = COLLECTION if focused or runs or shares else CASE
+        calls = self.made_calls(call) if runs and not (focused or shares) else None
         self.add(node, f"{TESTS[call.root]} {label}", label, role, calls=calls or None)
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
