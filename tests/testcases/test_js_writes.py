@@ -130,6 +130,9 @@ HELPERS = [
     "function set() {\n  mod.f = () => 2;\n}\nfunction bend() {\n  set();\n}",
     "class Bender {\n  static run() {\n    mod.f = () => 2;\n  }\n}\n"
     "const bend = () => Bender.run();",
+    "const helpers = {\n  run() {\n    mod.f = () => 2;\n  },\n};\n"
+    "const bend = () => helpers.run();",
+    "export function bend() {\n  mod.f = () => 2;\n}",
 ]
 CALLS = [
     "test('g', () => {{\n  {call}();\n}});",

@@ -15,8 +15,9 @@ not its own to `Object.assign`, `Object.defineProperty(ies)`,
 `Object.setPrototypeOf`, `Reflect.set`, `Reflect.defineProperty`,
 `Reflect.deleteProperty` or `Reflect.setPrototypeOf` (with `Object` and
 `Reflect` the platform's); calls `process.chdir`; has a `with` statement
-or calls `eval`; or names a function or class of the file that does any of
-those (`bend()`, a callback `test('x', bend)`), to any depth.
+or calls `eval`; or names a function, class or object literal of
+the file that does any of those (`bend()`, a callback `test('x', bend)`,
+`helpers.bend()`), to any depth.
 
 A name is the test's own where a function, `catch` or block inside the
 test's call binds it (`Names.own`), or a loop's head inside it does, in
@@ -63,7 +64,7 @@ _SCAN = """
 (generator_function_declaration) @helper
 (class_declaration) @helper
 (variable_declarator
-  value: [(arrow_function) (function_expression) (generator_function) (class)]) @helper
+  value: [(arrow_function) (function_expression) (generator_function) (class) (object)]) @helper
 """
 # The platform's calls that write into their first argument, and those that
 # write the process's state whatever their arguments.
