@@ -48,6 +48,8 @@ STORES = [
     "globalThis.f = () => 2;",
     "process.env.MODE = 'x';",
     "process.chdir('/');",
+    "eval('mod.f = () => 2');",
+    "with (mod) { f = () => 2; }",
 ]
 # Code that binds `mod` in a scope of its own: the store still reaches the module.
 SHADOWS = [

@@ -100,6 +100,7 @@ from collections.abc import Sequence
 
 from gate.testcases import Unit, Unparsable
 from gate.testcases._treesitter import parse
+from gate.testcases.js import writes
 from gate.testcases.js.names import Names
 from gate.testcases.js.splitter import Splitter
 
@@ -122,7 +123,7 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     if grammar is None:
         raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
     source = parse(text, grammar)
-    names = Names(source, suffix)
+    names = Names(source, suffix, also=writes.SCAN)
     splitter = Splitter(source, frozenset(), names)
     splitter.statements(source.root.children, (), 0)
     shadowed = splitter.shadowed()

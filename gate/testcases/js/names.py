@@ -105,9 +105,12 @@ class Names:
     `known` is False when the file's names cannot be trusted (see the
     module's docstring), and `within` then says None."""
 
-    def __init__(self, source: ParsedText, suffix: str) -> None:
-        found = captures(source, PATTERNS[source.grammar])
+    def __init__(self, source: ParsedText, suffix: str, also: str = "") -> None:
+        found = captures(source, PATTERNS[source.grammar] + also)
         self.source = source
+        # what the query `also` captured in the same pass over the tree
+        # (`gate.testcases.js.writes.SCAN`: one walk, not two)
+        self.also, self.also_query = found, also
         named_values = [(n, source.text(n)) for n in found.get("value", [])]
         named_types = [(n, source.text(n)) for n in found.get("type", [])]
         self._seen: dict[str, list[Node]] = {}
@@ -118,6 +121,7 @@ class Names:
                 self._seen.setdefault(name, []).append(n)
         self._free: dict[str, bool] = {}
         self._bound: dict[str, list[Node]] = {}
+        self.withs: list[Node] = found.get("with", [])  # every `with` statement
         self.known = _is_module(source, suffix, found, set(self._seen))
         self._read = NamesByPlace(())
         # each name -> the ranges of the functions, catch clauses and blocks

@@ -47,7 +47,8 @@ from gate.testcases.js.names import Names, pattern_names
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_SCAN = """
+# Captured by `Names` in its pass over the tree (`Names(..., also=SCAN)`).
+SCAN = """
 (assignment_expression left: (_) @store)
 (augmented_assignment_expression left: (_) @store)
 (update_expression argument: (_) @store)
@@ -55,11 +56,6 @@ _SCAN = """
 (for_in_statement left: (_) @store)
 (for_in_statement kind: _ left: (_)) @loop
 (for_statement initializer: [(lexical_declaration) (variable_declaration)]) @loop
-(call_expression
-  function: (member_expression object: (identifier) @host property: (property_identifier))
-  (#match? @host "^(Object|Reflect|process)$")) @writer
-(with_statement) @always
-(call_expression function: (identifier) @eval (#eq? @eval "eval"))
 (function_declaration) @helper
 (generator_function_declaration) @helper
 (class_declaration) @helper
@@ -127,8 +123,25 @@ class Writes:
 
     def _scan(self) -> list[tuple[int, str, Node]]:
         if self._sites is None:
-            found = captures(self.source, _SCAN)
-            sites = [(n.start_byte, kind, n) for kind, nodes in found.items() for n in nodes]
+            found = self.names.also
+            if self.names.also_query != SCAN:  # a `Names` made without it: one more walk
+                found = captures(self.source, SCAN)
+            sites = [
+                (n.start_byte, kind, n)
+                for kind in ("store", "loop", "helper")
+                for n in found.get(kind, [])
+            ]
+            # Calls are found by name among the identifiers `Names` holds: a
+            # query predicate on every call of the file costs more than the
+            # parse (bench/bench_testcases.py).
+            for host in ("Object", "Reflect", "process", "eval"):
+                for n in self.names.occurrences(host):
+                    call = _call_of(n, member=host != "eval")
+                    if call is not None:
+                        sites.append(
+                            (call.start_byte, "writer" if host != "eval" else "always", call)
+                        )
+            sites.extend((n.start_byte, "always", n) for n in self.names.withs)
             sites.sort(key=lambda site: site[0])
             self._sites = sites
             self._starts = [site[0] for site in sites]
@@ -143,7 +156,7 @@ class Writes:
             i += 1
             if node.end_byte > scope.stop:
                 continue
-            if kind in ("always", "eval"):
+            if kind == "always":
                 return True
             if kind == "store" and self._store(node, scope):
                 return True
@@ -348,3 +361,22 @@ def _cleared(source: ParsedText, name: Node) -> bool:
         return False
     right = up.child_by_field_name("right")
     return right is not None and source.text(right) in ("null", "undefined")
+
+
+def _call_of(name: Node, *, member: bool) -> Node | None:
+    """The call `name` is the callee of (`eval(...)`), or with `member` the
+    call of a method of it (`Object.assign(...)`); else None."""
+    callee = name.parent if member else name
+    if callee is None or (
+        member
+        and (callee.type != "member_expression" or callee.child_by_field_name("object") != name)
+    ):
+        return None
+    call = callee.parent
+    if (
+        call is None
+        or call.type != "call_expression"
+        or call.child_by_field_name("function") != callee
+    ):
+        return None
+    return call
