@@ -56,6 +56,7 @@ from gate.testcases._treesitter import (
     named,
     parse,
 )
+from gate.testcases.go_writes import Writes
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -117,6 +118,7 @@ class _Splitter:
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
+        self.writes = Writes(source, self.imports())
         self.read = NamesByPlace(
             (n.start_byte, source.text(n)) for n in captures(source, _NAMES).get("name", [])
         )
@@ -202,7 +204,7 @@ class _Splitter:
         if name in ("TestMain", "init"):
             role = COLLECTION
         elif is_test_name(name):
-            role = CASE
+            role = COLLECTION if self.writes.shares(node) else CASE
         else:
             role = SUPPORT
         binds = (name,) if name not in ("init", "_") else ()
@@ -217,7 +219,7 @@ class _Splitter:
         if name in SUITE_HOOKS:
             role = COLLECTION
         elif name.startswith("Test"):  # testify and gocheck run a suite's Test* methods
-            role = CASE
+            role = COLLECTION if self.writes.shares(node) else CASE
         else:
             role = SUPPORT
         self.add(node, f"method {label}", label, role, (owner,) if owner else ())
@@ -239,6 +241,18 @@ class _Splitter:
             else:
                 return self.text(current)
         return ""
+
+    def imports(self) -> dict[str, str]:
+        """Each package name the file's imports bind -> its import path."""
+        out = {}
+        for node in self.source.root.children:
+            if node.type == "import_declaration":
+                for spec in self.specs(node, "import_spec_list", "import_spec"):
+                    path_node = spec.child_by_field_name("path")
+                    path = self.text(path_node)[1:-1] if path_node is not None else ""
+                    alias = spec.child_by_field_name("name")
+                    out[self.text(alias) if alias is not None else package_name(path)] = path
+        return out
 
     def import_(self, spec: Node) -> None:
         path_node = spec.child_by_field_name("path")

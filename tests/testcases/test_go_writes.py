@@ -1,0 +1,224 @@
+"""A new Go test that stores into a package-level variable or process-wide
+state, however it spells the store, changes what the package's other tests
+see (gate.testcases.go_writes); one that stores into its own values, or
+undoes its store when it ends, is a new test."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gate.testcases import CASE, COLLECTION, compare
+from gate.testcases.go import units
+
+# What the package under test declares (p.go), read by the existing test.
+PACKAGE = """package p
+
+type Cfg struct{ Limit int }
+
+var Limit = 1
+var Config = &Cfg{Limit: 1}
+var Table = map[string]int{"a": 1}
+
+func get() *Cfg { return Config }
+"""
+HELPERS = """
+func bend() { Limit = 2 }
+
+func bendLater() { bend() }
+
+func handler() func() { return func() { Limit = 2 } }
+
+func handlers() []func() { return []func(){func() { Limit = 2 }} }
+
+func restoring(t *testing.T) {
+\told := Limit
+\tLimit = 2
+\tt.Cleanup(func() { Limit = old })
+}
+"""
+HEADER = 'package p\n\nimport (\n\t"os"\n\t"testing"\n)\n' + HELPERS
+EXISTING = """
+func TestExisting(t *testing.T) {
+\twd, _ := os.Getwd()
+\t_, moded := os.LookupEnv("GMODE")
+\tchanged := Limit != 1 || Config.Limit != 1 || Table["a"] != 1 || moded || wd == "/"
+\tif !changed {
+\t\tt.Fatal("nothing changed")
+\t}
+}
+"""
+
+# Bodies of a new test that store into what the package declares, or set
+# process-wide state.
+STORES = [
+    "Limit = 2",
+    "Limit += 1",
+    "Limit++",
+    "Limit, _ = 2, 0",
+    "Config.Limit = 2",
+    '(Table)["a"] = 2',
+    "*(&Limit) = 2",
+    "(*Config).Limit = 2",
+    "get().Limit = 2",
+    "for _, Limit = range []int{2} {\n\t}",
+    "ch := make(chan int, 1)\n\tch <- 2\n\tselect {\n\tcase Limit = <-ch:\n\t}",
+    't.Run("x", func(t *testing.T) { Limit = 2 })',
+    "func() { Limit = 2 }()",
+    "defer func() { Limit = 2 }()",
+    'os.Setenv("GMODE", "x")',
+    'os.Chdir("/")',
+    "bend()",
+    "bendLater()",
+    "handler()()",
+    'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("OTHER")',
+    'defer os.Unsetenv("HOME")\n\tos.Setenv("GMODE", "x")',
+    'os.Setenv("GMODE", "x")\n\tif true {\n\t\treturn\n\t}\n\tdefer os.Unsetenv("GMODE")',
+    'old := os.Getenv("GMODE")\n\tos.Setenv("GMODE", "x")\n\tdefer os.Setenv("GMODE", old)',
+    'old, _ := os.Getwd()\n\tos.Chdir("/")\n\tdefer os.Chdir("/")\n\t_ = old',
+    # restores that do not restore
+    "Limit = 2\n\told := Limit\n\tdefer func() { Limit = old }()",
+    "old := Limit\n\tLimit = 2\n\told = 2\n\tdefer func() { Limit = old }()",
+    "old := Limit\n\tLimit = 2\n\tif old > 0 {\n\t\treturn\n\t}\n\tdefer func() { Limit = old }()",
+    "old := Limit\n\tLimit = 2\n\tif old < 0 {\n\t\tdefer func() { Limit = old }()\n\t}",
+    "old := Limit\n\tdefer func() { Limit = old + 1 }()\n\tLimit = 2",
+    "old := Config.Limit\n\tConfig.Limit = 2\n\tdefer func() { Limit = old }()",
+]
+# Bodies whose store is undone when the test ends: the existing test still
+# sees the package as it was.
+RESTORED = [
+    "old := Limit\n\tLimit = 2\n\tdefer func() { Limit = old }()",
+    "defer func(old int) { Limit = old }(Limit)\n\tLimit = 2",
+    "old := Limit\n\tt.Cleanup(func() { Limit = old })\n\tLimit = 2",
+    "old := Config.Limit\n\tConfig.Limit = 2\n\tdefer func() { Config.Limit = old }()",
+    "saved := Limit\n\tLimit = 2\n\tLimit++\n\tdefer func() { Limit = saved }()",
+    "restoring(t)",
+    't.Setenv("GMODE", "x")',
+    'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("GMODE")',
+    'err := os.Setenv("GMODE", "x")\n\tdefer func() { _ = os.Unsetenv("GMODE") }()\n\t_ = err',
+    'old, _ := os.Getwd()\n\tt.Cleanup(func() { os.Chdir(old) })\n\tos.Chdir("/")',
+    "handler()",
+    "_ = handlers()",
+]
+# Code that declares `Limit` in a scope of its own: the store still reaches the package.
+SHADOWS = [
+    "if true {\n\t\tLimit := 0\n\t\t_ = Limit\n\t}",
+    "func(Limit int) { _ = Limit }(0)",
+    "for Limit := range []int{} {\n\t\t_ = Limit\n\t}",
+    "switch Limit := interface{}(0).(type) {\n\tdefault:\n\t\t_ = Limit\n\t}",
+    "{\n\t\tvar Limit int\n\t\t_ = Limit\n\t}",
+]
+# Stores into what the test declares itself.
+OWN = [
+    "x := 1\n\tx = 2\n\t_ = x",
+    "c := Cfg{}\n\tc.Limit = 2\n\t_ = c",
+    'm := map[string]int{}\n\tm["a"] = 1',
+    "(&Cfg{}).Limit = 2",
+    "Limit := 3\n\tLimit = 4\n\t_ = Limit",
+    "var n int\n\tn++\n\t_ = n",
+    "for i := 0; i < 2; i++ {\n\t}",
+    "_ = Limit",
+    'x := 0\n\tt.Run("a", func(t *testing.T) { x = 2 })\n\t_ = x',
+    "var p *Cfg = &Cfg{}\n\tp.Limit = 2",
+]
+FORMS = [
+    "func TestA(t *testing.T) {{\n\t{body}\n}}\n",
+    "func Test_a(t *testing.T) {{\n\t{body}\n}}\n",
+]
+
+
+def _new_roles(base: str, head: str) -> dict[str, str]:
+    before = {u.key for u in units(base)}
+    return {u.key: u.role for u in units(head) if u.key not in before}
+
+
+def _files(body: str, form: str = FORMS[0], before: bool = True) -> tuple[str, str]:
+    base = HEADER + EXISTING
+    new = form.format(body=body)
+    head = HEADER + "\n" + new + EXISTING if before else base + "\n" + new
+    return base, head
+
+
+@given(
+    store=st.sampled_from(STORES),
+    shadows=st.lists(st.sampled_from(SHADOWS), max_size=3),
+    shadow_first=st.booleans(),
+    form=st.sampled_from(FORMS),
+    before=st.booleans(),
+)
+def test_a_store_outside_the_test_changes_what_other_tests_see(
+    store: str, shadows: list[str], shadow_first: bool, form: str, before: bool
+) -> None:
+    body = "\n\t".join([*shadows, store] if shadow_first else [store, *shadows])
+    base, head = _files(body, form, before)
+    assert list(_new_roles(base, head).values()) == [COLLECTION], head
+    assert "changes what other tests see" in compare(units(base), units(head)).summary(), head
+
+
+@given(body=st.sampled_from(OWN + RESTORED), form=st.sampled_from(FORMS), before=st.booleans())
+def test_a_store_into_the_tests_own_values_or_undone_is_a_new_test(
+    body: str, form: str, before: bool
+) -> None:
+    base, head = _files(body, form, before)
+    assert list(_new_roles(base, head).values()) == [CASE], head
+    found = compare(units(base), units(head))
+    assert found.ok and len(found.added) == 1, found.summary()
+
+
+def test_an_aliased_os_import_is_still_os() -> None:
+    base = 'package p\n\nimport (\n\tsys "os"\n\t"testing"\n)\n' + EXISTING.replace("os.", "sys.")
+    head = base + '\nfunc TestA(t *testing.T) {\n\tsys.Setenv("GMODE", "x")\n}\n'
+    assert list(_new_roles(base, head).values()) == [COLLECTION]
+    local = base + '\nfunc TestA(t *testing.T) {\n\tos := fake{}\n\tos.Setenv("GMODE", "x")\n}\n'
+    assert list(_new_roles(base, local).values()) == [CASE]
+
+
+def test_a_suite_test_method_that_stores_shares_and_its_receiver_is_its_own() -> None:
+    base = 'package p\n\nimport "testing"\n\ntype S struct{ n int }\n' + "var Limit = 1\n"
+    stores = base + "\nfunc (s *S) TestA() {\n\tLimit = 2\n}\n"
+    assert list(_new_roles(base, stores).values()) == [COLLECTION]
+    own = base + "\nfunc (s *S) TestA() {\n\ts.n = 2\n}\n"
+    assert list(_new_roles(base, own).values()) == [CASE]
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go (the CI installs golang-go)")
+def test_each_store_turns_a_later_red_test_green_and_each_restore_does_not_under_go_test(
+    tmp_path: Path,
+) -> None:
+    """What the tests above refuse is real: under `go test`, a new test
+    placed before an existing failing one, with one of the stores, makes it
+    pass; with a restore, it still fails, and so does the file without the
+    new test.  One module, a package a body, one `go test` run."""
+    (tmp_path / "go.mod").write_text("module m\n\ngo 1.19\n", encoding="utf-8")
+    expected: dict[str, bool] = {}  # package -> whether go test passes
+    bodies = [(b, True) for b in STORES] + [(b, False) for b in RESTORED] + [("", False)]
+    for i, (body, passes) in enumerate(bodies):
+        folder = tmp_path / f"p{i}"
+        folder.mkdir()
+        (folder / "p.go").write_text(PACKAGE, encoding="utf-8")
+        test = HEADER + EXISTING if not body else _files(body)[1]
+        (folder / "p_test.go").write_text(test, encoding="utf-8")
+        expected[f"m/p{i}"] = passes
+    env = {k: v for k, v in os.environ.items() if k != "GMODE"}
+    env = {**env, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
+    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
+    done = subprocess.run(
+        ["go", "test", "-count=1", "./..."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env=env,
+    )
+    got = {m[1]: m[0] == "ok" for m in re.findall(r"^(ok|FAIL)\s+(m/p\d+)", done.stdout, re.M)}
+    assert set(got) == set(expected), done.stdout + done.stderr
+    wrong = [(bodies[int(p[3:])][0], passes) for p, passes in expected.items() if got[p] != passes]
+    assert not wrong, wrong
