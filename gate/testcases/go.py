@@ -20,6 +20,10 @@ spec takes its value from its place (`iota`, or a spec without a value).
   (`//go:build`, `// +build`, `//go:embed`, `//go:linkname`, `//line`,
   ...: `//go:build ignore` turns the whole file off), also inside a
   grouped declaration.
+* **A case that stores outside itself** (a package-level variable,
+  process-wide state, undone in no `defer` or `Cleanup`:
+  `gate.testcases.go_writes`) is COLLECTION: the tests after it see the
+  store.
 * **Suites**: a method whose name starts with `Test` is a case too (testify's
   `suite` and gocheck run a suite's `Test*` methods), and the methods they
   call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,

@@ -209,6 +209,7 @@ def test_each_store_turns_a_later_red_test_green_and_each_restore_does_not_under
     env = {k: v for k, v in os.environ.items() if k != "GMODE"}
     env = {**env, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
     env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
+    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
     done = subprocess.run(
         ["go", "test", "-count=1", "./..."],
         cwd=tmp_path,
