@@ -60,7 +60,7 @@ from gate.testcases._treesitter import (
     named,
     parse,
 )
-from gate.testcases.go_writes import Writes
+from gate.testcases.go_writes import SCAN, Writes
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -122,10 +122,9 @@ class _Splitter:
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
-        self.writes = Writes(source, self.imports())
-        self.read = NamesByPlace(
-            (n.start_byte, source.text(n)) for n in captures(source, _NAMES).get("name", [])
-        )
+        found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
+        self.writes = Writes(source, self.imports(), found.get("node", []))
+        self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
 
     def text(self, node: Node) -> str:
         return self.source.text(node)

@@ -44,9 +44,10 @@ package is not read.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import ParsedText, named
+from gate.testcases._treesitter import ParsedText, captures, named
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -77,6 +78,16 @@ SCOPES = frozenset(
         *FUNCTIONS,
     }
 )
+# The nodes a scan reads, captured as `node` in one query over the file.
+SCAN = """[
+(assignment_statement) (inc_statement) (dec_statement) (short_var_declaration)
+(var_spec) (const_spec) (range_clause) (receive_statement) (type_switch_statement)
+(call_expression) (defer_statement) (func_literal) (return_statement)
+] @node"""
+# The statements and clauses that may store (`_Scan._store`).
+_STORES = frozenset(
+    {"assignment_statement", "inc_statement", "dec_statement", "range_clause", "receive_statement"}
+)
 _TYPES = frozenset(
     {"type_identifier", "qualified_type", "slice_type", "array_type", "map_type", "generic_type"}
 )
@@ -98,12 +109,21 @@ def _compact(text: str) -> str:
 class Writes:
     """The state-sharing code of one parsed Go file, its helpers found once."""
 
-    def __init__(self, source: ParsedText, imports: dict[str, str]) -> None:
+    def __init__(
+        self, source: ParsedText, imports: dict[str, str], found: list[Node] | None = None
+    ) -> None:
+        """`found`: what `SCAN` captures in the file, if the caller's own
+        query over it did (one pass over the tree for both)."""
         self.source = source
         # bound package name -> the functions of it that set process-wide state
         self.setters = {name: SETTERS[path] for name, path in imports.items() if path in SETTERS}
         self._sharing: frozenset[str] | None = None
+        self._functions: dict[str, Node] | None = None
         self._scans: dict[tuple[int, bool], _Scan] = {}
+        self._found: tuple[list[int], list[Node]] | None = None
+        if found is not None:
+            nodes = sorted(found, key=_start)
+            self._found = [n.start_byte for n in nodes], nodes
 
     def scan(self, function: Node, whole: bool = False) -> _Scan:
         """`function`'s declarations and stores, scanned once (`whole`: with
@@ -111,27 +131,67 @@ class Writes:
         key = (function.start_byte, whole)
         found = self._scans.get(key)
         if found is None:
-            found = self._scans[key] = _Scan(self.source, function, whole)
+            nodes, skipped = self._nodes(function, whole)
+            if whole and not skipped:
+                return self.scan(function)  # it returns no function literal
+            found = self._scans[key] = _Scan(self.source, function, nodes)
         return found
+
+    def _nodes(self, function: Node, whole: bool) -> tuple[list[Node], bool]:
+        """The nodes inside `function` a scan reads, in order, less
+        (unless `whole`) those in the function literals a `return` hands
+        back (`return func() { x = 1 }`: they run when called, not here);
+        and whether there are such literals."""
+        if self._found is None:
+            nodes = sorted(captures(self.source, SCAN).get("node", []), key=_start)
+            self._found = [n.start_byte for n in nodes], nodes
+        starts, found = self._found
+        inside = found[
+            bisect_left(starts, function.start_byte) : bisect_left(starts, function.end_byte)
+        ]
+        returned = [
+            (c.start_byte, c.end_byte)
+            for n in inside
+            if n.type == "return_statement"
+            for c in n.named_children
+            if _returned(c)
+        ]
+        if not returned:
+            return inside, False
+        if whole:
+            return inside, True
+        kept = [n for n in inside if not any(a <= n.start_byte < b for a, b in returned)]
+        return kept, True
 
     def shares(self, function: Node) -> bool:
         """Whether running `function` (a test, a suite method) stores outside it."""
-        return self._stores(function) or bool(self._called(function) & self.helpers())
+        if self._stores(function):
+            return True
+        called = self._called(function)
+        # `f` or `f()` for a function of the file: only then are helpers read
+        if not {c.removesuffix("()") for c in called} & self.functions().keys():
+            return False
+        return bool(called & self.helpers())
+
+    def functions(self) -> dict[str, Node]:
+        """The file's functions (not methods) by name."""
+        if self._functions is None:
+            self._functions = {
+                self.source.text(label): node
+                for node in self.source.root.children
+                if node.type == "function_declaration"
+                and (label := node.child_by_field_name("name")) is not None
+            }
+        return self._functions
 
     def helpers(self) -> frozenset[str]:
         """The names of the file's functions that share state, to a
         fixpoint; `f()` for one whose returned function literal does
         (called as `f()()`)."""
         if self._sharing is None:
-            functions = {
-                self.source.text(label): node
-                for node in self.source.root.children
-                if node.type == "function_declaration"
-                and (label := node.child_by_field_name("name")) is not None
-            }
             sharing: set[str] = set()
             calls: dict[str, set[str]] = {}
-            for called, node in functions.items():
+            for called, node in self.functions().items():
                 for whole, key in ((False, called), (True, f"{called}()")):
                     if self._stores(node, whole):
                         sharing.add(key)
@@ -149,7 +209,7 @@ class Writes:
         and `f()` for a call of what `f` returned (`f()()`); `whole`: in the
         function literals it returns too."""
         out = set()
-        for node in _walk(function, whole):
+        for node in self.scan(function, whole).nodes:
             if node.type == "call_expression":
                 callee = node.child_by_field_name("function")
                 if callee is not None and callee.type == "identifier":
@@ -175,19 +235,19 @@ def _statement(node: Node) -> Node | None:
     return current
 
 
-def _walk(node: Node, whole: bool = False) -> list[Node]:
-    """`node` and what is inside it, in order, less (unless `whole`) the
-    function literals a `return` hands back (`return func() { x = 1 }`:
-    they run when called, not here)."""
-    out, stack = [], [node]
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _calls_in(node: Node) -> bool:
+    """Whether a call is inside `node`."""
+    stack = [node]
     while stack:
         current = stack.pop()
-        out.append(current)
-        if current.type == "return_statement" and not whole:
-            stack.extend(reversed([c for c in current.named_children if not _returned(c)]))
-        else:
-            stack.extend(reversed(current.named_children))
-    return out
+        if current.type == "call_expression":
+            return True
+        stack.extend(current.named_children)
+    return False
 
 
 def _returned(node: Node) -> bool:
@@ -206,18 +266,48 @@ def _returned(node: Node) -> bool:
 class _Scan:
     """One function's declarations, stores and restores."""
 
-    def __init__(self, source: ParsedText, function: Node, whole: bool = False) -> None:
+    def __init__(self, source: ParsedText, function: Node, nodes: list[Node]) -> None:
         self.source = source
         self.function = function
-        self.nodes = _walk(function, whole)
-        # name -> (visible from, scope end) of each declaration of it
-        self.declared: dict[str, list[tuple[int, int, int]]] = {}
+        self.nodes = nodes  # `Writes._nodes`
         # (a store's target, the value a plain `=` stores in it or None, its statement)
         self.stores: list[tuple[Node, Node | None, Node]] = []
         for node in self.nodes:
-            self._visit(node)
+            if node.type in _STORES:
+                self._store(node)
+        # name -> (visible from, scope start, scope end) of each declaration
+        # of it; read when a store or a call asks (`own`)
+        self._declared: dict[str, list[tuple[int, int, int]]] | None = None
+
+    def _store(self, node: Node) -> None:
+        kind = node.type
+        if kind in ("range_clause", "receive_statement"):
+            left = node.child_by_field_name("left")
+            if left is not None and not any(c.type == ":=" for c in node.children):
+                for target in named(left):
+                    self.stores.append((target, None, node))
+        elif kind == "assignment_statement":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            values = named(right) if right is not None else []
+            plain = any(c.type == "=" for c in node.children)
+            targets = named(left) if left is not None else []
+            for i, target in enumerate(targets):
+                value = values[i] if plain and len(values) == len(targets) else None
+                self.stores.append((target, value, node))
+        else:  # `++`, `--`
+            for target in named(node):
+                self.stores.append((target, None, node))
 
     # -- declarations ------------------------------------------------------
+
+    @property
+    def declared(self) -> dict[str, list[tuple[int, int, int]]]:
+        if self._declared is None:
+            self._declared = {}
+            self._parameters(self.function)
+            for node in self.nodes:
+                self._declaration(node)
+        return self._declared
 
     def _declare(self, ident: Node, start: int, scope: Node) -> None:
         if ident.type != "identifier":
@@ -241,7 +331,7 @@ class _Scan:
                 for ident in param.children_by_field_name("name"):
                     self._declare(ident, function.start_byte, function)
 
-    def _visit(self, node: Node) -> None:
+    def _declaration(self, node: Node) -> None:
         kind = node.type
         if kind in FUNCTIONS:
             self._parameters(node)
@@ -256,30 +346,14 @@ class _Scan:
                 self._declare(ident, node.end_byte, scope)
         elif kind in ("range_clause", "receive_statement"):
             left = node.child_by_field_name("left")
-            if left is None:
-                return
-            if any(c.type == ":=" for c in node.children):
+            if left is not None and any(c.type == ":=" for c in node.children):
                 scope = self._scope_of(node)
                 for ident in named(left):
                     self._declare(ident, node.end_byte, scope)
-            else:
-                for target in named(left):
-                    self.stores.append((target, None, node))
         elif kind == "type_switch_statement":
             alias = node.child_by_field_name("alias")
             for ident in named(alias) if alias is not None else ():
                 self._declare(ident, ident.end_byte, node)
-        elif kind == "assignment_statement":
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            values = named(right) if right is not None else []
-            plain = any(c.type == "=" for c in node.children)
-            targets = named(left) if left is not None else []
-            for i, target in enumerate(targets):
-                value = values[i] if plain and len(values) == len(targets) else None
-                self.stores.append((target, value, node))
-        elif kind in ("inc_statement", "dec_statement"):
-            for target in named(node):
-                self.stores.append((target, None, node))
 
     def own(self, name: str, at: int) -> bool:
         return any(
@@ -437,7 +511,7 @@ class _Scan:
             return True
         if statement.type not in _PLAIN:
             return statement.type == "expression_statement" and self._cleanup(statement)
-        return not any(n.type == "call_expression" for n in _walk(statement))
+        return not _calls_in(statement)
 
     def _cleanup(self, statement: Node) -> bool:
         call = named(statement)[0] if named(statement) else None
@@ -452,6 +526,8 @@ class _Scan:
         (`SETTERS`) that it does not undo: `os.Setenv(K, v)` with a
         registered `os.Unsetenv(K)`, `os.Chdir(d)` with a registered
         `os.Chdir(old)` (`old, err := os.Getwd()` before it)."""
+        if not setters:
+            return False
         calls = []
         for node in self.nodes:
             if node.type != "call_expression":
