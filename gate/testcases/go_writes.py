@@ -10,8 +10,10 @@ green.  A test shares state when its body (its closures, subtests and
 deferred calls included) assigns, however spelled (`=`, `+=`, `++`, a
 `range` or a `select` case with `=`), a name it does not declare, or
 stores through one (`cfg.Limit = 0`, `table[k] = v`, `*p = 3`, `pkg.X =
-1`); a store through what a call returned (`config().Limit = 0`) counts,
-as in JS.  It also shares when it calls one of the standard library's
+1`), hands one's address to a call (`json.Unmarshal(b, &cfg)`,
+`atomic.AddInt32(&hits, 1)`), or hands one to `delete`, `clear` or `copy`;
+a store through what a call returned (`config().Limit = 0`) counts, as in
+JS.  It also shares when it calls one of the standard library's
 setters of process-wide state (`os.Setenv`, `os.Unsetenv`, `os.Clearenv`,
 `os.Chdir` and syscall's, `flag.Set`, `log.SetOutput`, `log.SetFlags`,
 `log.SetPrefix`, `slog.SetDefault`, `rand.Seed`, `http.Handle` and
@@ -86,8 +88,17 @@ SCAN = """[
 ] @node"""
 # The statements and clauses that may store (`_Scan._store`).
 _STORES = frozenset(
-    {"assignment_statement", "inc_statement", "dec_statement", "range_clause", "receive_statement"}
+    {
+        "assignment_statement",
+        "inc_statement",
+        "dec_statement",
+        "range_clause",
+        "receive_statement",
+        "call_expression",
+    }
 )
+# Built-ins that store into their first argument.
+_BUILTIN_STORES = frozenset({"delete", "clear", "copy"})
 _TYPES = frozenset(
     {"type_identifier", "qualified_type", "slice_type", "array_type", "map_type", "generic_type"}
 )
@@ -294,6 +305,19 @@ class _Scan:
             for i, target in enumerate(targets):
                 value = values[i] if plain and len(values) == len(targets) else None
                 self.stores.append((target, value, node))
+        elif kind == "call_expression":
+            arguments = node.child_by_field_name("arguments")
+            values = named(arguments) if arguments is not None else []
+            callee = node.child_by_field_name("function")
+            if callee is not None and self.source.text(callee) in _BUILTIN_STORES and values:
+                self.stores.append((values[0], None, node))  # delete(m, k), clear(m), copy(s, t)
+            for value in values:  # a pointer handed on: json.Unmarshal(b, &cfg), atomic.Add(&n, 1)
+                if value.type != "unary_expression":
+                    continue
+                operator = value.child_by_field_name("operator")
+                operand = value.child_by_field_name("operand")
+                if operand is not None and operator is not None and operator.type == "&":
+                    self.stores.append((operand, None, node))
         else:  # `++`, `--`
             for target in named(node):
                 self.stores.append((target, None, node))

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.testcases import CASE, COLLECTION, compare
+from gate.testcases import CASE, COLLECTION, compare, reaching
 from gate.testcases.go import units
 
 # What the package under test declares (p.go), read by the existing test.
@@ -26,10 +26,13 @@ type Cfg struct{ Limit int }
 var Limit = 1
 var Config = &Cfg{Limit: 1}
 var Table = map[string]int{"a": 1}
+var Slice = []int{1}
 
 func get() *Cfg { return Config }
 """
 HELPERS = """
+func show() string { return fmt.Sprint(Limit) }
+
 func bend() { Limit = 2 }
 
 func bendLater() { bend() }
@@ -44,12 +47,13 @@ func restoring(t *testing.T) {
 \tt.Cleanup(func() { Limit = old })
 }
 """
-HEADER = 'package p\n\nimport (\n\t"os"\n\t"testing"\n)\n' + HELPERS
+HEADER = 'package p\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n' + HELPERS
 EXISTING = """
 func TestExisting(t *testing.T) {
 \twd, _ := os.Getwd()
 \t_, moded := os.LookupEnv("GMODE")
-\tchanged := Limit != 1 || Config.Limit != 1 || Table["a"] != 1 || moded || wd == "/"
+\tchanged := Limit != 1 || Config.Limit != 1 || Table["a"] != 1 || Slice[0] != 1 ||
+\t\tmoded || wd == "/"
 \tif !changed {
 \t\tt.Fatal("nothing changed")
 \t}
@@ -78,6 +82,10 @@ STORES = [
     "bend()",
     "bendLater()",
     "handler()()",
+    'delete(Table, "a")',
+    "copy(Slice, []int{2})",
+    'fmt.Sscan("2", &Limit)',
+    'fmt.Sscan("2", &Config.Limit)',
     'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("OTHER")',
     'defer os.Unsetenv("HOME")\n\tos.Setenv("GMODE", "x")',
     'os.Setenv("GMODE", "x")\n\tif true {\n\t\treturn\n\t}\n\tdefer os.Unsetenv("GMODE")',
@@ -106,6 +114,7 @@ RESTORED = [
     'old, _ := os.Getwd()\n\tt.Cleanup(func() { os.Chdir(old) })\n\tos.Chdir("/")',
     "handler()",
     "_ = handlers()",
+    'old := Limit\n\tfmt.Sscan("2", &Limit)\n\tdefer func() { Limit = old }()',
 ]
 # Code that declares `Limit` in a scope of its own: the store still reaches the package.
 SHADOWS = [
@@ -127,6 +136,9 @@ OWN = [
     "_ = Limit",
     'x := 0\n\tt.Run("a", func(t *testing.T) { x = 2 })\n\t_ = x',
     "var p *Cfg = &Cfg{}\n\tp.Limit = 2",
+    'n := 0\n\tfmt.Sscan("2", &n)',
+    'm := map[string]int{"a": 1}\n\tdelete(m, "a")',
+    'fmt.Sscan("2", &Cfg{})',
 ]
 FORMS = [
     "func TestA(t *testing.T) {{\n\t{body}\n}}\n",
@@ -170,6 +182,16 @@ def test_a_store_into_the_tests_own_values_or_undone_is_a_new_test(
     assert list(_new_roles(base, head).values()) == [CASE], head
     found = compare(units(base), units(head))
     assert found.ok and len(found.added) == 1, found.summary()
+
+
+@given(store=st.sampled_from(STORES), own=st.sampled_from(OWN + RESTORED))
+def test_in_a_new_file_a_storing_test_reaches_the_packages_tests(store: str, own: str) -> None:
+    """`go test` runs the files of a package in one process, `a_test.go`
+    before `p_test.go`: a new file's storing test reaches the others."""
+    text = HEADER + "\n" + FORMS[0].format(body=store)
+    assert [u.name for u in reaching("a_test.go", units(text))] == ["TestA"], text
+    quiet = HEADER + "\n" + FORMS[0].format(body=own)
+    assert reaching("a_test.go", units(quiet)) == (), quiet
 
 
 def test_an_aliased_os_import_is_still_os() -> None:
