@@ -18,7 +18,9 @@ setters of process-wide state (`os.Setenv`, `os.Unsetenv`, `os.Clearenv`,
 `os.Chdir` and syscall's, `flag.Set`, `log.SetOutput`, `log.SetFlags`,
 `log.SetPrefix`, `slog.SetDefault`, `rand.Seed`, `http.Handle` and
 `http.HandleFunc` on the default mux; `t.Setenv` and `t.Chdir` undo
-themselves), or a function of the file that does any of this, to any depth.
+themselves), or calls or hands on a function or method of the file that
+does any of this, to any depth (`bend()`, `t.Cleanup(bend)`, `h.bend()`
+matched by the method's name, `f()()` for what `f` returns).
 
 A store the test undoes is its own: `old := timeout` before the first
 store, and `timeout = old` in a `defer` or a `Cleanup` callback (or `defer
@@ -129,7 +131,7 @@ class Writes:
         # bound package name -> the functions of it that set process-wide state
         self.setters = {name: SETTERS[path] for name, path in imports.items() if path in SETTERS}
         self._sharing: frozenset[str] | None = None
-        self._functions: dict[str, Node] | None = None
+        self._functions: dict[str, list[Node]] | None = None
         self._scans: dict[tuple[int, bool], _Scan] = {}
         self._found: tuple[list[int], list[Node]] | None = None
         if found is not None:
@@ -184,29 +186,34 @@ class Writes:
             return False
         return bool(called & self.helpers())
 
-    def functions(self) -> dict[str, Node]:
-        """The file's functions (not methods) by name."""
+    def functions(self) -> dict[str, list[Node]]:
+        """The file's functions by name, and its methods by `.name` (of any
+        receiver type: a call `x.m()` is matched by the method's name)."""
         if self._functions is None:
-            self._functions = {
-                self.source.text(label): node
-                for node in self.source.root.children
-                if node.type == "function_declaration"
-                and (label := node.child_by_field_name("name")) is not None
-            }
+            self._functions = {}
+            for node in self.source.root.children:
+                label = node.child_by_field_name("name")
+                if label is None:
+                    continue
+                if node.type == "function_declaration":
+                    self._functions.setdefault(self.source.text(label), []).append(node)
+                elif node.type == "method_declaration":
+                    self._functions.setdefault(f".{self.source.text(label)}", []).append(node)
         return self._functions
 
     def helpers(self) -> frozenset[str]:
-        """The names of the file's functions that share state, to a
-        fixpoint; `f()` for one whose returned function literal does
-        (called as `f()()`)."""
+        """The names of the file's functions (and `.name` of its methods)
+        that share state, to a fixpoint; `f()` for one whose returned
+        function literal does (called as `f()()`)."""
         if self._sharing is None:
             sharing: set[str] = set()
             calls: dict[str, set[str]] = {}
-            for called, node in self.functions().items():
+            for called, nodes in self.functions().items():
                 for whole, key in ((False, called), (True, f"{called}()")):
-                    if self._stores(node, whole):
-                        sharing.add(key)
-                    calls[key] = self._called(node, whole)
+                    for node in nodes:
+                        if self._stores(node, whole):
+                            sharing.add(key)
+                        calls.setdefault(key, set()).update(self._called(node, whole))
             changed = bool(sharing)
             while changed:
                 grown = {n for n, called in calls.items() if n not in sharing and called & sharing}
@@ -216,20 +223,36 @@ class Writes:
         return self._sharing
 
     def _called(self, function: Node, whole: bool = False) -> set[str]:
-        """The plain names `function` calls (`helper()`, `defer helper()`),
-        and `f()` for a call of what `f` returned (`f()()`); `whole`: in the
-        function literals it returns too."""
+        """What `function` calls or hands on as a value, by name: `f` for
+        `f()`, `defer f()` or `t.Cleanup(f)`; `.m` for `x.m()` or a method
+        value `x.m`; `f()` and `.m()` for a call of what they return
+        (`f()()`).  `whole`: in the function literals it returns too."""
         out = set()
         for node in self.scan(function, whole).nodes:
-            if node.type == "call_expression":
-                callee = node.child_by_field_name("function")
-                if callee is not None and callee.type == "identifier":
-                    out.add(self.source.text(callee))
-                elif callee is not None and callee.type == "call_expression":
-                    inner = callee.child_by_field_name("function")
-                    if inner is not None and inner.type == "identifier":
-                        out.add(f"{self.source.text(inner)}()")
+            if node.type != "call_expression":
+                continue
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            for value in [callee, *(named(arguments) if arguments is not None else [])]:
+                name = self._callable(value)
+                if name is not None:
+                    out.add(name)
+            if callee is not None and callee.type == "call_expression":
+                name = self._callable(callee.child_by_field_name("function"))
+                if name is not None:
+                    out.add(f"{name}()")
         return out
+
+    def _callable(self, node: Node | None) -> str | None:
+        """`f` for an identifier, `.m` for a selector `x.m`, else None."""
+        if node is None:
+            return None
+        if node.type == "identifier":
+            return self.source.text(node)
+        if node.type == "selector_expression":
+            field = node.child_by_field_name("field")
+            return f".{self.source.text(field)}" if field is not None else None
+        return None
 
     def _stores(self, function: Node, whole: bool = False) -> bool:
         scan = self.scan(function, whole)

@@ -37,6 +37,10 @@ func bend() { Limit = 2 }
 
 func bendLater() { bend() }
 
+type bender struct{}
+
+func (bender) bend() { Limit = 2 }
+
 func handler() func() { return func() { Limit = 2 } }
 
 func handlers() []func() { return []func(){func() { Limit = 2 }} }
@@ -82,6 +86,11 @@ STORES = [
     "bend()",
     "bendLater()",
     "handler()()",
+    "bender{}.bend()",
+    "var b bender\n\tb.bend()",
+    "t.Cleanup(bend)",
+    "defer bend()",
+    'func() { t.Run("x", func(t *testing.T) { bendLater() }) }()',
     'delete(Table, "a")',
     "copy(Slice, []int{2})",
     'fmt.Sscan("2", &Limit)',
