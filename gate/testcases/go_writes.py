@@ -447,24 +447,35 @@ class _Scan:
         return out
 
     def saved(self, name: str, at: int) -> tuple[str, int] | None:
-        """What the local `name` visible at `at` was set to once, by `name
-        := X` (or `var name = X`, or a deferred literal's parameter), as
-        (X's text, from where), or None."""
+        """What the local `name` visible at `at` (its innermost, latest
+        declaration there) was set to, by `name := X` (or `var name = X`,
+        or as a deferred literal's parameter), as (X's text, from where),
+        or None."""
+        visible = [
+            start
+            for start, low, high in self.declared.get(name, ())
+            if start <= at and low <= at < high
+        ]
+        if not visible:
+            return None
+        declared = max(visible)
         for node in self.nodes:
-            if node.type in ("short_var_declaration", "var_spec"):
+            if node.type in ("short_var_declaration", "var_spec") and node.end_byte == declared:
                 left = node.child_by_field_name("left")
                 names = named(left) if left is not None else node.children_by_field_name("name")
                 value = node.child_by_field_name("right") or node.child_by_field_name("value")
                 values = named(value) if value is not None else []
-                if len(names) != len(values) or node.end_byte > at:
-                    continue
+                if len(names) != len(values):
+                    return None
                 for ident, val in zip(names, values, strict=True):
-                    if self.source.text(ident) == name and self.own(name, at):
+                    if self.source.text(ident) == name:
                         return _compact(self.source.text(val)), node.end_byte
             elif node.type == "defer_statement" and node.start_byte <= at < node.end_byte:
-                found = self._deferred_parameter(node, name)
-                if found is not None:
-                    return found, node.start_byte
+                literal = named(node)[0].child_by_field_name("function") if named(node) else None
+                if literal is not None and literal.start_byte == declared:
+                    found = self._deferred_parameter(node, name)
+                    if found is not None:
+                        return found, node.start_byte
         return None
 
     def _deferred_parameter(self, defer: Node, name: str) -> str | None:

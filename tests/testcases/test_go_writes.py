@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.testcases import CASE, COLLECTION, compare, reaching
@@ -107,6 +107,8 @@ STORES = [
     "old := Limit\n\tLimit = 2\n\tif old < 0 {\n\t\tdefer func() { Limit = old }()\n\t}",
     "old := Limit\n\tdefer func() { Limit = old + 1 }()\n\tLimit = 2",
     "old := Config.Limit\n\tConfig.Limit = 2\n\tdefer func() { Limit = old }()",
+    "old := Limit\n\t_ = old\n\tLimit = 2\n\tdefer func() {\n\t\told := 5\n\t\tLimit = old\n\t}()",
+    "defer func(old int) {\n\t\told = 3\n\t\tLimit = old\n\t}(Limit)\n\tLimit = 2",
 ]
 # Bodies whose store is undone when the test ends: the existing test still
 # sees the package as it was.
@@ -116,6 +118,8 @@ RESTORED = [
     "old := Limit\n\tt.Cleanup(func() { Limit = old })\n\tLimit = 2",
     "old := Config.Limit\n\tConfig.Limit = 2\n\tdefer func() { Config.Limit = old }()",
     "saved := Limit\n\tLimit = 2\n\tLimit++\n\tdefer func() { Limit = saved }()",
+    "old := Limit\n\tif true {\n\t\told := 7\n\t\t_ = old\n\t}\n\tLimit = 2\n"
+    "\tdefer func() { Limit = old }()",
     "restoring(t)",
     't.Setenv("GMODE", "x")',
     'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("GMODE")',
@@ -167,8 +171,9 @@ def _files(body: str, form: str = FORMS[0], before: bool = True) -> tuple[str, s
     return base, head
 
 
+@pytest.mark.parametrize("store", STORES)
+@settings(max_examples=12)
 @given(
-    store=st.sampled_from(STORES),
     shadows=st.lists(st.sampled_from(SHADOWS), max_size=3),
     shadow_first=st.booleans(),
     form=st.sampled_from(FORMS),
@@ -183,7 +188,9 @@ def test_a_store_outside_the_test_changes_what_other_tests_see(
     assert "changes what other tests see" in compare(units(base), units(head)).summary(), head
 
 
-@given(body=st.sampled_from(OWN + RESTORED), form=st.sampled_from(FORMS), before=st.booleans())
+@pytest.mark.parametrize("body", OWN + RESTORED)
+@settings(max_examples=4)
+@given(form=st.sampled_from(FORMS), before=st.booleans())
 def test_a_store_into_the_tests_own_values_or_undone_is_a_new_test(
     body: str, form: str, before: bool
 ) -> None:
@@ -193,7 +200,7 @@ def test_a_store_into_the_tests_own_values_or_undone_is_a_new_test(
     assert found.ok and len(found.added) == 1, found.summary()
 
 
-@given(store=st.sampled_from(STORES), own=st.sampled_from(OWN + RESTORED))
+@pytest.mark.parametrize(("store", "own"), list(zip(STORES, (OWN + RESTORED) * 2, strict=False)))
 def test_in_a_new_file_a_storing_test_reaches_the_packages_tests(store: str, own: str) -> None:
     """`go test` runs the files of a package in one process, `a_test.go`
     before `p_test.go`: a new file's storing test reaches the others."""
