@@ -41,8 +41,8 @@ parameter, the receiver, a `range`, `select` or type switch binding):
 `x := 1` in one `if` leaves `x = 2` in another a store into the package.
 Where the line is drawn, as in JS: a method call on a shared value
 (`registry.Add(x)`, `suite.s.field = ...` through the receiver), a local
-alias (`p := &cfg; p.Limit = 0`), a pointer handed to a helper, and
-`reflect` or `unsafe` writes are not seen; a helper in another file of the
+alias (`p := &cfg; p.Limit = 0`, `f(p)`), and `reflect` or `unsafe`
+writes are not seen; a helper in another file of the
 package is not read.
 """
 
@@ -101,6 +101,7 @@ _STORES = frozenset(
 )
 # Built-ins that store into their first argument.
 _BUILTIN_STORES = frozenset({"delete", "clear", "copy"})
+# The type part of a composite literal (`HandlersChain{...}`).
 _TYPES = frozenset(
     {"type_identifier", "qualified_type", "slice_type", "array_type", "map_type", "generic_type"}
 )
