@@ -25,8 +25,9 @@ matched by the method's name, `f()()` for what `f` returns).
 A store the test undoes is its own: `old := timeout` before the first
 store, and `timeout = old` in a `defer` or a `Cleanup` callback (or `defer
 func(old int) { timeout = old }(timeout)`), with `old` never assigned
-again, registered before the store or right after it (with only plain
-assignments between: nothing that may return first); so is `os.Setenv(K,
+again, registered in the same function before the store or right after
+it (with only plain assignments between: nothing that may return first; a
+store in a closure may run after the function ended); so is `os.Setenv(K,
 v)` with a registered `os.Unsetenv(K)` (the idiom assumes K was unset; a
 registered `os.Setenv(K, old)` after `old := os.Getenv(K)` is no undo: an
 unset K stays set, to ""), and `os.Chdir(d)` with a registered
@@ -266,6 +267,14 @@ def _statement(node: Node) -> Node | None:
     while current is not None and (
         current.parent is None or current.parent.type not in ("statement_list", "block")
     ):
+        current = current.parent
+    return current
+
+
+def _function_of(node: Node) -> Node | None:
+    """The function (declaration or literal) `node` is in."""
+    current = node.parent
+    while current is not None and current.type not in FUNCTIONS:
         current = current.parent
     return current
 
@@ -546,9 +555,13 @@ class _Scan:
 
     def before_it_ends(self, registered: Node | None, store: Node) -> bool:
         """Whether the registration `registered` runs after `store`
-        whenever `store` runs (`undoes`)."""
+        whenever `store` runs (`undoes`): both in the same function (a
+        store in a closure may run after the function ended: a goroutine,
+        a parallel subtest, which runs once its parent's defers have)."""
         stored = _statement(store)
         if registered is None or stored is None or registered.parent is None:
+            return False
+        if _function_of(stored) != _function_of(registered):
             return False
         holder = registered.parent
         if registered.end_byte <= stored.start_byte and holder.start_byte <= stored.start_byte:

@@ -107,6 +107,8 @@ STORES = [
     "old := Limit\n\tLimit = 2\n\tif old < 0 {\n\t\tdefer func() { Limit = old }()\n\t}",
     "old := Limit\n\tdefer func() { Limit = old + 1 }()\n\tLimit = 2",
     "old := Config.Limit\n\tConfig.Limit = 2\n\tdefer func() { Limit = old }()",
+    'old := Limit\n\tdefer func() { Limit = old }()\n\tt.Run("x", func(t *testing.T) {\n\t\t'
+    "t.Parallel()\n\t\tLimit = 2\n\t})",
     "old := Limit\n\t_ = old\n\tLimit = 2\n\tdefer func() {\n\t\told := 5\n\t\tLimit = old\n\t}()",
     "defer func(old int) {\n\t\told = 3\n\t\tLimit = old\n\t}(Limit)\n\tLimit = 2",
 ]
