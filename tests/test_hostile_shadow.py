@@ -28,7 +28,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, DELETED, BaseTree, ChangeSet, FileChange, FileTexts, tree_folders
+from gate.changes import (
+    ADDED,
+    DELETED,
+    MODIFIED,
+    BaseTree,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+    tree_folders,
+)
 from gate.cli import main
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import _shadow, test_drift
@@ -281,6 +290,9 @@ def test_the_folders_a_source_lists_are_the_layout_roots_and_what_the_change_rea
         "unit",
     )
     assert tree_folders((FileChange("docs/readme.md", ADDED),)) == ()  # nothing importable
+    # a file changed in place (content or mode) moves nothing on the import path
+    assert tree_folders((FileChange("tests/unit/clamp.py", MODIFIED),)) == ()
+    assert tree_folders((*files, FileChange("lib/other.py", MODIFIED))) == tree_folders(files)
 
 
 def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_folders(

@@ -198,15 +198,18 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     them hold an `__init__`, which decides the folder pytest puts on
     `sys.path`; a file without a suffix counts, being maybe a symlink to
     a package folder).  Only Python identifiers: nothing else is imported.
-    A folder absent at base is simply not found."""
+    A folder absent at base is simply not found.  Only what a change
+    places or removes (added, copied, renamed, type-changed, deleted) asks
+    for folders: a file changed in place, mode included, was already where
+    Python finds it (`gate.rules._shadow` judges those paths alone)."""
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
     folders: set[str] = set()  # "a/b/" for a/b/x.py ("" for a path without "/")
     importable: set[str] = set()  # those folders, above a path Python may import
     for f in files:
-        if f.status == UNKNOWN:
-            continue
+        if f.status in (UNKNOWN, MODIFIED):
+            continue  # a file changed in place moves nothing on the import path
         for path in f.written:
             leaf = path.rpartition("/")[2]
             folder = path[: len(path) - len(leaf)]

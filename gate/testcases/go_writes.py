@@ -456,19 +456,20 @@ class _Scan:
                 out.append(target)
         return out
 
-    def saved(self, name: str, at: int) -> tuple[str, int] | None:
+    def saved(self, name: str, at: int) -> tuple[str, int, range] | None:
         """What the local `name` visible at `at` (its innermost, latest
         declaration there) was set to, by `name := X` (or `var name = X`,
-        or as a deferred literal's parameter), as (X's text, from where),
-        or None."""
+        or as a deferred literal's parameter), as (X's text, from where,
+        the declaration's scope), or None."""
         visible = [
-            start
+            (start, low, high)
             for start, low, high in self.declared.get(name, ())
             if start <= at and low <= at < high
         ]
         if not visible:
             return None
-        declared = max(visible)
+        declared, low, high = max(visible)
+        scope = range(low, high)
         for node in self.nodes:
             if node.type in ("short_var_declaration", "var_spec") and node.end_byte == declared:
                 left = node.child_by_field_name("left")
@@ -479,13 +480,13 @@ class _Scan:
                     return None
                 for ident, val in zip(names, values, strict=True):
                     if self.source.text(ident) == name:
-                        return _compact(self.source.text(val)), node.end_byte
+                        return _compact(self.source.text(val)), node.end_byte, scope
             elif node.type == "defer_statement" and node.start_byte <= at < node.end_byte:
                 literal = named(node)[0].child_by_field_name("function") if named(node) else None
                 if literal is not None and literal.start_byte == declared:
                     found = self._deferred_parameter(node, name)
                     if found is not None:
-                        return found, node.start_byte
+                        return found, node.start_byte, scope
         return None
 
     def _deferred_parameter(self, defer: Node, name: str) -> str | None:
@@ -510,20 +511,19 @@ class _Scan:
     def restore(self, target: Node, value: Node | None, statement: Node) -> bool:
         """Whether the store `target = value` writes back, when the test
         ends (`registration`), the value `target` had before any store to
-        it: a local saved from it (`saved`) and never assigned again."""
+        it: a local saved from it (`saved`) and never assigned again,
+        before every store to it where the local is declared."""
         if value is None or value.type != "identifier" or self.registration(statement) is None:
             return False
         text, name = _compact(self.source.text(target)), self.source.text(value)
         found = self.saved(name, value.start_byte)
         if found is None or found[0] != text:
             return False
-        if any(t.type == "identifier" and self.source.text(t) == name for t, _v, _s in self.stores):
+        since, scope = found[1], found[2]
+        within = [t for t, _v, _s in self.stores if t.start_byte in scope]
+        if any(t.type == "identifier" and self.source.text(t) == name for t in within):
             return False  # the saved value was changed since
-        return all(
-            found[1] <= t.start_byte
-            for t, _v, _s in self.stores
-            if _compact(self.source.text(t)) == text
-        )
+        return all(since <= t.start_byte for t in within if _compact(self.source.text(t)) == text)
 
     def registration(self, node: Node) -> Node | None:
         """The statement that registers `node` to run when the test ends:

@@ -122,6 +122,9 @@ RESTORED = [
     "saved := Limit\n\tLimit = 2\n\tLimit++\n\tdefer func() { Limit = saved }()",
     "old := Limit\n\tif true {\n\t\told := 7\n\t\t_ = old\n\t}\n\tLimit = 2\n"
     "\tdefer func() { Limit = old }()",
+    't.Run("a", func(t *testing.T) {\n\t\told := Limit\n\t\tdefer func() { Limit = old }()\n'
+    '\t\tLimit = 2\n\t})\n\tt.Run("b", func(t *testing.T) {\n\t\told := Limit\n'
+    "\t\tdefer func() { Limit = old }()\n\t\tLimit = 3\n\t})",
     "restoring(t)",
     't.Setenv("GMODE", "x")',
     'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("GMODE")',
