@@ -251,20 +251,24 @@ class _Splitter:
         for node in self.source.root.children:
             if node.type == "import_declaration":
                 for spec in self.specs(node, "import_spec_list", "import_spec"):
-                    path_node = spec.child_by_field_name("path")
-                    path = self.text(path_node)[1:-1] if path_node is not None else ""
-                    alias = spec.child_by_field_name("name")
-                    out[self.text(alias) if alias is not None else package_name(path)] = path
+                    bound, path = self.binding(spec)
+                    out[bound] = path
         return out
 
-    def import_(self, spec: Node) -> None:
+    def binding(self, spec: Node) -> tuple[str, str]:
+        """(the name an import spec binds, its path): the alias as written
+        (`_`, `.` included) or the path's package name."""
         path_node = spec.child_by_field_name("path")
         path = self.text(path_node)[1:-1] if path_node is not None else ""
+        alias = spec.child_by_field_name("name")
+        return (self.text(alias) if alias is not None else package_name(path)), path
+
+    def import_(self, spec: Node) -> None:
+        bound, path = self.binding(spec)
         alias = spec.child_by_field_name("name")
         if alias is not None and alias.type == "blank_identifier":
             self.add(spec, f'import _ "{path}"', path, COLLECTION)
             return
-        bound = self.text(alias) if alias is not None else package_name(path)
         self.add(spec, f'import "{path}"', path, SUPPORT, (bound,))
 
     def const(self, node: Node) -> None:
