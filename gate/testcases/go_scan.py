@@ -83,6 +83,14 @@ def _function_of(node: Node) -> Node | None:
     return current
 
 
+def _sides(declaration: Node) -> tuple[list[Node], list[Node]]:
+    """The names and the values of a `:=` or a `var` spec."""
+    left = declaration.child_by_field_name("left")
+    names = named(left) if left is not None else declaration.children_by_field_name("name")
+    value = declaration.child_by_field_name("right") or declaration.child_by_field_name("value")
+    return names, named(value) if value is not None else []
+
+
 def _calls_in(node: Node) -> bool:
     """Whether a call is inside `node`."""
     stack = [node]
@@ -199,10 +207,41 @@ class Scan:
             for ident in named(alias) if alias is not None else ():
                 self._declare(ident, ident.end_byte, node)
 
+    def visible(self, name: str, at: int) -> tuple[int, range] | None:
+        """The declaration of `name` that `at` sees (the innermost, latest
+        one whose scope holds `at`), as (where it takes effect, its
+        scope), or None: the name is not the function's own there."""
+        found = [
+            (start, low, high)
+            for start, low, high in self.declared.get(name, ())
+            if start <= at and low <= at < high
+        ]
+        if not found:
+            return None
+        start, low, high = max(found)
+        return start, range(low, high)
+
     def own(self, name: str, at: int) -> bool:
-        return any(
-            start <= at and low <= at < high for start, low, high in self.declared.get(name, ())
-        )
+        return self.visible(name, at) is not None
+
+    def declaring(self, name: str, at: int) -> tuple[Node, range] | None:
+        """The statement whose declaration of `name` `at` sees (`visible`)
+        and that declaration's scope: a `:=` or `var` (found by where it
+        takes effect, its end), or the `defer` of a literal whose
+        parameter it is; None for any other (a parameter of the function,
+        a `range` binding, ...)."""
+        seen = self.visible(name, at)
+        if seen is None:
+            return None
+        declared, scope = seen
+        for node in self.nodes:
+            if node.type in ("short_var_declaration", "var_spec") and node.end_byte == declared:
+                return node, scope
+            if node.type == "defer_statement" and node.start_byte <= at < node.end_byte:
+                literal = named(node)[0].child_by_field_name("function") if named(node) else None
+                if literal is not None and literal.start_byte == declared:
+                    return node, scope
+        return None
 
     # -- stores ------------------------------------------------------------
 
@@ -244,37 +283,31 @@ class Scan:
         return out
 
     def saved(self, name: str, at: int) -> tuple[str, int, range] | None:
-        """What the local `name` visible at `at` (its innermost, latest
-        declaration there) was set to, by `name := X` (or `var name = X`,
-        or as a deferred literal's parameter), as (X's text, from where,
-        the declaration's scope), or None."""
-        visible = [
-            (start, low, high)
-            for start, low, high in self.declared.get(name, ())
-            if start <= at and low <= at < high
-        ]
-        if not visible:
+        """What the local `name` visible at `at` (`declaring`) was set to,
+        by `name := X` (or `var name = X`, or as a deferred literal's
+        parameter), as (X's text, from where, the declaration's scope), or
+        None."""
+        found = self.declaring(name, at)
+        if found is None:
             return None
-        declared, low, high = max(visible)
-        scope = range(low, high)
-        for node in self.nodes:
-            if node.type in ("short_var_declaration", "var_spec") and node.end_byte == declared:
-                left = node.child_by_field_name("left")
-                names = named(left) if left is not None else node.children_by_field_name("name")
-                value = node.child_by_field_name("right") or node.child_by_field_name("value")
-                values = named(value) if value is not None else []
-                if len(names) != len(values):
-                    return None
-                for ident, val in zip(names, values, strict=True):
-                    if self.source.text(ident) == name:
-                        return compact(self.source.text(val)), node.end_byte, scope
-            elif node.type == "defer_statement" and node.start_byte <= at < node.end_byte:
-                literal = named(node)[0].child_by_field_name("function") if named(node) else None
-                if literal is not None and literal.start_byte == declared:
-                    found = self._deferred_parameter(node, name)
-                    if found is not None:
-                        return found, node.start_byte, scope
+        node, scope = found
+        if node.type == "defer_statement":
+            value = self._deferred_parameter(node, name)
+            return None if value is None else (value, node.start_byte, scope)
+        names, values = _sides(node)
+        if len(names) != len(values):
+            return None
+        for ident, val in zip(names, values, strict=True):
+            if self.source.text(ident) == name:
+                return compact(self.source.text(val)), node.end_byte, scope
         return None
+
+    def reassigned(self, name: str, scope: range) -> bool:
+        """Whether a store inside `scope` assigns the name `name`."""
+        return any(
+            t.type == "identifier" and self.source.text(t) == name and t.start_byte in scope
+            for t, _v, _s in self.stores
+        )
 
     def _deferred_parameter(self, defer: Node, name: str) -> str | None:
         call = named(defer)[0] if named(defer) else None
@@ -307,10 +340,13 @@ class Scan:
         if found is None or found[0] != text:
             return False
         since, scope = found[1], found[2]
-        within = [t for t, _v, _s in self.stores if t.start_byte in scope]
-        if any(t.type == "identifier" and self.source.text(t) == name for t in within):
+        if self.reassigned(name, scope):
             return False  # the saved value was changed since
-        return all(since <= t.start_byte for t in within if compact(self.source.text(t)) == text)
+        return all(
+            since <= t.start_byte
+            for t, _v, _s in self.stores
+            if t.start_byte in scope and compact(self.source.text(t)) == text
+        )
 
     def registration(self, node: Node) -> Node | None:
         """The statement that registers `node` to run when the test ends:
@@ -442,31 +478,34 @@ class Scan:
     def _undo(self, call: Node, package: str) -> bool:
         """Whether `call`, registered to run when the test ends, puts back
         what was: `Unsetenv(K)` (the idiom's assumption: K was unset),
-        `Chdir(old)` with `old, _ := package.Getwd()`.  Not `Setenv(K, old)`
+        `Chdir(old)` with `old, _ := package.Getwd()` (the declaration `old`
+        sees there, before any Chdir in its scope, `old` never assigned
+        again).  Not `Setenv(K, old)`
         with `old := Getenv(K)`: that leaves an unset K set, to ""."""
         if self.registration(call) is None:
             return False
         name, arguments = self._name(call), self._arguments(call)
         if name == "Unsetenv":
             return True
-        if name == "Chdir" and len(arguments) == 1:
-            expected = f"{package}.Getwd()"
-            arguments = [call, *arguments]
-        else:
+        if name != "Chdir" or len(arguments) != 1 or arguments[0].type != "identifier":
             return False
-        value = arguments[1]
-        if value.type != "identifier":
+        old = self.source.text(arguments[0])
+        found = self.declaring(old, arguments[0].start_byte)
+        if found is None or found[0].type != "short_var_declaration":
             return False
-        return self._first_from(self.source.text(value), value.start_byte) == expected
-
-    def _first_from(self, name: str, at: int) -> str | None:
-        """The call that `name, ... := call` (before `at`) set `name` from."""
-        for node in self.nodes:
-            if node.type != "short_var_declaration" or node.end_byte > at:
-                continue
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            names = named(left) if left is not None else []
-            values = named(right) if right is not None else []
-            if names and self.source.text(names[0]) == name and len(values) == 1:
-                return compact(self.source.text(values[0]))
-        return None
+        names, values = _sides(found[0])
+        return (
+            bool(names)
+            and self.source.text(names[0]) == old
+            and len(values) == 1
+            and compact(self.source.text(values[0])) == f"{package}.Getwd()"
+            and not self.reassigned(old, found[1])
+            and not any(  # saved after a Chdir it would undo
+                n.type == "call_expression"
+                and n.start_byte in found[1]
+                and n.start_byte < found[0].start_byte
+                and self._name(n) == "Chdir"
+                and self.registration(n) is None
+                for n in self.nodes
+            )
+        )

@@ -100,6 +100,10 @@ STORES = [
     'os.Setenv("GMODE", "x")\n\tif true {\n\t\treturn\n\t}\n\tdefer os.Unsetenv("GMODE")',
     'old := os.Getenv("GMODE")\n\tos.Setenv("GMODE", "x")\n\tdefer os.Setenv("GMODE", old)',
     'old, _ := os.Getwd()\n\tos.Chdir("/")\n\tdefer os.Chdir("/")\n\t_ = old',
+    'os.Chdir("/")\n\told, _ := os.Getwd()\n\tdefer os.Chdir(old)',
+    'old, _ := os.Getwd()\n\t_ = old\n\tos.Chdir("/")\n'
+    '\tdefer func() {\n\t\told := "/"\n\t\tos.Chdir(old)\n\t}()',
+    'old, _ := os.Getwd()\n\tos.Chdir("/")\n\told = "/"\n\tdefer os.Chdir(old)',
     # restores that do not restore
     "Limit = 2\n\told := Limit\n\tdefer func() { Limit = old }()",
     "old := Limit\n\tLimit = 2\n\told = 2\n\tdefer func() { Limit = old }()",
