@@ -117,6 +117,52 @@ class Scan:
         # name -> (visible from, scope start, scope end) of each declaration
         # of it; read when a store or a call asks (`own`)
         self._declared: dict[str, list[tuple[int, int, int]]] | None = None
+        self._leaks: bool | None = None
+        self._called: frozenset[str] | None = None
+
+    def leaks(self, setters: dict[str, frozenset[str]]) -> bool:
+        """Whether the function stores outside itself, undone by nothing:
+        a setter of process-wide state (`calls_setter`, with the file's
+        `setters`, the same for each function of it) or a store
+        (`outside`); found once."""
+        if self._leaks is None:
+            self._leaks = self.calls_setter(setters) or bool(self.outside())
+        return self._leaks
+
+    @property
+    def called(self) -> frozenset[str]:
+        """What the function calls or hands on as a value, by name: `f`
+        for `f()`, `defer f()` or `t.Cleanup(f)`; `.m` for `x.m()` or a
+        method value `x.m`; `f()` and `.m()` for a call of what they return
+        (`f()()`)."""
+        if self._called is None:
+            out = set()
+            for node in self.nodes:
+                if node.type != "call_expression":
+                    continue
+                callee = node.child_by_field_name("function")
+                arguments = node.child_by_field_name("arguments")
+                for value in [callee, *(named(arguments) if arguments is not None else [])]:
+                    name = self._callable(value)
+                    if name is not None:
+                        out.add(name)
+                if callee is not None and callee.type == "call_expression":
+                    name = self._callable(callee.child_by_field_name("function"))
+                    if name is not None:
+                        out.add(f"{name}()")
+            self._called = frozenset(out)
+        return self._called
+
+    def _callable(self, node: Node | None) -> str | None:
+        """`f` for an identifier, `.m` for a selector `x.m`, else None."""
+        if node is None:
+            return None
+        if node.type == "identifier":
+            return self.source.text(node)
+        if node.type == "selector_expression":
+            field = node.child_by_field_name("field")
+            return f".{self.source.text(field)}" if field is not None else None
+        return None
 
     def _store(self, node: Node) -> None:
         kind = node.type

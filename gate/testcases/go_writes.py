@@ -53,7 +53,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import ParsedText, captures, named
+from gate.testcases._treesitter import ParsedText
 from gate.testcases.go_scan import Scan
 
 if TYPE_CHECKING:
@@ -84,21 +84,17 @@ _TYPES = frozenset(
 class Writes:
     """The state-sharing code of one parsed Go file, its helpers found once."""
 
-    def __init__(
-        self, source: ParsedText, imports: dict[str, str], found: list[Node] | None = None
-    ) -> None:
-        """`found`: what `SCAN` captures in the file, if the caller's own
-        query over it did (one pass over the tree for both)."""
+    def __init__(self, source: ParsedText, imports: dict[str, str], found: list[Node]) -> None:
+        """`found`: what `SCAN` captures in the file, from the caller's own
+        query over it (one pass over the tree for both)."""
         self.source = source
         # bound package name -> the functions of it that set process-wide state
         self.setters = {name: SETTERS[path] for name, path in imports.items() if path in SETTERS}
         self._sharing: frozenset[str] | None = None
         self._functions: dict[str, list[Node]] | None = None
         self._scans: dict[tuple[int, bool], Scan] = {}
-        self._found: tuple[list[int], list[Node]] | None = None
-        if found is not None:
-            nodes = sorted(found, key=_start)
-            self._found = [n.start_byte for n in nodes], nodes
+        self._nodes_in_order = sorted(found, key=_start)
+        self._starts = [n.start_byte for n in self._nodes_in_order]
 
     def scan(self, function: Node, whole: bool = False) -> Scan:
         """`function`'s declarations and stores, scanned once (`whole`: with
@@ -117,11 +113,8 @@ class Writes:
         (unless `whole`) those in the function literals a `return` hands
         back (`return func() { x = 1 }`: they run when called, not here);
         and whether there are such literals."""
-        if self._found is None:
-            nodes = sorted(captures(self.source, SCAN).get("node", []), key=_start)
-            self._found = [n.start_byte for n in nodes], nodes
-        starts, found = self._found
-        inside = found[
+        starts = self._starts
+        inside = self._nodes_in_order[
             bisect_left(starts, function.start_byte) : bisect_left(starts, function.end_byte)
         ]
         returned = [
@@ -142,7 +135,7 @@ class Writes:
         """Whether running `function` (a test, a suite method) stores outside it."""
         if self._stores(function):
             return True
-        called = self._called(function)
+        called = self.scan(function).called
         # `f` or `f()` for a function of the file: only then are helpers read
         if not {c.removesuffix("()") for c in called} & self.functions().keys():
             return False
@@ -175,7 +168,7 @@ class Writes:
                     for node in nodes:
                         if self._stores(node, whole):
                             sharing.add(key)
-                        calls.setdefault(key, set()).update(self._called(node, whole))
+                        calls.setdefault(key, set()).update(self.scan(node, whole).called)
             changed = bool(sharing)
             while changed:
                 grown = {n for n, called in calls.items() if n not in sharing and called & sharing}
@@ -184,41 +177,8 @@ class Writes:
             self._sharing = frozenset(sharing)
         return self._sharing
 
-    def _called(self, function: Node, whole: bool = False) -> set[str]:
-        """What `function` calls or hands on as a value, by name: `f` for
-        `f()`, `defer f()` or `t.Cleanup(f)`; `.m` for `x.m()` or a method
-        value `x.m`; `f()` and `.m()` for a call of what they return
-        (`f()()`).  `whole`: in the function literals it returns too."""
-        out = set()
-        for node in self.scan(function, whole).nodes:
-            if node.type != "call_expression":
-                continue
-            callee = node.child_by_field_name("function")
-            arguments = node.child_by_field_name("arguments")
-            for value in [callee, *(named(arguments) if arguments is not None else [])]:
-                name = self._callable(value)
-                if name is not None:
-                    out.add(name)
-            if callee is not None and callee.type == "call_expression":
-                name = self._callable(callee.child_by_field_name("function"))
-                if name is not None:
-                    out.add(f"{name}()")
-        return out
-
-    def _callable(self, node: Node | None) -> str | None:
-        """`f` for an identifier, `.m` for a selector `x.m`, else None."""
-        if node is None:
-            return None
-        if node.type == "identifier":
-            return self.source.text(node)
-        if node.type == "selector_expression":
-            field = node.child_by_field_name("field")
-            return f".{self.source.text(field)}" if field is not None else None
-        return None
-
     def _stores(self, function: Node, whole: bool = False) -> bool:
-        scan = self.scan(function, whole)
-        return scan.calls_setter(self.setters) or bool(scan.outside())
+        return self.scan(function, whole).leaks(self.setters)
 
 
 def _start(node: Node) -> int:
