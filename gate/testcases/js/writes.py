@@ -39,7 +39,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.testcases._treesitter import ParsedText, captures, named
+from gate.testcases._treesitter import ParsedText, named
 from gate.testcases.js.frameworks import HOOKS
 from gate.testcases.js.loading import TYPE_WRAPPERS
 from gate.testcases.js.names import Names, pattern_names
@@ -123,9 +123,9 @@ class Writes:
 
     def _scan(self) -> list[tuple[int, str, Node]]:
         if self._sites is None:
+            if self.names.also_query != SCAN:  # what `units` always passes: a caller's slip
+                raise ValueError("Writes reads the captures of Names(..., also=writes.SCAN)")
             found = self.names.also
-            if self.names.also_query != SCAN:  # a `Names` made without it: one more walk
-                found = captures(self.source, SCAN)
             sites = [
                 (n.start_byte, kind, n)
                 for kind in ("store", "loop", "helper")
