@@ -174,6 +174,24 @@ class BaseTree:
             return None
         return dict(self._by_folder.get(folder, {}))
 
+    def folder(self, path: str) -> dict[str, str] | None:
+        """The entries of the base folder `path` ("" the root): name ->
+        kind; `{}` when the folder is known to be absent at base (a listed
+        folder above it has no folder of that name); None when unknown
+        (neither it nor the folder that would hold it was listed, or a
+        symlink or a submodule stands there)."""
+        found = self.children(path)
+        if found is not None or not path:
+            return found
+        parent, _, name = path.rpartition("/")
+        above = self.folder(parent)
+        if above is None:
+            return None
+        kind = above.get(name)
+        if kind is None or kind == "file":
+            return {}  # nothing there at base, or a file: no folder
+        return None  # a folder or a link that was not listed
+
     @cached_property
     def _by_folder(self) -> dict[str, dict[str, str]]:
         out: dict[str, dict[str, str]] = {}
@@ -201,7 +219,11 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     A folder absent at base is simply not found.  Only what a change
     places or removes (added, copied, renamed, type-changed, deleted) asks
     for folders: a file changed in place, mode included, was already where
-    Python finds it (`gate.rules._shadow` judges those paths alone)."""
+    Python finds it (`gate.rules._shadow` judges those paths alone).
+    Also the folder of each new Go test file (`x_test.go`) and the folders
+    above it: whether its package had tests at base (`BaseTree.folder`),
+    which its `init` or `TestMain` would reach."""
+    packages = _go_packages(files)
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
@@ -225,11 +247,28 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
                 wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
                 wanted.update(LAYOUT_ROOTS)
     if not wanted:
-        return ()  # nothing Python imports is written: nothing to shadow
+        return tuple(sorted(packages))  # nothing Python imports is written: nothing to shadow
     for root in LAYOUT_ROOTS:
         prefix = f"{root}/" if root else ""
         wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
-    return tuple(sorted(w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)))
+    python = {w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)}
+    return tuple(sorted(python | packages))
+
+
+def _go_packages(files: Iterable[FileChange]) -> set[str]:
+    """The folder of each Go test file a change adds or copies, and every
+    folder above it ("" the root): a source lists parents first."""
+    wanted: set[str] = set()
+    for f in files:
+        if f.status not in (ADDED, COPIED) or not f.path.endswith("_test.go"):
+            continue
+        folder = f.path.rpartition("/")[0]
+        while folder not in wanted:
+            wanted.add(folder)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+    return wanted
 
 
 @dataclass(frozen=True)

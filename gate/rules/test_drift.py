@@ -135,9 +135,12 @@ new test whose body shares state; in JavaScript/TypeScript and Go every
 collection-time unit but a directive such as `'use strict'`: a top-level
 `jest.mock`, a hook at the file's top level, Go's `init` or `TestMain`,
 which runs for the whole package, but not a hook inside a describe, which
-runs around that describe's new tests alone; none in a file that imports
+runs around that describe's new tests alone, nor a Go directive that acts
+on its own file, such as a build constraint; none in a file that imports
 AVA and calls it, since AVA runs each test file in a worker of its own
-and its module throws under any other runner)
+and its module throws under any other runner, nor in a Go file whose
+folder had no `_test.go` file at base, since `go test` builds one test
+binary per folder and that package's tests are all new)
 is drift, named with its line and code
 (`tests/test_zz.py (new): statement at line 2` and the line's code):
 pytest imports the new file before the tests collected after it, which
@@ -512,7 +515,7 @@ def _new_module(
     others = None if loaders is None else [t for p, t in loaders.items() if p != f.path]
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
-        for u in reaching(f.path, head, others)
+        for u in reaching(f.path, head, others, changes.tree)
     ]
     if not found:
         return None, added

@@ -21,6 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gate.changes import BaseTree
 
 # A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
 # that defines something tests use without running at collection (a helper
@@ -144,7 +148,10 @@ def _changed(base: Unit, head: Unit | None) -> bool:
 
 
 def reaching(
-    path: str, units: Sequence[Unit], others: Sequence[str] | None = ()
+    path: str,
+    units: Sequence[Unit],
+    others: Sequence[str] | None = (),
+    tree: BaseTree | None = None,
 ) -> tuple[Unit, ...]:
     """The units of a NEW test file `path` that change what the tests of
     other files see: its COLLECTION units, narrowed by the language module's
@@ -157,7 +164,10 @@ def reaching(
     others)` says the file's load-time code runs where no other file's
     tests do (JavaScript: a file that uses AVA, which runs each test file in
     a worker of its own, and that none of `others`, the texts of the
-    change's other files, loads; None: they are not all known)."""
+    change's other files, loads; None: they are not all known), or where
+    its `apart(path, tree)` says no test of the base runs beside it (Go: a
+    package that had no test file at base; `tree` the base tree's layout,
+    None when the source could not list it)."""
     name = MODULES.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if name is not None:
@@ -166,6 +176,9 @@ def reaching(
         module = importlib.import_module(f"gate.testcases.{name}")
         isolated = getattr(module, "isolated", None)
         if isolated is not None and isolated(path, units, others):
+            return ()
+        apart = getattr(module, "apart", None)
+        if apart is not None and tree is not None and apart(path, tree):
             return ()
         narrow = getattr(module, "reaches", None)
     return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))

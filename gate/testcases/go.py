@@ -16,10 +16,15 @@ spec takes its value from its place (`iota`, or a spec without a value).
   every `func init`, a `var` whose initializer calls a function, converts,
   or receives from a channel (it runs when the package loads, `var _ =
   setup()` included), an import for effects only (`import _ "x"`: its
-  `init` runs), and a compiler directive comment outside a function
-  (`//go:build`, `// +build`, `//go:embed`, `//go:linkname`, `//line`,
-  ...: `//go:build ignore` turns the whole file off), also inside a
-  grouped declaration.
+  `init` runs; not `embed`, which has none and only allows `//go:embed`),
+  and a compiler directive comment outside a function (`//go:build`,
+  `// +build`, `//go:embed`, `//go:linkname`, `//line`, ...: `//go:build
+  ignore` turns the whole file off), also inside a grouped declaration.
+* **In a new file** (`reaches`, `apart`), a directive that acts on that
+  file alone (a build constraint, `//line`, `//go:embed`, `//go:noinline`,
+  ...) reaches no other test, and nothing reaches one when the file's
+  folder had no `_test.go` file at base: `go test` builds a test binary
+  per folder, and that package's tests are all new.
 * **A case that stores outside itself** (a package-level variable,
   process-wide state, undone in no `defer` or `Cleanup`:
   `gate.testcases.go_writes`) is COLLECTION: the tests after it see the
@@ -65,6 +70,8 @@ from gate.testcases.go_writes import SCAN, Writes
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from gate.changes import BaseTree
+
 PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
 DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")
 # Expressions in a var initializer that run code when the package loads.
@@ -95,6 +102,61 @@ _VERSION = re.compile(r"v[0-9]+")
 # own), not a selector's field (`x.net`), a string (`"net/http"`) or a comment.
 _NAMES = """[(identifier) (type_identifier) (package_identifier) (nil) (true) (false) (iota)]
 @name"""
+
+
+# Directives whose reach ends at the file or the declaration they sit on:
+# a build constraint turns this file on or off, `//line` renumbers its
+# code, the rest tell the compiler how to build the function or var after
+# them.  Any other (`//go:linkname` reaches another package's symbols,
+# `//go:debug` sets GODEBUG for the whole test binary) reaches further.
+_OWN_DIRECTIVES = frozenset(
+    {
+        "//go:build",
+        "//+build",
+        "//line",
+        "//go:embed",
+        "//go:generate",
+        "//go:noinline",
+        "//go:nosplit",
+        "//go:norace",
+        "//go:nocheckptr",
+        "//go:noescape",
+        "//go:uintptrescapes",
+    }
+)
+
+
+def reaches(unit: Unit) -> bool:
+    """Whether `unit`, collection-time code of a NEW test file, changes what
+    the tests of the package's other files see: all of it does (`init`,
+    `TestMain`, a `var` that calls, an import for effects, a test that
+    stores outside itself), except a directive that acts on this file's own
+    code alone (`_OWN_DIRECTIVES`: `//go:build ignore` in a new file turns
+    off only that file)."""
+    if unit.key.startswith("directive "):
+        word = unit.code.split(None, 1)[0] if unit.code.split() else unit.code
+        return _spelled(word) not in _OWN_DIRECTIVES
+    return True
+
+
+def _spelled(word: str) -> str:
+    """A directive's first word, `// +build` as `//+build`."""
+    return "//+build" if word == "//" else word
+
+
+def apart(path: str, tree: BaseTree) -> bool:
+    """Whether the new test file `path` joins a package without tests at
+    base: its folder holds no `_test.go` file there, or is absent
+    (`BaseTree.folder`; unknown: False).  `go test` builds one binary per
+    folder, so what the file runs when the package loads reaches new
+    tests only."""
+    folder = path.rpartition("/")[0]
+    entries = tree.folder(folder)
+    if entries is None:
+        return False
+    return not any(
+        name.endswith("_test.go") and kind != "folder" for name, kind in entries.items()
+    )
 
 
 def units(text: str) -> tuple[Unit, ...]:
@@ -267,7 +329,8 @@ class _Splitter:
         bound, path = self.binding(spec)
         alias = spec.child_by_field_name("name")
         if alias is not None and alias.type == "blank_identifier":
-            self.add(spec, f'import _ "{path}"', path, COLLECTION)
+            # `embed` has no init: a blank import of it only allows `//go:embed`
+            self.add(spec, f'import _ "{path}"', path, SUPPORT if path == "embed" else COLLECTION)
             return
         self.add(spec, f'import "{path}"', path, SUPPORT, (bound,))
 

@@ -81,13 +81,16 @@ def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "
     ],
 )
 def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, named: str) -> None:
-    result = new_file(path, head)
+    # a Go package with a test at base: its init or TestMain reaches that test
+    # (tests/rules/test_test_drift_go_packages.py has the package without one)
+    neighbour = {"pkg/a_test.go": "package pkg\n"}
+    result = DRIFT.check(edit(path, None, head) | Files(base=neighbour, head=neighbour))
     assert result.passed is False
     assert f"{path} (new): " in result.message
     assert named in result.message
     assert "runs at collection or changes what other tests see" in result.message
     assert result.paths == (path,)
-    source = {"tests/test_a.py": head}
+    source = {"tests/test_a.py": head, **neighbour}
     copy = DRIFT.change(Files(base=source, head={**source, path: head}))
     assert [f.status for f in copy.files] == [COPIED]
     assert DRIFT.check(copy).passed is False  # a copy is a new file too
