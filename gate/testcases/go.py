@@ -32,7 +32,10 @@ spec takes its value from its place (`iota`, or a spec without a value).
 * **Suites**: a method whose name starts with `Test` is a case too (testify's
   `suite` and gocheck run a suite's `Test*` methods), and the methods they
   call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,
-  `BeforeTest`, gocheck's `SetUpTest`, ...) are COLLECTION.
+  `BeforeTest`, gocheck's `SetUpTest`, ...) are COLLECTION, except on a
+  type the file defines: there a hook is a member of its type's unit
+  (`Unit.parent`), so it is drift on a type that exists at base and
+  welcome on a new suite, unless it stores outside itself.
 * **SUPPORT** is every other declaration: the `package` clause, imports
   with names, `const`, `type`, a `var` without a call, helper functions,
   and methods (keyed by receiver type, `method T.M`).  `binds` are the
@@ -187,11 +190,20 @@ class _Splitter:
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
         self.writes = Writes(source, self.imports(), found.get("node", []))
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
+        self.types = self.defined_types()
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
 
-    def add(self, node: Node, key: str, name: str, role: str, binds: tuple[str, ...] = ()) -> None:
+    def add(
+        self,
+        node: Node,
+        key: str,
+        name: str,
+        role: str,
+        binds: tuple[str, ...] = (),
+        parent: str = "",
+    ) -> None:
         unique, n = self._keys.add(key)
         self.found.append(
             Unit(
@@ -202,8 +214,20 @@ class _Splitter:
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
                 uses=self.read.within(node),
+                parent=parent,
             )
         )
+
+    def defined_types(self) -> frozenset[str]:
+        """The names of the types the file defines (`type T struct{...}`;
+        not an alias, `type T = U`, whose methods are `U`'s)."""
+        found = set()
+        for node in self.source.root.children:
+            if node.type == "type_declaration":
+                for spec in named(node):
+                    if spec.type == "type_spec":
+                        found.update(self.names(spec))
+        return frozenset(found)
 
     def declaration(self, node: Node) -> None:
         kind = node.type
@@ -281,6 +305,13 @@ class _Splitter:
         receiver = node.child_by_field_name("receiver")
         owner = self.receiver_type(receiver) if receiver is not None else ""
         label = f"{owner}.{name}"
+        if name in SUITE_HOOKS and owner in self.types:
+            # a hook of a suite the file defines runs around that suite's
+            # tests alone: a member of its type, drift when the type is at
+            # base (`compare`), welcome on a new one unless it stores outside
+            role = COLLECTION if self.writes.shares(node) else SUPPORT
+            self.add(node, f"method {label}", label, role, (owner,), f"type {owner}")
+            return
         if name in SUITE_HOOKS:
             role = COLLECTION
         elif name.startswith("Test"):  # testify and gocheck run a suite's Test* methods

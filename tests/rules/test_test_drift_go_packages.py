@@ -163,3 +163,22 @@ def test_a_folder_of_the_base_tree_is_listed_absent_or_unknown() -> None:
     assert tree.folder("s") is None  # a folder (or a submodule) not listed
     assert tree.folder("s/t") is None
     assert BaseTree().folder("") is None
+
+
+SUITE = 'package kit\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/suite"\n)\n\n'
+
+
+@pytest.mark.parametrize(
+    ("hooked", "passed"),
+    [
+        # a suite the new file defines: its hooks run around its own tests
+        ("type NewSuite struct{ suite.Suite }\n\nfunc (s *NewSuite) SetupTest() {}\n", True),
+        # a suite of another file of the package: its tests are at base
+        ("func (s *OldSuite) SetupTest() { s.T().Skip() }\n", False),
+    ],
+)
+def test_a_new_file_may_hook_its_own_suite_only(hooked: str, passed: bool) -> None:
+    head = SUITE + hooked + "\nfunc (s *NewSuite) TestNew() {}\n"
+    change = Files(base=BESIDE, head={**BESIDE, "kit/new_test.go": head})
+    result = DRIFT.check(change)
+    assert result.passed is passed, result.message

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable, compare
 from gate.testcases.go import is_test_name, package_name, units
 
 
@@ -464,3 +464,73 @@ def test_a_name_existing_code_reads_is_drift(added: str, name: str) -> None:
     head = GO_BASE.replace("func TestWriter", f"{added}\n\nfunc TestWriter")
     summary = compare(units(GO_BASE), units(head)).summary()
     assert f"binds {name}" in summary, summary
+
+
+SUITE_BASE = """\
+package p
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/suite"
+)
+
+type OldSuite struct{ suite.Suite }
+
+func (s *OldSuite) TestOld() {}
+
+func TestOldSuite(t *testing.T) { suite.Run(t, new(OldSuite)) }
+"""
+NEW_SUITE = """
+type NewSuite struct {
+	suite.Suite
+	n int
+}
+
+func (s *NewSuite) SetupTest() { s.n = 1 }
+
+func (s *NewSuite) HandleStats(name string, stats *suite.SuiteInformation) {}
+
+func (s *NewSuite) TearDownSuite() { s.T().Log("done") }
+
+func (s *NewSuite) TestNew() { s.Equal(1, s.n) }
+
+func TestNewSuite(t *testing.T) { suite.Run(t, new(NewSuite)) }
+"""
+
+
+def test_a_new_suite_with_its_hooks_is_new_tests() -> None:
+    """A hook runs around the tests of its own suite: on a new type, those are new."""
+    found = compare(units(SUITE_BASE), units(SUITE_BASE + NEW_SUITE))
+    assert found.ok, found.summary()
+    assert found.added == ("NewSuite.TestNew", "TestNewSuite")
+    by_name = {u.name: u for u in units(SUITE_BASE + NEW_SUITE)}
+    for hook in ("SetupTest", "HandleStats", "TearDownSuite"):
+        unit = by_name[f"NewSuite.{hook}"]
+        assert (unit.role, unit.parent) == (SUPPORT, "type NewSuite"), hook
+
+
+@pytest.mark.parametrize(
+    ("head", "why"),
+    [
+        # a hook of a suite that exists at base runs around its old tests
+        (SUITE_BASE + "\nfunc (s *OldSuite) SetupTest() { s.T().Skip() }\n", "exists at base"),
+        # a type of another file of the package: maybe a suite with tests
+        (SUITE_BASE + "\nfunc (s *Elsewhere) SetupTest() { s.T().Skip() }\n", "runs at collection"),
+        # an alias's methods are those of the type it names
+        (
+            SUITE_BASE + "\ntype Same = OldSuite\n\nfunc (s *Same) SetupTest() { s.T().Skip() }\n",
+            "runs at collection",
+        ),
+        # a hook that stores outside itself: later suites see the store
+        (
+            SUITE_BASE.replace("type OldSuite", "var limit = 1\n\ntype OldSuite")
+            + NEW_SUITE.replace("{ s.n = 1 }", "{ limit = 2 }"),
+            "runs at collection",
+        ),
+    ],
+)
+def test_a_hook_that_may_run_around_existing_tests_is_drift(head: str, why: str) -> None:
+    found = compare(units(SUITE_BASE), units(head))
+    assert not found.ok
+    assert any(why in reason for _, reason in found.refused), found.refused
