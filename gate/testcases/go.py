@@ -13,9 +13,10 @@ spec takes its value from its place (`iota`, or a spec without a value).
   subtests and table-driven cases are inside its code.
 * **COLLECTION** is code that decides what the package's tests see or
   whether they run: `func TestMain` (it runs the whole package's tests),
-  every `func init`, a `var` whose initializer calls a function, converts,
-  or receives from a channel (it runs when the package loads, `var _ =
-  setup()` included), an import for effects only (`import _ "x"`: its
+  every `func init`, a `var` whose initializer calls a function or
+  receives from a channel (it runs when the package loads, `var _ =
+  setup()` included; a conversion such as `var _ I = (*T)(nil)`, or
+  `make` and `new` given a type, runs no code), an import for effects only (`import _ "x"`: its
   `init` runs; not `embed`, which has none and only allows `//go:embed`),
   and a compiler directive comment outside a function (`//go:build`,
   `// +build`, `//go:embed`, `//go:linkname`, `//line`, ...: `//go:build
@@ -77,8 +78,21 @@ if TYPE_CHECKING:
 
 PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
 DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")
-# Expressions in a var initializer that run code when the package loads.
-RUNS = frozenset({"call_expression", "type_conversion_expression"})
+# Type nodes that only a type can be: the first argument of a call that
+# passes one is a call of the builtin `make` or `new`, never of a function
+# (a function takes values), and a call whose callee is one is a conversion.
+_TYPES = frozenset(
+    {
+        "slice_type",
+        "array_type",
+        "map_type",
+        "channel_type",
+        "pointer_type",
+        "struct_type",
+        "interface_type",
+        "function_type",
+    }
+)
 FUNCTION_LITERALS = frozenset({"func_literal"})
 GROUPS = frozenset(
     {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
@@ -392,8 +406,11 @@ class _Splitter:
         return False
 
     def runs(self, value: Node | None) -> bool:
-        """Whether a var initializer calls, converts or receives (outside a
-        function literal, whose body runs only when called)."""
+        """Whether a var initializer calls or receives (outside a function
+        literal, whose body runs only when called).  A conversion runs no
+        code (`[]byte("x")`, `T(3)` or `(*T)(nil)` for a type `T` the file
+        defines: `var _ I = (*T)(nil)`), nor do `make` and `new` given a
+        type; what they are given is judged in turn."""
         if value is None:
             return False
         stack = [value]
@@ -401,14 +418,49 @@ class _Splitter:
             current = stack.pop()
             if current.type in FUNCTION_LITERALS:
                 continue
-            if current.type in RUNS:
+            if current.type == "call_expression" and not self.converts(current):
                 return True
+            if current.type == "type_conversion_expression" and not self.is_type(
+                current.child_by_field_name("type")
+            ):
+                return True  # `List[int](x)` may call a generic function
             if current.type == "unary_expression":
                 operator = current.child_by_field_name("operator")
                 if operator is not None and self.text(operator) == "<-":
                     return True
             stack.extend(current.named_children)
         return False
+
+
+    def converts(self, call: Node) -> bool:
+        """Whether a call expression is a conversion, or `make` or `new`
+        given a type: no code of the program runs."""
+        callee = call.child_by_field_name("function")
+        while callee is not None and callee.type in ("parenthesized_expression", "unary_expression"):
+            if callee.type == "unary_expression" and self.text(callee)[:1] != "*":
+                return False
+            inner = named(callee)
+            callee = inner[0] if len(inner) == 1 else None
+        if callee is None:
+            return False
+        if self.is_type(callee):
+            return True
+        if callee.type != "identifier" or self.text(callee) not in ("make", "new"):
+            return False
+        arguments = call.child_by_field_name("arguments")
+        first = named(arguments)[:1] if arguments is not None else []
+        return bool(first) and self.is_type(first[0])
+
+    def is_type(self, node: Node | None) -> bool:
+        """A node that can only be a type: a composite type, or a name of a
+        type the file defines (generic or not)."""
+        if node is not None and node.type == "generic_type":
+            node = node.child_by_field_name("type")
+        if node is None:
+            return False
+        if node.type in _TYPES:
+            return True
+        return node.type in ("identifier", "type_identifier") and self.text(node) in self.types
 
 
 def package_name(path: str) -> str:

@@ -218,11 +218,35 @@ def test_a_directive_inside_a_group_is_collection() -> None:
         ("var a = func() int { return 1 }()", COLLECTION),
         ("var a = <-ready", COLLECTION),
         ("var a = []int{1}[setup()]", COLLECTION),
+        # conversions, and make or new given a type, run no code of the program
+        ('var a = []byte("x")', SUPPORT),
+        ("var _ I = (*T)(nil)", SUPPORT),
+        ("var a = T(3)", SUPPORT),
+        ("var a = (T)(3)", SUPPORT),
+        ("var a = make([]T, 0)", SUPPORT),
+        ("var a = make(map[string]int, 8)", SUPPORT),
+        ("var a = make(chan int)", SUPPORT),
+        ("var a = new(T)", SUPPORT),
+        ("var a = new(struct{ n int })", SUPPORT),
+        # ... but what they are given is judged in turn
+        ("var a = []byte(setup())", COLLECTION),
+        ("var a = make([]T, setup())", COLLECTION),
+        ("var _ I = (*T)(setup())", COLLECTION),
+        # a name the file does not define as a type may be a function or a variable
+        ("var a = U(3)", COLLECTION),
+        ("var _ I = (*U)(nil)", COLLECTION),  # a call through a function pointer
+        ("var a = new(U)", COLLECTION),  # a package-level func new of another file
+        ("var a = make(U, 1)", COLLECTION),
+        ("var a = new(pkg.T)", COLLECTION),
+        ("var a = (-T)(3)", COLLECTION),
+        ("var a = List[int](x)", COLLECTION),  # a generic function, or a conversion
+        ("var a = Tree[int](x)", SUPPORT),  # the file's generic type
+        ("var a = []T(setup())", COLLECTION),
     ],
 )
 def test_var_roles(spec: str, role: str) -> None:
-    found = units(f"package p\n\n{spec}\n")
-    assert [(u.role, u.code) for u in found[1:]] == [(role, spec.removeprefix("var "))]
+    found = units(f"package p\n\ntype T struct{{ n int }}\n\ntype Tree[K any] []K\n\n{spec}\n")
+    assert [(u.role, u.code) for u in found[3:]] == [(role, spec.removeprefix("var "))]
 
 
 @pytest.mark.parametrize(
