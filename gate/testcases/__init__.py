@@ -118,21 +118,26 @@ def suffix(path: str) -> str:
 
 def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
     """The units of `text`, the file `path`, split by the module its suffix
-    names (`MODULES`); None when no module reads such files.  Raises
+    names (`MODULES`); None when no module reads such files.  A module that
+    reads several grammars names them by suffix (`SUFFIXES`: JavaScript,
+    JSX, TypeScript and TSX are four) and is given the path's.  Raises
     `Unparsable` when the text is not that language, or the module (or the
     grammar it needs) is not installed."""
-    name = MODULES.get(suffix(path))
+    ending = suffix(path)
+    name = MODULES.get(ending)
     if name is None:
         return None
     import importlib
 
     try:
         module = importlib.import_module(f"gate.testcases.{name}")
-        split: Callable[[str], tuple[Unit, ...]] = module.units
+        split: Callable[..., tuple[Unit, ...]] = module.units
     except ImportError as exc:  # tree-sitter, or the module itself, not installed
         raise Unparsable(f"needs a parser that is not installed ({exc})") from None
     except AttributeError:
         raise Unparsable(f"needs gate.testcases.{name}.units, which is missing") from None
+    if getattr(module, "SUFFIXES", None) is not None:
+        return split(text, ending)
     return split(text)
 
 
