@@ -4,6 +4,10 @@ runs each test file in a worker of its own (gate.testcases.js.isolated)."""
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +120,102 @@ def test_a_new_ava_file_another_file_loads_reaches_its_tests(other: str) -> None
     found = units(text, ".ts")
     assert reaching("test/new.ts", found, ["const a = 'new';", "import x from './newer.js';"]) == ()
     assert reaching("test/new.ts", found, ["// unrelated", other])
+
+
+# Stores a hook's body may make that the tests of other files see after it.
+HOOK_STORES = [
+    "globalThis.bent = 1;",
+    "process.env.BENT = '1';",
+    "Object.assign(globalThis, { bent: 1 });",
+]
+
+
+@pytest.mark.parametrize(
+    ("hook", "store", "depth"), list(itertools.product(HOOKS, HOOK_STORES, [1, 2]))
+)
+def test_a_hook_inside_a_describe_that_stores_outside_reaches_the_others(
+    hook: str, store: str, depth: int
+) -> None:
+    """A describe's hook runs around that describe's tests, but what it
+    stores stays for every test after it (Mocha runs every file in one
+    process), as a new test's store does."""
+    inner = f"{hook}(() => {{ {store} }});\nit('x', () => {{}});"
+    for n in range(depth):
+        inner = f"describe('d{n}', () => {{\n{inner}\n}});"
+    found = units(f"const assert = require('assert');\n{inner}\n", ".js")
+    assert [u.name.split()[0] for u in reaching("test/new.js", found)] == [hook]
+
+
+# How a file imports hooks from a runner that makes each file a suite of its own.
+FILE_SUITE_IMPORTS = [
+    ("import { {hook}, test } from 'vitest';", "{hook}"),
+    ("import { {hook} as h, test } from 'vitest';", "h"),
+    ('import { {hook}, expect, it as test } from "@jest/globals";', "{hook}"),
+    ("import { {hook}, test } from 'bun:test';", "{hook}"),
+]
+OTHER_IMPORTS = [
+    "import { {hook}, test } from 'node:test';",  # node:test's root hooks may span files
+    "import { {hook} } from 'mocha';",
+    "import type { {hook} } from 'vitest';",  # a type import binds no value
+    "import { type {hook}, test } from 'vitest';",
+    "",  # a global: Mocha's root hook, or Jest's; which runner is unknown
+]
+FILE_HOOKS = ["beforeEach", "beforeAll", "afterEach", "afterAll"]
+
+
+@pytest.mark.parametrize(
+    ("how", "hook"), list(itertools.product(FILE_SUITE_IMPORTS, FILE_HOOKS))
+)
+def test_a_top_level_hook_of_a_per_file_suite_runner_reaches_nothing_unless_it_stores(
+    how: tuple[str, str], hook: str
+) -> None:
+    """Vitest, Jest and Bun make each test file a suite: a hook at its top
+    level runs around that file's tests alone, which are new."""
+    spelled, called = (part.replace("{hook}", hook) for part in how)
+    body = f"{spelled}\n{called}(() => {{ reset(); }});\ntest('x', () => {{}});\n"
+    found = units(body, ".ts")
+    assert any(u.role == "collection" and u.name.startswith(hook) for u in found)
+    assert reaching("test/new.test.ts", found) == ()
+    for store in HOOK_STORES:
+        stored = body.replace("reset();", store)
+        assert [u.name for u in reaching("test/new.test.ts", units(stored, ".ts"))] == [hook]
+
+
+@pytest.mark.parametrize(("how", "hook"), list(itertools.product(OTHER_IMPORTS, FILE_HOOKS)))
+def test_a_top_level_hook_of_another_runner_reaches_the_others(how: str, hook: str) -> None:
+    spelled = how.replace("{hook}", hook)
+    body = f"{spelled}\n{hook}(() => {{ reset(); }});\ntest('x', () => {{}});\n"
+    assert [u.name for u in reaching("test/new.test.ts", units(body, ".ts"))] == [hook]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node (the CI installs nodejs)")
+@pytest.mark.parametrize("store", HOOK_STORES)
+def test_a_describes_hook_that_stores_turns_another_files_red_test_green(
+    tmp_path: Path, store: str
+) -> None:
+    """What the test above refuses is real: with both files in one process
+    (as Mocha runs them; here node:test's tests required by one script), the
+    store of a hook inside the new file's describe reaches the old file."""
+    check = "globalThis.bent === 1 || process.env.BENT === '1'"
+    (tmp_path / "old.test.js").write_text(
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        f"test('existing', () => {{ assert.ok({check}); }});\n",
+        encoding="utf-8",
+    )
+    new = (
+        "const { describe, before, it } = require('node:test');\n"
+        f"describe('d', () => {{\n  before(() => {{ {store} }});\n  it('x', () => {{}});\n}});\n"
+    )
+    (tmp_path / "new.test.js").write_text(new, encoding="utf-8")
+    alone = _run(tmp_path, "require('./old.test.js')")
+    both = _run(tmp_path, "require('./new.test.js'); require('./old.test.js')")
+    assert (alone, both) == (1, 0)
+    assert reaching("test/new.test.js", units(new, ".js"))
+
+
+def _run(folder: Path, script: str) -> int:
+    env = {k: v for k, v in os.environ.items() if k != "BENT"}
+    done = subprocess.run(
+        ["node", "-e", script], cwd=folder, capture_output=True, check=False, timeout=60, env=env
+    )
+    return done.returncode

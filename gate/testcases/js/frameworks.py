@@ -58,6 +58,11 @@ TRUSTED = frozenset({*TESTS, *DESCRIBES, *HOOKS, "require", "jest", "vi"})
 RUNNER_MODULES = frozenset(
     {"vitest", "@jest/globals", "mocha", "node:test", "bun:test", "@playwright/test", "ava"}
 )
+# Runners whose hooks at a file's top level run around that file's tests
+# alone (each file is a suite of its own), imported from these modules; not
+# Mocha's root hooks or node:test's, which a run of several files may share.
+FILE_SUITES = frozenset({"vitest", "@jest/globals", "bun:test"})
+FILE_HOOKS = frozenset({"beforeEach", "beforeAll", "afterEach", "afterAll"})
 MODIFIERS = frozenset(
     {
         "only",
@@ -134,6 +139,26 @@ def runner_call(
     if canonical is None:
         return None
     return Call(canonical, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
+
+
+def imported_names(source: ParsedText, clause: Node) -> dict[str, str]:
+    """`import { afterEach, test as base }`: each local name a value import
+    binds by name -> the name it imports ({"afterEach": "afterEach",
+    "base": "test"}); none from `import type`."""
+    found: dict[str, str] = {}
+    stack = [clause]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_specifier":
+            if source.text(node).startswith("type "):
+                continue
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            if name is not None:
+                found[source.text(alias if alias is not None else name)] = source.text(name)
+        else:
+            stack.extend(named(node))
+    return found
 
 
 def runner_aliases(source: ParsedText, clause: Node) -> dict[str, str]:

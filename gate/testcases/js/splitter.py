@@ -13,6 +13,8 @@ from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.testcases._treesitter import COMMENTS, ParsedText, UniqueKeys, named
 from gate.testcases.js.frameworks import (
     DESCRIBES,
+    FILE_HOOKS,
+    FILE_SUITES,
     FOCUSED,
     HOOKS,
     PRAGMA,
@@ -20,6 +22,7 @@ from gate.testcases.js.frameworks import (
     TESTS,
     TRUSTED,
     Call,
+    imported_names,
     runner_aliases,
     runner_call,
 )
@@ -54,6 +57,10 @@ class Splitter:
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
         self.describes = 0  # how many describe bodies the statements being split are in
+        # local names of hooks imported from a runner that makes each file a
+        # suite (`import { afterEach } from 'vitest'`): at the top level they
+        # run around this file's tests alone
+        self.file_hooks: set[str] = set()
 
     def shadowed(self) -> frozenset[str]:
         """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
@@ -298,11 +305,23 @@ class Splitter:
             self.describe(node, call, path, depth)
         elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
             label = " ".join((call.root, " > ".join(path))).rstrip()
-            self.add(node, label, label, COLLECTION, grouped=self.describes > 0)
+            self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
         else:
             summary = _summary(self.source, expr)
             label = _joined(path, summary)
             self.add(node, f"statement {label}", label, COLLECTION)
+
+    def grouped(self, node: Node, expr: Node | None) -> bool:
+        """Whether a hook runs around a group of this file's tests alone
+        (`Unit.grouped`): inside a describe, or at the top level of a file
+        whose runner makes each file a suite (`FILE_SUITES`, the hook
+        imported from it by name); and stores nothing outside itself, which
+        the tests of other files would see after it (`Writes.shares`)."""
+        if self.describes == 0:
+            callee = expr.child_by_field_name("function") if expr is not None else None
+            if callee is None or self.text(callee) not in self.file_hooks:
+                return False
+        return not self.writes.shares(node)
 
     def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
         title = self.title(call)
@@ -457,6 +476,9 @@ class Splitter:
         if where in RUNNER_MODULES:
             self.from_runner.update(u.key for u in self.found[first:])
             self.aliases.update(runner_aliases(self.source, clause))
+        if where in FILE_SUITES and not self.text(node).startswith("import type"):
+            taken = imported_names(self.source, clause)
+            self.file_hooks.update(local for local, name in taken.items() if name in FILE_HOOKS)
 
     def imported(self, node: Node, clause: Node) -> list[tuple[str, str]] | None:
         """(how it is imported, the local name) for each name an import
