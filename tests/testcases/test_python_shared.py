@@ -43,6 +43,9 @@ SHADOWS = [
     "def inner():\n    kit = 0",
     "class Inner:\n    kit = 0",
     "class Inner:\n    def method(self, kit):\n        pass",
+    "def inner():\n    def kit():\n        pass",
+    "class Inner:\n    def kit(self):\n        pass",
+    "def inner():\n    class kit:\n        pass",
 ]
 
 
@@ -82,6 +85,11 @@ OWN = [
     "kit = types.SimpleNamespace(LIMIT=1, TABLE=[1])\n{store}",
     "kit = types.SimpleNamespace(LIMIT=1, TABLE=[1])\ndef inner():\n    {store}",
     "kit = types.SimpleNamespace(LIMIT=1, TABLE=[1])\nrun = lambda: [0 for _ in ()]\n{store}",
+    # a function or class the test defines: a new object each time it runs
+    "class kit:\n    LIMIT = 1\n    TABLE = [1]\n{store}",
+    "def kit():\n    pass\nkit.TABLE = [1]\n{store}",
+    "@contextlib.contextmanager\ndef kit():\n    yield\ndef inner():\n    {store}",
+    "async def kit():\n    pass\n{store}",
 ]
 
 
@@ -141,6 +149,7 @@ RED = "import clamp_kit\n\n\ndef test_limit():\n    assert clamp_kit.LIMIT == 2\
     [
         ["[0 for kit in ()]", "kit.LIMIT = 2"],
         ["def inner(kit):\n    pass", "for kit.LIMIT in [2]:\n    pass"],
+        ["def inner():\n    def kit():\n        pass", "kit.LIMIT = 2"],
         ["_bend()"],
     ],
 )

@@ -86,14 +86,16 @@ def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _bound_here(parts: Sequence[ast.AST]) -> set[str]:
-    """The plain names stored or deleted in `parts` and their nodes, not
-    inside a nested function, lambda, class or comprehension (each has a
-    scope of its own; an assignment expression in a comprehension binds
-    in the scope around it, so it counts here)."""
+    """The plain names stored or deleted in `parts` and their nodes, and
+    the names of the functions and classes they define, not inside a
+    nested function, lambda, class or comprehension (each has a scope of
+    its own; an assignment expression in a comprehension binds in the
+    scope around it, so it counts here)."""
     found: set[str] = set()
     todo = list(parts)
     while todo:
@@ -103,6 +105,8 @@ def _bound_here(parts: Sequence[ast.AST]) -> set[str]:
         elif isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
             found.add(sub.target.id)
         if isinstance(sub, _SCOPES):
+            if isinstance(sub, _DEFS):
+                found.add(sub.name)  # `def cli(): ...` binds `cli` where it stands
             continue
         if isinstance(sub, _COMPREHENSIONS):
             todo.extend(n for n in ast.walk(sub) if isinstance(n, ast.NamedExpr))
@@ -155,14 +159,17 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
                     out[id(sub)] = visible
                 visit(child_nodes(sub), visible, functions)
 
-    top = frozenset(_bound_here([node]))
+    # `node`'s own name, when it is a def, is bound where it stands, in the module
+    top = frozenset(_bound_here([node]) - ({node.name} if isinstance(node, _DEFS) else set()))
     visit([node], top, top)
     return out
 
 
 # The node types `shares_state` reads (the parser makes no subclasses of
 # them): every other node is skipped by a set lookup, not seven isinstance.
-_OWN_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Name})
+_OWN_KINDS = frozenset(
+    {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Name}
+)
 _SHARING_KINDS = frozenset({ast.Global, ast.Attribute, ast.Subscript, ast.Name, ast.Call})
 
 
@@ -191,6 +198,8 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     for sub in nodes:
         if type(sub) not in _OWN_KINDS:  # most nodes: skipped by their type alone
             continue
+        if isinstance(sub, _DEFS) and sub is not node:
+            own.add(sub.name)  # a function or class the code defines: a new object each run
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             own.update(a.arg for a in parameters(sub.args))  # `self` of a helper class's method
         elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
@@ -244,8 +253,6 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
                 return True
     return False
 
-
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
