@@ -126,6 +126,8 @@ _NAMES = """[(identifier) (type_identifier) (package_identifier) (nil) (true) (f
 # code, the rest tell the compiler how to build the function or var after
 # them.  Any other (`//go:linkname` reaches another package's symbols,
 # `//go:debug` sets GODEBUG for the whole test binary) reaches further.
+# What may wrap a conversion's type: `(*T)(nil)`.
+_WRAPPERS = ("parenthesized_expression", "unary_expression")
 _OWN_DIRECTIVES = frozenset(
     {
         "//go:build",
@@ -171,9 +173,7 @@ def apart(path: str, tree: BaseTree) -> bool:
     entries = tree.folder(folder)
     if entries is None:
         return False
-    return not any(
-        name.endswith("_test.go") and kind != "folder" for name, kind in entries.items()
-    )
+    return not any(name.endswith("_test.go") and kind != "folder" for name, kind in entries.items())
 
 
 def units(text: str) -> tuple[Unit, ...]:
@@ -235,7 +235,7 @@ class _Splitter:
     def defined_types(self) -> frozenset[str]:
         """The names of the types the file defines (`type T struct{...}`;
         not an alias, `type T = U`, whose methods are `U`'s)."""
-        found = set()
+        found: set[str] = set()
         for node in self.source.root.children:
             if node.type == "type_declaration":
                 for spec in named(node):
@@ -431,12 +431,11 @@ class _Splitter:
             stack.extend(current.named_children)
         return False
 
-
     def converts(self, call: Node) -> bool:
         """Whether a call expression is a conversion, or `make` or `new`
         given a type: no code of the program runs."""
         callee = call.child_by_field_name("function")
-        while callee is not None and callee.type in ("parenthesized_expression", "unary_expression"):
+        while callee is not None and callee.type in _WRAPPERS:
             if callee.type == "unary_expression" and self.text(callee)[:1] != "*":
                 return False
             inner = named(callee)

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import ADDED, COPIED, MODIFIED, BaseTree, ChangeSet, FileChange, FileTexts
-from gate.changes import tree_folders
+from gate.changes import (
+    ADDED,
+    COPIED,
+    MODIFIED,
+    BaseTree,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+    tree_folders,
+)
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.rulecase import Files, RuleCase
@@ -117,7 +125,10 @@ NEW_TEST = "func TestNew(t *testing.T) {}\n"
 BESIDE = {"kit/a_test.go": TEST}
 
 
-@pytest.mark.parametrize("head", [h + BODY + NEW_TEST for h in OWN] + [BODY + i + NEW_TEST for i in INSIDE])
+DIRECTED = [h + BODY + NEW_TEST for h in OWN] + [BODY + i + NEW_TEST for i in INSIDE]
+
+
+@pytest.mark.parametrize("head", DIRECTED)
 def test_a_directive_that_acts_on_its_own_file_reaches_nothing(head: str) -> None:
     change = Files(base=BESIDE, head={**BESIDE, "kit/new_test.go": head})
     DRIFT.passes(change, "1 new test in new test files")

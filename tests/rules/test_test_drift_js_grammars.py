@@ -15,7 +15,10 @@ from tests.rulecase import RuleCase, edit
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))
 
 JSX = "test('{name}', () => {{\n  render(<App title=\"{name}\" />);\n}});\n"
-TYPED = "test('{name}', () => {{\n  const n = <number>clamp(1);\n  expect(n satisfies number).toBe(1);\n}});\n"
+TYPED = (
+    "test('{name}', () => {{\n  const n = <number>clamp(1);\n"
+    "  expect(n satisfies number).toBe(1);\n}});\n"
+)
 GENERIC = (
     "test('{name}', () => {{\n  const id = <T,>(x: T): T => x;\n"
     "  render(<App title={{id('{name}')}} />);\n}});\n"

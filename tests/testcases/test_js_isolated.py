@@ -163,9 +163,7 @@ OTHER_IMPORTS = [
 FILE_HOOKS = ["beforeEach", "beforeAll", "afterEach", "afterAll"]
 
 
-@pytest.mark.parametrize(
-    ("how", "hook"), list(itertools.product(FILE_SUITE_IMPORTS, FILE_HOOKS))
-)
+@pytest.mark.parametrize(("how", "hook"), list(itertools.product(FILE_SUITE_IMPORTS, FILE_HOOKS)))
 def test_a_top_level_hook_of_a_per_file_suite_runner_reaches_nothing_unless_it_stores(
     how: tuple[str, str], hook: str
 ) -> None:

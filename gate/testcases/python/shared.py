@@ -167,9 +167,7 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
 
 # The node types `shares_state` reads (the parser makes no subclasses of
 # them): every other node is skipped by a set lookup, not seven isinstance.
-_OWN_KINDS = frozenset(
-    {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Name}
-)
+_OWN_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Name})
 _SHARING_KINDS = frozenset({ast.Global, ast.Attribute, ast.Subscript, ast.Name, ast.Call})
 
 
@@ -252,7 +250,6 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
             ):
                 return True
     return False
-
 
 
 def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
