@@ -14,6 +14,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from gate.paths import fold
+
 # Status of one file change.  "unknown" is used when only a path is known
 # (a writer's result.json lists paths, not what happened to them).
 ADDED = "added"
@@ -178,8 +180,9 @@ class BaseTree:
         """The entries of the base folder `path` ("" the root): name ->
         kind; `{}` when the folder is known to be absent at base (a listed
         folder above it has no folder of that name); None when unknown
-        (neither it nor the folder that would hold it was listed, or a
-        symlink or a submodule stands there)."""
+        (neither it nor the folder that would hold it was listed, a symlink
+        or a submodule stands there, or a name that folds alike, which a
+        case-insensitive checkout makes the same folder: `gate.paths.fold`)."""
         found = self.children(path)
         if found is not None or not path:
             return found
@@ -188,8 +191,13 @@ class BaseTree:
         if above is None:
             return None
         kind = above.get(name)
-        if kind is None or kind == "file":
-            return {}  # nothing there at base, or a file: no folder
+        if kind == "file":
+            return {}  # a file: no folder
+        if kind is None:
+            folded = fold(name)
+            if any(fold(other) == folded for other in above):
+                return None  # `Kit` beside `kit`: one folder on a case-insensitive checkout
+            return {}  # nothing there at base
         return None  # a folder or a link that was not listed
 
     @cached_property

@@ -54,6 +54,8 @@ LAYOUTS = {
     ),
     "a test at the root": ({"a_test.go": TEST}, "", True),
     "an odd folder name": ({"go-kit/a_test.go": TEST}, "go-kit", True),
+    # `Kit/` is `kit/` on a case-insensitive checkout, where go test builds them as one
+    "a folder that folds alike": ({"kit/a_test.go": TEST}, "Kit", True),
 }
 
 
@@ -173,6 +175,10 @@ def test_a_folder_of_the_base_tree_is_listed_absent_or_unknown() -> None:
     assert tree.folder("l") is None  # a symlink: maybe a folder elsewhere
     assert tree.folder("s") is None  # a folder (or a submodule) not listed
     assert tree.folder("s/t") is None
+    # a name that folds like a listed one is that folder on a case-insensitive checkout
+    assert tree.folder("A") is None
+    assert tree.folder("A/new") is None
+    assert tree.folder("a/X.GO") is None  # folds like the file x.go: not known absent
     assert BaseTree().folder("") is None
 
 
