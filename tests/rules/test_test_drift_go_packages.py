@@ -199,3 +199,36 @@ def test_a_new_file_may_hook_its_own_suite_only(hooked: str, passed: bool) -> No
     change = Files(base=BESIDE, head={**BESIDE, "kit/new_test.go": head})
     result = DRIFT.check(change)
     assert result.passed is passed, result.message
+
+
+@pytest.mark.parametrize(("beside", "passed"), [((), True), (("a_test.go",), False)])
+def test_api_mode_lists_the_new_files_folder_and_those_above(
+    beside: tuple[str, ...], passed: bool
+) -> None:
+    """The contents API lists the root, then `kit`, at the merge base."""
+    from gate.changes.api import changes_from_api, listing
+    from gate.github.client_types import PullFile
+    from gate.rubric.load import load_rubric_bytes
+    from gate.rules import text_wants
+
+    rubric = load_rubric_bytes(b"rules:\n  - {id: TESTS, kind: test_drift}\n", "r.yml")
+    found = listing([PullFile("kit/new_test.go", "added", 3, 0, 3, None, True)], expected=1)
+    folders = {"": [("kit", "dir")], "kit": [("clamp.go", "file"), *((n, "file") for n in beside)]}
+    asked: list[tuple[str, str]] = []
+
+    def list_folder(ref: str, path: str) -> list[tuple[str, str]] | None:
+        asked.append((ref, path))
+        return folders.get(path)
+
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=text_wants(rubric.rules),
+        read_file=lambda ref, path: REACHING["init"].encode() if ref == "head" else None,
+        merge_base="fork",
+        list_folder=list_folder,
+    )
+    assert ("fork", "kit") in asked
+    result = test_drift.check(rubric.rules[0], changes)
+    assert result.passed is passed, result.message
