@@ -16,8 +16,9 @@ spec takes its value from its place (`iota`, or a spec without a value).
   every `func init`, a `var` whose initializer calls a function or
   receives from a channel (it runs when the package loads, `var _ =
   setup()` included; a conversion such as `var _ I = (*T)(nil)`, or
-  `make` and `new` given a type, runs no code), an import for effects only (`import _ "x"`: its
-  `init` runs; not `embed`, which has none and only allows `//go:embed`),
+  `make` and `new` given a type, runs no code), an import for effects
+  only (`import _ "x"`: its `init` runs; not `embed`, which has none and
+  only allows `//go:embed`),
   and a compiler directive comment outside a function (`//go:build`,
   `// +build`, `//go:embed`, `//go:linkname`, `//line`, ...: `//go:build
   ignore` turns the whole file off), also inside a grouped declaration.
@@ -93,6 +94,8 @@ _TYPES = frozenset(
         "function_type",
     }
 )
+# What may wrap a conversion's type: `(*T)(nil)`.
+_WRAPPERS = ("parenthesized_expression", "unary_expression")
 FUNCTION_LITERALS = frozenset({"func_literal"})
 GROUPS = frozenset(
     {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
@@ -126,8 +129,6 @@ _NAMES = """[(identifier) (type_identifier) (package_identifier) (nil) (true) (f
 # code, the rest tell the compiler how to build the function or var after
 # them.  Any other (`//go:linkname` reaches another package's symbols,
 # `//go:debug` sets GODEBUG for the whole test binary) reaches further.
-# What may wrap a conversion's type: `(*T)(nil)`.
-_WRAPPERS = ("parenthesized_expression", "unary_expression")
 _OWN_DIRECTIVES = frozenset(
     {
         "//go:build",
