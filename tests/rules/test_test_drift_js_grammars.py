@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gate.rubric import DEFAULT_TESTS
-from gate.testcases import units_for
+from gate.testcases import Unparsable, units_for
 from tests.rulecase import RuleCase, edit
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))
@@ -55,3 +55,25 @@ def test_a_test_appended_to_an_existing_file_is_a_new_test(ending: str) -> None:
     bent = base.removesuffix("});\n") + "  bend();\n});\n"
     result = DRIFT.fails(edit(path, base, bent), f"{path}: a changed")
     assert "judged as a whole file" not in result.message
+
+
+FLOW = (
+    "// @flow\nimport type {{ Props }} from './app';\n\n"
+    "function title(props: Props): string {{\n  return props.title;\n}}\n\n"
+    "test('{name}', () => {{\n  render(<App title={{title({{ title: '{name}' }})}} />);\n}});\n"
+)
+
+
+def test_a_flow_typed_javascript_file_is_read_too() -> None:
+    """Type annotations in a `.js` file are Flow's (React Native's tests):
+    the javascript grammar refuses them, so the file is read as TSX."""
+    path = "web/app.test.js"
+    base = FLOW.format(name="a")
+    appended = base + "test('b', () => {\n  render(<App title=\"b\" />);\n});\n"
+    DRIFT.passes(edit(path, base, appended), "1 new test added to existing test files")
+    bent = base.removesuffix("});\n") + "  bend();\n});\n"
+    result = DRIFT.fails(edit(path, base, bent), f"{path}: a changed")
+    assert "judged as a whole file" not in result.message
+    # what neither grammar reads is refused, naming the javascript grammar
+    with pytest.raises(Unparsable, match="javascript grammar"):
+        units_for(path, "test(('x', () => {});\n")

@@ -118,11 +118,23 @@ SUFFIXES = {
 
 def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     """The units of a JS/TS test file; `suffix` (`.ts`, `.tsx`, `.js`, ...)
-    picks the grammar."""
+    picks the grammar.  A JavaScript file the javascript grammar cannot
+    read is read as TSX once more: type annotations in a `.js` file are
+    Flow's (React Native's and Meta's tests), whose common forms TSX reads
+    (`function f(x: number): number`); what neither reads is refused with
+    the javascript grammar's error."""
     grammar = SUFFIXES.get(suffix.lower())
     if grammar is None:
         raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
-    source = parse(text, grammar)
+    try:
+        source = parse(text, grammar)
+    except Unparsable as first:
+        if grammar != "javascript":
+            raise
+        try:
+            source = parse(text, "tsx")
+        except Unparsable:
+            raise first from None
     names = Names(source, suffix, also=writes.SCAN)
     splitter = Splitter(source, frozenset(), names)
     splitter.statements(source.root.children, (), 0)
