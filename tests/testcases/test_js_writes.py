@@ -114,6 +114,9 @@ OWN = [
     "function helper(o) { o.x = 1; }\nhelper({});",
     "await expect(async () => { const z = {}; z.q = 1; }).resolves;",
     "mod.f();\nconst s = new Set();\ns.add(mod);",
+    # a `using` declaration (the TypeScript grammar spells it as an assignment)
+    "using res = open();\nres.closed = false;",
+    "await using res = open();\nres.closed = false;",
 ]
 
 
@@ -234,3 +237,14 @@ def test_a_slot_each_test_fills_is_no_shared_state_unless_a_hook_fills_it(
     base = SLOT_BASE.format(hook=hook)
     head = f"{base}\ntest('g', async () => {{\n  server = await start();\n}});\n"
     assert list(_new_roles(base, head).values()) == [role]
+
+
+@pytest.mark.parametrize("suffix", [".ts", ".tsx", ".js", ".mjs"])
+@pytest.mark.parametrize("word", ["using", "await using"])
+def test_a_using_declaration_binds_in_its_own_block_alone(suffix: str, word: str) -> None:
+    """`using res = open()` declares `res` in its block, in every grammar;
+    outside that block `res` is the module's."""
+    inside = f"test('g', async () => {{\n  {word} res = open();\n  res.closed = false;\n}});\n"
+    assert [u.role for u in units(inside, suffix)] == [CASE]
+    outside = inside.replace(f"  {word} res = open();\n", f"  {{ {word} res = open(); }}\n")
+    assert [u.role for u in units(outside, suffix)] == [COLLECTION]

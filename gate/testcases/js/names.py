@@ -279,12 +279,16 @@ def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Span
     for block in found.get("block", []):
         for statement in named(block):
             var = statement.type == "variable_declaration"
-            if statement.type == "lexical_declaration" or (
+            if statement.type in ("lexical_declaration", "using_declaration") or (
                 var and block.parent is not None and block.parent.type in _FUNCTION_BODIES
             ):
                 for declarator in named(statement):
                     if declarator.type == "variable_declarator":
                         bind(pattern_names(source, declarator.child_by_field_name("name")), block)
+                continue
+            using = _using_declared(statement)
+            if using is not None:
+                bind(pattern_names(source, using), block)
                 continue
             declared = statement.child_by_field_name("name")
             if declared is None:
@@ -294,6 +298,22 @@ def _local_spans(source: ParsedText, found: dict[str, list[Node]]) -> tuple[Span
             if statement.type in _TYPES:
                 bind([source.text(declared)], block, types)
     return spans, types
+
+
+def _using_declared(statement: Node) -> Node | None:
+    """The name a `using` or `await using` declaration binds, as the
+    TypeScript grammar (0.23) spells one: an assignment whose first token
+    is `using` (the javascript grammar has a `using_declaration`)."""
+    if statement.type != "expression_statement" or not named(statement):
+        return None
+    inner = named(statement)[0]
+    if inner.type == "await_expression" and named(inner):
+        inner = named(inner)[0]
+    if inner.type != "assignment_expression" or not inner.children:
+        return None
+    if inner.children[0].type != "using":
+        return None
+    return inner.child_by_field_name("left")
 
 
 def _merged(spans: Spans) -> Spans:
