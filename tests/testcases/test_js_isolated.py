@@ -152,6 +152,7 @@ FILE_SUITE_IMPORTS = [
     ("import { {hook} as h, test } from 'vitest';", "h"),
     ('import { {hook}, expect, it as test } from "@jest/globals";', "{hook}"),
     ("import { {hook}, test } from 'bun:test';", "{hook}"),
+    ("import { test, expect } from '@playwright/test';", "test.{hook}"),
 ]
 OTHER_IMPORTS = [
     "import { {hook}, test } from 'node:test';",  # node:test's root hooks may span files
@@ -217,3 +218,10 @@ def _run(folder: Path, script: str) -> int:
         ["node", "-e", script], cwd=folder, capture_output=True, check=False, timeout=60, env=env
     )
     return done.returncode
+
+
+def test_a_playwright_test_extended_in_another_module_keeps_its_hooks_reaching() -> None:
+    """`import { test } from './fixtures'` (Playwright's `base.extend`
+    elsewhere): what that `test` is, the gate cannot see."""
+    body = "import { test } from './fixtures';\ntest.beforeEach(() => { reset(); });\n"
+    assert reaching("e2e/new.test.ts", units(body, ".ts"))

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.testcases import CASE, COLLECTION, SUPPORT, Unit, Unparsable, compare
 from gate.testcases.js import units
 
 
@@ -873,3 +873,55 @@ def test_a_name_added_to_an_existing_import_changes_no_unit(
         "import clamp from ../src/clamp",
         "import { clamp } from '../src/clamp'",
     ) in before - moved
+
+
+PLAYWRIGHT = """\
+import { test, expect } from '@playwright/test';
+
+test.describe('checkout', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto('/');
+  });
+
+  test('pays', async ({ page }) => {
+    await expect(page).toHaveTitle('paid');
+  });
+});
+
+test.describe.serial('steps', () => {
+  test('one', async () => {});
+});
+"""
+
+
+def test_playwrights_describe_and_hooks_are_members_of_its_test() -> None:
+    """Playwright spells describe and its hooks as `test.describe(...)` and
+    `test.beforeEach(...)`: a describe's body is opened into its tests."""
+    found = units(PLAYWRIGHT, ".ts")
+    assert [(u.key, u.role) for u in found if not u.key.startswith("import ")] == [
+        ("describe checkout", SUPPORT),
+        ("beforeEach checkout", COLLECTION),
+        ("test checkout > pays", CASE),
+        ("describe steps", SUPPORT),
+        ("test steps > one", CASE),
+    ]
+    one = "test('one', async () => {});"
+    added = PLAYWRIGHT.replace(one, f"{one}\n  test('two', async () => {{}});")
+    drift = compare(found, units(added, ".ts"))
+    assert drift.ok and drift.added == ("steps > two",), drift.summary()
+    bent = PLAYWRIGHT.replace("'paid'", "'unpaid'")
+    assert compare(found, units(bent, ".ts")).changed == ("checkout > pays",)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "it.describe('x', () => {});",  # no runner's shape: one statement, as before
+        "test.only.describe('x', () => {});",
+        "test.beforeEach.skip(() => {});",
+    ],
+)
+def test_other_member_shapes_stay_statements(call: str) -> None:
+    found = units(f"{call}\n", ".ts")
+    assert [u.role for u in found] == [COLLECTION]
+    assert found[0].key.startswith("statement ")

@@ -61,7 +61,7 @@ RUNNER_MODULES = frozenset(
 # Runners whose hooks at a file's top level run around that file's tests
 # alone (each file is a suite of its own), imported from these modules; not
 # Mocha's root hooks or node:test's, which a run of several files may share.
-FILE_SUITES = frozenset({"vitest", "@jest/globals", "bun:test"})
+FILE_SUITES = frozenset({"vitest", "@jest/globals", "bun:test", "@playwright/test"})
 FILE_HOOKS = frozenset({"beforeEach", "beforeAll", "afterEach", "afterAll"})
 MODIFIERS = frozenset(
     {
@@ -81,6 +81,11 @@ MODIFIERS = frozenset(
     }
 )
 CURRIED = frozenset({"each", "for", "runIf", "skipIf"})  # take arguments, return the test function
+# Playwright spells its describe and hooks as members of its test function
+# (`test.describe.serial(...)`, `test.beforeEach(...)`); `parallel` and
+# `fixme` are modifiers of its describe and tests.
+MEMBERS = frozenset({"describe", *FILE_HOOKS})
+PLAYWRIGHT_MODIFIERS = frozenset({"parallel", "fixme"})
 # Comment pragmas that change how the whole file runs.
 PRAGMA = re.compile(r"@(?:jest-environment|vitest-environment|jsx|ts-nocheck|flow\b)")
 
@@ -119,7 +124,7 @@ def runner_call(
             optional = any(c.type in _OPTIONAL for c in current.children)
             if prop is None or obj is None or optional:
                 return None
-            if prop.type != "property_identifier" or source.text(prop) not in MODIFIERS:
+            if prop.type != "property_identifier" or source.text(prop) not in _MEMBER_WORDS:
                 return None
             modifiers.append(source.text(prop))
             current = obj
@@ -138,7 +143,17 @@ def runner_call(
     canonical = resolve(root)
     if canonical is None:
         return None
-    return Call(canonical, tuple(reversed(modifiers)), tuple(reversed(curried)), tuple(named(args)))
+    spelled = tuple(reversed(modifiers))
+    if spelled[:1] and spelled[0] in MEMBERS and canonical == "test":
+        canonical, spelled = spelled[0], spelled[1:]  # Playwright's `test.describe`
+        if canonical != "describe" and spelled:
+            return None
+    if any(m in MEMBERS for m in spelled):
+        return None  # `it.describe`, `test.only.describe`: no runner's shape
+    return Call(canonical, spelled, tuple(reversed(curried)), tuple(named(args)))
+
+
+_MEMBER_WORDS = MODIFIERS | MEMBERS | PLAYWRIGHT_MODIFIERS
 
 
 def imported_names(source: ParsedText, clause: Node) -> dict[str, str]:

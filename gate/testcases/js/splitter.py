@@ -479,6 +479,9 @@ class Splitter:
         if where in FILE_SUITES and not self.text(node).startswith("import type"):
             taken = imported_names(self.source, clause)
             self.file_hooks.update(local for local, name in taken.items() if name in FILE_HOOKS)
+            for local, name in taken.items():  # Playwright's `test.beforeEach`
+                if name == "test":
+                    self.file_hooks.update(f"{local}.{hook}" for hook in FILE_HOOKS)
 
     def imported(self, node: Node, clause: Node) -> list[tuple[str, str]] | None:
         """(how it is imported, the local name) for each name an import
