@@ -156,40 +156,43 @@ def runner_call(
 _MEMBER_WORDS = MODIFIERS | MEMBERS | PLAYWRIGHT_MODIFIERS
 
 
-def imported_names(source: ParsedText, clause: Node) -> dict[str, str]:
-    """`import { afterEach, test as base }`: each local name a value import
-    binds by name -> the name it imports ({"afterEach": "afterEach",
-    "base": "test"}); none from `import type`."""
-    found: dict[str, str] = {}
+class _Specifier(NamedTuple):
+    local: str  # the name the file binds
+    imported: str  # the name the module exports
+    aliased: bool  # `{ a as b }`
+    typed: bool  # `{ type T }`
+
+
+def _specifiers(source: ParsedText, clause: Node) -> list[_Specifier]:
+    """Each named import specifier of an import clause."""
+    found: list[_Specifier] = []
     stack = [clause]
     while stack:
         node = stack.pop()
         if node.type == "import_specifier":
-            if source.text(node).startswith("type "):
-                continue
             alias = node.child_by_field_name("alias")
             name = node.child_by_field_name("name")
             if name is not None:
-                found[source.text(alias if alias is not None else name)] = source.text(name)
+                local = source.text(alias if alias is not None else name)
+                typed = source.text(node).startswith("type ")
+                found.append(_Specifier(local, source.text(name), alias is not None, typed))
         else:
             stack.extend(named(node))
     return found
+
+
+def imported_names(source: ParsedText, clause: Node) -> dict[str, str]:
+    """`import { afterEach, test as base }`: each local name a value import
+    binds by name -> the name it imports ({"afterEach": "afterEach",
+    "base": "test"}); none from `import type`."""
+    return {s.local: s.imported for s in _specifiers(source, clause) if not s.typed}
 
 
 def runner_aliases(source: ParsedText, clause: Node) -> dict[str, str]:
     """`import { test as base, it }`: {"base": "test"}, the runner names
     imported under another name."""
-    found: dict[str, str] = {}
-    stack = [clause]
-    while stack:
-        node = stack.pop()
-        if node.type == "import_specifier":
-            alias = node.child_by_field_name("alias")
-            name = node.child_by_field_name("name")
-            if alias is not None and name is not None:
-                imported = source.text(name)
-                if imported in TESTS or imported in DESCRIBES or imported in HOOKS:
-                    found[source.text(alias)] = imported
-        else:
-            stack.extend(named(node))
-    return found
+    return {
+        s.local: s.imported
+        for s in _specifiers(source, clause)
+        if s.aliased and (s.imported in TESTS or s.imported in DESCRIBES or s.imported in HOOKS)
+    }
