@@ -205,6 +205,12 @@ class UniqueKeys:
         self._taken.add(unique)
         return unique, n
 
+    def unit(self, key: str, name: str) -> tuple[str, str]:
+        """The unique key for `key` and the name a unit of it shows: `name`
+        for the first, `name #2`, ... for the repeats, numbered as the key."""
+        unique, n = self.add(key)
+        return unique, name if n == 1 else f"{name} #{n}"
+
 
 class NamesByPlace:
     """Names found in a file, each at the byte where it starts: the ones

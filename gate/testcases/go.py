@@ -154,14 +154,15 @@ def reaches(unit: Unit) -> bool:
     code alone (`_OWN_DIRECTIVES`: `//go:build ignore` in a new file turns
     off only that file)."""
     if unit.key.startswith("directive "):
-        word = unit.code.split(None, 1)[0] if unit.code.split() else unit.code
-        return _spelled(word) not in _OWN_DIRECTIVES
+        word = _first_word(unit.code)
+        return ("//+build" if word == "//" else word) not in _OWN_DIRECTIVES  # `// +build`
     return True
 
 
-def _spelled(word: str) -> str:
-    """A directive's first word, `// +build` as `//+build`."""
-    return "//+build" if word == "//" else word
+def _first_word(text: str) -> str:
+    """A directive comment's first word (`//go:build`), which names its unit."""
+    words = text.split(None, 1)
+    return words[0] if words else text
 
 
 def apart(path: str, tree: BaseTree) -> bool:
@@ -219,11 +220,11 @@ class _Splitter:
         binds: tuple[str, ...] = (),
         parent: str = "",
     ) -> None:
-        unique, n = self._keys.add(key)
+        unique, shown = self._keys.unit(key, name)
         self.found.append(
             Unit(
                 key=unique,
-                name=name if n == 1 else f"{name} #{n}",
+                name=shown,
                 role=role,
                 code=self.text(node),
                 binds=tuple(dict.fromkeys(binds)),
@@ -249,7 +250,7 @@ class _Splitter:
         if kind == "comment":
             text = self.text(node)
             if DIRECTIVE.match(text):
-                word = text.split()[0] if text.split() else text
+                word = _first_word(text)
                 self.add(node, f"directive {word}", word, COLLECTION)
             return
         if not node.is_named:

@@ -122,11 +122,11 @@ class Splitter:
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`)."""
-        unique, n = self._keys.add(key)
+        unique, shown = self._keys.unit(key, name)
         self.found.append(
             Unit(
                 key=unique,
-                name=name if n == 1 else f"{name} #{n}",
+                name=shown,
                 role=role,
                 code=self.source.text(node) if code is None else code,
                 binds=tuple(dict.fromkeys(binds)),
