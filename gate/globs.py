@@ -317,7 +317,7 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     change of ASCII paths."""
     if mode == EXACT:
         match = _compile(patterns).match
-        return lambda path: match(path) is not None
+        return _remembered(lambda path: match(path) is not None)
     if mode not in MODES:
         raise ValueError(f"unknown glob mode {mode!r}")
     above = mode == REACH
@@ -359,7 +359,29 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
             return False
         return (compiled[by_names] or compile_slot(by_names))(named) is not None
 
-    return test
+    return _remembered(test)
+
+
+# A test's answers kept per path: one change asks about the same path once
+# per rule and pass (test_drift alone asks four times), and a long run
+# (`gate lab`, `gate backtest`) about the same paths again.  Bounded: the
+# memory is dropped whole when it is full.
+_REMEMBERED = 1 << 15
+
+
+def _remembered(test: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`test` with its answers remembered per path."""
+    known: dict[str, bool] = {}
+
+    def remembered(path: str) -> bool:
+        answer = known.get(path)
+        if answer is None:
+            if len(known) >= _REMEMBERED:
+                known.clear()
+            answer = known[path] = test(path)
+        return answer
+
+    return remembered
 
 
 def _never(path: str) -> bool:

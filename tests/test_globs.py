@@ -489,3 +489,23 @@ def test_every_characters_fold_is_a_unit_a_folded_question_mark_matches() -> Non
         if 0xD800 <= code <= 0xDFFF or code == 0x2F or fold(chr(code)) == "":
             continue  # surrogates, the separator, what HFS+ ignores (folded away)
         assert unit.match(fold(chr(code))), hex(code)
+
+
+@pytest.mark.parametrize("mode", globs.MODES)
+def test_a_remembered_answer_stays_right_when_the_memory_fills(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A matcher remembers its answer per path and drops its memory whole
+    # when it is full: every answer, before and after a drop, and asked
+    # again, is the answer of the expression itself.
+    monkeypatch.setattr(globs, "_REMEMBERED", 7)
+    patterns = [f"tests/**/case_{mode}_*.py"]
+    paths = [
+        f"{'tests' if i % 3 else 'src'}/d{i}/case_{mode}_{i}.{'py' if i % 2 else 'js'}"
+        for i in range(40)
+    ]
+    predicate = globs.matcher(patterns, mode)
+    for _ in range(3):
+        for path in [*paths, *reversed(paths)]:
+            expected = path.startswith("tests/") and path.endswith(".py")
+            assert predicate(path) is expected, path

@@ -530,9 +530,15 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_added: list[str] = []
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
+    # one test per pattern list, remembered per path, and unions of them:
+    # every pass over the change's paths after the first asks a memory
+    is_test = globs.matcher(patterns, GLOBS["paths"])
     is_config = globs.matcher(runners.CONFIG_FILES, GLOBS["paths"])
-    is_either = globs.matcher((*patterns, *runners.CONFIG_FILES), GLOBS["paths"])
-    loaders = _loaders(changes, globs.matcher(patterns, GLOBS["paths"]))
+
+    def is_either(path: str) -> bool:
+        return is_test(path) or is_config(path)
+
+    loaders = _loaders(changes, is_test)
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
@@ -595,9 +601,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             continue
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    sections = _section_changes(changes, globs.matcher(patterns, GLOBS["paths"]))
+    sections = _section_changes(changes, is_test)
     offending.extend(sections)
-    in_tests = globs.matcher((*patterns, *DEFAULT_TESTS), GLOBS["paths"])
+    is_default = globs.matcher(DEFAULT_TESTS, GLOBS["paths"])
+
+    def in_tests(path: str) -> bool:
+        return is_test(path) or is_default(path)
+
     for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
         fresh.append(why)
         offending.append(path)
