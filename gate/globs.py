@@ -397,6 +397,13 @@ def matcher(patterns: Sequence[str], mode: str = EXACT) -> Callable[[str], bool]
     return _test(tuple(patterns), mode)
 
 
+def any_of(*tests: Callable[[str], bool]) -> Callable[[str], bool]:
+    """A predicate true where any of `tests` is, asked in order: the union
+    of several matchers, each keeping its own remembered answers, where a
+    `matcher` of the joined pattern lists would match every path again."""
+    return lambda path: any(test(path) for test in tests)
+
+
 def matches(path: str, patterns: Sequence[str], mode: str = EXACT) -> bool:
     """True when `path` matches any of `patterns` in `mode`."""
     if not patterns:

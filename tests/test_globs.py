@@ -509,3 +509,13 @@ def test_a_remembered_answer_stays_right_when_the_memory_fills(
         for path in [*paths, *reversed(paths)]:
             expected = path.startswith("tests/") and path.endswith(".py")
             assert predicate(path) is expected, path
+
+
+def test_any_of_is_the_union_of_its_tests() -> None:
+    tests = [globs.matcher(["a/**"]), globs.matcher(["**/*.py"], globs.FOLDED)]
+    union = globs.any_of(*tests)
+    joined = globs.matcher(["a/**", "**/*.py"], globs.FOLDED)
+    for path in ("a/x.txt", "b/x.py", "b/X.PY", "b/x.txt", "A/x.txt", "x.py"):
+        assert union(path) is any(t(path) for t in tests), path
+        assert union(path) is joined(path) or path.startswith("A/"), path
+    assert not globs.any_of()("a/x")

@@ -224,7 +224,7 @@ class Kind:
             patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
         if not patterns:
             return None
-        return lambda path: any(match(path) for match in patterns)
+        return globs.any_of(*patterns)
 
 
 def kind_from_module(module: ModuleType) -> Kind:

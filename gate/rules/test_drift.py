@@ -530,14 +530,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_added: list[str] = []
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
-    # one test per pattern list, remembered per path, and unions of them:
-    # every pass over the change's paths after the first asks a memory
+    # unions of remembered tests: each list's expression runs once per path
     is_test = globs.matcher(patterns, GLOBS["paths"])
     is_config = globs.matcher(runners.CONFIG_FILES, GLOBS["paths"])
-
-    def is_either(path: str) -> bool:
-        return is_test(path) or is_config(path)
-
+    is_either = globs.any_of(is_test, is_config)
     loaders = _loaders(changes, is_test)
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
@@ -603,11 +599,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         offending.extend(hits)
     sections = _section_changes(changes, is_test)
     offending.extend(sections)
-    is_default = globs.matcher(DEFAULT_TESTS, GLOBS["paths"])
-
-    def in_tests(path: str) -> bool:
-        return is_test(path) or is_default(path)
-
+    in_tests = globs.any_of(is_test, globs.matcher(DEFAULT_TESTS, GLOBS["paths"]))
     for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
         fresh.append(why)
         offending.append(path)
