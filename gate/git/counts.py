@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
 import tempfile
 import threading
@@ -25,8 +24,6 @@ if TYPE_CHECKING:
     from gate.changes import FileChange, LineCount
     from gate.git.catfile import _CatFile
     from gate.git.repo import Repo
-
-_BLOB_HEADER = re.compile(rb"([0-9a-f]{40,64}) blob ([0-9]+)\n")  # fullmatch at an offset
 
 
 def _size(limit: int) -> str:
@@ -272,6 +269,38 @@ def _blob_chunks(head: bytes, fd: int, size: int, oid: str) -> Iterator[bytes]:
         yield chunk
 
 
+def _next_cr(buf: bytes, start: int) -> int:
+    """The offset of the first `\\r` in `buf` at or after `start`, else len(buf)."""
+    found = buf.find(b"\r", start)
+    return len(buf) if found < 0 else found
+
+
+def _blob_header(header: bytes, sent: set[str]) -> tuple[str, int]:
+    """(oid, size) from `cat-file --batch`'s "<oid> blob <size>" for a blob
+    that was asked for; ValueError for anything else ("<oid> missing", a
+    tree, a name nobody asked for)."""
+    fields = header.split(b" ")
+    if len(fields) != 3 or fields[1] != b"blob" or not fields[2].isdigit():
+        raise ValueError(header[:80])
+    oid = fields[0].decode("ascii")
+    if oid not in sent:
+        raise ValueError(header[:80])
+    return oid, int(fields[2])
+
+
+def _read_through(head: bytes, fd: int, need: int, oid: str) -> bytes:
+    """`head` and what follows it from `fd` until there are `need` bytes
+    (reads of at least `_CHUNK`); ValueError when the output ends first."""
+    parts, have = [head], len(head)
+    while have < need:
+        more = os.read(fd, max(_CHUNK, need - have))
+        if not more:
+            raise ValueError(oid)
+        parts.append(more)
+        have += len(more)
+    return b"".join(parts)
+
+
 class _LineCounter:
     """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
     from one `git cat-file --batch` started on the first one, whose output a
@@ -329,11 +358,13 @@ class _LineCounter:
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout
         fd = stdout.fileno()
-        counts = self._counts
-        # git's output read in big chunks, each blob found in them by offset:
-        # most blobs hold no `\r` (one C scan says so), and their lines are
-        # one count of `\n`; the others go through `line_count`.
-        buf, at = b"", 0
+        counts, sent, limit = self._counts, self._sent, self._limit
+        # git's output read in big chunks, each blob found in them by offset.
+        # `cr` is the first `\r` at or after the blob being read (len(buf)
+        # when none is left): most blobs hold none, so one C scan per chunk
+        # says so for all of them and their lines are one count of `\n`;
+        # a blob that holds one goes through `line_count`.
+        buf, at, cr = b"", 0, 0
         try:
             while True:
                 eol = buf.find(b"\n", at)
@@ -344,47 +375,39 @@ class _LineCounter:
                             raise ValueError("output ends inside a header")
                         return
                     buf, at = buf[at:] + more, 0
+                    cr = _next_cr(buf, 0)
                     continue
-                header = _BLOB_HEADER.fullmatch(buf, at, eol + 1)
-                if header is None:
-                    raise ValueError(buf[at : min(eol, at + 80)])
-                oid = header.group(1).decode("ascii")
-                size = int(header.group(2))
-                need = eol + 2 + size  # through the newline after the content
-                if size > self._limit:  # too large to count: read past it
-                    counts[oid] = None
-                    if len(buf) >= need:
-                        if buf[need - 1 : need] != b"\n":
-                            raise ValueError(oid)
-                        at = need
-                    else:
-                        for _ in _blob_chunks(buf[eol + 1 :], fd, size, oid):
-                            pass
-                        buf, at = b"", 0
-                    continue
-                if size >= _CHUNK and len(buf) < need:
-                    # a big one in chunks as it streams: memory stays flat
-                    counts[oid] = line_count(_blob_chunks(buf[eol + 1 :], fd, size, oid))
-                    buf, at = b"", 0
-                    continue
-                if len(buf) < need:
-                    parts, have = [buf[at:]], len(buf) - at
-                    while have < need - at:
-                        more = os.read(fd, max(_CHUNK, need - at - have))
-                        if not more:
-                            raise ValueError(oid)
-                        parts.append(more)
-                        have += len(more)
-                    buf, eol, at = b"".join(parts), eol - at, 0
+                oid, size = _blob_header(buf[at:eol], sent)
                 start = eol + 1
                 end = start + size
-                if buf[end : end + 1] != b"\n":
+                if size > limit:  # too large to count: read past it
+                    counts[oid] = None
+                    if len(buf) > end:
+                        if buf[end] != 0x0A:
+                            raise ValueError(oid)
+                        at = end + 1
+                    else:
+                        for _ in _blob_chunks(buf[start:], fd, size, oid):
+                            pass
+                        buf, at, cr = b"", 0, 0
+                    continue
+                if len(buf) <= end:
+                    if size >= _CHUNK:
+                        # a big one in chunks as it streams: memory stays flat
+                        counts[oid] = line_count(_blob_chunks(buf[start:], fd, size, oid))
+                        buf, at, cr = b"", 0, 0
+                        continue
+                    buf = _read_through(buf[at:], fd, end + 1 - at, oid)
+                    start, end, at = start - at, end - at, 0
+                    cr = _next_cr(buf, 0)
+                if buf[end] != 0x0A:
                     raise ValueError(oid)
-                if buf.find(b"\r", start, end) < 0:
+                if cr >= end:
                     ended = size == 0 or buf[end - 1] == 0x0A
                     counts[oid] = LineCount(buf.count(b"\n", start, end) + (not ended), False)
                 else:
                     counts[oid] = line_count((buf[start:end],))
+                    cr = _next_cr(buf, end)
                 at = end + 1
         except (ValueError, OSError) as exc:
             self._problem = f"unexpected output ({exc})"

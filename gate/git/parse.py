@@ -79,10 +79,6 @@ def _raw_status(header: bytes) -> tuple[str, str | None, str | None, bytes, byte
     )
 
 
-def _count(field: bytes) -> int:
-    return int(field)
-
-
 class _Uncounted(NamedTuple):
     """A file whose counts come from its blobs: `files[at]`, with the blob
     names of its file sides (None for a side that is absent or a submodule)."""
@@ -130,41 +126,27 @@ def parse_diff(
     git has counted anything: `gate check` counts them beside the diff."""
     from gate.changes import EMPTY_BLOBS, FileChange
 
-    def change(
-        letter: str,
-        old_mode: str | None,
-        new_mode: str | None,
-        path: str,
-        old_path: str | None,
-        added: int | None,
-        deleted: int | None,
-        binary: bool,
-    ) -> FileChange:
-        return FileChange(
-            path=path,
-            status=_STATUS.get(letter, UNKNOWN),
-            old_path=old_path,
-            added=added,
-            deleted=deleted,
-            binary=binary,
-            old_mode=old_mode,
-            new_mode=new_mode,
-        )
-
     empty = {name.encode("ascii") for name in EMPTY_BLOBS}
-    raw: list[tuple[str, str | None, str | None, str, str | None, bytes, bytes]] = []
+    modes: dict[bytes, str | None] = {b"000000": None}  # each mode's text, decoded once
+    raw: list[tuple[bytes, str | None, str | None, str, str | None, bytes, bytes]] = []
     if files is None:
         files = []
+    append = files.append
     index = 0
     for token in tokens:
-        if token.startswith(b":"):
-            letter, old_mode, new_mode, old_oid, new_oid = _raw_status(token)
+        if token[:1] == b":":
+            fields = token[1:].split(b" ")
+            if len(fields) != 5:
+                raise ValueError(f"unexpected raw record {token[:80]!r}")
+            old_mode = modes[fields[0]] if fields[0] in modes else _mode(modes, fields[0])
+            new_mode = modes[fields[1]] if fields[1] in modes else _mode(modes, fields[1])
+            old_oid, new_oid, letter = fields[2], fields[3], fields[4][:1]
             if named is not None and old_oid != new_oid:
-                for mode, oid in ((old_mode, old_oid), (new_mode, new_oid)):
-                    blob = _blob(mode, oid)
-                    if blob is not None:
-                        named(blob)
-            if letter in ("R", "C"):
+                if old_mode is not None and old_mode != MODE_SUBMODULE:
+                    named(old_oid.decode("ascii"))
+                if new_mode is not None and new_mode != MODE_SUBMODULE:
+                    named(new_oid.decode("ascii"))
+            if letter == b"R" or letter == b"C":
                 old = _decode_path(next(tokens))
                 new = _decode_path(next(tokens))
                 raw.append((letter, old_mode, new_mode, new, old, old_oid, new_oid))
@@ -187,7 +169,7 @@ def parse_diff(
         binary = parts[0] == b"-"
         added: int | None
         deleted: int | None
-        if binary or MODE_SUBMODULE in (old_mode, new_mode):
+        if binary or old_mode == MODE_SUBMODULE or new_mode == MODE_SUBMODULE:
             old_blob, new_blob = _blob(old_mode, old_oid), _blob(new_mode, new_oid)
             if old_blob == new_blob:  # the same content, or no file side at all
                 added = deleted = 0
@@ -196,26 +178,40 @@ def parse_diff(
                 if blobs is not None:
                     blobs.append(_Uncounted(len(files), old_blob, new_blob))
         else:
-            added = _count(parts[0])
-            deleted = _count(parts[1])
+            added = int(parts[0])
+            deleted = int(parts[1])
             if texts is not None and old_oid != new_oid:
                 texts.append(
                     _Uncounted(len(files), _blob(old_mode, old_oid), _blob(new_mode, new_oid))
                 )
         if (
             targets is not None
-            and letter in ("A", "M")
-            and new_mode not in (None, MODE_SUBMODULE)
+            and (letter == b"A" or letter == b"M")
+            and new_mode is not None
+            and new_mode != MODE_SUBMODULE
             and new_oid not in empty
             and new_oid != old_oid  # a mode change copies nothing
         ):
             targets.append(_Target(len(files), new_oid))
-        files.append(change(letter, old_mode, new_mode, path, old_path, added, deleted, binary))
+        append(
+            FileChange(path, _status(letter), old_path, added, deleted, binary, old_mode, new_mode)
+        )
     # A raw record without numstat (git prints none for some unmerged or odd
     # entries): still a touched path, with unknown counts.
     for letter, old_mode, new_mode, path, old_path, _, _ in raw[index:]:
-        files.append(change(letter, old_mode, new_mode, path, old_path, None, None, False))
+        append(FileChange(path, _status(letter), old_path, None, None, False, old_mode, new_mode))
     return files
+
+
+def _mode(modes: dict[bytes, str | None], field: bytes) -> str | None:
+    """A raw record's mode as text (None for an absent side), kept in `modes`."""
+    text = modes[field] = field.decode("ascii")
+    return text
+
+
+def _status(letter: bytes) -> str:
+    """The change model's status for a raw record's status letter."""
+    return _STATUS.get(letter.decode("ascii"), UNKNOWN)
 
 
 _RELEASED = ("", None, None, "", None, b"", b"")
