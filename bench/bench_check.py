@@ -12,8 +12,13 @@ time of
 * `git diff --numstat -z -M B...H` (what any tool has to pay for the numbers),
 
 their ratio, and the peak RSS of each (from `wait4`, which covers the process
-and its waited-for children).  Targets: ratio <= 1.3, gate peak RSS <= 100 MB,
-and an RSS that does not grow with the size of the diff.  `--scale 0.1` runs
+and its waited-for children).  A third command, the floor, is what any
+gate written in Python pays before it judges anything: the same diff, and
+every changed blob piped out of `git cat-file --batch` beside it (the
+lone-`\r` and binary defences read each one), both outputs read by Python
+threads and thrown away; no import of the gate, no rubric, no rule.
+Targets: ratio <= 1.3, gate peak RSS <= 100 MB, and an RSS that does not
+grow with the size of the diff.  `--scale 0.1` runs
 a ten-times smaller pair (1/10 and 1/100) for a quick look.  Python
 bytecode is cached in a temporary prefix, as it is for an installed package.
 """
@@ -140,6 +145,54 @@ with open(sys.argv[1], "w") as out:
 """
 
 
+# The floor: git's diff and the blob read beside it, read by Python and
+# thrown away (`python -S -c FLOOR BASE HEAD`, in the repository).
+FLOOR = """\
+import os, subprocess, sys, threading, time
+base, head = sys.argv[1:3]
+run = lambda *a: subprocess.run(["git", *a], capture_output=True, check=True).stdout
+fork = run("merge-base", base, head).strip().decode()
+pipe = subprocess.PIPE
+big = 1 << 20  # pipes of 1 MiB, as the gate's
+diff = subprocess.Popen(["git", "diff", "--raw", "--numstat", "-z", "-M", "--no-abbrev",
+                         fork, head], stdout=pipe, pipesize=big)
+cat = subprocess.Popen(["git", "cat-file", "--batch", "--buffer"], stdin=pipe, stdout=pipe,
+                       pipesize=big)
+def drain():
+    short = False
+    while True:
+        if short:
+            time.sleep(0.001)
+        got = os.read(cat.stdout.fileno(), big)
+        if not got:
+            return
+        short = len(got) < big // 16
+reader = threading.Thread(target=drain)
+reader.start()
+sent, tail = set(), b""
+while True:
+    got = os.read(diff.stdout.fileno(), big)
+    if not got:
+        break
+    data = tail + got
+    cut = data.rfind(b"\\0")
+    tail = data[cut + 1:]
+    names = []
+    for token in data[:cut].split(b"\\0"):
+        if token[:1] == b":":
+            fields = token.split(b" ")
+            for oid in fields[2:4]:
+                if oid not in sent and oid.strip(b"0"):
+                    sent.add(oid)
+                    names.append(oid)
+    if names:
+        cat.stdin.write(b"\\n".join(names) + b"\\n")
+cat.stdin.close()
+reader.join()
+sys.exit(diff.wait() or cat.wait())
+"""
+
+
 def measure(
     argv: list[str], cwd: Path, codes: tuple[int, ...] = (0, 1)
 ) -> tuple[float, int, bytes, float]:
@@ -177,6 +230,7 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
         gate = [PYTHON[0], "-m", "gate", "check", "--base", "base", "--head", "head"]
         gate += ["--format", "json", "--repo", str(repo)]
         git = ["git", "diff", "--numstat", "-z", "-M", "base...head"]
+        floor = [PYTHON[0], "-S", "-c", FLOOR, "base", "head"]
         # warm the page cache and check the two agree on the size of the change
         raw = measure(git, repo)[2]
         numstat = [r for r in raw.split(b"\0") if r]
@@ -185,7 +239,7 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
 
         stats = json.loads(report)["stats"]
         gate_times, git_times, gate_rss, git_rss = [], [], [], []
-        gate_cpu, git_cpu = [], []
+        gate_cpu, git_cpu, floor_times = [], [], []
         for _ in range(runs):
             t, rss, _, cpu = measure(gate, repo)
             gate_times.append(t)
@@ -195,6 +249,7 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
             git_times.append(t)
             git_rss.append(rss)
             git_cpu.append(cpu)
+            floor_times.append(measure(floor, repo, codes=(0,))[0])
         return {
             "files": stats["files_touched"],
             "changed": stats["added_lines"] + stats["deleted_lines"],
@@ -204,6 +259,7 @@ def bench(files: int, moved: int, runs: int) -> dict[str, float]:
             "git_s": statistics.median(git_times),
             "gate_cpu_s": statistics.median(gate_cpu),
             "git_cpu_s": statistics.median(git_cpu),
+            "floor_s": statistics.median(floor_times),
             "gate_rss_mb": max(gate_rss) / 1024,
             "git_rss_mb": max(git_rss) / 1024,
         }
@@ -241,6 +297,7 @@ def run() -> int:
             f"ratio={row['gate_s'] / row['git_s']:.2f} "
             f"cpu gate={row['gate_cpu_s']:.3f}s git={row['git_cpu_s']:.3f}s "
             f"gate_peak_rss={row['gate_rss_mb']:.1f}MB git_peak_rss={row['git_rss_mb']:.1f}MB "
+            f"floor={row['floor_s']:.3f}s (ratio {row['floor_s'] / row['git_s']:.2f}) "
             f"(repo built in {row['build_s']:.1f}s, median of {args.runs})",
             flush=True,
         )

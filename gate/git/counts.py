@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git.catfile import _HEADER, _chunks_of
-from gate.git.conventions import _CHUNK, _first_line, _popen_streaming
+from gate.git.conventions import _CHUNK, _first_line, _PipeReader, _popen_streaming
 from gate.git.parse import _Uncounted
 from gate.paths import quoted
 
@@ -288,12 +288,12 @@ def _blob_header(header: bytes, sent: set[str]) -> tuple[str, int]:
     return oid, int(fields[2])
 
 
-def _read_through(head: bytes, fd: int, need: int, oid: str) -> bytes:
-    """`head` and what follows it from `fd` until there are `need` bytes
+def _read_through(head: bytes, pipe: _PipeReader, need: int, oid: str) -> bytes:
+    """`head` and what follows it from `pipe` until there are `need` bytes
     (reads of at least `_CHUNK`); ValueError when the output ends first."""
     parts, have = [head], len(head)
     while have < need:
-        more = os.read(fd, max(_CHUNK, need - have))
+        more = pipe.read(max(_CHUNK, need - have))
         if not more:
             raise ValueError(oid)
         parts.append(more)
@@ -358,6 +358,7 @@ class _LineCounter:
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout
         fd = stdout.fileno()
+        pipe = _PipeReader(fd)
         counts, sent, limit = self._counts, self._sent, self._limit
         # git's output read in big chunks, each blob found in them by offset.
         # `cr` is the first `\r` at or after the blob being read (len(buf)
@@ -369,7 +370,7 @@ class _LineCounter:
             while True:
                 eol = buf.find(b"\n", at)
                 if eol < 0:
-                    more = os.read(fd, _CHUNK)
+                    more = pipe.read(_CHUNK)
                     if not more:
                         if at != len(buf):
                             raise ValueError("output ends inside a header")
@@ -397,7 +398,7 @@ class _LineCounter:
                         counts[oid] = line_count(_blob_chunks(buf[start:], fd, size, oid))
                         buf, at, cr = b"", 0, 0
                         continue
-                    buf = _read_through(buf[at:], fd, end + 1 - at, oid)
+                    buf = _read_through(buf[at:], pipe, end + 1 - at, oid)
                     start, end, at = start - at, end - at, 0
                     cr = _next_cr(buf, 0)
                 if buf[end] != 0x0A:

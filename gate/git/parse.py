@@ -214,7 +214,7 @@ def _status(letter: bytes) -> str:
     return _STATUS.get(letter.decode("ascii"), UNKNOWN)
 
 
-_RELEASED = ("", None, None, "", None, b"", b"")
+_RELEASED = (b"", None, None, "", None, b"", b"")
 
 
 class _Target(NamedTuple):
