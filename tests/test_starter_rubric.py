@@ -45,8 +45,26 @@ def test_code_named_like_anything_else_counts(folder: str, word: str, ext: str) 
     """A big file is LINES whatever its folder (dist/, build/, vendor/ and
     the recordings' folders included) unless its name is an excluded one."""
     path = f"{folder}{word}{ext}"
-    generated = word.endswith(("_pb2", "_pb2_grpc")) or path.rsplit("/", 1)[-1] in GENERATED
+    generated = path.rsplit("/", 1)[-1] in GENERATED
     assert ("LINES" in failed(big(path))) is not generated
+
+
+@given(
+    CODE_DIRS, WORD, st.sampled_from(["_pb2.py", "_pb2_grpc.py", ".pb.go", ".min.js", ".min.css"])
+)
+def test_code_named_like_a_generators_output_counts(folder: str, word: str, tail: str) -> None:
+    """A writer chooses its file names: a hand-written module named like
+    protobuf output or a minified bundle is imported like any other, so it
+    counts toward both budgets (a one-line import would let it in)."""
+    path = f"{folder}{word}{tail}"
+    assert "LINES" in failed(big(path)), path
+    sweep = [FileChange(path=f"{folder}{word}{i}{tail}", added=1, deleted=1) for i in range(11)]
+    assert "FILES" in failed(*sweep), path
+
+
+def test_protobuf_type_stubs_skip_the_budgets() -> None:
+    """`*_pb2.pyi` is read by type checkers only: nothing imports it."""
+    assert failed(big("src/api/service_pb2.pyi")) == set()
 
 
 def test_code_hidden_in_a_recordings_folder_counts() -> None:

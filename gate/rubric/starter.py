@@ -189,13 +189,15 @@ rules:
   # Pipenv, PDM, pixi, conda-lock, Cargo, Go, Bundler, Composer, Mix, SwiftPM,
   # pub, Nix, Gradle, NuGet, CocoaPods, Bazel and Terraform; Jest and insta
   # snapshots (`*.snap`), syrupy's (`__snapshots__/**/*.ambr`), VCR cassettes
-  # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf output
-  # and minified bundles. Recordings are tests: TESTS still judges an edit to
-  # one. Not excluded: whole folders (`testdata/`, `__snapshots__/`,
-  # `cassettes/`, `dist/`, `build/`, `vendor/`) and `*.generated.*`: any
-  # file, code included, can sit there and be imported, and some
-  # repositories commit the code that runs from dist/; the gate cannot tell
-  # generated from written.
+  # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf's type
+  # stubs (`*_pb2.pyi`, which nothing runs). Recordings are tests: TESTS
+  # still judges an edit to one. Not excluded: whole folders (`testdata/`,
+  # `__snapshots__/`, `cassettes/`, `dist/`, `build/`, `vendor/`),
+  # `*.generated.*`, and code named like a generator's output (`*_pb2.py`,
+  # `*.pb.go`, `*.min.js`, `*.min.css`): any file, code included, can sit
+  # there or take that name and be imported, and some repositories commit
+  # the code that runs from dist/; the gate cannot tell generated from
+  # written. Regenerated code of your own: exclude its exact paths.
   - id: FILES
     kind: max_files
     limit: 10
@@ -269,7 +271,7 @@ examples:
       - {path: tests/test_app_regression.py, status: added, added: 12}
       - {path: poetry.lock, added: 800, deleted: 300}
       - {path: web/package-lock.json, added: 2000, deleted: 1900}
-      - {path: src/api/service_pb2.py, added: 600, deleted: 500}
+      - {path: src/api/service_pb2.pyi, added: 600, deleted: 500}
       - {path: tests/cassettes/test_app_regression.yaml, status: added, added: 400}
 
   - name: eleven-file sweep
@@ -291,6 +293,11 @@ examples:
     expect: [LINES]
     change:
       - {path: src/app.py, added: 350, deleted: 120}
+
+  - name: a module named like protobuf output (code that runs counts)
+    expect: [LINES]
+    change:
+      - {path: src/app/helpers_pb2.py, status: added, added: {over: LINES}}
 
   - name: environment file committed
     expect: [SECRETS]
@@ -339,7 +346,7 @@ GENERATED = (
     "packages.lock.json", "Podfile.lock", "MODULE.bazel.lock", ".terraform.lock.hcl",
     "*.snap", "**/__snapshots__/**/*.ambr", "**/cassettes/**/*.yaml",
     "**/cassettes/**/*.yml", "**/cassettes/**/*.json", "*.golden",
-    "*_pb2.py", "*_pb2.pyi", "*_pb2_grpc.py", "*.pb.go", "*.min.js", "*.min.css",
+    "*_pb2.pyi",
 )  # fmt: skip
 
 # Files that instruct or configure coding agents and PR bots (AGENTS):
