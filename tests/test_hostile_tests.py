@@ -23,7 +23,7 @@ from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants
-from gate.testcases.runners import CONFIG_FILES
+from gate.testcases.runners import CONFIG_FILES, SECTION_FILES
 from tests.gitrepo import GitRepo
 
 PROPS = settings(max_examples=200, deadline=None)
@@ -42,6 +42,11 @@ SPEC_FLOOR = (
     "**/*.spec.*",
     "spec/",
 )
+
+# How the rule names the runner part of each section file (runners' one owner).
+_WHAT = {section.glob: f"({section.what})" for section in SECTION_FILES}
+PYPROJECT_WHAT = _WHAT["**/pyproject.toml"]
+SETUP_CFG_WHAT = _WHAT["**/setup.cfg"]
 
 
 def drift(changes: ChangeSet, allow_added: bool = True, paths: Any = DEFAULT_TESTS) -> Any:
@@ -263,7 +268,7 @@ def test_a_pytest_section_added_changed_or_removed_in_pyproject_is_drift(
     assert result.passed is (before == head[1]), (base, head, result.message)
     if before != head[1]:
         assert (
-            "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was"
+            f"the test runner configuration of pyproject.toml {PYPROJECT_WHAT} was"
             in result.message
         )
         assert result.paths == ("pyproject.toml",)
@@ -298,10 +303,7 @@ def test_a_pytest_section_in_setup_cfg_is_drift(
     result = drift(edited("setup.cfg", base[0], head[0]))
     if base[1] != head[1]:
         assert result.passed is False
-        assert (
-            "the test runner configuration of setup.cfg (pytest and tox sections) was"
-            in result.message
-        )
+        assert f"the test runner configuration of setup.cfg {SETUP_CFG_WHAT} was" in result.message
 
 
 @pytest.mark.parametrize(
@@ -361,7 +363,7 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
     result = report["results"][-1]
     assert result["paths"] == ["pyproject.toml", "src/conftest.py"]
     assert (
-        "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was added"
+        f"the test runner configuration of pyproject.toml {PYPROJECT_WHAT} was added"
         in result["message"]
     )
     assert "1 test configuration file added" in result["message"]
@@ -383,7 +385,7 @@ def test_api_mode_reads_the_config_texts() -> None:
     result = test_drift.check(rubric.rules[0], changes)
     assert result.passed is False
     assert (
-        "the test runner configuration of pyproject.toml (pytest, tox and hatch sections) was added"
+        f"the test runner configuration of pyproject.toml {PYPROJECT_WHAT} was added"
         in result.message
     )
 
@@ -562,8 +564,8 @@ def test_a_renamed_section_file_is_the_old_removed_and_the_new_added(
     result = judge_git(repo, base, head, capsys)
     assert result["pass"] is False
     assert "the test runner configuration of pyproject.toml" in result["message"]
-    assert "(pytest, tox and hatch sections) was removed" in result["message"]
-    assert "sub/pyproject.toml (pytest, tox and hatch sections) was added" in result["message"]
+    assert f"{PYPROJECT_WHAT} was removed" in result["message"]
+    assert f"sub/pyproject.toml {PYPROJECT_WHAT} was added" in result["message"]
     assert result["paths"] == ["pyproject.toml", "sub/pyproject.toml"]
     # a rename that carries no runner section is no drift
     repo.write("sub/pyproject.toml", PYPROJECT)

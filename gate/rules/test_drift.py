@@ -250,7 +250,8 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   included (the Action's API mode cannot tell a submodule from a file);
 * in a file where a runner reads one section among others
   (`runners.SECTION_FILES`: `pyproject.toml`'s `[tool.pytest]`,
-  `[tool.tox]` and `[tool.hatch.envs]`, `setup.cfg`'s `[tool:pytest]`,
+  `[tool.tox]`, `[tool.hatch.envs]`, `setup.cfg`'s `[tool:pytest]`, pytest
+  plugins declared as `pytest11` entry points (also in a `setup.py`),
   `package.json`'s `"jest"` and test scripts, `Cargo.toml`'s test
   targets, `deno.json`, `bunfig.toml`, `pom.xml`, `go.mod`, an
   `__init__.py` that can define `load_tests`), that section added,

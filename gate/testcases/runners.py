@@ -34,11 +34,20 @@ The runners, what each reads here, and the source:
   Sections: `pyproject.toml` `[tool.pytest]` and `[tool.pytest.ini_options]`
   (however the TOML spells the table), `setup.cfg` `[tool:pytest]` (and any
   header that mentions pytest: pytest refuses `[pytest]` there, which stops
-  the run).  Out of reach: `PYTEST_ADDOPTS`, `PYTEST_PLUGINS` and `-p` or
-  `-c` on a CI command line (the CI rule's files), plugins a dependency
-  installs (lock files), and since pytest 8.1 a `pyproject.toml` without a
-  pytest table that becomes the configfile when no other one exists (it can
-  move the rootdir, not select tests).
+  the run).  Plugins the repository's own distribution declares, which
+  pytest loads at start once a CI job installs it (`pip install -e .`), and
+  which can deselect or skip any test (docs.pytest.org, "Writing plugins",
+  setuptools entry points): the `pytest11` group of `pyproject.toml`'s
+  `[project.entry-points]`, `[tool.poetry.plugins]` or
+  `[tool.flit.entrypoints]`, of `setup.cfg`'s `[options.entry_points]`, and
+  a `setup.py` as a whole once either version spells `pytest11` or
+  `entry_points`.  Out of reach: `PYTEST_ADDOPTS`, `PYTEST_PLUGINS` and
+  `-p` or `-c` on a CI command line (the CI rule's files), plugins a
+  dependency installs (lock files), a `setup.py` that builds its entry
+  points without spelling either name (string escapes, keyword arguments
+  unpacked from computed keys: a setup.py is a program), and since pytest
+  8.1 a `pyproject.toml` without a pytest table that becomes the configfile
+  when no other one exists (it can move the rootdir, not select tests).
 * unittest (docs.python.org/3/library/unittest.html, "load_tests
   Protocol"): discovery imports every package below its start folder and
   calls its `__init__.py`'s `load_tests`, which replaces the package's
@@ -192,8 +201,9 @@ RUNNERS: tuple[Runner, ...] = (
             "**/.pytest.ini",
             "**/tox.ini",
         ),
-        sections=("**/pyproject.toml", "**/setup.cfg"),
-        doc="https://docs.pytest.org/en/stable/reference/customize.html",
+        sections=("**/pyproject.toml", "**/setup.cfg", "**/setup.py"),
+        doc="https://docs.pytest.org/en/stable/reference/customize.html and "
+        "how-to/writing_plugins.html#setuptools-entry-points",
         nested="rootdir and configfile: the nearest file at or above the arguments' common folder; "
         "conftest.py in every collected folder",
     ),
@@ -345,14 +355,23 @@ CONFIG_FILES: tuple[str, ...] = _unique([g for r in RUNNERS for g in r.files])
 @dataclass(frozen=True)
 class Section:
     """A file where runners read one part: its glob, its format (`toml`,
-    `json`, `ini`, `gomod`, `python`) and which part (`keys`: dotted TOML or
-    JSON key paths; for `ini`, section-header words)."""
+    `json`, `ini`, `gomod`, `python`, `setup`) and which part (`keys`:
+    dotted TOML or JSON key paths; for `ini`, section-header words, or
+    `HEADER:OPTION` for one option of a section; for `setup`, the names
+    that make a setup.py count)."""
 
     glob: str
     format: str
     keys: tuple[str, ...]
     what: str
 
+
+# pytest loads, at start, every plugin an installed distribution declares in
+# its `pytest11` entry points (a CI job's `pip install -e .` installs the
+# repository's own): such a plugin can deselect or skip any test.  Where a
+# pyproject.toml declares entry points (PEP 621, Poetry, old Flit).
+PLUGIN_GROUP = "pytest11"
+ENTRY_POINT_TABLES = ("project.entry-points", "tool.poetry.plugins", "tool.flit.entrypoints")
 
 _DENO_KEYS = ("test", "exclude", "tasks", "workspace")
 _DENO_WHAT = '"test", "exclude", "tasks" and "workspace"'
@@ -361,10 +380,26 @@ SECTION_FILES: tuple[Section, ...] = (
     Section(
         "**/pyproject.toml",
         "toml",
-        ("tool.pytest", "tool.tox", "tool.hatch.envs"),
-        "pytest, tox and hatch sections",
+        (
+            "tool.pytest",
+            "tool.tox",
+            "tool.hatch.envs",
+            *(f"{table}.{PLUGIN_GROUP}" for table in ENTRY_POINT_TABLES),
+        ),
+        "pytest, tox and hatch sections and pytest plugins (pytest11 entry points)",
     ),
-    Section("**/setup.cfg", "ini", ("pytest", "tox", "testenv"), "pytest and tox sections"),
+    Section(
+        "**/setup.cfg",
+        "ini",
+        ("pytest", "tox", "testenv", f"options.entry_points:{PLUGIN_GROUP}"),
+        "pytest and tox sections and pytest plugins (pytest11 entry points)",
+    ),
+    Section(
+        "**/setup.py",
+        "setup",
+        (PLUGIN_GROUP, "entry_points"),
+        "entry points, where a pytest plugin (pytest11) is declared (the whole file)",
+    ),
     Section(
         "**/package.json",
         "json",

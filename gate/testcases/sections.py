@@ -7,7 +7,8 @@ JSONC as Deno reads it, INI sections line by line (under the gate's notion
 of a line and Python's), a POM's test properties, dependencies, plugins,
 folders, modules and profiles, a go.mod's `ignore` directives, and an
 `__init__.py` whole once it can define `load_tests` (`named_view` outside
-the test paths: once it spells the name).  package.json's `scripts` are
+the test paths: once it spells the name), and a `setup.py` whole once it
+spells its entry points.  package.json's `scripts` are
 narrowed to the scripts either side chooses (`narrow_scripts`)."""
 
 from __future__ import annotations
@@ -186,19 +187,55 @@ def _jsonc_view(keys: tuple[str, ...], text: str) -> object:
 
 def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
     """Every section whose `[...]` header mentions one of `words` (case
-    folded), with its lines up to the next header at the start of a line."""
-    sections: list[list[str]] = []
+    folded), with its lines up to the next header at the start of a line.
+    A word `HEADER:OPTION` keeps, of a section whose header mentions
+    HEADER, the header and the lines of option OPTION (`_ini_option`),
+    and only when that option is there."""
+    whole = tuple(w for w in words if ":" not in w)
+    options = [w.split(":", 1) for w in words if ":" in w]
+    sections: list[tuple[str | None, list[str]]] = []
     current: list[str] | None = None
     for line in found:
         stripped = line.strip()
-        if stripped.startswith("[") and any(w in stripped.casefold() for w in words):
+        if stripped.startswith("[") and any(w in stripped.casefold() for w in whole):
             current = [line]
-            sections.append(current)
+            sections.append((None, current))
         elif line.startswith("["):
             current = None
+            for header, option in options:
+                if header in stripped.casefold():
+                    current = [line]
+                    sections.append((option, current))
+                    break
         elif current is not None:
             current.append(line)
-    return sections
+    kept = []
+    for wanted, section in sections:
+        if wanted is not None:
+            section = _ini_option(section, wanted)
+            if len(section) == 1:
+                continue  # the option is not there
+        kept.append(section)
+    return kept
+
+
+def _ini_option(section: list[str], option: str) -> list[str]:
+    """The header and the lines of option `option` in `section`: its key
+    line, and the lines after it that start with white space or are blank
+    (its value's continuation, as configparser reads one).  A key compares
+    stripped and case folded (configparser folds option names to lower
+    case), up to the first `=` or `:` (its delimiters)."""
+    kept = section[:1]
+    inside = False
+    for line in section[1:]:
+        if line[:1].isspace() or not line.strip():
+            if inside:
+                kept.append(line)
+            continue
+        inside = re.split(r"[=:]", line, maxsplit=1)[0].strip().casefold() == option
+        if inside:
+            kept.append(line)
+    return kept
 
 
 def _ini_view(keys: tuple[str, ...], text: str) -> object:
@@ -358,6 +395,14 @@ def _python_view(keys: tuple[str, ...], text: str) -> object:
     return text if _can_define_load_tests(text) else None
 
 
+def _setup_view(keys: tuple[str, ...], text: str) -> object:
+    """A `setup.py`: the whole file once it spells one of `keys` (read
+    NFKC-normalized, as Python reads identifiers), since the program that
+    builds its entry points may use any of its lines."""
+    folded = unicodedata.normalize("NFKC", text)
+    return text if any(key in folded for key in keys) else None
+
+
 VIEWS: dict[str, Callable[[tuple[str, ...], str], object]] = {
     "toml": _toml_view,
     "json": _package_json_view,
@@ -366,6 +411,7 @@ VIEWS: dict[str, Callable[[tuple[str, ...], str], object]] = {
     "ini": _ini_view,
     "gomod": _gomod_view,
     "python": _python_view,
+    "setup": _setup_view,
 }
 
 

@@ -65,7 +65,6 @@ NOT_CONFIG = [
     "vite.svg",
     "src/jest_helpers.md",
     "docs/pytest.md",
-    "setup.py",
     "main.go",
     "src/lib.rs",
 ]
@@ -91,6 +90,7 @@ def test_other_files_are_not_config(path: str) -> None:
     [
         "pyproject.toml",
         "setup.cfg",
+        "setup.py",
         "package.json",
         "Cargo.toml",
         "bunfig.toml",
