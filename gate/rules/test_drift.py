@@ -533,7 +533,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     submodules: list[str] = []
     # unions of remembered tests: each list's expression runs once per path
     is_test = globs.matcher(patterns, GLOBS["paths"])
-    is_config = globs.matcher(runners.CONFIG_FILES, GLOBS["paths"])
+    is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
     loaders = _loaders(changes, is_test)
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])

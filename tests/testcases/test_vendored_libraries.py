@@ -1,0 +1,180 @@
+"""A test runner's or assertion library's own code kept in the repository
+(Go's `vendor/`, a committed `node_modules/` or virtual environment) decides
+what every test checks: an edit there is `test_drift`, an edit to any other
+vendored package is not."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gate import globs
+from gate.testcases.runners import (
+    CONFIG_FILES,
+    GO_TEST_MODULES,
+    JS_TEST_PACKAGES,
+    config_matcher,
+    runners_for,
+)
+from tests.rulecase import Files, RuleCase
+
+CASE = RuleCase("test_drift")
+
+_name = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-", min_size=1, max_size=8)
+_below = st.lists(_name, min_size=0, max_size=3).map(lambda parts: "".join(p + "/" for p in parts))
+
+
+def _concrete(package: str, fill: str) -> str:
+    return package.replace("*", fill)
+
+
+@settings(max_examples=60)
+@given(
+    st.sampled_from(
+        [f"vendor/{m}" for m in GO_TEST_MODULES]
+        + [f"node_modules/{p}" for p in JS_TEST_PACKAGES]
+        + ["venv/lib/python3.12/site-packages/_pytest", ".venv/Lib/site-packages/pytest_cov"]
+    ),
+    _below,
+    _below,
+    _name,
+)
+def test_a_vendored_test_library_is_read_as_runner_configuration(
+    place: str, above: str, below: str, fill: str
+) -> None:
+    path = f"{above}{_concrete(place, fill)}/{below}impl.go"
+    assert runners_for(path) == ("vendored test library",), path
+
+
+@given(
+    st.sampled_from(
+        ["vendor/github.com/pkg/errors", "node_modules/lodash", "vendor/golang.org/x/sys"]
+    ),
+    _below,
+)
+def test_other_vendored_packages_are_not(place: str, below: str) -> None:
+    assert runners_for(f"{place}/{below}x.go") == ()
+
+
+ASSERT = "vendor/github.com/stretchr/testify/assert/assertions.go"
+
+
+def test_an_edit_to_a_vendored_assertion_library_fails_test_drift() -> None:
+    base = {ASSERT: "package assert\n\nfunc ok() bool { return false }\n"}
+    head = {ASSERT: "package assert\n\nfunc ok() bool { return true }\n"}
+    CASE.fails(Files(base=base, head=head), "vendored test library", reported=[ASSERT])
+    other = "vendor/github.com/pkg/errors/errors.go"
+    CASE.passes(Files(base={other: "package errors\n"}, head={other: "package errors // x\n"}))
+    jest = "web/node_modules/jest-circus/build/run.js"
+    CASE.fails(Files(base={jest: "run()\n"}, head={jest: "\n"}), "vendored test library")
+
+
+# A minimal vendored copy of testify's `assert.Equal`, and a module that
+# builds from it (`vendor/modules.txt` names it, as `go mod vendor` writes).
+GO_MOD = "module m\n\ngo 1.19\n\nrequire github.com/stretchr/testify v1.0.0\n"
+MODULES_TXT = (
+    "# github.com/stretchr/testify v1.0.0\n## explicit\ngithub.com/stretchr/testify/assert\n"
+)
+LIBRARY = """\
+package assert
+
+import "reflect"
+
+type TestingT interface{ Errorf(format string, args ...interface{}) }
+
+func Equal(t TestingT, expected, actual interface{}) bool {
+	if !reflect.DeepEqual(expected, actual) {
+		t.Errorf("not equal: %v != %v", expected, actual)
+		return false
+	}
+	return true
+}
+"""
+BENT = LIBRARY.replace(
+    "if !reflect.DeepEqual(expected, actual) {",
+    "if false && !reflect.DeepEqual(expected, actual) {",
+)
+TEST = """\
+package m
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRed(t *testing.T) { assert.Equal(t, 1, 2) }
+"""
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go (the CI installs golang-go)")
+def test_an_edit_to_vendored_testify_turns_a_red_test_green_under_go_test(tmp_path: Path) -> None:
+    """What the rule refuses is real: `go test` builds the vendored copy, so
+    the same red test passes once the copy's `Equal` is bent."""
+    (tmp_path / "go.mod").write_text(GO_MOD, encoding="utf-8")
+    (tmp_path / "m_test.go").write_text(TEST, encoding="utf-8")
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "modules.txt").write_text(MODULES_TXT, encoding="utf-8")
+    library = tmp_path / ASSERT
+    library.parent.mkdir(parents=True)
+    env = {**os.environ, "GOFLAGS": "-mod=vendor", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
+    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
+    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
+
+    def go_test() -> str:
+        done = subprocess.run(
+            ["go", "test", "-count=1", "./..."],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+            env=env,
+        )
+        found = re.search(r"^(ok|FAIL)\s+m\b", done.stdout, re.M)
+        assert found is not None, done.stdout + done.stderr
+        assert found[1] == "ok" or "not equal: 1 != 2" in done.stdout, done.stdout
+        return found[1]
+
+    library.write_text(LIBRARY, encoding="utf-8")
+    assert go_test() == "FAIL"  # the test's own failure: "not equal: 1 != 2"
+    library.write_text(BENT, encoding="utf-8")
+    assert go_test() == "ok"
+
+
+_spelled = st.sampled_from([str.lower, str.upper, str.title, lambda s: s])
+_places = st.sampled_from(
+    [
+        "vendor/github.com/stretchr/testify",
+        "node_modules/jest-circus",
+        "node_modules/@jest",
+        "venv/lib/site-packages/_pytest",
+        "vendor/github.com/pkg/errors",
+        "node_modules/lodash",
+        "src/vendor_tools",
+        "tests",
+        "vendor",
+        "node_modules",
+    ]
+)
+
+
+@settings(max_examples=300)
+@given(_below, _places, _below, _spelled, st.sampled_from(globs.MODES))
+def test_the_config_matcher_answers_as_the_whole_list_does(
+    above: str, place: str, below: str, spell: object, mode: str
+) -> None:
+    """`config_matcher` asks the vendored globs only of paths that name a
+    vendor folder: the same answer as one matcher of every glob, in every
+    mode, for paths in any case (the folded modes merge them)."""
+    for tail in ("conftest.py", "x.go", "jest.config.js", ""):
+        path = spell(f"{above}{place}/{below}{tail}".rstrip("/"))  # type: ignore[operator]
+        whole = globs.matcher(CONFIG_FILES, mode)(path)
+        assert config_matcher(mode)(path) == whole, (path, mode)
