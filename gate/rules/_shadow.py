@@ -58,6 +58,14 @@ STDLIB = frozenset(sys.stdlib_module_names) - set(sys.builtin_module_names) - {"
 # from), besides extension modules: `importlib.machinery.all_suffixes()`.
 _SOURCES = (".py", ".pyw", ".pyc")
 
+# Test runners (and what they import first) that a module at the root can
+# stand in for: `python -m pytest` from the root puts the root first on
+# `sys.path`, ahead of the standard library and of every installed package,
+# so a root `pytest.py` is what runs instead of pytest.
+RUNNER_MODULES = frozenset(
+    {"pytest", "_pytest", "pluggy", "py", "iniconfig", "xdist", "nose", "nose2"}
+)
+
 MODULE = "module"
 PACKAGE = "package"
 NAMESPACE = "namespace package"
@@ -280,7 +288,9 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
       puts that folder itself on `sys.path`, and its modules become
       top-level names;
     - at the repository's root: a module or package named like a
-      first-party one under `src/`, which the root comes before;
+      first-party one under `src/`, which the root comes before, or like
+      a test runner (`RUNNER_MODULES`) or a standard-library module,
+      which `python -m pytest` from the root puts it before;
     - in a test folder (a test path, or beside one): bytecode or an
       extension module; a module or regular package named like a
       first-party top-level module or package (`first_party`) or a
@@ -333,7 +343,7 @@ def shadows(changes: ChangeSet, is_test: Callable[[str], bool]) -> list[tuple[st
                 )
             )
             continue
-        above = _above_src(path, first, layout.removed)
+        above = _above_src(path, first, layout.removed) or _at_root(path)
         if above is not None:
             out.append((path, f"{where} {above}"))
             continue
@@ -412,6 +422,27 @@ def _above_src(path: str, first: dict[str, list[FirstParty]], removed: set[str])
         f"when the tests run from the root (`python -m pytest`): every test that imports "
         f"{name} gets it instead of the first-party {_shown(under)} (rename it, or move it "
         "into src/)"
+    )
+
+
+def _at_root(path: str) -> str | None:
+    """How a module or regular package placed at the repository's root
+    stands in for a test runner or a standard-library module (None: it
+    does not): `python -m pytest` and `python -m unittest` from the root
+    put the root first on `sys.path`, before the standard library and
+    every installed package, so the runner itself, or every import of the
+    name by the runner and the tests, gets the root's."""
+    top, slash, inner = path.partition("/")
+    name = _importable(top) if not slash else top if "/" not in inner and _init(inner) else None
+    if name is None or not (name in RUNNER_MODULES or name in STDLIB):
+        return None
+    form = "a module" if not slash else "a package"
+    what = "the test runner" if name in RUNNER_MODULES else "the standard library's"
+    return (
+        f"is {form} {name} at the repository's root, named like {what} {name}: "
+        "`python -m pytest` (or `python -m unittest`) from the root puts the root first "
+        f"on sys.path, so the run imports this {name}, and may run it as the test runner "
+        "itself, instead of the real one (rename it)"
     )
 
 

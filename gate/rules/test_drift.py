@@ -181,8 +181,8 @@ path, what it shadows and the fix:
   (PEP 420), which is what tests laid out like the package
   (`tests/clamp/test_core.py`) rely on;
 * a module or package at the repository's root named like a first-party
-  one under `src/` (the root comes before `src/` when tests run from it,
-  `python -m pytest`), unless the change moves it there from `src/`;
+  one under `src/`, the test runner (`pytest.py`) or the standard library
+  (`python -m pytest` puts the root first), unless moved there from `src/`;
 * a module named like a standard-library module (`tests/json.py`,
   `tests/decimal/__init__.py`; not a built-in one such as `sys`);
 * bytecode (`__pycache__/*.pyc`, which Python runs instead of the source
