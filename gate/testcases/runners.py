@@ -111,6 +111,16 @@ The runners, what each reads here, and the source:
   `npm test --workspaces` visits) and `"config"` (a script reads it as
   `$npm_package_config_*`).  Whole `.npmrc` (docs.npmjs.com/cli/configuring-npm/npmrc):
   its `script-shell` runs every script, `npm test` included.
+* Yarn (yarnpkg.com/configuration/yarnrc; classic: classic.yarnpkg.com,
+  "yarnrc"): whole `.yarnrc.yml` and `.yarnrc`, whose `yarnPath`
+  (`yarn-path`) names the file that runs as Yarn itself, `yarn test`
+  included, and whose `plugins` run inside it; and the files those name by
+  convention, `.yarn/releases/` and `.yarn/plugins/`.  pnpm (pnpm.io,
+  "pnpmfile"): whole `.pnpmfile.cjs` (and `.pnpmfile.mjs`), whose hooks
+  rewrite every installed package, a test runner included.  Out of reach:
+  the Plug'n'Play runtime (`.pnp.cjs`) and a zero-install cache
+  (`.yarn/cache/`), which every install rewrites as it does a lock file,
+  and `pnpm-workspace.yaml`.
 * Playwright (playwright.dev/docs/test-configuration): whole
   `playwright.config.*` and `playwright-ct.config.*`.  Cypress
   (docs.cypress.io, "Configuration"): whole `cypress.config.*`, the legacy
@@ -357,6 +367,18 @@ RUNNERS: tuple[Runner, ...] = (
         files=("**/.npmrc",),
         sections=("**/package.json",),
         doc="https://docs.npmjs.com/cli/using-npm/scripts",
+    ),
+    Runner(
+        "yarn",
+        files=("**/.yarnrc.yml", "**/.yarnrc", "**/.yarn/releases/", "**/.yarn/plugins/"),
+        doc="https://yarnpkg.com/configuration/yarnrc (yarnPath, plugins) and "
+        "https://classic.yarnpkg.com/en/docs/yarnrc (yarn-path)",
+        nested="the working folder or a parent",
+    ),
+    Runner(
+        "pnpm",
+        files=("**/.pnpmfile.cjs", "**/.pnpmfile.mjs"),
+        doc="https://pnpm.io/pnpmfile",
     ),
     Runner(
         "playwright",

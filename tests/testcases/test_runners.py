@@ -33,6 +33,8 @@ DOCUMENTED = {
     "jest preset and setup": ["jest-preset.json", "src/setupTests.ts", "jest.setup.js"],
     "babel (babel-jest)": ["babel.config.js", "babel.config.json", ".babelrc", ".babelrc.json"],
     "npm": [".npmrc"],
+    "yarn": [".yarnrc.yml", ".yarnrc", ".yarn/releases/yarn-4.5.0.cjs", ".yarn/plugins/p.cjs"],
+    "pnpm": [".pnpmfile.cjs"],
     "vitest": [
         "vitest.config.ts",
         "vitest.config.mjs",

@@ -178,3 +178,29 @@ def test_the_config_matcher_answers_as_the_whole_list_does(
         path = spell(f"{above}{place}/{below}{tail}".rstrip("/"))  # type: ignore[operator]
         whole = globs.matcher(CONFIG_FILES, mode)(path)
         assert config_matcher(mode)(path) == whole, (path, mode)
+
+
+@settings(max_examples=20)
+@given(
+    _below,
+    st.sampled_from(
+        [
+            (".yarnrc.yml", "yarnPath: .yarn/releases/yarn-4.5.0.cjs\n"),
+            (".yarnrc", 'yarn-path "./tools/yarn.js"\n'),
+            (".yarn/releases/yarn-4.5.0.cjs", "process.exit(0)\n"),
+            (".yarn/plugins/quiet.cjs", "module.exports = {}\n"),
+            (".pnpmfile.cjs", "module.exports = {hooks: {readPackage: (p) => p}}\n"),
+        ]
+    ),
+)
+def test_what_runs_as_the_package_manager_is_runner_configuration(
+    above: str, placed: tuple[str, str]
+) -> None:
+    """`yarnPath` names the file that runs as Yarn itself (`yarn test`
+    included), a pnpmfile's hooks rewrite every installed package: new or
+    edited, each is drift, at any depth."""
+    path, text = placed
+    path = f"{above}{path}"
+    base = {"package.json": '{"scripts": {"test": "jest"}}\n'}
+    CASE.fails(Files(base=base, head={**base, path: text}), reported=[path])
+    CASE.fails(Files(base={**base, path: text}, head={**base, path: text + "\n"}), reported=[path])
