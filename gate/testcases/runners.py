@@ -111,6 +111,16 @@ The runners, what each reads here, and the source:
   `npm test --workspaces` visits) and `"config"` (a script reads it as
   `$npm_package_config_*`).  Whole `.npmrc` (docs.npmjs.com/cli/configuring-npm/npmrc):
   its `script-shell` runs every script, `npm test` included.
+* Coverage gates, which fail a run or a required check on coverage: the
+  omit lists and `fail_under` of coverage.py (coverage.readthedocs.io,
+  "Configuration reference"): whole `.coveragerc`, sections
+  `pyproject.toml` `[tool.coverage]` and `setup.cfg` `[coverage:*]` (and
+  `tox.ini`, whole already); nyc's and c8's thresholds and excludes: whole
+  `.nycrc`, `.nycrc.json`, `.nycrc.yml`, `.nycrc.yaml`, `nyc.config.js`,
+  `.c8rc`, `.c8rc.json`, sections `package.json` `"nyc"` and `"c8"`;
+  Codecov's project and patch targets (docs.codecov.com, "codecov.yml"):
+  whole `codecov.yml`, `.codecov.yml`, `codecov.yaml`, `.codecov.yaml`.
+  Jest's and Vitest's thresholds sit in their own configuration above.
 * Yarn (yarnpkg.com/configuration/yarnrc; classic: classic.yarnpkg.com,
   "yarnrc"): whole `.yarnrc.yml` and `.yarnrc`, whose `yarnPath`
   (`yarn-path`) names the file that runs as Yarn itself, `yarn test`
@@ -369,6 +379,34 @@ RUNNERS: tuple[Runner, ...] = (
         doc="https://docs.npmjs.com/cli/using-npm/scripts",
     ),
     Runner(
+        "coverage.py",
+        files=("**/.coveragerc",),
+        sections=("**/pyproject.toml", "**/setup.cfg"),
+        doc="https://coverage.readthedocs.io/en/latest/config.html",
+        nested="the working folder",
+    ),
+    Runner(
+        "nyc and c8",
+        files=(
+            "**/.nycrc",
+            "**/.nycrc.json",
+            "**/.nycrc.yml",
+            "**/.nycrc.yaml",
+            "**/nyc.config.js",
+            "**/.c8rc",
+            "**/.c8rc.json",
+        ),
+        sections=("**/package.json",),
+        doc="https://github.com/istanbuljs/nyc#configuration-files and "
+        "https://github.com/bcoe/c8#cli-options--configuration",
+    ),
+    Runner(
+        "codecov",
+        files=("**/codecov.yml", "**/.codecov.yml", "**/codecov.yaml", "**/.codecov.yaml"),
+        doc="https://docs.codecov.com/docs/codecov-yaml",
+        nested="the root, .github/ or dev/",
+    ),
+    Runner(
         "yarn",
         files=("**/.yarnrc.yml", "**/.yarnrc", "**/.yarn/releases/", "**/.yarn/plugins/"),
         doc="https://yarnpkg.com/configuration/yarnrc (yarnPath, plugins) and "
@@ -513,15 +551,16 @@ SECTION_FILES: tuple[Section, ...] = (
             "tool.pytest",
             "tool.tox",
             "tool.hatch.envs",
+            "tool.coverage",
             *(f"{table}.{PLUGIN_GROUP}" for table in ENTRY_POINT_TABLES),
         ),
-        "pytest, tox and hatch sections and pytest plugins (pytest11 entry points)",
+        "pytest, tox, hatch and coverage sections and pytest plugins (pytest11 entry points)",
     ),
     Section(
         "**/setup.cfg",
         "ini",
-        ("pytest", "tox", "testenv", f"options.entry_points:{PLUGIN_GROUP}"),
-        "pytest and tox sections and pytest plugins (pytest11 entry points)",
+        ("pytest", "tox", "testenv", "coverage", f"options.entry_points:{PLUGIN_GROUP}"),
+        "pytest, tox and coverage sections and pytest plugins (pytest11 entry points)",
     ),
     Section(
         "**/setup.py",
@@ -532,9 +571,9 @@ SECTION_FILES: tuple[Section, ...] = (
     Section(
         "**/package.json",
         "json",
-        ("jest", "babel", "mocha", "ava", "tap", "workspaces", "config", "scripts"),
-        'test runner keys and test scripts ("jest", "babel", "mocha", "ava", "tap", '
-        '"workspaces", "config", "scripts")',
+        ("jest", "babel", "mocha", "ava", "tap", "nyc", "c8", "workspaces", "config", "scripts"),
+        'test runner keys and test scripts ("jest", "babel", "mocha", "ava", "tap", "nyc", '
+        '"c8", "workspaces", "config", "scripts")',
     ),
     Section(
         "**/Cargo.toml",

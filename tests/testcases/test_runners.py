@@ -35,6 +35,14 @@ DOCUMENTED = {
     "npm": [".npmrc"],
     "yarn": [".yarnrc.yml", ".yarnrc", ".yarn/releases/yarn-4.5.0.cjs", ".yarn/plugins/p.cjs"],
     "pnpm": [".pnpmfile.cjs"],
+    "coverage": [
+        ".coveragerc",
+        ".nycrc",
+        ".nycrc.json",
+        ".c8rc.json",
+        "codecov.yml",
+        ".codecov.yml",
+    ],
     "vitest": [
         "vitest.config.ts",
         "vitest.config.mjs",
