@@ -224,6 +224,12 @@ from functools import lru_cache
 from gate import globs
 from gate.paths import folds
 from gate.testcases.sections import VIEWS, Unreadable, named_view, narrow_scripts
+from gate.testcases.vendored import (
+    GO_TEST_MODULES,
+    JS_TEST_PACKAGES,
+    PY_TEST_PACKAGES,
+    VENDOR_FOLDERS,
+)
 
 
 @dataclass(frozen=True)
@@ -238,49 +244,6 @@ class Runner:
     doc: str = ""
     nested: str = ""
 
-
-# Test runners and assertion libraries whose own code a repository may keep
-# in it: Go modules under `vendor/` (go test builds them from there), npm
-# packages in a committed `node_modules/`, and Python packages in a
-# committed virtual environment.  An edit there changes what every test
-# checks (an `assert.Equal` that always passes) without touching a test.
-VENDOR_FOLDERS = ("vendor", "node_modules", "site-packages")
-GO_TEST_MODULES = (
-    "github.com/stretchr/testify",
-    "github.com/onsi/ginkgo",
-    "github.com/onsi/gomega",
-    "gotest.tools",
-    "gopkg.in/check.v1",
-    "github.com/frankban/quicktest",
-    "github.com/go-quicktest/qt",
-    "github.com/matryer/is",
-    "github.com/smartystreets/goconvey",
-    "github.com/maxatome/go-testdeep",
-    "github.com/golang/mock",
-    "go.uber.org/mock",
-)
-JS_TEST_PACKAGES = (
-    ".bin",
-    "jest",
-    "jest-*",
-    "@jest",
-    "vitest",
-    "@vitest",
-    "mocha",
-    "chai",
-    "ava",
-    "tap",
-    "jasmine",
-    "jasmine-core",
-    "@playwright",
-    "playwright",
-    "cypress",
-    "karma",
-    "expect",
-    "uvu",
-    "tape",
-)
-PY_TEST_PACKAGES = ("_pytest", "pytest", "pytest_*", "pluggy", "xdist", "*.dist-info")
 
 RUNNERS: tuple[Runner, ...] = (
     Runner(

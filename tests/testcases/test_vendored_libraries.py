@@ -16,13 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate import globs
-from gate.testcases.runners import (
-    CONFIG_FILES,
-    GO_TEST_MODULES,
-    JS_TEST_PACKAGES,
-    config_matcher,
-    runners_for,
-)
+from gate.testcases.runners import CONFIG_FILES, config_matcher, runners_for
+from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift")
