@@ -109,7 +109,11 @@ The runners, what each reads here, and the source:
   chosen one names (a word of its command equal to a script's name, or a
   `run-s test:*` pattern), transitively; `"workspaces"` (which packages
   `npm test --workspaces` visits) and `"config"` (a script reads it as
-  `$npm_package_config_*`).  Whole `.npmrc` (docs.npmjs.com/cli/configuring-npm/npmrc):
+  `$npm_package_config_*`); and a test package (`vendored.JS_TEST_PACKAGES`)
+  that a dependency map takes from elsewhere than the registry (`file:`,
+  `link:`, `workspace:`, a git repository, a URL, an `npm:` alias), or that
+  `overrides`, `resolutions` or `pnpm.overrides` names: a copy the change
+  controls.  Whole `.npmrc` (docs.npmjs.com/cli/configuring-npm/npmrc):
   its `script-shell` runs every script, `npm test` included.
 * Coverage gates, which fail a run or a required check on coverage: the
   omit lists and `fail_under` of coverage.py (coverage.readthedocs.io,
@@ -153,8 +157,10 @@ The runners, what each reads here, and the source:
   test paths and code.  Sections: `go.mod` counts when added or removed (a
   new `go.mod` in a subfolder makes it a module of its own, which
   `go test ./...` from above no longer visits) and for its `ignore`
-  directives (Go 1.25: folders `./...` skips); other edits (requirements,
-  the go version) are dependency changes, out of this module's reach.
+  directives (Go 1.25: folders `./...` skips), and for a `replace` of a
+  test library (`vendored.GO_TEST_MODULES`: a copy the change controls);
+  other edits (requirements, the go version) are dependency changes, out
+  of this module's reach.
   Whole `go.work` (its `use` list decides the modules).  Out of reach:
   `GOFLAGS` (a `-run` or `-tags` in CI's environment).
 * Cargo (doc.rust-lang.org/cargo, "Cargo Targets", "Configuration"):

@@ -23,6 +23,7 @@ from typing import Any
 
 from gate.errors import GateError
 from gate.jsontext import loads
+from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
 from gate.text import lines
 
 # npm runs these on install, before any test; a chosen script's command may
@@ -124,9 +125,88 @@ def _json_object(text: str) -> dict[str, Any]:
 
 def _package_json_view(keys: tuple[str, ...], text: str) -> object:
     """package.json's runner keys; `narrow_scripts` then keeps, of
-    `scripts`, the ones either side chooses."""
+    `scripts`, the ones either side chooses.  Also each test package
+    (`gate.testcases.vendored.JS_TEST_PACKAGES`) that a dependency map or
+    an override takes from elsewhere than the registry (`_elsewhere`)."""
     data = _json_object(text)
-    return _keyed(data, keys)
+    picked = _keyed(data, keys) or {}
+    taken = _elsewhere(data)
+    if taken:
+        picked[ELSEWHERE] = taken
+    return picked or None
+
+
+# How package.json names where a dependency comes from, and the registry's
+# own forms: a version, a range of versions, or a dist-tag.
+ELSEWHERE = "test packages taken from elsewhere than the registry"
+_DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+_REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
+
+
+def _is_test_package(name: str) -> bool:
+    parts = name.split("/")
+    for package in JS_TEST_PACKAGES:
+        if package.startswith("@") and parts[0] == package:
+            return True  # a scope: @jest/core
+        if fnmatch.fnmatchcase(name, package):
+            return True
+    return False
+
+
+def _elsewhere(data: dict[str, Any]) -> dict[str, str]:
+    """Each test package that package.json takes from a file, a link, a
+    workspace, a git repository, a URL or another package (`npm:` aliases):
+    "MAP NAME" -> spec, for the dependency maps, and every key of
+    `overrides`, `resolutions` and `pnpm.overrides` (at any depth of an
+    override; a resolution's key is a path whose last package is meant)
+    whose package is a test package, whatever its value says."""
+    found: dict[str, str] = {}
+    for section in _DEPENDENCY_MAPS:
+        deps = data.get(section)
+        if isinstance(deps, dict):
+            for name, spec in deps.items():
+                if _is_test_package(name) and not (
+                    isinstance(spec, str) and _REGISTRY_SPEC.fullmatch(spec)
+                ):
+                    found[f"{section} {name}"] = json_text(spec)
+    pnpm = data.get("pnpm")
+    overrides = [("overrides", data.get("overrides")), ("resolutions", data.get("resolutions"))]
+    if isinstance(pnpm, dict):
+        overrides.append(("pnpm.overrides", pnpm.get("overrides")))
+    todo = [(where, value) for where, value in overrides if isinstance(value, dict)]
+    while todo:
+        where, table = todo.pop()
+        for key, value in table.items():
+            if any(_is_test_package(name) for name in _packages_in(key)):
+                found[f"{where} {key}"] = json_text(value)
+            if isinstance(value, dict):
+                todo.append((f"{where} {key}", value))
+    return found
+
+
+def _packages_in(key: str) -> list[str]:
+    """The package names an override's or a resolution's key names, each
+    without its version: `jest`, `jest@<29`, `**/jest`, `foo>jest`,
+    `@jest/core@^29`, `foo/@jest/core`."""
+    tokens = re.split(r"[/>]", key)
+    names: list[str] = []
+    i = 0
+    while i < len(tokens):
+        name = tokens[i]
+        if name.startswith("@") and i + 1 < len(tokens):
+            name, i = f"{name}/{tokens[i + 1]}", i + 2
+        else:
+            i += 1
+        at = name.find("@", 1)
+        names.append(name if at < 0 else name[:at])
+    return names
+
+
+def json_text(value: object) -> str:
+    """A JSON value as canonical text (for comparing two sides)."""
+    import json
+
+    return json.dumps(value, sort_keys=True)
 
 
 def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
@@ -320,22 +400,30 @@ _GO_COMMENT = re.compile(r"//.*")
 
 def _gomod_view(keys: tuple[str, ...], text: str) -> object:
     """Present (a tuple) with every line that may be an `ignore` directive or
-    inside an `ignore ( ... )` block, comments removed."""
+    inside an `ignore ( ... )` block, and every `replace` of a test library
+    (`gate.testcases.vendored.GO_TEST_MODULES`, alone or in a `replace (
+    ... )` block: a replacement by a folder of the repository or another
+    module is a bent copy of it), comments removed."""
     found: list[str] = []
-    in_block = False
+    block: str | None = None
     for raw in text.splitlines():
         line = _GO_COMMENT.sub("", raw).strip()
-        if in_block:
+        if block is not None:
             if line.startswith(")"):
-                in_block = False
-            elif line:
+                block = None
+            elif line and (block == "ignore" or _names_test_module(line)):
                 found.append(line)
             continue
-        if "ignore" in line:
+        opened = re.match(r"(ignore|replace)\s*\(", line)
+        if "ignore" in line or (line.startswith("replace") and _names_test_module(line)):
             found.append(line)
-            if re.match(r"ignore\s*\(", line) and not line.rstrip().endswith(")"):
-                in_block = True
+        if opened is not None and not line.rstrip().endswith(")"):
+            block = opened[1]
     return tuple(found)
+
+
+def _names_test_module(line: str) -> bool:
+    return any(module in line for module in GO_TEST_MODULES)
 
 
 # Names through which a module can define `load_tests` without spelling it.

@@ -5,6 +5,7 @@ vendored package is not."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate import globs
-from gate.testcases.runners import CONFIG_FILES, config_matcher, runners_for
+from gate.testcases.runners import CONFIG_FILES, config_matcher, runners_for, section_change
 from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
 from tests.rulecase import Files, RuleCase
 
@@ -199,3 +200,110 @@ def test_what_runs_as_the_package_manager_is_runner_configuration(
     base = {"package.json": '{"scripts": {"test": "jest"}}\n'}
     CASE.fails(Files(base=base, head={**base, path: text}), reported=[path])
     CASE.fails(Files(base={**base, path: text}, head={**base, path: text + "\n"}), reported=[path])
+
+
+GO_MOD_BASE = "module m\n\ngo 1.19\n\nrequire github.com/stretchr/testify v1.0.0\n"
+REPLACE_TARGETS = st.sampled_from(
+    ["./third_party/testify", "../testify", "github.com/evil/testify v1.0.0"]
+)
+
+
+@given(st.sampled_from(GO_TEST_MODULES), REPLACE_TARGETS, st.booleans())
+def test_a_go_mod_replace_of_a_test_library_counts(module: str, target: str, block: bool) -> None:
+    """A `replace` points a test library at a copy the change controls (a
+    folder of the repository, a fork): the vendored copy by another road."""
+    line = f"{module} => {target}"
+    head = GO_MOD_BASE + (f"\nreplace (\n\t{line}\n)\n" if block else f"\nreplace {line}\n")
+    assert section_change("go.mod", GO_MOD_BASE, head) == "changed"
+    other = GO_MOD_BASE + f"\nreplace github.com/pkg/errors => {target}\n"
+    assert section_change("go.mod", GO_MOD_BASE, other) is None
+    bumped = GO_MOD_BASE.replace("v1.0.0", "v1.9.0")
+    assert section_change("go.mod", GO_MOD_BASE, bumped) is None
+
+
+REGISTRY = st.sampled_from(["^29.7.0", "~1.2", "1.x", ">=1 <2", "latest", "next", "*", "29.7.0"])
+ELSEWHERE = st.sampled_from(
+    [
+        "file:./tools/jest",
+        "link:../jest",
+        "workspace:*",
+        "portal:./x",
+        "github:someone/jest",
+        "someone/jest",
+        "git+https://example.invalid/jest.git",
+        "https://example.invalid/jest-1.0.0.tgz",
+        "npm:quiet-jest@1.0.0",
+    ]
+)
+MAPS = st.sampled_from(["dependencies", "devDependencies", "optionalDependencies"])
+TEST_PACKAGES = st.sampled_from(["jest", "jest-circus", "@jest/core", "vitest", "mocha", "chai"])
+
+
+@given(MAPS, TEST_PACKAGES, REGISTRY, ELSEWHERE)
+def test_a_test_package_taken_from_elsewhere_than_the_registry_counts(
+    where: str, name: str, version: str, source: str
+) -> None:
+    def render(spec: str) -> str:
+        return json.dumps({"name": "app", where: {name: spec, "lodash": "^4.17.21"}})
+
+    assert section_change("package.json", render(version), render(source)) == "added"
+    assert section_change("package.json", render(source), render(version)) == "removed"
+    # a version bump from the registry is a dependency change
+    assert section_change("package.json", render(version), render("^30.0.0")) is None
+    # another package from a file is not a test library
+    other = json.dumps({"name": "app", where: {name: version, "lodash": source}})
+    assert section_change("package.json", render(version), other) is None
+
+
+@given(
+    st.sampled_from(
+        [
+            ("overrides", {"jest": "1.0.0"}),
+            ("overrides", {"some-tool": {"vitest": "file:./v"}}),
+            ("resolutions", {"**/jest-circus": "portal:./x"}),
+            ("resolutions", {"@jest/core@^29": "1.0.0"}),
+        ]
+    )
+)
+def test_an_override_of_a_test_package_counts(override: tuple[str, dict[str, object]]) -> None:
+    key, table = override
+    base = json.dumps({"name": "app", "devDependencies": {"jest": "^29.7.0"}})
+    head = json.dumps({"name": "app", "devDependencies": {"jest": "^29.7.0"}, key: table})
+    assert section_change("package.json", base, head) == "added"
+    pnpm = json.dumps(
+        {"name": "app", "devDependencies": {"jest": "^29.7.0"}, "pnpm": {"overrides": table}}
+    )
+    assert section_change("package.json", base, pnpm) == "added"
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go (the CI installs golang-go)")
+def test_a_replaced_testify_turns_a_red_test_green_under_go_test(tmp_path: Path) -> None:
+    """The oracle for `replace`: `go test` builds the replacement."""
+    fake = tmp_path / "third_party" / "testify"
+    (fake / "assert").mkdir(parents=True)
+    (fake / "go.mod").write_text("module github.com/stretchr/testify\n\ngo 1.19\n")
+    (fake / "assert" / "assertions.go").write_text(LIBRARY, encoding="utf-8")
+    replaced = GO_MOD + "\nreplace github.com/stretchr/testify => ./third_party/testify\n"
+    (tmp_path / "go.mod").write_text(replaced, encoding="utf-8")
+    (tmp_path / "m_test.go").write_text(TEST, encoding="utf-8")
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
+    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
+    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
+
+    def go_test() -> str:
+        done = subprocess.run(
+            ["go", "test", "-count=1", "."],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+            env=env,
+        )
+        found = re.search(r"^(ok|FAIL)\s+m\b", done.stdout, re.M)
+        assert found is not None, done.stdout + done.stderr
+        return found[1]
+
+    assert go_test() == "FAIL"
+    (fake / "assert" / "assertions.go").write_text(BENT, encoding="utf-8")
+    assert go_test() == "ok"
