@@ -76,15 +76,19 @@ The runners, what each reads here, and the source:
   conventional name of `setupFiles`; Babel's configuration
   (`babel.config.*`, `.babelrc`, `.babelrc.*`), which babel-jest applies to
   every test file by default (jestjs.io/docs/getting-started, "Using
-  Babel"): a plugin can rewrite a test to nothing.  Sections:
-  `package.json` `"jest"` and `"babel"`.
+  Babel"): a plugin can rewrite a test to nothing; and every file under a
+  `__mocks__/` folder (jestjs.io/docs/manual-mocks): a mock of a package
+  from node_modules there is used by every test that imports the package,
+  with no `jest.mock` call.  Sections: `package.json` `"jest"` and
+  `"babel"`.
   Out of reach: `--config`, `--testPathIgnorePatterns` on a command line
   (the scripts are read, a CI file is not), a setup file under another name.
 * Vitest (vitest.dev/config, vitest.dev/guide/projects): whole
   `vitest.config.*`, `vite.config.*` (read when there is no vitest.config),
   `vitest.*.config.*` and `vite.*.config.*` (project configs a `projects`
   glob picks), `vitest.workspace.*` and `vitest.projects.*`;
-  `vitest.setup.*`, the conventional name of `setupFiles`.  `vite.config.*`
+  `vitest.setup.*`, the conventional name of `setupFiles`; `__mocks__/`,
+  whose files a `vi.mock` without a factory takes (vitest.dev/guide/mocking).  `vite.config.*`
   is whole-file on purpose: its `test` block can be computed from anything
   the file defines or imports (a variable, a spread, a function of the
   mode), so comparing the `test:` property's own text would let a change
@@ -298,9 +302,10 @@ RUNNERS: tuple[Runner, ...] = (
             "**/babel.config.*",
             "**/.babelrc",
             "**/.babelrc.*",
+            "**/__mocks__/",
         ),
         sections=("**/package.json",),
-        doc="https://jestjs.io/docs/configuration",
+        doc="https://jestjs.io/docs/configuration and https://jestjs.io/docs/manual-mocks",
         nested="per package: the folder's jest.config.* or package.json",
     ),
     Runner(
@@ -313,8 +318,10 @@ RUNNERS: tuple[Runner, ...] = (
             "**/vitest.workspace.*",
             "**/vitest.projects.*",
             "**/vitest.setup.*",
+            "**/__mocks__/",
         ),
-        doc="https://vitest.dev/config/ and https://vitest.dev/guide/projects",
+        doc="https://vitest.dev/config/, https://vitest.dev/guide/projects and "
+        "https://vitest.dev/guide/mocking/modules",
         nested="per package and per project",
     ),
     Runner(

@@ -307,3 +307,17 @@ def test_a_replaced_testify_turns_a_red_test_green_under_go_test(tmp_path: Path)
     assert go_test() == "FAIL"
     (fake / "assert" / "assertions.go").write_text(BENT, encoding="utf-8")
     assert go_test() == "ok"
+
+
+@settings(max_examples=20)
+@given(_below, st.sampled_from(["axios.js", "lodash/index.js", "@scope/pkg.ts", "fs.cjs"]))
+def test_a_manual_mock_is_runner_configuration(above: str, leaf: str) -> None:
+    """Jest uses a `__mocks__/` file for a package from node_modules in every
+    test that imports it, with no `jest.mock` call (jestjs.io, "Manual
+    mocks"): a new, edited or deleted one is drift, at any depth."""
+    path = f"{above}__mocks__/{leaf}"
+    assert "jest" in runners_for(path), path
+    base = {"package.json": '{"scripts": {"test": "jest"}}\n'}
+    text = "module.exports = {get: () => Promise.resolve({data: 1})}\n"
+    CASE.fails(Files(base=base, head={**base, path: text}), reported=[path])
+    CASE.fails(Files(base={**base, path: text}, head=base), reported=[path])
