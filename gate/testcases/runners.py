@@ -190,31 +190,18 @@ The runners, what each reads here, and the source:
   `<profiles>` (whole).  Out of reach: a parent POM from a repository, and
   `-D` flags in CI files.
 
-* Vendored test libraries: whole folders of a test runner's or assertion
-  library's own code kept in the repository, at any depth.  Go modules
-  under `vendor/`, which `go test` builds from there once
-  `vendor/modules.txt` exists (go.dev/ref/mod, "Vendoring"):
-  `vendor/github.com/stretchr/testify`, `vendor/github.com/onsi/ginkgo`,
-  `vendor/github.com/onsi/gomega`, `vendor/gotest.tools`,
-  `vendor/gopkg.in/check.v1`, `vendor/github.com/frankban/quicktest`,
-  `vendor/github.com/go-quicktest/qt`, `vendor/github.com/matryer/is`,
-  `vendor/github.com/smartystreets/goconvey`,
-  `vendor/github.com/maxatome/go-testdeep`, `vendor/github.com/golang/mock`,
-  `vendor/go.uber.org/mock`.  npm packages in a committed `node_modules/`:
-  `node_modules/jest`, `node_modules/jest-*`, `node_modules/@jest`,
-  `node_modules/vitest`, `node_modules/@vitest`, `node_modules/mocha`,
-  `node_modules/chai`, `node_modules/ava`, `node_modules/tap`,
-  `node_modules/jasmine`, `node_modules/jasmine-core`,
-  `node_modules/playwright`, `node_modules/@playwright`,
-  `node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
-  `node_modules/uvu`, `node_modules/tape`, and `node_modules/.bin` (the
-  commands `npm test` runs).  A committed virtual environment's
-  `site-packages/_pytest`, `site-packages/pytest`, `site-packages/pytest_*`
-  (plugins), `site-packages/pluggy`, `site-packages/xdist`, and every
-  `site-packages/*.dist-info` (its `entry_points.txt` declares the plugins
-  pytest loads).  An edit there changes what every test checks (an
-  `assert.Equal` that always passes); a new vendored copy is drift too, as
-  a new configuration file is.
+* Vendored test libraries (`gate.testcases.vendored`, whose docstring
+  lists them): a test runner's or assertion library's own code kept in
+  the repository, under `vendor/`, a committed `node_modules/` or a
+  committed virtual environment's `site-packages/`, whole at any depth.
+* pip (pip.pypa.io, "Requirements File Format"; PEP 508): where a test
+  tool is installed from (`gate.testcases.elsewhere`): sections of
+  `requirements*.txt`, `*-requirements.txt` and `requirements/*.txt` (an
+  index or find-links option, an included file, a local or editable
+  install other than the project, a direct reference to a test tool) and
+  of `pyproject.toml` (a direct reference, a uv source or a Poetry path,
+  git or URL table for a test tool); and the same for package.json's test
+  packages and go.mod's test modules, above.
 
 Not covered (honestly): Gradle (`test {}` in `build.gradle` is code; a
 whole-file rule would fire on every dependency bump), .NET (`.runsettings`,
@@ -233,7 +220,8 @@ from functools import lru_cache
 
 from gate import globs
 from gate.paths import folds
-from gate.testcases.sections import VIEWS, Unreadable, named_view, narrow_scripts
+from gate.testcases.sections import VIEWS, named_view, narrow_scripts
+from gate.testcases.structured import Unreadable
 from gate.testcases.vendored import (
     GO_TEST_MODULES,
     JS_TEST_PACKAGES,
@@ -254,6 +242,9 @@ class Runner:
     doc: str = ""
     nested: str = ""
 
+
+# pip's requirements files, by their conventional names.
+REQUIREMENTS_FILES = ("**/requirements*.txt", "**/*-requirements.txt", "**/requirements/*.txt")
 
 RUNNERS: tuple[Runner, ...] = (
     Runner(
@@ -353,6 +344,12 @@ RUNNERS: tuple[Runner, ...] = (
         files=("**/.npmrc",),
         sections=("**/package.json",),
         doc="https://docs.npmjs.com/cli/using-npm/scripts",
+    ),
+    Runner(
+        "pip (where the test tools come from)",
+        sections=("**/pyproject.toml", *REQUIREMENTS_FILES),
+        doc="https://pip.pypa.io/en/stable/reference/requirements-file-format/ and "
+        "https://packaging.python.org/en/latest/specifications/dependency-specifiers/",
     ),
     Runner(
         "coverage.py",
@@ -514,6 +511,7 @@ class Section:
 # repository's own): such a plugin can deselect or skip any test.  Where a
 # pyproject.toml declares entry points (PEP 621, Poetry, old Flit).
 PLUGIN_GROUP = "pytest11"
+
 ENTRY_POINT_TABLES = ("project.entry-points", "tool.poetry.plugins", "tool.flit.entrypoints")
 
 _DENO_KEYS = ("test", "exclude", "tasks", "workspace")
@@ -522,7 +520,7 @@ _DENO_WHAT = '"test", "exclude", "tasks" and "workspace"'
 SECTION_FILES: tuple[Section, ...] = (
     Section(
         "**/pyproject.toml",
-        "toml",
+        "pyproject",
         (
             "tool.pytest",
             "tool.tox",
@@ -531,6 +529,10 @@ SECTION_FILES: tuple[Section, ...] = (
             *(f"{table}.{PLUGIN_GROUP}" for table in ENTRY_POINT_TABLES),
         ),
         "pytest, tox, hatch and coverage sections and pytest plugins (pytest11 entry points)",
+    ),
+    *(
+        Section(glob, "requirements", (), "where the test tools are installed from")
+        for glob in REQUIREMENTS_FILES
     ),
     Section(
         "**/setup.cfg",

@@ -1,29 +1,31 @@
 """How the runner part of a section file (`gate.testcases.runners`'
 `SECTION_FILES`) is read, one reader a format, each from a side's text to
 a comparable value, None when the part is absent, raising `Unreadable`
-when the text cannot be read (`VIEWS`): TOML and JSON parsed with the
-section's keys picked (reformatting that keeps the values is no change),
-JSONC as Deno reads it, INI sections line by line (under the gate's notion
-of a line and Python's), a POM's test properties, dependencies, plugins,
-folders, modules and profiles, a go.mod's `ignore` directives, and an
+(`gate.testcases.structured`) when the text cannot be read (`VIEWS`):
+TOML and JSON parsed with the section's keys picked (reformatting that
+keeps the values is no change), JSONC as Deno reads it, INI sections line
+by line (under the gate's notion of a line and Python's), a POM's test
+properties, dependencies, plugins, folders, modules and profiles, a
+go.mod's `ignore` directives and `replace`s of a test library, an
 `__init__.py` whole once it can define `load_tests` (`named_view` outside
-the test paths: once it spells the name), and a `setup.py` whole once it
-spells its entry points.  package.json's `scripts` are
-narrowed to the scripts either side chooses (`narrow_scripts`)."""
+the test paths: once it spells the name), a `setup.py` whole once it
+spells its entry points, and in package.json, pyproject.toml and pip's
+requirements files the test tools taken from elsewhere than the registry
+(`gate.testcases.elsewhere`).  package.json's `scripts` are narrowed to
+the scripts either side chooses (`narrow_scripts`)."""
 
 from __future__ import annotations
 
 import ast
 import fnmatch
 import re
-import sys
 import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from gate.errors import GateError
-from gate.jsontext import loads
-from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
+from gate.testcases.elsewhere import ELSEWHERE, js_elsewhere, py_elsewhere, requirements_lines
+from gate.testcases.structured import Unreadable, json_object, keyed, toml
+from gate.testcases.vendored import GO_TEST_MODULES
 from gate.text import lines
 
 # npm runs these on install, before any test; a chosen script's command may
@@ -39,51 +41,22 @@ _LIFECYCLE = (
 )
 
 
-class Unreadable(Exception):
-    """A side's text cannot be read; the message follows "the base
-    version" or "the head version" (`is not valid TOML (...)`)."""
-
-
-def _toml(text: str) -> dict[str, Any]:
-    """`text` parsed as TOML by the parser pytest itself uses: the standard
-    library's on Python 3.11+, else `tomli` (a dependency of the gate on
-    Python 3.10)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:  # an install that skipped the gate's dependencies
-            raise Unreadable(
-                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
-                "of the gate on Python 3.10 (pip install tomli)"
-            ) from None
-    try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
-        raise Unreadable(f"is not valid TOML ({exc})") from None
-    return data
-
-
-_ABSENT = object()
-
-
-def _lookup(data: Any, dotted: str) -> Any:
-    node = data
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _ABSENT
-        node = node[part]
-    return node
-
-
-def _keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
-    found = {k: v for k in keys if (v := _lookup(data, k)) is not _ABSENT}
-    return found or None
+__all__ = ["VIEWS", "named_view", "narrow_scripts"]
 
 
 def _toml_view(keys: tuple[str, ...], text: str) -> object:
-    return _keyed(_toml(text), keys)
+    return keyed(toml(text), keys)
+
+
+def _pyproject_view(keys: tuple[str, ...], text: str) -> object:
+    """pyproject.toml's runner tables, and each test distribution it takes
+    from elsewhere than an index (`_py_elsewhere`)."""
+    data = toml(text)
+    picked = keyed(data, keys) or {}
+    taken = py_elsewhere(data)
+    if taken:
+        picked[ELSEWHERE] = taken
+    return picked or None
 
 
 _WORD = re.compile(r"[^\s;&|()<>'\"`=,]+")
@@ -113,100 +86,17 @@ def _chosen_scripts(scripts: dict[str, Any]) -> set[str]:
     return chosen
 
 
-def _json_object(text: str) -> dict[str, Any]:
-    try:
-        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
-    except GateError as exc:
-        raise Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
-    if not isinstance(data, dict):
-        raise Unreadable("is not a JSON object")
-    return data
-
-
 def _package_json_view(keys: tuple[str, ...], text: str) -> object:
     """package.json's runner keys; `narrow_scripts` then keeps, of
     `scripts`, the ones either side chooses.  Also each test package
     (`gate.testcases.vendored.JS_TEST_PACKAGES`) that a dependency map or
     an override takes from elsewhere than the registry (`_elsewhere`)."""
-    data = _json_object(text)
-    picked = _keyed(data, keys) or {}
-    taken = _elsewhere(data)
+    data = json_object(text)
+    picked = keyed(data, keys) or {}
+    taken = js_elsewhere(data)
     if taken:
         picked[ELSEWHERE] = taken
     return picked or None
-
-
-# How package.json names where a dependency comes from, and the registry's
-# own forms: a version, a range of versions, or a dist-tag.
-ELSEWHERE = "test packages taken from elsewhere than the registry"
-_DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
-_REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
-
-
-def _is_test_package(name: str) -> bool:
-    parts = name.split("/")
-    for package in JS_TEST_PACKAGES:
-        if package.startswith("@") and parts[0] == package:
-            return True  # a scope: @jest/core
-        if fnmatch.fnmatchcase(name, package):
-            return True
-    return False
-
-
-def _elsewhere(data: dict[str, Any]) -> dict[str, str]:
-    """Each test package that package.json takes from a file, a link, a
-    workspace, a git repository, a URL or another package (`npm:` aliases):
-    "MAP NAME" -> spec, for the dependency maps, and every key of
-    `overrides`, `resolutions` and `pnpm.overrides` (at any depth of an
-    override; a resolution's key is a path whose last package is meant)
-    whose package is a test package, whatever its value says."""
-    found: dict[str, str] = {}
-    for section in _DEPENDENCY_MAPS:
-        deps = data.get(section)
-        if isinstance(deps, dict):
-            for name, spec in deps.items():
-                if _is_test_package(name) and not (
-                    isinstance(spec, str) and _REGISTRY_SPEC.fullmatch(spec)
-                ):
-                    found[f"{section} {name}"] = json_text(spec)
-    pnpm = data.get("pnpm")
-    overrides = [("overrides", data.get("overrides")), ("resolutions", data.get("resolutions"))]
-    if isinstance(pnpm, dict):
-        overrides.append(("pnpm.overrides", pnpm.get("overrides")))
-    todo = [(where, value) for where, value in overrides if isinstance(value, dict)]
-    while todo:
-        where, table = todo.pop()
-        for key, value in table.items():
-            if any(_is_test_package(name) for name in _packages_in(key)):
-                found[f"{where} {key}"] = json_text(value)
-            if isinstance(value, dict):
-                todo.append((f"{where} {key}", value))
-    return found
-
-
-def _packages_in(key: str) -> list[str]:
-    """The package names an override's or a resolution's key names, each
-    without its version: `jest`, `jest@<29`, `**/jest`, `foo>jest`,
-    `@jest/core@^29`, `foo/@jest/core`."""
-    tokens = re.split(r"[/>]", key)
-    names: list[str] = []
-    i = 0
-    while i < len(tokens):
-        name = tokens[i]
-        if name.startswith("@") and i + 1 < len(tokens):
-            name, i = f"{name}/{tokens[i + 1]}", i + 2
-        else:
-            i += 1
-        at = name.find("@", 1)
-        names.append(name if at < 0 else name[:at])
-    return names
-
-
-def json_text(value: object) -> str:
-    """A JSON value as canonical text (for comparing two sides)."""
-    import json
-
-    return json.dumps(value, sort_keys=True)
 
 
 def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
@@ -262,7 +152,7 @@ def _jsonc_to_json(text: str) -> str:
 
 
 def _jsonc_view(keys: tuple[str, ...], text: str) -> object:
-    return _keyed(_json_object(_jsonc_to_json(text)), keys)
+    return keyed(json_object(_jsonc_to_json(text)), keys)
 
 
 def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
@@ -493,6 +383,8 @@ def _setup_view(keys: tuple[str, ...], text: str) -> object:
 
 VIEWS: dict[str, Callable[[tuple[str, ...], str], object]] = {
     "toml": _toml_view,
+    "pyproject": _pyproject_view,
+    "requirements": lambda keys, text: requirements_lines(text),
     "json": _package_json_view,
     "jsonc": _jsonc_view,
     "pom": _pom_view,

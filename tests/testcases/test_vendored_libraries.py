@@ -321,3 +321,92 @@ def test_a_manual_mock_is_runner_configuration(above: str, leaf: str) -> None:
     text = "module.exports = {get: () => Promise.resolve({data: 1})}\n"
     CASE.fails(Files(base=base, head={**base, path: text}), reported=[path])
     CASE.fails(Files(base={**base, path: text}, head=base), reported=[path])
+
+
+PY_TOOLS = st.sampled_from(
+    ["pytest", "pytest-xdist", "Pytest_Cov", "pluggy", "coverage", "hypothesis"]
+)
+PY_SOURCES = st.sampled_from(
+    ["file:///tmp/fake", "https://example.invalid/p.tar.gz", "git+https://example.invalid/p.git"]
+)
+PY_TABLES = st.sampled_from(
+    [
+        '[project]\nname = "app"\ndependencies = [{req}]\n',
+        '[project]\nname = "app"\n[project.optional-dependencies]\ntest = [{req}]\n',
+        "[dependency-groups]\ndev = [{req}]\n",
+    ]
+)
+
+
+@given(PY_TABLES, PY_TOOLS, PY_SOURCES)
+def test_a_python_test_tool_by_direct_reference_counts(table: str, tool: str, source: str) -> None:
+    """PEP 508's `name @ URL` installs that copy instead of the index's."""
+    base = table.format(req=f'"{tool}>=1"')
+    head = table.format(req=f'"{tool} @ {source}"')
+    assert section_change("pyproject.toml", base, head) == "added"
+    bumped = table.format(req=f'"{tool}>=2"')
+    assert section_change("pyproject.toml", base, bumped) is None
+    other = table.format(req=f'"requests @ {source}"')
+    assert section_change("pyproject.toml", base, other) is None
+
+
+@given(PY_TOOLS)
+def test_a_uv_source_or_a_poetry_table_for_a_test_tool_counts(tool: str) -> None:
+    base = '[project]\nname = "app"\n'
+    uv = base + f'[tool.uv.sources]\n{tool} = {{ path = "./fake" }}\n'
+    assert section_change("pyproject.toml", base, uv) == "added"
+    other = base + '[tool.uv.sources]\nrequests = { path = "./r" }\n'
+    assert section_change("pyproject.toml", base, other) is None
+    poetry = f'[tool.poetry.group.dev.dependencies]\n{tool} = "^8"\n'
+    forked = f'[tool.poetry.group.dev.dependencies]\n{tool} = {{ git = "https://x.invalid/p" }}\n'
+    assert section_change("pyproject.toml", poetry, forked) == "added"
+
+
+REQUIREMENTS = "pytest>=8\nrequests==2.31.0\n"
+
+
+@given(
+    st.sampled_from(
+        [
+            "requirements.txt",
+            "requirements-dev.txt",
+            "test-requirements.txt",
+            "requirements/test.txt",
+        ]
+    ),
+    st.sampled_from(
+        [
+            "pytest @ https://example.invalid/pytest-8.0.tar.gz",
+            "git+https://example.invalid/pytest.git#egg=pytest",
+            "https://example.invalid/pytest_xdist-3.0.0-py3-none-any.whl",
+            "-e ./third_party/pytest",
+            "./vendor/pluggy",
+            "--extra-index-url https://example.invalid/simple",
+            "-i https://example.invalid/simple",
+            "-r more.txt",
+            "-c constraints.txt",
+        ]
+    ),
+)
+def test_a_requirements_line_that_takes_a_test_tool_from_elsewhere_counts(
+    path: str, line: str
+) -> None:
+    head = f"{line}\n{REQUIREMENTS}"
+    assert section_change(path, REQUIREMENTS, head) == "changed", (path, line)
+
+
+@given(
+    st.sampled_from(
+        [
+            "pytest>=9",
+            "requests==2.32.0",
+            "-e .",
+            ".[test]",
+            "-e .[dev]",
+            "git+https://example.invalid/requests.git",
+            "# pytest @ https://example.invalid/commented-out",
+        ]
+    )
+)
+def test_other_requirements_lines_change_freely(line: str) -> None:
+    assert section_change("requirements.txt", REQUIREMENTS, f"{line}\n{REQUIREMENTS}") is None
