@@ -52,11 +52,16 @@ def _pyproject_view(keys: tuple[str, ...], text: str) -> object:
     """pyproject.toml's runner tables, and each test distribution it takes
     from elsewhere than an index (`_py_elsewhere`)."""
     data = toml(text)
-    picked = keyed(data, keys) or {}
-    taken = py_elsewhere(data)
+    return _with_elsewhere(keyed(data, keys), py_elsewhere(data))
+
+
+def _with_elsewhere(picked: dict[str, Any] | None, taken: dict[str, str]) -> object:
+    """A view's picked keys, and under `ELSEWHERE` the test tools it takes
+    from elsewhere (when any); None when there is neither."""
+    view = dict(picked or {})
     if taken:
-        picked[ELSEWHERE] = taken
-    return picked or None
+        view[ELSEWHERE] = taken
+    return view or None
 
 
 _WORD = re.compile(r"[^\s;&|()<>'\"`=,]+")
@@ -92,11 +97,7 @@ def _package_json_view(keys: tuple[str, ...], text: str) -> object:
     (`gate.testcases.vendored.JS_TEST_PACKAGES`) that a dependency map or
     an override takes from elsewhere than the registry (`_elsewhere`)."""
     data = json_object(text)
-    picked = keyed(data, keys) or {}
-    taken = js_elsewhere(data)
-    if taken:
-        picked[ELSEWHERE] = taken
-    return picked or None
+    return _with_elsewhere(keyed(data, keys), js_elsewhere(data))
 
 
 def _strings_and_rest(text: str) -> list[tuple[bool, str]]:

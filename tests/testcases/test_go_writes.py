@@ -5,10 +5,8 @@ undoes its store when it ends, is a new test."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from hypothesis import strategies as st
 
 from gate.testcases import CASE, COLLECTION, compare, reaching
 from gate.testcases.go import units
+from tests.real_go import run_go_test
 
 # What the package under test declares (p.go), read by the existing test.
 PACKAGE = """package p
@@ -268,20 +267,8 @@ def test_each_store_turns_a_later_red_test_green_and_each_restore_does_not_under
         test = HEADER + EXISTING if not body else _files(body)[1]
         (folder / "p_test.go").write_text(test, encoding="utf-8")
         expected[f"m/p{i}"] = passes
-    env = {k: v for k, v in os.environ.items() if k != "GMODE"}
-    env = {**env, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
-    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
-    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
-    done = subprocess.run(
-        ["go", "test", "-count=1", "./..."],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-        env=env,
-    )
-    got = {m[1]: m[0] == "ok" for m in re.findall(r"^(ok|FAIL)\s+(m/p\d+)", done.stdout, re.M)}
-    assert set(got) == set(expected), done.stdout + done.stderr
+    output = run_go_test(tmp_path)
+    got = {m[1]: m[0] == "ok" for m in re.findall(r"^(ok|FAIL)\s+(m/p\d+)", output, re.M)}
+    assert set(got) == set(expected), output
     wrong = [(bodies[int(p[3:])][0], passes) for p, passes in expected.items() if got[p] != passes]
     assert not wrong, wrong

@@ -6,15 +6,13 @@ test without a test file changing.  `test_drift` judges the declaration in
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.testcases.runners import ENTRY_POINT_TABLES, PLUGIN_GROUP, section_change
+from tests.real_pytest import run_pytest
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift")
@@ -23,21 +21,6 @@ PLUGIN = """\
 def pytest_collection_modifyitems(items):
     items.clear()
 """
-
-
-def _pytest(folder: Path, path: list[Path]) -> str:
-    """pytest's last line on `folder`, with `path` on PYTHONPATH."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=120,
-    )
-    return (done.stdout.strip().splitlines() or [""])[-1]
 
 
 def test_a_declared_plugin_switches_off_a_red_test(tmp_path: Path) -> None:
@@ -50,12 +33,12 @@ def test_a_declared_plugin_switches_off_a_red_test(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
     (site / "quiet_plugin.py").write_text(PLUGIN)
-    assert "1 failed" in _pytest(tests, [site])
+    assert "1 failed" in run_pytest(tests, [site])
     info = site / "app-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: app\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(f"[{PLUGIN_GROUP}]\nquiet = quiet_plugin\n")
-    ran = _pytest(tests, [site])
+    ran = run_pytest(tests, [site])
     assert "failed" not in ran and "no tests ran" in ran, ran
 
 

@@ -6,10 +6,8 @@ vendored package is not."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from hypothesis import strategies as st
 from gate import globs
 from gate.testcases.runners import CONFIG_FILES, config_matcher, runners_for, section_change
 from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
+from tests.real_go import run_go_test
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift")
@@ -110,6 +109,14 @@ func TestRed(t *testing.T) { assert.Equal(t, 1, 2) }
 """
 
 
+def _verdict(output: str) -> str:
+    """`ok` or `FAIL` for the module `m`: a failure must be the red test's own."""
+    found = re.search(r"^(ok|FAIL)\s+m\b", output, re.M)
+    assert found is not None, output
+    assert found[1] == "ok" or "not equal: 1 != 2" in output, output
+    return found[1]
+
+
 @pytest.mark.skipif(shutil.which("go") is None, reason="needs go (the CI installs golang-go)")
 def test_an_edit_to_vendored_testify_turns_a_red_test_green_under_go_test(tmp_path: Path) -> None:
     """What the rule refuses is real: `go test` builds the vendored copy, so
@@ -120,24 +127,9 @@ def test_an_edit_to_vendored_testify_turns_a_red_test_green_under_go_test(tmp_pa
     (tmp_path / "vendor" / "modules.txt").write_text(MODULES_TXT, encoding="utf-8")
     library = tmp_path / ASSERT
     library.parent.mkdir(parents=True)
-    env = {**os.environ, "GOFLAGS": "-mod=vendor", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
-    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
-    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
 
     def go_test() -> str:
-        done = subprocess.run(
-            ["go", "test", "-count=1", "./..."],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=600,
-            env=env,
-        )
-        found = re.search(r"^(ok|FAIL)\s+m\b", done.stdout, re.M)
-        assert found is not None, done.stdout + done.stderr
-        assert found[1] == "ok" or "not equal: 1 != 2" in done.stdout, done.stdout
-        return found[1]
+        return _verdict(run_go_test(tmp_path, vendor=True))
 
     library.write_text(LIBRARY, encoding="utf-8")
     assert go_test() == "FAIL"  # the test's own failure: "not equal: 1 != 2"
@@ -286,23 +278,9 @@ def test_a_replaced_testify_turns_a_red_test_green_under_go_test(tmp_path: Path)
     replaced = GO_MOD + "\nreplace github.com/stretchr/testify => ./third_party/testify\n"
     (tmp_path / "go.mod").write_text(replaced, encoding="utf-8")
     (tmp_path / "m_test.go").write_text(TEST, encoding="utf-8")
-    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local"}
-    env.setdefault("GOCACHE", str(tmp_path.parent / "go-cache"))
-    env.setdefault("GOPATH", str(tmp_path.parent / "go-path"))
 
     def go_test() -> str:
-        done = subprocess.run(
-            ["go", "test", "-count=1", "."],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=600,
-            env=env,
-        )
-        found = re.search(r"^(ok|FAIL)\s+m\b", done.stdout, re.M)
-        assert found is not None, done.stdout + done.stderr
-        return found[1]
+        return _verdict(run_go_test(tmp_path, "."))
 
     assert go_test() == "FAIL"
     (fake / "assert" / "assertions.go").write_text(BENT, encoding="utf-8")
