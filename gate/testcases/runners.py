@@ -224,6 +224,7 @@ from gate.testcases.sections import VIEWS, named_view, narrow_scripts
 from gate.testcases.structured import Unreadable
 from gate.testcases.vendored import (
     GO_TEST_MODULES,
+    JS_TEST_COMMANDS,
     JS_TEST_PACKAGES,
     PY_TEST_PACKAGES,
     VENDOR_FOLDERS,
@@ -452,6 +453,7 @@ RUNNERS: tuple[Runner, ...] = (
         files=(
             *(f"**/vendor/{module}/" for module in GO_TEST_MODULES),
             *(f"**/node_modules/{package}/" for package in JS_TEST_PACKAGES),
+            *(f"**/node_modules/.bin/{command}*" for command in JS_TEST_COMMANDS),
             *(f"**/site-packages/{package}/" for package in PY_TEST_PACKAGES),
         ),
         doc="https://go.dev/ref/mod#vendoring and "

@@ -21,10 +21,14 @@ The places, at any depth.  Go modules under `vendor/`:
 `node_modules/jasmine`, `node_modules/jasmine-core`,
 `node_modules/playwright`, `node_modules/@playwright`,
 `node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
-`node_modules/uvu`, `node_modules/tape`, and `node_modules/.bin` (the
-commands `npm test` runs).  A committed virtual environment's
-`site-packages/_pytest`, `site-packages/pytest`, `site-packages/pytest_*`
-(plugins), `site-packages/pluggy`, `site-packages/xdist`, and every
+`node_modules/uvu`, `node_modules/tape`, and in `node_modules/.bin` the
+commands `npm test` runs: `node_modules/.bin/jest`, `.bin/vitest`,
+`.bin/mocha`, `.bin/_mocha`, `.bin/ava`, `.bin/tap`, `.bin/jasmine`,
+`.bin/playwright`, `.bin/cypress`, `.bin/karma`, `.bin/uvu`, `.bin/tape`,
+`.bin/nyc`, `.bin/c8` (each with any suffix: npm's `.cmd` and `.ps1`
+shims).  A committed virtual environment's `site-packages/_pytest`,
+`site-packages/pytest`, `site-packages/pytest_*` (plugins),
+`site-packages/pluggy`, `site-packages/xdist`, and every
 `site-packages/*.dist-info` (its `entry_points.txt` declares the plugins
 pytest loads).  A new vendored copy is drift too, as a new configuration
 file is."""
@@ -47,7 +51,6 @@ GO_TEST_MODULES = (
     "go.uber.org/mock",
 )
 JS_TEST_PACKAGES = (
-    ".bin",
     "jest",
     "jest-*",
     "@jest",
@@ -66,6 +69,24 @@ JS_TEST_PACKAGES = (
     "expect",
     "uvu",
     "tape",
+)
+# The commands `npm test` may run from a committed `node_modules/.bin/`
+# (each with any suffix: npm's `.cmd` and `.ps1` shims beside it).
+JS_TEST_COMMANDS = (
+    "jest",
+    "vitest",
+    "mocha",
+    "_mocha",
+    "ava",
+    "tap",
+    "jasmine",
+    "playwright",
+    "cypress",
+    "karma",
+    "uvu",
+    "tape",
+    "nyc",
+    "c8",
 )
 PY_TEST_PACKAGES = ("_pytest", "pytest", "pytest_*", "pluggy", "xdist", "*.dist-info")
 # Python distributions that run or judge the tests, as PEP 503 normalizes a

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from gate import globs
 from gate.testcases.runners import CONFIG_FILES, config_matcher, runners_for, section_change
-from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_PACKAGES
+from gate.testcases.vendored import GO_TEST_MODULES, JS_TEST_COMMANDS, JS_TEST_PACKAGES
 from tests.real_go import run_go_test
 from tests.rulecase import Files, RuleCase
 
@@ -388,3 +388,13 @@ def test_a_requirements_line_that_takes_a_test_tool_from_elsewhere_counts(
 )
 def test_other_requirements_lines_change_freely(line: str) -> None:
     assert section_change("requirements.txt", REQUIREMENTS, f"{line}\n{REQUIREMENTS}") is None
+
+
+@given(_below, st.sampled_from(JS_TEST_COMMANDS), st.sampled_from(["", ".cmd", ".ps1"]))
+def test_a_test_command_in_a_committed_node_modules_bin_counts(
+    above: str, command: str, shim: str
+) -> None:
+    """`npm test` runs `node_modules/.bin/jest` (or its shim): a command
+    there is the runner; another package's command is not."""
+    assert runners_for(f"{above}node_modules/.bin/{command}{shim}") == ("vendored test library",)
+    assert runners_for(f"{above}node_modules/.bin/semver{shim}") == ()
