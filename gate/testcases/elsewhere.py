@@ -18,8 +18,9 @@ from gate.testcases.vendored import JS_TEST_PACKAGES, PY_TEST_DISTRIBUTIONS
 
 
 def json_text(value: object) -> str:
-    """A JSON value as canonical text (for comparing two sides)."""
-    return json.dumps(value, sort_keys=True)
+    """A parsed value as canonical text (for comparing two sides); a TOML
+    date or time is written as its ISO text."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 # How package.json names where a dependency comes from, and the registry's

@@ -398,3 +398,13 @@ def test_a_test_command_in_a_committed_node_modules_bin_counts(
     there is the runner; another package's command is not."""
     assert runners_for(f"{above}node_modules/.bin/{command}{shim}") == ("vendored test library",)
     assert runners_for(f"{above}node_modules/.bin/semver{shim}") == ()
+
+
+def test_a_toml_date_where_a_source_is_expected_is_still_judged() -> None:
+    """TOML has dates; a uv source or a Poetry entry given as one is still
+    a value taken from elsewhere, compared as text, never a crash."""
+    base = '[project]\nname = "app"\n'
+    dated = base + "[tool.uv.sources]\npytest = 1979-05-27T07:32:00Z\n"
+    assert section_change("pyproject.toml", base, dated) == "added"
+    poetry = '[tool.poetry.dependencies]\npytest = [{ path = "./p", date = 1979-05-27 }]\n'
+    assert section_change("pyproject.toml", base, poetry) == "added"
