@@ -27,6 +27,7 @@ module under `gate/` outside this one (and the Action's own log,
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Mapping
 
 # Invisible, and breaks the runner's `##[command]` syntax.
@@ -46,7 +47,14 @@ _state = _State()
 
 def start(environ: Mapping[str, str], fmt: str | None) -> None:
     """Begin a command's output.  `fmt` is its report format (`json` is never
-    fenced); None for a command without one."""
+    fenced); None for a command without one.  Python's parser warnings are
+    not printed (unless `GATE_DEBUG=1`): they would reach stderr past this
+    module, and they are about the text a run judges (a `SyntaxWarning` for
+    `1if x else 2`, a `DeprecationWarning` for an invalid escape in a test
+    file), not about the gate."""
+    if environ.get("GATE_DEBUG") != "1":
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
     _state.in_workflow = environ.get("GITHUB_ACTIONS") == "true"
     _state.fence_stdout = _state.in_workflow and fmt != "json"
     _state.token = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -476,3 +477,28 @@ def test_freeze_pins_the_rubric_file_and_the_base_rubric(
     assert (
         f"rubric changed after freeze; discard this run: {RUBRIC_PATH} has sha256 {digest}" in err
     )
+
+
+@pytest.mark.parametrize("gate_debug", ["", "1"])
+def test_python_warnings_about_a_judged_file_print_nothing(repo: Any, gate_debug: str) -> None:
+    """Python's parser warns about what a judged test file spells (`1if`,
+    an invalid escape); stderr carries only the gate's own `gate:` lines,
+    so such a warning stays unprinted (shown under GATE_DEBUG=1)."""
+    repo.write(".github/blast-radius.yml", "rules:\n  - {id: T, kind: test_drift}\n")
+    repo.write("tests/test_a.py", "def test_a():\n    assert 1\n")
+    base = repo.commit("base")
+    repo.write(
+        "tests/test_a.py", "def test_a():\n    assert 1\n\n\ndef test_b():\n    x = 1if 1 else 2\n"
+    )
+    head = repo.commit("head")
+    env = {**os.environ, "GATE_DEBUG": gate_debug}
+    done = subprocess.run(
+        [sys.executable, "-m", "gate", "check", "--base", base, "--head", head],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert ("SyntaxWarning" in done.stderr) is (gate_debug == "1"), done.stderr
