@@ -168,16 +168,18 @@ def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
     current: list[str] | None = None
     for line in found:
         stripped = line.strip()
-        if stripped.startswith("[") and any(w in stripped.casefold() for w in whole):
+        folded = stripped.casefold()
+        wanted = next((o for h, o in options if h in folded), None)
+        if stripped.startswith("[") and any(w in folded for w in whole):
             current = [line]
             sections.append((None, current))
+        elif stripped.startswith("[") and wanted is not None:
+            # configparser reads an indented header as one too, where no
+            # option's value goes on: taken as a header whatever its indent
+            current = [line]
+            sections.append((wanted, current))
         elif line.startswith("["):
             current = None
-            for header, option in options:
-                if header in stripped.casefold():
-                    current = [line]
-                    sections.append((option, current))
-                    break
         elif current is not None:
             current.append(line)
     kept = []
@@ -191,18 +193,26 @@ def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
 
 
 def _ini_option(section: list[str], option: str) -> list[str]:
-    """The header and the lines of option `option` in `section`: its key
-    line, and the lines after it that start with white space or are blank
-    (its value's continuation, as configparser reads one).  A key compares
-    stripped and case folded (configparser folds option names to lower
-    case), up to the first `=` or `:` (its delimiters)."""
+    """The header and the lines of option `option` in `section`, as
+    configparser splits a section: a key line (stripped and case folded
+    up to the first `=` or `:`, its delimiters) at the indentation of the
+    section's first key, its value going on over blank lines and lines
+    indented deeper; a full-line comment (`#`, `;`) is no line of either.
+    Case folding takes more than setuptools does (it keeps the case of
+    option names): never less."""
     kept = section[:1]
     inside = False
+    indent: int | None = None  # the keys' indentation, once a key is read
     for line in section[1:]:
-        if line[:1].isspace() or not line.strip():
+        stripped = line.strip()
+        if stripped.startswith(("#", ";")):
+            continue
+        depth = len(line) - len(line.lstrip())
+        if not stripped or (indent is not None and depth > indent):
             if inside:
                 kept.append(line)
             continue
+        indent = depth
         inside = re.split(r"[=:]", line, maxsplit=1)[0].strip().casefold() == option
         if inside:
             kept.append(line)

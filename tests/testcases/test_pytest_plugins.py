@@ -144,3 +144,18 @@ def test_a_change_that_declares_a_plugin_fails_test_drift() -> None:
     CASE.fails(Files(base=base, head={**base, **declared}), "pyproject.toml")
     scripts = {"pyproject.toml": PYPROJECT_BASE.replace("app:main", "app.cli:main")}
     CASE.passes(Files(base=base, head={**base, **scripts}))
+
+
+def test_setup_cfg_spellings_configparser_reads_as_the_plugin_key() -> None:
+    """configparser takes an indented header where no value goes on, an
+    indented first key, and a key after a full-line comment; a line indented
+    under another key is that key's value, not a key."""
+    base = "[metadata]\nname = app\n"
+    for head in (
+        "[metadata]\nname = app\n  [options.entry_points]\n  pytest11 = quiet = app.quiet\n",
+        "[metadata]\nname = app\n[options.entry_points]\n  pytest11 =\n    quiet = app.quiet\n",
+        f"{SETUP_CFG}# plugins\n; for tests\npytest11 = quiet = app.quiet\n",
+    ):
+        assert section_change("setup.cfg", base, head) == "added", head
+    inside = SETUP_CFG + "    pytest11 = quiet\n"  # a console script named pytest11
+    assert section_change("setup.cfg", SETUP_CFG, inside) is None
