@@ -163,6 +163,26 @@ _SOURCE_OPTIONS = re.compile(
 _EDITABLE = re.compile(r"(-e|--editable)(?:[\s=]+|$)(.*)")
 
 
+# What pip installs as a file: an archive it finds by name (a path, with or
+# without a folder in it).
+_ARCHIVE = re.compile(r"\.(?:whl|zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz)$", re.IGNORECASE)
+
+
+def _is_path(target: str) -> bool:
+    """Whether a requirement line's target is a local path, not a name or a
+    URL: it starts like one, names a folder, or is an archive's file name."""
+    first = target.split(";")[0].split()[0] if target.split() else ""
+    if "://" in first:
+        return False
+    return (
+        first.startswith((".", "/", "~", "file:"))
+        or "/" in first
+        or "\\" in first
+        or re.match(r"[A-Za-z]:", first) is not None
+        or _ARCHIVE.search(first) is not None
+    )
+
+
 def requirements_lines(text: str) -> tuple[str, ...]:
     """A pip requirements file's lines (joined where one ends with `\\`,
     comments removed) that decide where a test tool comes from: an index,
@@ -177,7 +197,7 @@ def requirements_lines(text: str) -> tuple[str, ...]:
             continue
         editable = _EDITABLE.match(line)
         target = editable[2].strip() if editable else line
-        local = target.startswith((".", "/", "file:")) or editable is not None
+        local = editable is not None or _is_path(target)
         if _SOURCE_OPTIONS.match(line) or (
             local and re.sub(r"\[[^\]]*\]$", "", target) not in (".", "./")
         ):

@@ -359,6 +359,11 @@ REQUIREMENTS = "pytest>=8\nrequests==2.31.0\n"
             "https://example.invalid/pytest_xdist-3.0.0-py3-none-any.whl",
             "-e ./third_party/pytest",
             "./vendor/pluggy",
+            "vendor/pluggy",
+            "pytest-8.0.0-py3-none-any.whl",
+            "C:\\wheels\\pytest-8.0.0.tar.gz",
+            "~/src/pytest",
+            "file:///tmp/pytest",
             "--extra-index-url https://example.invalid/simple",
             "-i https://example.invalid/simple",
             "-r more.txt",
@@ -382,6 +387,8 @@ def test_a_requirements_line_that_takes_a_test_tool_from_elsewhere_counts(
             ".[test]",
             "-e .[dev]",
             "git+https://example.invalid/requests.git",
+            "https://example.invalid/requests-2.32.0.tar.gz",
+            'requests>=2 ; python_version < "3.9"',
             "# pytest @ https://example.invalid/commented-out",
         ]
     )
