@@ -222,9 +222,9 @@ def _copies_of(tokens: Iterator[bytes]) -> dict[str, str]:
         for token in tokens:
             letter = _raw_status(token)[0]
             first = next(tokens)
-            if letter in ("R", "C"):
+            if letter in (b"R", b"C"):
                 second = next(tokens)
-                if letter == "C" and first != second:
+                if letter == b"C" and first != second:
                     copies[_decode_path(second)] = _decode_path(first)
     except (StopIteration, ValueError):
         raise GateError("cannot read git diff output (copies): report this bug") from None

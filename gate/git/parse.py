@@ -61,22 +61,26 @@ def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
         yield from chunk[1:].split(b"\0")
 
 
-def _raw_status(header: bytes) -> tuple[str, str | None, str | None, bytes, bytes]:
+def _raw_status(
+    header: bytes, modes: dict[bytes, str | None] | None = None
+) -> tuple[bytes, str | None, str | None, bytes, bytes]:
     """(status letter, old mode, new mode, old oid, new oid) from
-    ':100644 100644 sha sha M'."""
+    ':100644 100644 sha sha M'; a mode is None for an absent side.  `modes`
+    keeps each mode's text, so a caller reading many records decodes each
+    distinct mode once."""
     fields = header[1:].split(b" ")
     if len(fields) != 5:
         raise ValueError(f"unexpected raw record {header[:80]!r}")
-    old_mode = fields[0].decode("ascii")
-    new_mode = fields[1].decode("ascii")
-    letter = fields[4][:1].decode("ascii")
-    return (
-        letter,
-        None if old_mode == "000000" else old_mode,
-        None if new_mode == "000000" else new_mode,
-        fields[2],
-        fields[3],
-    )
+    if modes is None:
+        modes = {}
+    return fields[4][:1], _mode(modes, fields[0]), _mode(modes, fields[1]), fields[2], fields[3]
+
+
+def _mode(modes: dict[bytes, str | None], field: bytes) -> str | None:
+    """A raw record's mode as text (None for "000000", an absent side), kept in `modes`."""
+    if field not in modes:
+        modes[field] = None if field == b"000000" else field.decode("ascii")
+    return modes[field]
 
 
 class _Uncounted(NamedTuple):
@@ -127,7 +131,7 @@ def parse_diff(
     from gate.changes import EMPTY_BLOBS, FileChange
 
     empty = {name.encode("ascii") for name in EMPTY_BLOBS}
-    modes: dict[bytes, str | None] = {b"000000": None}  # each mode's text, decoded once
+    modes: dict[bytes, str | None] = {}  # each mode's text, decoded once
     raw: list[tuple[bytes, str | None, str | None, str, str | None, bytes, bytes]] = []
     if files is None:
         files = []
@@ -135,17 +139,11 @@ def parse_diff(
     index = 0
     for token in tokens:
         if token[:1] == b":":
-            fields = token[1:].split(b" ")
-            if len(fields) != 5:
-                raise ValueError(f"unexpected raw record {token[:80]!r}")
-            old_mode = modes[fields[0]] if fields[0] in modes else _mode(modes, fields[0])
-            new_mode = modes[fields[1]] if fields[1] in modes else _mode(modes, fields[1])
-            old_oid, new_oid, letter = fields[2], fields[3], fields[4][:1]
+            letter, old_mode, new_mode, old_oid, new_oid = _raw_status(token, modes)
             if named is not None and old_oid != new_oid:
-                if old_mode is not None and old_mode != MODE_SUBMODULE:
-                    named(old_oid.decode("ascii"))
-                if new_mode is not None and new_mode != MODE_SUBMODULE:
-                    named(new_oid.decode("ascii"))
+                for blob in (_blob(old_mode, old_oid), _blob(new_mode, new_oid)):
+                    if blob is not None:
+                        named(blob)
             if letter == b"R" or letter == b"C":
                 old = _decode_path(next(tokens))
                 new = _decode_path(next(tokens))
@@ -201,12 +199,6 @@ def parse_diff(
     for letter, old_mode, new_mode, path, old_path, _, _ in raw[index:]:
         append(FileChange(path, _status(letter), old_path, None, None, False, old_mode, new_mode))
     return files
-
-
-def _mode(modes: dict[bytes, str | None], field: bytes) -> str | None:
-    """A raw record's mode as text (None for an absent side), kept in `modes`."""
-    text = modes[field] = field.decode("ascii")
-    return text
 
 
 def _status(letter: bytes) -> str:
