@@ -7,7 +7,6 @@ beside the diff as it names the blobs (`_LineCounter`)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import tempfile
 import threading
@@ -250,15 +249,15 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     return counts
 
 
-def _blob_chunks(head: bytes, fd: int, size: int, oid: str) -> Iterator[bytes]:
+def _blob_chunks(head: bytes, pipe: _PipeReader, size: int, oid: str) -> Iterator[bytes]:
     """Blob `oid`'s `size` bytes, of which `head` holds the first ones (not
-    all of them and the newline after), the rest read from `fd` in chunks
+    all of them and the newline after), the rest read from `pipe` in chunks
     of at most `_CHUNK`, through the newline after the blob and no further;
     ValueError when the output ends first or no newline follows."""
     yield head
     left = size + 1 - len(head)
     while left:
-        chunk = os.read(fd, min(left, _CHUNK))
+        chunk = pipe.read(min(left, _CHUNK))
         if not chunk:
             raise ValueError(oid)
         left -= len(chunk)
@@ -357,8 +356,7 @@ class _LineCounter:
 
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout
-        fd = stdout.fileno()
-        pipe = _PipeReader(fd)
+        pipe = _PipeReader(stdout.fileno())
         counts, sent, limit = self._counts, self._sent, self._limit
         # git's output read in big chunks, each blob found in them by offset.
         # `cr` is the first `\r` at or after the blob being read (len(buf)
@@ -388,14 +386,14 @@ class _LineCounter:
                             raise ValueError(oid)
                         at = end + 1
                     else:
-                        for _ in _blob_chunks(buf[start:], fd, size, oid):
+                        for _ in _blob_chunks(buf[start:], pipe, size, oid):
                             pass
                         buf, at, cr = b"", 0, 0
                     continue
                 if len(buf) <= end:
                     if size >= _CHUNK:
                         # a big one in chunks as it streams: memory stays flat
-                        counts[oid] = line_count(_blob_chunks(buf[start:], fd, size, oid))
+                        counts[oid] = line_count(_blob_chunks(buf[start:], pipe, size, oid))
                         buf, at, cr = b"", 0, 0
                         continue
                     buf = _read_through(buf[at:], pipe, end + 1 - at, oid)
