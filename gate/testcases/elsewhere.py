@@ -113,11 +113,7 @@ def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
     arrays: list[tuple[str, object]] = [
         ("project.dependencies", lookup(data, "project.dependencies"))
     ]
-    for table in (
-        "project.optional-dependencies",
-        "dependency-groups",
-        "tool.pdm.dev-dependencies",
-    ):
+    for table in _REQUIREMENT_TABLES:
         groups = lookup(data, table)
         if isinstance(groups, dict):
             arrays.extend((f"{table}.{name}", items) for name, items in groups.items())
@@ -207,8 +203,7 @@ def requirements_lines(text: str) -> tuple[str, ...]:
             plain = _REQUIREMENT.match(line)
             name = named[1] if named else plain[1] if plain else ""
             leaf = re.split(r"[/@#]", line.rstrip("/"))[-1]
-            if _is_py_test_distribution(name) or any(
-                _is_py_test_distribution(part) for part in re.split(r"[-_.]\d", leaf)[:1]
-            ):
+            stem = re.split(r"[-_.]\d", leaf)[0]  # pytest_xdist-3.0.0-py3-none-any.whl
+            if _is_py_test_distribution(name) or _is_py_test_distribution(stem):
                 found.append(line)
     return tuple(found)

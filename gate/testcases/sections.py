@@ -50,7 +50,7 @@ def _toml_view(keys: tuple[str, ...], text: str) -> object:
 
 def _pyproject_view(keys: tuple[str, ...], text: str) -> object:
     """pyproject.toml's runner tables, and each test distribution it takes
-    from elsewhere than an index (`_py_elsewhere`)."""
+    from elsewhere than an index (`gate.testcases.elsewhere.py_elsewhere`)."""
     data = toml(text)
     return _with_elsewhere(keyed(data, keys), py_elsewhere(data))
 
@@ -95,7 +95,8 @@ def _package_json_view(keys: tuple[str, ...], text: str) -> object:
     """package.json's runner keys; `narrow_scripts` then keeps, of
     `scripts`, the ones either side chooses.  Also each test package
     (`gate.testcases.vendored.JS_TEST_PACKAGES`) that a dependency map or
-    an override takes from elsewhere than the registry (`_elsewhere`)."""
+    an override takes from elsewhere than the registry
+    (`gate.testcases.elsewhere.js_elsewhere`)."""
     data = json_object(text)
     return _with_elsewhere(keyed(data, keys), js_elsewhere(data))
 
@@ -168,17 +169,20 @@ def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:
     current: list[str] | None = None
     for line in found:
         stripped = line.strip()
-        folded = stripped.casefold()
-        wanted = next((o for h, o in options if h in folded), None)
-        if stripped.startswith("[") and any(w in folded for w in whole):
-            current = [line]
-            sections.append((None, current))
-        elif stripped.startswith("[") and wanted is not None:
-            # configparser reads an indented header as one too, where no
-            # option's value goes on: taken as a header whatever its indent
-            current = [line]
-            sections.append((wanted, current))
-        elif line.startswith("["):
+        if stripped.startswith("["):
+            folded = stripped.casefold()
+            if any(w in folded for w in whole):
+                current = [line]
+                sections.append((None, current))
+                continue
+            wanted = next((o for h, o in options if h in folded), None)
+            if wanted is not None:
+                # configparser reads an indented header as one too, where no
+                # option's value goes on: taken as a header whatever its indent
+                current = [line]
+                sections.append((wanted, current))
+                continue
+        if line.startswith("["):
             current = None
         elif current is not None:
             current.append(line)
