@@ -244,6 +244,13 @@ class Runner:
     nested: str = ""
 
 
+# Where a repository keeps a test library's own code (`gate.testcases.vendored`).
+VENDORED_FILES = (
+    *(f"**/vendor/{module}/" for module in GO_TEST_MODULES),
+    *(f"**/node_modules/{package}/" for package in JS_TEST_PACKAGES),
+    *(f"**/node_modules/.bin/{command}*" for command in JS_TEST_COMMANDS),
+    *(f"**/site-packages/{package}/" for package in PY_TEST_PACKAGES),
+)
 # pip's requirements files, by their conventional names.
 REQUIREMENTS_FILES = ("**/requirements*.txt", "**/*-requirements.txt", "**/requirements/*.txt")
 
@@ -450,12 +457,7 @@ RUNNERS: tuple[Runner, ...] = (
     ),
     Runner(
         "vendored test library",
-        files=(
-            *(f"**/vendor/{module}/" for module in GO_TEST_MODULES),
-            *(f"**/node_modules/{package}/" for package in JS_TEST_PACKAGES),
-            *(f"**/node_modules/.bin/{command}*" for command in JS_TEST_COMMANDS),
-            *(f"**/site-packages/{package}/" for package in PY_TEST_PACKAGES),
-        ),
+        files=VENDORED_FILES,
         doc="https://go.dev/ref/mod#vendoring and "
         "https://docs.npmjs.com/cli/configuring-npm/folders#node-modules",
         nested="every vendor/, node_modules/ and site-packages/ folder",
@@ -469,11 +471,10 @@ def _unique(items: list[str]) -> tuple[str, ...]:
 
 CONFIG_FILES: tuple[str, ...] = _unique([g for r in RUNNERS for g in r.files])
 
-# The vendored libraries' globs, and a word each of their paths holds (their
-# folder's name, in every fold the glob modes read): `config_matcher` asks
-# the long expression only of a path that holds one.
-_VENDORED = tuple(g for g in CONFIG_FILES if any(f"/{w}/" in g for w in VENDOR_FOLDERS))
-_OWN = tuple(g for g in CONFIG_FILES if g not in _VENDORED)
+# Every path the vendored libraries' globs match holds the name of its
+# vendor folder (`VENDOR_FOLDERS`), in every fold the glob modes read:
+# `config_matcher` asks their long expression only of a path that does.
+_OWN = tuple(g for g in CONFIG_FILES if g not in VENDORED_FILES)
 
 
 @lru_cache(maxsize=8)
@@ -483,7 +484,7 @@ def config_matcher(mode: str) -> Callable[[str], bool]:
     vendored libraries' globs asked only of paths that name a vendor folder
     (a third of test_drift's time on 10,000 paths otherwise)."""
     own = globs.matcher(_OWN, mode)
-    vendored = globs.matcher(_VENDORED, mode)
+    vendored = globs.matcher(VENDORED_FILES, mode)
 
     def is_config(path: str) -> bool:
         if own(path):
