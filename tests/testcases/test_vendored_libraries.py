@@ -194,7 +194,6 @@ def test_what_runs_as_the_package_manager_is_runner_configuration(
     CASE.fails(Files(base={**base, path: text}, head={**base, path: text + "\n"}), reported=[path])
 
 
-GO_MOD_BASE = "module m\n\ngo 1.19\n\nrequire github.com/stretchr/testify v1.0.0\n"
 REPLACE_TARGETS = st.sampled_from(
     ["./third_party/testify", "../testify", "github.com/evil/testify v1.0.0"]
 )
@@ -205,12 +204,12 @@ def test_a_go_mod_replace_of_a_test_library_counts(module: str, target: str, blo
     """A `replace` points a test library at a copy the change controls (a
     folder of the repository, a fork): the vendored copy by another road."""
     line = f"{module} => {target}"
-    head = GO_MOD_BASE + (f"\nreplace (\n\t{line}\n)\n" if block else f"\nreplace {line}\n")
-    assert section_change("go.mod", GO_MOD_BASE, head) == "changed"
-    other = GO_MOD_BASE + f"\nreplace github.com/pkg/errors => {target}\n"
-    assert section_change("go.mod", GO_MOD_BASE, other) is None
-    bumped = GO_MOD_BASE.replace("v1.0.0", "v1.9.0")
-    assert section_change("go.mod", GO_MOD_BASE, bumped) is None
+    head = GO_MOD + (f"\nreplace (\n\t{line}\n)\n" if block else f"\nreplace {line}\n")
+    assert section_change("go.mod", GO_MOD, head) == "changed"
+    other = GO_MOD + f"\nreplace github.com/pkg/errors => {target}\n"
+    assert section_change("go.mod", GO_MOD, other) is None
+    bumped = GO_MOD.replace("v1.0.0", "v1.9.0")
+    assert section_change("go.mod", GO_MOD, bumped) is None
 
 
 REGISTRY = st.sampled_from(["^29.7.0", "~1.2", "1.x", ">=1 <2", "latest", "next", "*", "29.7.0"])
