@@ -1,10 +1,16 @@
 """Which approvals clear the failed rules: `waive` reads the pull request's
 reviews (only when a failed rule is waivable) and applies
-`gate.waivers.decide`; under merge_group, `approved_head` names the head
-whose approvals may waive the queue entry's rules, or why none may.
+`gate.waivers.decide`, with `ApiFacts` reading what it asks about people
+(a reviewer's access now, the head commit's writers, the base changes);
+under merge_group, `approved_head` names the head whose approvals may waive
+the queue entry's rules, or why none may.  Anything that cannot be read is
+"could not judge" (exit 2): an unread review or permission is neither a
+waiver nor a failure.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from gate import waivers
 from gate.changes import ChangeSet
@@ -17,6 +23,42 @@ from gate.github.workflow import Log
 from gate.report import Report
 
 
+class ApiFacts:
+    """`gate.waivers.Facts` read from the API for pull request `number` at
+    commit `head`; a failed read is a `GateError` naming what and why."""
+
+    def __init__(self, client: Reader, number: int, head: str, rules: str) -> None:
+        self.client = client
+        self.number = number
+        self.head = head
+        self.rules = rules  # the waivable rules, for the error sentences
+
+    def unreadable(self, what: str, exc: ApiError) -> GateError:
+        return GateError(
+            f"{what} could not be read ({exc.message}), so whether an approval waives "
+            f"{self.rules} is unknown: re-run the job once the API answers"
+        )
+
+    def access(self, review: waivers.Review) -> waivers.Access:
+        try:
+            return self.client.permission(review.login)
+        except ApiError as exc:
+            raise self.unreadable(f"{review.who}'s permission on the repository", exc) from exc
+
+    def head_writers(self) -> frozenset[int]:
+        try:
+            return self.client.head_writers(self.head)
+        except ApiError as exc:
+            raise self.unreadable(f"the author of head commit {self.head[:12]}", exc) from exc
+
+    def base_changed_at(self) -> datetime | None:
+        try:
+            changes = self.client.base_changes(self.number)
+        except ApiError as exc:
+            raise self.unreadable(f"pull request #{self.number}'s base changes", exc) from exc
+        return max(changes, default=None)
+
+
 def waive(
     client: Reader,
     log: Log,
@@ -27,9 +69,9 @@ def waive(
 ) -> Report:
     """`report` with the failed rules that an approval waives cleared
     (`gate.waivers.decide`), and notes on what did not count.  The reviews
-    are read only when a failed rule is waivable; when they cannot be read
-    the verdict cannot be known, and the run could not judge (exit 2): an
-    unread review is neither a waiver nor a failure."""
+    are read only when a failed rule is waivable; when they (or the facts
+    about a reviewer) cannot be read the verdict cannot be known, and the run
+    could not judge (exit 2)."""
     left = tuple(w for w in report.waivable if w.rule in report.failed)
     if not left:
         return report
@@ -42,17 +84,27 @@ def waive(
         head, why = approved_head(client, log, target.queue, repo)
         if why is not None:
             return report.waive((), (why,))
+    named = ", ".join(w.rule for w in left)
+    facts = ApiFacts(client, pull.number, head, named)
     try:
         reviews = client.reviews(pull.number)
     except ApiError as exc:
+        raise facts.unreadable(f"pull request #{pull.number}'s reviews", exc) from exc
+    try:
+        decision = waivers.decide(left, reviews, author=pull.author, head=head, facts=facts)
+    except ValueError as exc:
         raise GateError(
-            f"pull request #{pull.number}'s reviews could not be read ({exc.message}), so "
-            f"whether an approval waives {', '.join(w.rule for w in left)} is unknown: re-run "
-            "the job once the API answers"
+            f"pull request #{pull.number}'s reviews could not be read as a history ({exc}), "
+            f"so whether an approval waives {named} is unknown: re-run the job"
         ) from exc
-    decision = waivers.decide(left, reviews, author=pull.author, head=head)
-    for item in decision.waived:
-        log.line(f"rule {item.rule} waived by {item.reviewer}'s approval of {item.commit}")
+    if decision.waived:
+        log.untrusted(
+            "\n".join(
+                f"rule {w.rule} waived by {w.reviewer} (user {w.user_id}, {w.access} access)'s "
+                f"approval of {w.commit}"
+                for w in decision.waived
+            )
+        )
     return report.waive(decision.waived, decision.notes)
 
 

@@ -4,7 +4,7 @@ rubric's `applies_to` asks for), read from git or from the compare API
 output (`read_stdout`), the checks the API's one merge base needs
 (`other_merge_base`), whether a merge queue entry is its pull request's
 change alone (`queue_entry_differs`), and whether the head moved while the
-gate judged (`head_moved`).
+gate judged (`moved`).
 """
 
 from __future__ import annotations
@@ -161,17 +161,25 @@ def queue_entry_differs(client: Reader, number: int, changes: ChangeSet) -> str 
     return merge_queue.differs(changes.files, own.files)
 
 
-def head_moved(client: Reader, log: Log, pull: PullInfo) -> tuple[str, ...]:
-    """Re-read the PR: a note when its head moved while the gate judged."""
+def moved(client: Reader, log: Log, pull: PullInfo) -> str | None:
+    """Re-read the PR: why the verdict on `pull` is no longer the verdict on
+    the PR as it is now (its head moved, or it targets another branch), or
+    None.  A PR that cannot be re-read is taken as unmoved, with a warning:
+    the verdict is still the verdict on the commit it names."""
     try:
         latest = client.get_pull(pull.number)
     except ApiError as exc:
         log.warning(f"could not re-read the pull request to see if its head moved: {exc}")
-        return ()
-    if latest.head_sha == pull.head_sha:
-        return ()
-    return (
-        f"the pull request's head moved to {latest.head_sha} while the gate judged "
-        f"{pull.head_sha}; this verdict is for {pull.head_sha}, and the new head gets its "
-        "own run",
-    )
+        return None
+    if latest.head_sha != pull.head_sha:
+        return (
+            f"the pull request's head moved to {latest.head_sha} while the gate judged "
+            f"{pull.head_sha}; this verdict is for {pull.head_sha}, and the new head gets its "
+            "own run"
+        )
+    if pull.base_ref and latest.base_ref and latest.base_ref != pull.base_ref:
+        return (
+            f"the pull request's base changed to {latest.base_ref or latest.base_sha} while the "
+            f"gate judged it against {pull.base_ref or pull.base_sha}; the edit starts a new run"
+        )
+    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from gate.github.client_transport import Transport
@@ -21,12 +22,20 @@ from gate.github.client_types import (
     CheckOutput,
     Comparison,
     Conclusion,
+    Identity,
+    IdentityUnknown,
     PullFile,
     PullInfo,
+    access_from_json,
+    account_of,
     review_from_json,
+    timestamp,
 )
 from gate.github.settings import Settings
-from gate.waivers import Review
+from gate.waivers import Access, Review
+
+# The issue events that change a pull request's base branch.
+BASE_EVENTS = frozenset({"base_ref_changed", "automatic_base_change_succeeded"})
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
@@ -41,7 +50,7 @@ class GitHubClient(Transport):
         super().__init__(settings)
         self._pulls: dict[int, PullRequest] = {}
         self._check_runs: dict[int, CheckRun] = {}
-        self._comments: dict[int, IssueComment] = {}
+        self._identity: Identity | None = None
 
     def _pull(self, number: int) -> PullRequest:
         pull = self._pulls.get(number)
@@ -143,16 +152,70 @@ class GitHubClient(Transport):
         return self._call(f"GET {path} at {ref[:12]}", fetch)
 
     def reviews(self, number: int) -> tuple[Review, ...]:
-        """The pull request's reviews, every page, oldest first (as GitHub lists them)."""
+        """The pull request's reviews, every page, as GitHub lists them, each
+        read strictly (`review_from_json`; `Transport._listing`)."""
         what = f"GET reviews of pull request #{number}"
+        try:
+            return tuple(
+                review_from_json(r) for r in self._listing(what, f"/pulls/{number}/reviews")
+            )
+        except ValueError as exc:
+            raise ApiError(None, f"{what}: {exc}") from None
 
-        def listing() -> tuple[Review, ...]:
+    def permission(self, login: str) -> Access:
+        """`login`'s access to the repository now: GET
+        /repos/{owner}/{repo}/collaborators/{username}/permission.  An
+        account that does not exist (404) has none."""
+        import urllib.parse
+
+        what = f"GET the permission of {login}"
+        path = f"/repos/{self.settings.repository}/collaborators/"
+        path += urllib.parse.quote(login, safe="") + "/permission"
+        try:
+            _, data = self._call(what, lambda: self._gh.requester.requestJsonAndCheck("GET", path))
+        except ApiError as exc:
+            if exc.status == 404:
+                return Access(None, "none")
+            raise
+        try:
+            return access_from_json(data, login)
+        except ValueError as exc:
+            raise ApiError(None, f"{what}: {exc}") from None
+
+    def head_writers(self, sha: str) -> frozenset[int]:
+        """The user ids GitHub links to commit `sha`'s author and committer
+        (GET /repos/{owner}/{repo}/commits/{sha}); none for an e-mail no
+        account claims."""
+        what = f"GET commit {sha[:12]}"
+        raw = self._call(what, lambda: self._repo.get_commit(sha).raw_data)
+        ids = set()
+        for role in ("author", "committer"):
+            user = raw.get(role)
+            if user is None:
+                continue
+            user_id = user.get("id") if isinstance(user, dict) else None
+            if not isinstance(user_id, int) or isinstance(user_id, bool):
+                raise ApiError(None, f"{what}: its {role} has no numeric id")
+            ids.add(user_id)
+        return frozenset(ids)
+
+    def base_changes(self, number: int) -> tuple[datetime, ...]:
+        """When the pull request's base branch was changed, by a person or by
+        GitHub (`base_ref_changed`, `automatic_base_change_succeeded` issue
+        events, which only the issue events API lists)."""
+        what = f"GET events of pull request #{number}"
+        out = []
+        for event in self._listing(what, f"/issues/{number}/events"):
+            if event.get("event") not in BASE_EVENTS:
+                continue
             try:
-                return tuple(review_from_json(r.raw_data) for r in self._pull(number).get_reviews())
+                when = timestamp(event.get("created_at"), f"event {event.get('id')}'s created_at")
             except ValueError as exc:
                 raise ApiError(None, f"{what}: {exc}") from None
-
-        return self._call(what, listing)
+            if when is None:
+                raise ApiError(None, f"{what}: a base change has no created_at")
+            out.append(when)
+        return tuple(out)
 
     def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None:
         """The entries of the folder `path` ("" the root) at `ref`, each
@@ -202,6 +265,11 @@ class GitHubClient(Transport):
 
         run = self._create_once("POST check run", create, "GET check runs", made)
         self._check_runs[run.id] = run
+        app = run.raw_data.get("app")
+        if self._identity is None and isinstance(app, dict):
+            slug, app_id = app.get("slug"), app.get("id")
+            if isinstance(slug, str) and slug and isinstance(app_id, int):
+                self._identity = Identity(login=f"{slug}[bot]", app_id=app_id)
         return int(run.id)
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None:
@@ -210,24 +278,47 @@ class GitHubClient(Transport):
         )
         self._call("PATCH check run", lambda: run.edit(output=_output(output)))
 
-    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None:
-        """The first issue comment on the PR whose body starts with `marker`
-        (a bot's comment preferred), as (id, body)."""
+    def identity(self) -> Identity:
+        """Who this token writes as: the app of the check run it created (an
+        installation token, the workflow's included), else the user GET
+        /user names (a personal token, which cannot create check runs), else
+        the user of a comment it created.  `IdentityUnknown` when none of
+        these can be read yet."""
+        if self._identity is None:
+            what = "GET /user (who the token writes as)"
+            try:
+                _, data = self._call(
+                    what, lambda: self._gh.requester.requestJsonAndCheck("GET", "/user")
+                )
+            except ApiError as exc:
+                raise IdentityUnknown(
+                    None,
+                    f"which comments are the gate's own is unknown: the check run was not "
+                    f"created (its app names the token's identity) and {exc.message}",
+                ) from None
+            try:
+                login, user_id = account_of(data if isinstance(data, dict) else {}, "GET /user")
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+            self._identity = Identity(login=login, user_id=user_id)
+        return self._identity
 
-        def search() -> tuple[int, str] | None:
-            found = [
-                c
-                for c in self._pull(number).get_issue_comments()
-                if (c.body or "").startswith(marker)
-            ]
-            if not found:
-                return None
-            bots = [c for c in found if getattr(c.user, "type", None) == "Bot"]
-            chosen = (bots or found)[0]
-            self._comments[int(chosen.id)] = chosen
-            return int(chosen.id), str(chosen.body)
-
-        return self._call(f"GET comments of #{number}", search)
+    def find_comments(self, number: int, marker: str) -> tuple[tuple[int, str], ...]:
+        """The comments on the PR whose body starts with `marker` and that the
+        token's own identity wrote (`identity`), oldest first, as (id,
+        body): a comment anyone else wrote is never the gate's, whatever it
+        carries."""
+        me = self.identity()
+        what = f"GET comments of #{number}"
+        found = []
+        for raw in self._listing(what, f"/issues/{number}/comments"):
+            body, comment_id = raw.get("body"), raw.get("id")
+            if not isinstance(body, str) or not body.startswith(marker):
+                continue
+            if not isinstance(comment_id, int) or not me.wrote(raw):
+                continue
+            found.append((comment_id, body))
+        return tuple(sorted(found))
 
     def create_comment(self, number: int, body: str) -> int:
         """Create a comment; after a create that failed with no answer or a 5xx,
@@ -238,18 +329,46 @@ class GitHubClient(Transport):
             return self._pull(number).create_issue_comment(body)
 
         def made() -> IssueComment | None:
+            if self._identity is None:
+                return None  # whose comment it would be is unknown: create again
+            me = self._identity
             return next(
-                (c for c in self._pull(number).get_issue_comments() if c.body == body), None
+                (
+                    c
+                    for c in self._pull(number).get_issue_comments()
+                    if c.body == body and me.wrote(c.raw_data)
+                ),
+                None,
             )
 
         what = f"POST comment on #{number}"
         comment = self._create_once(what, create, f"GET comments of #{number}", made)
-        self._comments[int(comment.id)] = comment
+        if self._identity is None:
+            user = comment.raw_data.get("user")
+            if isinstance(user, dict):
+                login, user_id = account_of(user, "the comment's user")
+                self._identity = Identity(login=login, user_id=user_id)
         return int(comment.id)
 
     def edit_comment(self, comment_id: int, body: str) -> None:
-        """Edit a comment returned by `find_comment` or `create_comment`."""
-        self._call("PATCH comment", lambda: self._comments[comment_id].edit(body))
+        """Edit a comment `find_comments` or `create_comment` returned."""
+        path = f"/repos/{self.settings.repository}/issues/comments/{comment_id}"
+        self._call(
+            "PATCH comment",
+            lambda: self._gh.requester.requestJsonAndCheck("PATCH", path, input={"body": body}),
+        )
+
+    def delete_comment(self, comment_id: int) -> None:
+        """Delete one of the gate's own comments (a second sticky comment a
+        concurrent run made)."""
+        path = f"/repos/{self.settings.repository}/issues/comments/{comment_id}"
+        try:
+            self._call(
+                "DELETE comment", lambda: self._gh.requester.requestJsonAndCheck("DELETE", path)
+            )
+        except ApiError as exc:
+            if exc.status != 404:  # 404: the racing run deleted it first
+                raise
 
 
 def _commit_parents(what: str, raw: object) -> tuple[str, tuple[str, ...]]:

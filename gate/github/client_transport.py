@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+# The most pages a strict listing reads (`Transport._listing`): 100 items a
+# page, so 10,000 reviews, comments or events of one pull request.
+MAX_PAGES = 100
+
 
 def _make_retry(policy: Retry, clock: Callable[[], float] | None = None) -> GithubRetry:
     """PyGithub's retry with every wait bounded: each at most `max_seconds`
@@ -140,6 +144,36 @@ class Transport:
             raise ApiError(exc.status, f"{what}: HTTP {exc.status} {message}".rstrip()) from None
         except requests.RequestException as exc:
             raise ApiError(None, f"{what}: {type(exc).__name__}: {exc}") from None
+
+    def _listing(self, what: str, path: str) -> list[dict[str, Any]]:
+        """Every item of the paged listing at `path` (under the repository's
+        API path, `/pulls/7/reviews`), read strictly: each page a JSON list of objects, pages
+        followed by their "next" links, a link back to a page already read
+        or more than `MAX_PAGES` pages an `ApiError` (a listing that loops
+        never ends), and an empty or non-list answer too."""
+        import functools
+        import re
+
+        requester = self._gh.requester
+        url: str | None = f"/repos/{self.settings.repository}{path}"
+        params: dict[str, Any] | None = {"per_page": 100}
+        seen: set[str] = set()
+        items: list[dict[str, Any]] = []
+        while url is not None:
+            if url in seen or len(seen) >= MAX_PAGES:
+                raise ApiError(None, f"{what}: the listing does not end (page {url} again)")
+            seen.add(url)
+            headers, data = self._call(
+                what, functools.partial(requester.requestJsonAndCheck, "GET", url, params)
+            )
+            if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+                shown = "an empty answer" if data is None else f"a {type(data).__name__}"
+                raise ApiError(None, f"{what}: a page is {shown}, not a list of objects")
+            items.extend(data)
+            link = str(headers.get("link") or "")
+            found = re.search(r'<([^<>]*)>\s*;\s*rel="next"', link)
+            url, params = (found.group(1), None) if found else (None, None)
+        return items
 
     def _create_once(
         self, what: str, create: Callable[[], T], lookup: str, made: Callable[[], T | None]

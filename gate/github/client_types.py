@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Literal, Protocol, TypedDict
 
 from gate.paths import quoted
-from gate.waivers import Review
+from gate.waivers import LEVELS, Access, Review, login_key
 
 
 class ApiError(Exception):
@@ -24,6 +25,12 @@ class ApiError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class IdentityUnknown(ApiError):
+    """Who the token writes as cannot be told yet (`GitHubClient.identity`):
+    no check run was created (its app names an installation token) and GET
+    /user is refused; a comment the token creates names it."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +214,8 @@ class CheckOutput(TypedDict, total=False):
 
 class Reader(Protocol):
     """The reading calls: the pull request, its files listing, the comparison
-    of two commits, file bytes."""
+    of two commits, file bytes and folders; for waivers, the reviews, a
+    person's permission, the head commit's writers and the base changes."""
 
     def get_pull(self, number: int) -> PullInfo: ...
 
@@ -217,12 +225,21 @@ class Reader(Protocol):
 
     def get_file(self, ref: str, path: str) -> bytes | None: ...
 
-    def reviews(self, number: int) -> tuple[Review, ...]: ...
     def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None: ...
+
+    def reviews(self, number: int) -> tuple[Review, ...]: ...
+
+    def permission(self, login: str) -> Access: ...
+
+    def head_writers(self, sha: str) -> frozenset[int]: ...
+
+    def base_changes(self, number: int) -> tuple[datetime, ...]: ...
 
 
 class Publisher(Protocol):
-    """The publishing calls: the check run and the sticky comment (`gate.github.publish`)."""
+    """The publishing calls: the check run and the sticky comment
+    (`gate.github.publish`); `find_comments` lists only the comments the
+    token's own identity wrote, oldest first."""
 
     def create_check_run(
         self, name: str, head_sha: str, conclusion: Conclusion, output: CheckOutput
@@ -230,11 +247,13 @@ class Publisher(Protocol):
 
     def update_check_run(self, run_id: int, output: CheckOutput) -> None: ...
 
-    def find_comment(self, number: int, marker: str) -> tuple[int, str] | None: ...
+    def find_comments(self, number: int, marker: str) -> tuple[tuple[int, str], ...]: ...
 
     def create_comment(self, number: int, body: str) -> int: ...
 
     def edit_comment(self, comment_id: int, body: str) -> None: ...
+
+    def delete_comment(self, comment_id: int) -> None: ...
 
 
 class Client(Reader, Publisher, Protocol):
@@ -243,18 +262,117 @@ class Client(Reader, Publisher, Protocol):
 
 
 def review_from_json(raw: Mapping[str, object]) -> Review:
-    """One review of the review API; ValueError when it has no state.  A
-    review whose user is gone (null) has the login "" and never counts."""
+    """One review of the review API, read strictly; ValueError naming what is
+    missing or mistyped (then the reviews cannot be read, and the run could
+    not judge).  A review whose account is gone lists a null user: its
+    login is "" and it never counts."""
+    review_id = raw.get("id")
+    if not isinstance(review_id, int) or isinstance(review_id, bool):
+        raise ValueError("a review has no id")
     state = raw.get("state")
     if not isinstance(state, str) or not state:
-        raise ValueError("a review has no state")
+        raise ValueError(f"review {review_id} has no state")
     user = raw.get("user")
-    user = user if isinstance(user, Mapping) else {}
+    login, user_id, user_type = "", None, ""
+    if user is not None:
+        if not isinstance(user, Mapping):
+            raise ValueError(f"review {review_id}'s user is not an object")
+        login, user_id = account_of(user, f"review {review_id}'s user")
+        user_type = _text(user, "type")
     commit = raw.get("commit_id")
+    if commit is not None and not isinstance(commit, str):
+        raise ValueError(f"review {review_id}'s commit_id is not a string")
     return Review(
-        login=_text(user, "login"),
+        id=review_id,
+        login=login,
+        user_id=user_id,
         state=state,
-        commit_id=commit if isinstance(commit, str) and commit else None,
+        commit_id=commit or None,
+        submitted_at=timestamp(raw.get("submitted_at"), f"review {review_id}'s submitted_at"),
         association=_text(raw, "author_association"),
-        user_type=_text(user, "type"),
+        user_type=user_type,
     )
+
+
+def account_of(user: Mapping[str, object], what: str) -> tuple[str, int]:
+    """(login, numeric id) of a user object; ValueError when either is missing."""
+    login, user_id = user.get("login"), user.get("id")
+    if not isinstance(login, str) or not login:
+        raise ValueError(f"{what} has no login")
+    if not isinstance(user_id, int) or isinstance(user_id, bool) or user_id < 1:
+        raise ValueError(f"{what} has no numeric id")
+    return login, user_id
+
+
+def timestamp(value: object, what: str) -> datetime | None:
+    """An ISO 8601 time of the API as an aware UTC datetime; None when absent
+    (null); ValueError when present but not a time with a zone."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            parsed = None
+        if parsed is not None and parsed.tzinfo is not None:
+            return parsed.astimezone(timezone.utc)
+    raise ValueError(f"{what} is not a time with a zone: {value!r}")
+
+
+def access_from_json(raw: object, login: str) -> Access:
+    """The permission API's answer for `login` as an `Access`: the account it
+    names and its level.  The role decides (read, triage, write, maintain,
+    admin); a custom role reads by its `permissions` booleans, else by the
+    legacy `permission` (admin, write, read, none).  ValueError when the
+    answer names no account or no level."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"the permission of {login} is not an object")
+    user = raw.get("user")
+    if not isinstance(user, Mapping):
+        raise ValueError(f"the permission of {login} names no account")
+    user_id = account_of(user, f"the permission of {login}")[1]
+    role = raw.get("role_name")
+    if isinstance(role, str) and role in LEVELS:
+        return Access(user_id, role)
+    flags = user.get("permissions")
+    if isinstance(flags, Mapping):
+        for level, flag in (
+            ("admin", "admin"),
+            ("maintain", "maintain"),
+            ("write", "push"),
+            ("triage", "triage"),
+            ("read", "pull"),
+        ):
+            if flags.get(flag) is True:
+                return Access(user_id, level)
+        if all(flags.get(f) is False for f in ("admin", "push", "pull")):
+            return Access(user_id, "none")
+    legacy = raw.get("permission")
+    if isinstance(legacy, str) and legacy in ("admin", "write", "read", "none"):
+        return Access(user_id, legacy)
+    raise ValueError(f"the permission of {login} names no level")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who the token writes as: a GitHub App's bot (`app_id`, and `login`
+    `<slug>[bot]`) for an installation token (the workflow's token is GitHub
+    Actions'), or a person (`user_id`) for a personal token."""
+
+    login: str
+    user_id: int | None = None
+    app_id: int | None = None
+
+    def wrote(self, comment: Mapping[str, object]) -> bool:
+        """Whether this identity wrote `comment` (an issue comment object)."""
+        user = comment.get("user")
+        if not isinstance(user, Mapping):
+            return False
+        if self.app_id is not None:
+            if user.get("type") != "Bot" or not isinstance(user.get("login"), str):
+                return False
+            app = comment.get("performed_via_github_app")
+            if isinstance(app, Mapping) and "id" in app:
+                return app.get("id") == self.app_id
+            return login_key(str(user["login"])) == login_key(self.login)
+        return self.user_id is not None and user.get("id") == self.user_id

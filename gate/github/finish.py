@@ -10,9 +10,10 @@ import contextlib
 import os
 from collections.abc import Mapping
 
-from gate.errors import EXIT_ERROR
+from gate.errors import EXIT_ERROR, GateError
 from gate.files import write_new_file
 from gate.github import publish
+from gate.github.change import moved
 from gate.github.client_types import Client, PullInfo
 from gate.github.judging import Outcome
 from gate.github.settings import REPORT_NAME, Settings, output_paths
@@ -63,9 +64,16 @@ def write_report(workspace: str | None, log: Log, verdict: publish.Verdict) -> s
 
 
 def post(
-    settings: Settings, log: Log, client: Client, verdict: publish.Verdict, pull: PullInfo
+    settings: Settings,
+    log: Log,
+    client: Client,
+    verdict: publish.Verdict,
+    pull: PullInfo,
+    *,
+    comment: bool = True,
 ) -> tuple[str, ...]:
-    """The check run and the comment on `pull`; what was not published, for the summary."""
+    """The check run and (unless not `comment`) the comment on `pull`; what
+    was not published, for the summary."""
     if not settings.token:
         warning = "no github-token: the check run and the comment were not posted"
         log.warning(warning)
@@ -77,7 +85,7 @@ def post(
             check_name=settings.check_name,
             head_sha=pull.head_sha,
             pr_number=pull.number,
-            comment_policy=settings.comment,
+            comment_policy=settings.comment if comment else "never",
             log=log,
         )
     except Exception as exc:  # publishing must never change the verdict
@@ -89,14 +97,81 @@ def post(
     return published.warnings
 
 
+# How many times a run posts a verdict whose approvals changed while it
+# posted before it gives up (exit 2): each round is a post and a re-read.
+SETTLE_ROUNDS = 3
+
+
+def settle(
+    settings: Settings, log: Log, client: Client, outcome: Outcome, pull: PullInfo
+) -> tuple[publish.Verdict, tuple[str, ...]]:
+    """Post the verdict on `pull` so that no stale one stands: the verdict
+    posted, and what was not published.
+
+    A pull request whose head moved or whose base changed since it was read
+    gets the verdict on the commit judged (a check run on that commit) and
+    a note, but not the PR's comment, which the newer run owns.  A verdict
+    an approval decided is checked after posting: the reviews are read
+    again (`Rewaive`), and when they waive something else now the fresh
+    verdict is posted, up to `SETTLE_ROUNDS` times; a run that races a
+    reviewer longer than that, or cannot read the reviews again, could not
+    judge (exit 2), never a pass it did not check."""
+    verdict, comment = outcome.verdict, True
+    if outcome.head_may_move and verdict.state == "judged" and verdict.report is not None:
+        why = moved(client, log, pull)
+        if why is not None:
+            verdict = publish.judged(verdict.report.noted(why), settings.check_name)
+            comment = False
+    for _ in range(SETTLE_ROUNDS):
+        warnings = post(settings, log, client, verdict, pull, comment=comment)
+        if outcome.rewaive is None or verdict.state != "judged":
+            return verdict, warnings
+        try:
+            fresh = outcome.rewaive.verdict(client, log)
+        except GateError as exc:
+            verdict = publish.errored(
+                settings.check_name,
+                f"after posting its verdict the gate could not read the approvals again to "
+                f"see that none changed meanwhile: {exc.message}",
+                outcome.notes,
+            )
+            return verdict, post(settings, log, client, verdict, pull, comment=comment)
+        if _same_waivers(fresh, verdict):
+            return verdict, warnings
+        log.line("the approvals changed while the verdict was posted: posting the fresh verdict")
+        assert fresh.report is not None
+        verdict = publish.judged(
+            fresh.report.noted(
+                "the approvals changed while this run posted its verdict; this verdict "
+                "reads them as they were after that post"
+            ),
+            settings.check_name,
+        )
+    verdict = publish.errored(
+        settings.check_name,
+        f"the approvals kept changing while the gate posted its verdict ({SETTLE_ROUNDS} "
+        "times): re-run the job once reviews settle",
+        outcome.notes,
+    )
+    return verdict, post(settings, log, client, verdict, pull, comment=comment)
+
+
+def _same_waivers(a: publish.Verdict, b: publish.Verdict) -> bool:
+    """Whether two verdicts on one judged report waive the same rules by the same people."""
+    return a.report is not None and b.report is not None and a.report.waived == b.report.waived
+
+
 def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> int:
-    """Leave the verdict everywhere a user looks; its exit code."""
+    """Leave the verdict everywhere a user looks; its exit code.  The verdict
+    is settled by posting it (`settle`) before the log, the report, the
+    summary and the outputs say it, so all of them say the one posted."""
     verdict = outcome.verdict
-    log_verdict(log, verdict, settings.check_name)
-    report_value = write_report(settings.workspace, log, verdict)
+    report_json(verdict)  # a report that cannot be written fails before anything is posted
     warnings: tuple[str, ...] = ()
     if outcome.pull is not None:
-        warnings = post(settings, log, client, verdict, outcome.pull)
+        verdict, warnings = settle(settings, log, client, outcome, outcome.pull)
+    log_verdict(log, verdict, settings.check_name)
+    report_value = write_report(settings.workspace, log, verdict)
     summary = verdict.markdown
     if warnings:
         from gate.escape import markdown_text

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from gate.changes import ChangeSet
 from gate.errors import GateError, internal_error
+from gate.git.repo import Repo
 from gate.github import publish
 from gate.github.approvals import waive
-from gate.github.change import Skip, head_moved, in_scope
+from gate.github.change import Skip, in_scope
 from gate.github.checkout import open_checkout, queue_needs_git
 from gate.github.client_types import ApiError, Client, PullInfo
 from gate.github.event import Target, find_target, read_event
@@ -26,13 +27,34 @@ from gate.rules.builtin import workflow_edited
 
 
 @dataclass(frozen=True)
+class Rewaive:
+    """How to read the approvals again for a judged report (`waive` on the
+    report as judged, before any waiver): `finish` asks after posting, so a
+    verdict posted from reviews that changed meanwhile is replaced."""
+
+    target: Target
+    repo: Repo | None
+    changes: ChangeSet
+    judged: Report
+    check_name: str
+
+    def verdict(self, client: Client, log: Log) -> publish.Verdict:
+        report = waive(client, log, self.target, self.repo, self.changes, self.judged)
+        return publish.judged(report, self.check_name)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What judging hands to `finish`: the verdict, the pull request it is
-    about (None: the event named none the gate could read), and the notes."""
+    about (None: the event named none the gate could read), the notes, how
+    to read its approvals again (None: no waiver was in play), and whether
+    the pull request's head may move under it (not a queue entry's)."""
 
     verdict: publish.Verdict
     pull: PullInfo | None = None
     notes: tuple[str, ...] = ()
+    rewaive: Rewaive | None = None
+    head_may_move: bool = False
 
 
 def judge(settings: Settings, log: Log, client: Client) -> Outcome:
@@ -66,17 +88,19 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
             report = skip_report(pull, scope.reason, rubric, notes)
             return Outcome(publish.skipped(settings.check_name, report), pull, notes)
         notes += scope.notes
-        if target.queue is None:  # a queue entry's head never moves
-            notes += head_moved(client, log, pull)
-        report = gate.judge.judge(  # the rubric's examples run first, as in `gate check`
+        judged = gate.judge.judge(  # the rubric's examples run first, as in `gate check`
             rubric,
             scope.changes,
             rubric_path=settings.rubric_path,
             builtins=(workflow_edited(scope.changes, settings.workflow_path), scope.complete),
             notes=notes,
         )
-        report = waive(client, log, target, repo, scope.changes, report)
-        return Outcome(publish.judged(report, settings.check_name), pull, notes)
+        report = waive(client, log, target, repo, scope.changes, judged)
+        rewaive = None
+        if any(w.rule in judged.failed for w in judged.waivable):
+            rewaive = Rewaive(target, repo, scope.changes, judged, settings.check_name)
+        verdict = publish.judged(report, settings.check_name)
+        return Outcome(verdict, pull, notes, rewaive, head_may_move=target.queue is None)
     except Exception as exc:  # GateError, ApiError, or not expected: exit 2
         return Outcome(could_not_judge(settings, log, exc, notes), pull, notes)
 

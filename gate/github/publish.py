@@ -15,7 +15,14 @@ from typing import Literal
 
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS
 from gate.escape import markdown_code, markdown_text, printable
-from gate.github.client_types import Annotation, ApiError, CheckOutput, Conclusion, Publisher
+from gate.github.client_types import (
+    Annotation,
+    ApiError,
+    CheckOutput,
+    Conclusion,
+    IdentityUnknown,
+    Publisher,
+)
 from gate.github.settings import CommentPolicy
 from gate.github.workflow import Log
 from gate.paths import RAW_MARK, shown
@@ -321,23 +328,40 @@ def post_check_run(
 def post_comment(
     client: Publisher, verdict: Verdict, check_name: str, pr_number: int, policy: CommentPolicy
 ) -> Published:
-    """The sticky comment under `policy`: found again by its marker and edited
-    in place; none is started for a pass under on-failure."""
+    """The sticky comment under `policy`: the oldest comment the gate's own
+    identity wrote with the marker (`Publisher.find_comments`), edited in
+    place; none is started for a pass under on-failure.  When a run racing
+    this one made a second, the oldest keeps the verdict and the others go.
+    When who the token is cannot be told before writing (no check run was
+    created), a failing verdict's comment is created first, which names it,
+    and then folded into an older one of the gate's if there is one."""
     if policy == "never":
         return Published()
+    tag = marker(check_name)
+    failing = verdict.conclusion == "failure"
+    made = None
     try:
-        found = client.find_comment(pr_number, marker(check_name))
-        failing = verdict.conclusion == "failure"
-        if found is None and not failing and policy == "on-failure":
+        try:
+            found = client.find_comments(pr_number, tag)
+        except IdentityUnknown:
+            if not failing and policy == "on-failure":
+                raise
+            made = client.create_comment(pr_number, comment_body(verdict, check_name, None))
+            found = client.find_comments(pr_number, tag)
+        if not found and not failing and policy == "on-failure":
             return Published()
-        body = comment_body(verdict, check_name, comment_state(found[1]) if found else None)
-        if found is None:
-            return Published(
-                comment_id=client.create_comment(pr_number, body), comment_action="created"
-            )
-        if found[1] == body:
-            return Published(comment_id=found[0], comment_action="unchanged")
-        client.edit_comment(found[0], body)
-        return Published(comment_id=found[0], comment_action="edited")
+        body = comment_body(verdict, check_name, comment_state(found[0][1]) if found else None)
+        if not found:
+            made = client.create_comment(pr_number, body)
+            found = client.find_comments(pr_number, tag)
+        if not found:  # the listing has not caught up with the create
+            return Published(comment_id=made, comment_action="created")
+        first, body_now = found[0]
+        for duplicate, _ in found[1:]:
+            client.delete_comment(duplicate)
+        if body_now != body:
+            client.edit_comment(first, body)
+        action = "created" if first == made else "unchanged" if body_now == body else "edited"
+        return Published(comment_id=first, comment_action=action)
     except ApiError as exc:
         return Published(warnings=(_refused("write the PR comment", exc.status, exc.message),))

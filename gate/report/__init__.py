@@ -86,6 +86,10 @@ class Report:
             notes=self.notes + notes,
         )
 
+    def noted(self, *notes: str) -> Report:
+        """This report with `notes` added (once each)."""
+        return replace(self, notes=tuple(dict.fromkeys((*self.notes, *notes))))
+
     def waived_by(self, rule_id: str) -> Waived | None:
         return next((w for w in self.waived if w.rule == rule_id), None)
 
@@ -199,8 +203,11 @@ def to_text(report: Report) -> str:
 
 
 def _waived_words(waived: Waived) -> str:
-    association = f" ({waived.association})" if waived.association else ""
-    return f"by {waived.reviewer}{association}'s approval of commit {waived.commit[:12]}"
+    about = [waived.association] if waived.association else []
+    if waived.access:
+        about.append(f"{waived.access} access")
+    shown = f" ({', '.join(about)})" if about else ""
+    return f"by {waived.reviewer}{shown}'s approval of commit {waived.commit[:12]}"
 
 
 def _next_steps(report: Report) -> list[str]:

@@ -72,16 +72,26 @@ class AppliesTo:
 WAIVER_ASSOCIATIONS = ("OWNER", "MEMBER", "COLLABORATOR")
 
 
+# The least access to the repository a waiver may ask of an approver
+# (`Waiver.permission`): what GitHub's branch protection asks of a reviewer
+# whose approval counts, or more.
+WAIVER_PERMISSIONS = ("write", "maintain", "admin")
+
+
 @dataclass(frozen=True)
 class Waiver:
     """Rules a maintainer's approval may clear (`rules`), and whose approval
-    counts: these GitHub `logins` (any letter case), or a reviewer whose
-    `author_association` is one of `associations`.  Never the PR's author,
-    never a bot, never a built-in `gate.*` rule (`gate.waivers`)."""
+    counts: a reviewer these GitHub `logins` (any ASCII letter case) or user
+    `ids` name, or whose `author_association` is one of `associations` (a
+    waiver naming none of these names anyone), who holds `permission` on the
+    repository when judged.  Never the PR's author, never a bot, never a
+    built-in `gate.*` rule (`gate.waivers`)."""
 
     rules: tuple[str, ...]
     logins: tuple[str, ...] = ()
     associations: tuple[str, ...] = ()
+    ids: tuple[int, ...] = ()
+    permission: str = "write"
 
 
 @dataclass(frozen=True)

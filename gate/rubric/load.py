@@ -122,6 +122,8 @@ def _build(doc: Doc, source: str, sha: str) -> Rubric:
             rules=tuple(raw["rules"]),
             logins=tuple(raw["approvers"].get("logins", ())),
             associations=tuple(raw["approvers"].get("associations", ())),
+            ids=tuple(raw["approvers"].get("ids", ())),
+            permission=raw["approvers"].get("permission", "write"),
         )
         for raw in value.get("waivers", ())
     )

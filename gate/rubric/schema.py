@@ -20,7 +20,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from gate.rubric import DEFAULT_TESTS, WAIVER_ASSOCIATIONS
+from gate.rubric import DEFAULT_TESTS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
 from gate.rules import REGISTRY, Kind
 
 # A rubric is a short list of rules.  The caps keep a pathological rubric from
@@ -275,8 +275,10 @@ _WAIVER = {
         },
         "approvers": {
             "description": (
-                "Whose approval counts: GitHub logins, or author associations as the "
-                "review API reports them."
+                "Whose approval counts: a reviewer these GitHub logins or user ids "
+                "name, or whose author association (as the review API reports it) is "
+                "listed; with none of the three, anyone.  Always with the permission "
+                "asked (default write) on the repository when judged."
             ),
             "type": "object",
             "additionalProperties": False,
@@ -293,9 +295,36 @@ _WAIVER = {
                         "minLength": 1,
                     },
                 },
+                "ids": {
+                    "description": (
+                        "GitHub numeric user ids: the account, whatever its login is now "
+                        "(a login can be renamed away and taken by someone else)."
+                    ),
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {
+                        "description": "A GitHub user id such as 583231.",
+                        "type": "integer",
+                        "minimum": 1,
+                    },
+                },
+                "permission": {
+                    "description": (
+                        "The least access to the repository an approver must hold when "
+                        "the pull request is judged, read from GitHub's permission API: "
+                        + ", ".join(WAIVER_PERMISSIONS)
+                        + " (default write)."
+                    ),
+                    "type": "string",
+                    "enum": list(WAIVER_PERMISSIONS),
+                },
                 "associations": {
                     "description": (
-                        "Reviewer author associations: " + ", ".join(WAIVER_ASSOCIATIONS) + "."
+                        "Reviewer author associations: "
+                        + ", ".join(WAIVER_ASSOCIATIONS)
+                        + ". An association narrows whom a waiver names; it never "
+                        "replaces the permission."
                     ),
                     "type": "array",
                     "minItems": 1,

@@ -255,10 +255,12 @@ rules:
 
 # Waivers: a maintainer's approval of the PR's current head clears the rules
 # listed (never a gate.* rule, never the author's or a bot's approval; a new
-# push voids it). Needs the review workflow `gate init --workflow` writes.
+# push voids it). The approver must hold write access (or `permission:`) when
+# the PR is judged; `ids:` pins people by GitHub user id. Needs the review
+# workflow `gate init --workflow` writes.
 # waivers:
 #   - rules: [LINES, TESTS]
-#     approvers: {logins: [your-login], associations: [OWNER, MEMBER]}
+#     approvers: {logins: [your-login], permission: write}
 
 # The judge must say both words: every rule above fails in at least one of
 # these synthetic changes, and one change passes. `gate selftest --strict`

@@ -201,7 +201,9 @@ def test_waiver_approve_is_green_push_is_red_dismiss_is_red(
     (comment,) = github.comments_on(REPOSITORY, NUMBER)
     assert f"approve this pull request at commit `{lab.head[:12]}`" in comment["body"]
 
-    # A MEMBER approves the head: the review workflow ends, workflow_run re-judges.
+    # A MEMBER with write access approves the head: the review workflow ends,
+    # workflow_run re-judges (and asks GitHub for the maintainer's access).
+    github.grant(REPOSITORY, "maintainer", "write")
     github.add_review(REPOSITORY, NUMBER, user="maintainer", author_association="MEMBER")
     approved = lab.run(session, github, "workflow_run", review_run_event(github))
     assert approved.returncode == 0, approved.log

@@ -30,12 +30,15 @@ SECRET = {"secrets/key": "k\n"}
 
 @pytest.fixture
 def waiving(scenario: Scenario) -> Scenario:
-    """The scenario with a base whose rubric waives F1 on alice's or a MEMBER's approval."""
+    """The scenario with a base whose rubric waives F1 on alice's or a MEMBER's
+    approval (with write access); alice and dave have write access."""
     repo = scenario.repo
     repo.git("checkout", "-q", "main")
     repo.write_many({RUBRIC_PATH: RUBRIC + WAIVERS})
     scenario.base = repo.commit("waivers")
     repo.git("checkout", "-q", "-B", "feature", scenario.base)
+    for login in ("alice", "dave"):
+        scenario.github.grant(REPO, login, "write")
     return scenario
 
 
@@ -63,8 +66,16 @@ def test_an_approval_of_the_head_waives_and_the_check_passes(waiving: Scenario) 
     assert run["output"]["annotations"] == []  # a waived rule is not annotated
     report = out.report()
     assert report["pass"] is True and report["failed"] == []
+    alice = waiving.github.user_id("alice")
     assert report["waived"] == [
-        {"rule": "F1", "reviewer": "alice", "association": "NONE", "commit": head}
+        {
+            "rule": "F1",
+            "reviewer": "alice",
+            "user_id": alice,
+            "access": "write",
+            "association": "NONE",
+            "commit": head,
+        }
     ]
     assert [r["pass"] for r in report["results"] if r["id"] == "F1"] == [False]
     assert "waived by alice" in out.summary and head[:12] in out.summary
@@ -80,10 +91,14 @@ def test_a_failing_pr_names_the_next_step(waiving: Scenario) -> None:
     body = comment["body"]
     assert "**Next step:**" in body
     assert f"approve this pull request at commit `{head[:12]}`" in body
-    assert "`F1` can be waived by Alice or a reviewer whose association is MEMBER" in body
+    assert (
+        "`F1` can be waived by Alice or a reviewer whose association is MEMBER with write access"
+        in body
+    )
     assert "`SECRETS` cannot be waived (no waiver in the rubric lists it)" in body
-    # Nothing was approved: the reviews were read, and nothing is waived.
-    assert reviews_read(waiving) == 1 and out.outputs["waived-rules"] == ""
+    # Nothing was approved: the reviews were read (to judge, and again after
+    # posting, to see that none changed meanwhile), and nothing is waived.
+    assert reviews_read(waiving) == 2 and out.outputs["waived-rules"] == ""
 
 
 def test_a_rule_no_waiver_lists_keeps_the_check_red(waiving: Scenario) -> None:
@@ -174,7 +189,8 @@ def test_a_bots_approval_does_not_count(
     [("MEMBER", 0), ("OWNER", 1), ("COLLABORATOR", 1), ("CONTRIBUTOR", 1), ("NONE", 1)],
 )
 def test_the_waivers_associations_decide(waiving: Scenario, association: str, code: int) -> None:
-    """The waiver names MEMBER: a MEMBER who is not listed by login counts; others do not."""
+    """The waiver names MEMBER: a MEMBER with write access who is not listed
+    by login counts; others do not."""
     waiving.push(SPRAWL)
     review(waiving, "dave", author_association=association)
     out = waiving.run()

@@ -32,7 +32,7 @@ import time
 import traceback
 import urllib.parse
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,6 +48,21 @@ SUBSET_URI = "urn:github-openapi-subset"
 DOCS = "https://docs.github.com/rest"
 DEFAULT_TOKEN = "ghs_doubleToken0123456789abcdefABCDEF0123"
 TOKEN_USER = "github-actions[bot]"
+# Who the workflow token is: GitHub Actions' app and its bot user (the ids
+# github.com gives them), the author of what the token creates.
+TOKEN_USER_ID = 41898282
+TOKEN_APP = {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"}
+# The legacy `permission` a collaborator role reads as (maintain reads as
+# write, triage as read), and the booleans of a collaborator's `permissions`.
+ROLES = ("read", "triage", "write", "maintain", "admin")
+LEGACY_PERMISSION = {
+    "read": "read",
+    "triage": "read",
+    "write": "write",
+    "maintain": "write",
+    "admin": "admin",
+    "none": "none",
+}
 CLOCK_START = 1767225600  # 2026-01-01T00:00:00Z
 
 # GitHub limits that the description states only in prose (or not at all).
@@ -381,6 +396,14 @@ def _fake_sha(*parts: str) -> str:
     return hashlib.sha1("\0".join(parts).encode("utf-8")).hexdigest()
 
 
+def _ascii_lower(login: str) -> str:
+    """A login as GitHub compares it: ASCII letters in any case, nothing else folded."""
+    return login.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
 def _stable_id(text: str) -> int:
     return zlib.crc32(text.encode("utf-8")) % 90_000_000 + 10_000_000
 
@@ -431,10 +454,29 @@ class GitHubDouble:
         self.contents: dict[tuple[str, str, str], bytes] = {}
         self.links: dict[tuple[str, str, str], str] = {}  # a symlink's target, as git stores it
         self.token_user = TOKEN_USER
+        # "app": an installation token (GitHub Actions' or an app's), which
+        # creates check runs and cannot read GET /user; "user": a personal
+        # access token, the other way round.
+        self.token_kind = "app"
+        self.token_app: dict[str, Any] = dict(TOKEN_APP)
+        # People and bots by id: {"login", "type"}; logins resolve ASCII case-insensitively.
+        self.users: dict[int, dict[str, Any]] = {}
+        # Collaborator roles per (repository, user id): read, triage, write,
+        # maintain, admin or a custom role name ("custom:BASE" reads as BASE).
+        self.roles: dict[tuple[str, int], str] = {}
+        # Issue events per (repository, number), oldest first.
+        self.issue_events: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        # The GitHub users a commit's author and committer resolve to, by (repository, sha).
+        self.commit_people: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+        # Listings that answer a "next" link to themselves (a loop), by path regex.
+        self.looping: list[re.Pattern[str]] = []
+        self._raw_answers: list[tuple[str, re.Pattern[str], int, bytes]] = []
+        self._hooks: list[tuple[str, re.Pattern[str], Callable[[], None], list[int]]] = []
         self._faults: list[Fault] = []
         self._lock = threading.RLock()
         self._next_id = 1000
         self._tick = 0
+        self.add_user(TOKEN_USER, user_id=TOKEN_USER_ID, user_type="Bot")
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.url = ""
@@ -595,10 +637,117 @@ class GitHubDouble:
         with self._lock:
             self.links[(full_name, ref, path.strip("/"))] = target
 
+    def add_user(
+        self, login: str, *, user_id: int | None = None, user_type: str | None = None
+    ) -> int:
+        """A GitHub account (default id: derived from the login; type: Bot for
+        a ``[bot]`` login, else User); returns its id.  A login already held
+        by another account is refused, as GitHub refuses it."""
+        with self._lock:
+            held = self.user_id(login)
+            if held is not None:
+                if user_id is None or user_id == held:
+                    return held
+                raise ValueError(f"login {login!r} is held by user {held}")
+            new_id = _stable_id("user:" + login) if user_id is None else user_id
+            if new_id in self.users:
+                raise ValueError(f"user id {new_id} exists")
+            kind = user_type or ("Bot" if login.endswith("[bot]") else "User")
+            self.users[new_id] = {"login": login, "type": kind}
+            return new_id
+
+    def user_id(self, login: str) -> int | None:
+        """The id of the account whose login is ``login`` in any ASCII letter case."""
+        key = _ascii_lower(login)
+        with self._lock:
+            return next((i for i, u in self.users.items() if _ascii_lower(u["login"]) == key), None)
+
+    def rename_user(self, login: str, new_login: str) -> None:
+        """The account renames itself: its reviews and comments show the new login,
+        and the old one is free for anyone to take."""
+        with self._lock:
+            user_id = self.user_id(login)
+            if user_id is None:
+                raise KeyError(login)
+            if self.user_id(new_login) not in (None, user_id):
+                raise ValueError(f"login {new_login!r} is taken")
+            self.users[user_id]["login"] = new_login
+
+    def grant(self, full_name: str, login: str, role: str | None) -> None:
+        """Give ``login`` a collaborator role on ``full_name`` (read, triage,
+        write, maintain, admin, or ``custom:BASE``); None takes it away."""
+        user_id = self.add_user(login)
+        with self._lock:
+            if role is None:
+                self.roles.pop((full_name, user_id), None)
+            else:
+                self.roles[(full_name, user_id)] = role
+
+    def change_base(
+        self,
+        full_name: str,
+        number: int,
+        base_ref: str,
+        base_sha: str,
+        *,
+        actor: str = "maintainer",
+    ) -> None:
+        """A person edits the pull request to target ``base_ref``: its base
+        changes and a ``base_ref_changed`` issue event is recorded."""
+        with self._lock:
+            pull = self.pulls[(full_name, number)]
+            pull.base_ref, pull.base_sha, pull.merge_base_sha = base_ref, base_sha, base_sha
+            self.comparisons[(full_name, base_sha, pull.head_sha)] = Comparison(
+                number=number, merge_base_sha=base_sha, files=pull.files
+            )
+            self.add_issue_event(full_name, number, "base_ref_changed", actor=actor)
+
+    def add_issue_event(
+        self, full_name: str, number: int, event: str, *, actor: str = "maintainer"
+    ) -> int:
+        """An issue event (``labeled``, ``base_ref_changed``, ...) happening now; its id."""
+        actor_id = self.add_user(actor)
+        with self._lock:
+            item = {"id": self._new_id(), "event": event, "actor": actor_id, "at": self._now()}
+            self.issue_events.setdefault((full_name, number), []).append(item)
+            event_id: int = item["id"]
+            return event_id
+
+    def set_commit_people(
+        self, full_name: str, sha: str, *, author: str | None, committer: str | None
+    ) -> None:
+        """The GitHub accounts the commit API links to ``sha``'s author and committer."""
+        for login in (author, committer):
+            if login is not None:
+                self.add_user(login)
+        with self._lock:
+            self.commit_people[(full_name, sha)] = (author, committer)
+
+    def loop_listing(self, path_regex: str) -> None:
+        """Every page of a listing whose path matches links to itself as "next"."""
+        with self._lock:
+            self.looping.append(re.compile(path_regex))
+
+    def after_request(
+        self, method: str, path_regex: str, action: Callable[[], None], times: int = 1
+    ) -> None:
+        """Run ``action`` (a push, a dismissal...) right after the next ``times``
+        matching requests are served: what happens on GitHub between two of
+        a client's requests."""
+        with self._lock:
+            self._hooks.append((method.upper(), re.compile(path_regex), action, [times]))
+
+    def answer_next_raw(self, method: str, path_regex: str, status: int, body: bytes) -> None:
+        """Answer the next matching request with ``status`` and exactly ``body``
+        (b"" for an empty body), after the usual validation of the request."""
+        with self._lock:
+            self._raw_answers.append((method.upper(), re.compile(path_regex), status, body))
+
     def add_comment(
         self, full_name: str, issue_number: int, body: str, user: str = "someone"
     ) -> int:
-        """A pre-existing issue/PR comment; returns its id."""
+        """A pre-existing issue/PR comment by ``user``; returns its id."""
+        self.add_user(user)
         with self._lock:
             comment_id: int = self._store_comment(full_name, issue_number, body, user)["id"]
             return comment_id
@@ -608,27 +757,30 @@ class GitHubDouble:
         full_name: str,
         number: int,
         *,
-        user: str,
+        user: str | None,
         state: str = "APPROVED",
         commit_id: str | None = None,
         author_association: str = "MEMBER",
         user_type: str | None = None,
     ) -> int:
         """A submitted review of a pull request (``commit_id`` default: its head
-        now); ``user_type`` default: Bot for a ``[bot]`` login, else User.
-        Returns its id."""
+        now) by the account ``user`` (made when new; None: a deleted account,
+        listed with a null user); ``user_type`` default: Bot for a ``[bot]``
+        login, else User.  A PENDING review has no ``submitted_at``.  Returns its id."""
+        user_id = None if user is None else self.add_user(user)
         with self._lock:
+            if user_id is not None and user_type is not None:
+                self.users[user_id]["type"] = user_type
             pull = self.pulls[(full_name, number)]
             review = {
                 "id": self._new_id(),
                 "full_name": full_name,
                 "number": number,
-                "user": user,
-                "user_type": user_type or ("Bot" if user.endswith("[bot]") else "User"),
+                "user_id": user_id,
                 "state": state,
                 "commit_id": pull.head_sha if commit_id is None else commit_id,
                 "author_association": author_association,
-                "submitted_at": self._now(),
+                "submitted_at": None if state == "PENDING" else self._now(),
             }
             self.reviews.setdefault((full_name, number), []).append(review)
             review_id: int = review["id"]
@@ -788,16 +940,48 @@ class GitHubDouble:
         return self._next_id
 
     def _user_json(self, login: str) -> dict[str, Any]:
+        """The account ``login`` (made when new, as the double's users are)."""
+        return self._user_json_by_id(self.add_user(login))
+
+    def _user_json_by_id(self, user_id: int) -> dict[str, Any]:
+        user = self.users[user_id]
+        login = user["login"]
         return {
             "login": login,
-            "id": _stable_id("user:" + login),
-            "node_id": "U_" + _fake_sha("user", login)[:16],
+            "id": user_id,
+            "node_id": "U_" + _fake_sha("user", str(user_id))[:16],
             "avatar_url": f"{self.web_url}/avatars/{urllib.parse.quote(login)}",
             "gravatar_id": "",
             "url": self._api(f"/users/{urllib.parse.quote(login)}"),
             "html_url": f"{self.web_url}/{urllib.parse.quote(login)}",
-            "type": "Bot" if login.endswith("[bot]") else "User",
+            "type": user["type"],
             "site_admin": False,
+        }
+
+    def _simple_user(self, login: str) -> dict[str, Any]:
+        """`_user_json` completed as GitHub's `simple-user` (where a union of
+        shapes leaves the double's completion no single schema to fill)."""
+        schema = {"$ref": SUBSET_URI + "#/components/schemas/simple-user"}
+        user: dict[str, Any] = self._complete(schema, self._user_json(login))
+        return user
+
+    def _app_json(self) -> dict[str, Any]:
+        """The token's GitHub App, as a check run's ``app`` or a comment's
+        ``performed_via_github_app`` names it."""
+        app = self.token_app
+        return {
+            "id": app["id"],
+            "slug": app["slug"],
+            "node_id": "A_" + _fake_sha("app", str(app["id"]))[:16],
+            "name": app["name"],
+            "owner": self._user_json("github"),
+            "description": "",
+            "external_url": self.web_url,
+            "html_url": f"{self.web_url}/apps/{app['slug']}",
+            "created_at": "2018-01-01T00:00:00Z",
+            "updated_at": "2018-01-01T00:00:00Z",
+            "permissions": {},
+            "events": [],
         }
 
     def _repo_json(self, full_name: str) -> dict[str, Any]:
@@ -948,13 +1132,13 @@ class GitHubDouble:
             "created_at": comment["created_at"],
             "updated_at": comment["updated_at"],
             "author_association": "NONE",
+            "performed_via_github_app": comment.get("app"),
         }
 
     def _review_json(self, review: Mapping[str, Any]) -> dict[str, Any]:
         api = self._api(f"/repos/{review['full_name']}/pulls/{review['number']}")
         html = f"{self.web_url}/{review['full_name']}/pull/{review['number']}"
-        user = self._user_json(review["user"])
-        user["type"] = review["user_type"]
+        user = None if review["user_id"] is None else self._user_json_by_id(review["user_id"])
         return {
             "id": review["id"],
             "node_id": "PRR_" + _fake_sha("review", str(review["id"]))[:16],
@@ -966,7 +1150,7 @@ class GitHubDouble:
             "pull_request_url": api,
             "_links": {"html": {"href": html}, "pull_request": {"href": api}},
             "author_association": review["author_association"],
-            "submitted_at": review["submitted_at"],
+            **({} if review["submitted_at"] is None else {"submitted_at": review["submitted_at"]}),
         }
 
     def _check_run_json(self, run: Mapping[str, Any]) -> dict[str, Any]:
@@ -993,7 +1177,7 @@ class GitHubDouble:
                 "annotations_url": f"{api}/check-runs/{run['id']}/annotations",
             },
             "check_suite": {"id": _stable_id(f"suite:{run['full_name']}:{run['head_sha']}")},
-            "app": None,
+            "app": run.get("app"),
             "pull_requests": [],
         }
 
@@ -1054,8 +1238,14 @@ class GitHubDouble:
             params = self._validate_params(op, raw_params, query_pairs)
             self._validate_body(op, json_body)
             self._take_fault(method, path)
+            raw = self._take_raw_answer(method, path)
+            if raw is not None:
+                with self._lock:
+                    self.requests.append(RecordedRequest(method, path, query, json_body, raw[0]))
+                return raw[0], {"Content-Type": "application/json; charset=utf-8"}, raw[1]
             status, payload, extra_headers = self._dispatch(op, params, json_body, query, headers)
             self._take_fault(method, path, after=True)
+            self._run_hooks(method, path)
             schema = self.openapi.response_schema(op, str(status))
             if schema is not None and isinstance(payload, (dict, list)):
                 payload = self._complete(schema, payload)
@@ -1207,6 +1397,26 @@ class GitHubDouble:
                     message = fault.body["message"]
                 raise ApiError(fault.status, message, headers=fault.headers)
 
+    def _run_hooks(self, method: str, path: str) -> None:
+        """Run the actions due after this request, outside the lock (an action
+        may wait for another request, as a barrier between two clients does)."""
+        with self._lock:
+            due = []
+            for verb, pattern, action, left in self._hooks:
+                if verb in ("*", method) and pattern.search(path) and left[0] > 0:
+                    left[0] -= 1
+                    due.append(action)
+        for action in due:
+            action()
+
+    def _take_raw_answer(self, method: str, path: str) -> tuple[int, bytes] | None:
+        with self._lock:
+            for index, (verb, pattern, status, body) in enumerate(self._raw_answers):
+                if verb in ("*", method) and pattern.search(path):
+                    del self._raw_answers[index]
+                    return status, body
+        return None
+
     # ------------------------------------------------------------ operations
 
     def _repo_or_404(self, params: Mapping[str, Any]) -> str:
@@ -1238,7 +1448,9 @@ class GitHubDouble:
         rels = []
         if page > 1:
             rels.append(f'<{link(min(page - 1, last))}>; rel="prev"')
-        if page < last:
+        if any(p.search(path) for p in self.looping):
+            rels.append(f'<{link(page)}>; rel="next"')  # a listing that never ends
+        elif page < last:
             rels.append(f'<{link(page + 1)}>; rel="next"')
             rels.append(f'<{link(last)}>; rel="last"')
         if page > 1:
@@ -1415,7 +1627,17 @@ class GitHubDouble:
             sha = ref if re.fullmatch(r"[0-9a-f]{40}", ref) else _fake_sha(full_name, ref)
         if sha is None:
             raise ApiError(422, f"No commit found for SHA: {ref}")
-        return 200, {**self._commit_json(full_name, sha), "files": []}, {}
+        author, committer = self.commit_people.get((full_name, sha), (None, None))
+        return (
+            200,
+            {
+                **self._commit_json(full_name, sha),
+                "files": [],
+                "author": None if author is None else self._simple_user(author),
+                "committer": None if committer is None else self._simple_user(committer),
+            },
+            {},
+        )
 
     def _commit_json(self, full_name: str, sha: str, parents: Sequence[str] = ()) -> dict[str, Any]:
         api = self._api(f"/repos/{full_name}")
@@ -1571,6 +1793,9 @@ class GitHubDouble:
             "annotation_batches": [],
             "posted": [copy.deepcopy(dict(body))],
         }
+        if self.token_kind != "app":
+            raise ApiError(403, "You must authenticate via a GitHub App.")
+        run["app"] = self._app_json()
         self._apply_check_fields(run, body)
         self._check_status_rules(run)
         self.check_runs.append(run)
@@ -1647,6 +1872,8 @@ class GitHubDouble:
         comment = self._store_comment(
             full_name, params["issue_number"], body["body"], self.token_user
         )
+        if self.token_kind == "app":
+            comment["app"] = self._app_json()
         return 201, self._comment_json(comment), {}
 
     def _op_issues_update_comment(
@@ -1660,6 +1887,82 @@ class GitHubDouble:
                 comment["updated_at"] = self._now()
                 return 200, self._comment_json(comment), {}
         raise ApiError(404, "Not Found")
+
+    def _op_issues_delete_comment(
+        self, params: Mapping[str, Any], *_: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        full_name = self._repo_or_404(params)
+        for index, comment in enumerate(self.comments):
+            if comment["id"] == params["comment_id"] and comment["full_name"] == full_name:
+                del self.comments[index]
+                return 204, None, {}
+        raise ApiError(404, "Not Found")
+
+    # events, people and permissions ----------------------------------------------
+
+    def _op_issues_list_events(
+        self, params: Mapping[str, Any], _body: Any, query: Mapping[str, str], _h: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        full_name = self._repo_or_404(params)
+        number = params["issue_number"]
+        self._pull_or_404(full_name, number)
+        api = self._api(f"/repos/{full_name}")
+        events = [
+            {
+                "id": e["id"],
+                "node_id": "E_" + _fake_sha("event", str(e["id"]))[:16],
+                "url": f"{api}/issues/events/{e['id']}",
+                "actor": self._user_json_by_id(e["actor"]),
+                "event": e["event"],
+                "commit_id": None,
+                "commit_url": None,
+                "created_at": e["at"],
+                "performed_via_github_app": None,
+            }
+            for e in self.issue_events.get((full_name, number), [])
+        ]
+        chunk, link = self._paginate(
+            events, query, f"/repos/{full_name}/issues/{number}/events", params
+        )
+        return 200, chunk, link
+
+    def _op_repos_get_collaborator_permission_level(
+        self, params: Mapping[str, Any], *_: Any
+    ) -> tuple[int, Any, dict[str, str]]:
+        """A collaborator's permission: the legacy ``permission``, the
+        ``role_name`` and the user's ``permissions`` booleans; 404 for an
+        account that does not exist; ``read`` (public) or ``none`` (private)
+        for an account without a role."""
+        full_name = self._repo_or_404(params)
+        user_id = self.user_id(str(params["username"]))
+        if user_id is None:
+            raise ApiError(404, "Not Found")
+        role = self.roles.get((full_name, user_id))
+        if role is None:
+            role = "none" if self.repos[full_name]["private"] else "read"
+        base = role.split(":", 1)[1] if role.startswith("custom:") else role
+        level = ROLES.index(base) if base in ROLES else -1
+        user = self._user_json_by_id(user_id)
+        user["role_name"] = role.split(":", 1)[0] if role.startswith("custom:") else role
+        user["permissions"] = {
+            "pull": level >= 0,
+            "triage": level >= 1,
+            "push": level >= 2,
+            "maintain": level >= 3,
+            "admin": level >= 4,
+        }
+        body = {
+            "permission": LEGACY_PERMISSION.get(base, "none"),
+            "role_name": user["role_name"],
+            "user": user,
+        }
+        return 200, body, {}
+
+    def _op_users_get_authenticated(self, *_: Any) -> tuple[int, Any, dict[str, str]]:
+        """The token's own user; an installation token has none (403)."""
+        if self.token_kind == "app":
+            raise ApiError(403, "Resource not accessible by integration")
+        return 200, self._user_json(self.token_user), {}
 
     def _complete(self, schema: Any, value: Any) -> Any:
         """Fill every required field the double did not set with a schema-shaped placeholder."""

@@ -40,7 +40,44 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("get", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments"),
     ("patch", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
+    ("delete", "/repos/{owner}/{repo}/issues/comments/{comment_id}"),
+    ("get", "/repos/{owner}/{repo}/issues/{issue_number}/events"),
+    ("get", "/repos/{owner}/{repo}/collaborators/{username}/permission"),
+    ("get", "/user"),
 )
+
+# Issue events GitHub documents ("Issue event types": available in the REST API
+# for issue events, with the common properties only) that the description's
+# `issue-event-for-issue` union leaves out.  They are added to the union as one
+# schema of those common properties, so the double can serve them and the
+# client is checked against what GitHub's documentation says they carry.
+DOCUMENTED_ISSUE_EVENTS: tuple[str, ...] = ("base_ref_changed", "automatic_base_change_succeeded")
+DOCUMENTED_EVENT_SCHEMA = "documented-common-issue-event"
+
+
+def add_documented_events(spec: dict[str, Any]) -> None:
+    """Add `DOCUMENTED_ISSUE_EVENTS` to the issue events union (see above)."""
+    schemas = spec["components"]["schemas"]
+    common = ("id", "node_id", "url", "actor", "event", "commit_id", "commit_url", "created_at")
+    schemas[DOCUMENTED_EVENT_SCHEMA] = {
+        "title": "Issue event with the common properties (from GitHub's documentation)",
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "node_id": {"type": "string"},
+            "url": {"type": "string"},
+            "actor": {"$ref": "#/components/schemas/simple-user"},
+            "event": {"type": "string", "enum": list(DOCUMENTED_ISSUE_EVENTS)},
+            "commit_id": {"type": "string", "nullable": True},
+            "commit_url": {"type": "string", "nullable": True},
+            "created_at": {"type": "string"},
+            "performed_via_github_app": {"$ref": "#/components/schemas/nullable-integration"},
+        },
+        "required": list(common),
+    }
+    union = schemas["issue-event-for-issue"]["anyOf"]
+    union.append({"$ref": f"#/components/schemas/{DOCUMENTED_EVENT_SCHEMA}"})
+
 
 # Webhook payloads (under ``x-webhooks``) that tests build event files from: each is
 # kept with its request body, the payload schema GitHub documents for the event.
@@ -113,6 +150,7 @@ def extract(package_dir: Path) -> dict[str, Any]:
     meta = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
     raw = (package_dir / SPEC_FILE).read_bytes()
     spec = json.loads(raw)
+    add_documented_events(spec)
     paths: dict[str, dict[str, Any]] = {}
     for method, template in OPERATIONS:
         op = spec["paths"][template][method]
