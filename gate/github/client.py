@@ -39,7 +39,6 @@ BASE_EVENTS = frozenset({"base_ref_changed", "automatic_base_change_succeeded"})
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
-    from github.IssueComment import IssueComment
     from github.PullRequest import PullRequest
 
 
@@ -322,33 +321,34 @@ class GitHubClient(Transport):
 
     def create_comment(self, number: int, body: str) -> int:
         """Create a comment; after a create that failed with no answer or a 5xx,
-        a comment with this very body is looked up before creating again
-        (`_create_once`)."""
-
-        def create() -> IssueComment:
-            return self._pull(number).create_issue_comment(body)
-
-        def made() -> IssueComment | None:
-            if self._identity is None:
-                return None  # whose comment it would be is unknown: create again
-            me = self._identity
-            return next(
-                (
-                    c
-                    for c in self._pull(number).get_issue_comments()
-                    if c.body == body and me.wrote(c.raw_data)
-                ),
-                None,
-            )
-
+        a comment of the gate's own with this very body is looked up before
+        creating again (`_create_once`).  The comment's user names the
+        token's identity when nothing else has (`identity`)."""
+        path = f"/repos/{self.settings.repository}/issues/{number}/comments"
         what = f"POST comment on #{number}"
+
+        def create() -> dict[str, Any]:
+            _, data = self._gh.requester.requestJsonAndCheck("POST", path, input={"body": body})
+            if not isinstance(data, dict) or not isinstance(data.get("id"), int):
+                raise ApiError(None, f"{what}: the answer names no comment")
+            return data
+
+        def made() -> dict[str, Any] | None:
+            me = self._identity
+            if me is None:
+                return None  # whose comment it would be is unknown: create again
+            listing = self._listing(f"GET comments of #{number}", f"/issues/{number}/comments")
+            return next((c for c in listing if c.get("body") == body and me.wrote(c)), None)
+
         comment = self._create_once(what, create, f"GET comments of #{number}", made)
-        if self._identity is None:
-            user = comment.raw_data.get("user")
-            if isinstance(user, dict):
+        user = comment.get("user")
+        if self._identity is None and isinstance(user, dict):
+            try:
                 login, user_id = account_of(user, "the comment's user")
-                self._identity = Identity(login=login, user_id=user_id)
-        return int(comment.id)
+            except ValueError as exc:
+                raise ApiError(None, f"{what}: {exc}") from None
+            self._identity = Identity(login=login, user_id=user_id)
+        return int(comment["id"])
 
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment `find_comments` or `create_comment` returned."""
