@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 from gate import __version__
 from gate.errors import EXIT_ERROR, GateError
-from gate.names import DEFAULT_RUBRIC_PATH
+from gate.names import DEFAULT_BASES, DEFAULT_RUBRIC_PATH
 
 FORMATS = ("text", "json", "markdown")
 
@@ -395,6 +395,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_repo(p)
     _add_format(p)
 
+    p = sub.add_parser(
+        "frozen-tests",
+        help="run the base's tests (test files, runner configuration) against HEAD's code",
+        description=(
+            "Run COMMAND (an argv, no shell) in a temporary worktree of HEAD in which every "
+            "path the rubric's test globs match and every test runner's configuration is as "
+            "at the base, files the base lacks there removed, and the test part of shared "
+            "files (pyproject.toml, package.json, setup.cfg...) as at the base. The "
+            "checkout's installed dependencies are linked in; the checkout itself is never "
+            "written. A failing base test is excused only by a test_drift flag that explains "
+            "it. Exit 0: no red failure; 1: a red failure (COMMAND's output passed through); "
+            "2: the run could not be prepared."
+        ),
+    )
+    _add_base(
+        p, f"the tests are as at its merge base with HEAD; default: {' then '.join(DEFAULT_BASES)}"
+    )
+    _add_repo(p)
+    p.add_argument(
+        "--rubric",
+        metavar="PATH",
+        help=_help("--rubric", f"read at --base; default: {DEFAULT_RUBRIC_PATH}"),
+    )
+    p.add_argument("--rubric-file", metavar="FILE", help=_help("--rubric-file"))
+    _add_format(p)
+    p.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARG...]")
+
     sub.add_parser(
         "action", help="the GitHub Action's entry point (reads the runner's environment)"
     )
@@ -517,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     output.start({} if args.command == "action" else os.environ, fmt)
     try:
         # Only the chosen command is imported: the others cost start-up time.
-        module = importlib.import_module(f"gate.commands.{args.command}")
+        module = importlib.import_module(f"gate.commands.{args.command.replace('-', '_')}")
         code: int = module.run(args)
     except GateError as exc:
         output.error(exc.message)

@@ -110,6 +110,26 @@ def note(text: str, *, end: str = "\n") -> None:
         pass  # stderr is gone or cannot encode: the exit code still carries the result
 
 
+def relay(line: str, *, stderr: bool) -> None:
+    """One line another program printed (the tests `gate frozen-tests`
+    runs), passed through: stdout as report text (fenced inside a
+    workflow), stderr as it is outside a workflow and, inside one, with
+    nothing a runner reads as a command (`##[` broken, a leading `::`
+    shifted), but no `gate:` prefix: it is not the gate's text."""
+    if not stderr:
+        write(line)
+        return
+    if _state.in_workflow:
+        line = line.replace("##[", "##" + _ZERO_WIDTH_SPACE + "[")
+        if line.lstrip().startswith("::"):
+            line = _ZERO_WIDTH_SPACE + line
+    try:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+    except (OSError, ValueError, UnicodeEncodeError):
+        pass
+
+
 def error(message: str) -> None:
     """`gate: error: MESSAGE` on stderr: the one sentence of a failed command."""
     note(f"gate: error: {message}")

@@ -364,6 +364,11 @@ class Repo:
             self._check_objects(cat, sha)
             return cat.get(f"{sha}:{path}")
 
+    def read_object(self, object_id: str) -> bytes | None:
+        """The bytes of the blob `object_id`, or None when git has no such blob."""
+        with self._cat_file() as cat:
+            return cat.get(object_id)
+
     def list_files(self, rev: str) -> tuple[str, ...]:
         """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""
         sha = self._object(rev)

@@ -116,6 +116,10 @@ class Rubric:
     applies_to: AppliesTo | None = None
     examples: tuple[Example, ...] = ()
     waivers: tuple[Waiver, ...] = ()
+    # `frozen_tests`: test-support globs `gate frozen-tests` also freezes,
+    # and globs it leaves to the pull request (`gate.frozen.plan`).
+    frozen_paths: tuple[str, ...] = ()
+    frozen_exclude: tuple[str, ...] = ()
 
 
 def repo_path(

@@ -139,6 +139,8 @@ def _build(doc: Doc, source: str, sha: str) -> Rubric:
         applies_to=applies_to,
         examples=examples,
         waivers=waivers,
+        frozen_paths=tuple(value.get("frozen_tests", {}).get("paths", ())),
+        frozen_exclude=tuple(value.get("frozen_tests", {}).get("exclude", ())),
     )
 
 

@@ -392,6 +392,21 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
                 "$ref": "#/$defs/globs",
             },
             "applies_to": _APPLIES_TO,
+            "frozen_tests": {
+                "description": (
+                    "Optional: what `gate frozen-tests` freezes beyond the test globs and "
+                    "the runners' files. 'paths': test-support globs outside the test "
+                    "globs (helpers the tests import); 'exclude': globs the test globs "
+                    "match that hold product code (a fixtures/ folder that ships)."
+                ),
+                "type": "object",
+                "additionalProperties": False,
+                "minProperties": 1,
+                "properties": {
+                    "paths": {"$ref": "#/$defs/globs"},
+                    "exclude": {"$ref": "#/$defs/globs"},
+                },
+            },
             "rules": {
                 "description": "The rules, judged in this order. Required and non-empty.",
                 "type": "array",

@@ -60,6 +60,9 @@ def check_semantics(doc: Doc, source: str) -> dict[str, int]:
 
     if "tests" in value:
         check_globs(("tests",), value["tests"])
+    for key in ("paths", "exclude"):
+        if key in value.get("frozen_tests", {}):
+            check_globs(("frozen_tests", key), value["frozen_tests"][key])
     if "head_branches" in value.get("applies_to", {}):
         check_globs(("applies_to", "head_branches"), value["applies_to"]["head_branches"])
 

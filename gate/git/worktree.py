@@ -1,0 +1,95 @@
+"""Trees and worktrees for `gate frozen-tests`: every entry of a commit's
+tree with its mode and object (`tree_entries`), the objects' bytes
+(`read_objects`), the checkout's untracked and ignored entries
+(`untracked_entries`), and a temporary worktree of a commit
+(`temporary_worktree`), removed with everything written in it.
+
+Every git call goes through `Repo.run` (gate/git is the only place that
+runs git).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from gate.errors import GateError
+from gate.git.repo import Repo
+from gate.paths import from_bytes
+
+# What `git ls-tree` says of an entry: (mode, object id).
+Entry = tuple[str, str]
+
+
+def tree_entries(repo: Repo, rev: str) -> dict[str, Entry]:
+    """Every entry of the tree of commit (or tree) `rev`: path -> (mode,
+    object id); files, symlinks and submodules, not folders."""
+    sha = repo.rev_parse(rev, peel=None)
+    out = repo.run(["ls-tree", "-r", "-z", "--full-tree", sha])
+    entries: dict[str, Entry] = {}
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition(b"\t")
+        mode, _kind, obj = meta.split(b" ")
+        entries[from_bytes(path)] = (mode.decode("ascii"), obj.decode("ascii"))
+    return entries
+
+
+def read_objects(repo: Repo, ids: Iterable[str]) -> dict[str, bytes]:
+    """The bytes of each blob id in `ids`, through one `git cat-file --batch`."""
+    out: dict[str, bytes] = {}
+    with repo.blob_session():
+        for object_id in dict.fromkeys(ids):
+            data = repo.read_object(object_id)
+            if data is None:
+                raise GateError(f"git has no blob {object_id}: fetch the base commit's objects")
+            out[object_id] = data
+    return out
+
+
+def untracked_entries(repo: Repo) -> list[str]:
+    """The checkout's untracked entries, ignored ones included, a folder
+    that holds only such entries named once (`node_modules/`, `.venv/`),
+    repository-relative, a folder ending in `/`."""
+    out = repo.run(["ls-files", "-z", "--others", "--directory", "--no-empty-directory"])
+    return [from_bytes(raw) for raw in out.split(b"\0") if raw]
+
+
+def _writable(func: object, path: str, _exc: object) -> None:
+    """rmtree's error handler: make the folder writable and try again (a
+    test run may leave read-only files, as Go's module cache does)."""
+    parent = os.path.dirname(path)
+    with contextlib.suppress(OSError):
+        os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
+        os.chmod(path, os.lstat(path).st_mode | stat.S_IWUSR)
+    with contextlib.suppress(FileNotFoundError):
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+
+
+@contextlib.contextmanager
+def temporary_worktree(repo: Repo, rev: str, *, prefix: str = "gate-frozen-") -> Iterator[Path]:
+    """A worktree of commit `rev` (detached) in a new temporary folder,
+    removed when the block ends, however it ends: the folder and everything
+    written in it, and git's record of it.  Symlinks in it are removed as
+    links, never followed."""
+    parent = Path(tempfile.mkdtemp(prefix=prefix))
+    folder = parent / "tree"
+    # No hook runs for the checkout (a hooks folder the tree itself names,
+    # as husky's core.hooksPath does, is the pull request's code).
+    quiet = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath"}
+    quiet["GIT_CONFIG_VALUE_0"] = os.devnull
+    try:
+        repo.run(["worktree", "add", "--detach", "--quiet", str(folder), rev], env=quiet)
+        yield folder
+    finally:
+        shutil.rmtree(parent, onerror=_writable)
+        repo.run(["worktree", "prune"], ok=(0, 1, 128))
