@@ -114,9 +114,12 @@ def test_package_data_names_files_that_exist() -> None:
     assert [n for n in shipped if any(c in n for c in "*?[")] == []
     assert [n for n in shipped if not (GATE / n).is_file()] == []
     data = {
-        p.name
-        for p in GATE.iterdir()
-        if p.is_file() and p.suffix not in (".py", ".pyc") and not p.name.startswith(".")
+        p.relative_to(GATE).as_posix()
+        for p in GATE.rglob("*")
+        if p.is_file()
+        and p.suffix not in (".py", ".pyc")
+        and not p.name.startswith(".")
+        and "__pycache__" not in p.parts
     }
     assert sorted(data) == sorted(shipped)
 

@@ -9,8 +9,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.git.repo import Repo
-from gate.names import DEFAULT_BASES
+from gate.git.repo import Repo, default_base
 
 if TYPE_CHECKING:
     from gate.changes import ChangeSet
@@ -26,18 +25,6 @@ if TYPE_CHECKING:
 # `@{upstream}`: a pushed branch's upstream is the branch itself, and judging
 # it against itself judges nothing.
 # (gate.names owns the tuple: `gate backtest` walks the same default branch.)
-
-
-def default_base(repo: Repo) -> str:
-    """The first of `DEFAULT_BASES` that names a commit, else GateError."""
-    repo.check_repository()
-    for candidate in DEFAULT_BASES:
-        if repo.try_rev_parse(candidate) is not None:
-            return candidate
-    raise GateError(
-        "no base revision: none of origin/HEAD, main, master exists; "
-        "pass --base REV (the branch the change will merge into)"
-    )
 
 
 def empty_change_note(base: str, head: str, fork: str) -> str | None:

@@ -9,13 +9,12 @@ import argparse
 
 from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.git.repo import Repo
+from gate.git.repo import Repo, default_base
 from gate.names import DEFAULT_RUBRIC_PATH
-from gate.report import in_format
+from gate.report import for_machines, in_format
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.commands.check import default_base
     from gate.frozen.run import Interrupted, frozen_run
     from gate.report.frozen import to_markdown, to_text
     from gate.rubric.source import RubricSource
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     source = RubricSource(args.rubric or DEFAULT_RUBRIC_PATH, file=args.rubric_file)
     rubric = source.load(repo.read_blob, base)
     try:
-        outcome = frozen_run(repo, base_rev, rubric, command, json_out=args.format == "json")
+        outcome = frozen_run(repo, base_rev, rubric, command, json_out=for_machines(args.format))
     except Interrupted as exc:
         raise GateError(
             f"{exc}: the frozen run's worktree was removed and the checkout is as it was; "

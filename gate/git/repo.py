@@ -20,6 +20,7 @@ from gate.git.catfile import _CatFile, _tree_entries
 from gate.git.conventions import _CONFIG, _SCRUBBED, _SHA, BIG_FILE, _first_line
 from gate.git.diff import DiffJob
 from gate.git.view import _private_view
+from gate.names import DEFAULT_BASES
 from gate.paths import from_bytes, quoted
 
 if TYPE_CHECKING:
@@ -611,3 +612,15 @@ def start_change(
         judged = span(repo, base, head)
     with repo.start_diff(judged.old, judged.new, background=background) as job:
         yield Started(repo, base, head, judged, job)
+
+
+def default_base(repo: Repo) -> str:
+    """The first of `DEFAULT_BASES` that names a commit, else GateError."""
+    repo.check_repository()
+    for candidate in DEFAULT_BASES:
+        if repo.try_rev_parse(candidate) is not None:
+            return candidate
+    raise GateError(
+        "no base revision: none of origin/HEAD, main, master exists; "
+        "pass --base REV (the branch the change will merge into)"
+    )

@@ -352,6 +352,12 @@ def to_markdown(
     return text
 
 
+def for_machines(fmt: str) -> bool:
+    """Whether a report in `fmt` is read by a program (`json`): then nothing
+    else may go to stdout beside it."""
+    return fmt == "json"
+
+
 def in_format(
     fmt: str,
     *,
