@@ -308,19 +308,25 @@ class _Explainer:
         return None
 
     def _package(self, folder: str) -> str | None:
+        """A Go package that failed to build: which of its test files is
+        flagged (the failing tests cannot be told apart, so the package is
+        the unit, and the reason says so)."""
         prefix = "" if folder in ("", ".") else folder + "/"
         for path in sorted(self.static.flagged):
             if not (path.startswith(prefix) and path.endswith("_test.go")):
                 continue
-            if "/" in path[len(prefix) :]:
+            if "/" in path[len(prefix) :] or self._text(path, "base") is None:
                 continue
             if self._text(path, "head") is None:
                 return f"the package failed to build, and the pull request deletes {path}"
             drift = self._drift(path)
-            units = self._units(path, "base")
-            why = self._at_import(path, units, drift) if drift is not None else None
-            if why is not None:
-                return why.replace("the module failed to import", "the package failed to build")
+            flags = [] if drift is None else [*drift.changed, *drift.removed]
+            flags += [n for n, _ in drift.refused] if drift is not None else []
+            what = flags[0] if flags else "the file"
+            return (
+                f"the package failed to build, and the pull request changes {what} in {path} "
+                "(attributed to the package: a build failure names no test)"
+            )
         return None
 
     def unexplained(self, case: Case, file: str | None) -> str:

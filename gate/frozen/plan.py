@@ -125,14 +125,28 @@ def plan(
         if spliced is not None:
             splice[path] = spliced
     for path in sorted(set(base) - set(head)):
-        if not frozen(path) and runners.section_for(path) is not None:
-            _refuse(path, "the pull request deletes it")
+        # a shared file the change deletes comes back whole, as at the base
+        if not frozen(path) and runners.section_for(path) is not None and base[path][0] != GITLINK:
+            restore[path] = base[path]
     for path in sorted(set(head) - set(base)):
-        if not frozen(path) and runners.section_for(path) is not None:
-            text = read(head[path][1], path)
-            if runners.section_change(path, None, _text(text)) is not None:
-                _refuse(path, "the pull request adds it with test configuration in it")
+        if frozen(path) or runners.section_for(path) is None or head[path][0] == GITLINK:
+            continue
+        data = read(head[path][1], path)
+        if runners.section_change(path, None, _text(data)) is None:
+            continue  # a new file with no test configuration in it
+        spliced = splice_shared(path, _EMPTY.get(_format(path), b""), data)
+        if spliced is not None:
+            splice[path] = spliced
     return Plan(restore, tuple(remove), splice, count)
+
+
+# What a shared file the base lacks is spliced against: nothing, in its format.
+_EMPTY = {"json": b"{}", "jsonc": b"{}"}
+
+
+def _format(path: str) -> str:
+    section = runners.section_for(path)
+    return section.format if section is not None else ""
 
 
 def _text(data: bytes | None) -> str | None:

@@ -249,9 +249,20 @@ def _read_node(path: Path, root: Path, results: Results) -> None:
         results.cases.append(Case(file, name, outcome, name, runner="node"))
 
 
+_GO_BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(?:build|setup) failed\]$")
+
+
 def _read_go(stdout: str, results: Results) -> None:
     seen = False
     for line in stdout.splitlines():
+        broken = _GO_BUILD_FAILED.match(line)
+        if broken:  # before Go 1.20 a build failure is this line, not an event
+            seen = True
+            package = broken.group(1)
+            results.cases.append(
+                Case(None, "", FAILED, package, scope="package", runner="go", package=package)
+            )
+            continue
         if not line.startswith("{"):
             continue
         try:
@@ -274,6 +285,13 @@ def _read_go(stdout: str, results: Results) -> None:
             results.cases.append(
                 Case(None, "", FAILED, package, scope="package", runner="go", package=package)
             )
+    # A package fails whenever one of its tests does: only a package that
+    # failed with no failing test of its own failed as a whole (a build error).
+    failing = {c.package for c in results.cases if c.runner == "go" and c.scope == "case"}
+    failing &= {c.package for c in results.cases if c.outcome == FAILED and c.scope == "case"}
+    results.cases[:] = [
+        c for c in results.cases if not (c.scope == "package" and c.package in failing)
+    ]
     if seen:
         results.read.append("go")
     else:
