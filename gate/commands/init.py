@@ -24,12 +24,15 @@ from pathlib import Path
 from gate import output
 from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
+from gate.frozen.detect import detect
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.starter import (
+    FROZEN_WORKFLOW_PATH,
     REVIEW_WORKFLOW_PATH,
     STARTER_RUBRIC,
     WORKFLOW_PATH,
     action_reference,
+    frozen_workflow_text,
     review_workflow_text,
     workflow_text,
 )
@@ -181,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
                 "the workflow reads the rubric from the repository, so put it inside"
             )
         target = root / WORKFLOW_PATH
-        for existing in (target, root / REVIEW_WORKFLOW_PATH):
+        for existing in (target, root / REVIEW_WORKFLOW_PATH, root / FROZEN_WORKFLOW_PATH):
             if _exists(existing):  # refuse before writing anything
                 raise GateError(
                     f"{printable(str(existing))} already exists; gate init never overwrites a "
@@ -213,6 +216,12 @@ def run(args: argparse.Namespace) -> int:
         write_new(target, text, printable(str(target)), "a workflow")
         review = target.parent / Path(REVIEW_WORKFLOW_PATH).name
         write_new(review, review_workflow_text(), printable(str(review)), "a workflow")
+        assert root is not None and args.action is not None
+        found = detect(root)
+        frozen = target.parent / Path(FROZEN_WORKFLOW_PATH).name
+        uses = action_reference(args.action, allow_tag=args.allow_tag)
+        text = frozen_workflow_text(uses, found.install, found.command)
+        write_new(frozen, text, printable(str(frozen)), "a workflow")
         lines.append(
             f"wrote {WORKFLOW_PATH}{at_root}: runs the gate on every pull request and merge "
             "queue entry"
@@ -220,6 +229,11 @@ def run(args: argparse.Namespace) -> int:
         lines.append(
             f"wrote {REVIEW_WORKFLOW_PATH}: a submitted or dismissed review re-judges the "
             "pull request (for the rubric's waivers)"
+        )
+        lines.append(
+            f"wrote {FROZEN_WORKFLOW_PATH}: the base's tests run against each pull request's "
+            f"code ({printable(found.command)}, found by {found.why}); make its install "
+            "step do what your test job does"
         )
 
     quoted = shlex.quote(name)
@@ -233,8 +247,8 @@ def run(args: argparse.Namespace) -> int:
         lines += [
             f'  {to_root}git add .github && git commit -m "Add Blast Radius Gate"'
             "   # land it on main in its own PR",
-            "  then require the check: Settings > Rules > Rulesets > Require status checks "
-            "to pass > add blast-radius (source: GitHub Actions)",
+            "  then require the checks: Settings > Rules > Rulesets > Require status checks "
+            "to pass > add blast-radius and blast-radius frozen tests (source: GitHub Actions)",
         ]
     else:
         lines.append("  commit it on main in its own PR; then, on any branch:")

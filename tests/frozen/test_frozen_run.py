@@ -110,7 +110,9 @@ BENDS = {
         )
     },
     "pyproject's pytest table deselects the tests": {
-        "pyproject.toml": '[project]\nname = "clamp"\n\n[tool.pytest.ini_options]\naddopts = "-k nothing"\n'
+        "pyproject.toml": (
+            '[project]\nname = "clamp"\n\n[tool.pytest.ini_options]\naddopts = "-k nothing"\n'
+        )
     },
     "a root module shadows the test's import": {"tests/clamp.py": CLAMP},
     "the test file opts out by __test__": {"tests/test_clamp.py": TESTS + "\n__test__ = False\n"},
@@ -133,7 +135,7 @@ def test_a_bend_that_greens_the_normal_run_stays_red_frozen(project: GitRepo, be
 def test_a_new_conftest_is_removed_and_named(project: GitRepo) -> None:
     project.write_many({"clamp.py": BROKEN, **BENDS["a new conftest skips every test"]})
     project.commit("bent")
-    code, data, text = gate(project, *PYTEST, fmt="text")
+    code, _, text = gate(project, *PYTEST, fmt="text")
     assert code == 1
     assert "removed (the base has none there): tests/conftest.py" in text
     assert "red: 1" in text and "verdict: FAIL" in text
@@ -203,17 +205,13 @@ def test_an_edited_test_excuses_its_failure(project: GitRepo) -> None:
 
 def test_a_helper_the_test_uses_excuses_it(project: GitRepo) -> None:
     project.git("checkout", "-q", "main")
-    project.write(
-        "tests/test_clamp.py",
-        "from clamp import clamp\n\nTOP = 3\n\n\ndef test_high():\n    assert clamp(5, 0, 3) == TOP\n",
-    )
+    helper = "from clamp import clamp\n\nTOP = 3\n\n\ndef test_high():\n"
+    helper += "    assert clamp(5, 0, 3) == TOP\n"
+    project.write("tests/test_clamp.py", helper)
     project.commit("a constant")
     project.git("checkout", "-q", "-B", "pr", "main")
     project.write("clamp.py", BROKEN)
-    project.write(
-        "tests/test_clamp.py",
-        "from clamp import clamp\n\nTOP = 2\n\n\ndef test_high():\n    assert clamp(5, 0, 3) == TOP\n",
-    )
+    project.write("tests/test_clamp.py", helper.replace("TOP = 3", "TOP = 2"))
     project.commit("TOP moves")
     code, data, text = gate(project, *PYTEST)
     assert code == 0, text
@@ -358,7 +356,8 @@ def test_node_tests_see_the_checkouts_node_modules(repo: GitRepo) -> None:
         "test('high', () => { assert.equal(clamp(5, 0, 3), 3); });\n"
         "test('low', () => { assert.equal(clamp(-1, 0, 3), 0); });\n"
     )
-    code = "const top = require('top');\nexports.clamp = (x, lo, hi) => Math.max(lo, Math.min(x, top(hi)));\n"
+    code = "const top = require('top');\n"
+    code += "exports.clamp = (x, lo, hi) => Math.max(lo, Math.min(x, top(hi)));\n"
     repo.write_many(
         {
             "clamp.js": code,
