@@ -21,8 +21,11 @@ from hypothesis import strategies as st
 
 from gate.cli import main
 from gate.errors import GateError
+from gate.frozen.detect import detect
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.starter import (
+    FROZEN_TEMPLATE,
+    FROZEN_WORKFLOW_PATH,
     PLACEHOLDER_USES,
     REVIEW_WORKFLOW_PATH,
     STARTER_RUBRIC,
@@ -51,6 +54,8 @@ def test_the_example_file_is_the_packaged_template() -> None:
     assert workflow_template().count(PLACEHOLDER_USES) == 1
     review = (ROOT / "examples" / "blast-radius-review.yml").read_text(encoding="utf-8")
     assert review == review_workflow_text()
+    frozen = (ROOT / "examples" / FROZEN_TEMPLATE).read_text(encoding="utf-8")
+    assert frozen == (ROOT / "gate" / FROZEN_TEMPLATE).read_text(encoding="utf-8")
 
 
 def test_init_changes_only_the_uses_line() -> None:
@@ -135,7 +140,8 @@ def test_init_workflow_writes_both_files(clone: Any, capsys: pytest.CaptureFixtu
     assert review == review_workflow_text()
     assert f"wrote {REVIEW_WORKFLOW_PATH}" in out
     assert f"wrote {WORKFLOW_PATH}" in out and "git add .github" in out
-    assert "blast-radius" in out.split("require the check")[1]
+    assert f"wrote {FROZEN_WORKFLOW_PATH}" in out
+    assert "blast-radius frozen tests" in out.split("require the checks")[1]
 
 
 def test_generated_workflow_passes_the_linters(
@@ -147,6 +153,7 @@ def test_generated_workflow_passes_the_linters(
         "conf/gate rubric.yml"
     )
     review = clone.root / REVIEW_WORKFLOW_PATH
+    frozen = clone.root / FROZEN_WORKFLOW_PATH
     bin_dir = Path(sys.executable).parent
     for tool in (
         [str(bin_dir / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows"],
@@ -154,7 +161,8 @@ def test_generated_workflow_passes_the_linters(
     ):
         if not Path(tool[0]).exists():
             tool[0] = shutil.which(Path(tool[0]).name) or tool[0]
-        proc = subprocess.run([*tool, str(target), str(review)], capture_output=True, text=True)
+        files = [str(target), str(review), str(frozen)]
+        proc = subprocess.run([*tool, *files], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -226,7 +234,7 @@ def test_existing_rubric_is_kept_and_the_workflow_added(
     assert "kept" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("existing", [WORKFLOW_PATH, REVIEW_WORKFLOW_PATH])
+@pytest.mark.parametrize("existing", [WORKFLOW_PATH, REVIEW_WORKFLOW_PATH, FROZEN_WORKFLOW_PATH])
 def test_existing_workflow_is_never_overwritten_and_nothing_is_written(
     clone: Any, capsys: pytest.CaptureFixture[str], existing: str
 ) -> None:
@@ -307,3 +315,67 @@ def test_starter_fails_a_pr_that_adds_or_edits_a_workflow(
     code = main(["check", "--repo", str(repo.root), "--base", "main", "--format", "json"])
     assert code == 1
     assert json.loads(capsys.readouterr().out)["failed"] == ["CI"]
+
+
+FROZEN_CASES = {
+    "npm": (
+        {"package.json": '{"scripts": {"test": "node --test"}}', "package-lock.json": "{}"},
+        "npm ci",
+        "npm test",
+    ),
+    "pnpm": (
+        {"package.json": '{"scripts": {"test": "vitest run"}}', "pnpm-lock.yaml": ""},
+        "pnpm install --frozen-lockfile",
+        "pnpm test",
+    ),
+    "yarn": (
+        {"package.json": '{"scripts": {"test": "jest"}}', "yarn.lock": ""},
+        "yarn install",
+        "yarn test",
+    ),
+    "go": ({"go.mod": "module example.com/m\n"}, "go mod download", "go test ./..."),
+    "pytest": (
+        {"pyproject.toml": "[tool.pytest.ini_options]\n", "tests/test_x.py": ""},
+        ".venv/bin/pip install --quiet -e . pytest",
+        ".venv/bin/python -m pytest",
+    ),
+    "unittest": (
+        {"setup.py": "", "tests/test_x.py": "import unittest\n"},
+        ".venv/bin/pip install --quiet -e .",
+        ".venv/bin/python -m unittest discover",
+    ),
+    "npm's placeholder is no test": (
+        {
+            "package.json": '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}',
+            "go.mod": "module m\n",
+        },
+        "go mod download",
+        "go test ./...",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FROZEN_CASES))
+def test_init_writes_the_frozen_job_with_the_test_command_it_detects(
+    clone: Any, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    files, install, command = FROZEN_CASES[case]
+    clone.write_many(files)
+    assert main(["init", "--workflow", "--action", ACTION]) == 0
+    text = (clone.root / FROZEN_WORKFLOW_PATH).read_text(encoding="utf-8")
+    workflow = yaml.safe_load(text)
+    assert list(workflow[True]) == ["pull_request"]  # never pull_request_target
+    assert workflow["permissions"] == {"contents": "read"}
+    (job,) = workflow["jobs"].values()
+    steps = {s.get("name"): s for s in job["steps"]}
+    assert install in steps["Install dependencies"]["run"].splitlines()
+    assert steps["Frozen tests"]["run"].endswith(f"-- {command}")
+    archive = steps["Install Blast Radius Gate"]["env"]["GATE"]
+    assert archive == f"https://github.com/acme/blast-radius-gate/archive/{SHA}.tar.gz"
+    checkout = next(
+        s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/checkout")
+    )
+    assert checkout["with"]["ref"] == "${{ github.event.pull_request.head.sha }}"
+    assert checkout["with"]["persist-credentials"] is False
+    assert detect(clone.root).command == command
+    assert command in capsys.readouterr().out
