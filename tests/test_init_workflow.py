@@ -346,7 +346,9 @@ FROZEN_CASES = {
     ),
     "npm's placeholder is no test": (
         {
-            "package.json": '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}',
+            "package.json": (
+                '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}'
+            ),
             "go.mod": "module m\n",
         },
         "go mod download",
