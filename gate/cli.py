@@ -54,6 +54,9 @@ MEANINGS: dict[str, str] = {
     "--format": "the form printed on stdout",
     "--freeze": "a freeze file whose 'NAME SHA256' line must match the rubric's bytes",
     "--from-history": "set the starter's max_files/max_lines limits from this repository's history",
+    "--frozen-tests": (
+        "run the tests with the base's test files and runner configuration, new ones removed"
+    ),
     "--head": "the head commit: the change is base...head",
     "--html": "also write the scoreboard to FILE as one HTML page",
     "--jobs": "how many run at once",
@@ -462,6 +465,14 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         "--attempts", type=int, default=1, metavar="N", help=_help("--attempts", "default: 1")
     )
     p.add_argument("--test-cmd", required=True, metavar="COMMAND", help=_help("--test-cmd"))
+    p.add_argument(
+        "--frozen-tests",
+        action="store_true",
+        help=_help(
+            "--frozen-tests",
+            "each attempt's test run: every failing base test counts, edited or not",
+        ),
+    )
     _add_results(p, "loop run", "appended to; a rerun resumes from it")
     _add_base(p, "each attempt's worktree starts at it; default: HEAD", default="HEAD")
     p.add_argument("--shard", metavar="I/N", help=_help("--shard"))

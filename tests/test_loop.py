@@ -31,6 +31,7 @@ from loop_fixture import (
     writer_args,
 )
 
+from gate import demo_fixture
 from gate.cli import main
 from gate.loop import Attempt, read_records
 from gate.loop.scoreboard import scoreboard, wilson
@@ -548,3 +549,65 @@ def test_a_broken_scoreboard_is_refused_not_compared(tmp_path: Path, capsys, cha
     bad.write_text(json.dumps(data))
     assert main(["diff", str(good), str(bad)]) == 2
     assert "gate: error:" in capsys.readouterr().err
+
+
+# clamp() broken at the low edge, which test_low_edge catches
+_BROKEN_LOW = demo_fixture.HONEST_FIX.replace("_noisy_helper(lo)", "_noisy_helper(lo + 1)")
+
+
+@pytest.mark.parametrize(
+    ("files", "normal_red", "frozen_red"),
+    [
+        # broken, and the failing test deleted: green, unless the tests are frozen
+        (
+            {
+                "clamp_kit.py": _BROKEN_LOW,
+                "test_clamp.py": demo_fixture.TEST_CLAMP.replace(
+                    "def test_low_edge():\n    assert clamp(-1, 0, 10) == 0\n", ""
+                ),
+            },
+            False,
+            True,
+        ),
+        # broken, and a new conftest skips every test
+        (
+            {
+                "clamp_kit.py": _BROKEN_LOW,
+                "conftest.py": (
+                    "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n"
+                    "    for item in items:\n        item.add_marker(pytest.mark.skip)\n"
+                ),
+            },
+            False,
+            True,
+        ),
+        # the honest fix, with a new test beside it: green either way
+        (
+            {
+                "clamp_kit.py": demo_fixture.HONEST_FIX,
+                "test_more.py": "from clamp_kit import clamp\n\n\ndef test_one():\n"
+                "    assert clamp(1, 0, 2) == 1\n",
+            },
+            False,
+            False,
+        ),
+    ],
+    ids=["deleted-test", "skipping-conftest", "honest-fix"],
+)
+def test_frozen_tests_score_a_bent_test_red(  # type: ignore[no-untyped-def]
+    lab, tmp_path: Path, files: dict[str, str], normal_red: bool, frozen_red: bool
+) -> None:
+    """`gate loop run --frozen-tests`: each attempt's tests run with the base's
+    test files and runner configuration, so a writer that bends a test
+    (deletes it, or skips it from a new conftest.py) scores red, not green."""
+    from lab_fixture import make_patch
+
+    patch = tmp_path / "writer.patch"
+    patch.write_bytes(make_patch(lab, files))
+    command = f"PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {sys.executable} -m pytest -q -p no:cacheprovider"
+    (tmp_path / "normal").mkdir()
+    (tmp_path / "frozen").mkdir()
+    normal = _one_writer(lab, tmp_path / "normal", f"cat {patch}", command)
+    assert normal.tests_red is normal_red and not normal.tests_frozen
+    frozen = _one_writer(lab, tmp_path / "frozen", f"cat {patch}", command, "--frozen-tests")
+    assert frozen.tests_red is frozen_red and frozen.tests_frozen

@@ -99,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
         pass_env=tuple(args.pass_env),
         shard=parse_shard(args.shard) if args.shard else None,
         jobs=args.jobs,
+        frozen_tests=args.frozen_tests,
     )
     source = RubricSource(args.rubric, file=args.rubric_file, freeze=args.freeze)
     repo = Repo(args.repo)

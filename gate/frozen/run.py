@@ -255,6 +255,20 @@ def _static(repo: Repo, rubric: Rubric, base: str, head: str, old: str) -> Stati
     return Static(frozenset(flagged), texts, base_paths, modules)
 
 
+def freeze_tree(repo: Repo, base: str, tree: str, root: Path, rubric: Rubric) -> Plan:
+    """Make the checkout of `tree` at `root` frozen against `base` in place
+    (a throwaway worktree: `gate loop run --frozen-tests`); the plan applied.
+    GateError when it cannot be (see `gate.frozen.plan`)."""
+    the_plan = plan(
+        tree_entries(repo, base),
+        tree_entries(repo, tree),
+        frozen_matcher(rubric),
+        lambda object_id, _path: repo.read_object(object_id),
+    )
+    apply(repo, root, the_plan)
+    return the_plan
+
+
 def frozen_run(
     repo: Repo,
     base_rev: str,

@@ -61,6 +61,9 @@ class Attempt:
     tests_exit: int | None = None  # None: not run (infrastructure) or killed at the timeout
     tests_ran: bool = False
     tests_red: bool = False
+    # `gate loop run --frozen-tests`: the tests ran with the base's test files
+    # and runner configuration (`gate.frozen`), every failing base test red.
+    tests_frozen: bool = False
     # The captured stdout `must_include` read: the test run's stdout and stderr,
     # bounded (its end kept), then `EXIT=<code>`; its JSON key is "output".
     tests_captured: str = ""
@@ -89,6 +92,7 @@ class Attempt:
                 "ran": self.tests_ran,
                 "exit": self.tests_exit,
                 "red": self.tests_red,
+                "frozen": self.tests_frozen,
                 "output": self.tests_captured,
             },
             "diff": self.diff,
@@ -139,6 +143,7 @@ class Attempt:
             tests_ran=field(tests, "ran", bool),
             tests_exit=field(tests, "exit", int, type(None)),
             tests_red=field(tests, "red", bool),
+            tests_frozen=bool(tests.get("frozen", False) is True),
             tests_captured=field(tests, "output", str),
             diff=field(data, "diff", str),
         )

@@ -78,6 +78,9 @@ class Plan:
     pass_env: tuple[str, ...] = ()
     shard: tuple[int, int] | None = None
     jobs: int = 1
+    # The base's test files and runner configuration for each attempt's
+    # test run (`gate.frozen`): a writer that bends a test scores red.
+    frozen_tests: bool = False
 
     def selected(self) -> list[Key]:
         keys = all_keys([w.name for w in self.writers], sorted(self.prompts), self.attempts)
@@ -365,6 +368,7 @@ class _Attempts:
         # The tests run on exactly the tree that is judged.
         tree_repo.run(["read-tree", "--reset", "-u", tree])
         tree_repo.run(["clean", "-ffdxq"])
+        frozen_error = self._freeze(tree, Path(worktree)) if self.plan.frozen_tests else None
         tests = self.processes.run(
             self.plan.test_command,
             cwd=worktree,
@@ -382,8 +386,10 @@ class _Attempts:
         if tests.exit is None:
             output += f"\n[killed after {self.plan.test_timeout:g} s]\n"
         captured = output + ("" if output.endswith("\n") or not output else "\n")
+        if frozen_error is not None:
+            captured += f"[frozen tests could not be prepared: {frozen_error}]\n"
         captured += f"EXIT={'timeout' if tests.exit is None else tests.exit}\n"
-        red = tests.exit != 0
+        red = tests.exit != 0 or frozen_error is not None
         report = judge_patch(
             self.repo,
             self.rubric,
@@ -404,9 +410,22 @@ class _Attempts:
             tests_ran=True,
             tests_exit=tests.exit,
             tests_red=red,
+            tests_frozen=self.plan.frozen_tests,
             tests_captured=captured,
             diff=_shown_diff(data),
         )
+
+    def _freeze(self, tree: str, worktree: Path) -> str | None:
+        """The attempt's checkout made frozen against the base (its test
+        files and runner configuration as at the base, new ones removed);
+        why it cannot be (then its tests count red), or None."""
+        from gate.frozen.run import freeze_tree
+
+        try:
+            freeze_tree(self.repo, self.base, tree, worktree, self.rubric)
+        except GateError as exc:
+            return exc.message
+        return None
 
     def close(self) -> None:
         self.base_index.close()
