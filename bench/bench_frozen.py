@@ -35,7 +35,9 @@ ENV = {
     "GIT_COMMITTER_EMAIL": "bench@example.invalid",
     "PYTHONPATH": str(ROOT),
 }
-RUBRIC = b"rules:\n  - {id: TESTS, kind: test_drift}\n  - {id: FILES, kind: max_files, limit: 999}\n"
+RUBRIC = (
+    b"rules:\n  - {id: TESTS, kind: test_drift}\n  - {id: FILES, kind: max_files, limit: 999}\n"
+)
 TARGETS = {1_000: 0.5, 10_000: 2.0}
 
 
@@ -51,15 +53,22 @@ def build(folder: Path, files: int) -> None:
     stream.append(b"commit refs/heads/main\nmark :1\ncommitter bench <b@x> 0 +0000\ndata 4\nbase\n")
     _blob(stream, ".github/blast-radius.yml", RUBRIC)
     for i in range(files - tests):
-        _blob(stream, f"src/pkg{i // 100}/mod{i}.py", f"def f{i}(x):\n    return x + {i}\n".encode())
+        _blob(
+            stream, f"src/pkg{i // 100}/mod{i}.py", f"def f{i}(x):\n    return x + {i}\n".encode()
+        )
     for i in range(tests):
-        text = f"from src.pkg{i // 100}.mod{i} import f{i}\n\n\ndef test_{i}():\n    assert f{i}(0) == {i}\n"
+        text = f"from src.pkg{i // 100}.mod{i} import f{i}\n\n\n"
+        text += f"def test_{i}():\n    assert f{i}(0) == {i}\n"
         _blob(stream, f"tests/test_{i}.py", text.encode())
     stream.append(
         b"commit refs/heads/pr\nmark :2\ncommitter bench <b@x> 1 +0000\ndata 2\npr\nfrom :1\n"
     )
     for i in range(50):
-        _blob(stream, f"src/pkg{i // 100}/mod{i}.py", f"def f{i}(x):\n    return x + {i} * 1\n".encode())
+        _blob(
+            stream,
+            f"src/pkg{i // 100}/mod{i}.py",
+            f"def f{i}(x):\n    return x + {i} * 1\n".encode(),
+        )
     for i in range(5):
         _blob(stream, f"tests/test_{i}.py", f"def test_{i}():\n    assert True  # {i}\n".encode())
         _blob(stream, f"tests/test_new_{i}.py", f"def test_new_{i}():\n    assert True\n".encode())
@@ -108,7 +117,8 @@ def main() -> int:
             verdict = "ok" if gate_s < target else "OVER"
             failed |= gate_s >= target
             print(
-                f"{files:>6} files: gate frozen-tests -- true {gate_s:.3f} s (min {min(runs):.3f}); "
+                f"{files:>6} files: gate frozen-tests -- true {gate_s:.3f} s "
+                f"(min {min(runs):.3f}); "
                 f"git worktree add+remove {floor_s:.3f} s; ratio {gate_s / floor_s:.2f}; "
                 f"target < {target} s: {verdict}"
             )
