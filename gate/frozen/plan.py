@@ -96,8 +96,10 @@ def plan(
     restore: dict[str, Entry] = {}
     remove: list[str] = []
     count = 0
-    for path in sorted(set(base) | set(head)):
-        if not frozen(path):
+    every = sorted(set(base) | set(head))
+    at_frozen = {path for path in every if frozen(path)}  # each path asked once
+    for path in every:
+        if path not in at_frozen:
             continue
         was, now = base.get(path), head.get(path)
         if was is not None:
@@ -116,20 +118,22 @@ def plan(
         restore[path] = was
     splice: dict[str, bytes] = {}
     for path in sorted(set(base) & set(head)):
-        if frozen(path) or runners.section_for(path) is None:
-            continue
         was, now = base[path], head[path]
-        if was == now or was[0] == GITLINK or now[0] == GITLINK:
+        if was == now or path in at_frozen or runners.section_for(path) is None:
+            continue
+        if was[0] == GITLINK or now[0] == GITLINK:
             continue
         spliced = splice_shared(path, read(was[1], path), read(now[1], path))
         if spliced is not None:
             splice[path] = spliced
     for path in sorted(set(base) - set(head)):
         # a shared file the change deletes comes back whole, as at the base
-        if not frozen(path) and runners.section_for(path) is not None and base[path][0] != GITLINK:
+        if path not in at_frozen and runners.section_for(path) is not None:
+            if base[path][0] == GITLINK:
+                continue
             restore[path] = base[path]
     for path in sorted(set(head) - set(base)):
-        if frozen(path) or runners.section_for(path) is None or head[path][0] == GITLINK:
+        if path in at_frozen or runners.section_for(path) is None or head[path][0] == GITLINK:
             continue
         data = read(head[path][1], path)
         if runners.section_change(path, None, _text(data)) is None:

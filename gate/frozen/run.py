@@ -223,11 +223,18 @@ def _run_in(root: Path, repo: Repo, argv: Sequence[str], *, json_out: bool) -> R
         return Ran(code, reports.read(asked, out, err, root))
 
 
-def _static(repo: Repo, rubric: Rubric, base: str, head: str, old: str) -> Static:
+def _static(
+    repo: Repo,
+    rubric: Rubric,
+    span_: tuple[str, str, str],
+    base_paths: frozenset[str],
+    head_paths: Sequence[str],
+) -> Static:
     """What the rubric's own `test_drift` rules flag in base...head."""
     from gate.changes.git import changes_from_git
     from gate.rules import REGISTRY, text_wants
 
+    base, head, old = span_
     changes = changes_from_git(repo, base, head, text_wants(rubric.rules))
     flagged: set[str] = set()
     for rule in rubric.rules:
@@ -244,14 +251,11 @@ def _static(repo: Repo, rubric: Rubric, base: str, head: str, old: str) -> Stati
             return None
         return found
 
-    base_paths = frozenset(tree_entries(repo, old))
-    head_entries = tree_entries(repo, head)
-
     def head_text(path: str) -> str | None:
         found = texts(path)
         return None if found is None else found.head
 
-    modules = go_modules(sorted(head_entries), head_text)
+    modules = go_modules(sorted(head_paths), head_text)
     return Static(frozenset(flagged), texts, base_paths, modules)
 
 
@@ -284,8 +288,9 @@ def frozen_run(
     judged = span(repo, base, head)
     frozen = frozen_matcher(rubric)
     head_entries = tree_entries(repo, head)
+    base_entries = tree_entries(repo, judged.old)
     the_plan = plan(
-        tree_entries(repo, judged.old),
+        base_entries,
         head_entries,
         frozen,
         lambda object_id, _path: repo.read_object(object_id),
@@ -304,7 +309,11 @@ def frozen_run(
         replaced = apply(repo, root, the_plan)
         linked = link(repo, root, frozen, head_entries)
         ran = _run_in(root, repo, argv, json_out=json_out)
-    static = _static(repo, rubric, base, head, judged.old)
+    if not ran.results.failures:  # nothing to attribute: the static rule is not read
+        return Outcome(tuple(argv), base, head, the_plan, replaced, linked, ran, None, [], notes)
+    static = _static(
+        repo, rubric, (base, head, judged.old), frozenset(base_entries), sorted(head_entries)
+    )
     failures = attribute(ran.results.failures, static)
     head_run = None
     if ran.results.readable and any(f.status == RED for f in failures) and head_check:
