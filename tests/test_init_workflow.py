@@ -371,13 +371,9 @@ def test_init_writes_the_frozen_job_with_the_test_command_it_detects(
     (job,) = workflow["jobs"].values()
     steps = {s.get("name"): s for s in job["steps"]}
     assert install in steps["Install dependencies"]["run"].splitlines()
-    assert steps["Frozen tests"]["run"].endswith(f"-- {command}")
-    archive = steps["Install Blast Radius Gate"]["env"]["GATE"]
-    assert archive == f"https://github.com/acme/blast-radius-gate/archive/{SHA}.tar.gz"
-    checkout = next(
-        s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/checkout")
-    )
-    assert checkout["with"]["ref"] == "${{ github.event.pull_request.head.sha }}"
-    assert checkout["with"]["persist-credentials"] is False
+    assert steps["Frozen tests"]["uses"] == f"acme/blast-radius-gate/frozen-tests@{SHA}"
+    assert steps["Frozen tests"]["with"]["command"] == command
+    checkout = next(s for s in job["steps"] if "actions/checkout" in str(s.get("uses", "")))
+    assert checkout["with"] == {"fetch-depth": 0, "persist-credentials": False}
     assert detect(clone.root).command == command
     assert command in capsys.readouterr().out

@@ -80,33 +80,35 @@ def review_workflow_text() -> str:
 
 
 # The frozen-tests workflow (gate frozen-tests under pull_request), its
-# template's placeholders: the gate's archive, the install step, the command.
+# template's placeholders: the gate's action, the install step, the command.
 FROZEN_WORKFLOW_PATH = ".github/workflows/blast-radius-frozen.yml"
 FROZEN_TEMPLATE = "blast-radius-frozen.yml"
-_PLACEHOLDER_ARCHIVE = (
-    "https://github.com/OWNER/blast-radius-gate/archive/"
-    "0000000000000000000000000000000000000000.tar.gz"
+_PLACEHOLDER_FROZEN_USES = (
+    "OWNER/blast-radius-gate/frozen-tests@0000000000000000000000000000000000000000 # v1"
 )
 _PLACEHOLDER_INSTALL = (
     "        run: |\n"
     "          python3 -m venv .venv\n"
     "          .venv/bin/pip install --quiet -e . pytest\n"
 )
-_PLACEHOLDER_COMMAND = "          -- .venv/bin/python -m pytest\n"
+_PLACEHOLDER_COMMAND = "          command: .venv/bin/python -m pytest\n"
 
 
 def frozen_workflow_text(uses: str, install: tuple[str, ...], command: str) -> str:
-    """The frozen-tests workflow with the gate's archive at the commit `uses`
-    names (OWNER/REPO@REF, from `action_reference`), the install step's
-    shell lines and the test command (a shell-quoted argv)."""
+    """The frozen-tests workflow with the gate's `frozen-tests` action at the
+    commit `uses` names (OWNER/REPO@REF, from `action_reference`), the
+    install step's shell lines and the test command (a shell-quoted argv,
+    given to the action as a YAML string)."""
     text = resources.files("gate").joinpath(FROZEN_TEMPLATE).read_text(encoding="utf-8")
     repo, _, ref = uses.partition("@")
     owner_repo = "/".join(repo.split("/")[:2])
-    archive = f"https://github.com/{owner_repo}/archive/{ref}.tar.gz"
-    text = text.replace(_PLACEHOLDER_ARCHIVE, archive, 1)
+    pinned = _FULL_SHA.match(ref) is not None
+    comment = "# pinned by gate init" if pinned else "# a movable ref (--allow-tag)"
+    text = text.replace(_PLACEHOLDER_FROZEN_USES, f"{owner_repo}/frozen-tests@{ref} {comment}", 1)
     lines = "".join(f"          {line}\n" for line in install if line)
     text = text.replace(_PLACEHOLDER_INSTALL, "        run: |\n" + lines, 1)
-    return text.replace(_PLACEHOLDER_COMMAND, f"          -- {command}\n", 1)
+    quoted = json.dumps(command)  # a YAML double-quoted scalar
+    return text.replace(_PLACEHOLDER_COMMAND, f"          command: {quoted}\n", 1)
 
 
 def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
