@@ -20,6 +20,9 @@ judged, and the one sticky comment.  Scenarios:
 - with `missing-rubric: skip` switched on, on a base without a rubric: neutral;
 - without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
   reading (any workflow file counts) is what the summary reports;
+- the frozen tests job (`gate init --workflow`'s blast-radius-frozen.yml)
+  under `pull_request`: red on a PR that breaks the code and empties the
+  test suite from tests/__init__.py, green on one that adds a test;
 - this repository's own .github/workflows/self-test.yml under `pull_request`:
   it moves the checkout to the PR's base sha and builds the gate from it
   (`uses: ./`), so an agent PR that also rewrites the gate to pass everything
@@ -387,6 +390,97 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     assert check["head_sha"] == head and check["conclusion"] == "failure", check
     (comment,) = github.comments_on(repository, NUMBER)
     assert "TESTS" in comment["body"]
+
+
+# -- the frozen tests job ---------------------------------------------------------------
+
+
+FROZEN_CLAMP = "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n"
+FROZEN_TESTS = (
+    "import unittest\n\nfrom clamp import clamp\n\n\n"
+    "class TestClamp(unittest.TestCase):\n"
+    "    def test_high(self):\n        self.assertEqual(clamp(5, 0, 3), 3)\n\n"
+    "    def test_low(self):\n        self.assertEqual(clamp(-1, 0, 3), 0)\n"
+)
+# A pull request that breaks clamp() and switches the tests off from the
+# test package's __init__.py: the normal run says "Ran 0 tests ... OK".
+BENT = {
+    "clamp.py": FROZEN_CLAMP.replace("hi))", "hi - 1))"),
+    "tests/__init__.py": (
+        "import unittest\n\n\ndef load_tests(loader, tests, pattern):\n"
+        "    return unittest.TestSuite()\n"
+    ),
+}
+HONEST = {
+    "tests/test_more.py": (
+        "import unittest\n\nfrom clamp import clamp\n\n\n"
+        "class TestMore(unittest.TestCase):\n"
+        "    def test_mid(self):\n        self.assertEqual(clamp(2, 0, 3), 2)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(("change", "red"), [(BENT, True), (HONEST, False)], ids=["bent", "honest"])
+def test_the_frozen_job_is_red_on_a_bent_pr_and_green_on_an_honest_one(
+    tmp_path: Path, github: GitHubDouble, session: Session, change: dict[str, str], red: bool
+) -> None:
+    """The workflow `gate init --workflow` writes for frozen tests, under
+    pull_request: the gate installed by `uses: .../frozen-tests@<sha>` from
+    the project's lock file, the base's tests (unittest) run on the PR merged
+    into its base.  A PR that breaks the code and empties the test suite from
+    tests/__init__.py is red; one that adds a test is green."""
+    from gate.rubric.starter import FROZEN_WORKFLOW_PATH, frozen_workflow_text
+
+    repository = "octo/frozen-lab"
+    root = tmp_path / "frozen-lab"
+    root.mkdir()
+    repo = scenario_repo(root, init=True)
+    command = "python3 -m unittest discover -s tests -t ."
+    workflow = frozen_workflow_text(session.action_ref, ("python3 --version",), command)
+    repo.write_many(
+        {
+            "clamp.py": FROZEN_CLAMP,
+            "tests/__init__.py": "",
+            "tests/test_clamp.py": FROZEN_TESTS,
+            ".github/blast-radius.yml": "rules:\n  - {id: TESTS, kind: test_drift}\n",
+            FROZEN_WORKFLOW_PATH: workflow,
+        }
+    )
+    base = repo.commit("clamp, its tests and the frozen workflow")
+    repo.checkout("-b", "agent/change")
+    repo.write_many(change)
+    head = repo.commit("the change")
+    # pull_request checks out the PR merged into its base, detached.
+    repo.checkout("--detach", base)
+    repo.git("merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
+    github.add_repo(repository)
+    github.add_pull(
+        repository,
+        NUMBER,
+        base_sha=base,
+        head_sha=head,
+        head_ref="agent/change",
+        files=pull_files(root, base, head),
+    )
+    run = session.act.run(
+        event="pull_request",
+        payload=pull_event(github, repository),
+        workflow=root / FROZEN_WORKFLOW_PATH,
+        workdir=root,
+        env={"GITHUB_API_URL": github.url, "GITHUB_REPOSITORY": repository},
+        token=github.token,
+        local_repositories={session.action_ref: session.action},
+    )
+    printed = "".join(run.printed.values())
+    if red:
+        assert run.returncode != 0 and run.job_result == "failure", run.log
+        assert "restored as at the base: tests/__init__.py" in printed, run.log
+        assert "red: 1" in printed and "test_high" in printed, run.log
+        assert "verdict: FAIL" in printed, run.log
+    else:
+        assert run.returncode == 0 and run.job_result == "success", run.log
+        assert "verdict: PASS" in printed, run.log
+        assert "tests/test_more.py" in printed, run.log  # the new test left out, and named
 
 
 # -- the writer loop's shards as a matrix --------------------------------------------
