@@ -438,3 +438,61 @@ def test_go_test_events_are_read(repo: GitRepo, tmp_path: Path) -> None:
     assert isinstance(failures, list)
     assert [(f["scope"], f["status"]) for f in failures] == [("package", "excused")]
     assert "attributed to the package" in str(failures[0]["why"])
+
+
+def test_a_data_file_the_test_reads_excuses_it(project: GitRepo) -> None:
+    """The expected values live in a data file the test names; the PR changes
+    behaviour and the data file (flagged: a test path), not the test."""
+    project.git("checkout", "-q", "main")
+    project.write_many(
+        {
+            "tests/data/expected.json": '{"high": 3}\n',
+            "tests/test_clamp.py": (
+                "import json\nfrom pathlib import Path\n\nfrom clamp import clamp\n\n"
+                "DATA = Path(__file__).parent / 'data'\n\n\n"
+                "def test_high():\n"
+                "    expected = json.loads((DATA / 'expected.json').read_text())\n"
+                "    assert clamp(5, 0, 3) == expected['high']\n"
+            ),
+        }
+    )
+    project.commit("data")
+    project.git("checkout", "-q", "-B", "pr", "main")
+    project.write_many({"clamp.py": BROKEN, "tests/data/expected.json": '{"high": 2}\n'})
+    project.commit("new expectation")
+    code, data, text = gate(project, *PYTEST)
+    assert code == 0, text
+    failures = data["failures"]
+    assert isinstance(failures, list) and [f["status"] for f in failures] == ["excused"]
+    assert "reads tests/data/expected.json" in str(failures[0]["why"])
+
+
+def test_frozen_tests_paths_freeze_support_outside_the_test_globs(project: GitRepo) -> None:
+    """A helper the tests import, outside the test globs, is the PR's unless
+    the rubric's frozen_tests.paths names it; named, it runs as at the base."""
+    project.git("checkout", "-q", "main")
+    helper = "def expected_high():\n    return 3\n"
+    project.write_many(
+        {
+            "support/expect.py": helper,
+            "support/__init__.py": "",
+            "tests/test_clamp.py": (
+                "from clamp import clamp\nfrom support.expect import expected_high\n\n\n"
+                "def test_high():\n    assert clamp(5, 0, 3) == expected_high()\n"
+            ),
+        }
+    )
+    project.commit("a support module")
+    project.git("checkout", "-q", "-B", "pr", "main")
+    project.write_many({"clamp.py": BROKEN, "support/expect.py": helper.replace("3", "2")})
+    project.commit("bend the helper")
+    code, _, text = gate(project, *PYTEST)
+    assert code == 0, text  # the bent helper is the PR's code: the frozen run passes
+    project.git("checkout", "-q", "main")
+    project.write(".github/blast-radius.yml", RUBRIC + "frozen_tests:\n  paths: [support/]\n")
+    project.commit("freeze the support folder")
+    project.git("checkout", "-q", "pr")
+    project.git("rebase", "-q", "main")
+    code, data, text = gate(project, *PYTEST)
+    assert code == 1, text
+    assert statuses(data) == {"test_high": "red"}
