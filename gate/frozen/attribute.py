@@ -189,8 +189,14 @@ class _Explainer:
         return self._unit(file, units, drift, unit) or self._data_files(file, unit)
 
     def _find(self, units: Sequence[Unit], name: str) -> Unit | None:
+        """The case the runner's `name` names: the same name, the name under
+        its suites (`outer > x`), or Mocha's full title (`outer x`)."""
         for unit in units:
-            if unit.role == CASE and (unit.name == name or unit.name.endswith(" > " + name)):
+            if unit.role != CASE:
+                continue
+            if unit.name == name or unit.name.endswith(" > " + name):
+                return unit
+            if " > " in unit.name and unit.name.replace(" > ", " ") == name:
                 return unit
         return None
 

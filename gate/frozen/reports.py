@@ -17,6 +17,14 @@ environment or in COMMAND's own arguments, and reads them afterwards:
 * `go test`: when COMMAND is `go test ...`, `-json` is added after `test`
   (pkg.go.dev/cmd/go, "go test -json"; cmd/test2json's events), and the
   events' output is printed as `go test` prints it.
+* Jest, Vitest and Mocha, when COMMAND runs one of them itself (`jest`,
+  `npx vitest run`, `pnpm exec mocha`, `node_modules/.bin/jest`...): their
+  JSON reports, asked for with their own flags appended to COMMAND (Jest's
+  `--json --outputFile=FILE`, Vitest's `--reporter=default --reporter=json
+  --outputFile.json=FILE`, Mocha's `--reporter json --reporter-option
+  output=FILE`, which replaces Mocha's console reporter).  Through `npm test`
+  the gate cannot reach the runner's arguments: only node's test runner is
+  read there.
 * unittest: when COMMAND is `python -m unittest ...`, the summary it prints
   for people is read (`FAIL: name (dotted.id)`, `ERROR: ...`): unittest
   writes no other report.
@@ -92,13 +100,41 @@ class Results:
 @dataclass(frozen=True)
 class Plan:
     """How one run of COMMAND asks for reports: its argv (changed for `go
-    test`), its extra environment, and where the reports land."""
+    test` and the JavaScript runners), its extra environment, and where the
+    reports land; `js`: the JavaScript runner COMMAND starts ("" none)."""
 
     argv: tuple[str, ...]
     env: dict[str, str]
     folder: Path
     go_json: bool
     unittest: bool
+    js: str = ""
+
+
+JS_RUNNERS = ("jest", "vitest", "mocha")
+# Words that start a package's own command: `npx jest`, `pnpm exec vitest`.
+_LAUNCHERS = {"npx": 1, "bunx": 1, "pnpx": 1, "yarn": 1, "pnpm": 2}
+
+
+def js_runner(argv: Sequence[str]) -> str:
+    """The JavaScript test runner `argv` starts itself ("" none): its first
+    word, or the word after a launcher (`npx`, `yarn`, `pnpm exec`)."""
+    words = list(argv)
+    if words and os.path.basename(words[0]) in _LAUNCHERS:
+        skip = _LAUNCHERS[os.path.basename(words[0])]
+        if skip == 2 and words[1:2] != ["exec"]:
+            skip = 1
+        words = [w for w in words[skip:] if not w.startswith("-")][:1]
+    name = os.path.basename(words[0]) if words else ""
+    return name if name in JS_RUNNERS else ""
+
+
+def _js_flags(runner: str, report: Path) -> tuple[str, ...]:
+    if runner == "jest":
+        return ("--json", f"--outputFile={report}")
+    if runner == "vitest":
+        return ("--reporter=default", "--reporter=json", f"--outputFile.json={report}")
+    return ("--reporter", "json", "--reporter-option", f"output={report}")
 
 
 def _is_python(word: str) -> bool:
@@ -126,7 +162,10 @@ def prepare(argv: Sequence[str], folder: Path, env: dict[str, str]) -> Plan:
     if go_json and "-json" not in args:
         args = (args[0], args[1], "-json", *args[2:])
     unittest = len(args) >= 3 and _is_python(args[0]) and args[1:3] == ("-m", "unittest")
-    return Plan(args, out, folder, go_json, unittest)
+    js = js_runner(args)
+    if js:
+        args = (*args, *_js_flags(js, folder / "js.json"))
+    return Plan(args, out, folder, go_json, unittest, js)
 
 
 def _starts_node(argv: Sequence[str]) -> bool:
@@ -158,7 +197,55 @@ def read(plan: Plan, stdout: str, stderr: str, root: Path) -> Results:
         _read_go(stdout, results)
     if plan.unittest:
         _read_unittest(stderr, results)
+    if plan.js:
+        report = plan.folder / "js.json"
+        if report.exists():
+            _read_js(report, plan.js, root, results)
+        else:
+            results.problems.append(f"{plan.js} wrote no JSON report")
     return results
+
+
+def _read_js(path: Path, runner: str, root: Path, results: Results) -> None:
+    """Jest's and Vitest's report (`testResults`, each file's
+    `assertionResults`), or Mocha's (`tests`, each with its `file`)."""
+    data = _bounded(path, results, f"{runner}'s JSON report")
+    if data is None:
+        return
+    try:
+        report = json.loads(data)
+    except ValueError:
+        results.problems.append(f"{runner}'s JSON report is not JSON")
+        return
+    if not isinstance(report, dict):
+        results.problems.append(f"{runner}'s JSON report is not an object")
+        return
+    results.read.append(runner)
+    if runner == "mocha":
+        failing = {id(t) for t in report.get("failures") or [] if isinstance(t, dict)}
+        for test in report.get("tests") or []:
+            if not isinstance(test, dict):
+                continue
+            name = str(test.get("fullTitle") or test.get("title") or "")
+            failed = bool(test.get("err")) or id(test) in failing
+            outcome = FAILED if failed else PASSED
+            file = _relative(test.get("file"), root)
+            results.cases.append(Case(file, name, outcome, name, runner=runner))
+        return
+    for suite in report.get("testResults") or []:
+        if not isinstance(suite, dict):
+            continue
+        file = _relative(suite.get("name") or suite.get("testFilePath"), root)
+        cases = [a for a in suite.get("assertionResults") or [] if isinstance(a, dict)]
+        if not cases and suite.get("status") == "failed":  # the file did not load
+            detail = str(suite.get("message") or file or "")[:200]
+            results.cases.append(Case(file, "", FAILED, detail, scope="file", runner=runner))
+        for case in cases:
+            titles = [str(t) for t in case.get("ancestorTitles") or [] if t]
+            name = " > ".join([*titles, str(case.get("title", ""))])
+            status = case.get("status")
+            outcome = FAILED if status == "failed" else SKIPPED if status != "passed" else PASSED
+            results.cases.append(Case(file, name, outcome, name, runner=runner))
 
 
 def _bounded(path: Path, results: Results, what: str) -> bytes | None:

@@ -496,3 +496,60 @@ def test_frozen_tests_paths_freeze_support_outside_the_test_globs(project: GitRe
     code, data, text = gate(project, *PYTEST)
     assert code == 1, text
     assert statuses(data) == {"test_high": "red"}
+
+
+# -- Jest, Vitest and Mocha, when COMMAND runs them itself ---------------------------
+
+JS_SUM = "exports.sum = (a, b) => a + b;\n"
+JS_TESTS = {
+    "jest": (
+        "const { sum } = require('../sum');\n\n"
+        "describe('sum', () => {\n"
+        "  test('adds', () => { expect(sum(1, 2)).toBe(3); });\n"
+        "  test('zero', () => { expect(sum(0, 0)).toBe(0); });\n"
+        "});\n"
+    ),
+    "mocha": (
+        "const assert = require('assert');\nconst { sum } = require('../sum');\n\n"
+        "describe('sum', () => {\n"
+        "  it('adds', () => { assert.equal(sum(1, 2), 3); });\n"
+        "  it('zero', () => { assert.equal(sum(0, 0), 0); });\n"
+        "});\n"
+    ),
+}
+JS_TESTS["vitest"] = JS_TESTS["jest"]
+JS_COMMANDS = {
+    "jest": ("jest", "--ci"),
+    "vitest": ("vitest", "run", "--globals"),
+    "mocha": ("mocha", "test/sum.test.js"),
+}
+
+
+@pytest.mark.parametrize("runner", sorted(JS_COMMANDS))
+def test_javascript_runners_json_reports_are_read(repo: GitRepo, runner: str) -> None:
+    """A behaviour change on purpose: sum adds one, the test `adds` is edited
+    (excused), `zero` is untouched and fails at the head too (set apart)."""
+    if shutil.which(runner) is None:
+        pytest.skip(f"{runner} is not installed (.ci/run installs it)")
+    test = JS_TESTS[runner]
+    repo.write_many(
+        {"sum.js": JS_SUM, "test/sum.test.js": test, ".github/blast-radius.yml": RUBRIC}
+    )
+    repo.write("package.json", '{"name": "sum", "version": "1.0.0"}\n')
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "pr")
+    repo.write("sum.js", JS_SUM.replace("a + b", "a + b + 1"))
+    repo.write(
+        "test/sum.test.js",
+        test.replace("(1, 2)).toBe(3)", "(1, 2)).toBe(4)").replace(
+            "sum(1, 2), 3)", "sum(1, 2), 4)"
+        ),
+    )
+    repo.commit("sum adds one")
+    code, data, text = gate(repo, *JS_COMMANDS[runner])
+    assert code == 0, text
+    assert data["reports"] == [runner], text
+    found = {str(f["test"]): str(f["status"]) for f in data["failures"]}  # type: ignore[union-attr]
+    named = {"jest": "sum > adds", "vitest": "sum > adds", "mocha": "sum adds"}[runner]
+    zero = named.replace("adds", "zero")
+    assert found == {named: "excused", zero: "failing at head"}, text
