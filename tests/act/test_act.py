@@ -317,6 +317,24 @@ def test_without_workflow_ref_every_workflow_file_counts(
 # -- this repository's own self-test ---------------------------------------------------
 
 
+def check_out_the_merge(
+    repo: Any, github: GitHubDouble, repository: str, base: str, head: str, head_ref: str
+) -> None:
+    """What pull_request checks out by default: the PR merged into its base
+    (refs/pull/N/merge), detached; and the double knows the PR."""
+    repo.checkout("--detach", base)
+    repo.git("merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
+    github.add_repo(repository)
+    github.add_pull(
+        repository,
+        NUMBER,
+        base_sha=base,
+        head_sha=head,
+        head_ref=head_ref,
+        files=pull_files(repo.root, base, head),
+    )
+
+
 ALWAYS_PASS = """\
 \"\"\"A PR's own gate: passes everything (what the self-test must never build).\"\"\"
 
@@ -349,19 +367,8 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     (root / "gate" / "commands" / "action.py").write_text(ALWAYS_PASS, encoding="utf-8")
     repo.git("commit", "-q", "-am", "tidy a test, and the gate")
     head = repo.head()
-    # What pull_request checks out by default: the PR merged into its base
-    # (refs/pull/N/merge), detached.  The workflow must move to the base itself.
-    repo.checkout("--detach", base)
-    repo.git("merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
-    github.add_repo(repository)
-    github.add_pull(
-        repository,
-        NUMBER,
-        base_sha=base,
-        head_sha=head,
-        head_ref="agent/tidy",
-        files=pull_files(root, base, head),
-    )
+    # The workflow must move from the merge commit to the base itself.
+    check_out_the_merge(repo, github, repository, base, head, "agent/tidy")
     name = SELF_TEST_WORKFLOW.name
     workflow_ref = f"{repository}/.github/workflows/{name}@refs/pull/{NUMBER}/merge"
     posted_before = len(github.check_runs)
@@ -450,18 +457,7 @@ def test_the_frozen_job_is_red_on_a_bent_pr_and_green_on_an_honest_one(
     repo.checkout("-b", "agent/change")
     repo.write_many(change)
     head = repo.commit("the change")
-    # pull_request checks out the PR merged into its base, detached.
-    repo.checkout("--detach", base)
-    repo.git("merge", "-q", "--no-ff", "-m", f"Merge {head} into {base}", head)
-    github.add_repo(repository)
-    github.add_pull(
-        repository,
-        NUMBER,
-        base_sha=base,
-        head_sha=head,
-        head_ref="agent/change",
-        files=pull_files(root, base, head),
-    )
+    check_out_the_merge(repo, github, repository, base, head, "agent/change")
     run = session.act.run(
         event="pull_request",
         payload=pull_event(github, repository),
