@@ -75,13 +75,48 @@ def _writable(func: object, path: str, _exc: object) -> None:
             os.unlink(path)
 
 
+# A RAM-backed folder a worktree may go to instead of the temporary folder
+# (`scratch_folder`), and the room it must have to be chosen.
+RAM_FOLDER = "/dev/shm"
+RAM_SPARE = 1 << 30
+
+
+def tree_size(repo: Repo, rev: str) -> int:
+    """The bytes of every blob in the tree of `rev` (`git ls-tree -l`)."""
+    sha = repo.rev_parse(rev, peel=None)
+    out = repo.run(["ls-tree", "-r", "-z", "-l", "--full-tree", sha])
+    total = 0
+    for record in out.split(b"\0"):
+        fields = record.partition(b"\t")[0].split()
+        if len(fields) == 4 and fields[3].isdigit():
+            total += int(fields[3])
+    return total
+
+
+def scratch_folder(repo: Repo, rev: str) -> str | None:
+    """Where a worktree of `rev` goes: the temporary folder the user named
+    (TMPDIR), else a RAM-backed folder (`RAM_FOLDER`) when it has room for
+    four times the tree and `RAM_SPARE` beside, else the system's temporary
+    folder (None).  Creating files is what a worktree costs, and a machine's
+    disk can take ten times as long as its RAM (bench/bench_frozen.py)."""
+    if os.environ.get("TMPDIR"):
+        return None
+    try:
+        free = shutil.disk_usage(RAM_FOLDER).free
+    except OSError:
+        return None
+    if not os.access(RAM_FOLDER, os.W_OK) or free < RAM_SPARE:
+        return None
+    return RAM_FOLDER if free >= 4 * tree_size(repo, rev) + RAM_SPARE else None
+
+
 @contextlib.contextmanager
 def temporary_worktree(repo: Repo, rev: str, *, prefix: str = "gate-frozen-") -> Iterator[Path]:
-    """A worktree of commit `rev` (detached) in a new temporary folder,
-    removed when the block ends, however it ends: the folder and everything
-    written in it, and git's record of it.  Symlinks in it are removed as
-    links, never followed."""
-    parent = Path(tempfile.mkdtemp(prefix=prefix))
+    """A worktree of commit `rev` (detached) in a new temporary folder
+    (`scratch_folder`), removed when the block ends, however it ends: the
+    folder and everything written in it, and git's record of it.  Symlinks
+    in it are removed as links, never followed."""
+    parent = Path(tempfile.mkdtemp(prefix=prefix, dir=scratch_folder(repo, rev)))
     folder = parent / "tree"
     # No hook runs for the checkout (a hooks folder the tree itself names,
     # as husky's core.hooksPath does, is the pull request's code), and the
