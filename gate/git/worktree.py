@@ -103,10 +103,13 @@ def scratch_folder(repo: Repo, rev: str) -> str | None:
         return None
     try:
         free = shutil.disk_usage(RAM_FOLDER).free
+        flags = os.statvfs(RAM_FOLDER).f_flag
     except OSError:
         return None
     if not os.access(RAM_FOLDER, os.W_OK) or free < RAM_SPARE:
         return None
+    if flags & getattr(os, "ST_NOEXEC", 0):
+        return None  # a test may run a script of the tree (a container's /dev/shm is noexec)
     return RAM_FOLDER if free >= 4 * tree_size(repo, rev) + RAM_SPARE else None
 
 
