@@ -237,6 +237,7 @@ OWN_FILES = {
     "gate/commands/init.py": "the starter files it creates (never overwritten)",
     "gate/loop/__init__.py": "the results file it appends to, and cuts a half-written line from",
     "gate/loop/run.py": "a command's output, streamed to files, and their tails",
+    "gate/frozen/tree.py": "the files of the frozen run's own worktree, written as at the base",
 }
 
 

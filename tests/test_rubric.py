@@ -37,7 +37,11 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         "unknown top-level key",
         ONE + "rulez: []\n",
         "r.yml",
-        [":3:", 'unknown key "rulez"', "allowed keys: version, tests, applies_to, rules"],
+        [
+            ":3:",
+            'unknown key "rulez"',
+            "allowed keys: version, tests, applies_to, frozen_tests, rules",
+        ],
     ),
     (
         "unknown key in a rule",

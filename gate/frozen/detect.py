@@ -11,6 +11,9 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from gate.errors import GateError
+from gate.files import read_input
+
 # npm's placeholder test script: no tests.
 _NO_TESTS = 'echo "Error: no test specified" && exit 1'
 
@@ -29,10 +32,21 @@ class Detected:
         return shlex.join(self.test)
 
 
-def _package_scripts(root: Path) -> dict[str, object]:
+def _text(path: Path) -> str | None:
+    """A file of the repository as text (`gate.files.read_input`), or None
+    when it is absent or cannot be read: a guess goes on without it."""
     try:
-        data = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_input(path, "file", fix="")
+    except GateError:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _package_scripts(root: Path) -> dict[str, object]:
+    text = _text(root / "package.json")
+    try:
+        data = json.loads(text) if text is not None else None
+    except ValueError:
         return {}
     scripts = data.get("scripts") if isinstance(data, dict) else None
     return scripts if isinstance(scripts, dict) else {}
@@ -40,11 +54,8 @@ def _package_scripts(root: Path) -> dict[str, object]:
 
 def _mentions_pytest(root: Path) -> bool:
     for name in ("pyproject.toml", "setup.cfg", "tox.ini", "requirements-dev.txt"):
-        try:
-            if "pytest" in (root / name).read_text(encoding="utf-8", errors="replace"):
-                return True
-        except OSError:
-            continue
+        if "pytest" in (_text(root / name) or ""):
+            return True
     return (root / "pytest.ini").exists() or any(root.glob("**/conftest.py"))
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from gate import globs
 from gate.errors import GateError
+from gate.jsontext import dumps
 from gate.paths import quoted
 from gate.rubric import Rubric
 from gate.testcases import runners
@@ -209,13 +210,7 @@ def _splice_json(keys: tuple[str, ...], base: str, head: str) -> str | None:
             out[key] = was[key]
         else:
             out.pop(key, None)
-    indent = _json_indent(head)
-    return json.dumps(out, indent=indent, ensure_ascii=False) + "\n"
-
-
-def _json_indent(text: str) -> int | str:
-    found = re.search(r"\n([ \t]+)\S", text)
-    return found.group(1) if found else 2
+    return dumps(out)  # keys sorted: a JSON object's keys have no order
 
 
 _TOML_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")

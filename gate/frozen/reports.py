@@ -45,6 +45,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gate.errors import GateError
+from gate.files import read_input
+
 FAILED = "failed"
 PASSED = "passed"
 SKIPPED = "skipped"
@@ -249,14 +252,12 @@ def _read_js(path: Path, runner: str, root: Path, results: Results) -> None:
 
 
 def _bounded(path: Path, results: Results, what: str) -> bytes | None:
+    """A report's bytes (`gate.files.read_input`, at most `MAX_REPORT_BYTES`);
+    None, and a problem said, when it cannot be read."""
     try:
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            results.problems.append(f"{what} is {size} bytes, over the gate's limit")
-            return None
-        return path.read_bytes()
-    except OSError as exc:
-        results.problems.append(f"{what} cannot be read ({exc.strerror})")
+        return read_input(path, what, fix="the run's report folder changed", limit=MAX_REPORT_BYTES)
+    except GateError as exc:
+        results.problems.append(exc.message)
         return None
 
 
