@@ -191,14 +191,18 @@ class _Explainer:
     def _find(self, units: Sequence[Unit], name: str) -> Unit | None:
         """The case the runner's `name` names: the same name, the name under
         its suites (`outer > x`), or Mocha's full title (`outer x`)."""
-        for unit in units:
-            if unit.role != CASE:
-                continue
-            if unit.name == name or unit.name.endswith(" > " + name):
-                return unit
-            if " > " in unit.name and unit.name.replace(" > ", " ") == name:
-                return unit
-        return None
+        found = [
+            unit
+            for unit in units
+            if unit.name == name
+            or unit.name.endswith(" > " + name)
+            or (" > " in unit.name and unit.name.replace(" > ", " ") == name)
+        ]
+        # A test the runner names is a test whatever role its code has (a
+        # parametrized one whose marks call the project's code reads as
+        # collection-time code to test_drift), but a case comes first.
+        found.sort(key=lambda u: u.role != CASE)
+        return found[0] if found else None
 
     def _unit(self, file: str, units: Sequence[Unit], drift: Drift, unit: Unit) -> str | None:
         if unit.name in drift.removed:
@@ -207,7 +211,8 @@ class _Explainer:
             return f"the pull request edits the test {unit.name} in {file}"
         changed = set(drift.changed) | set(drift.removed)
         by_name = {u.name: u for u in units}
-        uses = set(unit.uses if unit.uses is not None else re.findall(r"\w+", unit.code))
+        uses = _uses(unit)
+        through = _through(units, changed)
         for name in sorted(changed):
             other = by_name.get(name)
             if other is None or (other.role == CASE and not other.parent):
@@ -219,6 +224,13 @@ class _Explainer:
             if set(other.binds) & uses:
                 shared = ", ".join(sorted(set(other.binds) & uses))
                 return f"it uses {shared}, which the pull request changes in {file}"
+            # module-level data built from what changed: HELLO = (..., HELP[1])
+            via = sorted(n for n in uses if through.get(n) in other.binds)
+            if via:
+                return (
+                    f"it uses {via[0]}, which is built from {through[via[0]]}, which the pull "
+                    f"request changes in {file}"
+                )
             if not other.parent and other.role != CASE and not other.binds:
                 return f"the pull request changes module-level code of {file} ({other.name})"
         for name, why in drift.refused:
@@ -346,6 +358,33 @@ class _Explainer:
 
     def _no_flag(self, file: str) -> bool:
         return file not in self.static.flagged
+
+
+def _uses(unit: Unit) -> set[str]:
+    """The names a unit's code reads (every word of it where unknown)."""
+    return set(unit.uses if unit.uses is not None else re.findall(r"\w+", unit.code))
+
+
+def _through(units: Sequence[Unit], changed: set[str]) -> dict[str, str]:
+    """Module-level names whose value is built, directly or through other
+    such names, from a name a changed unit binds: each such name -> the
+    changed name it comes from (`HELLO = (..., HELP[1])` with HELP changed)."""
+    by_name = {u.name: u for u in units}
+    origin = {b: b for n in changed if (u := by_name.get(n)) is not None for b in u.binds}
+    grew = True
+    while grew:
+        grew = False
+        for unit in units:
+            if unit.parent or unit.role == CASE:
+                continue
+            source = next((origin[n] for n in sorted(_uses(unit)) if n in origin), None)
+            if source is None:
+                continue
+            for bound in unit.binds:
+                if bound not in origin:
+                    origin[bound] = source
+                    grew = True
+    return {name: source for name, source in origin.items() if name != source}
 
 
 @cache

@@ -553,3 +553,34 @@ def test_javascript_runners_json_reports_are_read(repo: GitRepo, runner: str) ->
     named = {"jest": "sum > adds", "vitest": "sum > adds", "mocha": "sum adds"}[runner]
     zero = named.replace("adds", "zero")
     assert found == {named: "excused", zero: "failing at head"}, text
+
+
+def test_data_built_from_changed_data_and_parametrized_cases_are_followed(
+    project: GitRepo,
+) -> None:
+    """Seen on pallets/click (b67832c2): a test's expectation is module-level
+    data built from other data the PR changes (HELLO from HELP), and a
+    parametrized case whose marks call the project's code.  Both base
+    tests fail on the new behaviour and are excused, each naming the data."""
+    base = (
+        "import pytest\n\nfrom clamp import clamp\n\n"
+        "TOP = {'high': 3}\nCASE = (5, TOP)\n\n\n"
+        "@pytest.mark.parametrize(('x', 'want'), [pytest.param(clamp(5, 0, 9), 3, id='p')])\n"
+        "def test_param(x, want):\n    assert clamp(x, 0, 3) == want\n\n\n"
+        "def test_high():\n    assert clamp(CASE[0], 0, 3) == CASE[1]['high']\n"
+    )
+    project.git("checkout", "-q", "main")
+    project.write("tests/test_clamp.py", base)
+    project.commit("data")
+    project.git("checkout", "-q", "-B", "pr", "main")
+    project.write("clamp.py", BROKEN)
+    project.write(
+        "tests/test_clamp.py",
+        base.replace("TOP = {'high': 3}", "TOP = {'high': 2}").replace(", 3, id=", ", 2, id="),
+    )
+    project.commit("exclusive upper bound")
+    code, data, text = gate(project, *PYTEST)
+    assert code == 0, text
+    why = {str(f["test"]).rsplit("::", 1)[-1]: str(f["why"]) for f in data["failures"]}  # type: ignore[union-attr]
+    assert "built from TOP" in why["test_high"], why
+    assert "edits the test test_param" in why["test_param[p]"], why  # not the file fallback
