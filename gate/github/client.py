@@ -168,10 +168,9 @@ class GitHubClient(Transport):
         import urllib.parse
 
         what = f"GET the permission of {login}"
-        path = f"/repos/{self.settings.repository}/collaborators/"
-        path += urllib.parse.quote(login, safe="") + "/permission"
+        path = self.repo_path(f"/collaborators/{urllib.parse.quote(login, safe='')}/permission")
         try:
-            _, data = self._call(what, lambda: self._gh.requester.requestJsonAndCheck("GET", path))
+            _, data = self._request(what, "GET", path)
         except ApiError as exc:
             if exc.status == 404:
                 return Access(None, "none")
@@ -286,9 +285,7 @@ class GitHubClient(Transport):
         if self._identity is None:
             what = "GET /user (who the token writes as)"
             try:
-                _, data = self._call(
-                    what, lambda: self._gh.requester.requestJsonAndCheck("GET", "/user")
-                )
+                _, data = self._request(what, "GET", "/user")
             except ApiError as exc:
                 raise IdentityUnknown(
                     None,
@@ -324,11 +321,11 @@ class GitHubClient(Transport):
         a comment of the gate's own with this very body is looked up before
         creating again (`_create_once`).  The comment's user names the
         token's identity when nothing else has (`identity`)."""
-        path = f"/repos/{self.settings.repository}/issues/{number}/comments"
+        path = self.repo_path(f"/issues/{number}/comments")
         what = f"POST comment on #{number}"
 
         def create() -> dict[str, Any]:
-            _, data = self._gh.requester.requestJsonAndCheck("POST", path, input={"body": body})
+            _, data = self._request(what, "POST", path, body={"body": body})
             if not isinstance(data, dict) or not isinstance(data.get("id"), int):
                 raise ApiError(None, f"{what}: the answer names no comment")
             return data
@@ -352,20 +349,15 @@ class GitHubClient(Transport):
 
     def edit_comment(self, comment_id: int, body: str) -> None:
         """Edit a comment `find_comments` or `create_comment` returned."""
-        path = f"/repos/{self.settings.repository}/issues/comments/{comment_id}"
-        self._call(
-            "PATCH comment",
-            lambda: self._gh.requester.requestJsonAndCheck("PATCH", path, input={"body": body}),
-        )
+        path = self.repo_path(f"/issues/comments/{comment_id}")
+        self._request("PATCH comment", "PATCH", path, body={"body": body})
 
     def delete_comment(self, comment_id: int) -> None:
         """Delete one of the gate's own comments (a second sticky comment a
         concurrent run made)."""
-        path = f"/repos/{self.settings.repository}/issues/comments/{comment_id}"
+        path = self.repo_path(f"/issues/comments/{comment_id}")
         try:
-            self._call(
-                "DELETE comment", lambda: self._gh.requester.requestJsonAndCheck("DELETE", path)
-            )
+            self._request("DELETE comment", "DELETE", path)
         except ApiError as exc:
             if exc.status != 404:  # 404: the racing run deleted it first
                 raise

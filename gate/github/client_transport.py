@@ -145,17 +145,37 @@ class Transport:
         except requests.RequestException as exc:
             raise ApiError(None, f"{what}: {type(exc).__name__}: {exc}") from None
 
+    def _request(
+        self,
+        what: str,
+        verb: str,
+        path: str,
+        *,
+        body: dict[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], Any]:
+        """One REST call PyGithub has no method for (or whose objects would
+        fetch more when read): `verb` on `path` (absolute, or from the API's
+        root: `/user`), through `_call`; (headers, the JSON answer)."""
+        requester = self._gh.requester
+        return self._call(
+            what,
+            lambda: requester.requestJsonAndCheck(verb, path, parameters=params, input=body),
+        )
+
+    def repo_path(self, rest: str) -> str:
+        """The repository's API path with `rest` after it (`/issues/7/comments`)."""
+        return f"/repos/{self.settings.repository}{rest}"
+
     def _listing(self, what: str, path: str) -> list[dict[str, Any]]:
         """Every item of the paged listing at `path` (under the repository's
         API path, `/pulls/7/reviews`), read strictly: each page a JSON list of objects, pages
         followed by their "next" links, a link back to a page already read
         or more than `MAX_PAGES` pages an `ApiError` (a listing that loops
         never ends), and an empty or non-list answer too."""
-        import functools
         import re
 
-        requester = self._gh.requester
-        url: str | None = f"/repos/{self.settings.repository}{path}"
+        url: str | None = self.repo_path(path)
         params: dict[str, Any] | None = {"per_page": 100}
         seen: set[str] = set()
         items: list[dict[str, Any]] = []
@@ -163,9 +183,7 @@ class Transport:
             if url in seen or len(seen) >= MAX_PAGES:
                 raise ApiError(None, f"{what}: the listing does not end (page {url} again)")
             seen.add(url)
-            headers, data = self._call(
-                what, functools.partial(requester.requestJsonAndCheck, "GET", url, params)
-            )
+            headers, data = self._request(what, "GET", url, params=params)
             if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
                 shown = "an empty answer" if data is None else f"a {type(data).__name__}"
                 raise ApiError(None, f"{what}: a page is {shown}, not a list of objects")
