@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from gate.changes import FileTexts
@@ -65,13 +65,9 @@ class Static:
     modules: tuple[tuple[str, str], ...] = ()
 
 
-def attribute(
-    failures: Sequence[Case],
-    static: Static,
-    at_head: Callable[[Case], bool] | None = None,
-) -> list[Failure]:
-    """Each failure of the frozen run, excused, failing at head too (per
-    `at_head`, a plain run of the head; None: not known), or red."""
+def attribute(failures: Sequence[Case], static: Static) -> list[Failure]:
+    """Each failure of the frozen run, excused by the flag that explains it,
+    or red."""
     explain = _Explainer(static)
     out = []
     for case in failures:
@@ -79,18 +75,23 @@ def attribute(
         why = explain.why(case, file)
         if why is not None:
             out.append(Failure(case, file, EXCUSED, why))
-        elif at_head is not None and at_head(case):
-            out.append(
-                Failure(
-                    case,
-                    file,
-                    AT_HEAD,
-                    "it fails in a plain run of the head too: the normal test job shows it",
-                )
-            )
         else:
             out.append(Failure(case, file, RED, explain.unexplained(case, file)))
     return out
+
+
+def set_apart(
+    failures: Sequence[Failure], failing_at_head: set[tuple[str, str, str]]
+) -> list[Failure]:
+    """`failures` with each red one that a plain run of the head fails too
+    (`Case.key` in `failing_at_head`) set apart: the normal test job shows it."""
+    why = "it fails in a plain run of the head too: the normal test job shows it"
+    return [
+        replace(f, status=AT_HEAD, why=why)
+        if f.status == RED and f.case.key in failing_at_head
+        else f
+        for f in failures
+    ]
 
 
 class _Explainer:

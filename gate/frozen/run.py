@@ -25,8 +25,17 @@ from gate import output
 from gate.changes import FileTexts
 from gate.errors import GateError
 from gate.frozen import reports
-from gate.frozen.attribute import AT_HEAD, EXCUSED, RED, Failure, Static, attribute, go_modules
-from gate.frozen.plan import Plan, frozen_matcher, plan
+from gate.frozen.attribute import (
+    AT_HEAD,
+    EXCUSED,
+    RED,
+    Failure,
+    Static,
+    attribute,
+    go_modules,
+    set_apart,
+)
+from gate.frozen.plan import Entry, Plan, frozen_matcher, plan
 from gate.frozen.tree import apply, link
 from gate.git.repo import Repo, short, span
 from gate.git.worktree import temporary_worktree, tree_entries
@@ -259,16 +268,24 @@ def _static(
     return Static(frozenset(flagged), texts, base_paths, modules)
 
 
+def plan_between(
+    repo: Repo, base: str, head: str, frozen: Callable[[str], bool]
+) -> tuple[Plan, dict[str, Entry], dict[str, Entry]]:
+    """The plan that freezes `head`'s tree against `base`'s (commits or
+    trees), and both trees' entries."""
+    base_entries, head_entries = tree_entries(repo, base), tree_entries(repo, head)
+
+    def read(object_id: str, _path: str) -> bytes | None:
+        return repo.read_object(object_id)
+
+    return plan(base_entries, head_entries, frozen, read), base_entries, head_entries
+
+
 def freeze_tree(repo: Repo, base: str, tree: str, root: Path, rubric: Rubric) -> Plan:
     """Make the checkout of `tree` at `root` frozen against `base` in place
     (a throwaway worktree: `gate loop run --frozen-tests`); the plan applied.
     GateError when it cannot be (see `gate.frozen.plan`)."""
-    the_plan = plan(
-        tree_entries(repo, base),
-        tree_entries(repo, tree),
-        frozen_matcher(rubric),
-        lambda object_id, _path: repo.read_object(object_id),
-    )
+    the_plan = plan_between(repo, base, tree, frozen_matcher(rubric))[0]
     apply(repo, root, the_plan)
     return the_plan
 
@@ -287,14 +304,7 @@ def frozen_run(
     base, head = repo.resolve(base_rev, "HEAD")
     judged = span(repo, base, head)
     frozen = frozen_matcher(rubric)
-    head_entries = tree_entries(repo, head)
-    base_entries = tree_entries(repo, judged.old)
-    the_plan = plan(
-        base_entries,
-        head_entries,
-        frozen,
-        lambda object_id, _path: repo.read_object(object_id),
-    )
+    the_plan, base_entries, head_entries = plan_between(repo, judged.old, head, frozen)
     notes = []
     if judged.merged:
         notes.append(
@@ -314,7 +324,8 @@ def frozen_run(
     static = _static(
         repo, rubric, (base, head, judged.old), frozenset(base_entries), sorted(head_entries)
     )
-    failures = attribute(ran.results.failures, static)
+    with repo.blob_session():  # the texts attribution reads, through one cat-file
+        failures = attribute(ran.results.failures, static)
     head_run = None
     if ran.results.readable and any(f.status == RED for f in failures) and head_check:
         output.note("gate frozen-tests: red failures: running COMMAND on the plain head to compare")
@@ -322,8 +333,7 @@ def frozen_run(
             link(repo, root, lambda _p: False, head_entries)
             head_run = _run_in(root, repo, argv, json_out=json_out)
         if head_run.results.readable:
-            failing = {c.key for c in head_run.results.failures}
-            failures = attribute(ran.results.failures, static, lambda c: c.key in failing)
+            failures = set_apart(failures, {c.key for c in head_run.results.failures})
         else:
             notes.append(
                 "the plain run of the head wrote no readable report: no failure is set "
