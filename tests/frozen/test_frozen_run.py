@@ -32,22 +32,27 @@ TESTS = (
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:randomly")
 
 
+def gate_argv(*argv: str, fmt: str) -> list[str]:
+    """`python -m gate frozen-tests --base main --format FMT -- ARGV`."""
+    return [
+        sys.executable,
+        "-m",
+        "gate",
+        "frozen-tests",
+        "--base",
+        "main",
+        "--format",
+        fmt,
+        "--",
+        *argv,
+    ]
+
+
 def gate(repo: GitRepo, *argv: str, fmt: str = "json") -> tuple[int, dict[str, object], str]:
     """`gate frozen-tests --base main --format FMT -- ARGV` in the repository,
     as a user runs it: (exit code, the JSON report or {}, everything printed)."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "gate",
-            "frozen-tests",
-            "--base",
-            "main",
-            "--format",
-            fmt,
-            "--",
-            *argv,
-        ],
+        gate_argv(*argv, fmt=fmt),
         cwd=repo.root,
         capture_output=True,
         text=True,
@@ -273,18 +278,12 @@ def test_ctrl_c_leaves_the_checkout_as_it_was(project: GitRepo) -> None:
     (project.root / ".pytest_cache").mkdir()
     before = snapshot(project)
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gate",
-            "frozen-tests",
-            "--base",
-            "main",
-            "--",
+        gate_argv(
             sys.executable,
             "-c",
             "import pathlib, time; pathlib.Path('started').write_text('1'); time.sleep(60)",
-        ],
+            fmt="text",
+        ),
         cwd=project.root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
