@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Protocol
 
 from gate.names import BUILTIN_PREFIX
@@ -346,8 +347,6 @@ class _Judge:
         self.author = author
         self.head = head
         self._access: dict[int, Access] = {}
-        self._writers: frozenset[int] | None = None
-        self._base: tuple[datetime | None] | None = None
 
     def access(self, review: Review) -> Access:
         assert review.user_id is not None
@@ -356,15 +355,13 @@ class _Judge:
             found = self._access[review.user_id] = self.facts.access(review)
         return found
 
+    @cached_property
     def writers(self) -> frozenset[int]:
-        if self._writers is None:
-            self._writers = self.facts.head_writers()
-        return self._writers
+        return self.facts.head_writers()
 
+    @cached_property
     def base_changed_at(self) -> datetime | None:
-        if self._base is None:
-            self._base = (self.facts.base_changed_at(),)
-        return self._base[0]
+        return self.facts.base_changed_at()
 
     def ignored(self, review: Review, rules: Sequence[Waivable]) -> str | None:
         """Why an approval (the reviewer's latest state) waives nothing; None
@@ -381,7 +378,7 @@ class _Judge:
             )
         if not any(_names(w, review) for rule in rules for w in rule.by):
             return "no waiver of a failed rule names them"
-        changed = self.base_changed_at()
+        changed = self.base_changed_at
         if (
             changed is not None
             and review.submitted_at is not None
@@ -392,7 +389,7 @@ class _Judge:
                 f"({changed.isoformat()}): approve again against the new base"
             )
         assert review.user_id is not None
-        if review.user_id in self.writers():
+        if review.user_id in self.writers:
             return (
                 "they wrote or committed the head commit, and whoever wrote the last "
                 "change does not approve it; another approver must"
