@@ -19,9 +19,13 @@ spelling.
   the forbidden place.  Directories below a `**` are not named (`a/**/b/`
   names `a` and `a/**/b`, not every directory under `a`).
 
-Both sides of a rename are checked, and so is a copy's source (copying a
-file out of a forbidden place reaches it).  Fails listing every touched
-path that hits.
+Both sides of a rename are checked, and so is a copy's source: the rule
+guards a place, and copying a file out of a forbidden place reaches it
+(its content now sits where the rule does not look).  The built-ins
+`gate.rubric-edited` and `gate.workflow-edited` guard a file's content
+instead, so a copy *of* the rubric passes them; forbid the rubric's path
+here to catch copies of it too.  Fails listing every touched path that
+hits.
 
 ```yaml
 - id: F3
