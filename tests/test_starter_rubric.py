@@ -114,9 +114,6 @@ def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> Non
     """Measured (docs/agents.md, "The other rules' failures, read"): each of
     these failed a real commit and stays failing, for the reason given."""
     kept = {
-        # a template and a filled-in copy look the same by name
-        "samples/app/.env.example": {"SECRETS"},
-        "python/.env.template": {"SECRETS"},
         # CI's own data and scripts run in CI: an expected-failures list is a verdict
         ".github/actions/conformance/expected-failures.yml": {"CI"},
         # an instruction file that sits in a CI folder is both
@@ -126,6 +123,10 @@ def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> Non
     }
     for path, rules in kept.items():
         assert failed(FileChange(path=path, added=1, deleted=1)) == rules, path
+    # checked-in environment samples (agent-framework) pass now; a real one fails
+    for path in ("samples/app/.env.example", "python/.env.template"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
+    assert failed(FileChange(path="python/.env.local", added=1)) == {"SECRETS"}
     # gh-aw's compiled workflow is generated, but it runs: CI fails it and the
     # budget counts it (an exclude would hide it from a rubric without CI)
     compiled = FileChange(path=".github/workflows/triage.lock.yml", status="added", added=1655)

@@ -421,6 +421,15 @@ class ChangeSet:
     def _touched_paths(self) -> tuple[str, ...]:
         return tuple(sorted({p for f in self.files for p in f.touched}))
 
+    def written_paths(self) -> list[str]:
+        """The paths whose state the change alters (`FileChange.written`:
+        a copy's source left out), sorted and unique (a fresh list)."""
+        return list(self._written_paths)
+
+    @cached_property
+    def _written_paths(self) -> tuple[str, ...]:
+        return tuple(sorted({p for f in self.files for p in f.written}))
+
     @property
     def counts_known(self) -> bool:
         return all(f.counts_known for f in self.files)

@@ -26,6 +26,7 @@ from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
 from gate.frozen.detect import detect
 from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rubric.families import found
 from gate.rubric.starter import (
     FROZEN_WORKFLOW_PATH,
     REVIEW_WORKFLOW_PATH,
@@ -34,6 +35,7 @@ from gate.rubric.starter import (
     action_reference,
     frozen_workflow_text,
     review_workflow_text,
+    starter_rubric,
     workflow_text,
 )
 
@@ -118,6 +120,29 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     if result.unjudged:
         lines.append(f"  {len(result.unjudged)} commits could not be judged and were left out")
     return text, lines
+
+
+def head_tree(root: Path | None) -> tuple[str, ...] | None:
+    """The paths of the repository's tree at HEAD (`gate init` protects the
+    CI, release, agent and review-bot files found there); None outside a
+    repository or before its first commit."""
+    if root is None:
+        return None
+    from gate.git.repo import Repo
+
+    repo = Repo(root)
+    head = repo.try_rev_parse("HEAD")
+    return None if head is None else repo.list_files(head)
+
+
+def found_line(tree: tuple[str, ...] | None) -> str:
+    """What `gate init` says about the families it found in `tree`."""
+    if tree is None:
+        return "no commit to read yet: CI and AGENTS list the files every starter protects"
+    names = [family.name.split(" (")[0] for family, _ in found(tree)]
+    if not names:
+        return "no CI, release, deploy, agent or review-bot file found at HEAD"
+    return printable("found at HEAD (CI and AGENTS protect them): " + ", ".join(names))
 
 
 def repo_root(start: Path) -> Path | None:
@@ -208,9 +233,11 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"wrote {name}: the starter rubric with budgets from this history")
         lines += learned
     else:
-        write_starter(path)
+        tree = head_tree(root)
+        write_starter(path, starter_rubric(tree))
         where = " (the repository's root)" if args.path is None and name != in_repo else ""
         lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
+        lines.append(f"  {found_line(tree)}")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")

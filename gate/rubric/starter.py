@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from importlib import resources
 
 from gate.agents import AGENTS
 from gate.errors import GateError
+from gate.escape import printable
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import DEFAULT_TESTS
+from gate.rubric.families import found, rule_paths
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
 WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
@@ -249,18 +252,27 @@ rules:
     kind: forbidden_paths
     paths: [".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*",
             "id_ed25519*", "secrets/", ".npmrc", ".pypirc"]
+    exclude:
+@ENV_SAMPLES@
     description: "credentials and key material are never an agent's to touch"
+    # A checked-in sample (`.env.example`, `.env.local.sample`) holds no
+    # secret and passes; every other `.env.*` fails: `.env.local`,
+    # `.env.production`, `.env.example.local` (dotenv's `.local` files are
+    # machine secrets), `.ENV.EXAMPLE` (excludes match exactly as written).
+    # Path rules judge names, not content: a sample given a real key passes.
 
   - id: CI
     kind: forbidden_paths
-    paths: [".github/workflows/", ".github/actions/", "CODEOWNERS",
-            ".gitlab-ci.yml", ".circleci/", "Jenkinsfile", "azure-pipelines.yml"]
-    description: "CI and ownership rules run with secrets; change them in a human PR"
+    paths:
+@CI_FILES@
+    description: "CI, release, deploy and ownership files run with secrets: a human PR changes them"
     # Adding a workflow fails too: a new workflow could post a check run named
     # like this gate's, and under pull_request it runs from the PR itself.
     # Copilot's agent environment (.github/workflows/copilot-setup-steps.yml)
-    # is a workflow, so CI covers it.
-
+    # is a workflow, so CI covers it. Every CI system, release and deploy tool
+    # with a name of its own is listed whether or not it is used here; the
+    # source of each: docs/rubric.md, "The starter rubric".
+@FOUND@
   - id: AGENTS
     kind: forbidden_paths
     paths:
@@ -338,6 +350,21 @@ examples:
     change:
       - {path: deploy/.env, status: added, added: 2}
 
+  - name: a checked-in environment sample (no secret in its name)
+    expect: pass
+    change:
+      - {path: .env.example, added: 2, deleted: 1}
+
+  - name: a real environment file beside it
+    expect: [SECRETS]
+    change:
+      - {path: .env.local, status: added, added: 2}
+
+  - name: release configuration edited
+    expect: [CI]
+    change:
+      - {path: .craft.yml, added: 1, deleted: 1}
+
   - name: workflow edited
     expect: [CI]
     change:
@@ -383,37 +410,49 @@ GENERATED = (
     "*_pb2.pyi",
 )  # fmt: skip
 
-# Files that instruct or configure coding agents and PR bots (AGENTS):
-# sources in docs/agents.md.
-AGENT_FILES = (
-    # read by several agents (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md);
-    # AGENT.md and .agents/ only at the root: deeper, measured as docs pages
-    # (docs/agent.md) and skills a package ships to its users
-    "AGENTS.md", "AGENTS.override.md", "/AGENT.md", "/.agents/",
-    # Claude Code: memory files, settings and hooks, skills, MCP servers
-    "CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json",
-    # GitHub Copilot: instructions, prompt files, custom agents, skills
-    ".github/copilot-instructions.md", ".github/instructions/", ".github/prompts/",
-    ".github/agents/", ".github/skills/", ".vscode/mcp.json",
-    # Gemini CLI and Gemini Code Assist review; Codex; Cursor; Windsurf
-    "GEMINI.md", ".gemini/", ".codex/", ".cursor/", ".cursorrules", ".cursorignore",
-    ".windsurfrules", ".windsurf/",
-    # Cline, Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin
-    ".clinerules", ".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
-    ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", "DEVIN_PR_TEMPLATE.md",
-    # review bots: CodeRabbit, Sourcery, Qodo / PR-Agent, Greptile, Ellipsis
-    ".coderabbit.yaml", ".coderabbit.yml", ".coderabbit.config.ts", ".sourcery.yaml",
-    ".pr_agent.toml", "greptile.json", ".greptile/", "ellipsis.yaml",
-    # dependency bots: which PRs they open, and which merge on their own
-    ".github/dependabot.yml", ".github/dependabot.yaml", "renovate.json", "renovate.json5",
-    ".renovaterc", ".renovaterc.json", ".github/renovate.json", ".github/renovate.json5",
-)  # fmt: skip
-
-STARTER_RUBRIC = (
-    _TEMPLATE.replace(
-        "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
-    )
-    .replace("@PRESETS@\n", _presets())
-    .replace("@EXCLUDE@", _yaml_list(GENERATED, "      "))
-    .replace("@AGENT_FILES@", _yaml_list(AGENT_FILES, "      "))
+# Checked-in samples of an environment file: SECRETS lets these names
+# through (exactly as written); every other `.env.*` stays forbidden.
+ENV_SAMPLES = tuple(
+    f".env{middle}.{suffix}"
+    for suffix in ("example", "sample", "template", "dist")
+    for middle in ("", ".*")
 )
+
+# Files that instruct or configure coding agents and PR bots (AGENTS):
+# `gate.rubric.families` owns the list and its sources.
+AGENT_FILES = rule_paths("AGENTS")
+
+
+def _found_comment(tree: Iterable[str] | None) -> str:
+    """The comment under CI saying which families' files `gate init` found."""
+    if tree is None:
+        return ""
+    hits = found(tree)
+    if not hits:
+        return "    # gate init found none of these files in this repository.\n"
+    lines = ["    # gate init found in this repository:"]
+    for family, paths in hits:
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        lines.append(printable(f"    #   {family.rule} / {family.name}: {shown}"))
+    return "\n".join(lines) + "\n"
+
+
+def starter_rubric(tree: Iterable[str] | None = None) -> str:
+    """The starter rubric; with `tree` (the repository's paths at HEAD), its
+    `CI` and `AGENTS` rules also list the families found there that are not
+    listed always, and a comment names the files found."""
+    listed = tuple(tree) if tree is not None else None
+    return (
+        _TEMPLATE.replace(
+            "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
+        )
+        .replace("@PRESETS@\n", _presets())
+        .replace("@EXCLUDE@", _yaml_list(GENERATED, "      "))
+        .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
+        .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
+        .replace("@FOUND@\n", _found_comment(listed) + "\n")
+        .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
+    )
+
+
+STARTER_RUBRIC = starter_rubric()

@@ -33,9 +33,13 @@ FILES_API_LIMIT = 300
 
 
 def rubric_edited(changes: ChangeSet, rubric_path: str) -> RuleResult:
-    """Built-in `gate.rubric-edited`: fails when the change touches the
-    rubric's own path.  The rubric used is still the base version."""
-    hits = tuple(p for p in changes.touched_paths() if p == rubric_path)
+    """Built-in `gate.rubric-edited`: fails when the change writes the
+    rubric's own path: edits, deletes, renames it (away or into its place),
+    changes its mode, or overwrites it.  The rubric used is still the base
+    version.  A copy *of* the rubric leaves it as it was (its new path is a
+    new file, judged by the rubric's rules), so it does not count; a copy
+    written *over* the rubric does."""
+    hits = tuple(p for p in changes.written_paths() if p == rubric_path)
     if hits:
         message = (
             f"the change touches the rubric {rubric_path}; "
@@ -52,8 +56,11 @@ def workflow_edited(changes: ChangeSet, workflow_path: str | None) -> RuleResult
     under `pull_request` that file comes from the PR itself.
 
     Without `GITHUB_WORKFLOW_REF` the running workflow is unknown, so every
-    file under `.github/workflows/` counts (fail closed)."""
-    touched = changes.touched_paths()
+    file under `.github/workflows/` counts (fail closed).  As for the
+    rubric, the paths the change writes count: a copy of the workflow
+    elsewhere leaves it as it was (a copy into `.github/workflows/` is a
+    new workflow there, and counts when the running one is unknown)."""
+    touched = changes.written_paths()
     if workflow_path is not None:
         hits = tuple(p for p in touched if p == workflow_path)
         watched = workflow_path

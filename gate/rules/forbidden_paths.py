@@ -19,25 +19,44 @@ spelling.
   the forbidden place.  Directories below a `**` are not named (`a/**/b/`
   names `a` and `a/**/b`, not every directory under `a`).
 
-Both sides of a rename are checked, and so is a copy's source (copying a
-file out of a forbidden place reaches it).  Fails listing every touched
-path that hits.
+Both sides of a rename are checked, and so is a copy's source: the rule
+guards a place, and copying a file out of a forbidden place reaches it
+(its content now sits where the rule does not look).  The built-ins
+`gate.rubric-edited` and `gate.workflow-edited` guard a file's content
+instead, so a copy *of* the rubric passes them; forbid the rubric's path
+here to catch copies of it too.  Fails listing every touched path that
+hits.
+
+`exclude` lets files through by name, matched exactly as written (case-
+and code point-sensitive, like every glob that allows): a touched path
+that an `exclude` glob matches passes, whatever `paths` glob it hits,
+unless a folder above it matches an `exclude` glob too (an exclude names
+files and never opens a folder: with `.env.example` excluded,
+`.env.example/prod.key` still hits `*.key`).  An exclude ending in `/` or
+`/**` names a folder and is refused.  Only another spelling would slip
+through an exact exclude, and every other spelling still hits: the
+starter's SECRETS lets `.env.example` through, not `.ENV.EXAMPLE` or
+`.env.example.local`.
 
 ```yaml
 - id: F3
   kind: forbidden_paths
-  paths: ["secrets/", "*.pem", "/.github/workflows/"]
+  paths: ["secrets/", "*.pem", "/.github/workflows/", ".env", ".env.*"]
+  exclude: [".env.example"]   # a checked-in sample, not a secret
 ```
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from gate import globs
 from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_list, plural, result
-from gate.rules.kind import PATHS
+from gate.rules.kind import PATHS, Problem
 
 KIND = "forbidden_paths"
 PARAMETERS = {
@@ -50,15 +69,50 @@ PARAMETERS = {
         ),
         "$ref": "#/$defs/globs",
     },
+    "exclude": {
+        "description": (
+            "Files the rule lets through, matched exactly as written; an exclude never "
+            "opens a folder (none may end in `/` or `/**`)."
+        ),
+        "$ref": "#/$defs/globs",
+        "default": [],
+    },
 }
 READS = {PATHS}
 FORBIDS = True
-GLOBS = {"paths": globs.REACH}  # and what a checkout would put there
+# forbidden: also what a checkout would put there; let through: exactly as written
+GLOBS = {"paths": globs.REACH, "exclude": globs.EXACT}
+
+
+def param_problem(params: Mapping[str, Any]) -> Problem | None:
+    """An exclude names files: a folder glob would let through all under it."""
+    for i, pattern in enumerate(params.get("exclude", ())):
+        if pattern.endswith(("/", "/**")) or pattern == "**":
+            return ("exclude", i), (
+                f'item {i + 1} of "exclude" ({pattern!r}) names a folder; an exclude lets '
+                "files through by name: list them (e.g. `docs/.env.example`)"
+            )
+    return None
+
+
+def lets_through(exclude: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a path is excluded: an exclude glob matches it and none
+    matches a folder above it."""
+    test = globs.matcher(exclude, GLOBS["exclude"])
+
+    def through(path: str) -> bool:
+        if not test(path):
+            return False
+        return not any(test(path[:i]) for i, ch in enumerate(path) if ch == "/" and i > 0)
+
+    return through
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
-    hits = globs.matching(changes.touched_paths(), patterns, GLOBS["paths"])
+    through = lets_through(param_list(rule, "exclude"))
+    touched = [p for p in changes.touched_paths() if not through(p)]
+    hits = globs.matching(touched, patterns, GLOBS["paths"])
     if hits:
         verb = "matches" if len(hits) == 1 else "match"
         message = f"{plural(len(hits), 'touched path')} {verb} a forbidden glob"

@@ -54,7 +54,9 @@ checks).
   new path, so path rules check both sides. A copy touches its source too
   (copying a file out of a forbidden place reaches it), but it is written
   only at its new path: budgets count it once there, with every line it
-  has, and `test_drift` does not call its source changed. From commits and
+  has, and `test_drift` does not call its source changed. The built-ins
+  guard a file's content, not a place: a copy *of* the rubric or of the
+  running workflow leaves it as it was and passes them. From commits and
   patches the gate finds copies of any file of the base, a new file or one
   overwritten: byte-identical ones always, near ones (git's 50% similarity)
   unless the base is large (a note then says so); the Action's API mode
