@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.rules._shadow import RUNNER_MODULES
+from gate.drift.python.shadow import RUNNER_MODULES
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift")

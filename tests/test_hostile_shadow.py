@@ -36,11 +36,12 @@ from gate.changes import (
     ChangeSet,
     FileChange,
     FileTexts,
-    tree_folders,
 )
 from gate.cli import main
+from gate.drift.folders import tree_folders
+from gate.drift.python import shadow
 from gate.rubric import DEFAULT_TESTS, Rule
-from gate.rules import _shadow, test_drift
+from gate.rules import test_drift
 from tests.gitrepo import GitRepo
 
 SETTINGS = settings(
@@ -244,7 +245,7 @@ def test_a_new_package_in_a_deeper_test_folder_counts_from_each_folder_on_the_pa
         files=(FileChange("tests/unit/__init__.py", ADDED), FileChange("tests/unit/x.py", ADDED)),
         tree=BaseTree({"unit.py": "file", "tests": "folder"}, frozenset({"", "tests"})),
     )
-    found = _shadow.shadows(changes, lambda p: p.startswith("tests/"))
+    found = shadow.shadows(changes, lambda p: p.startswith("tests/"))
     assert [p for p, _ in found] == ["tests/unit/__init__.py"]
     assert "package unit in tests/" in found[0][1]
     assert "first-party unit.py (module)" in found[0][1]

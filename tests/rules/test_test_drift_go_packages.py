@@ -19,8 +19,8 @@ from gate.changes import (
     ChangeSet,
     FileChange,
     FileTexts,
-    tree_folders,
 )
+from gate.drift.folders import tree_folders
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.rulecase import Files, RuleCase

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from gate.drift import Unparsable, units_for
 from gate.rubric import DEFAULT_TESTS
-from gate.testcases import Unparsable, units_for
 from tests.rulecase import RuleCase, edit
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))

@@ -18,15 +18,15 @@ from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileT
 from gate.changes.api import changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.cli import main
+from gate.drift import COLLECTION
+from gate.drift.python.units import reaches, units
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
-from gate.testcases import COLLECTION
-from gate.testcases.python import reaches, units
+from tests.drift.test_units import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 from tests.gitrepo import GitRepo
 from tests.rulecase import Builder, Files, RuleCase, edit
-from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 
 PROPS = settings(max_examples=120, deadline=None)
 # The property tests judge through the example builder (no git per example;
