@@ -157,7 +157,8 @@ def main() -> None:
         best = min(first_call(args.python, suffix) for _ in range(args.runs))
         print(f"fresh interpreter, first units() for {suffix}: {best * 1000:.1f} ms")
 
-    from gate.drift import _treesitter, go, js, python
+    from gate.drift import _treesitter, go, js
+    from gate.drift.python import units as python
 
     for label, text, parse, split in (
         (

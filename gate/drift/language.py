@@ -2,7 +2,7 @@
 
 Each language is a `Language`: its name, the path suffixes it reads, and
 `load`, which imports its package on first use and returns the package's
-`Reader` (so tree-sitter and the grammars load only when a JS/TS or Go
+`Reader` (`gate.drift.reader`; so tree-sitter and the grammars load only when a JS/TS or Go
 file is split).  A `Reader` holds every hook the engine calls, typed; a
 hook a language has no use for is None.  `LANGUAGES` is the table the
 engine reads (`gate.drift.units_for`, `gate.drift.reaching`), the way
@@ -12,34 +12,13 @@ package with a `READER` and one row here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gate.changes import BaseTree
-    from gate.drift import Unit
-
-
-@dataclass(frozen=True)
-class Reader:
-    """What a language's package gives the engine.
-
-    `units(text, suffix)`: the file's units (`suffix` the path's, `.tsx`,
-    for a package that reads several grammars), raising `Unparsable`.
-    `reaches(unit)`: whether a COLLECTION unit of a new file changes what
-    the tests of other files see (None: every one does).
-    `isolated(path, units, others)`: whether the new file's load-time code
-    runs where no other file's tests do (`others`: the texts of the
-    change's other files that may load it, None when unknown).
-    `apart(path, tree)`: whether no test of the base runs beside the new
-    file (`tree`: the base tree's layout)."""
-
-    units: Callable[[str, str], tuple[Unit, ...]]
-    reaches: Callable[[Unit], bool] | None = None
-    isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
-    apart: Callable[[str, BaseTree], bool] | None = None
+    from gate.drift.reader import Reader
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ def test_only_one_module_imports_tree_sitter() -> None:
                 names = [node.value] if node.value.startswith("tree_sitter") else []
             if any(n.split(".")[0].startswith("tree_sitter") for n in names):
                 importers.append(path.relative_to(GATE).as_posix())
-    assert sorted(set(importers)) == ["testcases/_treesitter.py"]
+    assert sorted(set(importers)) == ["drift/_treesitter.py"]
 
 
 def test_a_grammar_that_cannot_be_loaded_is_unparsable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,7 +82,7 @@ def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "
 )
 def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, named: str) -> None:
     # a Go package with a test at base: its init or TestMain reaches that test
-    # (tests/rules/test_test_drift_go_packages.py has the package without one)
+    # (tests/drift/go/test_go_packages.py has the package without one)
     neighbour = {"pkg/a_test.go": "package pkg\n"}
     result = DRIFT.check(edit(path, None, head) | Files(base=neighbour, head=neighbour))
     assert result.passed is False

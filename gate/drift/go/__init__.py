@@ -71,7 +71,7 @@ from gate.drift._treesitter import (
     parse,
 )
 from gate.drift.go.writes import SCAN, Writes
-from gate.drift.language import Reader
+from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
     from tree_sitter import Node

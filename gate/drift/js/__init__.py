@@ -103,7 +103,7 @@ from gate.drift._treesitter import parse
 from gate.drift.js import writes
 from gate.drift.js.names import Names
 from gate.drift.js.splitter import Splitter
-from gate.drift.language import Reader
+from gate.drift.reader import Reader
 
 SUFFIXES = {
     ".js": "javascript",

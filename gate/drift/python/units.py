@@ -103,13 +103,13 @@ import textwrap
 import tokenize
 
 from gate.drift import SUPPORT, Unit, Unparsable
-from gate.drift.language import Reader
 from gate.drift.python.calls import file_names, import_origins, imported_names
 from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
 from gate.drift.python.tree import target_names
+from gate.drift.reader import Reader
 from gate.text import encode, lines, python_encoding_problem
 
 
