@@ -1,4 +1,4 @@
-"""The cost of splitting test files into units (gate.testcases.python, js, go).
+"""The cost of splitting test files into units (gate.drift.python, js, go).
 
     python bench/bench_testcases.py [--lines 10000] [--runs 5] [--python VENV/bin/python]
 
@@ -119,9 +119,9 @@ def first_call(python: str, suffix: str) -> float:
     code = (
         "import time; t = time.perf_counter();"
         + (
-            "from gate.testcases.go import units; units('package p\\n')"
+            "from gate.drift.go import units; units('package p\\n')"
             if suffix == ".go"
-            else f"from gate.testcases.js import units; units('it(1)\\n', {suffix!r})"
+            else f"from gate.drift.js import units; units('it(1)\\n', {suffix!r})"
         )
         + "; print(time.perf_counter() - t)"
     )
@@ -157,7 +157,8 @@ def main() -> None:
         best = min(first_call(args.python, suffix) for _ in range(args.runs))
         print(f"fresh interpreter, first units() for {suffix}: {best * 1000:.1f} ms")
 
-    from gate.testcases import _treesitter, go, js, python
+    from gate.drift import _treesitter, go, js
+    from gate.drift.python import units as python
 
     for label, text, parse, split in (
         (

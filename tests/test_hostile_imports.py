@@ -29,9 +29,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ADDED, TYPE_CHANGED, ChangeSet, FileChange, from_paths
+from gate.drift.python.finder import shadowed
 from gate.rubric import Rule
 from gate.rules import REGISTRY
-from gate.rules._finder import shadowed
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("N", "40")),

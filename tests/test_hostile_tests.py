@@ -17,13 +17,13 @@ from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
+from gate.drift.runners import CONFIG_FILES, SECTION_FILES
 from gate.errors import GateError
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants
-from gate.testcases.runners import CONFIG_FILES, SECTION_FILES
 from tests.gitrepo import GitRepo
 
 PROPS = settings(max_examples=200, deadline=None)
@@ -170,7 +170,7 @@ def test_a_nested_pyproject_or_setup_cfg_in_a_test_folder_is_configuration(
     result = drift(ChangeSet(files=(change,)), allow_added=True, paths=paths)
     assert result.passed is False, result.message
     assert "test configuration file added" in result.message
-    # elsewhere it is judged by its test runner section (gate.testcases.runners)
+    # elsewhere it is judged by its test runner section (gate.drift.runners)
     elsewhere = FileChange("pkg/" + name, ADDED, added=2, deleted=0)
     plain = "[project]\nname = 'x'\n" if name.casefold().endswith(".toml") else "[metadata]\n"
     bent = (

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes.example import line_counts
+from gate.drift.python.tree import NotPython, module_statements
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import confine_to_symbols
-from gate.rules._python import NotPython, module_statements
 from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
 from tests.rulecase import RuleCase
 

@@ -37,8 +37,8 @@ from gate.changes import (
     sides,
     text_wants,
     too_large,
-    tree_folders,
 )
+from gate.drift.folders import tree_folders
 from gate.github.client_types import Comparison, PullFile
 from gate.text import decode
 

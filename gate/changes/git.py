@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from gate.changes import ChangeSet, TextWants, text_wants, tree_folders
+from gate.changes import ChangeSet, TextWants, text_wants
+from gate.drift.folders import tree_folders
 from gate.git.repo import short, start_change
 
 if TYPE_CHECKING:

@@ -198,7 +198,8 @@ def changes_from_patch(
     (the patch-mode twin of `gate.changes.git.changes_from_git`; `gate check --patch`
     and `gate lab` both judge through it).  The report's head is None: a
     patch is not a commit."""
-    from gate.changes import ChangeSet, text_wants, tree_folders
+    from gate.changes import ChangeSet, text_wants
+    from gate.drift.folders import tree_folders
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
     with repo.start_diff(base_sha, tree, background=False) as job:

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from gate.changes import FileTexts
+from gate.drift import CASE, Drift, Unit, Unparsable, compare, units_for
 from gate.frozen.reports import Case
-from gate.testcases import CASE, Drift, Unit, Unparsable, compare, units_for
 
 EXCUSED = "excused"
 RED = "red"

@@ -3,7 +3,7 @@
 A path is frozen when the rubric's test globs match it (every `test_drift`
 rule's `paths`, and the rubric's `tests`, in the folded glob mode
 `test_drift` matches in), when a test runner reads the whole file
-(`gate.testcases.runners.config_matcher`: conftest files, runner
+(`gate.drift.runners.config_matcher`: conftest files, runner
 configuration, `__mocks__/`, vendored test libraries, package-manager
 hooks...), or when the rubric's `frozen_tests.paths` name it as test
 support; `frozen_tests.exclude` keeps product code out (a `fixtures/`
@@ -29,11 +29,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from gate import globs
+from gate.drift import runners
 from gate.errors import GateError
 from gate.jsontext import dumps
 from gate.paths import quoted
 from gate.rubric import Rubric
-from gate.testcases import runners
 
 # What `git ls-tree` says of an entry: (mode, object id).
 Entry = tuple[str, str]

@@ -133,7 +133,7 @@ def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
 # `*-tests/` folders), and the coverage floor.  Test runners' configuration
 # files (noxfile.py, jest.setup.*, .mocharc.*, karma.conf.*, playwright and
 # cypress configs, phpunit.xml) are judged by test_drift whatever `tests`
-# says: `gate.testcases.runners` owns that list.
+# says: `gate.drift.runners` owns that list.
 STARTER_TESTS = (
     "**/testing/",  # pytest's own suite, numpy.testing, a package's test helpers
     "**/test_utils/",

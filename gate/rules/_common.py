@@ -1,9 +1,10 @@
 """Helpers shared by every rule kind: typed parameters, the `RuleResult`
 builder, and message wording (quoted names, shortened lists, line
 ranges).  All pure.  A content rule's opening is `gate.rules._opening`'s,
-a Python file's statements `gate.rules._python`'s, what Python imports
-instead of a module `gate.rules._finder`'s; file text, its lines and the
-line diff come from `gate.text`.
+a Python file's statements `gate.drift.python.tree`'s (and the verdict
+for a version that is not Python `gate.rules._opening.both_statements`),
+what Python imports instead of a module `gate.drift.python.finder`'s; file
+text, its lines and the line diff come from `gate.text`.
 """
 
 from __future__ import annotations

@@ -2,12 +2,15 @@
 before the rule compares anything.
 
 `versions` is the opening every content rule shares: untouched passes;
-shadowed by what Python imports instead (with `python`, `gate.rules._finder`)
-fails; not a regular file on either side (`type_change`: a symlink, a
+shadowed by what Python imports instead (with `python`,
+`gate.drift.python.finder`) fails; not a regular file on either side (`type_change`: a symlink, a
 submodule, a folder, a type change the source cannot name) fails; gone
 (deleted, renamed away) fails unless the rule judges that; text the source
 cannot give is `unavailable`; else the base and head texts (`Versions`).
-`file_state` finds the change that touches a path.  Pure.
+`file_state` finds the change that touches a path; `both_statements` a
+Python file's top-level statements on both sides
+(`gate.drift.python.tree`), or the verdict that names the side that is
+not Python.  Pure.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from gate.changes import (
     ChangeSet,
     FileChange,
 )
+from gate.drift.python.finder import shadowed
+from gate.drift.python.tree import NotPython, Statement, module_statements
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import param_str, quote, result
-from gate.rules._finder import shadowed
 
 
 @dataclass(frozen=True)
@@ -234,3 +238,17 @@ def versions(
         message = f"{quote(path)} was {gone} and its text is not available; {promise}"
         return result(rule, False, message, paths=change.touched)
     return Versions(path, change, gone, texts.base, None if gone is not None else texts.head)
+
+
+def both_statements(
+    rule: Rule, found: Versions
+) -> tuple[list[Statement], list[Statement]] | RuleResult:
+    """The top-level statements of the base and the head version of a
+    Python file, or the failing verdict that names the version that is not
+    Python (`module_statements`)."""
+    try:
+        base = module_statements(found.path, "base", found.base)
+        head = module_statements(found.path, "head", found.head)
+    except NotPython as exc:
+        return result(rule, False, exc.message, paths=[found.path], findings=exc.findings)
+    return base, head

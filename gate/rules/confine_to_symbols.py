@@ -78,11 +78,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gate.changes import DELETED, ChangeSet
+from gate.drift.python.tree import Statement
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
 from gate.rules._common import line_ranges, names, param_list, plural, quote, result, runs_of
-from gate.rules._opening import versions
-from gate.rules._python import Statement, both_statements
+from gate.rules._opening import both_statements, versions
 from gate.rules.kind import PATHS, TEXTS
 from gate.text import line_diff, lines
 

@@ -32,7 +32,7 @@ test path fails and the message says its status is unknown: the gate
 cannot tell a new test from an edited one.
 
 **A modified test file is judged case by case.**  The rule reads its
-text at base and head and splits both into units (`gate.testcases`): each
+text at base and head and splits both into units (`gate.drift`): each
 test case (a test function, a test method, a test class's header, with
 their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
@@ -128,7 +128,7 @@ at a test path, whose module code runs when a test imports it, outside
 `testdata/` and `__snapshots__/`) is split into units as a modified one
 is, against an empty base: its test cases, helpers and fixtures are
 welcome while `allow_added` is true, and any unit that changes what the
-tests of other files see (`gate.testcases.reaching`: a module-level
+tests of other files see (`gate.drift.reaching`: a module-level
 `clamp_kit.clamp = fixed` or `sys.modules[...] = ...`, a call made for
 its effect outside any function, a `pytest_*` hook, `pytest_plugins`, a
 new test whose body shares state; in JavaScript/TypeScript and Go every
@@ -156,7 +156,7 @@ new file; so is a new test file in a rubric example given by line counts
 only (it says nothing about content).
 
 **A file the change places in a test folder that Python imports instead
-of what a test means is drift** (`gate.rules._shadow`), even with
+of what a test means is drift** (`gate.drift.python.shadow`), even with
 `allow_added: true`: pytest's default import mode (`prepend`) puts the
 folder of each test module (the first folder upward without an
 `__init__.py`) first on `sys.path`, ahead of the repository's root and
@@ -230,7 +230,7 @@ mode, whose listing has no modes, sees a mode change only that way).
 **Tests cannot be bent from outside the test files.**  Whatever `paths`
 say, the rule also judges every supported test runner's configuration,
 because a new one can switch existing tests off.  Which files and sections
-those are is owned by `gate/testcases/runners.py` (`RUNNERS`, with each
+those are is owned by `gate/drift/runners.py` (`RUNNERS`, with each
 runner's documented discovery: pytest, unittest, tox, nox, Hatch, Jest,
 Vitest, Mocha, Jasmine, Karma, AVA, node-tap, npm scripts, Playwright,
 Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
@@ -279,37 +279,23 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from gate import globs
 from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
-    MODE_SUBMODULE,
-    MODE_SYMLINK,
     MODIFIED,
     RENAMED,
     TYPE_CHANGED,
     UNKNOWN,
     ChangeSet,
-    FileChange,
 )
+from gate.drift import judging, runners
+from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
-from gate.rules import _shadow
 from gate.rules._common import names, param_bool, param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS, TREE
-from gate.testcases import (
-    MODULES,
-    Unparsable,
-    compare,
-    reaching,
-    runners,
-    suffix,
-    units_for,
-)
-from gate.testcases.collected import DATA_FOLDERS, is_test_module
 from gate.words import plural as count
 
 KIND = "test_drift"
@@ -330,7 +316,7 @@ READS = {PATHS, TEXTS, TREE}
 TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
-# compare that section (`gate.testcases.runners` owns the list).
+# compare that section (`gate.drift.runners` owns the list).
 TEXT_MATCHING = runners.SECTION_GLOBS
 FORBIDS = True
 
@@ -353,176 +339,6 @@ _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "add
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
 
 
-def _section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:
-    """Each written runner section file (`runners.SECTION_FILES`) whose
-    runner part the change moved -> how (`runners.section_change`: "added",
-    "changed", "removed", or "unreadable: WHY"); `is_test` tells the test
-    paths, where a section is judged the strict way (`at_test_path`)."""
-    out: dict[str, str] = {}
-    for f in changes.files:
-        for path in f.written:
-            if path in out or runners.section_for(path) is None:
-                continue
-            texts = changes.texts.get(path)
-            if texts is None:
-                if changes.source == "example":
-                    continue  # an example given by counts says nothing about content
-                why = changes.withheld.get(path)
-                if why is None:
-                    why = f"its text is unavailable from this source ({changes.source})"
-                out[path] = f"unreadable: {why}"
-                continue
-            # The path's own sides: a rename's old path is absent at head,
-            # its new path at base (`section_change(old, base, None)` and
-            # `section_change(new, None, head)`).
-            how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
-            if how is not None:
-                out[path] = how
-    return out
-
-
-def _section_message(path: str, how: str) -> str:
-    section = runners.section_for(path)
-    what = section.what if section is not None else "its test runner section"
-    if how.startswith("unreadable: "):
-        return (
-            f"{path} is touched but the gate cannot tell whether its test runner "
-            f"configuration ({what}) changed: {how[len('unreadable: ') :]}"
-        )
-    return f"the test runner configuration of {path} ({what}) was {how}"
-
-
-def _runner_names(paths: list[str]) -> str:
-    """`conftest.py (pytest), babel.config.js (jest)`: each path with the runners that read it."""
-    shown = []
-    for path in paths:
-        readers = runners.runners_for(path)
-        shown.append(f"{path} ({', '.join(readers)})" if readers else path)
-    return ", ".join(shown)
-
-
-def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
-    """Why the modified test file `f` cannot be judged case by case (None: it can)."""
-    if not is_test_module(f.path):
-        return (
-            "not a test module by its runner's default names (a helper, data or snapshot "
-            "of the tests, which existing tests may read whole)"
-        )
-    if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
-        return "a symlink or submodule, not a file of test code"
-    texts = changes.texts.get(f.path)
-    if texts is None:
-        why = changes.withheld.get(f.path)
-        if why is not None:
-            return why
-        if changes.source == "example":
-            return "the example gives line counts, not its before and after text"
-        return f"its text is unavailable from this source ({changes.source})"
-    if texts.base is None or texts.head is None:
-        return "its text is missing on one side"
-    return None
-
-
-def _same_text(changes: ChangeSet, path: str) -> bool:
-    texts = changes.texts.get(path)
-    return texts is not None and texts.base is not None and texts.base == texts.head
-
-
-def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
-    """The drift in the modified test file `f` judged case by case (None:
-    none), and how many new tests it adds."""
-    why = _whole_file_why(changes, f)
-    texts = changes.texts.get(f.path)
-    if why is None and texts is not None and texts.base is not None and texts.head is not None:
-        base = head = None
-        try:
-            side = "base"
-            base = units_for(f.path, texts.base)
-            side = "head"
-            head = units_for(f.path, texts.head)
-        except Unparsable as exc:
-            base = head = None
-            why = f"the {side} version {exc}"
-        else:
-            if base is None or head is None:
-                why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
-        if base is not None and head is not None:
-            drift = compare(base, head, allow_added=allow_added)
-            if drift.ok:
-                return None, len(drift.added)
-            return f"{f.path}: {drift.summary()}", 0
-    return f"{f.path} judged as a whole file: {why}", 0
-
-
-def _first_line(code: str, limit: int = 60) -> str:
-    line = next((x.strip() for x in code.splitlines() if x.strip()), "")
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def _loaders(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str] | None:
-    """The head texts of the change's files that may load a new test file
-    (`gate.testcases.reaching`'s `others`); None when a file at a test path
-    that the change writes has no text here (withheld, or not from this
-    source): what it loads is unknown."""
-    texts: dict[str, str] = {}
-    for g in changes.files:
-        if g.status == DELETED or not is_test(g.path):
-            continue
-        got = changes.texts.get(g.path)
-        if got is None or got.head is None:
-            return None
-        texts[g.path] = got.head
-    return texts
-
-
-def _new_module(
-    changes: ChangeSet, f: FileChange, loaders: dict[str, str] | None
-) -> tuple[str | None, int]:
-    """The drift in the new test file `f` (None: none), and how many tests
-    it adds.  A new test module, or a new helper module at a test path (a
-    test imports it, which runs its module code at collection), may bring
-    cases and support code; code that runs at collection or changes what
-    other tests see (a COLLECTION unit: an assignment into another module,
-    `sys.modules`, an autouse fixture, a `pytest_*` hook, `pytestmark`, a
-    top-level `jest.mock`, Go's `init` or `TestMain`) is drift, as in an
-    existing file.  A file that has a parser (`gate.testcases.MODULES`) but
-    cannot be read is drift: it could hold anything.  A file no module
-    reads (`.rb`, data) or under a data folder is welcome whole."""
-    if globs.matches(f.path, DATA_FOLDERS, GLOBS["paths"]) or suffix(f.path) not in MODULES:
-        return None, 0
-    where = f"{f.path} (new)"
-    if f.new_mode == MODE_SYMLINK:
-        return f"{where}: a symlink, whose target's code runs at collection", 0
-    texts = changes.texts.get(f.path)
-    if texts is None:
-        if changes.source == "example":
-            return None, 0  # an example given by counts says nothing about content
-        why = changes.withheld.get(f.path)
-        if why is None:
-            why = f"its text is unavailable from this source ({changes.source})"
-        return f"{where} cannot be read ({why}): a new test module could run anything", 0
-    if texts.head is None:
-        return f"{where} cannot be read (its text is missing at head)", 0
-    try:
-        head = units_for(f.path, texts.head)
-    except Unparsable as exc:
-        return f"{where}: the head version {exc}; a new test module could run anything", 0
-    if head is None:  # pragma: no cover - MODULES names a module for the suffix
-        return None, 0
-    # A new file's units: cases and support are welcome, and so is
-    # collection-time code that acts on the file's own (new) tests only;
-    # what reaches the tests of other files is refused (`reaching`).
-    added = len(compare((), head, allow_added=True).added)
-    others = None if loaders is None else [t for p, t in loaders.items() if p != f.path]
-    found = [
-        f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
-        for u in reaching(f.path, head, others, changes.tree)
-    ]
-    if not found:
-        return None, added
-    return f"{where}: {'; '.join(found)} runs at collection or changes what other tests see", 0
-
-
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     patterns = param_list(rule, "paths")
     allow_added = param_bool(rule, "allow_added")
@@ -535,7 +351,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_test = globs.matcher(patterns, GLOBS["paths"])
     is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
-    loaders = _loaders(changes, is_test)
+    loaders = judging.loaders(changes, is_test)
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
@@ -555,7 +371,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             if f.submodule:  # its commit may hold any file, a conftest.py too
                 submodules.append(f.path)
                 continue
-            problem, added = _new_module(changes, f, loaders)
+            problem, added = judging.new_module(changes, f, loaders)
             if problem is not None:
                 fresh.append(problem)
             if allow_added:
@@ -575,12 +391,12 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "type-changed"
         elif f.status == MODIFIED and f.mode_changed:
             what = "mode-changed"
-        elif f.status == MODIFIED and _same_text(changes, f.path):
+        elif f.status == MODIFIED and judging.same_text(changes, f.path):
             # touched with the same text: its mode or type changed, which
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added = _by_cases(changes, f, allow_added)
+            problem, added = judging.by_cases(changes, f, allow_added)
             new_tests += added
             if problem is None:
                 continue
@@ -598,10 +414,10 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             continue
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    sections = _section_changes(changes, is_test)
+    sections = judging.section_changes(changes, is_test)
     offending.extend(sections)
     in_tests = globs.any_of(is_test, globs.matcher(DEFAULT_TESTS, GLOBS["paths"]))
-    for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
+    for path, why in shadow.shadows(changes, in_tests):  # what tests import instead
         fresh.append(why)
         offending.append(path)
     if not (counts or config_added or config_changed or submodules or sections or cases or fresh):
@@ -620,7 +436,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         parts.extend(cases)
     if config_changed:
         shown = ", ".join(
-            f"{_runner_names([p])} {how}" for p, how in sorted(config_changed.items())
+            f"{judging.runner_names([p])} {how}" for p, how in sorted(config_changed.items())
         )
         parts.append(
             f"{plural(len(config_changed), 'test runner configuration file')} that exists at "
@@ -629,7 +445,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if config_added:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "
-            f"({_runner_names(sorted(config_added))}), which can switch existing tests off"
+            f"({judging.runner_names(sorted(config_added))}), which can switch existing tests off"
         )
     if submodules:
         parts.append(
@@ -637,7 +453,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
         )
     for path, how in sorted(sections.items()):
-        parts.append(_section_message(path, how))
+        parts.append(judging.section_message(path, how))
     parts.extend(fresh)
     if "added" in counts:
         parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gate.drift import runners
 from gate.errors import GateError
 from gate.frozen.plan import GITLINK, plan, splice_shared
-from gate.testcases import runners
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.drift.python.finder import shadows
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules import REGISTRY
-from gate.rules._finder import shadows
 from tests.rulecase import Builder, Files, RuleCase
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

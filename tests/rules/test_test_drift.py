@@ -24,13 +24,13 @@ from gate.changes import (
 from gate.changes.api import GLOB_READS, changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.cli import main
+from gate.drift import collected
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
-from gate.testcases import collected
+from tests.drift.test_units import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
 from tests.gitrepo import GitRepo
-from tests.test_testcases import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
 
 TESTS = list(DEFAULT_TESTS)
 

@@ -18,15 +18,15 @@ from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileT
 from gate.changes.api import changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.cli import main
+from gate.drift import COLLECTION
+from gate.drift.python.units import reaches, units
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
-from gate.testcases import COLLECTION
-from gate.testcases.python import reaches, units
+from tests.drift.test_units import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 from tests.gitrepo import GitRepo
 from tests.rulecase import Builder, Files, RuleCase, edit
-from tests.test_testcases import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
 
 PROPS = settings(max_examples=120, deadline=None)
 # The property tests judge through the example builder (no git per example;
@@ -82,7 +82,7 @@ def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "
 )
 def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, named: str) -> None:
     # a Go package with a test at base: its init or TestMain reaches that test
-    # (tests/rules/test_test_drift_go_packages.py has the package without one)
+    # (tests/drift/go/test_go_packages.py has the package without one)
     neighbour = {"pkg/a_test.go": "package pkg\n"}
     result = DRIFT.check(edit(path, None, head) | Files(base=neighbour, head=neighbour))
     assert result.passed is False

@@ -1,0 +1,334 @@
+"""Test files as test cases: what `test_drift` compares between base and head.
+
+A test file's text is split into `Unit`s, one per thing a reader of the
+file would name: a test case (a pytest/unittest test function, method or
+class; a Jest/Vitest/Mocha `test(...)`/`it(...)`; a Go `func TestX`), a
+piece of support code (a fixture, a helper, a hook, an import, a
+module-level statement), each with its exact code.  `test_drift` keeps every
+base unit as it is and judges what the head adds.
+
+One package per language family (`python/`, `js/`, `go/`), each named in
+the table of languages (`gate.drift.language.LANGUAGES`) with the suffixes
+it reads, and each giving the engine a typed `Reader`: `units(text,
+suffix) -> tuple[Unit, ...]`, raising `Unparsable` with one sentence when
+the text is not that language (a syntax error, a grammar that is not
+installed), and the hooks that judge a new file (`reaches`, `isolated`,
+`apart`).  `units_for(path, text)` picks the language by the path's
+suffix and returns None for a file no language reads (the whole file is
+then the unit); `compare(base, head, allow_added)` says what the head did
+to the base's units (`Drift`); `reaching` says which units of a new file
+reach the tests of other files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gate.drift.language import BY_SUFFIX
+
+if TYPE_CHECKING:
+    from gate.changes import BaseTree
+
+# A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
+# that defines something tests use without running at collection (a helper
+# def, a non-autouse fixture, an import, a constant).  COLLECTION: code that
+# runs when the file is collected or changes what other tests see (a call
+# at module level, an assignment into another module, a sys.path change, an
+# autouse fixture, a runner hook, setUp/beforeEach/TestMain/init, ...).
+CASE = "case"
+SUPPORT = "support"
+COLLECTION = "collection"
+
+
+class Unparsable(Exception):
+    """The text cannot be split into units; the message says why, in one
+    sentence that follows "the head version" (`does not parse as Python
+    at line 3: invalid syntax`)."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit of a test file.
+
+    `key` identifies the unit across base and head (for example
+    `function test_high_edge`, `method TestClamp.test_low`, `it clamp > rounds
+    down`, `import os`, `statement 3`), unique within one file's units (a
+    language module disambiguates repeats, and reports a repeated test name,
+    which would shadow the first, as COLLECTION).  `name` is how a message names it
+    (`test_high_edge`, `TestClamp.test_low`).  `code` is the unit's exact
+    source text (decorators, signature and body), compared as is (but for
+    `same`).  `binds`
+    are the module-level names it binds (so a new import or definition that
+    rebinds a name existing tests use is seen)."""
+
+    key: str
+    name: str
+    role: str
+    code: str
+    binds: tuple[str, ...] = ()
+    line: int = 0  # 1-based line where the unit starts at its side
+    # The key of the unit this one is a member of (a method's class), or "".
+    # A new member of a unit that exists at base is judged apart: see `compare`.
+    parent: str = ""
+    # The names the unit's code reads (None: unknown, and `compare` takes
+    # every word of `code`, which can only make it stricter).
+    uses: tuple[str, ...] | None = None
+    # For a unit that binds its one name to a top-level module, as Python's
+    # `import a` and `import a.b` bind `a`: that module's name.  Binding the
+    # name again to the same module changes nothing (see `compare`).
+    module: str = ""
+    # A COLLECTION unit that is so only for calls of other modules'
+    # callables in its defaults and its marks' arguments
+    # (`@pytest.mark.parametrize("p", [click.Option(...)])`): those callees
+    # as written, and the role it has but for them.  A new unit whose
+    # callees the base version already calls so is judged by `quiet`
+    # (see `compare`).
+    calls: tuple[str, ...] | None = None
+    quiet: str = ""
+    # Where a language's text can change without its meaning (Python: a
+    # comment, a line break, parentheses, quotes), a form of the code equal
+    # across versions exactly when both mean the same (Python's syntax tree,
+    # dumped without positions), made when `compare` meets a changed text;
+    # None: the text itself is compared.
+    same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    # A hook its runner runs around the tests of one group only (a JS
+    # `beforeEach` inside a `describe`), not around every test of the file
+    # or, as Mocha does with a file's top-level hooks, of the whole run.
+    grouped: bool = False
+
+
+def suffix(path: str) -> str:
+    """The path's last suffix (`.py`), or '' when the file name has none."""
+    name = path.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 else ""
+
+
+def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
+    """The units of `text`, the file `path`, split by the language its
+    suffix names (`gate.drift.language.BY_SUFFIX`); None when no language
+    reads such files.  The language's reader is given the path's suffix (a
+    package that reads several grammars, JavaScript, JSX, TypeScript and
+    TSX, picks one by it).  Raises `Unparsable` when the text is not that
+    language, or its package (or the grammar it needs) is not installed."""
+    ending = suffix(path)
+    language = BY_SUFFIX.get(ending)
+    if language is None:
+        return None
+    try:
+        reader = language.load()
+    except ImportError as exc:  # tree-sitter, or the package itself, not installed
+        raise Unparsable(f"needs a parser that is not installed ({exc})") from None
+    return reader.units(text, ending)
+
+
+def _changed(base: Unit, head: Unit | None) -> bool:
+    """Whether a base unit's code changed at head (None: it is gone, which
+    is no change); texts that differ by what changes no meaning (`Unit.same`)
+    are the same."""
+    if head is None or head.code == base.code:
+        return False
+    if base.same is None or head.same is None:
+        return True
+    return base.same() != head.same()
+
+
+def reaching(
+    path: str,
+    units: Sequence[Unit],
+    others: Sequence[str] | None = (),
+    tree: BaseTree | None = None,
+) -> tuple[Unit, ...]:
+    """The units of a NEW test file `path` that change what the tests of
+    other files see: its COLLECTION units, narrowed by the language's
+    `Reader.reaches(unit)` where it has one (Python: a new module's
+    `from __future__` import or autouse fixture acts on its own tests only;
+    JavaScript: a directive such as `'use strict'` does, and nothing else,
+    since Mocha loads every file into one process); every COLLECTION unit
+    where it has none (a Go `init` or `TestMain` runs for the whole
+    package).  None at all where the language's `isolated(path, units,
+    others)` says the file's load-time code runs where no other file's
+    tests do (JavaScript: a file that uses AVA, which runs each test file in
+    a worker of its own, and that none of `others`, the texts of the
+    change's other files, loads; None: they are not all known), or where
+    its `apart(path, tree)` says no test of the base runs beside it (Go: a
+    package that had no test file at base; `tree` the base tree's layout,
+    None when the source could not list it)."""
+    language = BY_SUFFIX.get(suffix(path))
+    narrow: Callable[[Unit], bool] | None = None
+    if language is not None:
+        reader = language.load()
+        if reader.isolated is not None and reader.isolated(path, units, others):
+            return ()
+        if reader.apart is not None and tree is not None and reader.apart(path, tree):
+            return ()
+        narrow = reader.reaches
+    return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))
+
+
+_WORD = re.compile(r"\w+")
+# What a test class may inherit from without bringing in code that calls its
+# members by name: nothing, `object`, or unittest's test cases (whose calls
+# are the runner names below).  A base imported from elsewhere may call any
+# member from its tests (`self.build()`), so a new member of a class with
+# such a base can override what those inherited tests run.
+PLAIN_BASES = frozenset({"object", "unittest", "TestCase", "IsolatedAsyncioTestCase"})
+# Members unittest or pytest call on a test class, or that every test of it
+# calls (`assert*`, `fail*`, `skipTest`, `subTest`, `addCleanup`, ...): a new
+# one changes the existing tests, whatever its body.
+_RUNNER_MEMBER = re.compile(
+    r"\A(?:__\w*__|assert\w*|fail\w*|_?(?i:setup|teardown)\w*|async\w*|_call\w*|add\w*|do\w*"
+    r"|enter\w*|skip\w*|sub\w*|run|debug|id|shortDescription|countTestCases"
+    r"|defaultTestResult|longMessage|maxDiff|failureException|_outcome|_testMethod\w*)\Z"
+)
+
+
+def _open_member(unit: Unit, header: Unit, words: set[str], classes: set[str]) -> bool:
+    """Whether `unit`, a new member of the base class `header`, leaves the
+    class's existing tests as they were: a plain member (a helper method, an
+    attribute) whose name no base code spells (so no existing test calls or
+    reads it, as `self.name` or otherwise), no runner calls, in a class whose
+    bases are plain or classes of the same file (whose code is in `words`)."""
+    if unit.role != SUPPORT or header.uses is None:
+        return False
+    if not set(header.uses) <= PLAIN_BASES | classes:
+        return False
+    return all(n not in words and not _RUNNER_MEMBER.match(n) for n in unit.binds)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """What a head version did to the units of a base version (`compare`).
+
+    `changed` and `removed` name base units; `added` names welcome new test
+    cases; `refused` names new units that are drift, each with why.  `ok`:
+    nothing changed, nothing removed, nothing refused."""
+
+    changed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.changed or self.removed or self.refused)
+
+    def summary(self) -> str:
+        """`test_high_edge changed; 2 new tests added`: what a message says."""
+        from gate.words import plural
+
+        parts = [f"{n} changed" for n in self.changed]
+        parts += [f"{n} removed" for n in self.removed]
+        parts += [f"{n} {why}" for n, why in self.refused]
+        if self.added:
+            parts.append(f"{plural(len(self.added), 'new test')} added")
+        return "; ".join(parts)
+
+
+def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = True) -> Drift:
+    """What `head` (a file's units at head) did to `base` (its units at base).
+
+    Every base unit must be at head (same key) with identical code, or it
+    is changed or removed; where it sits does not matter.  A new head unit:
+
+    * a member of a unit that exists at base (a method of an existing
+      class): a CASE is a new test; anything else is drift, since it can
+      override what the existing members call (a helper, an attribute,
+      setUp, a fixture of the class);
+    * a member of a new unit (a new test class): welcome, unless its role
+      is COLLECTION (it runs at import or changes shared state);
+    * at module level: COLLECTION is drift (but a unit that is so only
+      for calls of other modules' callables in its defaults and marks,
+      `Unit.calls`, each of which some base unit makes the same way, is
+      judged by the role it has but for them); so is a unit that binds a name
+      some base unit binds (it replaces it) or that any base unit uses
+      (`Unit.uses`, else any word of its code: a new fixture, import or
+      helper of that name changes what existing tests get), unless both
+      bind it to the same module (`Unit.module`: a new `import a.c` where
+      every base unit binding `a` is `import a` or `import a.b`); else a
+      CASE is a new test and SUPPORT is welcome.
+
+    New tests are drift too when `allow_added` is false.  Units that bind
+    the same name must keep their order (the last one wins)."""
+    base_by_key = {u.key: u for u in base}
+    base_calls = {c for u in base for c in (u.calls or ())}
+    head_code = {u.key: u.code for u in head}
+    head_by_key = {u.key: u for u in head}
+    changed = tuple(u.name for u in base if _changed(u, head_by_key.get(u.key)))
+    removed = tuple(u.name for u in base if u.key not in head_code)
+    bound = {n for u in base if not u.parent for n in u.binds}
+    # Names every base binder binds to the module of that name (`import a`,
+    # `import a.b`): a new `import a.c` binds `a` to the same object.
+    same = {n for n in bound if all(u.module == n for u in base if not u.parent and n in u.binds)}
+    mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
+    parents = {u.parent for u in head if u.parent}
+    words = {w for u in base for w in _WORD.findall(u.code)}
+    base_parents = {u.parent for u in base if u.parent}
+    classes = {u.key[len("class ") :] for u in base if u.key in base_parents}
+    # What each base class inherits from the classes of the file it names
+    # (`class TestB(TestA)`): a new member of that name overrides one.
+    members: dict[str, set[str]] = {}
+    for u in base:
+        if u.parent:
+            members.setdefault(u.parent, set()).update(u.binds)
+    inherited = {
+        u.key: {n for b in (u.uses or ()) for n in members.get(f"class {b}", set())}
+        for u in base
+        if u.key in members
+    }
+    added: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for u in head:
+        if u.key in base_by_key:
+            continue
+        role = u.role
+        if role == COLLECTION and u.quiet and u.calls is not None and set(u.calls) <= base_calls:
+            role = u.quiet  # calls the base version makes the same way already
+        is_test = role == CASE and u.key not in parents  # a class header is no test of its own
+        binds = set(u.binds) - ({u.module} & same)
+        clash = sorted(binds & bound) if not u.parent else []
+        used = sorted(binds & mentioned) if not u.parent else []
+        why = None
+        if u.parent and u.parent in base_by_key:
+            if role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
+                why = "added to a class that exists at base"
+            elif set(u.binds) & inherited.get(u.parent, set()):
+                why = "overrides a test the class inherits"
+        elif clash:
+            why = f"replaces {', '.join(clash)} of the base version"
+        elif used:
+            why = f"binds {', '.join(used)}, a name existing code uses"
+        if why is None and role == COLLECTION:
+            why = "runs at collection or changes what other tests see"
+        if why is not None:
+            refused.append((f"new {u.name}", why))
+        elif is_test and allow_added:
+            added.append(u.name)
+        elif is_test:
+            refused.append((f"new test {u.name}", "added and allow_added is false"))
+    refused.extend(_reordered(base, head))
+    return Drift(changed=changed, removed=removed, added=tuple(added), refused=tuple(refused))
+
+
+def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, str]]:
+    """Names that several base units bind in one scope (`from m import
+    clamp` and a later `def clamp`): the last one wins, so those units must
+    keep their order at head even where each is unchanged."""
+    at_head = {u.key: i for i, u in enumerate(head)}
+    binders: dict[tuple[str, str], list[str]] = {}
+    modules: dict[tuple[str, str], set[str]] = {}
+    for u in base:
+        for name in u.binds:
+            binders.setdefault((u.parent, name), []).append(u.key)
+            modules.setdefault((u.parent, name), set()).add(u.module)
+    # Binders that all bind the name to the module of that name may come in any order.
+    binders = {k: v for k, v in binders.items() if modules[k] != {k[1]}}
+    out = []
+    for (_, name), keys in sorted(binders.items()):
+        kept = [at_head[k] for k in keys if k in at_head]
+        if kept != sorted(kept):
+            out.append((f"the units binding {name}", "are in another order"))
+    return out

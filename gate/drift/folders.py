@@ -1,0 +1,86 @@
+"""Which folders of the base tree a change source lists for `test_drift`
+(`gate.changes.BaseTree`, read when a kind reads `TREE`): where Python may
+find what a change's new modules shadow (`gate.drift.python.shadow`), and
+whether a new Go test file's package had tests at base
+(`gate.drift.go.apart`).  Pure; the sources (`gate/changes/git.py`,
+`gate/changes/patch.py`, `gate/changes/api.py`) list what it names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gate.changes import ADDED, COPIED, MODIFIED, UNKNOWN, FileChange
+
+# Where Python finds a project's own top-level modules and packages: the
+# repository's root (a flat layout, and `python -m pytest` puts it on
+# `sys.path`) and `src/` (the src layout), the two layouts setuptools,
+# hatch, PDM, flit and Poetry discover by themselves.
+LAYOUT_ROOTS = ("", "src")
+# The suffixes of what Python may import or run (sources, bytecode,
+# extension modules, `.pth` files).
+_IMPORTABLE = (".py", ".pyw", ".pyc", ".pyo", ".so", ".pyd", ".pth")
+
+
+def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
+    """The base folders a source lists for `BaseTree`, sorted: the layout
+    roots; in each, the folders named like a folder or module a written
+    path goes through (`clamp` for `tests/clamp.py` or `tests/clamp/x.py`:
+    a first-party package of that name, regular or namespace, which
+    its listing tells apart); and each folder above a written path that
+    Python may import (what sits beside a new module there, and which of
+    them hold an `__init__`, which decides the folder pytest puts on
+    `sys.path`; a file without a suffix counts, being maybe a symlink to
+    a package folder).  Only Python identifiers: nothing else is imported.
+    A folder absent at base is simply not found.  Only what a change
+    places or removes (added, copied, renamed, type-changed, deleted) asks
+    for folders: a file changed in place, mode included, was already where
+    Python finds it (`gate.drift.python.shadow` judges those paths alone).
+    Also the folder of each new Go test file (`x_test.go`) and the folders
+    above it: whether its package had tests at base (`BaseTree.folder`),
+    which its `init` or `TestMain` would reach."""
+    packages = _go_packages(files)
+    wanted: set[str] = set()
+    names: set[str] = set()
+    # Each folder's names once, however many written paths it holds.
+    folders: set[str] = set()  # "a/b/" for a/b/x.py ("" for a path without "/")
+    importable: set[str] = set()  # those folders, above a path Python may import
+    for f in files:
+        if f.status in (UNKNOWN, MODIFIED):
+            continue  # a file changed in place moves nothing on the import path
+        for path in f.written:
+            leaf = path.rpartition("/")[2]
+            folder = path[: len(path) - len(leaf)]
+            names.add(leaf.partition(".")[0])
+            if folder not in folders:
+                folders.add(folder)
+                names.update(p.partition(".")[0] for p in folder[:-1].split("/") if folder)
+            if folder not in importable and (
+                leaf.endswith(_IMPORTABLE) or ("." not in leaf and leaf.isidentifier())
+            ):
+                importable.add(folder)
+                parts = folder[:-1].split("/") if folder else []
+                wanted.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+                wanted.update(LAYOUT_ROOTS)
+    if not wanted:
+        return tuple(sorted(packages))  # nothing Python imports is written: nothing to shadow
+    for root in LAYOUT_ROOTS:
+        prefix = f"{root}/" if root else ""
+        wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
+    python = {w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)}
+    return tuple(sorted(python | packages))
+
+
+def _go_packages(files: Iterable[FileChange]) -> set[str]:
+    """The folder of each Go test file a change adds or copies, and every
+    folder above it ("" the root): a source lists parents first."""
+    wanted: set[str] = set()
+    for f in files:
+        if f.status not in (ADDED, COPIED) or not f.path.endswith("_test.go"):
+            continue
+        folder = f.path.rpartition("/")[0]
+        while folder not in wanted:
+            wanted.add(folder)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+    return wanted

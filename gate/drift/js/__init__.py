@@ -1,0 +1,213 @@
+"""JavaScript and TypeScript test files (Jest, Vitest, Mocha, node:test, AVA) as units.
+
+`units(text, suffix)` parses with tree-sitter (the javascript grammar for
+`.js .jsx .mjs .cjs`, typescript for `.ts .mts .cts`, tsx for `.tsx`) and
+splits the file into its top-level statements, opening `describe` blocks:
+
+* **A case** is a call of a test function at the top level or directly in
+  a `describe` body: `it`, `test`, `specify`, `bench`, their `x`/`f`
+  forms (`xit`, `fit`, `xtest`), with modifiers (`it.skip`,
+  `test.concurrent.each(table)(...)`, `test.skipIf(cond)(...)`,
+  `it.todo`, `test.failing`, AVA's `test.serial`, ...).  Its key is the function (`it`, `test`;
+  `xit` and `it.skip` are `it`, so skipping a test changes that test) and
+  the path of describe titles and its own title: `it clamp > rounds
+  down`.  A title that is a string literal is keyed by its text between
+  the quotes; a template string or any other expression by its source
+  text.  A key that repeats gets ` #2`, ` #3` in file order (the runner
+  runs both).  Its code is the whole statement; `t.test`/nested calls
+  inside its callback are part of it.
+* **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
+  modifiers, `describe.each(table)(...)`) is a container: its body's
+  statements are units with the describe's title in their path, and the
+  describe itself is a unit `describe <path>` whose code is the call
+  without its body (`describe.skip('clamp', () => {});`), so adding
+  `.skip` or changing its arguments changes a unit.  A describe whose
+  callback is not a function with a block body is one unit, COLLECTION.
+* **COLLECTION** is code that runs when the runner loads the file, or that
+  changes what the other tests see: hooks (`beforeEach`, `beforeAll`,
+  `afterEach`, `afterAll`, Mocha's `before`, `after`, `setup`,
+  `teardown`, `suiteSetup`, `suiteTeardown`), `jest.mock(...)`,
+  `vi.mock(...)`, any other call or expression statement (`jest.spyOn`,
+  `vi.stubGlobal`, `Object.defineProperty`, `'use strict'`), an
+  assignment (`globalThis.x = ...`, `module.exports = ...`,
+  `process.env.X = ...`), any other statement (`if`, `for`, `try`, a
+  loop that defines tests), an import with no names (`import './setup'`),
+  a declaration whose initializer may run code (below), a namespace with
+  a body, a focused test or describe (`it.only`, `fit`, `describe.only`:
+  it turns the file's other tests off), a test or describe whose title,
+  table or other argument may run code, and a comment pragma that changes
+  how the file runs (`@jest-environment`, `@vitest-environment`,
+  `@jsx...`, `@ts-nocheck`, `@flow`).
+* **SUPPORT** is a definition: an import with names, `const`/`let`/`var`
+  whose initializers only define (literals, names, functions, classes
+  without static code, object and array literals of those,
+  `require('x')`, `jest.fn()`/`vi.fn()`), `function`, `class`, TypeScript
+  types, interfaces, enums with constant members, `declare`, `export`s of
+  those, and the describe frames above.  `binds` are the names it binds
+  (an import of `it` from elsewhere binds `it`), so a new definition that
+  rebinds a name existing tests use is seen.  Declarations inside describe
+  bodies report their names too.  An import with names, and a
+  `const { a, b: c } = require('x')` of plain names, is a unit a bound
+  name, spelled canonically (`const { a } = require('x')`): taking one
+  more name leaves the units of the others as they were.
+
+Each unit's `uses` are the identifiers in its source (`names.Names`) when
+the file is surely a module whose top-level names no computed name can
+reach; otherwise None, and `compare` takes every word of its code.
+
+A file that binds a runner name itself (`function it(name, fn) { fn() }`,
+`const require = ...`, `let jest = ...`) other than by importing it from
+a runner module (`vitest`, `@jest/globals`, `mocha`, `node:test`,
+`bun:test`, `@playwright/test`, `ava`, or `require` of one) is split again
+without that name: its calls are then ordinary calls, COLLECTION (such an
+`it` may run its "test" when the file loads).  A runner function imported
+under another name (`import { test as base } from 'vitest'`) is that
+function, and so is Vitest's `const test = base.extend({...})` whose
+fixtures only define (a SUPPORT unit): `test('x', ...)` is then a case.
+
+An initializer "may run code" unless it is made only of the definitions
+above: a call, `new`, `await`, an assignment, a member access (a getter),
+a spread or destructuring (an iterator or getters), arithmetic on
+anything but pure values (`valueOf`), a static block, a static field or
+computed key that does any of these, or a decorator all count as running
+code.  Reading a plain name is taken as not running code, and so is a
+pure value (`pure.Pure`): one the platform's built-ins alone compute
+(`process.platform === 'win32'`, `!process.env.CI`,
+`Number(process.versions.node.split('.')[0])`, `new Error('x')`,
+`Buffer.from('x')`, `4 * 1024`), where the file never binds `process`,
+`Buffer`, ... itself but by the platform's own module
+(`import process from 'node:process'`).
+
+Comments outside units are not units (except the pragmas above), and
+neither is the text between units.  `Unparsable` when the grammar is not
+installed, the tree has an ERROR or MISSING node (a syntax error, or
+syntax the grammar does not know, such as Flow types in a `.js` file),
+or describe blocks nest deeper than `MAX_DEPTH`.
+
+This package is that splitter, one module a job: `frameworks` (the test
+frameworks' globals and the shapes of their calls), `loading` (whether an
+expression, a declaration or a class runs code when the file loads),
+`pure` (what the platform's built-ins alone compute), `names` (the names
+each unit reads, and whether the file binds a global) and `splitter` (the
+statements and describe bodies as units).  Here: `units`, what `gate.drift` calls,
+with the grammar each suffix names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from gate.drift import Unit, Unparsable
+from gate.drift._treesitter import parse
+from gate.drift.js import writes
+from gate.drift.js.names import Names
+from gate.drift.js.splitter import Splitter
+from gate.drift.reader import Reader
+
+SUFFIXES = {
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
+
+
+def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
+    """The units of a JS/TS test file; `suffix` (`.ts`, `.tsx`, `.js`, ...)
+    picks the grammar.  A JavaScript file the javascript grammar cannot
+    read is read as TSX once more: type annotations in a `.js` file are
+    Flow's (React Native's and Meta's tests), whose common forms TSX reads
+    (`function f(x: number): number`); what neither reads is refused with
+    the javascript grammar's error."""
+    grammar = SUFFIXES.get(suffix.lower())
+    if grammar is None:
+        raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
+    try:
+        source = parse(text, grammar)
+    except Unparsable as first:
+        if grammar != "javascript":
+            raise
+        try:
+            source = parse(text, "tsx")
+        except Unparsable:
+            raise first from None
+    names = Names(source, suffix, also=writes.SCAN)
+    splitter = Splitter(source, frozenset(), names)
+    splitter.statements(source.root.children, (), 0)
+    shadowed = splitter.shadowed()
+    if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
+        splitter = Splitter(source, shadowed, names)
+        splitter.statements(source.root.children, (), 0)
+    return tuple(splitter.found)
+
+
+# A statement that is a string literal alone, without escapes: a directive
+# (`'use strict'`, `"use client"`) or nothing at all.
+_DIRECTIVE = re.compile(r"""\A(?:'[^'\\\n\r\u2028\u2029]*'|"[^"\\\n\r\u2028\u2029]*");?\Z""")
+
+
+def reaches(unit: Unit) -> bool:
+    """Whether `unit`, collection-time code of a NEW test file, can change
+    what the tests of other files see.  Mocha loads every test file into
+    one process, so any code the file runs when it loads can, and a hook
+    at its top level runs around every test of the run; but a hook inside
+    a describe (`Unit.grouped`) runs around that describe's tests alone,
+    which are new, as a new test's body does, and a statement that is a
+    string literal alone is a directive such as `'use strict'`, which sets
+    how this file's own code runs."""
+    return not unit.grouped and _DIRECTIVE.match(unit.code) is None
+
+
+# How a unit's code spells a value import of AVA (the splitter's canonical
+# `import test from 'ava'`, `import { serial } from 'ava'`, `const { a } =
+# require('ava')`, or the declaration `const test = require('ava')`); not a
+# type import, which loads nothing.
+_AVA = re.compile(
+    r"""\A(?:import (?!type )[^'"]* from 'ava'"""
+    r"""|(?:const|let|var) (?:\w+|\{ [^}]* \}) = require\((['"])ava\1\);?)\Z"""
+)
+
+
+def isolated(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
+    """Whether a NEW file's load-time code runs where no other file's tests
+    do: the file imports AVA as a value and calls what it imports (AVA runs
+    each test file in a worker thread or process of its own, and its module
+    throws when any other runner loads it: an ES import before the file's
+    code runs), reaches for no AVA plugin (`ava/plugin`'s shared workers run
+    in AVA's main process), and no other file of the change names it in a
+    relative module specifier (`import { x } from './new.js'` would run its
+    code in that file's worker; `others` None: not every such file's text
+    is known, so none is isolated).  A TypeScript import never read as a
+    value is dropped when the file is compiled, hence the call."""
+    if others is None:
+        return False
+    imports = {id(u) for u in units if _AVA.match(u.code)}
+    bound = {n for u in units if id(u) in imports and " type " not in u.code for n in u.binds}
+    if not bound or any("'ava/plugin'" in u.code or '"ava/plugin"' in u.code for u in units):
+        return False
+    readers = (u for u in units if u.uses is not None and id(u) not in imports)
+    if not any(bound & set(u.uses or ()) for u in readers):
+        return False
+    loads = _specifier(path)
+    return not any(loads.search(text) for text in others)
+
+
+def _specifier(path: str) -> re.Pattern[str]:
+    """A relative module specifier that may name `path`: its file name with
+    or without suffixes, or its folder's for an `index` file."""
+    folder, _, name = path.rpartition("/")
+    stems = {name.split(".")[0], name}
+    if name.split(".")[0] == "index" and folder:
+        stems.add(folder.rpartition("/")[2])
+    spelled = "|".join(re.escape(s) for s in sorted(stems))
+    return re.compile(rf"""['"`][^'"`\n]*/(?:{spelled})(?:\.[\w.]*)?(?:/[^'"`\n]*)?['"`]""")
+
+
+# What the engine reads JavaScript and TypeScript test files with
+# (`gate.drift.language.JS`).
+READER = Reader(units=units, reaches=reaches, isolated=isolated)

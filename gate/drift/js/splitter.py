@@ -1,0 +1,561 @@
+"""A JS/TS test file's statements as units (`Splitter`): cases, describe
+frames opened into their bodies, hooks and other collection-time code,
+imports one unit a bound name, declarations and exports with the names
+they bind, and the runner names a file binds itself (`shadowed`), for
+which the file is split again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named
+from gate.drift.js.frameworks import (
+    DESCRIBES,
+    FILE_HOOKS,
+    FILE_SUITES,
+    FOCUSED,
+    HOOKS,
+    PRAGMA,
+    RUNNER_MODULES,
+    TESTS,
+    TRUSTED,
+    Call,
+    imported_names,
+    runner_aliases,
+    runner_call,
+)
+from gate.drift.js.loading import Loading
+from gate.drift.js.names import FUNCTIONS, Names, pattern_names
+from gate.drift.js.tables import TableLoop, table_loop
+from gate.drift.js.writes import Writes
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+MAX_DEPTH = 64
+CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
+TYPE_ONLY = {
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "function_signature": "function",
+}
+
+
+class Splitter:
+    def __init__(self, source: ParsedText, shadowed: frozenset[str], names: Names) -> None:
+        self.source = source
+        self.names = names  # the identifiers each unit reads, where the file's names are known
+        self.untrusted = shadowed  # runner names this file binds itself
+        self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
+        self.writes = Writes(source, names)  # what a test's run changes for the others
+        self.from_runner: set[str] = set()  # keys of imports from a runner module
+        # local names of runner functions: `import { test as base } from 'vitest'`,
+        # `const test = base.extend({...})` (Vitest's fixtures)
+        self.aliases: dict[str, str] = {}
+        self.found: list[Unit] = []
+        self._keys = UniqueKeys()
+        self.describes = 0  # how many describe bodies the statements being split are in
+        # local names of hooks imported from a runner that makes each file a
+        # suite (`import { afterEach } from 'vitest'`): at the top level they
+        # run around this file's tests alone
+        self.file_hooks: set[str] = set()
+
+    def shadowed(self) -> frozenset[str]:
+        """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
+        `vi`, ...) a unit binds other than an import from a runner module: a
+        file's own `function it(name, fn) { fn() }` runs every "test" when
+        the file loads, so its calls are not taken as tests."""
+        bound = {n for u in self.found if u.key not in self.from_runner for n in u.binds}
+        return frozenset(bound & TRUSTED)
+
+    def runner_root(self, name: str) -> str | None:
+        """The runner function a called name is (`it`, `describe`, ...), or None."""
+        if name in self.aliases:
+            return self.aliases[name]
+        if name in self.untrusted:
+            return None
+        return name if name in TESTS or name in DESCRIBES or name in HOOKS else None
+
+    def extended_test(self, node: Node) -> str | None:
+        """`const X = test.extend({...})` (chained `.extend(...)` too) with
+        arguments that only define: the runner root X stands for, or None."""
+        if node.type != "lexical_declaration" or node.children[0].type != "const":
+            return None
+        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(declarators) != 1:
+            return None
+        name = declarators[0].child_by_field_name("name")
+        value = declarators[0].child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            return None
+        while value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            args = value.child_by_field_name("arguments")
+            if function is None or args is None or args.type != "arguments":
+                return None
+            prop = function.child_by_field_name("property")
+            obj = function.child_by_field_name("object")
+            if function.type != "member_expression" or prop is None or obj is None:
+                return None
+            if self.text(prop) != "extend" or not all(self.loading.inert(a) for a in named(args)):
+                return None
+            value = obj
+        if value.type != "identifier" or self.text(value) == self.text(name):
+            return None
+        root = self.runner_root(self.text(value))
+        return root if root in TESTS else None
+
+    # --- emitting ---
+
+    def add(
+        self,
+        node: Node,
+        key: str,
+        name: str,
+        role: str,
+        binds: Iterable[str] = (),
+        code: str | None = None,
+        calls: tuple[str, ...] | None = None,
+        grouped: bool = False,
+    ) -> None:
+        """A unit; `calls`: the other modules' callees that alone make a
+        COLLECTION unit so, which is a CASE but for them (`Unit.calls`)."""
+        unique, shown = self._keys.unit(key, name)
+        self.found.append(
+            Unit(
+                key=unique,
+                name=shown,
+                role=role,
+                code=self.source.text(node) if code is None else code,
+                binds=tuple(dict.fromkeys(binds)),
+                line=self.source.line(node),
+                uses=self.names.within(node),
+                calls=calls,
+                quiet=CASE if calls else "",
+                grouped=grouped,
+            )
+        )
+
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    # --- statements ---
+
+    def statements(self, nodes: Iterable[Node], path: tuple[str, ...], depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise Unparsable(f"describe blocks nest more than {MAX_DEPTH} deep")
+        for node in nodes:
+            if node.type in COMMENTS:
+                found = PRAGMA.search(self.text(node)) if node.type == "comment" else None
+                if found is not None:
+                    label = _joined(path, found.group())
+                    self.add(node, f"pragma {label}", label, COLLECTION)
+                continue
+            if node.is_named and node.type not in ("empty_statement",):
+                self.statement(node, path, depth)
+
+    def statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
+        kind = node.type
+        loop = None
+        if kind in ("for_in_statement", "expression_statement"):
+            loop = table_loop(self.source, self.names, self.loading, node)
+        if loop is not None:
+            self.loop(node, loop, path, depth)
+        elif kind == "expression_statement":
+            self.expression_statement(node, path, depth)
+        elif kind == "export_statement":
+            self.export(node, path)
+        elif kind == "import_statement":
+            self.import_(node, path)
+        elif (root := self.extended_test(node)) is not None:
+            names = self.name_of(node.named_children[0]) if node.named_children else []
+            label = _joined(path, ", ".join(names))
+            self.add(node, f"const {label}", label, SUPPORT, names)
+            self.from_runner.add(self.found[-1].key)
+            self.aliases.update(dict.fromkeys(names, root))
+        elif (required := self.required_names(node)) is not None:
+            # one unit a bound name, spelled canonically, as for an import: a
+            # name added to `const { a } = require('x')` leaves `a`'s unit as it was
+            word, where, taken = required
+            runner = self.loading.requires_runner(node)
+            for spec, bound in taken:
+                label = _joined(path, bound)
+                code = f"{word} {{ {spec} }} = require({where!r})"
+                self.add(node, f"{word} {label}", label, SUPPORT, [bound], code)
+                if runner:
+                    self.from_runner.add(self.found[-1].key)
+        else:
+            declared = self.declaration(node)
+            if declared is None:
+                label = _joined(path, kind)
+                self.add(node, f"statement {label}", label, COLLECTION)
+            else:
+                word, names, inert = declared
+                label = _joined(path, ", ".join(names) or word)
+                binds = names if word != "declare" else []  # a type, no runtime binding
+                self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
+                if self.loading.requires_runner(node):
+                    self.from_runner.add(self.found[-1].key)
+
+    def required_names(self, node: Node) -> tuple[str, str, list[tuple[str, str]]] | None:
+        """`const { a, b: c } = require('x')`: (`const`, `x`, [(`a`, `a`),
+        (`b: c`, `c`)]), how each name is taken and the name it binds; None
+        for any other statement (several declarators, a type annotation, a
+        default, a nested or rest pattern, a computed key, a comment inside,
+        `require('x').y`)."""
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            return None
+        declarators = named(node)
+        if len(declarators) != 1 or declarators[0].type != "variable_declarator":
+            return None
+        declarator = declarators[0]
+        pattern = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if pattern is None or value is None or pattern.type != "object_pattern":
+            return None
+        if declarator.child_by_field_name("type") is not None:
+            return None
+        if value.type != "call_expression" or not self.loading.is_require(value):
+            return None
+        names: list[tuple[str, str]] = []
+        for part in named(pattern):
+            if part.type == "shorthand_property_identifier_pattern":
+                names.append((self.text(part), self.text(part)))
+                continue
+            key = part.child_by_field_name("key") if part.type == "pair_pattern" else None
+            bound = part.child_by_field_name("value") if part.type == "pair_pattern" else None
+            if key is None or bound is None:
+                return None
+            if key.type != "property_identifier" or bound.type != "identifier":
+                return None
+            names.append((f"{self.text(key)}: {self.text(bound)}", self.text(bound)))
+        if not names:
+            return None
+        return node.children[0].type, self.loading.required(value), names
+
+    def declaration(self, node: Node) -> tuple[str, list[str], bool] | None:
+        """(keyword, bound names, inert) for a declaration; None for any other statement."""
+        kind = node.type
+        if kind in ("lexical_declaration", "variable_declaration"):
+            word = node.children[0].type  # const, let, var
+            names: list[str] = []
+            inert = word in ("const", "let", "var")
+            for child in node.named_children:
+                if child.type == "variable_declarator":
+                    names += pattern_names(self.source, child.child_by_field_name("name"))
+                    inert = inert and self.loading.inert_declarator(child)
+            return word, names, inert
+        if kind in ("function_declaration", "generator_function_declaration"):
+            return "function", self.name_of(node), True
+        if kind in CLASSES:
+            return "class", self.name_of(node), self.loading.inert_class(node)
+        if kind in TYPE_ONLY:
+            return TYPE_ONLY[kind], self.name_of(node), True
+        if kind == "enum_declaration":
+            body = node.child_by_field_name("body")
+            members = named(body) if body is not None else []
+            inert = all(
+                m.type == "property_identifier"
+                or (
+                    m.type == "enum_assignment"
+                    and self.loading.inert(m.child_by_field_name("value"))
+                )
+                for m in members
+            )
+            return "enum", self.name_of(node), inert
+        if kind == "ambient_declaration":  # `declare ...`: types only, nothing runs
+            return "declare", [self.ambient_name(node)], True
+        if kind == "import_alias":  # `import x = N.y`
+            first = named(node)
+            return "import", [self.text(first[0])] if first else [], True
+        return None
+
+    def ambient_name(self, node: Node) -> str:
+        """What a `declare` declares: `global`, a module's name, a declaration's names."""
+        inner = named(node)
+        if not inner or inner[0].type == "statement_block":
+            return "global"
+        declared = self.declaration(inner[0])
+        if declared is not None and declared[1]:
+            return ", ".join(declared[1])
+        name = inner[0].child_by_field_name("name")
+        return self.text(name) if name is not None else inner[0].type
+
+    def name_of(self, node: Node) -> list[str]:
+        name = node.child_by_field_name("name")
+        return [self.text(name)] if name is not None else []
+
+    def expression_statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
+        inner = named(node)
+        self.expression(node, inner[0] if len(inner) == 1 else None, path, depth)
+
+    def expression(self, node: Node, expr: Node | None, path: tuple[str, ...], depth: int) -> None:
+        """The unit of a statement `node` that is the expression `expr` (an
+        arrow function's expression body is both)."""
+        if expr is not None and expr.type in ("internal_module", "module"):
+            label = _joined(path, "".join(self.name_of(expr)) or expr.type)
+            self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
+            return
+        call = runner_call(self.source, expr, self.runner_root) if expr is not None else None
+        if call is not None and call.root in TESTS:
+            self.test(node, call, path)
+        elif call is not None and call.root in DESCRIBES:
+            self.describe(node, call, path, depth)
+        elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
+            label = " ".join((call.root, " > ".join(path))).rstrip()
+            self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
+        else:
+            summary = _summary(self.source, expr)
+            label = _joined(path, summary)
+            self.add(node, f"statement {label}", label, COLLECTION)
+
+    def grouped(self, node: Node, expr: Node | None) -> bool:
+        """Whether a hook runs around a group of this file's tests alone
+        (`Unit.grouped`): inside a describe, or at the top level of a file
+        whose runner makes each file a suite (`FILE_SUITES`, the hook
+        imported from it by name); and stores nothing outside itself, which
+        the tests of other files would see after it (`Writes.shares`)."""
+        if self.describes == 0:
+            callee = expr.child_by_field_name("function") if expr is not None else None
+            if callee is None or self.text(callee) not in self.file_hooks:
+                return False
+        return not self.writes.shares(node)
+
+    def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
+        title = self.title(call)
+        label = " > ".join((*path, title))
+        runs = self.runs_at_collection(call, callback=None)
+        focused = call.root in FOCUSED or "only" in call.modifiers
+        shares = self.writes.shares(node)  # changes what the file's other tests see
+        role = COLLECTION if focused or runs or shares else CASE
+        calls = self.made_calls(call) if runs and not (focused or shares) else None
+        self.add(node, f"{TESTS[call.root]} {label}", label, role, calls=calls or None)
+
+    def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
+        title = self.title(call)
+        inner = (*path, title)
+        label = " > ".join(inner)
+        key = f"{DESCRIBES[call.root]} {label}"
+        body = None
+        callback = None
+        for arg in reversed(call.args):
+            if arg.type in FUNCTIONS:
+                candidate = arg.child_by_field_name("body")
+                if candidate is not None and candidate.type == "statement_block":
+                    body, callback = candidate, arg
+                break
+        if body is None or callback is None:
+            self.add(node, key, label, COLLECTION)
+            return
+        focused = call.root in FOCUSED or "only" in call.modifiers
+        runs = self.runs_at_collection(call, callback) or not self.loading.inert_parameters(
+            callback
+        )
+        frame = self.source.span(node.start_byte, body.start_byte + 1) + self.source.span(
+            body.end_byte - 1, node.end_byte
+        )
+        self.add(node, key, label, COLLECTION if focused or runs else SUPPORT, code=frame)
+        self.describes += 1
+        try:
+            self.statements(body.children, inner, depth + 1)
+        finally:
+            self.describes -= 1
+
+    def loop(self, node: Node, loop: TableLoop, path: tuple[str, ...], depth: int) -> None:
+        """A loop over a literal table (`gate.drift.js.tables`): its
+        frame (the header, the table written in it) one unit, its body split
+        as a describe's, with the row names that hold literals pure there."""
+        inner = (*path, loop.label)
+        label = " > ".join(inner)
+        body = loop.body
+        block = body.type == "statement_block"  # else an arrow function's expression
+        frame = self.source.span(node.start_byte, body.start_byte + block) + self.source.span(
+            body.end_byte - block, node.end_byte
+        )
+        self.add(node, f"loop {label}", label, SUPPORT, code=frame)
+        pure = self.loading.pure
+        outer = pure.literal_names
+        inside = range(body.start_byte, body.end_byte)
+        pure.literal_names = {**outer, **dict.fromkeys(loop.literals, inside)}
+        try:
+            if block:
+                self.statements(body.children, inner, depth + 1)
+            else:
+                self.expression(body, body, inner, depth + 1)
+        finally:
+            pure.literal_names = outer
+
+    def title(self, call: Call) -> str:
+        if not call.args:
+            return ""
+        first = call.args[0]
+        text = self.text(first)
+        if first.type == "string":
+            return text[1:-1]
+        return text
+
+    def loaded(self, call: Call, callback: Node | None) -> list[Node]:
+        """What of a test or describe call runs when the file is loaded: its
+        curried tables and its arguments (title, options), not its functions
+        (a test's callback runs later, a describe's `callback` body is split
+        into units)."""
+        parts = [
+            a
+            for args in call.curried
+            for a in ([args] if args.type == "template_string" else named(args))
+        ]
+        return parts + [a for a in call.args if a is not callback and a.type not in FUNCTIONS]
+
+    def runs_at_collection(self, call: Call, callback: Node | None) -> bool:
+        """Whether a test or describe call's own arguments (`loaded`) may run
+        code when the file is loaded."""
+        return not all(self.loading.inert(a) for a in self.loaded(call, callback))
+
+    def made_calls(self, call: Call) -> tuple[str, ...] | None:
+        """The callees of what a test call's own arguments run when the file
+        is loaded, when all are other modules' callables called plainly
+        (`Loading.imported_calls`: AVA's `test('x', withServer(), ...)`);
+        None for any other code."""
+        found: set[str] = set()
+        for arg in self.loaded(call, None):
+            callees = self.loading.imported_calls(arg)
+            if callees is None:
+                return None
+            found.update(callees)
+        return tuple(sorted(found))
+
+    def export(self, node: Node, path: tuple[str, ...]) -> None:
+        declaration = node.child_by_field_name("declaration")
+        value = node.child_by_field_name("value")
+        if declaration is not None:
+            declared = self.declaration(declaration)
+            if declared is not None:
+                word, names, inert = declared
+                label = _joined(path, ", ".join(names) or word)
+                role = SUPPORT if inert else COLLECTION
+                self.add(node, f"export {word} {label}", label, role, names)
+                return
+        if declaration is None and value is None:
+            exprs = [c for c in named(node) if c.type not in ("export_clause", "string")]
+            reexport = node.child_by_field_name("source") is not None
+            value = exprs[0] if len(exprs) == 1 and not reexport else None
+        inert = declaration is None and (value is None or self.loading.inert(value))
+        source = node.child_by_field_name("source")
+        what = "default" if value is not None else self.text(source) if source is not None else "{}"
+        label = _joined(path, what)
+        self.add(node, f"export {label}", label, SUPPORT if inert else COLLECTION)
+
+    def import_(self, node: Node, path: tuple[str, ...]) -> None:
+        source = node.child_by_field_name("source")
+        clause = None
+        for child in named(node):
+            if child.type in ("import_clause", "import_require_clause"):
+                clause = child
+        where = self.text(source)[1:-1] if source is not None else ""
+        if source is None and clause is not None:
+            inner = clause.child_by_field_name("source")
+            where = self.text(inner)[1:-1] if inner is not None else ""
+        label = _joined(path, where)
+        if clause is None:  # `import './setup'`: runs the module for its effects
+            self.add(node, f"import {label}", label, COLLECTION)
+            return
+        first = len(self.found)
+        spelled = self.imported(node, clause)
+        if spelled is None:  # `import x = require(...)`: the statement is the unit
+            self.add(node, f"import {label}", label, SUPPORT, _import_names(self.source, clause))
+        for what, bound in spelled or ():
+            # one unit a bound name, spelled canonically: a name added to an
+            # existing `import { a } from './x'` (or the line rewrapped) leaves
+            # the units of the names already there as they were
+            code = f"import {what} from {where!r}"
+            self.add(
+                node, f"import {_joined(path, bound)} from {where}", code, SUPPORT, [bound], code
+            )
+        if where in RUNNER_MODULES:
+            self.from_runner.update(u.key for u in self.found[first:])
+            self.aliases.update(runner_aliases(self.source, clause))
+        if where in FILE_SUITES and not self.text(node).startswith("import type"):
+            taken = imported_names(self.source, clause)
+            self.file_hooks.update(local for local, name in taken.items() if name in FILE_HOOKS)
+            for local, name in taken.items():  # Playwright's `test.beforeEach`
+                if name == "test":
+                    self.file_hooks.update(f"{local}.{hook}" for hook in FILE_HOOKS)
+
+    def imported(self, node: Node, clause: Node) -> list[tuple[str, str]] | None:
+        """(how it is imported, the local name) for each name an import
+        clause binds, spelled as an import of that name alone (`X`, `* as
+        X`, `{ a as b }`, `type { T }`), in order; None for a clause that is
+        not split by name."""
+        if clause.type != "import_clause":
+            return None
+        kind = "type " if self.text(node).startswith("import type") else ""
+        out: list[tuple[str, str]] = []
+        for part in named(clause):
+            if part.type == "identifier":
+                out.append((f"{kind}{self.text(part)}", self.text(part)))
+            elif part.type == "namespace_import":
+                names = _import_names(self.source, part)
+                if len(names) != 1:
+                    return None
+                out.append((f"{kind}* as {names[0]}", names[0]))
+            elif part.type == "named_imports":
+                for spec in named(part):
+                    if spec.type != "import_specifier":
+                        continue
+                    names = _import_names(self.source, spec)
+                    if len(names) != 1:
+                        return None
+                    out.append((f"{kind}{{ {' '.join(self.text(spec).split())} }}", names[0]))
+            else:
+                return None
+        return out or None
+
+
+def _summary(source: ParsedText, expr: Node | None) -> str:
+    """A short name for a statement: its callee and first string argument,
+    the target of an assignment, or its node type."""
+    if expr is None:
+        return "statement"
+    if expr.type == "call_expression":
+        function = expr.child_by_field_name("function")
+        args = expr.child_by_field_name("arguments")
+        callee = " ".join(source.text(function).split()) if function is not None else "call"
+        parts = named(args) if args is not None and args.type == "arguments" else []
+        if parts and parts[0].type == "string":
+            return f"{callee[:80]} {source.text(parts[0])[1:-1][:80]}"
+        return callee[:80]
+    if expr.type in ("assignment_expression", "augmented_assignment_expression"):
+        left = expr.child_by_field_name("left")
+        target = " ".join(source.text(left).split()) if left is not None else "?"
+        return f"{target[:80]} ="
+    if expr.type == "string":
+        return source.text(expr)[:80]
+    return expr.type
+
+
+def _joined(path: tuple[str, ...], tail: str) -> str:
+    return " > ".join((*path, tail))
+
+
+_IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
+
+
+def _import_names(source: ParsedText, clause: Node) -> list[str]:
+    """The local names an import clause binds."""
+    found: list[str] = []
+    stack = [clause]
+    while stack:
+        node = stack.pop()
+        if node.type == "import_specifier":
+            alias = node.child_by_field_name("alias")
+            name = node.child_by_field_name("name")
+            bound = alias if alias is not None else name
+            if bound is not None:
+                found.append(source.text(bound))
+        elif node.type == "identifier":
+            found.append(source.text(node))
+        elif node.type in _IMPORT_PARTS:
+            stack.extend(reversed([c for c in named(node) if c.type != "string"]))
+    return found

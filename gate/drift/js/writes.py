@@ -1,0 +1,382 @@
+"""Whether a JS/TS test changes what the file's other tests see when it runs
+(`Writes.shares`), as Python's `shares_state` asks of a test body.
+
+Every runner runs a file's tests in one module scope, in order (Mocha runs
+every file in one process), so a new test that stores into an imported
+module or a module-level object changes what the tests after it read:
+`mod.f = () => 2` placed before an existing test turns it green.  A test
+shares state when its call (the title, the options, the callback) stores
+or deletes through a name that is not its own, however the store is
+spelled: `=`, `+=`, `++`, `delete`, a destructuring assignment, a `for
+(x.y of ...)` head; or assigns a name it does not bind (a module `let`
+with a value, an implicit global; not a slot that each test fills for
+itself, `let server;`, which no hook assigns); or hands something that is
+not its own to `Object.assign`, `Object.defineProperty(ies)`,
+`Object.setPrototypeOf`, `Reflect.set`, `Reflect.defineProperty`,
+`Reflect.deleteProperty` or `Reflect.setPrototypeOf` (with `Object` and
+`Reflect` the platform's); calls `process.chdir`; has a `with` statement
+or calls `eval`; or names a function, class or object literal of
+the file that does any of those (`bend()`, a callback `test('x', bend)`,
+`helpers.bend()`), to any depth.
+
+A name is the test's own where a function, `catch` or block inside the
+test's call binds it (`Names.own`), or a loop's head inside it does, in
+that loop (`for (const x of ...)`, `for (let i = 0; ...; i++)`): a
+parameter of a nested function or a block's `let` elsewhere in the test
+leaves `mod.f = 2` a store into the module.  `this` is the test's own in a
+method or static block of a class the test defines; in a function it is
+the caller's choice (Mocha's test context, shared by a suite's tests; the
+global object in a sloppy call).  A store through what a call returned
+(`getConfig().x = 1`) counts, one through a fresh literal, function or
+`new` does not.  Where the line is drawn, as in Python: a method call on a
+shared object (`REGISTRY.push(x)`, `jest.spyOn(mod, 'f')`) and a local
+alias (`const m = mod; m.f = 2`) are not seen; any call may mutate and any
+local may alias, and counting every such statement would count every test.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from gate.drift._treesitter import ParsedText, named
+from gate.drift.js.frameworks import HOOKS
+from gate.drift.js.loading import TYPE_WRAPPERS
+from gate.drift.js.names import Names, pattern_names
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# Captured by `Names` in its pass over the tree (`Names(..., also=SCAN)`).
+SCAN = """
+(assignment_expression left: (_) @store)
+(augmented_assignment_expression left: (_) @store)
+(update_expression argument: (_) @store)
+(unary_expression operator: "delete" argument: (_) @store)
+(for_in_statement left: (_) @store)
+(for_in_statement kind: _ left: (_)) @loop
+(for_statement initializer: [(lexical_declaration) (variable_declaration)]) @loop
+(function_declaration) @helper
+(generator_function_declaration) @helper
+(class_declaration) @helper
+(variable_declarator
+  value: [(arrow_function) (function_expression) (generator_function) (class) (object)]) @helper
+"""
+# The platform's calls that write into their first argument, and those that
+# write the process's state whatever their arguments.
+_ARGUMENT_WRITERS = frozenset(
+    {
+        "Object.assign",
+        "Object.defineProperty",
+        "Object.defineProperties",
+        "Object.setPrototypeOf",
+        "Reflect.set",
+        "Reflect.defineProperty",
+        "Reflect.deleteProperty",
+        "Reflect.setPrototypeOf",
+    }
+)
+_PROCESS_WRITERS = frozenset({"process.chdir"})
+_WRAPPERS = TYPE_WRAPPERS | {"parenthesized_expression", "type_assertion"}
+_CHAINS = frozenset({"member_expression", "subscript_expression"})
+# Values made where they stand: a store into one reaches nothing else.
+_FRESH = frozenset(
+    {"object", "array", "new_expression", "arrow_function", "function_expression", "class"}
+)
+_PATTERNS = frozenset({"object_pattern", "array_pattern"})
+# Where `this` is an object the code made: a class's method or static block.
+_THIS_OWNERS = frozenset({"method_definition", "class_static_block"})
+# Functions with a `this` of their own (an arrow function takes its caller's).
+_THIS_GIVERS = _THIS_OWNERS | {
+    "function_expression",
+    "function",
+    "function_declaration",
+    "generator_function",
+    "generator_function_declaration",
+}
+_FUNCTION_KINDS = _THIS_GIVERS | {"arrow_function"}
+
+
+class Writes:
+    """The state-sharing code of one parsed file, scanned once (lazily)."""
+
+    def __init__(self, source: ParsedText, names: Names) -> None:
+        self.source = source
+        self.names = names
+        self._sites: list[tuple[int, str, Node]] | None = None  # (start, capture, node)
+        self._starts: list[int] = []
+        self._sharing: frozenset[str] | None = None  # names of the file's sharing helpers
+
+    def shares(self, statement: Node) -> bool:
+        """Whether running the test call `statement` may change what the
+        file's other tests see (see the module docstring)."""
+        scope = range(statement.start_byte, statement.end_byte)
+        if self._writes(scope):
+            return True
+        sharing = self._helpers()
+        return any(
+            not self._own(name, n.start_byte, scope)
+            for name in sharing
+            for n in self.names.occurrences(name)
+            if n.start_byte in scope
+        )
+
+    def _scan(self) -> list[tuple[int, str, Node]]:
+        if self._sites is None:
+            if self.names.also_query != SCAN:  # what `units` always passes: a caller's slip
+                raise ValueError("Writes reads the captures of Names(..., also=writes.SCAN)")
+            found = self.names.also
+            sites = [
+                (n.start_byte, kind, n)
+                for kind in ("store", "loop", "helper")
+                for n in found.get(kind, [])
+            ]
+            # Calls are found by name among the identifiers `Names` holds: a
+            # query predicate on every call of the file costs more than the
+            # parse (bench/bench_testcases.py).
+            for host in ("Object", "Reflect", "process", "eval"):
+                for n in self.names.occurrences(host):
+                    call = _call_of(n, member=host != "eval")
+                    if call is not None:
+                        sites.append(
+                            (call.start_byte, "writer" if host != "eval" else "always", call)
+                        )
+            sites.extend((n.start_byte, "always", n) for n in self.names.withs)
+            sites.sort(key=lambda site: site[0])
+            self._sites = sites
+            self._starts = [site[0] for site in sites]
+        return self._sites
+
+    def _writes(self, scope: range) -> bool:
+        """Whether code in `scope` itself stores outside it (no helper's)."""
+        sites = self._scan()
+        i = bisect_left(self._starts, scope.start)
+        while i < len(sites) and sites[i][0] < scope.stop:
+            _, kind, node = sites[i]
+            i += 1
+            if node.end_byte > scope.stop:
+                continue
+            if kind == "always":
+                return True
+            if kind == "store" and self._store(node, scope):
+                return True
+            if kind == "writer" and self._writer(node, scope):
+                return True
+        return False
+
+    def _store(self, target: Node, scope: range) -> bool:
+        parent = target.parent
+        if (
+            parent is not None
+            and parent.type == "for_in_statement"
+            and parent.child_by_field_name("kind") is not None
+        ):
+            return False  # `for (const x of ...)` declares
+        return self._outside(target, scope)
+
+    def _writer(self, call: Node, scope: range) -> bool:
+        function = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        host = function.child_by_field_name("object") if function is not None else None
+        member = function.child_by_field_name("property") if function is not None else None
+        if host is None or member is None or arguments is None:
+            return False
+        name = self.source.text(host)
+        if not self.names.free(name):
+            return False  # the file's own `Object`: a helper of the file, judged as one
+        spelled = f"{name}.{self.source.text(member)}"
+        if spelled in _PROCESS_WRITERS:
+            return True
+        first = named(arguments)[:1]
+        return spelled in _ARGUMENT_WRITERS and bool(first) and self._outside(first[0], scope)
+
+    def _outside(self, target: Node, scope: range) -> bool:
+        """Whether storing through `target` may reach what lies outside `scope`."""
+        while target.type in _WRAPPERS and named(target):
+            target = named(target)[0]
+        kind = target.type
+        if kind in _FRESH:
+            return False
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            name = self.source.text(target)
+            return not self._own(name, target.start_byte, scope) and not self._slot(name)
+        if kind in _CHAINS:
+            root = target
+            while root.type in _CHAINS or (root.type in _WRAPPERS and named(root)):
+                inner = root.child_by_field_name("object") if root.type in _CHAINS else None
+                root = inner if inner is not None else named(root)[0]
+            if root.type == "identifier":
+                return not self._own(self.source.text(root), root.start_byte, scope)
+            if root.type == "this":
+                return not _own_this(root, scope)
+            return root.type not in _FRESH
+        if kind in _PATTERNS:
+            return any(self._outside(leaf, scope) for leaf in _pattern_targets(target))
+        return True
+
+    def _own(self, name: str, at: int, scope: range) -> bool:
+        """`Names.own`, or bound by the head of a loop around `at` inside
+        `scope` (`for (const el of list) el.value = 1`, `for (let i = 0;
+        ...; i++)`)."""
+        if self.names.own(name, at, scope):
+            return True
+        sites = self._scan()
+        for i in range(bisect_left(self._starts, scope.start), bisect_left(self._starts, at)):
+            _, kind, node = sites[i]
+            if kind == "loop" and at < node.end_byte <= scope.stop and name in self._heads(node):
+                return True
+        return False
+
+    def _slot(self, name: str) -> bool:
+        """Whether `name` is a slot each test fills for itself: the file
+        declares it once, without a value (`let server;`, which a test
+        assigns and an `afterEach` closes), and nothing but a function
+        outside every hook assigns it a value (a hook may clear it:
+        `server = null`).  A slot a hook fills (`let app;
+        beforeAll(() => { app = build(); })`) holds what the tests after a
+        new assignment would read, so it is none."""
+        declared = []
+        for n in self.names.bindings(name):
+            up = n.parent
+            if (
+                up is not None
+                and up.type == "variable_declarator"
+                and up.child_by_field_name("name") == n
+            ):
+                declared.append(up)
+            elif not _cleared(self.source, n) and _in_hook_or_top(self.source, n):
+                return False
+        return len(declared) == 1 and declared[0].child_by_field_name("value") is None
+
+    def _heads(self, loop: Node) -> list[str]:
+        """The names a loop's head declares (`for (const [k, v] of ...)`,
+        `for (let i = 0, n = 2; ...)`)."""
+        if loop.type == "for_in_statement":
+            return pattern_names(self.source, loop.child_by_field_name("left"))
+        declaration = loop.child_by_field_name("initializer")
+        if declaration is None:
+            return []
+        return [
+            name
+            for declarator in named(declaration)
+            if declarator.type == "variable_declarator"
+            for name in pattern_names(self.source, declarator.child_by_field_name("name"))
+        ]
+
+    def _helpers(self) -> frozenset[str]:
+        """The names of the file's functions and classes whose code writes
+        outside them, or names one that does, to a fixpoint."""
+        if self._sharing is None:
+            helpers: dict[str, list[Node]] = {}
+            for _, kind, node in self._scan():
+                if kind != "helper":
+                    continue
+                spelled = node.child_by_field_name("name")
+                if spelled is not None:
+                    helpers.setdefault(self.source.text(spelled), []).append(node)
+            sharing = {
+                name
+                for name, nodes in helpers.items()
+                if any(self._writes(range(n.start_byte, n.end_byte)) for n in nodes)
+            }
+            changed = bool(sharing)
+            while changed:
+                changed = False
+                for name, nodes in helpers.items():
+                    if name in sharing:
+                        continue
+                    if any(self._names_one_of(n, sharing) for n in nodes):
+                        sharing.add(name)
+                        changed = True
+            self._sharing = frozenset(sharing)
+        return self._sharing
+
+    def _names_one_of(self, node: Node, sharing: set[str]) -> bool:
+        scope = range(node.start_byte, node.end_byte)
+        return any(
+            n.start_byte in scope and not self._own(name, n.start_byte, scope)
+            for name in sharing
+            for n in self.names.occurrences(name)
+        )
+
+
+def _pattern_targets(pattern: Node) -> list[Node]:
+    """What a destructuring assignment stores into (`[a.b, c] = ...`,
+    `({ x: a.b, c } = ...)`), defaults and rests included."""
+    found: list[Node] = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        elif kind in ("assignment_pattern", "object_assignment_pattern"):
+            left = node.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            stack.extend(named(node))
+        elif kind != "comment":
+            found.append(node)
+    return found
+
+
+def _own_this(node: Node, scope: range) -> bool:
+    """Whether `this` at `node` is an object the test made: the function
+    that gives it its `this` is a method or static block of a class inside
+    `scope`.  A function's `this` is its caller's choice (Mocha's test
+    context, shared by a suite's tests; the global object in a sloppy call)."""
+    up = node.parent
+    while up is not None and up.type not in _THIS_GIVERS:
+        up = up.parent
+    if up is None or up.type not in _THIS_OWNERS:
+        return False
+    return scope.start <= up.start_byte and up.end_byte <= scope.stop
+
+
+def _in_hook_or_top(source: ParsedText, node: Node) -> bool:
+    """Whether `node` runs in a hook's callback (`beforeEach(() => ...)`,
+    `test.before(...)`) or outside every function (when the file loads)."""
+    up = node.parent
+    in_function = False
+    while up is not None:
+        if up.type in _FUNCTION_KINDS:
+            in_function = True
+        elif up.type == "call_expression" and in_function:
+            callee = up.child_by_field_name("function")
+            spelled = source.text(callee).rsplit(".", 1)[-1] if callee is not None else ""
+            if spelled in HOOKS:
+                return True
+        up = up.parent
+    return not in_function
+
+
+def _cleared(source: ParsedText, name: Node) -> bool:
+    """Whether the binding occurrence `name` clears it: `name = null`,
+    `name = undefined`."""
+    up = name.parent
+    if up is None or up.type != "assignment_expression" or up.child_by_field_name("left") != name:
+        return False
+    right = up.child_by_field_name("right")
+    return right is not None and source.text(right) in ("null", "undefined")
+
+
+def _call_of(name: Node, *, member: bool) -> Node | None:
+    """The call `name` is the callee of (`eval(...)`), or with `member` the
+    call of a method of it (`Object.assign(...)`); else None."""
+    callee = name.parent if member else name
+    if callee is None or (
+        member
+        and (callee.type != "member_expression" or callee.child_by_field_name("object") != name)
+    ):
+        return None
+    call = callee.parent
+    if (
+        call is None
+        or call.type != "call_expression"
+        or call.child_by_field_name("function") != callee
+    ):
+        return None
+    return call

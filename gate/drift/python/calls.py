@@ -1,0 +1,359 @@
+"""Which calls made when a test module is imported only compute a value:
+what each module-level name is imported as (`import_origins`), the
+callables and methods known to compute and write nothing (`pure_call`),
+and whether a statement makes any other call when the module or its class
+body runs (`calls_at_import`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator, Mapping
+
+from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted
+
+# Calls that compute a value and change nothing else, by what they are
+# imported as (`import_origins`): a trailing dot names a module's every
+# callable, else the exact callable.  A method of the result of one
+# (`Path(__file__).parent.resolve()`) is one too, unless `_WRITING_METHODS`
+# names it.
+_PURE_CALLS = (
+    "base64.",
+    "binascii.",
+    "json.loads",
+    "json.dumps",
+    "re.compile",
+    "re.escape",
+    "pathlib.",
+    "os.path.",
+    "os.getenv",
+    "os.environ.get",
+    "os.fspath",
+    "textwrap.",
+    "typing.",
+    "typing_extensions.",
+    "collections.",
+    "dataclasses.field",
+    "functools.partial",
+    "itertools.",
+    "datetime.",
+    "decimal.",
+    "fractions.",
+    "uuid.",
+    "enum.",
+    "string.",
+    "struct.",
+    "hashlib.",
+    "math.",
+    "operator.",
+    "contextvars.ContextVar",
+    "types.SimpleNamespace",
+    "types.MappingProxyType",
+    "platform.",
+    "shutil.which",
+    "sys.platform.",
+    "sys.version.",
+    "sys.getrecursionlimit",
+    "os.getuid",
+    "os.geteuid",
+    "os.cpu_count",
+    "importlib.util.find_spec",
+    "importlib.metadata.version",
+    "pytest.mark.",
+    "pytest.param",
+    "pytest.raises",
+    "pytest.warns",
+    "pytest.deprecated_call",
+    "pytest.approx",
+    "contextlib.nullcontext",
+    "contextlib.suppress",
+    "_pytest.mark.",
+    "hypothesis.strategies.",
+    "unittest.mock.MagicMock",
+    "unittest.mock.AsyncMock",
+    "unittest.mock.Mock",
+    "unittest.mock.NonCallableMock",
+    "unittest.mock.call",
+    "mock.MagicMock",
+    "mock.AsyncMock",
+    "mock.Mock",
+    "inline_snapshot.snapshot",
+    "dirty_equals.",
+    "pydantic.Field",
+    "pydantic.ConfigDict",
+    "pydantic.TypeAdapter",
+)
+# Builtins that only compute (`sorted`, `min` and `max` without `key=`:
+# a key function may run anything).
+_PURE_BUILTINS = frozenset(
+    {
+        "dict",
+        "list",
+        "set",
+        "frozenset",
+        "tuple",
+        "str",
+        "bytes",
+        "bytearray",
+        "int",
+        "float",
+        "complex",
+        "bool",
+        "range",
+        "len",
+        "sorted",
+        "reversed",
+        "min",
+        "max",
+        "sum",
+        "abs",
+        "round",
+        "enumerate",
+        "zip",
+        "repr",
+        "chr",
+        "ord",
+        "hex",
+        "bin",
+        "oct",
+        "format",
+        "any",
+        "all",
+        "isinstance",
+        "issubclass",
+        "divmod",
+        "object",
+        "slice",
+        "type",
+        "hasattr",
+        "callable",
+    }
+)
+_KEYED = frozenset({"sorted", "min", "max"})
+# Methods that write: a fresh value's own data is nobody else's, but a path's
+# file, a patcher or a registry is.
+_WRITING_METHODS = frozenset(
+    {
+        "write_text",
+        "write_bytes",
+        "mkdir",
+        "makedirs",
+        "unlink",
+        "rmdir",
+        "touch",
+        "rename",
+        "replace",
+        "symlink_to",
+        "hardlink_to",
+        "chmod",
+        "lchmod",
+        "open",
+        "start",
+        "run",
+        "install",
+        "register",
+        "enable",
+        "activate",
+        "setenv",
+        "putenv",
+        "chdir",
+        "update",
+        "append",
+        "extend",
+        "insert",
+        "add",
+        "pop",
+        "remove",
+        "clear",
+        "setdefault",
+        "discard",
+        "send",
+        "close",
+        "__enter__",  # entering a context manager acts on state (`warns(...)` patches warnings)
+        "__exit__",
+        "__aenter__",
+        "__aexit__",
+    }
+)
+
+
+def import_origins(body: list[ast.stmt], walked: Walked | None = None) -> dict[str, str]:
+    """Each module-level name bound only by absolute imports -> what it
+    imports (`import base64` -> `base64`, `from pathlib import Path` ->
+    `pathlib.Path`, `from unittest import mock` -> `unittest.mock`), and
+    `_PURE_BUILTINS` the module never binds -> `builtins.NAME`."""
+    walked = Walked() if walked is None else walked
+    good: dict[str, str] = {}
+    bad: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                origin = alias.name if alias.asname else name
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for alias in node.names:
+                name = alias.asname or alias.name
+                origin = f"{node.module}.{alias.name}"
+                if good.get(name, origin) != origin:
+                    bad.add(name)
+                good[name] = origin
+        else:
+            bad.update(name for name, _ in walked.binds(node))
+    out = {n: o for n, o in good.items() if n not in bad}
+    out.update({b: f"builtins.{b}" for b in _PURE_BUILTINS if b not in good and b not in bad})
+    return out
+
+
+def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
+    """Whether `call` only computes a value, by what its callee is imported
+    as (`_PURE_CALLS`, `_PURE_BUILTINS`), or is a method (not one of
+    `_WRITING_METHODS`) of a literal or of such a call's result.  Its
+    arguments' own calls are judged apart (`calls_at_import` walks them)."""
+    func = call.func
+    last = func.attr if isinstance(func, ast.Attribute) else ""
+    if last in _WRITING_METHODS:
+        return False
+    name = dotted(func)
+    if name and isinstance(chain_root(func), ast.Name):
+        root, _, rest = name.partition(".")
+        origin = origins.get(root)
+        if origin is None:
+            return False
+        qualified = f"{origin}.{rest}" if rest else origin
+        if qualified.startswith("builtins."):
+            return not rest and not (root in _KEYED and any(k.arg == "key" for k in call.keywords))
+        return any(
+            qualified == p or (p.endswith(".") and qualified.startswith(p)) for p in _PURE_CALLS
+        )
+    if isinstance(func, ast.Attribute):  # a method of a value: a literal, or a call's
+        receiver = chain_root(func.value)  # result (that call is judged on its own)
+        return isinstance(
+            receiver, (ast.Call, ast.Constant, ast.JoinedStr, ast.List, ast.Tuple, ast.Dict)
+        )
+    return False
+
+
+def calls_at_import(node: ast.AST, origins: Mapping[str, str] | None = None) -> bool:
+    """Whether `node` makes a call when the module (or its class body) is
+    executed: outside function bodies, a call in a value, a default
+    argument, a base class, a class-level statement.  With `origins`
+    (`import_origins`), a call `pure_call` knows does not count
+    (`ROOT = Path(__file__).parent`, `PNG = base64.b64decode(...)`,
+    `x: list = field(default_factory=list)`).  A decorator's own
+    call is judged apart (`is_harmless`); what runs when a test runs is not
+    counted here."""
+    return next(impure_calls(node, origins), None) is not None
+
+
+def impure_calls(node: ast.AST, origins: Mapping[str, str] | None = None) -> Iterator[ast.Call]:
+    """The calls `calls_at_import` counts in `node`, outermost first."""
+    todo: list[ast.AST] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            todo.extend(d for d in item.args.defaults)
+            todo.extend(d for d in item.args.kw_defaults if d is not None)
+            continue  # the body runs when the function is called; decorators: `is_harmless`
+        if isinstance(item, ast.Lambda):
+            todo.extend(item.args.defaults)
+            continue
+        if isinstance(item, ast.ClassDef):
+            todo.extend((*item.bases, *item.keywords, *item.body))
+            continue
+        if isinstance(item, ast.Call) and (origins is None or not pure_call(item, origins)):
+            yield item
+        todo.extend(child_nodes(item))
+
+
+def imported_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[str]:
+    """The module-level names bound only by imports, relative ones included
+    (`from ..conftest import try_import`), and nowhere else in the file."""
+    walked = Walked() if walked is None else walked
+    good: set[str] = set()
+    bad: set[str] = set()
+    for node in body:
+        names = {name for name, _ in walked.binds(node)}
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not any(
+            a.name == "*" for a in node.names
+        ):
+            good.update(names)
+        else:
+            bad.update(names)
+    return frozenset(good - bad)
+
+
+def file_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[str]:
+    """The names the file binds to its own code or values: what module-level
+    statements other than imports bind, and every function and class it
+    defines, at any depth."""
+    walked = walked or Walked()
+    names = {
+        name
+        for node in body
+        if not isinstance(node, (ast.Import, ast.ImportFrom))
+        for name, _ in walked.binds(node)
+    }
+    for node in body:
+        for inner in walked.of(node):
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(inner.name)
+    return frozenset(names)
+
+
+def handed(call: ast.Call, local: frozenset[str]) -> tuple[str, ...] | None:
+    """What of the file's own a call's arguments hand the callee, which a
+    callee that calls what it is given would run at import: each name the
+    file binds itself (`file_names`) as `&name`; None for a lambda, whose
+    code is new wherever it stands.  A handed name is like a callee: the
+    base must hand it the same way (and a changed definition of it is a
+    changed unit of its own)."""
+    out: set[str] = set()
+    for arg in (*call.args, *(k.value for k in call.keywords)):
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Lambda):
+                return None
+            if isinstance(node, ast.Name) and node.id in local:
+                out.add(f"&{node.id}")
+    return tuple(sorted(out))
+
+
+# What a call of another module's callable may not be, however often the
+# file already makes it (`named_callees`): a write into the process's
+# shared state, or a patcher.
+_SHARED_ROOTS = ("os", "sys", "builtins", "importlib", "unittest.mock", "mock", "pytest")
+
+
+def named_callees(
+    calls: Iterable[ast.Call],
+    origins: Mapping[str, str],
+    imported: frozenset[str],
+    local: frozenset[str] = frozenset(),
+) -> tuple[str, ...] | None:
+    """Each call's callee as written (`click.Option`, `TextPart`), sorted,
+    when every one is a name or attribute chain from a name the file only
+    imports (`imported_names`), is no method that writes (`_WRITING_METHODS`)
+    and no callable of a module of shared state (`_SHARED_ROOTS`, by what
+    it is imported as), and is handed no lambda; with the names of `local`
+    it is handed (`handed`); else None."""
+    out: set[str] = set()
+    for call in calls:
+        given = handed(call, local)
+        if given is None:
+            return None
+        out.update(given)
+        func = call.func
+        parts: list[str] = []
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in imported:
+            return None
+        if parts and parts[0] in _WRITING_METHODS:
+            return None
+        origin = origins.get(func.id, "")
+        if any(origin == r or origin.startswith(f"{r}.") for r in _SHARED_ROOTS):
+            return None
+        out.add(".".join([func.id, *reversed(parts)]))
+    return tuple(sorted(out))

@@ -1,0 +1,266 @@
+"""Which module names a unit's code reads (`uses_of`, the `Unit.uses`
+that `compare` judges a new binding against): the names its code reads
+through the module's namespace, scope by scope (`module_loads`: a name a
+function binds is its own), every parameter, the identifiers of strings
+that read as names or a type expression, and whether a file reaches its
+own globals by computed names (`introspects`), which makes every string's
+identifiers count."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterable
+
+from gate.drift.python.tree import child_nodes, parameters, walk
+
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+# What a string may hold to be read as code naming module names: a name, a
+# dotted path, a comma-separated list, a type expression (`"db"`, `"a, b"`,
+# `"pkg.mod.json"`, `"Foo | None"`, `"dict[str, Any]"`,
+# `"Annotated[int, Field(gt=0)]"`).  Prose and data (`"application/json"`,
+# a docstring) parse as something else or not at all.
+_SHAPED_CHARS = re.compile(r"[\w\s.,|\[\]()'\"=*:/-]+")
+_SHAPED_NODES = (
+    ast.Expression,
+    ast.Name,
+    ast.Attribute,
+    ast.Subscript,
+    ast.Tuple,
+    ast.List,
+    ast.Constant,
+    ast.Call,
+    ast.keyword,
+    ast.Load,
+    ast.BinOp,
+    ast.BitOr,
+    ast.Starred,
+)
+# Names whose use lets a module's code reach its own globals by a computed
+# name (`globals()[name]`, `sys.modules[__name__]`): where a file's code
+# spells one, every identifier in every string counts as a use.
+_INTROSPECTION = frozenset(
+    {
+        "globals",
+        "vars",
+        "locals",
+        "eval",
+        "exec",
+        "__import__",
+        "import_module",
+        "modules",
+        "__dict__",
+        "__globals__",
+    }
+)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_MATCH_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_names(value: str) -> tuple[str, ...]:
+    """The identifiers of a string whose whole text reads as names, a
+    dotted path, a comma-separated list or a type expression (see
+    `_SHAPED_CHARS`); () for prose and data."""
+    stripped = value.strip()
+    if not stripped or not _SHAPED_CHARS.fullmatch(stripped):
+        return ()
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    if not all(isinstance(n, _SHAPED_NODES) for n in ast.walk(tree)):
+        return ()
+    return tuple(_IDENTIFIER.findall(stripped))
+
+
+_NAMING_KINDS = frozenset({ast.Name, ast.Attribute})
+
+
+def introspects(nodes: Iterable[ast.AST]) -> bool:
+    """Whether `nodes` (a module's, walked) spell a way to reach the
+    module's globals by a computed name (`_INTROSPECTION`: `globals()`,
+    `sys.modules`, `eval`, ...)."""
+    for sub in nodes:
+        if type(sub) not in _NAMING_KINDS:
+            continue
+        if isinstance(sub, ast.Name) and sub.id in _INTROSPECTION:
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in _INTROSPECTION:
+            return True
+    return False
+
+
+_NESTING_KINDS = frozenset(
+    {ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS}
+)
+
+
+def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
+    """The nodes of one scope's own code, from `roots`, and the nested
+    scopes met there (functions, lambdas, classes, comprehensions), whose
+    decorators, defaults, annotations, bases and first iterable are
+    evaluated in this scope and so are this scope's nodes."""
+    stack = list(roots)
+    own: list[ast.AST] = []
+    nested: list[ast.AST] = []
+    while stack:
+        node = stack.pop()
+        if type(node) not in _NESTING_KINDS:  # the common case, as the last branch below
+            own.append(node)
+            stack.extend(child_nodes(node))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            stack.extend(args.defaults)
+            stack.extend(d for d in args.kw_defaults if d is not None)
+            if not isinstance(node, ast.Lambda):
+                own.append(node)  # binds its name here
+                stack.extend(node.decorator_list)
+                stack.extend(a.annotation for a in parameters(args) if a.annotation is not None)
+                if node.returns is not None:
+                    stack.append(node.returns)
+            nested.append(node)
+        elif isinstance(node, ast.ClassDef):
+            own.append(node)
+            stack.extend((*node.decorator_list, *node.bases, *node.keywords))
+            nested.append(node)
+        elif isinstance(node, _COMPREHENSIONS):
+            stack.append(node.generators[0].iter)
+            nested.append(node)
+        else:
+            own.append(node)
+            stack.extend(child_nodes(node))
+    return own, nested
+
+
+_BINDING_NODE_KINDS = frozenset(
+    {
+        ast.Name,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.alias,
+        ast.ExceptHandler,
+        ast.Nonlocal,
+        ast.Global,
+        *_MATCH_CAPTURES,
+    }
+)
+
+
+def _bound_in(own: list[ast.AST]) -> set[str]:
+    """The names a function scope's own nodes bind (so read locally there):
+    assignment and `del` targets, imports, `def`/`class` names, `except
+    ... as`, match captures, `nonlocal` names; less `global` ones."""
+    bound: set[str] = set()
+    declared_global: set[str] = set()
+    for node in own:
+        if type(node) not in _BINDING_NODE_KINDS:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+            bound.add(node.name)
+        elif isinstance(node, ast.Nonlocal):
+            bound.update(node.names)
+        elif isinstance(node, ast.Global):
+            declared_global.update(node.names)
+        elif isinstance(node, _MATCH_CAPTURES):
+            for value in (getattr(node, "name", None), getattr(node, "rest", None)):
+                if isinstance(value, str):
+                    bound.add(value)
+    return bound - declared_global
+
+
+def module_loads(roots: list[ast.AST]) -> set[str]:
+    """The names the code of `roots` reads through the module's namespace
+    when it runs: every name read at module level or in a class body
+    (where a name the class assigns may still be read from the module
+    first), and in a function, lambda or comprehension the names it reads
+    that neither it nor an enclosing function binds (a local `import json`
+    makes `json` local to that function: a module-level `json` never
+    reaches it)."""
+    out: set[str] = set()
+    todo: list[tuple[str, list[ast.AST], frozenset[str], frozenset[str]]] = [
+        ("module", roots, frozenset(), frozenset())
+    ]
+    while todo:
+        scope, body, enclosing, params = todo.pop()
+        own, nested = _own_nodes(body)
+        local = _bound_in(own) | params if scope == "function" else set()
+        seen = local | enclosing
+        for node in own:
+            if isinstance(node, ast.Name) and node.id not in seen:
+                out.add(node.id)
+        inner = enclosing | local if scope == "function" else enclosing
+        for node in nested:
+            if isinstance(node, ast.ClassDef):
+                todo.append(("class", list(node.body), inner, frozenset()))
+            elif isinstance(node, _COMPREHENSIONS):
+                parts: list[ast.AST] = []
+                if isinstance(node, ast.DictComp):
+                    parts += [node.key, node.value]
+                else:
+                    parts.append(node.elt)
+                for i, gen in enumerate(node.generators):
+                    parts += [gen.target, *gen.ifs] + ([gen.iter] if i else [])
+                targets = frozenset(
+                    n.id
+                    for gen in node.generators
+                    for n in ast.walk(gen.target)
+                    if isinstance(n, ast.Name)
+                )
+                todo.append(("function", parts, inner, targets))
+            else:
+                assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                names = frozenset(a.arg for a in parameters(node.args))
+                body_of: list[ast.AST] = (
+                    [node.body] if isinstance(node, ast.Lambda) else list(node.body)
+                )
+                todo.append(("function", body_of, inner, names))
+    return out
+
+
+_USES_KINDS = frozenset({ast.arg, ast.JoinedStr, ast.Constant})
+
+
+def uses_of(
+    node: ast.AST,
+    nodes: list[ast.AST] | None = None,
+    *,
+    every_string: bool = False,
+) -> tuple[str, ...]:
+    """The names `node`'s code may read from the module, sorted: the names
+    it reads through the module's namespace (`module_loads`; a class
+    body's code reads as module-level code does), every parameter (a pytest test or
+    fixture requests a fixture by parameter name), and the identifiers of
+    every string that reads as names or a type expression
+    (`usefixtures("db")`, `getfixturevalue("db")`, `patch("pkg.mod.json")`,
+    a string annotation that `typing.get_type_hints` or pydantic evaluates
+    through the module: `"Foo | None"`); with `every_string` (the file
+    reaches its globals by computed names, `introspects`) every identifier
+    of every string.  An annotation counts even under `from __future__
+    import annotations`: a framework may evaluate it.  Attribute names are
+    not module names (`self.helper`, `mod.clamp`); a name bound in the
+    function that reads it is not read from the module."""
+    found = module_loads([node])
+    for sub in walk(node) if nodes is None else nodes:
+        if type(sub) not in _USES_KINDS:
+            continue
+        if isinstance(sub, ast.arg):
+            found.add(sub.arg)
+        elif isinstance(sub, ast.JoinedStr):  # an f-string's text: every identifier
+            for part in sub.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    found.update(_IDENTIFIER.findall(part.value))
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            if every_string:
+                found.update(_IDENTIFIER.findall(sub.value))
+            else:
+                found.update(_string_names(sub.value))
+    return tuple(sorted(found))

@@ -1,0 +1,297 @@
+"""Whether code changes state that other tests share (`shares_state`): a
+`global`, an assignment through a name that is not the code's own, the
+interpreter's shared objects (`sys.modules`, `sys.path`, `os.environ`,
+`builtins`) touched other than by reading, `setattr` and its kin, a
+patcher's `.start()`; and which of a file's functions, classes and methods
+do, or call one that does (`sharing_defs`).  Such a unit is
+collection-time code wherever it stands."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted, parameters, walk
+
+# Calls that change what other tests see, wherever they are made.
+_SHARING_CALLS = frozenset(
+    {
+        "setattr",
+        "delattr",
+        "exec",
+        "eval",
+        "globals",
+        "vars",
+        "__import__",
+        "reload",
+        "importlib.reload",
+        "importlib.invalidate_caches",
+        "os.chdir",
+        "os.putenv",
+        "os.unsetenv",
+        "sys.setrecursionlimit",
+        "sys.settrace",
+        "sys.setprofile",
+        "site.addsitedir",
+    }
+)
+# Objects of the interpreter that every test shares: touching them (an item,
+# an attribute, a method call) changes what later tests see.
+_SHARED = ("sys.modules", "sys.path", "sys.meta_path", "sys.path_hooks", "os.environ", "builtins")
+_SHARED_ATTRS = frozenset(s.rsplit(".", 1)[-1] for s in _SHARED)
+_DUNDERS = frozenset({"__class__", "__dict__", "__globals__", "__builtins__", "__code__"})
+
+
+def _chain_attrs(node: ast.expr) -> set[str]:
+    """Every attribute name along an attribute/item chain (`a.__class__[0].x`)."""
+    found = set()
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        if isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        node = node.value
+    return found
+
+
+# Methods that read a shared object (`os.environ.get("X")`) and calls that
+# copy it (`dict(os.environ)`) or change it only until they exit
+# (`patch.dict(os.environ, {...})` as a context manager or decorator; its
+# `.start()` is caught apart).
+_READ_METHODS = frozenset({"get", "copy", "items", "keys", "values", "index", "count"})
+_COPY_CALLS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "len", "iter"})
+
+
+def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether `node` (`os.environ`, `sys.path`, ...) is only read where it
+    stands: a read method called on it, an item read, an `in` test, `**`
+    unpacked into a dict, copied (`dict(os.environ)`), handed to
+    `patch.dict` or as a subprocess's `env=`."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.attr in _READ_METHODS:
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and call.func is parent
+    if isinstance(parent, ast.Subscript):
+        return parent.value is node and isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Compare):
+        return node in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+        )
+    if isinstance(parent, ast.Dict):
+        return any(k is None and v is node for k, v in zip(parent.keys, parent.values, strict=True))
+    if isinstance(parent, ast.keyword):
+        return parent.arg == "env"
+    if isinstance(parent, ast.Call) and node in parent.args:
+        name = dotted(parent.func)
+        return name in _COPY_CALLS or name.endswith("patch.dict")
+    return False
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _bound_here(parts: Sequence[ast.AST]) -> set[str]:
+    """The plain names stored or deleted in `parts` and their nodes, and
+    the names of the functions and classes they define, not inside a
+    nested function, lambda, class or comprehension (each has a scope of
+    its own; an assignment expression in a comprehension binds in the
+    scope around it, so it counts here)."""
+    found: set[str] = set()
+    todo = list(parts)
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+            found.add(sub.id)
+        elif isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
+            found.add(sub.target.id)
+        if isinstance(sub, _SCOPES):
+            if isinstance(sub, _DEFS):
+                found.add(sub.name)  # `def cli(): ...` binds `cli` where it stands
+            continue
+        if isinstance(sub, _COMPREHENSIONS):
+            todo.extend(n for n in ast.walk(sub) if isinstance(n, ast.NamedExpr))
+            continue
+        todo.extend(child_nodes(sub))
+    return found
+
+
+def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
+    """Each attribute or item store in `node` (by id) -> the names that
+    are the code's own where it stands: the parameters and plain bindings
+    of its function, lambda or comprehension and of those around it inside
+    `node` (a class body's names are no method's).  `def t(): [0 for m in
+    ()]; m.f = 1` stores into the module `m`: the comprehension's `m` is
+    not the function's."""
+    out: dict[int, frozenset[str]] = {}
+
+    def visit(parts: Sequence[ast.AST], visible: frozenset[str], functions: frozenset[str]) -> None:
+        # `visible`: what the code of `parts` sees as its own; `functions`:
+        # what a function nested here sees (a class body's names left out)
+        for sub in parts:
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                outside = [*sub.args.defaults, *(d for d in sub.args.kw_defaults if d)]
+                outside.extend(getattr(sub, "decorator_list", []))
+                visit(outside, visible, functions)
+                body = sub.body if isinstance(sub.body, list) else [sub.body]
+                inside = functions | {a.arg for a in parameters(sub.args)} | _bound_here(body)
+                visit(list(body), inside, inside)
+            elif isinstance(sub, ast.ClassDef):
+                visit([*sub.decorator_list, *sub.bases, *sub.keywords], visible, functions)
+                visit(list(sub.body), functions | _bound_here(sub.body), functions)
+            elif isinstance(sub, _COMPREHENSIONS):
+                # the first iterable is evaluated outside; the rest sees the targets
+                # and, like a function, no class body's names
+                first, *more = sub.generators
+                visit([first.iter], visible, functions)
+                inside = functions | _bound_here([g.target for g in sub.generators])
+                rest: list[ast.AST] = [g.target for g in sub.generators]
+                rest.extend(g.iter for g in more)
+                rest.extend(c for g in sub.generators for c in g.ifs)
+                if isinstance(sub, ast.DictComp):
+                    rest.extend((sub.key, sub.value))
+                else:
+                    rest.append(sub.elt)
+                visit(rest, inside, inside)
+            else:
+                if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
+                    sub.ctx, (ast.Store, ast.Del)
+                ):
+                    out[id(sub)] = visible
+                visit(child_nodes(sub), visible, functions)
+
+    # `node`'s own name, when it is a def, is bound where it stands, in the module
+    top = frozenset(_bound_here([node]) - ({node.name} if isinstance(node, _DEFS) else set()))
+    visit([node], top, top)
+    return out
+
+
+# The node types `shares_state` reads (the parser makes no subclasses of
+# them): every other node is skipped by a set lookup, not seven isinstance.
+_OWN_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Name})
+_SHARING_KINDS = frozenset({ast.Global, ast.Attribute, ast.Subscript, ast.Name, ast.Call})
+
+
+def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
+    """Whether running (or defining) `node` (a function, a statement) changes state that other
+    tests share, as far as its code shows: a `global` or `nonlocal`
+    declaration; an attribute or item stored or deleted (an assignment,
+    `del`, a `for`, comprehension or `with ... as` target) through a name
+    that is not the function's own (a module,
+    a module-level object: `clamp_kit.LIMIT = 9`, `CONFIG["x"] = 1`) or
+    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`,
+    `reload`, `os.chdir` and the like; anything done to `sys.modules`,
+    `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
+    (not undone when the test ends, unlike `with patch(...)` or pytest's
+    `monkeypatch`).  A module imported inside the function is still the
+    shared module.  Where the line is drawn: a method call on a shared
+    object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
+    assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
+    any call may mutate and any local may alias, and counting every such
+    statement would count every test.  `nodes`: `ast.walk(node)`, when the
+    caller has it already."""
+    nodes = walk(node) if nodes is None else nodes
+    own: set[str] = set()
+    parents: dict[int, ast.AST] | None = None  # built when a shared object is met
+    scoped: dict[int, frozenset[str]] | None = None  # built when a store's root is own
+    for sub in nodes:
+        if type(sub) not in _OWN_KINDS:  # most nodes: skipped by their type alone
+            continue
+        if isinstance(sub, _DEFS) and sub is not node:
+            own.add(sub.name)  # a function or class the code defines: a new object each run
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            own.update(a.arg for a in parameters(sub.args))  # `self` of a helper class's method
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            own.add(sub.id)
+    for sub in nodes:
+        if type(sub) not in _SHARING_KINDS:
+            continue
+        if isinstance(sub, ast.Global):  # `nonlocal` names a variable of a function
+            return True
+        # An attribute or item stored or deleted, wherever the target stands:
+        # an assignment, `del`, a `for` or comprehension target, `with ... as`.
+        if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
+            sub.ctx, (ast.Store, ast.Del)
+        ):
+            root = chain_root(sub)
+            if not isinstance(root, ast.Name) or root.id not in own:
+                return True
+            if _DUNDERS & _chain_attrs(sub):
+                return True
+            if scoped is None:
+                scoped = _visible_locals(node)
+            if root.id not in scoped.get(id(sub), ()):
+                return True  # own somewhere in `node`, not in the scope that stores through it
+        if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
+            # the inner node of `sys.modules.pop` is `sys.modules`
+            if dotted(sub) in _SHARED:
+                if parents is None:
+                    parents = {id(child): up for up in nodes for child in child_nodes(up)}
+                if not _only_read(sub, parents):
+                    return True
+            if sub.attr in _DUNDERS - {"__class__"}:
+                return True
+        if isinstance(sub, ast.Name) and sub.id in ("builtins", "__builtins__"):
+            return True
+        if isinstance(sub, ast.Call):
+            name = dotted(sub.func)
+            last = name.rsplit(".", 1)[-1]
+            if name in _SHARING_CALLS or (
+                last in ("setattr", "delattr", "__setattr__", "__delattr__")
+                and not name.startswith("monkeypatch.")  # undone when the test ends
+            ):
+                return True
+            if name.endswith(".start") and "patch" in name.casefold():
+                return True
+            if (
+                isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "start"
+                and isinstance(sub.func.value, ast.Call)
+                and "patch" in dotted(sub.func.value).casefold()
+            ):
+                return True
+    return False
+
+
+def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
+    """The module-level functions and classes of `body` and the methods of
+    its classes (by `id`) that change what other tests share: whose code
+    `shares_state` names, or refers to one that does, to a fixpoint.  A
+    reference is the name of a module-level one (`_patch()`, a callback
+    `request.addfinalizer(_patch)`) or an attribute of that name of a
+    plain name (`self._patch()`, `cls._patch`, `Helper.patch`): calling a
+    helper that patches a module patches it, wherever the call stands."""
+    Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    defs: list[tuple[Def, bool]] = []  # (node, a method)
+    for node in body:
+        if isinstance(node, _DEFS):
+            defs.append((node, False))
+        if isinstance(node, ast.ClassDef):
+            defs.extend((m, True) for m in node.body if isinstance(m, _DEFS))
+    sharing = {id(n) for n, _ in defs if shares_state(n, walked.of(n))}
+    if not sharing:
+        return frozenset()
+    refers: dict[int, tuple[set[str], set[str]]] = {}  # names loaded, attributes of names read
+    for one, _ in defs:
+        if id(one) in sharing:
+            continue
+        names: set[str] = set()
+        attributes: set[str] = set()
+        for sub in walked.of(one):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                names.add(sub.id)
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                attributes.add(sub.attr)
+        refers[id(one)] = (names, attributes)
+    changed = True
+    while changed:
+        changed = False
+        module = {n.name for n, method in defs if id(n) in sharing and not method}
+        methods = {n.name for n, method in defs if id(n) in sharing and method}
+        for one, _ in defs:
+            found = refers.get(id(one))
+            if found is None or id(one) in sharing:
+                continue
+            if found[0] & module or found[1] & methods:
+                sharing.add(id(one))
+                changed = True
+    return frozenset(sharing)

@@ -1,0 +1,451 @@
+"""A module's statements as units, each with its role (`Splitter`): a
+test class split into its members, one unit per imported name, the
+collection-time code among functions, classes and simple statements (by
+`calls_at_import`, `is_harmless`, `is_fixture`, `shares_state`), a name
+bound twice made COLLECTION with its key numbered; and the classes pytest
+and unittest collect (`collected_classes`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from gate.drift import CASE, COLLECTION, SUPPORT, Unit
+from gate.drift.python.calls import (
+    calls_at_import,
+    impure_calls,
+    named_callees,
+    pure_call,
+)
+from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
+from gate.drift.python.scopes import uses_of
+from gate.drift.python.shared import shares_state
+from gate.drift.python.tree import Walked, chain_root, dotted, target_names
+
+# Module-level functions pytest or unittest call around a module's tests.
+MODULE_AROUND = frozenset(
+    {
+        "setup_module",
+        "teardown_module",
+        "setup_function",
+        "teardown_function",
+        "setUpModule",
+        "tearDownModule",
+        "setup",
+        "teardown",
+        "load_tests",
+    }
+)
+
+
+def collected_classes(body: list[ast.stmt]) -> frozenset[str]:
+    """The classes of `body` pytest or unittest collect: `Test*`, a
+    `...TestCase` subclass, or a subclass of one of those in the same file."""
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for node in body:
+            if not isinstance(node, ast.ClassDef) or node.name in found:
+                continue
+            bases = [dotted(b).rsplit(".", 1)[-1] for b in node.bases]
+            if (
+                node.name.startswith("Test")
+                or any(b.endswith("TestCase") for b in bases)
+                or any(b in found for b in bases)
+            ):
+                found.add(node.name)
+                changed = True
+    return frozenset(found)
+
+
+def _special_import(node: ast.Import | ast.ImportFrom) -> bool:
+    """A star import (binds names nobody can list) or a `__future__` import
+    (changes how every line compiles): one COLLECTION unit, not one a name."""
+    if isinstance(node, ast.Import):
+        return False
+    return node.module == "__future__" or any(a.name == "*" for a in node.names)
+
+
+def _bound(node: ast.stmt) -> tuple[str, ...]:
+    """Plain names a simple statement binds (imports, assignments to names)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return tuple((a.asname or a.name).split(".")[0] for a in node.names)
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, ast.AnnAssign):
+        targets = [node.target]
+    out: list[str] = []
+    for target in targets:
+        out.extend(target_names(target))
+    return tuple(out)
+
+
+def _plain_targets(node: ast.Assign | ast.AnnAssign) -> bool:
+    """Every target is a name (or a tuple of names), none an attribute or item."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+
+    def plain(t: ast.expr) -> bool:
+        if isinstance(t, ast.Name):
+            return True
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return all(plain(e) for e in t.elts)
+        if isinstance(t, ast.Starred):
+            return plain(t.value)
+        return False
+
+    return all(plain(t) for t in targets)
+
+
+def _type_checking_imports(node: ast.If, origins: Mapping[str, str], star: bool) -> bool:
+    """Whether `node` is `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`,
+    the name imported from `typing` or `typing_extensions` and bound by
+    nothing else: `import_origins`) holding only plain imports, with no
+    `else`: the block never runs, and if it did it would only import.  In
+    a file with a star import (`star`: it may rebind the name) it is not."""
+    test = node.test
+    if isinstance(test, ast.Name):
+        origin = origins.get(test.id)
+    elif isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
+        module = origins.get(test.value.id)
+        origin = f"{module}.{test.attr}" if module is not None else None
+    else:
+        return False
+    if origin not in ("typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING"):
+        return False
+    if node.orelse or star:
+        return False
+    return all(
+        isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s) for s in node.body
+    )
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
+class Splitter:
+    def __init__(self, text_lines: list[str]) -> None:
+        self.lines = text_lines
+        self.out: list[Unit] = []
+        self.keys: set[str] = set()
+        # scope ("" module, else class) -> each name bound there -> the
+        # modules its binders bind it to ("" for anything but `import a`)
+        self.bound: dict[str, dict[str, set[str]]] = {}
+        self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
+        self.every_string = False  # `introspects`: every string's identifiers are uses
+        self.origins: dict[str, str] = {}  # `import_origins` of the module
+        self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
+        self.imported: frozenset[str] = frozenset()  # `imported_names` of the module
+        self.local: frozenset[str] = frozenset()  # `file_names` of the module
+        self.walked = Walked()  # each statement's nodes, walked once
+        self.star = False  # the module has a star import somewhere
+        self.sharing: frozenset[int] = frozenset()  # `sharing_defs` of the module
+
+    def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
+        """`shares_state`, or for a def of the module (a function, a class, a
+        method) `sharing_defs`: it also counts calling a helper that does."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return id(node) in self.sharing
+        return shares_state(node, nodes)
+
+    def harmless(self, deco: ast.expr) -> bool:
+        return is_harmless(deco, self.trusted, self.origins, self.aliases)
+
+    def calls(self, node: ast.AST) -> bool:
+        return calls_at_import(node, self.origins)
+
+    def made_calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
+        """The callees (`named_callees`) of what a def runs when the module
+        is imported but for its decorators' own calls: the impure calls in
+        its defaults and in the arguments of its decorators, all known
+        marks or wrappers (`is_harmless` by name); None when a decorator is
+        none of those or a callee is not another module's callable."""
+        if not all(is_harmless(d, self.trusted, None, self.aliases) for d in node.decorator_list):
+            return None
+        regions: list[ast.AST] = [node]
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call):
+                regions.extend((*deco.args, *deco.keywords))
+        every = [c for region in regions for c in impure_calls(region)]  # every call made
+        impure = [c for c in every if not pure_call(c, self.origins)]
+        made = {id(c) for c in impure}
+        # a method of what such a call made (`Part(1).install()`) is its code too
+        if any(
+            isinstance(c.func, ast.Attribute)
+            and isinstance(root := chain_root(c.func.value), ast.Call)
+            and id(root) in made
+            for c in every
+        ):
+            return None
+        return named_callees(impure, self.origins, self.imported, self.local)
+
+    def code(self, first: int, last: int) -> str:
+        return "".join(self.lines[first - 1 : last])
+
+    def add(self, unit: Unit, scope: str | None = None) -> None:
+        key = unit.key
+        n = 1
+        while key in self.keys:
+            n += 1
+            key = f"{unit.key}#{n}"
+        role = unit.role
+        if scope is not None:
+            seen = self.bound.setdefault(scope, {})
+            # `import a.c` after `import a` binds `a` to the same module
+            if any(n in seen and seen[n] | {unit.module} != {n} for n in unit.binds):
+                role = COLLECTION  # replaces a name bound earlier in this version
+            for bound in unit.binds:
+                seen.setdefault(bound, set()).add(unit.module)
+        self.keys.add(key)
+        self.out.append(
+            replace(unit, key=key, role=role, uses=unit.uses if unit.uses is not None else ())
+        )
+
+    def unit(
+        self,
+        node: ast.stmt,
+        key: str,
+        name: str,
+        role: str,
+        binds: tuple[str, ...] = (),
+        parent: str = "",
+        nodes: list[ast.AST] | None = None,
+    ) -> Unit:
+        first = _first_line(node)
+        last = node.end_lineno or node.lineno
+        return Unit(
+            key=key,
+            name=name,
+            role=role,
+            code=self.code(first, last),
+            binds=binds,
+            line=first,
+            parent=parent,
+            uses=uses_of(node, nodes, every_string=self.every_string),
+            same=_syntax(node),
+        )
+
+    def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
+        if isinstance(node, ast.ClassDef) and node.name in test_classes:
+            self.test_class(node)
+            return
+        nodes = self.walked.of(node)  # walked once, read by every check
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            role, but_for, calls = _function_role(node, nodes, self)
+            binds = (node.name, *fixture_names(node))
+            unit = self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes)
+            self.add(replace(unit, quiet=but_for, calls=calls), "")
+        elif isinstance(node, ast.ClassDef):
+            quiet = all(self.harmless(d) for d in node.decorator_list)
+            quiet = quiet and not self.shares(node, nodes) and not self.calls(node)
+            role = SUPPORT if quiet else COLLECTION
+            unit = self.unit(node, f"class {node.name}", node.name, role, (node.name,), "", nodes)
+            self.add(unit, "")
+        else:
+            self.simple(node, nodes)
+
+    def simple(self, node: ast.stmt, nodes: list[ast.AST]) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not _special_import(node):
+            self.imports(node)
+            return
+        binds = _bound(node)
+        text = self.code(_first_line(node), node.end_lineno or node.lineno)
+        role = COLLECTION
+        if isinstance(node, ast.Import):
+            role = SUPPORT
+        elif isinstance(node, ast.ImportFrom):
+            star = any(a.name == "*" for a in node.names)
+            role = COLLECTION if star or node.module == "__future__" else SUPPORT
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            plain = _plain_targets(node) and "pytestmark" not in binds
+            plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
+            plain = plain and not any(n.startswith("collect_ignore") for n in binds)
+            role = SUPPORT if plain and not self.calls(node) else COLLECTION
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            role = SUPPORT  # a docstring or a bare constant runs nothing
+        elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
+            role = SUPPORT  # never runs; were it to, it would only import
+        if role == SUPPORT and self.shares(node, nodes):
+            role = COLLECTION
+        what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
+        if binds:
+            key = f"{what} {', '.join(binds)}"
+            name = f"{what} {', '.join(binds)}"
+        else:
+            key = f"statement {' '.join(text.split())}"
+            name = f"statement at line {node.lineno}"
+        unit = Unit(
+            key=key,
+            name=name,
+            role=role,
+            code=text,
+            binds=binds,
+            line=_first_line(node),
+            uses=uses_of(node, nodes, every_string=self.every_string),
+            same=_syntax(node),
+        )
+        self.add(unit, "")
+
+    def imports(self, node: ast.Import | ast.ImportFrom) -> None:
+        """One SUPPORT unit per imported name, its code the import spelled
+        canonically (`from pkg.mod import name as alias`): adding a name to an
+        existing `from x import a` line, or rewrapping the line, leaves the
+        units of the names already there as they were, while importing a name
+        from elsewhere, or under another alias, changes its unit."""
+        source = ""
+        if isinstance(node, ast.ImportFrom):
+            source = f"from {'.' * node.level}{node.module or ''} "
+        for alias in node.names:
+            spelled = f"{source}import {alias.name}"
+            if alias.asname is not None:
+                spelled += f" as {alias.asname}"
+            bound = alias.asname or alias.name.split(".")[0]
+            self.add(
+                Unit(
+                    key=spelled,
+                    name=spelled,
+                    role=SUPPORT,
+                    code=spelled,
+                    binds=(bound,),
+                    line=getattr(alias, "lineno", node.lineno),
+                    uses=(),
+                    module=bound if isinstance(node, ast.Import) and alias.asname is None else "",
+                ),
+                "",
+            )
+
+    def test_class(self, node: ast.ClassDef) -> None:
+        cls = node.name
+        # The header ends where the class line does: blank and comment lines
+        # before the first member belong to no unit (a new first member
+        # does not change the header).
+        header_last = max(node.lineno, _first_line(node.body[0]) - 1)
+        while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
+            header_last -= 1
+        first = _first_line(node)
+        quiet = all(self.harmless(d) for d in node.decorator_list)
+        quiet = quiet and not any(self.calls(b) for b in (*node.bases, *node.keywords))
+        role = CASE if quiet else COLLECTION
+        header = (*node.decorator_list, *node.bases, *node.keywords)
+        self.add(
+            Unit(
+                key=f"class {cls}",
+                name=cls,
+                role=role,
+                code=self.code(first, header_last),
+                binds=(cls,),
+                line=first,
+                same=_header_syntax(node),
+                uses=tuple(
+                    sorted(
+                        {
+                            n
+                            for part in header
+                            for n in uses_of(part, every_string=self.every_string)
+                        }
+                    )
+                ),
+            ),
+            "",
+        )
+        parent = f"class {cls}"
+        for member in node.body:
+            nodes = self.walked.of(member)
+            if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = member.name
+                # setUp, an autouse fixture, a helper: they act on this
+                # class's tests only, and `compare` refuses a new one in a
+                # class that exists at base.
+                fixture = is_fixture(member, self.trusted)[0]
+                role = CASE if name.startswith("test") and not fixture else SUPPORT
+                but_for, calls = "", None
+                if self.shares(member, nodes):
+                    role = COLLECTION
+                elif not all(self.harmless(d) for d in member.decorator_list) or self.calls(member):
+                    calls = self.made_calls(member)
+                    role, but_for = COLLECTION, (role if calls else "")
+                    calls = calls or None
+                unit = self.unit(
+                    member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
+                )
+                unit = replace(unit, quiet=but_for, calls=calls)
+            else:
+                binds = _bound(member)
+                text = self.code(_first_line(member), member.end_lineno or member.lineno)
+                if binds:
+                    key = f"attribute {cls}.{', '.join(binds)}"
+                    label = f"{cls}.{', '.join(binds)}"
+                else:
+                    key = f"in {cls}: {' '.join(text.split())}"
+                    label = f"statement at line {member.lineno} of {cls}"
+                plain = isinstance(member, (ast.Assign, ast.AnnAssign)) and _plain_targets(member)
+                docstring = isinstance(member, ast.Expr) and isinstance(member.value, ast.Constant)
+                quiet = plain or docstring or isinstance(member, ast.Pass)
+                quiet = quiet and not self.shares(member, nodes)
+                quiet = quiet and not self.calls(member)
+                role = SUPPORT if quiet else COLLECTION
+                unit = Unit(
+                    uses=uses_of(member, nodes, every_string=self.every_string),
+                    key=key,
+                    name=label,
+                    role=role,
+                    code=text,
+                    binds=binds,
+                    line=_first_line(member),
+                    parent=parent,
+                    same=_syntax(member),
+                )
+            self.add(unit, cls)
+
+
+def _syntax(node: ast.AST) -> Callable[[], str]:
+    """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
+    dumped without positions.  A comment, a blank line, a line break,
+    parentheses or another quote leave it as it was; the NFKC spelling of a
+    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, a default, a
+    decorator, an indent that moves a statement into another block, or any
+    other edit of the tree does not."""
+    return lambda: ast.dump(node)
+
+
+def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:
+    """`Unit.same` of a test class's header: its decorators, name, bases,
+    keywords and type parameters as syntax trees (its members are units of
+    their own)."""
+    groups = (
+        node.decorator_list,
+        node.bases,
+        node.keywords,
+        getattr(node, "type_params", []),
+    )
+    return lambda: repr((node.name, [[ast.dump(p) for p in group] for group in groups]))
+
+
+def _function_role(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST], split: Splitter
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """The role of a module-level function, and where it is COLLECTION only
+    for other modules' callables its defaults and marks call
+    (`Splitter.made_calls`), the role it has but for them and those callees."""
+    if split.shares(node, nodes):
+        return COLLECTION, "", None
+    fixture, autouse = is_fixture(node, split.trusted)
+    calls = split.calls(node)
+    if fixture:
+        if autouse:
+            return COLLECTION, "", None
+        if not calls:
+            return SUPPORT, "", None
+        quiet = SUPPORT
+    elif node.name.startswith("pytest_") or node.name in MODULE_AROUND:
+        return COLLECTION, "", None
+    else:
+        quiet = CASE if node.name.startswith("test") else SUPPORT
+        if not calls and all(split.harmless(d) for d in node.decorator_list):
+            return quiet, "", None
+    callees = split.made_calls(node)
+    return COLLECTION, (quiet if callees else ""), (callees or None)

@@ -1,0 +1,33 @@
+"""What a language's package gives the engine (`Reader`), apart from the
+table of languages (`gate.drift.language`), which imports each package on
+first use: a package imports this module, never the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gate.changes import BaseTree
+    from gate.drift import Unit
+
+
+@dataclass(frozen=True)
+class Reader:
+    """What a language's package gives the engine.
+
+    `units(text, suffix)`: the file's units (`suffix` the path's, `.tsx`,
+    for a package that reads several grammars), raising `Unparsable`.
+    `reaches(unit)`: whether a COLLECTION unit of a new file changes what
+    the tests of other files see (None: every one does).
+    `isolated(path, units, others)`: whether the new file's load-time code
+    runs where no other file's tests do (`others`: the texts of the
+    change's other files that may load it, None when unknown).
+    `apart(path, tree)`: whether no test of the base runs beside the new
+    file (`tree`: the base tree's layout)."""
+
+    units: Callable[[str, str], tuple[Unit, ...]]
+    reaches: Callable[[Unit], bool] | None = None
+    isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
+    apart: Callable[[str, BaseTree], bool] | None = None

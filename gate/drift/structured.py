@@ -1,0 +1,65 @@
+"""A side's text as structured data, for the section readers
+(`gate.drift.sections`) and the dependency readers
+(`gate.drift.elsewhere`): TOML as pytest reads it, strict JSON, and
+a dotted key path into either; `Unreadable` when a text cannot be read."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from gate.errors import GateError
+from gate.jsontext import loads
+
+
+class Unreadable(Exception):
+    """A side's text cannot be read; the message follows "the base
+    version" or "the head version" (`is not valid TOML (...)`)."""
+
+
+def toml(text: str) -> dict[str, Any]:
+    """`text` parsed as TOML by the parser pytest itself uses: the standard
+    library's on Python 3.11+, else `tomli` (a dependency of the gate on
+    Python 3.10)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:  # an install that skipped the gate's dependencies
+            raise Unreadable(
+                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
+                "of the gate on Python 3.10 (pip install tomli)"
+            ) from None
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
+        raise Unreadable(f"is not valid TOML ({exc})") from None
+    return data
+
+
+ABSENT = object()
+
+
+def lookup(data: Any, dotted: str) -> Any:
+    node = data
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return ABSENT
+        node = node[part]
+    return node
+
+
+def keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
+    found = {k: v for k in keys if (v := lookup(data, k)) is not ABSENT}
+    return found or None
+
+
+def json_object(text: str) -> dict[str, Any]:
+    try:
+        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
+    except GateError as exc:
+        raise Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
+    if not isinstance(data, dict):
+        raise Unreadable("is not a JSON object")
+    return data

@@ -1,0 +1,107 @@
+"""Test runners and assertion libraries whose own code a repository may keep
+in it, by where each lives: Go modules under `vendor/` (`go test` builds
+them from there once `vendor/modules.txt` exists), npm packages in a
+committed `node_modules/`, and Python packages in a committed virtual
+environment's `site-packages/`.  An edit there changes what every test
+checks (an `assert.Equal` that always passes) without touching a test;
+`gate.drift.runners` reads these lists as whole-file configuration.
+Constants only.
+
+The places, at any depth.  Go modules under `vendor/`:
+`vendor/github.com/stretchr/testify`, `vendor/github.com/onsi/ginkgo`,
+`vendor/github.com/onsi/gomega`, `vendor/gotest.tools`,
+`vendor/gopkg.in/check.v1`, `vendor/github.com/frankban/quicktest`,
+`vendor/github.com/go-quicktest/qt`, `vendor/github.com/matryer/is`,
+`vendor/github.com/smartystreets/goconvey`,
+`vendor/github.com/maxatome/go-testdeep`, `vendor/github.com/golang/mock`,
+`vendor/go.uber.org/mock`.  npm packages in a committed `node_modules/`:
+`node_modules/jest`, `node_modules/jest-*`, `node_modules/@jest`,
+`node_modules/vitest`, `node_modules/@vitest`, `node_modules/mocha`,
+`node_modules/chai`, `node_modules/ava`, `node_modules/tap`,
+`node_modules/jasmine`, `node_modules/jasmine-core`,
+`node_modules/playwright`, `node_modules/@playwright`,
+`node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
+`node_modules/uvu`, `node_modules/tape`, and in `node_modules/.bin` the
+commands `npm test` runs: `node_modules/.bin/jest`, `.bin/vitest`,
+`.bin/mocha`, `.bin/_mocha`, `.bin/ava`, `.bin/tap`, `.bin/jasmine`,
+`.bin/playwright`, `.bin/cypress`, `.bin/karma`, `.bin/uvu`, `.bin/tape`,
+`.bin/nyc`, `.bin/c8` (each with any suffix: npm's `.cmd` and `.ps1`
+shims).  A committed virtual environment's `site-packages/_pytest`,
+`site-packages/pytest`, `site-packages/pytest_*` (plugins),
+`site-packages/pluggy`, `site-packages/xdist`, and every
+`site-packages/*.dist-info` (its `entry_points.txt` declares the plugins
+pytest loads).  A new vendored copy is drift too, as a new configuration
+file is."""
+
+from __future__ import annotations
+
+VENDOR_FOLDERS = ("vendor", "node_modules", "site-packages")
+GO_TEST_MODULES = (
+    "github.com/stretchr/testify",
+    "github.com/onsi/ginkgo",
+    "github.com/onsi/gomega",
+    "gotest.tools",
+    "gopkg.in/check.v1",
+    "github.com/frankban/quicktest",
+    "github.com/go-quicktest/qt",
+    "github.com/matryer/is",
+    "github.com/smartystreets/goconvey",
+    "github.com/maxatome/go-testdeep",
+    "github.com/golang/mock",
+    "go.uber.org/mock",
+)
+JS_TEST_PACKAGES = (
+    "jest",
+    "jest-*",
+    "@jest",
+    "vitest",
+    "@vitest",
+    "mocha",
+    "chai",
+    "ava",
+    "tap",
+    "jasmine",
+    "jasmine-core",
+    "@playwright",
+    "playwright",
+    "cypress",
+    "karma",
+    "expect",
+    "uvu",
+    "tape",
+)
+# The commands `npm test` may run from a committed `node_modules/.bin/`
+# (each with any suffix: npm's `.cmd` and `.ps1` shims beside it).
+JS_TEST_COMMANDS = (
+    "jest",
+    "vitest",
+    "mocha",
+    "_mocha",
+    "ava",
+    "tap",
+    "jasmine",
+    "playwright",
+    "cypress",
+    "karma",
+    "uvu",
+    "tape",
+    "nyc",
+    "c8",
+)
+PY_TEST_PACKAGES = ("_pytest", "pytest", "pytest_*", "pluggy", "xdist", "*.dist-info")
+# Python distributions that run or judge the tests, as PEP 503 normalizes a
+# name (lower case, runs of `-`, `_`, `.` as one `-`): where a change takes
+# one from a copy it controls (a path, a URL, a git repository, another
+# index), `test_drift` counts it.
+PY_TEST_DISTRIBUTIONS = (
+    "pytest",
+    "pytest-*",
+    "pluggy",
+    "iniconfig",
+    "coverage",
+    "hypothesis",
+    "nose",
+    "nose2",
+    "tox",
+    "nox",
+)
