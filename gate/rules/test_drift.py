@@ -12,9 +12,8 @@ Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
-and `TEST_CLAMP.PY` are test paths, because a case-insensitive checkout
-treats them as `tests/x.py` and `test_clamp.py`.  Counting more paths as
-tests can only make the rule fail more often, never less.  A new test
+and `TEST_CLAMP.PY` are test paths, as a case-insensitive checkout treats
+them as `tests/x.py` and `test_clamp.py`.  A new test
 whose path differs from an existing test's only in case
 (`Tests/test_x.py` beside `tests/test_x.py`) is judged as a new test: in
 git's tree and on the Linux runner both files exist and both run, and the
@@ -42,8 +41,15 @@ modules where those are installed.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
-  changes its syntax tree, so a comment, a blank line or a reformat by
-  ruff or black changes no test) or removed; moving an
+  changes its syntax tree, in Go its tokens, so a comment or a reformat
+  by ruff, black or gofmt changes no test; a Go directive or an
+  `Example`'s comment, whose `// Output:` `go test` checks, does) or
+  removed, unless a Go test only gained cases (`gate.testcases.go_cases`):
+  rows of a table it ranges over in a loop that cannot stop, skip or carry
+  state across rows; `t.Run` subtests; testify or `t.Error*`/`t.Fatal*`
+  assertions calling only pure functions; each touching nothing the test
+  reads (no store, `&`, method or other call on its variables; `t.Skip()`,
+  `t.Parallel()`, `return`, a declaration inserted are changes); moving an
   unchanged unit elsewhere in the file is not a change, unless it is one
   of several that bind the same name (`from m import clamp` and a later
   `def clamp`: the last one wins), whose order must stay;
@@ -116,10 +122,9 @@ modules where those are installed.  It fails when:
   overrides one the class inherits from a class of the file;
 * a new test is added while `allow_added` is false.
 
-New test cases appended to an existing file, new helpers and fixtures
-under new names, and new test classes with their own setUp are welcome.
-The message names each case (`tests/test_clamp.py: test_high_edge
-changed; 2 new tests added`), so a writer knows what to undo.
+New test cases, helpers and fixtures under new names, and new test
+classes with their own setUp are welcome.  The message names each case
+(`tests/test_clamp.py: test_high_edge changed; 2 new tests added`).
 
 **A new test file is judged for collection-time code too.**  A new test
 file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new
@@ -334,19 +339,10 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 TEXT_MATCHING = runners.SECTION_GLOBS
 FORBIDS = True
 
-# Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
-# conftest.py, a pytest.ini, a jest.config.js, ...): a new one can switch
-# existing tests off, so `test_drift` counts adding one as drift, never as
-# "a new test", whatever its `paths` say; changing, deleting or renaming one
-# is drift too.
-#
-# pytest takes its configuration from the nearest pyproject.toml or
-# setup.cfg at or above the common folder of its arguments: `pytest tests`
-# reads `tests/pyproject.toml` before the root's, and since pytest 8.1 one
-# without a pytest table becomes the configfile when no other exists.
-# Below the root, such a file at a test path is test configuration as a
-# whole (adding one is drift, as for a conftest.py): a test folder has no
-# other use for it.
+# pytest reads the nearest pyproject.toml or setup.cfg at or above its
+# arguments' folder (`pytest tests` reads `tests/pyproject.toml` first; since
+# pytest 8.1 even one without a pytest table): below the root, one at a test
+# path is test configuration as a whole, as a conftest.py is.
 NESTED_CONFIG = ("**/pyproject.toml", "**/setup.cfg")
 
 _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
@@ -428,9 +424,9 @@ def _same_text(changes: ChangeSet, path: str) -> bool:
     return texts is not None and texts.base is not None and texts.base == texts.head
 
 
-def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
+def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int, int]:
     """The drift in the modified test file `f` judged case by case (None:
-    none), and how many new tests it adds."""
+    none), how many new tests it adds and how many of its tests gained cases."""
     why = _whole_file_why(changes, f)
     texts = changes.texts.get(f.path)
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
@@ -449,9 +445,9 @@ def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str
         if base is not None and head is not None:
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
-                return None, len(drift.added)
-            return f"{f.path}: {drift.summary()}", 0
-    return f"{f.path} judged as a whole file: {why}", 0
+                return None, len(drift.added), len(drift.grew)
+            return f"{f.path}: {drift.summary()}", 0, 0
+    return f"{f.path} judged as a whole file: {why}", 0, 0
 
 
 def _first_line(code: str, limit: int = 60) -> str:
@@ -539,7 +535,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
-    new_tests = 0
+    new_tests = grew = 0
     new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
@@ -580,8 +576,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added = _by_cases(changes, f, allow_added)
-            new_tests += added
+            problem, added, grown = _by_cases(changes, f, allow_added)
+            new_tests, grew = new_tests + added, grew + grown
             if problem is None:
                 continue
             cases.append(problem)
@@ -608,6 +604,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         extra = "" if allow_added else "; no test file added"
         if new_tests:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        if grew:
+            extra += f"; new cases added to {count(grew, 'existing test')}"
         if new_tests_in_new:
             extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")

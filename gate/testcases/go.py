@@ -70,6 +70,7 @@ from gate.testcases._treesitter import (
     named,
     parse,
 )
+from gate.testcases.go_cases import Cases
 from gate.testcases.go_writes import SCAN, Writes
 
 if TYPE_CHECKING:
@@ -204,7 +205,8 @@ class _Splitter:
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
-        self.writes = Writes(source, self.imports(), found.get("node", []))
+        self.bound = self.imports()
+        self.writes = Writes(source, self.bound, found.get("node", []))
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
         self.types = self.defined_types()
 
@@ -221,6 +223,8 @@ class _Splitter:
         parent: str = "",
     ) -> None:
         unique, shown = self._keys.unit(key, name)
+        function = node.type in ("function_declaration", "method_declaration")
+        cases = Cases(self.source, node, self.writes if function else None, self.bound)
         self.found.append(
             Unit(
                 key=unique,
@@ -231,6 +235,8 @@ class _Splitter:
                 line=self.source.line(node),
                 uses=self.read.within(node),
                 parent=parent,
+                same=cases.same,
+                tokens=cases.tokens if function else None,
             )
         )
 
