@@ -98,6 +98,57 @@ class Unit:
     # `beforeEach` inside a `describe`), not around every test of the file
     # or, as Mocha does with a file's top-level hooks, of the whole run.
     grouped: bool = False
+    # Where a language can tell that a changed test only gained new cases
+    # (a row of a table the test loops over, a subtest, an assertion): its
+    # code as tokens that mean what the code means, with the spans a head
+    # version may insert (`Tokens`, `grown`); None: it cannot.
+    tokens: Callable[[], Tokens] | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A unit's code as a sequence of tokens equal across versions exactly
+    when both mean the same (no comments, no layout), and the index ranges
+    `[start, end)` of the tokens that form a complete new case where the
+    head version inserts them (`grown`): a row of a table the test loops
+    over, a subtest, an assertion.  Each language module says which."""
+
+    tokens: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...] = ()
+
+
+# More partial matches than this at one place: too repetitive to tell, changed.
+_ALIGNMENTS = 256
+
+
+def grown(base: Unit, head: Unit) -> bool:
+    """Whether `head`, the head version of the test case `base`, is `base`
+    with only new cases inserted: the base tokens are the head tokens less
+    some of the head's insertable spans (`Tokens.spans`), and the unit is
+    a test case on both sides (one whose body stores outside itself is
+    collection-time code, never grown)."""
+    if base.role != CASE or head.role != CASE or base.tokens is None or head.tokens is None:
+        return False
+    old, new = base.tokens(), head.tokens()
+    want, have = old.tokens, new.tokens
+    starting: dict[int, list[int]] = {}
+    for start, end in new.spans:
+        if start < end:
+            starting.setdefault(start, []).append(end)
+    # reach[i]: how many base tokens the head tokens before i can stand for
+    reach: list[set[int]] = [set() for _ in range(len(have) + 1)]
+    reach[0].add(0)
+    for i, token in enumerate(have):
+        here = reach[i]
+        if len(here) > _ALIGNMENTS:
+            return False
+        for j in here:
+            if j < len(want) and want[j] == token:
+                reach[i + 1].add(j + 1)
+            for end in starting.get(i, ()):
+                reach[end].add(j)
+        reach[i] = set()
+    return len(want) in reach[len(have)] and len(have) > len(want)
 
 
 def suffix(path: str) -> str:
@@ -211,6 +262,8 @@ class Drift:
     removed: tuple[str, ...] = ()
     added: tuple[str, ...] = ()
     refused: tuple[tuple[str, str], ...] = ()
+    # base test cases whose head version only inserts new cases (`grown`)
+    grew: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -225,6 +278,7 @@ class Drift:
         parts += [f"{n} {why}" for n, why in self.refused]
         if self.added:
             parts.append(f"{plural(len(self.added), 'new test')} added")
+        parts += [f"new cases added to {n}" for n in self.grew]
         return "; ".join(parts)
 
 
@@ -232,7 +286,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     """What `head` (a file's units at head) did to `base` (its units at base).
 
     Every base unit must be at head (same key) with identical code, or it
-    is changed or removed; where it sits does not matter.  A new head unit:
+    is changed or removed, unless it is a test case that only gained new
+    cases (`grown`: in `Drift.grew`); where it sits does not matter.  A new head unit:
 
     * a member of a unit that exists at base (a method of an existing
       class): a CASE is a new test; anything else is drift, since it can
@@ -257,7 +312,10 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     base_calls = {c for u in base for c in (u.calls or ())}
     head_code = {u.key: u.code for u in head}
     head_by_key = {u.key: u for u in head}
-    changed = tuple(u.name for u in base if _changed(u, head_by_key.get(u.key)))
+    edited = [u for u in base if _changed(u, head_by_key.get(u.key))]
+    grew_keys = {u.key for u in edited if grown(u, head_by_key[u.key])}
+    grew = tuple(u.name for u in edited if u.key in grew_keys)
+    changed = tuple(u.name for u in edited if u.key not in grew_keys)
     removed = tuple(u.name for u in base if u.key not in head_code)
     bound = {n for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,
@@ -310,7 +368,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         elif is_test:
             refused.append((f"new test {u.name}", "added and allow_added is false"))
     refused.extend(_reordered(base, head))
-    return Drift(changed=changed, removed=removed, added=tuple(added), refused=tuple(refused))
+    return Drift(changed, removed, tuple(added), tuple(refused), grew)
 
 
 def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, str]]:

@@ -92,9 +92,9 @@ def same_text(changes: ChangeSet, path: str) -> bool:
     return texts is not None and texts.base is not None and texts.base == texts.head
 
 
-def by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
+def by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int, int]:
     """The drift in the modified test file `f` judged case by case (None:
-    none), and how many new tests it adds."""
+    none), how many new tests it adds and how many of its tests gained cases."""
     why = _whole_file_why(changes, f)
     texts = changes.texts.get(f.path)
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
@@ -113,9 +113,9 @@ def by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str 
         if base is not None and head is not None:
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
-                return None, len(drift.added)
-            return f"{f.path}: {drift.summary()}", 0
-    return f"{f.path} judged as a whole file: {why}", 0
+                return None, len(drift.added), len(drift.grew)
+            return f"{f.path}: {drift.summary()}", 0, 0
+    return f"{f.path} judged as a whole file: {why}", 0, 0
 
 
 def _first_line(code: str, limit: int = 60) -> str:

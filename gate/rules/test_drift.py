@@ -42,8 +42,15 @@ modules where those are installed.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
-  changes its syntax tree, so a comment, a blank line or a reformat by
-  ruff or black changes no test) or removed; moving an
+  changes its syntax tree, in Go its tokens, so a comment or a reformat
+  by ruff, black or gofmt changes no test; a Go directive or an
+  `Example`'s comment, whose `// Output:` `go test` checks, does) or
+  removed, unless a Go test only gained cases (`gate.drift.go.cases`):
+  rows of a table it ranges over in a loop that cannot stop, skip or carry
+  state across rows; `t.Run` subtests; testify or `t.Error*`/`t.Fatal*`
+  assertions calling only pure functions; each touching nothing the test
+  reads (no store, `&`, method or other call on its variables; `t.Skip()`,
+  `t.Parallel()`, `return`, a declaration inserted are changes); moving an
   unchanged unit elsewhere in the file is not a change, unless it is one
   of several that bind the same name (`from m import clamp` and a later
   `def clamp`: the last one wins), whose order must stay;
@@ -355,7 +362,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
-    new_tests = 0
+    new_tests = grew = 0
     new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
@@ -396,8 +403,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added = judging.by_cases(changes, f, allow_added)
-            new_tests += added
+            problem, added, grown = judging.by_cases(changes, f, allow_added)
+            new_tests, grew = new_tests + added, grew + grown
             if problem is None:
                 continue
             cases.append(problem)
@@ -424,6 +431,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         extra = "" if allow_added else "; no test file added"
         if new_tests:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
+        if grew:
+            extra += f"; new cases added to {count(grew, 'existing test')}"
         if new_tests_in_new:
             extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")

@@ -70,6 +70,7 @@ from gate.drift._treesitter import (
     named,
     parse,
 )
+from gate.drift.go.cases import Cases
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 
@@ -205,7 +206,8 @@ class _Splitter:
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
-        self.writes = Writes(source, self.imports(), found.get("node", []))
+        self.bound = self.imports()
+        self.writes = Writes(source, self.bound, found.get("node", []))
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
         self.types = self.defined_types()
 
@@ -222,6 +224,8 @@ class _Splitter:
         parent: str = "",
     ) -> None:
         unique, shown = self._keys.unit(key, name)
+        function = node.type in ("function_declaration", "method_declaration")
+        cases = Cases(self.source, node, self.writes if function else None, self.bound)
         self.found.append(
             Unit(
                 key=unique,
@@ -232,6 +236,8 @@ class _Splitter:
                 line=self.source.line(node),
                 uses=self.read.within(node),
                 parent=parent,
+                same=cases.same,
+                tokens=cases.tokens if function else None,
             )
         )
 
