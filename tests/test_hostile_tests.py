@@ -23,6 +23,7 @@ from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants
+from gate.testcases.collected import PYTEST_CONFIGS
 from gate.testcases.runners import CONFIG_FILES, SECTION_FILES
 from tests.gitrepo import GitRepo
 
@@ -372,7 +373,8 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
 def test_api_mode_reads_the_config_texts() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
     found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
-    assert text_wants(rubric.rules).paths(found.files) == ("pyproject.toml",)
+    # the touched file, and the root's pytest configuration (what it collects)
+    assert text_wants(rubric.rules).paths(found.files) == tuple(sorted(PYTEST_CONFIGS))
     texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
     changes = changes_from_api(
         found,

@@ -8,7 +8,23 @@ globs, which default to `tests/`, `test/`, `**/test_*.py`,
 (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
 Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
 `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
-`**/*_spec.rb` and `.rspec` (RSpec).
+`**/*_spec.rb` and `.rspec` (RSpec), the expected values of snapshot
+tests anywhere (`**/*.snap`: insta, Jest, Go tool snapshots such as
+`__toolsnaps__/`; `**/*.ambr`: syrupy; `**/*.approved.*`: ApprovalTests;
+`**/*.golden`), and test helpers by name (`**/_test*.py`,
+`**/testutil*.go`, `**/testhelper*.go`, `**/test_utils/`,
+`**/testutils/`, `**/testutil/`, `**/test_helpers/`, `**/testhelpers/`;
+not `testing/`, the name of shipped public modules such as
+`numpy.testing`).  Beyond
+`paths`, every Python file the base's own pytest configuration collects
+is a test file: the `python_files` patterns (under `testpaths`, when
+set) of the first of `pytest.toml`, `.pytest.toml`, `pytest.ini`,
+`.pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg` at the root that
+holds a pytest section, read at base (a change to it is runner drift,
+below; one that cannot be read leaves the default names, as pytest
+stops on it).  Out of reach: a configuration in a subfolder, Jest's
+`testMatch` and Vitest's `include` (their defaults already collect
+more than their usual settings name).
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -210,10 +226,19 @@ anything under `__tests__/`, `*_test.go`, `*_spec.rb`; and, for
 JavaScript and TypeScript, what node:test, AVA and Mocha collect: any
 such file under a `test/` or `tests/` folder, `test.js`, `test-*.js`,
 `*-test.js`, `*_test.js`, but not under a `helper(s)/` or `fixture(s)/`
-folder there, nor a file or folder whose name starts with `_`), outside
+folder there, nor a file or folder whose name starts with `_`), and what
+the base's pytest configuration collects (its text read when named
+`*tests.py`, as `e2e_ops_tests.py` is; judged whole otherwise), outside
 `testdata/` and `__snapshots__/`.  Another modified file at a test path (a
 helper module, a data fixture, a snapshot) is judged whole: existing tests
-may read every byte of it.
+may read every byte of it.  Except what no test reads: a `package.json`
+whose keys but its release metadata (`version`, `name`, `description`,
+`private`, `repository`, `author`, `contributors`, `license`,
+`keywords`, `homepage`, `bugs`, `funding`) are equal, and prose named
+`README*`, `CHANGELOG*` or `LICENSE*` (`.md`, `.rst`, `.txt`, `.adoc`,
+no suffix) outside a data folder (`fixtures/`, `data/`, `expected/`,
+`testdata/`, `__snapshots__/`...); other Markdown stays whole (a doctest
+file, a Markdown snapshot).
 
 Where the units cannot be compared, the whole file is the unit and a
 modified test file fails, and the message says why: no module reads its
@@ -299,6 +324,7 @@ from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import _shadow
 from gate.rules._common import names, param_bool, param_list, plural, result
+from gate.rules._runner_sections import runner_names, section_changes, section_message
 from gate.rules.kind import PATHS, TEXTS, TREE
 from gate.testcases import (
     MODULES,
@@ -309,9 +335,17 @@ from gate.testcases import (
     suffix,
     units_for,
 )
-from gate.testcases.collected import DATA_FOLDERS, is_test_module
+from gate.testcases.collected import (
+    CONFIGURED_NAMES,
+    DATA_FOLDERS,
+    PYTEST_CONFIGS,
+    is_test_module,
+    pytest_collects,
+    unread_edit,
+)
 from gate.words import plural as count
 
+Is = Callable[[str], bool]
 KIND = "test_drift"
 PARAMETERS = {
     "allow_added": {
@@ -327,11 +361,12 @@ PARAMETERS = {
 FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 READS = {PATHS, TEXTS, TREE}
+TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
 TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.testcases.runners` owns the list).
-TEXT_MATCHING = runners.SECTION_GLOBS
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
@@ -353,57 +388,10 @@ _ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "add
 _CHANGED = frozenset(_ORDER) - {"added", "unknown"}
 
 
-def _section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:
-    """Each written runner section file (`runners.SECTION_FILES`) whose
-    runner part the change moved -> how (`runners.section_change`: "added",
-    "changed", "removed", or "unreadable: WHY"); `is_test` tells the test
-    paths, where a section is judged the strict way (`at_test_path`)."""
-    out: dict[str, str] = {}
-    for f in changes.files:
-        for path in f.written:
-            if path in out or runners.section_for(path) is None:
-                continue
-            texts = changes.texts.get(path)
-            if texts is None:
-                if changes.source == "example":
-                    continue  # an example given by counts says nothing about content
-                why = changes.withheld.get(path)
-                if why is None:
-                    why = f"its text is unavailable from this source ({changes.source})"
-                out[path] = f"unreadable: {why}"
-                continue
-            # The path's own sides: a rename's old path is absent at head,
-            # its new path at base (`section_change(old, base, None)` and
-            # `section_change(new, None, head)`).
-            how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
-            if how is not None:
-                out[path] = how
-    return out
-
-
-def _section_message(path: str, how: str) -> str:
-    section = runners.section_for(path)
-    what = section.what if section is not None else "its test runner section"
-    if how.startswith("unreadable: "):
-        return (
-            f"{path} is touched but the gate cannot tell whether its test runner "
-            f"configuration ({what}) changed: {how[len('unreadable: ') :]}"
-        )
-    return f"the test runner configuration of {path} ({what}) was {how}"
-
-
-def _runner_names(paths: list[str]) -> str:
-    """`conftest.py (pytest), babel.config.js (jest)`: each path with the runners that read it."""
-    shown = []
-    for path in paths:
-        readers = runners.runners_for(path)
-        shown.append(f"{path} ({', '.join(readers)})" if readers else path)
-    return ", ".join(shown)
-
-
-def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
-    """Why the modified test file `f` cannot be judged case by case (None: it can)."""
-    if not is_test_module(f.path):
+def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | None:
+    """Why the modified test file `f` cannot be judged case by case (None:
+    it can); `collects`: what the base's runner configuration collects."""
+    if not (is_test_module(f.path) or collects(f.path)):
         return (
             "not a test module by its runner's default names (a helper, data or snapshot "
             "of the tests, which existing tests may read whole)"
@@ -428,11 +416,22 @@ def _same_text(changes: ChangeSet, path: str) -> bool:
     return texts is not None and texts.base is not None and texts.base == texts.head
 
 
-def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int]:
+def _by_cases(
+    changes: ChangeSet, f: FileChange, allow: bool, collects: Is
+) -> tuple[str | None, int]:
     """The drift in the modified test file `f` judged case by case (None:
     none), and how many new tests it adds."""
-    why = _whole_file_why(changes, f)
+    why = _whole_file_why(changes, f, collects)
     texts = changes.texts.get(f.path)
+    if (
+        why is not None
+        and texts is not None
+        and texts.base is not None
+        and texts.head is not None
+        and MODE_SYMLINK not in (f.old_mode, f.new_mode)
+        and unread_edit(f.path, texts.base, texts.head)
+    ):
+        return None, 0  # release metadata or prose: no test reads it
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
         base = head = None
         try:
@@ -447,7 +446,7 @@ def _by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str
             if base is None or head is None:
                 why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
         if base is not None and head is not None:
-            drift = compare(base, head, allow_added=allow_added)
+            drift = compare(base, head, allow_added=allow)
             if drift.ok:
                 return None, len(drift.added)
             return f"{f.path}: {drift.summary()}", 0
@@ -532,7 +531,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
     # unions of remembered tests: each list's expression runs once per path
-    is_test = globs.matcher(patterns, GLOBS["paths"])
+    got = {p: t.base for p, t in changes.texts.items() if p in PYTEST_CONFIGS}
+    collects: Is = pytest_collects(got) or (lambda path: False)
+    is_test = globs.any_of(globs.matcher(patterns, GLOBS["paths"]), collects)
     is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
     loaders = _loaders(changes, is_test)
@@ -580,7 +581,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added = _by_cases(changes, f, allow_added)
+            problem, added = _by_cases(changes, f, allow_added, collects)
             new_tests += added
             if problem is None:
                 continue
@@ -598,7 +599,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             continue
         counts[what] = counts.get(what, 0) + 1
         offending.extend(hits)
-    sections = _section_changes(changes, is_test)
+    sections = section_changes(changes, is_test)
     offending.extend(sections)
     in_tests = globs.any_of(is_test, globs.matcher(DEFAULT_TESTS, GLOBS["paths"]))
     for path, why in _shadow.shadows(changes, in_tests):  # what tests import instead
@@ -619,9 +620,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
         parts.extend(cases)
     if config_changed:
-        shown = ", ".join(
-            f"{_runner_names([p])} {how}" for p, how in sorted(config_changed.items())
-        )
+        shown = ", ".join(f"{runner_names([p])} {how}" for p, how in sorted(config_changed.items()))
         parts.append(
             f"{plural(len(config_changed), 'test runner configuration file')} that exists at "
             f"base changed ({shown}), which can switch existing tests off"
@@ -629,7 +628,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if config_added:
         parts.append(
             f"{plural(len(config_added), 'test configuration file')} added "
-            f"({_runner_names(sorted(config_added))}), which can switch existing tests off"
+            f"({runner_names(sorted(config_added))}), which can switch existing tests off"
         )
     if submodules:
         parts.append(
@@ -637,7 +636,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
         )
     for path, how in sorted(sections.items()):
-        parts.append(_section_message(path, how))
+        parts.append(section_message(path, how))
     parts.extend(fresh)
     if "added" in counts:
         parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
