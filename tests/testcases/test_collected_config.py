@@ -301,3 +301,46 @@ def test_files_no_test_reads_are_not_judged_whole(
     changes = changes_from_example([{"path": path, "before": before, "after": after}])
     result = test_drift.check(rule, changes)
     assert result.passed is passes, result.message
+
+
+# --- snapshots and test helpers by name (DEFAULT_TESTS) ------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("pkg/github/__toolsnaps__/get_me.snap", True),
+        ("src/snapshots/app__render.snap", True),
+        ("PKG/__TOOLSNAPS__/X.SNAP", True),  # another letter case
+        ("tests/__snapshots__/test_x.ambr", True),
+        ("src/report.approved.txt", True),
+        ("cmd/render/out.golden", True),
+        ("src/agents/_test_utils.py", True),
+        ("internal/testutil/server.go", True),
+        ("pkg/testutils.go", True),
+        ("pkg/testhelpers/db.go", True),
+        ("lib/test_helpers/x.rb", True),
+        # twins that are no tests
+        ("src/snapshot.py", False),
+        ("src/approved.py", False),
+        ("src/agents/testing/model.py", False),  # a shipped public module
+        ("docs/ref/testing/model.md", False),
+        ("src/protest_utils.py", False),
+        ("pkg/utils_testing.go", False),
+    ],
+)
+def test_snapshots_and_helpers_by_name_are_test_paths(path: str, expected: bool) -> None:
+    from gate import globs
+
+    assert globs.matches(path, DEFAULT_TESTS, globs.FOLDED) is expected
+
+
+def test_an_edited_snapshot_outside_snapshots_folders_fails() -> None:
+    rule = Rule(
+        id="TESTS", kind="test_drift", params={"allow_added": True, "paths": list(DEFAULT_TESTS)}
+    )
+    path = "pkg/github/__toolsnaps__/get_me.snap"
+    changes = changes_from_example([{"path": path, "before": '{"a": 1}\n', "after": '{"a": 2}\n'}])
+    result = test_drift.check(rule, changes)
+    assert not result.passed
+    assert f"{path} judged as a whole file" in result.message
