@@ -17,6 +17,7 @@ from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
+from gate.drift.collected import PYTEST_CONFIGS
 from gate.drift.runners import CONFIG_FILES, SECTION_FILES
 from gate.errors import GateError
 from gate.github.client_types import PullFile
@@ -372,7 +373,8 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
 def test_api_mode_reads_the_config_texts() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
     found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
-    assert text_wants(rubric.rules).paths(found.files) == ("pyproject.toml",)
+    # the touched file, and the root's pytest configuration (what it collects)
+    assert text_wants(rubric.rules).paths(found.files) == tuple(sorted(PYTEST_CONFIGS))
     texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
     changes = changes_from_api(
         found,

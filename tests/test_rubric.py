@@ -645,8 +645,11 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert params["M1"] == {"token": "EXIT=0", "where": "anywhere"}
     assert rubric.rules[0].description == "one focused change"
     assert rubric.rules[1].description is None
-    # a test_drift rule reads runner section files only where a change writes them
-    assert text_wants(rubric.rules).files == ("clamp_kit.py",)
+    # a test_drift rule reads runner section files only where a change writes
+    # them, and always the root's pytest configuration (what it collects)
+    from gate.drift.collected import PYTEST_CONFIGS
+
+    assert text_wants(rubric.rules).files == tuple(sorted(("clamp_kit.py", *PYTEST_CONFIGS)))
     assert rubric.examples == ()
 
 

@@ -7,8 +7,15 @@ test in another letter case or Unicode normalization is a test."""
 
 from __future__ import annotations
 
+import configparser
+import fnmatch
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from gate import globs
 from gate.drift.language import JS
+from gate.drift.structured import Unreadable, json_object, toml
 
 # The files a test runner collects as test modules, by its default names
 # (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
@@ -68,3 +75,182 @@ def is_test_module(path: str) -> bool:
     if globs.matches(path, TEST_MODULES, mode):
         return True
     return globs.matches(path, JS_TEST_MODULES, mode) and not globs.matches(path, JS_SUPPORT, mode)
+
+
+# --- What the repository's own pytest configuration collects -------------
+#
+# pytest reads its configuration from the first of these files at the
+# rootdir that holds a pytest section (docs.pytest.org, "Configuration
+# file formats"; pytest.ini and .pytest.ini count even when empty), and
+# `python_files` there replaces the default `test_*.py *_test.py`.  The
+# rule reads the BASE side of the root's files (`test_drift.TEXT_FILES`):
+# a pull request that changes the configuration is runner drift already,
+# and it never decides which of its own files are tests.
+PYTEST_CONFIGS = (
+    "pytest.toml",
+    ".pytest.toml",
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+)
+# The names a `python_files` setting most often adds (Django's `tests.py`,
+# `e2e_ops_tests.py`): their texts are read wherever they are, to judge
+# them case by case.  A file the configuration collects under another name
+# outside the test globs is judged whole: its text is not read.
+CONFIGURED_NAMES = ("**/*tests.py",)
+_INI_SECTIONS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest"}
+
+
+@dataclass(frozen=True)
+class Collects:
+    """The Python test modules a base pytest configuration (`source`)
+    collects by its `python_files` patterns, under its `testpaths` (none:
+    anywhere).  Called with a path: whether pytest collects it."""
+
+    source: str
+    names: tuple[str, ...]
+    under: tuple[str, ...] = ()
+
+    def __call__(self, path: str) -> bool:
+        if not path.casefold().endswith(".py") or globs.matches(path, DATA_FOLDERS, globs.FOLDED):
+            return False
+        if self.under and not any(_below(path, top) for top in self.under):
+            return False
+        return any(_pytest_match(path, pattern) for pattern in self.names)
+
+
+def _below(path: str, top: str) -> bool:
+    top = top.strip().removeprefix("./").rstrip("/").casefold()
+    parts = path.casefold().split("/")
+    if top in ("", "."):
+        return True
+    depth = top.count("/") + 1
+    return len(parts) > depth and fnmatch.fnmatchcase("/".join(parts[:depth]), top)
+
+
+def _pytest_match(path: str, pattern: str) -> bool:
+    """pytest's `fnmatch_ex`: a pattern without a `/` matches the file's
+    name, one with it the path's end; letter case folded (more tests,
+    never fewer)."""
+    pattern = pattern.casefold()
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.rsplit("/", 1)[-1].casefold(), pattern)
+    return fnmatch.fnmatchcase("/" + path.casefold(), "*/" + pattern.lstrip("/"))
+
+
+def _words(value: object) -> tuple[str, ...]:
+    """An `args`/`linelist` ini value (TOML: a string or a list of strings) as words."""
+    if isinstance(value, str):
+        try:
+            return tuple(shlex.split(value))
+        except ValueError:
+            return tuple(value.split())
+    if isinstance(value, list):
+        return tuple(w for v in value if isinstance(v, str) for w in _words(v))
+    return ()
+
+
+def _pytest_table(name: str, text: str) -> dict[str, object] | None:
+    """The pytest settings of root file `name` (None: it holds no pytest
+    section, so pytest looks at the next file); raises `Unreadable`."""
+    if name.endswith(".toml"):
+        data = toml(text)
+        if name != "pyproject.toml":
+            table = data.get("pytest", {})
+            return table if isinstance(table, dict) else {}
+        tool = data.get("tool", {})
+        pytest = tool.get("pytest") if isinstance(tool, dict) else None
+        if not isinstance(pytest, dict):
+            return None
+        legacy = pytest.get("ini_options")
+        return {**pytest, **legacy} if isinstance(legacy, dict) else pytest
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        raise Unreadable(f"is not a valid INI file ({exc})") from None
+    section = _INI_SECTIONS.get(name, "tool:pytest")
+    if not parser.has_section(section):
+        return {} if name in (".pytest.ini", "pytest.ini") else None
+    return dict(parser.items(section))
+
+
+def pytest_collects(base_texts: Mapping[str, str | None]) -> Collects | None:
+    """What the base's root pytest configuration collects beyond the
+    default names (`Collects`), from the base texts of `PYTEST_CONFIGS`
+    (path -> text, None where absent); None when it sets no
+    `python_files`, or when the file pytest would use cannot be read
+    (pytest stops on such a file too): the default names then decide."""
+    for name in PYTEST_CONFIGS:
+        text = base_texts.get(name)
+        if text is None:
+            continue
+        try:
+            table = _pytest_table(name, text)
+        except Unreadable:
+            return None
+        if table is None:
+            continue
+        names = _words(table.get("python_files"))
+        if not names:
+            return None
+        return Collects(name, names, _words(table.get("testpaths")))
+    return None
+
+
+# --- Files at a test path that no test reads ------------------------------
+#
+# A release tool rewrites a test package's `package.json` metadata and its
+# `CHANGELOG.md`; prose beside the tests (`README*`, `CHANGELOG*`,
+# `LICENSE*`) is written for people.  Other Markdown stays whole: a doctest
+# file or a Markdown snapshot is what a test compares against, and so is
+# anything under a data folder.
+PACKAGE_METADATA = frozenset(
+    {
+        "version",
+        "name",
+        "description",
+        "private",
+        "repository",
+        "author",
+        "contributors",
+        "license",
+        "keywords",
+        "homepage",
+        "bugs",
+        "funding",
+    }
+)
+PROSE = ("**/README", "**/README.*", "**/CHANGELOG", "**/CHANGELOG.*", "**/LICENSE", "**/LICENSE.*")
+_PROSE_SUFFIXES = ("", ".md", ".markdown", ".rst", ".txt", ".adoc")
+_DATA_WORDS = frozenset(
+    {"testdata", "__snapshots__", "snapshots", "fixture", "fixtures", "data", "expected", "golden"}
+)
+
+
+def unread_edit(path: str, base: str, head: str) -> bool:
+    """Whether the edit of `path`, a file at a test path that is no test
+    module, from `base` to `head` changes nothing a test reads: a
+    `package.json` whose keys but `PACKAGE_METADATA` are equal (its
+    dependencies, scripts and runner keys decide how the tests run), or
+    prose named `README*`, `CHANGELOG*`, `LICENSE*` (`.md`, `.rst`, `.txt`,
+    `.adoc` or no suffix) outside a data folder (`fixtures/`, `testdata/`,
+    `__snapshots__/`, ...)."""
+    name = path.rsplit("/", 1)[-1]
+    if name == "package.json":
+        try:
+            sides = [json_object(text) for text in (base, head)]
+        except Unreadable:
+            return False
+        kept = [{k: v for k, v in side.items() if k not in PACKAGE_METADATA} for side in sides]
+        return kept[0] == kept[1]
+    stem, dot, ext = name.rpartition(".")
+    ext = f".{ext}".casefold() if dot and stem else ""
+    folders = {part.casefold() for part in path.split("/")[:-1]}
+    return (
+        globs.matches(path, PROSE, globs.FOLDED)
+        and ext in _PROSE_SUFFIXES
+        and not folders & _DATA_WORDS
+    )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from gate import globs
 from gate.changes import DELETED, MODE_SUBMODULE, MODE_SYMLINK, ChangeSet, FileChange
 from gate.drift import Unparsable, compare, reaching, runners, suffix, units_for
-from gate.drift.collected import DATA_FOLDERS, is_test_module
+from gate.drift.collected import DATA_FOLDERS, is_test_module, unread_edit
 from gate.drift.language import BY_SUFFIX
 
 
@@ -65,9 +65,13 @@ def runner_names(paths: list[str]) -> str:
     return ", ".join(shown)
 
 
-def _whole_file_why(changes: ChangeSet, f: FileChange) -> str | None:
-    """Why the modified test file `f` cannot be judged case by case (None: it can)."""
-    if not is_test_module(f.path):
+Is = Callable[[str], bool]
+
+
+def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | None:
+    """Why the modified test file `f` cannot be judged case by case (None:
+    it can); `collects`: what the base's runner configuration collects."""
+    if not (is_test_module(f.path) or collects(f.path)):
         return (
             "not a test module by its runner's default names (a helper, data or snapshot "
             "of the tests, which existing tests may read whole)"
@@ -92,11 +96,23 @@ def same_text(changes: ChangeSet, path: str) -> bool:
     return texts is not None and texts.base is not None and texts.base == texts.head
 
 
-def by_cases(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str | None, int, int]:
+def by_cases(
+    changes: ChangeSet, f: FileChange, allow_added: bool, collects: Is
+) -> tuple[str | None, int, int]:
     """The drift in the modified test file `f` judged case by case (None:
-    none), how many new tests it adds and how many of its tests gained cases."""
-    why = _whole_file_why(changes, f)
+    none), how many new tests it adds and how many of its tests gained
+    cases; `collects`: what the base's runner configuration collects."""
+    why = _whole_file_why(changes, f, collects)
     texts = changes.texts.get(f.path)
+    if (
+        why is not None
+        and texts is not None
+        and texts.base is not None
+        and texts.head is not None
+        and MODE_SYMLINK not in (f.old_mode, f.new_mode)
+        and unread_edit(f.path, texts.base, texts.head)
+    ):
+        return None, 0, 0  # release metadata or prose: no test reads it
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
         base = head = None
         try:

@@ -41,6 +41,22 @@ DEFAULT_TESTS = (
     "**/testdata/",  # Go test fixtures
     "**/*_spec.rb",
     ".rspec",
+    # expected values outside `__snapshots__/`: insta's and Go tool
+    # snapshots (`__toolsnaps__/*.snap`), syrupy's, ApprovalTests', golden files
+    "**/*.snap",
+    "**/*.ambr",
+    "**/*.approved.*",
+    "**/*.golden",
+    # test helpers by name outside the test folders (not `testing/`: a
+    # package's shipped public module, such as numpy.testing, is named so)
+    "**/_test*.py",
+    "**/testutil*.go",
+    "**/testhelper*.go",
+    "**/test_utils/",
+    "**/testutils/",
+    "**/testutil/",
+    "**/test_helpers/",
+    "**/testhelpers/",
 )
 
 

@@ -8,7 +8,23 @@ globs, which default to `tests/`, `test/`, `**/test_*.py`,
 (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
 Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
 `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
-`**/*_spec.rb` and `.rspec` (RSpec).
+`**/*_spec.rb` and `.rspec` (RSpec), the expected values of snapshot
+tests anywhere (`**/*.snap`: insta, Jest, Go tool snapshots such as
+`__toolsnaps__/`; `**/*.ambr`: syrupy; `**/*.approved.*`: ApprovalTests;
+`**/*.golden`), and test helpers by name (`**/_test*.py`,
+`**/testutil*.go`, `**/testhelper*.go`, `**/test_utils/`,
+`**/testutils/`, `**/testutil/`, `**/test_helpers/`, `**/testhelpers/`;
+not `testing/`, the name of shipped public modules such as
+`numpy.testing`).  Beyond
+`paths`, every Python file the base's own pytest configuration collects
+is a test file: the `python_files` patterns (under `testpaths`, when
+set) of the first of `pytest.toml`, `.pytest.toml`, `pytest.ini`,
+`.pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg` at the root that
+holds a pytest section, read at base (a change to it is runner drift,
+below; one that cannot be read leaves the default names, as pytest
+stops on it).  Out of reach: a configuration in a subfolder, Jest's
+`testMatch` and Vitest's `include` (their defaults already collect
+more than their usual settings name).
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -217,10 +233,19 @@ anything under `__tests__/`, `*_test.go`, `*_spec.rb`; and, for
 JavaScript and TypeScript, what node:test, AVA and Mocha collect: any
 such file under a `test/` or `tests/` folder, `test.js`, `test-*.js`,
 `*-test.js`, `*_test.js`, but not under a `helper(s)/` or `fixture(s)/`
-folder there, nor a file or folder whose name starts with `_`), outside
+folder there, nor a file or folder whose name starts with `_`), and what
+the base's pytest configuration collects (its text read when named
+`*tests.py`, as `e2e_ops_tests.py` is; judged whole otherwise), outside
 `testdata/` and `__snapshots__/`.  Another modified file at a test path (a
 helper module, a data fixture, a snapshot) is judged whole: existing tests
-may read every byte of it.
+may read every byte of it.  Except what no test reads: a `package.json`
+whose keys but its release metadata (`version`, `name`, `description`,
+`private`, `repository`, `author`, `contributors`, `license`,
+`keywords`, `homepage`, `bugs`, `funding`) are equal, and prose named
+`README*`, `CHANGELOG*` or `LICENSE*` (`.md`, `.rst`, `.txt`, `.adoc`,
+no suffix) outside a data folder (`fixtures/`, `data/`, `expected/`,
+`testdata/`, `__snapshots__/`...); other Markdown stays whole (a doctest
+file, a Markdown snapshot).
 
 Where the units cannot be compared, the whole file is the unit and a
 modified test file fails, and the message says why: no module reads its
@@ -298,6 +323,7 @@ from gate.changes import (
     ChangeSet,
 )
 from gate.drift import judging, runners
+from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, pytest_collects
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -324,7 +350,8 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.drift.runners` owns the list).
-TEXT_MATCHING = runners.SECTION_GLOBS
+TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
@@ -355,7 +382,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
     # unions of remembered tests: each list's expression runs once per path
-    is_test = globs.matcher(patterns, GLOBS["paths"])
+    got = {p: t.base for p, t in changes.texts.items() if p in PYTEST_CONFIGS}
+    collects: judging.Is = pytest_collects(got) or (lambda path: False)
+    is_test = globs.any_of(globs.matcher(patterns, GLOBS["paths"]), collects)
     is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
     loaders = judging.loaders(changes, is_test)
@@ -403,7 +432,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added, grown = judging.by_cases(changes, f, allow_added)
+            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
             new_tests, grew = new_tests + added, grew + grown
             if problem is None:
                 continue

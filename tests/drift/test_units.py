@@ -1,4 +1,4 @@
-"""gate/testcases: a Python test file as units, and what a head version did
+"""gate/drift: a Python test file as units, and what a head version did
 to a base version's units.  Generated test modules (hypothesis): appended
 cases always pass, any edit of an existing unit always fails naming it,
 collection-time code always fails; real pytest runs show that what the
