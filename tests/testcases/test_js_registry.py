@@ -170,12 +170,20 @@ def test_a_describes_own_lets_stay_in_a_new_mocha_file(runner: tuple[str, str]) 
 
 @pytest.mark.parametrize(
     "other",
-    ["import { x } from './new.test';", "const m = require('../test/new.test.ts');", None],
+    [
+        "import { x } from './new.test';",
+        "const m = require('../test/new.test.ts');",
+        "export * from './new.test.js';",
+        None,
+        "import { x } from '../src/new';",  # the module under test, not the test
+        "import { x } from './new.js';",
+    ],
 )
 def test_a_new_vitest_file_another_file_loads_shares_its_registry(other: str | None) -> None:
     text = f"{REGISTRY[0][0]}\nvi.mock('../src/x');\nit('a', () => {{}});\n"
     found = units(text, ".ts")
+    loads = other is not None and ".test" in other
     assert reaching("test/new.test.ts", found, [] if other is None else [other]) == (
-        () if other is None else found[-2:-1]
+        found[-2:-1] if loads else ()
     )
     assert reaching("test/new.test.ts", found, None), "other files unknown: shared"

@@ -201,9 +201,10 @@ def isolated(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()
 
 def _specifier(path: str) -> re.Pattern[str]:
     """A relative module specifier that may name `path`: its file name with
-    or without suffixes, or its folder's for an `index` file."""
+    or without its last suffix (`./x.test` and `./x.test.js` name
+    `x.test.ts`; `./x` does not), or its folder's for an `index` file."""
     folder, _, name = path.rpartition("/")
-    stems = {name.split(".")[0], name}
+    stems = {name.rpartition(".")[0] or name, name}
     if name.split(".")[0] == "index" and folder:
         stems.add(folder.rpartition("/")[2])
     spelled = "|".join(re.escape(s) for s in sorted(stems))
