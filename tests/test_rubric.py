@@ -638,7 +638,7 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert params["L1"] == {"limit": 0, "count": "changed", "exclude": ()}
     assert params["L2"] == {"limit": 10, "count": "added", "exclude": ("*.lock",)}
     assert params["P1"] == {"prefix": "secrets/"}
-    assert params["P2"] == {"paths": ("*.pem", "/infra/")}
+    assert params["P2"] == {"paths": ("*.pem", "/infra/"), "exclude": ()}
     assert params["T1"] == {"allow_added": True, "paths": ("t/", "**/check_*.py")}
     assert params["T2"] == {"allow_added": False, "paths": ("tests/",)}
     assert params["S1"] == {"file": "clamp_kit.py", "symbols": ("clamp", "_noisy_helper")}

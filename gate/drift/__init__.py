@@ -96,13 +96,22 @@ class Unit:
     same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
     # A hook its runner runs around the tests of one group only (a JS
     # `beforeEach` inside a `describe`), not around every test of the file
-    # or, as Mocha does with a file's top-level hooks, of the whole run.
+    # or, as Mocha does with a file's top-level hooks, of the whole run; or
+    # a test whose body shares state with the file's own tests alone; in
+    # either case writing nothing outside the file.
     grouped: bool = False
     # Where a language can tell that a changed test only gained new cases
     # (a row of a table the test loops over, a subtest, an assertion): its
     # code as tokens that mean what the code means, with the spans a head
     # version may insert (`Tokens`, `grown`); None: it cannot.
     tokens: Callable[[], Tokens] | None = field(default=None, compare=False, repr=False)
+    # A COLLECTION unit that writes nothing outside its file (JS: no store
+    # through the global object, `process`, an imported binding or an alias
+    # of one; see `gate.drift.js.escapes.Escapes`): it changes what
+    # other files' tests see only where the runner loads every file into
+    # one module registry (Mocha), not where each file has its own (Jest,
+    # Vitest).
+    local: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,7 +216,10 @@ def reaching(
     change's other files, loads; None: they are not all known), or where
     its `apart(path, tree)` says no test of the base runs beside it (Go: a
     package that had no test file at base; `tree` the base tree's layout,
-    None when the source could not list it)."""
+    None when the source could not list it).  Where its `own_registry(path,
+    units, others)` says the runner gives the file a module registry of its
+    own (JavaScript: Jest, Vitest), a unit that writes nothing outside the
+    file (`Unit.local`) reaches nothing either."""
     language = BY_SUFFIX.get(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if language is not None:
@@ -217,6 +229,10 @@ def reaching(
         if reader.apart is not None and tree is not None and reader.apart(path, tree):
             return ()
         narrow = reader.reaches
+        registry = reader.own_registry
+        if narrow is not None and registry is not None and registry(path, units, others):
+            local: Callable[[Unit], bool] = narrow
+            narrow = lambda u: not u.local and local(u)  # noqa: E731
     return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))
 
 

@@ -25,9 +25,13 @@ class Reader:
     runs where no other file's tests do (`others`: the texts of the
     change's other files that may load it, None when unknown).
     `apart(path, tree)`: whether no test of the base runs beside the new
-    file (`tree`: the base tree's layout)."""
+    file (`tree`: the base tree's layout).
+    `own_registry(path, units, others)`: whether the runner gives the new
+    file a module registry of its own (Jest, Vitest), so that a unit that
+    writes nothing outside the file (`Unit.local`) reaches nothing."""
 
     units: Callable[[str, str], tuple[Unit, ...]]
     reaches: Callable[[Unit], bool] | None = None
     isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     apart: Callable[[str, BaseTree], bool] | None = None
+    own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None

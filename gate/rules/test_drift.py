@@ -73,66 +73,63 @@ modules where those are installed.  It fails when:
 * a new unit runs at collection or changes what other tests see: a
   module-level call of anything but a well-known pure callable (a value
   computed by a call, a call in a default argument or a class body
-  included), `pytestmark`, an assignment into
-  another module or through an attribute or item (`mod.attr = x`,
-  `sys.path.insert(...)`, `os.environ[...] = x`),
-  `if`/`try`/`with`/loops at module level (not an `if TYPE_CHECKING:`
-  holding only imports, with no `else`: it never runs; in JavaScript and
-  TypeScript not a loop over a literal table that defines tests, `for
-  (const n of [1, 2]) { test(...) }` or `ROWS.forEach(...)` with `ROWS`
-  a literal the file declares once, which is opened as a describe is:
-  its tests are cases, a changed table a changed unit), a star or
-  `__future__` import, an autouse fixture, a `pytest_*` hook, `setup_module`, a
-  decorator that is not a fixture's, a mark's or a plain standard
-  wrapper (imported from pytest, unittest, functools, hypothesis and the
-  like: a `given` imported from elsewhere may run anything) or one whose
-  arguments call anything but well-known pure callables (`Path(...)`,
-  `pytest.param`, hypothesis strategies, `MagicMock()`; a name bound once
-  to a pytest mark, `requires_bash = pytest.mark.skipif(...)`, is a mark).
-  A new test or fixture whose marks' arguments and defaults call only
-  callables the file imports (`click.Option(...)`, `TextPart(...)`) that
-  a base test's or fixture's marks or defaults already call is judged as
-  if they did not (a parametrize list building the project's objects as
-  the existing ones do); a write (`REG.append`), `os`, `sys`, `mock`,
-  `pytest`, a method of what such a call returned, a callable the file
-  defines, or a call the base makes only at module level keeps it
-  collection-time code; so for a new JavaScript or TypeScript test whose
-  own arguments call only what the file imports and a base test's
-  arguments already call (AVA's `test('x', withServer(), ...)`; not
-  Node's own modules, a runner's, a mocking library's, a writing method
-  such as `REG.push`, nor a method of a call's result); in either
-  language such a call may hand its callee a function of the file's own
-  only where a base test hands it the same one.  A module-level value or class attribute
-  computed by such pure calls (`ROOT = Path(__file__).parent`,
-  `field(default_factory=list)`) runs
-  nothing; one computed by any other call does; and any
-  unit, a new test included, whose code declares `global`, assigns into
-  a name that is not its own (its parameters, a method's `self` and its
-  locals are its own), calls `setattr`, `exec` or `os.chdir`,
-  changes `sys.modules`, `sys.path`, `os.environ` or touches `builtins`
-  (reading them, or `patch.dict(os.environ, ...)` in a `with`, is fine), or
-  starts a mock patcher without a `with` (pytest's `monkeypatch` is
-  undone after each test and is fine). Where the line is drawn: a method
-  call that mutates a shared object (`CONFIG.update(...)`) is not seen,
-  since any call may mutate and counting every call would count every
-  test;
-* a new unit binds a name that a base unit binds (a second `def
-  test_a` replaces the first in the module, and the old test never runs)
-  (but a new `import a.c` beside a base `import a` or `import a.b`,
-  which binds `a` to the same module) or that any base unit may read
-  from the module (a new fixture
-  `tmp_path`, an import or a helper `clamp` would change what existing
-  tests get): a name its code reads through the module's namespace (a
-  builtin such as `len` included; not a name a test binds itself, as a
-  `import json` inside its body), a parameter (a fixture it requests), a
-  string that reads as names or a type expression (`usefixtures("db")`,
-  `"Foo | None"`), an annotation; prose in strings and docstrings names
-  nothing, unless the file reaches its globals by computed names
-  (`globals()`, `sys.modules`, `eval`); in JavaScript and TypeScript, the
-  identifiers of a module's code (a file with `import`/`export`, a
-  `require('x')`, an `.mjs .cjs .mts .cts` suffix), and every word of
-  any other file's, or of one that calls `eval` or names the global
-  object;
+  included), `pytestmark`, an assignment into another module or through an
+  attribute or item (`mod.attr = x`, `sys.path.insert(...)`,
+  `os.environ[...] = x`), `if`/`try`/`with`/loops at module level (not an
+  `if TYPE_CHECKING:` holding only imports, with no `else`: it never runs;
+  in JavaScript and TypeScript not a loop over a literal table that
+  defines tests, `for (const n of [1, 2]) { test(...) }` or
+  `ROWS.forEach(...)` with `ROWS` a literal the file declares once, which
+  is opened as a describe is: its tests are cases, a changed table a
+  changed unit), a star or `__future__` import, an autouse fixture, a
+  `pytest_*` hook, `setup_module`, a decorator that is not a fixture's, a
+  mark's or a plain standard wrapper (imported from pytest, unittest,
+  functools, hypothesis and the like: a `given` imported from elsewhere
+  may run anything) or one whose arguments call anything but well-known
+  pure callables (`Path(...)`, `pytest.param`, hypothesis strategies,
+  `MagicMock()`; a name bound once to a pytest mark, `requires_bash =
+  pytest.mark.skipif(...)`, is a mark). A new test or fixture whose marks'
+  arguments and defaults call only callables the file imports
+  (`click.Option(...)`, `TextPart(...)`) that a base test's or fixture's
+  marks or defaults already call is judged as if they did not (a
+  parametrize list building the project's objects as the existing ones
+  do); a write (`REG.append`), `os`, `sys`, `mock`, `pytest`, a method of
+  what such a call returned, a callable the file defines, or a call the
+  base makes only at module level keeps it collection-time code; so for a
+  new JavaScript or TypeScript test whose own arguments call only what the
+  file imports and a base test's arguments already call (AVA's `test('x',
+  withServer(), ...)`; not Node's own modules, a runner's, a mocking
+  library's, a writing method such as `REG.push`, nor a method of a call's
+  result); in either language such a call may hand its callee a function
+  of the file's own only where a base test hands it the same one. A
+  module-level value or class attribute computed by such pure calls (`ROOT
+  = Path(__file__).parent`, `field(default_factory=list)`) runs nothing;
+  one computed by any other call does; and any unit, a new test included,
+  whose code declares `global`, assigns into a name that is not its own
+  (its parameters, a method's `self` and its locals are its own), calls
+  `setattr`, `exec` or `os.chdir`, changes `sys.modules`, `sys.path`,
+  `os.environ` or touches `builtins` (reading them, or
+  `patch.dict(os.environ, ...)` in a `with`, is fine), or starts a mock
+  patcher without a `with` (pytest's `monkeypatch` is undone after each
+  test and is fine). Where the line is drawn: a method call that mutates a
+  shared object (`CONFIG.update(...)`) is not seen, since any call may
+  mutate and counting every call would count every test;
+* a new unit binds a name that a base unit binds (a second `def test_a`
+  replaces the first in the module, and the old test never runs) (but a
+  new `import a.c` beside a base `import a` or `import a.b`, which binds
+  `a` to the same module) or that any base unit may read from the module
+  (a new fixture `tmp_path`, an import or a helper `clamp` would change
+  what existing tests get): a name its code reads through the module's
+  namespace (a builtin such as `len` included; not a name a test binds
+  itself, as a `import json` inside its body), a parameter (a fixture it
+  requests), a string that reads as names or a type expression
+  (`usefixtures("db")`, `"Foo | None"`), an annotation; prose in strings
+  and docstrings names nothing, unless the file reaches its globals by
+  computed names (`globals()`, `sys.modules`, `eval`); in JavaScript and
+  TypeScript, the identifiers of a module's code (a file with
+  `import`/`export`, a `require('x')`, an `.mjs .cjs .mts .cts` suffix),
+  and every word of any other file's, or of one that calls `eval` or names
+  the global object;
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that
@@ -145,9 +142,9 @@ The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
 **A new test file is judged for collection-time code too.**  A new test
-file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new
-path included; a test module by its runner's names, or a helper module
-at a test path, whose module code runs when a test imports it, outside
+file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new path
+included; a test module by its runner's names, or a helper module at a
+test path, whose module code runs when a test imports it, outside
 `testdata/` and `__snapshots__/`) is split into units as a modified one
 is, against an empty base: its test cases, helpers and fixtures are
 welcome while `allow_added` is true, and any unit that changes what the
@@ -156,27 +153,30 @@ tests of other files see (`gate.drift.reaching`: a module-level
 its effect outside any function, a `pytest_*` hook, `pytest_plugins`, a
 new test whose body shares state; in JavaScript/TypeScript and Go every
 collection-time unit but a directive such as `'use strict'`: a top-level
-`jest.mock`, a hook at the file's top level, Go's `init` or `TestMain`,
-which runs for the whole package, but not a hook inside a describe, which
-runs around that describe's new tests alone, nor a Go directive that acts
-on its own file, such as a build constraint; none in a file that imports
-AVA and calls it, since AVA runs each test file in a worker of its own
-and its module throws under any other runner, nor in a Go file whose
-folder had no `_test.go` file at base, since `go test` builds one test
-binary per folder and that package's tests are all new)
-is drift, named with its line and code
-(`tests/test_zz.py (new): statement at line 2` and the line's code):
-pytest imports the new file before the tests collected after it, which
-then see the patched module.  A new Python module's collection-time code
-that acts on its own tests only (a `from __future__` import,
-`pytestmark`, an autouse fixture, a class body or a value that makes a
-call) is welcome: its tests are new, and nothing else sees it.  A new test
-module that has a parser but cannot be read (a syntax error, a symlink,
-a text too large or not available from the source, the API mode past its
-cap) is drift: it could hold anything.  A new file that no module reads
-(`spec/x_spec.rb`, a data file), or under a data folder, is welcome as a
-new file; so is a new test file in a rubric example given by line counts
-only (it says nothing about content).
+call or hook, Go's `init` or `TestMain` (run for the whole package), not a
+describe's hook (it runs around its new tests alone), a test or such a hook
+filling a `let` of the file, or a Go directive on its own file (a build
+constraint); in a file importing `vitest` or `@jest/globals` (or reading
+Jest's `jest`) that no file of the change imports, to which Jest and Vitest
+(`isolate: true`, its default) give a module registry of its own, only
+writes out of the file (through the global object, `process`, a built-in's
+prototype, an import, an implicit global or an alias; `Object.assign` and
+kin, `vi.stubGlobal`/`stubEnv` or a spy on those, `eval`, a load-time `fs`
+or `child_process` call, a helper doing so); none in a file that imports
+AVA and calls it (each file in a worker of its own), nor in a Go file whose
+folder had no `_test.go` file at base (its package's tests are all new))
+is drift, named with its line and code (`tests/test_zz.py (new):
+statement at line 2` and the line's code): pytest imports the new file
+before the tests collected after it, which then see the patched module.
+A new Python module's collection-time code that acts on its own tests
+only (a `from __future__` import, `pytestmark`, an autouse fixture, a
+class body or a value that makes a call) is welcome: its tests are new,
+and nothing else sees it.  A new test module that has a parser but cannot
+be read (a syntax error, a symlink, a text too large or not available from
+the source, the API mode past its cap) is drift: it could hold anything.
+A new file that no module reads (`spec/x_spec.rb`, a data file), or under
+a data folder, is welcome as a new file; so is a new test file in a rubric
+example given by line counts only (it says nothing about content).
 
 **A file the change places in a test folder that Python imports instead
 of what a test means is drift** (`gate.drift.python.shadow`), even with

@@ -156,10 +156,13 @@ def reaches(unit: Unit) -> bool:
     what the tests of other files see.  Mocha loads every test file into
     one process, so any code the file runs when it loads can, and a hook
     at its top level runs around every test of the run; but a hook inside
-    a describe (`Unit.grouped`) runs around that describe's tests alone,
-    which are new, as a new test's body does, and a statement that is a
+    a describe (`Unit.grouped`) that writes nothing outside the file runs
+    around that describe's tests alone, which are new, as a new test's
+    body that fills the file's own `let`s does, and a statement that is a
     string literal alone is a directive such as `'use strict'`, which sets
-    how this file's own code runs."""
+    how this file's own code runs.  (Where the runner gives each file its
+    own module registry, `own_registry`, `gate.drift.reaching` drops
+    every unit that writes nothing outside the file too.)"""
     return not unit.grouped and _DIRECTIVE.match(unit.code) is None
 
 
@@ -199,15 +202,42 @@ def isolated(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()
 
 def _specifier(path: str) -> re.Pattern[str]:
     """A relative module specifier that may name `path`: its file name with
-    or without suffixes, or its folder's for an `index` file."""
+    or without its last suffix (`./x.test` and `./x.test.js` name
+    `x.test.ts`; `./x` does not), or its folder's for an `index` file."""
     folder, _, name = path.rpartition("/")
-    stems = {name.split(".")[0], name}
+    stems = {name.rpartition(".")[0] or name, name}
     if name.split(".")[0] == "index" and folder:
         stems.add(folder.rpartition("/")[2])
     spelled = "|".join(re.escape(s) for s in sorted(stems))
     return re.compile(rf"""['"`][^'"`\n]*/(?:{spelled})(?:\.[\w.]*)?(?:/[^'"`\n]*)?['"`]""")
 
 
+# How a unit's code spells a value import of Jest's or Vitest's globals.
+_REGISTRY_RUNNER = re.compile(r"""\Aimport (?!type )[^'"]* from '(?:vitest|@jest/globals)'\Z""")
+
+
+def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
+    """Whether a NEW file runs under a runner that gives each test file a
+    module registry of its own (Jest: a registry and a global context per
+    test file; Vitest: `isolate`, true by default, runs each file in an
+    isolated environment), so what its load-time code does to the modules
+    it imports (`vi.mock`, a module-level value computed by a call, a hook
+    at its top level) stays in the file: it imports from `vitest` or
+    `@jest/globals`, or reads Jest's global `jest` without binding it; and
+    no other file of the change names it in a relative module specifier
+    (`others` None: not every such file's text is known)."""
+    if others is None:
+        return False
+    imports = any(_REGISTRY_RUNNER.match(u.code) for u in units)
+    jest = any("jest" in (u.uses or ()) for u in units) and not any(
+        "jest" in u.binds for u in units
+    )
+    if not (imports or jest):
+        return False
+    loads = _specifier(path)
+    return not any(loads.search(text) for text in others)
+
+
 # What the engine reads JavaScript and TypeScript test files with
 # (`gate.drift.language.JS`).
-READER = Reader(units=units, reaches=reaches, isolated=isolated)
+READER = Reader(units=units, reaches=reaches, isolated=isolated, own_registry=own_registry)

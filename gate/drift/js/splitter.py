@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named
+from gate.drift.js.escapes import Escapes
 from gate.drift.js.frameworks import (
     DESCRIBES,
     FILE_HOOKS,
@@ -50,6 +51,7 @@ class Splitter:
         self.untrusted = shadowed  # runner names this file binds itself
         self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
         self.writes = Writes(source, names)  # what a test's run changes for the others
+        self.escapes = Escapes(self.writes)  # what writes outside the file
         self.from_runner: set[str] = set()  # keys of imports from a runner module
         # local names of runner functions: `import { test as base } from 'vitest'`,
         # `const test = base.extend({...})` (Vitest's fixtures)
@@ -119,10 +121,17 @@ class Splitter:
         code: str | None = None,
         calls: tuple[str, ...] | None = None,
         grouped: bool = False,
+        local: bool | None = None,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
-        COLLECTION unit so, which is a CASE but for them (`Unit.calls`)."""
+        COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
+        `local`: whether a COLLECTION unit writes nothing outside the file
+        (`Unit.local`; None: asked of its code, `Escapes.within`)."""
         unique, shown = self._keys.unit(key, name)
+        if role != COLLECTION:
+            local = False
+        elif local is None:
+            local = not self.escapes.within(node)
         self.found.append(
             Unit(
                 key=unique,
@@ -135,6 +144,7 @@ class Splitter:
                 calls=calls,
                 quiet=CASE if calls else "",
                 grouped=grouped,
+                local=local,
             )
         )
 
@@ -151,7 +161,7 @@ class Splitter:
                 found = PRAGMA.search(self.text(node)) if node.type == "comment" else None
                 if found is not None:
                     label = _joined(path, found.group())
-                    self.add(node, f"pragma {label}", label, COLLECTION)
+                    self.add(node, f"pragma {label}", label, COLLECTION, local=False)
                 continue
             if node.is_named and node.type not in ("empty_statement",):
                 self.statement(node, path, depth)
@@ -315,13 +325,14 @@ class Splitter:
         """Whether a hook runs around a group of this file's tests alone
         (`Unit.grouped`): inside a describe, or at the top level of a file
         whose runner makes each file a suite (`FILE_SUITES`, the hook
-        imported from it by name); and stores nothing outside itself, which
-        the tests of other files would see after it (`Writes.shares`)."""
+        imported from it by name); and writes nothing outside the file
+        (`Escapes.within`: it may fill the file's own `let`s), which the
+        tests of other files would see after it."""
         if self.describes == 0:
             callee = expr.child_by_field_name("function") if expr is not None else None
             if callee is None or self.text(callee) not in self.file_hooks:
                 return False
-        return not self.writes.shares(node)
+        return not self.escapes.within(node)
 
     def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
         title = self.title(call)
@@ -331,7 +342,17 @@ class Splitter:
         shares = self.writes.shares(node)  # changes what the file's other tests see
         role = COLLECTION if focused or runs or shares else CASE
         calls = self.made_calls(call) if runs and not (focused or shares) else None
-        self.add(node, f"{TESTS[call.root]} {label}", label, role, calls=calls or None)
+        # a test that only shares: its body runs among the file's tests alone
+        grouped = shares and not (focused or runs) and not self.escapes.within(node)
+        self.add(
+            node,
+            f"{TESTS[call.root]} {label}",
+            label,
+            role,
+            calls=calls or None,
+            grouped=grouped,
+            local=False if focused else None,
+        )
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
         title = self.title(call)
@@ -356,7 +377,10 @@ class Splitter:
         frame = self.source.span(node.start_byte, body.start_byte + 1) + self.source.span(
             body.end_byte - 1, node.end_byte
         )
-        self.add(node, key, label, COLLECTION if focused or runs else SUPPORT, code=frame)
+        role = COLLECTION if focused or runs else SUPPORT
+        parts = [*self.loaded(call, callback), callback.child_by_field_name("parameters")]
+        local = not focused and not any(self.escapes.within(p) for p in parts if p is not None)
+        self.add(node, key, label, role, code=frame, local=local)
         self.describes += 1
         try:
             self.statements(body.children, inner, depth + 1)

@@ -64,7 +64,7 @@ SCAN = """
 """
 # The platform's calls that write into their first argument, and those that
 # write the process's state whatever their arguments.
-_ARGUMENT_WRITERS = frozenset(
+ARGUMENT_WRITERS = frozenset(
     {
         "Object.assign",
         "Object.defineProperty",
@@ -78,12 +78,12 @@ _ARGUMENT_WRITERS = frozenset(
 )
 _PROCESS_WRITERS = frozenset({"process.chdir"})
 _WRAPPERS = TYPE_WRAPPERS | {"parenthesized_expression", "type_assertion"}
-_CHAINS = frozenset({"member_expression", "subscript_expression"})
+CHAINS = frozenset({"member_expression", "subscript_expression"})
 # Values made where they stand: a store into one reaches nothing else.
-_FRESH = frozenset(
+FRESH = frozenset(
     {"object", "array", "new_expression", "arrow_function", "function_expression", "class"}
 )
-_PATTERNS = frozenset({"object_pattern", "array_pattern"})
+PATTERNS = frozenset({"object_pattern", "array_pattern"})
 # Where `this` is an object the code made: a class's method or static block.
 _THIS_OWNERS = frozenset({"method_definition", "class_static_block"})
 # Functions with a `this` of their own (an arrow function takes its caller's).
@@ -94,7 +94,7 @@ _THIS_GIVERS = _THIS_OWNERS | {
     "generator_function",
     "generator_function_declaration",
 }
-_FUNCTION_KINDS = _THIS_GIVERS | {"arrow_function"}
+FUNCTION_KINDS = _THIS_GIVERS | {"arrow_function"}
 
 
 class Writes:
@@ -188,30 +188,33 @@ class Writes:
         if spelled in _PROCESS_WRITERS:
             return True
         first = named(arguments)[:1]
-        return spelled in _ARGUMENT_WRITERS and bool(first) and self._outside(first[0], scope)
+        if spelled not in ARGUMENT_WRITERS or not first:
+            return False
+        # `Object.assign(Readable.from([...]), {...})`: a fresh object (`fresh`)
+        return self._outside(first[0], scope) and not fresh(self.source, self.names, first[0])
 
     def _outside(self, target: Node, scope: range) -> bool:
         """Whether storing through `target` may reach what lies outside `scope`."""
         while target.type in _WRAPPERS and named(target):
             target = named(target)[0]
         kind = target.type
-        if kind in _FRESH:
+        if kind in FRESH:
             return False
         if kind in ("identifier", "shorthand_property_identifier_pattern"):
             name = self.source.text(target)
             return not self._own(name, target.start_byte, scope) and not self._slot(name)
-        if kind in _CHAINS:
+        if kind in CHAINS:
             root = target
-            while root.type in _CHAINS or (root.type in _WRAPPERS and named(root)):
-                inner = root.child_by_field_name("object") if root.type in _CHAINS else None
+            while root.type in CHAINS or (root.type in _WRAPPERS and named(root)):
+                inner = root.child_by_field_name("object") if root.type in CHAINS else None
                 root = inner if inner is not None else named(root)[0]
             if root.type == "identifier":
                 return not self._own(self.source.text(root), root.start_byte, scope)
             if root.type == "this":
                 return not _own_this(root, scope)
-            return root.type not in _FRESH
-        if kind in _PATTERNS:
-            return any(self._outside(leaf, scope) for leaf in _pattern_targets(target))
+            return root.type not in FRESH
+        if kind in PATTERNS:
+            return any(self._outside(leaf, scope) for leaf in pattern_targets(target))
         return True
 
     def _own(self, name: str, at: int, scope: range) -> bool:
@@ -300,7 +303,7 @@ class Writes:
         )
 
 
-def _pattern_targets(pattern: Node) -> list[Node]:
+def pattern_targets(pattern: Node) -> list[Node]:
     """What a destructuring assignment stores into (`[a.b, c] = ...`,
     `({ x: a.b, c } = ...)`), defaults and rests included."""
     found: list[Node] = []
@@ -342,7 +345,7 @@ def _in_hook_or_top(source: ParsedText, node: Node) -> bool:
     up = node.parent
     in_function = False
     while up is not None:
-        if up.type in _FUNCTION_KINDS:
+        if up.type in FUNCTION_KINDS:
             in_function = True
         elif up.type == "call_expression" and in_function:
             callee = up.child_by_field_name("function")
@@ -380,3 +383,62 @@ def _call_of(name: Node, *, member: bool) -> Node | None:
     ):
         return None
     return call
+
+
+# The global object and `process` under their names: a store through one,
+# or handing one to any code, reaches every file that shares the process.
+SHARED_GLOBALS = frozenset({"globalThis", "global", "window", "self", "process", "Function"})
+VALUE_WRAPPERS = _WRAPPERS | {"await_expression"}
+_LITERAL_VALUES = frozenset(
+    {"string", "number", "template_string", "true", "false", "null", "undefined", "regex"}
+)
+
+
+def fresh(source: ParsedText, names: Names, value: Node) -> bool:
+    """Whether evaluating `value` gives an object made there: a
+    literal, `new`, a function or class, or a call that hands it
+    neither the global object nor `process` (`Object.assign`'s first
+    argument, `Readable.from([...])`)."""
+    while value.type in VALUE_WRAPPERS and named(value):
+        value = named(value)[0]
+    if value.type in FRESH or value.type in _LITERAL_VALUES:
+        return True
+    if value.type != "call_expression":
+        return False
+    function = value.child_by_field_name("function")
+    if function is None or function.type not in ("identifier", *CHAINS):
+        return False  # `(() => globalThis)()`
+    spelled = "".join(source.text(function).split())
+    if spelled in ("Object", "Reflect.get", "Object.getPrototypeOf", "require"):
+        return False
+    arguments = value.child_by_field_name("arguments")
+    if arguments is None or _hands_module(source, names, value):
+        return False
+    return not any(source.text(n) in SHARED_GLOBALS for n in _identifiers(arguments))
+
+
+def _hands_module(source: ParsedText, names: Names, call: Node) -> bool:
+    """Whether a call hands the global object, `process` or an imported
+    binding itself (not a member read of one) as an argument."""
+    arguments = call.child_by_field_name("arguments")
+    for arg in named(arguments) if arguments is not None else []:
+        while arg.type in VALUE_WRAPPERS and named(arg):
+            arg = named(arg)[0]
+        if arg.type == "identifier":
+            name = source.text(arg)
+            if name in SHARED_GLOBALS or names.import_of(name) is not None:
+                return True
+        if arg.type in CHAINS and source.text(arg).replace(" ", "") == "process.env":
+            return True
+    return False
+
+
+def _identifiers(node: Node) -> list[Node]:
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            found.append(current)
+        stack.extend(current.named_children)
+    return found

@@ -158,10 +158,11 @@ def test_other_calls_at_load_stay_drift(extra: str, added: str) -> None:
 def test_a_new_file_calling_at_load_still_reaches_other_tests() -> None:
     """A new file has no base to compare with: its calls at load stay
     collection-time code (Mocha loads every file into one process; an AVA
-    file's stay in its worker: test_js_isolated.py)."""
+    file's stay in its worker: test_js_isolated.py; a Vitest file's in its
+    own module registry: test_js_registry.py)."""
     from gate.drift import reaching
 
-    head = _file(RUNNERS[2], "import { withServer } from './h.js';", IMPORTS_AGAIN)
+    head = _file(RUNNERS[1], "import { withServer } from './h.js';", IMPORTS_AGAIN)
     assert [u.name for u in reaching("test/new.ts", units(head, ".ts"))] == ["b"]
 
 

@@ -57,7 +57,6 @@ def test_load_time_code_of_a_new_ava_file_reaches_nothing(
 NOT_ISOLATED = [
     # no AVA: Mocha, Vitest, node:test or no import at all
     "import { it } from 'mocha';\nsetup();\nit('x', () => {});",
-    "import { test } from 'vitest';\nsetup();\ntest('x', () => {});",
     "import test from 'node:test';\nsetup();\ntest('x', () => {});",
     "setup();\nit('x', () => {});",
     # AVA's types only, which load nothing, or a value import no code reads
@@ -153,12 +152,13 @@ FILE_SUITE_IMPORTS = [
     ('import { {hook}, expect, it as test } from "@jest/globals";', "{hook}"),
     ("import { {hook}, test } from 'bun:test';", "{hook}"),
     ("import { test, expect } from '@playwright/test';", "test.{hook}"),
+    # Vitest's global hook (a type import binds no value): each file its own registry
+    ("import { type {hook}, test } from 'vitest';", "{hook}"),
 ]
 OTHER_IMPORTS = [
     "import { {hook}, test } from 'node:test';",  # node:test's root hooks may span files
     "import { {hook} } from 'mocha';",
     "import type { {hook} } from 'vitest';",  # a type import binds no value
-    "import { type {hook}, test } from 'vitest';",
     "",  # a global: Mocha's root hook, or Jest's; which runner is unknown
 ]
 FILE_HOOKS = ["beforeEach", "beforeAll", "afterEach", "afterAll"]

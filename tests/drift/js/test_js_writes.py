@@ -248,3 +248,48 @@ def test_a_using_declaration_binds_in_its_own_block_alone(suffix: str, word: str
     assert [u.role for u in units(inside, suffix)] == [CASE]
     outside = inside.replace(f"  {word} res = open();\n", f"  {{ {word} res = open(); }}\n")
     assert [u.role for u in units(outside, suffix)] == [COLLECTION]
+
+
+FRESH_TARGETS = [
+    "Readable.from([init.body])",
+    "new Map()",
+    "{}",
+    "[]",
+    "make({ a: 1 })",
+    "await build(init)",
+    "(make() as Req)",
+]
+SHARED_TARGETS = [
+    "globalThis",
+    "process.env",
+    "helper",
+    "helper.inner",
+    "Object(globalThis)",
+    "wrap(helper)",
+    "wrap(globalThis)",
+    "(() => globalThis)()",
+    "Reflect.get(globalThis, 'x')",
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "fresh"),
+    [(t, True) for t in FRESH_TARGETS] + [(t, False) for t in SHARED_TARGETS],
+)
+@pytest.mark.parametrize(
+    "how", ["Object.assign({t}, {{ m: 1 }})", "Object.defineProperty({t}, 'm', {{ value: 1 }})"]
+)
+def test_a_writer_into_a_fresh_object_shares_nothing(target: str, fresh: bool, how: str) -> None:
+    """`Object.assign(<call, new or literal>, ...)` writes into an object
+    made there; the global object, `process.env`, an import, or a call
+    handed one of them, is shared."""
+    call = how.format(t=target)
+    text = (
+        "import { it } from 'vitest';\nimport { Readable } from 'node:stream';\n"
+        "import { helper } from './helper';\n"
+        f"function req(init) {{ return {call}; }}\n"
+        "it('a', async () => { req({}); });\n"
+        f"it('b', async () => {{ const init = {{}}; {call}; }});\n"
+    )
+    roles = {u.name: u.role for u in units(text, ".ts")}
+    assert roles["a"] == roles["b"] == (CASE if fresh else COLLECTION), roles
