@@ -103,7 +103,12 @@ import textwrap
 import tokenize
 
 from gate.testcases import SUPPORT, Unit, Unparsable
-from gate.testcases.python.calls import file_names, import_origins, imported_names
+from gate.testcases.python.calls import (
+    file_names,
+    import_origins,
+    imported_names,
+    known_callees,
+)
 from gate.testcases.python.decorators import mark_aliases, trusted_names
 from gate.testcases.python.scopes import introspects
 from gate.testcases.python.shared import shares_state, sharing_defs
@@ -152,7 +157,8 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.imported = imported_names(tree.body, walked)
     split.local = file_names(tree.body, walked)
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
-    split.sharing = sharing_defs(tree.body, walked)
+    split.known = known_callees(split.origins)
+    split.sharing = sharing_defs(tree.body, walked, split.known)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)

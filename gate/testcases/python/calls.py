@@ -206,6 +206,35 @@ def import_origins(body: list[ast.stmt], walked: Walked | None = None) -> dict[s
     return out
 
 
+_MOCKS = ("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock")
+_MOCK_MODULES = ("unittest.mock", "mock")
+_CASTS = ("typing.cast", "typing_extensions.cast")
+
+
+def known_callees(origins: Mapping[str, str]) -> dict[str, str]:
+    """Callee spellings (`dotted`) whose effect `shares_state` knows, by what
+    they are imported as (`import_origins`): "cast" for `typing.cast` and
+    `typing_extensions.cast` (`cast`, `typing.cast`, `t.cast`), which return
+    their last argument; "mock" for mock constructors (`Mock`, `mock.Mock`,
+    `unittest.mock.MagicMock`, `create_autospec`), whose every object has a
+    class of its own; "type" for the builtin `type` the module never
+    rebinds."""
+    out: dict[str, str] = {}
+    for name, origin in origins.items():
+        if origin in _CASTS:
+            out[name] = "cast"
+        elif origin in ("typing", "typing_extensions"):
+            out[f"{name}.cast"] = "cast"
+        elif origin in (f"{m}.{c}" for m in _MOCK_MODULES for c in (*_MOCKS, "create_autospec")):
+            out[name] = "mock"
+        elif origin in _MOCK_MODULES or origin == "unittest":
+            prefix = f"{name}.mock" if origin == "unittest" else name
+            out.update({f"{prefix}.{c}": "mock" for c in (*_MOCKS, "create_autospec")})
+        elif origin == "builtins.type":
+            out[name] = "type"
+    return out
+
+
 def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
     """Whether `call` only computes a value, by what its callee is imported
     as (`_PURE_CALLS`, `_PURE_BUILTINS`), or is a method (not one of

@@ -143,14 +143,15 @@ class Splitter:
         self.local: frozenset[str] = frozenset()  # `file_names` of the module
         self.walked = Walked()  # each statement's nodes, walked once
         self.star = False  # the module has a star import somewhere
-        self.sharing: frozenset[int] = frozenset()  # `sharing_defs` of the module
+        self.known: dict[str, str] = {}  # `known_callees` of the module
+        self.sharing: dict[int, tuple[str, ...]] = {}  # `sharing_defs` of the module
 
     def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
         """`shares_state`, or for a def of the module (a function, a class, a
         method) `sharing_defs`: it also counts calling a helper that does."""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return id(node) in self.sharing
-        return shares_state(node, nodes)
+        return shares_state(node, nodes, self.known)
 
     def harmless(self, deco: ast.expr) -> bool:
         return is_harmless(deco, self.trusted, self.origins, self.aliases)
