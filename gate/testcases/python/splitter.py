@@ -153,6 +153,11 @@ class Splitter:
             return id(node) in self.sharing
         return shares_state(node, nodes, self.known)
 
+    def reached(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
+        """None when the def shares no state (`sharing_defs`), () when its own
+        code does, else the sharing defs of the file it refers to."""
+        return self.sharing.get(id(node))
+
     def harmless(self, deco: ast.expr) -> bool:
         return is_harmless(deco, self.trusted, self.origins, self.aliases)
 
@@ -364,12 +369,14 @@ class Splitter:
                 fixture = is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
                 but_for, calls = "", None
-                if self.shares(member, nodes):
+                reach = self.reached(member)
+                if reach == ():
                     role = COLLECTION
                 elif not all(self.harmless(d) for d in member.decorator_list) or self.calls(member):
                     calls = self.made_calls(member)
                     role, but_for = COLLECTION, (role if calls else "")
                     calls = calls or None
+                role, but_for, calls = _reaching(role, but_for, calls, reach)
                 unit = self.unit(
                     member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
                 )
@@ -431,9 +438,35 @@ def _function_role(
 ) -> tuple[str, str, tuple[str, ...] | None]:
     """The role of a module-level function, and where it is COLLECTION only
     for other modules' callables its defaults and marks call
-    (`Splitter.made_calls`), the role it has but for them and those callees."""
-    if split.shares(node, nodes):
+    (`Splitter.made_calls`) or for the file's state-sharing defs it refers
+    to (`_reaching`), the role it has but for them and those callees."""
+    reach = split.reached(node)
+    if reach == ():
         return COLLECTION, "", None
+    return _reaching(*_own_role(node, split), reach)
+
+
+def _reaching(
+    role: str, but_for: str, calls: tuple[str, ...] | None, reach: tuple[str, ...] | None
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """A def's (role, but_for, calls) once it refers to the file's
+    state-sharing defs `reach` (`sharing_defs`; None: it refers to none):
+    COLLECTION, with those defs among its `calls` as `~name`, so that a new
+    test reaching shared state only through helpers a base unit already
+    calls the same way is judged by the role it has but for them
+    (`compare`); COLLECTION for another reason stays so."""
+    if reach is None:
+        return role, but_for, calls
+    if role == COLLECTION and not but_for:
+        return COLLECTION, "", None
+    refs = {f"~{name}" for name in reach}
+    return COLLECTION, but_for or role, tuple(sorted(refs | set(calls or ())))
+
+
+def _own_role(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, split: Splitter
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """`_function_role` but for the state-sharing defs the function refers to."""
     fixture, autouse = is_fixture(node, split.trusted)
     calls = split.calls(node)
     if fixture:
