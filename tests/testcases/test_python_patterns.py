@@ -7,7 +7,6 @@ whitespace inside docstrings."""
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,7 +36,7 @@ MADE = [
 ]
 NOT_PLAIN = [
     "class _Direct(BaseException):\n    def __init__(self, *a):\n        kit.LIMIT = 9\n",
-    "class _Direct(BaseException):\n    def __str__(self):\n        kit.LIMIT = 9\n        return ''\n",
+    "class _Direct(BaseException):\n    def __str__(self):\n        return kit.setup()\n",
     "class _Direct(BaseException):\n    go = lambda self: setattr(kit, 'LIMIT', 9)\n",
     "class _Direct(BaseException):\n    x = kit.setup()\n",
     "class _Direct(kit.Error):\n    pass\n",

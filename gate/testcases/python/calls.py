@@ -260,8 +260,10 @@ def plain_classes(
                 isinstance(b, ast.Name)
                 and (
                     b.id in found
-                    or origins.get(b.id) in ("builtins.object", f"builtins.{b.id}")
-                    and (b.id == "object" or b.id in _EXCEPTIONS)
+                    or (
+                        origins.get(b.id) == f"builtins.{b.id}"
+                        and (b.id == "object" or b.id in _EXCEPTIONS)
+                    )
                 )
                 for b in node.bases
             ):
