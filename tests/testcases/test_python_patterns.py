@@ -7,6 +7,7 @@ whitespace inside docstrings."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -71,3 +72,200 @@ def test_a_method_called_on_a_made_plain_object_is_no_pure_call() -> None:
     base = HEAD + "class _Direct(BaseException):\n    pass\n" + TEST
     head = base + "\n\nVALUE = _Direct().with_traceback(kit.setup())\n"
     assert "runs at collection" in compare(units(base), units(head)).summary()
+
+
+# -- import guards (P-TRY-IMPORT, fc2be56c tests/voice/test_pipeline.py)
+
+GUARDS = [
+    "except ImportError:\n    pass\n",
+    "except ModuleNotFoundError:\n    pass\n",
+    "except (ImportError, ModuleNotFoundError):\n    pass\n",
+    "except ImportError:\n    pass\nexcept ModuleNotFoundError:\n    pass\n",
+]
+SKIP_GUARDS = [
+    "except ImportError:\n    pytest.skip('needs voice', allow_module_level=True)\n",
+    "except ImportError:\n    pytest.skip(reason='x', allow_module_level=True)\n",
+]
+GUARDED = "try:\n    from agents.voice import (\n        A,\n        B,\n    )\n{more}{guard}"
+
+
+def _guarded(guard: str, more: str = "") -> str:
+    return HEAD + GUARDED.format(guard=guard, more=more) + TEST
+
+
+@given(
+    guard=st.sampled_from(GUARDS),
+    more=st.sampled_from(
+        [
+            "    from agents.voice.testing import ScriptedTTSModel\n",
+            "    import agents.voice.extra as extra\n",
+            "    from .helpers import extract_events\n",
+        ]
+    ),
+)
+def test_an_import_added_inside_a_pass_guard_is_a_new_import(guard: str, more: str) -> None:
+    base = _guarded(guard)
+    head = _guarded(guard, more) + "\n\ndef test_new():\n    assert True\n"
+    found = compare(units(base), units(head))
+    assert found.ok and found.added == ("test_new",), found.summary()
+
+
+@given(guard=st.sampled_from(GUARDS + SKIP_GUARDS))
+def test_a_rewrapped_guard_changes_no_unit(guard: str) -> None:
+    base = _guarded(guard)
+    head = base.replace("(\n        A,\n        B,\n    )", "A, B  # noqa")
+    assert compare(units(base), units(head)).ok
+
+
+@pytest.mark.parametrize(
+    ("base_guard", "head", "found"),
+    [
+        # a new import under a skip guard can skip every test of the module
+        (
+            SKIP_GUARDS[0],
+            _guarded(SKIP_GUARDS[0], "    import missing_mod\n"),
+            "runs at collection",
+        ),
+        # the handler turned from pass into a skip
+        (GUARDS[0], _guarded(SKIP_GUARDS[0]), "removed"),
+        # an import moved out of the guard, or into it
+        (
+            GUARDS[0],
+            _guarded(GUARDS[0])
+            .replace("try:\n", "from agents.voice import B\ntry:\n")
+            .replace("        B,\n", ""),
+            "removed",
+        ),
+        (
+            None,
+            HEAD + "try:\n    import clamp_kit as kit\nexcept ImportError:\n    pass\n" + TEST,
+            "removed",
+        ),
+        # a new guard around the file's import
+        (
+            None,
+            HEAD + "try:\n    import clamp_kit\nexcept ImportError:\n    pass\n" + TEST,
+            "removed",
+        ),
+    ],
+)
+def test_what_a_guard_hides_is_still_a_change(
+    base_guard: str | None, head: str, found: str
+) -> None:
+    base = _guarded(base_guard) if base_guard is not None else HEAD + TEST
+    if base_guard is None:
+        base = HEAD.replace("import clamp_kit as kit\n", "import clamp_kit\n") + TEST
+    summary = compare(units(base), units(head)).summary()
+    assert found in summary, summary
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "except Exception:\n    pass\n",  # catches what a failing import of the project raises
+        "except ImportError:\n    kit.FALLBACK = True\n",
+        "except ImportError:\n    B = None\n",
+        "except ImportError as exc:\n    pass\n",
+        "except ImportError:\n    pytest.skip('x')\n",  # not allowed at module level
+        "except ImportError:\n    pass\nelse:\n    kit.setup()\n",
+        "except ImportError:\n    pass\nfinally:\n    kit.setup()\n",
+    ],
+)
+def test_a_try_that_is_no_import_guard_stays_one_collection_unit(guard: str) -> None:
+    base = _guarded(guard)
+    head = _guarded(guard, "    from agents.voice.testing import ScriptedTTSModel\n")
+    assert "runs at collection" in compare(units(base), units(head)).summary()
+
+
+def test_a_guard_catching_a_rebound_import_error_is_no_guard() -> None:
+    base = "ImportError = Exception\n" + _guarded(GUARDS[0])
+    head = "ImportError = Exception\n" + _guarded(
+        GUARDS[0], "    from agents.voice.testing import ScriptedTTSModel\n"
+    )
+    assert "runs at collection" in compare(units(base), units(head)).summary()
+
+
+# -- `if __name__ == "__main__":` (P-MAIN-GUARD, 92de6cf5)
+
+MAINS = [
+    'if __name__ == "__main__":\n    unittest.main()\n',
+    "if '__main__' == __name__:\n    sys.exit(pytest.main([__file__]))\n",
+    'if __name__ == "__main__":\n    import sys\n\n    sys.path.insert(0, ".")\n'
+    "    unittest.main()\n",
+]
+
+
+@given(main=st.sampled_from(MAINS))
+def test_a_main_guard_never_runs_under_the_runner(main: str) -> None:
+    base = "import sys\nimport unittest\n\nimport pytest\n" + TEST
+    found = compare(units(base), units(base + "\n\n" + main))
+    assert found.ok, found.summary()
+
+
+@pytest.mark.parametrize(
+    ("base_tail", "head_tail"),
+    [
+        # a main guard that changed is a changed (removed) unit
+        (MAINS[0], MAINS[0].replace("unittest.main()", "unittest.main(exit=False)")),
+        # a guard with an `else`, which runs under the runner
+        ("", 'if __name__ == "__main__":\n    pass\nelse:\n    kit.setup()\n'),
+        # `__name__` rebound by the file
+        ("", '__name__ = "__main__"\nif __name__ == "__main__":\n    kit.setup()\n'),
+        ("", 'if __name__ != "__main__":\n    kit.setup()\n'),
+        ("", 'if __name__ == "__main__" or kit.setup():\n    pass\n'),
+    ],
+)
+def test_what_a_main_guard_shape_hides_is_still_a_change(base_tail: str, head_tail: str) -> None:
+    base = HEAD + TEST + "\n\n" + base_tail
+    head = HEAD + TEST + "\n\n" + head_tail
+    assert not compare(units(base), units(head)).ok
+
+
+# -- new module-level values computed as the base's are (F-PATTERN-VALUE)
+
+VALUE_BASES = [
+    "from fixtures import load_fixture\n\nA = load_fixture('a.json')\n",
+    "from fixtures import load_fixture\n\nA: dict = load_fixture('a.json', strict=True)\n",
+    "import yarl\n\nURL = yarl.URL.build(host='a')\n",
+    "from fixtures import load_fixture, Root\n\nA = load_fixture(Root('a'))\n",
+]
+VALUE_HEADS = [
+    "B = load_fixture('b.json')\n",
+    "B: dict = load_fixture('b.json', strict=False)\n",
+    "OTHER = yarl.URL.build(host='b', port=2)\n",
+    "B = load_fixture(Root('b'))\n",
+]
+
+
+@given(pair=st.sampled_from(list(zip(VALUE_BASES, VALUE_HEADS, strict=True))))
+def test_a_new_value_computed_as_the_bases_values_are_is_support(pair: tuple[str, str]) -> None:
+    base_top, value = pair
+    base = base_top + TEST
+    head = base_top + value + TEST + "\n\ndef test_new():\n    assert True\n"
+    found = compare(units(base), units(head))
+    assert found.ok and found.added == ("test_new",), found.summary()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "A = load_fixture('c.json')\n",  # rebinds a base name
+        "B = load_fixture(kit.setup())\n",  # its argument calls something new
+        "B = load_fixture('b.json').install()\n",  # a method of what it made
+        "B = kit.setup()\n",  # a callable the base calls only inside tests
+        "B = REG.append(1)\n",  # a write into shared state
+        "B = _local_setup()\n",  # the file's own function, which writes globals
+        "B = load_fixture(lambda: kit.setup())\n",
+        "B = load_fixture(_local_setup)\n",  # hands the file's own function
+        "B = os.getcwd() or load_fixture('x')\n",
+        "USED = load_fixture('b.json')\n",  # a name the existing test reads
+    ],
+)
+def test_a_new_value_computed_otherwise_is_collection_time_code(value: str) -> None:
+    top = (
+        "import os\n\nimport clamp_kit as kit\nfrom fixtures import REG, load_fixture\n\n"
+        "A = load_fixture('a.json')\n\n\ndef _local_setup():\n    global STATE\n    STATE = 1\n"
+    )
+    base = top + "\n\ndef test_old(USED=None):\n    kit.setup()\n    assert A\n"
+    head = top + value + base[len(top) :]
+    assert not compare(units(base), units(head)).ok, value

@@ -23,6 +23,8 @@ from gate.testcases.python.scopes import uses_of
 from gate.testcases.python.shared import shares_state
 from gate.testcases.python.tree import Walked, chain_root, dotted, target_names
 
+# What an import guard (`Splitter.import_guard`) may catch.
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # Module-level functions pytest or unittest call around a module's tests.
 MODULE_AROUND = frozenset(
     {
@@ -258,9 +260,12 @@ class Splitter:
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not _special_import(node):
             self.imports(node)
             return
+        if isinstance(node, ast.Try) and self.import_guard(node):
+            return
         binds = _bound(node)
         text = self.code(_first_line(node), node.end_lineno or node.lineno)
         role = COLLECTION
+        quiet, calls = "", None
         if isinstance(node, ast.Import):
             role = SUPPORT
         elif isinstance(node, ast.ImportFrom):
@@ -271,12 +276,18 @@ class Splitter:
             plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
             plain = plain and not any(n.startswith("collect_ignore") for n in binds)
             role = SUPPORT if plain and not self.calls(node) else COLLECTION
+            if plain and role == COLLECTION and node.value is not None:
+                calls = self.value_calls(node.value)
+                quiet = SUPPORT if calls else ""
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
         elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
             role = SUPPORT  # never runs; were it to, it would only import
-        if role == SUPPORT and self.shares(node, nodes):
-            role = COLLECTION
+        elif isinstance(node, ast.If) and self.main_guard(node):
+            role = SUPPORT  # never runs under a runner, whatever it holds
+            nodes = []
+        if (role == SUPPORT or quiet) and self.shares(node, nodes):
+            role, quiet, calls = COLLECTION, "", None
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
         if binds:
             key = f"{what} {', '.join(binds)}"
@@ -291,12 +302,130 @@ class Splitter:
             code=text,
             binds=binds,
             line=_first_line(node),
-            uses=uses_of(node, nodes, every_string=self.every_string),
+            uses=uses_of(node, nodes or None, every_string=self.every_string),
             same=_syntax(node),
+            calls=calls,
+            quiet=quiet,
         )
         self.add(unit, "")
 
-    def imports(self, node: ast.Import | ast.ImportFrom) -> None:
+    def value_calls(self, value: ast.expr) -> tuple[str, ...] | None:
+        """For a module-level value computed by calls, the callees of its
+        impure calls as `=callee` (`named_callees`: callables the file
+        imports, no writing method, no `os`/`sys`/mock/pytest, the file's
+        own names handed as `&name`), so that a new value computed the way
+        a base value is (`A = load_fixture("a.json")` beside the base's
+        `B = load_fixture("b.json")`) is judged as the base's are
+        (`compare`); None when a callee is anything else or a method of
+        what such a call made."""
+        every = [c for c in impure_calls(value) if isinstance(c, ast.Call)]
+        impure = [c for c in every if not pure_call(c, self.origins)]
+        made = {id(c) for c in impure}
+        if any(
+            isinstance(c.func, ast.Attribute)
+            and isinstance(root := chain_root(c.func.value), ast.Call)
+            and id(root) in made
+            for c in every
+        ):
+            return None
+        callees = named_callees(impure, self.origins, self.imported, self.local)
+        return tuple(f"={c}" for c in callees) if callees else None
+
+    def main_guard(self, node: ast.If) -> bool:
+        """Whether `node` is `if __name__ == "__main__":` with no `else`, in
+        a file that never binds `__name__` (no star import): a runner
+        imports a test module under its own name, so the block never runs
+        (its text is still a unit, compared as any other)."""
+        test = node.test
+        if node.orelse or self.star or "__name__" in self.local | self.imported:
+            return False
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return False
+        if not isinstance(test.ops[0], ast.Eq):
+            return False
+        sides = [test.left, test.comparators[0]]
+        named = [isinstance(x, ast.Name) and x.id == "__name__" for x in sides]
+        main = [isinstance(x, ast.Constant) and x.value == "__main__" for x in sides]
+        return (named[0] and main[1]) or (named[1] and main[0])
+
+    def import_guard(self, node: ast.Try) -> bool:
+        """Split `node` when it is a module-level guard around imports: a
+        `try:` holding only plain imports, with no `else` or `finally`, and
+        handlers that catch only `ImportError`/`ModuleNotFoundError` (the
+        builtins) and `pass` or `pytest.skip(..., allow_module_level=True)`.
+        Each import is a unit of its own, its key naming the guard (moving
+        an import in or out of it is a removed and a new unit), and the
+        handlers one COLLECTION unit (a new guard can hide a failing
+        import).  Under a skip, an import is COLLECTION too: a new import
+        that fails skips the module's every test.  False when it is none."""
+        if node.orelse or node.finalbody or not node.body:
+            return False
+        if not all(
+            isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s)
+            for s in node.body
+        ):
+            return False
+        kinds = {self.handler_kind(h) for h in node.handlers}
+        if not kinds or None in kinds:
+            return False
+        skips = "skip" in kinds
+        first = node.handlers[0]
+        last = node.handlers[-1]
+        code = self.code(first.lineno, last.end_lineno or last.lineno)
+        under = " ".join(code.split())
+        for statement in node.body:
+            assert isinstance(statement, (ast.Import, ast.ImportFrom))
+            self.imports(statement, under=under, role=COLLECTION if skips else SUPPORT)
+        handlers = node.handlers
+        self.add(
+            Unit(
+                key=f"guard {under}",
+                name=f"import guard at line {node.lineno}",
+                role=COLLECTION,
+                code=code,
+                line=first.lineno,
+                uses=tuple(sorted({n for h in handlers for n in uses_of(h)})),
+                same=lambda: repr([ast.dump(h) for h in handlers]),
+            ),
+            "",
+        )
+        return True
+
+    def handler_kind(self, handler: ast.ExceptHandler) -> str | None:
+        """ "pass" or "skip" for a handler `import_guard` accepts, else None."""
+        caught = handler.type
+        kinds = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        for kind in kinds:
+            if not isinstance(kind, ast.Name) or kind.id not in _IMPORT_ERRORS:
+                return None
+            if self.origins.get(kind.id) != f"builtins.{kind.id}":
+                return None
+        if handler.name is not None or len(handler.body) != 1:
+            return None
+        only = handler.body[0]
+        if isinstance(only, ast.Pass):
+            return "pass"
+        call = only.value if isinstance(only, ast.Expr) else None
+        if not isinstance(call, ast.Call):
+            return None
+        root, _, rest = dotted(call.func).partition(".")
+        origin = self.origins.get(root, "")
+        if (f"{origin}.{rest}" if rest else origin) != "pytest.skip":
+            return None
+        allowed = [
+            k
+            for k in call.keywords
+            if k.arg == "allow_module_level"
+            and isinstance(k.value, ast.Constant)
+            and k.value.value is True
+        ]
+        if not allowed or any(self.calls(a) for a in (*call.args, *call.keywords)):
+            return None
+        return "skip"
+
+    def imports(
+        self, node: ast.Import | ast.ImportFrom, under: str = "", role: str = SUPPORT
+    ) -> None:
         """One SUPPORT unit per imported name, its code the import spelled
         canonically (`from pkg.mod import name as alias`): adding a name to an
         existing `from x import a` line, or rewrapping the line, leaves the
@@ -310,11 +439,12 @@ class Splitter:
             if alias.asname is not None:
                 spelled += f" as {alias.asname}"
             bound = alias.asname or alias.name.split(".")[0]
+            key = f"{spelled} (under {under})" if under else spelled
             self.add(
                 Unit(
-                    key=spelled,
+                    key=key,
                     name=spelled,
-                    role=SUPPORT,
+                    role=role,
                     code=spelled,
                     binds=(bound,),
                     line=getattr(alias, "lineno", node.lineno),
