@@ -269,3 +269,42 @@ def test_a_new_value_computed_otherwise_is_collection_time_code(value: str) -> N
     base = top + "\n\ndef test_old(USED=None):\n    kit.setup()\n    assert A\n"
     head = top + value + base[len(top) :]
     assert not compare(units(base), units(head)).ok, value
+
+
+# -- whitespace inside a docstring
+
+DOCSTRINGS = [
+    ('    """Doc.  \n    """\n', '    """Doc.\n    """\n'),
+    ('    """Doc\n\n    more.\n    """\n', '    """Doc\n\n        more.\n    """\n'),
+    ('    """Doc more."""\n', '    """Doc\n    more."""\n'),
+    ("    '''A\ttab.'''\n", "    '''A tab.'''\n"),
+]
+
+
+@given(pair=st.sampled_from(DOCSTRINGS), method=st.booleans())
+def test_whitespace_inside_a_docstring_changes_no_test(pair: tuple[str, str], method: bool) -> None:
+    def text(doc: str) -> str:
+        if method:
+            doc = "".join("    " + line if line.strip() else line for line in doc.splitlines(True))
+            return HEAD + "class TestA:\n    def test_a(self):\n" + doc + "        assert 1\n"
+        return HEAD + "def test_a():\n" + doc + "    assert 1\n"
+
+    before, after = pair
+    assert compare(units(text(before)), units(text(after))).ok
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('    """Doc."""\n', '    """Other doc."""\n'),  # its words
+        ('    """\n    >>> 1 + 1\n    2\n    """\n', '    """\n    >>> 1 + 1\n    2 \n    """\n'),
+        ('    x = "a  b"\n', '    x = "a b"\n'),  # a string that is a value
+        ('    assert s == """a\n  b"""\n', '    assert s == """a\n b"""\n'),
+    ],
+)
+def test_a_docstrings_words_a_doctest_and_a_value_string_are_still_compared(
+    before: str, after: str
+) -> None:
+    base = HEAD + "def test_a(s=''):\n" + before + "    assert 1\n"
+    head = HEAD + "def test_a(s=''):\n" + after + "    assert 1\n"
+    assert compare(units(base), units(head)).changed == ("test_a",)

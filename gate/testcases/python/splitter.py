@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
+from copy import deepcopy as copy_tree
 from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
@@ -542,12 +543,38 @@ class Splitter:
 
 def _syntax(node: ast.AST) -> Callable[[], str]:
     """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
-    dumped without positions.  A comment, a blank line, a line break,
-    parentheses or another quote leave it as it was; the NFKC spelling of a
-    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, a default, a
-    decorator, an indent that moves a statement into another block, or any
-    other edit of the tree does not."""
-    return lambda: ast.dump(node)
+    dumped without positions (`_dump`).  A comment, a blank line, a line
+    break, parentheses or another quote leave it as it was; the NFKC spelling of a
+    name too (Python reads `ｔｅｓｔ` as `test`); a docstring's words, a
+    default, a decorator, an indent that moves a statement into another
+    block, or any other edit of the tree does not."""
+    return lambda: _dump(node)
+
+
+def _dump(node: ast.AST) -> str:
+    """`ast.dump(node)`, but for the whitespace of a string that stands as a
+    statement of its own (a docstring): runs of spaces, tabs and line breaks
+    there count as one space, unless it holds `>>>` (a doctest, whose
+    expected output is compared as written).  Pytest and unittest read a
+    docstring only to show it."""
+    if not any(_prose(sub) for sub in ast.walk(node)):
+        return ast.dump(node)
+    copy = copy_tree(node)
+    for sub in ast.walk(copy):
+        if _prose(sub):
+            assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
+            sub.value.value = " ".join(sub.value.value.split())
+    return ast.dump(copy)
+
+
+def _prose(node: ast.AST) -> bool:
+    """A string statement (a docstring) that holds no doctest."""
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and ">>>" not in node.value.value
+    )
 
 
 def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:
