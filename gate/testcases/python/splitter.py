@@ -563,7 +563,7 @@ def _dump(node: ast.AST) -> str:
     for sub in ast.walk(copy):
         if _prose(sub):
             assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
-            sub.value.value = " ".join(sub.value.value.split())
+            sub.value.value = " ".join(str(sub.value.value).split())
     return ast.dump(copy)
 
 
