@@ -134,7 +134,7 @@ def test_a_rewrapped_guard_changes_no_unit(guard: str) -> None:
             _guarded(GUARDS[0])
             .replace("try:\n", "from agents.voice import B\ntry:\n")
             .replace("        B,\n", ""),
-            "removed",
+            "replaces B",
         ),
         (
             None,
@@ -308,3 +308,58 @@ def test_a_docstrings_words_a_doctest_and_a_value_string_are_still_compared(
     base = HEAD + "def test_a(s=''):\n" + before + "    assert 1\n"
     head = HEAD + "def test_a(s=''):\n" + after + "    assert 1\n"
     assert compare(units(base), units(head)).changed == ("test_a",)
+
+
+# -- an unused import removed
+
+REMOVABLE = [
+    ("import os\nimport json\n", "import json\n"),  # standard library
+    ("from typing import Any, cast\n", "from typing import cast\n"),
+    ("import json\nfrom os import path, sep\n", "import json\nfrom os import path\n"),
+    ("import json\nimport xml.etree.ElementTree as ET\n", "import json\n"),
+    # a class or constant whose module the file still imports
+    ("from agents import Agent, Runner, json\n", "from agents import Runner, json\n"),
+    ("from agents import MAX_TURNS, json\n", "from agents import json\n"),
+    (
+        "import json\nfrom agents import Agent\nimport agents.tools\n",
+        "import json\nimport agents.tools\n",
+    ),
+]
+
+
+@given(pair=st.sampled_from(REMOVABLE))
+def test_removing_an_import_no_unit_reads_that_runs_nothing_less_is_no_change(
+    pair: tuple[str, str],
+) -> None:
+    before, after = pair
+    body = "\n\ndef test_a():\n    assert json\n"
+    found = compare(units(before + body), units(after + body))
+    assert found.ok, found.summary()
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # maybe imported for what importing it does: a plugin, fixtures
+        ("import tests.plugin  # noqa: F401\nimport json\n", "import json\n"),
+        ("from tests import plugin\nimport json\n", "import json\n"),
+        ("import pytest_asyncio\nimport json\n", "import json\n"),
+        ("from tests.fixtures import db, json\n", "from tests.fixtures import json\n"),
+        # the module is no longer imported at all
+        ("from agents import Agent\nimport json\n", "import json\n"),
+        # a name some unit still reads
+        ("import os\nimport json\n", "import json\nUSE = os\n"),
+        ("from os import sep\nimport json\n", "import json\n\n\ndef test_b(sep):\n    pass\n"),
+        # pytest_plugins is a value, not an import
+        ("pytest_plugins = ['tests.plugin']\nimport json\n", "import json\n"),
+    ],
+)
+def test_removing_an_import_that_may_matter_is_still_a_change(before: str, after: str) -> None:
+    body = "\n\ndef test_a():\n    assert json\n"
+    assert compare(units(before + body), units(after + body)).removed, after
+
+
+def test_a_removed_import_a_removed_test_read_is_still_reported_with_it() -> None:
+    base = "import os\n\n\ndef test_a():\n    assert os.sep\n"
+    head = "\n\ndef test_b():\n    assert True\n"
+    assert set(compare(units(base), units(head)).removed) == {"import os", "test_a"}

@@ -8,8 +8,8 @@ and unittest collect (`collected_classes`)."""
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Mapping
-from copy import deepcopy as copy_tree
 from dataclasses import replace
 
 from gate.testcases import CASE, COLLECTION, SUPPORT, Unit
@@ -22,7 +22,7 @@ from gate.testcases.python.calls import (
 from gate.testcases.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.testcases.python.scopes import uses_of
 from gate.testcases.python.shared import shares_state
-from gate.testcases.python.tree import Walked, chain_root, dotted, target_names
+from gate.testcases.python.tree import Walked, chain_root, dotted, dump, target_names
 
 # What an import guard (`Splitter.import_guard`) may catch.
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -123,6 +123,21 @@ def _type_checking_imports(node: ast.If, origins: Mapping[str, str], star: bool)
     return all(
         isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s) for s in node.body
     )
+
+
+def _drop(module: str, name: str) -> str:
+    """`Unit.drop` of an import of `name` from `module` ("" for `import
+    module`): "*" for a standard-library module, whose import does nothing
+    a test relies on; for `from module import Name`, a name with a capital
+    (a class or constant: PEP 8 names modules in lower case, and importing
+    a submodule runs its code), `module`, which must stay imported; else ""
+    (`import tests.plugin`, `from tests import plugin`: maybe imported for
+    what importing it does)."""
+    if module.split(".")[0] in sys.stdlib_module_names:
+        return "*"
+    if name and any(c.isupper() for c in name):
+        return module
+    return ""
 
 
 def _first_line(node: ast.stmt) -> int:
@@ -433,9 +448,13 @@ class Splitter:
         units of the names already there as they were, while importing a name
         from elsewhere, or under another alias, changes its unit."""
         source = ""
+        module = ""
         if isinstance(node, ast.ImportFrom):
-            source = f"from {'.' * node.level}{node.module or ''} "
+            module = f"{'.' * node.level}{node.module or ''}"
+            source = f"from {module} "
         for alias in node.names:
+            loads = module or alias.name
+            drop = _drop(loads, alias.name if module else "")
             spelled = f"{source}import {alias.name}"
             if alias.asname is not None:
                 spelled += f" as {alias.asname}"
@@ -451,6 +470,8 @@ class Splitter:
                     line=getattr(alias, "lineno", node.lineno),
                     uses=(),
                     module=bound if isinstance(node, ast.Import) and alias.asname is None else "",
+                    loads=loads,
+                    drop=drop,
                 ),
                 "",
             )
@@ -543,38 +564,12 @@ class Splitter:
 
 def _syntax(node: ast.AST) -> Callable[[], str]:
     """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
-    dumped without positions (`_dump`).  A comment, a blank line, a line
+    dumped without positions (`tree.dump`).  A comment, a blank line, a line
     break, parentheses or another quote leave it as it was; the NFKC spelling of a
     name too (Python reads `ｔｅｓｔ` as `test`); a docstring's words, a
     default, a decorator, an indent that moves a statement into another
     block, or any other edit of the tree does not."""
-    return lambda: _dump(node)
-
-
-def _dump(node: ast.AST) -> str:
-    """`ast.dump(node)`, but for the whitespace of a string that stands as a
-    statement of its own (a docstring): runs of spaces, tabs and line breaks
-    there count as one space, unless it holds `>>>` (a doctest, whose
-    expected output is compared as written).  Pytest and unittest read a
-    docstring only to show it."""
-    if not any(_prose(sub) for sub in ast.walk(node)):
-        return ast.dump(node)
-    copy = copy_tree(node)
-    for sub in ast.walk(copy):
-        if _prose(sub):
-            assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
-            sub.value.value = " ".join(str(sub.value.value).split())
-    return ast.dump(copy)
-
-
-def _prose(node: ast.AST) -> bool:
-    """A string statement (a docstring) that holds no doctest."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-        and ">>>" not in node.value.value
-    )
+    return lambda: dump(node)
 
 
 def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:

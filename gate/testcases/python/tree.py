@@ -1,11 +1,13 @@
 """The Python syntax tree, walked once: each node's children kept on the
 node (`child_nodes`, `walk`), each statement's nodes and the names it binds
-computed once per file (`Walked`), and the shapes every check reads off a
-node (`dotted` names, `chain_root`, `parameters`, `target_names`)."""
+computed once per file (`Walked`), the shapes every check reads off a
+node (`dotted` names, `chain_root`, `parameters`, `target_names`), and a
+tree dumped as `Unit.same` compares it (`dump`)."""
 
 from __future__ import annotations
 
 import ast
+from copy import deepcopy
 
 # Each node type's fields, read once: `child_nodes` is `ast.iter_child_nodes`
 # without its two generators, and keeps its list on the node.
@@ -135,3 +137,29 @@ def parameters(args: ast.arguments) -> list[ast.arg]:
     out = [*args.posonlyargs, *args.args, *args.kwonlyargs]
     out.extend(a for a in (args.vararg, args.kwarg) if a is not None)
     return out
+
+
+def dump(node: ast.AST) -> str:
+    """`ast.dump(node)`, but for the whitespace of a string that stands as a
+    statement of its own (a docstring): runs of spaces, tabs and line breaks
+    there count as one space, unless it holds `>>>` (a doctest, whose
+    expected output is compared as written).  Pytest and unittest read a
+    docstring only to show it."""
+    if not any(_prose(sub) for sub in ast.walk(node)):
+        return ast.dump(node)
+    copy = deepcopy(node)
+    for sub in ast.walk(copy):
+        if _prose(sub):
+            assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
+            sub.value.value = " ".join(str(sub.value.value).split())
+    return ast.dump(copy)
+
+
+def _prose(node: ast.AST) -> bool:
+    """A string statement (a docstring) that holds no doctest."""
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and ">>>" not in node.value.value
+    )
