@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gate.testcases import compare
 from gate.testcases.python import units
 
-HEAD = "import pytest\n\nimport clamp_kit as kit\n\n\n"
+HEAD = "import asyncio\n\nimport pytest\n\nimport clamp_kit as kit\n\n\n"
 TEST = "\n\ndef test_old():\n    assert True\n"
 
 # -- classes of the file's own made at import (P-PARAM-LOCAL-CLASS, 40927c9f)
@@ -66,6 +66,15 @@ def test_making_a_class_whose_making_runs_code_stays_collection_time_code(
     base = HEAD + plain + TEST
     head = base + "\n\n" + made
     assert "runs at collection" in compare(units(base), units(head)).summary(), head
+
+
+def test_making_a_standard_exception_in_a_mark_runs_nothing() -> None:
+    base = HEAD + TEST
+    head = base + (
+        "\n\n@pytest.mark.parametrize('e', [asyncio.CancelledError('s'), "
+        "BaseExceptionGroup('g', [ValueError()])])\ndef test_new(e):\n    assert e\n"
+    )
+    assert compare(units(base), units(head)).ok
 
 
 def test_a_method_called_on_a_made_plain_object_is_no_pure_call() -> None:

@@ -47,6 +47,9 @@ _PURE_CALLS = (
     "math.",
     "operator.",
     "contextvars.ContextVar",
+    "asyncio.CancelledError",  # exception classes: making one stores its arguments
+    "asyncio.TimeoutError",
+    "asyncio.InvalidStateError",
     "types.SimpleNamespace",
     "types.MappingProxyType",
     "platform.",
