@@ -94,6 +94,13 @@ class Unit:
     # dumped without positions), made when `compare` meets a changed text;
     # None: the text itself is compared.
     same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    # For an import: the module it loads (`from a.b import c` and `import
+    # a.b` load `a.b`), and when removing it runs nothing less once no unit
+    # reads what it binds: "*" always (a standard-library module), a module
+    # name when another import of that module stays at head, "" never (an
+    # import may be made for its effect: a plugin registering fixtures).
+    loads: str = ""
+    drop: str = ""
     # A hook its runner runs around the tests of one group only (a JS
     # `beforeEach` inside a `describe`), not around every test of the file
     # or, as Mocha does with a file's top-level hooks, of the whole run; or
@@ -326,13 +333,12 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     the same name must keep their order (the last one wins)."""
     base_by_key = {u.key: u for u in base}
     base_calls = {c for u in base for c in (u.calls or ())}
-    head_code = {u.key: u.code for u in head}
     head_by_key = {u.key: u for u in head}
     edited = [u for u in base if _changed(u, head_by_key.get(u.key))]
     grew_keys = {u.key for u in edited if grown(u, head_by_key[u.key])}
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
-    removed = tuple(u.name for u in base if u.key not in head_code)
+    removed = tuple(u.name for u in _removed(base, head))
     bound = {n for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,
     # `import a.b`): a new `import a.c` binds `a` to the same object.
@@ -385,6 +391,27 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
             refused.append((f"new test {u.name}", "added and allow_added is false"))
     refused.extend(_reordered(base, head))
     return Drift(changed, removed, tuple(added), tuple(refused), grew)
+
+
+def _removed(base: Sequence[Unit], head: Sequence[Unit]) -> list[Unit]:
+    """The base units missing at head, but for an import no unit of either
+    side reads (`Unit.uses`, else every word of its code) whose removal runs
+    nothing less (`Unit.drop`: "*", or a module another head import loads)."""
+    at_head = {u.key for u in head}
+    gone = [u for u in base if u.key not in at_head]
+    if not any(u.drop for u in gone):
+        return gone
+    read = {
+        w for u in (*base, *head) for w in (u.uses if u.uses is not None else _WORD.findall(u.code))
+    }
+    loaded = {u.loads for u in head if u.loads}
+    return [
+        u
+        for u in gone
+        if not u.drop
+        or set(u.binds) & read
+        or not (u.drop == "*" or any(m == u.drop or m.startswith(f"{u.drop}.") for m in loaded))
+    ]
 
 
 def _reordered(base: Sequence[Unit], head: Sequence[Unit]) -> list[tuple[str, str]]:

@@ -58,62 +58,89 @@ modules where those are installed.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
-  changes its syntax tree, in Go its tokens, so a comment or a reformat
-  by ruff, black or gofmt changes no test; a Go directive or an
-  `Example`'s comment, whose `// Output:` `go test` checks, does) or
-  removed, unless a Go test only gained cases (`gate.drift.go.cases`):
-  rows of a table it ranges over in a loop that cannot stop, skip or carry
-  state across rows; `t.Run` subtests; testify or `t.Error*`/`t.Fatal*`
-  assertions calling only pure functions; each touching nothing the test
-  reads (no store, `&`, method or other call on its variables; `t.Skip()`,
-  `t.Parallel()`, `return`, a declaration inserted are changes); moving an
-  unchanged unit elsewhere in the file is not a change, unless it is one
-  of several that bind the same name (`from m import clamp` and a later
-  `def clamp`: the last one wins), whose order must stay;
+  changes its syntax tree, in Go its tokens, so a comment, a blank line,
+  a reformat by ruff, black or gofmt, or whitespace inside a Python
+  docstring that holds no `>>>` doctest changes no test (a docstring's
+  words do); a Go directive or an `Example`'s comment, whose `//
+  Output:` `go test` checks, does) or removed, unless a Go test only
+  gained cases (`gate.drift.go.cases`): rows of a table it ranges over
+  in a loop that cannot stop, skip or carry state across rows; `t.Run`
+  subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
+  pure functions; each touching nothing the test reads (no store, `&`,
+  method or other call on its variables; `t.Skip()`, `t.Parallel()`,
+  `return`, a declaration inserted are changes), or a Python import no
+  unit of either side reads is removed and its removal runs nothing less
+  (a standard-library module, or a capitalized name, a class or
+  constant, from a module another import of the head still loads; not
+  `import tests.plugin` nor `from tests import plugin`, which may be
+  there for what importing them does, and not `pytest_plugins`); moving
+  an unchanged unit elsewhere in the file is not a change, unless it is
+  one of several that bind the same name (`from m import clamp` and a
+  later `def clamp`: the last one wins), whose order must stay;
 * a new unit runs at collection or changes what other tests see: a
   module-level call of anything but a well-known pure callable (a value
   computed by a call, a call in a default argument or a class body
-  included), `pytestmark`, an assignment into another module or through an
+  included; making a builtin exception, or a class of the file with no
+  decorator, metaclass or method whose bases are such classes, is pure),
+  `pytestmark`, an assignment into another module or through an
   attribute or item (`mod.attr = x`, `sys.path.insert(...)`,
-  `os.environ[...] = x`), `if`/`try`/`with`/loops at module level (not an
-  `if TYPE_CHECKING:` holding only imports, with no `else`: it never runs;
-  in JavaScript and TypeScript not a loop over a literal table that
-  defines tests, `for (const n of [1, 2]) { test(...) }` or
-  `ROWS.forEach(...)` with `ROWS` a literal the file declares once, which
-  is opened as a describe is: its tests are cases, a changed table a
-  changed unit), a star or `__future__` import, an autouse fixture, a
-  `pytest_*` hook, `setup_module`, a decorator that is not a fixture's, a
-  mark's or a plain standard wrapper (imported from pytest, unittest,
-  functools, hypothesis and the like: a `given` imported from elsewhere
-  may run anything) or one whose arguments call anything but well-known
-  pure callables (`Path(...)`, `pytest.param`, hypothesis strategies,
+  `os.environ[...] = x`), `if`/`try`/`with`/loops at module level (not
+  an `if TYPE_CHECKING:` holding only imports, with no `else`, nor `if
+  __name__ == "__main__":` with no `else`, in a file that never binds
+  `__name__`: neither runs under the runner, and the latter is still a
+  unit compared as any other; a `try:` of imports alone whose handlers
+  catch only `ImportError`/`ModuleNotFoundError` and `pass` or call
+  `pytest.skip(..., allow_module_level=True)` is one unit for its
+  handlers and one per import, so an import added inside is judged as a
+  new import, one moved in or out is removed and new, and under a skip a
+  new import, which could skip the module, is collection-time code; in
+  JavaScript and TypeScript not a loop over a literal table that defines
+  tests, `for (const n of [1, 2]) { test(...) }` or `ROWS.forEach(...)`
+  with `ROWS` a literal the file declares once, which is opened as a
+  describe is: its tests are cases, a changed table a changed unit), a
+  star or `__future__` import, an autouse fixture, a `pytest_*` hook,
+  `setup_module`, a decorator that is not a fixture's, a mark's or a
+  plain standard wrapper (imported from pytest, unittest, functools,
+  hypothesis and the like: a `given` imported from elsewhere may run
+  anything) or one whose arguments call anything but well-known pure
+  callables (`Path(...)`, `pytest.param`, hypothesis strategies,
   `MagicMock()`; a name bound once to a pytest mark, `requires_bash =
-  pytest.mark.skipif(...)`, is a mark). A new test or fixture whose marks'
-  arguments and defaults call only callables the file imports
+  pytest.mark.skipif(...)`, is a mark). A new test or fixture whose
+  marks' arguments and defaults call only callables the file imports
   (`click.Option(...)`, `TextPart(...)`) that a base test's or fixture's
   marks or defaults already call is judged as if they did not (a
   parametrize list building the project's objects as the existing ones
-  do); a write (`REG.append`), `os`, `sys`, `mock`, `pytest`, a method of
-  what such a call returned, a callable the file defines, or a call the
-  base makes only at module level keeps it collection-time code; so for a
-  new JavaScript or TypeScript test whose own arguments call only what the
-  file imports and a base test's arguments already call (AVA's `test('x',
-  withServer(), ...)`; not Node's own modules, a runner's, a mocking
-  library's, a writing method such as `REG.push`, nor a method of a call's
-  result); in either language such a call may hand its callee a function
-  of the file's own only where a base test hands it the same one. A
-  module-level value or class attribute computed by such pure calls (`ROOT
-  = Path(__file__).parent`, `field(default_factory=list)`) runs nothing;
-  one computed by any other call does; and any unit, a new test included,
-  whose code declares `global`, assigns into a name that is not its own
-  (its parameters, a method's `self` and its locals are its own), calls
-  `setattr`, `exec` or `os.chdir`, changes `sys.modules`, `sys.path`,
-  `os.environ` or touches `builtins` (reading them, or
-  `patch.dict(os.environ, ...)` in a `with`, is fine), or starts a mock
-  patcher without a `with` (pytest's `monkeypatch` is undone after each
-  test and is fine). Where the line is drawn: a method call that mutates a
-  shared object (`CONFIG.update(...)`) is not seen, since any call may
-  mutate and counting every call would count every test;
+  do); a write (`REG.append`), `os`, `sys`, `mock`, `pytest`, a method
+  of what such a call returned, a callable the file defines, or a call
+  the base makes only at module level keeps it collection-time code; so
+  for a new module-level value whose calls are all of callables the file
+  imports that base module-level values already call (`B =
+  load_fixture("b.json")` beside `A = load_fixture("a.json")`), under
+  the same limits, and for a new JavaScript or TypeScript test whose own
+  arguments call only what the file imports and a base test's arguments
+  already call (AVA's `test('x', withServer(), ...)`; not Node's own
+  modules, a runner's, a mocking library's, a writing method such as
+  `REG.push`, nor a method of a call's result); in either language such
+  a call may hand its callee a function of the file's own only where a
+  base test hands it the same one. A module-level value or class
+  attribute computed by such pure calls (`ROOT = Path(__file__).parent`,
+  `field(default_factory=list)`) runs nothing; one computed by any other
+  call does; and any unit, a new test included, whose code declares
+  `global`, assigns into a name that is not its own (its parameters, a
+  method's `self` and its locals are its own; so are `setattr(local,
+  "a", v)`, a store through `typing.cast(T, local)` and `type(m).a =
+  PropertyMock(...)` with `m = Mock(...)` a fresh mock, which has a
+  class of its own), calls `setattr` on anything else, `exec` or
+  `os.chdir`, changes `sys.modules`, `sys.path`, `os.environ` or touches
+  `builtins` (reading them, or `patch.dict(os.environ, ...)` in a
+  `with`, is fine), starts a mock patcher without a `with` (pytest's
+  `monkeypatch` is undone after each test and is fine), or calls a
+  helper of the file that does (but a new test reaching such helpers
+  only through the file's helpers a base test or helper already calls,
+  each unchanged, adds no effect the base did not have). Where the line
+  is drawn: a method call that mutates a shared object
+  (`CONFIG.update(...)`) is not seen, since any call may mutate and
+  counting every call would count every test;
 * a new unit binds a name that a base unit binds (a second `def test_a`
   replaces the first in the module, and the old test never runs) (but a
   new `import a.c` beside a base `import a` or `import a.b`, which binds
@@ -128,8 +155,8 @@ modules where those are installed.  It fails when:
   computed names (`globals()`, `sys.modules`, `eval`); in JavaScript and
   TypeScript, the identifiers of a module's code (a file with
   `import`/`export`, a `require('x')`, an `.mjs .cjs .mts .cts` suffix),
-  and every word of any other file's, or of one that calls `eval` or names
-  the global object;
+  and every word of any other file's, or of one that calls `eval` or
+  names the global object;
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that

@@ -7,6 +7,7 @@ body runs (`calls_at_import`)."""
 from __future__ import annotations
 
 import ast
+import builtins
 from collections.abc import Iterable, Iterator, Mapping
 
 from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted
@@ -46,6 +47,9 @@ _PURE_CALLS = (
     "math.",
     "operator.",
     "contextvars.ContextVar",
+    "asyncio.CancelledError",  # exception classes: making one stores its arguments
+    "asyncio.TimeoutError",
+    "asyncio.InvalidStateError",
     "types.SimpleNamespace",
     "types.MappingProxyType",
     "platform.",
@@ -128,7 +132,17 @@ _PURE_BUILTINS = frozenset(
         "callable",
     }
 )
+# Builtin exception classes: making one only stores its arguments.
+_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
 _KEYED = frozenset({"sorted", "min", "max"})
+# What `import_origins` names a class of the file's own as, when making one
+# only stores its arguments (`plain_classes`).
+FILE = "<file>."
+
 # Methods that write: a fresh value's own data is nobody else's, but a path's
 # file, a patcher or a registry is.
 _WRITING_METHODS = frozenset(
@@ -180,7 +194,9 @@ def import_origins(body: list[ast.stmt], walked: Walked | None = None) -> dict[s
     """Each module-level name bound only by absolute imports -> what it
     imports (`import base64` -> `base64`, `from pathlib import Path` ->
     `pathlib.Path`, `from unittest import mock` -> `unittest.mock`), and
-    `_PURE_BUILTINS` the module never binds -> `builtins.NAME`."""
+    `_PURE_BUILTINS` and builtin exception classes the module never binds
+    -> `builtins.NAME`; a class of the file's own that `plain_classes`
+    finds -> `<file>.NAME` (`FILE`)."""
     walked = Walked() if walked is None else walked
     good: dict[str, str] = {}
     bad: set[str] = set()
@@ -202,7 +218,106 @@ def import_origins(body: list[ast.stmt], walked: Walked | None = None) -> dict[s
         else:
             bad.update(name for name, _ in walked.binds(node))
     out = {n: o for n, o in good.items() if n not in bad}
-    out.update({b: f"builtins.{b}" for b in _PURE_BUILTINS if b not in good and b not in bad})
+    free = (_PURE_BUILTINS | _EXCEPTIONS) - good.keys() - bad
+    out.update({b: f"builtins.{b}" for b in free})
+    out.update({c: f"{FILE}{c}" for c in plain_classes(body, out, walked)})
+    return out
+
+
+def plain_classes(
+    body: list[ast.stmt], origins: Mapping[str, str], walked: Walked
+) -> frozenset[str]:
+    """The module-level classes of `body`, each the only binding of its
+    name, that making an object of runs nothing of the file's: no
+    decorator, keyword or metaclass, bases that are `object`, builtin
+    exception classes (`origins`) or such classes of the file, and a body
+    of `pass`, a docstring and assignments of literals to names: no method
+    at all (not only `__init__`, `__new__`, `__init_subclass__` or
+    `__del__`: a method of a made object counts as pure, `pure_call`, and
+    `str(x)` runs `__str__`).  `class _DirectBaseException(BaseException):
+    pass` is one: `_DirectBaseException("secret")` only stores its
+    argument."""
+    counts: dict[str, int] = {}
+    for node in body:
+        for name, _ in walked.binds(node) if not isinstance(node, ast.ClassDef) else ():
+            counts[name] = counts.get(name, 0) + 1
+        if isinstance(node, ast.ClassDef):
+            counts[node.name] = counts.get(node.name, 0) + 1
+    candidates = {
+        node.name: node
+        for node in body
+        if isinstance(node, ast.ClassDef)
+        and counts.get(node.name) == 1
+        and not node.decorator_list
+        and not node.keywords
+        and all(_plain_member(m) for m in node.body)
+    }
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, node in candidates.items():
+            if name in found:
+                continue
+            if all(
+                isinstance(b, ast.Name)
+                and (
+                    b.id in found
+                    or (
+                        origins.get(b.id) == f"builtins.{b.id}"
+                        and (b.id == "object" or b.id in _EXCEPTIONS)
+                    )
+                )
+                for b in node.bases
+            ):
+                found.add(name)
+                changed = True
+    return frozenset(found)
+
+
+def _plain_member(member: ast.stmt) -> bool:
+    if isinstance(member, ast.Pass):
+        return True
+    if isinstance(member, ast.Expr):
+        return isinstance(member.value, ast.Constant)
+    if isinstance(member, (ast.Assign, ast.AnnAssign)) and member.value is not None:
+        targets = member.targets if isinstance(member, ast.Assign) else [member.target]
+        if not all(isinstance(t, ast.Name) for t in targets):
+            return False
+        try:
+            ast.literal_eval(member.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+        return True
+    return False
+
+
+_MOCKS = ("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock")
+_MOCK_MODULES = ("unittest.mock", "mock")
+_CASTS = ("typing.cast", "typing_extensions.cast")
+
+
+def known_callees(origins: Mapping[str, str]) -> dict[str, str]:
+    """Callee spellings (`dotted`) whose effect `shares_state` knows, by what
+    they are imported as (`import_origins`): "cast" for `typing.cast` and
+    `typing_extensions.cast` (`cast`, `typing.cast`, `t.cast`), which return
+    their last argument; "mock" for mock constructors (`Mock`, `mock.Mock`,
+    `unittest.mock.MagicMock`, `create_autospec`), whose every object has a
+    class of its own; "type" for the builtin `type` the module never
+    rebinds."""
+    out: dict[str, str] = {}
+    for name, origin in origins.items():
+        if origin in _CASTS:
+            out[name] = "cast"
+        elif origin in ("typing", "typing_extensions"):
+            out[f"{name}.cast"] = "cast"
+        elif origin in (f"{m}.{c}" for m in _MOCK_MODULES for c in (*_MOCKS, "create_autospec")):
+            out[name] = "mock"
+        elif origin in _MOCK_MODULES or origin == "unittest":
+            prefix = f"{name}.mock" if origin == "unittest" else name
+            out.update({f"{prefix}.{c}": "mock" for c in (*_MOCKS, "create_autospec")})
+        elif origin == "builtins.type":
+            out[name] = "type"
     return out
 
 
@@ -222,6 +337,8 @@ def pure_call(call: ast.Call, origins: Mapping[str, str]) -> bool:
         if origin is None:
             return False
         qualified = f"{origin}.{rest}" if rest else origin
+        if qualified.startswith(FILE):
+            return not rest
         if qualified.startswith("builtins."):
             return not rest and not (root in _KEYED and any(k.arg == "key" for k in call.keywords))
         return any(

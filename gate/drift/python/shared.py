@@ -9,7 +9,7 @@ collection-time code wherever it stands."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted, parameters, walk
 
@@ -153,9 +153,10 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
                     rest.append(sub.elt)
                 visit(rest, inside, inside)
             else:
-                if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
+                store = isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
                     sub.ctx, (ast.Store, ast.Del)
-                ):
+                )
+                if store or (isinstance(sub, ast.Call) and dotted(sub.func) in _ATTR_CALLS):
                     out[id(sub)] = visible
                 visit(child_nodes(sub), visible, functions)
 
@@ -165,13 +166,76 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
     return out
 
 
+_ATTR_CALLS = frozenset({"setattr", "delattr"})
+
+
+def _mock_locals(nodes: list[ast.AST], known: Mapping[str, str]) -> frozenset[str]:
+    """The names every binding of which in `nodes` is an assignment of a
+    fresh mock (`a = Mock(spec=Agent)`, `known` naming the callee "mock"):
+    each such object has a class of its own, made for it, so a store into
+    `type(a)` (`type(a).tools = PropertyMock(...)`) reaches no one else.  A
+    parameter, a loop target or any other binding of the name leaves it
+    out."""
+    fresh: set[str] = set()
+    other: set[str] = set()
+    for sub in nodes:
+        if isinstance(sub, ast.Assign):
+            value = sub.value
+            made = isinstance(value, ast.Call) and known.get(dotted(value.func)) == "mock"
+            for target in sub.targets:
+                if isinstance(target, ast.Name) and made:
+                    fresh.add(target.id)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            other.update(a.arg for a in parameters(sub.args))
+    stores = [
+        n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))
+    ]
+    other.update(n.id for n in stores if n.id in fresh and not _assigned_mock(n, nodes, known))
+    return frozenset(fresh - other)
+
+
+def _assigned_mock(name: ast.Name, nodes: list[ast.AST], known: Mapping[str, str]) -> bool:
+    """Whether the store `name` is a whole target of `x = <mock>(...)`."""
+    for sub in nodes:
+        if isinstance(sub, ast.Assign) and any(t is name for t in sub.targets):
+            value = sub.value
+            return isinstance(value, ast.Call) and known.get(dotted(value.func)) == "mock"
+    return False
+
+
+def _store_root(node: ast.expr, known: Mapping[str, str], mocks: frozenset[str]) -> ast.expr:
+    """What a store's attribute or item chain writes into: its `chain_root`,
+    seen through `typing.cast(T, e)` (which returns `e`) and, for a fresh
+    mock `m` (`mocks`), through `type(m)` (the mock's own class)."""
+    root = chain_root(node)
+    while isinstance(root, ast.Call):
+        kind = known.get(dotted(root.func))
+        if kind == "cast" and len(root.args) == 2 and not root.keywords:
+            root = chain_root(root.args[1])
+        elif (
+            kind == "type"
+            and len(root.args) == 1
+            and not root.keywords
+            and isinstance(root.args[0], ast.Name)
+            and root.args[0].id in mocks
+        ):
+            return root.args[0]
+        else:
+            break
+    return root
+
+
 # The node types `shares_state` reads (the parser makes no subclasses of
 # them): every other node is skipped by a set lookup, not seven isinstance.
 _OWN_KINDS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Name})
 _SHARING_KINDS = frozenset({ast.Global, ast.Attribute, ast.Subscript, ast.Name, ast.Call})
 
 
-def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
+def shares_state(
+    node: ast.stmt,
+    nodes: list[ast.AST] | None = None,
+    known: Mapping[str, str] | None = None,
+) -> bool:
     """Whether running (or defining) `node` (a function, a statement) changes state that other
     tests share, as far as its code shows: a `global` or `nonlocal`
     declaration; an attribute or item stored or deleted (an assignment,
@@ -183,13 +247,21 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
     (not undone when the test ends, unlike `with patch(...)` or pytest's
     `monkeypatch`).  A module imported inside the function is still the
-    shared module.  Where the line is drawn: a method call on a shared
+    shared module.  With `known` (`gate.drift.python.calls.known_callees`:
+    the spellings of `typing.cast`, of the builtin `type` and of mock
+    constructors), a store through `cast(T, local)` is a store into the
+    local, and `type(m).attr = ...` with `m` a fresh mock of the code's
+    (`m = Mock(...)`, every binding of `m` so) a store into that mock's own
+    class; `setattr(local, "name", v)` (and `delattr`) with a string name
+    that is not a dunder is `local.name = v`.  Where the line is drawn: a method call on a shared
     object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
     assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
     any call may mutate and any local may alias, and counting every such
     statement would count every test.  `nodes`: `ast.walk(node)`, when the
     caller has it already."""
     nodes = walk(node) if nodes is None else nodes
+    known = {} if known is None else known
+    mocks = _mock_locals(nodes, known) if known else frozenset()
     own: set[str] = set()
     parents: dict[int, ast.AST] | None = None  # built when a shared object is met
     scoped: dict[int, frozenset[str]] | None = None  # built when a store's root is own
@@ -212,7 +284,7 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
         if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
             sub.ctx, (ast.Store, ast.Del)
         ):
-            root = chain_root(sub)
+            root = _store_root(sub, known, mocks)
             if not isinstance(root, ast.Name) or root.id not in own:
                 return True
             if _DUNDERS & _chain_attrs(sub):
@@ -235,6 +307,11 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
         if isinstance(sub, ast.Call):
             name = dotted(sub.func)
             last = name.rsplit(".", 1)[-1]
+            if name in _ATTR_CALLS and sub.args:
+                if scoped is None:
+                    scoped = _visible_locals(node)
+                if _own_attribute_call(sub, own, scoped.get(id(sub), frozenset()), known, mocks):
+                    continue
             if name in _SHARING_CALLS or (
                 last in ("setattr", "delattr", "__setattr__", "__delattr__")
                 and not name.startswith("monkeypatch.")  # undone when the test ends
@@ -252,14 +329,41 @@ def shares_state(node: ast.stmt, nodes: list[ast.AST] | None = None) -> bool:
     return False
 
 
-def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
+def _own_attribute_call(
+    call: ast.Call,
+    own: set[str],
+    visible: frozenset[str],
+    known: Mapping[str, str],
+    mocks: frozenset[str],
+) -> bool:
+    """Whether `setattr(x, "name", v)` / `delattr(x, "name")` sets or deletes
+    an attribute of the code's own object: `x` (seen as `_store_root` sees a
+    store's root) a name of its own, visible where the call stands, and the
+    attribute a string that is not a dunder (`__class__`, `__dict__`)."""
+    if len(call.args) < 2 or call.keywords:
+        return False
+    attr = call.args[1]
+    if not isinstance(attr, ast.Constant) or not isinstance(attr.value, str):
+        return False
+    if attr.value.startswith("__"):
+        return False
+    root = _store_root(call.args[0], known, mocks)
+    return isinstance(root, ast.Name) and root.id in own and root.id in visible
+
+
+def sharing_defs(
+    body: list[ast.stmt], walked: Walked, known: Mapping[str, str] | None = None
+) -> dict[int, tuple[str, ...]]:
     """The module-level functions and classes of `body` and the methods of
     its classes (by `id`) that change what other tests share: whose code
-    `shares_state` names, or refers to one that does, to a fixpoint.  A
-    reference is the name of a module-level one (`_patch()`, a callback
-    `request.addfinalizer(_patch)`) or an attribute of that name of a
-    plain name (`self._patch()`, `cls._patch`, `Helper.patch`): calling a
-    helper that patches a module patches it, wherever the call stands."""
+    `shares_state` names (with `known`), or refers to one that does, to a
+    fixpoint.  A reference is the name of a module-level one (`_patch()`, a
+    callback `request.addfinalizer(_patch)`) or an attribute of that name of
+    a plain name (`self._patch()`, `cls._patch`, `Helper.patch`): calling a
+    helper that patches a module patches it, wherever the call stands.
+    Each maps to () when its own code shares state, else to the sharing
+    defs it refers to (`_patch`, a method as `._patch`), sorted: what it
+    does to shared state is what those do (`Unit.calls`, see `compare`)."""
     Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
     defs: list[tuple[Def, bool]] = []  # (node, a method)
     for node in body:
@@ -267,9 +371,10 @@ def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
             defs.append((node, False))
         if isinstance(node, ast.ClassDef):
             defs.extend((m, True) for m in node.body if isinstance(m, _DEFS))
-    sharing = {id(n) for n, _ in defs if shares_state(n, walked.of(n))}
-    if not sharing:
-        return frozenset()
+    direct = {id(n) for n, _ in defs if shares_state(n, walked.of(n), known)}
+    if not direct:
+        return {}
+    sharing = set(direct)
     refers: dict[int, tuple[set[str], set[str]]] = {}  # names loaded, attributes of names read
     for one, _ in defs:
         if id(one) in sharing:
@@ -283,6 +388,8 @@ def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
                 attributes.add(sub.attr)
         refers[id(one)] = (names, attributes)
     changed = True
+    module: set[str] = set()
+    methods: set[str] = set()
     while changed:
         changed = False
         module = {n.name for n, method in defs if id(n) in sharing and not method}
@@ -294,4 +401,9 @@ def sharing_defs(body: list[ast.stmt], walked: Walked) -> frozenset[int]:
             if found[0] & module or found[1] & methods:
                 sharing.add(id(one))
                 changed = True
-    return frozenset(sharing)
+    out: dict[int, tuple[str, ...]] = {i: () for i in direct}
+    for one, _ in defs:
+        if id(one) in sharing and id(one) not in direct:
+            names, attributes = refers[id(one)]
+            out[id(one)] = tuple(sorted((names & module) | {f".{m}" for m in attributes & methods}))
+    return out

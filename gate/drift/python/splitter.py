@@ -8,6 +8,7 @@ and unittest collect (`collected_classes`)."""
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -21,8 +22,10 @@ from gate.drift.python.calls import (
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.drift.python.scopes import uses_of
 from gate.drift.python.shared import shares_state
-from gate.drift.python.tree import Walked, chain_root, dotted, target_names
+from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
 
+# What an import guard (`Splitter.import_guard`) may catch.
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # Module-level functions pytest or unittest call around a module's tests.
 MODULE_AROUND = frozenset(
     {
@@ -122,6 +125,21 @@ def _type_checking_imports(node: ast.If, origins: Mapping[str, str], star: bool)
     )
 
 
+def _drop(module: str, name: str) -> str:
+    """`Unit.drop` of an import of `name` from `module` ("" for `import
+    module`): "*" for a standard-library module, whose import does nothing
+    a test relies on; for `from module import Name`, a name with a capital
+    (a class or constant: PEP 8 names modules in lower case, and importing
+    a submodule runs its code), `module`, which must stay imported; else ""
+    (`import tests.plugin`, `from tests import plugin`: maybe imported for
+    what importing it does)."""
+    if module.split(".")[0] in sys.stdlib_module_names:
+        return "*"
+    if name and any(c.isupper() for c in name):
+        return module
+    return ""
+
+
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -143,14 +161,20 @@ class Splitter:
         self.local: frozenset[str] = frozenset()  # `file_names` of the module
         self.walked = Walked()  # each statement's nodes, walked once
         self.star = False  # the module has a star import somewhere
-        self.sharing: frozenset[int] = frozenset()  # `sharing_defs` of the module
+        self.known: dict[str, str] = {}  # `known_callees` of the module
+        self.sharing: dict[int, tuple[str, ...]] = {}  # `sharing_defs` of the module
 
     def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
         """`shares_state`, or for a def of the module (a function, a class, a
         method) `sharing_defs`: it also counts calling a helper that does."""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return id(node) in self.sharing
-        return shares_state(node, nodes)
+        return shares_state(node, nodes, self.known)
+
+    def reached(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...] | None:
+        """None when the def shares no state (`sharing_defs`), () when its own
+        code does, else the sharing defs of the file it refers to."""
+        return self.sharing.get(id(node))
 
     def harmless(self, deco: ast.expr) -> bool:
         return is_harmless(deco, self.trusted, self.origins, self.aliases)
@@ -252,9 +276,12 @@ class Splitter:
         if isinstance(node, (ast.Import, ast.ImportFrom)) and not _special_import(node):
             self.imports(node)
             return
+        if isinstance(node, ast.Try) and self.import_guard(node):
+            return
         binds = _bound(node)
         text = self.code(_first_line(node), node.end_lineno or node.lineno)
         role = COLLECTION
+        quiet, calls = "", None
         if isinstance(node, ast.Import):
             role = SUPPORT
         elif isinstance(node, ast.ImportFrom):
@@ -265,12 +292,18 @@ class Splitter:
             plain = plain and "pytest_plugins" not in binds and "collect_ignore" not in binds
             plain = plain and not any(n.startswith("collect_ignore") for n in binds)
             role = SUPPORT if plain and not self.calls(node) else COLLECTION
+            if plain and role == COLLECTION and node.value is not None:
+                calls = self.value_calls(node.value)
+                quiet = SUPPORT if calls else ""
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             role = SUPPORT  # a docstring or a bare constant runs nothing
         elif isinstance(node, ast.If) and _type_checking_imports(node, self.origins, self.star):
             role = SUPPORT  # never runs; were it to, it would only import
-        if role == SUPPORT and self.shares(node, nodes):
-            role = COLLECTION
+        elif isinstance(node, ast.If) and self.main_guard(node):
+            role = SUPPORT  # never runs under a runner, whatever it holds
+            nodes = []
+        if (role == SUPPORT or quiet) and self.shares(node, nodes):
+            role, quiet, calls = COLLECTION, "", None
         what = "import" if isinstance(node, (ast.Import, ast.ImportFrom)) else "assignment"
         if binds:
             key = f"{what} {', '.join(binds)}"
@@ -285,35 +318,160 @@ class Splitter:
             code=text,
             binds=binds,
             line=_first_line(node),
-            uses=uses_of(node, nodes, every_string=self.every_string),
+            uses=uses_of(node, nodes or None, every_string=self.every_string),
             same=_syntax(node),
+            calls=calls,
+            quiet=quiet,
         )
         self.add(unit, "")
 
-    def imports(self, node: ast.Import | ast.ImportFrom) -> None:
+    def value_calls(self, value: ast.expr) -> tuple[str, ...] | None:
+        """For a module-level value computed by calls, the callees of its
+        impure calls as `=callee` (`named_callees`: callables the file
+        imports, no writing method, no `os`/`sys`/mock/pytest, the file's
+        own names handed as `&name`), so that a new value computed the way
+        a base value is (`A = load_fixture("a.json")` beside the base's
+        `B = load_fixture("b.json")`) is judged as the base's are
+        (`compare`); None when a callee is anything else or a method of
+        what such a call made."""
+        every = [c for c in impure_calls(value) if isinstance(c, ast.Call)]
+        impure = [c for c in every if not pure_call(c, self.origins)]
+        made = {id(c) for c in impure}
+        if any(
+            isinstance(c.func, ast.Attribute)
+            and isinstance(root := chain_root(c.func.value), ast.Call)
+            and id(root) in made
+            for c in every
+        ):
+            return None
+        callees = named_callees(impure, self.origins, self.imported, self.local)
+        return tuple(f"={c}" for c in callees) if callees else None
+
+    def main_guard(self, node: ast.If) -> bool:
+        """Whether `node` is `if __name__ == "__main__":` with no `else`, in
+        a file that never binds `__name__` (no star import): a runner
+        imports a test module under its own name, so the block never runs
+        (its text is still a unit, compared as any other)."""
+        test = node.test
+        if node.orelse or self.star or "__name__" in self.local | self.imported:
+            return False
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return False
+        if not isinstance(test.ops[0], ast.Eq):
+            return False
+        sides = [test.left, test.comparators[0]]
+        named = [isinstance(x, ast.Name) and x.id == "__name__" for x in sides]
+        main = [isinstance(x, ast.Constant) and x.value == "__main__" for x in sides]
+        return (named[0] and main[1]) or (named[1] and main[0])
+
+    def import_guard(self, node: ast.Try) -> bool:
+        """Split `node` when it is a module-level guard around imports: a
+        `try:` holding only plain imports, with no `else` or `finally`, and
+        handlers that catch only `ImportError`/`ModuleNotFoundError` (the
+        builtins) and `pass` or `pytest.skip(..., allow_module_level=True)`.
+        Each import is a unit of its own, its key naming the guard (moving
+        an import in or out of it is a removed and a new unit), and the
+        handlers one COLLECTION unit (a new guard can hide a failing
+        import).  Under a skip, an import is COLLECTION too: a new import
+        that fails skips the module's every test.  False when it is none."""
+        if node.orelse or node.finalbody or not node.body:
+            return False
+        if not all(
+            isinstance(s, (ast.Import, ast.ImportFrom)) and not _special_import(s)
+            for s in node.body
+        ):
+            return False
+        kinds = {self.handler_kind(h) for h in node.handlers}
+        if not kinds or None in kinds:
+            return False
+        skips = "skip" in kinds
+        first = node.handlers[0]
+        last = node.handlers[-1]
+        code = self.code(first.lineno, last.end_lineno or last.lineno)
+        under = " ".join(code.split())
+        for statement in node.body:
+            assert isinstance(statement, (ast.Import, ast.ImportFrom))
+            self.imports(statement, under=under, role=COLLECTION if skips else SUPPORT)
+        handlers = node.handlers
+        self.add(
+            Unit(
+                key=f"guard {under}",
+                name=f"import guard at line {node.lineno}",
+                role=COLLECTION,
+                code=code,
+                line=first.lineno,
+                uses=tuple(sorted({n for h in handlers for n in uses_of(h)})),
+                same=lambda: repr([ast.dump(h) for h in handlers]),
+            ),
+            "",
+        )
+        return True
+
+    def handler_kind(self, handler: ast.ExceptHandler) -> str | None:
+        """ "pass" or "skip" for a handler `import_guard` accepts, else None."""
+        caught = handler.type
+        kinds = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        for kind in kinds:
+            if not isinstance(kind, ast.Name) or kind.id not in _IMPORT_ERRORS:
+                return None
+            if self.origins.get(kind.id) != f"builtins.{kind.id}":
+                return None
+        if handler.name is not None or len(handler.body) != 1:
+            return None
+        only = handler.body[0]
+        if isinstance(only, ast.Pass):
+            return "pass"
+        call = only.value if isinstance(only, ast.Expr) else None
+        if not isinstance(call, ast.Call):
+            return None
+        root, _, rest = dotted(call.func).partition(".")
+        origin = self.origins.get(root, "")
+        if (f"{origin}.{rest}" if rest else origin) != "pytest.skip":
+            return None
+        allowed = [
+            k
+            for k in call.keywords
+            if k.arg == "allow_module_level"
+            and isinstance(k.value, ast.Constant)
+            and k.value.value is True
+        ]
+        if not allowed or any(self.calls(a) for a in (*call.args, *call.keywords)):
+            return None
+        return "skip"
+
+    def imports(
+        self, node: ast.Import | ast.ImportFrom, under: str = "", role: str = SUPPORT
+    ) -> None:
         """One SUPPORT unit per imported name, its code the import spelled
         canonically (`from pkg.mod import name as alias`): adding a name to an
         existing `from x import a` line, or rewrapping the line, leaves the
         units of the names already there as they were, while importing a name
         from elsewhere, or under another alias, changes its unit."""
         source = ""
+        module = ""
         if isinstance(node, ast.ImportFrom):
-            source = f"from {'.' * node.level}{node.module or ''} "
+            module = f"{'.' * node.level}{node.module or ''}"
+            source = f"from {module} "
         for alias in node.names:
+            loads = module or alias.name
+            drop = _drop(loads, alias.name if module else "")
             spelled = f"{source}import {alias.name}"
             if alias.asname is not None:
                 spelled += f" as {alias.asname}"
             bound = alias.asname or alias.name.split(".")[0]
+            key = f"{spelled} (under {under})" if under else spelled
             self.add(
                 Unit(
-                    key=spelled,
+                    key=key,
                     name=spelled,
-                    role=SUPPORT,
+                    role=role,
                     code=spelled,
                     binds=(bound,),
                     line=getattr(alias, "lineno", node.lineno),
                     uses=(),
                     module=bound if isinstance(node, ast.Import) and alias.asname is None else "",
+                    loads=loads,
+                    drop=drop,
                 ),
                 "",
             )
@@ -363,12 +521,14 @@ class Splitter:
                 fixture = is_fixture(member, self.trusted)[0]
                 role = CASE if name.startswith("test") and not fixture else SUPPORT
                 but_for, calls = "", None
-                if self.shares(member, nodes):
+                reach = self.reached(member)
+                if reach == ():
                     role = COLLECTION
                 elif not all(self.harmless(d) for d in member.decorator_list) or self.calls(member):
                     calls = self.made_calls(member)
                     role, but_for = COLLECTION, (role if calls else "")
                     calls = calls or None
+                role, but_for, calls = _reaching(role, but_for, calls, reach)
                 unit = self.unit(
                     member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
                 )
@@ -404,12 +564,12 @@ class Splitter:
 
 def _syntax(node: ast.AST) -> Callable[[], str]:
     """`Unit.same` of a unit whose code is all of `node`: its syntax tree,
-    dumped without positions.  A comment, a blank line, a line break,
-    parentheses or another quote leave it as it was; the NFKC spelling of a
-    name too (Python reads `ｔｅｓｔ` as `test`); a docstring, a default, a
-    decorator, an indent that moves a statement into another block, or any
-    other edit of the tree does not."""
-    return lambda: ast.dump(node)
+    dumped without positions (`tree.dump`).  A comment, a blank line, a line
+    break, parentheses or another quote leave it as it was; the NFKC spelling of a
+    name too (Python reads `ｔｅｓｔ` as `test`); a docstring's words, a
+    default, a decorator, an indent that moves a statement into another
+    block, or any other edit of the tree does not."""
+    return lambda: dump(node)
 
 
 def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:
@@ -430,9 +590,35 @@ def _function_role(
 ) -> tuple[str, str, tuple[str, ...] | None]:
     """The role of a module-level function, and where it is COLLECTION only
     for other modules' callables its defaults and marks call
-    (`Splitter.made_calls`), the role it has but for them and those callees."""
-    if split.shares(node, nodes):
+    (`Splitter.made_calls`) or for the file's state-sharing defs it refers
+    to (`_reaching`), the role it has but for them and those callees."""
+    reach = split.reached(node)
+    if reach == ():
         return COLLECTION, "", None
+    return _reaching(*_own_role(node, split), reach)
+
+
+def _reaching(
+    role: str, but_for: str, calls: tuple[str, ...] | None, reach: tuple[str, ...] | None
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """A def's (role, but_for, calls) once it refers to the file's
+    state-sharing defs `reach` (`sharing_defs`; None: it refers to none):
+    COLLECTION, with those defs among its `calls` as `~name`, so that a new
+    test reaching shared state only through helpers a base unit already
+    calls the same way is judged by the role it has but for them
+    (`compare`); COLLECTION for another reason stays so."""
+    if reach is None:
+        return role, but_for, calls
+    if role == COLLECTION and not but_for:
+        return COLLECTION, "", None
+    refs = {f"~{name}" for name in reach}
+    return COLLECTION, but_for or role, tuple(sorted(refs | set(calls or ())))
+
+
+def _own_role(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, split: Splitter
+) -> tuple[str, str, tuple[str, ...] | None]:
+    """`_function_role` but for the state-sharing defs the function refers to."""
     fixture, autouse = is_fixture(node, split.trusted)
     calls = split.calls(node)
     if fixture:

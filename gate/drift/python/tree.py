@@ -3,7 +3,8 @@
 The tree walked once: each node's children kept on the node (`child_nodes`,
 `walk`), each statement's nodes and the names it binds computed once per
 file (`Walked`), and the shapes every check reads off a node (`dotted`
-names, `chain_root`, `parameters`, `target_names`).
+names, `chain_root`, `parameters`, `target_names`), and a tree dumped as
+`Unit.same` compares it (`dump`).
 
 A Python file as its top-level statements, for the content rules that
 judge Python (`keep_symbols`, `confine_to_symbols`): `module_statements`
@@ -20,6 +21,7 @@ is a `GateError`, never a verdict.  Pure.
 from __future__ import annotations
 
 import ast
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -469,3 +471,29 @@ def _pattern_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.MatchMapping):
         return node.rest
     return None
+
+
+def dump(node: ast.AST) -> str:
+    """`ast.dump(node)`, but for the whitespace of a string that stands as a
+    statement of its own (a docstring): runs of spaces, tabs and line breaks
+    there count as one space, unless it holds `>>>` (a doctest, whose
+    expected output is compared as written).  Pytest and unittest read a
+    docstring only to show it."""
+    if not any(_prose(sub) for sub in ast.walk(node)):
+        return ast.dump(node)
+    copy = deepcopy(node)
+    for sub in ast.walk(copy):
+        if _prose(sub):
+            assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
+            sub.value.value = " ".join(str(sub.value.value).split())
+    return ast.dump(copy)
+
+
+def _prose(node: ast.AST) -> bool:
+    """A string statement (a docstring) that holds no doctest."""
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and ">>>" not in node.value.value
+    )

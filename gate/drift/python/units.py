@@ -49,11 +49,22 @@ test*`; a change to those settings is a test-configuration change, which
   `global`, asserts, star imports and `from __future__` imports (they
   change how every line compiles).  An `if TYPE_CHECKING:` (or `if
   typing.TYPE_CHECKING:`, imported from `typing`) with no `else`, in a file
-  with no star import, holding only imports is SUPPORT: it never runs.
+  with no star import, holding only imports is SUPPORT: it never runs; so
+  is `if __name__ == "__main__":` with no `else` where nothing binds
+  `__name__` (`Splitter.main_guard`).  A `try:` of imports alone guarded
+  by `except ImportError: pass` (or a module-level `pytest.skip`) is split
+  (`Splitter.import_guard`).  A module-level value computed by imported
+  callables is COLLECTION with those as `=callee` `Unit.calls`, judged as
+  SUPPORT where base values call them so (`Splitter.value_calls`).
 * Any unit whose code changes what other tests share (`shares_state`: a
   `global`, an assignment into a module, `setattr`, `sys.modules`, ...)
   is COLLECTION, wherever it is: a new test that patches the code under
-  test changes what the tests after it see.
+  test changes what the tests after it see.  One that only calls the
+  file's helpers that do carries them as `~name` `Unit.calls` and is judged
+  by its own role where a base unit calls them so (`sharing_defs`).
+* An import unit says what it loads and when its removal runs nothing less
+  (`Unit.loads`, `Unit.drop`: a standard-library module, or a capitalized
+  name of a module still imported).
 * The file's source encoding (its coding declaration or byte-order mark)
   is a unit `encoding` of its own: changing it changes every string.
 
@@ -103,7 +114,7 @@ import textwrap
 import tokenize
 
 from gate.drift import SUPPORT, Unit, Unparsable
-from gate.drift.python.calls import file_names, import_origins, imported_names
+from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
@@ -153,7 +164,8 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.imported = imported_names(tree.body, walked)
     split.local = file_names(tree.body, walked)
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
-    split.sharing = sharing_defs(tree.body, walked)
+    split.known = known_callees(split.origins)
+    split.sharing = sharing_defs(tree.body, walked, split.known)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)

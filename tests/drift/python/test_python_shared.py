@@ -170,3 +170,59 @@ def test_the_bends_turn_a_later_red_test_green_under_real_pytest(
     (folder / "test_a.py").write_text(bent, encoding="utf-8")
     assert "3 passed" in run_pytest(folder)
     assert "changes what other tests see" in compare(units(base), units(bent)).summary()
+
+
+# How base tests already reach the sharing helper `_bend` (17ba331b,
+# openai-agents-python tests/models/test_any_llm_model.py: every test calls
+# `_import_any_llm_module(monkeypatch, ...)`, which pops `sys.modules`).
+BASE_CALLERS = [
+    "def test_old():\n    _bend()\n",
+    "def test_old():\n    callback = _bend\n    callback()\n",
+    "class TestOld:\n    def test_old(self):\n        _bend()\n",
+    "def _wrap():\n    _bend()\n\n\ndef test_old():\n    _wrap()\n",
+]
+
+
+@given(
+    helper=st.sampled_from(HELPERS),
+    caller=st.sampled_from(BASE_CALLERS),
+    call=st.sampled_from(CALLS),
+    method=st.booleans(),
+)
+def test_a_new_test_reaching_a_sharing_helper_the_base_tests_call_adds_no_effect(
+    helper: str, caller: str, call: str, method: bool
+) -> None:
+    base = BASE + "\n\n" + helper + "\n\n" + caller
+    head = base + _new_test([*call.splitlines(), "assert True"], method)
+    found = compare(units(base), units(head))
+    assert found.ok and found.added == ("TestNew.test_two" if method else "test_two",), head
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [
+        # the helper is reached by no base test
+        ("def test_old():\n    assert True\n", ["_bend()"]),
+        # the new test also writes itself
+        ("def test_old():\n    _bend()\n", ["_bend()", "kit.LIMIT = 3"]),
+        # a second sharing helper, which no base code calls
+        ("def test_old():\n    _bend()\n", ["_other()"]),
+        # the base test calls it as a default argument's value only at import
+        ("def test_old(x=None):\n    assert x is None\n", ["_bend()"]),
+    ],
+)
+def test_a_new_test_reaching_a_sharing_helper_the_base_does_not_reach_so_is_shared(
+    twin: tuple[str, list[str]],
+) -> None:
+    caller, body = twin
+    base = BASE + "\n\ndef _bend():\n    kit.LIMIT = 2\n\n\ndef _other():\n    kit.X = 1\n\n\n"
+    base += caller
+    head = base + _new_test(body, method=False)
+    assert "new test_two runs at collection" in compare(units(base), units(head)).summary()
+
+
+def test_a_changed_sharing_helper_is_a_changed_unit_whoever_calls_it() -> None:
+    base = BASE + "\n\ndef _bend():\n    kit.LIMIT = 2\n\n\ndef test_old():\n    _bend()\n"
+    head = base.replace("kit.LIMIT = 2", "kit.LIMIT = 3") + _new_test(["_bend()"], method=False)
+    found = compare(units(base), units(head))
+    assert found.changed == ("_bend",) and found.added == ("test_two",)
