@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.agents import AGENT, AGENTS, HUMAN, Commit, classify, merged_branch, pull_request
+from gate.agents import (
+    AGENT,
+    AGENTS,
+    AUTOMATION,
+    HUMAN,
+    Commit,
+    classify,
+    merged_branch,
+    pull_request,
+)
 from gate.git.repo import Repo
 from tests.gitrepo import GitRepo
 
@@ -97,10 +106,10 @@ def test_signals(given_commit: Commit, kind: str, agent: str | None, how: str) -
     assert (found.kind, found.agent, found.how, found.bot) == (kind, agent, how, None)
 
 
-def test_dependency_bots_are_human_written_and_named() -> None:
+def test_dependency_bots_are_automation_and_named() -> None:
     found = classify(commit(subject="Merge pull request #9 from acme/dependabot/pip/x-1.2"))
-    assert (found.kind, found.agent, found.bot) == (HUMAN, None, "Dependabot")
-    assert "a dependency bot, not a coding agent" in found.how
+    assert (found.kind, found.agent, found.bot) == (AUTOMATION, None, "Dependabot")
+    assert "a dependency bot" in found.how
     found = classify(
         commit(author=("renovate[bot]", "29139614+renovate[bot]@users.noreply.github.com"))
     )

@@ -195,6 +195,7 @@ def test_each_commit_fails_what_gate_check_fails(
         "kind": "max_files",
         "agent": 1,
         "human": 0,
+        "automation": 0,
         "failed": [shas["wide"]],
     }
     assert data["rules"]["LINES"]["agent"] == 1  # the merge of codex/long
@@ -222,7 +223,7 @@ def test_who_wrote_each_commit_and_how_it_was_told(
     # the trailer key in another case, as git reads trailers
     assert got["bent"][:2] == ("agent", "Cursor")
     assert got["merge"] == ("agent", "OpenAI Codex", "merged branch codex/long", None)
-    assert got["lock"][0] == "human" and got["lock"][3] == "Dependabot"
+    assert got["lock"][0] == "automation" and got["lock"][3] == "Dependabot"
 
 
 def test_json_is_byte_deterministic_whatever_the_threads(
