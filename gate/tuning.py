@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from gate import globs
 from gate.agents import AGENT, HUMAN
-from gate.backtest import Backtest, measure, totals_line
+from gate.backtest import DEFAULT_LAST, Backtest, measure, totals_line, walk
 from gate.errors import GateError
-from gate.git.repo import Repo
+from gate.git.repo import LogEntry, Repo
 from gate.rubric import Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS
 
@@ -141,7 +141,11 @@ class Proposal:
 
     rule_id: str
     kind: str
-    group: str  # the rule's (or `tests`') glob the paths matched; for allowed_paths a folder
+    # The rule's (or `tests`') globs the paths matched, all of them (dropping
+    # one while another still matches lets nothing pass); for allowed_paths
+    # the folder to add; empty for a test runner's configuration, which
+    # test_drift judges whatever its globs say.
+    group: tuple[str, ...]
     paths: tuple[str, ...]  # the tripping paths, sorted
     human: tuple[str, ...]  # the human-written commits, newest first
     agent: int  # agent-written commits the same group tripped (what loosening loses)
@@ -151,13 +155,18 @@ class Proposal:
         more = len(self.human) - SHAS_SHOWN
         if more > 0:
             shas += f" and {more} more"
-        change = "add" if self.kind == "allowed_paths" else "drop"
-        text = (
-            f"{self.rule_id}: {json.dumps(self.group)} tripped {len(self.human)} human "
-            f"commits ({shas}); {change} it"
-        )
+        globs_shown = ", ".join(json.dumps(g) for g in self.group)
+        if not self.group:
+            what, change = "a test runner's configuration", "no glob to drop: test_drift judges it"
+        elif self.kind == "allowed_paths":
+            what, change = globs_shown, "add it"
+        else:
+            what, change = globs_shown, "drop " + ("it" if len(self.group) == 1 else "them")
         shown = ", ".join(self.paths[:3]) + (", ..." if len(self.paths) > 3 else "")
-        text += f"; paths: {shown}"
+        text = (
+            f"{self.rule_id}: {what} tripped {len(self.human)} human commits ({shas}); "
+            f"{change}; paths: {shown}"
+        )
         if self.agent:
             text += f"; it also caught {self.agent} agent commits, which would pass too"
         return text
@@ -168,32 +177,34 @@ def _globs_of(rule: Rule, rubric: Rubric) -> list[str]:
     test_drift without them the rubric's `tests`."""
     value = rule.params.get("paths")
     if value is None and rule.kind == "test_drift":
-        return list(rubric.tests)
+        return list(rubric.tests)  # the loader gives test_drift them anyway
     return [value] if isinstance(value, str) else [str(v) for v in value or ()]
 
 
-def _group(rule: Rule, patterns: Sequence[str], path: str) -> str:
-    """The glob of `patterns` that `path` matches (the first), a folder for
-    allowed_paths (`docs/`, or the path at the root), else the path itself
-    (a runner's configuration test_drift judges whatever `tests` says)."""
+def _group(rule: Rule, patterns: Sequence[str], path: str) -> tuple[str, ...]:
+    """The globs of `patterns` that `path` matches, as the rule matches
+    them; for allowed_paths the folder to allow (`docs/`, or the path at
+    the root); empty when none matches (a runner's configuration, which
+    test_drift judges whatever its globs say)."""
     if rule.kind == "allowed_paths":
         folder = path.rpartition("/")[0]
-        return f"{folder}/" if folder else path
+        return (f"{folder}/" if folder else path,)
     mode = globs.REACH if rule.kind == "forbidden_paths" else globs.FOLDED
-    return next((p for p in patterns if globs.matches(path, [p], mode)), path)
+    return tuple(p for p in patterns if globs.matches(path, [p], mode))
 
 
 def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[Proposal]:
-    """For each path rule, the groups (`_group`) of paths that tripped it on
-    at least `at_least` human-written commits, most commits first."""
+    """For each path rule (in the rubric's order), the groups (`_group`) of
+    paths that tripped it on at least `at_least` human-written commits,
+    most commits first."""
     out = []
     for rule in rubric.rules:
         if rule.kind not in PATH_KINDS:
             continue
         patterns = _globs_of(rule, rubric)
-        human: dict[str, list[str]] = {}
-        agent: dict[str, int] = {}
-        paths: dict[str, set[str]] = {}
+        human: dict[tuple[str, ...], list[str]] = {}
+        agent: dict[tuple[str, ...], int] = {}
+        paths: dict[tuple[str, ...], set[str]] = {}
         for c in result.commits:
             if c.authorship.kind not in (HUMAN, AGENT):
                 continue
@@ -206,19 +217,13 @@ def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[
                     )
                 else:
                     agent[g] = agent.get(g, 0) + 1
-        for g, shas in human.items():
-            if len(shas) >= at_least:
-                out.append(
-                    Proposal(
-                        rule.id,
-                        rule.kind,
-                        g,
-                        tuple(sorted(paths[g])),
-                        tuple(shas),
-                        agent.get(g, 0),
-                    )
-                )
-    return sorted(out, key=lambda p: (p.rule_id, -len(p.human), p.group))
+        found = [
+            Proposal(rule.id, rule.kind, g, tuple(sorted(paths[g])), tuple(shas), agent.get(g, 0))
+            for g, shas in human.items()
+            if len(shas) >= at_least
+        ]
+        out += sorted(found, key=lambda p: (-len(p.human), p.group))
+    return out
 
 
 def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
@@ -232,17 +237,16 @@ def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
     for rule in rubric.rules:
         if rule.id not in by_rule:
             continue
-        groups = [p.group for p in by_rule[rule.id]]
+        groups = {g for p in by_rule[rule.id] for g in p.group}
+        if not groups:
+            continue
         patterns = _globs_of(rule, rubric)
         if rule.kind == "allowed_paths":
-            new = patterns + [g for g in groups if g not in patterns]
+            new = patterns + sorted(groups - set(patterns))
         else:
             new = [p for p in patterns if p not in groups]
-        where = (
-            "tests"
-            if rule.kind == "test_drift" and rule.params.get("paths") is None
-            else f"{rule.id}'s paths"
-        )
+        top = rule.kind == "test_drift" and tuple(patterns) == tuple(rubric.tests)
+        where = "tests" if top else f"{rule.id}'s paths"
         key = "tests" if where == "tests" else "paths"
         if not new:
             lines.append(f"{rule.id}: nothing would be left of {where}; remove the rule instead")
@@ -252,12 +256,14 @@ def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
     return lines
 
 
-def before(repo: Repo, at: str | None) -> str | None:
-    """The revision `--at REV` learns from: REV's first parent, so that the
-    history ends just before REV (REV itself, the commit being judged, is
-    not learnt from); None (the default branch) without `--at`."""
+def history(repo: Repo, at: str | None, last: int | None) -> tuple[list[LogEntry], str]:
+    """The commits `gate init --from-history` learns from, and in words:
+    the last `last` (default `DEFAULT_LAST`) first-parent commits of the
+    default branch, or with `at` (`--at REV`) of REV's first parent, so
+    that the history ends just before REV: REV itself, the commit whose
+    proposal is being judged, is not learnt from."""
     if at is None:
-        return None
+        return walk(repo, None, last)
     sha = repo.try_rev_parse(at)
     if sha is None:
         raise GateError(f"--at {at}: no such commit here; name a commit of this repository")
@@ -266,7 +272,9 @@ def before(repo: Repo, at: str | None) -> str | None:
         raise GateError(
             f"--at {at}: {sha[:12]} has no parent, so no history before it; name a later commit"
         )
-    return parent
+    count = DEFAULT_LAST if last is None else last
+    entries, _ = walk(repo, parent, count)
+    return entries, f"the last {count} first-parent commits before {at} ({sha[:12]})"
 
 
 def summary(

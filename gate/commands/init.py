@@ -73,7 +73,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     import sys
 
     from gate import tuning
-    from gate.backtest import run_backtest, walk
+    from gate.backtest import run_backtest
     from gate.git.repo import Repo
     from gate.rubric import budgets
     from gate.rubric.load import load_rubric_bytes
@@ -91,7 +91,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     )
     starter = load_rubric_bytes(text.encode("utf-8"), "the starter rubric")
     repo = Repo(root)
-    entries, words = walk(repo, tuning.before(repo, args.at), args.last)
+    entries, words = tuning.history(repo, args.at, args.last)
     result = run_backtest(
         repo,
         starter,
