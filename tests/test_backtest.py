@@ -229,7 +229,7 @@ def test_who_wrote_each_commit_and_how_it_was_told(
     assert got["lock"][0] == "automation" and got["lock"][3] == "Dependabot"
 
 
-def test_json_is_byte_deterministic_whatever_the_threads(
+def test_json_is_byte_deterministic_whatever_the_jobs(
     hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo, _, rubric = hist
