@@ -7,14 +7,15 @@ comes from `gate.changes.git.changes_from_git` (the diff and texts of
 `Repo.start_diff` and `Repo.read_texts`, which `gate check` runs too) and
 the verdict from `gate.judge.judge`, which `gate check` calls.
 A test compares every commit's `failed` with the real `gate check`.  One
-process, one rubric load, one run of the rubric's examples (their verdict,
+command, one rubric load, one run of the rubric's examples (their verdict,
 built-in `gate.rubric-selftest`, is the same for every commit: a rubric that
 disagrees with its examples fails every commit, as it fails every check),
 one `git log` for the metadata, and one `git cat-file --batch` session per
-thread for the texts content rules read (`Repo.blob_session`).
+worker process for the texts content rules read (`Repo.blob_session`).
 
 Who wrote each commit comes from `gate.agents.classify` (author, committer,
-co-author trailers, the merged branch); `how` says which signal decided.
+co-author trailers, the merged branch): agent, human or automation (a
+bot); `how` says which signal decided.
 
 A root commit has no parent to judge from: it is skipped, with a note.  A
 commit that cannot be judged (its parent or an object outside a shallow or
@@ -46,7 +47,7 @@ from gate.waivers import Waivable, waivable
 
 DEFAULT_LAST = 200
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
-DEFAULT_JOBS = 4  # threads; see docs/development.md (measured on a two-core machine)
+DEFAULT_JOBS = 4  # worker processes (`_in_parallel`); see docs/development.md
 
 
 @dataclass(frozen=True)

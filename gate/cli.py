@@ -399,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=_help("--rubric-file", "say, the one gate init just wrote"),
     )
-    _add_jobs(p, "commits, each by its own git processes; default: 4", 4)
+    _add_jobs(p, "commits, in that many worker processes; default: 4", 4)
     _add_repo(p)
     _add_format(p)
 
