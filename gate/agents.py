@@ -279,13 +279,18 @@ def _identity(agent: Agent, name: str, email: str) -> bool:
 
 
 def bot_login(name: str, email: str) -> str | None:
-    """The bot an identity names, or None: the login of a GitHub no-reply
-    address ending in `[bot]` (`12+mintlify[bot]@users.noreply.github.com`,
-    GitHub's to give), else a name ending in `[bot]` (any case; git's name
-    is the committer's text, but no person's name ends so)."""
+    """The bot login an e-mail names, or None: a GitHub no-reply address
+    whose login ends in `[bot]` (`12+mintlify[bot]@users.noreply.github.com`,
+    any case), which only GitHub gives out."""
     noreply = _NOREPLY.match(email.strip())
     if noreply is not None and noreply.group(1).casefold().endswith("[bot]"):
         return noreply.group(1)
+    return None
+
+
+def bot_name(name: str) -> str | None:
+    """A git name ending in `[bot]` (any case), or None: the committer's
+    text, so weaker than `bot_login`, but no person's name ends so."""
     spoken = name.strip()
     return spoken if spoken.casefold().endswith("[bot]") else None
 
@@ -298,13 +303,16 @@ def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship
     review bot (`REVIEW_BOTS`: AUTOMATION), one of an agent's identities
     (an e-mail, or a login as a bot name or a GitHub no-reply address:
     AGENT), a dependency bot (`DEPENDENCY_BOTS`: AUTOMATION) or any other
-    bot (`bot_login`: AUTOMATION, never HUMAN); then a `Co-authored-by:`
-    trailer names one of an agent's e-mails (a review bot's trailer is a
-    suggestion a person accepted and a plain bot's says nothing: both are
-    passed over); then the merge subject names a head branch matching one
-    of an agent's branch globs (case-folded, as `applies_to.head_branches`).
-    The first that matches decides.  Nothing matching is HUMAN: a person,
-    as far as the history tells.  A subject's words are no signal: the PR
+    bot's no-reply address (`bot_login`: AUTOMATION); then a
+    `Co-authored-by:` trailer names one of an agent's e-mails (a review
+    bot's trailer is a suggestion a person accepted and a plain bot's says
+    nothing: both are passed over); then the merge subject names a head
+    branch matching one of an agent's branch globs (case-folded, as
+    `applies_to.head_branches`); then the author's or committer's name ends
+    in `[bot]` (`bot_name`: AUTOMATION; after the agent signals, since a
+    name is the committer's text and must not hide a trailer).  The first
+    that matches decides.  Nothing matching is HUMAN: a person, as far as
+    the history tells; a bot is never HUMAN.  A subject's words are no signal: the PR
     title names the topic (`agent`, `codex`) as often as the tool."""
     agents = AGENTS if table is None else tuple(table)
     everyone = (*((a, True) for a in agents), *((b, False) for b in DEPENDENCY_BOTS))
@@ -341,4 +349,11 @@ def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship
         for agent, coding in everyone:
             if agent.branches and globs.matches(branch, agent.branches, globs.FOLDED):
                 return found(agent, coding, f"merged branch {branch}")
+    for role, name, email in (
+        ("author", commit.author_name, commit.author_email),
+        ("committer", commit.committer_name, commit.committer_email),
+    ):
+        login = bot_name(name)
+        if login is not None:
+            return Authorship(AUTOMATION, None, f"{role} {name} <{email}>; a bot", login)
     return Authorship(HUMAN, None, "no agent signal")

@@ -253,3 +253,16 @@ def test_review_suggestion_trailer_from_real_git(repo: GitRepo) -> None:
     entries = Repo(repo.root).history("HEAD")
     found = [classify(Commit(*e[2:8])).kind for e in entries]
     assert found == [AGENT, HUMAN]
+
+
+def test_a_name_spelled_as_a_bot_does_not_hide_an_agent_trailer() -> None:
+    """Hostile twin: an agent's commit whose author calls itself a bot; the
+    name is the committer's text, the trailer decides.  A bot's no-reply
+    address (GitHub's to give) decides before any trailer."""
+    trailer = ("Claude <noreply@anthropic.com>",)
+    found = classify(commit(author=("helper[bot]", "me@example.com"), co_authors=trailer))
+    assert (found.kind, found.agent) == (AGENT, "Claude Code")
+    found = classify(commit(author=("helper[bot]", "me@example.com"), subject="tidy"))
+    assert (found.kind, found.bot) == (AUTOMATION, "helper[bot]")
+    found = classify(commit(author=("docs", MINTLIFY), co_authors=trailer))
+    assert (found.kind, found.bot) == (AUTOMATION, "mintlify[bot]")
