@@ -149,6 +149,11 @@ class Proposal:
     paths: tuple[str, ...]  # the tripping paths, sorted
     human: tuple[str, ...]  # the human-written commits, newest first
     agent: int  # agent-written commits the same group tripped (what loosening loses)
+    # Dropping the group's globs would let at least half of the human
+    # commits the rule failed pass: it is what the rule is about
+    # (`.github/workflows/` for CI, the test tree for TESTS), not a stray
+    # match, so no YAML drops it.
+    core: bool = False
 
     def sentence(self) -> str:
         shas = ", ".join(sha[:12] for sha in self.human[:SHAS_SHOWN])
@@ -156,7 +161,15 @@ class Proposal:
         if more > 0:
             shas += f" and {more} more"
         globs_shown = ", ".join(json.dumps(g) for g in self.group)
-        if not self.group:
+        if self.core:
+            what, change = (
+                globs_shown,
+                (
+                    "most of the rule's human failures: its core, kept (judge only "
+                    "agent-written PRs with applies_to, or name who may waive it)"
+                ),
+            )
+        elif not self.group:
             what, change = "a test runner's configuration", "no glob to drop: test_drift judges it"
         elif self.kind == "allowed_paths":
             what, change = globs_shown, "add it"
@@ -193,10 +206,20 @@ def _group(rule: Rule, patterns: Sequence[str], path: str) -> tuple[str, ...]:
     return tuple(p for p in patterns if globs.matches(path, [p], mode))
 
 
+def _freed(human: dict[tuple[str, ...], list[str]], g: tuple[str, ...]) -> int:
+    """How many commits of `human` (group -> commits) dropping the globs `g`
+    lets pass: those of the groups whose globs are all in `g`.  A commit of
+    several groups is counted when one of them is freed: an approximation
+    that can only call more groups core (kept), never fewer."""
+    return len({sha for h, shas in human.items() if set(h) <= set(g) for sha in shas})
+
+
 def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[Proposal]:
     """For each path rule (in the rubric's order), the groups (`_group`) of
     paths that tripped it on at least `at_least` human-written commits,
-    most commits first."""
+    most commits first; `core` when dropping the group's globs would let
+    at least half of the human commits the rule failed pass (a commit
+    passes when every path that tripped it matched only dropped globs)."""
     out = []
     for rule in rubric.rules:
         if rule.kind not in PATH_KINDS:
@@ -217,8 +240,17 @@ def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[
                     )
                 else:
                     agent[g] = agent.get(g, 0) + 1
+        total = len({sha for shas in human.values() for sha in shas})
         found = [
-            Proposal(rule.id, rule.kind, g, tuple(sorted(paths[g])), tuple(shas), agent.get(g, 0))
+            Proposal(
+                rule.id,
+                rule.kind,
+                g,
+                tuple(sorted(paths[g])),
+                tuple(shas),
+                agent.get(g, 0),
+                core=bool(g) and rule.kind != "allowed_paths" and 2 * _freed(human, g) >= total,
+            )
             for g, shas in human.items()
             if len(shas) >= at_least
         ]
@@ -227,12 +259,13 @@ def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[
 
 
 def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
-    """Per rule with proposals, the one YAML line that applies them all:
-    the rule's `paths:` (or the rubric's `tests:`) with the groups dropped,
-    or for allowed_paths added."""
+    """Per rule with proposals (its core left out), the one YAML line that
+    applies them all: the rule's `paths:` (or the rubric's `tests:`) with
+    the groups dropped, or for allowed_paths added."""
     by_rule: dict[str, list[Proposal]] = {}
     for p in proposals:
-        by_rule.setdefault(p.rule_id, []).append(p)
+        if not p.core:
+            by_rule.setdefault(p.rule_id, []).append(p)
     lines = []
     for rule in rubric.rules:
         if rule.id not in by_rule:

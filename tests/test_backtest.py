@@ -598,21 +598,30 @@ def test_a_tripping_path_is_escaped(
 
 
 def tuning_history(repo: GitRepo) -> dict[str, str]:
-    """Human commits that edit a workflow three times and bend a test twice,
-    an agent that edits a workflow, and one human AGENTS.md edit."""
+    """Human commits that edit a workflow three times and CODEOWNERS twice,
+    bend a test three times and edit a module named like a test (matched by
+    `**/test*.py` only) twice, an agent that edits a workflow, and one human
+    AGENTS.md edit."""
     shas: dict[str, str] = {}
     repo.write("app.py", "x = 1\n")
     repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    repo.write("src/testing_tools.py", "def helper():\n    return 1\n")
     repo.write(".github/workflows/ci.yml", "on: push\n")
+    repo.write("CODEOWNERS", "* @a\n")
     shas["root"] = _commit(repo, "root")
     for i in range(3):
         repo.write(".github/workflows/ci.yml", f"on: push\n# {i}\n")
         shas[f"ci{i}"] = _commit(repo, f"tune ci {i}")
     repo.write(".github/workflows/release.yml", "on: push\n")
     shas["agent-ci"] = _commit(repo, "agent adds a workflow", author=COPILOT)
-    for i in range(2):
+    for i in range(3):
         repo.write("tests/test_app.py", f"def test_a():\n    assert {i + 2}\n")
         shas[f"bend{i}"] = _commit(repo, f"update test {i}")
+    for i in range(2):
+        repo.write("CODEOWNERS", f"* @a{i}\n")
+        shas[f"owners{i}"] = _commit(repo, f"owners {i}")
+        repo.write("src/testing_tools.py", f"def helper():\n    return {i + 2}\n")
+        shas[f"tools{i}"] = _commit(repo, f"tools {i}")
     repo.write("AGENTS.md", "be nice\n")
     shas["agents"] = _commit(repo, "agents file")
     repo.write("app.py", "x = 2\n")
@@ -630,36 +639,42 @@ def test_init_from_history_prints_rates_and_proposals_and_writes_none(
     monkeypatch.chdir(repo.root)
     assert main(["init", "--from-history", "--path", "r.yml"]) == 0
     out = capsys.readouterr().out
-    assert "8 commits judged: 1 agent (1 failed, 100%), 7 human (" in out
-    assert "  CI (forbidden_paths): human 3 of 7 (42%), agent 1 of 1 (100%)" in out
-    # the workflow glob, with the three human commits newest first, and what it also caught
-    ci = [line for line in out.splitlines() if line.startswith('  CI: ".github/workflows/"')]
+    assert "13 commits judged: 1 agent (1 failed, 100%), 12 human (11 failed, 91%)" in out
+    assert "  CI (forbidden_paths): human 5 of 12 (41%), agent 1 of 1 (100%)" in out
+    proposed = out.split("proposed, not written")[1].splitlines()
+    # the workflow glob: most of CI's human failures, so the rule's core, kept
+    ci = [line for line in proposed if line.startswith('  CI: ".github/workflows/"')]
     assert len(ci) == 1, out
     assert ", ".join(shas[f"ci{i}"][:12] for i in (2, 1, 0)) in ci[0]
-    assert "also caught 1 agent commits" in ci[0]
-    # every test glob the file matches: dropping one while another matches frees nothing
-    assert '  TESTS: "tests/", "**/test_*.py", "**/test*.py" tripped 2 human commits' in out
-    assert "AGENTS:" not in out.split("proposed, not written")[1]  # one commit: not proposed
-    # the YAML line that applies it: CI's paths without the glob
+    assert "its core, kept" in ci[0] and "also caught 1 agent commits" in ci[0]
+    owners = [line for line in proposed if line.startswith('  CI: "CODEOWNERS"')]
+    assert len(owners) == 1 and "drop it" in owners[0], out
+    assert f"{shas['owners1'][:12]}, {shas['owners0'][:12]}" in owners[0]
+    tests = [line for line in proposed if line.startswith('  TESTS: "tests/", ')]
+    assert len(tests) == 1 and "its core, kept" in tests[0], out
+    assert any(line.startswith('  TESTS: "**/test*.py" tripped 2 human') for line in proposed)
+    assert not any(line.startswith("  AGENTS:") for line in proposed)  # one commit: not proposed
+    # the YAML lines that apply them: CI's paths without CODEOWNERS, tests without **/test*.py
     starter = {r.id: r for r in load_rubric_bytes(STARTER_RUBRIC.encode(), "s").rules}
-    kept = [p for p in starter["CI"].params["paths"] if p != ".github/workflows/"]
+    kept = [p for p in starter["CI"].params["paths"] if p != "CODEOWNERS"]
     assert f"      paths: {json.dumps(kept)}" in out
     # written: as strict as the starter
     rubric = load_rubric_bytes((repo.root / "r.yml").read_bytes(), "r")
     written = {r.id: r for r in rubric.rules}
     for rule_id in ("CI", "TESTS", "AGENTS", "SECRETS"):
         assert written[rule_id].params == starter[rule_id].params
-    # the printed lines, applied, let exactly those human commits pass
+    # the printed lines, applied, let exactly the proposed human commits pass
     lines = out.splitlines()
     ci_paths = json.loads(lines[lines.index("    CI (CI's paths):") + 1].split(": ", 1)[1])
-    tests = json.loads(lines[lines.index("    TESTS (tests):") + 1].split(": ", 1)[1])
+    test_globs = json.loads(lines[lines.index("    TESTS (tests):") + 1].split(": ", 1)[1])
+    assert "**/test*.py" not in test_globs and "tests/" in test_globs
     loosened = dataclasses.replace(
         rubric,
-        tests=tuple(tests),
+        tests=tuple(test_globs),
         rules=tuple(
             dataclasses.replace(r, params={**r.params, "paths": ci_paths})
             if r.id == "CI"
-            else dataclasses.replace(r, params={**r.params, "paths": tests})
+            else dataclasses.replace(r, params={**r.params, "paths": test_globs})
             if r.id == "TESTS"
             else r
             for r in rubric.rules
@@ -676,8 +691,12 @@ def test_init_from_history_prints_rates_and_proposals_and_writes_none(
         jobs=1,
     )
     failed = {c.sha: c.failed for c in result.commits}
-    for name in ("ci0", "ci1", "ci2", "bend0", "bend1"):
+    for name in ("owners0", "owners1", "tools0", "tools1"):
         assert "CI" not in failed[shas[name]] and "TESTS" not in failed[shas[name]], name
+    for name in ("ci0", "ci1", "ci2", "agent-ci"):
+        assert "CI" in failed[shas[name]], name
+    for name in ("bend0", "bend1", "bend2"):
+        assert "TESTS" in failed[shas[name]], name
 
 
 def test_init_from_history_at_learns_only_what_came_before(
@@ -685,13 +704,17 @@ def test_init_from_history_at_learns_only_what_came_before(
 ) -> None:
     shas = tuning_history(repo)
     monkeypatch.chdir(repo.root)
-    # before bend0: the root's child ci0 .. agent-ci; REV itself not learnt from
+    # before bend0: ci0 .. agent-ci; REV itself not learnt from
     assert main(["init", "--from-history", "--at", shas["bend0"], "--path", "a.yml"]) == 0
     out = capsys.readouterr().out
     assert f"before {shas['bend0']} ({shas['bend0'][:12]})" in out
     assert "4 commits judged: 1 agent (1 failed, 100%), 3 human (3 failed, 100%)" in out
     assert "TESTS: " not in out.split("proposed, not written")[1]
-    assert shas["bend0"][:12] not in out.split("proposed, not written")[1]
+    assert shas["bend0"][:12] not in out.split("learned from")[1].split("\n", 1)[1]
+    # at bend1: bend0 is learnt from, bend1 is not
+    assert main(["init", "--from-history", "--at", shas["bend1"], "--path", "c.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "5 commits judged" in out and "  TESTS (test_drift): human 1 of 4 (25%)" in out
     # the root has no history before it; a name that is no commit
     assert main(["init", "--from-history", "--at", shas["root"], "--path", "b.yml"]) == 2
     assert "has no parent" in capsys.readouterr().err
