@@ -181,7 +181,8 @@ class Proposal:
             f"{change}; paths: {shown}"
         )
         if self.agent:
-            text += f"; it also caught {self.agent} agent commits, which would pass too"
+            text += f"; it also caught {self.agent} agent commits"
+            text += "" if self.core else ", which would pass too"
         return text
 
 
@@ -341,8 +342,10 @@ def summary(
         "failed human-written commits"
     )
     lines += [f"  {p.sentence()}" for p in proposals]
-    lines.append("  the line that applies them all, per rule:")
-    lines += [f"    {line}" for line in yaml_lines(proposals, rubric)]
+    applied = yaml_lines(proposals, rubric)
+    if applied:
+        lines.append("  the line that applies them all, per rule:")
+        lines += [f"    {line}" for line in applied]
     lines.append(
         "  or keep the rules and judge only agent-written PRs (applies_to: the rubric's "
         "comment lists the logins), or name who may waive them (waivers)"

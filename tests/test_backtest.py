@@ -723,3 +723,21 @@ def test_init_from_history_at_learns_only_what_came_before(
     assert main(["init", "--at", "HEAD", "--path", "b.yml"]) == 2
     assert "go with --from-history" in capsys.readouterr().err
     assert not (repo.root / "b.yml").exists()
+
+
+def test_init_from_history_core_only_prints_no_yaml(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Humans who only ever edit the workflows: the glob is CI's core, named
+    and kept, and no YAML line would drop it."""
+    repo.write(".github/workflows/ci.yml", "on: push\n")
+    repo.commit("root")
+    for i in range(3):
+        repo.write(".github/workflows/ci.yml", f"on: push\n# {i}\n")
+        _commit(repo, f"ci {i}")
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    assert '  CI: ".github/workflows/" tripped 3 human commits' in out
+    assert "its core, kept" in out
+    assert "the line that applies them all" not in out and "      paths:" not in out
