@@ -164,3 +164,74 @@ def test_a_new_nested_describe_may_bind_a_name_its_enclosing_describe_binds() ->
 def test_a_name_existing_tests_see_is_still_replaced(base: str, head: str) -> None:
     drift = _drift(base, head)
     assert drift.refused or drift.changed, drift.summary()
+
+
+# --- a new test that fills a describe's renewed `let` (F-DESCRIBE-LET 1eb31236) ---
+
+RENEWED = [
+    # beforeEach assigns it, afterEach closes it (streamableHttp.test.ts)
+    "describe('S', () => {\n  let transport: T;\n"
+    "  beforeEach(() => {\n    transport = new T(1);\n    vi.spyOn(globalThis, 'fetch');\n  });\n"
+    "  afterEach(async () => { await transport.close(); });\n{tests}});\n",
+    # an async beforeEach that awaits it
+    "describe('S', () => {\n  let transport;\n"
+    "  beforeEach(async () => { transport = await make(); });\n{tests}});\n",
+    # an afterEach that resets it
+    "describe('S', () => {\n  let transport = make();\n"
+    "  afterEach(() => { transport = undefined; });\n{tests}});\n",
+    # a nested describe's own `let` of the same name, renewed there
+    "let transport = make();\ndescribe('S', () => {\n  let transport;\n"
+    "  beforeEach(() => { transport = make(); });\n{tests}});\n",
+]
+BASE_TEST = "  it('old', async () => { transport = new T(2); await transport.send(1); });\n"
+NEW_TEST = (
+    "  it('new', async () => {\n    transport = new T(3);\n    await transport.send(2);\n  });\n"
+)
+
+
+@pytest.mark.parametrize("shape", RENEWED)
+def test_a_new_test_may_fill_a_let_its_describe_renews_around_each_test(shape: str) -> None:
+    base = shape.replace("{tests}", BASE_TEST)
+    head = shape.replace("{tests}", BASE_TEST + NEW_TEST)
+    drift = _drift(base, head)
+    assert drift.ok, drift.summary()
+    assert drift.added == ("S > new",)
+
+
+# The same test where its value reaches the tests after it.
+NOT_RENEWED = [
+    # renewed once for all tests, not around each
+    "describe('S', () => {\n  let transport = make();\n"
+    "  beforeAll(() => { transport = make(); });\n{tests}});\n",
+    # renewed only under a condition
+    "describe('S', () => {\n  let transport = make();\n"
+    "  beforeEach(() => { if (flag) transport = make(); });\n{tests}});\n",
+    # a describe with no hook at all
+    "describe('S', () => {\n  let transport = make();\n{tests}});\n",
+    # a module-level `let` read by another describe's tests
+    "let transport = make();\nbeforeEach(() => { transport = make(); });\n"
+    "describe('S', () => {\n{tests}});\n"
+    "describe('other', () => { it('reads', () => { expect(transport).toBe(1); }); });\n",
+    # the hook renews another describe's `let`, not this one's
+    "describe('S', () => {\n  let transport = make();\n"
+    "  describe('in', () => {\n    let transport;\n"
+    "    beforeEach(() => { transport = make(); });\n  });\n{tests}});\n",
+    # a hook that renews something else of the same name inside a function
+    "describe('S', () => {\n  let transport = make();\n"
+    "  beforeEach(() => { const f = () => { transport = make(); }; });\n{tests}});\n",
+]
+
+
+@pytest.mark.parametrize("shape", NOT_RENEWED)
+def test_a_new_test_that_fills_an_unrenewed_let_is_refused(shape: str) -> None:
+    base = shape.replace("{tests}", BASE_TEST)
+    head = shape.replace("{tests}", BASE_TEST + NEW_TEST)
+    drift = _drift(base, head)
+    assert any("S > new" in name for name, _ in drift.refused), drift.summary()
+
+
+def test_an_existing_test_that_now_fills_the_renewed_let_is_still_changed() -> None:
+    shape = RENEWED[0]
+    base = shape.replace("{tests}", BASE_TEST)
+    head = shape.replace("{tests}", BASE_TEST.replace("new T(2)", "new T(9)"))
+    assert _drift(base, head).changed == ("S > old",)
