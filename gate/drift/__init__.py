@@ -119,6 +119,12 @@ class Unit:
     # one module registry (Mocha), not where each file has its own (Jest,
     # Vitest).
     local: bool = False
+    # The scope the unit's names are bound in, where a language has nested
+    # scopes of units (JS: the keys of the describes whose callback bodies
+    # hold it, outermost first); () the file's top level.  A name bound in
+    # a scope is seen by the units in that scope and in the scopes inside
+    # it alone (see `compare`).
+    scope: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -339,11 +345,19 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
     removed = tuple(u.name for u in _removed(base, head))
-    bound = {n for u in base if not u.parent for n in u.binds}
+    bound = {(u.scope, n) for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,
     # `import a.b`): a new `import a.c` binds `a` to the same object.
-    same = {n for n in bound if all(u.module == n for u in base if not u.parent and n in u.binds)}
-    mentioned = {w for u in base for w in (u.uses if u.uses is not None else _WORD.findall(u.code))}
+    same = {
+        n for _, n in bound if all(u.module == n for u in base if not u.parent and n in u.binds)
+    }
+    # The names each scope's units read (`mentioned[scope]`); a unit in
+    # scope S sees the names bound in S and in each scope S is inside.
+    mentioned: dict[tuple[str, ...], set[str]] = {}
+    for u in base:
+        read = u.uses if u.uses is not None else _WORD.findall(u.code)
+        mentioned.setdefault(u.scope, set()).update(read)
+    seen: dict[tuple[str, ...], set[str]] = {}
     parents = {u.parent for u in head if u.parent}
     words = {w for u in base for w in _WORD.findall(u.code)}
     base_parents = {u.parent for u in base if u.parent}
@@ -369,8 +383,11 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
             role = u.quiet  # calls the base version makes the same way already
         is_test = role == CASE and u.key not in parents  # a class header is no test of its own
         binds = set(u.binds) - ({u.module} & same)
-        clash = sorted(binds & bound) if not u.parent else []
-        used = sorted(binds & mentioned) if not u.parent else []
+        clash = sorted(n for n in binds if (u.scope, n) in bound) if not u.parent else []
+        if u.scope not in seen:
+            inside = (ws for s, ws in mentioned.items() if s[: len(u.scope)] == u.scope)
+            seen[u.scope] = set().union(*inside)
+        used = sorted(binds & seen[u.scope]) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
             if role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):

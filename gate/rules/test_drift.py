@@ -62,7 +62,13 @@ modules where those are installed.  It fails when:
   a reformat by ruff, black or gofmt, or whitespace inside a Python
   docstring that holds no `>>>` doctest changes no test (a docstring's
   words do); a Go directive or an `Example`'s comment, whose `//
-  Output:` `go test` checks, does) or removed, unless a Go test only
+  Output:` `go test` checks, does; in TypeScript a type-only
+  declaration, an `interface`, a `type` alias or a `declare`, is erased
+  when the file is compiled and its change changes no test, except in a
+  file that tests types: one that calls `expectTypeOf`, `assertType` or
+  tsd's `expectType`/`expectError`/`expectAssignable`, imports `tsd`, or
+  holds a `@ts-expect-error`; an `enum`, a `const enum`, a class or a
+  namespace runs, and is compared) or removed, unless a Go test only
   gained cases (`gate.drift.go.cases`): rows of a table it ranges over
   in a loop that cannot stop, skip or carry state across rows; `t.Run`
   subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
@@ -135,7 +141,12 @@ modules where those are installed.  It fails when:
   `builtins` (reading them, or `patch.dict(os.environ, ...)` in a
   `with`, is fine), starts a mock patcher without a `with` (pytest's
   `monkeypatch` is undone after each test and is fine), or calls a
-  helper of the file that does (but a new test reaching such helpers
+  helper of the file that does (a JavaScript or TypeScript test that
+  fills a `let` declared directly in its describe's body, which a
+  `beforeEach` of that describe assigns, or an `afterEach` resets, as a
+  statement of the hook's own body, shares nothing: no test sees its
+  value; a `beforeAll`, an assignment under an `if`, a module-level
+  `let` do not renew it) (but a new test reaching such helpers
   only through the file's helpers a base test or helper already calls,
   each unchanged, adds no effect the base did not have). Where the line
   is drawn: a method call that mutates a shared object
@@ -156,7 +167,10 @@ modules where those are installed.  It fails when:
   TypeScript, the identifiers of a module's code (a file with
   `import`/`export`, a `require('x')`, an `.mjs .cjs .mts .cts` suffix),
   and every word of any other file's, or of one that calls `eval` or
-  names the global object;
+  names the global object; a name bound in a describe's body is bound
+  there alone, and seen by the units of that describe and of the ones
+  inside it (a new describe's own `function apply` beside a sibling
+  describe's `apply` replaces nothing);
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that

@@ -102,7 +102,7 @@ from gate.drift import Unit, Unparsable
 from gate.drift._treesitter import parse
 from gate.drift.js import writes
 from gate.drift.js.names import Names
-from gate.drift.js.splitter import Splitter
+from gate.drift.js.splitter import TYPE_TESTS, Splitter
 from gate.drift.reader import Reader
 
 SUFFIXES = {
@@ -137,11 +137,12 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
         except Unparsable:
             raise first from None
     names = Names(source, suffix, also=writes.SCAN)
-    splitter = Splitter(source, frozenset(), names)
+    types = TYPE_TESTS.search(text) is not None
+    splitter = Splitter(source, frozenset(), names, types)
     splitter.statements(source.root.children, (), 0)
     shadowed = splitter.shadowed()
     if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
-        splitter = Splitter(source, shadowed, names)
+        splitter = Splitter(source, shadowed, names, types)
         splitter.statements(source.root.children, (), 0)
     return tuple(splitter.found)
 

@@ -6,6 +6,7 @@ which the file is split again."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -42,11 +43,30 @@ TYPE_ONLY = {
     "type_alias_declaration": "type",
     "function_signature": "function",
 }
+# The keywords of declarations that are types alone (`TYPE_ONLY`, `declare`):
+# erased when the file is compiled, so a change of one changes nothing a test
+# runs, but in a file whose tests check types (`TYPE_TESTS`).
+ERASED = frozenset({*TYPE_ONLY.values(), "declare"}) - {"function"}
+# A file that tests types: Vitest's `expectTypeOf`/`assertType`, tsd's
+# `expectType`/`expectError`/`expectAssignable`/..., and `@ts-expect-error`
+# comments, which make the type checker the referee; there a type is a test.
+TYPE_TESTS = re.compile(
+    r"\b(?:expectTypeOf|assertType|expectType|expectNotType|expectError|expectAssignable"
+    r"|expectNotAssignable|expectDeprecated|expectNotDeprecated)\b|@ts-expect-error|['\"]tsd['\"]"
+)
+
+
+def _erased() -> str:
+    """`Unit.same` of a type-only declaration: every version is the same."""
+    return "a type, erased when the file is compiled"
 
 
 class Splitter:
-    def __init__(self, source: ParsedText, shadowed: frozenset[str], names: Names) -> None:
+    def __init__(
+        self, source: ParsedText, shadowed: frozenset[str], names: Names, types: bool = False
+    ) -> None:
         self.source = source
+        self.types = types  # whether the file tests types (`TYPE_TESTS`): a type is a test there
         self.names = names  # the identifiers each unit reads, where the file's names are known
         self.untrusted = shadowed  # runner names this file binds itself
         self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
@@ -59,6 +79,9 @@ class Splitter:
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
         self.describes = 0  # how many describe bodies the statements being split are in
+        # the keys of the describes whose bodies the statements being split
+        # are in, outermost first (`Unit.scope`: a function's scope each)
+        self.scope: tuple[str, ...] = ()
         # local names of hooks imported from a runner that makes each file a
         # suite (`import { afterEach } from 'vitest'`): at the top level they
         # run around this file's tests alone
@@ -122,11 +145,14 @@ class Splitter:
         calls: tuple[str, ...] | None = None,
         grouped: bool = False,
         local: bool | None = None,
+        erased: bool = False,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
         `local`: whether a COLLECTION unit writes nothing outside the file
-        (`Unit.local`; None: asked of its code, `Escapes.within`)."""
+        (`Unit.local`; None: asked of its code, `Escapes.within`);
+        `erased`: a type-only declaration, every version of which is the
+        same (`Unit.same`) where the file does not test types."""
         unique, shown = self._keys.unit(key, name)
         if role != COLLECTION:
             local = False
@@ -145,6 +171,8 @@ class Splitter:
                 quiet=CASE if calls else "",
                 grouped=grouped,
                 local=local,
+                same=_erased if erased and not self.types else None,
+                scope=self.scope,
             )
         )
 
@@ -205,7 +233,8 @@ class Splitter:
                 word, names, inert = declared
                 label = _joined(path, ", ".join(names) or word)
                 binds = names if word != "declare" else []  # a type, no runtime binding
-                self.add(node, f"{word} {label}", label, SUPPORT if inert else COLLECTION, binds)
+                role = SUPPORT if inert else COLLECTION
+                self.add(node, f"{word} {label}", label, role, binds, erased=word in ERASED)
                 if self.loading.requires_runner(node):
                     self.from_runner.add(self.found[-1].key)
 
@@ -382,10 +411,13 @@ class Splitter:
         local = not focused and not any(self.escapes.within(p) for p in parts if p is not None)
         self.add(node, key, label, role, code=frame, local=local)
         self.describes += 1
+        outer = self.scope
+        self.scope = (*outer, self.found[-1].key)
         try:
             self.statements(body.children, inner, depth + 1)
         finally:
             self.describes -= 1
+            self.scope = outer
 
     def loop(self, node: Node, loop: TableLoop, path: tuple[str, ...], depth: int) -> None:
         """A loop over a literal table (`gate.drift.js.tables`): its
@@ -459,7 +491,8 @@ class Splitter:
                 word, names, inert = declared
                 label = _joined(path, ", ".join(names) or word)
                 role = SUPPORT if inert else COLLECTION
-                self.add(node, f"export {word} {label}", label, role, names)
+                erased = word in ERASED
+                self.add(node, f"export {word} {label}", label, role, names, erased=erased)
                 return
         if declaration is None and value is None:
             exprs = [c for c in named(node) if c.type not in ("export_clause", "string")]

@@ -40,7 +40,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from gate.drift._treesitter import ParsedText, named
-from gate.drift.js.frameworks import HOOKS
+from gate.drift.js.frameworks import DESCRIBES, HOOKS
 from gate.drift.js.loading import TYPE_WRAPPERS
 from gate.drift.js.names import Names, pattern_names
 
@@ -202,7 +202,8 @@ class Writes:
             return False
         if kind in ("identifier", "shorthand_property_identifier_pattern"):
             name = self.source.text(target)
-            return not self._own(name, target.start_byte, scope) and not self._slot(name)
+            at = target.start_byte
+            return not (self._own(name, at, scope) or self._slot(name) or self._renewed(name, at))
         if kind in CHAINS:
             root = target
             while root.type in CHAINS or (root.type in _WRAPPERS and named(root)):
@@ -250,6 +251,31 @@ class Writes:
             elif not _cleared(self.source, n) and _in_hook_or_top(self.source, n):
                 return False
         return len(declared) == 1 and declared[0].child_by_field_name("value") is None
+
+    def _renewed(self, name: str, at: int) -> bool:
+        """Whether `name` at byte `at` is a describe's `let` that the
+        describe renews around each of its tests: the innermost `let` of
+        the name directly in a describe's callback body around `at` (each
+        other declaration of it at the top level, which that one shadows)
+        in a body that has a `beforeEach` (Mocha's `setup`) that assigns
+        the name, or an `afterEach` (`teardown`) that resets it, as a
+        statement of the hook's own body (`beforeEach(() => { transport =
+        new T(); })`), so a test's value never reaches the next test.  A
+        `beforeAll`, or an assignment under an `if`, renews nothing."""
+        around = None
+        for n in self.names.bindings(name):
+            up = n.parent
+            if up is None or up.type not in _DECLARING:
+                continue  # an assignment or a store through it, not a declaration
+            body = _describe_let(self.source, n)
+            if body is None:
+                if not _top_level(n):
+                    return False  # a declaration in some other scope: not followed
+            elif body.start_byte <= at < body.end_byte and (
+                around is None or body.start_byte > around.start_byte
+            ):
+                around = body
+        return around is not None and _renews(self.source, around, name)
 
     def _heads(self, loop: Node) -> list[str]:
         """The names a loop's head declares (`for (const [k, v] of ...)`,
@@ -337,6 +363,102 @@ def _own_this(node: Node, scope: range) -> bool:
     if up is None or up.type not in _THIS_OWNERS:
         return False
     return scope.start <= up.start_byte and up.end_byte <= scope.stop
+
+
+# What a binding occurrence of a name is in, where it declares the name
+# (a destructuring pattern may assign instead, which counts the stricter way).
+_DECLARING = frozenset(
+    {
+        "variable_declarator",
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "import_specifier",
+        "import_clause",
+        "namespace_import",
+        "required_parameter",
+        "optional_parameter",
+        "formal_parameters",
+        "arrow_function",
+        "catch_clause",
+        "object_pattern",
+        "array_pattern",
+        "pair_pattern",
+        "rest_pattern",
+        "assignment_pattern",
+        "object_assignment_pattern",
+    }
+)
+# The hooks that run around each test of their describe: before it, after it.
+_RENEWERS = frozenset({"beforeEach", "setup", "afterEach", "teardown"})
+
+
+def _describe_let(source: ParsedText, name: Node) -> Node | None:
+    """The describe callback body that declares `name` by a `let`
+    statement directly in it (`describe('x', () => { let t; ... })`), or None."""
+    declarator = name.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return None
+    if declarator.child_by_field_name("name") != name:
+        return None
+    statement = declarator.parent
+    if statement is None or statement.type != "lexical_declaration":
+        return None
+    if statement.children[0].type != "let":
+        return None
+    body = statement.parent
+    function = body.parent if body is not None and body.type == "statement_block" else None
+    if function is None or function.type not in FUNCTION_KINDS:
+        return None
+    arguments = function.parent
+    call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    while callee is not None and callee.type in ("call_expression", "member_expression"):
+        field = "function" if callee.type == "call_expression" else "object"
+        callee = callee.child_by_field_name(field)
+    if callee is None or callee.type != "identifier" or source.text(callee) not in DESCRIBES:
+        return None
+    return body
+
+
+def _top_level(node: Node) -> bool:
+    """Whether `node` is in no function, block or class: a binding of the module."""
+    up = node.parent
+    while up is not None and up.type != "program":
+        if up.type in FUNCTION_KINDS or up.type in ("statement_block", "class_body"):
+            return False
+        up = up.parent
+    return True
+
+
+def _renews(source: ParsedText, body: Node, name: str) -> bool:
+    """Whether a statement of the describe body `body` is a `beforeEach`
+    or `afterEach` whose callback assigns `name` as a statement of its own."""
+    for statement in named(body):
+        call = named(statement)[0] if statement.type == "expression_statement" else None
+        callee = call.child_by_field_name("function") if call is not None else None
+        if call is None or callee is None or call.type != "call_expression":
+            continue
+        if source.text(callee) not in _RENEWERS:
+            continue
+        arguments = call.child_by_field_name("arguments")
+        for function in named(arguments) if arguments is not None else []:
+            inner = (
+                function.child_by_field_name("body") if function.type in FUNCTION_KINDS else None
+            )
+            if inner is None or inner.type != "statement_block":
+                continue
+            for step in named(inner):
+                expr = named(step)[0] if step.type == "expression_statement" else None
+                if expr is not None and expr.type == "await_expression" and named(expr):
+                    expr = named(expr)[0]
+                if expr is None or expr.type != "assignment_expression":
+                    continue
+                left = expr.child_by_field_name("left")
+                if left is not None and left.type == "identifier" and source.text(left) == name:
+                    return True
+    return False
 
 
 def _in_hook_or_top(source: ParsedText, node: Node) -> bool:
