@@ -198,6 +198,24 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
     return reader.units(text, ending)
 
 
+def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """The units of both versions of the modified file `path` when
+    `units_for` refused one: its language's `Reader.pair` (statements the
+    grammar repairs as opaque units); `Unparsable` when the language has
+    none or it refuses too."""
+    ending = suffix(path)
+    language = BY_SUFFIX.get(ending)
+    if language is None:
+        raise Unparsable(f"no language reads {ending or 'a file without a suffix'}")
+    try:
+        reader = language.load()
+    except ImportError as exc:
+        raise Unparsable(f"needs a parser that is not installed ({exc})") from None
+    if reader.pair is None:
+        raise Unparsable(f"the {language.name} reader cannot read a syntax error around")
+    return reader.pair(base, head, ending)
+
+
 def _changed(base: Unit, head: Unit | None) -> bool:
     """Whether a base unit's code changed at head (None: it is gone, which
     is no change); texts that differ by what changes no meaning (`Unit.same`)

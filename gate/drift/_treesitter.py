@@ -12,7 +12,9 @@ docs/development.md).
   lone surrogate from `gate.text.decode`) is refused, and line numbers
   count `\\n`, `\\r\\n` and `\\r` as `gate.text.lines` does.
 * A tree with an ERROR or MISSING node is refused (`Unparsable`): a file
-  tree-sitter had to repair is not split into units.  So is a text over
+  tree-sitter had to repair is not split into units, unless the caller
+  asks for the tree as it is (`tolerant`, `gate.drift.js.pair`) and
+  refuses it itself where a repair could hide code (`refuse`).  So is a text over
   `gate.changes.TEXT_LIMIT` bytes, or one whose parse takes more than
   `PARSE_SECONDS`.
 """
@@ -25,7 +27,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from gate.drift import Unparsable
 from gate.text import BOM
@@ -115,8 +117,10 @@ class ParsedText:
         return bisect_right(self._starts, offset) + 1
 
 
-def parse(text: str, grammar: str) -> ParsedText:
-    """`text` parsed with `grammar`; `Unparsable` when it is not that language."""
+def parse(text: str, grammar: str, tolerant: bool = False) -> ParsedText:
+    """`text` parsed with `grammar`; `Unparsable` when it is not that
+    language, or, when `tolerant`, only when it cannot be parsed at all
+    (the tree may then hold ERROR and MISSING nodes: `refuse` names one)."""
     from gate.changes import TEXT_LIMIT
 
     try:
@@ -146,10 +150,15 @@ def parse(text: str, grammar: str) -> ParsedText:
             raise Unparsable(f"the {grammar} parse took over {PARSE_SECONDS:g} s and was stopped")
         raise Unparsable(f"tree-sitter could not parse the file with the {grammar} grammar")
     source = ParsedText(data, tree, grammar)
-    if source.root.has_error:
-        line = source.line(_first_error(source.root))
-        raise Unparsable(f"the {grammar} grammar finds a syntax error at line {line}")
+    if source.root.has_error and not tolerant:
+        refuse(source, source.root)
     return source
+
+
+def refuse(source: ParsedText, node: Node) -> NoReturn:
+    """Raise `Unparsable` naming the line of the first syntax error in `node`."""
+    line = source.line(_first_error(node))
+    raise Unparsable(f"the {source.grammar} grammar finds a syntax error at line {line}")
 
 
 @cache

@@ -9,10 +9,19 @@ load it, `loaders`), a runner's section file (`section_changes`,
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 
 from gate import globs
 from gate.changes import DELETED, MODE_SUBMODULE, MODE_SYMLINK, ChangeSet, FileChange
-from gate.drift import Unparsable, compare, reaching, runners, suffix, units_for
+from gate.drift import (
+    Unparsable,
+    compare,
+    paired_units,
+    reaching,
+    runners,
+    suffix,
+    units_for,
+)
 from gate.drift.collected import DATA_FOLDERS, is_test_module, unread_edit
 from gate.drift.language import BY_SUFFIX
 
@@ -123,6 +132,10 @@ def by_cases(
         except Unparsable as exc:
             base = head = None
             why = f"the {side} version {exc}"
+            # statements the grammar repairs as opaque units, where a language
+            # can; else judged as a whole file, for the first refusal
+            with suppress(Unparsable):
+                base, head = paired_units(f.path, texts.base, texts.head)
         else:
             if base is None or head is None:
                 why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"

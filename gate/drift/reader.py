@@ -28,10 +28,15 @@ class Reader:
     file (`tree`: the base tree's layout).
     `own_registry(path, units, others)`: whether the runner gives the new
     file a module registry of its own (Jest, Vitest), so that a unit that
-    writes nothing outside the file (`Unit.local`) reaches nothing."""
+    writes nothing outside the file (`Unit.local`) reaches nothing.
+    `pair(base, head, suffix)`: the units of a modified file's two
+    versions when `units` refuses one for a syntax error the grammar can
+    repair, each repaired statement one unit of its exact text, raising
+    `Unparsable` where a repair could hide a change."""
 
     units: Callable[[str, str], tuple[Unit, ...]]
     reaches: Callable[[Unit], bool] | None = None
     isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     apart: Callable[[str, BaseTree], bool] | None = None
     own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
+    pair: Callable[[str, str, str], tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = None

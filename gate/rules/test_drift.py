@@ -295,7 +295,15 @@ version does not parse (a syntax error; a parser that is not installed),
 it is a symlink or submodule, its text is too large to read, or the source
 has no text for it (a rubric example given by line counts rather than
 `before`/`after`; the Action's API mode past its cap of files read
-through the contents API).  A test-runner configuration file
+through the contents API).  A modified JavaScript or TypeScript
+test file with syntax its grammar does not know (tree-sitter-typescript
+reads no `f<typeof import('x')>()`) is still compared unit by unit where
+the grammar's repair stays inside statements: each top-level or describe-
+body statement holding a repair is one collection-time unit compared by
+its exact text (`unparsed vi.mock ./shims`; new, it runs at collection;
+removed, a removal), the others split as ever; the whole file is the unit
+when a repair lies between statements or a repaired statement's text
+changed.  A new file with a syntax error is drift, as above.  A test-runner configuration file
 (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API
 mode, whose listing has no modes, sees a mode change only that way).

@@ -99,7 +99,7 @@ import re
 from collections.abc import Sequence
 
 from gate.drift import Unit, Unparsable
-from gate.drift._treesitter import parse
+from gate.drift._treesitter import ParsedText, parse, refuse
 from gate.drift.js import writes
 from gate.drift.js.names import Names
 from gate.drift.js.splitter import TYPE_TESTS, Splitter
@@ -124,9 +124,7 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     Flow's (React Native's and Meta's tests), whose common forms TSX reads
     (`function f(x: number): number`); what neither reads is refused with
     the javascript grammar's error."""
-    grammar = SUFFIXES.get(suffix.lower())
-    if grammar is None:
-        raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
+    grammar = _grammar(suffix)
     try:
         source = parse(text, grammar)
     except Unparsable as first:
@@ -136,7 +134,22 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
             source = parse(text, "tsx")
         except Unparsable:
             raise first from None
+    return tuple(_split(source, suffix, text).found)
+
+
+def _grammar(suffix: str) -> str:
+    grammar = SUFFIXES.get(suffix.lower())
+    if grammar is None:
+        raise Unparsable(f"no JavaScript or TypeScript grammar reads a {suffix!r} file")
+    return grammar
+
+
+def _split(source: ParsedText, suffix: str, text: str) -> Splitter:
+    if source.root.is_error:  # no statement stands as written
+        refuse(source, source.root)
     names = Names(source, suffix, also=writes.SCAN)
+    if source.root.has_error:
+        names.known = False  # a repaired tree: every unit reads every word of its code
     types = TYPE_TESTS.search(text) is not None
     splitter = Splitter(source, frozenset(), names, types)
     splitter.statements(source.root.children, (), 0)
@@ -144,7 +157,31 @@ def units(text: str, suffix: str = ".ts") -> tuple[Unit, ...]:
     if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
         splitter = Splitter(source, shadowed, names, types)
         splitter.statements(source.root.children, (), 0)
-    return tuple(splitter.found)
+    return splitter
+
+
+def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """The units of a modified file's two versions when `units` refuses
+    one for a syntax error (syntax the grammar does not know, such as
+    `f<typeof import('x')>()`): each version is parsed as tree-sitter
+    repairs it, and each statement at the top level or in a describe body
+    that holds a repair is one COLLECTION unit, `unparsed <summary>`, of
+    its exact text (`Splitter.opaque`; a describe whose repairs all lie in
+    its body is opened instead); the other statements are split as ever.
+    `Unparsable` when a repair lies between statements (its text belongs
+    to none), or when a statement with a repair has the same key on both
+    sides but another text: what changed inside it cannot be told."""
+    grammar = _grammar(suffix)
+    sides = [_split(parse(text, grammar, tolerant=True), suffix, text) for text in (base, head)]
+    at_base = {u.key: u for u in sides[0].found if u.key in sides[0].unparsed}
+    for u in sides[1].found:
+        was = at_base.get(u.key)
+        if u.key in sides[1].unparsed and was is not None and was.code != u.code:
+            raise Unparsable(
+                f"has a syntax error the {grammar} grammar repairs in a statement "
+                f"that changed (line {u.line})"
+            )
+    return tuple(sides[0].found), tuple(sides[1].found)
 
 
 # A statement that is a string literal alone, without escapes: a directive
@@ -241,4 +278,6 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
 
 # What the engine reads JavaScript and TypeScript test files with
 # (`gate.drift.language.JS`).
-READER = Reader(units=units, reaches=reaches, isolated=isolated, own_registry=own_registry)
+READER = Reader(
+    units=units, reaches=reaches, isolated=isolated, own_registry=own_registry, pair=pair
+)

@@ -196,3 +196,25 @@ def runner_aliases(source: ParsedText, clause: Node) -> dict[str, str]:
         for s in _specifiers(source, clause)
         if s.aliased and (s.imported in TESTS or s.imported in DESCRIBES or s.imported in HOOKS)
     }
+
+
+def summary(source: ParsedText, expr: Node | None) -> str:
+    """A short name for a statement: its callee and first string argument,
+    the target of an assignment, or its node type."""
+    if expr is None:
+        return "statement"
+    if expr.type == "call_expression":
+        function = expr.child_by_field_name("function")
+        args = expr.child_by_field_name("arguments")
+        callee = " ".join(source.text(function).split()) if function is not None else "call"
+        parts = named(args) if args is not None and args.type == "arguments" else []
+        if parts and parts[0].type == "string":
+            return f"{callee[:80]} {source.text(parts[0])[1:-1][:80]}"
+        return callee[:80]
+    if expr.type in ("assignment_expression", "augmented_assignment_expression"):
+        left = expr.child_by_field_name("left")
+        target = " ".join(source.text(left).split()) if left is not None else "?"
+        return f"{target[:80]} ="
+    if expr.type == "string":
+        return source.text(expr)[:80]
+    return expr.type

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named
+from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named, refuse
 from gate.drift.js.escapes import Escapes
 from gate.drift.js.frameworks import (
     DESCRIBES,
@@ -27,6 +28,7 @@ from gate.drift.js.frameworks import (
     imported_names,
     runner_aliases,
     runner_call,
+    summary,
 )
 from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
@@ -86,6 +88,7 @@ class Splitter:
         # suite (`import { afterEach } from 'vitest'`): at the top level they
         # run around this file's tests alone
         self.file_hooks: set[str] = set()
+        self.unparsed: list[str] = []  # keys of the statements with a syntax error (`opaque`)
 
     def shadowed(self) -> frozenset[str]:
         """The runner names (`it`, `describe`, `beforeEach`, `require`, `jest`,
@@ -185,14 +188,47 @@ class Splitter:
         if depth > MAX_DEPTH:
             raise Unparsable(f"describe blocks nest more than {MAX_DEPTH} deep")
         for node in nodes:
+            if node.is_error or node.is_missing:  # a repair between statements
+                refuse(self.source, node)
             if node.type in COMMENTS:
                 found = PRAGMA.search(self.text(node)) if node.type == "comment" else None
                 if found is not None:
                     label = _joined(path, found.group())
                     self.add(node, f"pragma {label}", label, COLLECTION, local=False)
                 continue
-            if node.is_named and node.type not in ("empty_statement",):
+            if node.has_error and not self.opens(node):
+                self.opaque(node, path)
+            elif node.is_named and node.type not in ("empty_statement",):
                 self.statement(node, path, depth)
+
+    def opaque(self, node: Node, path: tuple[str, ...]) -> None:
+        """A statement with a syntax error (a tolerant parse, `gate.drift.js.pair`):
+        one COLLECTION unit of its exact text, reading every word of it."""
+        inner = named(node)
+        label = _joined(path, summary(self.source, inner[0] if len(inner) == 1 else None))
+        self.add(node, f"unparsed {label}", label, COLLECTION, local=False)
+        self.found[-1] = replace(self.found[-1], uses=None)
+        self.unparsed.append(self.found[-1].key)
+
+    def opens(self, node: Node) -> bool:
+        """Whether a statement with a syntax error is a describe whose errors
+        all lie in its body, which is then split as any describe's."""
+        inner = named(node)
+        expr = inner[0] if node.type == "expression_statement" and len(inner) == 1 else None
+        call = runner_call(self.source, expr, self.runner_root) if expr is not None else None
+        if call is None or call.root not in DESCRIBES or not call.args:
+            return False
+        body = call.args[-1].child_by_field_name("body")
+        if call.args[-1].type not in FUNCTIONS or body is None or body.type != "statement_block":
+            return False
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.is_error or current.is_missing:
+                return False
+            if current != body:
+                stack.extend(c for c in current.children if c.has_error or c.is_missing)
+        return True
 
     def statement(self, node: Node, path: tuple[str, ...], depth: int) -> None:
         kind = node.type
@@ -346,8 +382,7 @@ class Splitter:
             label = " ".join((call.root, " > ".join(path))).rstrip()
             self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
         else:
-            summary = _summary(self.source, expr)
-            label = _joined(path, summary)
+            label = _joined(path, summary(self.source, expr))
             self.add(node, f"statement {label}", label, COLLECTION)
 
     def grouped(self, node: Node, expr: Node | None) -> bool:
@@ -568,28 +603,6 @@ class Splitter:
             else:
                 return None
         return out or None
-
-
-def _summary(source: ParsedText, expr: Node | None) -> str:
-    """A short name for a statement: its callee and first string argument,
-    the target of an assignment, or its node type."""
-    if expr is None:
-        return "statement"
-    if expr.type == "call_expression":
-        function = expr.child_by_field_name("function")
-        args = expr.child_by_field_name("arguments")
-        callee = " ".join(source.text(function).split()) if function is not None else "call"
-        parts = named(args) if args is not None and args.type == "arguments" else []
-        if parts and parts[0].type == "string":
-            return f"{callee[:80]} {source.text(parts[0])[1:-1][:80]}"
-        return callee[:80]
-    if expr.type in ("assignment_expression", "augmented_assignment_expression"):
-        left = expr.child_by_field_name("left")
-        target = " ".join(source.text(left).split()) if left is not None else "?"
-        return f"{target[:80]} ="
-    if expr.type == "string":
-        return source.text(expr)[:80]
-    return expr.type
 
 
 def _joined(path: tuple[str, ...], tail: str) -> str:
