@@ -74,7 +74,16 @@ modules where those are installed.  It fails when:
   subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
   pure functions; each touching nothing the test reads (no store, `&`,
   method or other call on its variables; `t.Skip()`, `t.Parallel()`,
-  `return`, a declaration inserted are changes), or a Python import no
+  `return`, a declaration inserted are changes), or a Python test only
+  gained cases (`gate.drift.python.cases`): rows of its
+  `@pytest.mark.parametrize` list or tuple literal (with their ids at
+  the same index where `ids=` is a literal; a row may carry its own
+  marks, a mark added to an existing row, a row without its id or a
+  row added to a module-level list the decorator names are changes), or
+  `assert` statements appended at the end of its body that read only
+  names the test reads and call only pure builtins (`len`,
+  `isinstance`, `sorted`, ...; no method call, `:=`, keyword argument),
+  or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or
   constant, from a module another import of the head still loads; not
@@ -197,7 +206,13 @@ collection-time unit but a directive such as `'use strict'`: a top-level
 call or hook, Go's `init` or `TestMain` (run for the whole package), not a
 describe's hook (it runs around its new tests alone), a test or such a hook
 filling a `let` of the file, or a Go directive on its own file (a build
-constraint); in a file importing `vitest` or `@jest/globals` (or reading
+constraint), nor a Go `Benchmark*`/`Fuzz*`/`Example*` or test whose only
+stores outside itself go into package vars the new file declares (a
+benchmark sink), nor a package var the file computes by conversions,
+pure built-ins and standard-library functions and its own functions that
+do the same (`benchBody = buildClean(1024)`); a store into a var of
+another file, `os.Setenv`, a helper that shares state stay drift); in a
+file importing `vitest` or `@jest/globals` (or reading
 Jest's `jest`) that no file of the change imports, to which Jest and Vitest
 (`isolate: true`, its default) give a module registry of its own, only
 writes out of the file (through the global object, `process`, a built-in's

@@ -31,6 +31,19 @@ spec takes its value from its place (`iota`, or a spec without a value).
   process-wide state, undone in no `defer` or `Cleanup`:
   `gate.drift.go.writes`) is COLLECTION: the tests after it see the
   store.
+* **In a new file, the file's own** (`Unit.local`, which `reaches`
+  passes): a case (`Benchmark*` with its sink) whose only stores outside
+  itself go into package-level vars the file itself declares, which no
+  test of the base can name (`Writes.kept_to`: no setter of process-wide
+  state, no helper that shares state); and a package-level var whose
+  initializer calls only conversions, `len`, `cap`, `append`, `min`,
+  `max`, the standard library's pure functions an inserted assertion may
+  call (`gate.drift.go.cases.PURE`) and functions of the file that do
+  the same, on top of methods of their own locals (`strings.Builder`),
+  and store nothing outside themselves (`benchBody = buildClean(1024)`).
+  `init`, `TestMain`, a store into a var another file declares and
+  `os.Setenv` still reach every test of the package (`b.Setenv` undoes
+  itself).
 * **Suites**: a method whose name starts with `Test` is a case too (testify's
   `suite` and gocheck run a suite's `Test*` methods), and the methods they
   call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,
@@ -70,7 +83,7 @@ from gate.drift._treesitter import (
     named,
     parse,
 )
-from gate.drift.go.cases import Cases
+from gate.drift.go.cases import PURE, Cases
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 
@@ -78,6 +91,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
     from gate.changes import BaseTree
+    from gate.drift.go.scan import Scan
 
 PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
 DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")
@@ -118,6 +132,8 @@ SUITE_HOOKS = frozenset(
         "SetUpTest",
     }
 )
+# Built-ins that only compute a value from their arguments.
+_PURE_BUILTINS = frozenset({"len", "cap", "append", "min", "max"})
 _VERSION = re.compile(r"v[0-9]+")
 # The names Go code reads: identifiers, type names and package names, and
 # the predeclared `nil`, `true`, `false`, `iota` (a package may declare its
@@ -155,6 +171,8 @@ def reaches(unit: Unit) -> bool:
     stores outside itself), except a directive that acts on this file's own
     code alone (`_OWN_DIRECTIVES`: `//go:build ignore` in a new file turns
     off only that file)."""
+    if unit.local:
+        return False
     if unit.key.startswith("directive "):
         word = _first_word(unit.code)
         return ("//+build" if word == "//" else word) not in _OWN_DIRECTIVES  # `// +build`
@@ -210,6 +228,13 @@ class _Splitter:
         self.writes = Writes(source, self.bound, found.get("node", []))
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
         self.types = self.defined_types()
+        self.file_vars = frozenset(
+            name
+            for node in source.root.children
+            if node.type == "var_declaration"
+            for spec in self.specs(node, "var_spec_list", "var_spec")
+            for name in self.names(spec)
+        )
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
@@ -222,6 +247,7 @@ class _Splitter:
         role: str,
         binds: tuple[str, ...] = (),
         parent: str = "",
+        local: bool = False,
     ) -> None:
         unique, shown = self._keys.unit(key, name)
         function = node.type in ("function_declaration", "method_declaration")
@@ -238,6 +264,7 @@ class _Splitter:
                 parent=parent,
                 same=cases.same,
                 tokens=cases.tokens if function else None,
+                local=local,
             )
         )
 
@@ -275,8 +302,10 @@ class _Splitter:
             for spec in self.specs(node, "var_spec_list", "var_spec"):
                 names = self.names(spec)
                 label = ", ".join(names)
-                role = COLLECTION if self.runs(spec.child_by_field_name("value")) else SUPPORT
-                self.add(spec, f"var {label}", label, role, names)
+                value = spec.child_by_field_name("value")
+                role = COLLECTION if self.runs(value) else SUPPORT
+                local = role == COLLECTION and self.computes(value, set())
+                self.add(spec, f"var {label}", label, role, names, local=local)
         elif kind == "const_declaration":
             self.const(node)
         elif kind == "type_declaration":
@@ -320,7 +349,9 @@ class _Splitter:
         else:
             role = SUPPORT
         binds = (name,) if name not in ("init", "_") else ()
-        self.add(node, f"func {name}", name, role, binds)
+        local = role == COLLECTION and name not in ("TestMain", "init")
+        local = local and self.writes.kept_to(node, self.file_vars)
+        self.add(node, f"func {name}", name, role, binds, local=local)
 
     def method(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")
@@ -440,6 +471,66 @@ class _Splitter:
             stack.extend(current.named_children)
         return False
 
+    def computes(self, node: Node | None, seen: set[str]) -> bool:
+        """Whether `node` (a var's initializer, a helper's body) only
+        computes a value: each call in it (outside a function literal) a
+        conversion, a pure built-in, a pure function of the standard
+        library, a method of a local of `function`'s own, or a function of
+        the file that only computes in turn (`seen`: those being read);
+        no receive, no `go`."""
+        if node is None:
+            return True
+        function = node if node.type == "function_declaration" else None
+        scan = self.writes.scan(function) if function is not None else None
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            stack.extend(current.named_children)
+            if current.type == "go_statement":
+                return False
+            if current.type == "unary_expression" and self.text(current)[:2] == "<-":
+                return False
+            if current.type == "type_conversion_expression" and not self.is_type(
+                current.child_by_field_name("type")
+            ):
+                return False
+            if current.type in FUNCTION_LITERALS and function is None:
+                stack = [c for c in stack if not _inside(c, current)]
+            if current.type != "call_expression" or self.converts(current):
+                continue
+            callee = current.child_by_field_name("function")
+            if not self.pure_callee(callee, scan, seen):
+                return False
+        return True
+
+    def pure_callee(self, callee: Node | None, scan: Scan | None, seen: set[str]) -> bool:
+        """A callee `computes` accepts."""
+        if callee is None:
+            return False
+        text = self.text(callee)
+        if callee.type == "identifier":
+            local = scan is not None and scan.own(text, callee.start_byte)
+            if text in _PURE_BUILTINS and not local:
+                return True
+            found = self.writes.functions().get(text, [])
+            if local or len(found) != 1 or text in self.writes.helpers():
+                return False
+            if text in seen:
+                return True
+            seen.add(text)
+            return self.computes(found[0], seen)
+        if callee.type != "selector_expression":
+            return False
+        operand = callee.child_by_field_name("operand")
+        field = callee.child_by_field_name("field")
+        if operand is None or field is None or operand.type != "identifier":
+            return False
+        name = self.text(operand)
+        if scan is not None and scan.own(name, operand.start_byte):
+            return True  # a method of the helper's own local (`b.WriteString`)
+        allowed = PURE.get(self.bound.get(name, ""), frozenset())
+        return name in self.bound and (allowed is None or self.text(field) in allowed)
+
     def converts(self, call: Node) -> bool:
         """Whether a call expression is a conversion, or `make` or `new`
         given a type: no code of the program runs."""
@@ -469,6 +560,10 @@ class _Splitter:
         if node.type in _TYPES:
             return True
         return node.type in ("identifier", "type_identifier") and self.text(node) in self.types
+
+
+def _inside(node: Node, outer: Node) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
 def package_name(path: str) -> str:

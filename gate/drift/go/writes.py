@@ -177,6 +177,22 @@ class Writes:
             self._sharing = frozenset(sharing)
         return self._sharing
 
+    def kept_to(self, function: Node, names: frozenset[str]) -> bool:
+        """Whether every store of `function` outside itself goes into one of
+        `names` (the package-level vars a new file declares, which no test
+        of the base can name): no setter of process-wide state, no store
+        through what a call returned, no call of a helper of the file that
+        shares state (`helpers`)."""
+        scan = self.scan(function)
+        if scan.calls_setter(self.setters):
+            return False
+        for target in scan.outside():
+            root = scan.root(target)
+            if root is None or self.source.text(root) not in names:
+                return False
+        called = {c.removesuffix("()") for c in scan.called}
+        return not (called & self.functions().keys() and scan.called & self.helpers())
+
     def _stores(self, function: Node, whole: bool = False) -> bool:
         return self.scan(function, whole).leaks(self.setters)
 

@@ -19,11 +19,13 @@ from gate.drift.python.calls import (
     named_callees,
     pure_call,
 )
+from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.drift.python.scopes import uses_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # What an import guard (`Splitter.import_guard`) may catch.
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # Module-level functions pytest or unittest call around a module's tests.
@@ -251,6 +253,7 @@ class Splitter:
             parent=parent,
             uses=uses_of(node, nodes, every_string=self.every_string),
             same=_syntax(node),
+            tokens=case_tokens(node, self.origins) if isinstance(node, _DEFS) else None,
         )
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
