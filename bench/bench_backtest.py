@@ -8,7 +8,8 @@ init`'s text, given as `--rubric-file`):
 
 * `gate backtest --last N --format json` as one subprocess, once per
   `--jobs` value, timed end to end (start-up, rubric load, examples and all):
-  commits judged a second;
+  commits judged a second, and per CPU second (the workers' and git's CPU
+  included: what a machine others share still measures fairly);
 * `gate check --base SHA^ --head SHA --rubric-file STARTER --format json`,
   one subprocess per commit, for the newest `--checks` commits of the same
   walk, timed: commits a second that way, and each one's `failed` compared
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +36,13 @@ sys.path.insert(0, str(ROOT))
 from gate.rubric.starter import STARTER_RUBRIC  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def cpu_seconds() -> float:
+    """User + system CPU of the finished child processes (and theirs: the
+    backtest's workers and git), so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def gate(python: str, *argv: str) -> tuple[int, bytes, float]:
@@ -61,13 +70,15 @@ def main() -> int:
         rubric.write_text(STARTER_RUBRIC, encoding="utf-8")
         print(
             f"{'repository':<28} {'jobs':>4} {'judged':>6} {'unjudged':>8} {'backtest s':>10} "
-            f"{'commits/s':>9} {'checks/s':>8} {'ratio':>5} {'agree':>5}"
+            f"{'commits/s':>9} {'cpu s':>6} {'per cpu-s':>9} {'checks/s':>8} {'ratio':>5} "
+            f"{'agree':>5}"
         )
         for repo in args.repos:
             name = Path(repo).resolve().as_posix().split("/.mirror/")[-1][:28]
             check_rate: float | None = None
             agree = "-"
             for jobs in (int(j) for j in args.jobs.split(",")):
+                cpu = cpu_seconds()
                 _, out, elapsed = gate(
                     args.python,
                     "backtest",
@@ -82,6 +93,7 @@ def main() -> int:
                     "--format",
                     "json",
                 )
+                cpu = cpu_seconds() - cpu
                 data = json.loads(out)
                 judged = data["commits"]
                 if check_rate is None and args.checks:
@@ -116,7 +128,8 @@ def main() -> int:
                 ratio = rate / check_rate if check_rate else 0.0
                 print(
                     f"{name:<28} {jobs:>4} {len(judged):>6} {len(data['unjudged']):>8} "
-                    f"{elapsed:>10.2f} {rate:>9.1f} {check_rate or 0:>8.1f} {ratio:>5.1f} "
+                    f"{elapsed:>10.2f} {rate:>9.1f} {cpu:>6.1f} {len(judged) / cpu:>9.1f} "
+                    f"{check_rate or 0:>8.1f} {ratio:>5.1f} "
                     f"{agree:>5}",
                     flush=True,
                 )

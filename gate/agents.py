@@ -8,8 +8,8 @@ prefixes named in merge messages).  Each entry says how far each signal can
 be trusted: a bot login is GitHub's to give, while a trailer or a branch
 name is whatever the committer typed.
 
-`classify(...)` reads one commit and says `agent` or `human`, which agent,
-and by which signal it decided.
+`classify(...)` reads one commit and says `agent`, `human` or
+`automation` (a bot), which agent or bot, and by which signal it decided.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from gate import globs
 
 AGENT = "agent"
 HUMAN = "human"
+AUTOMATION = "automation"  # a bot that is no coding agent: dependencies, releases, docs
+KINDS = (AGENT, HUMAN, AUTOMATION)
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,14 @@ class Agent:
 
 @dataclass(frozen=True)
 class Authorship:
-    """What `classify` decided: `kind` is AGENT or HUMAN, `agent` the
-    `Agent.name` (None for HUMAN), `how` the signal, in words a report shows
-    (`co-author trailer Claude <noreply@anthropic.com>`)."""
+    """What `classify` decided: `kind` is AGENT, HUMAN or AUTOMATION,
+    `agent` the `Agent.name` (None unless AGENT), `how` the signal, in words
+    a report shows (`co-author trailer Claude <noreply@anthropic.com>`)."""
 
     kind: str
     agent: str | None
     how: str
-    bot: str | None = None  # a dependency bot's name (kind is then HUMAN)
+    bot: str | None = None  # AUTOMATION's bot: a dependency bot's name, else its login
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,8 @@ class Commit:
 
 # Dependency bots: they open pull requests, but they write no code a coding
 # agent's budget is about (lock files and version bumps).  `classify` counts
-# them as human-written (the SPEC knows `agent` and `human` only) and says
-# so in `how`; `gate init --from-history` leaves them out of the human
+# them as AUTOMATION, named (any other bot identity is AUTOMATION too, by
+# its login); `gate init --from-history` leaves them out of the human
 # percentile, since a lock-file refresh is not the size of a person's change.
 DEPENDENCY_BOTS: tuple[Agent, ...] = (
     Agent(
@@ -99,6 +101,32 @@ DEPENDENCY_BOTS: tuple[Agent, ...] = (
         branches=("renovate/**",),
         trust="a GitHub App login; its branch names are a convention anybody can copy",
     ),
+)
+
+# Review bots: they comment on pull requests and suggest edits; when a
+# person commits a suggestion ("Apply suggestion from @Copilot"), GitHub
+# adds a `Co-authored-by:` trailer naming the reviewer.  Such a trailer is
+# a suggestion a person accepted, not an agent's change: `classify` passes
+# over it (the commit stays as its other signals say).  Copilot's code
+# review signs as `Copilot` with its own numeric id (175728472), which the
+# coding agent's entries must not match: the review bot is compared first.
+REVIEW_BOTS: tuple[Agent, ...] = (
+    Agent(
+        name="Copilot code review",
+        logins=("copilot-pull-request-reviewer[bot]",),
+        emails=("175728472+Copilot@users.noreply.github.com",),
+        trust="GitHub writes the trailer when a person commits its suggestion",
+    ),
+    Agent(
+        name="Copilot Autofix (code scanning)",
+        logins=("github-advanced-security[bot]",),
+        emails=("62310815+github-advanced-security[bot]@users.noreply.github.com",),
+        trust="GitHub writes the trailer when a person commits its suggested fix",
+    ),
+    Agent(name="CodeRabbit", logins=("coderabbitai[bot]",)),
+    Agent(name="Gemini Code Assist", logins=("gemini-code-assist[bot]",)),
+    Agent(name="Cursor Bugbot", logins=("cursor[bot]",)),
+    Agent(name="Codex code review", logins=("chatgpt-codex-connector[bot]",)),
 )
 
 # The coding agents: the facts (which logins, e-mails, branch prefixes and
@@ -247,37 +275,72 @@ def _identity(agent: Agent, name: str, email: str) -> bool:
     noreply = _NOREPLY.match(address)
     if noreply is not None and noreply.group(1) in logins:
         return True
-    return name.strip().casefold() in logins and "[bot]" in name
+    return name.strip().casefold() in logins and "[bot]" in name.casefold()
+
+
+def bot_login(name: str, email: str) -> str | None:
+    """The bot login an e-mail names, or None: a GitHub no-reply address
+    whose login ends in `[bot]` (`12+mintlify[bot]@users.noreply.github.com`,
+    any case), which only GitHub gives out."""
+    noreply = _NOREPLY.match(email.strip())
+    if noreply is not None and noreply.group(1).casefold().endswith("[bot]"):
+        return noreply.group(1)
+    return None
+
+
+def bot_name(name: str) -> str | None:
+    """A git name ending in `[bot]` (any case), or None: the committer's
+    text, so weaker than `bot_login`, but no person's name ends so."""
+    spoken = name.strip()
+    return spoken if spoken.casefold().endswith("[bot]") else None
 
 
 def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship:
-    """AGENT or HUMAN for one commit, which agent, and by which signal.
+    """AGENT, HUMAN or AUTOMATION for one commit, which agent or bot, and
+    by which signal.
 
-    The signals, strongest first: the author, then the committer, is one of
-    an agent's identities (an e-mail, or a login as a bot name or a GitHub
-    no-reply address); a `Co-authored-by:` trailer names one of its e-mails;
-    the merge subject names a head branch matching one of its branch globs
-    (case-folded, as `applies_to.head_branches`).  The first that matches
-    decides.  A dependency bot (`DEPENDENCY_BOTS`) is HUMAN, with `bot` set.
-    Nothing matching is HUMAN: a person, as far as the history tells."""
+    The signals, strongest first: the author, then the committer, is a
+    review bot (`REVIEW_BOTS`: AUTOMATION), one of an agent's identities
+    (an e-mail, or a login as a bot name or a GitHub no-reply address:
+    AGENT), a dependency bot (`DEPENDENCY_BOTS`: AUTOMATION) or any other
+    bot's no-reply address (`bot_login`: AUTOMATION); then a
+    `Co-authored-by:` trailer names one of an agent's e-mails (a review
+    bot's trailer is a suggestion a person accepted and a plain bot's says
+    nothing: both are passed over); then the merge subject names a head
+    branch matching one of an agent's branch globs (case-folded, as
+    `applies_to.head_branches`); then the author's or committer's name ends
+    in `[bot]` (`bot_name`: AUTOMATION; after the agent signals, since a
+    name is the committer's text and must not hide a trailer).  The first
+    that matches decides.  Nothing matching is HUMAN: a person, as far as
+    the history tells; a bot is never HUMAN.  A subject's words are no signal: the PR
+    title names the topic (`agent`, `codex`) as often as the tool."""
     agents = AGENTS if table is None else tuple(table)
     everyone = (*((a, True) for a in agents), *((b, False) for b in DEPENDENCY_BOTS))
 
     def found(agent: Agent, coding: bool, how: str) -> Authorship:
         if coding:
             return Authorship(AGENT, agent.name, how)
-        return Authorship(HUMAN, None, f"{how}; a dependency bot, not a coding agent", agent.name)
+        return Authorship(AUTOMATION, None, f"{how}; a dependency bot", agent.name)
 
     for role, name, email in (
         ("author", commit.author_name, commit.author_email),
         ("committer", commit.committer_name, commit.committer_email),
     ):
+        shown = f"{role} {name} <{email}>"
+        for reviewer in REVIEW_BOTS:
+            if _identity(reviewer, name, email):
+                return Authorship(AUTOMATION, None, f"{shown}; a review bot", reviewer.name)
         for agent, coding in everyone:
             if _identity(agent, name, email):
-                return found(agent, coding, f"{role} {name} <{email}>")
+                return found(agent, coding, shown)
+        login = bot_login(name, email)
+        if login is not None:
+            return Authorship(AUTOMATION, None, f"{shown}; a bot", login)
     for value in commit.co_authors:
         parsed = _NAME_ADDR.match(value.strip())
         name, email = (parsed.group(1), parsed.group(2)) if parsed else ("", value)
+        if any(_identity(reviewer, name, email) for reviewer in REVIEW_BOTS):
+            continue
         for agent, coding in everyone:
             if _identity(agent, name, email):
                 return found(agent, coding, f"co-author trailer {value.strip()}")
@@ -286,4 +349,11 @@ def classify(commit: Commit, table: Sequence[Agent] | None = None) -> Authorship
         for agent, coding in everyone:
             if agent.branches and globs.matches(branch, agent.branches, globs.FOLDED):
                 return found(agent, coding, f"merged branch {branch}")
+    for role, name, email in (
+        ("author", commit.author_name, commit.author_email),
+        ("committer", commit.committer_name, commit.committer_email),
+    ):
+        login = bot_name(name)
+        if login is not None:
+            return Authorship(AUTOMATION, None, f"{role} {name} <{email}>; a bot", login)
     return Authorship(HUMAN, None, "no agent signal")

@@ -7,14 +7,15 @@ comes from `gate.changes.git.changes_from_git` (the diff and texts of
 `Repo.start_diff` and `Repo.read_texts`, which `gate check` runs too) and
 the verdict from `gate.judge.judge`, which `gate check` calls.
 A test compares every commit's `failed` with the real `gate check`.  One
-process, one rubric load, one run of the rubric's examples (their verdict,
+command, one rubric load, one run of the rubric's examples (their verdict,
 built-in `gate.rubric-selftest`, is the same for every commit: a rubric that
 disagrees with its examples fails every commit, as it fails every check),
 one `git log` for the metadata, and one `git cat-file --batch` session per
-thread for the texts content rules read (`Repo.blob_session`).
+worker process for the texts content rules read (`Repo.blob_session`).
 
 Who wrote each commit comes from `gate.agents.classify` (author, committer,
-co-author trailers, the merged branch); `how` says which signal decided.
+co-author trailers, the merged branch): agent, human or automation (a
+bot); `how` says which signal decided.
 
 A root commit has no parent to judge from: it is skipped, with a note.  A
 commit that cannot be judged (its parent or an object outside a shallow or
@@ -25,17 +26,19 @@ pass or a failure; the command then exits 2 after printing the report.
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import multiprocessing
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate.agents import AGENT, HUMAN, Authorship, Commit, classify, pull_request
+from gate.agents import AGENT, AUTOMATION, HUMAN, Authorship, Commit, classify, pull_request
 from gate.changes import ChangeSet
 from gate.changes.git import changes_from_git
 from gate.errors import GateError
 from gate.git.repo import LogEntry, Repo
 from gate.judge import examples_verdict, judge
+from gate.paths import shown
+from gate.report import Report
 from gate.rubric import Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS
 from gate.rules import REGISTRY, text_wants
@@ -44,13 +47,16 @@ from gate.waivers import Waivable, waivable
 
 DEFAULT_LAST = 200
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
-DEFAULT_JOBS = 4  # threads; see docs/development.md (measured on a two-core machine)
+DEFAULT_JOBS = 4  # worker processes (`_in_parallel`); see docs/development.md
 
 
 @dataclass(frozen=True)
 class Judged:
-    """One judged commit: who wrote it, which rules it fails, and (when
-    asked) the count each budget rule measured."""
+    """One judged commit: who wrote it, which rules it fails, its size
+    (`stats`: files touched, lines added and deleted, as `gate check`'s
+    report says), the count each budget rule measured (`counts`: what
+    FILES and LINES judge, their excludes left out), and for each failed
+    rule that names paths the paths that tripped it (`paths`)."""
 
     sha: str
     subject: str
@@ -58,6 +64,8 @@ class Judged:
     failed: tuple[str, ...]
     merge: bool = False
     counts: Mapping[str, int | None] = field(default_factory=dict)
+    stats: Mapping[str, int | bool] = field(default_factory=dict)
+    paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -73,8 +81,12 @@ class Judged:
         }
         if self.authorship.bot is not None:
             out["bot"] = self.authorship.bot
+        if self.stats:
+            out["stats"] = dict(self.stats)
         if self.counts:
             out["counts"] = dict(self.counts)
+        if self.paths:
+            out["paths"] = {rule: [shown(p) for p in found] for rule, found in self.paths.items()}
         return out
 
 
@@ -106,12 +118,16 @@ class Backtest:
     # clears them (`gate.waivers`); a backtest has no approvals, so it only says so.
     waivable: tuple[Waivable, ...] = ()
 
-    def count(self, kind: str) -> int:
-        return sum(1 for c in self.commits if c.authorship.kind == kind)
+    def count(self, kind: str, *, failed: bool = False) -> int:
+        """How many judged commits `kind` wrote (with `failed`: that fail)."""
+        return sum(
+            1 for c in self.commits if c.authorship.kind == kind and (c.failed or not failed)
+        )
 
     def rule_summary(self) -> dict[str, dict[str, Any]]:
         """Per rule id: its kind, how many agent- and human-written commits
-        failed it, and the failing shas (newest first)."""
+        failed it (and bot-written: `automation`), and the failing shas
+        (newest first)."""
         out: dict[str, dict[str, Any]] = {}
         for rule_id, kind in self.rules:
             failing = [c for c in self.commits if rule_id in c.failed]
@@ -119,6 +135,7 @@ class Backtest:
                 "kind": kind,
                 "agent": sum(1 for c in failing if c.authorship.kind == AGENT),
                 "human": sum(1 for c in failing if c.authorship.kind == HUMAN),
+                "automation": sum(1 for c in failing if c.authorship.kind == AUTOMATION),
                 "failed": [c.sha for c in failing],
             }
         for item in self.waivable:
@@ -135,7 +152,11 @@ class Backtest:
                 "judged": len(self.commits),
                 "agent": self.count(AGENT),
                 "human": self.count(HUMAN),
+                "automation": self.count(AUTOMATION),
                 "failed": sum(1 for c in self.commits if c.failed),
+                "agent_failed": self.count(AGENT, failed=True),
+                "human_failed": self.count(HUMAN, failed=True),
+                "automation_failed": self.count(AUTOMATION, failed=True),
                 "skipped": len(self.skipped),
                 "unjudged": len(self.unjudged),
             },
@@ -185,6 +206,19 @@ def measure(rule: Rule, changes: ChangeSet) -> int | None:
     return high
 
 
+def tripped(report: Report) -> dict[str, tuple[str, ...]]:
+    """For each failed rule that is no budget, the paths that tripped it
+    (its result's paths and its findings' paths, sorted, each once)."""
+    out = {}
+    for result in report.results:
+        if result.passed or result.kind in BUDGET_KINDS:
+            continue
+        found = {*result.paths, *(f.path for f in result.findings)}
+        if found:
+            out[result.id] = tuple(sorted(found))
+    return out
+
+
 def rule_ids(rubric: Rubric) -> tuple[tuple[str, str], ...]:
     """The ids a backtest reports: the built-ins a git-mode check can fail
     (`gate.rubric-edited`, `gate.rubric-selftest`), then the rubric's."""
@@ -203,7 +237,6 @@ def run_backtest(
     rubric_path: str,
     rubric_name: str,
     revision: str,
-    measure_budgets: bool = False,
     progress: Callable[[int, int], None] | None = None,
     jobs: int = DEFAULT_JOBS,
 ) -> Backtest:
@@ -211,12 +244,12 @@ def run_backtest(
     against `rubric`, as `gate check --base SHA^ --head SHA` would.
 
     `rubric_path` is the path `gate.rubric-edited` watches; `progress` is
-    called with (done, total) after each commit; `jobs` threads judge at
-    once (git does the work, in its own processes), the verdicts in the
-    order of `entries` whatever finishes first."""
+    called with (done, total) after each commit; `jobs` processes judge at
+    once (`_in_parallel`), the verdicts in the order of `entries` whatever
+    finishes first."""
     selftest = examples_verdict(rubric)
     content = text_wants(rubric.rules)  # the fixed files and the written files read by glob
-    budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS] if measure_budgets else []
+    budgets = [r for r in rubric.rules if r.kind in BUDGET_KINDS]
 
     def judge_commit(entry: LogEntry) -> Judged | Unjudged:
         if entry.shallow:
@@ -238,6 +271,8 @@ def run_backtest(
             report.failed,
             merge=len(entry.parents) > 1,
             counts={r.id: measure(r, changes) for r in budgets},
+            stats=report.stats.to_dict(),
+            paths=tripped(report),
         )
 
     judged: list[Judged] = []
@@ -248,7 +283,7 @@ def run_backtest(
         Unjudged(e.sha, e.subject, "the root commit: no parent to judge from") for e in roots
     ]
     todo = [e for e in entries if e.parents or e.shallow]
-    for done, outcome in enumerate(_in_threads(repo, judge_commit, todo, jobs), 1):
+    for done, outcome in enumerate(_in_parallel(repo, judge_commit, todo, jobs), 1):
         if isinstance(outcome, Judged):
             judged.append(outcome)
         else:
@@ -268,78 +303,60 @@ def run_backtest(
     )
 
 
-def _in_threads(
+def _in_parallel(
     repo: Repo,
     work: Callable[[LogEntry], Judged | Unjudged],
     entries: Sequence[LogEntry],
     jobs: int,
 ) -> Iterator[Judged | Unjudged]:
-    """`work` on each entry, by `jobs` threads each with its own `git
-    cat-file` session; yielded in the order of `entries`.  An exception in
-    a thread (a bug: GateError is an outcome) is raised here."""
-    if jobs <= 1 or len(entries) <= 1:
-        with repo.blob_session():
-            yield from (work(e) for e in entries)
+    """`work` on each entry, yielded in the order of `entries`.  The work
+    is Python's (splitting test files into cases, most of all), which one
+    interpreter runs on one core whatever its threads: `jobs` > 1 forks
+    `jobs` worker processes (`_in_processes`); where fork is missing
+    (Windows, macOS's default spawn cannot inherit `work`), one process
+    judges them all.  An exception in a worker (a bug: GateError is an
+    outcome) is raised here."""
+    if jobs > 1 and len(entries) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        yield from _in_processes(repo, work, entries, jobs)
         return
-    results: dict[int, Judged | Unjudged | BaseException] = {}
-    ready = threading.Condition()
-    next_index = iter(range(len(entries)))
-    stop = threading.Event()
+    with repo.blob_session():
+        yield from (work(e) for e in entries)
 
-    def worker() -> None:
-        with repo.blob_session():
-            while not stop.is_set():
-                with ready:
-                    i = next(next_index, None)
-                if i is None:
-                    return
-                try:
-                    outcome: Judged | Unjudged | BaseException = work(entries[i])
-                except BaseException as exc:  # handed to the main thread, raised there
-                    outcome = exc
-                with ready:
-                    results[i] = outcome
-                    ready.notify_all()
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
-    for t in threads:
-        t.start()
+# What a forked worker runs: set just before the fork, read by `_worker_*`.
+_WORK: tuple[Repo, Callable[[LogEntry], Judged | Unjudged]] | None = None
+
+
+def _worker_start() -> None:
+    assert _WORK is not None
+    session = _WORK[0].blob_session()
+    session.__enter__()  # closed when the worker exits (git sees end of input)
+
+
+def _worker_judge(entry: LogEntry) -> Judged | Unjudged:
+    assert _WORK is not None
+    return _WORK[1](entry)
+
+
+def _in_processes(
+    repo: Repo,
+    work: Callable[[LogEntry], Judged | Unjudged],
+    entries: Sequence[LogEntry],
+    jobs: int,
+) -> Iterator[Judged | Unjudged]:
+    """`work` on each entry in `jobs` forked processes, each with its own
+    `git cat-file` session.  Neighbouring commits go to the same worker in
+    runs (`chunksize`): a file's head in one commit is often its base in the
+    next, and the test-case splitter keeps its last texts' cases."""
+    global _WORK
+    _WORK = (repo, work)
     try:
-        for i in range(len(entries)):
-            with ready:
-                ready.wait_for(lambda i=i: i in results)  # type: ignore[misc]
-                outcome = results.pop(i)
-            if isinstance(outcome, BaseException):
-                raise outcome
-            yield outcome
+        context = multiprocessing.get_context("fork")
+        chunk = max(1, min(8, len(entries) // (jobs * 4)))
+        with context.Pool(min(jobs, len(entries)), initializer=_worker_start) as pool:
+            yield from pool.imap(_worker_judge, entries, chunksize=chunk)
     finally:
-        stop.set()
-        for t in threads:
-            t.join()
-
-
-def percentile(values: Iterable[int], p: float) -> int:
-    """The nearest-rank `p`th percentile (0 < p <= 100) of `values`: the
-    least value at least p% of them do not exceed."""
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("no values")
-    rank = max(1, -(-len(ordered) * p // 100))  # ceil(n * p / 100)
-    return ordered[int(min(rank, len(ordered))) - 1]
-
-
-def human_counts(result: Backtest, rule_id: str) -> list[int]:
-    """The counts rule `rule_id` measured on the human-written commits,
-    dependency bots left out (a lock-file refresh is not a person's change
-    size) and commits too large to count left out."""
-    out = []
-    for c in result.commits:
-        if c.authorship.kind != HUMAN or c.authorship.bot is not None:
-            continue
-        value = c.counts.get(rule_id)
-        if value is not None:
-            out.append(value)
-    return out
+        _WORK = None
 
 
 def default_branch(repo: Repo) -> str:
@@ -360,7 +377,6 @@ def load_and_run(
     rubric_file: str | None,
     revision: str | None,
     last: int | None,
-    measure_budgets: bool = False,
     progress: Callable[[int, int], None] | None = None,
     jobs: int = DEFAULT_JOBS,
 ) -> Backtest:
@@ -395,7 +411,6 @@ def load_and_run(
         rubric_path=source.path,
         rubric_name=name,
         revision=words,
-        measure_budgets=measure_budgets,
         progress=progress,
         jobs=jobs,
     )
@@ -420,62 +435,19 @@ def walk(repo: Repo, revision: str | None, last: int | None) -> tuple[list[LogEn
     return repo.history(revision, last=last), words
 
 
-@dataclass(frozen=True)
-class Budget:
-    """A budget rule's limit learned from history (`learn_budgets`)."""
-
-    rule_id: str
-    kind: str
-    was: int  # the limit before
-    limit: int  # the limit now
-    value: int  # the percentile of the human-written changes' counts
-    samples: int  # how many human-written changes were counted
-    floor: int  # the count the rubric's examples need to stay as they expect
-
-    def sentence(self, p: float) -> str:
-        shown = f"{p:g}"
-        text = (
-            f"{self.rule_id} ({self.kind}): limit {self.limit} (was {self.was}): the "
-            f"{shown}th percentile of {self.samples} human-written changes is {self.value}"
-        )
-        if self.limit > self.value:
-            text += f", raised to {self.floor} so that the examples expecting it to pass still do"
-        return text
-
-
-def learn_budgets(result: Backtest, rubric: Rubric, p: float) -> list[Budget]:
-    """Each budget rule's limit set to the `p`th percentile of what it
-    counted on the human-written changes (dependency bots left out), but
-    never below what an example that must not fail it needs (the example
-    that proves the rule follows its limit symbolically)."""
-    if not 0 < p <= 100:
-        raise GateError(f"--percentile {p:g}: choose a percentile above 0 and at most 100")
-    out = []
-    for rule in rubric.rules:
-        if rule.kind not in BUDGET_KINDS:
-            continue
-        counts = human_counts(result, rule.id)
-        if not counts:
-            raise GateError(
-                f"no human-written change of {result.revision} to learn {rule.id}'s limit "
-                "from; pass a larger --last, or run gate init without --from-history"
-            )
-        value = percentile(counts, p)
-        needs = [
-            measure(rule, example.changes)
-            for example in rubric.examples
-            if rule.id not in example.expect
-        ]
-        floor = max((n for n in needs if n is not None), default=0)
-        out.append(
-            Budget(
-                rule_id=rule.id,
-                kind=rule.kind,
-                was=int(rule.params["limit"]),
-                limit=max(value, floor),
-                value=value,
-                samples=len(counts),
-                floor=floor,
-            )
-        )
-    return out
+def totals_line(result: Backtest) -> str:
+    """One line of totals: `150 commits judged: 42 agent (30 failed, 71%),
+    100 human (12 failed, 12%), 8 automation (0 failed); 1 root skipped,
+    2 unjudged` (the parts after `;` only when not zero)."""
+    parts = []
+    for kind in (AGENT, HUMAN, AUTOMATION):
+        n, failed = result.count(kind), result.count(kind, failed=True)
+        share = f", {100 * failed // n}%" if n else ""
+        parts.append(f"{n} {kind} ({failed} failed{share})")
+    line = f"{len(result.commits)} commits judged: " + ", ".join(parts)
+    rest = []
+    if result.skipped:
+        rest.append(f"{len(result.skipped)} root skipped")
+    if result.unjudged:
+        rest.append(f"{len(result.unjudged)} unjudged")
+    return line + ("; " + ", ".join(rest) if rest else "")

@@ -47,13 +47,17 @@ expect), 3 a --patch did not apply.
 MEANINGS: dict[str, str] = {
     "--action": "the Blast Radius Gate the workflow runs, pinned by full 40-hex commit SHA",
     "--allow-tag": "accept a tag or branch in --action",
+    "--at": "learn from the history before this commit (its first parent and older)",
     "--attempts": "attempts per writer and prompt",
     "--base": (
         "the base commit: the rubric is read from its tree, and a change is judged against it"
     ),
     "--format": "the form printed on stdout",
     "--freeze": "a freeze file whose 'NAME SHA256' line must match the rubric's bytes",
-    "--from-history": "set the starter's max_files/max_lines limits from this repository's history",
+    "--from-history": (
+        "set the starter's max_files/max_lines limits from this repository's history, "
+        "print each rule's rate on it and propose path globs to loosen"
+    ),
     "--frozen-tests": (
         "run the tests with the base's test files and runner configuration, new ones removed"
     ),
@@ -316,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=_help("--last", "with --from-history: the history learnt from; default 200"),
     )
+    p.add_argument("--at", metavar="REV", help=_help("--at", "with --from-history"))
 
     p = sub.add_parser(
         "selftest",
@@ -394,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=_help("--rubric-file", "say, the one gate init just wrote"),
     )
-    _add_jobs(p, "commits, each by its own git processes; default: 4", 4)
+    _add_jobs(p, "commits, in that many worker processes; default: 4", 4)
     _add_repo(p)
     _add_format(p)
 

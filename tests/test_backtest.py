@@ -6,6 +6,7 @@ Each commit's `failed` must equal what `gate check --base SHA^ --head SHA
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import subprocess
@@ -17,7 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gate.backtest import run_backtest
 from gate.cli import main
+from gate.git.repo import Repo
 from tests.gitrepo import GitRepo
 
 RUBRIC = """\
@@ -195,6 +198,7 @@ def test_each_commit_fails_what_gate_check_fails(
         "kind": "max_files",
         "agent": 1,
         "human": 0,
+        "automation": 0,
         "failed": [shas["wide"]],
     }
     assert data["rules"]["LINES"]["agent"] == 1  # the merge of codex/long
@@ -222,10 +226,10 @@ def test_who_wrote_each_commit_and_how_it_was_told(
     # the trailer key in another case, as git reads trailers
     assert got["bent"][:2] == ("agent", "Cursor")
     assert got["merge"] == ("agent", "OpenAI Codex", "merged branch codex/long", None)
-    assert got["lock"][0] == "human" and got["lock"][3] == "Dependabot"
+    assert got["lock"][0] == "automation" and got["lock"][3] == "Dependabot"
 
 
-def test_json_is_byte_deterministic_whatever_the_threads(
+def test_json_is_byte_deterministic_whatever_the_jobs(
     hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo, _, rubric = hist
@@ -538,3 +542,202 @@ def test_init_from_history_needs_a_human_change(
     assert main(["init", "--from-history", "--path", "r.yml"]) == 2
     assert "no human-written change" in capsys.readouterr().err
     assert not (repo.root / "r.yml").exists()
+
+
+def test_totals_sizes_and_tripping_paths_in_every_form(
+    hist: tuple[GitRepo, dict[str, str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, shas, rubric = hist
+    args = ("--repo", str(repo.root), "--rubric-file", str(rubric), "--format")
+    _, out, _ = backtest(capsys, *args, "json")
+    data = json.loads(out)
+    totals = data["totals"]
+    assert (totals["agent"], totals["human"], totals["automation"]) == (4, 5, 1)
+    assert totals["agent"] + totals["human"] + totals["automation"] == totals["judged"]
+    by = {c["sha"]: c for c in data["commits"]}
+    assert totals["agent_failed"] == sum(
+        1 for c in data["commits"] if c["author_kind"] == "agent" and c["failed"]
+    )
+    wide, secret, bent = by[shas["wide"]], by[shas["secret"]], by[shas["bent"]]
+    assert wide["stats"] == {"files_touched": 5, "added_lines": 5, "deleted_lines": 0}
+    assert wide["counts"] == {"FILES": 5, "LINES": 5}
+    assert "paths" not in wide  # a budget names no tripping path
+    assert secret["paths"] == {"SECRETS": ["secrets/key"]}
+    assert bent["paths"] == {"TESTS": ["tests/test_app.py"]}
+    assert "paths" not in by[shas["fix"]]  # passed: nothing tripped
+    line = (
+        f"{totals['judged']} commits judged: 4 agent ({totals['agent_failed']} failed, "
+        f"{100 * totals['agent_failed'] // 4}%), 5 human ({totals['human_failed']} failed, "
+        f"{100 * totals['human_failed'] // 5}%), 1 automation ({totals['automation_failed']} "
+        "failed, "
+    )
+    _, text, _ = backtest(capsys, *args, "text")
+    assert line in text and "1 root skipped" in text
+    assert "      5 files, +5 -0 lines (FILES 5, LINES 5)" in text
+    assert "      SECRETS: secrets/key" in text and "      TESTS: tests/test_app.py" in text
+    _, markdown, _ = backtest(capsys, *args, "markdown")
+    assert line in markdown
+    assert "| SECRETS: secrets/key |" in markdown
+
+
+def test_a_tripping_path_is_escaped(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hostile twin: a path that writes a line of its own, and markdown."""
+    repo.write("a.py", "a\n")
+    repo.commit("root")
+    repo.write("secrets/x\n| y | *z*", "k\n")
+    repo.commit("hostile path")
+    rubric = tmp_path / "r.yml"
+    rubric.write_text(RUBRIC)
+    args = ("--repo", str(repo.root), "--rubric-file", str(rubric), "--format")
+    _, text, _ = backtest(capsys, *args, "text")
+    assert "SECRETS: secrets/x\\n| y | *z*" in text
+    _, markdown, _ = backtest(capsys, *args, "markdown")
+    assert "secrets/x\n" not in markdown and "\\| y \\|" in markdown
+
+
+def tuning_history(repo: GitRepo) -> dict[str, str]:
+    """Human commits that edit a workflow three times and CODEOWNERS twice,
+    bend a test three times and edit a module named like a test (matched by
+    `**/test*.py` only) twice, an agent that edits a workflow, and one human
+    AGENTS.md edit."""
+    shas: dict[str, str] = {}
+    repo.write("app.py", "x = 1\n")
+    repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    repo.write("src/testing_tools.py", "def helper():\n    return 1\n")
+    repo.write(".github/workflows/ci.yml", "on: push\n")
+    repo.write("CODEOWNERS", "* @a\n")
+    shas["root"] = _commit(repo, "root")
+    for i in range(3):
+        repo.write(".github/workflows/ci.yml", f"on: push\n# {i}\n")
+        shas[f"ci{i}"] = _commit(repo, f"tune ci {i}")
+    repo.write(".github/workflows/release.yml", "on: push\n")
+    shas["agent-ci"] = _commit(repo, "agent adds a workflow", author=COPILOT)
+    for i in range(3):
+        repo.write("tests/test_app.py", f"def test_a():\n    assert {i + 2}\n")
+        shas[f"bend{i}"] = _commit(repo, f"update test {i}")
+    for i in range(2):
+        repo.write("CODEOWNERS", f"* @a{i}\n")
+        shas[f"owners{i}"] = _commit(repo, f"owners {i}")
+        repo.write("src/testing_tools.py", f"def helper():\n    return {i + 2}\n")
+        shas[f"tools{i}"] = _commit(repo, f"tools {i}")
+    repo.write("AGENTS.md", "be nice\n")
+    shas["agents"] = _commit(repo, "agents file")
+    repo.write("app.py", "x = 2\n")
+    shas["last"] = _commit(repo, "last")
+    return shas
+
+
+def test_init_from_history_prints_rates_and_proposals_and_writes_none(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gate.rubric.load import load_rubric_bytes
+    from gate.rubric.starter import STARTER_RUBRIC
+
+    shas = tuning_history(repo)
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "13 commits judged: 1 agent (1 failed, 100%), 12 human (11 failed, 91%)" in out
+    assert "  CI (forbidden_paths): human 5 of 12 (41%), agent 1 of 1 (100%)" in out
+    proposed = out.split("proposed, not written")[1].splitlines()
+    # the workflow glob: most of CI's human failures, so the rule's core, kept
+    ci = [line for line in proposed if line.startswith('  CI: ".github/workflows/"')]
+    assert len(ci) == 1, out
+    assert ", ".join(shas[f"ci{i}"][:12] for i in (2, 1, 0)) in ci[0]
+    assert "its core, kept" in ci[0] and "also caught 1 agent commits" in ci[0]
+    owners = [line for line in proposed if line.startswith('  CI: "CODEOWNERS"')]
+    assert len(owners) == 1 and "drop it" in owners[0], out
+    assert f"{shas['owners1'][:12]}, {shas['owners0'][:12]}" in owners[0]
+    tests = [line for line in proposed if line.startswith('  TESTS: "tests/", ')]
+    assert len(tests) == 1 and "its core, kept" in tests[0], out
+    assert any(line.startswith('  TESTS: "**/test*.py" tripped 2 human') for line in proposed)
+    assert not any(line.startswith("  AGENTS:") for line in proposed)  # one commit: not proposed
+    # the YAML lines that apply them: CI's paths without CODEOWNERS, tests without **/test*.py
+    starter = {r.id: r for r in load_rubric_bytes(STARTER_RUBRIC.encode(), "s").rules}
+    kept = [p for p in starter["CI"].params["paths"] if p != "CODEOWNERS"]
+    assert f"      paths: {json.dumps(kept)}" in out
+    # written: as strict as the starter
+    rubric = load_rubric_bytes((repo.root / "r.yml").read_bytes(), "r")
+    written = {r.id: r for r in rubric.rules}
+    for rule_id in ("CI", "TESTS", "AGENTS", "SECRETS"):
+        assert written[rule_id].params == starter[rule_id].params
+    # the printed lines, applied, let exactly the proposed human commits pass
+    lines = out.splitlines()
+    ci_paths = json.loads(lines[lines.index("    CI (CI's paths):") + 1].split(": ", 1)[1])
+    test_globs = json.loads(lines[lines.index("    TESTS (tests):") + 1].split(": ", 1)[1])
+    assert "**/test*.py" not in test_globs and "tests/" in test_globs
+    loosened = dataclasses.replace(
+        rubric,
+        tests=tuple(test_globs),
+        rules=tuple(
+            dataclasses.replace(r, params={**r.params, "paths": ci_paths})
+            if r.id == "CI"
+            else dataclasses.replace(r, params={**r.params, "paths": test_globs})
+            if r.id == "TESTS"
+            else r
+            for r in rubric.rules
+        ),
+    )
+    gitrepo = Repo(repo.root)
+    result = run_backtest(
+        gitrepo,
+        loosened,
+        gitrepo.history("HEAD"),
+        rubric_path="r.yml",
+        rubric_name="loosened",
+        revision="HEAD",
+        jobs=1,
+    )
+    failed = {c.sha: c.failed for c in result.commits}
+    for name in ("owners0", "owners1", "tools0", "tools1"):
+        assert "CI" not in failed[shas[name]] and "TESTS" not in failed[shas[name]], name
+    for name in ("ci0", "ci1", "ci2", "agent-ci"):
+        assert "CI" in failed[shas[name]], name
+    for name in ("bend0", "bend1", "bend2"):
+        assert "TESTS" in failed[shas[name]], name
+
+
+def test_init_from_history_at_learns_only_what_came_before(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shas = tuning_history(repo)
+    monkeypatch.chdir(repo.root)
+    # before bend0: ci0 .. agent-ci; REV itself not learnt from
+    assert main(["init", "--from-history", "--at", shas["bend0"], "--path", "a.yml"]) == 0
+    out = capsys.readouterr().out
+    assert f"before {shas['bend0']} ({shas['bend0'][:12]})" in out
+    assert "4 commits judged: 1 agent (1 failed, 100%), 3 human (3 failed, 100%)" in out
+    assert "TESTS: " not in out.split("proposed, not written")[1]
+    assert shas["bend0"][:12] not in out.split("learned from")[1].split("\n", 1)[1]
+    # at bend1: bend0 is learnt from, bend1 is not
+    assert main(["init", "--from-history", "--at", shas["bend1"], "--path", "c.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "5 commits judged" in out and "  TESTS (test_drift): human 1 of 4 (25%)" in out
+    # the root has no history before it; a name that is no commit
+    assert main(["init", "--from-history", "--at", shas["root"], "--path", "b.yml"]) == 2
+    assert "has no parent" in capsys.readouterr().err
+    assert main(["init", "--from-history", "--at", "nope", "--path", "b.yml"]) == 2
+    assert "--at nope: no such commit" in capsys.readouterr().err
+    assert main(["init", "--at", "HEAD", "--path", "b.yml"]) == 2
+    assert "go with --from-history" in capsys.readouterr().err
+    assert not (repo.root / "b.yml").exists()
+
+
+def test_init_from_history_core_only_prints_no_yaml(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Humans who only ever edit the workflows: the glob is CI's core, named
+    and kept, and no YAML line would drop it."""
+    repo.write(".github/workflows/ci.yml", "on: push\n")
+    repo.commit("root")
+    for i in range(3):
+        repo.write(".github/workflows/ci.yml", f"on: push\n# {i}\n")
+        _commit(repo, f"ci {i}")
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    assert '  CI: ".github/workflows/" tripped 3 human commits' in out
+    assert "its core, kept" in out
+    assert "the line that applies them all" not in out and "      paths:" not in out

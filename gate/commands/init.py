@@ -68,12 +68,14 @@ def write_starter(path: str, text: str = STARTER_RUBRIC) -> None:
 
 def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tuple[str, list[str]]:
     """The starter rubric with budgets learned from the repository's history
-    (`gate.backtest.learn_budgets`), the examples that prove them made to
-    follow their limits (`gate.rubric.budgets`), checked by running its
-    examples; and the lines that say what was learned."""
+    (`gate.tuning`), the examples that prove them made to follow their
+    limits (`gate.rubric.budgets`), checked by running its examples; and
+    the lines that say what was learned: each rule's rate, the path rules'
+    proposals (shown, never written)."""
     import sys
 
-    from gate.backtest import learn_budgets, run_backtest, walk
+    from gate import tuning
+    from gate.backtest import run_backtest
     from gate.git.repo import Repo
     from gate.rubric import budgets
     from gate.rubric.load import load_rubric_bytes
@@ -91,7 +93,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     )
     starter = load_rubric_bytes(text.encode("utf-8"), "the starter rubric")
     repo = Repo(root)
-    entries, words = walk(repo, None, args.last)
+    entries, words = tuning.history(repo, args.at, args.last)
     result = run_backtest(
         repo,
         starter,
@@ -99,10 +101,9 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         rubric_path=rubric_path,
         rubric_name="the starter rubric",
         revision=words,
-        measure_budgets=True,
         progress=progress if sys.stderr.isatty() else None,
     )
-    learned = learn_budgets(result, starter, args.percentile)
+    learned = tuning.learn_budgets(result, starter, args.percentile)
     text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
     rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
     check = run_selftest(rubric)
@@ -112,14 +113,10 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
             f"the starter's examples disagree with the learned budgets ({names}); nothing "
             "written: run gate init without --from-history and set the limits by hand"
         )
-    lines = [f"learned from {words}:"]
-    lines += [f"  {printable(b.sentence(args.percentile))}" for b in learned]
-    if replaced:
-        shown = ", ".join(printable(name) for name in replaced)
-        lines.append(f"  examples that now follow their limits ({{over: ID}}): {shown}")
-    if result.unjudged:
-        lines.append(f"  {len(result.unjudged)} commits could not be judged and were left out")
-    return text, lines
+    return text, [
+        printable(line)
+        for line in tuning.summary(result, rubric, learned, args.percentile, replaced)
+    ]
 
 
 def head_tree(root: Path | None) -> tuple[str, ...] | None:
@@ -179,8 +176,10 @@ def rubric_file(path: str | None, root: Path | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.action is not None and not args.workflow:
         raise GateError("--action names the gate for the workflow: pass --workflow too")
-    if not args.from_history and (args.last is not None or args.percentile != 95.0):
-        raise GateError("--last and --percentile go with --from-history: pass it too")
+    if not args.from_history and (
+        args.last is not None or args.percentile != 95.0 or args.at is not None
+    ):
+        raise GateError("--last, --percentile and --at go with --from-history: pass it too")
     root = repo_root(Path.cwd())
     path = rubric_file(args.path, root)
     # From a subfolder, say where the root is and start the git line there.

@@ -3,8 +3,8 @@ requests (markdown).  Subjects are the committers' text: escaped."""
 
 from __future__ import annotations
 
-from gate.agents import AGENT
-from gate.backtest import Backtest, Judged
+from gate.agents import AGENT, AUTOMATION
+from gate.backtest import Backtest, Judged, totals_line
 from gate.escape import markdown_text, printable
 from gate.words import plural
 
@@ -18,19 +18,36 @@ def _subject(text: str) -> str:
 def _who(c: Judged) -> str:
     if c.authorship.kind == AGENT:
         return f"agent {c.authorship.agent}"
-    return "human" if c.authorship.bot is None else f"human ({c.authorship.bot})"
+    if c.authorship.kind == AUTOMATION:
+        return f"automation {c.authorship.bot}"
+    return "human"
+
+
+def _size(c: Judged) -> str:
+    """`3 files, +40 -2 lines` (what git's diff says), then what each budget
+    rule counted (`FILES 2, LINES 30`: their excludes left out)."""
+    stats = c.stats
+    text = (
+        f"{stats.get('files_touched', 0)} files, +{stats.get('added_lines', 0)} "
+        f"-{stats.get('deleted_lines', 0)} lines"
+    )
+    counted = ", ".join(
+        f"{rule} {'too large to count' if n is None else n}" for rule, n in c.counts.items()
+    )
+    return f"{text} ({counted})" if counted else text
+
+
+def _tripped(c: Judged) -> list[str]:
+    """`TESTS: tests/test_a.py, tests/test_b.py` per failed path rule."""
+    return [f"{rule}: {', '.join(paths)}" for rule, paths in c.paths.items()]
 
 
 def _header(result: Backtest) -> list[str]:
-    agent, human = result.count("agent"), result.count("human")
     lines = [
         f"backtest of {result.revision}",
         f"rubric: {result.rubric} (sha256 {result.rubric_sha256[:12]})",
-        f"judged {plural(len(result.commits), 'commit')}: {agent} agent-written, "
-        f"{human} human-written",
+        totals_line(result),
     ]
-    if result.skipped:
-        lines.append(f"skipped {plural(len(result.skipped), 'root commit')} (no parent)")
     if result.unjudged:
         lines.append(f"UNJUDGED {plural(len(result.unjudged), 'commit')} (not counted)")
     if not result.examples_agree:
@@ -44,14 +61,20 @@ def _header(result: Backtest) -> list[str]:
 def to_text(result: Backtest) -> str:
     agent, human = result.count("agent"), result.count("human")
     lines = [*map(printable, _header(result)), ""]
-    rows = [("rule", "kind", "agent failed", "human failed")]
+    rows = [("rule", "kind", "agent failed", "human failed", "automation failed")]
     for rule_id, info in result.rule_summary().items():
         rows.append(
-            (rule_id, info["kind"], f"{info['agent']} of {agent}", f"{info['human']} of {human}")
+            (
+                rule_id,
+                info["kind"],
+                f"{info['agent']} of {agent}",
+                f"{info['human']} of {human}",
+                f"{info['automation']} of {result.count(AUTOMATION)}",
+            )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines += [
-        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:3])) + "  " + row[3]
+        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4]
         for row in rows
     ]
     if result.waivable:
@@ -65,6 +88,8 @@ def to_text(result: Backtest) -> str:
                 f"  {c.sha[:12]}  {', '.join(c.failed)}  [{printable(_who(c))}]  "
                 f"{printable(_subject(c.subject))}"
             )
+            lines.append(f"      {_size(c)}")
+            lines += [f"      {printable(t)}" for t in _tripped(c)]
     for title, items in (("skipped", result.skipped), ("unjudged", result.unjudged)):
         if items:
             lines += ["", f"{title}:"]
@@ -75,11 +100,15 @@ def to_text(result: Backtest) -> str:
 def to_markdown(result: Backtest) -> str:
     agent, human = result.count("agent"), result.count("human")
     lines = [*(markdown_text(line) + "  " for line in _header(result)), ""]
-    lines += ["| rule | kind | agent failed | human failed |", "| --- | --- | --- | --- |"]
+    lines += [
+        "| rule | kind | agent failed | human failed | automation failed |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for rule_id, info in result.rule_summary().items():
         lines.append(
             f"| {markdown_text(rule_id)} | {info['kind']} | {info['agent']} of {agent} "
-            f"| {info['human']} of {human} |"
+            f"| {info['human']} of {human} | {info['automation']} of "
+            f"{result.count(AUTOMATION)} |"
         )
     if result.waivable:
         lines += ["", "**Waivable** in the Action by an approval of the pull request's head:", ""]
@@ -88,11 +117,17 @@ def to_markdown(result: Backtest) -> str:
         ]
     failing = [c for c in result.commits if c.failed]
     if failing:
-        lines += ["", "| commit | failed | author | subject |", "| --- | --- | --- | --- |"]
+        lines += [
+            "",
+            "| commit | failed | author | subject | size | tripped by |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
         for c in failing:
+            tripped = "<br>".join(markdown_text(t) for t in _tripped(c))
             lines.append(
                 f"| `{c.sha[:12]}` | {markdown_text(', '.join(c.failed))} "
-                f"| {markdown_text(_who(c))} | {markdown_text(_subject(c.subject))} |"
+                f"| {markdown_text(_who(c))} | {markdown_text(_subject(c.subject))} "
+                f"| {markdown_text(_size(c))} | {tripped} |"
             )
     for title, items in (("Skipped", result.skipped), ("Unjudged", result.unjudged)):
         if items:
