@@ -31,10 +31,13 @@ A Python name is compared as PEP 503 normalizes it (`PyTest`,
 `pytest_asyncio`), a requirement without its whitespace (`pytest >= 8`
 is `pytest>=8`; extras, version and markers are kept: a marker decides
 whether it installs at all); TOML and JSON are parsed and comments are
-dropped, so reformatting or a comment is no change.  Out of reach: lock
+dropped, so reformatting or a comment is no change.  A manifest the
+change adds that takes a tool's version from pnpm's catalog (`catalog:`)
+moves no installed version (a new workspace package's own tests).  Out of reach: lock
 files (`package-lock.json`, `pnpm-lock.yaml`, `yarn.lock`, `uv.lock`,
 `poetry.lock`, `go.sum`), which move in every dependency change
-(`forbidden_paths` can hold them), and a version an unpinned
+(`forbidden_paths` can hold them), pnpm's catalog in
+`pnpm-workspace.yaml`, and a version an unpinned
 declaration resolves to on the day CI installs.  Pure."""
 
 from __future__ import annotations
@@ -239,6 +242,8 @@ def pin_changes(path: str, base: str | None, head: str | None) -> tuple[str, ...
         was, now = before.get((where, name)), after.get((where, name))
         if was == now:
             continue
+        if was is None and base is None and now is not None and now.startswith("catalog:"):
+            continue  # a new manifest takes the workspace catalog's version: none moved
         if was is None:
             out.append(f"{name} added to {where} ({_shown(str(now))})")
         elif now is None:

@@ -254,3 +254,15 @@ def test_the_hidden_bump_of_a_docs_commit_fails_with_the_tool_named() -> None:
 def test_a_setup_cfg_configparser_cannot_read_fails_closed() -> None:
     with pytest.raises(Unreadable, match="the head version"):
         pin_changes("setup.cfg", "[options]\n", "key = value\n[options]\n")
+
+
+def test_a_new_manifest_on_the_workspace_catalog_moves_no_version() -> None:
+    """typescript-sdk's new workspace packages (48251fe2, ba27d201) declare
+    `"vitest": "catalog:devTools"`: the version every package already has.
+    The hostile twins: a new manifest pinning its own version, and an
+    existing one switched to or from the catalog."""
+    new = _package_json({"devDependencies": {"vitest": "catalog:devTools"}})
+    assert pin_changes("packages/new/package.json", None, new) == ()
+    own = _package_json({"devDependencies": {"vitest": "^0.34.0"}})
+    assert pin_changes("packages/new/package.json", None, own)
+    assert pin_changes("package.json", own, new) and pin_changes("package.json", new, own)
