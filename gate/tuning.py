@@ -8,8 +8,13 @@ Three things, all read from one `gate.backtest.Backtest`:
 * for each path rule (`forbidden_paths`, `allowed_paths`, `test_drift`),
   the globs that human-written commits tripped (`propose`), each with the
   commits that tripped it, and the exact YAML line that would let such
-  changes pass.  Proposals are shown, never written: the rubric `gate init`
-  writes stays as strict as the starter, and loosening it is the reader's
+  changes pass.  A glob is proposed for dropping only when what it alone
+  protects at the history's newest commit (the tree's paths it matches
+  and no glob kept matches) is nearly all what tripped it (`NEARLY`):
+  dropping `tests/` because two commits edited the only files no other
+  glob matched would unprotect every helper and data file under it.
+  Proposals are shown, never written: the rubric `gate init` writes stays
+  as strict as the starter, and loosening it is the reader's
   decision, made with the commits in view.
 
 Only human-written commits teach: an agent commit that trips a forbidden
@@ -18,8 +23,9 @@ path is what the rule is for, and a bot's (`automation`) is neither.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from gate import globs
@@ -33,6 +39,10 @@ from gate.rubric.budgets import BUDGET_KINDS
 PATH_KINDS = ("forbidden_paths", "allowed_paths", "test_drift")
 AT_LEAST = 2  # human commits a glob must trip before it is proposed
 SHAS_SHOWN = 5  # commits named per proposal (the JSON backtest has them all)
+# A glob may be dropped when at most this share of the files it alone
+# protects at HEAD are files no commit tripped it on (none of up to 9).
+NEARLY = 0.1
+SHOWN_KEPT = 3  # files named of what a kept glob alone protects
 
 
 def percentile(values: Iterable[int], p: float) -> int:
@@ -154,6 +164,16 @@ class Proposal:
     # (`.github/workflows/` for CI, the test tree for TESTS), not a stray
     # match, so no YAML drops it.
     core: bool = False
+    # The files at HEAD that only the group's globs (and the globs dropped
+    # before it) protect and that did not trip it, when too many to drop
+    # the group: it is kept (`propose`).
+    protects: tuple[str, ...] = ()
+
+    @property
+    def kept(self) -> bool:
+        """Whether no YAML line drops the group: the rule's core, or what it
+        alone protects at HEAD."""
+        return self.core or bool(self.protects)
 
     def sentence(self) -> str:
         shas = ", ".join(sha[:12] for sha in self.human[:SHAS_SHOWN])
@@ -171,6 +191,17 @@ class Proposal:
             )
         elif not self.group:
             what, change = "a test runner's configuration", "no glob to drop: test_drift judges it"
+        elif self.protects:
+            shown_files = ", ".join(self.protects[:SHOWN_KEPT])
+            more_files = ", ..." if len(self.protects) > SHOWN_KEPT else ""
+            what, change = (
+                globs_shown,
+                (
+                    f"kept: {'it' if len(self.group) == 1 else 'they'} alone "
+                    f"{'protects' if len(self.group) == 1 else 'protect'} "
+                    f"{len(self.protects)} other files at HEAD, e.g. {shown_files}{more_files}"
+                ),
+            )
         elif self.kind == "allowed_paths":
             what, change = globs_shown, "add it"
         else:
@@ -182,7 +213,7 @@ class Proposal:
         )
         if self.agent:
             text += f"; it also caught {self.agent} agent commits"
-            text += "" if self.core else ", which would pass too"
+            text += "" if self.kept else ", which would pass too"
         return text
 
 
@@ -215,12 +246,56 @@ def _freed(human: dict[tuple[str, ...], list[str]], g: tuple[str, ...]) -> int:
     return len({sha for h, shas in human.items() if set(h) <= set(g) for sha in shas})
 
 
-def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[Proposal]:
+def _matchers(rule: Rule, patterns: Sequence[str]) -> dict[str, Callable[[str], bool]]:
+    mode = globs.REACH if rule.kind == "forbidden_paths" else globs.FOLDED
+    return {p: globs.matcher([p], mode) for p in patterns}
+
+
+def _guarding(
+    found: list[Proposal], rule: Rule, patterns: Sequence[str], tree: Sequence[str]
+) -> list[Proposal]:
+    """`found` (most commits first) with `protects` set on each group that
+    may not be dropped: dropping its globs with the ones dropped before it
+    would unprotect more than `NEARLY` of their files at HEAD (`tree`) that
+    tripped none of them.  A group dropped is counted for the ones after."""
+    if rule.kind == "allowed_paths":
+        return found
+    match = _matchers(rule, patterns)
+    dropped: set[str] = set()
+    tripped: set[str] = set()
+    out = []
+    for p in found:
+        if p.core or not p.group:
+            out.append(p)
+            continue
+        trial = dropped | set(p.group)
+        kept = [match[g] for g in patterns if g not in trial]
+        dropping = [match[g] for g in patterns if g in trial]
+        alone = [
+            path
+            for path in tree
+            if any(m(path) for m in dropping) and not any(m(path) for m in kept)
+        ]
+        others = tuple(path for path in alone if path not in tripped and path not in p.paths)
+        if len(others) > NEARLY * len(alone):
+            out.append(dataclasses.replace(p, protects=others))
+            continue
+        dropped, tripped = trial, tripped | set(p.paths)
+        out.append(p)
+    return out
+
+
+def propose(
+    result: Backtest, rubric: Rubric, tree: Sequence[str], at_least: int = AT_LEAST
+) -> list[Proposal]:
     """For each path rule (in the rubric's order), the groups (`_group`) of
     paths that tripped it on at least `at_least` human-written commits,
     most commits first; `core` when dropping the group's globs would let
     at least half of the human commits the rule failed pass (a commit
-    passes when every path that tripped it matched only dropped globs)."""
+    passes when every path that tripped it matched only dropped globs);
+    `protects` when its globs alone protect other files of `tree` (the
+    paths at the history's newest commit) that no commit tripped them on
+    (`_guarding`)."""
     out = []
     for rule in rubric.rules:
         if rule.kind not in PATH_KINDS:
@@ -255,17 +330,19 @@ def propose(result: Backtest, rubric: Rubric, at_least: int = AT_LEAST) -> list[
             for g, shas in human.items()
             if len(shas) >= at_least
         ]
-        out += sorted(found, key=lambda p: (-len(p.human), p.group))
+        ordered = sorted(found, key=lambda p: (-len(p.human), p.group))
+        out += _guarding(ordered, rule, patterns, tree)
     return out
 
 
 def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
-    """Per rule with proposals (its core left out), the one YAML line that
-    applies them all: the rule's `paths:` (or the rubric's `tests:`) with
-    the groups dropped, or for allowed_paths added."""
+    """Per rule with proposals (those kept left out: its core, and globs
+    that alone protect other files), the one YAML line that applies them
+    all: the rule's `paths:` (or the rubric's `tests:`) with the groups
+    dropped, or for allowed_paths added."""
     by_rule: dict[str, list[Proposal]] = {}
     for p in proposals:
-        if not p.core:
+        if not p.kept:
             by_rule.setdefault(p.rule_id, []).append(p)
     lines = []
     for rule in rubric.rules:
@@ -317,9 +394,11 @@ def summary(
     learned: Sequence[Budget],
     p: float,
     replaced: Sequence[str],
+    tree: Sequence[str],
 ) -> list[str]:
     """What `gate init --from-history` prints: the budgets learnt, each
-    rule's rate, and the path rules' proposals with their YAML."""
+    rule's rate, and the path rules' proposals with their YAML (`tree`:
+    the paths at the history's newest commit, `propose`)."""
     lines = [f"learned from {result.revision}:"]
     lines += [f"  {b.sentence(p)}" for b in learned]
     if replaced:
@@ -330,7 +409,7 @@ def summary(
         lines.append(f"  {len(result.unjudged)} commits could not be judged and were left out")
     lines.append(f"each rule on this history ({totals_line(result)}):")
     lines += [f"  {line}" for line in rates(result)]
-    proposals = propose(result, rubric)
+    proposals = propose(result, rubric, tree)
     if not proposals:
         lines.append(
             f"no path rule failed {AT_LEAST} or more human-written commits by the same glob: "

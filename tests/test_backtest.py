@@ -741,3 +741,71 @@ def test_init_from_history_core_only_prints_no_yaml(
     assert '  CI: ".github/workflows/" tripped 3 human commits' in out
     assert "its core, kept" in out
     assert "the line that applies them all" not in out and "      paths:" not in out
+
+
+def _proposals(out: str) -> list[str]:
+    return out.split("proposed, not written")[1].splitlines()
+
+
+def test_init_from_history_keeps_a_glob_that_alone_protects_other_files(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pallets/click's shape: human commits edit `tests/typing/*.py`, which
+    only `tests/` matches; dropping `tests/` would unprotect the helpers and
+    data beside them, so it is kept, with what it alone protects named."""
+    repo.write("app.py", "x = 1\n")
+    repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    repo.write("tests/typing/typing_edit.py", "x: int = 1\n")
+    repo.write("tests/typing/typing_prompt.py", "x: int = 1\n")
+    repo.write("tests/helpers.py", "def make():\n    return 1\n")
+    repo.write("tests/data/expected.json", "{}\n")
+    _commit(repo, "root")
+    for i in range(2):
+        repo.write("tests/typing/typing_edit.py", f"x: int = {i + 2}\n")
+        repo.write("tests/typing/typing_prompt.py", f"x: int = {i + 2}\n")
+        _commit(repo, f"typing {i}")
+    for i in range(3):  # the rule's core: the test tree's test modules
+        repo.write("tests/test_app.py", f"def test_a():\n    assert {i + 2}\n")
+        _commit(repo, f"bend {i}")
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    kept = [line for line in _proposals(out) if line.startswith('  TESTS: "tests/" tripped 2')]
+    assert len(kept) == 1, out
+    assert "drop it" not in kept[0]
+    assert "kept: it alone protects 2 other files at HEAD, e.g. " in kept[0]
+    assert "tests/data/expected.json, tests/helpers.py" in kept[0]
+    # no YAML line drops it
+    assert "the line that applies them all" not in out and "    TESTS (tests):" not in out
+
+
+def test_init_from_history_drops_a_glob_only_when_its_own_files_all_tripped(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`**/test*.py` matching a source module beyond the other globs'
+    matches: dropped when that module is all it alone protects; the hostile
+    twin, another such module nobody edited, keeps it."""
+    repo.write("tests/test_app.py", "def test_a():\n    assert 1\n")
+    repo.write("src/testing.py", "def helper():\n    return 1\n")
+    _commit(repo, "root")
+    for i in range(2):
+        repo.write("src/testing.py", f"def helper():\n    return {i + 2}\n")
+        _commit(repo, f"tools {i}")
+    for i in range(3):
+        repo.write("tests/test_app.py", f"def test_a():\n    assert {i + 2}\n")
+        _commit(repo, f"bend {i}")
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    line = [x for x in _proposals(out) if x.startswith('  TESTS: "**/test*.py" tripped 2')]
+    assert len(line) == 1 and "drop it" in line[0], out
+    assert '"**/test*.py"' not in out.split("    TESTS (tests):")[1].splitlines()[1]
+    # the twin: a second module named like a test that no commit touched
+    repo.write("src/testing_extra.py", "def more():\n    return 1\n")
+    _commit(repo, "an untouched module named like a test")
+    assert main(["init", "--from-history", "--path", "s.yml"]) == 0
+    out = capsys.readouterr().out
+    line = [x for x in _proposals(out) if x.startswith('  TESTS: "**/test*.py" tripped 2')]
+    assert len(line) == 1 and "drop it" not in line[0], out
+    assert "kept: it alone protects 1 other files at HEAD, e.g. src/testing_extra.py" in line[0]
+    assert "    TESTS (tests):" not in out

@@ -104,6 +104,8 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         progress=progress if sys.stderr.isatty() else None,
     )
     learned = tuning.learn_budgets(result, starter, args.percentile)
+    # what a proposal to drop a glob would unprotect: the newest commit's files
+    tree = repo.list_files(entries[0].sha) if entries else ()
     text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
     rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
     check = run_selftest(rubric)
@@ -115,7 +117,7 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         )
     return text, [
         printable(line)
-        for line in tuning.summary(result, rubric, learned, args.percentile, replaced)
+        for line in tuning.summary(result, rubric, learned, args.percentile, replaced, tree)
     ]
 
 

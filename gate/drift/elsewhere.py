@@ -26,11 +26,13 @@ def json_text(value: object) -> str:
 # How package.json names where a dependency comes from, and the registry's
 # own forms: a version, a range of versions, or a dist-tag.
 ELSEWHERE = "test packages taken from elsewhere than the registry"
-_DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 _REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
 
 
-def _is_test_package(name: str) -> bool:
+def is_test_package(name: str) -> bool:
+    """Whether npm package `name` is a test runner's or assertion library's
+    (`gate.drift.vendored.JS_TEST_PACKAGES`: a name, a glob, or a scope)."""
     parts = name.split("/")
     for package in JS_TEST_PACKAGES:
         if package.startswith("@") and parts[0] == package:
@@ -48,11 +50,11 @@ def js_elsewhere(data: dict[str, Any]) -> dict[str, str]:
     override; a resolution's key is a path whose last package is meant)
     whose package is a test package, whatever its value says."""
     found: dict[str, str] = {}
-    for section in _DEPENDENCY_MAPS:
+    for section in DEPENDENCY_MAPS:
         deps = data.get(section)
         if isinstance(deps, dict):
             for name, spec in deps.items():
-                if _is_test_package(name) and not (
+                if is_test_package(name) and not (
                     isinstance(spec, str) and _REGISTRY_SPEC.fullmatch(spec)
                 ):
                     found[f"{section} {name}"] = json_text(spec)
@@ -64,7 +66,7 @@ def js_elsewhere(data: dict[str, Any]) -> dict[str, str]:
     while todo:
         where, table = todo.pop()
         for key, value in table.items():
-            if any(_is_test_package(name) for name in _packages_in(key)):
+            if any(is_test_package(name) for name in _packages_in(key)):
                 found[f"{where} {key}"] = json_text(value)
             if isinstance(value, dict):
                 todo.append((f"{where} {key}", value))
@@ -89,17 +91,25 @@ def _packages_in(key: str) -> list[str]:
     return names
 
 
-def _is_py_test_distribution(name: str) -> bool:
-    normalized = re.sub(r"[-_.]+", "-", name).lower()
+def py_name(name: str) -> str:
+    """A Python distribution's name as PEP 503 normalizes it: lower case,
+    each run of `-`, `_` and `.` one `-` (`PyTest`, `pytest_asyncio`)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def is_py_test_distribution(name: str) -> bool:
+    """Whether distribution `name` (any spelling) runs or judges the tests
+    (`gate.drift.vendored.PY_TEST_DISTRIBUTIONS`)."""
+    normalized = py_name(name)
     return any(fnmatch.fnmatchcase(normalized, pattern) for pattern in PY_TEST_DISTRIBUTIONS)
 
 
-_REQUIREMENT_TABLES = (
+REQUIREMENT_TABLES = (
     "project.optional-dependencies",
     "dependency-groups",
     "tool.pdm.dev-dependencies",
 )
-_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(@)?")
+REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(@)?")
 
 
 def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
@@ -113,7 +123,7 @@ def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
     arrays: list[tuple[str, object]] = [
         ("project.dependencies", lookup(data, "project.dependencies"))
     ]
-    for table in _REQUIREMENT_TABLES:
+    for table in REQUIREMENT_TABLES:
         groups = lookup(data, table)
         if isinstance(groups, dict):
             arrays.extend((f"{table}.{name}", items) for name, items in groups.items())
@@ -122,7 +132,7 @@ def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
             found.update(_direct_reference(where, item))
     sources = lookup(data, "tool.uv.sources")
     for name, source in sources.items() if isinstance(sources, dict) else ():
-        if _is_py_test_distribution(name):
+        if is_py_test_distribution(name):
             found[f"tool.uv.sources {name}"] = json_text(source)
     poetry = [
         lookup(data, "tool.poetry.dependencies"),
@@ -134,7 +144,7 @@ def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
     for deps in poetry:
         for name, spec in deps.items() if isinstance(deps, dict) else ():
             specs = spec if isinstance(spec, list) else [spec]
-            if _is_py_test_distribution(name) and any(
+            if is_py_test_distribution(name) and any(
                 isinstance(s, dict) and {"path", "git", "url", "file", "source"} & set(s)
                 for s in specs
             ):
@@ -145,8 +155,8 @@ def py_elsewhere(data: dict[str, Any]) -> dict[str, str]:
 def _direct_reference(where: str, item: object) -> dict[str, str]:
     if not isinstance(item, str):
         return {}
-    match = _REQUIREMENT.match(item)
-    if match is None or match[2] is None or not _is_py_test_distribution(match[1]):
+    match = REQUIREMENT.match(item)
+    if match is None or match[2] is None or not is_py_test_distribution(match[1]):
         return {}
     return {f"{where} {match[1]}": item}
 
@@ -200,10 +210,10 @@ def requirements_lines(text: str) -> tuple[str, ...]:
             found.append(line)
         elif "://" in line or line.startswith("git+") or _direct_reference("", line):
             named = re.search(r"egg=([A-Za-z0-9._-]+)", line)
-            plain = _REQUIREMENT.match(line)
+            plain = REQUIREMENT.match(line)
             name = named[1] if named else plain[1] if plain else ""
             leaf = re.split(r"[/@#]", line.rstrip("/"))[-1]
             stem = re.split(r"[-_.]\d", leaf)[0]  # pytest_xdist-3.0.0-py3-none-any.whl
-            if _is_py_test_distribution(name) or _is_py_test_distribution(stem):
+            if is_py_test_distribution(name) or is_py_test_distribution(stem):
                 found.append(line)
     return tuple(found)

@@ -24,13 +24,17 @@ from gate.drift import (
 )
 from gate.drift.collected import DATA_FOLDERS, is_test_module, unread_edit
 from gate.drift.language import BY_SUFFIX
+from gate.drift.pins import pin_changes
+from gate.drift.structured import Unreadable
 
 
 def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:
     """Each written runner section file (`runners.SECTION_FILES`) whose
     runner part the change moved -> how (`runners.section_change`: "added",
-    "changed", "removed", or "unreadable: WHY"); `is_test` tells the test
-    paths, where a section is judged the strict way (`at_test_path`)."""
+    "changed", "removed", or "unreadable: WHY"), or whose declared test
+    tools it moved ("tools: WHAT", `gate.drift.pins.pin_changes`);
+    `is_test` tells the test paths, where a section is judged the strict
+    way (`at_test_path`)."""
     out: dict[str, str] = {}
     for f in changes.files:
         for path in f.written:
@@ -49,6 +53,13 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             # its new path at base (`section_change(old, base, None)` and
             # `section_change(new, None, head)`).
             how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
+            if how is None:
+                try:
+                    moved = pin_changes(path, texts.base, texts.head)
+                except Unreadable as exc:
+                    how = f"unreadable: {exc}"
+                else:
+                    how = f"tools: {'; '.join(moved)}" if moved else None
             if how is not None:
                 out[path] = how
     return out
@@ -57,6 +68,11 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
 def section_message(path: str, how: str) -> str:
     section = runners.section_for(path)
     what = section.what if section is not None else "its test runner section"
+    if how.startswith("tools: "):
+        return (
+            f"{path} changes the test tools it declares, which run or judge the existing "
+            f"tests: {how[len('tools: ') :]}"
+        )
     if how.startswith("unreadable: "):
         return (
             f"{path} is touched but the gate cannot tell whether its test runner "

@@ -163,8 +163,8 @@ The runners, what each reads here, and the source:
   `go test ./...` from above no longer visits) and for its `ignore`
   directives (Go 1.25: folders `./...` skips), and for a `replace` of a
   test library (`vendored.GO_TEST_MODULES`: a copy the change controls);
-  other edits (requirements, the go version) are dependency changes, out
-  of this module's reach.
+  the required versions of test modules are `gate.drift.pins`'; other
+  edits (other requirements, the go version) are dependency changes.
   Whole `go.work` (its `use` list decides the modules).  Out of reach:
   `GOFLAGS` (a `-run` or `-tags` in CI's environment).
 * Cargo (doc.rust-lang.org/cargo, "Cargo Targets", "Configuration"):

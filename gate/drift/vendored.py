@@ -14,14 +14,17 @@ The places, at any depth.  Go modules under `vendor/`:
 `vendor/github.com/go-quicktest/qt`, `vendor/github.com/matryer/is`,
 `vendor/github.com/smartystreets/goconvey`,
 `vendor/github.com/maxatome/go-testdeep`, `vendor/github.com/golang/mock`,
-`vendor/go.uber.org/mock`.  npm packages in a committed `node_modules/`:
+`vendor/go.uber.org/mock`, `vendor/github.com/google/go-cmp` (the
+comparison library tests use).  npm packages in a committed `node_modules/`:
 `node_modules/jest`, `node_modules/jest-*`, `node_modules/@jest`,
 `node_modules/vitest`, `node_modules/@vitest`, `node_modules/mocha`,
 `node_modules/chai`, `node_modules/ava`, `node_modules/tap`,
 `node_modules/jasmine`, `node_modules/jasmine-core`,
 `node_modules/playwright`, `node_modules/@playwright`,
 `node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
-`node_modules/uvu`, `node_modules/tape`, and in `node_modules/.bin` the
+`node_modules/uvu`, `node_modules/tape`, `node_modules/ts-jest`,
+`node_modules/babel-jest` (Jest's transformers), `node_modules/nyc` and
+`node_modules/c8` (coverage gates), and in `node_modules/.bin` the
 commands `npm test` runs: `node_modules/.bin/jest`, `.bin/vitest`,
 `.bin/mocha`, `.bin/_mocha`, `.bin/ava`, `.bin/tap`, `.bin/jasmine`,
 `.bin/playwright`, `.bin/cypress`, `.bin/karma`, `.bin/uvu`, `.bin/tape`,
@@ -31,7 +34,8 @@ shims).  A committed virtual environment's `site-packages/_pytest`,
 `site-packages/pluggy`, `site-packages/xdist`, and every
 `site-packages/*.dist-info` (its `entry_points.txt` declares the plugins
 pytest loads).  A new vendored copy is drift too, as a new configuration
-file is."""
+file is.  The same lists name the test tools whose declared version
+`gate.drift.pins` watches in dependency files."""
 
 from __future__ import annotations
 
@@ -49,6 +53,7 @@ GO_TEST_MODULES = (
     "github.com/maxatome/go-testdeep",
     "github.com/golang/mock",
     "go.uber.org/mock",
+    "github.com/google/go-cmp",
 )
 JS_TEST_PACKAGES = (
     "jest",
@@ -69,6 +74,10 @@ JS_TEST_PACKAGES = (
     "expect",
     "uvu",
     "tape",
+    "ts-jest",
+    "babel-jest",
+    "nyc",
+    "c8",
 )
 # The commands `npm test` may run from a committed `node_modules/.bin/`
 # (each with any suffix: npm's `.cmd` and `.ps1` shims beside it).

@@ -359,9 +359,26 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   strict JSON, a source that has no file contents, such as a writer's
   `result.json`, or the Action's API mode past its cap of files read
   through the contents API), the rule fails: it cannot tell.
+* a test tool's declared version moved (`gate/drift/pins.py`): a test
+  runner, assertion library, plugin or coverage tool (pytest, `pytest-*`,
+  hypothesis, coverage, tox, nox; jest, `@jest/*`, `jest-*`, ts-jest,
+  babel-jest, vitest, `@vitest/*`, mocha, chai, ava, tap, uvu,
+  Playwright, Cypress, nyc, c8; testify, ginkgo, gomega, gotest.tools,
+  go-cmp, ...) added, removed, given another version, range, marker or
+  source, or moved to another dependency group, in `package.json`'s
+  dependency maps, `pyproject.toml`'s project, optional, group, uv, PDM
+  and Poetry dependencies, pip's requirements files, `setup.cfg`'s
+  `install_requires`, `tests_require` and extras, or `go.mod`'s `require`
+  and `exclude`: a bumped runner can collect, skip or judge the existing
+  tests differently, so a Dependabot bump of pytest fails this rule too
+  (waive it, or keep such bumps in their own pull request).  The message
+  names the tool, where it is declared and both versions.  Python names
+  are compared as PEP 503 normalizes them, requirements without their
+  whitespace; another library's bump, a comment or a reformatting is no
+  change.  Lock files are out of reach (they move with every dependency).
 
 Configuration read from elsewhere (an environment variable set by CI, a
-flag on a CI command line, a plugin installed by a dependency change, a
+flag on a CI command line, a plugin a lock file alone brings in, a
 runner `runners.py` lists as not covered) is out of this rule's reach;
 `forbidden_paths` on CI files and lock files covers part of it.
 
