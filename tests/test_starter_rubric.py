@@ -111,7 +111,7 @@ def test_docs_pages_and_shipped_skills_named_like_agent_files_pass() -> None:
 
 
 def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> None:
-    """Measured (docs/agents.md, "The other rules' failures, read"): each of
+    """Measured (docs/agents.md, "What each rule's remaining failures are"): each of
     these failed a real commit and stays failing, for the reason given."""
     kept = {
         # CI's own data and scripts run in CI: an expected-failures list is a verdict
