@@ -62,7 +62,8 @@ modules where those are installed.  It fails when:
   a reformat by ruff, black or gofmt, or whitespace inside a Python
   docstring that holds no `>>>` doctest changes no test (a docstring's
   words do, except in the module's own docstring, which no code of the
-  file reads through `__doc__` or `getdoc`); a Go directive or an `Example`'s comment, whose `//
+  file reads through `__doc__` or `getdoc`: its words edited, or the
+  docstring removed or added, change no test); a Go directive or an `Example`'s comment, whose `//
   Output:` `go test` checks, does; in TypeScript a type-only
   declaration, an `interface`, a `type` alias or a `declare`, is erased
   when the file is compiled and its change changes no test, except in a

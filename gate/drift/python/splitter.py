@@ -326,6 +326,7 @@ class Splitter:
             line=_first_line(node),
             uses=uses_of(node, nodes or None, every_string=self.every_string),
             same=(lambda: "") if node is self.docstring else _syntax(node),
+            drop="*" if node is self.docstring else "",
             calls=calls,
             quiet=quiet,
         )
