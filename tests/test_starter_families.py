@@ -191,3 +191,20 @@ def test_init_writes_the_families_the_tree_has(
     if not names:
         assert "no CI, release, deploy, agent or review-bot file found" in out
     assert main(["selftest", "--strict", DEFAULT_RUBRIC_PATH]) == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".npmrc",
+        "packages/web/.npmrc",
+        ".NPMRC",
+        ".pypirc",
+        ".yarnrc.yml",
+        "tools/.yarnrc",
+        "pip.conf",
+    ],
+)
+def test_package_registry_configuration_fails_ci_and_is_no_secret_by_name(path: str) -> None:
+    # an .npmrc holding only a registry URL is a supply-chain change, not key material
+    assert failed(STARTER_RUBRIC, path) & {"CI", "SECRETS"} == {"CI"}, path

@@ -1,11 +1,12 @@
 """What the starter rubric (`gate init`) lets through and what it stops, on
 generated paths: the budgets skip only the exact names of lock files,
-snapshots and generated code; AGENTS stops every agent-instruction file at
+snapshots, generated code and licence texts; AGENTS stops every agent-instruction file at
 any depth and in any spelling a checkout merges; TESTS judges test plumbing;
 the applies_to presets are the agent table's facts."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,7 +15,7 @@ from gate.agents import AGENTS
 from gate.changes import ChangeSet, FileChange
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import AGENT_FILES, GENERATED, STARTER_RUBRIC, STARTER_TESTS
+from gate.rubric.starter import AGENT_FILES, GENERATED, LICENCES, STARTER_RUBRIC, STARTER_TESTS
 
 RUBRIC = load_rubric_bytes(STARTER_RUBRIC.encode(), "starter.yml")
 DIRS = st.sampled_from(["", "src/", "src/pkg/", "web/app/", "dist/", "build/", "vendor/x/"])
@@ -60,6 +61,23 @@ def test_code_named_like_a_generators_output_counts(folder: str, word: str, tail
     assert "LINES" in failed(big(path)), path
     sweep = [FileChange(path=f"{folder}{word}{i}{tail}", added=1, deleted=1) for i in range(11)]
     assert "FILES" in failed(*sweep), path
+
+
+@given(DIRS, st.sampled_from(LICENCES))
+def test_a_licence_text_is_out_of_the_budgets_at_any_depth(folder: str, name: str) -> None:
+    """Three vendored copies of a 216-line LICENSE are legal text, not a
+    change to review line by line (inspector 9ac19d25)."""
+    copies = [big(f"{folder}{name}"), big(f"{folder}vendor/a/{name}"), big(f"web/{name}")]
+    assert failed(*copies) == set()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["license.py", "src/LICENSE.py", "licenses/apache.py", "src/licenses/LICENSE_check.py",
+     "LICENSE.js", "docs/LICENSES.md", "NOTICE.py", "COPYING.go"],
+)  # fmt: skip
+def test_code_named_like_a_licence_counts(path: str) -> None:
+    assert "LINES" in failed(big(path)), path
 
 
 def test_protobuf_type_stubs_skip_the_budgets() -> None:

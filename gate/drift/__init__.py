@@ -99,6 +99,7 @@ class Unit:
     # reads what it binds: "*" always (a standard-library module), a module
     # name when another import of that module stays at head, "" never (an
     # import may be made for its effect: a plugin registering fixtures).
+    # A Python module docstring no code reads drops as "*" too.
     loads: str = ""
     drop: str = ""
     # A hook its runner runs around the tests of one group only (a JS

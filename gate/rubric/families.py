@@ -1,6 +1,7 @@
 """The file families the starter protects: CI systems, release and deploy
-tooling (the `CI` rule), and what instructs or configures coding agents
-and PR bots (the `AGENTS` rule), each with the page that names its files.
+tooling, package registry configuration (the `CI` rule), and what
+instructs or configures coding agents and PR bots (the `AGENTS` rule),
+each with the page that names its files.
 
 One table, `FAMILIES`: the starter rubric's `CI` and `AGENTS` lists, the
 table in docs/rubric.md (`markdown_table`) and the comment `gate init`
@@ -93,6 +94,10 @@ FAMILIES = (
     Family("CI", "Procfile", ("/Procfile",),
            "https://devcenter.heroku.com/articles/procfile", always=False),
     Family("CI", "deploy scripts", ("deploy*.sh", "/scripts/deploy*"), "", always=False),
+    # package registries: where CI installs packages from, with which token
+    Family("CI", "package registry configuration (npm, Yarn, pip, twine)",
+           (".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", ".pypirc"),
+           "https://docs.npmjs.com/cli/configuring-npm/npmrc"),
     # agents: instructions, settings, skills, MCP servers
     Family("AGENTS", "AGENTS.md (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md)",
            # AGENT.md and .agents/ only at the root: deeper, measured as docs

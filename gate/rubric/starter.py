@@ -217,7 +217,7 @@ tests:
 # (the facts and their sources: docs/agents.md):
 @PRESETS@
 rules:
-  # Lock files, recorded fixtures and generated code do not count toward the
+  # Lock files, recorded fixtures, generated code and licences do not count toward the
   # budgets: each is named exactly (never `*.lock` or `dist/`), because every
   # exclude is a name a writer could choose to hide a big change in.
   # Excluded: the lock files of npm, Yarn, pnpm, Bun, Deno, Poetry, uv,
@@ -225,7 +225,9 @@ rules:
   # pub, Nix, Gradle, NuGet, CocoaPods, Bazel and Terraform; Jest and insta
   # snapshots (`*.snap`), syrupy's (`__snapshots__/**/*.ambr`), VCR cassettes
   # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf's type
-  # stubs (`*_pb2.pyi`, which nothing runs). Recordings are tests: TESTS
+  # stubs (`*_pb2.pyi`, which nothing runs); licence texts (`LICENSE`,
+  # `LICENSE.txt`, `COPYING`, `NOTICE`, ...: legal text, the diff still
+  # shows a change; `license.py` counts). Recordings are tests: TESTS
   # still judges an edit to one. Not excluded: whole folders (`testdata/`,
   # `__snapshots__/`, `cassettes/`, `dist/`, `build/`, `vendor/`),
   # `*.generated.*`, and code named like a generator's output (`*_pb2.py`,
@@ -251,7 +253,7 @@ rules:
   - id: SECRETS
     kind: forbidden_paths
     paths: [".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*",
-            "id_ed25519*", "secrets/", ".npmrc", ".pypirc"]
+            "id_ed25519*", "secrets/"]
     exclude:
 @ENV_SAMPLES@
     description: "credentials and key material are never an agent's to touch"
@@ -269,9 +271,12 @@ rules:
     # Adding a workflow fails too: a new workflow could post a check run named
     # like this gate's, and under pull_request it runs from the PR itself.
     # Copilot's agent environment (.github/workflows/copilot-setup-steps.yml)
-    # is a workflow, so CI covers it. Every CI system, release and deploy tool
-    # with a name of its own is listed whether or not it is used here; the
-    # source of each: docs/rubric.md, "The starter rubric".
+    # is a workflow, so CI covers it. `.npmrc`, `.yarnrc*`, `pip.conf` and
+    # `.pypirc` say where installs fetch packages from (and may hold a
+    # token): a change there is a supply-chain change, whatever the file
+    # holds. Every CI system, release and deploy tool with a name of its own
+    # is listed whether or not it is used here; the source of each:
+    # docs/rubric.md, "The starter rubric".
 @FOUND@
   - id: AGENTS
     kind: forbidden_paths
@@ -410,6 +415,22 @@ GENERATED = (
     "*_pb2.pyi",
 )  # fmt: skip
 
+# Licence texts the budgets skip (FILES, LINES): legal text nobody reviews
+# line by line (a vendored package's copy included); the diff still shows a
+# change.  Exact names, none of them importable code (`license.py`,
+# `LICENSE.py` and a `licenses/` folder count).
+LICENCES = (
+    *(
+        f"{name}{suffix}"
+        for name in ("LICENSE", "LICENCE", "COPYING", "NOTICE")
+        for suffix in ("", ".txt", ".md", ".rst")
+    ),
+    "LICENSE-MIT",
+    "LICENSE-APACHE",
+    "COPYING.LESSER",
+    "UNLICENSE",
+)
+
 # Checked-in samples of an environment file: SECRETS lets these names
 # through (exactly as written); every other `.env.*` stays forbidden.
 ENV_SAMPLES = tuple(
@@ -447,7 +468,7 @@ def starter_rubric(tree: Iterable[str] | None = None) -> str:
             "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
         )
         .replace("@PRESETS@\n", _presets())
-        .replace("@EXCLUDE@", _yaml_list(GENERATED, "      "))
+        .replace("@EXCLUDE@", _yaml_list(GENERATED + LICENCES, "      "))
         .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
         .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
         .replace("@FOUND@\n", _found_comment(listed) + "\n")

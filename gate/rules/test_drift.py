@@ -61,7 +61,9 @@ modules where those are installed.  It fails when:
   changes its syntax tree, in Go its tokens, so a comment, a blank line,
   a reformat by ruff, black or gofmt, or whitespace inside a Python
   docstring that holds no `>>>` doctest changes no test (a docstring's
-  words do); a Go directive or an `Example`'s comment, whose `//
+  words do, except in the module's own docstring, which no code of the
+  file reads through `__doc__` or `getdoc`: its words edited, or the
+  docstring removed or added, change no test); a Go directive or an `Example`'s comment, whose `//
   Output:` `go test` checks, does; in TypeScript a type-only
   declaration, an `interface`, a `type` alias or a `declare`, is erased
   when the file is compiled and its change changes no test, except in a
@@ -168,7 +170,9 @@ modules where those are installed.  It fails when:
   (a new fixture `tmp_path`, an import or a helper `clamp` would change
   what existing tests get): a name its code reads through the module's
   namespace (a builtin such as `len` included; not a name a test binds
-  itself, as a `import json` inside its body), a parameter (a fixture it
+  itself, as a `import json` inside its body, nor a class body's own
+  attribute, as a pydantic field `time: str`, nor an attribute name
+  `result.time`), a parameter (a fixture it
   requests), a string that reads as names or a type expression
   (`usefixtures("db")`, `"Foo | None"`), an annotation; prose in strings
   and docstrings names nothing, unless the file reaches its globals by

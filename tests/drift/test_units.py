@@ -73,7 +73,7 @@ def test_units_of_a_test_module() -> None:
     got = roles(BASE)
     assert got == {
         "encoding": SUPPORT,
-        'statement """Tests of clamp."""': SUPPORT,
+        "module docstring": SUPPORT,
         "import pytest": SUPPORT,
         "from clamp_kit import clamp": SUPPORT,
         "function limits": SUPPORT,

@@ -177,25 +177,31 @@ def _bound_in(own: list[ast.AST]) -> set[str]:
     return bound - declared_global
 
 
-def module_loads(roots: list[ast.AST]) -> set[str]:
+def module_loads(roots: list[ast.AST], scope: str = "module") -> set[str]:
     """The names the code of `roots` reads through the module's namespace
     when it runs: every name read at module level or in a class body
     (where a name the class assigns may still be read from the module
-    first), and in a function, lambda or comprehension the names it reads
+    first; a name a class body only assigns, `time: str` or `time = 1`,
+    is a class attribute, not a read), and in a function, lambda or comprehension the names it reads
     that neither it nor an enclosing function binds (a local `import json`
     makes `json` local to that function: a module-level `json` never
-    reaches it)."""
+    reaches it).  `scope` "class": `roots` are statements of a class body."""
     out: set[str] = set()
     todo: list[tuple[str, list[ast.AST], frozenset[str], frozenset[str]]] = [
-        ("module", roots, frozenset(), frozenset())
+        (scope, roots, frozenset(), frozenset())
     ]
     while todo:
         scope, body, enclosing, params = todo.pop()
         own, nested = _own_nodes(body)
         local = _bound_in(own) | params if scope == "function" else set()
         seen = local | enclosing
+        # a class body's assignment binds a class attribute, read from the
+        # class (`self.time`), not the module's name; an augmented one reads first
+        kept = {id(n.target) for n in own if isinstance(n, ast.AugAssign)}
         for node in own:
-            if isinstance(node, ast.Name) and node.id not in seen:
+            if not isinstance(node, ast.Name) or node.id in seen:
+                continue
+            if scope != "class" or isinstance(node.ctx, ast.Load) or id(node) in kept:
                 out.add(node.id)
         inner = enclosing | local if scope == "function" else enclosing
         for node in nested:
@@ -234,6 +240,7 @@ def uses_of(
     nodes: list[ast.AST] | None = None,
     *,
     every_string: bool = False,
+    in_class: bool = False,
 ) -> tuple[str, ...]:
     """The names `node`'s code may read from the module, sorted: the names
     it reads through the module's namespace (`module_loads`; a class
@@ -247,8 +254,9 @@ def uses_of(
     of every string.  An annotation counts even under `from __future__
     import annotations`: a framework may evaluate it.  Attribute names are
     not module names (`self.helper`, `mod.clamp`); a name bound in the
-    function that reads it is not read from the module."""
-    found = module_loads([node])
+    function that reads it is not read from the module, nor one a class
+    body only assigns (`in_class`: `node` is a statement of a class body)."""
+    found = module_loads([node], "class" if in_class else "module")
     for sub in walk(node) if nodes is None else nodes:
         if type(sub) not in _USES_KINDS:
             continue

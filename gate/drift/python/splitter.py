@@ -157,6 +157,7 @@ class Splitter:
         self.bound: dict[str, dict[str, set[str]]] = {}
         self.trusted: frozenset[str] = frozenset()  # `trusted_names` of the module
         self.every_string = False  # `introspects`: every string's identifiers are uses
+        self.docstring: ast.stmt | None = None  # `prose_docstring` of the module
         self.origins: dict[str, str] = {}  # `import_origins` of the module
         self.aliases: frozenset[str] = frozenset()  # `mark_aliases` of the module
         self.imported: frozenset[str] = frozenset()  # `imported_names` of the module
@@ -311,6 +312,8 @@ class Splitter:
         if binds:
             key = f"{what} {', '.join(binds)}"
             name = f"{what} {', '.join(binds)}"
+        elif node is self.docstring:
+            key, name = "module docstring", "the module docstring"
         else:
             key = f"statement {' '.join(text.split())}"
             name = f"statement at line {node.lineno}"
@@ -322,7 +325,8 @@ class Splitter:
             binds=binds,
             line=_first_line(node),
             uses=uses_of(node, nodes or None, every_string=self.every_string),
-            same=_syntax(node),
+            same=(lambda: "") if node is self.docstring else _syntax(node),
+            drop="*" if node is self.docstring else "",
             calls=calls,
             quiet=quiet,
         )
@@ -551,8 +555,9 @@ class Splitter:
                 quiet = quiet and not self.shares(member, nodes)
                 quiet = quiet and not self.calls(member)
                 role = SUPPORT if quiet else COLLECTION
+                every = self.every_string
                 unit = Unit(
-                    uses=uses_of(member, nodes, every_string=self.every_string),
+                    uses=uses_of(member, nodes, every_string=every, in_class=True),
                     key=key,
                     name=label,
                     role=role,

@@ -21,6 +21,7 @@ is a `GateError`, never a verdict.  Pure.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
@@ -487,6 +488,27 @@ def dump(node: ast.AST) -> str:
             assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
             sub.value.value = " ".join(str(sub.value.value).split())
     return ast.dump(copy)
+
+
+def prose_docstring(body: list[ast.stmt], nodes: Iterable[ast.AST]) -> ast.stmt | None:
+    """A module's docstring (its first statement, a string) when it is prose:
+    it holds no `>>>` (a doctest) and no code of the module (`nodes`, walked)
+    spells `__doc__` (a name, an attribute, a string) or `getdoc`.  Pytest
+    and unittest never read it; its words change no test.  None when the
+    module has no such docstring."""
+    if not body or not _prose(body[0]):
+        return None
+    for sub in nodes:
+        if isinstance(sub, ast.Name) and sub.id in _DOC_READERS:
+            return None
+        if isinstance(sub, ast.Attribute) and sub.attr in _DOC_READERS:
+            return None
+        if isinstance(sub, ast.Constant) and sub.value in _DOC_READERS:
+            return None
+    return body[0]
+
+
+_DOC_READERS = frozenset({"__doc__", "getdoc"})
 
 
 def _prose(node: ast.AST) -> bool:

@@ -119,7 +119,7 @@ from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
-from gate.drift.python.tree import target_names
+from gate.drift.python.tree import prose_docstring, target_names
 from gate.drift.reader import Reader
 from gate.text import encode, lines, python_encoding_problem
 
@@ -159,6 +159,8 @@ def _units(text: str) -> tuple[Unit, ...]:
     walked = split.walked
     split.trusted = trusted_names(tree.body, walked)
     split.every_string = introspects(n for node in tree.body for n in walked.of(node))
+    if not split.every_string:
+        split.docstring = prose_docstring(tree.body, (n for s in tree.body for n in walked.of(s)))
     split.origins = import_origins(tree.body, walked)
     split.aliases = mark_aliases(tree.body, split.origins, walked)
     split.imported = imported_names(tree.body, walked)

@@ -372,3 +372,69 @@ def test_a_removed_import_a_removed_test_read_is_still_reported_with_it() -> Non
     base = "import os\n\n\ndef test_a():\n    assert os.sep\n"
     head = "\n\ndef test_b():\n    assert True\n"
     assert set(compare(units(base), units(head)).removed) == {"import os", "test_a"}
+
+
+# -- a module docstring's words (82ef5dae)
+
+MODULE_DOCS = [
+    ('"""Tests for the client."""\n', '"""Tests for the client and its session."""\n'),
+    ('"""Tests.\n\nMore words.\n"""\n', '"""Tests."""\n'),
+    ("'Single quoted.'\n", "'''Other\nwords.'''\n"),
+    ('r"""Raw \\d."""\n', '"""Plain."""\n'),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), MODULE_DOCS)
+def test_a_module_docstrings_words_change_no_test(before: str, after: str) -> None:
+    assert compare(units(before + HEAD + TEST), units(after + HEAD + TEST)).ok
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "tail"),
+    [
+        # a doctest in the module docstring
+        ('""">>> 1\n1\n"""\n', '""">>> 1\n2\n"""\n', ""),
+        # a doctest's expected output edited in a longer docstring
+        ('"""Doc.\n\n>>> 1\n1\n"""\n', '"""Doc.\n\n>>> 1\n2\n"""\n', ""),
+        # a test reads the docstring, by name, attribute, string or getdoc
+        ('"""Doc."""\n', '"""Other."""\n', "\n\ndef test_doc():\n    assert __doc__\n"),
+        ('"""Doc."""\n', '"""Other."""\n', "\n\ndef test_doc():\n    assert kit.__doc__\n"),
+        (
+            '"""Doc."""\n',
+            '"""Other."""\n',
+            "\n\ndef test_doc():\n    assert getattr(kit, '__doc__')\n",
+        ),
+        ('"""Doc."""\n', '"""Other."""\n', "\n\ndef test_doc():\n    assert inspect.getdoc(kit)\n"),
+        ('"""Doc."""\n', '"""Other."""\n', "\n\ndef test_doc():\n    assert globals()\n"),
+    ],
+)
+def test_a_module_docstring_a_test_can_read_is_still_compared(
+    before: str, after: str, tail: str
+) -> None:
+    assert not compare(units(before + HEAD + TEST + tail), units(after + HEAD + TEST + tail)).ok
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('import os\n"""Doc."""\n', 'import os\n"""Other."""\n'),  # not the first statement
+        ('"""Doc."""\n"""Two."""\n', '"""Doc."""\n"""Three."""\n'),  # a second string
+    ],
+)
+def test_a_string_statement_that_is_not_the_docstring_is_still_compared(
+    before: str, after: str
+) -> None:
+    assert not compare(units(before + HEAD + TEST), units(after + HEAD + TEST)).ok
+
+
+def test_a_module_docstring_removed_or_added_changes_no_test() -> None:
+    doc = '"""Tests for the client."""\n'
+    assert compare(units(doc + HEAD + TEST), units(HEAD + TEST)).ok
+    assert compare(units(HEAD + TEST), units(doc + HEAD + TEST)).ok
+    # a docstring the file reads, or one holding a doctest, is still compared
+    reads = "\n\ndef test_doc():\n    assert __doc__\n"
+    assert not compare(units(doc + HEAD + TEST + reads), units(HEAD + TEST + reads)).ok
+    doctest = '""">>> 1\n1\n"""\n'
+    assert not compare(units(doctest + HEAD + TEST), units(HEAD + TEST)).ok
+    # prose at base, a doctest at head: a new test, welcome as any new test
+    assert compare(units(doc + HEAD + TEST), units(doctest + HEAD + TEST)).ok

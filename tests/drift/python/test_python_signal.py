@@ -41,6 +41,10 @@ QUIET = [
     "def test_a():\n    obj = object()\n    assert not hasattr(obj, 'x_{n}')\n"
     "    assert obj.{n} if 0 else 1\n",
     "class TestA:\n    def test_a(self):\n        import {n}\n        assert {n}\n",
+    # a class body's own attributes: a field, a value, a walrus (strands da4c44e4)
+    "class Model:\n    {n}: x\n    y: x = 3\n\n\ndef test_a(x):\n    assert x.{n}\n",
+    "class TestA:\n    {n} = 3\n\n    def test_a(self):\n        assert self.{n}\n",
+    "class Model:\n    ({n} := 3)\n    del {n}\n",
 ]
 # Where a base test reads NAME through the module (the new binding reaches it).
 LOUD = [
@@ -58,6 +62,14 @@ LOUD = [
     "def test_a():\n    for y in range(2):\n        assert [{n} for {n} in range(2)] and {n}\n",
     'def test_a():\n    assert globals()["x"] or "mention {n}"\n',  # computed names
     "class TestA:\n    value = {n}\n\n    def test_a(self):\n        assert self.value\n",
+    # a class body that reads the module's NAME while binding its own
+    "class Model:\n    t = {n}.now()\n",
+    "class Model:\n    t: float = {n}()\n",
+    "class Model:\n    {n} = {n}\n",
+    "class Model:\n    {n} += 1\n",
+    "class Model:\n    y: {n} = 1\n",
+    "class Model:\n    y = [{n} for _ in range(2)]\n",
+    'def test_a():\n    assert getattr(mod, "{n}")\n',
     "class TestA:\n    @{n}\n    def test_a(self):\n        pass\n",
 ]
 # How the head binds NAME: new module-level code beside a new test.
@@ -544,3 +556,17 @@ def test_entering_a_context_manager_at_import_is_code() -> None:
     base = "import pytest\n"
     head = base + "\nRECORD = pytest.warns(UserWarning).__enter__()\n"
     assert "runs at collection" in drift_of(base, head)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "class Weather(pydantic.BaseModel):\n    time: str\n    weather: str\n",
+        "class Weather(pydantic.BaseModel):\n    time: str = 'noon'\n",
+        "class Weather:\n    time = None\n",
+    ],
+)
+def test_a_new_import_named_as_a_class_field_existing_tests_read_is_welcome(model: str) -> None:
+    base = "import pydantic\n\n\n" + model + "\n\ndef test_a(result):\n    assert result.time\n"
+    head = "import time\n\n" + base + "\n\ndef test_new():\n    assert time.time()\n"
+    assert drift_of(base, head) == "ok"
