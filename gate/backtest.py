@@ -71,7 +71,10 @@ class Judged:
         out: dict[str, Any] = {
             "sha": self.sha,
             "subject": self.subject,
-            "author_kind": self.authorship.kind,
+            # the product contract's two values: a bot's commit is no
+            # agent's, so `human` there, and `automation` says it was a bot
+            "author_kind": AGENT if self.authorship.kind == AGENT else HUMAN,
+            "automation": self.authorship.kind == AUTOMATION,
             "agent": self.authorship.agent,
             "how": self.authorship.how,
             "failed": list(self.failed),

@@ -213,9 +213,17 @@ def test_who_wrote_each_commit_and_how_it_was_told(
     )
     names = {v: k for k, v in shas.items()}
     got = {
-        names[c["sha"]]: (c["author_kind"], c["agent"], c["how"], c.get("bot"))
+        names[c["sha"]]: (
+            "automation" if c["automation"] else c["author_kind"],
+            c["agent"],
+            c["how"],
+            c.get("bot"),
+        )
         for c in json.loads(out)["commits"]
     }
+    # the product contract's two values, a bot's commit marked apart
+    kinds = {c["author_kind"] for c in json.loads(out)["commits"]}
+    assert kinds <= {"agent", "human"}
     assert got["fix"] == ("human", None, "no agent signal", None)
     assert got["wide"] == ("agent", "GitHub Copilot", f"author {COPILOT[0]} <{COPILOT[1]}>", None)
     assert got["secret"][:3] == (
