@@ -109,6 +109,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import gc
 import io
 import textwrap
 import tokenize
@@ -137,10 +138,18 @@ def units(text: str) -> tuple[Unit, ...]:
 
 @functools.lru_cache(maxsize=64)
 def _cached_units(text: str) -> tuple[Unit, ...] | Unparsable:
+    # The split makes a tree and its units, no cyclic garbage: the cyclic
+    # collector, run every few hundred objects made, would scan what is
+    # kept (these caches) again and again.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return _units(text)
     except Unparsable as exc:
         return exc
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _units(text: str) -> tuple[Unit, ...]:
