@@ -247,7 +247,12 @@ def uses_of(
     of every string.  An annotation counts even under `from __future__
     import annotations`: a framework may evaluate it.  Attribute names are
     not module names (`self.helper`, `mod.clamp`); a name bound in the
-    function that reads it is not read from the module."""
+    function that reads it is not read from the module.  Kept on the node
+    (a statement the parser reuses in the file's next version,
+    `parsed.parse_module`, is read once)."""
+    held: dict[bool, tuple[str, ...]] = node.__dict__.setdefault("_gate_uses", {})
+    if every_string in held:
+        return held[every_string]
     found = module_loads([node])
     for sub in walk(node) if nodes is None else nodes:
         if type(sub) not in _USES_KINDS:
@@ -263,4 +268,5 @@ def uses_of(
                 found.update(_IDENTIFIER.findall(sub.value))
             else:
                 found.update(_string_names(sub.value))
-    return tuple(sorted(found))
+    held[every_string] = tuple(sorted(found))
+    return held[every_string]
