@@ -21,7 +21,10 @@ SHAPES = {
     "f-string": 'X = f"""\n{1}\nY = 3\n"""\n',
     "bracket at column 0": "X = [\n1,\n]\nY = (\n2\n)\n",
     "backslash": "X = 1 + \\\n2\nY = 3\n",
-    "clauses": "if X:\n    pass\nelif Y:\n    pass\nelse:\n    pass\ntry:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\n",
+    "clauses": (
+        "if X:\n    pass\nelif Y:\n    pass\nelse:\n    pass\n"
+        "try:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\n"
+    ),
     "same chunk twice": "def test_a():\n    pass\n\ndef test_a():\n    pass\n",
     "comments only first": "# one\n# two\nX = 1\n",
     "no final newline": "X = 1\ndef test_a():\n    pass",
@@ -30,7 +33,10 @@ SHAPES = {
     "latin-1": "# -*- coding: latin-1 -*-\nX = 'caf\xe9'\n",
     "crlf": "X = 1\r\nY = 2\r\n",
     "bom": "\ufeffX = 1\nY = 2\n",
-    "nested function": "def f():\n    def g():\n        return 1\n    return g\n\nclass TestA:\n    def test_a(self):\n        pass\n",
+    "nested function": (
+        "def f():\n    def g():\n        return 1\n    return g\n\n"
+        "class TestA:\n    def test_a(self):\n        pass\n"
+    ),
     "broken": "X = 1\ndef test_a(:\n    pass\n",
     "broken string": 'X = """\nY = 1\n',
     "unclosed": "X = (\nY = 1\n",
