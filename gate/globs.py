@@ -255,6 +255,11 @@ def _one_name(pattern: str) -> str:
     return pattern
 
 
+def has_wildcard(text: str) -> bool:
+    """Whether `text` holds a glob wildcard (`*`, `?` or `[`)."""
+    return _WILDCARD.search(text) is not None
+
+
 def translate(pattern: str) -> str:
     """The anchored regular expression for one glob pattern."""
     return _Builder().combined([pattern])

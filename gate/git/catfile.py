@@ -112,6 +112,20 @@ class _CatFile:
             return None
         return found[1] if found[1] is not None else found[2]
 
+    def head(self, name: str, size: int) -> bytes | None:
+        """The first `size` bytes of the blob named `name` (the rest is read
+        through in chunks, memory stays flat); None when missing or not a blob."""
+        found = self._header(name)
+        if found is None:
+            return None
+        kind, total = found
+        assert self.proc is not None and self.proc.stdout is not None
+        data = self.proc.stdout.read(min(size, total))
+        if len(data) != min(size, total):
+            raise self._failure()
+        self._skip(total - len(data))
+        return data if kind == "blob" else None
+
     def tree(self, name: str) -> bytes | None:
         """The raw tree object named `name` ("sha:folder"); None when missing or not a tree."""
         found = self._request(name)

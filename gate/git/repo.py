@@ -370,6 +370,19 @@ class Repo:
         with self._cat_file() as cat:
             return cat.get(object_id)
 
+    def read_heads(self, rev: str, paths: Iterable[str], size: int) -> dict[str, bytes]:
+        """The first `size` bytes of each of `paths` in the tree of `rev`
+        (absent paths and non-files left out), through one cat-file session."""
+        sha = self._object(rev)
+        out: dict[str, bytes] = {}
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            for path in paths:
+                data = cat.head(f"{sha}:{path}", size)
+                if data is not None:
+                    out[path] = data
+        return out
+
     def list_files(self, rev: str) -> tuple[str, ...]:
         """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""
         sha = self._object(rev)
