@@ -474,16 +474,15 @@ def _excludes(unreviewed: Sequence[Group]) -> str:
     """The budgets' `exclude` list: `BUDGET_EXCLUDES`, then each group
     `gate init` found, under a comment saying what found it."""
     text = _yaml_list(BUDGET_EXCLUDES, "      ")
-    if not unreviewed:
+    groups = [g for g in unreviewed if g.globs]
+    if not groups:
         return text
     lines = [text[:-1] + ","]
-    for n, group in enumerate(unreviewed):
+    for group in groups:
         files = "file" if group.files == 1 else "files"
         lines.append(printable(f"       # gate init found {group.files} {files}: {group.reason}"))
-        items = [json.dumps(g) for g in group.globs]
-        last = n == len(unreviewed) - 1
-        for i, item in enumerate(items):
-            lines.append(f"       {item}" + ("]" if last and i == len(items) - 1 else ","))
+        lines.extend(f"       {json.dumps(glob)}," for glob in group.globs)
+    lines[-1] = lines[-1][:-1] + "]"
     return "\n".join(lines)
 
 

@@ -378,6 +378,8 @@ def find(repo: Repo, rev: str, tree: Sequence[str], done: Sequence[str]) -> tupl
         if not fresh or room <= 0:
             continue
         spelled = spell(fresh, tree, seen, reach if reason.startswith(".git") else None)[:room]
+        if not spelled:
+            continue
         room -= len(spelled)
         covered = set(globs.matching(sorted(fresh), spelled, globs.NAMES))
         seen |= covered
