@@ -437,3 +437,19 @@ def test_any_header_below_a_line_of_code_is_no_header(
     line of code comes first (after a blank line or not)."""
     path, text = found
     assert header(path, "\n".join(code) + "\n\n" + text) is None
+
+
+def test_read_heads_reads_the_start_of_each_file_in_one_session(repo: GitRepo) -> None:
+    """Hundreds of files over the bytes kept (more answer bytes than a pipe
+    holds, while the requests are still being written), a missing path, a
+    folder, a name with a newline: each answered in order."""
+    files = {f"d/f{i:03}.go": f"// {i}\n" + "x" * 9000 for i in range(300)}
+    files["odd\nname.go"] = "// odd\n"
+    commit(repo, files)
+    git = Repo(repo.root)
+    asked = [*files, "missing.go", "d"]
+    heads = git.read_heads("HEAD", asked, 16)
+    assert set(heads) == set(files)
+    assert heads["d/f007.go"] == b"// 7\n" + b"x" * 11
+    assert heads["odd\nname.go"] == b"// odd\n"
+    assert git.read_heads("HEAD", [], 16) == {}

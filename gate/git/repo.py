@@ -374,14 +374,13 @@ class Repo:
         """The first `size` bytes of each of `paths` in the tree of `rev`
         (absent paths and non-files left out), through one cat-file session."""
         sha = self._object(rev)
-        out: dict[str, bytes] = {}
+        wanted = list(paths)
         with self._cat_file() as cat:
             self._check_objects(cat, sha)
-            for path in paths:
-                data = cat.head(f"{sha}:{path}", size)
-                if data is not None:
-                    out[path] = data
-        return out
+            found = cat.heads([f"{sha}:{path}" for path in wanted], size)
+            return {
+                path: data for path, data in zip(wanted, found, strict=True) if data is not None
+            }
 
     def list_files(self, rev: str) -> tuple[str, ...]:
         """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""

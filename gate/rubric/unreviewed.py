@@ -79,6 +79,7 @@ _YAML_RECORDING = (
 _JSON_RECORDING = (re.compile(r'"interactions"\s*:\s*\['), re.compile(r'"request"\s*:'))
 _LANGUAGE_TAG = re.compile(r"\A([a-z]{2})(?:[-_](?:[a-z]{4}|[a-z]{2}|[0-9]{3}))?\Z", re.IGNORECASE)
 _SOURCE_TAG = re.compile(r"\Aen(?:[-_][a-z]{2})?\Z", re.IGNORECASE)
+_WORTH_READING = re.compile(rb"generated|interactions", re.IGNORECASE)
 _UNSPELLABLE = re.compile(r'[*?\[\]\\"\x00-\x1f\x7f]')
 
 
@@ -357,6 +358,8 @@ def find(repo: Repo, rev: str, tree: Sequence[str], done: Sequence[str]) -> tupl
         data = heads.get(path)
         if data is None or b"\0" in data:
             continue
+        if _WORTH_READING.search(data) is None:
+            continue  # neither a header nor a recording: no need to decode
         text = decode(data)
         if suffix(path) in HEADER_SUFFIXES and (line := header(path, text)) is not None:
             headers.add(path)
