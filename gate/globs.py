@@ -15,11 +15,16 @@
   budget a writer can slip through.
 * Negation (`!`) is not supported; the rubric schema refuses it.
 
-Three modes, for the directions a rule can err in:
+Four modes, for the directions a rule can err in:
 
 * `EXACT` matches a path as written (case-sensitive, code point by code
-  point).  Rules that *allow* or *exclude* use it, so they never let
-  through more than they say.
+  point).  `allowed_paths` uses it, so it never lets through more than it
+  says.
+* `NAMES` is `EXACT` where a pattern names files: only a pattern ending in
+  `/` or `**` reaches what is under a folder; every other pattern matches
+  the paths it names and nothing under them (`yarn.lock` matches the file
+  `a/yarn.lock`, never `yarn.lock/evil.py`).  The budgets' `exclude` uses
+  it: a folder named like an excluded file would hide any code put in it.
 * `FOLDED` also matches what a checkout on a case-insensitive or
   normalizing file system (macOS, Windows) would merge with a matched path:
   the path folded by `gate.paths.fold` (letter case, Unicode
@@ -215,14 +220,16 @@ class _Builder:
             return anchored, out + self.atomic(_SEGMENTS_LAZY + tail + _BOUNDARY) + r"(?:/.*)?\Z"
         return anchored, out + _SEGMENTS + tail + r"\Z"
 
-    def combined(self, patterns: Iterable[str], exact: bool = False) -> str:
+    def combined(self, patterns: Iterable[str], exact: bool = False, names: bool = False) -> str:
         """One regex for "any of `patterns`".  Patterns that match at any depth
         share a single directory-prefix loop (three times faster than a loop
-        each); each alternative costs time linear in the path."""
+        each); each alternative costs time linear in the path.  `names`
+        matches each pattern not ending in `/` exactly (`NAMES`)."""
         anchored: list[str] = []
         any_depth: list[str] = []
         for pattern in patterns:
-            is_anchored, body = self.body(_one_name(pattern), exact=exact)
+            one = _one_name(pattern)
+            is_anchored, body = self.body(one, exact=exact or (names and not one.endswith("/")))
             (anchored if is_anchored else any_depth).append(body)
         branches = []
         if anchored:
@@ -246,6 +253,11 @@ def _one_name(pattern: str) -> str:
         if name and "/" not in name and name != "**":
             return rest
     return pattern
+
+
+def has_wildcard(text: str) -> bool:
+    """Whether `text` holds a glob wildcard (`*`, `?` or `[`)."""
+    return _WILDCARD.search(text) is not None
 
 
 def translate(pattern: str) -> str:
@@ -281,22 +293,24 @@ _VIEWS: dict[str, Callable[[str], str]] = {
     "fold_names": fold_names,
 }
 EXACT = "exact"  # as written
+NAMES = "names"  # as written, and a pattern not ending in `/` or `**` names files only
 FOLDED = "folded"  # also the variants a case-insensitive checkout merges
 REACH = "reach"  # folded, and the directories above what a pattern matches
-MODES = (EXACT, FOLDED, REACH)
+MODES = (EXACT, NAMES, FOLDED, REACH)
 
 
 # Cached: `gate lab` builds every rule's matchers once per patch, and would
 # otherwise compile them afresh each time (docs/development.md, Benchmarks).
 @lru_cache(maxsize=512)
 def _compile(
-    patterns: tuple[str, ...], view: str = "exact", above: bool = False
+    patterns: tuple[str, ...], view: str = "exact", above: bool = False, names: bool = False
 ) -> re.Pattern[str]:
     """The regex for a pattern list seen through `view` (a key of `_VIEWS`);
-    `above` adds the parents of each pattern, matched exactly."""
+    `above` adds the parents of each pattern, matched exactly; `names`
+    matches as `NAMES` does."""
     builder = _Builder(folded=view != "exact")
     seen = tuple(trim_names(p) for p in patterns) if view == "fold_names" else patterns
-    whole = builder.combined(seen)
+    whole = builder.combined(seen, names=names)
     if not above:
         return re.compile(whole, re.DOTALL)
     parent = builder.combined([q for p in seen for q in parents(p)], exact=True)
@@ -315,8 +329,8 @@ def _test(patterns: tuple[str, ...], mode: str) -> Callable[[str], bool]:
     again.  Each expression is compiled on its first use: a big pattern
     list's takes milliseconds, and the exact one is never needed for a
     change of ASCII paths."""
-    if mode == EXACT:
-        match = _compile(patterns).match
+    if mode in (EXACT, NAMES):
+        match = _compile(patterns, names=mode == NAMES).match
         return _remembered(lambda path: match(path) is not None)
     if mode not in MODES:
         raise ValueError(f"unknown glob mode {mode!r}")

@@ -169,9 +169,13 @@ def test_matcher_tries_each_view_of_the_path(patterns: list[str], path: str, mod
     shortcuts (a view tried already, a fold done once) change nothing."""
     if any(globs.pattern_error(p) for p in patterns):
         return
-    views = globs._VIEWS.items() if mode != globs.EXACT else [("exact", lambda p: p)]
+    exact = mode in (globs.EXACT, globs.NAMES)
+    views = globs._VIEWS.items() if not exact else [("exact", lambda p: p)]
     expected = any(
-        globs._compile(tuple(patterns), name, mode == globs.REACH).match(view(path)) is not None
+        globs._compile(tuple(patterns), name, mode == globs.REACH, mode == globs.NAMES).match(
+            view(path)
+        )
+        is not None
         for name, view in views
     )
     assert globs.matcher(patterns, mode)(path) is expected
@@ -519,3 +523,27 @@ def test_any_of_is_the_union_of_its_tests() -> None:
         assert union(path) is any(t(path) for t in tests), path
         assert union(path) is joined(path) or path.startswith("A/"), path
     assert not globs.any_of()("a/x")
+
+
+NAME_PATTERNS = st.sampled_from(["yarn.lock", "*.snap", "src/x.py", "/LICENSE", "a/**/b", "b[c]d"])
+
+
+@given(NAME_PATTERNS, st.sampled_from(["", "a/", "a/b/"]), st.sampled_from(["e.py", "c/e.py"]))
+def test_a_name_never_opens_a_folder_in_names_mode(pattern: str, folder: str, tail: str) -> None:
+    """NAMES: a pattern that does not end in `/` or `**` matches what it
+    names (as EXACT does) and never a path under such a name."""
+    name = {"*.snap": "x.snap", "/LICENSE": "LICENSE", "a/**/b": "a/q/b", "b[c]d": "bcd"}.get(
+        pattern, pattern
+    )
+    if pattern.startswith("/") or "/" in pattern.rstrip("/"):
+        folder = ""
+    path = f"{folder}{name}"
+    assert globs.matches(path, [pattern], globs.NAMES) is globs.matches(path, [pattern])
+    assert globs.matches(path, [pattern], globs.NAMES)
+    assert not globs.matches(f"{path}/{tail}", [pattern], globs.NAMES)
+
+
+@pytest.mark.parametrize("pattern", ["docs/", "docs/**", "**/docs/", "x/**"])
+def test_a_folder_pattern_reaches_under_its_folder_in_names_mode(pattern: str) -> None:
+    path = "x/a.py" if pattern == "x/**" else "docs/a/b.md"
+    assert globs.matches(path, [pattern], globs.NAMES)

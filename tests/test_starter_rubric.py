@@ -6,6 +6,8 @@ the applies_to presets are the agent table's facts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import yaml
 from hypothesis import given
@@ -78,6 +80,47 @@ def test_a_licence_text_is_out_of_the_budgets_at_any_depth(folder: str, name: st
 )  # fmt: skip
 def test_code_named_like_a_licence_counts(path: str) -> None:
     assert "LINES" in failed(big(path)), path
+
+
+EXCLUDED_NAMES = [g for g in (*GENERATED, *LICENCES) if "/" not in g]
+
+
+@given(
+    DIRS,
+    st.sampled_from(EXCLUDED_NAMES),
+    WORD,
+    st.sampled_from([".py", ".go", ".ts", ".snap", ""]),
+    st.sampled_from(["", "pkg/"]),
+)
+def test_a_folder_named_like_an_excluded_file_hides_nothing(
+    folder: str, name: str, word: str, ext: str, inner: str
+) -> None:
+    """An exclude names files: code put in a folder named `yarn.lock`,
+    `LICENSE` or `x.snap` (at any depth, nested or not) counts toward both
+    budgets, as it would anywhere else."""
+    named = name.replace("*", word)
+    path = f"{folder}{named}/{inner}{word}{ext}"
+    if path.rsplit("/", 1)[-1] in EXCLUDED_NAMES or path.endswith((".snap", "_pb2.pyi")):
+        return  # the file itself carries an excluded name
+    assert "LINES" in failed(big(path)), path
+    sweep = [
+        FileChange(path=f"{folder}{named}/{inner}m{i}.py", added=1, deleted=1) for i in range(11)
+    ]
+    assert "FILES" in failed(*sweep), path
+
+
+@given(
+    DIRS,
+    st.sampled_from(["yarn.lock", "LICENSE", "go.sum"]),
+    st.sampled_from([str.upper, str.lower, str.title]),
+)
+def test_an_excluded_name_in_another_case_counts(
+    folder: str, name: str, spell: Callable[[str], str]
+) -> None:
+    """Excludes match as written: `YARN.LOCK`, `License` and `Go.Sum` count."""
+    other = spell(name)
+    if other != name:
+        assert "LINES" in failed(big(f"{folder}{other}")), other
 
 
 def test_protobuf_type_stubs_skip_the_budgets() -> None:

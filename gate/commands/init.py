@@ -28,6 +28,7 @@ from gate.frozen.detect import detect
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.families import found
 from gate.rubric.starter import (
+    BUDGET_EXCLUDES,
     FROZEN_WORKFLOW_PATH,
     REVIEW_WORKFLOW_PATH,
     STARTER_RUBRIC,
@@ -38,6 +39,7 @@ from gate.rubric.starter import (
     starter_rubric,
     workflow_text,
 )
+from gate.rubric.unreviewed import Group, find
 
 
 def _exists(target: Path) -> bool:
@@ -121,17 +123,30 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     ]
 
 
-def head_tree(root: Path | None) -> tuple[str, ...] | None:
+def head_tree(root: Path | None) -> tuple[tuple[str, ...] | None, tuple[Group, ...]]:
     """The paths of the repository's tree at HEAD (`gate init` protects the
-    CI, release, agent and review-bot files found there); None outside a
-    repository or before its first commit."""
+    CI, release, agent and review-bot files found there), None outside a
+    repository or before its first commit; and the groups of files found
+    there that nobody reviews line by line (`gate.rubric.unreviewed`)."""
     if root is None:
-        return None
+        return None, ()
     from gate.git.repo import Repo
 
     repo = Repo(root)
     head = repo.try_rev_parse("HEAD")
-    return None if head is None else repo.list_files(head)
+    if head is None:
+        return None, ()
+    tree = repo.list_files(head)
+    return tree, find(repo, head, tree, BUDGET_EXCLUDES)
+
+
+def unreviewed_line(groups: tuple[Group, ...]) -> str:
+    """What `gate init` says about the files it left out of the budgets."""
+    files = sum(g.files for g in groups)
+    return (
+        f"left out of FILES and LINES: {files} generated, vendored, recorded or translated "
+        "files found at HEAD (each group under a comment in the rubric: review them)"
+    )
 
 
 def found_line(tree: tuple[str, ...] | None) -> str:
@@ -234,11 +249,13 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"wrote {name}: the starter rubric with budgets from this history")
         lines += learned
     else:
-        tree = head_tree(root)
-        write_starter(path, starter_rubric(tree))
+        tree, groups = head_tree(root)
+        write_starter(path, starter_rubric(tree, groups))
         where = " (the repository's root)" if args.path is None and name != in_repo else ""
         lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
         lines.append(f"  {found_line(tree)}")
+        if groups:
+            lines.append(f"  {unreviewed_line(groups)}")
     if workflow is not None:
         target, text = workflow
         write_new(target, text, printable(str(target)), "a workflow")

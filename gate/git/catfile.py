@@ -11,7 +11,8 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Literal, overload
 
 from gate.errors import GateError
@@ -112,6 +113,40 @@ class _CatFile:
             return None
         return found[1] if found[1] is not None else found[2]
 
+    def heads(self, names: Sequence[str], size: int) -> Iterator[bytes | None]:
+        """The first `size` bytes of each blob of `names`, in order (the rest
+        read through, memory stays flat); None where one is missing or no
+        blob.  A thread writes the requests while the answers are read, so
+        neither side waits on the other's full pipe."""
+        assert self.proc is not None
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        requests = [to_bytes(name) for name in names]
+        sent = [r for r in requests if b"\0" not in r]  # git paths cannot contain NUL
+
+        def feed() -> None:
+            with contextlib.suppress(OSError):  # the reader then names the failure
+                for request in sent:
+                    stdin.write(request + b"\0")
+                stdin.flush()
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        try:
+            for request in requests:
+                found = None if b"\0" in request else self._answer(request)
+                if found is None:
+                    yield None
+                    continue
+                kind, total = found[0], found[1]
+                data = stdout.read(min(size, total))
+                if len(data) != min(size, total):
+                    raise self._failure()
+                self._skip(total - len(data))
+                yield data if kind == "blob" else None
+        finally:
+            writer.join()
+
     def tree(self, name: str) -> bytes | None:
         """The raw tree object named `name` ("sha:folder"); None when missing or not a tree."""
         found = self._request(name)
@@ -176,6 +211,14 @@ class _CatFile:
             stdin.flush()
         except OSError:
             raise self._failure() from None
+        return self._answer(request, oid=oid)
+
+    def _answer(
+        self, request: bytes, *, oid: bool = False
+    ) -> tuple[str, int] | tuple[str, int, str] | None:
+        """Read the answer to `request` (sent already), as `_header` returns it."""
+        assert self.proc is not None and self.proc.stdout is not None
+        stdout = self.proc.stdout
         line = stdout.readline()
         if not line:
             raise self._failure()

@@ -370,6 +370,18 @@ class Repo:
         with self._cat_file() as cat:
             return cat.get(object_id)
 
+    def read_heads(self, rev: str, paths: Iterable[str], size: int) -> dict[str, bytes]:
+        """The first `size` bytes of each of `paths` in the tree of `rev`
+        (absent paths and non-files left out), through one cat-file session."""
+        sha = self._object(rev)
+        wanted = list(paths)
+        with self._cat_file() as cat:
+            self._check_objects(cat, sha)
+            found = cat.heads([f"{sha}:{path}" for path in wanted], size)
+            return {
+                path: data for path, data in zip(wanted, found, strict=True) if data is not None
+            }
+
     def list_files(self, rev: str) -> tuple[str, ...]:
         """Every path in the tree of commit `rev` (files, symlinks, submodules), sorted."""
         sha = self._object(rev)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from gate.agents import AGENTS
@@ -23,6 +23,7 @@ from gate.escape import printable
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import DEFAULT_TESTS
 from gate.rubric.families import found, rule_paths
+from gate.rubric.unreviewed import Group
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
 WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
@@ -234,7 +235,14 @@ rules:
   # `*.pb.go`, `*.min.js`, `*.min.css`): any file, code included, can sit
   # there or take that name and be imported, and some repositories commit
   # the code that runs from dist/; the gate cannot tell generated from
-  # written. Regenerated code of your own: exclude its exact paths.
+  # written. gate init reads the repository's tree at HEAD and adds, each
+  # group under a comment saying what found it, the files it marks itself:
+  # paths `.gitattributes` marks linguist-generated or linguist-vendored,
+  # files whose top comment says they are generated (Go's `// Code
+  # generated ... DO NOT EDIT.`, `@generated`), HTTP recordings (go-vcr,
+  # VCR) outside `cassettes/`, and the doc pages of language folders that
+  # mirror the docs beside them (`docs/ja/**/*.md`): review them. Other
+  # regenerated code of your own: exclude its exact paths.
   - id: FILES
     kind: max_files
     limit: 10
@@ -458,17 +466,38 @@ def _found_comment(tree: Iterable[str] | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def starter_rubric(tree: Iterable[str] | None = None) -> str:
+# Every starter's budget excludes; `gate.rubric.unreviewed` finds more in a tree.
+BUDGET_EXCLUDES = GENERATED + LICENCES
+
+
+def _excludes(unreviewed: Sequence[Group]) -> str:
+    """The budgets' `exclude` list: `BUDGET_EXCLUDES`, then each group
+    `gate init` found, under a comment saying what found it."""
+    text = _yaml_list(BUDGET_EXCLUDES, "      ")
+    groups = [g for g in unreviewed if g.globs]
+    if not groups:
+        return text
+    lines = [text[:-1] + ","]
+    for group in groups:
+        files = "file" if group.files == 1 else "files"
+        lines.append(printable(f"       # gate init found {group.files} {files}: {group.reason}"))
+        lines.extend(f"       {json.dumps(glob)}," for glob in group.globs)
+    lines[-1] = lines[-1][:-1] + "]"
+    return "\n".join(lines)
+
+
+def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group] = ()) -> str:
     """The starter rubric; with `tree` (the repository's paths at HEAD), its
     `CI` and `AGENTS` rules also list the families found there that are not
-    listed always, and a comment names the files found."""
+    listed always, and a comment names the files found; the budgets also
+    leave out the `unreviewed` groups (`gate.rubric.unreviewed.find`)."""
     listed = tuple(tree) if tree is not None else None
     return (
         _TEMPLATE.replace(
             "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
         )
         .replace("@PRESETS@\n", _presets())
-        .replace("@EXCLUDE@", _yaml_list(GENERATED + LICENCES, "      "))
+        .replace("@EXCLUDE@", _excludes(unreviewed))
         .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
         .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
         .replace("@FOUND@\n", _found_comment(listed) + "\n")

@@ -5,7 +5,10 @@ changes the mode of it.  A rename touches its old and its new path but
 counts **once**; it is excluded only when both of its paths match
 `exclude`.  A copy counts once, by its new path (its source is touched,
 for the path rules, but stays as it was).  `exclude` matches exactly as
-written (case-sensitive), so it never excludes more than it says.
+written (case-sensitive), so it never excludes more than it says, and a
+name matches files only: an exclude reaches into a folder only when it
+ends in `/` or `**` (`docs/`, `docs/**`), so `yarn.lock` never excludes
+`yarn.lock/evil.py` and `LICENSE` never `LICENSE/main.go`.
 
 When the change comes from a writer's `result.json`, the stated
 `files_touched` is the count (unless `exclude` is given: then the listed
@@ -41,14 +44,17 @@ PARAMETERS = {
         "$ref": "#/$defs/limit",
     },
     "exclude": {
-        "description": "Touched paths that do not count, matched exactly as written.",
+        "description": (
+            "Touched paths that do not count, matched exactly as written; only a glob "
+            "ending in `/` or `**` reaches into a folder."
+        ),
         "$ref": "#/$defs/globs",
         "default": [],
     },
 }
 READS = {PATHS}
 LAB = BUDGET
-GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
+GLOBS = {"exclude": globs.NAMES}  # exact, and a name never opens a folder
 
 
 def stated_count(files_touched: int, listed: int) -> int:

@@ -16,7 +16,10 @@ submodule pointer itself counts no lines, and neither does a pure rename or
 a mode change.  A copy never shrinks the budget either: a new file copied
 from another counts every line it has, as any new file (git and GitHub
 would count it against its source, 0 lines for an exact copy).  Use
-`exclude` for files you do not want counted (images, lock files).
+`exclude` for files you do not want counted (images, lock files): it
+matches exactly as written, and a name matches files only (an exclude
+reaches into a folder only when it ends in `/` or `**`, so `yarn.lock`
+never excludes `yarn.lock/evil.py`).
 
 Fails when the total is over `limit` (`paths` lists the files that
 contributed lines), or when a counted file has no line counts: a writer's
@@ -57,8 +60,9 @@ PARAMETERS = {
     },
     "exclude": {
         "description": (
-            "Files that do not count, matched exactly as written.  A rename is excluded "
-            "only when both of its paths match; a copy by its new path."
+            "Files that do not count, matched exactly as written; only a glob ending in "
+            "`/` or `**` reaches into a folder.  A rename is excluded only when both of "
+            "its paths match; a copy by its new path."
         ),
         "$ref": "#/$defs/globs",
         "default": [],
@@ -66,7 +70,7 @@ PARAMETERS = {
 }
 READS = {PATHS, LINES}
 LAB = BUDGET
-GLOBS = {"exclude": globs.EXACT}  # exact: never excludes more than it says
+GLOBS = {"exclude": globs.NAMES}  # exact, and a name never opens a folder
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
