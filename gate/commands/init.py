@@ -87,15 +87,21 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         end = "\n" if done == total else ""
         output.note(f"\rgate: init: judged {done}/{total} commits", end=end)
 
+    repo = Repo(root)
+    entries, words = tuning.history(repo, args.at, args.last)
+    # The starter fitted to the newest learned commit's tree (its CI, agent
+    # and generated files), as plain `gate init` fits it to HEAD's; what a
+    # proposal to drop a glob would unprotect is that tree's files too.
+    tree: tuple[str, ...] = ()
+    fitted = STARTER_RUBRIC
+    if entries:
+        tree = repo.list_files(entries[0].sha)
+        fitted = starter_rubric(tree, find(repo, entries[0].sha, tree, BUDGET_EXCLUDES))
     # The examples proving the budgets first, so that the floors below are
     # what the examples that stay need (an eleven-file example of two lines
     # each must not hold the line budget up).
-    text, replaced = budgets.with_proving_examples(
-        STARTER_RUBRIC, budgets.budget_rules(STARTER_RUBRIC)
-    )
+    text, replaced = budgets.with_proving_examples(fitted, budgets.budget_rules(fitted))
     starter = load_rubric_bytes(text.encode("utf-8"), "the starter rubric")
-    repo = Repo(root)
-    entries, words = tuning.history(repo, args.at, args.last)
     result = run_backtest(
         repo,
         starter,
@@ -106,8 +112,6 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
         progress=progress if sys.stderr.isatty() else None,
     )
     learned = tuning.learn_budgets(result, starter, args.percentile)
-    # what a proposal to drop a glob would unprotect: the newest commit's files
-    tree = repo.list_files(entries[0].sha) if entries else ()
     text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
     rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
     check = run_selftest(rubric)
@@ -145,7 +149,8 @@ def unreviewed_line(groups: tuple[Group, ...]) -> str:
     files = sum(g.files for g in groups)
     return (
         f"left out of FILES and LINES: {files} generated, vendored, recorded or translated "
-        "files found at HEAD (each group under a comment in the rubric: review them)"
+        f"{'file' if files == 1 else 'files'} found at HEAD (each group under a comment in "
+        "the rubric: review them)"
     )
 
 
