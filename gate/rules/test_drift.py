@@ -401,6 +401,7 @@ from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
+    MODE_SYMLINK,
     MODIFIED,
     RENAMED,
     TYPE_CHANGED,
@@ -409,6 +410,7 @@ from gate.changes import (
 )
 from gate.drift import judging, runners
 from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, pytest_collects
+from gate.drift.growth import GROWN_CONFIGS
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -436,7 +438,7 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.drift.runners` owns the list).
 TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
-TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES)
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
@@ -485,7 +487,19 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         # a hit that is no runner's file is a test path: there a nested
         # pyproject.toml or setup.cfg is configuration too
         configs = [p for p in hits if is_config(p) or ("/" in p and is_nested(p))]
+        if configs and f.status == MODIFIED and not f.mode_changed:
+            # a Jest or Vitest configuration that only names new test files
+            configs = [p for p in configs if not judging.config_grew(changes, p, is_test)]
+            if not configs:
+                continue
         if f.status in (ADDED, COPIED):
+            if configs and f.new_mode != MODE_SYMLINK:
+                # a Jest or Vitest configuration of a folder without tests
+                configs = [
+                    p for p in configs if not judging.config_for_new_tests(changes, p, is_test)
+                ]
+                if not configs:
+                    continue
             if configs:
                 config_added.extend(configs)
                 continue
