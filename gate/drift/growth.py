@@ -322,20 +322,29 @@ def scripts_contained(keys: tuple[str, ...], base: str, head: str) -> bool:
     if not sides or sides[0][0] != sides[1][0]:
         return False
     old, new = sides[0][1], sides[1][1]
-    install: set[str] = set()
-    todo = [n for n in LIFECYCLE if n in new]
-    while todo:
-        name = todo.pop()
-        if name not in install:
-            install.add(name)
-            todo.extend(script_calls(new[name], new))
+    installed = _install(old)
     for name in sorted(set(old) | set(new)):
         command = new.get(name)
-        if command == old.get(name):
+        if command is None:
+            continue  # a script removed: nothing existing runs here
+        install = name in _install(new)
+        if command == old.get(name) and (not install or name in installed):
             continue
-        if command is not None and not _contained(command, name in install, new):
+        if not _contained(command, install, new):
             return False
     return True
+
+
+def _install(scripts: dict[str, str]) -> set[str]:
+    """The scripts an install runs: the lifecycle ones and those they name."""
+    found: set[str] = set()
+    todo = [n for n in LIFECYCLE if n in scripts]
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(script_calls(scripts[name], scripts))
+    return found
 
 
 def untested(folder: str, tree: BaseTree | None, tested: Callable[[str], bool]) -> bool:

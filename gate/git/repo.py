@@ -415,7 +415,7 @@ class Repo:
                     if mode == b"160000":
                         kind = "folder"  # a submodule: never listed, so unknown
                     entries[prefix + from_bytes(name)] = kind
-                    if deep and mode == b"040000" and len(listed) < DEEP_FOLDERS:
+                    if deep and mode == b"40000" and len(listed) < DEEP_FOLDERS:
                         todo.append(f"{prefix}{from_bytes(name)}/**")
         return BaseTree(entries=entries, listed=frozenset(listed))
 
