@@ -381,6 +381,42 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   whitespace; another library's bump, a comment or a reformatting is no
   change.  Lock files are out of reach (they move with every dependency).
 
+Except runner configuration that only makes room for new tests
+(`gate/drift/growth.py`), which runs every existing test as before; the
+new test files it names are judged as new test files, above:
+
+* a Jest or Vitest configuration file (`jest.config.*`,
+  `vitest.config.*`, `vitest.*.config.*`, `vite.config.*`,
+  `vitest.workspace.*`) whose only change is new plain string entries in
+  an `include` or `testMatch` list (under no key but `test` and
+  `projects`, inside the file's `defineConfig` call, `export default` or
+  `module.exports`), each a literal path (no glob; `<rootDir>/` allowed)
+  naming, from the file's folder, a test file the change adds; every other
+  token, comments included, the same (a trailing comma aside).  An entry
+  naming a file that exists at base, a glob, a path that climbs out, a
+  template string, an entry in `exclude`, `setupFiles` or
+  `coverage.include`, a list that was not there, any other edit: drift;
+* a `package.json` whose runner keys are the same but for new scripts
+  that nothing runs by itself: not `test`, `pretest`, `posttest`, an
+  install lifecycle script, nor `pre`/`post` of an existing script, and
+  named by no existing script (a word of its command, or a `run-s
+  test:*` pattern); existing scripts unchanged;
+* in a folder below the root that holds no test path and no runner
+  configuration file at any depth at base (or did not exist), listed
+  through the base tree (a source that cannot list it, such as the
+  Action's API mode, leaves the strict verdict): a `package.json`, new or
+  changed, whose other runner keys are the same and whose changed
+  scripts stay in the package (no `..`, absolute path, `$` or backtick,
+  `node_modules`, `cd`, `--prefix`, `--root`, `--workspace`,
+  `--filter`, or a package manager's `-w`, `-r`, `-C`), and whose
+  scripts an install runs (a lifecycle script and what it names) start
+  only build tools (`tsc`, `shx`, `rimraf`, `mkdirp`, `mkdir`, `chmod`,
+  `cp`, or `npm run` of another script): an install runs before every
+  test of the repository, so a `postinstall` running code stays drift;
+  and a new Jest or Vitest configuration there (`jest.config.*`,
+  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`,
+  `jest.setup.*`; not a `conftest.py`, whose hooks reach every test).
+
 Configuration read from elsewhere (an environment variable set by CI, a
 flag on a CI command line, a plugin a lock file alone brings in, a
 runner `runners.py` lists as not covered) is out of this rule's reach;
