@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 from gate import globs
 from gate.drift import Unparsable
-from gate.drift.sections import LIFECYCLE, VIEWS, script_calls
+from gate.drift.elsewhere import ELSEWHERE
+from gate.drift.sections import LIFECYCLE, VIEWS, chosen_scripts, script_calls
 from gate.drift.structured import Unreadable
 
 if TYPE_CHECKING:
@@ -319,11 +320,11 @@ def scripts_contained(keys: tuple[str, ...], base: str, head: str) -> bool:
     `head` only by scripts that stay in the package (module docstring); for
     a package whose folder holds no tests (`untested`)."""
     sides = _sides(keys, base, head)
-    if not sides or sides[0][0] != sides[1][0]:
+    if not sides or _workspace_own(sides[0][0]) != _workspace_own(sides[1][0]):
         return False
     old, new = sides[0][1], sides[1][1]
     installed = _install(old)
-    for name in sorted(set(old) | set(new)):
+    for name in sorted(chosen_scripts(old) | chosen_scripts(new)):
         command = new.get(name)
         if command is None:
             continue  # a script removed: nothing existing runs here
@@ -333,6 +334,22 @@ def scripts_contained(keys: tuple[str, ...], base: str, head: str) -> bool:
         if not _contained(command, install, new):
             return False
     return True
+
+
+# A test package a workspace's own copy or catalog gives (pnpm, Yarn): the
+# one the other packages get, installed for this package alone.
+_WORKSPACE_SPECS = ('"workspace:', '"catalog:')
+
+
+def _workspace_own(rest: dict[str, Any]) -> dict[str, Any]:
+    """A package.json view without the test packages it takes from the
+    workspace (`workspace:`, `catalog:`)."""
+    taken = rest.get(ELSEWHERE)
+    if not isinstance(taken, dict):
+        return rest
+    kept = {k: v for k, v in taken.items() if not str(v).startswith(_WORKSPACE_SPECS)}
+    out = {k: v for k, v in rest.items() if k != ELSEWHERE}
+    return out | ({ELSEWHERE: kept} if kept else {})
 
 
 def _install(scripts: dict[str, str]) -> set[str]:

@@ -41,7 +41,7 @@ LIFECYCLE = (
 )
 
 
-__all__ = ["LIFECYCLE", "VIEWS", "named_view", "narrow_scripts", "script_calls"]
+__all__ = ["LIFECYCLE", "VIEWS", "chosen_scripts", "named_view", "narrow_scripts", "script_calls"]
 
 
 def _toml_view(keys: tuple[str, ...], text: str) -> object:
@@ -79,7 +79,7 @@ def script_calls(command: str, scripts: dict[str, Any]) -> set[str]:
     return named
 
 
-def _chosen_scripts(scripts: dict[str, Any]) -> set[str]:
+def chosen_scripts(scripts: dict[str, Any]) -> set[str]:
     """The names of the scripts that decide what `npm test` (or an install
     before it) runs: see the module docstring."""
     chosen = {n for n in scripts if "test" in n.casefold() or n in LIFECYCLE}
@@ -424,7 +424,7 @@ def narrow_scripts(before: object, after: object) -> tuple[object, object]:
     chosen: set[str] = set()
     for s in scripts:
         if isinstance(s, dict):
-            chosen |= _chosen_scripts(s)
+            chosen |= chosen_scripts(s)
     out: list[object] = []
     for side, script in zip(sides, scripts, strict=True):
         if side is None:

@@ -347,6 +347,15 @@ QUIET = {
         ),
         "packages/fresh/test/new.test.ts": NEW_TEST,
     },
+    "a new package taking vitest from the workspace": {
+        "packages/fresh/package.json": _json(
+            {
+                "name": "fresh",
+                "scripts": {"test": "vitest run", "lint": "prettier --ignore-path ../../.x ."},
+                "devDependencies": {"vitest": "catalog:dev", "@kit/vitest-config": "workspace:^"},
+            }
+        ),
+    },
     "a new package's vitest config": {
         "packages/fresh/vitest.config.ts": VITEST,
         "packages/fresh/helpers/a.test.ts": NEW_TEST,
@@ -373,6 +382,16 @@ LOUD = {
     "a test script moving away": _server(test="cd ../core && vitest run"),
     "a test script with a variable": _server(test="vitest run $ROOT"),
     "a test script over the workspaces": _server(test="npm test --workspaces"),
+    "a new package taking vitest from a folder": {
+        "packages/fresh/package.json": _json(
+            {"name": "fresh", "devDependencies": {"vitest": "file:../../vendor/vitest"}}
+        ),
+    },
+    "a new package taking vitest from git": {
+        "packages/fresh/package.json": _json(
+            {"name": "fresh", "devDependencies": {"vitest": "github:someone/vitest"}}
+        ),
+    },
     "a runner key": {
         "packages/server/package.json": _json({**SERVER, "jest": {"roots": ["../core"]}})
     },
