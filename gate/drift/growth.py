@@ -387,3 +387,118 @@ def untested(folder: str, tree: BaseTree | None, tested: Callable[[str], bool]) 
             elif kind == "link" or tested(path):
                 return False
     return True
+
+
+# --- What a root Jest or Vitest configuration collects ------------------
+#
+# The root configuration files whose literal collection globs the rule
+# reads at base (`gate.drift.collected.js_collects`): Vitest's `test.include`
+# (relative to the root) and Jest's `testMatch` (`<rootDir>/...` or
+# `**/...`; Jest matches the absolute path).
+ROOT_CONFIGS = (
+    *(f"vitest.config.{e}" for e in ("ts", "mts", "cts", "js", "mjs", "cjs")),
+    *(f"jest.config.{e}" for e in ("ts", "mts", "cts", "js", "mjs", "cjs")),
+)
+# Keys that move where the runner looks or what it skips: with one, the
+# gate does not guess (the default names decide).
+_VITEST_MOVERS = frozenset({"exclude", "root", "dir", "projects", "workspace", "includeSource"})
+_JEST_MOVERS = frozenset(
+    {"roots", "rootDir", "testPathIgnorePatterns", "projects", "testRegex", "preset"}
+)
+
+
+def _object_pairs(node: Node, source: ParsedText) -> dict[str, Node] | None:
+    """An object literal's keys -> value nodes; None when it spreads or
+    computes a key (what it holds is then unknown)."""
+    if node.type != "object":
+        return None
+    out: dict[str, Node] = {}
+    for child in node.named_children:
+        if child.type == "comment":
+            continue
+        if child.type != "pair":
+            return None  # a spread, a method, a shorthand property
+        name, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+        key = _key(child, source)
+        if name is None or name.type == "computed_property_name" or key is None or value is None:
+            return None
+        out[key] = value
+    return out
+
+
+def _exported(source: ParsedText) -> Node | None:
+    """The object a configuration file exports: `export default {...}`,
+    `export default defineConfig({...})` or `module.exports = {...}`."""
+    for statement in source.root.named_children:
+        value: Node | None = None
+        if statement.type == "export_statement":
+            value = statement.child_by_field_name("value")
+        elif statement.type == "expression_statement" and statement.named_children:
+            expression = statement.named_children[0]
+            if expression.type == "assignment_expression":
+                left = expression.child_by_field_name("left")
+                if left is not None and source.text(left) == "module.exports":
+                    value = expression.child_by_field_name("right")
+        if value is None:
+            continue
+        if value.type == "call_expression":
+            called = value.child_by_field_name("function")
+            arguments = value.child_by_field_name("arguments")
+            if called is None or source.text(called) not in DEFINERS or arguments is None:
+                return None
+            found = [a for a in arguments.named_children if a.type != "comment"]
+            value = found[0] if len(found) == 1 else None
+        return value if value is not None and value.type == "object" else None
+    return None
+
+
+def collection_globs(path: str, text: str) -> tuple[str, ...] | None:
+    """The literal globs the root configuration `path` (`ROOT_CONFIGS`)
+    collects test files by, relative to the root: Vitest's `test.include`,
+    Jest's `testMatch` (`<rootDir>/` stripped; `**/...` as written).  None
+    when it sets none, when any of it is computed (a spread, a variable, a
+    template), or when it also moves where the runner looks or what it
+    skips (`exclude`, `root`, `projects`, `roots`, `testPathIgnorePatterns`,
+    `testRegex`, `preset`, ...): the default names decide then."""
+    from gate.drift._treesitter import parse
+
+    grammar = _JS_SUFFIXES.get("." + path.rsplit(".", 1)[-1].casefold())
+    if grammar is None:
+        return None
+    try:
+        source = parse(text, grammar)
+    except Unparsable:
+        return None
+    top = _exported(source)
+    pairs = _object_pairs(top, source) if top is not None else None
+    if pairs is None:
+        return None
+    if path.startswith("vitest."):
+        if "root" in pairs or "test" not in pairs:
+            return None
+        pairs = _object_pairs(pairs["test"], source)
+        if pairs is None or pairs.keys() & _VITEST_MOVERS:
+            return None
+        listed = pairs.get("include")
+    else:
+        if pairs.keys() & _JEST_MOVERS:
+            return None
+        listed = pairs.get("testMatch")
+    if listed is None or listed.type != "array":
+        return None
+    out: list[str] = []
+    for element in listed.named_children:
+        if element.type == "comment":
+            continue
+        if element.type != "string" or any(
+            c.type == "escape_sequence" for c in element.named_children
+        ):
+            return None
+        value = source.text(element)[1:-1]
+        if path.startswith("jest."):
+            if value.startswith("<rootDir>/"):
+                value = value.removeprefix("<rootDir>/")
+            elif not value.startswith("**/"):
+                continue  # matched against the absolute path: collects nothing here
+        out.append(value.removeprefix("./"))
+    return tuple(out) or None

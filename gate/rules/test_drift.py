@@ -22,9 +22,19 @@ set) of the first of `pytest.toml`, `.pytest.toml`, `pytest.ini`,
 `.pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg` at the root that
 holds a pytest section, read at base (a change to it is runner drift,
 below; one that cannot be read leaves the default names, as pytest
-stops on it).  Out of reach: a configuration in a subfolder, Jest's
-`testMatch` and Vitest's `include` (their defaults already collect
-more than their usual settings name).
+stops on it).  So is every JavaScript or TypeScript file the base's root
+Jest or Vitest configuration collects (`vitest.config.*`, `jest.config.*`
+at the root, read at base): the literal globs of Vitest's `test.include`
+(relative to the root) or Jest's `testMatch` (`<rootDir>/...` or
+`**/...`), read as micromatch reads `**`, `*`, `?`, `[...]` and
+`{a,b}`, outside `node_modules/` and the data folders; such a file is
+judged case by case.  A list that is computed (a variable, a spread, a
+template, a call other than `defineConfig`), a glob with an extglob or an
+escape, or a configuration that also sets `exclude`, `root`, `projects`,
+`roots`, `rootDir`, `testPathIgnorePatterns`, `testRegex` or `preset`
+leaves the default names.  Out of reach: a configuration in a
+subfolder, `testRegex` (a JavaScript regular expression), a
+`package.json` `"jest"` key.
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -445,8 +455,8 @@ from gate.changes import (
     ChangeSet,
 )
 from gate.drift import judging, runners
-from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, pytest_collects
-from gate.drift.growth import GROWN_CONFIGS
+from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, js_collects, pytest_collects
+from gate.drift.growth import GROWN_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -473,7 +483,8 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.drift.runners` owns the list).
-TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
+# the base's pytest, Jest and Vitest configuration at the root: what it collects
+TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
 TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
 FORBIDS = True
 
@@ -505,8 +516,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
     # unions of remembered tests: each list's expression runs once per path
-    got = {p: t.base for p, t in changes.texts.items() if p in PYTEST_CONFIGS}
-    collects: judging.Is = pytest_collects(got) or (lambda path: False)
+    got = {p: t.base for p, t in changes.texts.items() if p in TEXT_FILES}
+    found = [c for c in (pytest_collects(got), js_collects(got)) if c is not None]
+    collects: judging.Is = globs.any_of(*found) if found else (lambda path: False)
     is_test = globs.any_of(globs.matcher(patterns, GLOBS["paths"]), collects)
     is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
