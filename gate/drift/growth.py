@@ -395,9 +395,15 @@ def untested(folder: str, tree: BaseTree | None, tested: Callable[[str], bool]) 
 # reads at base (`gate.drift.collected.js_collects`): Vitest's `test.include`
 # (relative to the root) and Jest's `testMatch` (`<rootDir>/...` or
 # `**/...`; Jest matches the absolute path).
+# Only the common spellings: a source that pays per request (the contents
+# API) asks for each of these on every change.
 ROOT_CONFIGS = (
-    *(f"vitest.config.{e}" for e in ("ts", "mts", "cts", "js", "mjs", "cjs")),
-    *(f"jest.config.{e}" for e in ("ts", "mts", "cts", "js", "mjs", "cjs")),
+    "vitest.config.ts",
+    "vitest.config.mts",
+    "vitest.config.js",
+    "vitest.config.mjs",
+    "jest.config.js",
+    "jest.config.ts",
 )
 # Keys that move where the runner looks or what it skips: with one, the
 # gate does not guess (the default names decide).

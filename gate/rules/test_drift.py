@@ -23,11 +23,11 @@ set) of the first of `pytest.toml`, `.pytest.toml`, `pytest.ini`,
 holds a pytest section, read at base (a change to it is runner drift,
 below; one that cannot be read leaves the default names, as pytest
 stops on it).  So is every JavaScript or TypeScript file the base's root
-Jest or Vitest configuration collects (`vitest.config.*`, `jest.config.*`
-at the root, read at base): the literal globs of Vitest's `test.include`
-(relative to the root) or Jest's `testMatch` (`<rootDir>/...` or
-`**/...`), read as micromatch reads `**`, `*`, `?`, `[...]` and
-`{a,b}`, outside `node_modules/` and the data folders; such a file is
+Jest or Vitest configuration collects (`vitest.config.ts`, `.mts`, `.js`,
+`.mjs`, `jest.config.js`, `.ts` at the root, read at base): the literal
+globs of Vitest's `test.include` (relative to the root) or Jest's
+`testMatch` (`<rootDir>/...` or `**/...`), read as micromatch reads
+`**`, `*`, `?`, `[...]` and `{a,b}`, outside `node_modules/` and the data folders; such a file is
 judged case by case.  A list that is computed (a variable, a spread, a
 template, a call other than `defineConfig`), a glob with an extglob or an
 escape, or a configuration that also sets `exclude`, `root`, `projects`,
