@@ -430,3 +430,23 @@ def test_a_test_anywhere_below_the_package_makes_it_tested(where: str) -> None:
     base = MONOREPO | {where: OLD_TEST}
     head = base | QUIET["the build an install runs"]
     assert not DRIFT.check(Files(base=base, head=head)).passed, where
+
+
+@pytest.mark.parametrize("block", ["typecheck", "benchmark", "coverage", "browser", "server.deps"])
+def test_an_include_outside_test_collection_is_not_read(block: str) -> None:
+    """An `include` list under another key than `test`/`projects` names
+    other files (type tests, benchmarks, coverage, inlined dependencies)."""
+    nested = "{ include: [%s] }"
+    for key in reversed(block.split(".")):
+        nested = f"{{ {key}: {nested} }}"
+    outer = nested[2:-2]  # `typecheck: { include: [...] }`
+    base = VITEST.replace("testTimeout: 5000,", f"testTimeout: 5000,\n    {outer % ''},")
+    head = VITEST.replace(
+        "testTimeout: 5000,", f"testTimeout: 5000,\n    {outer % repr('n.test.ts')},"
+    )
+    assert base != head
+    assert not growth.config_grew("vitest.config.ts", base, head, lambda p: True)
+    same = base.replace("testTimeout", "testTimeout").replace(
+        "'helpers/b.test.ts',", "'helpers/b.test.ts', 'n.test.ts',"
+    )
+    assert growth.config_grew("vitest.config.ts", base, same, lambda p: p == "n.test.ts")
