@@ -11,6 +11,10 @@ shapes, each proven from the texts and the base tree, never guessed:
   both sides (a trailing comma aside), so no existing entry, option,
   setup file, exclusion or project moved: the tests the runner collected
   at base run as before, and the new files are judged as new tests.  An
+  entry is read from the file's folder (Jest's `rootDir` and Vitest's
+  `root` by default); under a project whose `root` is computed elsewhere,
+  the same literal may also name an existing file there, which then runs
+  once more under that project while its own run stays as it was.  An
   entry naming a file that exists at base, a glob, an `exclude`, a
   `setupFiles`, a `coverage.include` entry, anything computed: drift.
 * `scripts_grew`: a `package.json` whose runner keys are equal but for
