@@ -33,8 +33,7 @@ template, a call other than `defineConfig`), a glob with an extglob or an
 escape, or a configuration that also sets `exclude`, `root`, `projects`,
 `roots`, `rootDir`, `testPathIgnorePatterns`, `testRegex` or `preset`
 leaves the default names.  Out of reach: a configuration in a
-subfolder, `testRegex` (a JavaScript regular expression), a
-`package.json` `"jest"` key.
+subfolder, `testRegex`, a `package.json` `"jest"` key.
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -424,8 +423,8 @@ new test files it names are judged as new test files, above:
   `cp`, or `npm run` of another script): an install runs before every
   test of the repository, so a `postinstall` running code stays drift;
   and a new Jest or Vitest configuration there (`jest.config.*`,
-  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`,
-  `jest.setup.*`; not a `conftest.py`, whose hooks reach every test).
+  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`, `jest.setup.*`;
+  not a `conftest.py`, whose hooks reach every test).
 
 Configuration read from elsewhere (an environment variable set by CI, a
 flag on a CI command line, a plugin a lock file alone brings in, a

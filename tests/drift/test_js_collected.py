@@ -40,7 +40,7 @@ COLLECTING = {
         JEST.format(test="testMatch: ['<rootDir>/spec/**/*.ts']"),
     ),
     "jest testMatch, any folder": (
-        "jest.config.cjs",
+        "jest.config.ts",
         JEST.format(test="testMatch: ['**/spec/*.ts']"),
     ),
     "jest export default": (
@@ -85,6 +85,10 @@ NOT_READ = {
     "jest testRegex beside": (
         "jest.config.js",
         JEST.format(test="testRegex: 'x', testMatch: ['**/spec/*.ts']"),
+    ),
+    "an uncommon spelling, not read": (
+        "jest.config.cjs",
+        JEST.format(test="testMatch: ['<rootDir>/spec/**/*.ts']"),
     ),
     "a config in a subfolder": (
         "pkg/vitest.config.ts",
