@@ -17,7 +17,6 @@ from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
 from gate.cli import main
-from gate.drift.collected import PYTEST_CONFIGS
 from gate.drift.runners import CONFIG_FILES, SECTION_FILES
 from gate.errors import GateError
 from gate.github.client_types import PullFile
@@ -380,8 +379,8 @@ def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
 def test_api_mode_reads_the_config_texts() -> None:
     rubric = load_rubric_bytes(RUBRIC.encode(), "r.yml")
     found = listing([PullFile("pyproject.toml", "modified", 2, 0, 2, None, True)], expected=1)
-    # the touched file, and the root's pytest configuration (what it collects)
-    assert text_wants(rubric.rules).paths(found.files) == tuple(sorted(PYTEST_CONFIGS))
+    # the touched file, and the root's runner configuration (what it collects)
+    assert text_wants(rubric.rules).paths(found.files) == tuple(sorted(test_drift.TEXT_FILES))
     texts = {("fork", "pyproject.toml"): PYPROJECT, ("head", "pyproject.toml"): BENT}
     changes = changes_from_api(
         found,
@@ -545,6 +544,9 @@ def test_every_runner_file_and_section_reaches_the_rule_from_git(
     fragment: str,
 ) -> None:
     files = {".github/blast-radius.yml": RUBRIC, "tests/test_a.py": "def test_a():\n    pass\n"}
+    # web/ holds a test at base: a package without tests governs new tests
+    # only (tests/drift/test_growth.py)
+    files["web/a.test.js"] = "test('a', () => {});\n"
     if before is not None:
         files[path] = before
     repo.write_many(files)

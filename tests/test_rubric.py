@@ -646,10 +646,11 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     assert rubric.rules[0].description == "one focused change"
     assert rubric.rules[1].description is None
     # a test_drift rule reads runner section files only where a change writes
-    # them, and always the root's pytest configuration (what it collects)
-    from gate.drift.collected import PYTEST_CONFIGS
+    # them, and always the root's pytest, Jest and Vitest configuration
+    # (what it collects)
+    from gate.rules.test_drift import TEXT_FILES
 
-    assert text_wants(rubric.rules).files == tuple(sorted(("clamp_kit.py", *PYTEST_CONFIGS)))
+    assert text_wants(rubric.rules).files == tuple(sorted(("clamp_kit.py", *TEXT_FILES)))
     assert rubric.examples == ()
 
 

@@ -1,5 +1,6 @@
 """Which files a test runner collects as test modules by its default names
-(`is_test_module`): the files `test_drift` judges case by case.  Another
+(`is_test_module`) and by the base's root configuration (`pytest_collects`,
+`js_collects`): the files `test_drift` judges case by case.  Another
 file at a test path (a helper module, a data fixture, a snapshot) is
 judged whole: existing tests may read every byte of it.  Paths are
 matched in `gate.globs.FOLDED` mode, as the rule's test paths are: a
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gate import globs
+from gate.drift.growth import ROOT_CONFIGS, collection_globs
 from gate.drift.language import JS
 from gate.drift.structured import Unreadable, json_object, toml
 
@@ -197,6 +200,101 @@ def pytest_collects(base_texts: Mapping[str, str | None]) -> Collects | None:
         if not names:
             return None
         return Collects(name, names, _words(table.get("testpaths")))
+    return None
+
+
+# --- What the repository's root Jest or Vitest configuration collects ----
+#
+# Vitest's `test.include` and Jest's `testMatch` replace the default names;
+# their literal globs at base (`gate.drift.growth.collection_globs`, read
+# from `growth.ROOT_CONFIGS`) name more test modules, judged case by case.
+# Globs are read as micromatch reads them: `**`, `*`, `?`, `[...]` and
+# `{a,b}`; a glob with an extglob (`?(x)`, `+(a|b)`, `!(x)`) is not used.
+_GLOB_PART = re.compile(r"\*\*/|\*\*|\*|\?|\[[^\]/]*\]|[()+@!]|[^*?\[()+@!]+")
+
+
+def _braces(pattern: str) -> list[str]:
+    """`a.{js,ts}` as `a.js`, `a.ts` (no nesting: a nested brace is left and refused)."""
+    match = re.search(r"\{([^{}]*)\}", pattern)
+    if match is None:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    return [x for part in match.group(1).split(",") for x in _braces(head + part + tail)]
+
+
+def glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """micromatch's reading of `pattern` (relative to the root) as a
+    regular expression over a path; None for syntax the gate does not read."""
+    if "\\" in pattern:
+        return None  # an escape: micromatch's, not read here
+    out: list[str] = []
+    for alternative in _braces(pattern):
+        parts: list[str] = []
+        pos = 0
+        for m in _GLOB_PART.finditer(alternative):
+            if m.start() != pos:
+                return None
+            pos = m.end()
+            piece = m.group()
+            if piece == "**/":
+                parts.append("(?:[^/]+/)*")
+            elif piece == "**":
+                parts.append(".*")
+            elif piece == "*":
+                parts.append("[^/]*")
+            elif piece == "?":
+                parts.append("[^/]")
+            elif piece.startswith("["):
+                body = piece[1:-1]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                parts.append(f"[{body}]")
+            elif piece in "()+@!" or "{" in piece or "}" in piece:
+                return None
+            else:
+                parts.append(re.escape(piece))
+        if pos != len(alternative):
+            return None
+        out.append("".join(parts))
+    try:
+        return re.compile("(?:" + "|".join(out) + r")\Z")
+    except re.error:
+        return None
+
+
+@dataclass(frozen=True)
+class JsCollects:
+    """The JavaScript and TypeScript test modules a base root Jest or
+    Vitest configuration (`source`) collects by its literal globs.  Called
+    with a path: whether that runner collects it."""
+
+    source: str
+    patterns: tuple[re.Pattern[str], ...]
+
+    def __call__(self, path: str) -> bool:
+        if "." + path.rsplit(".", 1)[-1] not in JS.suffixes:
+            return False
+        if globs.matches(path, (*DATA_FOLDERS, "**/node_modules/"), globs.FOLDED):
+            return False
+        return any(p.match(path) for p in self.patterns)
+
+
+def js_collects(base_texts: Mapping[str, str | None]) -> JsCollects | None:
+    """What the base's root Jest or Vitest configuration collects by its
+    literal `include`/`testMatch` (`JsCollects`), from the base texts of
+    `growth.ROOT_CONFIGS` (path -> text, None where absent); None when none
+    sets literal globs the gate reads: the default names decide."""
+    for name in ROOT_CONFIGS:
+        text = base_texts.get(name)
+        if text is None:
+            continue
+        found = collection_globs(name, text)
+        if not found:
+            continue
+        patterns = [glob_regex(g) for g in found]
+        kept = tuple(p for p in patterns if p is not None)
+        if kept:
+            return JsCollects(name, kept)
     return None
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gate import globs
 from gate.changes import ADDED, COPIED, MODIFIED, UNKNOWN, FileChange
+from gate.drift.growth import FOLDER_CONFIGS
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on
@@ -37,8 +39,12 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     Python finds it (`gate.drift.python.shadow` judges those paths alone).
     Also the folder of each new Go test file (`x_test.go`) and the folders
     above it: whether its package had tests at base (`BaseTree.folder`),
-    which its `init` or `TestMain` would reach."""
-    packages = _go_packages(files)
+    which its `init` or `TestMain` would reach.  And, as `D/**` (the
+    folder and every folder below it) with the folders above it, the folder
+    of each `package.json` written below the root and of each new Jest or
+    Vitest configuration there (`gate.drift.growth.FOLDER_CONFIGS`):
+    whether it holds tests at base (`gate.drift.growth.untested`)."""
+    packages = _go_packages(files) | _package_folders(files)
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
@@ -83,4 +89,30 @@ def _go_packages(files: Iterable[FileChange]) -> set[str]:
             if not folder:
                 break
             folder = folder.rpartition("/")[0]
+    return wanted
+
+
+def _package_folders(files: Iterable[FileChange]) -> set[str]:
+    """`D/**` for the folder D of each package.json written below the root
+    and of each new Jest or Vitest configuration there, and every folder
+    above D ("" the root)."""
+    wanted: set[str] = set()
+    for f in files:
+        if f.status == UNKNOWN:
+            continue
+        for path in f.written:
+            folder = path.rpartition("/")[0]
+            if not folder:
+                continue
+            name = path.rpartition("/")[2]
+            if name != "package.json" and not (
+                f.status in (ADDED, COPIED) and globs.matches(path, FOLDER_CONFIGS, globs.FOLDED)
+            ):
+                continue
+            wanted.add(f"{folder}/**")
+            while folder not in wanted:
+                wanted.add(folder)
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
     return wanted

@@ -12,10 +12,19 @@ from collections.abc import Callable
 from contextlib import suppress
 
 from gate import globs
-from gate.changes import DELETED, MODE_SUBMODULE, MODE_SYMLINK, ChangeSet, FileChange
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    ChangeSet,
+    FileChange,
+)
 from gate.drift import (
     Unparsable,
     compare,
+    growth,
     paired_units,
     reaching,
     runners,
@@ -34,7 +43,9 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
     "changed", "removed", or "unreadable: WHY"), or whose declared test
     tools it moved ("tools: WHAT", `gate.drift.pins.pin_changes`);
     `is_test` tells the test paths, where a section is judged the strict
-    way (`at_test_path`)."""
+    way (`at_test_path`).  A `package.json` whose scripts only grew, or
+    that stays in a package folder without tests (`_only_new_tests`), moved
+    nothing."""
     out: dict[str, str] = {}
     for f in changes.files:
         for path in f.written:
@@ -53,6 +64,8 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             # its new path at base (`section_change(old, base, None)` and
             # `section_change(new, None, head)`).
             how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
+            if how in ("added", "changed") and _only_new_tests(changes, path, is_test):
+                how = None
             if how is None:
                 try:
                     moved = pin_changes(path, texts.base, texts.head)
@@ -63,6 +76,50 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             if how is not None:
                 out[path] = how
     return out
+
+
+def tested(is_test: Callable[[str], bool]) -> Callable[[str], bool]:
+    """What makes a base folder hold tests: a test path or a runner's
+    configuration file."""
+    return globs.any_of(is_test, runners.config_matcher(globs.FOLDED))
+
+
+def _only_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether the runner part of the package.json `path`, added or
+    changed, governs new tests only: scripts that only grew
+    (`growth.scripts_grew`), or scripts that stay in a package whose folder
+    holds no tests at base (`growth.untested`, `growth.scripts_contained`)."""
+    section = runners.section_for(path)
+    texts = changes.texts.get(path)
+    if section is None or section.format != "json" or texts is None or texts.head is None:
+        return False
+    keys, head = section.keys, texts.head
+    if texts.base is not None and growth.scripts_grew(keys, texts.base, head):
+        return True
+    folder = path.rpartition("/")[0]
+    return growth.untested(folder, changes.tree, tested(is_test)) and growth.scripts_contained(
+        keys, texts.base if texts.base is not None else "{}", head
+    )
+
+
+def config_grew(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether the modified Jest or Vitest configuration `path` only gained
+    entries naming test files the change adds (`growth.config_grew`)."""
+    texts = changes.texts.get(path)
+    if texts is None or texts.base is None or texts.head is None:
+        return False
+    new = {
+        g.path for g in changes.files if g.status in (ADDED, COPIED) and g.new_mode != MODE_SYMLINK
+    }
+    return growth.config_grew(path, texts.base, texts.head, lambda p: p in new and is_test(p))
+
+
+def config_for_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether the new runner configuration `path` is a Jest or Vitest one
+    (`growth.FOLDER_CONFIGS`) in a folder without tests at base."""
+    return globs.matches(path, growth.FOLDER_CONFIGS, globs.FOLDED) and growth.untested(
+        path.rpartition("/")[0], changes.tree, tested(is_test)
+    )
 
 
 def section_message(path: str, how: str) -> str:

@@ -7,7 +7,8 @@ pull request that adds, changes or removes any of it can switch existing
 tests off without touching a test file.  Two kinds of place:
 
 * `CONFIG_FILES`: globs of whole files that are runner configuration.  A
-  new one, a changed one, a deleted one is drift.  Each comes from a
+  new one, a changed one, a deleted one is drift (but `gate.drift.growth`'s
+  shapes, which only make room for new tests).  Each comes from a
   `Runner` record in `RUNNERS`, which names the runner and the page its
   discovery is documented on.
 * `SECTION_FILES`: files where a runner reads one part among others

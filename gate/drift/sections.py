@@ -30,7 +30,7 @@ from gate.text import lines
 
 # npm runs these on install, before any test; a chosen script's command may
 # name other scripts, which are then chosen too.
-_LIFECYCLE = (
+LIFECYCLE = (
     "preinstall",
     "install",
     "postinstall",
@@ -41,7 +41,7 @@ _LIFECYCLE = (
 )
 
 
-__all__ = ["VIEWS", "named_view", "narrow_scripts"]
+__all__ = ["LIFECYCLE", "VIEWS", "chosen_scripts", "named_view", "narrow_scripts", "script_calls"]
 
 
 def _toml_view(keys: tuple[str, ...], text: str) -> object:
@@ -67,27 +67,31 @@ def _with_elsewhere(picked: dict[str, Any] | None, taken: dict[str, str]) -> obj
 _WORD = re.compile(r"[^\s;&|()<>'\"`=,]+")
 
 
-def _chosen_scripts(scripts: dict[str, Any]) -> set[str]:
+def script_calls(command: str, scripts: dict[str, Any]) -> set[str]:
+    """The names of `scripts` that `command` names: a word equal to a
+    script's name, or a pattern (`run-s test:*`) matching it."""
+    named: set[str] = set()
+    for word in _WORD.findall(command):
+        if any(c in word for c in "*?["):
+            named.update(n for n in scripts if fnmatch.fnmatchcase(n, word))
+        elif word in scripts:
+            named.add(word)
+    return named
+
+
+def chosen_scripts(scripts: dict[str, Any]) -> set[str]:
     """The names of the scripts that decide what `npm test` (or an install
     before it) runs: see the module docstring."""
-    chosen = {n for n in scripts if "test" in n.casefold() or n in _LIFECYCLE}
+    chosen = {n for n in scripts if "test" in n.casefold() or n in LIFECYCLE}
     todo = list(chosen)
     while todo:
         command = scripts.get(todo.pop())
         if not isinstance(command, str):
             continue
-        for word in _WORD.findall(command):
-            named = (
-                [n for n in scripts if fnmatch.fnmatchcase(n, word)]
-                if any(c in word for c in "*?[")
-                else [word]
-                if word in scripts
-                else []
-            )
-            for name in named:
-                if name not in chosen:
-                    chosen.add(name)
-                    todo.append(name)
+        for name in sorted(script_calls(command, scripts)):
+            if name not in chosen:
+                chosen.add(name)
+                todo.append(name)
     return chosen
 
 
@@ -420,7 +424,7 @@ def narrow_scripts(before: object, after: object) -> tuple[object, object]:
     chosen: set[str] = set()
     for s in scripts:
         if isinstance(s, dict):
-            chosen |= _chosen_scripts(s)
+            chosen |= chosen_scripts(s)
     out: list[object] = []
     for side, script in zip(sides, scripts, strict=True):
         if side is None:

@@ -26,6 +26,8 @@ from gate.paths import from_bytes, quoted
 if TYPE_CHECKING:
     from gate.changes import BaseTree, FileChange, FileTexts
 
+# The most folders one `D/**` request of `Repo.base_tree` lists.
+DEEP_FOLDERS = 200
 SHALLOW_HINT = (
     "this is a shallow clone: fetch the full history "
     "(actions/checkout: fetch-depth: 0, or git fetch --unshallow)"
@@ -393,7 +395,9 @@ class Repo:
         `rev` (`gate.changes.BaseTree`), read as tree objects through one
         `git cat-file --batch` (no argument list to outgrow), parents first:
         a folder its parent's entries do not show as a folder is absent at
-        `rev` (or a file there) and not asked for."""
+        `rev` (or a file there) and not asked for.  A folder named `D/**`
+        is listed with every folder below it (at most `DEEP_FOLDERS` folders
+        in all; past that, the rest is left unlisted)."""
         from gate.changes import BaseTree
 
         wanted = sorted(set(folders), key=lambda p: (p.count("/") + bool(p), p))
@@ -404,7 +408,11 @@ class Repo:
         listed: set[str] = set()
         with self._cat_file() as cat:
             self._check_objects(cat, sha)
-            for folder in wanted:
+            todo = list(reversed(wanted))
+            while todo:
+                folder = todo.pop()
+                deep = folder.endswith("/**")  # the folder and every folder below it
+                folder = folder.removesuffix("/**")
                 if folder and (
                     folder.rpartition("/")[0] not in listed or entries.get(folder) != "folder"
                 ):
@@ -417,8 +425,10 @@ class Repo:
                 for mode, name in _tree_entries(data, len(sha) // 2):
                     kind = "link" if mode == b"120000" else "file" if mode[:1] == b"1" else "folder"
                     if mode == b"160000":
-                        kind = "folder"
+                        kind = "folder"  # a submodule: never listed, so unknown
                     entries[prefix + from_bytes(name)] = kind
+                    if deep and mode == b"40000" and len(listed) < DEEP_FOLDERS:
+                        todo.append(f"{prefix}{from_bytes(name)}/**")
         return BaseTree(entries=entries, listed=frozenset(listed))
 
     def read_texts(

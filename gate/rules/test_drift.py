@@ -22,9 +22,18 @@ set) of the first of `pytest.toml`, `.pytest.toml`, `pytest.ini`,
 `.pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg` at the root that
 holds a pytest section, read at base (a change to it is runner drift,
 below; one that cannot be read leaves the default names, as pytest
-stops on it).  Out of reach: a configuration in a subfolder, Jest's
-`testMatch` and Vitest's `include` (their defaults already collect
-more than their usual settings name).
+stops on it).  So is every JavaScript or TypeScript file the base's root
+Jest or Vitest configuration collects (`vitest.config.ts`, `.mts`, `.js`,
+`.mjs`, `jest.config.js`, `.ts` at the root, read at base): the literal
+globs of Vitest's `test.include` (relative to the root) or Jest's
+`testMatch` (`<rootDir>/...` or `**/...`), read as micromatch reads
+`**`, `*`, `?`, `[...]` and `{a,b}`, outside `node_modules/` and the data folders; such a file is
+judged case by case.  A list that is computed (a variable, a spread, a
+template, a call other than `defineConfig`), a glob with an extglob or an
+escape, or a configuration that also sets `exclude`, `root`, `projects`,
+`roots`, `rootDir`, `testPathIgnorePatterns`, `testRegex` or `preset`
+leaves the default names.  Out of reach: a configuration in a
+subfolder, `testRegex`, a `package.json` `"jest"` key.
 
 A path is a test path when it matches a glob as written, or in another
 letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
@@ -381,6 +390,42 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   whitespace; another library's bump, a comment or a reformatting is no
   change.  Lock files are out of reach (they move with every dependency).
 
+Except runner configuration that only makes room for new tests
+(`gate/drift/growth.py`), which runs every existing test as before; the
+new test files it names are judged as new test files, above:
+
+* a Jest or Vitest configuration file (`jest.config.*`,
+  `vitest.config.*`, `vitest.*.config.*`, `vite.config.*`,
+  `vitest.workspace.*`) whose only change is new plain string entries in
+  an `include` or `testMatch` list (under no key but `test` and
+  `projects`, inside the file's `defineConfig` call, `export default` or
+  `module.exports`), each a literal path (no glob; `<rootDir>/` allowed)
+  naming, from the file's folder, a test file the change adds; every other
+  token, comments included, the same (a trailing comma aside).  An entry
+  naming a file that exists at base, a glob, a path that climbs out, a
+  template string, an entry in `exclude`, `setupFiles` or
+  `coverage.include`, a list that was not there, any other edit: drift;
+* a `package.json` whose runner keys are the same but for new scripts
+  that nothing runs by itself: not `test`, `pretest`, `posttest`, an
+  install lifecycle script, nor `pre`/`post` of an existing script, and
+  named by no existing script (a word of its command, or a `run-s
+  test:*` pattern); existing scripts unchanged;
+* in a folder below the root that holds no test path and no runner
+  configuration file at any depth at base (or did not exist), listed
+  through the base tree (a source that cannot list it, such as the
+  Action's API mode, leaves the strict verdict): a `package.json`, new or
+  changed, whose other runner keys are the same and whose changed
+  scripts stay in the package (no `..`, absolute path, `$` or backtick,
+  `node_modules`, `cd`, `--prefix`, `--root`, `--workspace`,
+  `--filter`, or a package manager's `-w`, `-r`, `-C`), and whose
+  scripts an install runs (a lifecycle script and what it names) start
+  only build tools (`tsc`, `shx`, `rimraf`, `mkdirp`, `mkdir`, `chmod`,
+  `cp`, or `npm run` of another script): an install runs before every
+  test of the repository, so a `postinstall` running code stays drift;
+  and a new Jest or Vitest configuration there (`jest.config.*`,
+  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`, `jest.setup.*`;
+  not a `conftest.py`, whose hooks reach every test).
+
 Configuration read from elsewhere (an environment variable set by CI, a
 flag on a CI command line, a plugin a lock file alone brings in, a
 runner `runners.py` lists as not covered) is out of this rule's reach;
@@ -401,6 +446,7 @@ from gate.changes import (
     ADDED,
     COPIED,
     DELETED,
+    MODE_SYMLINK,
     MODIFIED,
     RENAMED,
     TYPE_CHANGED,
@@ -408,7 +454,8 @@ from gate.changes import (
     ChangeSet,
 )
 from gate.drift import judging, runners
-from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, pytest_collects
+from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, js_collects, pytest_collects
+from gate.drift.growth import GROWN_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -435,8 +482,9 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # Every touched file where a runner reads one section among others
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.drift.runners` owns the list).
-TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
-TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES)
+# the base's pytest, Jest and Vitest configuration at the root: what it collects
+TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
@@ -467,8 +515,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     config_changed: dict[str, str] = {}  # a runner's file that exists at base -> what happened
     submodules: list[str] = []
     # unions of remembered tests: each list's expression runs once per path
-    got = {p: t.base for p, t in changes.texts.items() if p in PYTEST_CONFIGS}
-    collects: judging.Is = pytest_collects(got) or (lambda path: False)
+    got = {p: t.base for p, t in changes.texts.items() if p in TEXT_FILES}
+    found = [c for c in (pytest_collects(got), js_collects(got)) if c is not None]
+    collects: judging.Is = globs.any_of(*found) if found else (lambda path: False)
     is_test = globs.any_of(globs.matcher(patterns, GLOBS["paths"]), collects)
     is_config = runners.config_matcher(GLOBS["paths"])
     is_either = globs.any_of(is_test, is_config)
@@ -485,7 +534,19 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         # a hit that is no runner's file is a test path: there a nested
         # pyproject.toml or setup.cfg is configuration too
         configs = [p for p in hits if is_config(p) or ("/" in p and is_nested(p))]
+        if configs and f.status == MODIFIED and not f.mode_changed:
+            # a Jest or Vitest configuration that only names new test files
+            configs = [p for p in configs if not judging.config_grew(changes, p, is_test)]
+            if not configs:
+                continue
         if f.status in (ADDED, COPIED):
+            if configs and f.new_mode != MODE_SYMLINK:
+                # a Jest or Vitest configuration of a folder without tests
+                configs = [
+                    p for p in configs if not judging.config_for_new_tests(changes, p, is_test)
+                ]
+                if not configs:
+                    continue
             if configs:
                 config_added.extend(configs)
                 continue

@@ -300,7 +300,7 @@ def test_a_path_that_is_no_section_file_is_a_callers_mistake() -> None:
 # The keys package.json's runner section reads (runners' one owner): never an "other" key.
 PACKAGE_JSON_KEYS = runners.section_for("package.json").keys  # type: ignore[union-attr]
 _name = st.text(alphabet="abcdefghijklmnopqrsuvwxyz", min_size=1, max_size=6).filter(
-    lambda n: n not in sections._LIFECYCLE and n not in PACKAGE_JSON_KEYS and n != "node"
+    lambda n: n not in sections.LIFECYCLE and n not in PACKAGE_JSON_KEYS and n != "node"
 )
 _value = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.text(max_size=5),

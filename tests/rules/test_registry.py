@@ -299,12 +299,12 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     a rename; in the parameter's GLOBS mode, TEXT_MATCHING folded; never a
     path of unknown status or a copy's source."""
     from gate.changes import ADDED, COPIED, DELETED, RENAMED, UNKNOWN, FileChange, sides
-    from gate.drift.collected import PYTEST_CONFIGS
+    from gate.rules.test_drift import TEXT_FILES
 
     rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")
     wants = text_wants(rubric.rules)
-    # the one fixed read: the root's pytest configuration (what it collects)
-    assert set(wants.files) == set(PYTEST_CONFIGS)
+    # the fixed reads: the root's runner configuration (what it collects)
+    assert set(wants.files) == set(TEXT_FILES)
     files = [
         FileChange("Tests/test_a.py"),  # FOLDED: another letter case is a test path
         FileChange("tests/test_b.py", status=ADDED),
@@ -329,7 +329,7 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     )
     # the fixed reads are not extra; the renamed root pyproject.toml is one
     assert wants.extra(files) == tuple(p for p in read if p != "pyproject.toml")
-    assert wants.paths(files) == tuple(sorted({*read, *PYTEST_CONFIGS}))
+    assert wants.paths(files) == tuple(sorted({*read, *TEXT_FILES}))
     at = sides(files)
     assert at["tests/test_b.py"] == (False, True)
     assert at["tests/test_c.py"] == (True, False)

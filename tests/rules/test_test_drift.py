@@ -24,7 +24,7 @@ from gate.changes import (
 from gate.changes.api import GLOB_READS, changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.cli import main
-from gate.drift import collected
+from gate.drift import collected, growth
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
@@ -523,9 +523,10 @@ def api_changes(pairs: dict[str, tuple[str, str]], wants: Any) -> ChangeSet:
         found, base="base", head="head", content_files=wants, read_file=read, merge_base="fork"
     )
     # each file read at the fork and at head, up to the cap; of the untouched
-    # files, only the root's pytest configuration, once (what it collects)
+    # files, only the root's pytest, Jest and Vitest configuration, once (what it collects)
     untouched = [(ref, path) for ref, path in requests if path not in pairs]
-    assert sorted(untouched) == [("head", p) for p in sorted(collected.PYTEST_CONFIGS)]
+    roots = (*collected.PYTEST_CONFIGS, *growth.ROOT_CONFIGS)
+    assert sorted(untouched) == [("head", p) for p in sorted(roots)]
     assert len(requests) - len(untouched) == 2 * min(len(pairs), GLOB_READS)
     return changes
 

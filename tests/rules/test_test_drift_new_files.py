@@ -20,6 +20,7 @@ from gate.changes.example import changes_from_example
 from gate.cli import main
 from gate.drift import COLLECTION
 from gate.drift.collected import PYTEST_CONFIGS
+from gate.drift.growth import ROOT_CONFIGS
 from gate.drift.python.units import reaches, units
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -332,10 +333,11 @@ def test_api_mode_reads_a_new_test_file_at_head_only() -> None:
         read_file=read,
         merge_base="fork",
     )
-    # absent at base: not asked for; the root's pytest configuration (what
-    # it collects) is read once, untouched
-    configs = [(ref, path) for ref, path in requests if path in PYTEST_CONFIGS]
-    assert sorted(configs) == [("head", path) for path in sorted(PYTEST_CONFIGS)]
+    # absent at base: not asked for; the root's pytest, Jest and Vitest
+    # configuration (what it collects) is read once, untouched
+    roots = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
+    configs = [(ref, path) for ref, path in requests if path in roots]
+    assert sorted(configs) == [("head", path) for path in sorted(roots)]
     assert [r for r in requests if r not in configs] == [("head", "tests/test_0.py")]
     result = test_drift.check(rubric.rules[0], changes)
     assert result.passed is False
