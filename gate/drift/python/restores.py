@@ -100,7 +100,7 @@ def restored(node: ast.AST, nodes: list[ast.AST]) -> set[int]:
     out: set[int] = set()
     for statements in _lists(node):
         for i, guard in enumerate(statements):
-            if not isinstance(guard, (ast.Try, ast.TryStar)):
+            if not isinstance(guard, ast.Try):  # `try`/`except*` is not read: stricter
                 continue
             for path, undone in _restores(guard.finalbody).items():
                 if len(undone) != 1:
