@@ -85,6 +85,12 @@ modules where those are installed.  It fails when:
   `assert` statements appended at the end of its body that read only
   names the test reads and call only pure builtins (`len`,
   `isinstance`, `sorted`, ...; no method call, `:=`, keyword argument),
+  or a JavaScript/TypeScript test or describe over a table only gained
+  rows (`gate.drift.js.rows`): whole elements inserted anywhere into the
+  one array literal given to `it.each`, `test.each`, `describe.each` or
+  Vitest's `it.for` (a row edited, removed, reordered, split or merged, a
+  row that may run code, a template-string table or a table named by a
+  variable, a title, modifier or body changed are changes),
   or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or
