@@ -1,7 +1,7 @@
 """`gate backtest` over real histories: commits a second, against separate `gate check` runs.
 
     python bench/bench_backtest.py REPO... [--last 200] [--jobs 1,4] [--checks 30]
-        [--python VENV/bin/python]
+        [--python VENV/bin/python] [--rubric-file F] [--before SRC]
 
 For each REPO (a clone or a bare snapshot), with the starter rubric (`gate
 init`'s text, given as `--rubric-file`):
@@ -14,6 +14,13 @@ init`'s text, given as `--rubric-file`):
   one subprocess per commit, for the newest `--checks` commits of the same
   walk, timed: commits a second that way, and each one's `failed` compared
   with the backtest's (any difference is a bug: exit 1).
+
+With `--before SRC` (another checkout of the gate, e.g. `git worktree add
+SRC main`), the same backtest is run from SRC too: its CPU seconds, this
+checkout's speed-up over it in CPU seconds (`x cpu`), and whether the two
+JSON outputs are byte-identical (a difference is a bug: exit 1).
+`--rubric-file` replaces the starter rubric (e.g. a fixed copy of it, so
+that the figures of two checkouts compare).
 
 Prints one row per repository and `--jobs` value.
 """
@@ -45,10 +52,11 @@ def cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def gate(python: str, *argv: str) -> tuple[int, bytes, float]:
+def gate(python: str, *argv: str, root: Path = ROOT) -> tuple[int, bytes, float]:
     start = time.perf_counter()
+    env = {**ENV, "PYTHONPATH": str(root)}
     proc = subprocess.run(
-        [python, "-m", "gate", *argv], capture_output=True, env=ENV, check=False, cwd=ROOT
+        [python, "-m", "gate", *argv], capture_output=True, env=env, check=False, cwd=root
     )
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1, 2):
@@ -63,15 +71,20 @@ def main() -> int:
     parser.add_argument("--jobs", default="1,4", help="comma-separated --jobs values")
     parser.add_argument("--checks", type=int, default=30, help="separate gate check runs")
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--rubric-file", help="instead of the starter rubric")
+    parser.add_argument("--before", type=Path, help="another checkout to compare with")
     args = parser.parse_args()
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         rubric = Path(tmp, "starter.yml")
         rubric.write_text(STARTER_RUBRIC, encoding="utf-8")
+        if args.rubric_file:
+            rubric = Path(args.rubric_file).resolve()
         print(
             f"{'repository':<28} {'jobs':>4} {'judged':>6} {'unjudged':>8} {'backtest s':>10} "
             f"{'commits/s':>9} {'cpu s':>6} {'per cpu-s':>9} {'checks/s':>8} {'ratio':>5} "
             f"{'agree':>5}"
+            + (f" {'before cpu s':>12} {'x cpu':>5} {'same':>4}" if args.before else "")
         )
         for repo in args.repos:
             name = Path(repo).resolve().as_posix().split("/.mirror/")[-1][:28]
@@ -94,6 +107,30 @@ def main() -> int:
                     "json",
                 )
                 cpu = cpu_seconds() - cpu
+                versus = ""
+                if args.before:
+                    old_cpu = cpu_seconds()
+                    _, old_out, _ = gate(
+                        args.python,
+                        "backtest",
+                        "--repo",
+                        repo,
+                        "--rubric-file",
+                        str(rubric),
+                        "--last",
+                        str(args.last),
+                        "--jobs",
+                        str(jobs),
+                        "--format",
+                        "json",
+                        root=args.before.resolve(),
+                    )
+                    old_cpu = cpu_seconds() - old_cpu
+                    same_json = old_out == out
+                    bad += not same_json
+                    versus = (
+                        f" {old_cpu:>12.1f} {old_cpu / cpu:>5.2f} {'yes' if same_json else 'NO':>4}"
+                    )
                 data = json.loads(out)
                 judged = data["commits"]
                 if check_rate is None and args.checks:
@@ -130,7 +167,7 @@ def main() -> int:
                     f"{name:<28} {jobs:>4} {len(judged):>6} {len(data['unjudged']):>8} "
                     f"{elapsed:>10.2f} {rate:>9.1f} {cpu:>6.1f} {len(judged) / cpu:>9.1f} "
                     f"{check_rate or 0:>8.1f} {ratio:>5.1f} "
-                    f"{agree:>5}",
+                    f"{agree:>5}{versus}",
                     flush=True,
                 )
     return 1 if bad else 0

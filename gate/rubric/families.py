@@ -115,8 +115,10 @@ FAMILIES = (
     Family("AGENTS", "Codex, Cursor (and Bugbot), Windsurf",
            (".codex/", ".cursor/", ".cursorrules", ".cursorignore", ".windsurfrules", ".windsurf/"),
            ""),
-    Family("AGENTS", "Cline, Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin",
-           (".clinerules", ".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
+    Family("AGENTS", "Cline (rules, skills, hooks, workflows)", (".clinerules", ".cline/"),
+           "https://docs.cline.bot/getting-started/config"),
+    Family("AGENTS", "Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin",
+           (".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
             ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", "DEVIN_PR_TEMPLATE.md"),
            "https://docs.devin.ai/integrations/pr-templates"),
     # review bots: they read their settings from the PR's own branch

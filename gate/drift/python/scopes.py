@@ -255,7 +255,13 @@ def uses_of(
     import annotations`: a framework may evaluate it.  Attribute names are
     not module names (`self.helper`, `mod.clamp`); a name bound in the
     function that reads it is not read from the module, nor one a class
-    body only assigns (`in_class`: `node` is a statement of a class body)."""
+    body only assigns (`in_class`: `node` is a statement of a class body).
+    Kept on the node (a statement the parser reuses in the file's next
+    version, `parsed.parse_module`, is read once)."""
+    held: dict[tuple[bool, bool], tuple[str, ...]] = node.__dict__.setdefault("_gate_uses", {})
+    key = (every_string, in_class)
+    if key in held:
+        return held[key]
     found = module_loads([node], "class" if in_class else "module")
     for sub in walk(node) if nodes is None else nodes:
         if type(sub) not in _USES_KINDS:
@@ -271,4 +277,5 @@ def uses_of(
                 found.update(_IDENTIFIER.findall(sub.value))
             else:
                 found.update(_string_names(sub.value))
-    return tuple(sorted(found))
+    held[key] = tuple(sorted(found))
+    return held[key]

@@ -384,7 +384,8 @@ def sharing_defs(
             defs.append((node, False))
         if isinstance(node, ast.ClassDef):
             defs.extend((m, True) for m in node.body if isinstance(m, _DEFS))
-    direct = {id(n) for n, _ in defs if shares_state(n, walked.of(n), known)}
+    spelled = tuple(sorted(known.items())) if known else ()
+    direct = {id(n) for n, _ in defs if _def_shares(n, walked, known, spelled)}
     if not direct:
         return {}
     sharing = set(direct)
@@ -420,3 +421,16 @@ def sharing_defs(
             names, attributes = refers[id(one)]
             out[id(one)] = tuple(sorted((names & module) | {f".{m}" for m in attributes & methods}))
     return out
+
+
+def _def_shares(
+    node: ast.stmt, walked: Walked, known: Mapping[str, str] | None, spelled: tuple[object, ...]
+) -> bool:
+    """`shares_state(node, ..., known)`, kept on the node by `known`'s items
+    (`spelled`): a def the parser reuses in the file's next version
+    (`parsed.parse_module`) is judged once."""
+    held: dict[tuple[object, ...], bool] = node.__dict__.setdefault("_gate_shares", {})
+    found = held.get(spelled)
+    if found is None:
+        found = held[spelled] = shares_state(node, walked.of(node), known)
+    return found

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
-from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -87,12 +86,20 @@ class Walked:
     def of(self, node: ast.AST) -> list[ast.AST]:
         found = self._nodes.get(id(node))
         if found is None:
-            if isinstance(node, ast.ClassDef):
-                found = [node]
-                for child in child_nodes(node):
-                    found.extend(self.of(child))
+            # kept on the node too, but for the node itself (no reference
+            # cycle): a statement the parser reuses in the file's next
+            # version (`parsed.parse_module`) is walked once
+            below = node.__dict__.get("_gate_walked")
+            if below is None:
+                if isinstance(node, ast.ClassDef):
+                    found = [node]
+                    for child in child_nodes(node):
+                        found.extend(self.of(child))
+                else:
+                    found = walk(node)
+                node.__dict__["_gate_walked"] = found[1:]
             else:
-                found = walk(node)
+                found = [node, *below]
             self._nodes[id(node)] = found
         return found
 
@@ -479,15 +486,27 @@ def dump(node: ast.AST) -> str:
     statement of its own (a docstring): runs of spaces, tabs and line breaks
     there count as one space, unless it holds `>>>` (a doctest, whose
     expected output is compared as written).  Pytest and unittest read a
-    docstring only to show it."""
-    if not any(_prose(sub) for sub in ast.walk(node)):
-        return ast.dump(node)
-    copy = deepcopy(node)
-    for sub in ast.walk(copy):
-        if _prose(sub):
-            assert isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Constant)
-            sub.value.value = " ".join(str(sub.value.value).split())
-    return ast.dump(copy)
+    docstring only to show it.  Kept on the node: a statement the parser
+    reuses in the file's next version (`parsed.parse_module`) is dumped once."""
+    held = node.__dict__.get("_gate_dump")
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    prose = [sub.value for sub in walk(node) if _prose(sub)]  # type: ignore[attr-defined]
+    if not prose:
+        held = ast.dump(node)
+    else:
+        # the docstrings' words put in place for the dump, then put back
+        # (the nodes are shared: a copy of the tree would copy what is kept on them)
+        written = [constant.value for constant in prose]
+        try:
+            for constant in prose:
+                constant.value = " ".join(str(constant.value).split())
+            held = ast.dump(node)
+        finally:
+            for constant, value in zip(prose, written, strict=True):
+                constant.value = value
+    node.__dict__["_gate_dump"] = held
+    return held
 
 
 def prose_docstring(body: list[ast.stmt], nodes: Iterable[ast.AST]) -> ast.stmt | None:

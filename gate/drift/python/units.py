@@ -118,10 +118,11 @@ from collections.abc import Sequence
 from gate.drift import CASE, SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
+from gate.drift.python.parsed import parse_module
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
-from gate.drift.python.tree import prose_docstring, target_names
+from gate.drift.python.tree import Walked, prose_docstring, target_names
 from gate.drift.reader import Reader
 from gate.text import encode, lines, python_encoding_problem
 
@@ -168,7 +169,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     test_classes = collected_classes(tree.body)
     walked = split.walked
     split.trusted = trusted_names(tree.body, walked)
-    split.every_string = introspects(n for node in tree.body for n in walked.of(node))
+    split.every_string = any(_introspects(node, walked) for node in tree.body)
     if not split.every_string:
         split.docstring = prose_docstring(tree.body, (n for s in tree.body for n in walked.of(s)))
     split.origins = import_origins(tree.body, walked)
@@ -183,10 +184,19 @@ def _units(text: str) -> tuple[Unit, ...]:
     return tuple(split.out)
 
 
+def _introspects(node: ast.stmt, walked: Walked) -> bool:
+    """`introspects` of one top-level statement, kept on the node (a
+    statement the parser reuses in the file's next version is read once)."""
+    held = node.__dict__.get("_gate_introspects")
+    if held is None:
+        held = node.__dict__["_gate_introspects"] = introspects(walked.of(node))
+    return bool(held)
+
+
 def _parse(text: str) -> tuple[bytes, ast.Module]:
     try:
         data = encode(text)
-        tree = ast.parse(data)
+        tree = parse_module(text, data)
     except SyntaxError as exc:
         where = f" at line {exc.lineno}" if exc.lineno is not None else ""
         raise Unparsable(f"does not parse as Python{where}: {exc.msg}") from None

@@ -1,0 +1,181 @@
+"""A Python file's syntax tree, its top-level statements parsed apart and
+kept across versions (`parse_module`).
+
+`gate backtest` reads hundreds of versions of the same big test files, each
+a few statements away from the last.  A version is cut into CHUNKS at the
+lines that start at column 0 and may start a statement (not a closing
+bracket, not `else`/`elif`/`except`/`finally`, not a `def` under its
+decorators, not a blank or comment line), and each chunk is parsed alone,
+padded with line breaks so its line numbers are the file's.  A chunk seen
+before with the same text is not parsed again: its statements are the same
+node objects, their line numbers moved where the chunk moved, so what the
+splitter keeps on a node (`child_nodes`, `Walked`, `uses_of`, `dump`, a
+def's `shares_state`) is computed once per statement, not once per
+version.  Nothing else in a node changes.  A text that is mostly new is
+parsed whole and its statements kept by chunk.
+
+Why the statements are the whole file's: a cut inside a string, a bracket,
+a backslash continuation or a compound statement leaves the chunk before it
+(or the one it starts) unparsable, as Python reads a chunk alone; a chunk
+that parses alone ends where the file's tokenizer is back at column 0
+outside any bracket or string, so the next line starts a top-level
+statement there too.  Where any chunk does not parse, the whole text is
+parsed as one (its error, if any, is the file's own); so is a file that
+declares an encoding other than UTF-8, has a byte-order mark, names the
+one `__future__` feature that changes how the rest parses
+(`barry_as_FLUFL`), holds a NUL byte, bytes that are not UTF-8 or a line
+break other than `\\n`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import OrderedDict
+
+from gate.drift.python.tree import walk
+
+# The characters of the chunks kept: a few hundred versions of the biggest
+# test files, each chunk's statements kept once, by its text; where a chunk
+# moved to another line its nodes' line numbers are moved with it.
+_KEPT_CHARS = 24_000_000
+_kept = [0]
+_chunks: OrderedDict[str, tuple[int, list[ast.stmt]]] = OrderedDict()
+
+# A line that may start a top-level statement: code at column 0 that is not
+# the continuation of one (a closing bracket, a clause of a compound
+# statement).
+_NOT_START = re.compile(r"(?:else|elif|except|finally)\b|[\s#)\]}]|\Z")
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
+
+
+def parse_module(text: str, data: bytes) -> ast.Module:
+    """`ast.parse(data)`, `data` being `text`'s bytes; raises what it raises."""
+    pieces = _pieces(text, data)
+    if pieces is None:
+        return ast.parse(data)
+    found: list[list[ast.stmt] | None] = []
+    missed = 0
+    used: set[str] = set()
+    for start, chunk in pieces:
+        held = _chunks.get(chunk) if chunk not in used else None
+        used.add(chunk)
+        if held is None:
+            missed += 1
+            found.append(None)
+            continue
+        _chunks.move_to_end(chunk)
+        if held[0] != start:
+            _move(held[1], start - held[0])
+            _chunks[chunk] = (start, held[1])
+        found.append(held[1])
+    if missed * 2 > len(pieces):
+        tree = ast.parse(data)  # mostly new: one parse, its statements kept
+        _keep(pieces, tree.body)
+        return tree
+    body: list[ast.stmt] = []
+    for (start, chunk), statements in zip(pieces, found, strict=True):
+        if statements is None:
+            try:
+                statements = ast.parse("\n" * (start - 1) + chunk).body
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return ast.parse(data)
+            _put(start, chunk, statements)
+        body.extend(statements)
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _move(statements: list[ast.stmt], by: int) -> None:
+    """Add `by` to the line numbers of every node of `statements`."""
+    for statement in statements:
+        for node in walk(statement):
+            held = node.__dict__
+            if "lineno" in held:
+                held["lineno"] += by
+                end = held.get("end_lineno")
+                if end is not None:
+                    held["end_lineno"] = end + by
+
+
+def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:
+    """The chunks of `text` as (first line, text), or None where the whole
+    file must be parsed as one (see the module doc)."""
+    if "barry_as_FLUFL" in text or "\0" in text or text.startswith("\ufeff"):
+        return None
+    if len(data) != len(text) and not _utf8(text):
+        return None
+    head = text[:400].split("\n", 2)[:2]
+    if _COOKIE.search("\n".join(head)) and not _declares_utf8("\n".join(head)):
+        return None
+    if "\r" in text or any(ch in text for ch in ("\v", "\f", "\x1c", "\x1d", "\x1e")):
+        return None  # line breaks Python and `str.split` may count apart
+    out: list[tuple[int, str]] = []
+    start = 1
+    chunk: list[str] = []
+    decorated = False
+    for number, line in enumerate(text.split("\n"), 1):
+        if chunk and not _NOT_START.match(line):
+            if line.startswith("@"):
+                if not decorated:
+                    out.append((start, "\n".join(chunk) + "\n"))
+                    start, chunk = number, []
+                decorated = True
+            elif decorated:
+                decorated = False
+            else:
+                out.append((start, "\n".join(chunk) + "\n"))
+                start, chunk = number, []
+        elif not chunk and line.startswith("@"):
+            decorated = True
+        chunk.append(line)
+    out.append((start, "\n".join(chunk)))
+    return out
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _declares_utf8(head: str) -> bool:
+    found = re.search(r"coding[:=][ \t]*([-\w.]+)", head)
+    return found is not None and found.group(1).lower().replace("_", "-") in ("utf-8", "utf8")
+
+
+def _keep(pieces: list[tuple[int, str]], body: list[ast.stmt]) -> None:
+    """Keep the statements of a whole-file parse by the chunk they start in,
+    but for chunks a statement crosses (a cut inside it: not a chunk that
+    parses alone)."""
+    bounds = [start for start, _ in pieces[1:]] + [1 << 62]
+    by_chunk: list[list[ast.stmt]] = [[] for _ in pieces]
+    crossed: set[int] = set()
+    i = 0
+    for statement in body:
+        first = min([statement.lineno, *(d.lineno for d in _decorators(statement))])
+        while bounds[i] <= first:
+            i += 1
+        by_chunk[i].append(statement)
+        j = i
+        while bounds[j] <= (statement.end_lineno or statement.lineno):
+            j += 1
+            crossed.update((i, j))
+    for i, ((start, chunk), statements) in enumerate(zip(pieces, by_chunk, strict=True)):
+        if i not in crossed:
+            _put(start, chunk, statements)
+
+
+def _decorators(statement: ast.stmt) -> list[ast.expr]:
+    return getattr(statement, "decorator_list", [])
+
+
+def _put(start: int, chunk: str, statements: list[ast.stmt]) -> None:
+    if chunk in _chunks:
+        return  # the same text twice in one version: the first one's nodes are kept
+    _chunks[chunk] = (start, statements)
+    _kept[0] += len(chunk)
+    while _kept[0] > _KEPT_CHARS:
+        old, _ = _chunks.popitem(last=False)
+        _kept[0] -= len(old)

@@ -1,0 +1,99 @@
+"""`parse_module`: a file parsed chunk by chunk, chunks reused across
+versions, is exactly what `ast.parse` reads, positions included, for every
+version; a text Python refuses is refused with Python's own error."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from gate.drift.python.parsed import parse_module
+from gate.text import encode
+
+# Each a file whose column-0 lines are not all statement starts (the cuts a
+# chunker could get wrong), or an ordinary one.
+SHAPES = {
+    "plain": "import os\n\nX = 1\n\n\ndef test_a():\n    assert X\n",
+    "decorated": "import pytest\n@pytest.mark.a\n@pytest.mark.b(\n1,\n)\ndef test_a():\n    pass\n",
+    "string at column 0": 'X = """\nY = 2\ndef test_b():\n"""\n\ndef test_a():\n    assert X\n',
+    "bytes string": "X = b'''\nimport os\n'''\nZ = 1\n",
+    "f-string": 'X = f"""\n{1}\nY = 3\n"""\n',
+    "bracket at column 0": "X = [\n1,\n]\nY = (\n2\n)\n",
+    "backslash": "X = 1 + \\\n2\nY = 3\n",
+    "clauses": (
+        "if X:\n    pass\nelif Y:\n    pass\nelse:\n    pass\n"
+        "try:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\n"
+    ),
+    "same chunk twice": "def test_a():\n    pass\n\ndef test_a():\n    pass\n",
+    "comments only first": "# one\n# two\nX = 1\n",
+    "no final newline": "X = 1\ndef test_a():\n    pass",
+    "semicolons": "X = 1; Y = 2\nZ = 3\n",
+    "future": "from __future__ import annotations\nX: int = 1\n",
+    "latin-1": "# -*- coding: latin-1 -*-\nX = 'caf\xe9'\n",
+    "crlf": "X = 1\r\nY = 2\r\n",
+    "bom": "\ufeffX = 1\nY = 2\n",
+    "nested function": (
+        "def f():\n    def g():\n        return 1\n    return g\n\n"
+        "class TestA:\n    def test_a(self):\n        pass\n"
+    ),
+    "broken": "X = 1\ndef test_a(:\n    pass\n",
+    "broken string": 'X = """\nY = 1\n',
+    "unclosed": "X = (\nY = 1\n",
+    "indented first": "  X = 1\nY = 2\n",
+    "match": "match X:\n    case 1:\n        pass\ncase = 2\n",
+}
+
+
+def _read(text: str, reader: object) -> str:
+    try:
+        data = encode(text)
+        tree = reader(text, data)  # type: ignore[operator]
+    except SyntaxError as exc:
+        return f"SyntaxError {exc.msg} {exc.lineno}"
+    except ValueError as exc:
+        return f"ValueError {exc}"
+    return ast.dump(tree, include_attributes=True)
+
+
+def _versions(text: str) -> list[str]:
+    """The text, moved down, grown at the end, edited in the middle, and back."""
+    lines = text.splitlines(keepends=True)
+    middle = len(lines) // 2
+    return [
+        text,
+        "import sys\n\n" + text,
+        text + "\n\ndef test_new():\n    pass\n",
+        "".join(lines[:middle]) + "Q = 9\n" + "".join(lines[middle:]),
+        "# moved\n" * 3 + text,
+        text,
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_version_reads_as_python_reads_it(name: str) -> None:
+    for text in _versions(SHAPES[name]):
+        assert _read(text, parse_module) == _read(text, lambda _t, d: ast.parse(d)), text
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_reused_chunk_read_in_another_file_is_not_confused(name: str) -> None:
+    # hostile twin: the same chunks placed after text that opens a string
+    # or a bracket, so the chunks kept before must not be taken as whole
+    kept = SHAPES[name]
+    _read(kept, parse_module)
+    for opener in ('X = """\n', "X = (\n", "X = 1 + \\\n", "@deco\n", "Y = '''\n"):
+        for text in (opener + kept, opener + kept + '"""\n', opener + kept + ")\n"):
+            assert _read(text, parse_module) == _read(text, lambda _t, d: ast.parse(d)), text
+
+
+def test_nodes_of_an_unchanged_chunk_are_reused_with_their_lines_moved() -> None:
+    test = "def test_kept():\n    assert 1\n"
+    first = parse_module("X = 1\n" + test, encode("X = 1\n" + test))
+    moved = "X = 1\nY = 2\nZ = 3\n" + test
+    second = parse_module(moved, encode(moved))
+    assert first.body[1] is second.body[3]
+    assert (second.body[3].lineno, second.body[3].end_lineno) == (4, 5)
+    assert ast.dump(second, include_attributes=True) == ast.dump(
+        ast.parse(moved), include_attributes=True
+    )
