@@ -54,7 +54,13 @@ their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
 default names: `test*` functions and methods, `Test*` classes and
 `TestCase` subclasses); JavaScript/TypeScript and Go files with their own
-modules where those are installed.  It fails when:
+modules where those are installed (in JavaScript/TypeScript a top-level
+call of the file's own test wrapper is a test case as `it(...)` is: a
+`function` or a `const` arrow function or function expression at the top
+level, bound once, with plain parameters, whose whole body is one `it`
+or `test` call, without modifiers, passing its parameters through in
+order and at most a number after them, called with as many arguments,
+`gate.drift.js.wrappers`).  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that

@@ -15,7 +15,9 @@ splits the file into its top-level statements, opening `describe` blocks:
   the quotes; a template string or any other expression by its source
   text.  A key that repeats gets ` #2`, ` #3` in file order (the runner
   runs both).  Its code is the whole statement; `t.test`/nested calls
-  inside its callback are part of it.
+  inside its callback are part of it.  So is a top-level call of the
+  file's own test wrapper (`function check(name, fn) { it(name, fn); }`,
+  `wrappers.wrapped_test`), keyed by the wrapper's name.
 * **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
   modifiers, `describe.each(table)(...)`) is a container: its body's
   statements are units with the describe's title in their path, and the

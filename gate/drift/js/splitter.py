@@ -34,6 +34,7 @@ from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
 from gate.drift.js.rows import table_tokens
 from gate.drift.js.tables import TableLoop, table_loop
+from gate.drift.js.wrappers import wrapped_test
 from gate.drift.js.writes import Writes
 
 if TYPE_CHECKING:
@@ -381,6 +382,8 @@ class Splitter:
             self.test(node, call, path)
         elif call is not None and call.root in DESCRIBES:
             self.describe(node, call, path, depth)
+        elif call is None and (wrapped := self.wrapped(expr)) is not None:
+            self.test(node, wrapped[1], path, wrapper=wrapped[0])
         elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
             label = " ".join((call.root, " > ".join(path))).rstrip()
             self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
@@ -401,7 +404,10 @@ class Splitter:
                 return False
         return not self.escapes.within(node)
 
-    def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
+    def wrapped(self, expr: Node | None) -> tuple[str, Call] | None:
+        return wrapped_test(self.source, self.names, expr, self.runner_root)
+
+    def test(self, node: Node, call: Call, path: tuple[str, ...], wrapper: str = "") -> None:
         title = self.title(call)
         label = " > ".join((*path, title))
         runs = self.runs_at_collection(call, callback=None)
@@ -413,7 +419,7 @@ class Splitter:
         grouped = shares and not (focused or runs) and not self.escapes.within(node)
         self.add(
             node,
-            f"{TESTS[call.root]} {label}",
+            f"{wrapper or TESTS[call.root]} {label}",
             label,
             role,
             calls=calls or None,
