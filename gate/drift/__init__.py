@@ -138,6 +138,10 @@ class Tokens:
 
     tokens: tuple[str, ...]
     spans: tuple[tuple[int, int], ...] = ()
+    # The tokens of a frame of test cases rather than of a test: a SUPPORT
+    # unit whose rows are cases (a JavaScript `describe.each` over a table),
+    # which grows as a test does.
+    frame: bool = False
 
 
 # More partial matches than this at one place: too repetitive to tell, changed.
@@ -149,10 +153,15 @@ def grown(base: Unit, head: Unit) -> bool:
     with only new cases inserted: the base tokens are the head tokens less
     some of the head's insertable spans (`Tokens.spans`), and the unit is
     a test case on both sides (one whose body stores outside itself is
-    collection-time code, never grown)."""
-    if base.role != CASE or head.role != CASE or base.tokens is None or head.tokens is None:
+    collection-time code, never grown), or a frame of test cases on both
+    sides (SUPPORT, its tokens a `Tokens.frame`)."""
+    if base.role != head.role or base.role not in (CASE, SUPPORT):
+        return False
+    if base.tokens is None or head.tokens is None:
         return False
     old, new = base.tokens(), head.tokens()
+    if base.role == SUPPORT and not (old.frame and new.frame):
+        return False
     want, have = old.tokens, new.tokens
     starting: dict[int, list[int]] = {}
     for start, end in new.spans:

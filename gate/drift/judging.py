@@ -22,6 +22,7 @@ from gate.changes import (
     FileChange,
 )
 from gate.drift import (
+    Unit,
     Unparsable,
     compare,
     growth,
@@ -31,7 +32,7 @@ from gate.drift import (
     suffix,
     units_for,
 )
-from gate.drift.collected import DATA_FOLDERS, is_test_module, unread_edit
+from gate.drift.collected import DATA_FOLDERS, PYTEST_CONFIGS, is_test_module, unread_edit
 from gate.drift.language import BY_SUFFIX
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
@@ -241,8 +242,53 @@ def loaders(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str
     return texts
 
 
+def _doctest_modules(changes: ChangeSet) -> bool:
+    """Whether a base pytest configuration file of the change's texts asks
+    for `--doctest-modules` (pytest then imports every module it finds)."""
+    return any(
+        t.base is not None and "doctest-modules" in t.base
+        for p, t in changes.texts.items()
+        if p in PYTEST_CONFIGS
+    )
+
+
+def _script(
+    changes: ChangeSet,
+    path: str,
+    head: tuple[Unit, ...],
+    text: str,
+    loaders: dict[str, str] | None,
+    collects: Is,
+) -> bool:
+    """Whether the new file `path` is a script run by hand that no test
+    reaches: no runner collects it by its default names or the base's
+    configuration, its language reads it as a script (`Reader.script`),
+    and no other code file of the change at a test path names it (its
+    name without suffixes, in any text: an import, a `require`, a
+    subprocess's command line; `loaders` None: not every such text is
+    known); never a Python module where the base's pytest configuration
+    imports every module (`--doctest-modules`)."""
+    if loaders is None or is_test_module(path) or collects(path):
+        return False
+    if suffix(path) == ".py" and _doctest_modules(changes):
+        return False  # pytest imports every module to collect its doctests
+    language = BY_SUFFIX.get(suffix(path))
+    reader = language.load() if language is not None else None
+    if reader is None or reader.script is None or not reader.script(path, head, text):
+        return False
+    stem = path.rpartition("/")[2].split(".")[0]
+    if not stem:
+        return False
+    return not any(
+        stem in other for p, other in loaders.items() if p != path and suffix(p) in BY_SUFFIX
+    )
+
+
 def new_module(
-    changes: ChangeSet, f: FileChange, loaders: dict[str, str] | None
+    changes: ChangeSet,
+    f: FileChange,
+    loaders: dict[str, str] | None,
+    collects: Is = lambda path: False,
 ) -> tuple[str | None, int]:
     """The drift in the new test file `f` (None: none), and how many tests
     it adds.  A new test module, or a new helper module at a test path (a
@@ -253,7 +299,9 @@ def new_module(
     top-level `jest.mock`, Go's `init` or `TestMain`) is drift, as in an
     existing file.  A file that has a parser (`gate.drift.language.BY_SUFFIX`) but
     cannot be read is drift: it could hold anything.  A file no module
-    reads (`.rb`, data) or under a data folder is welcome whole."""
+    reads (`.rb`, data) or under a data folder is welcome whole, and so is
+    a script run by hand that no test reaches (`_script`; `collects`: what
+    the base's runner configuration collects): no runner loads its code."""
     if globs.matches(f.path, DATA_FOLDERS, globs.FOLDED) or suffix(f.path) not in BY_SUFFIX:
         return None, 0
     where = f"{f.path} (new)"
@@ -278,6 +326,8 @@ def new_module(
     # A new file's units: cases and support are welcome, and so is
     # collection-time code that acts on the file's own (new) tests only;
     # what reaches the tests of other files is refused (`reaching`).
+    if _script(changes, f.path, head, texts.head, loaders, collects):
+        return None, 0
     added = len(compare((), head, allow_added=True).added)
     others = None if loaders is None else [t for p, t in loaders.items() if p != f.path]
     found = [

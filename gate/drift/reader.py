@@ -32,7 +32,12 @@ class Reader:
     `pair(base, head, suffix)`: the units of a modified file's two
     versions when `units` refuses one for a syntax error the grammar can
     repair, each repaired statement one unit of its exact text, raising
-    `Unparsable` where a repair could hide a change."""
+    `Unparsable` where a repair could hide a change.
+    `script(path, units, text)`: whether a NEW file that no runner collects
+    by its default names is a script run by hand (a command line's entry
+    point, registering no test, hook or export), whose load-time code then
+    runs under no runner (`gate.drift.judging.new_module` asks too that no
+    other file of the change names it)."""
 
     units: Callable[[str, str], tuple[Unit, ...]]
     reaches: Callable[[Unit], bool] | None = None
@@ -40,3 +45,4 @@ class Reader:
     apart: Callable[[str, BaseTree], bool] | None = None
     own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     pair: Callable[[str, str, str], tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = None
+    script: Callable[[str, Sequence[Unit], str], bool] | None = None

@@ -63,7 +63,13 @@ their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
 default names: `test*` functions and methods, `Test*` classes and
 `TestCase` subclasses); JavaScript/TypeScript and Go files with their own
-modules where those are installed.  It fails when:
+modules where those are installed (in JavaScript/TypeScript a top-level
+call of the file's own test wrapper is a test case as `it(...)` is: a
+`function` or a `const` arrow function or function expression at the top
+level, bound once, with plain parameters, whose whole body is one `it`
+or `test` call, without modifiers, passing its parameters through in
+order and at most a number after them, called with as many arguments,
+`gate.drift.js.wrappers`).  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
@@ -94,6 +100,12 @@ modules where those are installed.  It fails when:
   `assert` statements appended at the end of its body that read only
   names the test reads and call only pure builtins (`len`,
   `isinstance`, `sorted`, ...; no method call, `:=`, keyword argument),
+  or a JavaScript/TypeScript test or describe over a table only gained
+  rows (`gate.drift.js.rows`): whole elements inserted anywhere into the
+  one array literal given to `it.each`, `test.each`, `describe.each` or
+  Vitest's `it.for` (a row edited, removed, reordered, split or merged, a
+  row that may run code, a template-string table or a table named by a
+  variable, a title, modifier or body changed are changes),
   or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or
@@ -161,7 +173,17 @@ modules where those are installed.  It fails when:
   `builtins` (reading them, or `patch.dict(os.environ, ...)` in a
   `with`, is fine), starts a mock patcher without a `with` (pytest's
   `monkeypatch` is undone after each test and is fine), or calls a
-  helper of the file that does (a JavaScript or TypeScript test that
+  helper of the file that does (a store the code puts back itself is
+  none: `original = mod.attr` (JavaScript/TypeScript: `const original =
+  process.cwd`) as a statement before the store, the store `mod.attr =
+  x` alone as a statement of a `try` block or the statement right
+  before the `try`, and `mod.attr = original` among the plain restores
+  that open its `finally`, with no other store of `mod.attr` in the code,
+  no second binding of `original`, no `yield`, and in JavaScript/TypeScript
+  no `concurrent` anywhere in the file: no other test ever sees the
+  patched value; another value put back, a restore outside the `finally`
+  or in another test, a store after the `finally` or in a nested function,
+  or the original read after the store keeps it shared) (a JavaScript or TypeScript test that
   fills a `let` declared directly in its describe's body, which a
   `beforeEach` of that describe assigns, or an `afterEach` resets, as a
   statement of the hook's own body, shares nothing: no test sees its
@@ -244,8 +266,21 @@ and nothing else sees it.  A new test module that has a parser but cannot
 be read (a syntax error, a symlink, a text too large or not available from
 the source, the API mode past its cap) is drift: it could hold anything.
 A new file that no module reads (`spec/x_spec.rb`, a data file), or under
-a data folder, is welcome as a new file; so is a new test file in a rubric
-example given by line counts only (it says nothing about content).
+a data folder, is welcome as a new file; so is a script run by hand that
+no test reaches: a new file at a test path that no runner collects by
+its default names (`test/fixtures/gen.mts`, `tests/generate_corpus.py`)
+nor by the base's `python_files`, that reads the command line (Python: an
+`if __name__ == "__main__":` block with no `else` in a file that never
+binds `__name__`; JavaScript/TypeScript: `process.argv`, `require.main`,
+`import.meta.main` or a `#!` line), registers no test, hook or suite
+(JavaScript/TypeScript: reads no runner global, imports no runner module,
+exports nothing), whose name (without suffixes) no other code file of the
+change at a test path spells, and, for Python, where the base's pytest
+configuration does not ask for `--doctest-modules` (which imports every
+module).  A runner configured to load files outside its default names
+(Mocha's `--recursive` over a fixtures folder) is not read.  A new test
+file in a rubric example given by line counts only is welcome too (it
+says nothing about content).
 
 **A file the change places in a test folder that Python imports instead
 of what a test means is drift** (`gate.drift.python.shadow`), even with
@@ -553,7 +588,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             if f.submodule:  # its commit may hold any file, a conftest.py too
                 submodules.append(f.path)
                 continue
-            problem, added = judging.new_module(changes, f, loaders)
+            problem, added = judging.new_module(changes, f, loaders, collects)
             if problem is not None:
                 fresh.append(problem)
             if allow_added:

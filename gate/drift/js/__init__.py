@@ -15,7 +15,9 @@ splits the file into its top-level statements, opening `describe` blocks:
   the quotes; a template string or any other expression by its source
   text.  A key that repeats gets ` #2`, ` #3` in file order (the runner
   runs both).  Its code is the whole statement; `t.test`/nested calls
-  inside its callback are part of it.
+  inside its callback are part of it.  So is a top-level call of the
+  file's own test wrapper (`function check(name, fn) { it(name, fn); }`,
+  `wrappers.wrapped_test`), keyed by the wrapper's name.
 * **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
   modifiers, `describe.each(table)(...)`) is a container: its body's
   statements are units with the describe's title in their path, and the
@@ -98,9 +100,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gate.drift import Unit, Unparsable
+from gate.drift import CASE, Unit, Unparsable
 from gate.drift._treesitter import ParsedText, parse, refuse
 from gate.drift.js import writes
+from gate.drift.js.frameworks import DESCRIBES, HOOKS, RUNNER_MODULES, TESTS
 from gate.drift.js.names import Names
 from gate.drift.js.splitter import TYPE_TESTS, Splitter
 from gate.drift.reader import Reader
@@ -276,8 +279,42 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
     return not any(loads.search(text) for text in others)
 
 
+# A command line's entry point: the arguments, the main-module test, a `#!` line.
+_ENTRY = re.compile(r"\A#!|\bprocess\.argv\b|\brequire\.main\b|\bimport\.meta\.main\b")
+# The runner's globals a file that registers tests, hooks or suites reads.
+_REGISTERS = frozenset({*TESTS, *DESCRIBES, *HOOKS, "jest", "vi"})
+_RUNNERS = "|".join(re.escape(m) for m in sorted(RUNNER_MODULES))
+_RUNNER_IMPORT = re.compile(rf"""['"](?:{_RUNNERS})(?:/[^'"]*)?['"]""")
+_EXPORTS = re.compile(r"\A(?:export\b|module\.exports\b|exports\.)|\bmodule\.exports\b")
+
+
+def script(path: str, units: Sequence[Unit], text: str) -> bool:
+    """Whether a NEW file that no runner collects by its default names is a
+    script run by hand (`node x.mjs`, `tsx x.mts`): its text reads the
+    command line (`process.argv`, `require.main`, `import.meta.main`, or
+    starts with a `#!` line), and it registers nothing a runner or another
+    module could pick up: no test case, no name of a runner's global read
+    (`it`, `test`, `describe`, a hook, `jest`, `vi`), no import of a runner
+    module, no export.  (Whether another file of the change loads it is
+    asked apart: `gate.drift.judging.new_module`.)"""
+    if _ENTRY.search(text) is None:
+        return False
+    for u in units:
+        if u.role == CASE or _EXPORTS.search(u.code) or _RUNNER_IMPORT.search(u.code):
+            return False
+        read = u.uses if u.uses is not None else re.findall(r"[\w$]+", u.code)
+        if _REGISTERS.intersection(read):
+            return False
+    return True
+
+
 # What the engine reads JavaScript and TypeScript test files with
 # (`gate.drift.language.JS`).
 READER = Reader(
-    units=units, reaches=reaches, isolated=isolated, own_registry=own_registry, pair=pair
+    units=units,
+    reaches=reaches,
+    isolated=isolated,
+    own_registry=own_registry,
+    pair=pair,
+    script=script,
 )

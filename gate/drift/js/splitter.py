@@ -7,11 +7,11 @@ which the file is split again."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.drift import CASE, COLLECTION, SUPPORT, Tokens, Unit, Unparsable
 from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named, refuse
 from gate.drift.js.escapes import Escapes
 from gate.drift.js.frameworks import (
@@ -32,7 +32,9 @@ from gate.drift.js.frameworks import (
 )
 from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
+from gate.drift.js.rows import table_tokens
 from gate.drift.js.tables import TableLoop, table_loop
+from gate.drift.js.wrappers import wrapped_test
 from gate.drift.js.writes import Writes
 
 if TYPE_CHECKING:
@@ -149,6 +151,7 @@ class Splitter:
         grouped: bool = False,
         local: bool | None = None,
         erased: bool = False,
+        tokens: Callable[[], Tokens] | None = None,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
@@ -176,6 +179,7 @@ class Splitter:
                 local=local,
                 same=_erased if erased and not self.types else None,
                 scope=self.scope,
+                tokens=tokens,
             )
         )
 
@@ -378,6 +382,8 @@ class Splitter:
             self.test(node, call, path)
         elif call is not None and call.root in DESCRIBES:
             self.describe(node, call, path, depth)
+        elif call is None and (wrapped := self.wrapped(expr)) is not None:
+            self.test(node, wrapped[1], path, wrapper=wrapped[0])
         elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
             label = " ".join((call.root, " > ".join(path))).rstrip()
             self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
@@ -398,7 +404,10 @@ class Splitter:
                 return False
         return not self.escapes.within(node)
 
-    def test(self, node: Node, call: Call, path: tuple[str, ...]) -> None:
+    def wrapped(self, expr: Node | None) -> tuple[str, Call] | None:
+        return wrapped_test(self.source, self.names, expr, self.runner_root)
+
+    def test(self, node: Node, call: Call, path: tuple[str, ...], wrapper: str = "") -> None:
         title = self.title(call)
         label = " > ".join((*path, title))
         runs = self.runs_at_collection(call, callback=None)
@@ -410,12 +419,13 @@ class Splitter:
         grouped = shares and not (focused or runs) and not self.escapes.within(node)
         self.add(
             node,
-            f"{TESTS[call.root]} {label}",
+            f"{wrapper or TESTS[call.root]} {label}",
             label,
             role,
             calls=calls or None,
             grouped=grouped,
             local=False if focused else None,
+            tokens=table_tokens(self.source, node, call) if role == CASE else None,
         )
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
@@ -444,7 +454,8 @@ class Splitter:
         role = COLLECTION if focused or runs else SUPPORT
         parts = [*self.loaded(call, callback), callback.child_by_field_name("parameters")]
         local = not focused and not any(self.escapes.within(p) for p in parts if p is not None)
-        self.add(node, key, label, role, code=frame, local=local)
+        rows = table_tokens(self.source, node, call, skip=body) if role == SUPPORT else None
+        self.add(node, key, label, role, code=frame, local=local, tokens=rows)
         self.describes += 1
         outer = self.scope
         self.scope = (*outer, self.found[-1].key)

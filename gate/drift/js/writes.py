@@ -19,6 +19,10 @@ or calls `eval`; or names a function, class or object literal of
 the file that does any of those (`bend()`, a callback `test('x', bend)`,
 `helpers.bend()`), to any depth.
 
+A store the test puts back itself, the saved original restored in a
+`finally` of its own (`gate.drift.js.restores`), changes what no other
+test sees.
+
 A name is the test's own where a function, `catch` or block inside the
 test's call binds it (`Names.own`), or a loop's head inside it does, in
 that loop (`for (const x of ...)`, `for (let i = 0; ...; i++)`): a
@@ -43,6 +47,7 @@ from gate.drift._treesitter import ParsedText, named
 from gate.drift.js.frameworks import DESCRIBES, HOOKS
 from gate.drift.js.loading import TYPE_WRAPPERS
 from gate.drift.js.names import Names, pattern_names
+from gate.drift.js.restores import restored
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -158,11 +163,18 @@ class Writes:
                 continue
             if kind == "always":
                 return True
-            if kind == "store" and self._store(node, scope):
+            if kind == "store" and self._store(node, scope) and not self._restored(node, scope):
                 return True
             if kind == "writer" and self._writer(node, scope):
                 return True
         return False
+
+    def _restored(self, target: Node, scope: range) -> bool:
+        """`restores.restored`: the code puts the value back in its own `finally`."""
+        sites = self._scan()
+        start, stop = bisect_left(self._starts, scope.start), bisect_left(self._starts, scope.stop)
+        stores = [node for _, kind, node in sites[start:stop] if kind == "store"]
+        return restored(self.source, target, stores, scope)
 
     def _store(self, target: Node, scope: range) -> bool:
         parent = target.parent

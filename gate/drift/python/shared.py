@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping, Sequence
 
+from gate.drift.python.restores import restored
 from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted, parameters, walk
 
 # Calls that change what other tests see, wherever they are made.
@@ -246,7 +247,9 @@ def shares_state(
     `reload`, `os.chdir` and the like; anything done to `sys.modules`,
     `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
     (not undone when the test ends, unlike `with patch(...)` or pytest's
-    `monkeypatch`).  A module imported inside the function is still the
+    `monkeypatch`); but not a store the code puts back itself, the saved
+    original restored in a `finally` of its own
+    (`gate.drift.python.restores`).  A module imported inside the function is still the
     shared module.  With `known` (`gate.drift.python.calls.known_callees`:
     the spellings of `typing.cast`, of the builtin `type` and of mock
     constructors), a store through `cast(T, local)` is a store into the
@@ -274,11 +277,21 @@ def shares_state(
             own.update(a.arg for a in parameters(sub.args))  # `self` of a helper class's method
         elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
             own.add(sub.id)
+    put_back: set[int] | None = None  # `restored`, found when a store reaches outside
     for sub in nodes:
         if type(sub) not in _SHARING_KINDS:
             continue
         if isinstance(sub, ast.Global):  # `nonlocal` names a variable of a function
             return True
+        if (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.ctx, ast.Store)
+            and not (isinstance(sub.value, ast.Name) and sub.value.id in own)
+        ):
+            if put_back is None:
+                put_back = restored(node, nodes)
+            if id(sub) in put_back:
+                continue  # patched and put back in a `finally` of the code's own
         # An attribute or item stored or deleted, wherever the target stands:
         # an assignment, `del`, a `for` or comprehension target, `with ... as`.
         if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(

@@ -113,8 +113,9 @@ import gc
 import io
 import textwrap
 import tokenize
+from collections.abc import Sequence
 
-from gate.drift import SUPPORT, Unit, Unparsable
+from gate.drift import CASE, SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.parsed import parse_module
@@ -258,10 +259,22 @@ def reaches(unit: Unit) -> bool:
     return False
 
 
+def script(path: str, units: Sequence[Unit], text: str) -> bool:
+    """Whether a NEW module that no runner collects (by its default names
+    or the base's `python_files`) is a script run by hand: it has an `if
+    __name__ == "__main__":` block that `Splitter.main_guard` reads as one
+    (no `else`, nothing binds `__name__`), and no test case.  No runner
+    imports it, so its module-level code runs only when someone runs it
+    (whether another file of the change imports it is asked apart:
+    `gate.drift.judging.new_module`)."""
+    guarded = any(u.role == SUPPORT and u.code.startswith("if __name__") for u in units)
+    return guarded and not any(u.role == CASE for u in units)
+
+
 def _read(text: str, suffix: str) -> tuple[Unit, ...]:
     """`units`, as the engine calls every language (one grammar: `suffix` unused)."""
     return units(text)
 
 
 # What the engine reads Python test files with (`gate.drift.language.PYTHON`).
-READER = Reader(units=_read, reaches=reaches)
+READER = Reader(units=_read, reaches=reaches, script=script)

@@ -1,0 +1,114 @@
+"""A JS/TS test or describe over a table (`it.each(table)(...)`,
+`test.each`, `describe.each`, Vitest's `it.for`) as tokens, and the rows
+a head version may insert as new cases (`table_tokens`, `Unit.tokens`,
+`gate.drift.grown`).
+
+**Tokens** are the statement's syntax tree: each named node's kind as an
+opening and a closing token, each anonymous node's text (an operator, a
+keyword, punctuation), a literal (a string, a template string, a regular
+expression, a number) as its exact text; comments and layout are no
+tokens, and neither is a comma between the table's rows.  Automatic
+semicolon insertion, which makes a line break mean something, changes the
+tree, so it changes the tokens.  A describe's body is left out (its
+statements are units of their own): the tokens are the frame's
+(`Tokens.frame`), which grows as a test does.
+
+**A new case** is an element of the array literal the table is, when the
+table is one array literal (not a template-string table, not a name):
+each element is wrapped in row tokens, so a row inserted anywhere, as a
+whole, is a new case; a row edited, removed or reordered, a title, an
+option, a body or anything else changed is a change.  A row that may run
+code makes the unit collection-time code, which never grows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gate.drift import Tokens
+from gate.drift._treesitter import COMMENTS, ParsedText, named
+from gate.drift.js.frameworks import Call
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# The curried calls whose argument is a table of rows.
+TABLES = frozenset({"each", "for"})
+# Nodes whose exact text is one token.
+_ATOMS = frozenset({"string", "template_string", "regex", "number"})
+_OPEN, _CLOSE = "\x00row", "\x00end"
+
+
+def table_of(source: ParsedText, call: Call) -> Node | None:
+    """The array literal that is the table of `call`'s `.each(...)` or
+    `.for(...)`, when it is its one argument; else None."""
+    found = None
+    for arguments in call.curried:
+        up = arguments.parent
+        function = up.child_by_field_name("function") if up is not None else None
+        member = function.child_by_field_name("property") if function is not None else None
+        if member is None or source.text(member) not in TABLES:
+            continue
+        if found is not None or arguments.type != "arguments":
+            return None  # two tables, or a template-string table
+        inner = named(arguments)
+        if len(inner) != 1 or inner[0].type != "array":
+            return None
+        found = inner[0]
+    return found
+
+
+def table_tokens(
+    source: ParsedText, statement: Node, call: Call, skip: Node | None = None
+) -> Callable[[], Tokens] | None:
+    """`Unit.tokens` for a test or describe `statement` over a literal
+    table (None: it has none); `skip`: a describe's body, left out."""
+    table = table_of(source, call)
+    if table is None or any(_hole(table)):
+        return None
+
+    def build() -> Tokens:
+        tokens: list[str] = []
+        spans: list[tuple[int, int]] = []
+        stack: list[tuple[Node, bool]] = [(statement, False)]
+        starts: dict[int, int] = {}
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                tokens.append(")")
+                if node.parent is not None and node.parent.id == table.id:
+                    tokens.append(_CLOSE)
+                    spans.append((starts.pop(node.id), len(tokens)))
+                continue
+            if node.type in COMMENTS:
+                continue
+            if not node.is_named:
+                if not (
+                    node.type == "," and node.parent is not None and node.parent.id == table.id
+                ):
+                    tokens.append(source.text(node))
+                continue
+            if node.parent is not None and node.parent.id == table.id:
+                starts[node.id] = len(tokens)
+                tokens.append(_OPEN)
+            tokens.append(f"({node.type}")
+            stack.append((node, True))
+            if node.type in _ATOMS or not node.children:
+                tokens.append(source.text(node))
+            elif skip is None or node.id != skip.id:
+                stack.extend((child, False) for child in reversed(node.children))
+        return Tokens(tuple(tokens), tuple(spans), frame=skip is not None)
+
+    return build
+
+
+def _hole(table: Node) -> list[bool]:
+    """A hole in the array (`[a, , b]`, `[, a]`): a comma with no element before it."""
+    previous = None
+    found = []
+    for child in table.children:
+        if child.type in COMMENTS:
+            continue
+        found.append(child.type == "," and previous in (",", "["))
+        previous = child.type
+    return found
