@@ -352,3 +352,13 @@ def unread_edit(path: str, base: str, head: str) -> bool:
         and ext in _PROSE_SUFFIXES
         and not folders & _DATA_WORDS
     )
+
+
+# pytest takes its configuration from the nearest pyproject.toml or
+# setup.cfg at or above the common folder of its arguments: `pytest tests`
+# reads `tests/pyproject.toml` before the root's, and since pytest 8.1 one
+# without a pytest table becomes the configfile when no other exists.
+# Below the root, such a file at a test path is test configuration as a
+# whole (adding one is drift, as for a conftest.py): a test folder has no
+# other use for it.
+NESTED_CONFIG = ("**/pyproject.toml", "**/setup.cfg")

@@ -8,7 +8,7 @@ load it, `loaders`), a runner's section file (`section_changes`,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 
 from gate import globs
@@ -36,6 +36,7 @@ from gate.drift.collected import DATA_FOLDERS, PYTEST_CONFIGS, is_test_module, u
 from gate.drift.language import BY_SUFFIX
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
+from gate.words import names, plural
 
 
 def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:
@@ -337,3 +338,59 @@ def new_module(
     if not found:
         return None, added
     return f"{where}: {'; '.join(found)} runs at collection or changes what other tests see", 0
+
+
+# How a test file changed, in the order the failure message lists them.
+ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
+CHANGED = frozenset(ORDER) - {"added", "unknown"}
+
+
+def failure_parts(
+    counts: Mapping[str, int],
+    cases: Sequence[str],
+    config_changed: Mapping[str, str],
+    config_added: Sequence[str],
+    submodules: Sequence[str],
+    sections: Mapping[str, str],
+    fresh: Sequence[str],
+    source: str,
+) -> list[str]:
+    """The sentences of `test_drift`'s failure, in order: test files that
+    exist at base changed (`counts` by how, with what changed in their
+    cases), runner configuration changed or added, submodules at test
+    paths, runner sections, new files' collection-time code, new files
+    where none may be added, paths whose status `source` cannot say."""
+    parts: list[str] = []
+    existing = sum(n for k, n in counts.items() if k in CHANGED)
+    if existing:
+        detail = ", ".join(f"{counts[k]} {k}" for k in ORDER if k in counts and k in CHANGED)
+        verb = "exists" if existing == 1 else "exist"
+        parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
+        parts.extend(cases)
+    if config_changed:
+        shown = ", ".join(f"{runner_names([p])} {how}" for p, how in sorted(config_changed.items()))
+        parts.append(
+            f"{plural(len(config_changed), 'test runner configuration file')} that exists at "
+            f"base changed ({shown}), which can switch existing tests off"
+        )
+    if config_added:
+        parts.append(
+            f"{plural(len(config_added), 'test configuration file')} added "
+            f"({runner_names(sorted(config_added))}), which can switch existing tests off"
+        )
+    if submodules:
+        parts.append(
+            f"{plural(len(submodules), 'submodule')} added at a test path "
+            f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
+        )
+    for path, how in sorted(sections.items()):
+        parts.append(section_message(path, how))
+    parts.extend(fresh)
+    if "added" in counts:
+        parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
+    if "unknown" in counts:
+        parts.append(
+            f"{plural(counts['unknown'], 'test path')} with unknown status "
+            f"(the source, {source}, does not say whether it existed at base)"
+        )
+    return parts

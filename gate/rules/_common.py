@@ -15,7 +15,8 @@ from typing import Any
 from gate.paths import quoted
 from gate.report import Finding, RuleResult
 from gate.rubric import Rule
-from gate.words import plural as plural  # re-exported: the rules import it from here
+from gate.words import names as names  # re-exported: the rules import them from here
+from gate.words import plural as plural
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
@@ -79,14 +80,6 @@ def quote(text: str) -> str:
     """A string quoted for a message: newlines, tabs and quotes escaped, a
     path byte that is not UTF-8 as `\\xNN` (`gate.paths.quoted`)."""
     return quoted(text)
-
-
-def names(items: Sequence[str], limit: int = 5) -> str:
-    """`a, b, c` (quoted), shortened to `limit` entries with a count of the rest."""
-    shown = ", ".join(quote(s) for s in items[:limit])
-    if len(items) > limit:
-        shown += f" and {len(items) - limit} more"
-    return shown
 
 
 def line_ranges(lines: Sequence[int], limit: int = 8) -> str:

@@ -489,12 +489,18 @@ from gate.changes import (
     ChangeSet,
 )
 from gate.drift import judging, runners
-from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, js_collects, pytest_collects
+from gate.drift.collected import (
+    CONFIGURED_NAMES,
+    NESTED_CONFIG,
+    PYTEST_CONFIGS,
+    js_collects,
+    pytest_collects,
+)
 from gate.drift.growth import GROWN_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
-from gate.rules._common import names, param_bool, param_list, plural, result
+from gate.rules._common import param_bool, param_list, result
 from gate.rules.kind import PATHS, TEXTS, TREE
 from gate.words import plural as count
 
@@ -514,11 +520,10 @@ FROM_RUBRIC = {"paths": "tests"}
 GLOBS = {"paths": globs.FOLDED}  # a test in another spelling is a test
 READS = {PATHS, TEXTS, TREE}
 TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test cases
-# Every touched file where a runner reads one section among others
-# (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
-# compare that section (`gate.drift.runners` owns the list).
 # the base's pytest, Jest and Vitest configuration at the root: what it collects
 TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
+# every touched file where a runner reads one section among others
+# (`pyproject.toml`, `package.json`, ...: `gate.drift.runners` owns the list)
 TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
 FORBIDS = True
 
@@ -526,19 +531,10 @@ FORBIDS = True
 # conftest.py, a pytest.ini, a jest.config.js, ...): a new one can switch
 # existing tests off, so `test_drift` counts adding one as drift, never as
 # "a new test", whatever its `paths` say; changing, deleting or renaming one
-# is drift too.
-#
-# pytest takes its configuration from the nearest pyproject.toml or
-# setup.cfg at or above the common folder of its arguments: `pytest tests`
-# reads `tests/pyproject.toml` before the root's, and since pytest 8.1 one
-# without a pytest table becomes the configfile when no other exists.
-# Below the root, such a file at a test path is test configuration as a
-# whole (adding one is drift, as for a conftest.py): a test folder has no
-# other use for it.
-NESTED_CONFIG = ("**/pyproject.toml", "**/setup.cfg")
+# is drift too.  A nested pyproject.toml or setup.cfg at a test path is
+# configuration too (`gate.drift.collected.NESTED_CONFIG`).
 
-_ORDER = ("modified", "mode-changed", "type-changed", "deleted", "renamed", "added", "unknown")
-_CHANGED = frozenset(_ORDER) - {"added", "unknown"}
+_CHANGED = judging.CHANGED
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
@@ -646,40 +642,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if new_tests_in_new:
             extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")
-    parts: list[str] = []
-    existing = sum(n for k, n in counts.items() if k in _CHANGED)
-    if existing:
-        detail = ", ".join(f"{counts[k]} {k}" for k in _ORDER if k in counts and k in _CHANGED)
-        verb = "exists" if existing == 1 else "exist"
-        parts.append(f"{plural(existing, 'test file')} that {verb} at base changed ({detail})")
-        parts.extend(cases)
-    if config_changed:
-        shown = ", ".join(
-            f"{judging.runner_names([p])} {how}" for p, how in sorted(config_changed.items())
-        )
-        parts.append(
-            f"{plural(len(config_changed), 'test runner configuration file')} that exists at "
-            f"base changed ({shown}), which can switch existing tests off"
-        )
-    if config_added:
-        parts.append(
-            f"{plural(len(config_added), 'test configuration file')} added "
-            f"({judging.runner_names(sorted(config_added))}), which can switch existing tests off"
-        )
-    if submodules:
-        parts.append(
-            f"{plural(len(submodules), 'submodule')} added at a test path "
-            f"({names(sorted(submodules))}), which can bring a conftest.py or any other file"
-        )
-    for path, how in sorted(sections.items()):
-        parts.append(judging.section_message(path, how))
-    parts.extend(fresh)
-    if "added" in counts:
-        parts.append(f"{plural(counts['added'], 'new test file')} added and allow_added is false")
-    if "unknown" in counts:
-        parts.append(
-            f"{plural(counts['unknown'], 'test path')} with unknown status "
-            f"(the source, {changes.source}, does not say whether it existed at base)"
-        )
+    parts = judging.failure_parts(
+        counts, cases, config_changed, config_added, submodules, sections, fresh, changes.source
+    )
     paths = list(dict.fromkeys([*offending, *config_added, *submodules]))
     return result(rule, False, "; ".join(parts), paths=paths)
