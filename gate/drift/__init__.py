@@ -138,6 +138,11 @@ class Tokens:
 
     tokens: tuple[str, ...]
     spans: tuple[tuple[int, int], ...] = ()
+    # Spans a head version may insert that change nothing the code checks
+    # and add no case (Go: a blank `_` added to the left side of an
+    # assignment whose right side is unchanged, `x, _, err := f()`): a
+    # unit whose head only inserts such spans is unchanged (`_changed`).
+    inert: tuple[tuple[int, int], ...] = ()
 
 
 # More partial matches than this at one place: too repetitive to tell, changed.
@@ -153,9 +158,22 @@ def grown(base: Unit, head: Unit) -> bool:
     if base.role != CASE or head.role != CASE or base.tokens is None or head.tokens is None:
         return False
     old, new = base.tokens(), head.tokens()
-    want, have = old.tokens, new.tokens
+    return len(new.tokens) > len(old.tokens) and _less(old.tokens, new.tokens, new.spans)
+
+
+def inert(base: Unit, head: Unit) -> bool:
+    """Whether `head`, the head version of `base`, is `base` with only
+    inert spans inserted (`Tokens.inert`): what it checks is unchanged."""
+    if base.tokens is None or head.tokens is None:
+        return False
+    old, new = base.tokens(), head.tokens()
+    return bool(new.inert) and _less(old.tokens, new.tokens, new.inert)
+
+
+def _less(want: tuple[str, ...], have: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether `want` is `have` less some of the index ranges `spans`."""
     starting: dict[int, list[int]] = {}
-    for start, end in new.spans:
+    for start, end in spans:
         if start < end:
             starting.setdefault(start, []).append(end)
     # reach[i]: how many base tokens the head tokens before i can stand for
@@ -171,7 +189,7 @@ def grown(base: Unit, head: Unit) -> bool:
             for end in starting.get(i, ()):
                 reach[end].add(j)
         reach[i] = set()
-    return len(want) in reach[len(have)] and len(have) > len(want)
+    return len(want) in reach[len(have)]
 
 
 def suffix(path: str) -> str:
@@ -220,12 +238,13 @@ def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tup
 def _changed(base: Unit, head: Unit | None) -> bool:
     """Whether a base unit's code changed at head (None: it is gone, which
     is no change); texts that differ by what changes no meaning (`Unit.same`)
-    are the same."""
+    are the same, and so are versions whose head only inserts what
+    checks nothing more or less (`inert`)."""
     if head is None or head.code == base.code:
         return False
     if base.same is None or head.same is None:
         return True
-    return base.same() != head.same()
+    return base.same() != head.same() and not inert(base, head)
 
 
 def reaching(

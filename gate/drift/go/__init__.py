@@ -83,7 +83,7 @@ from gate.drift._treesitter import (
     named,
     parse,
 )
-from gate.drift.go.cases import PURE, Cases
+from gate.drift.go.cases import PURE, Cases, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 
@@ -227,6 +227,7 @@ class _Splitter:
         self.bound = self.imports()
         self.writes = Writes(source, self.bound, found.get("node", []))
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
+        self.alias_any = predeclared_any(source)
         self.types = self.defined_types()
         self.file_vars = frozenset(
             name
@@ -251,7 +252,8 @@ class _Splitter:
     ) -> None:
         unique, shown = self._keys.unit(key, name)
         function = node.type in ("function_declaration", "method_declaration")
-        cases = Cases(self.source, node, self.writes if function else None, self.bound)
+        writes = self.writes if function else None
+        cases = Cases(self.source, node, writes, self.bound, self.alias_any)
         self.found.append(
             Unit(
                 key=unique,
