@@ -65,7 +65,11 @@ spec takes its value from its place (`iota`, or a spec without a value).
   code.
 
 `Unparsable` when the grammar is not installed or the tree has an ERROR
-or MISSING node.
+or MISSING node; but for a modified file (`pair`), a function or method
+whose code tree-sitter-go repairs (a local named `make` or `new` called
+with a value, `make(3)`, which the grammar reads as a call of the
+built-in, or Go 1.26's `new(expr)`) is one COLLECTION unit of its exact
+text, judged by that text, when it holds every repair.
 """
 
 from __future__ import annotations
@@ -82,6 +86,7 @@ from gate.drift._treesitter import (
     captures,
     named,
     parse,
+    refuse,
 )
 from gate.drift.go.cases import PURE, Cases, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
@@ -113,6 +118,7 @@ _TYPES = frozenset(
 # What may wrap a conversion's type: `(*T)(nil)`.
 _WRAPPERS = ("parenthesized_expression", "unary_expression")
 FUNCTION_LITERALS = frozenset({"func_literal"})
+_DECLARED = frozenset({"function_declaration", "method_declaration"})
 GROUPS = frozenset(
     {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
 )
@@ -200,11 +206,35 @@ def apart(path: str, tree: BaseTree) -> bool:
 
 def units(text: str) -> tuple[Unit, ...]:
     """The units of a Go test file."""
-    source = parse(text, "go")
+    return tuple(_split(parse(text, "go")).found)
+
+
+def _split(source: ParsedText) -> _Splitter:
     splitter = _Splitter(source)
     for node in source.root.children:
         splitter.declaration(node)
-    return tuple(splitter.found)
+    return splitter
+
+
+def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """The units of a modified file's two versions when `units` refuses
+    one for a syntax error tree-sitter-go repairs: each function or method
+    that holds a repair is one COLLECTION unit of its exact text, reading
+    every word of it (`_Splitter.opaque`), the rest split as ever.
+    `Unparsable` when a repair lies outside a function (between
+    declarations, in an import, a var, a const or a type), or when a
+    repaired function has the same key on both sides but another text:
+    what changed inside it cannot be told."""
+    sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
+    at_base = {u.key: u for u in sides[0].found if u.key in sides[0].opaque}
+    for u in sides[1].found:
+        was = at_base.get(u.key)
+        if u.key in sides[1].opaque and was is not None and was.code != u.code:
+            raise Unparsable(
+                f"has a syntax error the go grammar repairs in a function that changed "
+                f"(line {u.line})"
+            )
+    return tuple(sides[0].found), tuple(sides[1].found)
 
 
 def is_test_name(name: str) -> bool:
@@ -221,11 +251,21 @@ class _Splitter:
     def __init__(self, source: ParsedText) -> None:
         self.source = source
         self.found: list[Unit] = []
+        self.opaque: list[str] = []  # the keys of the units of repaired functions
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
         self.bound = self.imports()
-        self.writes = Writes(source, self.bound, found.get("node", []))
+        # a repaired function's stores cannot be read: it counts as storing
+        repaired = [
+            (self.text(label), kind == "method_declaration")
+            for node in source.root.children
+            if (kind := node.type) in _DECLARED and node.has_error
+            for label in [node.child_by_field_name("name")]
+            if label is not None
+        ]
+        unread = frozenset(f".{name}" if method else name for name, method in repaired)
+        self.writes = Writes(source, self.bound, found.get("node", []), unread)
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
         self.alias_any = predeclared_any(source)
         self.types = self.defined_types()
@@ -251,7 +291,13 @@ class _Splitter:
         local: bool = False,
     ) -> None:
         unique, shown = self._keys.unit(key, name)
-        function = node.type in ("function_declaration", "method_declaration")
+        function = node.type in _DECLARED
+        if node.has_error:  # a repaired function (`pair`): its exact text alone
+            self.opaque.append(unique)
+            code, line = self.text(node), self.source.line(node)
+            binds = tuple(dict.fromkeys(binds))
+            self.found.append(Unit(unique, shown, COLLECTION, code, binds, line, parent=parent))
+            return
         writes = self.writes if function else None
         cases = Cases(self.source, node, writes, self.bound, self.alias_any)
         self.found.append(
@@ -283,6 +329,8 @@ class _Splitter:
 
     def declaration(self, node: Node) -> None:
         kind = node.type
+        if node.is_error or node.is_missing or (node.has_error and kind not in _DECLARED):
+            refuse(self.source, node)  # a repair outside a function
         if kind == "comment":
             text = self.text(node)
             if DIRECTIVE.match(text):
@@ -586,4 +634,4 @@ def _read(text: str, suffix: str) -> tuple[Unit, ...]:
 
 
 # What the engine reads Go test files with (`gate.drift.language.GO`).
-READER = Reader(units=_read, reaches=reaches, apart=apart)
+READER = Reader(units=_read, reaches=reaches, apart=apart, pair=pair)
