@@ -331,10 +331,12 @@ when a repair lies between statements or a repaired statement's text
 changed.  So is a modified Go test file that tree-sitter-go repairs (a
 local named `make` or `new` called with a value, `make(3)`, or Go
 1.26's `new(expr)`, read as the built-in given a type): each function or
-method holding a repair is one collection-time unit compared by its
-exact text (new, it runs at collection; a new test calling it may store
-anything, so it does too), and the whole file is the unit when a repair
-lies outside a function or a repaired function's text changed.  A new
+method holding a repair is one collection-time unit whose repaired
+statements are compared by their exact text, the rest by tokens as
+ever (it never gains cases; new, it runs at collection; a new test
+calling it may store anything, so it does too), and the whole file is
+the unit when a repair lies outside a function, or lies in a
+function's signature and that function's text changed.  A new
 file with a syntax error is drift, as above.  A test-runner
 configuration file (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API

@@ -68,8 +68,10 @@ spec takes its value from its place (`iota`, or a spec without a value).
 or MISSING node; but for a modified file (`pair`), a function or method
 whose code tree-sitter-go repairs (a local named `make` or `new` called
 with a value, `make(3)`, which the grammar reads as a call of the
-built-in, or Go 1.26's `new(expr)`) is one COLLECTION unit of its exact
-text, judged by that text, when it holds every repair.
+built-in, or Go 1.26's `new(expr)`) is a COLLECTION unit (never grown,
+refused when new) whose tokens hold each repaired statement as its
+exact text (`gate.drift.go.cases.in_statements`); one whose repair lies
+outside its statements (its signature) is its exact text alone.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ from gate.drift._treesitter import (
     parse,
     refuse,
 )
-from gate.drift.go.cases import PURE, Cases, predeclared_any
+from gate.drift.go.cases import PURE, Cases, in_statements, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 
@@ -219,12 +221,14 @@ def _split(source: ParsedText) -> _Splitter:
 def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """The units of a modified file's two versions when `units` refuses
     one for a syntax error tree-sitter-go repairs: each function or method
-    that holds a repair is one COLLECTION unit of its exact text, reading
-    every word of it (`_Splitter.opaque`), the rest split as ever.
+    that holds a repair is one COLLECTION unit reading every word of its
+    code, compared by tokens in which each repaired statement is its
+    exact text, or by its exact text alone where a repair lies outside
+    its statements (`_Splitter.opaque`); the rest split as ever.
     `Unparsable` when a repair lies outside a function (between
     declarations, in an import, a var, a const or a type), or when a
-    repaired function has the same key on both sides but another text:
-    what changed inside it cannot be told."""
+    function of exact text alone has the same key on both sides but
+    another text: what changed inside it cannot be told."""
     sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
     at_base = {u.key: u for u in sides[0].found if u.key in sides[0].opaque}
     for u in sides[1].found:
@@ -267,7 +271,7 @@ class _Splitter:
         unread = frozenset(f".{name}" if method else name for name, method in repaired)
         self.writes = Writes(source, self.bound, found.get("node", []), unread)
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
-        self.alias_any = predeclared_any(source)
+        self.alias_any = not source.root.has_error and predeclared_any(source)
         self.types = self.defined_types()
         self.file_vars = frozenset(
             name
@@ -292,7 +296,8 @@ class _Splitter:
     ) -> None:
         unique, shown = self._keys.unit(key, name)
         function = node.type in _DECLARED
-        if node.has_error:  # a repaired function (`pair`): its exact text alone
+        repaired = node.has_error  # a function the grammar repairs (`pair`)
+        if repaired and not in_statements(node):  # its exact text alone
             self.opaque.append(unique)
             code, line = self.text(node), self.source.line(node)
             binds = tuple(dict.fromkeys(binds))
@@ -304,15 +309,15 @@ class _Splitter:
             Unit(
                 key=unique,
                 name=shown,
-                role=role,
+                role=COLLECTION if repaired else role,
                 code=self.text(node),
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
-                uses=self.read.within(node),
+                uses=None if repaired else self.read.within(node),
                 parent=parent,
                 same=cases.same,
                 tokens=cases.tokens if function else None,
-                local=local,
+                local=local and not repaired,
             )
         )
 

@@ -109,7 +109,7 @@ BASIC = frozenset(
 # Where a `;` only ends a statement, as a line break does.
 _ENDS = frozenset({"statement_list", "block", "source_file"})
 _CLOSERS = frozenset({"}", ")", "]"})
-_OPEN, _CLOSE = "\x01", "\x02"
+_OPEN, _CLOSE, _EXACT = "\x01", "\x02", "\x03"
 _FUNCTIONS = frozenset({"function_declaration", "method_declaration"})
 _ROOTS = frozenset(
     {"selector_expression", "index_expression", "slice_expression", "parenthesized_expression"}
@@ -141,6 +141,31 @@ def predeclared_any(source: ParsedText) -> bool:
         if declared:
             return False
     return True
+
+
+def in_statements(function: Node) -> bool:
+    """Whether every repair tree-sitter made in `function` (ERROR and
+    MISSING nodes) lies inside a statement of its body, whose exact text
+    is then one token (`Cases.tokens`)."""
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        if node != function and _statement(node):
+            continue  # its exact text stands for it
+        if node.is_error or node.is_missing:
+            return False
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return True
+
+
+def _statement(node: Node) -> bool:
+    """Whether `node` is a statement of a block (or a repair between them)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    return parent.type == "statement_list" or (
+        parent.type == "block" and node.type not in ("statement_list", "{", "}")
+    )
 
 
 def _is_field(parent: Node, field: str, node: Node) -> bool:
@@ -235,7 +260,8 @@ class Cases:
         return self._made
 
     def _tokens(self, spans: bool) -> Tokens:
-        found = self.candidates() if spans and self._writes is not None else []
+        repaired = self.function.has_error  # no new case is looked for in it
+        found = self.candidates() if spans and self._writes is not None and not repaired else []
         marks = {(n.start_byte, n.end_byte, n.type): n for n in found}
         out: list[str] = []
         places: list[tuple[int, int]] = []
@@ -251,6 +277,9 @@ class Cases:
                     places.append((opened[key], len(out)))
                 continue
             if not _kept(node, self.keep, self.source):
+                continue
+            if repaired and (node.has_error or node.is_missing) and _statement(node):
+                out.append(_EXACT + self.text(node))  # a statement the grammar repairs
                 continue
             if self.alias_any and node.type == "interface_type" and not named(node):
                 out.append("any")  # `interface{}`, spelled as its predeclared alias

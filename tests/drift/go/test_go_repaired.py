@@ -2,9 +2,11 @@
 built-in `make` or `new` called with a value (`make(3)`), or Go 1.26's
 `new(expr)`, which the grammar reads as the built-in given a type.  A
 modified file whose repairs all lie in functions it leaves as they were
-is still split into cases (`gate.drift.go.pair`); each shape beside its
-hostile twins: the repaired function itself edited, a repair outside a
-function, a new test in or calling repaired code."""
+is still split into cases (`gate.drift.go.pair`), each statement the
+grammar repairs compared by its exact text; each shape beside its
+hostile twins: the repaired statement edited (its exact text is
+compared), a repair outside a function, a new test in or calling
+repaired code."""
 
 from __future__ import annotations
 
@@ -72,6 +74,14 @@ func (s *suite) fill(t *testing.T) {
 	s.n = make(-1)
 }
 """,
+    "a string argument": """
+func TestString(t *testing.T) {
+	make := func(s string) string { return s }
+	if make("a b") != "a b" {
+		t.Fatal("x")
+	}
+}
+""",
 }
 
 
@@ -103,17 +113,56 @@ def test_another_test_edited_beside_a_repaired_function_is_named(name: str) -> N
     assert drift.changed == ("TestOther",), drift.summary()
 
 
+# In each shape, an edit inside the statement the grammar repairs that
+# would be layout in a parsed statement (and, for the string, is not).
+INSIDE = {
+    "a local make called with a value": ("make(3)", "make( 3)"),
+    "a parameter named make": ("make(3)", "make( 3)"),
+    "a local new called with a composite literal": ("A: 1", "A:  1"),
+    "Go 1.26 new(expr)": ("int64(300)", "int64( 300)"),
+    "a method with a local make and a negative size": ("make(-1)", "make(- 1)"),
+    "a string argument": ('make("a b")', 'make("a  b")'),
+}
+
+
 @pytest.mark.parametrize("name", sorted(REPAIRED))
-def test_a_repaired_function_edited_cannot_be_split(name: str) -> None:
-    """Its text is all that can be read: an edit inside it is refused,
-    even one a parsed test may make (a comment, a new assertion)."""
+def test_a_comment_outside_the_repaired_statements_changes_no_test(name: str) -> None:
+    """The function's other statements are tokens as ever."""
     base = _file(REPAIRED[name])
-    code = REPAIRED[name]
-    for edited in (code.replace("{\n", "{\n\t// checked\n", 1), code[:-2] + "\t_ = 0\n}\n"):
+    head = _file(REPAIRED[name].replace("{\n", "{\n\t// checked\n", 1))
+    drift = compare(*pair(base, head, ".go"))
+    assert drift.ok and not drift.grew, drift.summary()
+
+
+@pytest.mark.parametrize("name", sorted(REPAIRED))
+def test_an_edit_of_a_repaired_function_is_a_change(name: str) -> None:
+    """A repaired statement is its exact text (a space inside it is a
+    change), and a repaired function never gains cases: any other edit
+    is a change too."""
+    base = _file(REPAIRED[name])
+    old, new = INSIDE[name]
+    for edited in (REPAIRED[name].replace(old, new), REPAIRED[name][:-2] + "\tt.Log(0)\n}\n"):
         head = _file(edited)
         assert head != base
-        with pytest.raises(Unparsable, match="repairs in a function that changed"):
-            pair(base, head, ".go")
+        drift = compare(*pair(base, head, ".go"))
+        assert len(drift.changed) == 1 and not drift.grew, drift.summary()
+
+
+# Repairs outside a function's statements (its signature): the function is its exact text.
+SIGNATURES = {
+    "a default value": "\nfunc build(n int = 3) {\n\t_ = n\n}\n",
+    "a receiver the grammar repairs": "\nfunc (make(3)) M() {\n\t_ = 1\n}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_a_repair_in_a_signature_keeps_the_function_whole(name: str) -> None:
+    base = _file(SIGNATURES[name])
+    drift = compare(*pair(base, base + NEW_TEST, ".go"))
+    assert drift.ok and drift.added == ("TestAdded",), drift.summary()
+    head = _file(SIGNATURES[name].replace("{\n", "{\n\t// checked\n", 1))
+    with pytest.raises(Unparsable, match="repairs in a function that changed"):
+        pair(base, head, ".go")
 
 
 def test_a_repair_added_to_a_parsed_test_is_a_change() -> None:
@@ -174,8 +223,8 @@ def _rubric(repo: GitRepo) -> Path:
 
 def test_the_rule_splits_a_repaired_file_on_a_real_repository(repo: GitRepo, capsys: Any) -> None:
     """End to end: a test added beside an unchanged repaired test passes;
-    the twin that edits the repaired test is judged as a whole file and
-    fails; an edit of another test fails naming that test."""
+    the twin that edits the repaired statement fails naming its test, as
+    does an edit of another test."""
     base_text = _file(REPAIRED["a local make called with a value"])
     repo.write_many({"kit/kit_test.go": base_text})
     base = repo.commit("base")
@@ -197,6 +246,6 @@ def test_the_rule_splits_a_repaired_file_on_a_real_repository(repo: GitRepo, cap
     code, result = results["added"]
     assert code == 0 and "1 new test" in result["message"], result
     code, result = results["repaired edited"]
-    assert code == 1 and "judged as a whole file" in result["message"], result
+    assert code == 1 and "TestLocal changed" in result["message"], result
     code, result = results["other edited"]
     assert code == 1 and "TestOther changed" in result["message"], result
