@@ -70,7 +70,9 @@ modules where those are installed.  It fails when:
   `_` added to the left side of an `=` or `:=` whose right side is
   unchanged (`x, err :=` -> `x, _, err :=`: a result the called function
   gained, discarded) is no change, but a name replaced by `_`, a `_`
-  moved, or a `_` beside any other change of the test is; in TypeScript a type-only
+  moved, a `_` beside any other change of the test, or a type assertion
+  made comma-ok (`v := x.(T)` -> `v, _ := x.(T)` no longer panics) is;
+  in TypeScript a type-only
   declaration, an `interface`, a `type` alias or a `declare`, is erased
   when the file is compiled and its change changes no test, except in a
   file that tests types: one that calls `expectTypeOf`, `assertType` or

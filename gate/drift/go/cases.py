@@ -13,9 +13,11 @@ not seen).
 
 **Inert spans** (`Tokens.inert`): a blank `_`, with its comma, on the
 left side of an `=` or `:=` (`x, err :=` -> `x, _, err :=`, a result the
-called function gained, discarded).  A head version that only inserts
-such blanks checks what the base did; a name replaced by `_`, a `_`
-moved, or a `_` beside any other change is a change.
+called function gained, discarded), unless its right side is a type
+assertion (`v, _ := x.(T)` no longer panics where `v := x.(T)` did).
+A head version that only inserts such blanks checks what the base did;
+a name replaced by `_`, a `_` moved, or a `_` beside any other change
+is a change.
 
 **New cases** a test may gain without changing what it checked before
 (`gate.drift.grown`), each a complete piece of the head's tree:
@@ -177,7 +179,8 @@ def _is_field(parent: Node, field: str, node: Node) -> bool:
 
 
 def _blank(node: Node, source: ParsedText) -> bool:
-    """Whether a leaf is a `_` on the left side of an `=` or `:=`."""
+    """Whether a leaf is a `_` on the left side of an `=` or `:=` whose
+    right side is no type assertion."""
     side = node.parent
     holder = side.parent if side is not None else None
     if node.type != "identifier" or side is None or holder is None or source.text(node) != "_":
@@ -185,7 +188,14 @@ def _blank(node: Node, source: ParsedText) -> bool:
     if side.type != "expression_list" or holder.type not in _ASSIGNS:
         return False
     operator = holder.child_by_field_name("operator")
-    return _is_field(holder, "left", side) and (operator is None or operator.type == "=")
+    if not _is_field(holder, "left", side) or (operator is not None and operator.type != "="):
+        return False
+    right = holder.child_by_field_name("right")
+    values = named(right) if right is not None else []
+    while len(values) == 1 and values[0].type == "parenthesized_expression":
+        values = named(values[0])
+    # `v, _ := x.(T)` no longer panics where `v := x.(T)` did
+    return not (len(values) == 1 and values[0].type == "type_assertion_expression")
 
 
 def _kept(node: Node, keep: bool, source: ParsedText) -> bool:

@@ -43,6 +43,9 @@ func TestEdit(t *testing.T) {
 	var v interface{} = out
 	seen := map[string]interface{}{"k": v}
 	require.Len(t, seen, 1)
+	k := seen["k"]
+	s := v.(string)
+	require.Equal(t, k, s)
 	require.Equal(t, []interface{}{1}, wrap(func(x interface{}) interface{} { return x }))
 }
 
@@ -89,6 +92,7 @@ BLANKED = {
 BLANKED["every site at once"] = _edit(
     _left(("out", "err"), ":=", 'apply("a", 1)'), _left(("out", "_", "err"), ":=", 'apply("a", 1)')
 ).replace("\t_, err = apply", "\t_, _, err = apply")
+BLANKED["a map index made comma-ok"] = _edit('\tk := seen["k"]', '\tk, _ := seen["k"]')
 BLANKED["in a helper"] = _edit("\ts, err := apply", "\ts, _, err := apply")
 BLANKED["with interface{} spelled any"] = _edit(
     "\tout, err :=", "\tout, _, err :=", _edit("var v interface{}", "var v any")
@@ -142,6 +146,9 @@ BESIDE = {
         '\t_, err = apply("b", 2)\n\trequire.Error(t, err)\n', '\t_, _ = apply("b", 2)\n'
     ),
     "a call once assigned now discarded whole": _edit('\tn := count("x")', '\t_ = count("x")'),
+    "a type assertion made comma-ok (it no longer panics)": _edit(
+        "\ts := v.(string)", "\ts, _ := v.(string)"
+    ),
     "a blank in a range clause": _edit(
         "\trequire.Len(t, seen, 1)\n",
         "\tfor k := range seen {\n\t\t_ = k\n\t}\n\trequire.Len(t, seen, 1)\n",
@@ -170,6 +177,12 @@ def test_a_blank_moved_is_a_change(name: str) -> None:
 def test_a_blank_beside_another_change_is_a_change(name: str) -> None:
     drift = compare(units(BASE), units(BESIDE[name]))
     assert not drift.ok and not drift.grew, drift.summary()
+
+
+def test_a_parenthesized_type_assertion_made_comma_ok_is_a_change() -> None:
+    base = _edit("\ts := v.(string)", "\ts := (v.(string))")
+    head = _edit("\ts := v.(string)", "\ts, _ := (v.(string))")
+    assert not compare(units(base), units(head)).ok
 
 
 def test_a_blank_in_a_range_clause_is_a_change() -> None:
