@@ -166,8 +166,8 @@ def inert(base: Unit, head: Unit) -> bool:
     inert spans inserted (`Tokens.inert`): what it checks is unchanged."""
     if base.tokens is None or head.tokens is None:
         return False
-    old, new = base.tokens(), head.tokens()
-    return bool(new.inert) and _less(old.tokens, new.tokens, new.inert)
+    new = head.tokens()
+    return bool(new.inert) and _less(base.tokens().tokens, new.tokens, new.inert)
 
 
 def _less(want: tuple[str, ...], have: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:
@@ -238,13 +238,12 @@ def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tup
 def _changed(base: Unit, head: Unit | None) -> bool:
     """Whether a base unit's code changed at head (None: it is gone, which
     is no change); texts that differ by what changes no meaning (`Unit.same`)
-    are the same, and so are versions whose head only inserts what
-    checks nothing more or less (`inert`)."""
+    are the same."""
     if head is None or head.code == base.code:
         return False
     if base.same is None or head.same is None:
         return True
-    return base.same() != head.same() and not inert(base, head)
+    return base.same() != head.same()
 
 
 def reaching(
@@ -354,7 +353,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
 
     Every base unit must be at head (same key) with identical code, or it
     is changed or removed, unless it is a test case that only gained new
-    cases (`grown`: in `Drift.grew`); where it sits does not matter.  A new head unit:
+    cases (`grown`: in `Drift.grew`) or its head only inserts what checks
+    nothing more or less (`inert`); where it sits does not matter.  A new head unit:
 
     * a member of a unit that exists at base (a method of an existing
       class): a CASE is a new test; anything else is drift, since it can
@@ -380,6 +380,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     head_by_key = {u.key: u for u in head}
     edited = [u for u in base if _changed(u, head_by_key.get(u.key))]
     grew_keys = {u.key for u in edited if grown(u, head_by_key[u.key])}
+    edited = [u for u in edited if u.key in grew_keys or not inert(u, head_by_key[u.key])]
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
     removed = tuple(u.name for u in _removed(base, head))
