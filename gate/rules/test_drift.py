@@ -336,9 +336,11 @@ local named `make` or `new` called with a value, `make(3)`, or Go
 method holding a repair is one collection-time unit whose repaired
 statements are compared by their exact text, the rest by tokens as
 ever (it never gains cases; new, it runs at collection; a new test
-calling it may store anything, so it does too), and the whole file is
-the unit when a repair lies outside a function, or lies in a
-function's signature and that function's text changed.  A new
+calling it may store anything, so it does too); a `var` or `const`
+declaration holding a repair is one such unit of its exact text; and
+the whole file is the unit when a repair lies between declarations, in
+an import or a type, or when a repair in a function's signature or a
+declaration sits in text that changed.  A new
 file with a syntax error is drift, as above.  A test-runner
 configuration file (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API

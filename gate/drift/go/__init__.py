@@ -71,7 +71,8 @@ with a value, `make(3)`, which the grammar reads as a call of the
 built-in, or Go 1.26's `new(expr)`) is a COLLECTION unit (never grown,
 refused when new) whose tokens hold each repaired statement as its
 exact text (`gate.drift.go.cases.in_statements`); one whose repair lies
-outside its statements (its signature) is its exact text alone.
+outside its statements (its signature), and a `var` or `const`
+declaration holding one (`var p = new(3)`), is its exact text alone.
 """
 
 from __future__ import annotations
@@ -121,6 +122,8 @@ _TYPES = frozenset(
 _WRAPPERS = ("parenthesized_expression", "unary_expression")
 FUNCTION_LITERALS = frozenset({"func_literal"})
 _DECLARED = frozenset({"function_declaration", "method_declaration"})
+# Declarations whose repairs the grammar keeps inside them (`pair`).
+_REPAIRABLE = _DECLARED | {"var_declaration", "const_declaration"}
 GROUPS = frozenset(
     {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
 )
@@ -220,22 +223,18 @@ def _split(source: ParsedText) -> _Splitter:
 
 def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """The units of a modified file's two versions when `units` refuses
-    one for a syntax error tree-sitter-go repairs: each function or method
-    that holds a repair is one COLLECTION unit reading every word of its
-    code, compared by tokens in which each repaired statement is its
-    exact text, or by its exact text alone where a repair lies outside
-    its statements (`_Splitter.opaque`); the rest split as ever.
-    `Unparsable` when a repair lies outside a function (between
-    declarations, in an import, a var, a const or a type), or when a
-    function of exact text alone has the same key on both sides but
-    another text: what changed inside it cannot be told."""
+    one for a syntax error tree-sitter-go repairs (the module's
+    docstring: `_Splitter.opaque` holds the units of exact text alone).
+    `Unparsable` when a repair lies between declarations, in an import
+    or a type, or when a unit of exact text alone has the same key on
+    both sides but another text: what changed inside it cannot be told."""
     sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
     at_base = {u.key: u for u in sides[0].found if u.key in sides[0].opaque}
     for u in sides[1].found:
         was = at_base.get(u.key)
         if u.key in sides[1].opaque and was is not None and was.code != u.code:
             raise Unparsable(
-                f"has a syntax error the go grammar repairs in a function that changed "
+                f"has a syntax error the go grammar repairs in a declaration that changed "
                 f"(line {u.line})"
             )
     return tuple(sides[0].found), tuple(sides[1].found)
@@ -261,14 +260,13 @@ class _Splitter:
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
         self.bound = self.imports()
         # a repaired function's stores cannot be read: it counts as storing
-        repaired = [
-            (self.text(label), kind == "method_declaration")
+        unread = frozenset(
+            ("." if node.type == "method_declaration" else "") + self.text(label)
             for node in source.root.children
-            if (kind := node.type) in _DECLARED and node.has_error
-            for label in [node.child_by_field_name("name")]
-            if label is not None
-        ]
-        unread = frozenset(f".{name}" if method else name for name, method in repaired)
+            if node.type in _DECLARED
+            and node.has_error
+            and (label := node.child_by_field_name("name")) is not None
+        )
         self.writes = Writes(source, self.bound, found.get("node", []), unread)
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
         self.alias_any = not source.root.has_error and predeclared_any(source)
@@ -334,8 +332,16 @@ class _Splitter:
 
     def declaration(self, node: Node) -> None:
         kind = node.type
-        if node.is_error or node.is_missing or (node.has_error and kind not in _DECLARED):
-            refuse(self.source, node)  # a repair outside a function
+        if node.is_error or node.is_missing or (node.has_error and kind not in _REPAIRABLE):
+            refuse(self.source, node)  # a repair between declarations, in an import or a type
+        if node.has_error and kind in ("var_declaration", "const_declaration"):
+            specs = self.specs(node, "var_spec_list", "var_spec")
+            specs += [c for c in named(node) if c.type == "const_spec"]
+            names = tuple(n for spec in specs for n in self.names(spec))
+            label = ", ".join(names)
+            self.add(node, f"{kind.split('_')[0]} {label}", label, COLLECTION, names)
+            self.directives_inside(node)
+            return
         if kind == "comment":
             text = self.text(node)
             if DIRECTIVE.match(text):

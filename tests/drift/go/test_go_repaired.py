@@ -161,7 +161,7 @@ def test_a_repair_in_a_signature_keeps_the_function_whole(name: str) -> None:
     drift = compare(*pair(base, base + NEW_TEST, ".go"))
     assert drift.ok and drift.added == ("TestAdded",), drift.summary()
     head = _file(SIGNATURES[name].replace("{\n", "{\n\t// checked\n", 1))
-    with pytest.raises(Unparsable, match="repairs in a function that changed"):
+    with pytest.raises(Unparsable, match="repairs in a declaration that changed"):
         pair(base, head, ".go")
 
 
@@ -200,11 +200,32 @@ def test_the_repaired_function_removed_is_a_change() -> None:
     assert drift.removed == ("TestLocal",), drift.summary()
 
 
+# Package-level declarations the grammar repairs inside themselves (Go 1.26's `new(expr)`).
+DECLARATIONS = {
+    "a var of a table": "\nvar cases = []struct{ p *int }{{p: new(3)}}\n",
+    "a const": "\nconst limit = make(3)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLARATIONS))
+def test_a_repaired_declaration_is_its_exact_text(name: str) -> None:
+    """Unchanged, it lets the file be split; edited, the file is judged
+    whole; new, it runs at collection."""
+    base = _file(DECLARATIONS[name])
+    drift = compare(*pair(base, base + NEW_TEST, ".go"))
+    assert drift.ok and drift.added == ("TestAdded",), drift.summary()
+    with pytest.raises(Unparsable, match="repairs in a declaration that changed"):
+        pair(base, base.replace("(3)", "( 3)"), ".go")
+    drift = compare(*pair(_file(""), base, ".go"))
+    assert not drift.ok and "runs at collection" in drift.summary(), drift.summary()
+
+
 @pytest.mark.parametrize(
     "outside",
     [
-        "\nvar sizes = make(3)\n",  # a package-level make of the package's own
-        "\nconst (\n\tA = make(1)\n)\n",
+        "\nvar (\n\ta = new(int64(3))\n\tb = 2\n)\n",  # the repair breaks the group
+        '\nimport x "make(3)\n',
+        "\ntype T [make(3)]int\n",
         "\nfunc TestBroken(t *testing.T) {\n",  # an unclosed function swallows the rest
         "\n)\n",  # between declarations
     ],
