@@ -293,3 +293,13 @@ def test_the_rule_passes_blanks_and_any_and_fails_a_blanked_check(
     (code, result), (bent_code, bent_result) = results
     assert code == 0 and result["pass"], result
     assert bent_code == 1 and "TestEdit changed" in bent_result["message"], bent_result
+
+
+@pytest.mark.parametrize("new", ["TestEditRenamed", "Test_edit", "testEdit", "Testedit"])
+def test_a_test_renamed_with_the_same_body_is_a_removal(new: str) -> None:
+    """A rename is not read as the same test: the body may read what its
+    name keys (`t.Name()`: golden files, recorded cassettes, snapshots, so
+    a renamed test can check a new file), a `-run` or `-skip` pattern may
+    select it by name, and `testEdit` or `Testedit` no longer runs."""
+    drift = compare(units(BASE), units(BASE.replace("func TestEdit(", f"func {new}(")))
+    assert not drift.ok and drift.removed == ("TestEdit",), drift.summary()
