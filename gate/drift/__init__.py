@@ -142,6 +142,11 @@ class Tokens:
     # unit whose rows are cases (a JavaScript `describe.each` over a table),
     # which grows as a test does.
     frame: bool = False
+    # Spans a head version may insert that change nothing the code checks
+    # and add no case (Go: a blank `_` added to the left side of an
+    # assignment whose right side is unchanged, `x, _, err := f()`): a
+    # unit whose head only inserts such spans is unchanged (`_changed`).
+    inert: tuple[tuple[int, int], ...] = ()
 
 
 # More partial matches than this at one place: too repetitive to tell, changed.
@@ -162,9 +167,22 @@ def grown(base: Unit, head: Unit) -> bool:
     old, new = base.tokens(), head.tokens()
     if base.role == SUPPORT and not (old.frame and new.frame):
         return False
-    want, have = old.tokens, new.tokens
+    return len(new.tokens) > len(old.tokens) and _less(old.tokens, new.tokens, new.spans)
+
+
+def inert(base: Unit, head: Unit) -> bool:
+    """Whether `head`, the head version of `base`, is `base` with only
+    inert spans inserted (`Tokens.inert`): what it checks is unchanged."""
+    if base.tokens is None or head.tokens is None:
+        return False
+    new = head.tokens()
+    return bool(new.inert) and _less(base.tokens().tokens, new.tokens, new.inert)
+
+
+def _less(want: tuple[str, ...], have: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether `want` is `have` less some of the index ranges `spans`."""
     starting: dict[int, list[int]] = {}
-    for start, end in new.spans:
+    for start, end in spans:
         if start < end:
             starting.setdefault(start, []).append(end)
     # reach[i]: how many base tokens the head tokens before i can stand for
@@ -180,7 +198,7 @@ def grown(base: Unit, head: Unit) -> bool:
             for end in starting.get(i, ()):
                 reach[end].add(j)
         reach[i] = set()
-    return len(want) in reach[len(have)] and len(have) > len(want)
+    return len(want) in reach[len(have)]
 
 
 def suffix(path: str) -> str:
@@ -344,7 +362,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
 
     Every base unit must be at head (same key) with identical code, or it
     is changed or removed, unless it is a test case that only gained new
-    cases (`grown`: in `Drift.grew`); where it sits does not matter.  A new head unit:
+    cases (`grown`: in `Drift.grew`) or its head only inserts what checks
+    nothing more or less (`inert`); where it sits does not matter.  A new head unit:
 
     * a member of a unit that exists at base (a method of an existing
       class): a CASE is a new test; anything else is drift, since it can
@@ -370,6 +389,7 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     head_by_key = {u.key: u for u in head}
     edited = [u for u in base if _changed(u, head_by_key.get(u.key))]
     grew_keys = {u.key for u in edited if grown(u, head_by_key[u.key])}
+    edited = [u for u in edited if u.key in grew_keys or not inert(u, head_by_key[u.key])]
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
     removed = tuple(u.name for u in _removed(base, head))

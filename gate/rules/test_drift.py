@@ -79,7 +79,15 @@ order and at most a number after them, called with as many arguments,
   words do, except in the module's own docstring, which no code of the
   file reads through `__doc__` or `getdoc`: its words edited, or the
   docstring removed or added, change no test); a Go directive or an `Example`'s comment, whose `//
-  Output:` `go test` checks, does; in TypeScript a type-only
+  Output:` `go test` checks, does; in Go, `interface{}` and `any` are
+  one token where the file declares no `any` of its own (a type `any`
+  declared in another file of the package is not seen), and a blank
+  `_` added to the left side of an `=` or `:=` whose right side is
+  unchanged (`x, err :=` -> `x, _, err :=`: a result the called function
+  gained, discarded) is no change, but a name replaced by `_`, a `_`
+  moved, a `_` beside any other change of the test, or a type assertion
+  made comma-ok (`v := x.(T)` -> `v, _ := x.(T)` no longer panics) is;
+  in TypeScript a type-only
   declaration, an `interface`, a `type` alias or a `declare`, is erased
   when the file is compiled and its change changes no test, except in a
   file that tests types: one that calls `expectTypeOf`, `assertType` or
@@ -366,8 +374,19 @@ body statement holding a repair is one collection-time unit compared by
 its exact text (`unparsed vi.mock ./shims`; new, it runs at collection;
 removed, a removal), the others split as ever; the whole file is the unit
 when a repair lies between statements or a repaired statement's text
-changed.  A new file with a syntax error is drift, as above.  A test-runner configuration file
-(below) is always judged whole.  A modified test file whose text is the
+changed.  So is a modified Go test file that tree-sitter-go repairs (a
+local named `make` or `new` called with a value, `make(3)`, or Go
+1.26's `new(expr)`, read as the built-in given a type): each function or
+method holding a repair is one collection-time unit whose repaired
+statements are compared by their exact text, the rest by tokens as
+ever (it never gains cases; new, it runs at collection; a new test
+calling it may store anything, so it does too); a `var` or `const`
+declaration holding a repair is one such unit of its exact text; and
+the whole file is the unit when a repair lies between declarations, in
+an import or a type, or when a repair in a function's signature or a
+declaration sits in text that changed.  A new
+file with a syntax error is drift, as above.  A test-runner
+configuration file (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API
 mode, whose listing has no modes, sees a mode change only that way).
 

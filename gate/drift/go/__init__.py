@@ -65,7 +65,14 @@ spec takes its value from its place (`iota`, or a spec without a value).
   code.
 
 `Unparsable` when the grammar is not installed or the tree has an ERROR
-or MISSING node.
+or MISSING node; but for a modified file (`pair`), a function or method
+whose code tree-sitter-go repairs (a local named `make` or `new` called
+with a value, `make(3)`, which the grammar reads as a call of the
+built-in, or Go 1.26's `new(expr)`) is a COLLECTION unit (never grown,
+refused when new) whose tokens hold each repaired statement as its
+exact text (`gate.drift.go.cases.in_statements`); one whose repair lies
+outside its statements (its signature), and a `var` or `const`
+declaration holding one (`var p = new(3)`), is its exact text alone.
 """
 
 from __future__ import annotations
@@ -82,8 +89,9 @@ from gate.drift._treesitter import (
     captures,
     named,
     parse,
+    refuse,
 )
-from gate.drift.go.cases import PURE, Cases
+from gate.drift.go.cases import PURE, Cases, in_statements, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 
@@ -113,6 +121,9 @@ _TYPES = frozenset(
 # What may wrap a conversion's type: `(*T)(nil)`.
 _WRAPPERS = ("parenthesized_expression", "unary_expression")
 FUNCTION_LITERALS = frozenset({"func_literal"})
+_DECLARED = frozenset({"function_declaration", "method_declaration"})
+# Declarations whose repairs the grammar keeps inside them (`pair`).
+_REPAIRABLE = _DECLARED | {"var_declaration", "const_declaration"}
 GROUPS = frozenset(
     {"import_declaration", "var_declaration", "const_declaration", "type_declaration"}
 )
@@ -200,11 +211,33 @@ def apart(path: str, tree: BaseTree) -> bool:
 
 def units(text: str) -> tuple[Unit, ...]:
     """The units of a Go test file."""
-    source = parse(text, "go")
+    return tuple(_split(parse(text, "go")).found)
+
+
+def _split(source: ParsedText) -> _Splitter:
     splitter = _Splitter(source)
     for node in source.root.children:
         splitter.declaration(node)
-    return tuple(splitter.found)
+    return splitter
+
+
+def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """The units of a modified file's two versions when `units` refuses
+    one for a syntax error tree-sitter-go repairs (the module's
+    docstring: `_Splitter.opaque` holds the units of exact text alone).
+    `Unparsable` when a repair lies between declarations, in an import
+    or a type, or when a unit of exact text alone has the same key on
+    both sides but another text: what changed inside it cannot be told."""
+    sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
+    at_base = {u.key: u for u in sides[0].found if u.key in sides[0].opaque}
+    for u in sides[1].found:
+        was = at_base.get(u.key)
+        if u.key in sides[1].opaque and was is not None and was.code != u.code:
+            raise Unparsable(
+                f"has a syntax error the go grammar repairs in a declaration that changed "
+                f"(line {u.line})"
+            )
+    return tuple(sides[0].found), tuple(sides[1].found)
 
 
 def is_test_name(name: str) -> bool:
@@ -221,12 +254,22 @@ class _Splitter:
     def __init__(self, source: ParsedText) -> None:
         self.source = source
         self.found: list[Unit] = []
+        self.opaque: list[str] = []  # the keys of the units of repaired functions
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
         self.bound = self.imports()
-        self.writes = Writes(source, self.bound, found.get("node", []))
+        # a repaired function's stores cannot be read: it counts as storing
+        unread = frozenset(
+            ("." if node.type == "method_declaration" else "") + self.text(label)
+            for node in source.root.children
+            if node.type in _DECLARED
+            and node.has_error
+            and (label := node.child_by_field_name("name")) is not None
+        )
+        self.writes = Writes(source, self.bound, found.get("node", []), unread)
         self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found.get("name", []))
+        self.alias_any = not source.root.has_error and predeclared_any(source)
         self.types = self.defined_types()
         self.file_vars = frozenset(
             name
@@ -250,21 +293,29 @@ class _Splitter:
         local: bool = False,
     ) -> None:
         unique, shown = self._keys.unit(key, name)
-        function = node.type in ("function_declaration", "method_declaration")
-        cases = Cases(self.source, node, self.writes if function else None, self.bound)
+        function = node.type in _DECLARED
+        repaired = node.has_error  # a function the grammar repairs (`pair`)
+        if repaired and not in_statements(node):  # its exact text alone
+            self.opaque.append(unique)
+            code, line = self.text(node), self.source.line(node)
+            binds = tuple(dict.fromkeys(binds))
+            self.found.append(Unit(unique, shown, COLLECTION, code, binds, line, parent=parent))
+            return
+        writes = self.writes if function else None
+        cases = Cases(self.source, node, writes, self.bound, self.alias_any)
         self.found.append(
             Unit(
                 key=unique,
                 name=shown,
-                role=role,
+                role=COLLECTION if repaired else role,
                 code=self.text(node),
                 binds=tuple(dict.fromkeys(binds)),
                 line=self.source.line(node),
-                uses=self.read.within(node),
+                uses=None if repaired else self.read.within(node),
                 parent=parent,
                 same=cases.same,
                 tokens=cases.tokens if function else None,
-                local=local,
+                local=local and not repaired,
             )
         )
 
@@ -281,6 +332,16 @@ class _Splitter:
 
     def declaration(self, node: Node) -> None:
         kind = node.type
+        if node.is_error or node.is_missing or (node.has_error and kind not in _REPAIRABLE):
+            refuse(self.source, node)  # a repair between declarations, in an import or a type
+        if node.has_error and kind in ("var_declaration", "const_declaration"):
+            specs = self.specs(node, "var_spec_list", "var_spec")
+            specs += [c for c in named(node) if c.type == "const_spec"]
+            names = tuple(n for spec in specs for n in self.names(spec))
+            label = ", ".join(names)
+            self.add(node, f"{kind.split('_')[0]} {label}", label, COLLECTION, names)
+            self.directives_inside(node)
+            return
         if kind == "comment":
             text = self.text(node)
             if DIRECTIVE.match(text):
@@ -584,4 +645,4 @@ def _read(text: str, suffix: str) -> tuple[Unit, ...]:
 
 
 # What the engine reads Go test files with (`gate.drift.language.GO`).
-READER = Reader(units=_read, reaches=reaches, apart=apart)
+READER = Reader(units=_read, reaches=reaches, apart=apart, pair=pair)

@@ -6,7 +6,18 @@ leaf's text, without comments, layout, a `;` that ends a statement or a
 trailing comma: a changed comment or a `gofmt` run changes no test.  A
 directive comment (`//go:...`, `//line ...`) stays a token, and so does
 every comment of an `Example` function, whose `// Output:` comment is
-what `go test` checks.
+what `go test` checks.  `interface{}` is the token `any`, its
+predeclared alias (Go 1.18), where the file declares no `any` of its own
+(`predeclared_any`; a type `any` another file of the package declares is
+not seen).
+
+**Inert spans** (`Tokens.inert`): a blank `_`, with its comma, on the
+left side of an `=` or `:=` (`x, err :=` -> `x, _, err :=`, a result the
+called function gained, discarded), unless its right side is a type
+assertion (`v, _ := x.(T)` no longer panics where `v := x.(T)` did).
+A head version that only inserts such blanks checks what the base did;
+a name replaced by `_`, a `_` moved, or a `_` beside any other change
+is a change.
 
 **New cases** a test may gain without changing what it checked before
 (`gate.drift.grown`), each a complete piece of the head's tree:
@@ -42,6 +53,7 @@ changed mock) changes the test.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from gate.drift import Tokens
@@ -99,11 +111,91 @@ BASIC = frozenset(
 # Where a `;` only ends a statement, as a line break does.
 _ENDS = frozenset({"statement_list", "block", "source_file"})
 _CLOSERS = frozenset({"}", ")", "]"})
-_OPEN, _CLOSE = "\x01", "\x02"
+_OPEN, _CLOSE, _EXACT = "\x01", "\x02", "\x03"
 _FUNCTIONS = frozenset({"function_declaration", "method_declaration"})
 _ROOTS = frozenset(
     {"selector_expression", "index_expression", "slice_expression", "parenthesized_expression"}
 )
+# Statements whose left side may gain a blank `_` (`Tokens.inert`).
+_ASSIGNS = frozenset({"assignment_statement", "short_var_declaration"})
+_ANY = re.compile(rb"\bany\b")
+
+
+def predeclared_any(source: ParsedText) -> bool:
+    """Whether `any` in the file can only be Go's predeclared alias of
+    `interface{}`: no `any` is declared in it (a type, a function, a var,
+    a constant, a parameter or type parameter, an import name), and none
+    is read as a value but in a conversion `any(x)`."""
+    for found in _ANY.finditer(source.data):
+        node = source.root.descendant_for_byte_range(found.start(), found.end())
+        if node is None or (node.start_byte, node.end_byte) != found.span():
+            continue  # inside a string, a comment or a longer word
+        parent = node.parent
+        declared = node.type == "package_identifier"  # `import any "x"`
+        if node.type == "type_identifier" and parent is not None:
+            declared = parent.type in ("type_spec", "type_alias") and _is_field(
+                parent, "name", node
+            )
+        if node.type == "identifier":  # a value, bar the conversion `any(x)`
+            declared = parent is None or not (
+                parent.type == "call_expression" and _is_field(parent, "function", node)
+            )
+        if declared:
+            return False
+    return True
+
+
+def in_statements(function: Node) -> bool:
+    """Whether every repair tree-sitter made in `function` (ERROR and
+    MISSING nodes) lies inside a statement of its body, whose exact text
+    is then one token (`Cases.tokens`)."""
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        if node != function and _statement(node):
+            continue  # its exact text stands for it
+        if node.is_error or node.is_missing:
+            return False
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return True
+
+
+def _statement(node: Node) -> bool:
+    """Whether `node` is a statement of a block (or a repair between them)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    return parent.type == "statement_list" or (
+        parent.type == "block" and node.type not in ("statement_list", "{", "}")
+    )
+
+
+def _is_field(parent: Node, field: str, node: Node) -> bool:
+    child = parent.child_by_field_name(field)
+    return child is not None and (child.start_byte, child.end_byte) == (
+        node.start_byte,
+        node.end_byte,
+    )
+
+
+def _blank(node: Node, source: ParsedText) -> bool:
+    """Whether a leaf is a `_` on the left side of an `=` or `:=` whose
+    right side is no type assertion."""
+    side = node.parent
+    holder = side.parent if side is not None else None
+    if node.type != "identifier" or side is None or holder is None or source.text(node) != "_":
+        return False
+    if side.type != "expression_list" or holder.type not in _ASSIGNS:
+        return False
+    operator = holder.child_by_field_name("operator")
+    if not _is_field(holder, "left", side) or (operator is not None and operator.type != "="):
+        return False
+    right = holder.child_by_field_name("right")
+    values = named(right) if right is not None else []
+    while len(values) == 1 and values[0].type == "parenthesized_expression":
+        values = named(values[0])
+    # `v, _ := x.(T)` no longer panics where `v := x.(T)` did
+    return not (len(values) == 1 and values[0].type == "type_assertion_expression")
 
 
 def _kept(node: Node, keep: bool, source: ParsedText) -> bool:
@@ -128,11 +220,20 @@ class Cases:
     may insert as new cases (see the module's docstring)."""
 
     def __init__(
-        self, source: ParsedText, node: Node, writes: Writes | None, imports: dict[str, str]
+        self,
+        source: ParsedText,
+        node: Node,
+        writes: Writes | None,
+        imports: dict[str, str],
+        alias_any: bool = False,
     ) -> None:
         """`node`: a unit's node; `writes`: the file's, which scans it
-        when it is a function (only a function's pieces are looked for)."""
+        when it is a function (only a function's pieces are looked for);
+        `alias_any`: `any` is the predeclared alias (`predeclared_any`),
+        so `interface{}` is one token with it."""
         self.source = source
+        self.alias_any = alias_any
+        self._made: Tokens | None = None
         self.function = node
         self._writes = writes
         self.imports = imports
@@ -161,11 +262,20 @@ class Cases:
     # -- tokens ----------------------------------------------------------
 
     def tokens(self, spans: bool = True) -> Tokens:
-        """`Unit.tokens` (`spans`: with the insertable pieces)."""
-        found = self.candidates() if spans and self._writes is not None else []
+        """`Unit.tokens` (`spans`: with the insertable pieces), made once."""
+        if not spans:
+            return self._tokens(False)
+        if self._made is None:
+            self._made = self._tokens(True)
+        return self._made
+
+    def _tokens(self, spans: bool) -> Tokens:
+        repaired = self.function.has_error  # no new case is looked for in it
+        found = self.candidates() if spans and self._writes is not None and not repaired else []
         marks = {(n.start_byte, n.end_byte, n.type): n for n in found}
         out: list[str] = []
         places: list[tuple[int, int]] = []
+        blanks: list[int] = []
         stack: list[tuple[Node, bool]] = [(self.function, False)]
         opened: dict[tuple[int, int, str], int] = {}
         while stack:
@@ -178,6 +288,12 @@ class Cases:
                 continue
             if not _kept(node, self.keep, self.source):
                 continue
+            if repaired and (node.has_error or node.is_missing) and _statement(node):
+                out.append(_EXACT + self.text(node))  # a statement the grammar repairs
+                continue
+            if self.alias_any and node.type == "interface_type" and not named(node):
+                out.append("any")  # `interface{}`, spelled as its predeclared alias
+                continue
             if node.child_count == 0:
                 text = self.text(node)
                 parent = node.parent
@@ -189,6 +305,8 @@ class Cases:
                     text = text.rstrip()
                 if key in marks:
                     places.append((len(out), len(out) + 1))
+                if text == "_" and _blank(node, self.source):
+                    blanks.append(len(out))
                 out.append(text)
                 continue
             opened[key] = len(out)
@@ -202,7 +320,13 @@ class Cases:
                 pieces.add((start, end + 1))
             if start > 0 and out[start - 1] == ",":
                 pieces.add((start - 1, end))
-        return Tokens(tuple(out), tuple(sorted(pieces)))
+        inert: set[tuple[int, int]] = set()
+        for at in blanks:  # a `_` with the comma before or after it
+            if out[at - 1] == ",":
+                inert.add((at - 1, at + 1))
+            if at + 1 < len(out) and out[at + 1] == ",":
+                inert.add((at, at + 2))
+        return Tokens(tuple(out), tuple(sorted(pieces)), tuple(sorted(inert)))
 
     # -- which pieces are new cases ---------------------------------------
 

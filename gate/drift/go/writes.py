@@ -84,10 +84,19 @@ _TYPES = frozenset(
 class Writes:
     """The state-sharing code of one parsed Go file, its helpers found once."""
 
-    def __init__(self, source: ParsedText, imports: dict[str, str], found: list[Node]) -> None:
+    def __init__(
+        self,
+        source: ParsedText,
+        imports: dict[str, str],
+        found: list[Node],
+        unread: frozenset[str] = frozenset(),
+    ) -> None:
         """`found`: what `SCAN` captures in the file, from the caller's own
-        query over it (one pass over the tree for both)."""
+        query over it (one pass over the tree for both); `unread`: the
+        functions (`.name` for methods) whose code cannot be read (a
+        syntax error the grammar repairs), which count as sharing state."""
         self.source = source
+        self.unread = unread
         # bound package name -> the functions of it that set process-wide state
         self.setters = {name: SETTERS[path] for name, path in imports.items() if path in SETTERS}
         self._sharing: frozenset[str] | None = None
@@ -161,7 +170,7 @@ class Writes:
         that share state, to a fixpoint; `f()` for one whose returned
         function literal does (called as `f()()`)."""
         if self._sharing is None:
-            sharing: set[str] = set()
+            sharing = {k for name in self.unread for k in (name, f"{name}()")}
             calls: dict[str, set[str]] = {}
             for called, nodes in self.functions().items():
                 for whole, key in ((False, called), (True, f"{called}()")):
