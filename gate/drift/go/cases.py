@@ -326,7 +326,7 @@ class Cases:
                 inert.add((at - 1, at + 1))
             if at + 1 < len(out) and out[at + 1] == ",":
                 inert.add((at, at + 2))
-        return Tokens(tuple(out), tuple(sorted(pieces)), tuple(sorted(inert)))
+        return Tokens(tuple(out), tuple(sorted(pieces)), inert=tuple(sorted(inert)))
 
     # -- which pieces are new cases ---------------------------------------
 
