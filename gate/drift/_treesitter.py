@@ -47,6 +47,8 @@ GRAMMARS = {
     "typescript": ("tree-sitter-typescript", "tree_sitter_typescript", "language_typescript"),
     "tsx": ("tree-sitter-typescript", "tree_sitter_typescript", "language_tsx"),
     "go": ("tree-sitter-go", "tree_sitter_go", "language"),
+    "java": ("tree-sitter-java", "tree_sitter_java", "language"),
+    "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
 }
 
 
