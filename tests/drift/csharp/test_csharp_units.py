@@ -115,7 +115,8 @@ def _welcome(f: str) -> dict[str, str]:
         ),
         "a data-driven test appended": _append(
             text,
-            f'    {spell["theory"]}\n    [{spell["row"]}("a")]\n    public void Reads(string s) {{ }}\n',
+            f'    {spell["theory"]}\n    [{spell["row"]}("a")]\n'
+            "    public void Reads(string s) { }\n",
         ),
         "a test with its attribute spelled in full": _append(
             text,
