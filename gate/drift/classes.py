@@ -132,6 +132,12 @@ class Splitter:
     def text(self, node: Node) -> str:
         return self.source.text(node)
 
+    def declarations(self, node: Node | None) -> list[Node]:
+        """`node`'s named children without the language's comments."""
+        if node is None:
+            return []
+        return [c for c in node.named_children if c.type not in self.comments]
+
     def add(
         self,
         node: Node,

@@ -119,7 +119,7 @@ def units(text: str) -> tuple[Unit, ...]:
     """The units of a C# test file."""
     source = parse(text, "c_sharp")
     splitter = _CSharp(source)
-    for node in named(source.root):
+    for node in splitter.declarations(source.root):
         splitter.top(node)
     return splitter.units()
 
@@ -147,7 +147,7 @@ class _CSharp(Splitter):
             body = node.child_by_field_name("body")
             label = self.namespace_name(node)
             self.header(node, body, f"namespace {label}", label, SUPPORT, (), "", None)
-            for child in named(body) if body is not None else []:
+            for child in self.declarations(body):
                 self.top(child)
         elif kind == "file_scoped_namespace_declaration":
             label = self.namespace_name(node)
@@ -216,7 +216,7 @@ class _CSharp(Splitter):
         shared = set(self.attribute_names(node)) & SHARED_CLASSES
         role = COLLECTION if shared else SUPPORT
         key = self.header(node, body, f"class {label}", label, role, (name,), parent, name_node)
-        for member in named(body):
+        for member in self.declarations(body):
             self.member(member, label, key)
 
     def member(self, node: Node, owner: str, parent: str) -> None:

@@ -42,7 +42,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.drift._treesitter import ParsedText, named, parse
+from gate.drift._treesitter import ParsedText, parse
 from gate.drift.classes import Splitter, contains, simple
 from gate.drift.reader import Reader
 
@@ -109,7 +109,7 @@ def units(text: str) -> tuple[Unit, ...]:
     """The units of a Java test file."""
     source = parse(text, "java")
     splitter = _Java(source)
-    for node in named(source.root):
+    for node in splitter.declarations(source.root):
         splitter.top(node)
     return splitter.units()
 
@@ -130,9 +130,9 @@ class _Java(Splitter):
             raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a Java declaration")
 
     def import_(self, node: Node) -> None:
-        path = "".join(self.text(n) for n in named(node) if n.type != "asterisk")
+        path = ".".join(self.names_in(node))  # without layout or comments
         static = any(c.type == "static" for c in node.children)
-        wildcard = any(c.type == "asterisk" for c in named(node))
+        wildcard = any(c.type == "asterisk" for c in self.declarations(node))
         key = f"import {'static ' if static else ''}{path}{'.*' if wildcard else ''}"
         if wildcard:
             self.add(node, key, key[len("import ") :], COLLECTION if static else SUPPORT)
@@ -141,9 +141,13 @@ class _Java(Splitter):
 
     def annotations(self, node: Node) -> list[Node]:
         out: list[Node] = []
-        for child in named(node):
+        for child in self.declarations(node):
             if child.type == "modifiers":
-                out += [a for a in named(child) if a.type in ("annotation", "marker_annotation")]
+                out += [
+                    a
+                    for a in self.declarations(child)
+                    if a.type in ("annotation", "marker_annotation")
+                ]
         return out
 
     def annotation_name(self, annotation: Node) -> str:
@@ -163,14 +167,14 @@ class _Java(Splitter):
         # so the class is never open to a new helper.
         supertypes = tuple(
             c.type
-            for c in named(node)
+            for c in self.declarations(node)
             if c.type in ("superclass", "super_interfaces", "extends_interfaces")
         )
         key = self.header(
             node, body, f"class {label}", label, SUPPORT, (name,), parent, name_node, supertypes
         )
         junit3 = "TestCase" in self.names_in(node.child_by_field_name("superclass"))
-        for member in named(body):
+        for member in self.declarations(body):
             self.member(member, label, key, junit3)
 
     def member(self, node: Node, owner: str, parent: str, junit3: bool) -> None:
@@ -209,7 +213,7 @@ class _Java(Splitter):
         label = f"{owner}.{name}"
         marks = {self.annotation_name(a) for a in self.annotations(node)}
         params = node.child_by_field_name("parameters")
-        bare = params is not None and not named(params)
+        bare = params is not None and not self.declarations(params)
         if marks & HOOKS or "Override" in marks or (name in JUNIT3_HOOKS and bare):
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
             return
@@ -226,7 +230,7 @@ class _Java(Splitter):
             if self.annotation_name(annotation) not in ROWS:
                 continue
             arguments = annotation.child_by_field_name("arguments")
-            for argument in named(arguments) if arguments is not None else []:
+            for argument in self.declarations(arguments) if arguments is not None else []:
                 value = argument
                 if argument.type == "element_value_pair":
                     key = argument.child_by_field_name("key")
@@ -236,7 +240,7 @@ class _Java(Splitter):
                         continue  # delimiter, textBlock, ...: not rows
                     value = argument.child_by_field_name("value")  # type: ignore[assignment]
                 if value is not None and value.type == "element_value_array_initializer":
-                    out += named(value)
+                    out += self.declarations(value)
         return out
 
 

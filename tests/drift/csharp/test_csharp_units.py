@@ -390,6 +390,16 @@ def test_a_new_file_reaches_through_assembly_wide_code_only() -> None:
         assert [u.key for u in reaching("tests/NewTests.cs", units(head))] == [key], name
 
 
+def test_comments_between_declarations_are_no_units() -> None:
+    text = base("xunit")
+    head = "// Copyright (c) the authors.\n" + text.replace(
+        "    private static int Twice",
+        "    /// <summary>Twice.</summary>\n    private static int Twice",
+    )
+    assert {u.key for u in units(head)} == {u.key for u in units(text)}
+    assert compare(units(text), units(head)).ok
+
+
 def test_a_syntax_error_is_refused() -> None:
     with pytest.raises(Unparsable, match="line 3"):
         units("class A {\n  void F() {\n    int x = ;\n  }\n}\n")

@@ -346,6 +346,21 @@ public class LegacyTest extends TestCase {
     assert compare(units(text), units(head)).added == ("LegacyTest.testMore",)
 
 
+@pytest.mark.parametrize(
+    "comment",
+    ["/* Copyright (c) the authors. */\n", "// SPDX-License-Identifier: MIT\n", "/** Doc. */\n"],
+)
+def test_comments_between_declarations_are_no_units(comment: str) -> None:
+    """A license header, a comment between members or inside an import
+    is layout: it is no unit and changes none."""
+    text = comment + BASE.replace("    private int twice", comment + "    private int twice")
+    text = text.replace(
+        "import org.junit.jupiter.api.Test;", "import org.junit.jupiter.api./* x */Test;"
+    )
+    assert {u.key for u in units(text)} == {u.key for u in units(BASE)}
+    assert compare(units(BASE), units(text)).ok
+
+
 def test_a_syntax_error_is_refused() -> None:
     with pytest.raises(Unparsable, match="line 3"):
         units("class A {\n  void f() {\n    int x = ;\n  }\n}\n")
