@@ -15,7 +15,7 @@ import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching
-from gate.drift.csharp import units
+from gate.drift.csharp import HOOKS, RUN_WIDE, TESTS, units
 from tests.gitrepo import GitRepo
 
 # Each framework's spelling of a test, a data-driven test with its rows,
@@ -312,6 +312,30 @@ def test_the_hostile_twin_fails_naming_the_member(framework: str, name: str) -> 
     drift = compare(units(base(framework)), units(head))
     assert not drift.ok, name
     assert why in drift.summary(), drift.summary()
+
+
+@pytest.mark.parametrize("attribute", sorted(TESTS | {"SkippableFact", "StaTheory"}))
+@pytest.mark.parametrize("spelling", ["[{}]", "[{}Attribute]", '[Xunit.{}, Trait("a", "b")]'])
+def test_every_test_attribute_adds_a_test(attribute: str, spelling: str) -> None:
+    text = base("xunit")
+    mark = spelling.format(attribute)
+    drift = compare(
+        units(text), units(_append(text, f"    {mark}\n    public void Fresh() {{ }}\n"))
+    )
+    assert drift.ok and drift.added == ("ClampTests.Fresh",), drift.summary()
+
+
+@pytest.mark.parametrize("attribute", sorted(HOOKS | RUN_WIDE))
+@pytest.mark.parametrize("spelling", ["[{}]", "[NUnit.Framework.{}Attribute]", "[Fact, {}]"])
+def test_every_setup_attribute_is_refused_in_an_existing_class(
+    attribute: str, spelling: str
+) -> None:
+    text = base("xunit")
+    head = _append(text, f"    {spelling.format(attribute)}\n    public void Fresh() {{ }}\n")
+    drift = compare(units(text), units(head))
+    assert drift.summary() == "new ClampTests.Fresh added to a class that exists at base"
+    reached = [u.key for u in reaching("NewTests.cs", units(head))]
+    assert reached == (["run-wide hook ClampTests.Fresh"] if attribute in RUN_WIDE else [])
 
 
 def test_roles_and_keys() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching, units_for
-from gate.drift.java import units
+from gate.drift.java import HOOKS, TESTS, units
 from tests.gitrepo import GitRepo
 
 BASE = """\
@@ -298,6 +298,34 @@ def test_a_new_type_shadowing_an_import_on_demand_fails() -> None:
     drift = compare(units(base), units(base + "\n@interface ParameterizedTest {}\n"))
     assert "binds ParameterizedTest, a name existing code uses" in drift.summary()
     assert compare(units(base), units(base + "\n@interface Unused {}\n")).ok
+
+
+@pytest.mark.parametrize("annotation", sorted(TESTS))
+@pytest.mark.parametrize("spelling", ["{}", "org.junit.jupiter.api.{}", "{}(timeOut = 5)"])
+def test_every_test_annotation_adds_a_test(annotation: str, spelling: str) -> None:
+    mark = spelling.format(annotation)
+    drift = compare(units(BASE), units(_append(f"    @{mark}\n    void fresh() {{}}\n")))
+    assert drift.ok and drift.added == ("ClampTest.fresh",), drift.summary()
+
+
+@pytest.mark.parametrize("annotation", sorted(HOOKS))
+@pytest.mark.parametrize("spelling", ["{}", "org.junit.{}", "{}(alwaysRun = true)"])
+def test_every_hook_annotation_is_refused_in_an_existing_class(
+    annotation: str, spelling: str
+) -> None:
+    mark = spelling.format(annotation)
+    drift = compare(units(BASE), units(_append(f"    @{mark}\n    void fresh() {{}}\n")))
+    assert drift.summary() == "new ClampTest.fresh added to a class that exists at base"
+    # and in a new file, it acts on its own class's tests alone
+    assert reaching("NewTest.java", units(_append(f"    @{mark}\n    void fresh() {{}}\n"))) == ()
+
+
+def test_names_added_to_an_enum_source_are_a_change() -> None:
+    """`@EnumSource(mode = EXCLUDE, names = ...)`: a name added drops a
+    case, so only `@ValueSource` and `@CsvSource` elements are rows."""
+    base = _edit("@ValueSource(ints = {1, 2, 3})", '@EnumSource(mode = EXCLUDE, names = {"A"})')
+    head = base.replace('names = {"A"}', 'names = {"A", "B"}')
+    assert compare(units(base), units(head)).changed == ("ClampTest.keepsInside",)
 
 
 def test_roles_and_keys() -> None:
