@@ -41,7 +41,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Tokens, Unit
-from gate.drift._treesitter import COMMENTS, NamesByPlace, ParsedText, UniqueKeys
+from gate.drift._treesitter import COMMENTS, NamesByPlace, ParsedText, UniqueKeys, captures
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -119,15 +119,10 @@ class Splitter:
         self.identifiers = identifiers
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
-        names: list[tuple[int, str]] = []
-        stack = [source.root]
-        while stack:
-            node = stack.pop()
-            if node.type in identifiers:
-                names.append((node.start_byte, source.text(node)))
-            elif node.type not in comments:
-                stack.extend(node.children)
-        self.read = NamesByPlace(names)
+        # one query over the tree, in tree-sitter's own code (no comment holds a node)
+        pattern = "[" + " ".join(f"({kind})" for kind in sorted(identifiers)) + "] @name"
+        found = captures(source, pattern).get("name", [])
+        self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found)
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
