@@ -119,6 +119,10 @@ class Splitter:
         self.identifiers = identifiers
         self.found: list[Unit] = []
         self._keys = UniqueKeys()
+        # The conditional-compilation branch being read (`#if DEBUG: `),
+        # which starts the keys of the units inside it: a unit moved into
+        # or out of a branch is another unit.
+        self.guard = ""
         # one query over the tree, in tree-sitter's own code (no comment holds a node)
         pattern = "[" + " ".join(f"({kind})" for kind in sorted(identifiers)) + "] @name"
         found = captures(source, pattern).get("name", [])
@@ -142,11 +146,13 @@ class Splitter:
         binds: tuple[str, ...] = (),
         parent: str = "",
         rows: Callable[[], list[Node]] | None = None,
+        code: str | None = None,
     ) -> str:
-        """Add the unit of `node`'s exact text; its unique key.  `rows`:
+        """Add the unit of `node`'s exact text (`code`: of that text
+        instead, compared as is, reading no name); its unique key.  `rows`:
         for a CASE, the rows a head version may add (`Unit.tokens`)."""
         assert role in ROLES
-        unique, shown = self._keys.unit(key, name)
+        unique, shown = self._keys.unit(self.guard + key, name)
         source, comments = self.source, self.comments
 
         def same() -> str:
@@ -160,12 +166,12 @@ class Splitter:
                 key=unique,
                 name=shown,
                 role=role,
-                code=self.text(node),
+                code=self.text(node) if code is None else code,
                 binds=tuple(dict.fromkeys(b for b in binds if b)),
                 line=self.source.line(node),
-                uses=self.read.within(node),
+                uses=self.read.within(node) if code is None else (),
                 parent=parent,
-                same=same,
+                same=same if code is None else None,
                 tokens=grows if role == CASE and rows is not None else None,
             )
         )
@@ -186,7 +192,7 @@ class Splitter:
         """Add the header of the class `node` (its text up to `body`) as a
         unit; `own` is the node of its name, left out of its `uses`, and
         `more` names its `uses` add."""
-        unique, shown = self._keys.unit(key, name)
+        unique, shown = self._keys.unit(self.guard + key, name)
         end = body.start_byte if body is not None else node.end_byte
         parts = [c for c in node.children if c.end_byte <= end]
         found = [n for n in self._names(parts) if own is None or n.start_byte != own.start_byte]

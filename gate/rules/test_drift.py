@@ -66,13 +66,15 @@ is collection-time code: setup and teardown methods (`@BeforeEach`,
 `@Before`, `@BeforeAll`, `@BeforeClass`, `@AfterEach`, TestNG's
 `@BeforeMethod`, NUnit `[SetUp]`/`[OneTimeSetUp]`/`[TearDown]`, MSTest
 `[TestInitialize]`/`[ClassInitialize]`/`[AssemblyInitialize]`, xUnit's
-`IAsyncLifetime` and `Dispose`), a method that overrides (`@Override`,
-`override`), constructors (xUnit's setup), initializer blocks, a field
+`IAsyncLifetime` and `Dispose`), an override of `toString`, `equals`,
+`hashCode` (any other override needs a supertype, which closes the
+class to new members), constructors (xUnit's setup), initializer blocks, a field
 with an annotation (`@Rule`, `@ClassRule`, `@RegisterExtension`) or an
 initializer that calls, a static import on demand or `using static`; the
 class header (its annotations or attributes, `@ExtendWith`,
 `[Collection]`, and base types, `IClassFixture<T>`), the imports or
-usings and the package or namespace are units compared as any other.  A
+usings and the package or namespace are units compared as any other; a
+C# `#if` branch is part of the keys of the declarations inside it.  A
 test method overloading another member's name is judged as a helper of
 that name.  It fails when:
 

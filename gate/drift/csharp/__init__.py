@@ -14,17 +14,22 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `[TearDown]`, `[OneTimeSetUp]`, `[OneTimeTearDown]`, MSTest's
   `[TestInitialize]`, `[TestCleanup]`, `[ClassInitialize]`,
   `[ClassCleanup]`) or name (`InitializeAsync`, `DisposeAsync` of xUnit's
-  `IAsyncLifetime`, `Dispose`), a method that overrides or hides an
-  inherited one (`override`, `new`: inherited code calls it), keyed
-  `hook Class.Name`; a constructor (xUnit's setup, which also receives
+  `IAsyncLifetime`, `Dispose`), an override of `object`'s `ToString`,
+  `Equals`, `GetHashCode` (printing, comparing or hashing an instance
+  calls it; any other `override` or `new` needs a base type, which the
+  class header names, and a new member of an existing class with a base
+  type fails as it is), keyed `hook Class.Name`; a constructor (xUnit's setup, which also receives
   the `IClassFixture<>` and collection fixtures), a static constructor,
   a finalizer; a field, property or event with an attribute or whose
   initializer calls, creates an object or reads a member of another type
   (its static constructor runs); an operator, indexer or conversion;
   `using static` (its methods take part in the overload resolution of
-  every call of that name); a `#if` block and other preprocessor
-  directives but `#nullable`, `#pragma`, `#region` and `#endregion`; a
-  top-level statement.  Class-level attributes (`[Collection]`,
+  every call of that name); a `#if` (its condition line is a unit; the
+  declarations of each of its branches are units as anywhere else, keyed
+  with the branch, `#if DEBUG: method Class.Name`, so a unit moved into
+  or out of a branch, or under a new `#if`, is another unit) and other
+  preprocessor directives but `#nullable`, `#pragma`, `#region` and
+  `#endregion`; a top-level statement.  Class-level attributes (`[Collection]`,
   `[TestFixture]`) and base types (`IClassFixture<T>`, `IAsyncLifetime`)
   are part of the class header, and compared.
 * **SUPPORT** is everything else: the namespace, a `using` (an alias
@@ -43,6 +48,7 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
@@ -74,6 +80,9 @@ HOOKS = frozenset(
 RUN_WIDE = frozenset({"AssemblyInitialize", "AssemblyCleanup", "ModuleInitializer"})
 # xUnit's IAsyncLifetime and IDisposable: called around each test of the class.
 HOOK_NAMES = frozenset({"InitializeAsync", "DisposeAsync", "Dispose"})
+# `object`'s virtual methods, which a class overrides without a base
+# list: code that prints, compares or hashes an instance calls them.
+OBJECT_METHODS = frozenset({"ToString", "Equals", "GetHashCode", "Finalize"})
 # Class attributes whose class other classes' tests share.
 SHARED_CLASSES = frozenset({"SetUpFixture", "CollectionDefinition"})
 ROWS = frozenset({"InlineData", "TestCase", "DataRow"})
@@ -128,9 +137,9 @@ class _CSharp(Splitter):
     def __init__(self, source: ParsedText) -> None:
         super().__init__(source, IDENTIFIERS, COMMENTS)
 
-    def words(self, node: Node) -> str:
+    def words(self, node: Node | None) -> str:
         """`node`'s text with its whitespace collapsed (a key)."""
-        return " ".join(self.text(node).split())
+        return " ".join(self.text(node).split()) if node is not None else ""
 
     def top(self, node: Node) -> None:
         kind = node.type
@@ -157,7 +166,7 @@ class _CSharp(Splitter):
         elif kind == "global_statement":
             self.add(node, "statement", "top-level statement", COLLECTION)
         elif kind.startswith("preproc_"):
-            self.directive(node, "")
+            self.directive(node, "", self.top)
         else:
             raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a C# declaration")
 
@@ -165,10 +174,41 @@ class _CSharp(Splitter):
         name = node.child_by_field_name("name")
         return self.words(name) if name is not None else ""
 
-    def directive(self, node: Node, parent: str) -> None:
+    def directive(self, node: Node, parent: str, inside: Callable[[Node], None]) -> None:
+        """A preprocessor directive: a `#if` is a unit of its condition
+        (new, it is collection-time code) and each of its branches' declarations
+        are read by `inside` with the branch as their keys' guard."""
+        if node.type == "preproc_if":
+            self.branches(
+                node, f"#if {self.words(node.child_by_field_name('condition'))}", parent, inside
+            )
+            return
         role = SUPPORT if node.type in _QUIET_DIRECTIVES else COLLECTION
         first = " ".join(self.text(node).split("\n", 1)[0].split())
         self.add(node, f"directive {first}", first, role, (), parent)
+
+    def branches(self, node: Node, label: str, parent: str, inside: Callable[[Node], None]) -> None:
+        condition = node.child_by_field_name("condition")
+        alternative = node.child_by_field_name("alternative")
+        ends = [c for c in (condition,) if c is not None]
+        line = self.source.span(node.start_byte, ends[0].end_byte if ends else node.start_byte + 5)
+        self.add(node, f"directive {label}", label, COLLECTION, (), parent, code=line)
+        outer = self.guard
+        self.guard = f"{outer}{label}: "
+        for child in self.declarations(node):
+            if child in (condition, alternative):
+                continue
+            inside(child)
+        self.guard = outer
+        if alternative is not None:
+            if alternative.type == "preproc_elif":
+                more = self.words(alternative.child_by_field_name("condition"))
+                self.branches(alternative, f"{label} #elif {more}", parent, inside)
+            else:
+                self.guard = f"{outer}{label} #else: "
+                for child in self.declarations(alternative):
+                    inside(child)
+                self.guard = outer
 
     def using(self, node: Node) -> None:
         text = self.words(node)
@@ -225,7 +265,7 @@ class _CSharp(Splitter):
         if kind in _TYPES:
             self.type_(node, owner, parent)
         elif kind == "method_declaration":
-            self.method(node, owner, parent, modifiers)
+            self.method(node, owner, parent)
         elif kind in _FIELDS:
             declaration = next((c for c in named(node) if c.type == "variable_declaration"), None)
             declarators = (
@@ -245,7 +285,6 @@ class _CSharp(Splitter):
             value = node.child_by_field_name("value")
             initialized = value is not None and value.type != "arrow_expression_clause"
             runs = bool(self.attributes(node)) or (initialized and contains(value, RUNS))
-            runs = runs or bool(modifiers & {"override", "new"})
             role = COLLECTION if runs else SUPPORT
             self.add(node, f"property {owner}.{name}", f"{owner}.{name}", role, (name,), parent)
         elif kind == "constructor_declaration":
@@ -256,18 +295,18 @@ class _CSharp(Splitter):
                 label = f"{owner} constructor"
                 self.add(node, f"constructor {owner}", label, COLLECTION, (), parent)
         elif kind.startswith("preproc_"):
-            self.directive(node, parent)
+            self.directive(node, parent, lambda n: self.member(n, owner, parent))
         else:  # a finalizer, an operator, an indexer, a conversion: runs where code reads it
             self.add(node, f"{kind} {owner}", f"{owner} {kind}", COLLECTION, (), parent)
 
-    def method(self, node: Node, owner: str, parent: str, modifiers: set[str]) -> None:
+    def method(self, node: Node, owner: str, parent: str) -> None:
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{owner}.{name}"
         marks = set(self.attribute_names(node))
         if marks & RUN_WIDE:
             self.add(node, f"run-wide hook {label}", label, COLLECTION, (name,), parent)
-        elif marks & HOOKS or name in HOOK_NAMES or modifiers & {"override", "new"}:
+        elif marks & HOOKS or name in HOOK_NAMES or name in OBJECT_METHODS:
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
         elif marks & TESTS or any(m.endswith(("Fact", "Theory")) for m in marks):
             rows = lambda: self.rows_of(node)  # noqa: E731

@@ -14,8 +14,11 @@ are).
   method annotated `@BeforeEach`, `@BeforeAll`, `@AfterEach`,
   `@AfterAll`, `@Before`, `@After`, `@BeforeClass`, `@AfterClass`,
   TestNG's `@BeforeMethod`, `@AfterMethod`, `@BeforeTest`, ... (key
-  `hook Class.name`), JUnit 3's `setUp`/`tearDown`, and a method marked
-  `@Override` (the inherited code that calls it runs it); a constructor; an
+  `hook Class.name`), JUnit 3's `setUp`/`tearDown`, and an override of
+  `Object`'s `toString`, `equals`, `hashCode`, `finalize`, `clone`
+  (printing, comparing or hashing an instance calls it; any other
+  override needs a supertype, which the class header names, and a new
+  member of an existing class with a supertype fails as it is); a constructor; an
   instance or static initializer block; a field with an annotation
   (`@Rule`, `@ClassRule`, `@RegisterExtension`, `@Mock`, `@TempDir`, ...)
   or whose initializer calls, creates an object or reads another class's
@@ -74,6 +77,9 @@ HOOKS = frozenset(
 # Annotations whose array elements are a parameterized test's rows.
 ROWS = frozenset({"ValueSource", "CsvSource"})
 JUNIT3_HOOKS = frozenset({"setUp", "tearDown"})
+# `Object`'s methods, which a class overrides without a supertype of its
+# own: code that prints, compares or hashes an instance calls them.
+OBJECT_METHODS = frozenset({"toString", "equals", "hashCode", "finalize", "clone"})
 COMMENTS = frozenset({"line_comment", "block_comment"})
 IDENTIFIERS = frozenset({"identifier", "type_identifier"})
 # Expressions in a field's initializer that run code: a call, an object
@@ -214,7 +220,7 @@ class _Java(Splitter):
         marks = {self.annotation_name(a) for a in self.annotations(node)}
         params = node.child_by_field_name("parameters")
         bare = params is not None and not self.declarations(params)
-        if marks & HOOKS or "Override" in marks or (name in JUNIT3_HOOKS and bare):
+        if marks & HOOKS or name in OBJECT_METHODS or (name in JUNIT3_HOOKS and bare):
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
             return
         if marks & TESTS or (junit3 and name.startswith("test") and bare):

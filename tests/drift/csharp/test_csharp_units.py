@@ -150,6 +150,11 @@ def _open(text: str, test: str) -> dict[str, str]:
         "a new nested class of tests": _append(
             text, f"    public class Low\n    {{\n        {test} public void Zero() {{ }}\n    }}\n"
         ),
+        "a new nested helper class overriding its own base's method": _append(
+            text,
+            "    private sealed class Fake : Clock\n    {\n"
+            "        public override long Now() => 0;\n    }\n",
+        ),
     }
 
 
@@ -422,6 +427,62 @@ def test_comments_between_declarations_are_no_units() -> None:
     )
     assert {u.key for u in units(head)} == {u.key for u in units(text)}
     assert compare(units(text), units(head)).ok
+
+
+def test_an_override_in_a_class_with_a_base_type_is_refused() -> None:
+    text = _edit(base("xunit"), "public class ClampTests", "public class ClampTests : TestBase")
+    head = _append(text, "    protected override void Configure() { }\n")
+    assert compare(units(text), units(head)).summary() == (
+        "new ClampTests.Configure added to a class that exists at base"
+    )
+    head = _append(text, "    protected new void Configure() { }\n")
+    assert not compare(units(text), units(head)).ok
+
+
+CONDITIONAL = """\
+#if NET8_0_OR_GREATER
+using Xunit;
+
+public class GuardedTests
+{
+    [Fact]
+    public void Old() { }
+#if DEBUG
+    [Fact]
+    public void Debug() { }
+#else
+    [Fact]
+    public void Release() { }
+#endif
+}
+#endif
+"""
+
+
+def test_members_inside_an_if_are_units_of_their_branch() -> None:
+    """A test added inside an existing `#if` branch is a new test; one
+    moved into or out of a branch, or under a new `#if`, is another unit
+    (the branch is part of its key), so the move fails."""
+    keys = [u.key for u in units(CONDITIONAL)]
+    assert "#if NET8_0_OR_GREATER: #if DEBUG: method GuardedTests.Debug" in keys
+    assert "#if NET8_0_OR_GREATER: #if DEBUG #else: method GuardedTests.Release" in keys
+    added = CONDITIONAL.replace(
+        "    public void Old() { }\n",
+        "    public void Old() { }\n    [Fact]\n    public void New() { }\n",
+    )
+    assert compare(units(CONDITIONAL), units(added)).added == ("GuardedTests.New",)
+    moved = CONDITIONAL.replace("    [Fact]\n    public void Old() { }\n", "").replace(
+        "#else\n", "#else\n    [Fact]\n    public void Old() { }\n"
+    )
+    assert "GuardedTests.Old removed" in compare(units(CONDITIONAL), units(moved)).summary()
+    hidden = CONDITIONAL.replace(
+        "    [Fact]\n    public void Old() { }\n",
+        "#if NEVER\n    [Fact]\n    public void Old() { }\n#endif\n",
+    )
+    drift = compare(units(CONDITIONAL), units(hidden))
+    assert "GuardedTests.Old removed" in drift.summary() and "new #if NEVER" in drift.summary()
+    flipped = CONDITIONAL.replace("#if DEBUG", "#if !DEBUG")
+    assert "GuardedTests.Debug removed" in compare(units(CONDITIONAL), units(flipped)).summary()
 
 
 def test_a_syntax_error_is_refused() -> None:

@@ -100,6 +100,10 @@ WELCOME = {
     ),
     "a helper of a new name": _append("    private int thrice(int v) { return 3 * v; }\n"),
     "a plain field of a new name": _append("    private int spare;\n"),
+    "a new nested helper class overriding its own base's method": _append(
+        "    static class Fake extends Clock {\n"
+        "        @Override\n        long now() { return 0; }\n    }\n"
+    ),
     "a constant field of a new name": _append('    private static final String NAME = "x";\n'),
     "a new nested class of tests": _append(
         "    @Nested\n    class Low {\n        int seen;\n        void help() {}\n"
@@ -318,6 +322,21 @@ def test_every_hook_annotation_is_refused_in_an_existing_class(
     assert drift.summary() == "new ClampTest.fresh added to a class that exists at base"
     # and in a new file, it acts on its own class's tests alone
     assert reaching("NewTest.java", units(_append(f"    @{mark}\n    void fresh() {{}}\n"))) == ()
+
+
+def test_an_override_in_a_class_with_a_supertype_is_refused() -> None:
+    """Any override but `Object`'s needs a supertype, which makes the
+    class closed to new members: the supertype's code may call it."""
+    base = _edit("class ClampTest {", "class ClampTest extends Base {")
+    head = base.replace(LAST, LAST + "\n    @Override\n    protected void configure() {}\n")
+    assert compare(units(base), units(head)).summary() == (
+        "new ClampTest.configure added to a class that exists at base"
+    )
+    head = base.replace(LAST, LAST + "\n    protected void configure() {}\n")  # no annotation
+    assert not compare(units(base), units(head)).ok
+    base = _edit("class ClampTest {", "class ClampTest implements Fixture {")
+    head = base.replace(LAST, LAST + "\n    public void prepare() {}\n")
+    assert not compare(units(base), units(head)).ok
 
 
 def test_names_added_to_an_enum_source_are_a_change() -> None:
