@@ -5,7 +5,9 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `[Theory]` (and any attribute whose name ends so, `[SkippableFact]`),
   NUnit's `[Test]`, `[TestCase]`, `[TestCaseSource]`, MSTest's
   `[TestMethod]`, `[DataTestMethod]` (an `Attribute` suffix and a
-  namespace are read through).  Its key is `method Class.Name`.  Its
+  namespace are read through), but for one that overrides or hides an
+  inherited member (`override`, `new`), judged as a helper.  Its key is
+  `method Class.Name`.  Its
   `[InlineData]`, `[TestCase]` and `[DataRow]` attributes are its rows: a
   row added while the rest of the method is unchanged is a test that
   grew; a row edited or removed is a change.
@@ -265,7 +267,7 @@ class _CSharp(Splitter):
         if kind in _TYPES:
             self.type_(node, owner, parent)
         elif kind == "method_declaration":
-            self.method(node, owner, parent)
+            self.method(node, owner, parent, modifiers)
         elif kind in _FIELDS:
             declaration = next((c for c in named(node) if c.type == "variable_declaration"), None)
             declarators = (
@@ -299,7 +301,7 @@ class _CSharp(Splitter):
         else:  # a finalizer, an operator, an indexer, a conversion: runs where code reads it
             self.add(node, f"{kind} {owner}", f"{owner} {kind}", COLLECTION, (), parent)
 
-    def method(self, node: Node, owner: str, parent: str) -> None:
+    def method(self, node: Node, owner: str, parent: str, modifiers: set[str]) -> None:
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{owner}.{name}"
@@ -308,7 +310,9 @@ class _CSharp(Splitter):
             self.add(node, f"run-wide hook {label}", label, COLLECTION, (name,), parent)
         elif marks & HOOKS or name in HOOK_NAMES or name in OBJECT_METHODS:
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
-        elif marks & TESTS or any(m.endswith(("Fact", "Theory")) for m in marks):
+        elif (marks & TESTS or any(m.endswith(("Fact", "Theory")) for m in marks)) and not (
+            modifiers & {"override", "new"}  # replaces an inherited member: judged as a helper
+        ):
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
         else:

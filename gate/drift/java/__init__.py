@@ -6,7 +6,9 @@ are).
   `@ParameterizedTest`, `@RepeatedTest`, `@TestFactory` or
   `@TestTemplate`, or a JUnit 3 `test*` method of a class that extends
   `TestCase`.  Its key is `method Class.name` (`method Outer.Inner.name`
-  in a nested class).  The elements of its `@ValueSource` and
+  in a nested class); one marked `@Override` is judged as a helper (it
+  replaces the inherited test; an override without the annotation is not
+  seen).  The elements of its `@ValueSource` and
   `@CsvSource` arrays are its rows: a row added while the rest of the
   method is unchanged is a test that grew; a row edited or removed is a
   change.
@@ -223,7 +225,8 @@ class _Java(Splitter):
         if marks & HOOKS or name in OBJECT_METHODS or (name in JUNIT3_HOOKS and bare):
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
             return
-        if marks & TESTS or (junit3 and name.startswith("test") and bare):
+        test = marks & TESTS or (junit3 and name.startswith("test") and bare)
+        if test and "Override" not in marks:  # an override is judged as a helper
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
             return

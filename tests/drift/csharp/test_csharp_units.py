@@ -437,6 +437,11 @@ def test_an_override_in_a_class_with_a_base_type_is_refused() -> None:
     )
     head = _append(text, "    protected new void Configure() { }\n")
     assert not compare(units(text), units(head)).ok
+    # a test that overrides an inherited test replaces it for this class
+    head = _append(text, "    [Fact]\n    public override void Inherited() { }\n")
+    assert (
+        "new ClampTests.Inherited added to a class" in compare(units(text), units(head)).summary()
+    )
 
 
 CONDITIONAL = """\

@@ -334,6 +334,9 @@ def test_an_override_in_a_class_with_a_supertype_is_refused() -> None:
     )
     head = base.replace(LAST, LAST + "\n    protected void configure() {}\n")  # no annotation
     assert not compare(units(base), units(head)).ok
+    # a test marked as an override replaces the inherited test for this class
+    head = base.replace(LAST, LAST + "\n    @Override\n    @Test\n    void inherited() {}\n")
+    assert "new ClampTest.inherited added to a class" in compare(units(base), units(head)).summary()
     base = _edit("class ClampTest {", "class ClampTest implements Fixture {")
     head = base.replace(LAST, LAST + "\n    public void prepare() {}\n")
     assert not compare(units(base), units(head)).ok
