@@ -262,8 +262,10 @@ test class (a static field's initializer is read as the class's own
 state), and in C# what acts on the whole test assembly, an
 `[assembly: ...]` attribute, a `global using`, `[AssemblyInitialize]`,
 `[ModuleInitializer]`, a static constructor, a `[SetUpFixture]` or
-`[CollectionDefinition]` class; not a class's own hooks, fields and
-constructors)
+`[CollectionDefinition]` class, an extension method; in both a top-level
+type named like a framework's (`Assert`, `Test`, `FactAttribute`), which
+wins over the framework's in every file of its package or namespace; not
+a class's own hooks, fields and constructors)
 is drift, named with its line and code (`tests/test_zz.py (new):
 statement at line 2` and the line's code): pytest imports the new file
 before the tests collected after it, which then see the patched module.

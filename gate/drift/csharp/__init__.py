@@ -42,9 +42,13 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
 * **In a new file** (`reaches`), what acts on the whole test assembly
   reaches the tests of other files: an `[assembly: ...]` attribute, a
   `global using`, MSTest's `[AssemblyInitialize]`/`[AssemblyCleanup]`,
-  `[ModuleInitializer]`, a static constructor, and a class marked
+  `[ModuleInitializer]`, a static constructor, a class marked
   NUnit `[SetUpFixture]` or xUnit `[CollectionDefinition]` (a fixture
-  that other classes' tests share).  The class's hooks, fields and
+  that other classes' tests share), an extension method (key
+  `extension Class.Name`: the files of its namespace call it instead of
+  another extension of that name), and a top-level type named like a
+  framework's (`Assert`, `FactAttribute`, `TestContext`: a type of the
+  namespace wins over one a `using` brings, in every file of it).  The class's hooks, fields and
   constructors act on its own tests.
 """
 
@@ -88,6 +92,33 @@ OBJECT_METHODS = frozenset({"ToString", "Equals", "GetHashCode", "Finalize"})
 # Class attributes whose class other classes' tests share.
 SHARED_CLASSES = frozenset({"SetUpFixture", "CollectionDefinition"})
 ROWS = frozenset({"InlineData", "TestCase", "DataRow"})
+# The frameworks' own type names: a type of the test namespace named so
+# takes the place of the framework's in every file of that namespace
+# (a `static class Assert` with no-op methods), so it reaches their tests.
+FRAMEWORK_TYPES = (
+    TESTS
+    | HOOKS
+    | RUN_WIDE
+    | ROWS
+    | SHARED_CLASSES
+    | frozenset(
+        {
+            "Assert",
+            "CollectionAssert",
+            "StringAssert",
+            "Assume",
+            "Ignore",
+            "Skip",
+            "Trait",
+            "Collection",
+            "MemberData",
+            "ClassData",
+            "TestContext",
+            "TestFixture",
+            "TestClass",
+        }
+    )
+)
 COMMENTS = frozenset({"comment"})
 IDENTIFIERS = frozenset({"identifier"})
 RUNS = frozenset(
@@ -115,14 +146,20 @@ _TYPES = frozenset(
     }
 )
 _FIELDS = frozenset({"field_declaration", "event_field_declaration"})
-_REACHING = ("static constructor ", "run-wide hook ", "assembly attribute ", "global using ")
+_REACHING = (
+    "static constructor ",
+    "run-wide hook ",
+    "assembly attribute ",
+    "global using ",
+    "extension ",
+)
 
 
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: what acts on the whole assembly."""
-    if unit.key.startswith("class "):
-        return unit.role == COLLECTION  # a SetUpFixture or CollectionDefinition
+    if unit.key.startswith(("class ", "type ")):
+        return unit.role == COLLECTION  # a SetUpFixture, CollectionDefinition, `Assert`
     return unit.key.startswith(_REACHING)
 
 
@@ -252,11 +289,13 @@ class _CSharp(Splitter):
         name = self.text(name_node) if name_node is not None else ""
         label = f"{outer}.{name}" if outer else name
         body = node.child_by_field_name("body")
+        framework = not parent and simple(name, "Attribute") in FRAMEWORK_TYPES
         if node.type != "class_declaration" or body is None:
-            self.add(node, f"type {label}", label, SUPPORT, (name,), parent)
+            role = COLLECTION if framework else SUPPORT
+            self.add(node, f"type {label}", label, role, (name,), parent)
             return
         shared = set(self.attribute_names(node)) & SHARED_CLASSES
-        role = COLLECTION if shared else SUPPORT
+        role = COLLECTION if shared or framework else SUPPORT
         key = self.header(node, body, f"class {label}", label, role, (name,), parent, name_node)
         for member in self.declarations(body):
             self.member(member, label, key)
@@ -308,6 +347,8 @@ class _CSharp(Splitter):
         marks = set(self.attribute_names(node))
         if marks & RUN_WIDE:
             self.add(node, f"run-wide hook {label}", label, COLLECTION, (name,), parent)
+        elif self.extends(node):
+            self.add(node, f"extension {label}", label, COLLECTION, (name,), parent)
         elif marks & HOOKS or name in HOOK_NAMES or name in OBJECT_METHODS:
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
         elif (marks & TESTS or any(m.endswith(("Fact", "Theory")) for m in marks)) and not (
@@ -317,6 +358,20 @@ class _CSharp(Splitter):
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
         else:
             self.add(node, f"method {label}", label, SUPPORT, (name,), parent)
+
+    def extends(self, node: Node) -> bool:
+        """Whether the method is an extension method (`this` on its first
+        parameter): every file of its namespace may now call it instead
+        of another type's extension of that name."""
+        parameters = node.child_by_field_name("parameters")
+        first = (
+            next((p for p in named(parameters) if p.type == "parameter"), None)
+            if parameters
+            else None
+        )
+        return first is not None and any(
+            m.type == "modifier" and self.text(m) == "this" for m in named(first)
+        )
 
     def rows_of(self, node: Node) -> list[Node]:
         """The method's row attributes: a whole `[...]` list that holds one

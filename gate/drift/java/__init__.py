@@ -37,9 +37,12 @@ are).
   plain field, a nested enum, record, interface or annotation type.
 * **In a new file** (`reaches`), a static initializer block reaches the
   tests of other files (it runs once in the test JVM that runs them
-  all); the class's hooks, fields and constructors act on its own tests.
-  A static field's initializer runs when the class loads too, and is
-  read as the class's own state.
+  all), and so does a top-level type named like a framework's (`Test`,
+  `Assertions`, `BeforeEach`: a type of the package wins over one an
+  import on demand brings, in every file of the package); the class's
+  hooks, fields and constructors act on its own tests.  A static
+  field's initializer runs when the class loads too, and is read as the
+  class's own state.
 """
 
 from __future__ import annotations
@@ -79,6 +82,33 @@ HOOKS = frozenset(
 # Annotations whose array elements are a parameterized test's rows.
 ROWS = frozenset({"ValueSource", "CsvSource"})
 JUNIT3_HOOKS = frozenset({"setUp", "tearDown"})
+# The frameworks' own type names: a top-level type of the package named so
+# takes the place of the one an import on demand brings (`import
+# org.junit.jupiter.api.*`) in every file of the package.
+FRAMEWORK_TYPES = (
+    TESTS
+    | HOOKS
+    | ROWS
+    | frozenset(
+        {
+            "Assertions",
+            "Assert",
+            "Assumptions",
+            "Assume",
+            "Disabled",
+            "Ignore",
+            "Nested",
+            "ExtendWith",
+            "RegisterExtension",
+            "Rule",
+            "ClassRule",
+            "MethodSource",
+            "DisplayName",
+            "Tag",
+            "Timeout",
+        }
+    )
+)
 # `Object`'s methods, which a class overrides without a supertype of its
 # own: code that prints, compares or hashes an instance calls them.
 OBJECT_METHODS = frozenset({"toString", "equals", "hashCode", "finalize", "clone"})
@@ -109,7 +139,10 @@ _TYPES = frozenset(
 
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
-    what the tests of other files see: a static initializer block."""
+    what the tests of other files see: a static initializer block, a
+    top-level type named like a framework's."""
+    if unit.key.startswith(("class ", "type ")):
+        return unit.role == COLLECTION
     return unit.key.startswith("static initializer ")
 
 
@@ -167,8 +200,9 @@ class _Java(Splitter):
         name = self.text(name_node) if name_node is not None else ""
         label = f"{outer}.{name}" if outer else name
         body = node.child_by_field_name("body")
+        role = COLLECTION if not parent and name in FRAMEWORK_TYPES else SUPPORT
         if node.type not in _SPLIT or body is None:
-            self.add(node, f"type {label}", label, SUPPORT, (name,), parent)
+            self.add(node, f"type {label}", label, role, (name,), parent)
             return
         # A supertype's code may call a new member by name (`runTest` of
         # JUnit 3's `TestCase`): its keyword is among the header's names,
@@ -179,7 +213,7 @@ class _Java(Splitter):
             if c.type in ("superclass", "super_interfaces", "extends_interfaces")
         )
         key = self.header(
-            node, body, f"class {label}", label, SUPPORT, (name,), parent, name_node, supertypes
+            node, body, f"class {label}", label, role, (name,), parent, name_node, supertypes
         )
         junit3 = "TestCase" in self.names_in(node.child_by_field_name("superclass"))
         for member in self.declarations(body):

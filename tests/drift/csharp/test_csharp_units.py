@@ -490,6 +490,36 @@ def test_members_inside_an_if_are_units_of_their_branch() -> None:
     assert "GuardedTests.Debug removed" in compare(units(CONDITIONAL), units(flipped)).summary()
 
 
+@pytest.mark.parametrize("name", ["Assert", "FactAttribute", "Fact", "TestContext", "InlineData"])
+def test_a_type_named_like_the_frameworks_reaches_every_file(name: str) -> None:
+    """A `static class Assert` of the test namespace wins over xUnit's in
+    every file of that namespace: a new file declaring one reaches them."""
+    text = (
+        base("xunit")
+        + f"\ninternal static class {name}\n"
+        + "{ public static void Equal(object a, object b) { } }\n"
+    )
+    assert [u.key for u in reaching("tests/NewTests.cs", units(text))] == [f"class {name}"]
+    assert f"new {name} " in compare(units(base("xunit")), units(text)).summary()
+    nested = _append(base("xunit"), f"    private static class {name} {{ }}\n")
+    assert reaching("tests/NewTests.cs", units(nested)) == ()
+
+
+def test_an_extension_method_reaches_every_file_of_its_namespace() -> None:
+    text = (
+        base("xunit")
+        + "\ninternal static class Ext\n{\n"
+        + "    public static int Clamp(this int v, int l) => v;\n}\n"
+    )
+    assert [u.key for u in reaching("tests/NewTests.cs", units(text))] == ["extension Ext.Clamp"]
+    assert (
+        "new Ext.Clamp runs at collection" in compare(units(base("xunit")), units(text)).summary()
+    )
+    plain = text.replace("this int v", "int v")
+    assert reaching("tests/NewTests.cs", units(plain)) == ()
+    assert compare(units(base("xunit")), units(plain)).ok
+
+
 def test_a_syntax_error_is_refused() -> None:
     with pytest.raises(Unparsable, match="line 3"):
         units("class A {\n  void F() {\n    int x = ;\n  }\n}\n")

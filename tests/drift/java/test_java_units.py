@@ -433,6 +433,19 @@ def test_a_new_file_reaches_other_tests_only_through_a_static_initializer() -> N
     ]
 
 
+@pytest.mark.parametrize(
+    "declaration", ["@interface Test {}", "class Assertions {}", "enum BeforeEach {}"]
+)
+def test_a_type_named_like_the_frameworks_reaches_every_file(declaration: str) -> None:
+    """A top-level `@interface Test` of the package wins over the one an
+    import on demand brings, in every file of the package."""
+    name = declaration.split()[1]
+    text = BASE + "\n" + declaration + "\n"
+    kind = "class" if declaration.startswith("class") else "type"
+    assert [u.key for u in reaching("NewTest.java", units(text))] == [f"{kind} {name}"]
+    assert reaching("NewTest.java", units(BASE + "\nclass Helper {}\n")) == ()
+
+
 def test_units_for_picks_java_by_suffix() -> None:
     found = units_for("src/test/java/com/example/ClampTest.java", BASE)
     assert found is not None and any(u.key == "method ClampTest.doubles" for u in found)
