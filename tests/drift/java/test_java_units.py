@@ -446,6 +446,28 @@ def test_a_type_named_like_the_frameworks_reaches_every_file(declaration: str) -
     assert reaching("NewTest.java", units(BASE + "\nclass Helper {}\n")) == ()
 
 
+@pytest.mark.parametrize(
+    ("path", "collected"),
+    [
+        ("src/test/java/com/x/ClampTest.java", True),
+        ("src/test/java/com/x/ClampTests.java", True),
+        ("src/test/java/com/x/TestClamp.java", True),
+        ("src/test/java/com/x/ClampTestCase.java", True),
+        ("SRC/TEST/JAVA/CLAMPTEST.JAVA", True),  # another letter case
+        ("src/test/java/com/x/ClampIT.java", False),  # Failsafe's, not Surefire's
+        ("src/test/java/com/x/Fixtures.java", False),
+        ("dotnet/tests/Clamp.Tests/ClampTests.cs", True),
+        ("dotnet/tests/Clamp.Tests/ClampTest.cs", True),
+        ("dotnet/test/Harness/E2ETestContext.cs", False),
+        ("dotnet/tests/Clamp.Tests/testdata/ClampTests.cs", False),
+    ],
+)
+def test_surefire_and_dotnet_test_names_are_test_modules(path: str, collected: bool) -> None:
+    from gate.drift.collected import is_test_module
+
+    assert is_test_module(path) is collected
+
+
 def test_units_for_picks_java_by_suffix() -> None:
     found = units_for("src/test/java/com/example/ClampTest.java", BASE)
     assert found is not None and any(u.key == "method ClampTest.doubles" for u in found)
