@@ -324,6 +324,18 @@ def test_every_hook_annotation_is_refused_in_an_existing_class(
     assert reaching("NewTest.java", units(_append(f"    @{mark}\n    void fresh() {{}}\n"))) == ()
 
 
+def test_a_hook_of_a_new_nested_class_in_an_existing_file_fails_closed() -> None:
+    """Where the line is drawn: a setup method is collection-time code in
+    any class of a modified file, a new `@Nested` class's included (it
+    runs around that class's tests alone, but the engine refuses every
+    new collection-time member of an existing file)."""
+    head = _append(
+        "    @Nested\n    class Low {\n        @BeforeEach void up() {}\n"
+        "        @Test void low() {}\n    }\n"
+    )
+    assert "new ClampTest.Low.up runs at collection" in compare(units(BASE), units(head)).summary()
+
+
 def test_an_override_in_a_class_with_a_supertype_is_refused() -> None:
     """Any override but `Object`'s needs a supertype, which makes the
     class closed to new members: the supertype's code may call it."""
