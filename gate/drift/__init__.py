@@ -7,7 +7,8 @@ piece of support code (a fixture, a helper, a hook, an import, a
 module-level statement), each with its exact code.  `test_drift` keeps every
 base unit as it is and judges what the head adds.
 
-One package per language family (`python/`, `js/`, `go/`), each named in
+One package per language family (`python/`, `js/`, `go/`, `java/`,
+`csharp/`), each named in
 the table of languages (`gate.drift.language.LANGUAGES`) with the suffixes
 it reads, and each giving the engine a typed `Reader`: `units(text,
 suffix) -> tuple[Unit, ...]`, raising `Unparsable` with one sentence when

@@ -1,8 +1,9 @@
-"""The tree-sitter side of `gate.drift.js` and `gate.drift.go`: a
+"""The tree-sitter side of `gate.drift.js`, `gate.drift.go`,
+`gate.drift.java` and `gate.drift.csharp`: a
 grammar loaded on first use, a parse that refuses what it cannot split,
 and a node's exact text and line.
 
-Nothing here is imported until a JS/TS or Go test file must be judged: the
+Nothing here is imported until a JS/TS, Go, Java or C# test file must be judged: the
 `tree_sitter` wheel and its grammars are loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
 docs/development.md).
@@ -47,6 +48,8 @@ GRAMMARS = {
     "typescript": ("tree-sitter-typescript", "tree_sitter_typescript", "language_typescript"),
     "tsx": ("tree-sitter-typescript", "tree_sitter_typescript", "language_tsx"),
     "go": ("tree-sitter-go", "tree_sitter_go", "language"),
+    "java": ("tree-sitter-java", "tree_sitter_java", "language"),
+    "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
 }
 
 

@@ -22,7 +22,9 @@ from gate.drift.structured import Unreadable, json_object, toml
 
 # The files a test runner collects as test modules, by its default names
 # (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
-# `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, RSpec's
+# `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, Maven
+# Surefire's `Test*.java`, `*Test.java`, `*Tests.java`, `*TestCase.java`,
+# the `*Test.cs` and `*Tests.cs` of .NET test projects, RSpec's
 # `*_spec.rb`, which no module reads yet): only those are
 # judged case by case.  Another file at a test path (a helper module, a
 # data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
@@ -34,6 +36,12 @@ TEST_MODULES = (
     "**/*.spec.*",
     "**/__tests__/**",
     "**/*_test.go",
+    "**/Test*.java",
+    "**/*Test.java",
+    "**/*Tests.java",
+    "**/*TestCase.java",
+    "**/*Test.cs",
+    "**/*Tests.cs",
     "**/*_spec.rb",
 )
 # JavaScript and TypeScript runners that collect by folder and by more

@@ -62,14 +62,36 @@ test case (a test function, a test method, a test class's header, with
 their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
 default names: `test*` functions and methods, `Test*` classes and
-`TestCase` subclasses); JavaScript/TypeScript and Go files with their own
-modules where those are installed (in JavaScript/TypeScript a top-level
+`TestCase` subclasses); JavaScript/TypeScript, Go, Java and C# files
+with their own modules where those are installed (in JavaScript/TypeScript a top-level
 call of the file's own test wrapper is a test case as `it(...)` is: a
 `function` or a `const` arrow function or function expression at the top
 level, bound once, with plain parameters, whose whole body is one `it`
 or `test` call, without modifiers, passing its parameters through in
 order and at most a number after them, called with as many arguments,
-`gate.drift.js.wrappers`).  It fails when:
+`gate.drift.js.wrappers`).  A Java file by Maven
+Surefire's default names (`Test*.java`, `*Test.java`, `*Tests.java`,
+`*TestCase.java`) and a C# file named `*Test.cs` or `*Tests.cs` are split
+into their classes' members (`gate.drift.java`, `gate.drift.csharp`):
+each test method (JUnit 4 and 5 `@Test`, `@ParameterizedTest`,
+`@RepeatedTest`, `@TestFactory`, `@TestTemplate`, TestNG `@Test`, JUnit
+3 `test*` methods; xUnit `[Fact]`/`[Theory]`, NUnit `[Test]`/`[TestCase]`,
+MSTest `[TestMethod]`) is a case, and what runs around the existing tests
+is collection-time code: setup and teardown methods (`@BeforeEach`,
+`@Before`, `@BeforeAll`, `@BeforeClass`, `@AfterEach`, TestNG's
+`@BeforeMethod`, NUnit `[SetUp]`/`[OneTimeSetUp]`/`[TearDown]`, MSTest
+`[TestInitialize]`/`[ClassInitialize]`/`[AssemblyInitialize]`, xUnit's
+`IAsyncLifetime` and `Dispose`), an override of `toString`, `equals`,
+`hashCode` (any other override needs a supertype, which closes the
+class to new members), constructors (xUnit's setup), initializer blocks, a field
+with an annotation (`@Rule`, `@ClassRule`, `@RegisterExtension`) or an
+initializer that calls, a static import on demand or `using static`; the
+class header (its annotations or attributes, `@ExtendWith`,
+`[Collection]`, and base types, `IClassFixture<T>`), the imports or
+usings and the package or namespace are units compared as any other; a
+C# `#if` branch is part of the keys of the declarations inside it.  A
+test method overloading another member's name is judged as a helper of
+that name.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
@@ -114,6 +136,10 @@ order and at most a number after them, called with as many arguments,
   Vitest's `it.for` (a row edited, removed, reordered, split or merged, a
   row that may run code, a template-string table or a table named by a
   variable, a title, modifier or body changed are changes),
+  or a Java or C# test only gained rows: elements of its `@ValueSource`
+  or `@CsvSource` array, `[InlineData]`, `[TestCase]` or `[DataRow]`
+  attributes, the rest of the method unchanged (a row edited or removed
+  is a change; in Java and C# a comment or a reformat changes no unit),
   or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or
@@ -226,7 +252,13 @@ order and at most a number after them, called with as many arguments,
 * a new member is added to a class that exists at base and is not a test
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that
-  overrides one the class inherits from a class of the file;
+  overrides one the class inherits from a class of the file; a Java or
+  C# helper method or plain field of a new name is welcome in a class
+  without base types or class-level annotations or attributes whose code
+  names it nowhere (an overload of an existing name can capture an
+  existing call and fails); a setup method, a field that runs code, a
+  constructor or an initializer fails in any existing class, and also in
+  a new class added to an existing file;
 * a new test is added while `allow_added` is false.
 
 New test cases appended to an existing file, new helpers and fixtures
@@ -235,7 +267,7 @@ The message names each case (`tests/test_clamp.py: test_high_edge
 changed; 2 new tests added`), so a writer knows what to undo.
 
 **A new test file is judged for collection-time code too.**  A new test
-file with a parser (`.py`, JavaScript/TypeScript, `.go`; a copy's new path
+file with a parser (`.py`, JavaScript/TypeScript, `.go`, `.java`, `.cs`; a copy's new path
 included; a test module by its runner's names, or a helper module at a
 test path, whose module code runs when a test imports it, outside
 `testdata/` and `__snapshots__/`) is split into units as a modified one
@@ -263,7 +295,16 @@ prototype, an import, an implicit global or an alias; `Object.assign` and
 kin, `vi.stubGlobal`/`stubEnv` or a spy on those, `eval`, a load-time `fs`
 or `child_process` call, a helper doing so); none in a file that imports
 AVA and calls it (each file in a worker of its own), nor in a Go file whose
-folder had no `_test.go` file at base (its package's tests are all new))
+folder had no `_test.go` file at base (its package's tests are all new);
+in Java a static initializer block, which runs in the JVM that runs every
+test class (a static field's initializer is read as the class's own
+state), and in C# what acts on the whole test assembly, an
+`[assembly: ...]` attribute, a `global using`, `[AssemblyInitialize]`,
+`[ModuleInitializer]`, a static constructor, a `[SetUpFixture]` or
+`[CollectionDefinition]` class, an extension method; in both a top-level
+type named like a framework's (`Assert`, `Test`, `FactAttribute`), which
+wins over the framework's in every file of its package or namespace; not
+a class's own hooks, fields and constructors)
 is drift, named with its line and code (`tests/test_zz.py (new):
 statement at line 2` and the line's code): pytest imports the new file
 before the tests collected after it, which then see the patched module.

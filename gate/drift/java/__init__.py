@@ -1,0 +1,296 @@
+"""Java test files (JUnit 4 and 5, TestNG) as units, on tree-sitter's
+Java grammar (`gate.drift.classes` says what the units, names and tokens
+are).
+
+* **A case** is a method annotated `@Test` (JUnit 4, JUnit 5, TestNG),
+  `@ParameterizedTest`, `@RepeatedTest`, `@TestFactory` or
+  `@TestTemplate`, or a JUnit 3 `test*` method of a class that extends
+  `TestCase`.  Its key is `method Class.name` (`method Outer.Inner.name`
+  in a nested class); one marked `@Override` is judged as a helper (it
+  replaces the inherited test; an override without the annotation is not
+  seen).  The elements of its `@ValueSource` and
+  `@CsvSource` arrays are its rows: a row added while the rest of the
+  method is unchanged is a test that grew; a row edited or removed is a
+  change.
+* **COLLECTION** is what runs around the class's existing tests: a
+  method annotated `@BeforeEach`, `@BeforeAll`, `@AfterEach`,
+  `@AfterAll`, `@Before`, `@After`, `@BeforeClass`, `@AfterClass`,
+  TestNG's `@BeforeMethod`, `@AfterMethod`, `@BeforeTest`, ... (key
+  `hook Class.name`), JUnit 3's `setUp`/`tearDown`, and an override of
+  `Object`'s `toString`, `equals`, `hashCode`, `finalize`, `clone`
+  (printing, comparing or hashing an instance calls it; any other
+  override needs a supertype, which the class header names, and a new
+  member of an existing class with a supertype fails as it is); a constructor; an
+  instance or static initializer block; a field with an annotation
+  (`@Rule`, `@ClassRule`, `@RegisterExtension`, `@Mock`, `@TempDir`, ...)
+  or whose initializer calls, creates an object or reads another class's
+  field (which runs that class's initializer); a static import on demand
+  (`import static org.junit.Assert.*`, whose methods take part in the
+  overload resolution of every call of that name).  Class-level
+  annotations (`@ExtendWith`, `@TestInstance`, TestNG's class `@Test`)
+  are part of the class header, and compared.
+* **SUPPORT** is everything else: the `package` clause, an import (a
+  single-type or static import binds its simple name; an import on
+  demand, `a.b.*`, binds none: a type it would bring that the file
+  already names otherwise is a compile error, not a new meaning), a
+  class header (binds its name), a helper method (binds its name), a
+  plain field, a nested enum, record, interface or annotation type.
+* **In a new file** (`reaches`), a static initializer block reaches the
+  tests of other files (it runs once in the test JVM that runs them
+  all), and so does a top-level type named like a framework's (`Test`,
+  `Assertions`, `BeforeEach`: a type of the package wins over one an
+  import on demand brings, in every file of the package); the class's
+  hooks, fields and constructors act on its own tests.  A static
+  field's initializer runs when the class loads too, and is read as the
+  class's own state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.drift._treesitter import ParsedText, parse
+from gate.drift.classes import Splitter, contains, simple
+from gate.drift.reader import Reader
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+TESTS = frozenset({"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"})
+HOOKS = frozenset(
+    {
+        "BeforeEach",
+        "BeforeAll",
+        "AfterEach",
+        "AfterAll",
+        "Before",
+        "After",
+        "BeforeClass",
+        "AfterClass",
+        # TestNG
+        "BeforeMethod",
+        "AfterMethod",
+        "BeforeTest",
+        "AfterTest",
+        "BeforeSuite",
+        "AfterSuite",
+        "BeforeGroups",
+        "AfterGroups",
+    }
+)
+# Annotations whose array elements are a parameterized test's rows.
+ROWS = frozenset({"ValueSource", "CsvSource"})
+JUNIT3_HOOKS = frozenset({"setUp", "tearDown"})
+# The frameworks' own type names: a top-level type of the package named so
+# takes the place of the one an import on demand brings (`import
+# org.junit.jupiter.api.*`) in every file of the package.
+FRAMEWORK_TYPES = (
+    TESTS
+    | HOOKS
+    | ROWS
+    | frozenset(
+        {
+            "Assertions",
+            "Assert",
+            "Assumptions",
+            "Assume",
+            "Disabled",
+            "Ignore",
+            "Nested",
+            "ExtendWith",
+            "RegisterExtension",
+            "Rule",
+            "ClassRule",
+            "MethodSource",
+            "DisplayName",
+            "Tag",
+            "Timeout",
+        }
+    )
+)
+# `Object`'s methods, which a class overrides without a supertype of its
+# own: code that prints, compares or hashes an instance calls them.
+OBJECT_METHODS = frozenset({"toString", "equals", "hashCode", "finalize", "clone"})
+COMMENTS = frozenset({"line_comment", "block_comment"})
+IDENTIFIERS = frozenset({"identifier", "type_identifier"})
+# Expressions in a field's initializer that run code: a call, an object
+# created, another class's field read (its static initializer runs).
+RUNS = frozenset(
+    {
+        "method_invocation",
+        "object_creation_expression",
+        "field_access",
+        "explicit_constructor_invocation",
+        "method_reference",
+    }
+)
+_SPLIT = frozenset({"class_declaration", "interface_declaration"})
+_TYPES = frozenset(
+    {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+    }
+)
+
+
+def reaches(unit: Unit) -> bool:
+    """Whether `unit`, collection-time code of a NEW test file, changes
+    what the tests of other files see: a static initializer block, a
+    top-level type named like a framework's."""
+    if unit.key.startswith(("class ", "type ")):
+        return unit.role == COLLECTION
+    return unit.key.startswith("static initializer ")
+
+
+def units(text: str) -> tuple[Unit, ...]:
+    """The units of a Java test file."""
+    source = parse(text, "java")
+    splitter = _Java(source)
+    for node in splitter.declarations(source.root):
+        splitter.top(node)
+    return splitter.units()
+
+
+class _Java(Splitter):
+    def __init__(self, source: ParsedText) -> None:
+        super().__init__(source, IDENTIFIERS, COMMENTS)
+
+    def top(self, node: Node) -> None:
+        kind = node.type
+        if kind == "package_declaration":
+            self.add(node, "package", "package", SUPPORT)
+        elif kind == "import_declaration":
+            self.import_(node)
+        elif kind in _TYPES:
+            self.type_(node, "", "")
+        else:
+            raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a Java declaration")
+
+    def import_(self, node: Node) -> None:
+        path = ".".join(self.names_in(node))  # without layout or comments
+        static = any(c.type == "static" for c in node.children)
+        wildcard = any(c.type == "asterisk" for c in self.declarations(node))
+        key = f"import {'static ' if static else ''}{path}{'.*' if wildcard else ''}"
+        if wildcard:
+            self.add(node, key, key[len("import ") :], COLLECTION if static else SUPPORT)
+            return
+        self.add(node, key, key[len("import ") :], SUPPORT, (path.rsplit(".", 1)[-1],))
+
+    def annotations(self, node: Node) -> list[Node]:
+        out: list[Node] = []
+        for child in self.declarations(node):
+            if child.type == "modifiers":
+                out += [
+                    a
+                    for a in self.declarations(child)
+                    if a.type in ("annotation", "marker_annotation")
+                ]
+        return out
+
+    def annotation_name(self, annotation: Node) -> str:
+        name = annotation.child_by_field_name("name")
+        return simple(self.text(name)) if name is not None else ""
+
+    def type_(self, node: Node, outer: str, parent: str) -> None:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else ""
+        label = f"{outer}.{name}" if outer else name
+        body = node.child_by_field_name("body")
+        role = COLLECTION if not parent and name in FRAMEWORK_TYPES else SUPPORT
+        if node.type not in _SPLIT or body is None:
+            self.add(node, f"type {label}", label, role, (name,), parent)
+            return
+        # A supertype's code may call a new member by name (`runTest` of
+        # JUnit 3's `TestCase`): its keyword is among the header's names,
+        # so the class is never open to a new helper.
+        supertypes = tuple(
+            c.type
+            for c in self.declarations(node)
+            if c.type in ("superclass", "super_interfaces", "extends_interfaces")
+        )
+        key = self.header(
+            node, body, f"class {label}", label, role, (name,), parent, name_node, supertypes
+        )
+        junit3 = "TestCase" in self.names_in(node.child_by_field_name("superclass"))
+        for member in self.declarations(body):
+            self.member(member, label, key, junit3)
+
+    def member(self, node: Node, owner: str, parent: str, junit3: bool) -> None:
+        kind = node.type
+        if kind in _TYPES:
+            self.type_(node, owner, parent)
+        elif kind == "method_declaration":
+            self.method(node, owner, parent, junit3)
+        elif kind in ("field_declaration", "constant_declaration"):
+            names = tuple(
+                self.text(n)
+                for d in node.children_by_field_name("declarator")
+                if (n := d.child_by_field_name("name")) is not None
+            )
+            label = f"{owner}.{', '.join(names)}"
+            runs = self.annotations(node) or any(
+                contains(v, RUNS)
+                for d in node.children_by_field_name("declarator")
+                if (v := d.child_by_field_name("value")) is not None
+            )
+            role = COLLECTION if runs else SUPPORT
+            self.add(node, f"field {label}", label, role, names, parent)
+        elif kind in ("constructor_declaration", "compact_constructor_declaration"):
+            self.add(node, f"constructor {owner}", f"{owner} constructor", COLLECTION, (), parent)
+        elif kind == "static_initializer":
+            label = f"{owner} static initializer"
+            self.add(node, f"static initializer {owner}", label, COLLECTION, (), parent)
+        elif kind == "block":
+            self.add(node, f"initializer {owner}", f"{owner} initializer", COLLECTION, (), parent)
+        else:
+            self.add(node, f"{kind} {owner}", f"{owner} {kind}", COLLECTION, (), parent)
+
+    def method(self, node: Node, owner: str, parent: str, junit3: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node) if name_node is not None else ""
+        label = f"{owner}.{name}"
+        marks = {self.annotation_name(a) for a in self.annotations(node)}
+        params = node.child_by_field_name("parameters")
+        bare = params is not None and not self.declarations(params)
+        if marks & HOOKS or name in OBJECT_METHODS or (name in JUNIT3_HOOKS and bare):
+            self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
+            return
+        test = marks & TESTS or (junit3 and name.startswith("test") and bare)
+        if test and "Override" not in marks:  # an override is judged as a helper
+            rows = lambda: self.rows_of(node)  # noqa: E731
+            self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
+            return
+        self.add(node, f"method {label}", label, SUPPORT, (name,), parent)
+
+    def rows_of(self, node: Node) -> list[Node]:
+        """The elements of the method's `@ValueSource`/`@CsvSource` arrays."""
+        out: list[Node] = []
+        for annotation in self.annotations(node):
+            if self.annotation_name(annotation) not in ROWS:
+                continue
+            arguments = annotation.child_by_field_name("arguments")
+            for argument in self.declarations(arguments) if arguments is not None else []:
+                value = argument
+                if argument.type == "element_value_pair":
+                    key = argument.child_by_field_name("key")
+                    if self.annotation_name(annotation) == "CsvSource" and (
+                        key is None or self.text(key) != "value"
+                    ):
+                        continue  # delimiter, textBlock, ...: not rows
+                    value = argument.child_by_field_name("value")  # type: ignore[assignment]
+                if value is not None and value.type == "element_value_array_initializer":
+                    out += self.declarations(value)
+        return out
+
+
+def _read(text: str, suffix: str) -> tuple[Unit, ...]:
+    """`units`, as the engine calls every language (one grammar: `suffix` unused)."""
+    return units(text)
+
+
+# What the engine reads Java test files with (`gate.drift.language.JAVA`).
+READER = Reader(units=_read, reaches=reaches)

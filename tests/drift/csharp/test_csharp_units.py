@@ -1,0 +1,552 @@
+"""gate.drift.csharp through `compare`: a C# test file judged case by
+case.  Each welcome shape (a new xUnit, NUnit or MSTest test method, a
+helper of a new name, rows added to a theory, a comment or a reformat)
+beside its hostile twins (the same edit written to bend an existing test:
+a constructor, a setup attribute, an `IAsyncLifetime` method, a field, a
+class attribute or base type, an overload, a row edited), generated over
+the three frameworks, and the rule end to end on a real repository."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gate.cli import main
+from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching
+from gate.drift.csharp import HOOKS, RUN_WIDE, TESTS, units
+from tests.gitrepo import GitRepo
+
+# Each framework's spelling of a test, a data-driven test with its rows,
+# and a setup method (the class body is the same otherwise).
+FRAMEWORKS = {
+    "xunit": {
+        "using": "using Xunit;",
+        "fixture": "",
+        "test": "[Fact]",
+        "theory": "[Theory]",
+        "row": "InlineData",
+        "setup": "[Fact]",  # xUnit's setup is the constructor; no attribute
+    },
+    "nunit": {
+        "using": "using NUnit.Framework;",
+        "fixture": "[TestFixture]\n",
+        "test": "[Test]",
+        "theory": "[Test]",
+        "row": "TestCase",
+        "setup": "[SetUp]",
+    },
+    "mstest": {
+        "using": "using Microsoft.VisualStudio.TestTools.UnitTesting;",
+        "fixture": "[TestClass]\n",
+        "test": "[TestMethod]",
+        "theory": "[DataTestMethod]",
+        "row": "DataRow",
+        "setup": "[TestInitialize]",
+    },
+}
+
+TEMPLATE = """\
+using System;
+{using}
+
+namespace Clamp.Tests;
+
+{fixture}public class ClampTests
+{{
+    private const int Limit = 10;
+
+    {test}
+    public void ClampsHigh()
+    {{
+        // the upper edge
+        Assert.Equal(Limit, Clamper.Clamp(11, Limit));
+    }}
+
+    {theory}
+    [{row}(1)]
+    [{row}(2)]
+    public void KeepsInside(int value)
+    {{
+        Assert.Equal(value, Clamper.Clamp(value, Limit));
+    }}
+
+    private static int Twice(object value) => 2 * (int)value;
+
+    {test}
+    public void Doubles()
+    {{
+        Assert.Equal(4, Twice(2));
+    }}
+}}
+"""
+
+LAST = """        Assert.Equal(4, Twice(2));
+    }
+"""
+
+
+def base(framework: str) -> str:
+    return TEMPLATE.format(**FRAMEWORKS[framework])
+
+
+def _append(text: str, member: str) -> str:
+    return text.replace(LAST, LAST + "\n" + member, 1)
+
+
+def _edit(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def _welcome(f: str) -> dict[str, str]:
+    spell = FRAMEWORKS[f]
+    text = base(f)
+    found = {
+        "a test appended": _append(
+            text, f"    {spell['test']}\n    public void ClampsLow() {{ }}\n"
+        ),
+        "an async test inserted first": _edit(
+            text,
+            f"    {spell['test']}\n    public void ClampsHigh",
+            f"    {spell['test']}\n    public async Task Waits() {{ await Task.Yield(); }}\n\n"
+            f"    {spell['test']}\n    public void ClampsHigh",
+        ),
+        "a data-driven test appended": _append(
+            text,
+            f'    {spell["theory"]}\n    [{spell["row"]}("a")]\n'
+            "    public void Reads(string s) { }\n",
+        ),
+        "a test with its attribute spelled in full": _append(
+            text,
+            f"    [{spell['test'][1:-1]}Attribute]\n    public void Full() {{ }}\n",
+        ),
+        "a new using": _edit(text, "using System;\n", "using System;\nusing System.Linq;\n"),
+        "a comment edited in a test": _edit(text, "// the upper edge", "/* the top edge */"),
+        "a test reformatted": _edit(
+            text,
+            "        Assert.Equal(Limit, Clamper.Clamp(11, Limit));",
+            "        Assert.Equal(\n            Limit,\n            Clamper.Clamp(11, Limit));",
+        ),
+    }
+    found.update(_open(text, spell["test"]) if not spell["fixture"] else {})
+    return found
+
+
+def _open(text: str, test: str) -> dict[str, str]:
+    """New members a class open to them takes: one without attributes or
+    base types (a class attribute, `[TestFixture]`, may name code that
+    calls its members by name: the gate does not tell one from another)."""
+    return {
+        "a helper of a new name": _append(text, "    private static int Thrice(int v) => 3 * v;\n"),
+        "a plain field of a new name": _append(text, "    private int _spare;\n"),
+        "a computed property of a new name": _append(text, "    private int Spare => Limit + 1;\n"),
+        "a region around the tests": _edit(
+            text,
+            "    private const int Limit = 10;\n",
+            "    private const int Limit = 10;\n    #region Tests\n",
+        ).replace(LAST, LAST + "    #endregion\n"),
+        "a new nested class of tests": _append(
+            text, f"    public class Low\n    {{\n        {test} public void Zero() {{ }}\n    }}\n"
+        ),
+        "a new nested helper class overriding its own base's method": _append(
+            text,
+            "    private sealed class Fake : Clock\n    {\n"
+            "        public override long Now() => 0;\n    }\n",
+        ),
+    }
+
+
+def _grown(f: str) -> dict[str, str]:
+    row = FRAMEWORKS[f]["row"]
+    text = base(f)
+    return {
+        "a row appended": _edit(text, f"    [{row}(2)]\n", f"    [{row}(2)]\n    [{row}(3)]\n"),
+        "a row inserted first": _edit(
+            text, f"    [{row}(1)]\n", f"    [{row}(0)]\n    [{row}(1)]\n"
+        ),
+        "a row in a shared attribute list": _edit(
+            text, f"    [{row}(2)]\n", f"    [{row}(2), {row}(3)]\n"
+        ),
+    }
+
+
+def _bent(f: str) -> dict[str, tuple[str, str]]:
+    spell = FRAMEWORKS[f]
+    text = base(f)
+    row = spell["row"]
+    out = {
+        "an assertion of an existing test edited": (
+            _edit(text, "Clamper.Clamp(11, Limit)", "Clamper.Clamp(12, Limit)"),
+            "ClampTests.ClampsHigh changed",
+        ),
+        "an existing test removed": (
+            _edit(
+                text,
+                f"    {spell['test']}\n    public void ClampsHigh",
+                "    public void ClampsHigh",
+            ),
+            "ClampTests.ClampsHigh",
+        ),
+        "a skip put on an existing test": (
+            _edit(
+                text,
+                f"    {spell['test']}\n    public void ClampsHigh",
+                f"    {spell['test']}\n    [Ignore]\n    public void ClampsHigh",
+            ),
+            "ClampTests.ClampsHigh changed",
+        ),
+        "a new constructor": (
+            _append(text, "    public ClampTests() { Clamper.Reset(); }\n"),
+            "new ClampTests constructor added to a class that exists at base",
+        ),
+        "a new static constructor": (
+            _append(
+                text, '    static ClampTests() { Environment.SetEnvironmentVariable("A", "1"); }\n'
+            ),
+            "new ClampTests static constructor added to a class",
+        ),
+        "a new InitializeAsync": (
+            _append(text, "    public Task InitializeAsync() => Task.CompletedTask;\n"),
+            "new ClampTests.InitializeAsync added to a class",
+        ),
+        "a new Dispose": (
+            _append(text, "    public void Dispose() { }\n"),
+            "new ClampTests.Dispose added to a class",
+        ),
+        "a new field whose initializer calls": (
+            _append(text, "    private readonly Server _server = Server.Start();\n"),
+            "new ClampTests._server added to a class",
+        ),
+        "a new field reading another type's member": (
+            _append(text, "    private readonly int _other = Config.Limit;\n"),
+            "new ClampTests._other added to a class",
+        ),
+        "a new property with an initializer that calls": (
+            _append(text, "    public int Seed { get; } = Random.Shared.Next();\n"),
+            "new ClampTests.Seed added to a class",
+        ),
+        "a new attributed field": (
+            _append(text, "    [ThreadStatic]\n    private static int _seen;\n"),
+            "new ClampTests._seen added to a class",
+        ),
+        "a new override": (
+            _append(text, '    public override string ToString() => "";\n'),
+            "new ClampTests.ToString added to a class",
+        ),
+        "a class attribute added": (
+            _edit(text, "public class ClampTests", '[Collection("db")]\npublic class ClampTests'),
+            "ClampTests changed",
+        ),
+        "a class fixture added": (
+            _edit(text, "public class ClampTests", "public class ClampTests : IClassFixture<Db>"),
+            "ClampTests changed",
+        ),
+        "IAsyncLifetime implemented": (
+            _edit(text, "public class ClampTests", "public class ClampTests : IAsyncLifetime"),
+            "ClampTests changed",
+        ),
+        "a helper overloading an existing helper": (
+            _append(text, "    private static int Twice(int value) => 0;\n"),
+            "new ClampTests.Twice #2 added to a class",
+        ),
+        "a test overloading an existing helper": (
+            _append(text, f"    {spell['test']}\n    public static int Twice(int value) => 0;\n"),
+            "new ClampTests.Twice #2 added to a class",
+        ),
+        "a new using static": (
+            _edit(text, "using System;\n", "using System;\nusing static Clamp.Helpers;\n"),
+            "new using static Clamp.Helpers runs at collection",
+        ),
+        "a new using alias rebinding a name the file reads": (
+            _edit(text, "using System;\n", "using System;\nusing Clamper = Fake.Clamper;\n"),
+            "binds Clamper, a name existing code uses",
+        ),
+        "a new #if block": (
+            _append(text, "#if DEBUG\n    public void Hidden() { }\n#endif\n"),
+            "added to a class",
+        ),
+        "a row edited": (_edit(text, f"[{row}(2)]", f"[{row}(3)]"), "KeepsInside changed"),
+        "a row removed": (_edit(text, f"    [{row}(2)]\n", ""), "KeepsInside changed"),
+        "a row added beside a body edit": (
+            _edit(text, f"    [{row}(2)]\n", f"    [{row}(2)]\n    [{row}(3)]\n").replace(
+                "Assert.Equal(value, ", "Assert.Equal(value + 0, "
+            ),
+            "KeepsInside changed",
+        ),
+        "the namespace changed": (
+            _edit(text, "namespace Clamp.Tests;", "namespace Clamp.Other;"),
+            "Clamp.Tests removed",
+        ),
+    }
+    if spell["fixture"]:
+        out["a helper in a class with an attribute"] = (
+            _append(text, "    private static int Thrice(int v) => 3 * v;\n"),
+            "new ClampTests.Thrice added to a class that exists at base",
+        )
+    if spell["setup"] != "[Fact]":
+        out["a new setup method"] = (
+            _append(text, f"    {spell['setup']}\n    public void Prepare() {{ }}\n"),
+            "new ClampTests.Prepare added to a class that exists at base",
+        )
+    return out
+
+
+WELCOME = [(f, name) for f in FRAMEWORKS for name in _welcome(f)]
+GROWN = [(f, name) for f in FRAMEWORKS for name in _grown(f)]
+BENT = [(f, name) for f in FRAMEWORKS for name in _bent(f)]
+
+
+@pytest.mark.parametrize(("framework", "name"), WELCOME)
+def test_a_welcome_edit_passes(framework: str, name: str) -> None:
+    drift = compare(units(base(framework)), units(_welcome(framework)[name]))
+    assert drift.ok, drift.summary()
+    assert not drift.grew
+
+
+@pytest.mark.parametrize(("framework", "name"), GROWN)
+def test_rows_added_to_a_data_driven_test_grow_it(framework: str, name: str) -> None:
+    drift = compare(units(base(framework)), units(_grown(framework)[name]))
+    assert drift.ok and drift.grew == ("ClampTests.KeepsInside",), drift.summary()
+
+
+@pytest.mark.parametrize(("framework", "name"), BENT)
+def test_the_hostile_twin_fails_naming_the_member(framework: str, name: str) -> None:
+    head, why = _bent(framework)[name]
+    drift = compare(units(base(framework)), units(head))
+    assert not drift.ok, name
+    assert why in drift.summary(), drift.summary()
+
+
+@pytest.mark.parametrize("attribute", sorted(TESTS | {"SkippableFact", "StaTheory"}))
+@pytest.mark.parametrize("spelling", ["[{}]", "[{}Attribute]", '[Xunit.{}, Trait("a", "b")]'])
+def test_every_test_attribute_adds_a_test(attribute: str, spelling: str) -> None:
+    text = base("xunit")
+    mark = spelling.format(attribute)
+    drift = compare(
+        units(text), units(_append(text, f"    {mark}\n    public void Fresh() {{ }}\n"))
+    )
+    assert drift.ok and drift.added == ("ClampTests.Fresh",), drift.summary()
+
+
+@pytest.mark.parametrize("attribute", sorted(HOOKS | RUN_WIDE))
+@pytest.mark.parametrize("spelling", ["[{}]", "[NUnit.Framework.{}Attribute]", "[Fact, {}]"])
+def test_every_setup_attribute_is_refused_in_an_existing_class(
+    attribute: str, spelling: str
+) -> None:
+    text = base("xunit")
+    head = _append(text, f"    {spelling.format(attribute)}\n    public void Fresh() {{ }}\n")
+    drift = compare(units(text), units(head))
+    assert drift.summary() == "new ClampTests.Fresh added to a class that exists at base"
+    reached = [u.key for u in reaching("NewTests.cs", units(head))]
+    assert reached == (["run-wide hook ClampTests.Fresh"] if attribute in RUN_WIDE else [])
+
+
+def test_roles_and_keys() -> None:
+    found = {u.key: u.role for u in units(base("xunit"))}
+    assert found == {
+        "using System": SUPPORT,
+        "using Xunit": SUPPORT,
+        "namespace Clamp.Tests": SUPPORT,
+        "class ClampTests": SUPPORT,
+        "field ClampTests.Limit": SUPPORT,
+        "method ClampTests.ClampsHigh": CASE,
+        "method ClampTests.KeepsInside": CASE,
+        "method ClampTests.Twice": SUPPORT,
+        "method ClampTests.Doubles": CASE,
+    }
+
+
+def test_block_namespace_hooks_and_directives() -> None:
+    text = """\
+#nullable enable
+namespace Clamp.Tests
+{
+    using System.Linq;
+
+    [SetUpFixture]
+    public class Everything
+    {
+        [OneTimeSetUp] public void Boot() { }
+    }
+
+    [TestClass]
+    public class Db
+    {
+        [AssemblyInitialize] public static void Start(TestContext c) { }
+        [ClassInitialize] public static void Open(TestContext c) { }
+        [SkippableFact] public void Maybe() { }
+    }
+}
+"""
+    found = {u.key: u.role for u in units(text)}
+    assert found == {
+        "directive #nullable enable": SUPPORT,
+        "namespace Clamp.Tests": SUPPORT,
+        "using System.Linq": SUPPORT,
+        "class Everything": COLLECTION,
+        "hook Everything.Boot": COLLECTION,
+        "class Db": SUPPORT,
+        "run-wide hook Db.Start": COLLECTION,
+        "hook Db.Open": COLLECTION,
+        "method Db.Maybe": CASE,
+    }
+    # a new file: the assembly-wide pieces reach other files' tests, the class's own hooks do not
+    assert [u.key for u in reaching("tests/NewTests.cs", units(text))] == [
+        "class Everything",
+        "run-wide hook Db.Start",
+    ]
+
+
+def test_a_new_file_reaches_through_assembly_wide_code_only() -> None:
+    text = base("xunit")
+    assert reaching("tests/NewTests.cs", units(text)) == ()
+    assembly = "[assembly: CollectionBehavior(DisableTestParallelization = true)]\n"
+    shapes = {
+        "an assembly attribute": (assembly + text, "assembly attribute CollectionBehavior"),
+        "a global using": ("global using Fake;\n" + text, "global using Fake"),
+        "a static constructor": (
+            _append(text, "    static ClampTests() { }\n"),
+            "static constructor ClampTests",
+        ),
+        "a collection definition": (
+            text + '\n[CollectionDefinition("db")]\npublic class DbCollection { }\n',
+            "class DbCollection",
+        ),
+    }
+    for name, (head, key) in shapes.items():
+        assert [u.key for u in reaching("tests/NewTests.cs", units(head))] == [key], name
+
+
+def test_comments_between_declarations_are_no_units() -> None:
+    text = base("xunit")
+    head = "// Copyright (c) the authors.\n" + text.replace(
+        "    private static int Twice",
+        "    /// <summary>Twice.</summary>\n    private static int Twice",
+    )
+    assert {u.key for u in units(head)} == {u.key for u in units(text)}
+    assert compare(units(text), units(head)).ok
+
+
+def test_an_override_in_a_class_with_a_base_type_is_refused() -> None:
+    text = _edit(base("xunit"), "public class ClampTests", "public class ClampTests : TestBase")
+    head = _append(text, "    protected override void Configure() { }\n")
+    assert compare(units(text), units(head)).summary() == (
+        "new ClampTests.Configure added to a class that exists at base"
+    )
+    head = _append(text, "    protected new void Configure() { }\n")
+    assert not compare(units(text), units(head)).ok
+    # a test that overrides an inherited test replaces it for this class
+    head = _append(text, "    [Fact]\n    public override void Inherited() { }\n")
+    assert (
+        "new ClampTests.Inherited added to a class" in compare(units(text), units(head)).summary()
+    )
+
+
+CONDITIONAL = """\
+#if NET8_0_OR_GREATER
+using Xunit;
+
+public class GuardedTests
+{
+    [Fact]
+    public void Old() { }
+#if DEBUG
+    [Fact]
+    public void Debug() { }
+#else
+    [Fact]
+    public void Release() { }
+#endif
+}
+#endif
+"""
+
+
+def test_members_inside_an_if_are_units_of_their_branch() -> None:
+    """A test added inside an existing `#if` branch is a new test; one
+    moved into or out of a branch, or under a new `#if`, is another unit
+    (the branch is part of its key), so the move fails."""
+    keys = [u.key for u in units(CONDITIONAL)]
+    assert "#if NET8_0_OR_GREATER: #if DEBUG: method GuardedTests.Debug" in keys
+    assert "#if NET8_0_OR_GREATER: #if DEBUG #else: method GuardedTests.Release" in keys
+    added = CONDITIONAL.replace(
+        "    public void Old() { }\n",
+        "    public void Old() { }\n    [Fact]\n    public void New() { }\n",
+    )
+    assert compare(units(CONDITIONAL), units(added)).added == ("GuardedTests.New",)
+    moved = CONDITIONAL.replace("    [Fact]\n    public void Old() { }\n", "").replace(
+        "#else\n", "#else\n    [Fact]\n    public void Old() { }\n"
+    )
+    assert "GuardedTests.Old removed" in compare(units(CONDITIONAL), units(moved)).summary()
+    hidden = CONDITIONAL.replace(
+        "    [Fact]\n    public void Old() { }\n",
+        "#if NEVER\n    [Fact]\n    public void Old() { }\n#endif\n",
+    )
+    drift = compare(units(CONDITIONAL), units(hidden))
+    assert "GuardedTests.Old removed" in drift.summary() and "new #if NEVER" in drift.summary()
+    flipped = CONDITIONAL.replace("#if DEBUG", "#if !DEBUG")
+    assert "GuardedTests.Debug removed" in compare(units(CONDITIONAL), units(flipped)).summary()
+
+
+@pytest.mark.parametrize("name", ["Assert", "FactAttribute", "Fact", "TestContext", "InlineData"])
+def test_a_type_named_like_the_frameworks_reaches_every_file(name: str) -> None:
+    """A `static class Assert` of the test namespace wins over xUnit's in
+    every file of that namespace: a new file declaring one reaches them."""
+    text = (
+        base("xunit")
+        + f"\ninternal static class {name}\n"
+        + "{ public static void Equal(object a, object b) { } }\n"
+    )
+    assert [u.key for u in reaching("tests/NewTests.cs", units(text))] == [f"class {name}"]
+    assert f"new {name} " in compare(units(base("xunit")), units(text)).summary()
+    nested = _append(base("xunit"), f"    private static class {name} {{ }}\n")
+    assert reaching("tests/NewTests.cs", units(nested)) == ()
+
+
+def test_an_extension_method_reaches_every_file_of_its_namespace() -> None:
+    text = (
+        base("xunit")
+        + "\ninternal static class Ext\n{\n"
+        + "    public static int Clamp(this int v, int l) => v;\n}\n"
+    )
+    assert [u.key for u in reaching("tests/NewTests.cs", units(text))] == ["extension Ext.Clamp"]
+    assert (
+        "new Ext.Clamp runs at collection" in compare(units(base("xunit")), units(text)).summary()
+    )
+    plain = text.replace("this int v", "int v")
+    assert reaching("tests/NewTests.cs", units(plain)) == ()
+    assert compare(units(base("xunit")), units(plain)).ok
+
+
+def test_a_syntax_error_is_refused() -> None:
+    with pytest.raises(Unparsable, match="line 3"):
+        units("class A {\n  void F() {\n    int x = ;\n  }\n}\n")
+
+
+def test_the_rule_judges_a_csharp_test_file_case_by_case(repo: GitRepo, capsys: Any) -> None:
+    """End to end on a real repository: a new [Fact] and a new
+    [InlineData] row pass; the hostile twin (a constructor) fails."""
+    path = "dotnet/tests/Clamp.Tests/ClampTests.cs"
+    repo.write_many({path: base("xunit")})
+    first = repo.commit("base")
+    head = _welcome("xunit")["a test appended"].replace(
+        "    [InlineData(2)]\n", "    [InlineData(2)]\n    [InlineData(3)]\n"
+    )
+    repo.write(path, head)
+    good = repo.commit("a test and a row")
+    repo.write(path, _bent("xunit")["a new constructor"][0])
+    bent = repo.commit("a constructor")
+    rubric = repo.root.parent / "rubric.yml"
+    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
+    results = []
+    for commit in (good, bent):
+        args = ["check", "--repo", str(repo.root), "--base", first, "--head", commit]
+        code = main([*args, "--rubric-file", str(rubric), "--format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
+    (code, result), (bent_code, bent_result) = results
+    assert code == 0 and "new cases added to 1 existing test" in result["message"], result
+    assert bent_code == 1, bent_result
+    assert "ClampTests constructor added to a class that exists at base" in bent_result["message"]
