@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping, Sequence
 
+from gate.drift.python.namespaces import own_exec
 from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted, parameters, walk
 
 # Calls that change what other tests see, wherever they are made.
@@ -35,6 +36,9 @@ _SHARING_CALLS = frozenset(
         "site.addsitedir",
     }
 )
+# Of those, the ones that write into the namespace they are given: into a
+# dict the function makes and keeps, shared by no one (`own_exec`).
+_OWN_EXEC = frozenset({"exec", "eval"})
 # Objects of the interpreter that every test shares: touching them (an item,
 # an attribute, a method call) changes what later tests see.
 _SHARED = ("sys.modules", "sys.path", "sys.meta_path", "sys.path_hooks", "os.environ", "builtins")
@@ -311,6 +315,10 @@ def shares_state(
                 if scoped is None:
                     scoped = _visible_locals(node)
                 if _own_attribute_call(sub, own, scoped.get(id(sub), frozenset()), known, mocks):
+                    continue
+            if name in _OWN_EXEC:  # `exec(code, ns)` into a dict of the function's own
+                code = own_exec(sub, node)
+                if code is not None and not any(shares_state(s, None, known) for s in code):
                     continue
             if name in _SHARING_CALLS or (
                 last in ("setattr", "delattr", "__setattr__", "__delattr__")

@@ -117,6 +117,7 @@ import tokenize
 from gate.drift import SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
+from gate.drift.python.helpers import grew
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
@@ -254,4 +255,4 @@ def _read(text: str, suffix: str) -> tuple[Unit, ...]:
 
 
 # What the engine reads Python test files with (`gate.drift.language.PYTHON`).
-READER = Reader(units=_read, reaches=reaches)
+READER = Reader(units=_read, reaches=reaches, grew=grew)
