@@ -1,6 +1,7 @@
 """How `test_drift` judges one file, as sentences the rule joins
 (`gate.rules.test_drift` keeps the parameters and the verdict): a
-modified test module case by case (`by_cases`), a new one for what
+modified test module case by case (`by_cases`; a helper module that
+only gained definitions, `helper_growth`), a new one for what
 reaches the tests of other files (`new_module`, with the texts that may
 load it, `loaders`), a runner's section file (`section_changes`,
 `section_message`) and the runners that read a configuration file
@@ -22,7 +23,7 @@ from gate.drift import (
     suffix,
     units_for,
 )
-from gate.drift.collected import DATA_FOLDERS, is_test_module, unread_edit
+from gate.drift.collected import DATA_FOLDERS, in_data_folder, is_test_module, unread_edit
 from gate.drift.language import BY_SUFFIX
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
@@ -118,10 +119,11 @@ def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | No
 
 def _helper(changes: ChangeSet, f: FileChange, collects: Is) -> bool:
     """Whether `f` is a modified file no runner collects (a helper module),
-    a plain file with both its texts."""
+    a plain file with both its texts, outside a data folder (`fixtures/`:
+    a sample a test reads as text, `collected.in_data_folder`)."""
     texts = changes.texts.get(f.path)
     return (
-        not (is_test_module(f.path) or collects(f.path))
+        not (is_test_module(f.path) or collects(f.path) or in_data_folder(f.path))
         and texts is not None
         and texts.base is not None
         and texts.head is not None

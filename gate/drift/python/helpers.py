@@ -125,7 +125,9 @@ def _new_unit_why(
 ) -> str | None:
     kind = u.key.split(" ", 1)[0]
     if u.parent:
-        return None  # a member of a new class (`compare` refuses one of a base class)
+        if any(b.key == u.parent for b in base):
+            return "is added to a class that exists at base, which a class elsewhere may inherit"
+        return None  # a member of a new class
     if u.role == COLLECTION:
         return "runs code when the module is imported"
     if kind not in _KINDS:

@@ -246,8 +246,10 @@ def shares_state(
     `del`, a `for`, comprehension or `with ... as` target) through a name
     that is not the function's own (a module,
     a module-level object: `clamp_kit.LIMIT = 9`, `CONFIG["x"] = 1`) or
-    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`,
-    `reload`, `os.chdir` and the like; anything done to `sys.modules`,
+    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`
+    (but into a dict of the function's own whose code in view shares
+    nothing: `gate.drift.python.namespaces.own_exec`), `reload`,
+    `os.chdir` and the like; anything done to `sys.modules`,
     `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
     (not undone when the test ends, unlike `with patch(...)` or pytest's
     `monkeypatch`).  A module imported inside the function is still the

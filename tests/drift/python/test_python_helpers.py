@@ -102,6 +102,24 @@ EDITED = {
     ),
 }
 
+TEST_CLASS = (
+    "import unittest\n\n\nclass TestBase(unittest.TestCase):\n    def test_a(self):\n        pass\n"
+)
+
+
+def test_a_new_member_of_a_base_test_class_in_a_helper_fails() -> None:
+    """A class elsewhere may inherit the helper's class beside another
+    (`class TestX(helpers.TestBase, Mixin)`): a new member of it comes
+    first, whatever its name."""
+    for member in ("def make_client(self):\n        return 1", "def test_b(self):\n        pass"):
+        head = TEST_CLASS + "\n    " + member + "\n"
+        assert grew("tests/helpers.py", TEST_CLASS, head, {}, True), member
+    new_class = (
+        TEST_CLASS + "\n\nclass TestMore(unittest.TestCase):\n    def test_b(self):\n        pass\n"
+    )
+    assert grew("tests/helpers.py", TEST_CLASS, new_class, {}, True) == ()
+
+
 PATHS = [
     "tests/helpers.py",
     "tests/_events.py",
