@@ -38,6 +38,9 @@ from gate.drift.python.scopes import introspects
 # Unit kinds (the first word of `Unit.key`) a helper may gain.
 _KINDS = frozenset({"function", "class", "import", "from", "assignment", "module"})
 _BUILTINS = frozenset(dir(builtins))
+# Names that list or reach a module's own names, besides `introspects`':
+# `dir()`, `inspect.getmembers(...)`, `sys.modules[__name__]`.
+_LISTING = frozenset({"__name__", "dir", "getmembers"})
 # Base module names that decide what any new name means.
 _LOOKUP = frozenset({"__getattr__", "__dir__"})
 
@@ -75,7 +78,7 @@ def _star_readers(path: str, others: Mapping[str, str]) -> dict[str, set[str]]:
     as `path` is (by its last component; `from .helpers import *`
     included) -> every name it binds or may read (`Unit.binds`, `Unit.uses`;
     every identifier where its units cannot be read)."""
-    stem = path.rsplit("/", 1)[-1][: -len(".py")]
+    stem = path.rsplit("/", 1)[-1][: -len(".py")].casefold()
     out: dict[str, set[str]] = {}
     for other, text in sorted(others.items()):
         if other == path or not other.endswith(".py"):
@@ -85,7 +88,7 @@ def _star_readers(path: str, others: Mapping[str, str]) -> dict[str, set[str]]:
             continue
         star = any(
             isinstance(n, ast.ImportFrom)
-            and (n.module or "").rsplit(".", 1)[-1] == stem
+            and (n.module or "").rsplit(".", 1)[-1].casefold() == stem
             and any(a.name == "*" for a in n.names)
             for n in ast.walk(tree)
         )
@@ -206,7 +209,9 @@ def grew(
     if names:
         base_nodes = list(ast.walk(base_tree))
         if introspects(base_nodes) or any(
-            isinstance(n, ast.Name) and n.id == "__name__" for n in base_nodes
+            (isinstance(n, ast.Name) and n.id in _LISTING)
+            or (isinstance(n, ast.Attribute) and n.attr in _LISTING)
+            for n in base_nodes
         ):
             why.append(
                 f"new {', '.join(sorted(names))}: the base reaches its names by computed "

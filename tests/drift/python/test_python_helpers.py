@@ -174,6 +174,7 @@ def test_a_hostile_addition_fails_beside_a_welcome_one(grown: str, hostile: str)
         "from .helpers import *",
         "from ..tests.helpers import *",
         "from helpers import *",
+        "from tests.Helpers import *",
     ],
 )
 def test_a_new_name_a_changed_star_importer_reads_or_binds_fails(spelling: str) -> None:
@@ -200,6 +201,8 @@ def test_a_base_that_reaches_its_names_by_computed_names_takes_no_new_one() -> N
         "import sys\n\n\ndef find(name):\n    return getattr(sys.modules[__name__], name)\n",
         "def __getattr__(name):\n    return make_event\n",
         "from tests.fakes import *\n",
+        "def names():\n    return [n for n in dir() if n.startswith('make_')]\n",
+        "import inspect\nimport sys\n\n\ndef found():\n    return inspect.getmembers(sys)\n",
     ):
         base = BASE + "\n\n" + lookup
         assert grew("tests/helpers.py", base, base + "\n\ndef make_x():\n    pass\n", {}, True)
