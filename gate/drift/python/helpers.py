@@ -5,7 +5,9 @@ A module at a test path that no runner collects (`tests/helpers.py`,
 `tests/_events.py`, `tests/utils/fakes.py`; not a `conftest.py`, which
 pytest loads as a plugin, nor a package's `__init__.py`, which a test
 importing any module of the package runs, and whose new name can hide a
-submodule of that name) is judged whole: existing tests may read any of it.
+submodule of that name, nor a file under a data folder, which a test may
+read as text: `gate.drift.judging` leaves those out) is judged whole:
+existing tests may read any of it.
 One whose every base statement is unchanged (the units of both versions,
 `compare`) and that gains only new definitions under new names changes no
 existing test, since none can call what did not exist: new functions and
@@ -16,10 +18,13 @@ import (a call, a value built by a call, a store into another module,
 `sys.modules`, a decorator that registers: `@atexit.register`,
 `@pytest.fixture(autouse=True)`, a project's), a new fixture (a helper named
 in `pytest_plugins` or `-p` is a plugin, and its fixture would override one
-existing tests request), a name the base binds or any base code reads, a
-module dunder (`__getattr__`, `__all__`, `__dir__`), a new member of a base
-class, any new name in a module whose base reaches its globals by computed
-names (`globals()`, `getattr(sys.modules[__name__], ...)`), star-imports
+existing tests request), a call in a signature's annotation (evaluated
+when the `def` runs, unless `from __future__ import annotations`), a class
+with keywords (`metaclass=`), a name the base binds or any base code reads,
+a builtin's name, a module dunder (`__getattr__`, `__all__`, `__dir__`), a
+new member of a base class, any new name in a module whose base reaches or
+lists its globals by computed names (`globals()`, `dir()`,
+`getattr(sys.modules[__name__], ...)`, `inspect.getmembers`), star-imports
 another module or defines `__getattr__`, and a new name a file of the change
 star-imports (`from tests.helpers import *`) where that file binds or reads
 it.  Out of reach: an unchanged test module that star-imports the helper
