@@ -336,6 +336,13 @@ _DATA_WORDS = frozenset(
 )
 
 
+def in_data_folder(path: str) -> bool:
+    """Whether a folder of `path` is named as test data is (`fixtures/`,
+    `data/`, `expected/`, `golden/`, `testdata/`, `__snapshots__/`, ...),
+    in any letter case: its files may be read as bytes, whatever they hold."""
+    return bool({part.casefold() for part in path.split("/")[:-1]} & _DATA_WORDS)
+
+
 def unread_edit(path: str, base: str, head: str) -> bool:
     """Whether the edit of `path`, a file at a test path that is no test
     module, from `base` to `head` changes nothing a test reads: a
@@ -354,11 +361,10 @@ def unread_edit(path: str, base: str, head: str) -> bool:
         return kept[0] == kept[1]
     stem, dot, ext = name.rpartition(".")
     ext = f".{ext}".casefold() if dot and stem else ""
-    folders = {part.casefold() for part in path.split("/")[:-1]}
     return (
         globs.matches(path, PROSE, globs.FOLDED)
         and ext in _PROSE_SUFFIXES
-        and not folders & _DATA_WORDS
+        and not in_data_folder(path)
     )
 
 

@@ -1,6 +1,7 @@
 """How `test_drift` judges one file, as sentences the rule joins
 (`gate.rules.test_drift` keeps the parameters and the verdict): a
-modified test module case by case (`by_cases`), a new one for what
+modified test module case by case (`by_cases`; a helper module that
+only gained definitions, `helper_growth`), a new one for what
 reaches the tests of other files (`new_module`, with the texts that may
 load it, `loaders`), a runner's section file (`section_changes`,
 `section_message`) and the runners that read a configuration file
@@ -32,7 +33,13 @@ from gate.drift import (
     suffix,
     units_for,
 )
-from gate.drift.collected import DATA_FOLDERS, PYTEST_CONFIGS, is_test_module, unread_edit
+from gate.drift.collected import (
+    DATA_FOLDERS,
+    PYTEST_CONFIGS,
+    in_data_folder,
+    is_test_module,
+    unread_edit,
+)
 from gate.drift.language import BY_SUFFIX
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
@@ -175,6 +182,39 @@ def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | No
     return None
 
 
+def _helper(changes: ChangeSet, f: FileChange, collects: Is) -> bool:
+    """Whether `f` is a modified file no runner collects (a helper module),
+    a plain file with both its texts, outside a data folder (`fixtures/`:
+    a sample a test reads as text, `collected.in_data_folder`)."""
+    texts = changes.texts.get(f.path)
+    return (
+        not (is_test_module(f.path) or collects(f.path) or in_data_folder(f.path))
+        and texts is not None
+        and texts.base is not None
+        and texts.head is not None
+        and not {MODE_SYMLINK, MODE_SUBMODULE} & {f.old_mode, f.new_mode}
+    )
+
+
+def helper_growth(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple[str, ...] | None:
+    """The language's `Reader.grew` for the helper module `f` (a modified
+    file at a test path no runner collects, with both texts): () when it
+    only gained definitions no existing test can reach, the reasons it did
+    more, None when its language cannot tell (judged whole)."""
+    texts = changes.texts.get(f.path)
+    language = BY_SUFFIX.get(suffix(f.path))
+    if texts is None or texts.base is None or texts.head is None or language is None:
+        return None
+    try:
+        reader = language.load()
+    except ImportError:
+        return None
+    if reader.grew is None:
+        return None
+    others = {p: t.head for p, t in changes.texts.items() if p != f.path and t.head is not None}
+    return reader.grew(f.path, texts.base, texts.head, others, allow_added)
+
+
 def same_text(changes: ChangeSet, path: str) -> bool:
     texts = changes.texts.get(path)
     return texts is not None and texts.base is not None and texts.base == texts.head
@@ -188,6 +228,10 @@ def by_cases(
     cases; `collects`: what the base's runner configuration collects."""
     why = _whole_file_why(changes, f, collects)
     texts = changes.texts.get(f.path)
+    if why is not None and _helper(changes, f, collects):
+        grew = helper_growth(changes, f, allow_added)
+        if grew is not None:
+            return (f"{f.path} (a helper module): {'; '.join(grew)}" if grew else None), 0, 0
     if (
         why is not None
         and texts is not None

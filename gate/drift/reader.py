@@ -4,7 +4,7 @@ first use: a package imports this module, never the table."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -46,3 +46,4 @@ class Reader:
     own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     pair: Callable[[str, str, str], tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = None
     script: Callable[[str, Sequence[Unit], str], bool] | None = None
+    grew: Callable[[str, str, str, Mapping[str, str], bool], tuple[str, ...] | None] | None = None

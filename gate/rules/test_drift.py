@@ -203,6 +203,13 @@ that name.  It fails when:
   "a", v)`, a store through `typing.cast(T, local)` and `type(m).a =
   PropertyMock(...)` with `m = Mock(...)` a fresh mock, which has a
   class of its own), calls `setattr` on anything else, `exec` or
+  `eval` (but into a dict the function makes and keeps: `ns = {}` or
+  `exec(code, {})`, every binding of the name in that function a new dict,
+  the dict only read, filled or handed to that call; its code judged as
+  any other code where it is a string constant, also through `compile` or
+  `textwrap.dedent`, not seen where it comes from elsewhere, a file or a
+  parameter, as a call's code is not, and refused where built from strings
+  in view, an f-string, `+` or `.format`) or
   `os.chdir`, changes `sys.modules`, `sys.path`, `os.environ` or touches
   `builtins` (reading them, or `patch.dict(os.environ, ...)` in a
   `with`, is fine), starts a mock patcher without a `with` (pytest's
@@ -391,7 +398,28 @@ the base's pytest configuration collects (its text read when named
 `*tests.py`, as `e2e_ops_tests.py` is; judged whole otherwise), outside
 `testdata/` and `__snapshots__/`.  Another modified file at a test path (a
 helper module, a data fixture, a snapshot) is judged whole: existing tests
-may read every byte of it.  Except what no test reads: a `package.json`
+may read every byte of it.  Except a Python helper module (`tests/helpers.py`,
+`tests/_events.py`, `tests/utils/fakes.py`; not a `conftest.py`, a runner's
+file, a package's `__init__.py`, whose new name can hide a submodule, nor a
+file under a data folder, `fixtures/`, `data/`, `expected/`, `golden/`, which
+a test may read as text) that only grew
+(`gate.drift.python.helpers`): every unit of its base unchanged, as in a
+test module, and only new functions, classes and values that make no call
+under new names, with imports of the standard library or of a class from a
+module a base import loads; no existing test can call what did not exist.
+Still drift there: a new name the base binds (a later `def helper`
+replacing the first) or any base code reads, a decorator that runs at import
+(`@atexit.register`, an autouse fixture, a project's), any fixture (a helper
+named in `pytest_plugins` or `-p` is a plugin), a call, a value built by a
+call, a store into another module or `sys.modules` at module level, a call
+in a signature's annotation, a metaclass, a module dunder (`__getattr__`,
+`__all__`), a builtin's name, a new member of a base class, any new name in
+a module whose base reaches its globals by computed names (`globals()`,
+`sys.modules[__name__]`), defines `__getattr__` or star-imports another
+module, and a new name a file of the change star-imports (`from
+tests.helpers import *`) and binds or reads.  Out of reach: an unchanged test
+module that star-imports the helper (the rule reads only the files a change
+touches).  Except what no test reads: a `package.json`
 whose keys but its release metadata (`version`, `name`, `description`,
 `private`, `repository`, `author`, `contributors`, `license`,
 `keywords`, `homepage`, `bugs`, `funding`) are equal, and prose named

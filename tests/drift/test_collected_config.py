@@ -197,7 +197,9 @@ def _check(repo: GitRepo, capsys: Any, base_files: dict[str, str], head: dict[st
         # inside tests/: judged case by case instead of whole
         ("tests/", CONFIG, OPS_APPENDED, 0, "1 new test added to existing test files"),
         ("tests/", CONFIG, OPS_BENT, 1, "tests/e2e_ops_tests.py: OpsTests.test_restart changed"),
-        ("tests/", "", OPS_APPENDED, 1, "judged as a whole file: not a test module"),
+        # without it, a helper module: one that only gained a class passes
+        ("tests/", "", OPS_APPENDED, 0, "no test that exists at base was changed"),
+        ("tests/", "", OPS_BENT, 1, "tests/e2e_ops_tests.py (a helper module): OpsTests.test_re"),
     ],
 )
 def test_a_module_the_base_configuration_collects_is_judged_by_cases(

@@ -476,8 +476,9 @@ def test_js_helpers_and_fixtures_in_test_folders_are_no_test_modules(path: str) 
 @pytest.mark.parametrize(
     "path",
     [
-        "tests/helpers.py",
         "tests/fixtures/sample.py",
+        "tests/Data/helpers.py",
+        "tests/expected/out.py",
         "pkg/testdata/x_test.go",
         "web/__snapshots__/a.test.js",
     ],
@@ -488,6 +489,22 @@ def test_a_file_that_is_no_test_module_is_judged_whole(path: str) -> None:
     result = test_drift.check(rule, changes)
     assert not result.passed
     assert f"{path} judged as a whole file: not a test module" in result.message
+
+
+def test_a_python_helper_module_that_only_grew_passes_and_an_edited_one_fails() -> None:
+    """`tests/helpers.py` is no test module, but a Python helper that only
+    gained definitions changes no existing test (`gate.drift.python.helpers`)."""
+    rule = Rule(id="TESTS", kind="test_drift", params={"allow_added": True, "paths": TESTS})
+    grown = changes_from_example(
+        [{"path": "tests/helpers.py", "before": TEST_CLAMP, "after": APPENDED}]
+    )
+    assert test_drift.check(rule, grown).passed
+    edited = changes_from_example(
+        [{"path": "tests/helpers.py", "before": TEST_CLAMP, "after": EDITED}]
+    )
+    result = test_drift.check(rule, edited)
+    assert not result.passed
+    assert "tests/helpers.py (a helper module): test_high_edge changed" in result.message
 
 
 def test_examples_with_texts_are_judged_by_cases_and_by_counts_whole() -> None:

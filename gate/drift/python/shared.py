@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping, Sequence
 
+from gate.drift.python.namespaces import own_exec
 from gate.drift.python.restores import restored
 from gate.drift.python.tree import Walked, chain_root, child_nodes, dotted, parameters, walk
 
@@ -36,6 +37,9 @@ _SHARING_CALLS = frozenset(
         "site.addsitedir",
     }
 )
+# Of those, the ones that write into the namespace they are given: into a
+# dict the function makes and keeps, shared by no one (`own_exec`).
+_OWN_EXEC = frozenset({"exec", "eval"})
 # Objects of the interpreter that every test shares: touching them (an item,
 # an attribute, a method call) changes what later tests see.
 _SHARED = ("sys.modules", "sys.path", "sys.meta_path", "sys.path_hooks", "os.environ", "builtins")
@@ -243,8 +247,10 @@ def shares_state(
     `del`, a `for`, comprehension or `with ... as` target) through a name
     that is not the function's own (a module,
     a module-level object: `clamp_kit.LIMIT = 9`, `CONFIG["x"] = 1`) or
-    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`,
-    `reload`, `os.chdir` and the like; anything done to `sys.modules`,
+    through `__class__`/`__dict__`; `setattr`, `delattr`, `exec`, `eval`
+    (but into a dict of the function's own whose code in view shares
+    nothing: `gate.drift.python.namespaces.own_exec`), `reload`,
+    `os.chdir` and the like; anything done to `sys.modules`,
     `sys.path`, `os.environ` or `builtins`; a mock patcher's `.start()`
     (not undone when the test ends, unlike `with patch(...)` or pytest's
     `monkeypatch`); but not a store the code puts back itself, the saved
@@ -324,6 +330,10 @@ def shares_state(
                 if scoped is None:
                     scoped = _visible_locals(node)
                 if _own_attribute_call(sub, own, scoped.get(id(sub), frozenset()), known, mocks):
+                    continue
+            if name in _OWN_EXEC:  # `exec(code, ns)` into a dict of the function's own
+                code = own_exec(sub, node)
+                if code is not None and not any(shares_state(s, None, known) for s in code):
                     continue
             if name in _SHARING_CALLS or (
                 last in ("setattr", "delattr", "__setattr__", "__delattr__")

@@ -118,6 +118,7 @@ from collections.abc import Sequence
 from gate.drift import CASE, SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
+from gate.drift.python.helpers import grew
 from gate.drift.python.parsed import parse_module
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
@@ -277,4 +278,4 @@ def _read(text: str, suffix: str) -> tuple[Unit, ...]:
 
 
 # What the engine reads Python test files with (`gate.drift.language.PYTHON`).
-READER = Reader(units=_read, reaches=reaches, script=script)
+READER = Reader(units=_read, reaches=reaches, script=script, grew=grew)
