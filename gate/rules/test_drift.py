@@ -407,7 +407,7 @@ from gate.changes import (
     UNKNOWN,
     ChangeSet,
 )
-from gate.drift import judging, runners
+from gate.drift import judging, locks, runners
 from gate.drift.collected import CONFIGURED_NAMES, PYTEST_CONFIGS, pytest_collects
 from gate.drift.python import shadow
 from gate.report import RuleResult
@@ -436,7 +436,9 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # (`pyproject.toml`, `package.json`, an `__init__.py`, ...): its texts, to
 # compare that section (`gate.drift.runners` owns the list).
 TEXT_FILES = PYTEST_CONFIGS  # the base's pytest configuration: what it collects
-TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES)
+# and every touched lock file, to compare its test tools' locked copies
+# (`gate.drift.locks`).
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
