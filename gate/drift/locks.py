@@ -50,6 +50,7 @@ go.mod's `require` is `gate.drift.pins`'), `bun.lockb` (binary), and
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from gate import globs
@@ -225,10 +226,17 @@ def same_kind(path: str, other: str) -> bool:
 
 
 def locked(path: str, text: str) -> Locked:
-    """The test tools `path`'s text locks; raises `Unreadable` when the
-    text cannot be read."""
+    """The test tools `path`'s text locks (a value to read, not to change);
+    raises `Unreadable` when the text cannot be read."""
+    return _locked(_reader(path), text)
+
+
+@lru_cache(maxsize=4)
+def _locked(reader: Callable[[str], Locked], text: str) -> Locked:
+    """One parse a text: a history's head is its next commit's base (a
+    1.5 MB uv.lock takes a second to parse)."""
     try:
-        return _reader(path)(text)
+        return reader(text)
     except RecursionError:
         raise Unreadable("is nested too deeply to read") from None
 
