@@ -31,11 +31,14 @@ _REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
 
 
 # `JS_TEST_PACKAGES` as one expression: a scope (`@jest`) takes every
-# package in it, a name or a `*` glob the whole name (a lock file asks it
+# package in it, a name or a `*` glob (`@playwright/experimental-ct-*`)
+# the whole name (a lock file asks it
 # of every package it holds, thousands).
 _JS_TEST_PACKAGE = re.compile(
     "|".join(
-        f"{re.escape(p)}(?:/.*)?" if p.startswith("@") else re.escape(p).replace(r"\*", ".*")
+        f"{re.escape(p)}(?:/.*)?"
+        if p.startswith("@") and "/" not in p
+        else re.escape(p).replace(r"\*", ".*")
         for p in JS_TEST_PACKAGES
     ),
     re.DOTALL,

@@ -15,7 +15,8 @@ another package's `node_modules/` or in a workspace member is a copy).
   `name@version` (v9), peers suffixes dropped, an entry's own `name` and
   `version` first; the source from `resolution` (a tarball, a git
   repository and commit, a folder), its integrity as the hash; and every
-  importer's test package linked to a folder (`link:`, `file:`).
+  importer's test package whose version is not the registry's: linked to
+  a folder (`link:`, `file:`), or an alias to another package.
 * Yarn: classic (`# yarn lockfile v1`, classic.yarnpkg.com, "yarn.lock")
   read line by line (`_yarn_classic`: a block per unindented key line of
   comma-separated descriptors, its two-space `version`, `resolved` and
@@ -167,8 +168,8 @@ def pnpm(text: str) -> Locked:
             deps = importer.get(group) if isinstance(importer, dict) else None
             for name, spec in deps.items() if isinstance(deps, dict) else ():
                 given = str(spec.get("version") if isinstance(spec, dict) else spec)
-                if is_test_package(str(name)) and given.startswith(("link:", "file:")):
-                    add(found, str(name), Copy("", given))
+                if is_test_package(str(name)) and not re.match(r"\d", given):
+                    add(found, str(name), Copy("", given))  # a link, a file, an alias
     return found
 
 

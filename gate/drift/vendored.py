@@ -20,7 +20,10 @@ comparison library tests use).  npm packages in a committed `node_modules/`:
 `node_modules/vitest`, `node_modules/@vitest`, `node_modules/mocha`,
 `node_modules/chai`, `node_modules/ava`, `node_modules/tap`,
 `node_modules/jasmine`, `node_modules/jasmine-core`,
-`node_modules/playwright`, `node_modules/@playwright`,
+`node_modules/playwright`, `node_modules/@playwright/test`,
+`node_modules/@playwright/experimental-ct-*` (the runner and its
+component testing; the scope's other packages, `@playwright/mcp` and
+`@playwright/cli`, are not test tools),
 `node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
 `node_modules/uvu`, `node_modules/tape`, `node_modules/ts-jest`,
 `node_modules/babel-jest` (Jest's transformers), `node_modules/nyc` and
@@ -68,7 +71,8 @@ JS_TEST_PACKAGES = (
     "tap",
     "jasmine",
     "jasmine-core",
-    "@playwright",
+    "@playwright/test",
+    "@playwright/experimental-ct-*",
     "playwright",
     "cypress",
     "karma",

@@ -461,6 +461,12 @@ def test_a_test_tool_linked_to_a_folder_of_the_change_is_a_source() -> None:
             "pnpm-lock.yaml", _pnpm_v9_with_link("1.6.0"), _pnpm_v9_with_link("link:vendor/vitest")
         )
     )
+    aliased = "; ".join(
+        lock_changes(
+            "pnpm-lock.yaml", _pnpm_v9_with_link("1.6.0"), _pnpm_v9_with_link("evil@1.6.0")
+        )
+    )
+    assert "from evil@1.6.0" in aliased
     head = json.loads(npm_lock(NPM))
     head["packages"]["node_modules/vitest"] = {"resolved": "vendor/vitest", "link": True}
     moved = "; ".join(lock_changes("package-lock.json", npm_lock(NPM), json.dumps(head)))
