@@ -680,3 +680,63 @@ def test_a_30k_line_package_lock_is_read_fast() -> None:
     took = time.perf_counter() - start
     assert moved == ("vitest: `1.6.0` -> `2.0.0`",)
     assert took < 5, took  # about 0.1 s on the development machine
+
+
+# Every format from one table of (name, version) rows, for generated cases.
+MAKERS = {
+    "uv.lock": uv_lock,
+    "poetry.lock": poetry_lock,
+    "pdm.lock": pdm_lock,
+    "Pipfile.lock": lambda rows: pipfile_lock([], rows),
+    "package-lock.json": lambda rows: npm_lock([(f"node_modules/{n}", n, v) for n, v in rows]),
+    "npm-shrinkwrap.json": lambda rows: npm_lock(
+        [(f"node_modules/{n}", n, v) for n, v in rows], version=1
+    ),
+    "pnpm-lock.yaml": pnpm_lock,
+    "yarn.lock": lambda rows: yarn_classic([(f'"{n}@^{v}"', n, v) for n, v in rows]),
+    "bun.lock": lambda rows: bun_lock([(n, f"{n}@{v}", "") for n, v in rows]),
+    "Cargo.lock": cargo_lock,
+}
+PY_TOOLS = ["pytest", "pytest-xdist", "coverage", "syrupy", "hypothesis"]
+JS_TOOLS = ["vitest", "@vitest/runner", "jest-util", "@jest/core", "chai", "@playwright/test"]
+TOOLS = {
+    **{p: PY_TOOLS for p in ("uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock")},
+    **{
+        p: JS_TOOLS
+        for p in ("package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock")
+    },
+    "bun.lock": JS_TOOLS,
+    "Cargo.lock": ["insta", "proptest", "rstest"],
+}
+OTHERS = ["lodash", "six", "serde", "left-pad", "@types/node"]
+
+
+@given(
+    st.sampled_from(sorted(MAKERS)),
+    st.data(),
+    st.lists(st.sampled_from(OTHERS), unique=True, max_size=3),
+    st.booleans(),
+)
+@settings(max_examples=80, deadline=None)
+def test_generated_locks_move_exactly_the_bumped_test_tool(
+    path: str, data: st.DataObject, others: list[str], bump_tool: bool
+) -> None:
+    """In every format: bumping one test tool among other packages names
+    that tool and both versions; bumping another package moves nothing."""
+    tools = data.draw(st.lists(st.sampled_from(TOOLS[path]), unique=True, min_size=1))
+    rows = [(n, "1.0.0") for n in [*tools, *others]]
+    target = tools[0] if bump_tool or not others else others[0]
+    moved_rows = [(n, "1.1.0" if n == target else v) for n, v in rows]
+    moved = lock_changes(path, MAKERS[path](rows), MAKERS[path](moved_rows))
+    if target in tools:
+        assert moved == (f"{target}: `1.0.0` -> `1.1.0`",)
+    else:
+        assert moved == ()
+
+
+def test_a_lock_file_over_a_mebibyte_is_read() -> None:
+    """Monorepo locks pass the 1 MiB other files are read up to."""
+    rows = [(f"lib{i}", "1.0.0") for i in range(3600)]
+    base, head = uv_lock([*rows, ("pytest", "8.3.0")]), uv_lock([*rows, ("pytest", "8.4.0")])
+    assert len(base) > 1 << 20
+    CASE.fails(Files(base={"uv.lock": base}, head={"uv.lock": head}), "pytest: `8.3.0` -> `8.4.0`")
