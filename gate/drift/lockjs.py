@@ -232,7 +232,7 @@ def _yarn_classic(text: str) -> Locked:
             block, fields = line.rstrip()[:-1].split(","), {}
         elif line.startswith("  ") and not line.startswith("   ") and block is not None:
             key, _, value = line.strip().partition(" ")
-            fields[key.strip('"')] = value.strip().strip('"')
+            fields[key.rstrip(":").strip('"')] = value.strip().strip('"')
         elif block is None:
             raise shape(f"line {number} is indented outside a block")
     close()
@@ -240,7 +240,7 @@ def _yarn_classic(text: str) -> Locked:
 
 
 def yarn(text: str) -> Locked:
-    if re.search(r"^__metadata:", text[:4096], re.MULTILINE) is None:
+    if re.search(r"^__metadata:", text, re.MULTILINE) is None:
         return _yarn_classic(text)
     data = _yaml(text)  # Berry's
     found: Locked = {}

@@ -734,6 +734,19 @@ def test_generated_locks_move_exactly_the_bumped_test_tool(
         assert moved == ()
 
 
+def test_berry_metadata_anywhere_is_berry() -> None:
+    """Yarn reads Berry's YAML whole: `__metadata` moved to the end after a
+    long header still makes it Berry, and its bump is seen."""
+    pad = "# padding\n" * 1000
+    base = yarn_berry([("vitest@npm:^1.0.0", "vitest@npm:1.6.0", "1.6.0")])
+    head = yarn_berry([("vitest@npm:^1.0.0", "vitest@npm:1.6.1", "1.6.1")])
+    meta = "__metadata:\n  version: 8\n  cacheKey: 10\n"
+    moved = lock_changes(
+        "yarn.lock", pad + base.replace(meta, "") + meta, pad + head.replace(meta, "") + meta
+    )
+    assert moved == ("vitest: `1.6.0` -> `1.6.1`",)
+
+
 def test_a_lock_file_over_a_mebibyte_is_read() -> None:
     """Monorepo locks pass the 1 MiB other files are read up to."""
     rows = [(f"lib{i}", "1.0.0") for i in range(3600)]
