@@ -127,16 +127,47 @@ class FileTexts:
 # worst case (figures: docs/development.md, "The git layer's figures").
 TEXT_LIMIT = 1 << 20
 
+# Lock files, by name (letter case folded): `test_drift` reads the test
+# tools' locked versions in them (`gate.drift.locks`, whose table of
+# readers names the same files) with JSON, TOML and YAML parsers and a
+# line reader, in time and memory in proportion to the size; a monorepo's
+# lock passes 1 MiB (1.5 MB for a uv.lock seen in the wild), so they are
+# read up to `LOCK_TEXT_LIMIT`.
+LOCK_NAMES = frozenset(
+    {
+        "uv.lock",
+        "poetry.lock",
+        "pdm.lock",
+        "pipfile.lock",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "bun.lock",
+        "cargo.lock",
+    }
+)
+LOCK_TEXT_LIMIT = 32 << 20
 
-def too_large(side: str, size: int) -> FileTexts:
-    """The entry for a file whose `side` ("base" or "head") is over `TEXT_LIMIT`."""
+
+def text_limit(path: str) -> int:
+    """The largest side of `path` whose text a source reads for the rules."""
+    return LOCK_TEXT_LIMIT if path.rsplit("/", 1)[-1].lower() in LOCK_NAMES else TEXT_LIMIT
+
+
+def too_large(side: str, size: int, limit: int = TEXT_LIMIT) -> FileTexts:
+    """The entry for a file whose `side` ("base" or "head") is over `limit`."""
+    why = (
+        "(Python's parser needs about 100 times a file's size in memory)"
+        if limit == TEXT_LIMIT
+        else "for a lock file"
+    )
     return FileTexts(
         base=None,
         head=None,
         withheld=(
-            f"its {side} version is {size:,} bytes, over the {TEXT_LIMIT >> 20} MiB that "
-            "content rules read (Python's parser needs about 100 times a file's size "
-            "in memory)"
+            f"its {side} version is {size:,} bytes, over the {limit >> 20} MiB that "
+            f"content rules read {why}"
         ),
     )
 

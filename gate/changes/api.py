@@ -24,7 +24,6 @@ from gate.changes import (
     EMPTY_BLOBS,
     MODIFIED,
     RENAMED,
-    TEXT_LIMIT,
     TREE_READS,
     TYPE_CHANGED,
     UNKNOWN,
@@ -35,6 +34,7 @@ from gate.changes import (
     TextWants,
     line_count,
     sides,
+    text_limit,
     text_wants,
     too_large,
 )
@@ -237,7 +237,7 @@ def _texts(
 ) -> FileTexts:
     """`path`'s texts at `fork` and `head` (`fork` None: untouched, the head
     text on both sides), read only on the sides `at` says it exists (None
-    on the others); `too_large` when a side is over `TEXT_LIMIT`."""
+    on the others); `too_large` when a side is over `text_limit(path)`."""
     found: dict[str, str | None] = {}
     for (side, ref), exists in zip((("base", fork), ("head", head)), at, strict=True):
         if ref is None:
@@ -246,8 +246,9 @@ def _texts(
             found[side] = None
             continue
         data = read_file(ref, path)
-        if data is not None and len(data) > TEXT_LIMIT:
-            return too_large(side, len(data))
+        limit = text_limit(path)
+        if data is not None and len(data) > limit:
+            return too_large(side, len(data), limit)
         found[side] = None if data is None else decode(data)
     return FileTexts(base=found.get("base", found["head"]), head=found["head"])
 

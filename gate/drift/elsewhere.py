@@ -30,16 +30,25 @@ DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "p
 _REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
 
 
+# `JS_TEST_PACKAGES` as one expression: a scope (`@jest`) takes every
+# package in it, a name or a `*` glob (`@playwright/experimental-ct-*`)
+# the whole name (a lock file asks it
+# of every package it holds, thousands).
+_JS_TEST_PACKAGE = re.compile(
+    "|".join(
+        f"{re.escape(p)}(?:/.*)?"
+        if p.startswith("@") and "/" not in p
+        else re.escape(p).replace(r"\*", ".*")
+        for p in JS_TEST_PACKAGES
+    ),
+    re.DOTALL,
+)
+
+
 def is_test_package(name: str) -> bool:
     """Whether npm package `name` is a test runner's or assertion library's
     (`gate.drift.vendored.JS_TEST_PACKAGES`: a name, a glob, or a scope)."""
-    parts = name.split("/")
-    for package in JS_TEST_PACKAGES:
-        if package.startswith("@") and parts[0] == package:
-            return True  # a scope: @jest/core
-        if fnmatch.fnmatchcase(name, package):
-            return True
-    return False
+    return _JS_TEST_PACKAGE.fullmatch(name) is not None
 
 
 def js_elsewhere(data: dict[str, Any]) -> dict[str, str]:

@@ -19,14 +19,17 @@ from gate.changes import (
     DELETED,
     MODE_SUBMODULE,
     MODE_SYMLINK,
+    RENAMED,
     ChangeSet,
     FileChange,
+    FileTexts,
 )
 from gate.drift import (
     Unit,
     Unparsable,
     compare,
     growth,
+    locks,
     paired_units,
     reaching,
     runners,
@@ -50,23 +53,50 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
     """Each written runner section file (`runners.SECTION_FILES`) whose
     runner part the change moved -> how (`runners.section_change`: "added",
     "changed", "removed", or "unreadable: WHY"), or whose declared test
-    tools it moved ("tools: WHAT", `gate.drift.pins.pin_changes`);
+    tools it moved ("tools: WHAT", `gate.drift.pins.pin_changes`), and
+    each written lock file whose test tools' locked copies it moved
+    ("locked: WHAT", `gate.drift.locks.lock_changes`; a renamed one
+    compared across its two paths, under its new path);
     `is_test` tells the test paths, where a section is judged the strict
     way (`at_test_path`).  A `package.json` whose scripts only grew, or
     that stays in a package folder without tests (`_only_new_tests`), moved
     nothing."""
     out: dict[str, str] = {}
+    paired: set[str] = set()  # both paths of a renamed lock file, judged once
     for f in changes.files:
         for path in f.written:
-            if path in out or runners.section_for(path) is None:
+            lock = locks.is_lock(path)
+            if path in out or path in paired or (not lock and runners.section_for(path) is None):
                 continue
-            texts = changes.texts.get(path)
+            texts, why = _texts(changes, path)
+            if lock:
+                was = None
+                if f.status == RENAMED and f.old_path and locks.same_kind(f.old_path, f.path):
+                    # a renamed lock file: its old path's base against its new
+                    # path's head (`locks.lock_changes`), reported at the new path
+                    path, was = f.path, f.old_path
+                    paired.update(f.written)
+                    old, why_old = _texts(changes, was)
+                    texts, why = _texts(changes, path)
+                    if texts is not None and old is not None:
+                        texts = FileTexts(base=old.base, head=texts.head)
+                    why = why_old or why
+                if why is not None:
+                    if changes.source != "example":
+                        out[path] = f"unreadable: {why}"
+                    continue
+                assert texts is not None
+                try:
+                    moved = locks.lock_changes(path, texts.base, texts.head, was)
+                except Unreadable as exc:
+                    out[path] = f"unreadable: {exc}"
+                else:
+                    if moved:
+                        out[path] = f"locked: {'; '.join(moved)}"
+                continue
             if texts is None:
                 if changes.source == "example":
                     continue  # an example given by counts says nothing about content
-                why = changes.withheld.get(path)
-                if why is None:
-                    why = f"its text is unavailable from this source ({changes.source})"
                 out[path] = f"unreadable: {why}"
                 continue
             # The path's own sides: a rename's old path is absent at head,
@@ -131,9 +161,25 @@ def config_for_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str],
     )
 
 
+def _texts(changes: ChangeSet, path: str) -> tuple[FileTexts | None, str | None]:
+    """`path`'s texts, or why there are none."""
+    texts = changes.texts.get(path)
+    if texts is not None:
+        return texts, None
+    why = changes.withheld.get(path)
+    return None, why or f"its text is unavailable from this source ({changes.source})"
+
+
 def section_message(path: str, how: str) -> str:
     section = runners.section_for(path)
     what = section.what if section is not None else "its test runner section"
+    if locks.is_lock(path):
+        what = locks.WHAT
+    if how.startswith("locked: "):
+        return (
+            f"{path} changes the locked versions of test tools, which run or judge the "
+            f"existing tests: {how[len('locked: ') :]}"
+        )
     if how.startswith("tools: "):
         return (
             f"{path} changes the test tools it declares, which run or judge the existing "

@@ -33,12 +33,11 @@ is `pytest>=8`; extras, version and markers are kept: a marker decides
 whether it installs at all); TOML and JSON are parsed and comments are
 dropped, so reformatting or a comment is no change.  A manifest the
 change adds that takes a tool's version from pnpm's catalog (`catalog:`)
-moves no installed version (a new workspace package's own tests).  Out of reach: lock
-files (`package-lock.json`, `pnpm-lock.yaml`, `yarn.lock`, `uv.lock`,
-`poetry.lock`, `go.sum`), which move in every dependency change
-(`forbidden_paths` can hold them), pnpm's catalog in
-`pnpm-workspace.yaml`, and a version an unpinned
-declaration resolves to on the day CI installs.  Pure."""
+moves no installed version (a new workspace package's own tests).  The
+versions lock files install are `gate.drift.locks`' (`lock_changes`).
+Out of reach: pnpm's catalog in `pnpm-workspace.yaml`, and a version an
+unpinned declaration resolves to on the day CI installs where no lock
+file is committed.  Pure."""
 
 from __future__ import annotations
 

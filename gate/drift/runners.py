@@ -44,7 +44,8 @@ The runners, what each reads here, and the source:
   a `setup.py` as a whole once either version spells `pytest11` or
   `entry_points`.  Out of reach: `PYTEST_ADDOPTS`, `PYTEST_PLUGINS` and
   `-p` or `-c` on a CI command line (the CI rule's files), plugins a
-  dependency installs (lock files), a `setup.py` that builds its entry
+  dependency installs under a name `gate.drift.vendored` does not list
+  (a lock file's test tools are `gate.drift.locks`'), a `setup.py` that builds its entry
   points without spelling either name (string escapes, keyword arguments
   unpacked from computed keys: a setup.py is a program), and since pytest
   8.1 a `pyproject.toml` without a pytest table that becomes the configfile

@@ -123,7 +123,7 @@ def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
     return parts
 
 
-def _jsonc_to_json(text: str) -> str:
+def jsonc_to_json(text: str) -> str:
     """JSONC (JSON with `//` and `/* */` comments and trailing commas, as
     Deno reads it) as strict JSON text: a comment becomes a space and a comma
     before `}` or `]` is dropped, outside strings only."""
@@ -158,7 +158,7 @@ def _jsonc_to_json(text: str) -> str:
 
 
 def _jsonc_view(keys: tuple[str, ...], text: str) -> object:
-    return keyed(json_object(_jsonc_to_json(text)), keys)
+    return keyed(json_object(jsonc_to_json(text)), keys)
 
 
 def _ini_sections(found: list[str], words: tuple[str, ...]) -> list[list[str]]:

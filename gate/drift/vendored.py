@@ -20,7 +20,10 @@ comparison library tests use).  npm packages in a committed `node_modules/`:
 `node_modules/vitest`, `node_modules/@vitest`, `node_modules/mocha`,
 `node_modules/chai`, `node_modules/ava`, `node_modules/tap`,
 `node_modules/jasmine`, `node_modules/jasmine-core`,
-`node_modules/playwright`, `node_modules/@playwright`,
+`node_modules/playwright`, `node_modules/@playwright/test`,
+`node_modules/@playwright/experimental-ct-*` (the runner and its
+component testing; the scope's other packages, `@playwright/mcp` and
+`@playwright/cli`, are not test tools),
 `node_modules/cypress`, `node_modules/karma`, `node_modules/expect`,
 `node_modules/uvu`, `node_modules/tape`, `node_modules/ts-jest`,
 `node_modules/babel-jest` (Jest's transformers), `node_modules/nyc` and
@@ -35,7 +38,8 @@ shims).  A committed virtual environment's `site-packages/_pytest`,
 `site-packages/*.dist-info` (its `entry_points.txt` declares the plugins
 pytest loads).  A new vendored copy is drift too, as a new configuration
 file is.  The same lists name the test tools whose declared version
-`gate.drift.pins` watches in dependency files."""
+`gate.drift.pins` watches in dependency files, and whose locked version
+`gate.drift.locks` watches in lock files (with `RUST_TEST_CRATES`)."""
 
 from __future__ import annotations
 
@@ -67,7 +71,8 @@ JS_TEST_PACKAGES = (
     "tap",
     "jasmine",
     "jasmine-core",
-    "@playwright",
+    "@playwright/test",
+    "@playwright/experimental-ct-*",
     "playwright",
     "cypress",
     "karma",
@@ -113,4 +118,26 @@ PY_TEST_DISTRIBUTIONS = (
     "nose2",
     "tox",
     "nox",
+    "syrupy",  # snapshot assertions, a pytest plugin by entry point
+    "inline-snapshot",  # the same, and it rewrites the tests' snapshots
+)
+# Rust crates that judge the tests (`cargo test` builds them from the lock
+# file's versions): property testing, snapshots, parametrized cases, mocks,
+# assertion helpers, and the runner cargo-nextest.  `gate.drift.locks`
+# watches their locked versions in Cargo.lock (Cargo.toml's
+# dev-dependencies are runner configuration as a whole already).
+RUST_TEST_CRATES = (
+    "proptest",
+    "quickcheck",
+    "insta",
+    "rstest",
+    "test-case",
+    "mockall",
+    "pretty_assertions",
+    "assert_cmd",
+    "predicates",
+    "trycmd",
+    "snapbox",
+    "serial_test",
+    "cargo-nextest",
 )

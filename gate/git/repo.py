@@ -438,10 +438,10 @@ class Repo:
 
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
-        A side over `gate.changes.TEXT_LIMIT` bytes is not kept: the path's
+        A side over `gate.changes.text_limit(path)` bytes is not kept: the path's
         entry is `too_large` (content rules then fail naming the limit).
         """
-        from gate.changes import TEXT_LIMIT, FileTexts, too_large
+        from gate.changes import FileTexts, text_limit, too_large
         from gate.text import decode
 
         wanted = sorted(set(paths))
@@ -455,9 +455,10 @@ class Repo:
             for path in wanted:
                 texts: list[str | None] = []
                 for name, side in (("base", base), ("head", head)):
-                    data = cat.get_upto(f"{side}:{path}", TEXT_LIMIT) if side else None
+                    limit = text_limit(path)
+                    data = cat.get_upto(f"{side}:{path}", limit) if side else None
                     if isinstance(data, int):
-                        out[path] = too_large(name, data)
+                        out[path] = too_large(name, data, limit)
                         break
                     texts.append(None if data is None else decode(data))
                 else:

@@ -511,7 +511,27 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   names the tool, where it is declared and both versions.  Python names
   are compared as PEP 503 normalizes them, requirements without their
   whitespace; another library's bump, a comment or a reformatting is no
-  change.  Lock files are out of reach (they move with every dependency).
+  change.
+* a test tool's locked copy moved (`gate/drift/locks.py`): the same tools
+  (and syrupy, inline-snapshot, and Rust's proptest, insta, rstest,
+  mockall, ... in `Cargo.lock`) whose version in a lock file moved, that a
+  lock file adds or drops, or whose copy at the same version comes from
+  another source (another registry URL, a git repository, a tarball, a
+  linked folder, an alias to another package) or is another artifact (a
+  hash neither side's set contains the other of), at any depth of the
+  lock (a nested `node_modules/` copy, a workspace member's): `uv.lock`,
+  `poetry.lock`, `pdm.lock`, `Pipfile.lock`, `package-lock.json`,
+  `npm-shrinkwrap.json`, `pnpm-lock.yaml` (v5, v6, v9 keys, peers
+  suffixes dropped), `yarn.lock` (classic and Berry), `bun.lock` and
+  `Cargo.lock`, at any depth of the repository.  The message names the
+  file, the tool and both versions (`uv.lock changes the locked versions
+  of test tools ...: syrupy: `5.1.0` -> `5.3.1``).  A lock file rewritten
+  without moving a test tool passes: other packages bumped, a `resolved`
+  URL or a hash dropped beside the same version, a wheel added, a copy
+  re-hoisted, reordering and formatting; a renamed lock file is compared
+  across its two paths.  One the gate cannot read (not valid TOML, JSON or
+  YAML, or not its format's shape) fails: it cannot tell.  Lock files are
+  read up to 32 MiB (`gate.changes.LOCK_TEXT_LIMIT`).
 
 Except runner configuration that only makes room for new tests
 (`gate/drift/growth.py`), which runs every existing test as before; the
@@ -550,7 +570,8 @@ new test files it names are judged as new test files, above:
   not a `conftest.py`, whose hooks reach every test).
 
 Configuration read from elsewhere (an environment variable set by CI, a
-flag on a CI command line, a plugin a lock file alone brings in, a
+flag on a CI command line, a plugin a lock file alone brings in under a
+name the lists above do not hold, `go.sum`, a binary `bun.lockb`, a
 runner `runners.py` lists as not covered) is out of this rule's reach;
 `forbidden_paths` on CI files and lock files covers part of it.
 
@@ -576,7 +597,7 @@ from gate.changes import (
     UNKNOWN,
     ChangeSet,
 )
-from gate.drift import judging, runners
+from gate.drift import judging, locks, runners
 from gate.drift.collected import (
     CONFIGURED_NAMES,
     NESTED_CONFIG,
@@ -611,8 +632,10 @@ TEXT_GLOBS = ("paths",)  # each written test file's texts, to compare its test c
 # the base's pytest, Jest and Vitest configuration at the root: what it collects
 TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
 # every touched file where a runner reads one section among others
-# (`pyproject.toml`, `package.json`, ...: `gate.drift.runners` owns the list)
-TEXT_MATCHING = (*runners.SECTION_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
+# (`pyproject.toml`, `package.json`, ...: `gate.drift.runners` owns the
+# list), and every touched lock file, to compare its test tools' locked
+# copies (`gate.drift.locks`)
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
