@@ -126,7 +126,10 @@ def history(repo: GitRepo) -> dict[str, str]:
         "merge", "-q", "--no-ff", "codex/long", "-m", "Merge pull request #7 from acme/codex/long"
     )
     shas["merge"] = repo.head()
-    repo.write("poetry.lock", "".join(f"l{i}\n" for i in range(5)))
+    # a lock file of three packages (none a test tool): out of FILES, no drift
+    repo.write(
+        "poetry.lock", "".join(f'[[package]]\nname = "l{i}"\nversion = "1.0"\n' for i in range(3))
+    )
     repo.write("a.py", "a = 1\n")
     shas["lock"] = _commit(
         repo,

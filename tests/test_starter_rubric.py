@@ -35,7 +35,9 @@ def big(path: str) -> FileChange:
 
 @given(DIRS, st.sampled_from([g for g in GENERATED if "*" not in g and "/" not in g]))
 def test_every_named_lock_file_is_out_of_the_budgets_at_any_depth(folder: str, name: str) -> None:
-    assert failed(big(f"{folder}{name}")) == set()
+    # (a lock file whose text this change set lacks is TESTS's to judge:
+    # its test tools' versions cannot be read, gate.drift.locks)
+    assert failed(big(f"{folder}{name}")) - {"TESTS"} == set()
 
 
 CODE_DIRS = st.sampled_from(
