@@ -18,9 +18,13 @@ tree-sitter tree, each language saying what its members are (`Splitter`).
   name, an import's simple name); `uses` the identifiers its code reads
   (not a string or a comment), but a class header's `uses` leave out the
   class's own name.  A header's `uses` name its annotations and base
-  types, so a new helper method of a class with a base type or a
-  class-level annotation fails (`gate.drift.compare`'s open member):
-  inherited code or an extension may call it by name.
+  types.  A member's `Unit.open` says whether a new one can change its
+  class's existing tests only through the names it binds (`opens`): a
+  private member, or one of a class without base types whose
+  annotations or attributes only mark it as a test class; never one
+  named as a hook (`HOOK_NAMES`) or with an annotation or attribute a
+  framework reads (`gate.drift.compare` then checks that no base code
+  spells its names).
 * **Tokens** (`Unit.same`, `Unit.tokens`) are the leaves of a unit's
   tree without comments and without a trailing comma before a closing
   bracket; a node whose text holds more than its children (outside

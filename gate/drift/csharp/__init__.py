@@ -18,9 +18,7 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `[ClassCleanup]`) or name (`InitializeAsync`, `DisposeAsync` of xUnit's
   `IAsyncLifetime`, `Dispose`), an override of `object`'s `ToString`,
   `Equals`, `GetHashCode` (printing, comparing or hashing an instance
-  calls it; any other `override` or `new` needs a base type, which the
-  class header names, and a new member of an existing class with a base
-  type fails as it is), keyed `hook Class.Name`; a constructor (xUnit's setup, which also receives
+  calls it), keyed `hook Class.Name`; a constructor (xUnit's setup, which also receives
   the `IClassFixture<>` and collection fixtures), a static constructor,
   a finalizer; a field, property or event with an attribute or whose
   initializer calls, creates an object or reads a member of another type
@@ -38,7 +36,18 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   binds its name; `using N;` binds none: a type it would bring that the
   file already names otherwise is an ambiguity the compiler refuses),
   a class header (binds its name), a helper method, a plain field or
-  property, a nested enum, struct, record, interface or delegate.
+  property, a nested enum, struct, record, interface or delegate.  A new
+  one is open to an existing class (`Unit.open`) when it has no access
+  modifier but `private` in a class that is not `partial` (its other
+  parts, in other files, see private members), or when the class has no
+  base type and no attribute but `[TestFixture]` or `[TestClass]`
+  without arguments (a public method of a class with a base type may
+  implement an interface's member; a non-private one may hide what a
+  subclass in another file calls); never with `override`, `new`,
+  `virtual`, `abstract`, `extern` or `partial`, as an explicit interface
+  member (`void IDisposable.Dispose()`), with an attribute but
+  `[SuppressMessage]` or `[ExcludeFromCodeCoverage]`, or named as a hook
+  (`gate.drift.classes.HOOK_NAMES`).
 * **In a new file** (`reaches`), what acts on the whole test assembly
   reaches the tests of other files: an `[assembly: ...]` attribute, a
   `global using`, MSTest's `[AssemblyInitialize]`/`[AssemblyCleanup]`,

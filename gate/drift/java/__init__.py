@@ -18,9 +18,7 @@ are).
   TestNG's `@BeforeMethod`, `@AfterMethod`, `@BeforeTest`, ... (key
   `hook Class.name`), JUnit 3's `setUp`/`tearDown`, and an override of
   `Object`'s `toString`, `equals`, `hashCode`, `finalize`, `clone`
-  (printing, comparing or hashing an instance calls it; any other
-  override needs a supertype, which the class header names, and a new
-  member of an existing class with a supertype fails as it is); a constructor; an
+  (printing, comparing or hashing an instance calls it); a constructor; an
   instance or static initializer block; a field with an annotation
   (`@Rule`, `@ClassRule`, `@RegisterExtension`, `@Mock`, `@TempDir`, ...)
   or whose initializer calls, creates an object or reads another class's
@@ -34,7 +32,16 @@ are).
   demand, `a.b.*`, binds none: a type it would bring that the file
   already names otherwise is a compile error, not a new meaning), a
   class header (binds its name), a helper method (binds its name), a
-  plain field, a nested enum, record, interface or annotation type.
+  plain field, a nested enum, record, interface or annotation type.  A
+  new one is open to an existing class (`Unit.open`) when it is
+  `private` (a private method never overrides nor implements, and no
+  subclass sees it), or when the class has no supertype and no class
+  annotation but `@ExtendWith`, `@DisplayName`, `@Tag`, `@Nested` (a
+  package-private, protected or public instance method of a class with
+  a supertype overrides an inherited one of its signature, `@Override`
+  or not; a static one or a field hides one a subclass in another file
+  reads); and never with an annotation but `@SuppressWarnings` or
+  `@SafeVarargs`, or named as a hook (`gate.drift.classes.HOOK_NAMES`).
 * **In a new file** (`reaches`), a static initializer block reaches the
   tests of other files (it runs once in the test JVM that runs them
   all), and so does a top-level type named like a framework's (`Test`,
