@@ -275,7 +275,11 @@ that name.  It fails when:
   `new`, `virtual` or `partial`, as an explicit interface member
   (`void IDisposable.Dispose()`), or named as a hook in any letter case
   (`setUp`, `tearDown`, `close`, `runTest`, `Dispose`,
-  `InitializeAsync`); a setup method, a field that runs code, a
+  `InitializeAsync`) (a test inherited from a base class of another
+  file that names its data source or condition by a string,
+  `@MethodSource("rows")`, `[MemberData("Rows")]`, is not seen: a new
+  private member of that name in the subclass takes its place); a setup
+  method, a field that runs code, a
   constructor or an initializer fails in any existing class, and also in
   a new class added to an existing file;
 * a new test is added while `allow_added` is false.
