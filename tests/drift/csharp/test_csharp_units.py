@@ -9,12 +9,14 @@ the three frameworks, and the rule end to end on a real repository."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching
+from gate.drift.classes import HOOK_NAMES
 from gate.drift.csharp import HOOKS, RUN_WIDE, TESTS, units
 from tests.gitrepo import GitRepo
 
@@ -698,3 +700,15 @@ def test_a_private_helper_passes_end_to_end_in_a_class_with_a_base_type(
     (code, result), (bent_code, bent_result) = results
     assert code == 0, result
     assert bent_code == 1 and "ClampTests.Thrice added to a class" in bent_result["message"]
+
+
+@pytest.mark.parametrize("hook", sorted(HOOK_NAMES))
+@pytest.mark.parametrize("case", [str.lower, str.upper, lambda s: s[:1].upper() + s[1:]])
+def test_a_private_method_named_as_a_hook_fails_in_any_letter_case(
+    hook: str, case: Callable[[str], str]
+) -> None:
+    """Generated over every hook name and three letter cases, in a class
+    with a base type: the base or a runner may call it by name."""
+    text = _headed("xunit", "a base class")
+    head = _append(text, f"    private void {case(hook)}() {{ }}\n")
+    assert "added to a class that exists at base" in compare(units(text), units(head)).summary()

@@ -9,6 +9,7 @@ on a real repository."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching, units_for
+from gate.drift.classes import HOOK_NAMES
 from gate.drift.java import HOOKS, TESTS, units
 from tests.gitrepo import GitRepo
 
@@ -671,3 +673,15 @@ def test_a_private_helper_passes_end_to_end_in_a_class_with_a_supertype(
     (code, result), (bent_code, bent_result) = (_check(repo, base, h, capsys) for h in (good, bent))
     assert code == 0, result
     assert bent_code == 1 and "ClampTest.thrice added to a class" in bent_result["message"]
+
+
+@pytest.mark.parametrize("hook", sorted(HOOK_NAMES))
+@pytest.mark.parametrize("case", [str.lower, str.upper, lambda s: s[:1].upper() + s[1:]])
+def test_a_private_method_named_as_a_hook_fails_in_any_letter_case(
+    hook: str, case: Callable[[str], str]
+) -> None:
+    """Generated over every hook name and three letter cases, in a class
+    with a supertype: the supertype or a runner may call it by name."""
+    text = _headed(CLOSED["a superclass"])
+    head = text.replace(LAST, LAST + f"\n    private void {case(hook)}() {{}}\n")
+    assert "added to a class that exists at base" in compare(units(text), units(head)).summary()
