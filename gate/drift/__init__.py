@@ -127,6 +127,13 @@ class Unit:
     # a scope is seen by the units in that scope and in the scopes inside
     # it alone (see `compare`).
     scope: tuple[str, ...] = ()
+    # For a member of a class, where its language's reader judges it (Java,
+    # C#): whether a new one can change the class's existing tests only
+    # through the names it binds (a private helper or field, or one of a
+    # class without base types; no annotation a framework reads, no
+    # override, no hook's name); None: the reader does not say, and
+    # `compare` opens it in a class whose bases are plain alone.
+    open: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -317,13 +324,16 @@ def _open_member(unit: Unit, header: Unit, words: set[str], classes: set[str]) -
     """Whether `unit`, a new member of the base class `header`, leaves the
     class's existing tests as they were: a plain member (a helper method, an
     attribute) whose name no base code spells (so no existing test calls or
-    reads it, as `self.name` or otherwise), no runner calls, in a class whose
-    bases are plain or classes of the same file (whose code is in `words`)."""
-    if unit.role != SUPPORT or header.uses is None:
+    reads it, as `self.name` or otherwise), and either one its reader calls
+    open (`Unit.open`) or, where the reader does not say, one no runner
+    calls in a class whose bases are plain or classes of the same file
+    (whose code is in `words`)."""
+    if unit.role != SUPPORT or unit.open is False:
         return False
-    if not set(header.uses) <= PLAIN_BASES | classes:
+    if unit.open is None and (header.uses is None or not set(header.uses) <= PLAIN_BASES | classes):
         return False
-    return all(n not in words and not _RUNNER_MEMBER.match(n) for n in unit.binds)
+    runner = _RUNNER_MEMBER if unit.open is None else None
+    return all(n not in words and not (runner and runner.match(n)) for n in unit.binds)
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,13 @@ tree-sitter tree, each language saying what its members are (`Splitter`).
   name, an import's simple name); `uses` the identifiers its code reads
   (not a string or a comment), but a class header's `uses` leave out the
   class's own name.  A header's `uses` name its annotations and base
-  types, so a new helper method of a class with a base type or a
-  class-level annotation fails (`gate.drift.compare`'s open member):
-  inherited code or an extension may call it by name.
+  types.  A member's `Unit.open` says whether a new one can change its
+  class's existing tests only through the names it binds (`opens`): a
+  private member, or one of a class without base types whose
+  annotations or attributes only mark it as a test class; never one
+  named as a hook (`HOOK_NAMES`) or with an annotation or attribute a
+  framework reads (`gate.drift.compare` then checks that no base code
+  spells its names).
 * **Tokens** (`Unit.same`, `Unit.tokens`) are the leaves of a unit's
   tree without comments and without a trailing comma before a closing
   bracket; a node whose text holds more than its children (outside
@@ -147,10 +151,12 @@ class Splitter:
         parent: str = "",
         rows: Callable[[], list[Node]] | None = None,
         code: str | None = None,
+        open_: bool | None = None,
     ) -> str:
         """Add the unit of `node`'s exact text (`code`: of that text
         instead, compared as is, reading no name); its unique key.  `rows`:
-        for a CASE, the rows a head version may add (`Unit.tokens`)."""
+        for a CASE, the rows a head version may add (`Unit.tokens`);
+        `open_`: a member's `Unit.open` (False for any role but SUPPORT)."""
         assert role in ROLES
         unique, shown = self._keys.unit(self.guard + key, name)
         source, comments = self.source, self.comments
@@ -173,6 +179,7 @@ class Splitter:
                 parent=parent,
                 same=same if code is None else None,
                 tokens=grows if role == CASE and rows is not None else None,
+                open=open_ if open_ is None or role == SUPPORT else False,
             )
         )
         return unique
@@ -188,10 +195,11 @@ class Splitter:
         parent: str,
         own: Node | None,
         more: tuple[str, ...] = (),
+        open_: bool | None = None,
     ) -> str:
         """Add the header of the class `node` (its text up to `body`) as a
         unit; `own` is the node of its name, left out of its `uses`, and
-        `more` names its `uses` add."""
+        `more` names its `uses` add; `open_`: a nested class's `Unit.open`."""
         unique, shown = self._keys.unit(self.guard + key, name)
         end = body.start_byte if body is not None else node.end_byte
         parts = [c for c in node.children if c.end_byte <= end]
@@ -212,6 +220,7 @@ class Splitter:
                 uses=tuple(dict.fromkeys([*(self.text(n) for n in found), *more])),
                 parent=parent,
                 same=same,
+                open=open_ if open_ is None or role == SUPPORT else False,
             )
         )
         return unique
@@ -226,7 +235,7 @@ class Splitter:
             for bound in unit.binds:
                 named_in[unit.parent, bound] = named_in.get((unit.parent, bound), 0) + 1
         return tuple(
-            replace(u, role=SUPPORT, tokens=None)
+            replace(u, role=SUPPORT, tokens=None, open=False)
             if u.role == CASE and any(named_in[u.parent, b] > 1 for b in u.binds)
             else u
             for u in self.found
@@ -246,6 +255,49 @@ class Splitter:
     def names_in(self, node: Node | None) -> list[str]:
         """The identifiers `node` reads, in order."""
         return [self.text(n) for n in self._names([node])] if node is not None else []
+
+
+# Names a runner or a base class calls a member by in some framework
+# (JUnit 3's `setUp`, `runTest`; xUnit's `InitializeAsync`, `Dispose`;
+# `AutoCloseable.close`), in any letter case: a new member so named is
+# never open to a class, whatever its modifiers.
+HOOK_NAMES = frozenset(
+    {
+        "setup",
+        "teardown",
+        "setupclass",
+        "teardownclass",
+        "before",
+        "after",
+        "beforeeach",
+        "aftereach",
+        "beforeall",
+        "afterall",
+        "beforeclass",
+        "afterclass",
+        "init",
+        "initialize",
+        "initializeasync",
+        "dispose",
+        "disposeasync",
+        "cleanup",
+        "close",
+        "run",
+        "runtest",
+        "runbare",
+        "main",
+    }
+)
+
+
+def opens(names: tuple[str, ...], private: bool, plain: bool, quiet: bool) -> bool:
+    """`Unit.open` of a new member binding `names`: its annotations or
+    attributes are none or documented no-ops (`quiet`), no name is a hook's
+    (`HOOK_NAMES`), and it is private (no other class's code, a subclass's
+    in another file included, can call, override, implement or hide by it)
+    or its class is `plain` (no base types; its annotations or attributes
+    only mark it as a test class)."""
+    return quiet and (private or plain) and not any(n.lower() in HOOK_NAMES for n in names)
 
 
 def simple(name: str, suffix: str = "") -> str:

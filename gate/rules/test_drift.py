@@ -82,8 +82,7 @@ is collection-time code: setup and teardown methods (`@BeforeEach`,
 `@BeforeMethod`, NUnit `[SetUp]`/`[OneTimeSetUp]`/`[TearDown]`, MSTest
 `[TestInitialize]`/`[ClassInitialize]`/`[AssemblyInitialize]`, xUnit's
 `IAsyncLifetime` and `Dispose`), an override of `toString`, `equals`,
-`hashCode` (any other override needs a supertype, which closes the
-class to new members), constructors (xUnit's setup), initializer blocks, a field
+`hashCode`, constructors (xUnit's setup), initializer blocks, a field
 with an annotation (`@Rule`, `@ClassRule`, `@RegisterExtension`) or an
 initializer that calls, a static import on demand or `using static`; the
 class header (its annotations or attributes, `@ExtendWith`,
@@ -260,10 +259,27 @@ that name.  It fails when:
   method (a setUp, a helper or an attribute there runs around, or
   overrides what, the existing methods use), or is a test method that
   overrides one the class inherits from a class of the file; a Java or
-  C# helper method or plain field of a new name is welcome in a class
-  without base types or class-level annotations or attributes whose code
-  names it nowhere (an overload of an existing name can capture an
-  existing call and fails); a setup method, a field that runs code, a
+  C# helper method, plain field or property, or nested type of a new
+  name that the file's code names nowhere (not in a string either: an
+  overload of an existing name can capture an existing call and fails)
+  is welcome when it is `private` (C#: no access modifier but `private`,
+  in a class that is not `partial`), in any class, or else in a class
+  without base types whose class annotations or attributes only mark it
+  as a test class (`@ExtendWith`, `@DisplayName`, `@Tag`; `[TestFixture]`
+  or `[TestClass]` without arguments): a public method of a class with
+  a base type may implement an interface's member or, in Java, override
+  an inherited one without `@Override`, and a non-private one may hide
+  what a subclass in another file calls; it fails with any annotation
+  or attribute but `@SuppressWarnings`, `@SafeVarargs`,
+  `[SuppressMessage]` or `[ExcludeFromCodeCoverage]`, with `override`,
+  `new`, `virtual` or `partial`, as an explicit interface member
+  (`void IDisposable.Dispose()`), or named as a hook in any letter case
+  (`setUp`, `tearDown`, `close`, `runTest`, `Dispose`,
+  `InitializeAsync`) (a test inherited from a base class of another
+  file that names its data source or condition by a string,
+  `@MethodSource("rows")`, `[MemberData("Rows")]`, is not seen: a new
+  private member of that name in the subclass takes its place); a setup
+  method, a field that runs code, a
   constructor or an initializer fails in any existing class, and also in
   a new class added to an existing file;
 * a new test is added while `allow_added` is false.

@@ -18,9 +18,7 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `[ClassCleanup]`) or name (`InitializeAsync`, `DisposeAsync` of xUnit's
   `IAsyncLifetime`, `Dispose`), an override of `object`'s `ToString`,
   `Equals`, `GetHashCode` (printing, comparing or hashing an instance
-  calls it; any other `override` or `new` needs a base type, which the
-  class header names, and a new member of an existing class with a base
-  type fails as it is), keyed `hook Class.Name`; a constructor (xUnit's setup, which also receives
+  calls it), keyed `hook Class.Name`; a constructor (xUnit's setup, which also receives
   the `IClassFixture<>` and collection fixtures), a static constructor,
   a finalizer; a field, property or event with an attribute or whose
   initializer calls, creates an object or reads a member of another type
@@ -38,7 +36,18 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   binds its name; `using N;` binds none: a type it would bring that the
   file already names otherwise is an ambiguity the compiler refuses),
   a class header (binds its name), a helper method, a plain field or
-  property, a nested enum, struct, record, interface or delegate.
+  property, a nested enum, struct, record, interface or delegate.  A new
+  one is open to an existing class (`Unit.open`) when it has no access
+  modifier but `private` in a class that is not `partial` (its other
+  parts, in other files, see private members), or when the class has no
+  base type and no attribute but `[TestFixture]` or `[TestClass]`
+  without arguments (a public method of a class with a base type may
+  implement an interface's member; a non-private one may hide what a
+  subclass in another file calls); never with `override`, `new`,
+  `virtual`, `abstract`, `extern` or `partial`, as an explicit interface
+  member (`void IDisposable.Dispose()`), with an attribute but
+  `[SuppressMessage]` or `[ExcludeFromCodeCoverage]`, or named as a hook
+  (`gate.drift.classes.HOOK_NAMES`).
 * **In a new file** (`reaches`), what acts on the whole test assembly
   reaches the tests of other files: an `[assembly: ...]` attribute, a
   `global using`, MSTest's `[AssemblyInitialize]`/`[AssemblyCleanup]`,
@@ -59,7 +68,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.drift._treesitter import ParsedText, named, parse
-from gate.drift.classes import Splitter, contains, simple
+from gate.drift.classes import Splitter, contains, opens, simple
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -119,6 +128,16 @@ FRAMEWORK_TYPES = (
         }
     )
 )
+# Class attributes that, without arguments, only mark a test class: a
+# class with none but these, no base type and no `partial` is open to a
+# new non-private helper, field or property.
+MARKERS = frozenset({"TestFixture", "TestClass"})
+# Member attributes that only analyzers and coverage tools read.
+NO_OPS = frozenset({"SuppressMessage", "UnconditionalSuppressMessage", "ExcludeFromCodeCoverage"})
+# Modifiers of a member that overrides, hides, may be overridden, or
+# completes another declaration; and those that show it outside its class.
+_REPLACES = frozenset({"override", "new", "virtual", "abstract", "extern", "partial"})
+_ACCESS = frozenset({"public", "protected", "internal"})
 COMMENTS = frozenset({"comment"})
 IDENTIFIERS = frozenset({"identifier"})
 RUNS = frozenset(
@@ -201,7 +220,7 @@ class _CSharp(Splitter):
             label = self.namespace_name(node)
             self.add(node, f"namespace {label}", label, SUPPORT)
         elif kind in _TYPES:
-            self.type_(node, "", "")
+            self.type_(node, "", "", None)
         elif kind == "global_statement":
             self.add(node, "statement", "top-level statement", COLLECTION)
         elif kind.startswith("preproc_"):
@@ -224,7 +243,7 @@ class _CSharp(Splitter):
             return
         role = SUPPORT if node.type in _QUIET_DIRECTIVES else COLLECTION
         first = " ".join(self.text(node).split("\n", 1)[0].split())
-        self.add(node, f"directive {first}", first, role, (), parent)
+        self.add(node, f"directive {first}", first, role, (), parent, open_=role == SUPPORT)
 
     def branches(self, node: Node, label: str, parent: str, inside: Callable[[Node], None]) -> None:
         condition = node.child_by_field_name("condition")
@@ -284,29 +303,61 @@ class _CSharp(Splitter):
     def attribute_names(self, node: Node) -> list[str]:
         return [self.attribute_name(a) for a in self.attributes(node)]
 
-    def type_(self, node: Node, outer: str, parent: str) -> None:
+    def type_(self, node: Node, outer: str, parent: str, at: tuple[bool, bool] | None) -> None:
+        """A type; `at`: for a nested one, its class's (partial, plain)."""
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{outer}.{name}" if outer else name
         body = node.child_by_field_name("body")
         framework = not parent and simple(name, "Attribute") in FRAMEWORK_TYPES
+        modifiers = {self.text(m) for m in named(node) if m.type == "modifier"}
+        open_ = self.open_(node, (name,), modifiers, at) if at is not None else None
         if node.type != "class_declaration" or body is None:
             role = COLLECTION if framework else SUPPORT
-            self.add(node, f"type {label}", label, role, (name,), parent)
+            self.add(node, f"type {label}", label, role, (name,), parent, open_=open_)
             return
         shared = set(self.attribute_names(node)) & SHARED_CLASSES
         role = COLLECTION if shared or framework else SUPPORT
-        key = self.header(node, body, f"class {label}", label, role, (name,), parent, name_node)
+        key = self.header(
+            node, body, f"class {label}", label, role, (name,), parent, name_node, open_=open_
+        )
+        # a partial class's other parts, in other files, see its private members
+        partial = any(m.type == "modifier" and self.text(m) == "partial" for m in named(node))
+        markers = all(
+            self.attribute_name(a) in MARKERS and not self.declarations(self.arguments(a))
+            for a in self.attributes(node)
+        )
+        plain = markers and not partial and not any(c.type == "base_list" for c in named(node))
         for member in self.declarations(body):
-            self.member(member, label, key)
+            self.member(member, label, key, (partial, plain))
 
-    def member(self, node: Node, owner: str, parent: str) -> None:
+    def arguments(self, attribute: Node) -> Node | None:
+        return next((c for c in named(attribute) if c.type == "attribute_argument_list"), None)
+
+    def open_(
+        self, node: Node, names: tuple[str, ...], modifiers: set[str], at: tuple[bool, bool]
+    ) -> bool:
+        """`Unit.open` of the member `node` of a class that is `at` =
+        (partial, plain): no `override`, `new`, `virtual`, `partial`, no
+        explicit interface name (`void IFoo.Bar()`), no attribute but a
+        no-op; private (no access modifier but `private`, in a class that
+        is not partial: a public method may implement an interface of a
+        base type) or of a plain class."""
+        partial, plain = at
+        if modifiers & _REPLACES or any(
+            c.type == "explicit_interface_specifier" for c in named(node)
+        ):
+            return False
+        private = not (modifiers & _ACCESS or partial)
+        return opens(names, private, plain, set(self.attribute_names(node)) <= NO_OPS)
+
+    def member(self, node: Node, owner: str, parent: str, at: tuple[bool, bool]) -> None:
         kind = node.type
         modifiers = {self.text(m) for m in named(node) if m.type == "modifier"}
         if kind in _TYPES:
-            self.type_(node, owner, parent)
+            self.type_(node, owner, parent, at)
         elif kind == "method_declaration":
-            self.method(node, owner, parent, modifiers)
+            self.method(node, owner, parent, modifiers, at)
         elif kind in _FIELDS:
             declaration = next((c for c in named(node) if c.type == "variable_declaration"), None)
             declarators = (
@@ -319,7 +370,8 @@ class _CSharp(Splitter):
             label = f"{owner}.{', '.join(names)}"
             runs = bool(self.attributes(node)) or any(contains(d, RUNS) for d in declarators)
             role = COLLECTION if runs else SUPPORT
-            self.add(node, f"field {label}", label, role, names, parent)
+            open_ = self.open_(node, names, modifiers, at)
+            self.add(node, f"field {label}", label, role, names, parent, open_=open_)
         elif kind == "property_declaration":
             name_node = node.child_by_field_name("name")
             name = self.text(name_node) if name_node is not None else ""
@@ -327,7 +379,9 @@ class _CSharp(Splitter):
             initialized = value is not None and value.type != "arrow_expression_clause"
             runs = bool(self.attributes(node)) or (initialized and contains(value, RUNS))
             role = COLLECTION if runs else SUPPORT
-            self.add(node, f"property {owner}.{name}", f"{owner}.{name}", role, (name,), parent)
+            open_ = self.open_(node, (name,), modifiers, at)
+            key, shown = f"property {owner}.{name}", f"{owner}.{name}"
+            self.add(node, key, shown, role, (name,), parent, open_=open_)
         elif kind == "constructor_declaration":
             if "static" in modifiers:
                 label = f"{owner} static constructor"
@@ -336,11 +390,13 @@ class _CSharp(Splitter):
                 label = f"{owner} constructor"
                 self.add(node, f"constructor {owner}", label, COLLECTION, (), parent)
         elif kind.startswith("preproc_"):
-            self.directive(node, parent, lambda n: self.member(n, owner, parent))
+            self.directive(node, parent, lambda n: self.member(n, owner, parent, at))
         else:  # a finalizer, an operator, an indexer, a conversion: runs where code reads it
             self.add(node, f"{kind} {owner}", f"{owner} {kind}", COLLECTION, (), parent)
 
-    def method(self, node: Node, owner: str, parent: str, modifiers: set[str]) -> None:
+    def method(
+        self, node: Node, owner: str, parent: str, modifiers: set[str], at: tuple[bool, bool]
+    ) -> None:
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{owner}.{name}"
@@ -357,7 +413,8 @@ class _CSharp(Splitter):
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
         else:
-            self.add(node, f"method {label}", label, SUPPORT, (name,), parent)
+            open_ = self.open_(node, (name,), modifiers, at)
+            self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
 
     def extends(self, node: Node) -> bool:
         """Whether the method is an extension method (`this` on its first

@@ -18,9 +18,7 @@ are).
   TestNG's `@BeforeMethod`, `@AfterMethod`, `@BeforeTest`, ... (key
   `hook Class.name`), JUnit 3's `setUp`/`tearDown`, and an override of
   `Object`'s `toString`, `equals`, `hashCode`, `finalize`, `clone`
-  (printing, comparing or hashing an instance calls it; any other
-  override needs a supertype, which the class header names, and a new
-  member of an existing class with a supertype fails as it is); a constructor; an
+  (printing, comparing or hashing an instance calls it); a constructor; an
   instance or static initializer block; a field with an annotation
   (`@Rule`, `@ClassRule`, `@RegisterExtension`, `@Mock`, `@TempDir`, ...)
   or whose initializer calls, creates an object or reads another class's
@@ -34,7 +32,16 @@ are).
   demand, `a.b.*`, binds none: a type it would bring that the file
   already names otherwise is a compile error, not a new meaning), a
   class header (binds its name), a helper method (binds its name), a
-  plain field, a nested enum, record, interface or annotation type.
+  plain field, a nested enum, record, interface or annotation type.  A
+  new one is open to an existing class (`Unit.open`) when it is
+  `private` (a private method never overrides nor implements, and no
+  subclass sees it), or when the class has no supertype and no class
+  annotation but `@ExtendWith`, `@DisplayName`, `@Tag`, `@Nested` (a
+  package-private, protected or public instance method of a class with
+  a supertype overrides an inherited one of its signature, `@Override`
+  or not; a static one or a field hides one a subclass in another file
+  reads); and never with an annotation but `@SuppressWarnings` or
+  `@SafeVarargs`, or named as a hook (`gate.drift.classes.HOOK_NAMES`).
 * **In a new file** (`reaches`), a static initializer block reaches the
   tests of other files (it runs once in the test JVM that runs them
   all), and so does a top-level type named like a framework's (`Test`,
@@ -51,7 +58,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
 from gate.drift._treesitter import ParsedText, parse
-from gate.drift.classes import Splitter, contains, simple
+from gate.drift.classes import Splitter, contains, opens, simple
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -112,6 +119,11 @@ FRAMEWORK_TYPES = (
 # `Object`'s methods, which a class overrides without a supertype of its
 # own: code that prints, compares or hashes an instance calls them.
 OBJECT_METHODS = frozenset({"toString", "equals", "hashCode", "finalize", "clone"})
+# Class annotations that only mark a test class: a class with none but
+# these and no supertype is open to a new non-private helper or field.
+MARKERS = frozenset({"ExtendWith", "DisplayName", "Tag", "Tags", "Nested"})
+# Member annotations the compiler alone reads (no framework acts on them).
+NO_OPS = frozenset({"SuppressWarnings", "SafeVarargs"})
 COMMENTS = frozenset({"line_comment", "block_comment"})
 IDENTIFIERS = frozenset({"identifier", "type_identifier"})
 # Expressions in a field's initializer that run code: a call, an object
@@ -166,7 +178,7 @@ class _Java(Splitter):
         elif kind == "import_declaration":
             self.import_(node)
         elif kind in _TYPES:
-            self.type_(node, "", "")
+            self.type_(node, "", "", False)
         else:
             raise Unparsable(f"a {kind} at line {self.source.line(node)} is not a Java declaration")
 
@@ -195,14 +207,18 @@ class _Java(Splitter):
         name = annotation.child_by_field_name("name")
         return simple(self.text(name)) if name is not None else ""
 
-    def type_(self, node: Node, outer: str, parent: str) -> None:
+    def type_(self, node: Node, outer: str, parent: str, plain: bool) -> None:
+        """A type; `plain`: whether its class, if it is nested, is plain."""
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{outer}.{name}" if outer else name
         body = node.child_by_field_name("body")
         role = COLLECTION if not parent and name in FRAMEWORK_TYPES else SUPPORT
+        marks = {self.annotation_name(a) for a in self.annotations(node)}
+        private = "private" in self.modifiers(node)
+        open_ = opens((name,), private, plain, marks <= NO_OPS | MARKERS) if parent else None
         if node.type not in _SPLIT or body is None:
-            self.add(node, f"type {label}", label, role, (name,), parent)
+            self.add(node, f"type {label}", label, role, (name,), parent, open_=open_)
             return
         # A supertype's code may call a new member by name (`runTest` of
         # JUnit 3's `TestCase`): its keyword is among the header's names,
@@ -213,18 +229,29 @@ class _Java(Splitter):
             if c.type in ("superclass", "super_interfaces", "extends_interfaces")
         )
         key = self.header(
-            node, body, f"class {label}", label, role, (name,), parent, name_node, supertypes
+            node, body, f"class {label}", label, role, (name,), parent, name_node, supertypes, open_
         )
         junit3 = "TestCase" in self.names_in(node.child_by_field_name("superclass"))
+        plain = not supertypes and marks <= MARKERS
         for member in self.declarations(body):
-            self.member(member, label, key, junit3)
+            self.member(member, label, key, junit3, plain)
 
-    def member(self, node: Node, owner: str, parent: str, junit3: bool) -> None:
+    def modifiers(self, node: Node) -> set[str]:
+        """The member's modifier keywords (`private`, `static`)."""
+        return {
+            self.text(m)
+            for c in self.declarations(node)
+            if c.type == "modifiers"
+            for m in c.children
+            if m.type not in ("annotation", "marker_annotation")
+        }
+
+    def member(self, node: Node, owner: str, parent: str, junit3: bool, plain: bool) -> None:
         kind = node.type
         if kind in _TYPES:
-            self.type_(node, owner, parent)
+            self.type_(node, owner, parent, plain)
         elif kind == "method_declaration":
-            self.method(node, owner, parent, junit3)
+            self.method(node, owner, parent, junit3, plain)
         elif kind in ("field_declaration", "constant_declaration"):
             names = tuple(
                 self.text(n)
@@ -238,7 +265,9 @@ class _Java(Splitter):
                 if (v := d.child_by_field_name("value")) is not None
             )
             role = COLLECTION if runs else SUPPORT
-            self.add(node, f"field {label}", label, role, names, parent)
+            private = "private" in self.modifiers(node)
+            open_ = opens(names, private, plain, True)
+            self.add(node, f"field {label}", label, role, names, parent, open_=open_)
         elif kind in ("constructor_declaration", "compact_constructor_declaration"):
             self.add(node, f"constructor {owner}", f"{owner} constructor", COLLECTION, (), parent)
         elif kind == "static_initializer":
@@ -249,7 +278,7 @@ class _Java(Splitter):
         else:
             self.add(node, f"{kind} {owner}", f"{owner} {kind}", COLLECTION, (), parent)
 
-    def method(self, node: Node, owner: str, parent: str, junit3: bool) -> None:
+    def method(self, node: Node, owner: str, parent: str, junit3: bool, plain: bool) -> None:
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         label = f"{owner}.{name}"
@@ -264,7 +293,11 @@ class _Java(Splitter):
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
             return
-        self.add(node, f"method {label}", label, SUPPORT, (name,), parent)
+        # Private methods never override nor implement, and no subclass
+        # (of another file) sees them; any other needs a plain class.
+        private = "private" in self.modifiers(node)
+        open_ = opens((name,), private, plain, marks <= NO_OPS)
+        self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
 
     def rows_of(self, node: Node) -> list[Node]:
         """The elements of the method's `@ValueSource`/`@CsvSource` arrays."""

@@ -9,12 +9,14 @@ the three frameworks, and the rule end to end on a real repository."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching
+from gate.drift.classes import HOOK_NAMES
 from gate.drift.csharp import HOOKS, RUN_WIDE, TESTS, units
 from tests.gitrepo import GitRepo
 
@@ -130,14 +132,14 @@ def _welcome(f: str) -> dict[str, str]:
             "        Assert.Equal(\n            Limit,\n            Clamper.Clamp(11, Limit));",
         ),
     }
-    found.update(_open(text, spell["test"]) if not spell["fixture"] else {})
+    found.update(_open(text, spell["test"]))
     return found
 
 
 def _open(text: str, test: str) -> dict[str, str]:
-    """New members a class open to them takes: one without attributes or
-    base types (a class attribute, `[TestFixture]`, may name code that
-    calls its members by name: the gate does not tell one from another)."""
+    """New members a class open to them takes: one without base types
+    whose attributes, `[TestFixture]` or `[TestClass]` without arguments,
+    only mark it as a test class."""
     return {
         "a helper of a new name": _append(text, "    private static int Thrice(int v) => 3 * v;\n"),
         "a plain field of a new name": _append(text, "    private int _spare;\n"),
@@ -281,9 +283,10 @@ def _bent(f: str) -> dict[str, tuple[str, str]]:
         ),
     }
     if spell["fixture"]:
-        out["a helper in a class with an attribute"] = (
-            _append(text, "    private static int Thrice(int v) => 3 * v;\n"),
-            "new ClampTests.Thrice added to a class that exists at base",
+        marker = spell["fixture"].strip()
+        out["the fixture attribute given arguments"] = (
+            _edit(text, marker, marker[:-1] + '(Category = "slow")]'),
+            "ClampTests changed",
         )
     if spell["setup"] != "[Fact]":
         out["a new setup method"] = (
@@ -550,3 +553,162 @@ def test_the_rule_judges_a_csharp_test_file_case_by_case(repo: GitRepo, capsys: 
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1, bent_result
     assert "ClampTests constructor added to a class that exists at base" in bent_result["message"]
+
+
+# Class headers that close a class to a new non-private member (a base
+# type's code may call it, or it may implement an interface member; a
+# partial class's other parts see even its private members).
+CLOSED = {
+    "a base class": "public class ClampTests : TestBase",
+    "an interface": "public class ClampTests : IAsyncLifetime",
+    "a primary constructor and a base": "public class ClampTests(ITestOutputHelper o) : Base(o)",
+    "a class attribute with arguments": '[Collection("db")]\npublic class ClampTests',
+}
+PRIVATE = {
+    "a private static helper": "    private static int Thrice(int v) => 3 * v;\n",
+    "a helper without an access modifier": "    int Helper() { return 1; }\n",
+    "a private instance helper": "    private Task<int> LoadAsync(string p) => Load(p);\n",
+    "a private constant": '    private const string Name = "x";\n',
+    "a private field": "    private int _spare;\n",
+    "a private computed property": "    private int Spare => Limit + 1;\n",
+    "a private helper marked [SuppressMessage]": (
+        '    [SuppressMessage("Style", "IDE0060")]\n    private static void Quiet(int x) { }\n'
+    ),
+}
+NON_PRIVATE = {
+    "a public helper": "    public void Prepare() { }\n",
+    "an internal helper": "    internal int Thrice(int v) => 3 * v;\n",
+    "a protected field": "    protected int _spare;\n",
+    "a public property": "    public int Spare => 1;\n",
+}
+# New private members that change what existing tests run in any class:
+# a hook's name, an attribute, an explicit interface member, `new`,
+# `partial`, an initializer that runs code, a name existing code reads.
+SHARED = {
+    "a private SetUp": "    private void SetUp() { }\n",
+    "a private InitializeAsync": "    private Task InitializeAsync() => Task.CompletedTask;\n",
+    "a private Dispose": "    private void Dispose() { }\n",
+    "an explicit interface member": "    void IDisposable.Dispose() { }\n",
+    "an explicit interface property": "    int IFixture.Seed => 3;\n",
+    "a private method hiding with new": "    private new void Configure() { }\n",
+    "a partial method": "    partial void OnCreated() { }\n",
+    "a private method with an attribute": "    [Obsolete]\n    private void Old() { }\n",
+    "a private static field whose initializer calls": (
+        "    private static readonly Server s_server = Server.Start();\n"
+    ),
+    "a private field named as a type a test reads": "    private static object Clamper;\n",
+    "a private overload of an existing helper": "    private static int Twice(int value) => 0;\n",
+}
+HEADERS = ["none", *CLOSED]
+
+
+def _headed(framework: str, header: str) -> str:
+    text = base(framework)
+    return text if header == "none" else _edit(text, "public class ClampTests", CLOSED[header])
+
+
+@pytest.mark.parametrize("member", sorted(PRIVATE))
+@pytest.mark.parametrize("header", HEADERS)
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_a_new_private_member_is_welcome_in_any_class(
+    framework: str, header: str, member: str
+) -> None:
+    """A private member of a class that is not partial never overrides,
+    implements nor hides what another class reads: named nowhere in the
+    file, it changes no existing test."""
+    text = _headed(framework, header)
+    drift = compare(units(text), units(_append(text, PRIVATE[member])))
+    assert drift.ok, drift.summary()
+
+
+@pytest.mark.parametrize("member", sorted(NON_PRIVATE))
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_a_new_helper_is_welcome_in_a_class_only_marked_as_a_test_class(
+    framework: str, member: str
+) -> None:
+    text = base(framework)
+    assert compare(units(text), units(_append(text, NON_PRIVATE[member]))).ok
+
+
+@pytest.mark.parametrize("member", sorted(NON_PRIVATE))
+@pytest.mark.parametrize("header", sorted(CLOSED))
+@pytest.mark.parametrize("framework", sorted(FRAMEWORKS))
+def test_a_non_private_member_of_a_class_with_a_base_type_fails(
+    framework: str, header: str, member: str
+) -> None:
+    """The hostile twin: a public method of a class with a base type may
+    implement an interface member; any other may hide one a subclass in
+    another file reads."""
+    text = _headed(framework, header)
+    drift = compare(units(text), units(_append(text, NON_PRIVATE[member])))
+    assert "added to a class that exists at base" in drift.summary(), member
+
+
+@pytest.mark.parametrize("member", sorted(SHARED))
+@pytest.mark.parametrize("header", HEADERS)
+def test_a_private_member_a_framework_or_a_test_reaches_fails(header: str, member: str) -> None:
+    for framework in FRAMEWORKS:
+        text = _headed(framework, header)
+        drift = compare(units(text), units(_append(text, SHARED[member])))
+        assert "added to a class that exists at base" in drift.summary(), (framework, member)
+
+
+@pytest.mark.parametrize("member", sorted(PRIVATE))
+def test_a_private_member_of_a_partial_class_fails(member: str) -> None:
+    """The class's other parts, in other files, may call it by name."""
+    text = _edit(base("xunit"), "public class ClampTests", "public partial class ClampTests")
+    drift = compare(units(text), units(_append(text, PRIVATE[member])))
+    assert "added to a class that exists at base" in drift.summary(), member
+
+
+def test_a_private_member_named_by_a_string_of_the_file_fails() -> None:
+    """`[MemberData("Rows")]` names its source by a string: a new private
+    `Rows` would take the place of the inherited one."""
+    text = _edit(
+        _headed("xunit", "a base class"),
+        "    [Theory]\n",
+        '    [Theory]\n    [MemberData("Rows")]\n',
+    )
+    head = _append(text, "    private static IEnumerable<object[]> Rows => [];\n")
+    assert "new ClampTests.Rows added to a class" in compare(units(text), units(head)).summary()
+
+
+def test_a_private_helper_passes_end_to_end_in_a_class_with_a_base_type(
+    repo: GitRepo, capsys: Any
+) -> None:
+    """On a real repository: an NUnit fixture deriving from a base test
+    class takes a new test with a private helper; its twin, the helper
+    made public (it may implement an interface of the base), fails."""
+    path = "dotnet/tests/Clamp.Tests/ClampTests.cs"
+    text = _headed("nunit", "a base class")
+    repo.write_many({path: text})
+    first = repo.commit("base")
+    test = "    [Test]\n    public void Thrices() { Assert.Equal(3, Thrice(1)); }\n"
+    helper = PRIVATE["a private static helper"]
+    repo.write(path, _append(text, test + "\n" + helper))
+    good = repo.commit("a test and its private helper")
+    repo.write(path, _append(text, test + "\n" + helper.replace("private", "public")))
+    bent = repo.commit("a test and a public helper")
+    rubric = repo.root.parent / "rubric.yml"
+    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
+    results = []
+    for commit in (good, bent):
+        args = ["check", "--repo", str(repo.root), "--base", first, "--head", commit]
+        code = main([*args, "--rubric-file", str(rubric), "--format", "json"])
+        report = json.loads(capsys.readouterr().out)
+        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
+    (code, result), (bent_code, bent_result) = results
+    assert code == 0, result
+    assert bent_code == 1 and "ClampTests.Thrice added to a class" in bent_result["message"]
+
+
+@pytest.mark.parametrize("hook", sorted(HOOK_NAMES))
+@pytest.mark.parametrize("case", [str.lower, str.upper, lambda s: s[:1].upper() + s[1:]])
+def test_a_private_method_named_as_a_hook_fails_in_any_letter_case(
+    hook: str, case: Callable[[str], str]
+) -> None:
+    """Generated over every hook name and three letter cases, in a class
+    with a base type: the base or a runner may call it by name."""
+    text = _headed("xunit", "a base class")
+    head = _append(text, f"    private void {case(hook)}() {{ }}\n")
+    assert "added to a class that exists at base" in compare(units(text), units(head)).summary()

@@ -9,6 +9,7 @@ on a real repository."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 
 from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching, units_for
+from gate.drift.classes import HOOK_NAMES
 from gate.drift.java import HOOKS, TESTS, units
 from tests.gitrepo import GitRepo
 
@@ -522,3 +524,164 @@ def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, dict[
     )
     report = json.loads(capsys.readouterr().out)
     return code, next(r for r in report["results"] if r["id"] == "TESTS")
+
+
+# Class headers that close a class to a new non-private member (a
+# supertype's code or another file's subclass may call, override or
+# implement it by name), but not to a private one.
+CLOSED = {
+    "a superclass": "class ClampTest extends BaseTest {",
+    "an interface": "class ClampTest implements Fixture {",
+    "an annotation a framework reads": "@SpringBootTest(classes = App.class)\nclass ClampTest {",
+    "JUnit 3's TestCase": "public class ClampTest extends junit.framework.TestCase {",
+}
+# Class annotations that only mark a test class: the class stays open.
+MARKED = {
+    "@ExtendWith": "@ExtendWith(MockitoExtension.class)\nclass ClampTest {",
+    "@DisplayName and @Tag": '@DisplayName("clamp")\n@Tag("fast")\nclass ClampTest {',
+}
+PRIVATE = {
+    "a private helper": "    private int thrice(int v) { return 3 * v; }\n",
+    "a private static helper": '    private static String name(Object o) { return o + ""; }\n',
+    "a private constant": '    private static final String NAME = "x";\n',
+    "a private field": "    private int spare;\n",
+    "a private helper marked @SuppressWarnings": (
+        '    @SuppressWarnings("unchecked")\n    private <T> T cast(Object o) { return (T) o; }\n'
+    ),
+}
+NON_PRIVATE = {
+    "a package-private helper": "    int thrice(int v) { return 3 * v; }\n",
+    "a protected helper": "    protected int thrice(int v) { return 3 * v; }\n",
+    "a public helper": "    public void prepare() {}\n",
+    "a public static helper": "    public static int limit() { return 1; }\n",
+    "a protected field": "    protected int spare;\n",
+}
+# New private members that change what existing tests run in any class,
+# a plain one included: a hook's name, an annotation a framework reads, an
+# initializer that runs code, a name existing code reads or overloads.
+SHARED = {
+    "a private setUp": "    private void setUp() {}\n",
+    "a private tearDown taking an argument": "    private void tearDown(int x) {}\n",
+    "a private close": "    private void close() {}\n",
+    "a private runTest": "    private void runTest() {}\n",
+    "a private TestNG @DataProvider": (
+        '    @DataProvider(name = "rows")\n    private Object[][] rows() { return null; }\n'
+    ),
+    "a private method marked @Override": "    @Override\n    private void configure() {}\n",
+    "a private static field whose initializer calls": (
+        "    private static final Server SERVER = Server.start();\n"
+    ),
+    "a private field named as a type a test reads": "    private static Object Clamp;\n",
+    "a private field named as a constant a test reads": "    private int LIMIT;\n",
+    "a private overload of an existing helper": (
+        "    private int twice(Integer value) { return 0; }\n"
+    ),
+}
+
+
+def _headed(header: str) -> str:
+    return _edit("class ClampTest {", header)
+
+
+@pytest.mark.parametrize("member", sorted(PRIVATE))
+@pytest.mark.parametrize("header", sorted(CLOSED | MARKED | {"none": "class ClampTest {"}))
+def test_a_new_private_member_is_welcome_in_any_class(header: str, member: str) -> None:
+    """A private member never overrides nor implements, and no other
+    class sees it: named nowhere in the file, it changes no existing test."""
+    text = _headed((CLOSED | MARKED).get(header, "class ClampTest {"))
+    drift = compare(units(text), units(text.replace(LAST, LAST + "\n" + PRIVATE[member])))
+    assert drift.ok, drift.summary()
+
+
+@pytest.mark.parametrize("member", sorted(NON_PRIVATE))
+@pytest.mark.parametrize("header", sorted(MARKED))
+def test_a_new_helper_is_welcome_in_a_class_only_marked_as_a_test_class(
+    header: str, member: str
+) -> None:
+    text = _headed(MARKED[header])
+    drift = compare(units(text), units(text.replace(LAST, LAST + "\n" + NON_PRIVATE[member])))
+    assert drift.ok, drift.summary()
+
+
+@pytest.mark.parametrize("member", sorted(NON_PRIVATE))
+@pytest.mark.parametrize("header", sorted(CLOSED))
+def test_a_non_private_member_of_a_class_with_a_supertype_fails(header: str, member: str) -> None:
+    """The hostile twin: a package-private, protected or public instance
+    method of a class with a supertype may override an inherited one (no
+    `@Override` needed); a static or a field may hide one that another
+    file's subclass reads."""
+    text = _headed(CLOSED[header])
+    drift = compare(units(text), units(text.replace(LAST, LAST + "\n" + NON_PRIVATE[member])))
+    assert "added to a class that exists at base" in drift.summary(), member
+
+
+@pytest.mark.parametrize("member", sorted(SHARED))
+@pytest.mark.parametrize("header", sorted(CLOSED | MARKED | {"none": "class ClampTest {"}))
+def test_a_private_member_a_framework_or_a_test_reaches_fails(header: str, member: str) -> None:
+    text = _headed((CLOSED | MARKED).get(header, "class ClampTest {"))
+    drift = compare(units(text), units(text.replace(LAST, LAST + "\n" + SHARED[member])))
+    assert "added to a class that exists at base" in drift.summary(), member
+
+
+def test_a_private_member_named_by_a_string_of_the_file_fails() -> None:
+    """`@MethodSource("rows")` names its factory by a string: a new
+    private `rows` would take the place of the inherited one."""
+    text = _headed(CLOSED["a superclass"]).replace(
+        "    @Test\n    void doubles",
+        '    @ParameterizedTest\n    @MethodSource("rows")\n    void fromRows(int v) {}\n\n'
+        "    @Test\n    void doubles",
+    )
+    head = text.replace(
+        LAST, LAST + "\n    private static Stream<Integer> rows() { return null; }\n"
+    )
+    assert "new ClampTest.rows added to a class" in compare(units(text), units(head)).summary()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("@ExtendWith(MockitoExtension.class)", "@ExtendWith(OtherExtension.class)"),
+        ('@Tag("fast")', '@Tag("slow")'),
+    ],
+)
+def test_class_annotation_arguments_changed_fail(edit: tuple[str, str]) -> None:
+    text = _headed(
+        MARKED["@ExtendWith"] if "Extend" in edit[0] else MARKED["@DisplayName and @Tag"]
+    )
+    head = text.replace(*edit).replace(LAST, LAST + "\n" + PRIVATE["a private helper"])
+    assert compare(units(text), units(head)).changed == ("ClampTest",)
+
+
+def test_a_private_helper_passes_end_to_end_in_a_class_with_a_supertype(
+    repo: GitRepo, capsys: Any
+) -> None:
+    """On a real repository: a new test with a private helper in a class
+    that extends a base test class passes; its twin, the same helper
+    left package-private (it may override the base's), fails."""
+    path = "src/test/java/com/example/clamp/ClampTest.java"
+    text = _headed(CLOSED["a superclass"])
+    repo.write_many({path: text})
+    base = repo.commit("base")
+    test = "    @Test\n    void thrices() { assertEquals(3, thrice(1)); }\n"
+    repo.write(path, text.replace(LAST, LAST + "\n" + test + "\n" + PRIVATE["a private helper"]))
+    good = repo.commit("a test and its private helper")
+    repo.write(
+        path,
+        text.replace(LAST, LAST + "\n" + test + "\n" + NON_PRIVATE["a package-private helper"]),
+    )
+    bent = repo.commit("a test and a helper that may override")
+    (code, result), (bent_code, bent_result) = (_check(repo, base, h, capsys) for h in (good, bent))
+    assert code == 0, result
+    assert bent_code == 1 and "ClampTest.thrice added to a class" in bent_result["message"]
+
+
+@pytest.mark.parametrize("hook", sorted(HOOK_NAMES))
+@pytest.mark.parametrize("case", [str.lower, str.upper, lambda s: s[:1].upper() + s[1:]])
+def test_a_private_method_named_as_a_hook_fails_in_any_letter_case(
+    hook: str, case: Callable[[str], str]
+) -> None:
+    """Generated over every hook name and three letter cases, in a class
+    with a supertype: the supertype or a runner may call it by name."""
+    text = _headed(CLOSED["a superclass"])
+    head = text.replace(LAST, LAST + f"\n    private void {case(hook)}() {{}}\n")
+    assert "added to a class that exists at base" in compare(units(text), units(head)).summary()
