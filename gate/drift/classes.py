@@ -127,6 +127,13 @@ class Splitter:
         # which starts the keys of the units inside it: a unit moved into
         # or out of a branch is another unit.
         self.guard = ""
+        # Whether the class whose members are being read extends a class:
+        # a test it inherits from another file may name a member of this
+        # class by a string (JUnit's `@MethodSource("rows")`, `@EnabledIf`,
+        # NUnit's `[TestCaseSource("Rows")]`, looked up on the concrete
+        # class, private members included), so a new private member there
+        # is not open.
+        self.inherits = False
         # one query over the tree, in tree-sitter's own code (no comment holds a node)
         pattern = "[" + " ".join(f"({kind})" for kind in sorted(identifiers)) + "] @name"
         found = captures(source, pattern).get("name", [])

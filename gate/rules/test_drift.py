@@ -263,7 +263,12 @@ that name.  It fails when:
   name that the file's code names nowhere (not in a string either: an
   overload of an existing name can capture an existing call and fails)
   is welcome when it is `private` (C#: no access modifier but `private`,
-  in a class that is not `partial`), in any class, or else in a class
+  in a class that is not `partial`) in a class that extends no other
+  class (Java: no `extends`; C#: every base type named as an interface
+  is, `I` and a capital: `IDisposable`, `IClassFixture<T>`), since a test
+  inherited from a base class in another file may name even a private
+  member by a string (`@MethodSource("rows")`, `@EnabledIf("ready")`,
+  NUnit's `[TestCaseSource("Rows")]`), or else in a class
   without base types whose class annotations or attributes only mark it
   as a test class (`@ExtendWith`, `@DisplayName`, `@Tag`; `[TestFixture]`
   or `[TestClass]` without arguments): a public method of a class with
@@ -275,10 +280,7 @@ that name.  It fails when:
   `new`, `virtual` or `partial`, as an explicit interface member
   (`void IDisposable.Dispose()`), or named as a hook in any letter case
   (`setUp`, `tearDown`, `close`, `runTest`, `Dispose`,
-  `InitializeAsync`) (a test inherited from a base class of another
-  file that names its data source or condition by a string,
-  `@MethodSource("rows")`, `[MemberData("Rows")]`, is not seen: a new
-  private member of that name in the subclass takes its place); a setup
+  `InitializeAsync`); a setup
   method, a field that runs code, a
   constructor or an initializer fails in any existing class, and also in
   a new class added to an existing file;

@@ -39,7 +39,10 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   property, a nested enum, struct, record, interface or delegate.  A new
   one is open to an existing class (`Unit.open`) when it has no access
   modifier but `private` in a class that is not `partial` (its other
-  parts, in other files, see private members), or when the class has no
+  parts, in other files, see private members) and whose base types are
+  all named as interfaces are (`_interface`: a base class's tests, in
+  another file, may name even a private member by a string, NUnit's
+  `[TestCaseSource("Rows")]`), or when the class has no
   base type and no attribute but `[TestFixture]` or `[TestClass]`
   without arguments (a public method of a class with a base type may
   implement an interface's member; a non-private one may hide what a
@@ -63,6 +66,7 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -327,9 +331,12 @@ class _CSharp(Splitter):
             self.attribute_name(a) in MARKERS and not self.declarations(self.arguments(a))
             for a in self.attributes(node)
         )
-        plain = markers and not partial and not any(c.type == "base_list" for c in named(node))
+        bases = [c for c in named(node) if c.type == "base_list"]
+        plain = markers and not partial and not bases
+        enclosing, self.inherits = self.inherits, any(not _interface(self.text(b)) for b in bases)
         for member in self.declarations(body):
             self.member(member, label, key, (partial, plain))
+        self.inherits = enclosing
 
     def arguments(self, attribute: Node) -> Node | None:
         return next((c for c in named(attribute) if c.type == "attribute_argument_list"), None)
@@ -348,7 +355,7 @@ class _CSharp(Splitter):
             c.type == "explicit_interface_specifier" for c in named(node)
         ):
             return False
-        private = not (modifiers & _ACCESS or partial)
+        private = not (modifiers & _ACCESS or partial or self.inherits)
         return opens(names, private, plain, set(self.attribute_names(node)) <= NO_OPS)
 
     def member(self, node: Node, owner: str, parent: str, at: tuple[bool, bool]) -> None:
@@ -453,3 +460,25 @@ def _read(text: str, suffix: str) -> tuple[Unit, ...]:
 
 # What the engine reads C# test files with (`gate.drift.language.CSHARP`).
 READER = Reader(units=_read, reaches=reaches)
+
+
+# A base type named by .NET's convention for interfaces (`IDisposable`,
+# `IClassFixture<T>`, `Xunit.IAsyncLifetime`): an interface brings no
+# inherited tests.  Any other base may be a class with tests of its own
+# (NUnit and MSTest run a base class's tests in each derived fixture).
+_INTERFACE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*I[A-Z][A-Za-z0-9_]*\s*(?:<.*>)?")
+
+
+def _interface(base_list: str) -> bool:
+    """Whether every type of the base list `base_list` (`: A, IB<T>`) is
+    named as an interface is (`_INTERFACE`); generic arguments aside."""
+    text = base_list.strip().removeprefix(":")
+    depth, parts, start = 0, [], 0
+    for i, ch in enumerate(text):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return all(_INTERFACE.fullmatch(p.strip()) for p in parts)

@@ -35,7 +35,10 @@ are).
   plain field, a nested enum, record, interface or annotation type.  A
   new one is open to an existing class (`Unit.open`) when it is
   `private` (a private method never overrides nor implements, and no
-  subclass sees it), or when the class has no supertype and no class
+  subclass sees it) in a class that extends no class (a test it inherits
+  from another file may name even a private member by a string:
+  `@MethodSource("rows")`, `@EnabledIf("ready")`), or when the class
+  has no supertype and no class
   annotation but `@ExtendWith`, `@DisplayName`, `@Tag`, `@Nested` (a
   package-private, protected or public instance method of a class with
   a supertype overrides an inherited one of its signature, `@Override`
@@ -215,7 +218,7 @@ class _Java(Splitter):
         body = node.child_by_field_name("body")
         role = COLLECTION if not parent and name in FRAMEWORK_TYPES else SUPPORT
         marks = {self.annotation_name(a) for a in self.annotations(node)}
-        private = "private" in self.modifiers(node)
+        private = "private" in self.modifiers(node) and not self.inherits
         open_ = opens((name,), private, plain, marks <= NO_OPS | MARKERS) if parent else None
         if node.type not in _SPLIT or body is None:
             self.add(node, f"type {label}", label, role, (name,), parent, open_=open_)
@@ -233,8 +236,10 @@ class _Java(Splitter):
         )
         junit3 = "TestCase" in self.names_in(node.child_by_field_name("superclass"))
         plain = not supertypes and marks <= MARKERS
+        enclosing, self.inherits = self.inherits, "superclass" in supertypes
         for member in self.declarations(body):
             self.member(member, label, key, junit3, plain)
+        self.inherits = enclosing
 
     def modifiers(self, node: Node) -> set[str]:
         """The member's modifier keywords (`private`, `static`)."""
@@ -265,7 +270,7 @@ class _Java(Splitter):
                 if (v := d.child_by_field_name("value")) is not None
             )
             role = COLLECTION if runs else SUPPORT
-            private = "private" in self.modifiers(node)
+            private = "private" in self.modifiers(node) and not self.inherits
             open_ = opens(names, private, plain, True)
             self.add(node, f"field {label}", label, role, names, parent, open_=open_)
         elif kind in ("constructor_declaration", "compact_constructor_declaration"):
@@ -294,8 +299,10 @@ class _Java(Splitter):
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
             return
         # Private methods never override nor implement, and no subclass
-        # (of another file) sees them; any other needs a plain class.
-        private = "private" in self.modifiers(node)
+        # (of another file) sees them; any other needs a plain class (and
+        # in a class that extends another, a test it inherits may name
+        # even a private one: `inherits`).
+        private = "private" in self.modifiers(node) and not self.inherits
         open_ = opens((name,), private, plain, marks <= NO_OPS)
         self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
 
