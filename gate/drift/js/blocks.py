@@ -11,14 +11,16 @@ bound inside the describe's callback (its own `let`s: nothing outside the
 block can name them; `Writes.stays`) and writes nothing outside the file
 (`Escapes.within`) changes what that block's tests see alone.
 
-The runner's own state is the exception: `vi.useFakeTimers()` and the like
-last past the block's tests.  Such a call (`STATEFUL`) keeps to the block
-only in a `beforeEach` (`beforeAll`; Mocha's `before`, `setup`,
+The runner's own state is the exception: `vi.useFakeTimers()` and the
+like last past the block's tests. Such a call (`STATEFUL`) keeps to the
+block only in a `beforeEach` (`beforeAll`; Mocha's `before`, `setup`,
 `suiteSetup`) whose block also has the matching after-hook (`afterEach`,
 `afterAll`; `after`, `teardown`, `suiteTeardown`) that undoes it
-(`vi.useRealTimers()`); any other call of the runner's object (`vi.mock`,
-hoisted to the top of the file by the transformer; `vi.resetModules`)
-does not keep to the block at all, wherever it stands.
+(`vi.useRealTimers()`), and a spy (`spy = vi.spyOn(mod, 'f')`) only
+where that after-hook restores it (`spy.mockRestore()`); any other call
+of the runner's object (`vi.mock`, hoisted to the top of the file by the
+transformer; `vi.resetModules`) does not keep to the block at all,
+wherever it stands.
 
 A block that is focused or runs code at collection (its frame is COLLECTION),
 that runs its tests concurrently (`describe.concurrent`: they overlap other
@@ -115,7 +117,8 @@ class Blocks:
         each inside it around `node` are plain."""
         if not self.open or (what == "test" and _REPEAT.search(key)):
             return ()
-        if self.escapes.within(node) or not self._runner_calls(node, what):
+        spared = self._restored_spies(node, what)
+        if self.escapes.within(node, spared) or not self._runner_calls(node, what, len(spared)):
             return ()
         found: list[str] = []
         for i, block in enumerate(self.open):
@@ -140,12 +143,39 @@ class Blocks:
             for u in found
         ]
 
-    def _runner_calls(self, node: Node, hook: str) -> bool:
+    def _restored_spies(self, node: Node, hook: str) -> frozenset[tuple[int, int]]:
+        """The (start, end) bytes of the spies a before-hook `node` makes
+        into a name (`spy = vi.spyOn(mod, 'f')`, `.mockReturnValue(...)`
+        chained on it) that the matching after-hook of its block restores
+        (`spy.mockRestore()` as a statement of its own body)."""
+        body = self.open[-1].callback.child_by_field_name("body")
+        if hook not in _AFTER or body is None:
+            return frozenset()
+        found = set()
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            stack.extend(current.named_children)
+            callee = current.child_by_field_name("function")
+            if current.type != "call_expression" or callee is None:
+                continue
+            if self.source.text(callee) not in ("vi.spyOn", "jest.spyOn"):
+                continue
+            holder = _assigned(self.source, current)
+            if holder and _undone(self.source, body, _AFTER[hook], frozenset(), holder):
+                found.add((current.start_byte, current.end_byte))
+        return frozenset(found)
+
+    def _runner_calls(self, node: Node, hook: str, spies: int = 0) -> bool:
         """Whether each call of `vi.*`/`jest.*` in `node` is harmless, or a
-        stateful one that the matching after-hook of the block undoes."""
+        stateful one that the matching after-hook of the block undoes
+        (`spies`: how many `spyOn` calls it restores)."""
         body = self.open[-1].callback.child_by_field_name("body")
         for name in _runner_methods(self.source, node):
             if name in _HARMLESS:
+                continue
+            if name == "spyOn" and spies > 0:
+                spies -= 1
                 continue
             undo = STATEFUL.get(name)
             if undo is None or hook not in _AFTER or body is None:
@@ -170,9 +200,29 @@ def _runner_methods(source: ParsedText, node: Node) -> list[str]:
     return found
 
 
-def _undone(source: ParsedText, body: Node, after: str, undo: frozenset[str]) -> bool:
+def _assigned(source: ParsedText, call: Node) -> str:
+    """The name `call` (a spy, with mock methods chained on it) is assigned
+    to as a statement of its own (`spy = vi.spyOn(...)`), or ""."""
+    up = call.parent
+    while up is not None and up.type in ("member_expression", "call_expression"):
+        if up.type == "member_expression" and up.child_by_field_name("object") != call:
+            return ""
+        call, up = up, up.parent
+    if up is None or up.type != "assignment_expression" or up.child_by_field_name("right") != call:
+        return ""
+    left = up.child_by_field_name("left")
+    statement = up.parent
+    if left is None or left.type != "identifier" or statement is None:
+        return ""
+    return source.text(left) if statement.type == "expression_statement" else ""
+
+
+def _undone(
+    source: ParsedText, body: Node, after: str, undo: frozenset[str], spy: str = ""
+) -> bool:
     """Whether a statement of the describe body `body` is the hook `after`
-    whose callback calls one of `undo` on the runner's object."""
+    whose callback calls one of `undo` on the runner's object, or with
+    `spy`, restores it: `spy.mockRestore()` as a statement of its body."""
     for statement in named(body):
         call = named(statement)[0] if statement.type == "expression_statement" else None
         if call is None or call.type != "call_expression":
@@ -181,5 +231,22 @@ def _undone(source: ParsedText, body: Node, after: str, undo: frozenset[str]) ->
         if callee is None or source.text(callee) != after:
             continue
         if undo & set(_runner_methods(source, call)):
+            return True
+        if spy and _restores(source, call, spy):
+            return True
+    return False
+
+
+def _restores(source: ParsedText, hook: Node, spy: str) -> bool:
+    """Whether the callback of the hook call `hook` has the statement `spy.mockRestore();`."""
+    arguments = hook.child_by_field_name("arguments")
+    for function in named(arguments) if arguments is not None else []:
+        inner = function.child_by_field_name("body")
+        if inner is None or inner.type != "statement_block":
+            continue
+        if any(
+            source.text(s) in (f"{spy}.mockRestore();", f"{spy}.mockRestore()")
+            for s in named(inner)
+        ):
             return True
     return False

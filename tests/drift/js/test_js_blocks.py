@@ -131,6 +131,19 @@ BLOCKS = {
   });
 });
 """,
+    "a spy restored in the afterEach": """describe('spied', () => {
+  let load: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    load = vi.spyOn(config, 'load').mockReturnValue('cached');
+  });
+  afterEach(() => {
+    load.mockRestore();
+  });
+  it('uses the cache', () => {
+    expect(config.load()).toBe('cached');
+  });
+});
+""",
     "Mocha's suite with before and after": """suite('mocha style', () => {
   let conn: Server;
   before(() => {
@@ -175,6 +188,11 @@ TWINS: dict[str, Callable[[str], str]] = {
     "fake timers turned on in an after-hook": lambda b: b.replace(
         "vi.useRealTimers();", "vi.useFakeTimers();"
     ),
+    "a spy cleared, not restored": lambda b: b.replace(".mockRestore();", ".mockClear();"),
+    "a spy restored in the wrong after-hook": lambda b: b.replace(
+        "afterEach(() => {\n    load.mockRestore", "afterAll(() => {\n    load.mockRestore"
+    ),
+    "a second spy never restored": _in_before("vi.spyOn(config, 'save');"),
     "vi.mock inside the block": lambda b: b.replace(
         "() => {\n", "() => {\n  vi.mock('./config');\n", 1
     ),
