@@ -302,3 +302,20 @@ def test_the_rule_passes_a_new_block_and_fails_its_twins(repo: GitRepo, capsys: 
         bent = repo.commit(twin)
         code, message = _check(repo, base, bent, capsys)
         assert code == 1 and "changes what other tests see" in message, (twin, message)
+
+
+@pytest.mark.parametrize("spelled", ["describe", "context", "suite", "describe.each([[1]])"])
+def test_each_spelling_of_a_block_keeps_to_itself(spelled: str) -> None:
+    block = BLOCKS["a let the beforeEach fills"].replace("describe(", f"{spelled}(", 1)
+    drift = _drift(_head(block))
+    assert drift.ok and drift.added, drift.summary()
+    twin = _drift(_head(TWINS["a hook writing the module's let"](block)))
+    assert not twin.ok, twin.summary()
+
+
+def test_skipping_an_existing_block_is_drift() -> None:
+    head = _head(BLOCKS["a let the beforeEach fills"]).replace(
+        "describe('old'", "describe.skip('old'"
+    )
+    drift = _drift(head)
+    assert drift.changed == ("old",), drift.summary()
