@@ -108,17 +108,19 @@ class Blocks:
     def leave(self) -> None:
         self.open.pop()
 
-    def within(self, node: Node, key: str, what: str) -> tuple[str, ...]:
+    def within(self, node: Node, key: str, what: str, local: bool) -> tuple[str, ...]:
         """The keys of the open describes that `node` keeps to (`what`: a
         hook's name, `declaration`, or `test`, whose unit key `key` must
         not repeat another's): it stores only through names bound inside
         the describe's callback, writes nothing outside the file, calls the
         runner's object only as the block allows, and that describe and
-        each inside it around `node` are plain."""
+        each inside it around `node` are plain.  `local`: `Escapes.within`
+        of `node` found nothing (asked again sparing the restored spies)."""
         if not self.open or (what == "test" and _REPEAT.search(key)):
             return ()
         spared = self._restored_spies(node, what)
-        if self.escapes.within(node, spared) or not self._runner_calls(node, what, len(spared)):
+        escapes = self.escapes.within(node, spared) if spared else not local
+        if escapes or not self._runner_calls(node, what, len(spared)):
             return ()
         found: list[str] = []
         for i, block in enumerate(self.open):

@@ -172,7 +172,7 @@ class Splitter:
             local = not self.escapes.within(node)
         within: tuple[str, ...] = ()
         if role == COLLECTION and confine is not None:
-            within = self.blocks.within(node, unique, confine)
+            within = self.blocks.within(node, unique, confine, local)
         quiet = CASE if calls or (within and confine == "test") else ""
         self.found.append(
             Unit(
