@@ -134,6 +134,12 @@ class Unit:
     # override, no hook's name); None: the reader does not say, and
     # `compare` opens it in a class whose bases are plain alone.
     open: bool | None = None
+    # The keys of the describes in `scope` whose block a COLLECTION unit
+    # keeps to (JS: a hook, declaration or test that stores only into the
+    # block's own names; `gate.drift.js.blocks`): where the outermost new
+    # describe around it is one of them, the unit is new cases only, judged
+    # as `quiet` (a test: CASE) or SUPPORT.
+    within: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -440,6 +446,8 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         role = u.role
         if role == COLLECTION and u.quiet and u.calls is not None and set(u.calls) <= base_calls:
             role = u.quiet  # calls the base version makes the same way already
+        elif role == COLLECTION and u.within and _new_block(u, base_by_key):
+            role = u.quiet or SUPPORT  # keeps to a describe block that is new
         is_test = role == CASE and u.key not in parents  # a class header is no test of its own
         binds = set(u.binds) - ({u.module} & same)
         clash = sorted(n for n in binds if (u.scope, n) in bound) if not u.parent else []
@@ -467,6 +475,13 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
             refused.append((f"new test {u.name}", "added and allow_added is false"))
     refused.extend(_reordered(base, head))
     return Drift(changed, removed, tuple(added), tuple(refused), grew)
+
+
+def _new_block(unit: Unit, base_by_key: dict[str, Unit]) -> bool:
+    """Whether the outermost describe around `unit` that is new at head is
+    one whose block the unit keeps to (`Unit.within`)."""
+    fresh = next((k for k in unit.scope if k not in base_by_key), None)
+    return fresh is not None and fresh in unit.within
 
 
 def _removed(base: Sequence[Unit], head: Sequence[Unit]) -> list[Unit]:

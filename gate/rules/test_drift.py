@@ -288,8 +288,27 @@ that name.  It fails when:
 
 New test cases appended to an existing file, new helpers and fixtures
 under new names, and new test classes with their own setUp are welcome.
-The message names each case (`tests/test_clamp.py: test_high_edge
-changed; 2 new tests added`), so a writer knows what to undo.
+So is a new JavaScript/TypeScript `describe` (`suite`, `context`,
+`describe.each`) in an existing file whose hooks (`beforeEach`,
+`afterEach`, `beforeAll`, `afterAll`, Mocha's `before`, `after`),
+declarations and tests store only into names declared inside the new
+block (its own `let server`, filled in its `beforeEach`) and write
+nothing outside the file: Jest, Vitest and Mocha run a describe's hooks
+around that describe's tests alone. The runner's timers may be faked
+there only in a before-hook whose block has the matching after-hook
+turning them back (`vi.useFakeTimers()` in `beforeEach`,
+`vi.useRealTimers()` in `afterEach`), and a spy made there only into a
+name the matching after-hook restores (`spy = vi.spyOn(mod, 'f')`,
+`spy.mockRestore()`). A hook storing into a name of an enclosing scope,
+the module or a global, `process.env`, an imported module, a helper of
+the file that stores outside itself, any other call of `vi`/`jest`
+(`vi.mock` is hoisted to the top of the file; `vi.stubGlobal`,
+`vi.resetModules`), a hook outside every describe, and a block that is
+focused (`.only`), concurrent (`describe.concurrent`) or holds a test or
+block whose full title repeats another's (snapshot keys are test titles)
+stay drift. The message names each case (`tests/test_clamp.py:
+test_high_edge changed; 2 new tests added`), so a writer knows what to
+undo.
 
 **A new test file is judged for collection-time code too.**  A new test
 file with a parser (`.py`, JavaScript/TypeScript, `.go`, `.java`, `.cs`; a copy's new path

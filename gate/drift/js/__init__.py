@@ -160,6 +160,7 @@ def _split(source: ParsedText, suffix: str, text: str) -> Splitter:
     if shadowed:  # the file defines its own `it`, `require`, ...: split again without them
         splitter = Splitter(source, shadowed, names, types)
         splitter.statements(source.root.children, (), 0)
+    splitter.found = splitter.blocks.settle(splitter.found)
     return splitter
 
 

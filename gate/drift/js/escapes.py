@@ -63,7 +63,7 @@ class Escapes:
     def text(self, node: Node) -> str:
         return self.source.text(node)
 
-    def within(self, node: Node) -> bool:
+    def within(self, node: Node, spared: frozenset[tuple[int, int]] = frozenset()) -> bool:
         """Whether `node` may write outside the file: a store or a delete
         through what is not the file's own; `Object.assign`,
         `Object.defineProperty(ies)`, `Object.setPrototypeOf`, `Reflect.*`
@@ -74,8 +74,9 @@ class Escapes:
         the file loads), a call into Node's writing modules (`fs`,
         `child_process`, ...); or naming a function, class or object of the
         file that does any of those, to any depth.  A file whose names are
-        not known escapes."""
-        if not self.names.known or self._direct(node):
+        not known escapes.  `spared`: the (start, end) bytes of calls the
+        caller knows are undone (`gate.drift.js.blocks`), not looked into."""
+        if not self.names.known or self._direct(node, spared):
             return True
         scope = range(node.start_byte, node.end_byte)
         return any(
@@ -106,11 +107,13 @@ class Escapes:
             self._escaping = frozenset(escaping)
         return self._escaping
 
-    def _direct(self, node: Node) -> bool:
+    def _direct(self, node: Node, spared: frozenset[tuple[int, int]] = frozenset()) -> bool:
         """`within`, for the code of `node` itself (no helper's)."""
         stack: list[tuple[Node, bool]] = [(node, False)]
         while stack:
             current, in_function = stack.pop()
+            if (current.start_byte, current.end_byte) in spared:
+                continue
             if self._escapes(current, in_function):
                 return True
             inside = in_function or current.type in FUNCTION_KINDS

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Tokens, Unit, Unparsable
 from gate.drift._treesitter import COMMENTS, ParsedText, UniqueKeys, named, refuse
+from gate.drift.js.blocks import Blocks
 from gate.drift.js.escapes import Escapes
 from gate.drift.js.frameworks import (
     DESCRIBES,
@@ -76,6 +77,7 @@ class Splitter:
         self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
         self.writes = Writes(source, names)  # what a test's run changes for the others
         self.escapes = Escapes(self.writes)  # what writes outside the file
+        self.blocks = Blocks(source, self.writes, self.escapes)  # what keeps to its describe
         self.from_runner: set[str] = set()  # keys of imports from a runner module
         # local names of runner functions: `import { test as base } from 'vitest'`,
         # `const test = base.extend({...})` (Vitest's fixtures)
@@ -152,9 +154,13 @@ class Splitter:
         local: bool | None = None,
         erased: bool = False,
         tokens: Callable[[], Tokens] | None = None,
+        confine: str | None = None,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
+        `confine`: what a COLLECTION unit inside a describe is (a hook's
+        name, `test`, `declaration`), asked whether it keeps to its block
+        (`Blocks.within`; a test that does is a CASE there, `Unit.quiet`);
         `local`: whether a COLLECTION unit writes nothing outside the file
         (`Unit.local`; None: asked of its code, `Escapes.within`);
         `erased`: a type-only declaration, every version of which is the
@@ -164,6 +170,10 @@ class Splitter:
             local = False
         elif local is None:
             local = not self.escapes.within(node)
+        within: tuple[str, ...] = ()
+        if role == COLLECTION and confine is not None:
+            within = self.blocks.within(node, unique, confine, local)
+        quiet = CASE if calls or (within and confine == "test") else ""
         self.found.append(
             Unit(
                 key=unique,
@@ -174,12 +184,13 @@ class Splitter:
                 line=self.source.line(node),
                 uses=self.names.within(node),
                 calls=calls,
-                quiet=CASE if calls else "",
+                quiet=quiet,
                 grouped=grouped,
                 local=local,
                 same=_erased if erased and not self.types else None,
                 scope=self.scope,
                 tokens=tokens,
+                within=within,
             )
         )
 
@@ -274,7 +285,16 @@ class Splitter:
                 label = _joined(path, ", ".join(names) or word)
                 binds = names if word != "declare" else []  # a type, no runtime binding
                 role = SUPPORT if inert else COLLECTION
-                self.add(node, f"{word} {label}", label, role, binds, erased=word in ERASED)
+                confine = "declaration" if self.scope else None
+                self.add(
+                    node,
+                    f"{word} {label}",
+                    label,
+                    role,
+                    binds,
+                    erased=word in ERASED,
+                    confine=confine,
+                )
                 if self.loading.requires_runner(node):
                     self.from_runner.add(self.found[-1].key)
 
@@ -386,7 +406,9 @@ class Splitter:
             self.test(node, wrapped[1], path, wrapper=wrapped[0])
         elif call is not None and call.root in HOOKS and not call.modifiers and not call.curried:
             label = " ".join((call.root, " > ".join(path))).rstrip()
-            self.add(node, label, label, COLLECTION, grouped=self.grouped(node, expr))
+            confine = call.root if self.scope else None
+            grouped = self.grouped(node, expr)
+            self.add(node, label, label, COLLECTION, grouped=grouped, confine=confine)
         else:
             label = _joined(path, summary(self.source, expr))
             self.add(node, f"statement {label}", label, COLLECTION)
@@ -426,6 +448,7 @@ class Splitter:
             grouped=grouped,
             local=False if focused else None,
             tokens=table_tokens(self.source, node, call) if role == CASE else None,
+            confine="test" if self.scope and shares and not (focused or runs) else None,
         )
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
@@ -459,11 +482,13 @@ class Splitter:
         self.describes += 1
         outer = self.scope
         self.scope = (*outer, self.found[-1].key)
+        self.blocks.enter(self.scope[-1], callback, call.modifiers, role == SUPPORT)
         try:
             self.statements(body.children, inner, depth + 1)
         finally:
             self.describes -= 1
             self.scope = outer
+            self.blocks.leave()
 
     def loop(self, node: Node, loop: TableLoop, path: tuple[str, ...], depth: int) -> None:
         """A loop over a literal table (`gate.drift.js.tables`): its

@@ -126,6 +126,20 @@ class Writes:
             if n.start_byte in scope
         )
 
+    def stays(self, statement: Node, block: range) -> bool:
+        """Whether running `statement` stores only through names bound
+        inside `block` (a describe's callback that holds it: the block's
+        own `let`s, which no code outside it can name) and names none of
+        the file's functions that store outside themselves: not a slot or
+        a renewed `let` of an enclosing scope, as `shares` allows."""
+        scope = range(statement.start_byte, statement.end_byte)
+        if self._writes(scope, block):
+            return False
+        sharing = self._helpers()
+        return not any(
+            n.start_byte in scope for name in sharing for n in self.names.occurrences(name)
+        )
+
     def _scan(self) -> list[tuple[int, str, Node]]:
         if self._sites is None:
             if self.names.also_query != SCAN:  # what `units` always passes: a caller's slip
@@ -152,8 +166,9 @@ class Writes:
             self._starts = [site[0] for site in sites]
         return self._sites
 
-    def _writes(self, scope: range) -> bool:
-        """Whether code in `scope` itself stores outside it (no helper's)."""
+    def _writes(self, scope: range, block: range | None = None) -> bool:
+        """Whether code in `scope` itself stores outside it (no helper's);
+        with `block`, outside `block` strictly (`stays`)."""
         sites = self._scan()
         i = bisect_left(self._starts, scope.start)
         while i < len(sites) and sites[i][0] < scope.stop:
@@ -163,9 +178,13 @@ class Writes:
                 continue
             if kind == "always":
                 return True
-            if kind == "store" and self._store(node, scope) and not self._restored(node, scope):
+            if (
+                kind == "store"
+                and self._store(node, scope, block)
+                and not self._restored(node, scope)
+            ):
                 return True
-            if kind == "writer" and self._writer(node, scope):
+            if kind == "writer" and self._writer(node, scope, block):
                 return True
         return False
 
@@ -176,7 +195,7 @@ class Writes:
         stores = [node for _, kind, node in sites[start:stop] if kind == "store"]
         return restored(self.source, target, stores, scope)
 
-    def _store(self, target: Node, scope: range) -> bool:
+    def _store(self, target: Node, scope: range, block: range | None = None) -> bool:
         parent = target.parent
         if (
             parent is not None
@@ -184,9 +203,9 @@ class Writes:
             and parent.child_by_field_name("kind") is not None
         ):
             return False  # `for (const x of ...)` declares
-        return self._outside(target, scope)
+        return self._outside(target, scope, block)
 
-    def _writer(self, call: Node, scope: range) -> bool:
+    def _writer(self, call: Node, scope: range, block: range | None = None) -> bool:
         function = call.child_by_field_name("function")
         arguments = call.child_by_field_name("arguments")
         host = function.child_by_field_name("object") if function is not None else None
@@ -203,10 +222,14 @@ class Writes:
         if spelled not in ARGUMENT_WRITERS or not first:
             return False
         # `Object.assign(Readable.from([...]), {...})`: a fresh object (`fresh`)
-        return self._outside(first[0], scope) and not fresh(self.source, self.names, first[0])
+        outside = self._outside(first[0], scope, block)
+        return outside and not fresh(self.source, self.names, first[0])
 
-    def _outside(self, target: Node, scope: range) -> bool:
-        """Whether storing through `target` may reach what lies outside `scope`."""
+    def _outside(self, target: Node, scope: range, block: range | None = None) -> bool:
+        """Whether storing through `target` may reach what lies outside
+        `scope`; with `block`, what no name bound inside `block` holds."""
+        if block is not None:
+            scope = block
         while target.type in _WRAPPERS and named(target):
             target = named(target)[0]
         kind = target.type
@@ -215,6 +238,8 @@ class Writes:
         if kind in ("identifier", "shorthand_property_identifier_pattern"):
             name = self.source.text(target)
             at = target.start_byte
+            if block is not None:
+                return not self._own(name, at, scope)
             return not (self._own(name, at, scope) or self._slot(name) or self._renewed(name, at))
         if kind in CHAINS:
             root = target
@@ -227,7 +252,7 @@ class Writes:
                 return not _own_this(root, scope)
             return root.type not in FRESH
         if kind in PATTERNS:
-            return any(self._outside(leaf, scope) for leaf in pattern_targets(target))
+            return any(self._outside(leaf, scope, block) for leaf in pattern_targets(target))
         return True
 
     def _own(self, name: str, at: int, scope: range) -> bool:
