@@ -145,29 +145,43 @@ _CLIMBING = re.compile(
 _SPECIFIER = re.compile(
     r"""(?:\bfrom\s*|\b(?:require|import)\s*\(\s*|^\s*import\s*)(['"])[^'"\n]*\1""", re.M
 )
-# A pytest plugin's declaration, however spelled (TOML's `\\u` escapes too).
-_PLUGINS = re.compile(r"pytest11|entry|plugins|\\[uU]", re.I)
+# A pytest plugin's declaration, however spelled (TOML's `\\u` escapes too),
+# and code a build runs when a workspace installs the package (an in-tree
+# build backend, a build hook, a setuptools command class).
+_PLUGINS = re.compile(r"pytest11|entry|plugins|backend-path|hooks|cmdclass|\\[uU]", re.I)
+# JavaScript that computes a place above its folder or from the working
+# folder (a root `projects` glob runs a project from the repository's root):
+# `dirname(...)` (the `__dirname` variable aside), a `file:` URL, the home
+# folder; for Jest and Vitest also `resolve`/`join`/`relative` not from
+# `__dirname`.
+_JS_CLIMBING = re.compile(r"(?<![\w$])dirname\s*\(|file:|homedir|cwd")
+_JS_RESOLVING = re.compile(r"\b(?:resolve|join|relative)\s*\(\s*(?!__dirname\b)")
 
 
 def stays_inside(path: str, text: str) -> bool:
     """Whether the new configuration `path` (`NEW_FOLDER_FILES`) names no
     place outside its folder in `text`: no `..` segment, absolute path,
     working folder or expansion anywhere (comments included: the gate does
-    not tell a comment from a value); for Jest and Vitest no key that
-    moves where it collects or runs code for other projects
-    (`_REACHING_KEYS`); for `pyproject.toml` and `setup.cfg` no plugin
-    table; a `go.mod`'s `replace` paths build this module alone, so it is
+    not tell a comment from a value); in JavaScript no `dirname(...)`,
+    `file:` URL or home folder (`_JS_CLIMBING`); for Jest and Vitest no key
+    that moves where it collects or runs code for other projects
+    (`_REACHING_KEYS`) and no path resolved from elsewhere than `__dirname`;
+    for `pyproject.toml` and `setup.cfg` no plugin table or build code
+    (`_PLUGINS`); a `go.mod`'s `replace` paths build this module alone, so it is
     not read."""
     if globs.matches(path, ("**/go.mod",), globs.FOLDED):
         return True
     python = globs.matches(path, ("**/pyproject.toml", "**/setup.cfg"), globs.FOLDED)
     if python and _PLUGINS.search(text):
         return False
-    if globs.matches(path, _JS_CONFIGS, globs.FOLDED) and _REACHING_KEYS.search(text):
+    jest_or_vitest = globs.matches(path, _JS_CONFIGS, globs.FOLDED)
+    if jest_or_vitest and (_REACHING_KEYS.search(text) or _JS_RESOLVING.search(text)):
         return False
     suffix = "." + path.rsplit(".", 1)[-1].casefold()
     if suffix in _JS_SUFFIXES:
         text = _SPECIFIER.sub("", text)
+        if _JS_CLIMBING.search(text):
+            return False
     return _CLIMBING.search(text) is None
 
 

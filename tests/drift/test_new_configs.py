@@ -171,6 +171,7 @@ def test_a_new_configuration_naming_a_place_outside_its_folder_is_drift(
     assert not result.passed, (name, place)
 
 
+PY_TABLE = '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
 REACHING = {
     "jest.config.js": [
         "module.exports = { rootDir: '.', testMatch: ['**/*.test.js'] };\n",
@@ -180,7 +181,17 @@ REACHING = {
         "module.exports = { 'rootDir': __dirname };\n",
         "module.exports = { rootDir: process.cwd() };\n",
         "module.exports = { rootDir: require('path').resolve(__dirname, '..') };\n",
+        "const p = require('path');\n"
+        "module.exports = { testMatch: [p.join(p.dirname(__dirname), 'x')] };\n",
+        "const p = require('path');\nmodule.exports = { testMatch: [p.resolve('core')] };\n",
     ],
+    "playwright.config.ts": [
+        "import path from 'path';\nexport default { testDir: path.dirname(__dirname) };\n",
+        "import { fileURLToPath } from 'url';\n"
+        "export default { testDir: fileURLToPath('file:///repo/core') };\n",
+        "import os from 'os';\nexport default { testDir: os.homedir() };\n",
+    ],
+    "karma.conf.js": ["module.exports = (c) => c.set({ basePath: process.cwd() });\n"],
     "vitest.config.ts": [
         "export default { test: { root: process.cwd() } };\n",
         "export default { test: { dir: 'src' } };\n",
@@ -195,8 +206,14 @@ REACHING = {
         '[project]\nname = "fresh"\n\n[project.entry-points."pytest\\u0031\\u0031"]\nf = "f.p"\n',
         '[tool.poetry.plugins."pytest11"]\nfresh = "fresh.plugin"\n',
         '[tool.flit.entrypoints.pytest11]\nfresh = "fresh.plugin"\n',
+        # build code beside a pytest table (without one, no runner reads the file)
+        '[build-system]\nrequires = []\nbuild-backend = "b"\nbackend-path = ["."]\n' + PY_TABLE,
+        '[tool.hatch.build.hooks.custom]\npath = "hatch_build.py"\n' + PY_TABLE,
     ],
-    "setup.cfg": ["[options.entry_points]\npytest11 =\n    fresh = fresh.plugin\n"],
+    "setup.cfg": [
+        "[options.entry_points]\npytest11 =\n    fresh = fresh.plugin\n",
+        "[options]\ncmdclass =\n    build_py = fresh.build.Build\n[tool:pytest]\naddopts = -q\n",
+    ],
 }
 REACHERS = [(n, i) for n, texts in sorted(REACHING.items()) for i in range(len(texts))]
 
