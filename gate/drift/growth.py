@@ -168,7 +168,9 @@ def stays_inside(path: str, text: str) -> bool:
     (`_REACHING_KEYS`) and no path resolved from elsewhere than `__dirname`;
     for `pyproject.toml` and `setup.cfg` no plugin table or build code
     (`_PLUGINS`); a `go.mod`'s `replace` paths build this module alone, so it is
-    not read."""
+    not read.  JavaScript is a program: a computed key or value that spells
+    none of these (`{[k]: path.sep}`) goes unseen; a configuration the file
+    imports is read as it is at base, for the packages that already use it."""
     if globs.matches(path, ("**/go.mod",), globs.FOLDED):
         return True
     python = globs.matches(path, ("**/pyproject.toml", "**/setup.cfg"), globs.FOLDED)
