@@ -135,13 +135,16 @@ _REACHING_KEYS = re.compile(
     r"""(?<![\w$.])['"]?(?:rootDir|roots|root|dir|projects|workspace|globalSetup|globalTeardown)['"]?\s*:"""
 )
 # A path that leaves the folder: a `..` segment, an absolute or home path,
-# the working folder or an expansion (`process.cwd()`, `$X`, `{env:X}`,
-# `{toxworkdir}`); module specifiers of imports are cut out first (JS).
+# the working folder or an expansion (`process.cwd()`, `$X`); module
+# specifiers of imports are cut out first (JS).
 _CLIMBING = re.compile(
     r"""(?:^|(?<=[^\w.]))\.\.(?:[/\\]|(?![\w.]))"""
     r"""|(?:^|(?<=[\s=:,'"`\[(]))(?:/(?![/*])|~[/\\]|[A-Za-z]:\\)"""
-    r"""|process\.cwd|process\.chdir|\$|\{(?:env|tox|posargs|work)"""
+    r"""|process\.cwd|process\.chdir|\$"""
 )
+# tox's substitutions of a place (tox.wiki/en/latest/config.html,
+# "Substitutions"): `{env:X}`, `{toxinidir}`, `{tox_root}`, `{work_dir}`, ...
+_TOX_PLACES = re.compile(r"\{(?:env|tox|work_dir|temp_dir|homedir)")
 _SPECIFIER = re.compile(
     r"""(?:\bfrom\s*|\b(?:require|import)\s*\(\s*|^\s*import\s*)(['"])[^'"\n]*\1""", re.M
 )
@@ -184,6 +187,8 @@ def stays_inside(path: str, text: str) -> bool:
         text = _SPECIFIER.sub("", text)
         if _JS_CLIMBING.search(text):
             return False
+    elif _TOX_PLACES.search(text):
+        return False
     return _CLIMBING.search(text) is None
 
 

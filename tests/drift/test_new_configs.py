@@ -41,10 +41,12 @@ CLIMBING = (
     "~/core",
     "$HOME/core",
     "${HOME}/core",
-    "{env:ROOT}",
     "{toxinidir}/..",
     "C:\\repo",
 )
+# tox's substitutions, places in the INI and TOML files only
+TOX_PLACES = ("{env:ROOT}", "{tox_root}", "{work_dir}")
+JS = (".js", ".ts")
 CONFIGS: dict[str, tuple[str, str]] = {
     # name -> (text, a new test file beside it)
     "pytest.ini": ("[pytest]\ntestpaths = {P}\naddopts = -q\n", "tests/test_new.py"),
@@ -157,7 +159,11 @@ def test_the_same_file_where_a_test_exists_at_any_depth_is_drift(name: str, wher
     assert f"tools/web/{name}" in result.paths
 
 
-CLIMBERS = [(name, p) for name, (text, _) in sorted(CONFIGS.items()) for p in CLIMBING]
+CLIMBERS = [
+    (name, p)
+    for name in sorted(CONFIGS)
+    for p in (CLIMBING if name.endswith(JS) else CLIMBING + TOX_PLACES)
+]
 
 
 @pytest.mark.parametrize(("name", "place"), CLIMBERS)
@@ -186,6 +192,7 @@ REACHING = {
         "const p = require('path');\nmodule.exports = { testMatch: [p.resolve('core')] };\n",
     ],
     "playwright.config.ts": [
+        "export default {workers: 2, testDir: '/'};\n",
         "import path from 'path';\nexport default { testDir: path.dirname(__dirname) };\n",
         "import { fileURLToPath } from 'url';\n"
         "export default { testDir: fileURLToPath('file:///repo/core') };\n",
@@ -344,3 +351,6 @@ def test_only_a_new_file_is_scoped() -> None:
 @pytest.mark.parametrize("name", sorted(TEXT))
 def test_stays_inside_reads_the_passing_shapes_as_inside(name: str) -> None:
     assert growth.stays_inside(f"tools/fresh/{name}", TEXT[name])
+    # a key beginning like a tox substitution is no place in JavaScript
+    inline = "export default defineConfig({workers: 2, testDir: './e2e'});\n"
+    assert growth.stays_inside("tools/fresh/playwright.config.ts", inline)
