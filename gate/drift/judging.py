@@ -103,8 +103,13 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             # its new path at base (`section_change(old, base, None)` and
             # `section_change(new, None, head)`).
             how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
-            # a new go.mod, pyproject.toml or setup.cfg of a folder without tests
-            scoped = texts.base is None and config_for_new_tests(changes, path, is_test)
+            # a new go.mod, pyproject.toml or setup.cfg of a folder without
+            # tests (a symlink's text is its target's path, not the file)
+            scoped = (
+                texts.base is None
+                and f.new_mode != MODE_SYMLINK
+                and config_for_new_tests(changes, path, is_test)
+            )
             if how in ("added", "changed") and (scoped or _only_new_tests(changes, path, is_test)):
                 how = None
             if how is None and not (scoped and growth.own_pins(path)):

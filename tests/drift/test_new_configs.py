@@ -17,9 +17,12 @@ from collections.abc import Mapping
 import pytest
 
 from gate.changes.api import base_tree
+from gate.changes.git import changes_from_git
 from gate.drift import growth
+from gate.git.repo import Repo
 from gate.rubric import DEFAULT_TESTS
-from gate.rules import test_drift
+from gate.rules import test_drift, text_wants
+from tests.gitrepo import GitRepo
 from tests.rulecase import Files, RuleCase
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))
@@ -354,3 +357,17 @@ def test_stays_inside_reads_the_passing_shapes_as_inside(name: str) -> None:
     # a key beginning like a tox substitution is no place in JavaScript
     inline = "export default defineConfig({workers: 2, testDir: './e2e'});\n"
     assert growth.stays_inside("tools/fresh/playwright.config.ts", inline)
+
+
+@pytest.mark.parametrize("name", ["go.mod", "pyproject.toml", "pytest.ini", "go.work"])
+def test_a_new_configuration_that_is_a_symlink_is_drift(repo: GitRepo, name: str) -> None:
+    """A link's text is its target's path: the file it stands for is elsewhere."""
+    repo.write_many(BASE | {f"core/{name}": TEXT[name]})
+    base = repo.commit("base")
+    repo.symlink(f"tools/fresh/{name}", f"../../core/{name}")
+    head = repo.commit("a linked configuration")
+    rubric = DRIFT.rubric()
+    changes = changes_from_git(Repo(repo.root), base, head, text_wants(rubric.rules))
+    result = test_drift.check(rubric.rules[0], changes)
+    assert not result.passed, name
+    assert f"tools/fresh/{name}" in result.paths
