@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from gate import globs
 from gate.changes import ADDED, COPIED, MODIFIED, UNKNOWN, FileChange
-from gate.drift.growth import FOLDER_CONFIGS
+from gate.drift.growth import NEW_FOLDER_FILES
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on
@@ -94,20 +94,22 @@ def _go_packages(files: Iterable[FileChange]) -> set[str]:
 
 def _package_folders(files: Iterable[FileChange]) -> set[str]:
     """`D/**` for the folder D of each package.json written below the root
-    and of each new Jest or Vitest configuration there, and every folder
-    above D ("" the root)."""
+    and of each new runner configuration scoped to its folder
+    (`NEW_FOLDER_FILES`), and every folder above D ("" the root); `/**`
+    (the root and every folder below it) for such a new file at the root."""
     wanted: set[str] = set()
     for f in files:
         if f.status == UNKNOWN:
             continue
         for path in f.written:
             folder = path.rpartition("/")[0]
-            if not folder:
-                continue
             name = path.rpartition("/")[2]
-            if name != "package.json" and not (
-                f.status in (ADDED, COPIED) and globs.matches(path, FOLDER_CONFIGS, globs.FOLDED)
-            ):
+            new = f.status in (ADDED, COPIED) and globs.matches(
+                path, NEW_FOLDER_FILES, globs.FOLDED
+            )
+            if not folder and new:
+                wanted.add("/**")  # the whole base: whether it holds any test
+            if not folder or (name != "package.json" and not new):
                 continue
             wanted.add(f"{folder}/**")
             while folder not in wanted:

@@ -27,15 +27,17 @@ shapes, each proven from the texts and the base tree, never guessed:
 * `untested`: a folder of the base tree that holds no test file and no
   runner configuration file at any depth (or is absent at base): a
   `package.json` there whose scripts change (`scripts_contained`), or a new
-  Jest or Vitest configuration there (`FOLDER_CONFIGS`), governs new tests
-  only.  The scripts must stay in the package: no word of a changed
-  command climbs out (`..`), is absolute, expands a variable, names
-  `node_modules` or picks another folder or workspace (`--prefix`,
-  `--root`, `--workspace`, `cd`, ...); and one an install runs (a
+  runner configuration there that its runner reads only for tests in its
+  folder and that names no place outside it (`scoped`: `FOLDER_CONFIGS`,
+  `FOLDER_SECTIONS`, each justified beside it; at the root, only when the
+  base holds no test at all), governs new tests only.  The scripts must
+  stay in the package: no word of a changed command climbs out (`..`), is
+  absolute, expands a variable, names `node_modules` or picks another
+  folder or workspace (`--prefix`, `--root`, `--workspace`, `cd`, ...); and one an install runs (a
   lifecycle script, or one it names) may only build (`tsc`, `shx`,
   `rimraf`, `npm run`): an install runs before every test of the
   repository, and code it runs could rewrite the test runner in
-  `node_modules`.  The root folder is never such a folder.
+  `node_modules`.  For a `package.json` the root is never such a folder.
 
 Pure functions; tree-sitter is loaded only when a configuration is read.
 """
@@ -69,8 +71,148 @@ GROWN_CONFIGS = (
     "**/vitest.projects.*",
     "**/jest.config.*",
 )
-# A new one of these in a folder without tests at base governs new tests only.
-FOLDER_CONFIGS = (*GROWN_CONFIGS, "**/vitest.setup.*", "**/jest.setup.*")
+# A new one of these in a folder without tests at base governs new tests
+# only (`scoped`): no runner reads it for a test outside its folder.
+# - Jest and Vitest (jestjs.io/docs/configuration#rootdir-string,
+#   vitest.dev/config/#root): a configuration collects below its own folder
+#   (`rootDir`, `root`); another configuration reads it only as a project
+#   (`projects`), where it governs that folder's tests.
+# - pytest (docs.pytest.org/en/stable/reference/customize.html, "Finding the
+#   rootdir"): the ini file is looked for from the common ancestor of the
+#   arguments upward, so a file in a subfolder is read only when every
+#   argument lies inside it.  tox (tox.wiki/en/latest/config.html): the
+#   `tox.ini`/`tox.toml` of the working folder or a parent.
+# - Mocha (mochajs.org/running/configuring, "Priorities"): `.mocharc.*` of
+#   the working folder.  Karma (karma-runner.github.io/latest/config/
+#   configuration-file.html): the file named or `./karma.conf.js`, its
+#   `basePath` relative to it.  Playwright (playwright.dev/docs/
+#   test-configuration): `playwright.config.*` of the working folder, its
+#   `testDir` relative to it.  Cypress (docs.cypress.io/app/references/
+#   configuration): the project root is the configuration's folder.
+# - Go (go.dev/ref/mod#workspaces): `go.work` is found from the working
+#   folder upward, so one in a subfolder is read by commands run there.
+# Never: `conftest.py` (pytest registers its hooks for the whole session,
+# docs.pytest.org/en/stable/how-to/writing_plugins.html#conftest-py-plugins),
+# Babel's files (babeljs.io/docs/config-files: `babel.config.*` is
+# project-wide, `.babelrc` applies to the source files of its folder, which
+# existing tests import), `.npmrc` (npm, pnpm and Yarn read it from the
+# workspace's root for every package), `__mocks__/` (Jest takes a node
+# module's mock from any root), `noxfile.py` and the rest of
+# `runners.CONFIG_FILES`.
+_JS_CONFIGS = (*GROWN_CONFIGS, "**/vitest.setup.*", "**/jest.setup.*")
+_WHOLE_CONFIGS = (
+    "**/pytest.ini",
+    "**/.pytest.ini",
+    "**/pytest.toml",
+    "**/.pytest.toml",
+    "**/tox.ini",
+    "**/tox.toml",
+    "**/.mocharc.*",
+    "**/karma.conf.*",
+    "**/playwright.config.*",
+    "**/playwright-ct.config.*",
+    "**/cypress.config.*",
+    "**/go.work",
+)
+FOLDER_CONFIGS = (*_JS_CONFIGS, *_WHOLE_CONFIGS)
+# Section files (`runners.SECTION_FILES`) that a new one scopes the same way:
+# a `go.mod` starts a module of its own (go.dev/ref/mod#modules-overview:
+# `./...` of another module never enters it; `go help packages`), which
+# builds with its own requirements (go.dev/ref/mod#minimal-version-selection:
+# the main module's build list), so its test modules' versions are its own
+# (`own_pins`); pytest reads a `pyproject.toml` or `setup.cfg` as it reads
+# `pytest.ini` (above).  Never `setup.py`, nor a `pyproject.toml` or
+# `setup.cfg` declaring a pytest plugin (`pytest11`): an install of the
+# workspace loads it for every test.
+FOLDER_SECTIONS = ("**/go.mod", "**/pyproject.toml", "**/setup.cfg")
+NEW_FOLDER_FILES = (*FOLDER_CONFIGS, *FOLDER_SECTIONS)
+# Keys by which a Jest or Vitest configuration reaches beyond its folder:
+# where it collects (`rootDir`, `roots`, `root`, `dir`), the projects it
+# runs (`projects`, `workspace`), code in the runner's own process that
+# every project's tests see (`globalSetup`, `globalTeardown`: jestjs.io/docs/
+# configuration#globalsetup-string).
+_REACHING_KEYS = re.compile(
+    r"""(?<![\w$.])['"]?(?:rootDir|roots|root|dir|projects|workspace|globalSetup|globalTeardown)['"]?\s*:"""
+)
+# A path that leaves the folder: a `..` segment, an absolute or home path,
+# the working folder or an expansion (`process.cwd()`, `$X`); module
+# specifiers of imports are cut out first (JS).
+_CLIMBING = re.compile(
+    r"""(?:^|(?<=[^\w.]))\.\.(?:[/\\]|(?![\w.]))"""
+    r"""|(?:^|(?<=[\s=:,'"`\[(]))(?:/(?![/*])|~[/\\]|[A-Za-z]:\\)"""
+    r"""|process\.cwd|process\.chdir|\$"""
+)
+# tox's substitutions of a place (tox.wiki/en/latest/config.html,
+# "Substitutions"): `{env:X}`, `{toxinidir}`, `{tox_root}`, `{work_dir}`, ...
+_TOX_PLACES = re.compile(r"\{(?:env|tox|work_dir|temp_dir|homedir)")
+_SPECIFIER = re.compile(
+    r"""(?:\bfrom\s*|\b(?:require|import)\s*\(\s*|^\s*import\s*)(['"])[^'"\n]*\1""", re.M
+)
+# A pytest plugin's declaration, however spelled (TOML's `\\u` escapes too),
+# and code a build runs when a workspace installs the package (an in-tree
+# build backend, a build hook, a setuptools command class).
+_PLUGINS = re.compile(r"pytest11|entry|plugins|backend-path|hooks|cmdclass|\\[uU]", re.I)
+# JavaScript that computes a place above its folder or from the working
+# folder (a root `projects` glob runs a project from the repository's root):
+# `dirname(...)` (the `__dirname` variable aside), a `file:` URL, the home
+# folder; for Jest and Vitest also `resolve`/`join`/`relative` not from
+# `__dirname`.
+_JS_CLIMBING = re.compile(r"(?<![\w$])dirname\s*\(|file:|homedir|cwd")
+_JS_RESOLVING = re.compile(r"\b(?:resolve|join|relative)\s*\(\s*(?!__dirname\b)")
+
+
+def stays_inside(path: str, text: str) -> bool:
+    """Whether the new configuration `path` (`NEW_FOLDER_FILES`) names no
+    place outside its folder in `text`: no `..` segment, absolute path,
+    working folder or expansion anywhere (comments included: the gate does
+    not tell a comment from a value); in JavaScript no `dirname(...)`,
+    `file:` URL or home folder (`_JS_CLIMBING`); for Jest and Vitest no key
+    that moves where it collects or runs code for other projects
+    (`_REACHING_KEYS`) and no path resolved from elsewhere than `__dirname`;
+    for `pyproject.toml` and `setup.cfg` no plugin table or build code
+    (`_PLUGINS`); a `go.mod`'s `replace` paths build this module alone, so it is
+    not read.  JavaScript is a program: a computed key or value that spells
+    none of these (`{[k]: path.sep}`) goes unseen; a configuration the file
+    imports is read as it is at base, for the packages that already use it."""
+    if globs.matches(path, ("**/go.mod",), globs.FOLDED):
+        return True
+    python = globs.matches(path, ("**/pyproject.toml", "**/setup.cfg"), globs.FOLDED)
+    if python and _PLUGINS.search(text):
+        return False
+    jest_or_vitest = globs.matches(path, _JS_CONFIGS, globs.FOLDED)
+    if jest_or_vitest and (_REACHING_KEYS.search(text) or _JS_RESOLVING.search(text)):
+        return False
+    suffix = "." + path.rsplit(".", 1)[-1].casefold()
+    if suffix in _JS_SUFFIXES:
+        text = _SPECIFIER.sub("", text)
+        if _JS_CLIMBING.search(text):
+            return False
+    elif _TOX_PLACES.search(text):
+        return False
+    return _CLIMBING.search(text) is None
+
+
+def own_pins(path: str) -> bool:
+    """Whether the test tools a new `scoped` file declares reach new tests
+    only: a `go.mod` (its module's own build list), or any file at the root
+    of a base without tests.  A `pyproject.toml` below the root may join a
+    workspace that resolves one set of versions for every package (uv)."""
+    return "/" not in path or globs.matches(path, ("**/go.mod",), globs.FOLDED)
+
+
+def scoped(
+    path: str, text: str | None, tree: BaseTree | None, tested: Callable[[str], bool]
+) -> bool:
+    """Whether the new configuration `path` (`NEW_FOLDER_FILES`, head text
+    `text`) governs new tests only: its folder holds no test and no runner
+    configuration at base (`untested`; at the root: the whole base holds
+    none) and it names no place outside its folder (`stays_inside`)."""
+    if text is None or not globs.matches(path, NEW_FOLDER_FILES, globs.FOLDED):
+        return False
+    folder = path.rpartition("/")[0]
+    return untested(folder, tree, tested, root=True) and (not folder or stays_inside(path, text))
+
+
 # The lists that name the files a runner collects, and the keys above them.
 ENTRY_KEYS = frozenset({"include", "testMatch"})
 CHAIN_KEYS = frozenset({"test", "projects"})
@@ -368,12 +510,14 @@ def _install(scripts: dict[str, str]) -> set[str]:
     return found
 
 
-def untested(folder: str, tree: BaseTree | None, tested: Callable[[str], bool]) -> bool:
-    """Whether the base folder `folder` (never the root) holds no file
-    `tested` accepts (a test file, a runner configuration) at any depth,
-    or is absent at base; False when the tree does not say (a folder not
-    listed, a submodule, a symlink)."""
-    if not folder or tree is None:
+def untested(
+    folder: str, tree: BaseTree | None, tested: Callable[[str], bool], *, root: bool = False
+) -> bool:
+    """Whether the base folder `folder` (the root only when `root`) holds
+    no file `tested` accepts (a test file, a runner configuration) at any
+    depth, or is absent at base; False when the tree does not say (a
+    folder not listed, a submodule, a symlink)."""
+    if (not folder and not root) or tree is None:
         return False
     found = tree.folder(folder)
     if found is None:
@@ -385,7 +529,7 @@ def untested(folder: str, tree: BaseTree | None, tested: Callable[[str], bool]) 
         if children is None:
             return False
         for name, kind in children.items():
-            path = f"{current}/{name}"
+            path = f"{current}/{name}" if current else name
             if kind == "folder":
                 todo.append(path)
             elif kind == "link" or tested(path):

@@ -103,9 +103,16 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             # its new path at base (`section_change(old, base, None)` and
             # `section_change(new, None, head)`).
             how = runners.section_change(path, texts.base, texts.head, at_test_path=is_test(path))
-            if how in ("added", "changed") and _only_new_tests(changes, path, is_test):
+            # a new go.mod, pyproject.toml or setup.cfg of a folder without
+            # tests (a symlink's text is its target's path, not the file)
+            scoped = (
+                texts.base is None
+                and f.new_mode != MODE_SYMLINK
+                and config_for_new_tests(changes, path, is_test)
+            )
+            if how in ("added", "changed") and (scoped or _only_new_tests(changes, path, is_test)):
                 how = None
-            if how is None:
+            if how is None and not (scoped and growth.own_pins(path)):
                 try:
                     moved = pin_changes(path, texts.base, texts.head)
                 except Unreadable as exc:
@@ -154,11 +161,12 @@ def config_grew(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -
 
 
 def config_for_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
-    """Whether the new runner configuration `path` is a Jest or Vitest one
-    (`growth.FOLDER_CONFIGS`) in a folder without tests at base."""
-    return globs.matches(path, growth.FOLDER_CONFIGS, globs.FOLDED) and growth.untested(
-        path.rpartition("/")[0], changes.tree, tested(is_test)
-    )
+    """Whether the new runner configuration `path` (`growth.NEW_FOLDER_FILES`)
+    governs new tests only: a folder without tests at base, a text that
+    stays inside it (`growth.scoped`)."""
+    texts = changes.texts.get(path)
+    head = texts.head if texts is not None else None
+    return growth.scoped(path, head, changes.tree, tested(is_test))
 
 
 def _texts(changes: ChangeSet, path: str) -> tuple[FileTexts | None, str | None]:

@@ -602,9 +602,29 @@ new test files it names are judged as new test files, above:
   only build tools (`tsc`, `shx`, `rimraf`, `mkdirp`, `mkdir`, `chmod`,
   `cp`, or `npm run` of another script): an install runs before every
   test of the repository, so a `postinstall` running code stays drift;
-  and a new Jest or Vitest configuration there (`jest.config.*`,
-  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`, `jest.setup.*`;
-  not a `conftest.py`, whose hooks reach every test).
+  and a new runner configuration there that its runner reads only for
+  tests in its folder: Jest's and Vitest's (`jest.config.*`,
+  `vitest.config.*`, `vite.config.*`, `vitest.setup.*`, `jest.setup.*`),
+  pytest's and tox's (`pytest.ini`, `.pytest.ini`, `pytest.toml`,
+  `.pytest.toml`, `tox.ini`, `tox.toml`, and a `pyproject.toml` or
+  `setup.cfg`: pytest looks for its configuration from the arguments'
+  common folder upward), `.mocharc.*`, `karma.conf.*`,
+  `playwright.config.*`, `playwright-ct.config.*`, `cypress.config.*`,
+  `go.work`, and a `go.mod` (a module of its own, which `./...` of
+  another module never enters; the test modules it requires are its own).
+  Its text must name no place outside the folder (no `..` segment,
+  absolute or home path, `process.cwd`, `$` or tox substitution such as
+  `{toxinidir}`, comments included; a JavaScript import's module path
+  aside); a Jest or Vitest one sets no `rootDir`, `roots`, `root`, `dir`,
+  `projects`, `workspace`, `globalSetup` or `globalTeardown`; a
+  `pyproject.toml` or `setup.cfg` declares no entry points or plugins (a
+  `pytest11` plugin loads for every test once the workspace is
+  installed).  At the root, where it is read for every test, such a new
+  file passes only when the base holds no test path and no runner
+  configuration at all.  Never a `conftest.py` (pytest registers its
+  hooks for the whole session), a `setup.py`, Babel's files, `.npmrc`,
+  `__mocks__/`, `noxfile.py` or `.coveragerc`.  A test moved into the
+  folder is a renamed or deleted test, and fails as one.
 
 Configuration read from elsewhere (an environment variable set by CI, a
 flag on a CI command line, a plugin a lock file alone brings in under a
@@ -642,7 +662,7 @@ from gate.drift.collected import (
     js_collects,
     pytest_collects,
 )
-from gate.drift.growth import GROWN_CONFIGS, ROOT_CONFIGS
+from gate.drift.growth import FOLDER_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.report import RuleResult
 from gate.rubric import DEFAULT_TESTS, Rule
@@ -672,7 +692,7 @@ TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
 # (`pyproject.toml`, `package.json`, ...: `gate.drift.runners` owns the
 # list), and every touched lock file, to compare its test tools' locked
 # copies (`gate.drift.locks`)
-TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *GROWN_CONFIGS)
+TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *FOLDER_CONFIGS)
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
