@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gate import globs
-from gate.changes import ADDED, COPIED, MODIFIED, UNKNOWN, FileChange
+from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
 from gate.drift.growth import FOLDER_CONFIGS
 
 # Where Python finds a project's own top-level modules and packages: the
@@ -43,8 +43,10 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     folder and every folder below it) with the folders above it, the folder
     of each `package.json` written below the root and of each new Jest or
     Vitest configuration there (`gate.drift.growth.FOLDER_CONFIGS`):
-    whether it holds tests at base (`gate.drift.growth.untested`)."""
-    packages = _go_packages(files) | _package_folders(files)
+    whether it holds tests at base (`gate.drift.growth.untested`).  And
+    the folders of both paths of each rename and every folder above them:
+    what an import names before and after a move (`gate.drift.moved`)."""
+    packages = _go_packages(files) | _package_folders(files) | _moved_folders(files)
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
@@ -74,6 +76,22 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
         wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
     python = {w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)}
     return tuple(sorted(python | packages))
+
+
+def _moved_folders(files: Iterable[FileChange]) -> set[str]:
+    """The folder of each side of each rename, and every folder above it."""
+    wanted: set[str] = set()
+    for f in files:
+        if f.status != RENAMED or f.old_path is None:
+            continue
+        for path in (f.old_path, f.path):
+            folder = path.rpartition("/")[0]
+            while folder not in wanted:
+                wanted.add(folder)
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
+    return wanted
 
 
 def _go_packages(files: Iterable[FileChange]) -> set[str]:

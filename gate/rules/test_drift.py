@@ -706,6 +706,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "added"
         elif f.status == UNKNOWN:
             what = "unknown"
+        elif f.status == RENAMED and judging.moved_test(changes, f, is_test, is_config):
+            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew = new_tests + added, grew + grown
+            if problem is None:
+                continue  # moved, its imports following it to the same code
+            cases.append(problem)
+            what, hits = "renamed", list(f.touched)
         elif f.status == RENAMED:
             what = "renamed"
             hits = list(f.touched)
