@@ -338,7 +338,12 @@ def by_cases(
                 why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
         if base is not None and head is not None:
             # an import that names the same code at its new place is no change
-            base = moved.align(changes, f.old_path or f.path, f.path, base, head)
+            was = f.old_path or f.path
+            stray = moved.strays(changes, was, f.path, base, head)
+            if stray:
+                why = f"{names(stray)} may read other code or data from there"
+                return f"{f.path}: moved from {was}; {why}", 0, 0
+            base = moved.align(changes, was, f.path, base, head)
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew)

@@ -25,7 +25,7 @@ sees no change there; every other edit is judged as ever.  Resolution:
 * Python: relative imports against the file's package; an absolute dotted
   name only through a rename of that module (`a/x.py` to `b/x.py` under
   one root, each package `__init__` on the way either the same file,
-  renamed unchanged, or absent on both sides); `from M import n` checks
+  renamed unchanged, empty on both sides, or absent on both sides); `from M import n` checks
   the submodule `M.n` too, where one may exist.
 * Go: an import path whose folder the change moved whole (every Go file
   of the base folder renamed unchanged into the new folder, which holds no
@@ -41,10 +41,13 @@ new path as at its old one."""
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 
 from gate import globs
 from gate.changes import (
+    ADDED,
+    DELETED,
     MODE_SUBMODULE,
     MODE_SYMLINK,
     RENAMED,
@@ -104,6 +107,16 @@ class _World:
         self.unknown = {p for f in changes.files if f.status == "unknown" for p in f.written}
         self.moves = identical_moves(changes)
         self.folded = {fold(p): p for f in changes.files for p in f.written}
+        # files a deletion or an addition shows empty (no line, not binary)
+        self.empty = {
+            (f.path, f.status == ADDED)
+            for f in changes.files
+            if f.status in (ADDED, DELETED)
+            and not f.binary
+            and (f.added if f.status == ADDED else f.deleted) == 0
+            and f.new_mode != MODE_SYMLINK
+            and f.old_mode != MODE_SYMLINK
+        }
 
     def exists(self, path: str, head: bool) -> bool | None:
         """Whether `path` is a file at base (or at head); None: unknown."""
@@ -188,27 +201,35 @@ def _py_relative(importer: str, spec: str) -> str | None:
     return "/".join(p for p in (folder, rest) if p)
 
 
-def _same_py(world: _World, old: tuple[str, str], new: tuple[str, str]) -> bool:
+def _py_pair(world: _World, old: tuple[str, str], new: tuple[str, str]) -> tuple[str, str] | None:
+    """The files the Python module `old[1]` read from `old[0]` at base and
+    `new[1]` read from `new[0]` at head name, when both read the same code."""
     (was_at, was), (now_at, now) = old, new
     if was.startswith(".") and now.startswith("."):
         before, after = _py_relative(was_at, was), _py_relative(now_at, now)
         if before is None or after is None:
-            return False
-        pre = [f"{before}.py", f"{before}/__init__.py"] if before else ["__init__.py"]
-        post = [f"{after}.py", f"{after}/__init__.py"] if after else ["__init__.py"]
-        got, put = world.one(pre, head=False), world.one(post, head=True)
-        return got is not None and (got == put or world.moves.get(got) == put)
+            return None
+        got = world.one(_py_module(before), head=False)
+        put = world.one(_py_module(after), head=True)
+        if got is None or put is None or not (got == put or world.moves.get(got) == put):
+            return None
+        return got, put
     if was.startswith(".") or now.startswith("."):
-        return False
+        return None
     return _same_absolute(world, was, now)
 
 
-def _same_absolute(world: _World, was: str, now: str) -> bool:
-    """Whether the dotted module `was` at base is `now` at head through a
-    rename the change made unchanged, under one root."""
+def _py_module(folder: str) -> list[str]:
+    """The files a module at `folder` (a path without suffix) may be."""
+    return [f"{folder}.py", f"{folder}/__init__.py"] if folder else ["__init__.py"]
+
+
+def _same_absolute(world: _World, was: str, now: str) -> tuple[str, str] | None:
+    """The files of the dotted module `was` at base and `now` at head when
+    the change renamed the one to the other unchanged, under one root."""
     old, new = was.split("."), now.split(".")
     if len(old) != len(new):
-        return False
+        return None
     roots = set()
     for form in range(2):
         tail = _py_files(was)[form]
@@ -218,22 +239,20 @@ def _same_absolute(world: _World, was: str, now: str) -> bool:
                 if to == root + _py_files(now)[form]:
                     roots.add((root, form))
     if len(roots) != 1:
-        return False
+        return None
     ((root, form),) = roots
-    others = (root + _py_files(was)[1 - form], root + _py_files(now)[1 - form])
-    if world.exists(others[0], head=True) is not False:
-        return False  # the old name still names a module at head
-    if world.exists(others[1], head=True) is not False:
-        return False
+    after = (*(root + p for p in _py_files(was)), root + _py_files(now)[1 - form])
+    if not world.none(after, head=True):
+        return None  # the old name still names a module at head, or the new one two
     for depth in range(1, len(old)):
         a = root + "/".join(old[:depth]) + "/__init__.py"
         b = root + "/".join(new[:depth]) + "/__init__.py"
-        if a == b or world.moves.get(a) == b:
-            continue
+        if a == b or world.moves.get(a) == b or {(a, False), (b, True)} <= world.empty:
+            continue  # the same file, moved unchanged, or empty on both sides
         if world.exists(a, head=False) is False and world.exists(b, head=True) is False:
             continue
-        return False
-    return True
+        return None
+    return root + _py_files(was)[form], root + _py_files(now)[form]
 
 
 def _same_go(world: _World, was: str, now: str) -> bool:
@@ -278,9 +297,8 @@ def _specifier(key: str, kind: str) -> str | None:
             return key[5:].split(" import ", 1)[0]
         if key.startswith("import "):
             return key[7:].split(" as ", 1)[0]
-    elif kind == "js":
-        if key.startswith("import ") and " from " in key:
-            return key.rsplit(" from ", 1)[1]
+    elif kind == "js" and key.startswith("import "):
+        return key.rsplit(" from ", 1)[1] if " from " in key else key[7:]
     elif kind == "go" and key.startswith('import "') and key.endswith('"'):
         return key[8:-1]
     return None
@@ -299,18 +317,8 @@ def _same(world: _World, kind: str, old: tuple[str, str], new: tuple[str, str]) 
     if kind == "js":
         return _same_js(world, old, new)
     if kind == "py":
-        return _same_py(world, old, new)
+        return _py_pair(world, old, new) is not None
     return _same_go(world, old[1], new[1])
-
-
-def _submodule(key: str, spec: str) -> str | None:
-    """`a.b` for the Python import `from a import b` (`b` may be a module)."""
-    if not key.startswith("from "):
-        return None
-    name = key.split(" import ", 1)[1].split(" as ", 1)[0].strip()
-    if not name.isidentifier():
-        return None
-    return f"{spec}{name}" if spec.endswith(".") else f"{spec}.{name}"
 
 
 def _twin(world: _World, kind: str, b: Unit, h: Unit, was: str, now: str) -> bool:
@@ -321,22 +329,29 @@ def _twin(world: _World, kind: str, b: Unit, h: Unit, was: str, now: str) -> boo
         return False
     if b.code.count(old) != 1 or b.code.replace(old, new) != h.code:
         return False
-    if not _same(world, kind, (was, old), (now, new)):
+    if kind != "py":
+        return _same(world, kind, (was, old), (now, new))
+    pair = _py_pair(world, (was, old), (now, new))
+    if pair is None:
         return False
-    if kind == "py":
-        sub_old, sub_new = _submodule(b.key, old), _submodule(h.key, new)
-        if sub_old is not None and sub_new is not None:
-            base_files = _py_candidates(was, sub_old)
-            if base_files is None or not world.none(base_files, head=False):
-                return _same(world, kind, (was, sub_old), (now, sub_new))
-    return True
+    name = _imported(b.key)
+    if name is None or not (pair[0].endswith("/__init__.py") or pair[0] == "__init__.py"):
+        return True
+    # `from package import name`: `name` may be a submodule, read too
+    below = _py_module(posixpath.join(posixpath.dirname(pair[0]), name))
+    above = _py_module(posixpath.join(posixpath.dirname(pair[1]), name))
+    if world.none(below, head=False):
+        return world.none(above, head=True)
+    got, put = world.one(below, head=False), world.one(above, head=True)
+    return got is not None and put is not None and (got == put or world.moves.get(got) == put)
 
 
-def _py_candidates(importer: str, dotted: str) -> list[str] | None:
-    if not dotted.startswith("."):
-        return None  # an absolute submodule: `_same_absolute` decides
-    folder = _py_relative(importer, dotted)
-    return None if folder is None else [f"{folder}.py", f"{folder}/__init__.py"]
+def _imported(key: str) -> str | None:
+    """`b` for the Python import `from a import b` (`b` may be a module)."""
+    if not key.startswith("from "):
+        return None
+    name = key.split(" import ", 1)[1].split(" as ", 1)[0].strip()
+    return name if name.isidentifier() else None
 
 
 def align(
@@ -365,6 +380,65 @@ def align(
     if not swap:
         return tuple(base)
     return tuple(swap.get(u.key, u) for u in base)
+
+
+# What reads a test file's place: a path relative to it, its own name or
+# folder, a snapshot stored beside it by its name.
+_PLACE = re.compile(
+    r"""["'`]\.\.?/|__dirname|__filename|import\.meta|__file__|__name__|__module__"""
+    r"""|__package__|__spec__|testPath|snapshot|\btestdata\b|\bRuntime\.Caller\b""",
+    re.IGNORECASE,
+)
+
+
+def strays(
+    changes: ChangeSet, was: str, now: str, base: Sequence[Unit], head: Sequence[Unit]
+) -> tuple[str, ...]:
+    """The units of the test file moved from `was` to `now` that kept
+    their text but may read other code or data from the new place: a
+    relative import (`./x`, `from .x`) that does not name the same file, or
+    one that is unknown; in Python an absolute import whose top name
+    stands beside either path (pytest puts a test's folder on `sys.path`
+    where no `__init__.py` makes it a package); any other unit that names
+    its place (`_PLACE`: `__dirname`, `__file__`, `'./data.json'`, a
+    snapshot, `testdata`).  A Go test moved to another folder joins
+    another package: all of it.  Their base names."""
+    kind = _kind(now)
+    if kind is None or was == now:
+        return ()
+    if kind == "go":
+        return ("its package",) if posixpath.dirname(was) != posixpath.dirname(now) else ()
+    head_keys = {u.key: u for u in head}
+    world = _World(changes)
+    out: list[str] = []
+    for b in base:
+        spec = _specifier(b.key, kind)
+        h = head_keys.get(b.key)
+        if h is None or h.code != b.code:
+            continue
+        if spec is None:
+            if _PLACE.search(b.code):
+                out.append(b.name)
+        elif spec.startswith("."):
+            if not _same(world, kind, (was, spec), (now, spec)):
+                out.append(b.name)
+        elif kind == "py" and not _far(world, was, now, spec.partition(".")[0]):
+            out.append(b.name)
+    return tuple(out)
+
+
+def _far(world: _World, was: str, now: str, top: str) -> bool:
+    """Whether no module named `top` stands beside `was` at base or `now` at head."""
+    for path, at_head in ((was, False), (now, True)):
+        folder = posixpath.dirname(path)
+        near = posixpath.join(folder, top)
+        if not world.none([f"{near}.py", f"{near}/__init__.py"], head=at_head):
+            return False
+        tree = world.changes.tree
+        entries = tree.folder(folder) if tree is not None else None
+        if entries is None or top in entries:
+            return False  # unknown, or a folder of that name (a namespace package)
+    return True
 
 
 def still_collected(changes: ChangeSet, f: FileChange) -> bool:
@@ -409,16 +483,21 @@ def _same_name(old: str, new: str) -> bool:
 
 def configs_between(changes: ChangeSet, f: FileChange, configs: Callable[[str], bool]) -> bool:
     """Whether a runner's configuration file may stand in a folder above
-    either path of the renamed `f` (the root's own are read: left out);
-    True when a folder's contents are unknown."""
+    either path of the renamed `f` (the root's own are read: left out), or
+    the nearest `package.json` above them differs (another package: other
+    dependencies); True when a folder's contents are unknown."""
     tree = changes.tree
+    nearest: list[str | None] = []  # the folder of the package.json nearest each path
     for path in (f.old_path or f.path, f.path):
         folder = posixpath.dirname(path)
+        nearest.append(None)
         while folder:
             entries = tree.folder(folder) if tree is not None else None
             if entries is None:
                 return True
             if any(configs(f"{folder}/{name}") for name in entries):
                 return True
+            if "package.json" in entries and nearest[-1] is None:
+                nearest[-1] = folder
             folder = posixpath.dirname(folder)
-    return False
+    return nearest[0] != nearest[1]
