@@ -481,11 +481,17 @@ def _same_name(old: str, new: str) -> bool:
     )
 
 
+# The files that set how a JavaScript or TypeScript file's bare and aliased
+# specifiers resolve for the files below them.
+_PROJECT = re.compile(r"package\.json|[jt]sconfig(\..*)?\.json", re.IGNORECASE)
+
+
 def configs_between(changes: ChangeSet, f: FileChange, configs: Callable[[str], bool]) -> bool:
     """Whether a runner's configuration file may stand in a folder above
     either path of the renamed `f` (the root's own are read: left out), or
-    the nearest `package.json` above them differs (another package: other
-    dependencies); True when a folder's contents are unknown."""
+    the nearest `package.json`, `tsconfig*.json` or `jsconfig.json` above
+    them differs (another package: other dependencies, aliases); True
+    when a folder's contents are unknown."""
     tree = changes.tree
     nearest: list[str | None] = []  # the folder of the package.json nearest each path
     for path in (f.old_path or f.path, f.path):
@@ -497,7 +503,7 @@ def configs_between(changes: ChangeSet, f: FileChange, configs: Callable[[str], 
                 return True
             if any(configs(f"{folder}/{name}") for name in entries):
                 return True
-            if "package.json" in entries and nearest[-1] is None:
+            if nearest[-1] is None and any(_PROJECT.fullmatch(name) for name in entries):
                 nearest[-1] = folder
             folder = posixpath.dirname(folder)
     return nearest[0] != nearest[1]

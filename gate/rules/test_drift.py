@@ -304,9 +304,9 @@ pytest, Jest or Vitest configuration's `python_files`/`include`/
 `testMatch` where set, with `testpaths` keeping it in its top folder,
 else one default name matching both, `**/*.test.*`), with no runner
 configuration file in a folder above either path but the root's and the
-same nearest `package.json`, is compared case by case as a modified file
-(its base at the old path, its head at the new), its imports followed as
-above.  An import it keeps word for word must name the same file from the
+same nearest `package.json` or `tsconfig*.json`, is compared case by case
+as a modified file (its base at the old path, its head at the new), its
+imports followed as above.  An import it keeps word for word must name the same file from the
 new place (a relative one; in Python an absolute one whose top name
 stands beside neither path), and a kept unit that reads its place
 (`__dirname`, `__file__`, `__name__`, `import.meta`, `'./data.json'`, a

@@ -289,6 +289,10 @@ MOVED_TESTS = {
             "tests/b/__init__.py": "",
         },
     ),
+    "go test renamed in its folder": Files(
+        base={"a/a_test.go": go_test("example.com/m/x")},
+        head={"a/b_test.go": go_test("example.com/m/x")},
+    ),
     "unchanged python test": Files(
         base={"tests/a/test_x.py": py_test("import os")},
         head={"tests/b/test_x.py": py_test("import os")},
@@ -351,6 +355,33 @@ MOVED_TWINS = {
     "case only": Files(
         base={"tests/test_x.py": py_test("import os")},
         head={"tests/Test_x.py": py_test("import os")},
+    ),
+    # a kept unit that reads its place: a file beside the test, a snapshot
+    **{
+        f"reads its place: {word}": Files(
+            base={"src/x.ts": JS_CODE, "src/a.test.ts": js_test("./x") + line},
+            head={"src/x.ts": JS_CODE, "test/a.test.ts": js_test("../src/x") + line},
+        )
+        for word, line in {
+            "dirname": "\nit('d', () => { read(__dirname); });\n",
+            "relative path": "\nit('d', () => { read('./data.json'); });\n",
+            "snapshot": "\nit('d', () => { expect(1).toMatchSnapshot(); });\n",
+            "import.meta": "\nit('d', () => { read(import.meta.url); });\n",
+        }.items()
+    },
+    "python reads __file__": Files(
+        base={"tests/test_x.py": py_test("import os", "assert os.path.dirname(__file__)")},
+        head={"tests/b/test_x.py": py_test("import os", "assert os.path.dirname(__file__)")},
+    ),
+    # an absolute import whose top name stands beside the test (pytest's rootdir insertion)
+    "python sibling module": Files(
+        base={"tests/a/helpers.py": PY_CODE, "tests/a/test_x.py": py_test("from helpers import f")},
+        head={"tests/a/helpers.py": PY_CODE, "tests/b/test_x.py": py_test("from helpers import f")},
+    ),
+    # a Go test moved to another folder joins another package
+    "go other package": Files(
+        base={"a/a_test.go": go_test("example.com/m/x")},
+        head={"b/a_test.go": go_test("example.com/m/x")},
     ),
     # a runner configuration the gate does not read above the new path
     "nested config": Files(
