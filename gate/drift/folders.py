@@ -11,7 +11,9 @@ from collections.abc import Iterable
 
 from gate import globs
 from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
+from gate.drift import suffix
 from gate.drift.growth import FOLDER_CONFIGS
+from gate.drift.language import BY_SUFFIX
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on
@@ -44,7 +46,8 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     of each `package.json` written below the root and of each new Jest or
     Vitest configuration there (`gate.drift.growth.FOLDER_CONFIGS`):
     whether it holds tests at base (`gate.drift.growth.untested`).  And
-    the folders of both paths of each rename and every folder above them:
+    the folders of both paths of each rename of a code file and every
+    folder above them:
     what an import names before and after a move (`gate.drift.moved`)."""
     packages = _go_packages(files) | _package_folders(files) | _moved_folders(files)
     wanted: set[str] = set()
@@ -79,10 +82,14 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
 
 
 def _moved_folders(files: Iterable[FileChange]) -> set[str]:
-    """The folder of each side of each rename, and every folder above it."""
+    """The folder of each side of each rename of a code file (a suffix a
+    language reads, `gate.drift.language.BY_SUFFIX`), and every folder
+    above it."""
     wanted: set[str] = set()
     for f in files:
         if f.status != RENAMED or f.old_path is None:
+            continue
+        if not {suffix(f.old_path).lower(), suffix(f.path).lower()} & BY_SUFFIX.keys():
             continue
         for path in (f.old_path, f.path):
             folder = path.rpartition("/")[0]
