@@ -51,6 +51,7 @@ from gate.changes import (
     MODE_SUBMODULE,
     MODE_SYMLINK,
     RENAMED,
+    UNKNOWN,
     ChangeSet,
     FileChange,
     sides,
@@ -103,8 +104,8 @@ class _World:
 
     def __init__(self, changes: ChangeSet) -> None:
         self.changes = changes
-        self.sides = sides(f for f in changes.files if f.status != "unknown")
-        self.unknown = {p for f in changes.files if f.status == "unknown" for p in f.written}
+        self.sides = sides(f for f in changes.files if f.status != UNKNOWN)
+        self.unknown = {p for f in changes.files if f.status == UNKNOWN for p in f.written}
         self.moves = identical_moves(changes)
         self.folded = {fold(p): p for f in changes.files for p in f.written}
         # files a deletion or an addition shows empty (no line, not binary)

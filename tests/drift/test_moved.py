@@ -448,3 +448,28 @@ def test_both_builders_see_the_move(source: str) -> None:
     CASE.passes(MOVED_MODULES["ts relative"], source=source)
     CASE.passes(MOVED_TESTS["ts into test/"], source=source)
     CASE.fails(TWINS["ts relative: target changed"], "changed", source=source)
+
+
+def test_without_the_base_trees_listing_nothing_is_proven() -> None:
+    listed = {"src": "folder", "test": "folder", "src/old": "folder", "test/a.test.ts": "file"}
+    plain = _by_hand("100644", listed)
+    texts = {"test/a.test.ts": FileTexts(js_test("../src/old/x"), js_test("../src/new/x"))}
+    CASE.passes(ChangeSet(files=plain.files, texts=texts, tree=plain.tree))
+    CASE.fails(ChangeSet(files=plain.files, texts=texts, tree=None), "changed")
+    # counts unknown (a writer's result.json): the move is not shown unchanged
+    unknown = tuple(f._replace(added=None, deleted=None) for f in plain.files)
+    CASE.fails(ChangeSet(files=unknown, texts=texts, tree=plain.tree), "changed")
+
+
+def test_a_moved_python_test_follows_pythons_configured_names() -> None:
+    ini = "[pytest]\npython_files = check_*.py\n"
+    base = {"pytest.ini": ini, "tests/check_x.py": py_test("import os")}
+    CASE.passes(
+        Files(base=base, head={"pytest.ini": ini, "tests/b/check_x.py": py_test("import os")})
+    )
+    # the default name no longer collects: the configuration replaced it
+    base = {"pytest.ini": ini, "tests/test_x.py": py_test("import os")}
+    CASE.fails(
+        Files(base=base, head={"pytest.ini": ini, "tests/b/test_x.py": py_test("import os")}),
+        "renamed",
+    )
