@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gate import globs
-from gate.changes import ADDED, COPIED, MODIFIED, UNKNOWN, FileChange
+from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
+from gate.drift import suffix
 from gate.drift.growth import NEW_FOLDER_FILES
+from gate.drift.language import BY_SUFFIX
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on
@@ -43,8 +45,11 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     folder and every folder below it) with the folders above it, the folder
     of each `package.json` written below the root and of each new Jest or
     Vitest configuration there (`gate.drift.growth.FOLDER_CONFIGS`):
-    whether it holds tests at base (`gate.drift.growth.untested`)."""
-    packages = _go_packages(files) | _package_folders(files)
+    whether it holds tests at base (`gate.drift.growth.untested`).  And
+    the folders of both paths of each rename of a code file and every
+    folder above them:
+    what an import names before and after a move (`gate.drift.moved`)."""
+    packages = _go_packages(files) | _package_folders(files) | _moved_folders(files)
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
@@ -74,6 +79,26 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
         wanted.update(prefix + n for n in names if n.isidentifier() and not n.startswith("__"))
     python = {w for w in wanted if all(p.isidentifier() for p in w.split("/") if p)}
     return tuple(sorted(python | packages))
+
+
+def _moved_folders(files: Iterable[FileChange]) -> set[str]:
+    """The folder of each side of each rename of a code file (a suffix a
+    language reads, `gate.drift.language.BY_SUFFIX`), and every folder
+    above it."""
+    wanted: set[str] = set()
+    for f in files:
+        if f.status != RENAMED or f.old_path is None:
+            continue
+        if not {suffix(f.old_path).lower(), suffix(f.path).lower()} & BY_SUFFIX.keys():
+            continue
+        for path in (f.old_path, f.path):
+            folder = path.rpartition("/")[0]
+            while folder not in wanted:
+                wanted.add(folder)
+                if not folder:
+                    break
+                folder = folder.rpartition("/")[0]
+    return wanted
 
 
 def _go_packages(files: Iterable[FileChange]) -> set[str]:

@@ -30,6 +30,7 @@ from gate.drift import (
     compare,
     growth,
     locks,
+    moved,
     paired_units,
     reaching,
     runners,
@@ -46,6 +47,7 @@ from gate.drift.collected import (
 from gate.drift.language import BY_SUFFIX
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
+from gate.paths import fold
 from gate.words import names, plural
 
 
@@ -223,7 +225,7 @@ def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | No
         )
     if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
         return "a symlink or submodule, not a file of test code"
-    texts = changes.texts.get(f.path)
+    texts = _pair(changes, f)
     if texts is None:
         why = changes.withheld.get(f.path)
         if why is not None:
@@ -274,14 +276,44 @@ def same_text(changes: ChangeSet, path: str) -> bool:
     return texts is not None and texts.base is not None and texts.base == texts.head
 
 
+def _pair(changes: ChangeSet, f: FileChange) -> FileTexts | None:
+    """`f`'s texts; a renamed file's, its old path's base and its new path's head."""
+    if f.status != RENAMED or f.old_path is None:
+        return changes.texts.get(f.path)
+    was, now = changes.texts.get(f.old_path), changes.texts.get(f.path)
+    return None if was is None or now is None else FileTexts(base=was.base, head=now.head)
+
+
+def moved_test(changes: ChangeSet, f: FileChange, is_test: Is, configs: Is) -> bool:
+    """Whether the renamed `f` is a test module moved between test paths
+    that its runner collects at both (`moved.still_collected`), with no
+    runner configuration above either path that the gate does not read
+    (`moved.configs_between`): judged case by case (`by_cases`) as a
+    modified file, its imports followed to where they point
+    (`moved.align`)."""
+    return (
+        f.status == RENAMED
+        and f.old_path is not None
+        and is_test(f.old_path)
+        and is_test(f.path)
+        and not {MODE_SYMLINK, MODE_SUBMODULE} & {f.old_mode, f.new_mode}
+        and f.old_mode == f.new_mode
+        and fold(f.old_path) != fold(f.path)
+        and moved.still_collected(changes, f)
+        and not moved.configs_between(changes, f, configs)
+        and _pair(changes, f) is not None
+    )
+
+
 def by_cases(
     changes: ChangeSet, f: FileChange, allow_added: bool, collects: Is
 ) -> tuple[str | None, int, int]:
-    """The drift in the modified test file `f` judged case by case (None:
-    none), how many new tests it adds and how many of its tests gained
-    cases; `collects`: what the base's runner configuration collects."""
+    """The drift in the modified (or moved: `moved_test`) test file `f`
+    judged case by case (None: none), how many new tests it adds and how
+    many of its tests gained cases; `collects`: what the base's runner
+    configuration collects."""
     why = _whole_file_why(changes, f, collects)
-    texts = changes.texts.get(f.path)
+    texts = _pair(changes, f)
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
@@ -299,7 +331,7 @@ def by_cases(
         base = head = None
         try:
             side = "base"
-            base = units_for(f.path, texts.base)
+            base = units_for(f.old_path or f.path, texts.base)
             side = "head"
             head = units_for(f.path, texts.head)
         except Unparsable as exc:
@@ -313,6 +345,13 @@ def by_cases(
             if base is None or head is None:
                 why = f"no parser for {suffix(f.path) or 'a file without a suffix'}"
         if base is not None and head is not None:
+            # an import that names the same code at its new place is no change
+            was = f.old_path or f.path
+            stray = moved.strays(changes, was, f.path, base, head)
+            if stray:
+                why = f"{names(stray)} may read other code or data from there"
+                return f"{f.path}: moved from {was}; {why}", 0, 0
+            base = moved.align(changes, was, f.path, base, head)
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew)

@@ -49,7 +49,9 @@ matters).
 
 Fails when a test file that exists at base is deleted, renamed (either
 side of the rename is a test path: moving a test away and moving a file
-onto a test path both count), changes type or has its mode changed.  With
+onto a test path both count; a test file moved between two places its
+runner collects is judged as below), changes type or has its mode
+changed.  With
 `allow_added: false`, a new test file (added, or a copy's new path) also
 fails; copying a test leaves its source as it was.  When the source only
 knows a path but not what happened to it (a writer's `result.json`), a
@@ -309,6 +311,46 @@ block whose full title repeats another's (snapshot keys are test titles)
 stay drift. The message names each case (`tests/test_clamp.py:
 test_high_edge changed; 2 new tests added`), so a writer knows what to
 undo.
+
+**An import that names the same code at its new place is no change**
+(`gate/drift/moved.py`), when the change set alone proves it; every other
+edit of the file is judged as ever.  An import unit whose head twin
+differs only in its specifier, binding the same names, reads the same
+code when both specifiers resolve, each at its own side, to exactly one
+file (every candidate known present or absent from the change's files
+and the listed base tree; a symlink, an unlisted folder or a name that
+folds alike proves nothing), and both name one path, or the change renamed
+the base's file to the head's unchanged (no line added or removed, the
+same mode, no symlink or submodule, not only the letter case) and the
+old specifier names nothing at head (a module left or added there, or a
+copy, keeps it meaning something).  Read as: JavaScript/TypeScript
+relative specifiers (`./x`, `../src/x.js` naming `x.ts`, `index` files;
+a package specifier such as `@scope/core/sub` names nothing the change
+shows), Python relative imports and absolute ones through a renamed
+module under one root (each package `__init__.py` on the way the same
+file, renamed unchanged, empty or absent on both sides; `from P import
+n` reads a submodule `n` too), and a Go import path whose folder moved
+whole (every Go file renamed unchanged into a folder without Go files,
+none left, added or changed in either).  So `from pkg.old.x import f`
+becoming `from pkg.new.x import f` passes when `pkg/old/x.py` was
+renamed to `pkg/new/x.py` unchanged, and fails when it changed by a byte,
+when `pkg/b.py` exports the same names, or when a case changed too.
+
+A renamed test file whose runner collects it at both paths (the root
+pytest, Jest or Vitest configuration's `python_files`/`include`/
+`testMatch` where set, with `testpaths` keeping it in its top folder,
+else one default name matching both, `**/*.test.*`), with no runner
+configuration file in a folder above either path but the root's and the
+same nearest `package.json` or `tsconfig*.json`, is compared case by case
+as a modified file (its base at the old path, its head at the new), its
+imports followed as above.  An import it keeps word for word must name the same file from the
+new place (a relative one; in Python an absolute one whose top name
+stands beside neither path), and a kept unit that reads its place
+(`__dirname`, `__file__`, `__name__`, `import.meta`, `'./data.json'`, a
+snapshot, `testdata`) fails, as does a Go test moved to another folder
+(another package).  A test moved where its runner does not collect it
+(`tests/check_x.py`, into `testdata/`, under a nested configuration the
+gate does not read) fails as renamed.
 
 **A new test file is judged for collection-time code too.**  A new test
 file with a parser (`.py`, JavaScript/TypeScript, `.go`, `.java`, `.cs`; a copy's new path
@@ -763,6 +805,13 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             what = "added"
         elif f.status == UNKNOWN:
             what = "unknown"
+        elif f.status == RENAMED and judging.moved_test(changes, f, is_test, is_config):
+            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew = new_tests + added, grew + grown
+            if problem is None:
+                continue  # moved, its imports following it to the same code
+            cases.append(problem)
+            what, hits = "renamed", list(f.touched)
         elif f.status == RENAMED:
             what = "renamed"
             hits = list(f.touched)
