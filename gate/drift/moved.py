@@ -56,7 +56,7 @@ from gate.changes import (
     FileChange,
     sides,
 )
-from gate.drift import Unit, suffix
+from gate.drift import Unit, runners, suffix
 from gate.drift.collected import (
     JS_SUPPORT,
     JS_TEST_MODULES,
@@ -492,13 +492,23 @@ def configs_between(changes: ChangeSet, f: FileChange, configs: Callable[[str], 
     either path of the renamed `f` (the root's own are read: left out), or
     the nearest `package.json`, `tsconfig*.json` or `jsconfig.json` above
     them differs (another package: other dependencies, aliases); True
-    when a folder's contents are unknown."""
+    when a folder's contents are unknown.  A configuration file the change
+    itself writes there, or a file where a runner reads a section
+    (`pyproject.toml`, `package.json`: `runners.SECTION_GLOBS`), counts as
+    one the base has (a new `pytest.ini` beside a test moved in can
+    deselect it)."""
     tree = changes.tree
+    sections = globs.matcher(runners.SECTION_GLOBS, globs.FOLDED)  # pyproject.toml, ...
+    written = {
+        posixpath.dirname(p) for g in changes.files for p in g.written if configs(p) or sections(p)
+    }
     nearest: list[str | None] = []  # the folder of the package.json nearest each path
     for path in (f.old_path or f.path, f.path):
         folder = posixpath.dirname(path)
         nearest.append(None)
         while folder:
+            if folder in written:
+                return True
             entries = tree.folder(folder) if tree is not None else None
             if entries is None:
                 return True
