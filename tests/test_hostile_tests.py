@@ -513,7 +513,11 @@ PACKAGE = '{"name": "x", "version": "1.0.0", "scripts": {"test": "jest"}}\n'
             False,
             "src/pkg/__init__.py (a load_tests hook (the whole file)) was added",
         ),
-        ("sub/go.mod", None, "module x\n", False, "sub/go.mod (its presence"),
+        # a new go.mod starts a module of its own: where no test is below
+        # it at base it governs new tests only (gate/drift/growth.py); over
+        # existing tests it is drift
+        ("sub/go.mod", None, "module x\n", True, ""),
+        ("tests/go.mod", None, "module x\n", False, "tests/go.mod (its presence"),
         ("sub/Cargo.toml", '[package]\nname = "x"\n', '[package]\nname = "y"\n', True, ""),
         (
             "sub/Cargo.toml",
