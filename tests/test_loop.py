@@ -172,6 +172,9 @@ def test_interrupted_shards_resume_and_merge_to_the_same_scoreboard(
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # Ctrl-C as in a terminal, even where this test runs as a job that a
+        # shell without job control started with `&` (SIGINT ignored, inherited)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while not a.exists() or a.read_bytes().count(b"\n") < 2:

@@ -273,6 +273,10 @@ def test_a_shared_file_that_cannot_be_separated_is_exit_2(project: GitRepo) -> N
     assert "requirements-dev.txt" in text and "cannot separate" in text
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_leaves_the_checkout_as_it_was(project: GitRepo) -> None:
     (project.root / "scratch.txt").write_text("untracked\n")
     (project.root / ".pytest_cache").mkdir()
@@ -288,6 +292,10 @@ def test_ctrl_c_leaves_the_checkout_as_it_was(project: GitRepo) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as in a terminal: a job started with `&` by a shell without
+        # job control (a CI script) inherits SIGINT ignored, which the gate,
+        # like any program, keeps
+        preexec_fn=_interruptible,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
