@@ -225,7 +225,17 @@ that name.  It fails when:
   no `concurrent` anywhere in the file: no other test ever sees the
   patched value; another value put back, a restore outside the `finally`
   or in another test, a store after the `finally` or in a nested function,
-  or the original read after the store keeps it shared) (a JavaScript or TypeScript test that
+  or the original read after the store keeps it shared; the store may be
+  a call out of sight, `mod.configure(...)` after `original = mod.attr`,
+  when the restore is the code's one store of `mod.attr`) (a JavaScript
+  or TypeScript test that stores into a chain of a `const` or `let` of
+  the file that nothing reassigns (`state.session = x`) shares nothing
+  when a `beforeEach` of a describe around it, one holding every test of
+  the file, or of the file itself, stores that very chain as a statement
+  of its own body with a value that does not read the object: every test
+  starts from the hook's value; an `afterEach`, a deeper store
+  (`state.session.id = 1`), an imported or global object keep it shared)
+  (a JavaScript or TypeScript test that
   fills a `let` declared directly in its describe's body, which a
   `beforeEach` of that describe assigns, or an `afterEach` resets, as a
   statement of the hook's own body, shares nothing: no test sees its

@@ -21,7 +21,8 @@ the file that does any of those (`bend()`, a callback `test('x', bend)`,
 
 A store the test puts back itself, the saved original restored in a
 `finally` of its own (`gate.drift.js.restores`), changes what no other
-test sees.
+test sees; nor does a store into a chain of the file's own object that a
+`beforeEach` around every test of the file stores anew (`Writes._reset`).
 
 A name is the test's own where a function, `catch` or block inside the
 test's call binds it (`Names.own`), or a loop's head inside it does, in
@@ -44,7 +45,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from gate.drift._treesitter import ParsedText, named
-from gate.drift.js.frameworks import DESCRIBES, HOOKS
+from gate.drift.js.frameworks import DESCRIBES, HOOKS, TESTS
 from gate.drift.js.loading import TYPE_WRAPPERS
 from gate.drift.js.names import Names, pattern_names
 from gate.drift.js.restores import restored
@@ -247,7 +248,8 @@ class Writes:
                 inner = root.child_by_field_name("object") if root.type in CHAINS else None
                 root = inner if inner is not None else named(root)[0]
             if root.type == "identifier":
-                return not self._own(self.source.text(root), root.start_byte, scope)
+                name = self.source.text(root)
+                return not (self._own(name, root.start_byte, scope) or self._reset(target, name))
             if root.type == "this":
                 return not _own_this(root, scope)
             return root.type not in FRESH
@@ -313,6 +315,46 @@ class Writes:
             ):
                 around = body
         return around is not None and _renews(self.source, around, name)
+
+    def _reset(self, target: Node, root: str) -> bool:
+        """Whether a store through the chain `target` (`mock.session = x`,
+        rooted at the file's `root`) is undone before every test of the file:
+        `root` is a `const`, `let` or `var` of the file that nothing assigns
+        (`Names.declared_value`; not an import, a global or `process`), and
+        a `beforeEach` (Mocha's `setup`) of a describe around `target`, or of
+        the file, stores that very chain as a statement of its own body with
+        a value that does not read `root` (`mock.session = undefined`), in a
+        describe that holds every test and describe of the file.  Each test
+        then starts from the hook's value, whatever a test before it stored.
+        An `afterEach` does not do: the first test would see what a new test
+        placed before it stored.  A store deeper than the hook's chain
+        (`mock.session.id = 2`) reaches the object the hook put there."""
+        if root in SHARED_GLOBALS or self.names.declared_value(root, target) is None:
+            return False
+        chain = "".join(self.source.text(target).split())
+        up = target.parent
+        while up is not None:
+            body = _describe_body(self.source, up) if up.type == "statement_block" else None
+            if up.type == "program":
+                body = up
+            if body is not None and _renews(self.source, body, chain, root) and self._holds(body):
+                return True
+            up = up.parent
+        return False
+
+    def _holds(self, body: Node) -> bool:
+        """Whether every test and describe call of the file is inside the
+        describe call whose callback body is `body` (or `body` is the file)."""
+        call = body.parent.parent.parent if body.parent and body.parent.parent else None
+        span = call if call is not None and body.type != "program" else body
+        for name in (*TESTS, *DESCRIBES):
+            for n in self.names.occurrences(name):
+                if span.start_byte <= n.start_byte < span.end_byte:
+                    continue
+                if _in_import(n):
+                    continue
+                return False
+        return True
 
     def _heads(self, loop: Node) -> list[str]:
         """The names a loop's head declares (`for (const [k, v] of ...)`,
@@ -429,6 +471,7 @@ _DECLARING = frozenset(
 )
 # The hooks that run around each test of their describe: before it, after it.
 _RENEWERS = frozenset({"beforeEach", "setup", "afterEach", "teardown"})
+_BEFORE = frozenset({"beforeEach", "setup"})
 
 
 def _describe_let(source: ParsedText, name: Node) -> Node | None:
@@ -445,18 +488,9 @@ def _describe_let(source: ParsedText, name: Node) -> Node | None:
     if statement.children[0].type != "let":
         return None
     body = statement.parent
-    function = body.parent if body is not None and body.type == "statement_block" else None
-    if function is None or function.type not in FUNCTION_KINDS:
+    if body is None or body.type != "statement_block":
         return None
-    arguments = function.parent
-    call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
-    callee = call.child_by_field_name("function") if call is not None else None
-    while callee is not None and callee.type in ("call_expression", "member_expression"):
-        field = "function" if callee.type == "call_expression" else "object"
-        callee = callee.child_by_field_name(field)
-    if callee is None or callee.type != "identifier" or source.text(callee) not in DESCRIBES:
-        return None
-    return body
+    return _describe_body(source, body)
 
 
 def _top_level(node: Node) -> bool:
@@ -469,15 +503,18 @@ def _top_level(node: Node) -> bool:
     return True
 
 
-def _renews(source: ParsedText, body: Node, name: str) -> bool:
+def _renews(source: ParsedText, body: Node, name: str, root: str = "") -> bool:
     """Whether a statement of the describe body `body` is a `beforeEach`
-    or `afterEach` whose callback assigns `name` as a statement of its own."""
+    or `afterEach` whose callback assigns `name` as a statement of its own;
+    with `root` (a chain `name` rooted there), a `beforeEach` alone, and a
+    value that does not read `root`."""
+    renewers = _BEFORE if root else _RENEWERS
     for statement in named(body):
         call = named(statement)[0] if statement.type == "expression_statement" else None
         callee = call.child_by_field_name("function") if call is not None else None
         if call is None or callee is None or call.type != "call_expression":
             continue
-        if source.text(callee) not in _RENEWERS:
+        if source.text(callee) not in renewers:
             continue
         arguments = call.child_by_field_name("arguments")
         for function in named(arguments) if arguments is not None else []:
@@ -493,8 +530,46 @@ def _renews(source: ParsedText, body: Node, name: str) -> bool:
                 if expr is None or expr.type != "assignment_expression":
                     continue
                 left = expr.child_by_field_name("left")
-                if left is not None and left.type == "identifier" and source.text(left) == name:
+                if left is None or "".join(source.text(left).split()) != name:
+                    continue
+                if not root and left.type == "identifier":
                     return True
+                value = expr.child_by_field_name("right")
+                if root and value is not None and root not in _spelled(value, source):
+                    return True
+    return False
+
+
+def _spelled(node: Node, source: ParsedText) -> set[str]:
+    """The identifiers `node` reads, by spelling."""
+    return {source.text(n) for n in _identifiers(node)}
+
+
+def _describe_body(source: ParsedText, block: Node) -> Node | None:
+    """`block` when it is the body of a describe's callback, else None."""
+    function = block.parent
+    if function is None or function.type not in FUNCTION_KINDS:
+        return None
+    if function.child_by_field_name("body") != block:
+        return None
+    arguments = function.parent
+    call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    while callee is not None and callee.type in ("call_expression", "member_expression"):
+        field = "function" if callee.type == "call_expression" else "object"
+        callee = callee.child_by_field_name(field)
+    if callee is None or callee.type != "identifier" or source.text(callee) not in DESCRIBES:
+        return None
+    return block
+
+
+def _in_import(node: Node) -> bool:
+    """Whether `node` is part of an import statement."""
+    up = node.parent
+    while up is not None and up.type != "program":
+        if up.type == "import_statement":
+            return True
+        up = up.parent
     return False
 
 

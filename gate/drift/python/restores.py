@@ -26,6 +26,11 @@ is restored when all of these hold:
 * the code has no `yield` (a generator's `finally` runs whenever it is
   closed, after other tests).
 
+The store itself may be out of sight, made by a call that configures the
+module (`mod.configure(cache=...)` between `original = mod.cache` and the
+`try`): the restore alone is then the code's one store of `P`, and it puts
+back the value read before the `try`.
+
 Anything else the code does is judged as ever
 (`gate.drift.python.shared.shares_state`)."""
 
@@ -111,11 +116,11 @@ def restored(node: ast.AST, nodes: list[ast.AST]) -> set[int]:
                     writes.insert(0, statements[i - 1])
                 targets = {id(t) for w in writes if isinstance(w, ast.Assign) for t in w.targets}
                 targets.add(id(restore.targets[0]))
-                if not writes or any(id(t) not in targets for t in stores.get(path, [])):
+                if any(id(t) not in targets for t in stores.get(path, [])):
                     continue  # another store of the path: after the finally, nested, `+=`
                 if bindings.get(saved) != 1 or saved in declared:
                     continue
-                first = statements.index(writes[0]) if writes[0] in statements else i
+                first = statements.index(writes[0]) if writes and writes[0] in statements else i
                 if any(_saves(s, saved, path) for s in statements[:first]):
                     out |= targets
     return out

@@ -235,3 +235,87 @@ def test_an_existing_test_that_now_fills_the_renewed_let_is_still_changed() -> N
     base = shape.replace("{tests}", BASE_TEST)
     head = shape.replace("{tests}", BASE_TEST.replace("new T(2)", "new T(9)"))
     assert _drift(base, head).changed == ("S > old",)
+
+
+# --- a new test that stores into a shared mock object a beforeEach resets ---
+
+STATE = "const state = vi.hoisted(() => ({ session: undefined as any, calls: [] as number[] }));\n"
+RESET = [
+    # the describe's beforeEach stores the very chain anew (pi-session.test.ts)
+    STATE + "describe('S', () => {\n  beforeEach(() => {\n    state.session = undefined;\n"
+    "    state.calls = [];\n  });\n{tests}});\n",
+    # the file's own beforeEach, a `let` root, an awaited hook
+    "let state = { session: 1 };\nbeforeEach(async () => {\n  await tick();\n"
+    "  state.session = make();\n});\ndescribe('S', () => {\n{tests}});\n",
+    # an outer describe's hook covers a nested describe's tests
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.session = null; });\n"
+    "  describe('in', () => {});\n{tests}});\n",
+    # Mocha's setup, spelled with spaces in the chain
+    STATE + "suite('S', () => {\n  setup(() => { state . session = 0; });\n{tests}});\n",
+]
+BASE_STORE = "  it('old', () => { state.session = 2; expect(run()).toBe(2); });\n"
+NEW_STORE = "  it('new', () => {\n    state.session = 3;\n    expect(run()).toBe(3);\n  });\n"
+
+
+@pytest.mark.parametrize("shape", RESET)
+def test_a_new_test_may_store_into_a_chain_a_beforeEach_resets(shape: str) -> None:
+    base = shape.replace("{tests}", BASE_STORE)
+    head = shape.replace("{tests}", BASE_STORE + NEW_STORE)
+    drift = _drift(base, head)
+    assert drift.ok, drift.summary()
+    assert drift.added in (("S > new",), ("new",))
+
+
+# The same store where its value reaches a test after it.
+NOT_RESET = [
+    # reset after each test only: a new first test leaves it for the old one
+    STATE + "describe('S', () => {\n  afterEach(() => { state.session = undefined; });\n"
+    "{tests}});\n",
+    # reset once, or only under a condition
+    STATE + "describe('S', () => {\n  beforeAll(() => { state.session = undefined; });\n"
+    "{tests}});\n",
+    STATE + "describe('S', () => {\n  beforeEach(() => { if (on) state.session = 1; });\n"
+    "{tests}});\n",
+    # another chain of the same object is reset, not this one
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.calls = []; });\n{tests}});\n",
+    # the hook's value reads the object it resets
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.session = state.session ?? 1; });\n"
+    "{tests}});\n",
+    # a test of another describe runs outside the hook
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.session = undefined; });\n"
+    "{tests}});\ndescribe('other', () => { it('reads', () => { expect(run()).toBe(1); }); });\n",
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.session = undefined; });\n"
+    "{tests}});\ntest('top', () => { expect(run()).toBe(1); });\n",
+    # the hook of a nested describe covers its own tests alone
+    STATE + "describe('S', () => {\n  describe('in', () => {\n"
+    "    beforeEach(() => { state.session = undefined; });\n  });\n{tests}});\n",
+    # the root is imported, a global, or assigned again
+    "import { state } from './state';\ndescribe('S', () => {\n"
+    "  beforeEach(() => { state.session = undefined; });\n{tests}});\n",
+    "describe('S', () => {\n  beforeEach(() => { globalThis.session = undefined; });\n{tests}});\n",
+    "let state = {};\nstate = make();\ndescribe('S', () => {\n"
+    "  beforeEach(() => { state.session = undefined; });\n{tests}});\n",
+]
+
+
+@pytest.mark.parametrize("shape", NOT_RESET)
+def test_a_new_store_into_a_chain_no_beforeEach_resets_for_every_test_is_refused(
+    shape: str,
+) -> None:
+    base = shape.replace("{tests}", BASE_STORE)
+    head = shape.replace("{tests}", BASE_STORE + NEW_STORE)
+    if "globalThis" in shape:
+        base, head = (t.replace("state.session", "globalThis.session") for t in (base, head))
+    drift = _drift(base, head)
+    assert any(name.endswith("new") for name, _ in drift.refused), drift.summary()
+
+
+@pytest.mark.parametrize(
+    "deeper", ["state.session.id = 4;", "state.session!.id = 4;", "state['session'].x = 1;"]
+)
+def test_a_store_deeper_than_the_reset_chain_still_reaches_the_hooks_object(deeper: str) -> None:
+    shape = RESET[0]
+    base = shape.replace("{tests}", BASE_STORE)
+    head = shape.replace("{tests}", BASE_STORE + f"  it('new', () => {{ {deeper} }});\n")
+    drift = _drift(base, head)
+    assert any(name.endswith("new") for name, _ in drift.refused), drift.summary()

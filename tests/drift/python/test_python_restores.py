@@ -101,6 +101,44 @@ def test_each_hostile_twin_still_changes_what_other_tests_see(body: str, twin: s
     assert list(_new_roles(_head(bent)).values()) == [COLLECTION], bent
 
 
+# The store made by a call out of sight (`dspy.configure_cache(...)`): the
+# restore is the code's one store of the path, putting back what it read.
+CALLED = [
+    shape.format(p=p, restore=RESTORES[0].format(p=p))
+    for p in TARGETS
+    for shape in (
+        "original = {p}\nconfigure(9)\ntry:\n    assert run()\nfinally:\n{restore}\n",
+        "original = {p}\ntry:\n    configure(9)\n    assert run()\nfinally:\n{restore}\n",
+    )
+]
+CALLED_TWINS = {
+    "another value put back": lambda b, p: b.replace("= original", "= 3", 1),
+    "the original bound twice": lambda b, p: b.replace("try:", "original = 3\ntry:", 1),
+    "the restore in an `except`": lambda b, p: b.replace("finally:", "except Exception:"),
+    "a store after the `finally`": lambda b, p: f"{b}{p} = 4\n",
+    "a store before the read": lambda b, p: f"{p} = 4\n{b}",
+    "something before the restore": lambda b, p: b.replace("finally:", "finally:\n    f()", 1),
+    "a generator test": lambda b, p: b.replace("assert run()", "yield run()", 1),
+    "the original read after the try": lambda b, p: b.replace(f"original = {p}\n", "", 1).replace(
+        "finally:", f"finally:\n    original = {p}", 1
+    ),
+}
+
+
+@pytest.mark.parametrize("body", CALLED)
+def test_a_restore_of_a_store_made_by_a_call_is_a_new_test(body: str) -> None:
+    assert list(_new_roles(_head(body)).values()) == [CASE], body
+
+
+@pytest.mark.parametrize("twin", sorted(CALLED_TWINS))
+@pytest.mark.parametrize("body", CALLED)
+def test_each_twin_of_a_restore_after_a_call_still_shares(body: str, twin: str) -> None:
+    path = next(p for p in TARGETS if body.startswith(f"original = {p}\n"))
+    bent = CALLED_TWINS[twin](body, path)
+    assert bent != body, twin
+    assert list(_new_roles(_head(bent)).values()) == [COLLECTION], bent
+
+
 def test_the_restore_in_another_test_shares_the_patched_value() -> None:
     head = (
         f"{BASE}\n\noriginal = clamp_kit.LIMIT\n\n\n"
