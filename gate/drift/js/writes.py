@@ -328,9 +328,13 @@ class Writes:
         then starts from the hook's value, whatever a test before it stored.
         An `afterEach` does not do: the first test would see what a new test
         placed before it stored.  A store deeper than the hook's chain
-        (`mock.session.id = 2`) reaches the object the hook put there."""
+        (`mock.session.id = 2`) reaches the object the hook put there.  A
+        file that runs tests concurrently anywhere (`it.concurrent`) gets no
+        such pass: tests that overlap see each other's stores."""
         if root in SHARED_GLOBALS or self.names.declared_value(root, target) is None:
             return False
+        if b"concurrent" in self.source.data:
+            return False  # tests that overlap see each other's stores between the hooks
         chain = "".join(self.source.text(target).split())
         up = target.parent
         while up is not None:

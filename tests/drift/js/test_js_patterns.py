@@ -289,6 +289,12 @@ NOT_RESET = [
     # the hook of a nested describe covers its own tests alone
     STATE + "describe('S', () => {\n  describe('in', () => {\n"
     "    beforeEach(() => { state.session = undefined; });\n  });\n{tests}});\n",
+    # tests that run concurrently overlap between the hooks
+    STATE
+    + "describe.concurrent('S', () => {\n  beforeEach(() => { state.session = undefined; });\n"
+    "{tests}});\n",
+    STATE + "describe('S', () => {\n  beforeEach(() => { state.session = undefined; });\n"
+    "{tests}  it.concurrent('c', () => {});\n});\n",
     # the root is imported, a global, or assigned again
     "import { state } from './state';\ndescribe('S', () => {\n"
     "  beforeEach(() => { state.session = undefined; });\n{tests}});\n",
