@@ -239,7 +239,8 @@ rules:
   # group under a comment saying what found it, the files it marks itself:
   # paths `.gitattributes` marks linguist-generated or linguist-vendored,
   # files whose top comment says they are generated (Go's `// Code
-  # generated ... DO NOT EDIT.`, `@generated`), HTTP recordings (go-vcr,
+  # generated ... DO NOT EDIT.`, `@generated`, a `requirements.txt` that
+  # pip-compile or uv wrote), HTTP recordings (go-vcr,
   # VCR) outside `cassettes/`, and the doc pages of language folders that
   # mirror the docs beside them (`docs/ja/**/*.md`): review them. Other
   # regenerated code of your own: exclude its exact paths.
