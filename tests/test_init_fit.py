@@ -153,3 +153,72 @@ def test_compiled_requirements_leave_the_budgets_by_exact_path(repo: GitRepo) ->
         "docs/requirements.txt", "sub/requirements.txt", "requirements/dev.in", "notes.txt",
     ) == {"requirements/docs.txt", "docs/requirements.txt", "sub/requirements.txt",
           "requirements/dev.in", "notes.txt"}  # fmt: skip
+
+
+# -- case-folded look-alikes -----------------------------------------------
+
+# (tree at HEAD, let through by AGENTS / CI, still protected)
+FOLDED = {
+    "a docs page named after a model": (
+        ["docs/llms/gemini.md", "GEMINI.md"],
+        {"AGENTS": ["docs/llms/gemini.md"]},
+        ["GEMINI.md"],
+    ),
+    "translated docs pages": (
+        ["docs/agents.md", "docs/ja/agents.md", "AGENTS.md", "pkg/AGENTS.md"],
+        {"AGENTS": ["docs/agents.md", "docs/ja/agents.md"]},
+        ["AGENTS.md", "pkg/AGENTS.md"],
+    ),
+    "at the root, anchored": (["claude.md"], {"AGENTS": ["/claude.md"]}, []),
+    "a CI name": (["docs/codeowners", "Procfile.md"], {"CI": ["docs/codeowners"]}, []),
+    "inside a protected folder": (
+        [".gemini/gemini.md", ".Gemini/agents.md", ".github/workflows/Agents.md"],
+        {"AGENTS": [".github/workflows/Agents.md"]},
+        [".gemini/gemini.md", ".Gemini/agents.md", ".github/workflows/Agents.md"],
+    ),
+    "a name inside a folder so named": (["docs/Agents.md/index.md"], {}, []),
+    "unspellable": (["a*b/agents.md"], {}, []),
+}
+
+
+@pytest.mark.parametrize(("tree", "out", "kept"), FOLDED.values(), ids=FOLDED.keys())
+def test_a_case_folded_look_alike_at_head_is_let_through_by_exact_path(
+    repo: GitRepo, tree: list[str], out: dict[str, list[str]], kept: list[str]
+) -> None:
+    commit(repo, {p: "x\n" for p in tree})
+    text = starter_at(repo)
+    written = {r: rules(text)[r].get("exclude", []) for r in ("CI", "AGENTS")}
+    assert written == {r: [("/" + p if "/" not in p else p) for p in out.get(r, [])]
+                       for r in ("CI", "AGENTS")}  # fmt: skip
+    for rule, paths in out.items():
+        for path in paths:
+            assert rule not in failed(text, FileChange(path=path.lstrip("/"), added=1))
+    for path in kept:
+        assert failed(text, FileChange(path=path, added=1)) & {"CI", "AGENTS"}, path
+
+
+@given(
+    st.sampled_from(["docs/llms/gemini.md", "docs/agents.md", "claude.md"]),
+    st.sampled_from(["upper", "title", "swap", "exact", "dir"]),
+)
+def test_every_other_spelling_of_an_excluded_look_alike_still_fails(
+    excluded: str, how: str
+) -> None:
+    """Generated hostile twins: a new file in another case beside the
+    excluded one, the tool's own spelling beside it, a rename into another
+    case: each fails AGENTS (the exclude is exact, case-sensitive)."""
+    text = starter_rubric([excluded, "README.md"])
+    folder, _, name = excluded.rpartition("/")
+    stem, _, ext = name.partition(".")
+    other = {
+        "upper": name.upper(),
+        "title": stem.title() + "." + ext,
+        "swap": stem.swapcase() + "." + ext.upper(),
+        "exact": stem.upper() + "." + ext,
+        "dir": "sub/" + name,
+    }[how]
+    twin = f"{folder}/{other}" if folder else other
+    assert "AGENTS" in failed(text, FileChange(path=twin, status="added", added=1))
+    renamed = FileChange(path=twin, old_path=excluded, status="renamed", added=0)
+    assert "AGENTS" in failed(text, renamed)
+    assert "AGENTS" not in failed(text, FileChange(path=excluded, added=3, deleted=1))

@@ -22,7 +22,7 @@ from gate.errors import GateError
 from gate.escape import printable
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import DEFAULT_TESTS
-from gate.rubric.families import found, rule_paths
+from gate.rubric.families import folded_only, found, rule_paths
 from gate.rubric.unreviewed import Group
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
@@ -276,6 +276,7 @@ rules:
     kind: forbidden_paths
     paths:
 @CI_FILES@
+@CI_FOLDED@
     description: "CI, release, deploy and ownership files run with secrets: a human PR changes them"
     # Adding a workflow fails too: a new workflow could post a check run named
     # like this gate's, and under pull_request it runs from the PR itself.
@@ -291,10 +292,12 @@ rules:
     kind: forbidden_paths
     paths:
 @AGENT_FILES@
+@AGENT_FOLDED@
     description: "what instructs or configures coding agents and PR bots is changed in a human PR"
     # An agent that edits its own instructions, or a review bot's settings,
     # edits its judge. Without a `/` a name matches at any depth, case-folded
-    # (a nested AGENTS.md instructs too; so a docs/agents.md fails: move it
+    # (a nested AGENTS.md instructs too; a docs/agents.md gate init found at
+    # HEAD is let through by its exact path below, a new one fails: move it
     # or accept a human PR). Dependabot and Renovate are not coding agents,
     # but their settings decide which PRs bots open and which merge alone.
 
@@ -467,6 +470,23 @@ def _found_comment(tree: Iterable[str] | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _folded_excludes(rule: str, tree: Iterable[str] | None) -> str:
+    """`rule`'s `exclude` lines: the files at HEAD its names hit only with
+    letter case folded (`gate.rubric.families.folded_only`), "" when none."""
+    paths = folded_only(rule, tree or ())
+    if not paths:
+        return ""
+    return (
+        "    exclude:\n"
+        f"      # gate init found {len(paths)} {'file' if len(paths) == 1 else 'files'} at HEAD "
+        "named like a tool's file in another letter\n"
+        "      # case (a docs page docs/gemini.md is no GEMINI.md): let through by exact\n"
+        "      # path; the tool's own spelling, and any file added or renamed, still fail.\n"
+        + printable(_yaml_list(paths, "      "))
+        + "\n"
+    )
+
+
 # Every starter's budget excludes; `gate.rubric.unreviewed` finds more in a tree.
 BUDGET_EXCLUDES = GENERATED + LICENCES
 
@@ -503,6 +523,8 @@ def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group
         .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
         .replace("@FOUND@\n", _found_comment(listed) + "\n")
         .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
+        .replace("@CI_FOLDED@\n", _folded_excludes("CI", listed))
+        .replace("@AGENT_FOLDED@\n", _folded_excludes("AGENTS", listed))
     )
 
 

@@ -107,7 +107,7 @@ _JSON_RECORDING = (re.compile(r'"interactions"\s*:\s*\['), re.compile(r'"request
 _LANGUAGE_TAG = re.compile(r"\A([a-z]{2})(?:[-_](?:[a-z]{4}|[a-z]{2}|[0-9]{3}))?\Z", re.IGNORECASE)
 _SOURCE_TAG = re.compile(r"\Aen(?:[-_][a-z]{2})?\Z", re.IGNORECASE)
 _WORTH_READING = re.compile(rb"generated|interactions", re.IGNORECASE)
-_UNSPELLABLE = re.compile(r'[*?\[\]\\"\x00-\x1f\x7f]')
+UNSPELLABLE = re.compile(r'[*?\[\]\\"\x00-\x1f\x7f]')
 
 
 class Group(NamedTuple):
@@ -332,7 +332,7 @@ def spell(
     covered: set[str] = set()
     out: list[str] = []
     for path in sorted(flagged):
-        if path in covered or _UNSPELLABLE.search(path):
+        if path in covered or UNSPELLABLE.search(path):
             continue
         limit = reach.get(path, "")
         best: tuple[int, str, str] | None = None  # (hits, glob, folder)
