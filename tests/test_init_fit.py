@@ -222,3 +222,120 @@ def test_every_other_spelling_of_an_excluded_look_alike_still_fails(
     renamed = FileChange(path=twin, old_path=excluded, status="renamed", added=0)
     assert "AGENTS" in failed(text, renamed)
     assert "AGENTS" not in failed(text, FileChange(path=excluded, added=3, deleted=1))
+
+
+# -- spell-check word lists -------------------------------------------------
+
+CSPELL_YAML = "version: '0.2'\nignorePaths: [dist/**]\nwords:\n  - agentserver\n  - agui\n"
+# (tree at HEAD, left out of the budgets, still counted)
+WORDLISTS = {
+    "cspell configs at any depth, ignorePaths too": (
+        {
+            "cspell.json": '{"words": ["agui"]}\n',
+            "python/.cspell.json": '{"ignorePaths": ["samples/**"], "words": []}\n',
+            ".vscode/cspell.json": '{"words": []}\n',
+            "pkgs/a/cspell.yaml": CSPELL_YAML,
+            "pkgs/b/cSpell.json": "{}\n",
+            "web/cspell.config.yml": CSPELL_YAML,
+        },
+        ["cspell.json", "python/.cspell.json", ".vscode/cspell.json", "pkgs/a/cspell.yaml",
+         "pkgs/b/cSpell.json", "web/cspell.config.yml"],
+        [],
+    ),
+    "dictionaries a cspell config names": (
+        {
+            "docs/cspell.json": '{"dictionaryDefinitions": [{"name": "p", "path": '
+            '"./project-words.txt"}, {"name": "q", "path": "../.cspell/extra.txt"}, '
+            '{"name": "c", "path": "../src/app.py"}]}\n',
+            "docs/project-words.txt": "agui\n",
+            ".cspell/extra.txt": "x\n",
+            ".cspell/other.txt": "x\n",  # named by nobody
+            "src/app.py": "x = 1\n",  # named, but code
+        },
+        ["docs/cspell.json", "docs/project-words.txt", ".cspell/extra.txt"],
+        [".cspell/other.txt", "src/app.py"],
+    ),
+    "a yaml cspell config's dictionary": (
+        {
+            "cspell.yaml": "dictionaryDefinitions:\n  - name: words\n    path: words.txt\n",
+            "words.txt": "agui\n",
+            "sub/words.txt": "agui\n",
+        },
+        ["cspell.yaml", "words.txt"],
+        ["sub/words.txt"],
+    ),
+    "codespell": (
+        {
+            ".codespellrc": "[codespell]\nignore-words = .github/codespell-words\n"
+            "ignore-words-list = crate,te\n",
+            ".github/codespell-words.txt": "x\n",
+            "pyproject.toml": '[tool.codespell]\nignore-words = "docs/ignore.txt"\n',
+            "docs/ignore.txt": "crate\n",
+            ".codespellignore": "te\n",
+        },
+        [".codespellrc", "docs/ignore.txt", ".codespellignore"],
+        [".github/codespell-words.txt", "pyproject.toml"],  # not a word file's name
+    ),
+    "vale vocabularies": (
+        {
+            ".vale.ini": "StylesPath = .github/styles\n",
+            ".github/styles/config/vocabularies/Base/accept.txt": "agui\n",
+            ".github/styles/config/vocabularies/Base/reject.txt": "x\n",
+            "docs/styles/Vocab/Docs/accept.txt": "agui\n",
+            ".github/styles/Base/rule.yml": "extends: existence\n",
+        },
+        [".github/styles/config/vocabularies/Base/accept.txt",
+         ".github/styles/config/vocabularies/Base/reject.txt",
+         "docs/styles/Vocab/Docs/accept.txt"],
+        [".github/styles/Base/rule.yml"],
+    ),
+    "pyspelling": (
+        {
+            ".spellcheck.yml": "matrix:\n- name: md\n  dictionary:\n    wordlists:\n"
+            "    - .wordlist.txt\n    - docs/words.txt\n",
+            ".wordlist.txt": "agui\n",
+            "docs/words.txt": "agui\n",
+            "wordlist.txt": "agui\n",  # named by no config
+        },
+        [".wordlist.txt", "docs/words.txt"],
+        ["wordlist.txt", ".spellcheck.yml"],  # its tasks are configuration, not words
+    ),
+    "no tool's config: names alone count": (
+        {
+            "words.txt": "a\n",
+            "docs/wordlist.txt": "a\n",
+            "styles/config/vocabularies/Base/accept.txt": "a\n",  # no .vale.ini
+            "spell.json": '{"words": []}\n',
+        },
+        [],
+        ["words.txt", "docs/wordlist.txt", "styles/config/vocabularies/Base/accept.txt",
+         "spell.json"],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "out", "kept"), WORDLISTS.values(), ids=WORDLISTS.keys())
+def test_spell_check_word_lists_leave_the_budgets(
+    repo: GitRepo, files: dict[str, str], out: list[str], kept: list[str]
+) -> None:
+    commit(repo, files)
+    text = starter_at(repo)
+    assert counted(text, *out, *kept) == set(kept)
+
+
+def test_many_cspell_word_lists_of_a_distributed_config(repo: GitRepo) -> None:
+    """Generated: one `cspell.yaml` per package (a change moving the config
+    touches every one) is left out; a package's code and a `words.txt`
+    no config names beside them count."""
+    packages = [f"python/packages/p{i:02}" for i in range(68)]
+    files = {f"{p}/cspell.yaml": CSPELL_YAML for p in packages}
+    files |= {f"{p}/src/app.py": "x = 1\n" for p in packages[:3]}
+    files["python/packages/p00/words.txt"] = "agui\n"
+    commit(repo, files)
+    text = starter_at(repo)
+    assert counted(text, *files) == {
+        "python/packages/p00/src/app.py",
+        "python/packages/p01/src/app.py",
+        "python/packages/p02/src/app.py",
+        "python/packages/p00/words.txt",
+    }

@@ -148,9 +148,9 @@ def unreviewed_line(groups: tuple[Group, ...]) -> str:
     """What `gate init` says about the files it left out of the budgets."""
     files = sum(g.files for g in groups)
     return (
-        f"left out of FILES and LINES: {files} generated, vendored, recorded or translated "
-        f"{'file' if files == 1 else 'files'} found at HEAD (each group under a comment in "
-        "the rubric: review them)"
+        f"left out of FILES and LINES: {files} generated, vendored, recorded, translated or "
+        f"word-list {'file' if files == 1 else 'files'} found at HEAD (each group under a "
+        "comment in the rubric: review them)"
     )
 
 

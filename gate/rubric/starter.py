@@ -242,7 +242,9 @@ rules:
   # generated ... DO NOT EDIT.`, `@generated`, a `requirements.txt` that
   # pip-compile or uv wrote), HTTP recordings (go-vcr,
   # VCR) outside `cassettes/`, and the doc pages of language folders that
-  # mirror the docs beside them (`docs/ja/**/*.md`): review them. Other
+  # mirror the docs beside them (`docs/ja/**/*.md`), and spell-check word
+  # lists (cspell configs and the dictionaries they name, codespell, Vale and
+  # pyspelling word lists; a `words.txt` no config names counts): review them. Other
   # regenerated code of your own: exclude its exact paths.
   - id: FILES
     kind: max_files

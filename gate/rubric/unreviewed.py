@@ -42,6 +42,8 @@ request adds changes nothing until a human commits a new rubric):
   have a file of the same relative path in the source tree beside it: the
   folder's parent (without its language folders) or a sibling `en/`.
   Code in such a folder counts.
+* **Spell-check word lists**: cspell, codespell, Vale and pyspelling files
+  and the dictionaries their configurations name (`gate.rubric.wordlists`).
 
 Each class is written as exact paths, or as a folder and suffix glob
 (`internal/db/*.sql.go`, `docs/ja/**/*.mdx`) where the folder holds at least
@@ -60,6 +62,7 @@ from typing import NamedTuple
 
 from gate import globs
 from gate.git.repo import Repo
+from gate.rubric import wordlists
 from gate.text import decode
 
 HEAD_BYTES = 4096  # how much of each candidate file is read
@@ -412,6 +415,10 @@ def find(repo: Repo, rev: str, tree: Sequence[str], done: Sequence[str]) -> tupl
         ("a generated-code header at the top (DO NOT EDIT, @generated, by a tool)", headers),
         ("HTTP recordings (interactions: request/response)", recordings),
         ("translations: language folders mirroring the docs beside them", translations(tree)),
+        (
+            "spell-check word lists (cspell, codespell, Vale, pyspelling)",
+            wordlists.find(repo, rev, open_paths),
+        ),
     ]
     groups: list[Group] = []
     seen: set[str] = set(excluded)
