@@ -339,3 +339,114 @@ def test_many_cspell_word_lists_of_a_distributed_config(repo: GitRepo) -> None:
         "python/packages/p02/src/app.py",
         "python/packages/p00/words.txt",
     }
+
+
+# -- Azure Pipelines files under other names --------------------------------
+
+STEPS = "steps:\n- task: UseDotNet@2\n  inputs:\n    version: 8.x\n- script: dotnet build\n"
+PIPELINES = {
+    "steps template": "parameters:\n- name: config\n  type: string\n\n" + STEPS,
+    "jobs template": "jobs:\n- job: Build\n  pool:\n    vmImage: ubuntu-latest\n  steps:\n"
+    "  - bash: make\n",
+    "stages pipeline": "trigger:\n- main\npr: none\nstages:\n- stage: Test\n  jobs:\n"
+    "  - deployment: Deploy\n",
+    "extends a template": "trigger: none\nresources:\n  repositories:\n  - repository: t\n"
+    "extends:\n  # the 1ES template\n  template: v1/1ES.Official.PipelineTemplate.yml@t\n",
+    "steps at column 0 with pwsh": "steps:\n- pwsh: ./build.ps1\n- checkout: self\n",
+    "other keys beside it": "name: $(Date:yyyyMMdd)\nlockBehavior: sequential\n"
+    "x-owner: eng\nvariables:\n  a: b\n" + STEPS,
+    "quoted keys": '"jobs":\n  - "job": A\n    "steps":\n      - "template": s.yml\n',
+}
+NOT_PIPELINES = {
+    "github workflow": "on:\n  push:\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+    "    - uses: actions/checkout@v4\n    - run: make\n",
+    "github workflow, quoted on": '"on": push\njobs:\n  b:\n    steps:\n    - script: x\n',
+    "kubernetes": "apiVersion: tekton.dev/v1\nkind: Task\nspec:\n  steps:\n  - name: a\n"
+    "    script: echo\n",
+    "docker-compose": "services:\n  web:\n    image: x\n    extends:\n      file: a.yml\n",
+    "gitlab ci": "include:\n  - template: Auto-DevOps.gitlab-ci.yml\nstages:\n  - build\n"
+    "build:\n  script:\n    - make\n",
+    "a fixture with steps": "steps:\n  - name: first\n    run: echo\n  - name: second\n",
+    "ansible tasks": "- name: conf\n  template:\n    src: a.j2\n- script: run.sh\n",
+    "steps nested, not at the top": "spec:\n  steps:\n  - task: x\n",
+    "extends without a template": "extends:\n  file: base.yml\nsteps:\n- name: a\n",
+}
+
+
+@pytest.mark.parametrize("text", PIPELINES.values(), ids=PIPELINES.keys())
+def test_an_azure_pipeline_is_told_by_its_content(text: str) -> None:
+    from gate.rubric.pipelines import is_pipeline
+
+    assert is_pipeline(text)
+
+
+@pytest.mark.parametrize("text", NOT_PIPELINES.values(), ids=NOT_PIPELINES.keys())
+def test_other_yaml_is_no_azure_pipeline(text: str) -> None:
+    from gate.rubric.pipelines import is_pipeline
+
+    assert not is_pipeline(text)
+
+
+def ci_paths(text: str) -> list[str]:
+    return rules(text)["CI"]["paths"]
+
+
+def test_a_folder_of_templates_is_protected_whole(repo: GitRepo) -> None:
+    """Most YAML of `eng/pipelines/` is pipelines: the folder, so a template
+    added later fails too; the code under `eng/` beside it counts as code."""
+    jobs = PIPELINES["jobs template"]
+    files = {
+        "eng/pipelines/ci.yml": PIPELINES["stages pipeline"],
+        "eng/pipelines/templates/jobs/build.yml": jobs,
+        "eng/pipelines/templates/steps/setup.yml": PIPELINES["steps template"],
+        "eng/pipelines/templates/variables/globals.yml": "variables:\n  a: b\n",
+        "eng/scripts/a.py": "x = 1\n",
+        "eng/scripts/b.py": "x = 1\n",
+        "eng/scripts/c.py": "x = 1\n",
+        "eng/scripts/d.py": "x = 1\n",
+        "src/app.py": "x = 1\n",
+    }
+    commit(repo, files)
+    text = starter_at(repo)
+    assert ci_paths(text)[-1] == "eng/pipelines/"
+    for path in [*list(files)[:4], "eng/pipelines/templates/jobs/new.yml"]:
+        assert "CI" in failed(text, FileChange(path=path, added=1)), path
+    for path in ["eng/scripts/a.py", "src/app.py", "eng/other.yml"]:
+        assert "CI" not in failed(text, FileChange(path=path, added=1)), path
+
+
+def test_pipelines_among_other_yaml_are_protected_by_exact_path(repo: GitRepo) -> None:
+    files = {
+        "azure/ci.yml": PIPELINES["stages pipeline"],
+        "azure/release.yaml": PIPELINES["extends a template"],
+        "azure/app/values.yaml": "replicas: 2\n",
+        "azure/app/chart.yaml": "name: app\n",
+        "azure/app/deploy.yaml": "apiVersion: v1\nkind: Pod\n",
+        "build.yml": PIPELINES["steps at column 0 with pwsh"],
+        ".github/workflows/ci.yml": NOT_PIPELINES["github workflow"],
+        "tests/fixtures/pipeline.yml": PIPELINES["jobs template"],  # a fixture
+        "compose.yaml": NOT_PIPELINES["docker-compose"],
+        "k8s/task.yaml": NOT_PIPELINES["kubernetes"],
+        "ops/azure-pipelines.yml": PIPELINES["jobs template"],  # the family's name
+    }
+    commit(repo, files)
+    text = starter_at(repo)
+    found = [p for p in ci_paths(text) if p in ("/build.yml", "azure/ci.yml", "azure/release.yaml")]
+    assert found == ["azure/ci.yml", "azure/release.yaml", "/build.yml"]
+    assert ci_paths(text).count("ops/azure-pipelines.yml") == 0  # protected by its family
+    for path in ["build.yml", "azure/ci.yml", "azure/release.yaml", "ops/azure-pipelines.yml"]:
+        assert "CI" in failed(text, FileChange(path=path, added=1)), path
+    for path in ["azure/app/values.yaml", "tests/fixtures/pipeline.yml", "compose.yaml",
+                 "k8s/task.yaml", "sub/build.yml"]:  # fmt: skip
+        assert "CI" not in failed(text, FileChange(path=path, added=1)), path
+
+
+@given(
+    st.sampled_from(list(PIPELINES.values())),
+    st.lists(st.sampled_from(["name: x", "x-custom:\n  a: 1", "parameters: []", "pool: p"])),
+)
+def test_a_pipeline_with_more_keys_is_still_one(text: str, more: list[str]) -> None:
+    """Generated: keys of no other format, before the pipeline's, change nothing."""
+    from gate.rubric.pipelines import is_pipeline
+
+    assert is_pipeline("\n".join([*more, text]))

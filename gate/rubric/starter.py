@@ -287,8 +287,9 @@ rules:
     # `.pypirc` say where installs fetch packages from (and may hold a
     # token): a change there is a supply-chain change, whatever the file
     # holds. Every CI system, release and deploy tool with a name of its own
-    # is listed whether or not it is used here; the source of each:
-    # docs/rubric.md, "The starter rubric".
+    # is listed whether or not it is used here, and gate init adds the Azure
+    # Pipelines files it finds by their content (templates under other
+    # names); the source of each: docs/rubric.md, "The starter rubric".
 @FOUND@
   - id: AGENTS
     kind: forbidden_paths
@@ -458,17 +459,20 @@ ENV_SAMPLES = tuple(
 AGENT_FILES = rule_paths("AGENTS")
 
 
-def _found_comment(tree: Iterable[str] | None) -> str:
-    """The comment under CI saying which families' files `gate init` found."""
+def _found_comment(tree: Iterable[str] | None, pipelines: Sequence[str] = ()) -> str:
+    """The comment under CI saying which families' files `gate init` found,
+    and which Azure Pipelines files it found by their content."""
     if tree is None:
         return ""
-    hits = found(tree)
+    hits: list[tuple[str, Sequence[str]]] = [(f"{f.rule} / {f.name}", p) for f, p in found(tree)]
+    if pipelines:
+        hits.append(("CI / Azure Pipelines files found by their content (listed above)", pipelines))
     if not hits:
         return "    # gate init found none of these files in this repository.\n"
     lines = ["    # gate init found in this repository:"]
-    for family, paths in hits:
+    for name, paths in hits:
         shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        lines.append(printable(f"    #   {family.rule} / {family.name}: {shown}"))
+        lines.append(printable(f"    #   {name}: {shown}"))
     return "\n".join(lines) + "\n"
 
 
@@ -509,11 +513,22 @@ def _excludes(unreviewed: Sequence[Group]) -> str:
     return "\n".join(lines)
 
 
-def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group] = ()) -> str:
+def _ci_paths(tree: Sequence[str] | None, pipelines: Sequence[str]) -> tuple[str, ...]:
+    """`CI`'s globs: the families' (`rule_paths`), then the pipelines found."""
+    return tuple(dict.fromkeys((*rule_paths("CI", tree or ()), *pipelines)))
+
+
+def starter_rubric(
+    tree: Iterable[str] | None = None,
+    unreviewed: Sequence[Group] = (),
+    pipelines: Sequence[str] = (),
+) -> str:
     """The starter rubric; with `tree` (the repository's paths at HEAD), its
     `CI` and `AGENTS` rules also list the families found there that are not
     listed always, and a comment names the files found; the budgets also
-    leave out the `unreviewed` groups (`gate.rubric.unreviewed.find`)."""
+    leave out the `unreviewed` groups (`gate.rubric.unreviewed.find`), and
+    `CI` also protects the Azure Pipelines files found by their content
+    (`pipelines`, from `gate.rubric.pipelines.find`)."""
     listed = tuple(tree) if tree is not None else None
     return (
         _TEMPLATE.replace(
@@ -522,8 +537,8 @@ def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group
         .replace("@PRESETS@\n", _presets())
         .replace("@EXCLUDE@", _excludes(unreviewed))
         .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
-        .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
-        .replace("@FOUND@\n", _found_comment(listed) + "\n")
+        .replace("@CI_FILES@", _yaml_list(_ci_paths(listed, pipelines), "      "))
+        .replace("@FOUND@\n", _found_comment(listed, pipelines) + "\n")
         .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
         .replace("@CI_FOLDED@\n", _folded_excludes("CI", listed))
         .replace("@AGENT_FOLDED@\n", _folded_excludes("AGENTS", listed))
