@@ -243,8 +243,9 @@ rules:
   # pip-compile or uv wrote), HTTP recordings (go-vcr,
   # VCR) outside `cassettes/`, and the doc pages of language folders that
   # mirror the docs beside them (`docs/ja/**/*.md`), and spell-check word
-  # lists (cspell configs and the dictionaries they name, codespell, Vale and
-  # pyspelling word lists; a `words.txt` no config names counts): review them. Other
+  # lists (cspell configs and the dictionaries they name, codespell, Vale
+  # and pyspelling word lists; a `words.txt` no config names counts):
+  # review them. Other
   # regenerated code of your own: exclude its exact paths.
   - id: FILES
     kind: max_files
@@ -488,7 +489,7 @@ def _folded_excludes(rule: str, tree: Iterable[str] | None) -> str:
         "named like a tool's file in another letter\n"
         "      # case (a docs page docs/gemini.md is no GEMINI.md): let through by exact\n"
         "      # path; the tool's own spelling, and any file added or renamed, still fail.\n"
-        + printable(_yaml_list(paths, "      "))
+        + _yaml_list(tuple(printable(p) for p in paths), "      ")
         + "\n"
     )
 
