@@ -450,3 +450,14 @@ def test_a_pipeline_with_more_keys_is_still_one(text: str, more: list[str]) -> N
     from gate.rubric.pipelines import is_pipeline
 
     assert is_pipeline("\n".join([*more, text]))
+
+
+def test_a_look_alike_is_not_named_as_a_file_found(repo: GitRepo) -> None:
+    """`gate init` says which tools' files it found: a docs page named like
+    one is not among them, the tool's own file is."""
+    from gate.commands.init import found_line
+
+    assert "Gemini" not in found_line(("docs/llms/gemini.md", "README.md"))
+    assert "Gemini" in found_line(("docs/llms/gemini.md", "docs/GEMINI.md"))
+    text = starter_rubric(["docs/llms/gemini.md", "README.md"])
+    assert "AGENTS / Gemini" not in text

@@ -156,11 +156,23 @@ def rule_paths(rule: str, tree: Iterable[str] = ()) -> tuple[str, ...]:
 
 def found(tree: Iterable[str]) -> list[tuple[Family, list[str]]]:
     """Each family with the paths of `tree` it matches (as the forbidding
-    rules match them, letter case folded), in table order."""
+    rules match them, letter case folded), in table order; a path only a
+    file name of the family hits, and only case-folded (`docs/gemini.md`
+    for `GEMINI.md`), is no file of the family (see `folded_only`)."""
     paths = sorted(tree)
     out = []
     for family in FAMILIES:
-        hits = globs.matching(paths, family.paths, globs.FOLDED)
+        as_written = globs.matcher(family.paths, globs.NAMES)
+        wider = [g for g in family.paths if not _literal(g)]
+        folded = globs.matcher(wider, globs.FOLDED) if wider else None
+        names = {g.rpartition("/")[2].casefold() for g in family.paths if _literal(g)}
+        hits = [
+            p
+            for p in globs.matching(paths, family.paths, globs.FOLDED)
+            if as_written(p)
+            or (folded is not None and folded(p))
+            or p.rpartition("/")[2].casefold() not in names
+        ]
         if hits:
             out.append((family, hits))
     return out
