@@ -39,8 +39,7 @@ VCR = (
 
 def starter_at(repo: GitRepo) -> str:
     """The rubric `gate init` writes for `repo` at HEAD."""
-    tree, groups = head_tree(repo.root)
-    return starter_rubric(tree, groups)
+    return starter_rubric(*head_tree(repo.root))
 
 
 def budgets(text: str) -> list[str]:
@@ -420,7 +419,7 @@ def test_an_unspellable_path_is_left_counted(repo: GitRepo) -> None:
 
 def test_no_commit_yet_finds_nothing(tmp_path: Path) -> None:
     GitRepo(tmp_path / "empty")
-    assert head_tree(tmp_path / "empty") == (None, ())
+    assert head_tree(tmp_path / "empty") == (None, (), ())
     assert Repo(tmp_path / "empty").try_rev_parse("HEAD") is None
 
 

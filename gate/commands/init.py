@@ -25,7 +25,7 @@ from gate import output
 from gate.errors import EXIT_PASS, GateError
 from gate.escape import printable
 from gate.frozen.detect import detect
-from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.rubric import DEFAULT_RUBRIC_PATH, pipelines
 from gate.rubric.families import found
 from gate.rubric.starter import (
     BUDGET_EXCLUDES,
@@ -96,7 +96,11 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     fitted = STARTER_RUBRIC
     if entries:
         tree = repo.list_files(entries[0].sha)
-        fitted = starter_rubric(tree, find(repo, entries[0].sha, tree, BUDGET_EXCLUDES))
+        fitted = starter_rubric(
+            tree,
+            find(repo, entries[0].sha, tree, BUDGET_EXCLUDES),
+            pipelines.find(repo, entries[0].sha, tree),
+        )
     # The examples proving the budgets first, so that the floors below are
     # what the examples that stay need (an eleven-file example of two lines
     # each must not hold the line budget up).
@@ -127,30 +131,35 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     ]
 
 
-def head_tree(root: Path | None) -> tuple[tuple[str, ...] | None, tuple[Group, ...]]:
+def head_tree(
+    root: Path | None,
+) -> tuple[tuple[str, ...] | None, tuple[Group, ...], tuple[str, ...]]:
     """The paths of the repository's tree at HEAD (`gate init` protects the
     CI, release, agent and review-bot files found there), None outside a
-    repository or before its first commit; and the groups of files found
-    there that nobody reviews line by line (`gate.rubric.unreviewed`)."""
+    repository or before its first commit; the groups of files found
+    there that nobody reviews line by line (`gate.rubric.unreviewed`); and
+    the globs of its Azure Pipelines files found by their content
+    (`gate.rubric.pipelines`).  `starter_rubric(*head_tree(root))` is the
+    starter `gate init` writes."""
     if root is None:
-        return None, ()
+        return None, (), ()
     from gate.git.repo import Repo
 
     repo = Repo(root)
     head = repo.try_rev_parse("HEAD")
     if head is None:
-        return None, ()
+        return None, (), ()
     tree = repo.list_files(head)
-    return tree, find(repo, head, tree, BUDGET_EXCLUDES)
+    return tree, find(repo, head, tree, BUDGET_EXCLUDES), pipelines.find(repo, head, tree)
 
 
 def unreviewed_line(groups: tuple[Group, ...]) -> str:
     """What `gate init` says about the files it left out of the budgets."""
     files = sum(g.files for g in groups)
     return (
-        f"left out of FILES and LINES: {files} generated, vendored, recorded or translated "
-        f"{'file' if files == 1 else 'files'} found at HEAD (each group under a comment in "
-        "the rubric: review them)"
+        f"left out of FILES and LINES: {files} generated, vendored, recorded, translated or "
+        f"word-list {'file' if files == 1 else 'files'} found at HEAD (each group under a "
+        "comment in the rubric: review them)"
     )
 
 
@@ -254,8 +263,8 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"wrote {name}: the starter rubric with budgets from this history")
         lines += learned
     else:
-        tree, groups = head_tree(root)
-        write_starter(path, starter_rubric(tree, groups))
+        tree, groups, found_pipelines = head_tree(root)
+        write_starter(path, starter_rubric(tree, groups, found_pipelines))
         where = " (the repository's root)" if args.path is None and name != in_repo else ""
         lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
         lines.append(f"  {found_line(tree)}")

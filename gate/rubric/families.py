@@ -156,14 +156,61 @@ def rule_paths(rule: str, tree: Iterable[str] = ()) -> tuple[str, ...]:
 
 def found(tree: Iterable[str]) -> list[tuple[Family, list[str]]]:
     """Each family with the paths of `tree` it matches (as the forbidding
-    rules match them, letter case folded), in table order."""
+    rules match them, letter case folded), in table order; a path only a
+    file name of the family hits, and only case-folded (`docs/gemini.md`
+    for `GEMINI.md`), is no file of the family (see `folded_only`)."""
     paths = sorted(tree)
     out = []
     for family in FAMILIES:
-        hits = globs.matching(paths, family.paths, globs.FOLDED)
+        as_written = globs.matcher(family.paths, globs.NAMES)
+        wider = [g for g in family.paths if not _literal(g)]
+        folded = globs.matcher(wider, globs.FOLDED) if wider else None
+        names = {g.rpartition("/")[2].casefold() for g in family.paths if _literal(g)}
+        hits = [
+            p
+            for p in globs.matching(paths, family.paths, globs.FOLDED)
+            if as_written(p)
+            or (folded is not None and folded(p))
+            or p.rpartition("/")[2].casefold() not in names
+        ]
         if hits:
             out.append((family, hits))
     return out
+
+
+def _literal(glob: str) -> bool:
+    """Whether `glob` names one file by a name of its own (`GEMINI.md`,
+    `.github/copilot-instructions.md`): no wildcard in its last segment, not
+    a folder."""
+    return not glob.endswith("/") and not globs.has_wildcard(glob.rpartition("/")[2])
+
+
+def folded_only(rule: str, tree: Iterable[str]) -> tuple[str, ...]:
+    """The files of `tree` that `rule`'s globs (`rule_paths`) hit only once
+    letter case is folded, as exact excludes (a file at the root anchored):
+    a docs page `docs/llms/gemini.md` is no `GEMINI.md`.  A file is one when
+    its name folds to the name of a glob that names one file (`_literal`),
+    no glob of the rule matches it as written, and no other glob of the
+    rule (a folder, a wildcard) matches it folded: `.gemini/gemini.md`
+    stays protected by `.gemini/`.  A path a glob cannot spell plainly is
+    left protected."""
+    from gate.rubric.unreviewed import UNSPELLABLE
+
+    listed = sorted(tree)
+    paths = rule_paths(rule, listed)
+    literal = [g for g in paths if _literal(g)]
+    others = [g for g in paths if not _literal(g)]
+    names = {g.rpartition("/")[2].casefold() for g in literal}
+    as_written = globs.matcher(paths, globs.NAMES)
+    other_folded = globs.matcher(others, globs.FOLDED) if others else None
+    out = []
+    for path in globs.matching(listed, literal, globs.FOLDED):
+        if path.rpartition("/")[2].casefold() not in names or as_written(path):
+            continue
+        if (other_folded and other_folded(path)) or UNSPELLABLE.search(path):
+            continue
+        out.append(path if "/" in path else "/" + path)
+    return tuple(out)
 
 
 def markdown_table() -> str:

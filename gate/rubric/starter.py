@@ -22,7 +22,7 @@ from gate.errors import GateError
 from gate.escape import printable
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import DEFAULT_TESTS
-from gate.rubric.families import found, rule_paths
+from gate.rubric.families import folded_only, found, rule_paths
 from gate.rubric.unreviewed import Group
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
@@ -239,9 +239,13 @@ rules:
   # group under a comment saying what found it, the files it marks itself:
   # paths `.gitattributes` marks linguist-generated or linguist-vendored,
   # files whose top comment says they are generated (Go's `// Code
-  # generated ... DO NOT EDIT.`, `@generated`), HTTP recordings (go-vcr,
+  # generated ... DO NOT EDIT.`, `@generated`, a `requirements.txt` that
+  # pip-compile or uv wrote), HTTP recordings (go-vcr,
   # VCR) outside `cassettes/`, and the doc pages of language folders that
-  # mirror the docs beside them (`docs/ja/**/*.md`): review them. Other
+  # mirror the docs beside them (`docs/ja/**/*.md`), and spell-check word
+  # lists (cspell configs and the dictionaries they name, codespell, Vale
+  # and pyspelling word lists; a `words.txt` no config names counts):
+  # review them. Other
   # regenerated code of your own: exclude its exact paths.
   - id: FILES
     kind: max_files
@@ -275,6 +279,7 @@ rules:
     kind: forbidden_paths
     paths:
 @CI_FILES@
+@CI_FOLDED@
     description: "CI, release, deploy and ownership files run with secrets: a human PR changes them"
     # Adding a workflow fails too: a new workflow could post a check run named
     # like this gate's, and under pull_request it runs from the PR itself.
@@ -283,17 +288,20 @@ rules:
     # `.pypirc` say where installs fetch packages from (and may hold a
     # token): a change there is a supply-chain change, whatever the file
     # holds. Every CI system, release and deploy tool with a name of its own
-    # is listed whether or not it is used here; the source of each:
-    # docs/rubric.md, "The starter rubric".
+    # is listed whether or not it is used here, and gate init adds the Azure
+    # Pipelines files it finds by their content (templates under other
+    # names); the source of each: docs/rubric.md, "The starter rubric".
 @FOUND@
   - id: AGENTS
     kind: forbidden_paths
     paths:
 @AGENT_FILES@
+@AGENT_FOLDED@
     description: "what instructs or configures coding agents and PR bots is changed in a human PR"
     # An agent that edits its own instructions, or a review bot's settings,
     # edits its judge. Without a `/` a name matches at any depth, case-folded
-    # (a nested AGENTS.md instructs too; so a docs/agents.md fails: move it
+    # (a nested AGENTS.md instructs too; a docs/agents.md gate init found at
+    # HEAD is let through by its exact path below, a new one fails: move it
     # or accept a human PR). Dependabot and Renovate are not coding agents,
     # but their settings decide which PRs bots open and which merge alone.
 
@@ -452,18 +460,38 @@ ENV_SAMPLES = tuple(
 AGENT_FILES = rule_paths("AGENTS")
 
 
-def _found_comment(tree: Iterable[str] | None) -> str:
-    """The comment under CI saying which families' files `gate init` found."""
+def _found_comment(tree: Iterable[str] | None, pipelines: Sequence[str] = ()) -> str:
+    """The comment under CI saying which families' files `gate init` found,
+    and which Azure Pipelines files it found by their content."""
     if tree is None:
         return ""
-    hits = found(tree)
+    hits: list[tuple[str, Sequence[str]]] = [(f"{f.rule} / {f.name}", p) for f, p in found(tree)]
+    if pipelines:
+        hits.append(("CI / Azure Pipelines files found by their content (listed above)", pipelines))
     if not hits:
         return "    # gate init found none of these files in this repository.\n"
     lines = ["    # gate init found in this repository:"]
-    for family, paths in hits:
+    for name, paths in hits:
         shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        lines.append(printable(f"    #   {family.rule} / {family.name}: {shown}"))
+        lines.append(printable(f"    #   {name}: {shown}"))
     return "\n".join(lines) + "\n"
+
+
+def _folded_excludes(rule: str, tree: Iterable[str] | None) -> str:
+    """`rule`'s `exclude` lines: the files at HEAD its names hit only with
+    letter case folded (`gate.rubric.families.folded_only`), "" when none."""
+    paths = folded_only(rule, tree or ())
+    if not paths:
+        return ""
+    return (
+        "    exclude:\n"
+        f"      # gate init found {len(paths)} {'file' if len(paths) == 1 else 'files'} at HEAD "
+        "named like a tool's file in another letter\n"
+        "      # case (a docs page docs/gemini.md is no GEMINI.md): let through by exact\n"
+        "      # path; the tool's own spelling, and any file added or renamed, still fail.\n"
+        + _yaml_list(tuple(printable(p) for p in paths), "      ")
+        + "\n"
+    )
 
 
 # Every starter's budget excludes; `gate.rubric.unreviewed` finds more in a tree.
@@ -486,11 +514,22 @@ def _excludes(unreviewed: Sequence[Group]) -> str:
     return "\n".join(lines)
 
 
-def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group] = ()) -> str:
+def _ci_paths(tree: Sequence[str] | None, pipelines: Sequence[str]) -> tuple[str, ...]:
+    """`CI`'s globs: the families' (`rule_paths`), then the pipelines found."""
+    return tuple(dict.fromkeys((*rule_paths("CI", tree or ()), *pipelines)))
+
+
+def starter_rubric(
+    tree: Iterable[str] | None = None,
+    unreviewed: Sequence[Group] = (),
+    pipelines: Sequence[str] = (),
+) -> str:
     """The starter rubric; with `tree` (the repository's paths at HEAD), its
     `CI` and `AGENTS` rules also list the families found there that are not
     listed always, and a comment names the files found; the budgets also
-    leave out the `unreviewed` groups (`gate.rubric.unreviewed.find`)."""
+    leave out the `unreviewed` groups (`gate.rubric.unreviewed.find`), and
+    `CI` also protects the Azure Pipelines files found by their content
+    (`pipelines`, from `gate.rubric.pipelines.find`)."""
     listed = tuple(tree) if tree is not None else None
     return (
         _TEMPLATE.replace(
@@ -499,9 +538,11 @@ def starter_rubric(tree: Iterable[str] | None = None, unreviewed: Sequence[Group
         .replace("@PRESETS@\n", _presets())
         .replace("@EXCLUDE@", _excludes(unreviewed))
         .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
-        .replace("@CI_FILES@", _yaml_list(rule_paths("CI", listed or ()), "      "))
-        .replace("@FOUND@\n", _found_comment(listed) + "\n")
+        .replace("@CI_FILES@", _yaml_list(_ci_paths(listed, pipelines), "      "))
+        .replace("@FOUND@\n", _found_comment(listed, pipelines) + "\n")
         .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
+        .replace("@CI_FOLDED@\n", _folded_excludes("CI", listed))
+        .replace("@AGENT_FOLDED@\n", _folded_excludes("AGENTS", listed))
     )
 
 
