@@ -87,7 +87,7 @@ class _Tags(HTMLParser):
                 pass
 
     def handle_data(self, data: str) -> None:
-        if self.stack and self.stack[-1] == "pre":
+        if "pre" in self.stack:  # a diff's lines are spans inside its <pre>
             self.pre.append(data)
 
 
@@ -148,8 +148,13 @@ def test_the_whole_loop_on_the_clamp_lab(lab, tmp_path: Path, capsys) -> None:  
     assert sum(int(str(a["data-count"])) for a in bars) == 18
     assert sum(1 for t, a in parser.tags if t == "details" and a.get("class") == "attempt") == 18
     assert any("_noisy_helper(hi)" in text for text in parser.pre)  # a diff, one click away
-    rule_rows = [a for t, a in parser.tags if t == "tr" and a.get("class") == "rule"]
-    assert {str(a["data-rule"]) for a in rule_rows} >= {"LINES", "NAMES", "GREEN", "tests red"}
+    matrix = [a for t, a in parser.tags if t == "td" and "rule" in str(a.get("class")).split()]
+    assert {str(a["data-rule"]) for a in matrix} >= {"LINES", "NAMES", "GREEN", "tests red"}
+    assert len(matrix) == len(cells) * len(cells[("careful", "strict")]["rules"])
+    # Each failed rule's message beside its id, from the real judge.
+    lines = by_key[("careful", "production", 2)].messages
+    assert [rule for rule, _ in lines] == ["LINES"] and lines[0][1]
+    assert html.read_text(encoding="utf-8").count(lines[0][1].split(";")[0]) >= 1
 
     capsys.readouterr()
     # A report is a scoreboard written, not a verdict: exit 0 (`loop run` gave 1).
@@ -292,7 +297,13 @@ def test_wilson_interval_holds_the_rate_inside_zero_one(k: int, extra: int) -> N
 
 
 HOSTILE = st.lists(
-    st.sampled_from([*"<>&\"'/ =abcs\n\t@`|\u2028", "<script>", "</pre>", "<img onerror=x>"]),
+    st.sampled_from(
+        [
+            *"<>&\"'/ =abcs\n\t@`|\u2028",
+            *("<script>", "</pre>", "<img onerror=x>", "</span>", "</td>", "<style>"),
+            *("\n+", "\n-", "\n@@", "\n+++ "),
+        ]
+    ),
     max_size=30,
 ).map("".join)
 
@@ -310,8 +321,11 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
         attempt=1,
         base="b" * 40,
         rubric_sha256="c" * 64,
-        bucket="infrastructure",
-        applies=False,
+        bucket="kitchen-mop",
+        applies=True,
+        failed=("R",),
+        rules=("R",),
+        messages=(("R", error),),
         error=error,
         tests_ran=True,
         tests_captured=output,
@@ -322,6 +336,7 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
     allowed = {
         "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "span",
         "code", "table", "tr", "th", "td", "svg", "rect", "line", "details", "summary", "pre",
+        "text", "small", "br",
     }  # fmt: skip
     assert {t for t, _ in parser.tags} <= allowed
     assert all(not k.startswith("on") for _, attrs in parser.tags for k in attrs)

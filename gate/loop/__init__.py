@@ -64,6 +64,8 @@ class Attempt:
     bucket: str
     applies: bool  # a pure diff that applied to the base (and was judged)
     failed: tuple[str, ...] = ()  # rule ids that failed (judged attempts)
+    # Each failed rule's message, in `failed` order (JSON: an object id -> message).
+    messages: tuple[tuple[str, str], ...] = ()
     rules: tuple[str, ...] = ()  # every rule id the report judged, in its order
     error: str | None = None  # why there is no verdict (infrastructure)
     judge_error: bool = False  # the gate could not judge it: not the writer's fault
@@ -99,6 +101,7 @@ class Attempt:
             "bucket": self.bucket,
             "applies": self.applies,
             "failed": list(self.failed),
+            "messages": dict(self.messages),
             "rules": list(self.rules),
             "error": self.error,
             "judge_error": self.judge_error,
@@ -149,6 +152,9 @@ class Attempt:
                 raise GateError(f"{where}: {name!r} is not a list of strings; {fix}")
             return tuple(value)
 
+        messages = data.get("messages", {})
+        if not isinstance(messages, dict) or not all(isinstance(v, str) for v in messages.values()):
+            raise GateError(f"{where}: 'messages' is not an object of strings; {fix}")
         record = cls(
             writer=check_name(field(data, "writer", str), "writer"),
             prompt=check_name(field(data, "prompt", str), "prompt"),
@@ -158,6 +164,7 @@ class Attempt:
             bucket=field(data, "bucket", str),
             applies=field(data, "applies", bool),
             failed=ids("failed"),
+            messages=tuple((i, messages[i]) for i in ids("failed") if i in messages),
             rules=ids("rules"),
             error=field(data, "error", str, type(None)),
             judge_error=field(data, "judge_error", bool),

@@ -59,6 +59,7 @@ from gate.files import PATCH_LIMIT, read_input
 from gate.git.repo import Repo
 from gate.lab import INFRASTRUCTURE, bucket_for, judge_patch
 from gate.loop import Attempt, Commands, Key, ResultsFile, all_keys, in_shard
+from gate.report import Report
 from gate.rubric import Rubric
 
 TESTS_OUTPUT_LIMIT = 64 << 10  # bytes of a test run's output kept (its end)
@@ -177,6 +178,12 @@ def _tail(path: Path, limit: int) -> str:
     if size > limit:
         text = f"[... first {size - limit} bytes cut ...]\n" + text
     return text
+
+
+def _messages(report: Report) -> tuple[tuple[str, str], ...]:
+    """Each failed rule's message, in `failed` order."""
+    said = {r.id: r.message for r in report.results if not r.passed}
+    return tuple((i, said[i]) for i in report.failed if i in said)
 
 
 def _exit_line(code: int | None) -> str:
@@ -439,6 +446,7 @@ class _Attempts:
             bucket=bucket_for(report, self.rubric, tests_red=red, exact=True),
             applies=True,
             failed=report.failed,
+            messages=_messages(report),
             rules=tuple(r.id for r in report.results),
             writer_exit=0,
             tests_ran=True,
