@@ -236,3 +236,33 @@ def test_merge_and_report_refuse_lines_of_two_test_commands(tmp_path: Path, caps
     (tmp_path / "both").write_text(line(1, "pytest") + line(2, "pytest tests"))
     assert main(["loop", "report", str(tmp_path / "both")]) == 2
     assert "ran different test commands" in _error(capsys)
+
+
+def test_report_and_merge_exit_0_once_written_even_with_unjudged_attempts(
+    tmp_path: Path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    """`loop report` and `loop merge` write a scoreboard, not a verdict: exit 0
+    with failing attempts; an attempt the gate could not judge is named on
+    stderr (it is `loop run` that exits 2 for it)."""
+    from gate.loop import Attempt
+
+    def line(n: int, bucket: str, **kw: object) -> str:
+        return Attempt(
+            "w", "p", n, "b" * 40, "c" * 64, bucket, bucket != "infrastructure",
+            test_command="t", writer_command="x", **kw,  # type: ignore[arg-type]
+        ).line()  # fmt: skip
+
+    results = tmp_path / "r.jsonl"
+    results.write_text(
+        line(1, "pass") + line(2, "thrash") + line(3, "infrastructure", judge_error=True)
+    )
+    html = tmp_path / "page.html"
+    assert main(["loop", "report", "--html", str(html), str(results)]) == 0
+    out, err = capsys.readouterr()
+    assert "3 attempts" in out and html.read_text().startswith("<!DOCTYPE html>")
+    assert err == "gate: could not judge 1 of 3 attempts (w/p/3); their records say why\n"
+    merged = tmp_path / "m.jsonl"
+    assert main(["loop", "merge", str(results), "--results", str(merged)]) == 0
+    assert merged.read_bytes() == results.read_bytes()
+    capsys.readouterr()
+    assert main(["loop", "report", str(tmp_path / "missing.jsonl")]) == 2
