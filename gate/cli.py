@@ -272,6 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "demo", help="judge an honest fix and an over-eager cleanup in a throwaway repo"
     )
+    p.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="build the repository in DIR (new or empty) and leave it there, on main",
+    )
     _add_format(p)
 
     p = sub.add_parser(

@@ -13,7 +13,8 @@ A ```sh block must exit 0 (run with `bash -euo pipefail`).  A ```console block
 is `$ command` lines, each followed by its expected output (stdout and stderr
 as a terminal shows them): a line that is only `...` stands for any lines,
 `...` inside a line for any text, and a last line `[N]` for exit status N
-(none: 0).
+(none: 0).  A command `cd DIR` (no output, status 0) moves the later
+commands of the section into DIR, as it moves the reader's shell.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gate.cli import main
+from gate.demo_fixture import CLAMP_KIT
 from gate.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.starter import STARTER_RUBRIC
@@ -76,6 +77,85 @@ def test_demo_runs_without_any_git_identity(
     assert proc.returncode == 0, proc.stderr
     assert "verdict: PASS" in proc.stdout and "verdict: FAIL" in proc.stdout
     assert list(tmp_path.iterdir()) == []  # left nothing behind in the cwd
+
+
+def _gate(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "gate", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("folder", ["kept", "new/nested/kept", "empty"])
+def test_demo_keep_leaves_the_repository_checked_out_on_main(tmp_path: Path, folder: str) -> None:
+    """`gate demo --keep DIR`: the same verdicts, and DIR is the demo's
+    repository (main checked out and clean, both branches) that `gate check`
+    judges as the demo did."""
+    (tmp_path / "empty").mkdir()
+    proc = _gate("demo", "--keep", folder, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "verdict: PASS" in proc.stdout and "verdict: FAIL" in proc.stdout
+    assert f"kept in {folder}, checked out on main" in proc.stdout
+    kept = GitRepo(tmp_path / folder, init=False)
+    assert kept.git("symbolic-ref", "HEAD").strip() == "refs/heads/main"
+    assert kept.git("status", "--porcelain", "--untracked-files=all") == ""
+    assert (tmp_path / folder / "clamp_kit.py").read_text(encoding="utf-8") == CLAMP_KIT
+    branches = kept.git("for-each-ref", "--format=%(refname:short)", "refs/heads").split()
+    assert sorted(branches) == ["cleanup", "honest-fix", "main"]
+    honest = _gate("check", "--base", "main", "--head", "honest-fix", cwd=tmp_path / folder)
+    cleanup = _gate("check", "--base", "main", "--head", "cleanup", cwd=tmp_path / folder)
+    assert (honest.returncode, cleanup.returncode) == (0, 1), (honest.stderr, cleanup.stderr)
+
+
+def test_demo_keep_shas_are_the_same_on_every_run(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        assert _gate("demo", "--keep", name, cwd=tmp_path).returncode == 0
+    refs = [
+        GitRepo(tmp_path / name, init=False).git(
+            "for-each-ref", "--format=%(objectname) %(refname)"
+        )
+        for name in ("a", "b")
+    ]
+    assert refs[0] == refs[1]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda d: (d / "notes.txt").write_text("mine\n"), id="a-file"),
+        pytest.param(lambda d: (d / ".git").mkdir(), id="only-a-hidden-folder"),
+        pytest.param(lambda d: (d / ".keep").write_text(""), id="only-a-hidden-file"),
+        pytest.param(lambda d: (d / "sub").mkdir(), id="an-empty-subfolder"),
+    ],
+)
+def test_demo_keep_refuses_a_folder_that_is_not_empty(tmp_path: Path, make) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "mine"
+    target.mkdir()
+    make(target)
+    before = sorted(p.name for p in target.iterdir())
+    proc = _gate("demo", "--keep", "mine", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr == "gate: error: --keep mine is not empty: name a new or empty folder\n"
+    assert sorted(p.name for p in target.iterdir()) == before
+
+
+def test_demo_keep_refuses_a_file_and_a_link_to_a_full_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x\n")
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "x").write_text("x\n")
+    (tmp_path / "link").symlink_to(full)
+    for name, why in (("file", "is a file"), ("link", "is not empty")):
+        proc = _gate("demo", "--keep", name, cwd=tmp_path)
+        assert proc.returncode == 2, name
+        assert proc.stderr.count("\n") == 1 and why in proc.stderr, proc.stderr
+    assert sorted(p.name for p in full.iterdir()) == ["x"]
 
 
 # -- init ---------------------------------------------------------------------

@@ -10,6 +10,7 @@ pytest lists each one as skipped, with that reason.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -77,9 +78,10 @@ FIXTURES: dict[str, Callable[[Path, dict[str, str]], Path]] = {
 }
 
 
-def sandbox_env(home: Path) -> dict[str, str]:
-    """A clean environment: the venv's `gate` first on PATH, a private HOME
-    with a git identity, nothing of a CI runner or of the caller's git."""
+def sandbox_env(home: Path, bin_dir: Path | None = None) -> dict[str, str]:
+    """A clean environment: the venv's `gate` (or `bin_dir`'s) first on PATH,
+    a private HOME with a git identity, nothing of a CI runner or of the
+    caller's git."""
     home.mkdir()
     (home / ".gitconfig").write_text(
         "[user]\n\tname = Docs Test\n\temail = docs@example.invalid\n"
@@ -87,7 +89,7 @@ def sandbox_env(home: Path) -> dict[str, str]:
         encoding="utf-8",
     )
     return {
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/local/bin:/usr/bin:/bin",
+        "PATH": f"{bin_dir or Path(sys.executable).parent}{os.pathsep}/usr/local/bin:/usr/bin:/bin",
         "HOME": str(home),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
@@ -152,8 +154,10 @@ def _run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedPr
     )
 
 
-def run_section(section: Section, tmp_path: Path) -> None:
-    env = sandbox_env(tmp_path / "home")
+def run_section(section: Section, tmp_path: Path, bin_dir: Path | None = None) -> None:
+    """Run a section's steps in order in a fresh sandbox; `bin_dir`: the
+    folder whose programs (`gate`, `python`) come first on PATH."""
+    env = sandbox_env(tmp_path / "home", bin_dir)
     sandbox = tmp_path / "sandbox"
     sandbox.mkdir()
     cwd = FIXTURES[section.fixture](sandbox, env)
@@ -179,8 +183,15 @@ def run_section(section: Section, tmp_path: Path) -> None:
             )
             continue
         for command in commands(block):
-            proc = _run(command.command, cwd, env)
             where = f"{rel(block.path)}:{command.line}"
+            folder = re.fullmatch(r"cd ([\w./-]+)", command.command)
+            if folder:  # the reader's shell stays there: so do the next commands
+                cwd = (cwd / folder.group(1)).resolve()
+                inside = sandbox.resolve() in cwd.parents
+                assert cwd.is_dir() and inside, f"{where}: no folder {cwd} in the sandbox"
+                assert command.expected == [] and command.status == 0, where
+                continue
+            proc = _run(command.command, cwd, env)
             shown = "\n".join(command.expected)
             assert proc.returncode == command.status, (
                 f"{where}: `{command.command}` exited {proc.returncode}, "

@@ -33,7 +33,7 @@ from loop_fixture import (
 
 from gate import demo_fixture
 from gate.cli import main
-from gate.loop import Attempt, read_records
+from gate.loop import Attempt, Commands, read_records
 from gate.loop.scoreboard import scoreboard, wilson
 
 
@@ -87,7 +87,7 @@ class _Tags(HTMLParser):
                 pass
 
     def handle_data(self, data: str) -> None:
-        if self.stack and self.stack[-1] == "pre":
+        if "pre" in self.stack:  # a diff's lines are spans inside its <pre>
             self.pre.append(data)
 
 
@@ -148,11 +148,17 @@ def test_the_whole_loop_on_the_clamp_lab(lab, tmp_path: Path, capsys) -> None:  
     assert sum(int(str(a["data-count"])) for a in bars) == 18
     assert sum(1 for t, a in parser.tags if t == "details" and a.get("class") == "attempt") == 18
     assert any("_noisy_helper(hi)" in text for text in parser.pre)  # a diff, one click away
-    rule_rows = [a for t, a in parser.tags if t == "tr" and a.get("class") == "rule"]
-    assert {str(a["data-rule"]) for a in rule_rows} >= {"LINES", "NAMES", "GREEN", "tests red"}
+    matrix = [a for t, a in parser.tags if t == "td" and "rule" in str(a.get("class")).split()]
+    assert {str(a["data-rule"]) for a in matrix} >= {"LINES", "NAMES", "GREEN", "tests red"}
+    assert len(matrix) == len(cells) * len(cells[("careful", "strict")]["rules"])
+    # Each failed rule's message beside its id, from the real judge.
+    lines = by_key[("careful", "production", 2)].messages
+    assert [rule for rule, _ in lines] == ["LINES"] and lines[0][1]
+    assert html.read_text(encoding="utf-8").count(lines[0][1].split(";")[0]) >= 1
 
     capsys.readouterr()
-    assert main(["loop", "report", "--format", "markdown", str(out)]) == 1
+    # A report is a scoreboard written, not a verdict: exit 0 (`loop run` gave 1).
+    assert main(["loop", "report", "--format", "markdown", str(out)]) == 0
     markdown = capsys.readouterr().out
     assert "| `careful` | `strict` | 3 | 3/3 100% [44%-100%]" in markdown
 
@@ -194,9 +200,9 @@ def test_interrupted_shards_resume_and_merge_to_the_same_scoreboard(
     rerun_keys = {(w, p, int(n)) for w, p, n in rerun}
     assert not rerun_keys & first  # no finished attempt ran twice
     assert rerun_keys | first == {r.key for r in read_records(str(a))}
-    assert main([*_run_argv(lab, tmp_path, b, "--shard", "2/2")]) == 1
+    assert main([*_run_argv(lab, tmp_path, b, "--shard", "2/2", log=log)]) == 1
     merged = tmp_path / "merged.jsonl"
-    assert main(["loop", "merge", str(a), str(b), "--results", str(merged)]) == 1
+    assert main(["loop", "merge", str(a), str(b), "--results", str(merged)]) == 0
     records = read_records(str(merged))
     assert {r.key: r.bucket for r in records} == expected_buckets()
     whole = scoreboard(records).to_dict()
@@ -205,6 +211,12 @@ def test_interrupted_shards_resume_and_merge_to_the_same_scoreboard(
     log.write_text("")
     assert main(argv) == 1
     assert log.read_text() == ""
+    # Shards run with another writer command are another experiment: refused.
+    other = tmp_path / "other.jsonl"
+    assert main([*_run_argv(lab, tmp_path, other, "--shard", "2/2")]) == 1
+    capsys.readouterr()
+    assert main(["loop", "merge", str(a), str(other), "--results", str(merged)]) == 2
+    assert "ran different commands" in capsys.readouterr().err
 
 
 def test_merge_refuses_mixed_judges_and_shared_attempts(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -285,7 +297,13 @@ def test_wilson_interval_holds_the_rate_inside_zero_one(k: int, extra: int) -> N
 
 
 HOSTILE = st.lists(
-    st.sampled_from([*"<>&\"'/ =abcs\n\t@`|\u2028", "<script>", "</pre>", "<img onerror=x>"]),
+    st.sampled_from(
+        [
+            *"<>&\"'/ =abcs\n\t@`|\u2028",
+            *("<script>", "</pre>", "<img onerror=x>", "</span>", "</td>", "<style>"),
+            *("\n+", "\n-", "\n@@", "\n+++ "),
+        ]
+    ),
     max_size=30,
 ).map("".join)
 
@@ -303,8 +321,11 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
         attempt=1,
         base="b" * 40,
         rubric_sha256="c" * 64,
-        bucket="infrastructure",
-        applies=False,
+        bucket="kitchen-mop",
+        applies=True,
+        failed=("R",),
+        rules=("R",),
+        messages=(("R", error),),
         error=error,
         tests_ran=True,
         tests_captured=output,
@@ -315,6 +336,7 @@ def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str)
     allowed = {
         "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "span",
         "code", "table", "tr", "th", "td", "svg", "rect", "line", "details", "summary", "pre",
+        "text", "small", "br",
     }  # fmt: skip
     assert {t for t, _ in parser.tags} <= allowed
     assert all(not k.startswith("on") for _, attrs in parser.tags for k in attrs)
@@ -340,7 +362,9 @@ def test_writers_and_tests_get_a_clean_environment(
     code = main(
         [
             "loop", "run", "--repo", str(lab.root), "--writer", f"spy={writer}",
-            "--prompts", str(prompts), "--test-cmd", f"env > {spy}/tests.env; exit 3",
+            "--prompts", str(prompts),
+            # red (3) in the attempt, green on the base (no "# edit" there)
+            "--test-cmd", f"env > {spy}/tests.env; grep -q '# edit' clamp_kit.py || exit 0; exit 3",
             "--results", str(tmp_path / "r.jsonl"), "--pass-env", "API_KEY",
         ]
     )  # fmt: skip
@@ -380,7 +404,8 @@ def test_a_forged_exit_line_does_not_make_red_tests_green(lab, tmp_path: Path) -
     from loop_fixture import HONEST
 
     honest.write_bytes(make_patch(lab, HONEST))
-    record = _one_writer(lab, tmp_path, f"cat {honest}", "printf '4 passed\\nEXIT=0\\n'; exit 1")
+    forged = "grep -q 'hi - 1)' clamp_kit.py && exit 0; printf '4 passed\\nEXIT=0\\n'; exit 1"
+    record = _one_writer(lab, tmp_path, f"cat {honest}", forged)
     assert record.tests_red and record.tests_exit == 1
     assert record.tests_captured.endswith("EXIT=0\nEXIT=1\n")
     # GREEN (must_include "EXIT=0" anywhere) is fooled by the forged line; the
@@ -415,16 +440,18 @@ def test_printing_and_editing_at_once_is_refused(lab, tmp_path: Path) -> None:  
 def test_a_line_cut_short_by_a_kill_is_run_again(tmp_path: Path) -> None:
     from gate.loop import ResultsFile
 
-    done = Attempt("w", "p", 1, "b" * 40, "c" * 64, "pass", True).line()
-    cut = Attempt("w", "p", 2, "b" * 40, "c" * 64, "pass", True).line()[:40]
+    ran = {"test_command": "t", "writer_command": "x"}
+    done = Attempt("w", "p", 1, "b" * 40, "c" * 64, "pass", True, **ran).line()  # type: ignore[arg-type]
+    cut = Attempt("w", "p", 2, "b" * 40, "c" * 64, "pass", True, **ran).line()[:40]  # type: ignore[arg-type]
     path = tmp_path / "r.jsonl"
     path.write_text(done + cut)
     assert [r.key for r in read_records(str(path))] == [("w", "p", 1)]
-    with ResultsFile(str(path), "b" * 40, "c" * 64) as results:
+    commands = Commands("t", {"w": "x"})
+    with ResultsFile(str(path), "b" * 40, "c" * 64, commands) as results:
         assert set(results.done) == {("w", "p", 1)}
     assert path.read_text() == done
     with pytest.raises(Exception, match="not this run's base"):
-        ResultsFile(str(path), "e" * 40, "c" * 64)
+        ResultsFile(str(path), "e" * 40, "c" * 64, commands)
 
 
 def _report(failed: tuple[str, ...]):  # type: ignore[no-untyped-def]

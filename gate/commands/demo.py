@@ -11,17 +11,23 @@ the merge-base diff, `judge.evaluate`):
   deleted, the helper renamed, a test dropped).  It must fail.
 
 Exit 0 when both verdicts came out as designed, 1 otherwise.
+
+`--keep DIR` builds the repository in DIR (new or empty, else exit 2) and
+leaves it there, checked out on `main`, for the walkthroughs to work in
+(docs/writer-loop.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gate.errors import EXIT_FAIL, EXIT_PASS
+from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import printable
 from gate.report import Report, in_format, to_markdown
 from gate.rubric import DEFAULT_RUBRIC_PATH
@@ -115,6 +121,11 @@ class DemoRepo:
         self._git(["update-ref", f"refs/heads/{branch}", sha])
         return sha
 
+    def check_out(self, branch: str) -> None:
+        """HEAD on `branch`, its files in the working tree and the index."""
+        self._git(["symbolic-ref", "HEAD", f"refs/heads/{branch}"])
+        self._git(["reset", "-q", "--hard", branch])
+
 
 def judge_branch(demo: DemoRepo, branch: str) -> Report:
     """Exactly what `gate check --base main --head BRANCH` does."""
@@ -128,21 +139,51 @@ def judge_branch(demo: DemoRepo, branch: str) -> Report:
     return judge(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH)
 
 
-def run_demo() -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
-    """The rubric's own examples first (the judge says both words), then the branches."""
+def kept_folder(path: str) -> str:
+    """`--keep DIR`: DIR made (or found empty); anything else is a GateError."""
+    shown = printable(path)
+    try:
+        os.makedirs(path, exist_ok=True)
+        entries = os.listdir(path)
+    except FileExistsError:
+        raise GateError(f"--keep {shown} is a file: name a new or empty folder") from None
+    except OSError as exc:
+        raise GateError(
+            f"cannot use --keep {shown} ({exc.strerror or exc}): name a new or empty folder "
+            "you can write"
+        ) from None
+    if entries:
+        raise GateError(f"--keep {shown} is not empty: name a new or empty folder")
+    return path
+
+
+@contextlib.contextmanager
+def _folder(keep: str | None) -> Iterator[str]:
+    if keep is not None:
+        yield kept_folder(keep)
+        return
+    with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
+        yield tmp
+
+
+def run_demo(keep: str | None = None) -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
+    """The rubric's own examples first (the judge says both words), then the
+    branches; with `keep`, the repository stays there, checked out on main."""
     from gate import demo_fixture
     from gate.rubric.source import RubricSource
     from gate.selftest import run_selftest
 
     base_files = {**demo_fixture.FILES, DEFAULT_RUBRIC_PATH: demo_fixture.RUBRIC}
     out = []
-    with tempfile.TemporaryDirectory(prefix="gate-demo-") as tmp:
-        demo = DemoRepo(tmp)
+    with _folder(keep) as folder:
+        demo = DemoRepo(folder)
         base = demo.commit(BASE, base_files, "red: off-by-one on hi", None)
         selftest = run_selftest(RubricSource(DEFAULT_RUBRIC_PATH).load(demo.repo.read_blob, base))
         for sc in scenarios():
             demo.commit(sc.branch, {**base_files, **sc.files}, sc.branch, base)
             out.append((sc, judge_branch(demo, sc.branch)))
+        if keep is not None:
+            demo.check_out(BASE)
     return selftest, out
 
 
@@ -163,7 +204,9 @@ def selftest_lines(selftest: SelftestReport) -> list[str]:
     return lines
 
 
-def to_text(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> str:
+def to_text(
+    selftest: SelftestReport, judged: list[tuple[Scenario, Report]], keep: str | None = None
+) -> str:
     from gate.names import BUILTIN_PREFIX
 
     rule_ids = [r.id for r in judged[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
@@ -210,6 +253,12 @@ def to_text(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> 
         "  git commit the rubric on main, then on your branch:",
         "  gate check --base main        # exit 0 pass, 1 a rule failed, 2 cannot judge",
     ]
+    if keep is not None:
+        lines += [
+            "",
+            f"The demo's repository is kept in {printable(keep)}, checked out on {BASE}, with",
+            "the branches honest-fix and cleanup: try gate check --base main --head cleanup there.",
+        ]
     if not as_designed(selftest, judged):
         lines += ["", "The demo did NOT behave as designed; please report this as a bug."]
     return "\n".join(lines) + "\n"
@@ -242,12 +291,13 @@ def to_md(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> st
 def run(args: argparse.Namespace) -> int:
     from gate.output import write as emit
 
-    selftest, judged = run_demo()
+    keep = getattr(args, "keep", None)
+    selftest, judged = run_demo(keep)
     emit(
         in_format(
             getattr(args, "format", "text"),
             data=lambda: to_dict(selftest, judged),
-            text=lambda: to_text(selftest, judged),
+            text=lambda: to_text(selftest, judged, keep),
             markdown=lambda: to_md(selftest, judged),
         )
     )

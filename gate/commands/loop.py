@@ -41,8 +41,17 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _finish(args: argparse.Namespace, records: Sequence[Attempt]) -> int:
-    """Print the scoreboard of `records` (and write --html); the exit code."""
+def _finish(
+    args: argparse.Namespace,
+    records: Sequence[Attempt],
+    *,
+    verdict: bool,
+    problem: str | None = None,
+) -> int:
+    """Print the scoreboard of `records` (and write --html); the exit code.
+    `verdict` (run): 0 every attempt passed, 1 not, 2 an attempt the gate
+    could not judge or `problem`.  Otherwise (merge, report): 0, the
+    scoreboard written; the attempts the gate could not judge named on stderr."""
     from gate.files import write_report
     from gate.loop.scoreboard import scoreboard
     from gate.report.html import to_html
@@ -59,21 +68,35 @@ def _finish(args: argparse.Namespace, records: Sequence[Attempt]) -> int:
             markdown=lambda: to_markdown(board),
         )
     )
+    if problem is not None:
+        raise GateError(problem)
     if board.judge_errors:
         names = ", ".join(
             f"{printable(a.writer)}/{printable(a.prompt)}/{a.attempt}" for a in board.judge_errors
         )
-        raise GateError(
+        said = (
             f"could not judge {len(board.judge_errors)} of {len(board.attempts)} attempts "
             f"({names}); their records say why"
         )
+        if verdict:
+            raise GateError(said)
+        output.note(f"gate: {said}")
+    if not verdict:
+        return EXIT_PASS
     return EXIT_PASS if all(a.bucket == PASS for a in records) else EXIT_FAIL
 
 
 def _run(args: argparse.Namespace) -> int:
     from gate.git.repo import Repo
     from gate.loop import ResultsFile, parse_shard, prompt_files, read_records
-    from gate.loop.run import Plan, parse_writer, read_writers, run_loop, unique_writers
+    from gate.loop.run import (
+        Plan,
+        parse_writer,
+        read_writers,
+        run_loop,
+        same_failure,
+        unique_writers,
+    )
     from gate.rubric.source import RubricSource
 
     if args.freeze is not None and args.rubric_file is None:
@@ -106,13 +129,19 @@ def _run(args: argparse.Namespace) -> int:
     base_sha = repo.rev_parse(args.base)
     rubric = source.load(repo.read_blob, base_sha)
     progress = _progress if sys.stderr.isatty() else None
-    with _terminate_as_interrupt(), ResultsFile(args.results, base_sha, rubric.sha256) as results:
+    with (
+        _terminate_as_interrupt(),
+        ResultsFile(args.results, base_sha, rubric.sha256, plan.commands) as results,
+    ):
         skipped = len([k for k in plan.selected() if k in results.done])
         if skipped:
             output.note(f"gate: {skipped} attempts already in {printable(args.results)}: skipped")
-        run_loop(repo, rubric, base_sha, plan, results, rubric_path=source.path, progress=progress)
+        _, base = run_loop(
+            repo, rubric, base_sha, plan, results, rubric_path=source.path, progress=progress
+        )
     keys = set(plan.selected())
-    return _finish(args, [r for r in read_records(args.results) if r.key in keys])
+    records = [r for r in read_records(args.results) if r.key in keys]
+    return _finish(args, records, verdict=True, problem=same_failure(base, records))
 
 
 def _merge(args: argparse.Namespace) -> int:
@@ -120,13 +149,13 @@ def _merge(args: argparse.Namespace) -> int:
 
     records = merge(args.results_files)
     write_records(args.results, records)
-    return _finish(args, records)
+    return _finish(args, records, verdict=False)
 
 
 def _report(args: argparse.Namespace) -> int:
     from gate.loop import read_records
 
-    return _finish(args, read_records(args.results_file))
+    return _finish(args, read_records(args.results_file), verdict=False)
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -6,7 +6,9 @@ its key.  Its record (`Attempt`) says what came of it: the bucket
 run, the diff.  Records stream to a JSON-lines file as each attempt ends
 (`ResultsFile`); a rerun skips the keys already there; shards of one run
 are joined by `merge`.  Every line carries the base commit and the rubric's
-SHA-256: lines of two judges are never mixed.
+SHA-256, the test command and its writer's command: lines of two judges, or
+of two test commands, or of one writer name given two commands, are never
+mixed, and a rerun with other commands is refused as one with another base.
 
 Running attempts is `gate.loop.run`; the scoreboard is `gate.loop.scoreboard`.
 """
@@ -35,6 +37,14 @@ RESULTS_LIMIT = 256 << 20
 Key = tuple[str, str, int]  # (writer, prompt, attempt number from 1)
 
 
+@dataclass(frozen=True)
+class Commands:
+    """What a run runs: the test command and each writer's command, by name."""
+
+    test: str
+    writers: dict[str, str]
+
+
 def check_name(name: str, what: str) -> str:
     """A writer's or prompt's name: it names files and HTML anchors, so it is plain."""
     if not NAME.match(name):
@@ -54,6 +64,8 @@ class Attempt:
     bucket: str
     applies: bool  # a pure diff that applied to the base (and was judged)
     failed: tuple[str, ...] = ()  # rule ids that failed (judged attempts)
+    # Each failed rule's message, in `failed` order (JSON: an object id -> message).
+    messages: tuple[tuple[str, str], ...] = ()
     rules: tuple[str, ...] = ()  # every rule id the report judged, in its order
     error: str | None = None  # why there is no verdict (infrastructure)
     judge_error: bool = False  # the gate could not judge it: not the writer's fault
@@ -68,6 +80,11 @@ class Attempt:
     # bounded (its end kept), then `EXIT=<code>`; its JSON key is "output".
     tests_captured: str = ""
     diff: str = ""  # the change judged (bounded), for the report
+    # The commands the attempt ran (None: a line of a gate that did not record them).
+    test_command: str | None = None
+    writer_command: str | None = None
+    # `gate.loop.run.fingerprint` of the test run: what "fails the same way" compares.
+    tests_fingerprint: str | None = None
 
     @property
     def key(self) -> Key:
@@ -84,16 +101,20 @@ class Attempt:
             "bucket": self.bucket,
             "applies": self.applies,
             "failed": list(self.failed),
+            "messages": dict(self.messages),
             "rules": list(self.rules),
             "error": self.error,
             "judge_error": self.judge_error,
             "writer_exit": self.writer_exit,
+            "test_command": self.test_command,
+            "writer_command": self.writer_command,
             "tests": {
                 "ran": self.tests_ran,
                 "exit": self.tests_exit,
                 "red": self.tests_red,
                 "frozen": self.tests_frozen,
                 "output": self.tests_captured,
+                "fingerprint": self.tests_fingerprint,
             },
             "diff": self.diff,
         }
@@ -121,12 +142,19 @@ class Attempt:
                 raise GateError(f"{where}: {name!r} is missing or of the wrong type; {fix}")
             return value
 
+        def optional(obj: dict[str, Any], name: str) -> str | None:
+            """A field later gates write: absent from older lines (None)."""
+            return field(obj, name, str, type(None)) if name in obj else None
+
         def ids(name: str) -> tuple[str, ...]:
             value = field(data, name, list)
             if not all(isinstance(v, str) for v in value):
                 raise GateError(f"{where}: {name!r} is not a list of strings; {fix}")
             return tuple(value)
 
+        messages = data.get("messages", {})
+        if not isinstance(messages, dict) or not all(isinstance(v, str) for v in messages.values()):
+            raise GateError(f"{where}: 'messages' is not an object of strings; {fix}")
         record = cls(
             writer=check_name(field(data, "writer", str), "writer"),
             prompt=check_name(field(data, "prompt", str), "prompt"),
@@ -136,6 +164,7 @@ class Attempt:
             bucket=field(data, "bucket", str),
             applies=field(data, "applies", bool),
             failed=ids("failed"),
+            messages=tuple((i, messages[i]) for i in ids("failed") if i in messages),
             rules=ids("rules"),
             error=field(data, "error", str, type(None)),
             judge_error=field(data, "judge_error", bool),
@@ -146,6 +175,9 @@ class Attempt:
             tests_frozen=bool(tests.get("frozen", False) is True),
             tests_captured=field(tests, "output", str),
             diff=field(data, "diff", str),
+            test_command=optional(data, "test_command"),
+            writer_command=optional(data, "writer_command"),
+            tests_fingerprint=optional(tests, "fingerprint"),
         )
         if record.bucket not in EXACT_BUCKETS:
             raise GateError(f"{where}: unknown bucket {printable(record.bucket)}; {fix}")
@@ -187,9 +219,62 @@ def read_records(path: str) -> list[Attempt]:
     return records
 
 
+def _shown_command(command: str | None) -> str:
+    return "none recorded" if command is None else printable(repr(command))
+
+
+def same_commands(records: Iterable[Attempt], where: str) -> None:
+    """One test command for every record and one command per writer name;
+    else a GateError: two experiments' lines are never one scoreboard."""
+    records = list(records)
+    tests = {r.test_command for r in records}
+    if len(tests) > 1:
+        shown = "; ".join(sorted(_shown_command(t) for t in tests))
+        raise GateError(
+            f"{where}: the attempts ran different test commands ({shown}); "
+            "keep each run's results apart"
+        )
+    writers: dict[str, set[str | None]] = {}
+    for r in records:
+        writers.setdefault(r.writer, set()).add(r.writer_command)
+    for name, commands in sorted(writers.items()):
+        if len(commands) > 1:
+            shown = "; ".join(sorted(_shown_command(c) for c in commands))
+            raise GateError(
+                f"{where}: writer {printable(name)} ran different commands ({shown}); "
+                "keep each run's results apart"
+            )
+
+
+def check_resume(records: Iterable[Attempt], commands: Commands, where: str) -> None:
+    """A rerun resumes a results file only with the commands its attempts ran."""
+    fix = "run again with the same --test-cmd and writers, or pass a new --results file"
+    for r in records:
+        if r.test_command is None or r.writer_command is None:
+            raise GateError(
+                f"{where} holds attempts whose commands were not recorded (an older gate "
+                "wrote it): pass a new --results file"
+            )
+        if r.test_command != commands.test:
+            raise GateError(
+                f"{where} holds attempts run with the test command "
+                f"{_shown_command(r.test_command)}, not this run's "
+                f"{_shown_command(commands.test)}: {fix}"
+            )
+        mine = commands.writers.get(r.writer)
+        if mine is not None and mine != r.writer_command:
+            raise GateError(
+                f"{where} holds attempts of writer {printable(r.writer)} run with "
+                f"{_shown_command(r.writer_command)}, not this run's {_shown_command(mine)}: {fix}"
+            )
+
+
 def same_judge(records: Iterable[Attempt], where: str) -> tuple[str, str] | None:
     """The one (base, rubric sha256) of `records` (None when there are none);
-    two of either is a GateError: two judges' lines are never one scoreboard."""
+    two of either is a GateError: two judges' lines are never one scoreboard.
+    So are two test commands, or two commands of one writer (`same_commands`)."""
+    records = list(records)
+    same_commands(records, where)
     judges = sorted({(r.base, r.rubric_sha256) for r in records})
     if len(judges) > 1:
         shown = "; ".join(f"base {b[:12]} rubric {s[:12]}" for b, s in judges)
@@ -204,7 +289,7 @@ class ResultsFile:
     """The results file a run appends to: one line per finished attempt,
     written and flushed (and fsynced) as it ends, under a lock."""
 
-    def __init__(self, path: str, base: str, rubric_sha256: str) -> None:
+    def __init__(self, path: str, base: str, rubric_sha256: str, commands: Commands) -> None:
         self.path = path
         self.done: dict[Key, Attempt] = {}
         self._lock = threading.Lock()
@@ -217,6 +302,7 @@ class ResultsFile:
                     f"rubric {judge[1][:12]}, not this run's base {base[:12]} and rubric "
                     f"{rubric_sha256[:12]}: pass a new --results file"
                 )
+            check_resume(records, commands, printable(path))
             self.done = {r.key: r for r in records}
             _drop_unfinished_line(path)
         try:

@@ -20,6 +20,12 @@ Each attempt, on its own:
 6. the worktree removed (`git worktree remove --force`, the folder deleted,
    `git worktree prune`), whatever happened.
 
+Before any attempt, the test command runs once in a worktree of the base
+(`base_run`): a command the shell cannot start there (exit 126 or 127) stops
+the run, and the base run's fingerprint (`fingerprint`) tells the caller
+when every attempt's tests failed exactly as the base's did: a test command
+that cannot tell one change from another.
+
 Writers and tests run with a clean environment: PATH, HOME and TMPDIR (the
 attempt's own), LANG=C.UTF-8 and the documented `GATE_*` variables; nothing
 else of the caller's (no tokens, no keys) unless named by `--pass-env`
@@ -33,7 +39,9 @@ secrets, the fresh worktree against leaking state between attempts.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -50,7 +58,8 @@ from gate.escape import printable
 from gate.files import PATCH_LIMIT, read_input
 from gate.git.repo import Repo
 from gate.lab import INFRASTRUCTURE, bucket_for, judge_patch
-from gate.loop import Attempt, Key, ResultsFile, all_keys, in_shard
+from gate.loop import Attempt, Commands, Key, ResultsFile, all_keys, in_shard
+from gate.report import Report
 from gate.rubric import Rubric
 
 TESTS_OUTPUT_LIMIT = 64 << 10  # bytes of a test run's output kept (its end)
@@ -81,6 +90,10 @@ class Plan:
     # The base's test files and runner configuration for each attempt's
     # test run (`gate.frozen`): a writer that bends a test scores red.
     frozen_tests: bool = False
+
+    @property
+    def commands(self) -> Commands:
+        return Commands(self.test_command, {w.name: w.command for w in self.writers})
 
     def selected(self) -> list[Key]:
         keys = all_keys([w.name for w in self.writers], sorted(self.prompts), self.attempts)
@@ -167,11 +180,52 @@ def _tail(path: Path, limit: int) -> str:
     return text
 
 
+def _messages(report: Report) -> tuple[tuple[str, str], ...]:
+    """Each failed rule's message, in `failed` order."""
+    said = {r.id: r.message for r in report.results if not r.passed}
+    return tuple((i, said[i]) for i in report.failed if i in said)
+
+
+def _exit_line(code: int | None) -> str:
+    return f"EXIT={'timeout' if code is None else code}\n"
+
+
 def _shown_diff(data: bytes) -> str:
     text = data[:DIFF_LIMIT].decode("utf-8", errors="replace")
     if len(data) > DIFF_LIMIT:
         text += f"\n[... last {len(data) - DIFF_LIMIT} bytes cut ...]\n"
     return text
+
+
+# Decimal numbers (durations: "in 0.03s", "Ran 1 test in 0.001s", "ok pkg 0.004s").
+_DECIMAL = re.compile(r"[0-9]+\.[0-9]+")
+NOT_STARTED = (126, 127)  # sh: found but not executable; not found
+
+
+def fingerprint(captured: str, folder: str) -> str:
+    """What "failed the same way" compares: the SHA-256 of a test run's
+    captured output (its `EXIT=` line included, so its exit status) with the
+    run's temporary folder (worktree, HOME, TMPDIR) written as `<run>` and
+    every decimal number as `#`: two runs of one suite on one tree give the
+    same fingerprint wherever their folder and however long they took."""
+    text = captured
+    for path in sorted({folder, os.path.realpath(folder)}, key=len, reverse=True):
+        text = text.replace(path, "<run>")
+    text = _DECIMAL.sub("#", text)
+    return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
+
+
+@dataclass(frozen=True)
+class BaseRun:
+    """The test command's run on the base itself, before any attempt."""
+
+    exit: int | None  # None: killed at the timeout
+    captured: str
+    fingerprint: str
+
+    @property
+    def red(self) -> bool:
+        return self.exit != 0
 
 
 def clean_env(home: str, tmp: str, extra: Mapping[str, str]) -> dict[str, str]:
@@ -238,6 +292,8 @@ class _Attempts:
             attempt=number,
             base=self.base,
             rubric_sha256=self.rubric.sha256,
+            test_command=self.plan.test_command,
+            writer_command=self.writers[writer].command,
             **fields,  # type: ignore[arg-type]
         )
 
@@ -369,6 +425,42 @@ class _Attempts:
         tree_repo.run(["read-tree", "--reset", "-u", tree])
         tree_repo.run(["clean", "-ffdxq"])
         frozen_error = self._freeze(tree, Path(worktree)) if self.plan.frozen_tests else None
+        exit_code, captured = self._tests(root, worktree)
+        if frozen_error is not None:
+            captured = captured.removesuffix(_exit_line(exit_code))
+            captured += f"[frozen tests could not be prepared: {frozen_error}]\n"
+            captured += _exit_line(exit_code)
+        red = exit_code != 0 or frozen_error is not None
+        report = judge_patch(
+            self.repo,
+            self.rubric,
+            self.base,
+            data,
+            name,
+            rubric_path=self.rubric_path,
+            stdout=captured,
+            base_index=self.base_index,
+        )
+        return self.record(
+            key,
+            bucket=bucket_for(report, self.rubric, tests_red=red, exact=True),
+            applies=True,
+            failed=report.failed,
+            messages=_messages(report),
+            rules=tuple(r.id for r in report.results),
+            writer_exit=0,
+            tests_ran=True,
+            tests_exit=exit_code,
+            tests_red=red,
+            tests_frozen=self.plan.frozen_tests,
+            tests_captured=captured,
+            tests_fingerprint=fingerprint(captured, folder),
+            diff=_shown_diff(data),
+        )
+
+    def _tests(self, root: Path, worktree: str) -> tuple[int | None, str]:
+        """The test command in `worktree`: its exit (None: killed at the
+        timeout) and its captured output, ending in `EXIT=<code>`."""
         tests = self.processes.run(
             self.plan.test_command,
             cwd=worktree,
@@ -386,34 +478,31 @@ class _Attempts:
         if tests.exit is None:
             output += f"\n[killed after {self.plan.test_timeout:g} s]\n"
         captured = output + ("" if output.endswith("\n") or not output else "\n")
-        if frozen_error is not None:
-            captured += f"[frozen tests could not be prepared: {frozen_error}]\n"
-        captured += f"EXIT={'timeout' if tests.exit is None else tests.exit}\n"
-        red = tests.exit != 0 or frozen_error is not None
-        report = judge_patch(
-            self.repo,
-            self.rubric,
-            self.base,
-            data,
-            name,
-            rubric_path=self.rubric_path,
-            stdout=captured,
-            base_index=self.base_index,
-        )
-        return self.record(
-            key,
-            bucket=bucket_for(report, self.rubric, tests_red=red, exact=True),
-            applies=True,
-            failed=report.failed,
-            rules=tuple(r.id for r in report.results),
-            writer_exit=0,
-            tests_ran=True,
-            tests_exit=tests.exit,
-            tests_red=red,
-            tests_frozen=self.plan.frozen_tests,
-            tests_captured=captured,
-            diff=_shown_diff(data),
-        )
+        return tests.exit, captured + _exit_line(tests.exit)
+
+    def base_run(self) -> BaseRun:
+        """The test command once on the base, as an attempt's test run; a
+        GateError when the shell cannot start it there."""
+        folder = tempfile.mkdtemp(prefix="gate-loop-base-")
+        worktree = os.path.join(folder, "worktree")
+        try:
+            with self.worktrees:
+                self.repo.run(["worktree", "add", "--detach", "--quiet", worktree, self.base])
+            root = Path(folder)
+            for sub in ("home", "tmp"):
+                (root / sub).mkdir()
+            code, captured = self._tests(root, worktree)
+            base = BaseRun(code, captured, fingerprint(captured, folder))
+        finally:
+            self._remove(folder, worktree)
+        if code in NOT_STARTED:
+            said = captured.removesuffix(_exit_line(code)).strip().splitlines()
+            shown = printable(said[-1][-300:]) if said else "nothing"
+            raise GateError(
+                f"the test command cannot start in a worktree of the base (exit {code}, "
+                f"it printed: {shown}): fix --test-cmd, which runs as sh -c there"
+            )
+        return base
 
     def _freeze(self, tree: str, worktree: Path) -> str | None:
         """The attempt's checkout made frozen against the base (its test
@@ -440,9 +529,10 @@ def run_loop(
     *,
     rubric_path: str | None,
     progress: Callable[[int, int], None] | None = None,
-) -> list[Attempt]:
-    """Run every key of the plan (its shard) not already in `results`;
-    return the records written now.  On an interrupt (KeyboardInterrupt)
+) -> tuple[list[Attempt], BaseRun]:
+    """The test command on the base (`base_run`: a GateError when it cannot
+    start), then every key of the plan (its shard) not already in `results`;
+    return the records written now and the base run.  On an interrupt (KeyboardInterrupt)
     the running attempts are killed and not recorded, and it is re-raised:
     a rerun with the same `--results` starts where this one stopped."""
     if plan.attempts < 1:
@@ -464,6 +554,7 @@ def run_loop(
                 progress(len(done), len(pending))
 
     try:
+        base = runner.base_run()
         if plan.jobs <= 1 or len(pending) <= 1:
             for key in pending:
                 one(key)
@@ -483,7 +574,23 @@ def run_loop(
         raise
     finally:
         runner.close()
-    return done
+    return done, base
+
+
+def same_failure(base: BaseRun, records: Sequence[Attempt]) -> str | None:
+    """Why the run measured nothing, or None: the base's tests failed and
+    every attempt whose tests ran (one at least) failed the same way, the
+    same fingerprint (`fingerprint`: the same exit status and output, but
+    for folders and durations)."""
+    ran = [r for r in records if r.tests_ran]
+    if not base.red or not ran or any(r.tests_fingerprint != base.fingerprint for r in ran):
+        return None
+    code = "timeout" if base.exit is None else base.exit
+    return (
+        f"the test command failed the same way on the base and in all {len(ran)} attempts "
+        f"whose tests ran (exit {code}, the same output): it cannot tell one change from "
+        "another; check that --test-cmd runs the tests in a worktree of the base"
+    )
 
 
 def parse_writer(text: str) -> Writer:
