@@ -128,9 +128,17 @@ that name.  It fails when:
   the same index where `ids=` is a literal; a row may carry its own
   marks, a mark added to an existing row, a row without its id or a
   row added to a module-level list the decorator names are changes), or
-  `assert` statements appended at the end of its body that read only
-  names the test reads and call only pure builtins (`len`,
-  `isinstance`, `sorted`, ...; no method call, `:=`, keyword argument),
+  `assert` statements inserted among the last statements of its body
+  that read only names the test reads and call only pure builtins
+  (`len`, `isinstance`, `sorted`, ...; no method call, `:=`, keyword
+  argument), or statements of any kind appended after the last statement
+  of its body, at its own top level (a function, a unittest method, a
+  pytest class's method, a coroutine: `gate.drift.python.appended`; an
+  appended `yield`, `global`, skip, xfail or exit, a base statement
+  changed, moved or removed, code added inside a base block, a changed
+  decorator or signature, a test whose code shares state, or an append
+  after a base statement that registers code run after the body,
+  `addCleanup`, `addfinalizer`, an `ExitStack`'s `callback`, are changes),
   or a JavaScript/TypeScript test or describe over a table only gained
   rows (`gate.drift.js.rows`): whole elements inserted anywhere into the
   one array literal given to `it.each`, `test.each`, `describe.each` or
