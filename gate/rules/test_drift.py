@@ -122,7 +122,15 @@ that name.  It fails when:
   subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
   pure functions; each touching nothing the test reads (no store, `&`,
   method or other call on its variables; `t.Skip()`, `t.Parallel()`,
-  `return`, a declaration inserted are changes), or a Python test only
+  `return`, a declaration inserted are changes), or statements of any
+  kind appended after the last statement of its body, at its own top
+  level (`gate.drift.go.appended`; an appended `go`, `goto`, `Parallel`,
+  `t.Skip`, `os.Exit`, a base statement changed, moved or removed, code
+  added inside a base block, a test whose code stores into what other
+  tests read, or an append after a base statement that registers code
+  run after the body, a `defer` of a call with arguments or of a closure,
+  `t.Cleanup`, a parallel subtest, gomock's `NewController`, are
+  changes), or a Python test only
   gained cases (`gate.drift.python.cases`): rows of its
   `@pytest.mark.parametrize` list or tuple literal (with their ids at
   the same index where `ids=` is a literal; a row may carry its own

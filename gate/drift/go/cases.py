@@ -40,15 +40,22 @@ is a change.
   `Contains`, `HasPrefix`, `HasSuffix`), `errors.Is`, `fmt.Sprint*`,
   `reflect.DeepEqual`, `unicode/utf8`.
 
-And any of these only when it touches nothing the rest of the function
-reads: inside it, a name declared in the function outside the piece is
-never stored to, has no `&` taken, has no method called on it (the test's
-`t` only its reporting methods and `Run`: not `Skip`, `Parallel`,
-`Setenv`, `Cleanup`) and is handed to no call but an assertion's; it
-calls no setter of process-wide state (`os.Setenv`, ...:
-`gate.drift.go.writes.SETTERS`).  Anything else inserted (`t.Skip()`,
-`t.Parallel()`, a `return`, an `if ... { return }`, a declaration, a
-changed mock) changes the test.
+* statements appended after the last statement of the function's body,
+  at its own top level, which neither run on after the test, jump, skip,
+  exit nor call `Parallel`, where the statements before them register
+  nothing that runs after the body (`gate.drift.go.appended`): these may
+  store into the function's variables, since no base statement runs
+  after them.
+
+And any of the pieces above but the appended statements only when it
+touches nothing the rest of the function reads: inside it, a name
+declared in the function outside the piece is never stored to, has no
+`&` taken, has no method called on it (the test's `t` only its reporting
+methods and `Run`: not `Skip`, `Parallel`, `Setenv`, `Cleanup`) and is
+handed to no call but an assertion's; it calls no setter of process-wide
+state (`os.Setenv`, ...: `gate.drift.go.writes.SETTERS`). Anything else
+inserted (`t.Skip()`, `t.Parallel()`, a `return`, an `if ... { return
+}`, a declaration, a changed mock) changes the test.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import Tokens
 from gate.drift._treesitter import ParsedText, named
+from gate.drift.go.appended import appended, body_statements
 from gate.drift.go.writes import SETTERS
 
 if TYPE_CHECKING:
@@ -273,6 +281,14 @@ class Cases:
         repaired = self.function.has_error  # no new case is looked for in it
         found = self.candidates() if spans and self._writes is not None and not repaired else []
         marks = {(n.start_byte, n.end_byte, n.type): n for n in found}
+        # the body's top-level statements, from each of which on a head may append
+        tops: dict[tuple[int, int, str], int] = {}
+        starts = range(0)
+        if spans and self._writes is not None and not repaired and not self.keep:
+            statements = body_statements(self.function)
+            starts = appended(statements, self.source, self.imports)
+            tops = {(n.start_byte, n.end_byte, n.type): i for i, n in enumerate(statements)}
+        edges: dict[int, tuple[int, int]] = {}  # statement index -> its tokens' range
         out: list[str] = []
         places: list[tuple[int, int]] = []
         blanks: list[int] = []
@@ -285,6 +301,8 @@ class Cases:
                 out.append(_CLOSE)
                 if key in marks:
                     places.append((opened[key], len(out)))
+                if key in tops:
+                    edges[tops[key]] = (opened[key], len(out))
                 continue
             if not _kept(node, self.keep, self.source):
                 continue
@@ -305,6 +323,8 @@ class Cases:
                     text = text.rstrip()
                 if key in marks:
                     places.append((len(out), len(out) + 1))
+                if key in tops:
+                    edges[tops[key]] = (len(out), len(out) + 1)
                 if text == "_" and _blank(node, self.source):
                     blanks.append(len(out))
                 out.append(text)
@@ -320,6 +340,8 @@ class Cases:
                 pieces.add((start, end + 1))
             if start > 0 and out[start - 1] == ",":
                 pieces.add((start - 1, end))
+        if starts and len(edges) == len(tops):
+            pieces.update((edges[k][0], edges[len(tops) - 1][1]) for k in starts)
         inert: set[tuple[int, int]] = set()
         for at in blanks:  # a `_` with the comma before or after it
             if out[at - 1] == ",":
