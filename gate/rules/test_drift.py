@@ -121,7 +121,10 @@ that name.  It fails when:
   in a loop that cannot stop, skip or carry state across rows; `t.Run`
   subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
   pure functions; each touching nothing the test reads (no store, `&`,
-  method or other call on its variables; `t.Skip()`, `t.Parallel()`,
+  method or other call on its variables, but that a row may hand the
+  test's `t` or a variable to a callee the base version of the test
+  calls too, as the helper its existing rows are built by,
+  `mockResponse(t, ...)`; `t.Skip()`, `t.Parallel()`,
   `return`, a declaration inserted are changes), or statements of any
   kind appended after the last statement of its body, at its own top
   level (`gate.drift.go.appended`; an appended `go`, `goto`, `Parallel`,
