@@ -627,7 +627,13 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   without moving a test tool passes: other packages bumped, a `resolved`
   URL or a hash dropped beside the same version, a wheel added, a copy
   re-hoisted, reordering and formatting; a renamed lock file is compared
-  across its two paths.  One the gate cannot read (not valid TOML, JSON or
+  across its two paths; a tool whose copies only moved between the lock
+  files of one ecosystem the change writes (per-package locks folded into
+  the workspace's root lock, or a root lock split per package, each copy
+  at the same version, source and artifact: `locks.pooled_moves`) moved
+  nothing, while a copy dropped on the way, moved to another version,
+  source or artifact, or a lock deleted with no written lock taking its
+  copies, is named in each file that moved it.  One the gate cannot read (not valid TOML, JSON or
   YAML, or not its format's shape) fails: it cannot tell.  Lock files are
   read up to 32 MiB (`gate.changes.LOCK_TEXT_LIMIT`).
 
