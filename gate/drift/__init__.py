@@ -161,6 +161,12 @@ class Tokens:
     # assignment whose right side is unchanged, `x, _, err := f()`): a
     # unit whose head only inserts such spans is unchanged (`_changed`).
     inert: tuple[tuple[int, int], ...] = ()
+    # Spans a head may insert only where the base version calls each of
+    # the callees named (Go: a table row that hands the test's `t` or a
+    # local to the helper the existing rows call, `mockResponse(t, ...)`),
+    # and the callees this version calls.
+    needs: tuple[tuple[tuple[int, int], tuple[str, ...]], ...] = ()
+    calls: frozenset[str] = frozenset()
 
 
 # More partial matches than this at one place: too repetitive to tell, changed.
@@ -170,7 +176,8 @@ _ALIGNMENTS = 256
 def grown(base: Unit, head: Unit) -> bool:
     """Whether `head`, the head version of the test case `base`, is `base`
     with only new cases inserted: the base tokens are the head tokens less
-    some of the head's insertable spans (`Tokens.spans`), and the unit is
+    some of the head's insertable spans (`Tokens.spans`, each only where
+    the base calls what it needs, `Tokens.needs`), and the unit is
     a test case on both sides (one whose body stores outside itself is
     collection-time code, never grown), or a frame of test cases on both
     sides (SUPPORT, its tokens a `Tokens.frame`)."""
@@ -181,7 +188,9 @@ def grown(base: Unit, head: Unit) -> bool:
     old, new = base.tokens(), head.tokens()
     if base.role == SUPPORT and not (old.frame and new.frame):
         return False
-    return len(new.tokens) > len(old.tokens) and _less(old.tokens, new.tokens, new.spans)
+    needs = dict(new.needs)
+    spans = [s for s in new.spans if set(needs.get(s, ())) <= old.calls]
+    return len(new.tokens) > len(old.tokens) and _less(old.tokens, new.tokens, spans)
 
 
 def inert(base: Unit, head: Unit) -> bool:

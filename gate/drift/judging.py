@@ -45,6 +45,7 @@ from gate.drift.collected import (
     unread_edit,
 )
 from gate.drift.language import BY_SUFFIX
+from gate.drift.lockcopy import Locked
 from gate.drift.pins import pin_changes
 from gate.drift.structured import Unreadable
 from gate.paths import fold
@@ -58,13 +59,17 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
     tools it moved ("tools: WHAT", `gate.drift.pins.pin_changes`), and
     each written lock file whose test tools' locked copies it moved
     ("locked: WHAT", `gate.drift.locks.lock_changes`; a renamed one
-    compared across its two paths, under its new path);
+    compared across its two paths, under its new path; a tool whose
+    copies only moved between the lock files it writes moved nothing,
+    `gate.drift.locks.pooled_moves`);
     `is_test` tells the test paths, where a section is judged the strict
     way (`at_test_path`).  A `package.json` whose scripts only grew, or
     that stays in a package folder without tests (`_only_new_tests`), moved
     nothing."""
     out: dict[str, str] = {}
     paired: set[str] = set()  # both paths of a renamed lock file, judged once
+    # (path, base text, head text, base path) of each readable lock file written
+    lock_files: list[tuple[str, str | None, str | None, str | None]] = []
     for f in changes.files:
         for path in f.written:
             lock = locks.is_lock(path)
@@ -88,13 +93,8 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
                         out[path] = f"unreadable: {why}"
                     continue
                 assert texts is not None
-                try:
-                    moved = locks.lock_changes(path, texts.base, texts.head, was)
-                except Unreadable as exc:
-                    out[path] = f"unreadable: {exc}"
-                else:
-                    if moved:
-                        out[path] = f"locked: {'; '.join(moved)}"
+                lock_files.append((path, texts.base, texts.head, was))
+                paired.add(path)
                 continue
             if texts is None:
                 if changes.source == "example":
@@ -123,6 +123,31 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
                     how = f"tools: {'; '.join(moved)}" if moved else None
             if how is not None:
                 out[path] = how
+    out.update(_lock_changes(lock_files))
+    return out
+
+
+def _lock_changes(
+    files: list[tuple[str, str | None, str | None, str | None]],
+) -> dict[str, str]:
+    """Each of `files` (lock files the change writes) that moved a test
+    tool whose copies moved over all of them together
+    (`locks.pooled_moves`: copies folded from one lock file into another
+    moved nothing) -> "locked: WHAT", the file's own moves of such tools
+    (`locks.moves`), or "unreadable: WHY"."""
+    out: dict[str, str] = {}
+    read: list[tuple[str, Locked, Locked]] = []
+    for path, base, head, was in files:
+        try:
+            read.append((path, *locks.lock_sides(path, base, head, was)))
+        except Unreadable as exc:
+            out[path] = f"unreadable: {exc}"
+    pooled = locks.pooled_moves(read)
+    for path, before, after in read:
+        kind = locks.family(path)
+        moved = [p for name, p in locks.moves(before, after) if (kind, name) in pooled]
+        if moved:
+            out[path] = f"locked: {'; '.join(moved)}"
     return out
 
 

@@ -42,7 +42,12 @@ A lock file the gate cannot read (not valid TOML, JSON or YAML, a
 shape its format does not have) raises `Unreadable`, which `test_drift`
 counts as drift.  A renamed lock file is compared across its two paths
 (`test_drift` pairs them); a new lock file's tools are added, a deleted
-one's removed (what installs then floats).  Out of reach: `go.sum`
+one's removed (what installs then floats).  Where a change writes several
+lock files of one ecosystem, a tool whose copies only moved between them
+(`pooled_moves`: per-package locks folded into the workspace's root lock,
+or a root lock split per package, each copy at the same version, source
+and artifact) moved nothing; a copy dropped on the way, or taken from
+another source or artifact, did, and is named per file as above.  Out of reach: `go.sum`
 (it lists every version a build may have considered, not the one chosen:
 go.mod's `require` is `gate.drift.pins`'), `bun.lockb` (binary), and
 `.pnp.cjs` and `.yarn/cache/`.  Pure."""
@@ -268,6 +273,41 @@ def _swapped(before: set[Copy], after: set[Copy]) -> list[str]:
     return out
 
 
+def lock_sides(
+    path: str, base: str | None, head: str | None, base_path: str | None = None
+) -> tuple[Locked, Locked]:
+    """The test tools `path` locks at base and at head (`base_path`: where
+    the base side was; None text: the side has no such file); raises
+    `Unreadable`, naming the side, when one cannot be read."""
+    sides: list[Locked] = []
+    for side, where, text in (("base", base_path or path, base), ("head", path, head)):
+        try:
+            sides.append(locked(where, text) if text is not None else {})
+        except Unreadable as exc:
+            raise Unreadable(f"the {side} version {exc}") from None
+    return sides[0], sides[1]
+
+
+def moves(before: Locked, after: Locked) -> list[tuple[str, str]]:
+    """(tool, phrase) for each tool whose copies moved from `before` to
+    `after` (`syrupy: `5.1.0` -> `5.3.1``), in order."""
+    out = []
+    for name in sorted(set(before) | set(after)):
+        was, now = before.get(name, set()), after.get(name, set())
+        if not was:
+            out.append((name, f"{name} added ({_shown(now)})"))
+        elif not now:
+            out.append((name, f"{name} removed (was {_shown(was)})"))
+        elif {(c.version, c.source) for c in was} != {(c.version, c.source) for c in now}:
+            out.append((name, f"{name}: {_shown(was)} -> {_shown(now)}"))
+        else:
+            out += [
+                (name, f"{name} {version}: another artifact (its hash changed)")
+                for version in _swapped(was, now)
+            ]
+    return out
+
+
 def lock_changes(
     path: str, base: str | None, head: str | None, base_path: str | None = None
 ) -> tuple[str, ...]:
@@ -275,25 +315,42 @@ def lock_changes(
     (`syrupy: `5.1.0` -> `5.3.1``), in order; empty when none moved.
     `base_path`: where the base side was (a renamed lock file).  Raises
     `Unreadable` (naming the side) when a side cannot be read."""
-    sides: list[Locked] = []
-    for side, where, text in (("base", base_path or path, base), ("head", path, head)):
-        try:
-            sides.append(locked(where, text) if text is not None else {})
-        except Unreadable as exc:
-            raise Unreadable(f"the {side} version {exc}") from None
-    before, after = sides
-    out = []
-    for name in sorted(set(before) | set(after)):
-        was, now = before.get(name, set()), after.get(name, set())
-        if not was:
-            out.append(f"{name} added ({_shown(now)})")
-        elif not now:
-            out.append(f"{name} removed (was {_shown(was)})")
-        elif {(c.version, c.source) for c in was} != {(c.version, c.source) for c in now}:
-            out.append(f"{name}: {_shown(was)} -> {_shown(now)}")
-        else:
-            out += [
-                f"{name} {version}: another artifact (its hash changed)"
-                for version in _swapped(was, now)
-            ]
-    return tuple(out)
+    return tuple(phrase for _, phrase in moves(*lock_sides(path, base, head, base_path)))
+
+
+# Lock files whose copies are one ecosystem's, comparable across files;
+# every other lock file is the npm registry's.
+_FAMILIES = {
+    "uv.lock": "python",
+    "poetry.lock": "python",
+    "pdm.lock": "python",
+    "pipfile.lock": "python",
+    "cargo.lock": "rust",
+}
+
+
+def family(path: str) -> str:
+    """The ecosystem whose packages the lock file `path` installs."""
+    return _FAMILIES.get(fold_names(path).rsplit("/", 1)[-1], "npm")
+
+
+def pooled_moves(files: list[tuple[str, Locked, Locked]]) -> frozenset[tuple[str, str]]:
+    """The (ecosystem, tool) pairs whose copies moved over all of `files`
+    together, each (path, base tools, head tools: `lock_sides`) a lock
+    file the change writes: per ecosystem (`family`), every file's base
+    copies of a tool pooled against every file's head copies, compared as
+    `lock_changes` compares one file's.  Copies that only moved from one
+    lock file to another (a package's lock folded into the workspace's
+    root lock, a lock split per package) move nothing."""
+    before: dict[str, Locked] = {}
+    after: dict[str, Locked] = {}
+    for path, was, now in files:
+        kind = family(path)
+        for pool, side in ((before, was), (after, now)):
+            for name, copies in side.items():
+                pool.setdefault(kind, {}).setdefault(name, set()).update(copies)
+    return frozenset(
+        (kind, name)
+        for kind in sorted(set(before) | set(after))
+        for name, _ in moves(before.get(kind, {}), after.get(kind, {}))
+    )

@@ -121,16 +121,35 @@ that name.  It fails when:
   in a loop that cannot stop, skip or carry state across rows; `t.Run`
   subtests; testify or `t.Error*`/`t.Fatal*` assertions calling only
   pure functions; each touching nothing the test reads (no store, `&`,
-  method or other call on its variables; `t.Skip()`, `t.Parallel()`,
-  `return`, a declaration inserted are changes), or a Python test only
+  method or other call on its variables, but that a row may hand the
+  test's `t` or a variable to a callee the base version of the test
+  calls too, as the helper its existing rows are built by,
+  `mockResponse(t, ...)`; `t.Skip()`, `t.Parallel()`,
+  `return`, a declaration inserted are changes), or statements of any
+  kind appended after the last statement of its body, at its own top
+  level (`gate.drift.go.appended`; an appended `go`, `goto`, `Parallel`,
+  `t.Skip`, `os.Exit`, a base statement changed, moved or removed, code
+  added inside a base block, a test whose code stores into what other
+  tests read, or an append after a base statement that registers code
+  run after the body, a `defer` of a call with arguments or of a closure,
+  `t.Cleanup`, a parallel subtest, gomock's `NewController`, are
+  changes), or a Python test only
   gained cases (`gate.drift.python.cases`): rows of its
   `@pytest.mark.parametrize` list or tuple literal (with their ids at
   the same index where `ids=` is a literal; a row may carry its own
   marks, a mark added to an existing row, a row without its id or a
   row added to a module-level list the decorator names are changes), or
-  `assert` statements appended at the end of its body that read only
-  names the test reads and call only pure builtins (`len`,
-  `isinstance`, `sorted`, ...; no method call, `:=`, keyword argument),
+  `assert` statements inserted among the last statements of its body
+  that read only names the test reads and call only pure builtins
+  (`len`, `isinstance`, `sorted`, ...; no method call, `:=`, keyword
+  argument), or statements of any kind appended after the last statement
+  of its body, at its own top level (a function, a unittest method, a
+  pytest class's method, a coroutine: `gate.drift.python.appended`; an
+  appended `yield`, `global`, skip, xfail or exit, a base statement
+  changed, moved or removed, code added inside a base block, a changed
+  decorator or signature, a test whose code shares state, or an append
+  after a base statement that registers code run after the body,
+  `addCleanup`, `addfinalizer`, an `ExitStack`'s `callback`, are changes),
   or a JavaScript/TypeScript test or describe over a table only gained
   rows (`gate.drift.js.rows`): whole elements inserted anywhere into the
   one array literal given to `it.each`, `test.each`, `describe.each` or
@@ -618,7 +637,13 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   without moving a test tool passes: other packages bumped, a `resolved`
   URL or a hash dropped beside the same version, a wheel added, a copy
   re-hoisted, reordering and formatting; a renamed lock file is compared
-  across its two paths.  One the gate cannot read (not valid TOML, JSON or
+  across its two paths; a tool whose copies only moved between the lock
+  files of one ecosystem the change writes (per-package locks folded into
+  the workspace's root lock, or a root lock split per package, each copy
+  at the same version, source and artifact: `locks.pooled_moves`) moved
+  nothing, while a copy dropped on the way, moved to another version,
+  source or artifact, or a lock deleted with no written lock taking its
+  copies, is named in each file that moved it.  One the gate cannot read (not valid TOML, JSON or
   YAML, or not its format's shape) fails: it cannot tell.  Lock files are
   read up to 32 MiB (`gate.changes.LOCK_TEXT_LIMIT`).
 

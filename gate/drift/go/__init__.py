@@ -70,7 +70,7 @@ whose code tree-sitter-go repairs (a local named `make` or `new` called
 with a value, `make(3)`, which the grammar reads as a call of the
 built-in, or Go 1.26's `new(expr)`) is a COLLECTION unit (never grown,
 refused when new) whose tokens hold each repaired statement as its
-exact text (`gate.drift.go.cases.in_statements`); one whose repair lies
+exact text (`gate.drift.go.spelled.in_statements`); one whose repair lies
 outside its statements (its signature), and a `var` or `const`
 declaration holding one (`var p = new(3)`), is its exact text alone.
 """
@@ -91,7 +91,8 @@ from gate.drift._treesitter import (
     parse,
     refuse,
 )
-from gate.drift.go.cases import PURE, Cases, in_statements, predeclared_any
+from gate.drift.go.cases import PURE, Cases
+from gate.drift.go.spelled import in_statements, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
 from gate.drift.reader import Reader
 

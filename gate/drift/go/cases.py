@@ -8,7 +8,7 @@ directive comment (`//go:...`, `//line ...`) stays a token, and so does
 every comment of an `Example` function, whose `// Output:` comment is
 what `go test` checks.  `interface{}` is the token `any`, its
 predeclared alias (Go 1.18), where the file declares no `any` of its own
-(`predeclared_any`; a type `any` another file of the package declares is
+(`gate.drift.go.spelled.predeclared_any`; a type `any` another file of the package declares is
 not seen).
 
 **Inert spans** (`Tokens.inert`): a blank `_`, with its comma, on the
@@ -40,24 +40,35 @@ is a change.
   `Contains`, `HasPrefix`, `HasSuffix`), `errors.Is`, `fmt.Sprint*`,
   `reflect.DeepEqual`, `unicode/utf8`.
 
-And any of these only when it touches nothing the rest of the function
-reads: inside it, a name declared in the function outside the piece is
-never stored to, has no `&` taken, has no method called on it (the test's
-`t` only its reporting methods and `Run`: not `Skip`, `Parallel`,
-`Setenv`, `Cleanup`) and is handed to no call but an assertion's; it
-calls no setter of process-wide state (`os.Setenv`, ...:
-`gate.drift.go.writes.SETTERS`).  Anything else inserted (`t.Skip()`,
-`t.Parallel()`, a `return`, an `if ... { return }`, a declaration, a
-changed mock) changes the test.
+* statements appended after the last statement of the function's body,
+  at its own top level, which neither run on after the test, jump, skip,
+  exit nor call `Parallel`, where the statements before them register
+  nothing that runs after the body (`gate.drift.go.appended`): these may
+  store into the function's variables, since no base statement runs
+  after them.
+
+And any of the pieces above but the appended statements only when it
+touches nothing the rest of the function reads: inside it, a name
+declared in the function outside the piece is never stored to, has no
+`&` taken, has no method called on it (the test's `t` only its reporting
+methods and `Run`: not `Skip`, `Parallel`, `Setenv`, `Cleanup`) and is
+handed to no call but an assertion's; it calls no setter of process-wide
+state (`os.Setenv`, ...: `gate.drift.go.writes.SETTERS`); a table's row may call a method of
+such a name or hand it to a call where the base version of the function
+calls that callee too (`Tokens.needs`: the helper the existing rows are
+built by, `mockResponse(t, 200, body)`, `srv.Client()`). Anything else
+inserted (`t.Skip()`, `t.Parallel()`, a `return`, an `if ... { return
+}`, a declaration, a changed mock) changes the test.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from gate.drift import Tokens
 from gate.drift._treesitter import ParsedText, named
+from gate.drift.go.appended import appended, body_statements
+from gate.drift.go.spelled import is_field, is_statement
 from gate.drift.go.writes import SETTERS
 
 if TYPE_CHECKING:
@@ -118,64 +129,6 @@ _ROOTS = frozenset(
 )
 # Statements whose left side may gain a blank `_` (`Tokens.inert`).
 _ASSIGNS = frozenset({"assignment_statement", "short_var_declaration"})
-_ANY = re.compile(rb"\bany\b")
-
-
-def predeclared_any(source: ParsedText) -> bool:
-    """Whether `any` in the file can only be Go's predeclared alias of
-    `interface{}`: no `any` is declared in it (a type, a function, a var,
-    a constant, a parameter or type parameter, an import name), and none
-    is read as a value but in a conversion `any(x)`."""
-    for found in _ANY.finditer(source.data):
-        node = source.root.descendant_for_byte_range(found.start(), found.end())
-        if node is None or (node.start_byte, node.end_byte) != found.span():
-            continue  # inside a string, a comment or a longer word
-        parent = node.parent
-        declared = node.type == "package_identifier"  # `import any "x"`
-        if node.type == "type_identifier" and parent is not None:
-            declared = parent.type in ("type_spec", "type_alias") and _is_field(
-                parent, "name", node
-            )
-        if node.type == "identifier":  # a value, bar the conversion `any(x)`
-            declared = parent is None or not (
-                parent.type == "call_expression" and _is_field(parent, "function", node)
-            )
-        if declared:
-            return False
-    return True
-
-
-def in_statements(function: Node) -> bool:
-    """Whether every repair tree-sitter made in `function` (ERROR and
-    MISSING nodes) lies inside a statement of its body, whose exact text
-    is then one token (`Cases.tokens`)."""
-    stack = [function]
-    while stack:
-        node = stack.pop()
-        if node != function and _statement(node):
-            continue  # its exact text stands for it
-        if node.is_error or node.is_missing:
-            return False
-        stack.extend(c for c in node.children if c.has_error or c.is_missing)
-    return True
-
-
-def _statement(node: Node) -> bool:
-    """Whether `node` is a statement of a block (or a repair between them)."""
-    parent = node.parent
-    if parent is None:
-        return False
-    return parent.type == "statement_list" or (
-        parent.type == "block" and node.type not in ("statement_list", "{", "}")
-    )
-
-
-def _is_field(parent: Node, field: str, node: Node) -> bool:
-    child = parent.child_by_field_name(field)
-    return child is not None and (child.start_byte, child.end_byte) == (
-        node.start_byte,
-        node.end_byte,
-    )
 
 
 def _blank(node: Node, source: ParsedText) -> bool:
@@ -188,7 +141,7 @@ def _blank(node: Node, source: ParsedText) -> bool:
     if side.type != "expression_list" or holder.type not in _ASSIGNS:
         return False
     operator = holder.child_by_field_name("operator")
-    if not _is_field(holder, "left", side) or (operator is not None and operator.type != "="):
+    if not is_field(holder, "left", side) or (operator is not None and operator.type != "="):
         return False
     right = holder.child_by_field_name("right")
     values = named(right) if right is not None else []
@@ -240,6 +193,7 @@ class Cases:
         name = node.child_by_field_name("name") if node.type in _FUNCTIONS else None
         self.keep = name is not None and source.text(name).startswith("Example")
         self._testing: frozenset[str] | None = None
+        self._needs: dict[tuple[int, int, str], frozenset[str] | None] = {}
 
     @property
     def scan(self) -> Scan:
@@ -273,8 +227,16 @@ class Cases:
         repaired = self.function.has_error  # no new case is looked for in it
         found = self.candidates() if spans and self._writes is not None and not repaired else []
         marks = {(n.start_byte, n.end_byte, n.type): n for n in found}
+        # the body's top-level statements, from each of which on a head may append
+        tops: dict[tuple[int, int, str], int] = {}
+        starts = range(0)
+        if spans and self._writes is not None and not repaired and not self.keep:
+            statements = body_statements(self.function)
+            starts = appended(statements, self.source, self.imports)
+            tops = {(n.start_byte, n.end_byte, n.type): i for i, n in enumerate(statements)}
+        edges: dict[int, tuple[int, int]] = {}  # statement index -> its tokens' range
         out: list[str] = []
-        places: list[tuple[int, int]] = []
+        places: list[tuple[int, int, frozenset[str] | tuple[str, ...]]] = []
         blanks: list[int] = []
         stack: list[tuple[Node, bool]] = [(self.function, False)]
         opened: dict[tuple[int, int, str], int] = {}
@@ -284,11 +246,13 @@ class Cases:
             if closing:
                 out.append(_CLOSE)
                 if key in marks:
-                    places.append((opened[key], len(out)))
+                    places.append((opened[key], len(out), self._needs.get(key) or ()))
+                if key in tops:
+                    edges[tops[key]] = (opened[key], len(out))
                 continue
             if not _kept(node, self.keep, self.source):
                 continue
-            if repaired and (node.has_error or node.is_missing) and _statement(node):
+            if repaired and (node.has_error or node.is_missing) and is_statement(node):
                 out.append(_EXACT + self.text(node))  # a statement the grammar repairs
                 continue
             if self.alias_any and node.type == "interface_type" and not named(node):
@@ -304,7 +268,9 @@ class Cases:
                 if node.type == "comment":
                     text = text.rstrip()
                 if key in marks:
-                    places.append((len(out), len(out) + 1))
+                    places.append((len(out), len(out) + 1, self._needs.get(key) or ()))
+                if key in tops:
+                    edges[tops[key]] = (len(out), len(out) + 1)
                 if text == "_" and _blank(node, self.source):
                     blanks.append(len(out))
                 out.append(text)
@@ -314,19 +280,31 @@ class Cases:
             stack.append((node, True))
             stack.extend((c, False) for c in reversed(node.children))
         pieces: set[tuple[int, int]] = set()
-        for start, end in places:
-            pieces.add((start, end))
+        needs: dict[tuple[int, int], tuple[str, ...]] = {}
+        for start, end, need in places:
+            variants = [(start, end)]
             if end < len(out) and out[end] == ",":
-                pieces.add((start, end + 1))
+                variants.append((start, end + 1))
             if start > 0 and out[start - 1] == ",":
-                pieces.add((start - 1, end))
+                variants.append((start - 1, end))
+            pieces.update(variants)
+            if need:
+                needs.update((v, tuple(sorted(need))) for v in variants)
+        if starts and len(edges) == len(tops):
+            pieces.update((edges[k][0], edges[len(tops) - 1][1]) for k in starts)
         inert: set[tuple[int, int]] = set()
         for at in blanks:  # a `_` with the comma before or after it
             if out[at - 1] == ",":
                 inert.add((at - 1, at + 1))
             if at + 1 < len(out) and out[at + 1] == ",":
                 inert.add((at, at + 2))
-        return Tokens(tuple(out), tuple(sorted(pieces)), inert=tuple(sorted(inert)))
+        return Tokens(
+            tuple(out),
+            tuple(sorted(pieces)),
+            inert=tuple(sorted(inert)),
+            needs=tuple(sorted(needs.items())),
+            calls=self.called() if spans else frozenset(),
+        )
 
     # -- which pieces are new cases ---------------------------------------
 
@@ -358,8 +336,15 @@ class Cases:
         return [
             e
             for e in named(value)
-            if e.type in ("literal_element", "keyed_element") and self.untouched(e)
+            if e.type in ("literal_element", "keyed_element") and self._row_needs(e) is not None
         ]
+
+    def _row_needs(self, row: Node) -> frozenset[str] | None:
+        """`needs` of a row, kept for the span it makes."""
+        key = (row.start_byte, row.end_byte, row.type)
+        if key not in self._needs:
+            self._needs[key] = self.needs(row)
+        return self._needs[key]
 
     def table(self, name: str, use: Node) -> Node | None:
         """The composite literal the function's one `name := T{...}` binds,
@@ -467,9 +452,20 @@ class Cases:
 
     def untouched(self, piece: Node) -> bool:
         """Whether `piece` leaves what the rest of the function reads as it was."""
+        return self.needs(piece) == frozenset()
+
+    def needs(self, piece: Node) -> frozenset[str] | None:
+        """What `piece` needs of the base version to leave what the rest of
+        the function reads as it was: None when it cannot (a store into, or
+        `&` of, a name declared outside it; a setter of process-wide
+        state), else the callees it calls on, or hands, such a name, which
+        leave it as it was only where the base version of the function
+        calls them too (a table's rows built by the helper the existing
+        rows call: `mockResponse(t, ...)`; `rows`, `gate.drift.grown`)."""
         for target, at in self._stores(piece):
             if self._outside(target, at, piece, include_package=True):
-                return False
+                return None
+        needed: set[str] = set()
         for node in self._all(piece):
             if node.type != "call_expression":
                 continue
@@ -482,12 +478,12 @@ class Cases:
                 if self.imports.get(package) in SETTERS and self._method(node) in SETTERS.get(
                     self.imports.get(package, ""), frozenset()
                 ):
-                    return False
+                    return None
                 root = self._root(operand)
                 if root is not None and self._outside(root, root.start_byte, piece, True):
                     name = self.text(root)
                     if not (name in self.testing and self._method(node) in REPORTING | {"Run"}):
-                        return False
+                        needed.add(_callee_text(self.text(callee)))
             if (
                 self._testify(callee)
                 or self._computes(callee)
@@ -498,8 +494,16 @@ class Cases:
             for value in named(arguments) if arguments is not None else []:
                 root = self._root(value)
                 if root is not None and self._outside(root, root.start_byte, piece, False):
-                    return False
-        return True
+                    needed.add(_callee_text(self.text(callee)))
+        return frozenset(needed)
+
+    def called(self) -> frozenset[str]:
+        """The callees the function calls, spelled as `needs` spells them."""
+        return frozenset(
+            _callee_text(self.text(c))
+            for node in self._all(self.function)
+            if node.type == "call_expression" and (c := node.child_by_field_name("function"))
+        )
 
     # -- helpers ----------------------------------------------------------
 
@@ -615,3 +619,8 @@ class Cases:
                 continue
             stack.extend(current.named_children)
         return out
+
+
+def _callee_text(text: str) -> str:
+    """A callee as `needs` compares it: without layout."""
+    return "".join(text.split())

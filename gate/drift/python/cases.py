@@ -31,8 +31,14 @@ dumped tree), and a docstring's whitespace counts as one space.
   argument; no method call, `:=`, `await`, `yield` or lambda: nothing the
   assertion runs can change what the test or another test sees.
 
+* statements appended after the last statement of the function's body,
+  at its own top level, which neither make it a generator nor skip or end
+  the run, where the statements before them register nothing that runs
+  after the body (`gate.drift.python.appended`).
+
 Anything else inserted (a `pytest.mark.skip` on the test, a statement in
-the middle, an `assert x.pop()`) changes the test.
+the middle, an `assert x.pop()` before an existing statement) changes the
+test.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import ast
 from collections.abc import Callable, Mapping
 
 from gate.drift import Tokens
+from gate.drift.python.appended import appended
 from gate.drift.python.tree import _prose
 
 # Builtins an inserted assertion may call: they compute a value only.
@@ -133,7 +140,10 @@ class _Stream:
             if not self.assertion(statement, _reads(node, skip={id(statement)})):
                 break
             self.spans.append(places[id(statement)])
-        return Tokens(tuple(self.out), tuple(sorted(self.spans)))
+        if node.body:
+            end = places[id(node.body[-1])][1]
+            self.spans.extend((places[id(node.body[k])][0], end) for k in appended(node))
+        return Tokens(tuple(self.out), tuple(sorted(set(self.spans))))
 
     def field(self, name: str, value: object) -> None:
         if isinstance(value, ast.AST):

@@ -2,7 +2,8 @@
 new cases (table rows it ranges over, subtests, assertions) is not
 changed, and comments and layout change no Go unit; each shape beside
 its hostile twin, the same insertion written to bend what the test
-checked before, which stays a change."""
+checked before, which stays a change (statements appended after the
+test's last one are tests/drift/go/test_go_appended.py's)."""
 
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ BENT = {
     "an if that returns": _edit(
         AFTER_GOT, "\tif len(os.Args) > 0 {\n\t\treturn\n\t}\n" + AFTER_GOT
     ),
-    "a new declaration": _edit(LAST, LAST + "\tgot = 4\n"),
+    "a new declaration": _edit(LAST, "\tgot = 4\n" + LAST),
     "a rebinding before the assertion": _edit(AFTER_GOT, AFTER_GOT + "\tgot = 3\n"),
     "an assertion whose argument takes an address": _edit(
         AFTER_GOT, AFTER_GOT + "\tassert.True(t, bump(&got))\n"
@@ -131,7 +132,7 @@ BENT = {
         AFTER_GOT, AFTER_GOT + "\tassert.True(t, reset())\n"
     ),
     "an if whose body returns too": _edit(
-        LAST, LAST + '\tif got != 3 {\n\t\tt.Errorf("x")\n\t\treturn\n\t}\n'
+        LAST, '\tif got != 3 {\n\t\tt.Errorf("x")\n\t\treturn\n\t}\n' + LAST
     ),
     "a subtest storing into a variable the test reads after": _edit(
         AFTER_GOT, AFTER_GOT + '\tt.Run("x", func(t *testing.T) { got = 3 })\n'

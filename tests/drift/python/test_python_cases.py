@@ -2,7 +2,8 @@
 gained new cases (rows of its `@pytest.mark.parametrize` list, with their
 ids; trailing assertions that only compute) is not changed; each shape
 beside its hostile twin, the same insertion written to bend what the test
-checked before, which stays a change."""
+checked before, which stays a change (an insertion before the test's last
+statement: statements appended after it are tests/drift/python/test_python_appended.py's)."""
 
 from __future__ import annotations
 
@@ -128,22 +129,22 @@ BENT = {
     "ids dropped as a row is added": _edit(PAIRS, "[(1, 2), (3, 4), (5, 6)]"),
     "a row added to the argument names": _edit('("a", "b")', '("a", "b", "c")'),
     "a skip mark on the test": _edit("@mark.parametrize", "@pytest.mark.skip\n@mark.parametrize"),
-    "an assertion that mutates": _edit(LAST, LAST + "    assert seen.pop()\n"),
-    "an assertion with a walrus": _edit(LAST, LAST + "    assert (seen := [])\n"),
-    "an assertion whose message mutates": _edit(LAST, LAST + "    assert seen, seen.clear()\n"),
-    "an assertion calling the code under test": _edit(LAST, LAST + "    assert kit.reset()\n"),
+    "an assertion that mutates": _edit(LAST, "    assert seen.pop()\n" + LAST),
+    "an assertion with a walrus": _edit(LAST, "    assert (seen := [])\n" + LAST),
+    "an assertion whose message mutates": _edit(LAST, "    assert seen, seen.clear()\n" + LAST),
+    "an assertion calling the code under test": _edit(LAST, "    assert kit.reset()\n" + LAST),
     "an assertion calling a builtin with a key": _edit(
-        LAST, LAST + "    assert sorted(seen, key=kit.reset)\n"
+        LAST, "    assert sorted(seen, key=kit.reset)\n" + LAST
     ),
-    "an assertion reading a name the test never read": _edit(LAST, LAST + "    assert LIMITS\n"),
+    "an assertion reading a name the test never read": _edit(LAST, "    assert LIMITS\n" + LAST),
     "an assertion before the existing one": _edit(
         LAST, "    assert len(seen) == 2\n" + LAST, BASES_EXTRA["assert"]
     ),
     "a statement before an appended assertion": _edit(
-        LAST, LAST + "    seen.append(3)\n    assert len(seen) == 3\n"
+        LAST, "    seen.append(3)\n    assert len(seen) == 3\n" + LAST
     ),
     "an assertion calling len rebound in the test": _edit(
-        LAST, LAST + "    assert len(seen)\n", BASES_EXTRA["len"]
+        LAST, "    assert len(seen)\n" + LAST, BASES_EXTRA["len"]
     ),
     "a row in the module-level list a test names": _edit("LIMITS = [1, 2]", "LIMITS = [1, 2, 3]"),
     "a row calling the code under test": _edit(NULL, NULL + "        kit.make_row(),\n"),
