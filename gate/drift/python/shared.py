@@ -37,6 +37,10 @@ _SHARING_CALLS = frozenset(
         "site.addsitedir",
     }
 )
+# Of those, the ones that hand out a live namespace: only read where the
+# call stands (`vars(mod).items()`, `globals().get("X")`, `vars(mod)["X"]`,
+# `dict(vars(mod))`), they change nothing (`_only_read`).
+_NAMESPACE_CALLS = frozenset({"vars", "globals"})
 # Of those, the ones that write into the namespace they are given: into a
 # dict the function makes and keeps, shared by no one (`own_exec`).
 _OWN_EXEC = frozenset({"exec", "eval"})
@@ -335,6 +339,11 @@ def shares_state(
                 code = own_exec(sub, node)
                 if code is not None and not any(shares_state(s, None, known) for s in code):
                     continue
+            if name in _NAMESPACE_CALLS and len(sub.args) <= 1 and not sub.keywords:
+                if parents is None:
+                    parents = {id(child): up for up in nodes for child in child_nodes(up)}
+                if _only_read(sub, parents):
+                    continue  # `vars(mod).items()`: the namespace read, not written
             if name in _SHARING_CALLS or (
                 last in ("setattr", "delattr", "__setattr__", "__delattr__")
                 and not name.startswith("monkeypatch.")  # undone when the test ends

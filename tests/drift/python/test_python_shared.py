@@ -226,3 +226,41 @@ def test_a_changed_sharing_helper_is_a_changed_unit_whoever_calls_it() -> None:
     head = base.replace("kit.LIMIT = 2", "kit.LIMIT = 3") + _new_test(["_bend()"], method=False)
     found = compare(units(base), units(head))
     assert found.changed == ("_bend",) and found.added == ("test_two",)
+
+
+# A module's namespace read where the call stands: nothing is written.
+NAMESPACE_READS = [
+    "return {k: v for k, v in vars(kit).items() if isinstance(v, str)}",
+    "return sorted(vars(kit).keys())",
+    "return vars(kit).get('LIMIT')",
+    "return vars(kit)['LIMIT']",
+    "return 'LIMIT' in vars(kit)",
+    "return dict(vars(kit))",
+    "return globals().get('kit')",
+]
+# The same call whose namespace is written, kept, or handed on.
+NAMESPACE_WRITES = [
+    "vars(kit)['LIMIT'] = 3",
+    "vars(kit).update(LIMIT=3)",
+    "vars(kit).setdefault('NEW', 1)",
+    "vars(kit).pop('LIMIT')",
+    "del vars(kit)['LIMIT']",
+    "ns = vars(kit)\n    ns['LIMIT'] = 3",
+    "globals()['kit'] = None",
+    "globals().update(kit=None)",
+    "return helper(vars(kit))",
+    "return vars(kit, 1).items()",
+]
+HELPER = "\n\ndef _keys():\n    {body}\n\n\ndef test_two():\n    assert _keys()\n"
+
+
+@pytest.mark.parametrize("body", NAMESPACE_READS)
+def test_a_helper_that_only_reads_a_modules_namespace_is_a_new_helper(body: str) -> None:
+    head = BASE + HELPER.format(body=body)
+    assert COLLECTION not in _new_roles(head), head
+
+
+@pytest.mark.parametrize("body", NAMESPACE_WRITES)
+def test_a_helper_that_writes_or_hands_on_a_namespace_shares_it(body: str) -> None:
+    head = BASE + HELPER.format(body=body)
+    assert COLLECTION in _new_roles(head), head
