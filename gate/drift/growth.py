@@ -1,5 +1,5 @@
 """Runner configuration changes that only make room for new tests, which
-`test_drift` judges as new tests instead of as runner drift.  Three
+`test_drift` judges as new tests instead of as runner drift.  Four
 shapes, each proven from the texts and the base tree, never guessed:
 
 * `config_grew`: a Jest or Vitest configuration file (JavaScript or
@@ -39,6 +39,10 @@ shapes, each proven from the texts and the base tree, never guessed:
   repository, and code it runs could rewrite the test runner in
   `node_modules`.  For a `package.json` the root is never such a folder.
 
+* `modules_grew`: a Maven `pom.xml` whose runner view is the same but for
+  `<module>` entries naming new folders without tests (the base's entries
+  kept in order).
+
 Pure functions; tree-sitter is loaded only when a configuration is read.
 """
 
@@ -52,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from gate import globs
 from gate.drift import Unparsable
 from gate.drift.elsewhere import ELSEWHERE
-from gate.drift.sections import LIFECYCLE, VIEWS, chosen_scripts, script_calls
+from gate.drift.sections import LIFECYCLE, VIEWS, chosen_scripts, pom_modules, script_calls
 from gate.drift.structured import Unreadable
 
 if TYPE_CHECKING:
@@ -124,7 +128,15 @@ FOLDER_CONFIGS = (*_JS_CONFIGS, *_WHOLE_CONFIGS)
 # `pytest.ini` (above).  Never `setup.py`, nor a `pyproject.toml` or
 # `setup.cfg` declaring a pytest plugin (`pytest11`): an install of the
 # workspace loads it for every test.
-FOLDER_SECTIONS = ("**/go.mod", "**/pyproject.toml", "**/setup.cfg")
+# A new Maven `pom.xml` builds and tests the module of its folder and the
+# modules it lists below it (maven.apache.org/guides/introduction/
+# introduction-to-the-pom.html, "Project Aggregation"); a module takes a
+# parent from its own `<parent>` (`relativePath`, `../pom.xml` by default,
+# "Project Inheritance"), so a new pom in a folder without tests below it
+# becomes no existing module's parent.  (An existing pom whose
+# `relativePath` names a file the base lacks would take it: such a base
+# does not build.)
+FOLDER_SECTIONS = ("**/go.mod", "**/pyproject.toml", "**/setup.cfg", "**/pom.xml")
 NEW_FOLDER_FILES = (*FOLDER_CONFIGS, *FOLDER_SECTIONS)
 # Keys by which a Jest or Vitest configuration reaches beyond its folder:
 # where it collects (`rootDir`, `roots`, `root`, `dir`), the projects it
@@ -176,6 +188,12 @@ def stays_inside(path: str, text: str) -> bool:
     imports is read as it is at base, for the packages that already use it."""
     if globs.matches(path, ("**/go.mod",), globs.FOLDED):
         return True
+    if globs.matches(path, ("**/pom.xml",), globs.FOLDED):
+        # a Maven property that may hold a place (`${project.basedir}`,
+        # `${maven.multiModuleProjectDirectory}`) climbs; a version does not
+        places = [m for m in _POM_PROPERTY.findall(text) if _POM_PLACES.search(m)]
+        text = _POM_PROPERTY.sub("", text)
+        return not places and _CLIMBING.search(text) is None and not _POM_ABSOLUTE.search(text)
     python = globs.matches(path, ("**/pyproject.toml", "**/setup.cfg"), globs.FOLDED)
     if python and _PLUGINS.search(text):
         return False
@@ -192,12 +210,49 @@ def stays_inside(path: str, text: str) -> bool:
     return _CLIMBING.search(text) is None
 
 
+_POM_PROPERTY = re.compile(r"\$\{([^}]*)\}")
+_POM_PLACES = re.compile(r"dir|path|root|file|location|home|\.\.|/", re.I)
+_POM_ABSOLUTE = re.compile(r">\s*(?:/|~|[A-Za-z]:[\\/]|file:)")
+
+
+def modules_grew(path: str, base: str, head: str, untested_folder: Callable[[str], bool]) -> bool:
+    """Whether the `pom.xml` `path` only gained `<module>` entries, each a
+    plain folder below the pom's own (no `..`, absolute path or property)
+    that holds no test and no runner configuration at base
+    (`untested_folder`), the base's entries kept in order and every other
+    part of its runner view equal: the modules it built and tested at base
+    run as before, and the new ones hold new tests only."""
+    try:
+        before, old = pom_modules(base)
+        after, new = pom_modules(head)
+    except Unreadable:
+        return False
+    if before != after or len(new) <= len(old):
+        return False
+    kept = iter(new)
+    if not all(any(entry == n for n in kept) for entry in old):
+        return False  # a base entry removed or moved past another
+    folder = path.rpartition("/")[0]
+    added = list(new)
+    for entry in old:
+        added.remove(entry)
+    for entry in added:
+        parts = entry.replace("\\", "/").split("/")
+        if not entry or "$" in entry or entry.startswith(("/", "~")) or ":" in entry:
+            return False
+        if any(part in ("", ".", "..") for part in parts):
+            return False
+        if not untested_folder(f"{folder}/{entry}" if folder else entry):
+            return False
+    return True
+
+
 def own_pins(path: str) -> bool:
     """Whether the test tools a new `scoped` file declares reach new tests
     only: a `go.mod` (its module's own build list), or any file at the root
     of a base without tests.  A `pyproject.toml` below the root may join a
     workspace that resolves one set of versions for every package (uv)."""
-    return "/" not in path or globs.matches(path, ("**/go.mod",), globs.FOLDED)
+    return "/" not in path or globs.matches(path, ("**/go.mod", "**/pom.xml"), globs.FOLDED)
 
 
 def scoped(

@@ -161,10 +161,22 @@ def _only_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool
     """Whether the runner part of the package.json `path`, added or
     changed, governs new tests only: scripts that only grew
     (`growth.scripts_grew`), or scripts that stay in a package whose folder
-    holds no tests at base (`growth.untested`, `growth.scripts_contained`)."""
+    holds no tests at base (`growth.untested`, `growth.scripts_contained`);
+    or of the `pom.xml` `path`: `<modules>` that only gained folders
+    without tests at base (`growth.modules_grew`)."""
     section = runners.section_for(path)
     texts = changes.texts.get(path)
-    if section is None or section.format != "json" or texts is None or texts.head is None:
+    if section is None or texts is None or texts.head is None:
+        return False
+    if section.format == "pom" and texts.base is not None:
+        folders = tested(is_test)
+        return growth.modules_grew(
+            path,
+            texts.base,
+            texts.head,
+            lambda folder: growth.untested(folder, changes.tree, folders),
+        )
+    if section.format != "json":
         return False
     keys, head = section.keys, texts.head
     if texts.base is not None and growth.scripts_grew(keys, texts.base, head):

@@ -304,6 +304,28 @@ def _pom_view(keys: tuple[str, ...], text: str) -> object:
     return view or None
 
 
+def pom_modules(text: str) -> tuple[dict[str, object], list[str]]:
+    """A `pom.xml`'s runner view without its `<modules>` (`_pom_view`) and
+    the folders its `<modules>` list, in order; raises `Unreadable`."""
+    import xml.etree.ElementTree as ET
+
+    view = _pom_view((), text)
+    rest = dict(view) if isinstance(view, dict) else {}
+    rest.pop("modules", None)
+    try:
+        root = ET.fromstring(text)
+    except (ET.ParseError, ValueError, RecursionError) as exc:
+        raise Unreadable(f"is not well-formed XML ({exc})") from None
+    listed = [
+        (m.text or "").strip()
+        for group in root
+        if _local(group.tag) == "modules"
+        for m in group
+        if _local(m.tag) == "module"
+    ]
+    return rest, listed
+
+
 _GO_COMMENT = re.compile(r"//.*")
 
 

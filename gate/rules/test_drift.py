@@ -663,6 +663,10 @@ new test files it names are judged as new test files, above:
   naming a file that exists at base, a glob, a path that climbs out, a
   template string, an entry in `exclude`, `setupFiles` or
   `coverage.include`, a list that was not there, any other edit: drift;
+* a Maven `pom.xml` whose runner view is the same but for new `<module>`
+  entries, the base's kept in order, each a plain folder below the pom's
+  (no `..`, absolute path or property) that the change adds and that held
+  no test at base: the modules it ran at base run as before;
 * a `package.json` whose runner keys are the same but for new scripts
   that nothing runs by itself: not `test`, `pretest`, `posttest`, an
   install lifecycle script, nor `pre`/`post` of an existing script, and
@@ -688,8 +692,12 @@ new test files it names are judged as new test files, above:
   `setup.cfg`: pytest looks for its configuration from the arguments'
   common folder upward), `.mocharc.*`, `karma.conf.*`,
   `playwright.config.*`, `playwright-ct.config.*`, `cypress.config.*`,
-  `go.work`, and a `go.mod` (a module of its own, which `./...` of
-  another module never enters; the test modules it requires are its own).
+  `go.work`, a `go.mod` (a module of its own, which `./...` of
+  another module never enters; the test modules it requires are its own),
+  and a Maven `pom.xml` (it builds and tests its folder's module and the
+  modules it lists; a module takes its parent by its own `<parent>`, so
+  no existing module inherits from it; its test dependencies are its own;
+  a property naming a place, `${project.basedir}`, counts as leaving).
   Its text must name no place outside the folder (no `..` segment,
   absolute or home path, `process.cwd`, `$` or tox substitution such as
   `{toxinidir}`, comments included; a JavaScript import's module path

@@ -450,3 +450,84 @@ def test_an_include_outside_test_collection_is_not_read(block: str) -> None:
         "'helpers/b.test.ts',", "'helpers/b.test.ts', 'n.test.ts',"
     )
     assert growth.config_grew("vitest.config.ts", base, same, lambda p: p == "n.test.ts")
+
+
+# --- a Maven aggregator that only gains modules without tests ------------
+
+
+def _pom(*modules: str, extra: str = "") -> str:
+    listed = "".join(f"    <module>{m}</module>\n" for m in modules)
+    return (
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+        "  <modelVersion>4.0.0</modelVersion>\n  <artifactId>parent</artifactId>\n"
+        f"  <packaging>pom</packaging>\n  <modules>\n{listed}  </modules>\n{extra}</project>\n"
+    )
+
+
+JAVA_TEST = "class CoreTest {\n  @org.junit.jupiter.api.Test\n  void works() {}\n}\n"
+MAVEN = {
+    "pom.xml": _pom("core", "api"),
+    "core/pom.xml": "<project><artifactId>core</artifactId></project>\n",
+    "core/src/test/java/CoreTest.java": JAVA_TEST,
+    "api/pom.xml": "<project><artifactId>api</artifactId></project>\n",
+    "docs/guide.md": "guide\n",
+}
+NEW_MODULE = {"conformance/pom.xml": "<project><artifactId>conformance</artifactId></project>\n"}
+GROWN_MODULES = {
+    "a new module at the end": {"pom.xml": _pom("core", "api", "conformance"), **NEW_MODULE},
+    "a new module between": {"pom.xml": _pom("core", "conformance", "api"), **NEW_MODULE},
+    "a nested new module": {
+        "pom.xml": _pom("core", "api", "docs/conformance"),
+        "docs/conformance/pom.xml": NEW_MODULE["conformance/pom.xml"],
+        "docs/conformance/src/test/java/NewTest.java": JAVA_TEST.replace("Core", "New"),
+    },
+    "two new modules, one with its own test": {
+        "pom.xml": _pom("core", "api", "conformance", "fresh"),
+        **NEW_MODULE,
+        "fresh/pom.xml": "<project><artifactId>fresh</artifactId></project>\n",
+        "fresh/src/test/java/FreshTest.java": JAVA_TEST.replace("Core", "Fresh"),
+    },
+}
+BENT_MODULES = {
+    "a module dropped": {"pom.xml": _pom("core")},
+    "a module replaced": {"pom.xml": _pom("core", "conformance"), **NEW_MODULE},
+    "modules reordered": {"pom.xml": _pom("api", "core", "conformance"), **NEW_MODULE},
+    "a module with tests at base": {"pom.xml": _pom("core", "api", "core/src")},
+    "a module climbing out": {"pom.xml": _pom("core", "api", "../elsewhere")},
+    "a module by a property": {"pom.xml": _pom("core", "api", "${extra.module}")},
+    "an absolute module": {"pom.xml": _pom("core", "api", "/opt/conformance")},
+    "a dotted module": {"pom.xml": _pom("core", "api", "./conformance")},
+    "a test property beside": {
+        "pom.xml": _pom(
+            "core",
+            "api",
+            "conformance",
+            extra="  <properties><skipTests>true</skipTests></properties>\n",
+        ),
+        **NEW_MODULE,
+    },
+    "a profile gaining a module": {
+        "pom.xml": _pom(
+            "core",
+            "api",
+            extra="  <profiles><profile><id>x</id><modules><module>core</module></modules>"
+            "</profile></profiles>\n",
+        )
+    },
+}
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("shape", list(GROWN_MODULES))
+def test_a_pom_that_only_gains_modules_without_tests_passes(shape: str, source: str) -> None:
+    head = MAVEN | GROWN_MODULES[shape]
+    result = DRIFT.check(Files(base=MAVEN, head=head), source=source)  # type: ignore[arg-type]
+    assert result.passed, (shape, result.message)
+
+
+@pytest.mark.parametrize("shape", list(BENT_MODULES))
+def test_a_pom_whose_modules_bend_an_existing_run_is_drift(shape: str) -> None:
+    head = MAVEN | BENT_MODULES[shape]
+    result = DRIFT.check(Files(base=MAVEN, head=head))
+    assert not result.passed, shape
+    assert "pom.xml" in result.paths, (shape, result.paths)

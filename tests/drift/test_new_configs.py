@@ -96,6 +96,17 @@ CONFIGS: dict[str, tuple[str, str]] = {
         "tests/a.test.js",
     ),
     "go.work": ("go 1.22\n\nuse {P}\n", ""),
+    "pom.xml": (
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
+        "  <modelVersion>4.0.0</modelVersion>\n"
+        "  <parent><groupId>g</groupId><artifactId>p</artifactId><version>1</version></parent>\n"
+        "  <artifactId>fresh</artifactId>\n  <version>${project.parent.version}</version>\n"
+        "  <dependencies><dependency><groupId>org.junit.jupiter</groupId>"
+        "<artifactId>junit-jupiter</artifactId><version>${junit.version}</version>"
+        "<scope>test</scope></dependency></dependencies>\n"
+        "  <build><testSourceDirectory>{P}</testSourceDirectory></build>\n</project>\n",
+        "",
+    ),
 }
 GO_MOD = "module example.com/fresh\n\ngo 1.22\n\nrequire github.com/stretchr/testify v1.9.0\n"
 TEXT = {
@@ -165,7 +176,7 @@ def test_the_same_file_where_a_test_exists_at_any_depth_is_drift(name: str, wher
 CLIMBERS = [
     (name, p)
     for name in sorted(CONFIGS)
-    for p in (CLIMBING if name.endswith(JS) else CLIMBING + TOX_PLACES)
+    for p in (CLIMBING if name.endswith((*JS, ".xml")) else CLIMBING + TOX_PLACES)
 ]
 
 
@@ -371,3 +382,13 @@ def test_a_new_configuration_that_is_a_symlink_is_drift(repo: GitRepo, name: str
     result = test_drift.check(rubric.rules[0], changes)
     assert not result.passed, name
     assert f"tools/fresh/{name}" in result.paths
+
+
+@pytest.mark.parametrize(
+    "place",
+    ["${maven.multiModuleProjectDirectory}/core", "${project.basedir}/x", "${rootDir}", "${a/b}"],
+)
+def test_a_new_pom_naming_a_place_by_a_property_is_drift(place: str) -> None:
+    head = BASE | {"tools/fresh/pom.xml": CONFIGS["pom.xml"][0].replace("{P}", place)}
+    result = DRIFT.check(Files(base=BASE, head=head))
+    assert not result.passed, place
