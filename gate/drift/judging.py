@@ -65,7 +65,8 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
     `is_test` tells the test paths, where a section is judged the strict
     way (`at_test_path`).  A `package.json` whose scripts only grew, or
     that stays in a package folder without tests (`_only_new_tests`), moved
-    nothing."""
+    nothing; nor did a section file removed from a folder below the root
+    that held no test at base (`_untested_folder`)."""
     out: dict[str, str] = {}
     paired: set[str] = set()  # both paths of a renamed lock file, judged once
     # (path, base text, head text, base path) of each readable lock file written
@@ -114,6 +115,8 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
             )
             if how in ("added", "changed") and (scoped or _only_new_tests(changes, path, is_test)):
                 how = None
+            if how == "removed" and _untested_folder(changes, path, is_test):
+                how = None  # it governed no test at base
             if how is None and not (scoped and growth.own_pins(path)):
                 try:
                     moved = pin_changes(path, texts.base, texts.head)
@@ -185,6 +188,14 @@ def _only_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool
     return growth.untested(folder, changes.tree, tested(is_test)) and growth.scripts_contained(
         keys, texts.base if texts.base is not None else "{}", head
     )
+
+
+def _untested_folder(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
+    """Whether the folder of the section file `path`, below the root, held
+    no test and no runner configuration at base (`growth.untested`): a
+    removed one governed no test (a package's placeholder `test` script)."""
+    folder = path.rpartition("/")[0]
+    return growth.untested(folder, changes.tree, tested(is_test))
 
 
 def config_grew(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:

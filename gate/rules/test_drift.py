@@ -663,6 +663,10 @@ new test files it names are judged as new test files, above:
   naming a file that exists at base, a glob, a path that climbs out, a
   template string, an entry in `exclude`, `setupFiles` or
   `coverage.include`, a list that was not there, any other edit: drift;
+* a runner section file (a `package.json`, `pom.xml`, `pyproject.toml`,
+  ...) removed from a folder below the root that held no test path and
+  no runner configuration at any depth at base: it governed no test (a
+  test tool it declared still counts as moved);
 * a Maven `pom.xml` whose runner view is the same but for new `<module>`
   entries, the base's kept in order, each a plain folder below the pom's
   (no `..`, absolute path or property) that the change adds and that held

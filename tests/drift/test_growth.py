@@ -531,3 +531,43 @@ def test_a_pom_whose_modules_bend_an_existing_run_is_drift(shape: str) -> None:
     result = DRIFT.check(Files(base=MAVEN, head=head))
     assert not result.passed, shape
     assert "pom.xml" in result.paths, (shape, result.paths)
+
+
+# --- a section file removed from a folder that held no test ---------------
+
+PLACEHOLDER = {**SERVER, "scripts": {"test": 'echo "Error: no test specified" && exit 1'}}
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("package", [SERVER, PLACEHOLDER])
+def test_a_package_json_removed_from_a_folder_without_tests_moved_nothing(
+    package: dict[str, object], source: str
+) -> None:
+    base = MONOREPO | {"packages/server/package.json": _json(package)}
+    head = {k: v for k, v in base.items() if k != "packages/server/package.json"}
+    result = DRIFT.check(Files(base=base, head=head), source=source)  # type: ignore[arg-type]
+    assert result.passed, result.message
+
+
+REMOVED_LOUD = {
+    "a tested package's": ("packages/core/package.json", {}),
+    "the root's": ("package.json", {}),
+    "one declaring a test tool": (
+        "packages/server/package.json",
+        {"packages/server/package.json": _json({**SERVER, "devDependencies": {"vitest": "^2"}})},
+    ),
+    "one above a test at any depth": (
+        "packages/server/package.json",
+        {"packages/server/src/deep/a.test.ts": OLD_TEST},
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", list(REMOVED_LOUD))
+def test_a_section_file_removed_where_it_governed_tests_is_drift(shape: str) -> None:
+    path, extra = REMOVED_LOUD[shape]
+    base = MONOREPO | extra
+    head = {k: v for k, v in base.items() if k != path}
+    result = DRIFT.check(Files(base=base, head=head))
+    assert not result.passed, shape
+    assert path in result.paths, (shape, result.paths)
