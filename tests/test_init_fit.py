@@ -461,3 +461,57 @@ def test_a_look_alike_is_not_named_as_a_file_found(repo: GitRepo) -> None:
     assert "Gemini" in found_line(("docs/llms/gemini.md", "docs/GEMINI.md"))
     text = starter_rubric(["docs/llms/gemini.md", "README.md"])
     assert "AGENTS / Gemini" not in text
+
+
+# -- fake key material in folders only tests read ---------------------------
+
+FIXTURE_KEYS = [
+    "tests/certs/server.pem",
+    "pkg/tls/testdata/client.key",
+    "testdata/secrets/token.txt",
+    "internal/masking/testdata/secrets/golden.out",
+    "src/__fixtures__/id_rsa",
+    "test/fixtures/.env",
+    "spec/support/keys/store.p12",
+    "lib/__tests__/fixtures/.env.local",
+]
+REAL_KEYS = [".env", "deploy/.env.production", "secrets/prod.txt", "certs/server.pem", "id_rsa"]
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_KEYS)
+def test_key_material_in_a_test_folder_at_head_is_let_through_by_exact_path(
+    fixture: str,
+) -> None:
+    text = starter_rubric([fixture, *REAL_KEYS, "README.md"])
+    assert fixture in rules(text)["SECRETS"]["exclude"]
+    assert "SECRETS" not in failed(text, FileChange(path=fixture, added=1, deleted=1))
+    for real in REAL_KEYS:  # the real ones beside it still fail
+        assert "SECRETS" in failed(text, FileChange(path=real, added=1)), real
+
+
+@given(
+    st.sampled_from(FIXTURE_KEYS),
+    st.sampled_from(["beside", "upper", "renamed in", "added deeper", "moved out"]),
+)
+def test_every_other_key_file_beside_an_excluded_fixture_still_fails(
+    fixture: str, how: str
+) -> None:
+    """Generated hostile twins: a new key file beside the excluded one, the
+    same name in another case, a secret renamed onto the fixture's path,
+    the fixture moved out of its test folder: each still fails SECRETS."""
+    text = starter_rubric([fixture, "README.md"])
+    folder, _, name = fixture.rpartition("/")
+    twin = {
+        "beside": FileChange(path=f"{folder}/other.key", status="added", added=1),
+        "upper": FileChange(path=f"{folder}/{name.upper()}", status="added", added=1),
+        "renamed in": FileChange(path=fixture, old_path=".env", status="renamed"),
+        "added deeper": FileChange(path=f"{folder}/x/{name}", status="added", added=1),
+        "moved out": FileChange(path=f"keys/{name}.pem", old_path=fixture, status="renamed"),
+    }[how]
+    assert "SECRETS" in failed(text, twin), how
+
+
+def test_the_templates_secrets_globs_are_the_ones_init_reads() -> None:
+    from gate.rubric.starter import SECRET_FILES
+
+    assert rules(starter_rubric())["SECRETS"]["paths"] == list(SECRET_FILES)

@@ -17,13 +17,14 @@ import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
+from gate import globs
 from gate.agents import AGENTS
 from gate.errors import GateError
 from gate.escape import printable
 from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import DEFAULT_TESTS
 from gate.rubric.families import folded_only, found, rule_paths
-from gate.rubric.unreviewed import Group
+from gate.rubric.unreviewed import UNSPELLABLE, Group
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
 WORKFLOW_PATH = ".github/workflows/blast-radius.yml"
@@ -455,6 +456,57 @@ ENV_SAMPLES = tuple(
     for middle in ("", ".*")
 )
 
+# SECRETS' globs (the template spells them; a test holds the two equal).
+SECRET_FILES = (
+    ".env",
+    ".env.*",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "id_rsa*",
+    "id_ed25519*",
+    "secrets/",
+)
+# Folders whose files only tests read: the rubric's test globs, Go's
+# `testdata` (go help test: "ignored by the go tool"), fixture folders.
+_FIXTURE_FOLDERS = (*DEFAULT_TESTS, "testdata/", "fixtures/", "__fixtures__/")
+
+
+def secret_fixtures(tree: Iterable[str] | None) -> tuple[str, ...]:
+    """The files at HEAD that SECRETS' globs hit inside a folder only tests
+    read (`tests/certs/server.pem`, `testdata/secrets/token.txt`): fake
+    key material a test signs or masks with, as exact excludes.  A sample
+    `ENV_SAMPLES` already lets through is left out; a file a PR adds there,
+    or any other spelling, still fails."""
+    listed = sorted(tree or ())
+    secret = globs.matcher(SECRET_FILES, globs.FOLDED)
+    fixture = globs.matcher(_FIXTURE_FOLDERS, globs.FOLDED)
+    sample = globs.matcher(ENV_SAMPLES, globs.NAMES)
+    out = []
+    for path in listed:
+        if secret(path) and fixture(path) and not sample(path) and not UNSPELLABLE.search(path):
+            out.append(path if "/" in path else "/" + path)
+    return tuple(out)
+
+
+def _secret_excludes(tree: Iterable[str] | None) -> str:
+    """SECRETS' `exclude` list: `ENV_SAMPLES`, then `secret_fixtures` under
+    a comment saying what they are."""
+    text = _yaml_list(ENV_SAMPLES, "      ")
+    paths = secret_fixtures(tree)
+    if not paths:
+        return text
+    count = f"{len(paths)} {'file' if len(paths) == 1 else 'files'}"
+    lines = [text[:-1] + ","]
+    lines.append(
+        f"       # gate init found {count} of fake key material in folders only tests read"
+    )
+    lines.extend(f"       {json.dumps(printable(p))}," for p in paths)
+    lines[-1] = lines[-1][:-1] + "]"
+    return "\n".join(lines)
+
+
 # Files that instruct or configure coding agents and PR bots (AGENTS):
 # `gate.rubric.families` owns the list and its sources.
 AGENT_FILES = rule_paths("AGENTS")
@@ -537,7 +589,7 @@ def starter_rubric(
         )
         .replace("@PRESETS@\n", _presets())
         .replace("@EXCLUDE@", _excludes(unreviewed))
-        .replace("@ENV_SAMPLES@", _yaml_list(ENV_SAMPLES, "      "))
+        .replace("@ENV_SAMPLES@", _secret_excludes(listed))
         .replace("@CI_FILES@", _yaml_list(_ci_paths(listed, pipelines), "      "))
         .replace("@FOUND@\n", _found_comment(listed, pipelines) + "\n")
         .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
