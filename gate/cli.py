@@ -29,6 +29,8 @@ from gate.errors import EXIT_ERROR, GateError
 from gate.names import DEFAULT_BASES, DEFAULT_RUBRIC_PATH
 
 FORMATS = ("text", "json", "markdown")
+# A verdict's forms (`gate check`, `gate grade`): gate.report.VERDICT_FORMATS.
+VERDICT_FORMATS = (*FORMATS, "github", "sarif")
 
 DESCRIPTION = """\
 Blast Radius Gate judges the *shape* of a change (which paths, how many
@@ -141,12 +143,15 @@ def _help(flag: str, detail: str | None = None) -> str:
     return MEANINGS[flag] if detail is None else f"{MEANINGS[flag]} ({detail})"
 
 
-def _add_format(p: argparse.ArgumentParser) -> None:
+def _add_format(p: argparse.ArgumentParser, *, verdict: bool = False) -> None:
+    detail = "text for people, the default; json for machines; markdown for PRs"
+    if verdict:
+        detail += "; github for workflow-command annotations; sarif for code scanning"
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=VERDICT_FORMATS if verdict else FORMATS,
         default="text",
-        help=_help("--format", "text for people, the default; json for machines; markdown for PRs"),
+        help=_help("--format", detail),
     )
 
 
@@ -223,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--stdout-file", metavar="FILE", help=_help("--stdout-file"))
     _add_repo(p)
-    _add_format(p)
+    _add_format(p, verdict=True)
     _add_output(p)
 
     p = sub.add_parser(
@@ -245,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rubric", dest="rubric_file", metavar="FILE", action=_Deprecated, command="grade"
     )
     p.add_argument("--freeze", metavar="FILE", help=_help("--freeze"))
-    _add_format(p)
+    _add_format(p, verdict=True)
     _add_output(p)
 
     p = sub.add_parser("freeze", help="print 'NAME SHA256' lines for files (what --freeze reads)")

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     report = judge(rubric, changes, rubric_path=source.path)
     for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
         output.note(f"gate: note: {note}")
-    text = render(report, args.format)
+    text = render(report, args.format, rubric_path=source.path)
     if args.output is not None:
         write_report(args.output, to_json(report))
     output.write(text)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
+from gate.names import DEFAULT_RUBRIC_PATH
 from gate.paths import shown
 from gate.words import plural
 
@@ -129,6 +130,8 @@ def to_json(report: Report) -> str:
 # through gate.escape, so it can neither forge a line nor open HTML.
 
 FORMATS = ("text", "json", "markdown")
+# A verdict (`render`) also reads as workflow commands and as SARIF.
+VERDICT_FORMATS = (*FORMATS, "github", "sarif")
 
 # GitHub refuses a check-run summary or a comment body over 65,535 characters.
 GITHUB_MARKDOWN_LIMIT = 65535
@@ -377,8 +380,19 @@ def in_format(
     raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-def render(report: Report, fmt: str) -> str:
-    """A verdict report in `fmt` (`to_json`, `to_text` or `to_markdown`)."""
+def render(report: Report, fmt: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
+    """A verdict report in `fmt` (one of `VERDICT_FORMATS`): `to_json`,
+    `to_text`, `to_markdown`, workflow commands (`gate.report.annotations`)
+    or SARIF (`gate.report.sarif`, which locates a rule naming no path at
+    `rubric_path`, the rubric's repository path)."""
+    if fmt == "github":
+        from gate.report.annotations import to_github
+
+        return to_github(report)
+    if fmt == "sarif":
+        from gate.report.sarif import to_sarif
+
+        return to_sarif(report, rubric_path)
     return in_format(
         fmt, data=report.to_dict, text=lambda: to_text(report), markdown=lambda: to_markdown(report)
     )
