@@ -525,15 +525,66 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     p.add_argument("folder", metavar="DIR")
 
 
+def _close(word: str, choices: Sequence[str]) -> str:
+    """`; did you mean 'X'?` for the closest of `choices` (difflib), or ''."""
+    import difflib
+
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser `args` chose: `gate loop run`'s for `gate loop run`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(args, action.dest, None)
+            if isinstance(name, str) and name in action.choices:
+                return _chosen(action.choices[name], args)
+    return parser
+
+
+# The words `_Parser.parse_args` was given, for a hint in a usage error.
+_typed: list[str] = []
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, printing help and usage errors through `gate.output` too."""
+    """argparse, printing help and usage errors through `gate.output` too.
+    A mistyped command, choice or flag gets the closest spelling (difflib),
+    and an unknown flag the usage of the command it was given to."""
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        _typed[:] = sys.argv[1:] if args is None else list(args)
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            where = _chosen(self, parsed)
+            hint = where.flag_hint(extras) if isinstance(where, _Parser) else ""
+            where.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return parsed
+
+    def flag_hint(self, words: Sequence[str]) -> str:
+        """The closest of this parser's flags to the first of `words` that
+        looks like a flag it lacks, or ''."""
+        shown = [a for a in self._actions if a.help != argparse.SUPPRESS]
+        flags = [o for a in shown for o in a.option_strings if o.startswith("--")]
+        unknown = [w.split("=", 1)[0] for w in words if w.startswith("--")]
+        return next((_close(w, flags) for w in unknown if w not in flags), "")
 
     def error(self, message: str) -> NoReturn:
+        import re
+
         # A required flag kept with a hidden old spelling is a group of one to
         # argparse ("one of the arguments --results is required"): say it plainly.
         names = message.removeprefix("one of the arguments ").removesuffix(" is required")
         if names != message and " " not in names:
             message = f"the following arguments are required: {names}"
+        if message.startswith("the following arguments are required"):
+            message += self.flag_hint(_typed)  # a required flag mistyped
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            options = re.findall(r"'([^']*)'", choice.group(2)) or choice.group(2).split(", ")
+            message += _close(choice.group(1), options)
         super().error(message)
 
     def _print_message(self, message: str, file: object = None) -> None:

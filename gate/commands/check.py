@@ -75,7 +75,7 @@ def patch_changes(
     if args.head is not None:
         raise GateError("--head cannot be combined with --patch: the patch is the head")
     base = repo.rev_parse(args.base if args.base is not None else "HEAD")
-    rubric = source.load(repo.read_blob, base)
+    rubric = source.load(repo.read_blob, base, work_tree=repo.path)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
     from gate.rules import text_wants  # loaded with the rubric already
@@ -105,7 +105,7 @@ def git_changes(
         unjudged = [empty_change_note(started.base, started.head, started.judged.old)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
-        rubric = source.load(repo.read_blob, started.base)
+        rubric = source.load(repo.read_blob, started.base, work_tree=repo.path)
         from gate.rules import text_wants  # loaded with the rubric already
 
         wants = text_wants(rubric.rules)

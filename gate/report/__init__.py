@@ -91,6 +91,13 @@ class Report:
         """This report with `notes` added (once each)."""
         return replace(self, notes=tuple(dict.fromkeys((*self.notes, *notes))))
 
+    @property
+    def judged_nothing(self) -> bool:
+        """The change touched no file (base and head one commit, head already
+        in base, or commits that cancel out): its pass clears nothing, and
+        every rendering says so (JSON: `"nothing_judged": true`)."""
+        return self.stats.files_touched == 0
+
     def waived_by(self, rule_id: str) -> Waived | None:
         return next((w for w in self.waived if w.rule == rule_id), None)
 
@@ -108,6 +115,8 @@ class Report:
             "stats": self.stats.to_dict(),
             "results": [r.to_dict() for r in self.results],
         }
+        if self.judged_nothing:
+            out["nothing_judged"] = True
         if self.notes:
             out["notes"] = list(self.notes)
         if self.waivable:
@@ -162,6 +171,8 @@ def to_text(report: Report) -> str:
             "PASS: every failed rule was waived: "
             + ", ".join(printable(w.rule) for w in report.waived)
         ]
+    elif report.passed and report.judged_nothing:
+        lines = [f"PASS, NOTHING JUDGED: the change touches no file ({plural(total, 'rule')} ran)"]
     elif report.passed:
         lines = [f"PASS: all {plural(total, 'rule')} passed"]
     else:
@@ -298,6 +309,12 @@ def to_markdown(
             "",
             "Every failed rule was waived by an approval of this commit: "
             + ids(tuple(w.rule for w in report.waived)),
+        ]
+    elif report.passed and report.judged_nothing:
+        lines = [
+            f"### ✅ {name}: pass, nothing judged",
+            "",
+            f"The change touches no file ({plural(len(report.results), 'rule')} ran).",
         ]
     elif report.passed:
         lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]

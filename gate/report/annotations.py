@@ -68,7 +68,9 @@ def to_github(report: Report) -> str:
         if r.id in failed:
             lines += rule_lines(r)
     lines += [command_line("notice", visible(n), title=TOOL_NAME) for n in report.notes]
-    if report.passed:
+    if report.passed and report.judged_nothing:
+        verdict = "PASS, NOTHING JUDGED: the change touches no file"
+    elif report.passed:
         verdict = f"PASS: {len(report.results)} rules judged, none failed"
     else:
         verdict = f"FAIL: {len(report.failed)} of {len(report.results)} rules failed: " + ", ".join(

@@ -105,6 +105,7 @@ def to_sarif(report: Report, rubric_path: str) -> str:
         "columnKind": "unicodeCodePoints",
         "properties": {
             "pass": report.passed,
+            "nothing_judged": report.judged_nothing,
             "failed": list(report.failed),
             "rubric_sha256": report.rubric_sha256,
             "base": report.base,
