@@ -620,6 +620,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = module.run(args)
     except GateError as exc:
         output.error(exc.message)
+        if fmt == "github":  # the step's annotations say it too
+            from gate.report.annotations import could_not_judge
+
+            output.write(could_not_judge(exc.message))
         return exc.code
     except KeyboardInterrupt:
         output.note("gate: interrupted")

@@ -325,3 +325,28 @@ def test_grade_takes_the_verdict_formats(
     out, _ = capsys.readouterr()
     assert code == 1
     validate(json.loads(out))
+
+
+def test_github_could_not_judge_is_one_annotation(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A run that cannot judge (no rubric at the base; a patch, named with a
+    newline and `::`, that is not a diff) exits as always and leaves one
+    escaped `::error`."""
+    repo.write("app.py", "x\n")
+    repo.commit("app")
+    code = main(["check", "--repo", str(repo.root), "--format", "github"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "no rubric at" in err
+    ((name, props, data),) = commands(out)
+    assert name == "error" and props == {"title": "Blast Radius Gate: could not judge"}
+    assert data.startswith("no rubric at .github/blast-radius.yml")
+    hostile = tmp_path / "p\n::error::x%0A.patch"
+    hostile.write_bytes(b"garbage\n")
+    repo.write(".github/blast-radius.yml", RUBRIC)
+    repo.commit("rubric")
+    code = main(["check", "--repo", str(repo.root), "--patch", str(hostile), "--format", "github"])
+    out, _ = capsys.readouterr()
+    assert code == 3  # not a pure unified diff: exit 3 as in every format
+    ((name, _, data),) = commands(out)
+    assert str(hostile) in data

@@ -79,3 +79,9 @@ def to_github(report: Report) -> str:
     summary = f"{TOOL_NAME}: {verdict}; {report.stats.summary()}"
     lines.append(summary.replace("##[", "##" + ZERO_WIDTH_SPACE + "["))
     return "\n".join(lines) + "\n"
+
+
+def could_not_judge(message: str) -> str:
+    """The one annotation of a run that could not judge (exit 2 or 3): the
+    error sentence, as an `::error` without a file."""
+    return command_line("error", visible(message), title=f"{TOOL_NAME}: could not judge") + "\n"
