@@ -122,3 +122,15 @@ def test_the_action_names_the_extra_it_needs(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "blast-radius-gate[action]" in done.stdout + done.stderr
+
+
+def test_pygithub_is_the_action_extra_only() -> None:
+    """`pip install .` leaves PyGithub out; `.[action]` and the test extra
+    (the Action's tests) bring it."""
+    tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lower = [d.lower() for d in project["dependencies"]]
+    assert not any(d.startswith("pygithub") for d in lower)
+    extras = project["optional-dependencies"]
+    assert any(d.lower().startswith("pygithub") for d in extras["action"])
+    assert "blast-radius-gate[action]" in extras["test"]
