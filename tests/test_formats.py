@@ -169,14 +169,21 @@ def test_github_rule_without_paths_has_no_file_and_findings_have_lines() -> None
     assert [parse_command(x) for x in rule_lines(_rule())] == [
         ("error", {"title": "Blast Radius Gate: R"}, "m")
     ]
-    r = _rule(paths=("a.py", "b.py"), findings=(Finding("a.py", "gone\n::error::x", 7),))
+    # Findings, when a rule has them, are where it points (as in the Action's
+    # check-run annotations); each (path, line) once.
+    found = Finding("a.py", "gone\n::error::x", 7)
+    r = _rule(paths=("a.py", "b.py"), findings=(found, found, Finding("a.py", "other", 7)))
     parsed = [parse_command(x) for x in rule_lines(r)]
     assert parsed == [
         (
             "error",
             {"file": "a.py", "line": "7", "title": "Blast Radius Gate: R"},
-            "m: gone\n::error::x",
+            "gone\n::error::x",
         ),
+    ]
+    parsed = [parse_command(x) for x in rule_lines(_rule(paths=("a.py", "b.py")))]
+    assert parsed == [
+        ("error", {"file": "a.py", "title": "Blast Radius Gate: R"}, "m"),
         ("error", {"file": "b.py", "title": "Blast Radius Gate: R"}, "m"),
     ]
 
@@ -295,7 +302,7 @@ def test_sarif_rule_without_paths_is_located_at_the_rubric_and_lines_kept() -> N
         "artifactLocation": {"uri": "x%20y.py"},
         "region": {"startLine": 3},
     }
-    assert b["message"]["text"] == "m: why"
+    assert b["message"]["text"] == "why"
 
 
 def test_sarif_uri_encodes_a_byte_that_is_not_utf8_as_itself() -> None:

@@ -40,6 +40,15 @@ class RuleResult:
     findings: tuple[Finding, ...] = ()
     description: str | None = None
 
+    def located(self) -> tuple[Finding, ...]:
+        """Where the rule points, each (path, line) once: its findings when it
+        has them, else each offending path (no line, the rule's message).
+        The Action's check-run annotations, `--format github` and `--format
+        sarif` all read it."""
+        items = self.findings or tuple(Finding(p, self.message) for p in self.paths)
+        first = {(f.path, f.line): i for i, f in reversed(list(enumerate(items)))}
+        return tuple(f for i, f in enumerate(items) if first[(f.path, f.line)] == i)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,

@@ -1,7 +1,9 @@
 """`--format github`: a verdict as GitHub Actions workflow commands.
 
-One `::error` line per failed rule and path (`file=`, and `line=` where a
-finding names one), or one without `file=` when the rule names no path; a
+One `::error` line per failed rule and place it points at
+(`RuleResult.located`, as the Action's check-run annotations: `file=`, and
+`line=` where a finding names one), or one without `file=` when the rule
+names no path; a
 `::notice` for each note (an empty change says so); then one plain summary
 line.  Any CI step can run `gate check --format github` and the runner turns
 the lines into annotations on the pull request.
@@ -43,18 +45,14 @@ def _error(r: RuleResult, message: str, path: str | None = None, line: int | Non
 
 
 def rule_lines(r: RuleResult) -> list[str]:
-    """The annotations of one failed rule: one per finding (with its line),
-    one per offending path no finding names, or one without a file."""
-    lines = [
-        _error(r, f"{r.message}: {f.message}", f.path, f.line) for f in r.findings[:PATHS_ANNOTATED]
-    ]
-    named = {f.path for f in r.findings}
-    rest = [p for p in r.paths if p not in named]
-    room = max(PATHS_ANNOTATED - len(lines), 0)
-    lines += [_error(r, r.message, p) for p in rest[:room]]
-    hidden = len(r.findings) + len(rest) - len(lines)
+    """The annotations of one failed rule: one per place it points at
+    (`RuleResult.located`: its findings with their lines, else each
+    offending path), or one without a file when it names none."""
+    places = r.located()
+    lines = [_error(r, f.message, f.path, f.line) for f in places[:PATHS_ANNOTATED]]
+    hidden = len(places) - len(lines)
     if hidden > 0:
-        lines.append(_error(r, f"... and {hidden} more (all of them are in --format json)"))
+        lines.append(_error(r, f"{r.message}; {hidden} more places (all in --format json)"))
     if not lines:
         lines.append(_error(r, r.message))
     return lines

@@ -4,8 +4,9 @@ uploads (`github/codeql-action/upload-sarif`).
 One run; `tool.driver` names the gate (name, version, informationUri) and
 lists every rule the report judged (`rules[]`: id, name, descriptions, and
 `defaultConfiguration.level` error), in the report's order.  One result per
-finding of a failed rule: a finding with a line, else each offending path
-(a file-level result), each with `ruleId`, `ruleIndex`, `level` error,
+place a failed rule points at (`RuleResult.located`, as the Action's
+annotations: its findings with their lines, else each offending path, a
+file-level result), each with `ruleId`, `ruleIndex`, `level` error,
 `message.text` and one location.  A failed rule that names no path gets one
 result located at the rubric's repository path (code scanning shows only
 results with a location, and the rubric is where such a rule lives).
@@ -74,14 +75,11 @@ def _result(r: RuleResult, index: int, message: str, path: str, line: int | None
 
 
 def results_of(r: RuleResult, index: int, rubric_path: str) -> list[dict[str, Any]]:
-    """One failed rule's results: each finding, each path no finding names,
-    or one at the rubric when it names neither."""
-    out = [_result(r, index, f"{r.message}: {f.message}", f.path, f.line) for f in r.findings]
-    named = {f.path for f in r.findings}
-    out += [_result(r, index, r.message, p, None) for p in r.paths if p not in named]
-    if not out:
-        out.append(_result(r, index, r.message, rubric_path, None))
-    return out
+    """One failed rule's results: one per place it points at
+    (`RuleResult.located`: its findings, else each offending path), or one
+    at the rubric when it names none."""
+    out = [_result(r, index, f.message, f.path, f.line) for f in r.located()]
+    return out or [_result(r, index, r.message, rubric_path, None)]
 
 
 def to_sarif(report: Report, rubric_path: str) -> str:
