@@ -276,3 +276,21 @@ def test_no_message_names_a_path_twice(
     for path in paths:
         lines = [x for x in (out + err).splitlines() if str(path) in x]
         assert lines and all(x.count(str(path)) == 1 for x in lines), lines
+
+
+def test_an_empty_backtest_says_nothing_was_judged(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty range (and a history of one root commit) judges nothing and
+    says so; the twin, a range with a commit, counts it."""
+    with_rubric(repo)
+    rubric = str(repo.root / ".github/blast-radius.yml")
+    common = ("backtest", "--repo", str(repo.root), "--rubric-file", rubric)
+    for argv in ((*common, "HEAD..HEAD"), (*common, "--last", "5")):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        assert "nothing judged: no commit with a parent in " in out, out
+    repo.write("app.py", "a = 2\n")
+    repo.commit("change")
+    code, out, _ = run(capsys, *common, "HEAD~1..HEAD")
+    assert code == 0 and "1 commits judged" in out and "nothing judged" not in out
