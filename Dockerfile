@@ -33,7 +33,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # trusted.
 #
 # Python: a virtualenv without pip, filled by the base image's pip from the
-# lock, every file pinned by hash (--no-deps: the lock is complete), then
+# lock (the command line's dependencies and the `action` extra, PyGithub: see
+# .ci/update-lock.sh), every file pinned by hash (--no-deps: the lock is complete), then
 # byte-compiled so no run pays for compiling.
 COPY requirements.lock /opt/gate-src/
 # hadolint ignore=DL3003,DL3008,DL3013

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate requirements.lock (the Docker image's pinned runtime dependencies,
-# every file by hash) from pyproject.toml with pip-compile.  The image copies
+# the `action` extra's PyGithub included, every file by hash) from
+# pyproject.toml with pip-compile.  The image copies
 # the pure-Python package into its virtualenv instead of building it, so the
 # build backend is not locked.
 #   pip install pip-tools && bash .ci/update-lock.sh
@@ -14,7 +15,7 @@ cp "$root/pyproject.toml" "$work/"
 cp -r "$root/gate" "$work/"
 if [[ -f "$root/README.md" ]]; then cp "$root/README.md" "$work/"; else : >"$work/README.md"; fi
 cd "$work"
-pip-compile --quiet --generate-hashes --strip-extras \
+pip-compile --quiet --generate-hashes --strip-extras --extra action \
     --no-emit-index-url --no-emit-find-links --no-emit-trusted-host \
     --output-file=requirements.lock pyproject.toml
 cp requirements.lock "$root/requirements.lock"

@@ -448,13 +448,16 @@ def walk(repo: Repo, revision: str | None, last: int | None) -> tuple[list[LogEn
 def totals_line(result: Backtest) -> str:
     """One line of totals: `150 commits judged: 42 agent (30 failed, 71%),
     100 human (12 failed, 12%), 8 automation (0 failed); 1 root skipped,
-    2 unjudged` (the parts after `;` only when not zero)."""
+    2 unjudged` (the parts after `;` only when not zero); `nothing judged: ...`
+    when no commit was judged."""
     parts = []
     for kind in (AGENT, HUMAN, AUTOMATION):
         n, failed = result.count(kind), result.count(kind, failed=True)
         share = f", {100 * failed // n}%" if n else ""
         parts.append(f"{n} {kind} ({failed} failed{share})")
     line = f"{len(result.commits)} commits judged: " + ", ".join(parts)
+    if not result.commits:  # an empty range, or only a root commit: say so plainly
+        line = f"nothing judged: no commit with a parent in {result.revision}"
     rest = []
     if result.skipped:
         rest.append(f"{len(result.skipped)} root skipped")

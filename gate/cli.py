@@ -29,6 +29,8 @@ from gate.errors import EXIT_ERROR, GateError
 from gate.names import DEFAULT_BASES, DEFAULT_RUBRIC_PATH
 
 FORMATS = ("text", "json", "markdown")
+# A verdict's forms (`gate check`, `gate grade`): gate.report.VERDICT_FORMATS.
+VERDICT_FORMATS = (*FORMATS, "github", "sarif")
 
 DESCRIPTION = """\
 Blast Radius Gate judges the *shape* of a change (which paths, how many
@@ -141,12 +143,15 @@ def _help(flag: str, detail: str | None = None) -> str:
     return MEANINGS[flag] if detail is None else f"{MEANINGS[flag]} ({detail})"
 
 
-def _add_format(p: argparse.ArgumentParser) -> None:
+def _add_format(p: argparse.ArgumentParser, *, verdict: bool = False) -> None:
+    detail = "text for people, the default; json for machines; markdown for PRs"
+    if verdict:
+        detail += "; github for workflow-command annotations; sarif for code scanning"
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=VERDICT_FORMATS if verdict else FORMATS,
         default="text",
-        help=_help("--format", "text for people, the default; json for machines; markdown for PRs"),
+        help=_help("--format", detail),
     )
 
 
@@ -223,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--stdout-file", metavar="FILE", help=_help("--stdout-file"))
     _add_repo(p)
-    _add_format(p)
+    _add_format(p, verdict=True)
     _add_output(p)
 
     p = sub.add_parser(
@@ -245,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--rubric", dest="rubric_file", metavar="FILE", action=_Deprecated, command="grade"
     )
     p.add_argument("--freeze", metavar="FILE", help=_help("--freeze"))
-    _add_format(p)
+    _add_format(p, verdict=True)
     _add_output(p)
 
     p = sub.add_parser("freeze", help="print 'NAME SHA256' lines for files (what --freeze reads)")
@@ -525,15 +530,66 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     p.add_argument("folder", metavar="DIR")
 
 
+def _close(word: str, choices: Sequence[str]) -> str:
+    """`; did you mean 'X'?` for the closest of `choices` (difflib), or ''."""
+    import difflib
+
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser `args` chose: `gate loop run`'s for `gate loop run`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(args, action.dest, None)
+            if isinstance(name, str) and name in action.choices:
+                return _chosen(action.choices[name], args)
+    return parser
+
+
+# The words `_Parser.parse_args` was given, for a hint in a usage error.
+_typed: list[str] = []
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, printing help and usage errors through `gate.output` too."""
+    """argparse, printing help and usage errors through `gate.output` too.
+    A mistyped command, choice or flag gets the closest spelling (difflib),
+    and an unknown flag the usage of the command it was given to."""
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        _typed[:] = sys.argv[1:] if args is None else list(args)
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            where = _chosen(self, parsed)
+            hint = where.flag_hint(extras) if isinstance(where, _Parser) else ""
+            where.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return parsed
+
+    def flag_hint(self, words: Sequence[str]) -> str:
+        """The closest of this parser's flags to the first of `words` that
+        looks like a flag it lacks, or ''."""
+        shown = [a for a in self._actions if a.help != argparse.SUPPRESS]
+        flags = [o for a in shown for o in a.option_strings if o.startswith("--")]
+        unknown = [w.split("=", 1)[0] for w in words if w.startswith("--")]
+        return next((_close(w, flags) for w in unknown if w not in flags), "")
 
     def error(self, message: str) -> NoReturn:
+        import re
+
         # A required flag kept with a hidden old spelling is a group of one to
         # argparse ("one of the arguments --results is required"): say it plainly.
         names = message.removeprefix("one of the arguments ").removesuffix(" is required")
         if names != message and " " not in names:
             message = f"the following arguments are required: {names}"
+        if message.startswith("the following arguments are required"):
+            message += self.flag_hint(_typed)  # a required flag mistyped
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            options = re.findall(r"'([^']*)'", choice.group(2)) or choice.group(2).split(", ")
+            message += _close(choice.group(1), options)
         super().error(message)
 
     def _print_message(self, message: str, file: object = None) -> None:
@@ -569,6 +625,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = module.run(args)
     except GateError as exc:
         output.error(exc.message)
+        if fmt == "github":  # the step's annotations say it too
+            from gate.report.annotations import could_not_judge
+
+            output.write(could_not_judge(exc.message))
         return exc.code
     except KeyboardInterrupt:
         output.note("gate: interrupted")

@@ -9,3 +9,7 @@ DEFAULT_BASES = ("origin/HEAD", "main", "master")
 
 # Every built-in rule id starts with it (`gate.rubric-edited`); rubrics may not.
 BUILTIN_PREFIX = "gate."
+
+# The tool's name and home in machine-read reports (SARIF's tool.driver).
+TOOL_NAME = "Blast Radius Gate"
+PROJECT_URL = "https://github.com/blast-radius-gate/blast-radius-gate"

@@ -9,7 +9,9 @@ messages a pull request controls.  So there:
 - **stdout, text and markdown** is fenced: `::stop-commands::TOKEN` before
   the first byte, `::TOKEN::` when the command ends, with a fresh random
   token the text cannot guess;
-- **stdout, JSON** is not fenced (a workflow pipes it into a file or `jq`);
+- **stdout, `--format github`** is not fenced: it is workflow commands,
+  each line built escaped (`gate.report.annotations`);
+- **stdout, JSON** (and SARIF) is not fenced (a workflow pipes it into a file or `jq`);
   it is safe by construction, because `gate.jsontext.dumps` writes `##[` as
   `\\u0023#[` and no JSON line can start with `::`;
 - **stderr** (error sentences, tracebacks under `GATE_DEBUG=1`, progress) is
@@ -29,6 +31,11 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Mapping
+
+# Formats printed without a fence: JSON and SARIF (safe by construction,
+# see below) and `github`, whose workflow commands are the point and whose
+# every line `gate.report.annotations` builds escaped.
+UNFENCED = ("json", "sarif", "github")
 
 # Invisible, and breaks the runner's `##[command]` syntax.
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -56,7 +63,7 @@ def start(environ: Mapping[str, str], fmt: str | None) -> None:
         warnings.simplefilter("ignore", SyntaxWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
     _state.in_workflow = environ.get("GITHUB_ACTIONS") == "true"
-    _state.fence_stdout = _state.in_workflow and fmt != "json"
+    _state.fence_stdout = _state.in_workflow and fmt not in UNFENCED
     _state.token = None
     _state.line_open = False
 

@@ -52,12 +52,14 @@ def flags(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.Actio
 
 
 def shape(action: argparse.Action) -> tuple[object, ...]:
+    """What a flag must keep the same in every command; `--format`'s choices
+    are the command's own forms (`test_format_choices`)."""
     return (
         action.dest,
         action.metavar,
         action.type,
         action.nargs,
-        action.choices,
+        None if action.dest == "format" else action.choices,
         action.const,
         tuple(sorted(action.option_strings)),
     )
@@ -95,6 +97,18 @@ def problems(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_every_flag_has_its_one_meaning_in_every_command() -> None:
     assert problems(build_parser()) == []
+
+
+def test_format_choices() -> None:
+    """`--format` offers text, json and markdown everywhere, and a verdict's
+    github and sarif only where a command prints a verdict."""
+    from gate.cli import FORMATS, VERDICT_FORMATS
+
+    for command, sub in commands(build_parser()):
+        for flag, action in flags(sub):
+            if flag == "--format":
+                want = VERDICT_FORMATS if command in ("check", "grade") else FORMATS
+                assert tuple(action.choices or ()) == want, command
 
 
 def test_every_meaning_and_alias_is_used_and_documented() -> None:

@@ -173,11 +173,31 @@ def apply_patch(
         return _apply_to(repo, base_sha, data, name, env)
 
 
+def _applied_already(repo: Repo, data: bytes, env: dict[str, str]) -> bool:
+    """Whether the patch's reverse applies to the index `env` names (checked
+    only, nothing written): the base already holds the patch."""
+    try:
+        repo.run(
+            ["apply", "--cached", "--check", "--reverse", "--whitespace=nowarn", "-"],
+            env=env,
+            input=data,
+        )
+    except GateError:
+        return False
+    return True
+
+
 def _apply_to(repo: Repo, base_sha: str, data: bytes, name: str, env: dict[str, str]) -> str:
     """`git apply --cached` of `data` on the index `env` names, then its tree."""
     try:
         repo.run(list(_APPLY), env=env, input=data)
     except GateError as exc:
+        if _applied_already(repo, data, env):
+            raise PatchError(
+                f"{name}: the patch is already applied at {base_sha[:12]} (its reverse "
+                "applies): pass --base the commit before it, or judge the commit itself "
+                "with gate check and no --patch"
+            ) from None
         raise PatchError(
             f"{name}: the patch does not apply to {base_sha[:12]}: {_git_reason(exc.message)}"
         ) from None

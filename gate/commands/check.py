@@ -75,7 +75,7 @@ def patch_changes(
     if args.head is not None:
         raise GateError("--head cannot be combined with --patch: the patch is the head")
     base = repo.rev_parse(args.base if args.base is not None else "HEAD")
-    rubric = source.load(repo.read_blob, base)
+    rubric = source.load(repo.read_blob, base, work_tree=repo.path)
     data = read_patch(args.patch)
     name = "<stdin>" if args.patch == "-" else str(args.patch)
     from gate.rules import text_wants  # loaded with the rubric already
@@ -105,7 +105,7 @@ def git_changes(
         unjudged = [empty_change_note(started.base, started.head, started.judged.old)]
         if args.head is None:
             unjudged.append(uncommitted_note(repo))
-        rubric = source.load(repo.read_blob, started.base)
+        rubric = source.load(repo.read_blob, started.base, work_tree=repo.path)
         from gate.rules import text_wants  # loaded with the rubric already
 
         wants = text_wants(rubric.rules)
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     report = judge(rubric, changes, rubric_path=source.path)
     for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
         output.note(f"gate: note: {note}")
-    text = render(report, args.format)
+    text = render(report, args.format, rubric_path=source.path)
     if args.output is not None:
         write_report(args.output, to_json(report))
     output.write(text)

@@ -51,5 +51,5 @@ def run(args: argparse.Namespace) -> int:
     report = judge(rubric, changes, rubric_path=DEFAULT_RUBRIC_PATH, notes=notes)
     if args.output is not None:
         write_report(args.output, to_json(report))
-    output.write(render(report, args.format))
+    output.write(render(report, args.format, rubric_path=DEFAULT_RUBRIC_PATH))
     return EXIT_PASS if report.passed else EXIT_FAIL

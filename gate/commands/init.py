@@ -299,6 +299,8 @@ def run(args: argparse.Namespace) -> int:
     lines += [
         "next:",
         f"  gate selftest --strict {quoted}   # the examples prove every rule can fail",
+        f"  gate backtest --last 100 --rubric-file {quoted}   # what it would have failed "
+        "in your history",
         "  edit the limits and paths to fit your repository",
         f"  gate check --rubric-file {quoted}   # try it on your branch now (a local rubric)",
     ]

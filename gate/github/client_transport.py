@@ -115,7 +115,15 @@ class Transport:
     def __init__(self, settings: Settings) -> None:
         import time
 
-        import github
+        try:
+            import github
+        except ImportError:
+            from gate.errors import GateError
+
+            raise GateError(
+                "the Action's API client needs PyGithub, which this install lacks: "
+                "pip install 'blast-radius-gate[action]' (the Action's image has it)"
+            ) from None
 
         self.settings = settings
         self._now = time.monotonic

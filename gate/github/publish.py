@@ -93,28 +93,23 @@ def annotations_for(report: Report) -> list[Annotation]:
     """File-level findings of failed rules as check-run annotations: a rule's
     `findings` when it has them, else one per offending path at line 1."""
     out: list[Annotation] = []
-    seen: set[tuple[str, int, str]] = set()
     for r in report.results:
         if r.passed or report.waived_by(r.id) is not None:
             continue
-        items: list[tuple[str, int, str]]
-        if r.findings:
-            items = [(f.path, f.line or 1, f.message) for f in r.findings]
-        else:
-            items = [(p, 1, r.message) for p in r.paths]
-        for path, line, message in items:
-            key = (path, line, r.id)
-            if key in seen:
+        seen: set[tuple[str, int]] = set()
+        for f in r.located():
+            line = f.line or 1
+            if (f.path, line) in seen:  # a finding without a line and one at line 1
                 continue
-            seen.add(key)
+            seen.add((f.path, line))
             out.append(
                 {
-                    "path": annotation_path(path),
+                    "path": annotation_path(f.path),
                     "start_line": line,
                     "end_line": line,
                     "annotation_level": "failure",
                     "title": _cut(f"{r.id} ({r.kind})", 255),
-                    "message": _cut(message, 4000),
+                    "message": _cut(f.message, 4000),
                 }
             )
     return out

@@ -26,6 +26,17 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+def command_line(name: str, message: str, **props: str) -> str:
+    """`::name key=value,...::message`, one line whatever the parts hold:
+    every property value and the message escaped (`escape_property`,
+    `escape_data`: no raw newline, no `::` or `,` that ends a property), and
+    `##[` (which the runner obeys anywhere in a line) broken with a
+    zero-width space."""
+    rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props.items())
+    text = f"::{name}{' ' + rendered if rendered else ''}::{escape_data(message)}"
+    return text.replace("##[", "##" + ZERO_WIDTH_SPACE + "[")
+
+
 def new_token(avoid: str = "") -> str:
     """A random token that does not occur in `avoid`."""
     while True:
@@ -61,11 +72,8 @@ class Log:
         self.out.flush()
 
     def command(self, name: str, message: str, **props: str) -> None:
-        """`::name key=value::message` with every part escaped, and `##[` (which
-        the runner obeys anywhere in a line) broken with a zero-width space."""
-        rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props.items())
-        text = f"::{name}{' ' + rendered if rendered else ''}::{escape_data(message)}"
-        self.line(text.replace("##[", "##" + ZERO_WIDTH_SPACE + "["))
+        """One workflow command of our own (`command_line`)."""
+        self.line(command_line(name, message, **props))
 
     def error(self, message: str, title: str | None = None) -> None:
         self.command("error", message, **({"title": title} if title else {}))

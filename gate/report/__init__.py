@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
+from gate.names import DEFAULT_RUBRIC_PATH
 from gate.paths import shown
 from gate.words import plural
 
@@ -38,6 +39,15 @@ class RuleResult:
     paths: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
     description: str | None = None
+
+    def located(self) -> tuple[Finding, ...]:
+        """Where the rule points, each (path, line) once: its findings when it
+        has them, else each offending path (no line, the rule's message).
+        The Action's check-run annotations, `--format github` and `--format
+        sarif` all read it."""
+        items = self.findings or tuple(Finding(p, self.message) for p in self.paths)
+        first = {(f.path, f.line): i for i, f in reversed(list(enumerate(items)))}
+        return tuple(f for i, f in enumerate(items) if first[(f.path, f.line)] == i)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -90,6 +100,13 @@ class Report:
         """This report with `notes` added (once each)."""
         return replace(self, notes=tuple(dict.fromkeys((*self.notes, *notes))))
 
+    @property
+    def judged_nothing(self) -> bool:
+        """The change touched no file (base and head one commit, head already
+        in base, or commits that cancel out): its pass clears nothing, and
+        every rendering says so (JSON: `"nothing_judged": true`)."""
+        return self.stats.files_touched == 0
+
     def waived_by(self, rule_id: str) -> Waived | None:
         return next((w for w in self.waived if w.rule == rule_id), None)
 
@@ -107,6 +124,8 @@ class Report:
             "stats": self.stats.to_dict(),
             "results": [r.to_dict() for r in self.results],
         }
+        if self.judged_nothing:
+            out["nothing_judged"] = True
         if self.notes:
             out["notes"] = list(self.notes)
         if self.waivable:
@@ -129,6 +148,8 @@ def to_json(report: Report) -> str:
 # through gate.escape, so it can neither forge a line nor open HTML.
 
 FORMATS = ("text", "json", "markdown")
+# A verdict (`render`) also reads as workflow commands and as SARIF.
+VERDICT_FORMATS = (*FORMATS, "github", "sarif")
 
 # GitHub refuses a check-run summary or a comment body over 65,535 characters.
 GITHUB_MARKDOWN_LIMIT = 65535
@@ -159,6 +180,8 @@ def to_text(report: Report) -> str:
             "PASS: every failed rule was waived: "
             + ", ".join(printable(w.rule) for w in report.waived)
         ]
+    elif report.passed and report.judged_nothing:
+        lines = [f"PASS, NOTHING JUDGED: the change touches no file ({plural(total, 'rule')} ran)"]
     elif report.passed:
         lines = [f"PASS: all {plural(total, 'rule')} passed"]
     else:
@@ -296,6 +319,12 @@ def to_markdown(
             "Every failed rule was waived by an approval of this commit: "
             + ids(tuple(w.rule for w in report.waived)),
         ]
+    elif report.passed and report.judged_nothing:
+        lines = [
+            f"### ✅ {name}: pass, nothing judged",
+            "",
+            f"The change touches no file ({plural(len(report.results), 'rule')} ran).",
+        ]
     elif report.passed:
         lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]
     else:
@@ -377,8 +406,19 @@ def in_format(
     raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-def render(report: Report, fmt: str) -> str:
-    """A verdict report in `fmt` (`to_json`, `to_text` or `to_markdown`)."""
+def render(report: Report, fmt: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
+    """A verdict report in `fmt` (one of `VERDICT_FORMATS`): `to_json`,
+    `to_text`, `to_markdown`, workflow commands (`gate.report.annotations`)
+    or SARIF (`gate.report.sarif`, which locates a rule naming no path at
+    `rubric_path`, the rubric's repository path)."""
+    if fmt == "github":
+        from gate.report.annotations import to_github
+
+        return to_github(report)
+    if fmt == "sarif":
+        from gate.report.sarif import to_sarif
+
+        return to_sarif(report, rubric_path)
     return in_format(
         fmt, data=report.to_dict, text=lambda: to_text(report), markdown=lambda: to_markdown(report)
     )

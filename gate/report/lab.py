@@ -7,6 +7,15 @@ from gate.lab import BUCKETS, Scoreboard
 from gate.words import plural
 
 
+def about(name: str, message: str) -> str:
+    """`NAME: MESSAGE`, naming the patch once: an error that already starts
+    with the name (`p.patch: the patch does not apply`, `p.patch:3: ...`)
+    is shown as it is."""
+    if message.startswith((f"{name}:", f"{name} ")):
+        return message
+    return f"{name}: {message}"
+
+
 def to_text(board: Scoreboard) -> str:
     rows = [("patch", "applies", "verdict", "failed", "bucket")]
     for e in board.entries:
@@ -20,7 +29,7 @@ def to_text(board: Scoreboard) -> str:
     ]
     for e in board.entries:
         if e.error is not None:
-            lines.append(f"{printable(e.patch)}: {printable(e.error)}")
+            lines.append(about(printable(e.patch), printable(e.error)))
     counts = board.counts()
     lines.append("")
     lines.append("buckets: " + ", ".join(f"{b} {counts[b]}" for b in BUCKETS))

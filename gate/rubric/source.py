@@ -29,6 +29,8 @@ from gate.names import DEFAULT_RUBRIC_PATH
 from gate.rubric import repo_path
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gate.rubric import Rubric
 
 # Reads a file at a commit: (commit sha, repository path) -> its bytes, or
@@ -56,9 +58,17 @@ class RubricSource:
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", repo_path(self.path))
 
-    def load(self, read_blob: BlobReader | None = None, commit: str | None = None) -> Rubric:
+    def load(
+        self,
+        read_blob: BlobReader | None = None,
+        commit: str | None = None,
+        *,
+        work_tree: Path | None = None,
+    ) -> Rubric:
         """The rubric: the local `file` when one is named, else the one at
-        `commit` (a full sha) read with `read_blob`; none there is an error."""
+        `commit` (a full sha) read with `read_blob`; none there is an error,
+        which names `--rubric-file` when `work_tree` has a file at the path
+        (a rubric not landed yet can be tried that way)."""
         if self.file is not None:
             from gate.files import read_input
             from gate.rubric.load import MAX_BYTES
@@ -77,9 +87,15 @@ class RubricSource:
         if rubric is None:
             from gate.git.repo import short
 
+            local = ""
+            if work_tree is not None and (work_tree / self.path).is_file():
+                local = (
+                    f"; to try the working tree's copy before it lands, pass "
+                    f"--rubric-file {self.path}"
+                )
             raise GateError(
                 f"no rubric at {self.path} in base commit {short(commit)}: add it in its own "
-                "PR first; a rubric that exists only in the head is not a rubric"
+                f"PR first; a rubric that exists only in the head is not a rubric{local}"
             )
         return rubric
 
