@@ -66,6 +66,7 @@ MEANINGS: dict[str, str] = {
     "--head": "the head commit: the change is base...head",
     "--html": "also write the scoreboard to FILE as one HTML page",
     "--jobs": "how many run at once",
+    "--keep": "build the repository in DIR (new or empty) and leave it there, on main",
     "--last": "the last N first-parent commits",
     "--output": "also write the JSON report to FILE (deterministic bytes)",
     "--pass-env": "pass this variable of yours to the writers",
@@ -280,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--keep",
         metavar="DIR",
-        help="build the repository in DIR (new or empty) and leave it there, on main",
+        help=_help("--keep"),
     )
     _add_format(p)
 
