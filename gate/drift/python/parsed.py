@@ -142,15 +142,19 @@ def _text(pieces: list[tuple[int, str]], first: int, stop: int) -> str:
 
 
 def _move(statements: list[ast.stmt], by: int) -> None:
-    """Add `by` to the line numbers of every node of `statements`."""
+    """Add `by` to the line numbers of every node of `statements` (the
+    nodes below each that have one listed once, on it: no reference cycle)."""
     for statement in statements:
-        for node in walk(statement):
-            held = node.__dict__
-            if "lineno" in held:
-                held["lineno"] += by
-                end = held.get("end_lineno")
-                if end is not None:
-                    held["end_lineno"] = end + by
+        placed = statement.__dict__.get("_gate_placed")
+        if placed is None:
+            placed = statement.__dict__["_gate_placed"] = [
+                node.__dict__ for node in walk(statement)[1:] if "lineno" in node.__dict__
+            ]
+        for held in (statement.__dict__, *placed):
+            held["lineno"] += by
+            end = held.get("end_lineno")
+            if end is not None:
+                held["end_lineno"] = end + by
 
 
 def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:
