@@ -148,3 +148,26 @@ def test_a_kept_statement_across_pieces_inside_another_is_not_taken_whole(
     opener, closer = around
     hostile = "import os\n" + opener + SNAPSHOT + closer + AFTER
     assert _read(hostile, parse_module) == _read(hostile, lambda _t, d: ast.parse(d)), hostile
+
+
+@pytest.mark.parametrize(
+    "reader",
+    ["X = __doc__\n", "import inspect\nY = inspect.getdoc(sys)\n", "Z = f.__doc__\n"],
+)
+def test_what_is_kept_on_a_reused_statement_follows_each_version(reader: str) -> None:
+    # the facts kept on a statement (its binds, whether it spells __doc__)
+    # are the statement's own: a version that adds a reader of the module
+    # docstring beside reused statements makes it code, and removing the
+    # reader makes it prose again
+    from gate.drift.python.units import units
+
+    text = '"""Prose about the tests."""\nimport sys\n\n\ndef test_a():\n    assert sys\n'
+    later = text + reader
+
+    def docstring(source: str) -> tuple[str, str]:
+        first = units(source)[1]
+        return first.key, first.drop
+
+    assert docstring(text) == ("module docstring", "*")
+    assert docstring(later)[1] == ""
+    assert docstring(text + "\n") == ("module docstring", "*")
