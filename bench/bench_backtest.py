@@ -1,7 +1,8 @@
 """`gate backtest` over real histories: commits a second, against separate `gate check` runs.
 
     python bench/bench_backtest.py REPO... [--last 200] [--jobs 1,4] [--checks 30]
-        [--python VENV/bin/python] [--rubric-file F] [--before SRC]
+        [--python VENV/bin/python] [--rubric-file F | --rubric-dir D] [--before SRC]
+        [--runs N]
 
 For each REPO (a clone or a bare snapshot), with the starter rubric (`gate
 init`'s text, given as `--rubric-file`):
@@ -18,9 +19,14 @@ init`'s text, given as `--rubric-file`):
 With `--before SRC` (another checkout of the gate, e.g. `git worktree add
 SRC main`), the same backtest is run from SRC too: its CPU seconds, this
 checkout's speed-up over it in CPU seconds (`x cpu`), and whether the two
-JSON outputs are byte-identical (a difference is a bug: exit 1).
+JSON outputs are byte-identical (a difference is a bug: exit 1), and its
+commits a second (`before c/s`).  `--runs N` runs each backtest N times,
+this checkout and SRC in turn (the machine's load moves by the minute),
+and prints the medians.
 `--rubric-file` replaces the starter rubric (e.g. a fixed copy of it, so
-that the figures of two checkouts compare).
+that the figures of two checkouts compare); `--rubric-dir D` gives each
+repository its own, `D/NAME.yml`, NAME the repository's folder name (or,
+for a snapshot at `.../OWNER+NAME/repo`, `OWNER+NAME`).
 
 Prints one row per repository and `--jobs` value.
 """
@@ -31,6 +37,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,7 +79,9 @@ def main() -> int:
     parser.add_argument("--checks", type=int, default=30, help="separate gate check runs")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--rubric-file", help="instead of the starter rubric")
+    parser.add_argument("--rubric-dir", type=Path, help="NAME.yml per repository")
     parser.add_argument("--before", type=Path, help="another checkout to compare with")
+    parser.add_argument("--runs", type=int, default=1, help="interleaved runs, medians shown")
     args = parser.parse_args()
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -84,54 +93,48 @@ def main() -> int:
             f"{'repository':<28} {'jobs':>4} {'judged':>6} {'unjudged':>8} {'backtest s':>10} "
             f"{'commits/s':>9} {'cpu s':>6} {'per cpu-s':>9} {'checks/s':>8} {'ratio':>5} "
             f"{'agree':>5}"
-            + (f" {'before cpu s':>12} {'x cpu':>5} {'same':>4}" if args.before else "")
+            + (
+                f" {'before cpu s':>12} {'x cpu':>5} {'before c/s':>10} {'same':>4}"
+                if args.before
+                else ""
+            )
         )
         for repo in args.repos:
             name = Path(repo).resolve().as_posix().split("/.mirror/")[-1][:28]
+            if args.rubric_dir:
+                rubric = (args.rubric_dir / f"{_folder(repo)}.yml").resolve()
             check_rate: float | None = None
             agree = "-"
             for jobs in (int(j) for j in args.jobs.split(",")):
-                cpu = cpu_seconds()
-                _, out, elapsed = gate(
-                    args.python,
-                    "backtest",
-                    "--repo",
-                    repo,
-                    "--rubric-file",
-                    str(rubric),
-                    "--last",
-                    str(args.last),
-                    "--jobs",
-                    str(jobs),
-                    "--format",
-                    "json",
-                )
-                cpu = cpu_seconds() - cpu
+                argv = ["backtest", "--repo", repo, "--rubric-file", str(rubric)]
+                argv += ["--last", str(args.last), "--jobs", str(jobs), "--format", "json"]
+                times: list[float] = []
+                cpus: list[float] = []
+                old_times: list[float] = []
+                old_cpus: list[float] = []
+                same_json = True
+                for _ in range(max(1, args.runs)):
+                    cpu = cpu_seconds()
+                    _, out, took = gate(args.python, *argv)
+                    cpus.append(cpu_seconds() - cpu)
+                    times.append(took)
+                    if args.before:
+                        old_cpu = cpu_seconds()
+                        _, old_out, old_took = gate(args.python, *argv, root=args.before.resolve())
+                        old_cpus.append(cpu_seconds() - old_cpu)
+                        old_times.append(old_took)
+                        same_json = same_json and old_out == out
+                elapsed, cpu = statistics.median(times), statistics.median(cpus)
                 versus = ""
-                if args.before:
-                    old_cpu = cpu_seconds()
-                    _, old_out, _ = gate(
-                        args.python,
-                        "backtest",
-                        "--repo",
-                        repo,
-                        "--rubric-file",
-                        str(rubric),
-                        "--last",
-                        str(args.last),
-                        "--jobs",
-                        str(jobs),
-                        "--format",
-                        "json",
-                        root=args.before.resolve(),
-                    )
-                    old_cpu = cpu_seconds() - old_cpu
-                    same_json = old_out == out
-                    bad += not same_json
-                    versus = (
-                        f" {old_cpu:>12.1f} {old_cpu / cpu:>5.2f} {'yes' if same_json else 'NO':>4}"
-                    )
                 data = json.loads(out)
+                if args.before:
+                    bad += not same_json
+                    old_cpu = statistics.median(old_cpus)
+                    old_rate = len(data["commits"]) / statistics.median(old_times)
+                    versus = (
+                        f" {old_cpu:>12.1f} {old_cpu / cpu:>5.2f} {old_rate:>10.1f}"
+                        f" {'yes' if same_json else 'NO':>4}"
+                    )
                 judged = data["commits"]
                 if check_rate is None and args.checks:
                     sample = judged[: args.checks]
@@ -171,6 +174,13 @@ def main() -> int:
                     flush=True,
                 )
     return 1 if bad else 0
+
+
+def _folder(repo: str) -> str:
+    """The repository's name for `--rubric-dir`: its folder's, or for a
+    snapshot at `.../OWNER+NAME/repo`, `OWNER+NAME`."""
+    path = Path(repo).resolve()
+    return path.parent.name if path.name == "repo" else path.name
 
 
 if __name__ == "__main__":

@@ -413,10 +413,22 @@ def file_names(body: list[ast.stmt], walked: Walked | None = None) -> frozenset[
         for name, _ in walked.binds(node)
     }
     for node in body:
-        for inner in walked.of(node):
-            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(inner.name)
+        names.update(_def_names(node, walked))
     return frozenset(names)
+
+
+def _def_names(node: ast.stmt, walked: Walked) -> list[str]:
+    """The names of the functions and classes `node` defines, at any depth;
+    kept on the node (a statement the parser reuses in the file's next
+    version is walked once)."""
+    held: list[str] | None = node.__dict__.get("_gate_def_names")
+    if held is None:
+        held = node.__dict__["_gate_def_names"] = [
+            inner.name
+            for inner in walked.of(node)
+            if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        ]
+    return held
 
 
 def handed(call: ast.Call, local: frozenset[str]) -> tuple[str, ...] | None:

@@ -19,8 +19,12 @@ a backslash continuation or a compound statement leaves the chunk before it
 (or the one it starts) unparsable, as Python reads a chunk alone; a chunk
 that parses alone ends where the file's tokenizer is back at column 0
 outside any bracket or string, so the next line starts a top-level
-statement there too.  Where any chunk does not parse, the whole text is
-parsed as one (its error, if any, is the file's own); so is a file that
+statement there too.  The pieces a statement crosses (a string with lines
+at column 0) are kept as one chunk, found again from its first piece.
+Missed pieces are parsed together, a run at a time; a run that does not
+parse alone runs on over the next chunk, and where it reaches the end of
+the text, the whole text is parsed as one (its error, if any, is the
+file's own); so is a file that
 declares an encoding other than UTF-8, has a byte-order mark, names the
 one `__future__` feature that changes how the rest parses
 (`barry_as_FLUFL`), holds a NUL byte, bytes that are not UTF-8 or a line
@@ -41,6 +45,10 @@ from gate.drift.python.tree import walk
 _KEPT_CHARS = 24_000_000
 _kept = [0]
 _chunks: OrderedDict[str, tuple[int, list[ast.stmt]]] = OrderedDict()
+# A piece that does not parse alone (a cut inside a string, a bracket, a
+# statement) -> how many pieces the chunks kept from it span.
+_KEPT_JOINS = 100_000
+_joins: dict[str, set[int]] = {}
 
 # A line that may start a top-level statement: code at column 0 that is not
 # the continuation of one (a closing bracket, a clause of a compound
@@ -54,47 +62,99 @@ def parse_module(text: str, data: bytes) -> ast.Module:
     pieces = _pieces(text, data)
     if pieces is None:
         return ast.parse(data)
-    found: list[list[ast.stmt] | None] = []
+    # (first piece, how many, the chunk's text: kept, or None where missed)
+    found: list[tuple[int, int, str | None]] = []
     missed = 0
     used: set[str] = set()
-    for start, chunk in pieces:
-        held = _chunks.get(chunk) if chunk not in used else None
-        used.add(chunk)
-        if held is None:
+    i = 0
+    while i < len(pieces):
+        count, chunk = _held(pieces, i, used)
+        if chunk is None:
             missed += 1
-            found.append(None)
-            continue
-        _chunks.move_to_end(chunk)
-        if held[0] != start:
-            _move(held[1], start - held[0])
-            _chunks[chunk] = (start, held[1])
-        found.append(held[1])
+        found.append((i, count, chunk))
+        i += count
     if missed * 2 > len(pieces):
         tree = ast.parse(data)  # mostly new: one parse, its statements kept
         _keep(pieces, tree.body)
         return tree
     body: list[ast.stmt] = []
-    for (start, chunk), statements in zip(pieces, found, strict=True):
-        if statements is None:
+    j = 0
+    while j < len(found):
+        first, _, chunk = found[j]
+        start = pieces[first][0]
+        if chunk is not None:
+            held_start, statements = _chunks[chunk]
+            _chunks.move_to_end(chunk)
+            if held_start != start:
+                _move(statements, start - held_start)
+                _chunks[chunk] = (start, statements)
+            body.extend(statements)
+            j += 1
+            continue
+        # A run of missed pieces, parsed as one text.  Where it does not
+        # parse alone it runs on into the next kept chunk: a string, a
+        # bracket or a statement that chunk's text only seemed to start.
+        end = j + 1
+        while end < len(found) and found[end][2] is None:
+            end += 1
+        while True:
+            stop = found[end - 1][0] + found[end - 1][1]
             try:
-                statements = ast.parse("\n" * (start - 1) + chunk).body
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                statements = ast.parse("\n" * (start - 1) + _text(pieces, first, stop)).body
+            except SyntaxError:
+                if end == len(found):
+                    return ast.parse(data)
+                end += 1
+                continue
+            except (ValueError, RecursionError, MemoryError):
                 return ast.parse(data)
-            _put(start, chunk, statements)
+            break
+        _keep(pieces[first:stop], statements)
         body.extend(statements)
+        j = end
     return ast.Module(body=body, type_ignores=[])
 
 
+def _held(pieces: list[tuple[int, str]], i: int, used: set[str]) -> tuple[int, str | None]:
+    """The kept chunk that starts at piece `i` (how many pieces it spans,
+    its text), else (1, None): the piece itself, or where the piece does not
+    parse alone, the pieces up to the end of the statement that crossed it
+    when last parsed (`_joins`).  A chunk's nodes are used once a version."""
+    chunk = pieces[i][1]
+    if chunk in _chunks:
+        if chunk in used:
+            return 1, None
+        used.add(chunk)
+        return 1, chunk
+    for count in sorted(_joins.get(chunk, ())):
+        if i + count <= len(pieces):
+            joined = _text(pieces, i, i + count)
+            if joined in _chunks and joined not in used:
+                used.add(joined)
+                return count, joined
+    return 1, None
+
+
+def _text(pieces: list[tuple[int, str]], first: int, stop: int) -> str:
+    if stop == first + 1:
+        return pieces[first][1]
+    return "".join(chunk for _, chunk in pieces[first:stop])
+
+
 def _move(statements: list[ast.stmt], by: int) -> None:
-    """Add `by` to the line numbers of every node of `statements`."""
+    """Add `by` to the line numbers of every node of `statements` (the
+    nodes below each that have one listed once, on it: no reference cycle)."""
     for statement in statements:
-        for node in walk(statement):
-            held = node.__dict__
-            if "lineno" in held:
-                held["lineno"] += by
-                end = held.get("end_lineno")
-                if end is not None:
-                    held["end_lineno"] = end + by
+        placed = statement.__dict__.get("_gate_placed")
+        if placed is None:
+            placed = statement.__dict__["_gate_placed"] = [
+                node.__dict__ for node in walk(statement)[1:] if "lineno" in node.__dict__
+            ]
+        for held in (statement.__dict__, *placed):
+            held["lineno"] += by
+            end = held.get("end_lineno")
+            if end is not None:
+                held["end_lineno"] = end + by
 
 
 def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:
@@ -146,25 +206,40 @@ def _declares_utf8(head: str) -> bool:
 
 
 def _keep(pieces: list[tuple[int, str]], body: list[ast.stmt]) -> None:
-    """Keep the statements of a whole-file parse by the chunk they start in,
-    but for chunks a statement crosses (a cut inside it: not a chunk that
-    parses alone)."""
+    """Keep the statements of a parse of `pieces` by the piece they start
+    in; pieces a statement crosses (a cut inside it, where a piece does not
+    parse alone) are kept as one chunk, and where it starts is noted
+    (`_joins`)."""
     bounds = [start for start, _ in pieces[1:]] + [1 << 62]
-    by_chunk: list[list[ast.stmt]] = [[] for _ in pieces]
-    crossed: set[int] = set()
+    by_piece: list[list[ast.stmt]] = [[] for _ in pieces]
+    # reach[i]: the last piece that the statements starting in piece i cross into
+    reach = list(range(len(pieces)))
     i = 0
     for statement in body:
         first = min([statement.lineno, *(d.lineno for d in _decorators(statement))])
         while bounds[i] <= first:
             i += 1
-        by_chunk[i].append(statement)
+        by_piece[i].append(statement)
         j = i
         while bounds[j] <= (statement.end_lineno or statement.lineno):
             j += 1
-            crossed.update((i, j))
-    for i, ((start, chunk), statements) in enumerate(zip(pieces, by_chunk, strict=True)):
-        if i not in crossed:
-            _put(start, chunk, statements)
+        reach[i] = max(reach[i], j)
+    i = 0
+    while i < len(pieces):
+        last = reach[i]
+        j = i
+        while j < last:
+            j += 1
+            last = max(last, reach[j])
+        statements = [s for k in range(i, last + 1) for s in by_piece[k]]
+        if statements:
+            _put(pieces[i][0], _text(pieces, i, last + 1), statements)
+            if last > i:
+                joins = _joins.setdefault(pieces[i][1], set())
+                joins.add(last + 1 - i)
+                if len(_joins) > _KEPT_JOINS:
+                    _joins.clear()
+        i = last + 1
 
 
 def _decorators(statement: ast.stmt) -> list[ast.expr]:

@@ -408,18 +408,11 @@ def sharing_defs(
     if not direct:
         return {}
     sharing = set(direct)
-    refers: dict[int, tuple[set[str], set[str]]] = {}  # names loaded, attributes of names read
+    # names loaded, attributes of names read
+    refers: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
     for one, _ in defs:
-        if id(one) in sharing:
-            continue
-        names: set[str] = set()
-        attributes: set[str] = set()
-        for sub in walked.of(one):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                names.add(sub.id)
-            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
-                attributes.add(sub.attr)
-        refers[id(one)] = (names, attributes)
+        if id(one) not in sharing:
+            refers[id(one)] = _refers(one, walked)
     changed = True
     module: set[str] = set()
     methods: set[str] = set()
@@ -440,6 +433,23 @@ def sharing_defs(
             names, attributes = refers[id(one)]
             out[id(one)] = tuple(sorted((names & module) | {f".{m}" for m in attributes & methods}))
     return out
+
+
+def _refers(node: ast.stmt, walked: Walked) -> tuple[frozenset[str], frozenset[str]]:
+    """The names `node` loads and the attributes of plain names it reads
+    (`sharing_defs`' references); kept on the node (a def the parser reuses
+    in the file's next version is walked once)."""
+    held: tuple[frozenset[str], frozenset[str]] | None = node.__dict__.get("_gate_refers")
+    if held is None:
+        names: set[str] = set()
+        attributes: set[str] = set()
+        for sub in walked.of(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                names.add(sub.id)
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+                attributes.add(sub.attr)
+        held = node.__dict__["_gate_refers"] = (frozenset(names), frozenset(attributes))
+    return held
 
 
 def _def_shares(

@@ -21,7 +21,6 @@ is a `GateError`, never a verdict.  Pure.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,9 +104,16 @@ class Walked:
 
     def binds(self, node: ast.AST) -> list[tuple[str, int]]:
         """(name, weight) for each binding in `node`'s nodes: a name stored
-        or deleted (1), a `def`/`class` name or an imported name (2)."""
+        or deleted (1), a `def`/`class` name or an imported name (2); never
+        changed by a caller."""
         found = self._binds.get(id(node))
         if found is None:
+            # kept on the node too, as its nodes are (`of`)
+            found = node.__dict__.get("_gate_binds")
+            if found is not None:
+                assert isinstance(found, list)
+                self._binds[id(node)] = found
+                return found
             found = []
             for sub in self.of(node):
                 if type(sub) not in _BINDING_KINDS:
@@ -118,7 +124,7 @@ class Walked:
                     found.append((sub.name, 2))
                 elif isinstance(sub, ast.alias):
                     found.append(((sub.asname or sub.name).split(".")[0], 2))
-            self._binds[id(node)] = found
+            self._binds[id(node)] = node.__dict__["_gate_binds"] = found
         return found
 
 
@@ -509,22 +515,36 @@ def dump(node: ast.AST) -> str:
     return held
 
 
-def prose_docstring(body: list[ast.stmt], nodes: Iterable[ast.AST]) -> ast.stmt | None:
+def prose_docstring(body: list[ast.stmt], walked: Walked) -> ast.stmt | None:
     """A module's docstring (its first statement, a string) when it is prose:
-    it holds no `>>>` (a doctest) and no code of the module (`nodes`, walked)
-    spells `__doc__` (a name, an attribute, a string) or `getdoc`.  Pytest
-    and unittest never read it; its words change no test.  None when the
-    module has no such docstring."""
+    it holds no `>>>` (a doctest) and no code of the module spells `__doc__`
+    (a name, an attribute, a string) or `getdoc`.  Pytest and unittest never
+    read it; its words change no test.  None when the module has no such
+    docstring."""
     if not body or not _prose(body[0]):
         return None
-    for sub in nodes:
-        if isinstance(sub, ast.Name) and sub.id in _DOC_READERS:
-            return None
-        if isinstance(sub, ast.Attribute) and sub.attr in _DOC_READERS:
-            return None
-        if isinstance(sub, ast.Constant) and sub.value in _DOC_READERS:
-            return None
+    if any(_spells_doc(statement, walked) for statement in body):
+        return None
     return body[0]
+
+
+def _spells_doc(statement: ast.stmt, walked: Walked) -> bool:
+    """Whether a node of `statement` spells `__doc__` or `getdoc`; kept on
+    the statement (one the parser reuses in the file's next version is
+    walked once)."""
+    held: bool | None = statement.__dict__.get("_gate_spells_doc")
+    if held is None:
+        held = False
+        for sub in walked.of(statement):
+            if (
+                (isinstance(sub, ast.Name) and sub.id in _DOC_READERS)
+                or (isinstance(sub, ast.Attribute) and sub.attr in _DOC_READERS)
+                or (isinstance(sub, ast.Constant) and sub.value in _DOC_READERS)
+            ):
+                held = True
+                break
+        statement.__dict__["_gate_spells_doc"] = held
+    return held
 
 
 _DOC_READERS = frozenset({"__doc__", "getdoc"})

@@ -172,7 +172,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.trusted = trusted_names(tree.body, walked)
     split.every_string = any(_introspects(node, walked) for node in tree.body)
     if not split.every_string:
-        split.docstring = prose_docstring(tree.body, (n for s in tree.body for n in walked.of(s)))
+        split.docstring = prose_docstring(tree.body, walked)
     split.origins = import_origins(tree.body, walked)
     split.aliases = mark_aliases(tree.body, split.origins, walked)
     split.imported = imported_names(tree.body, walked)

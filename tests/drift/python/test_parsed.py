@@ -97,3 +97,77 @@ def test_nodes_of_an_unchanged_chunk_are_reused_with_their_lines_moved() -> None
     assert ast.dump(second, include_attributes=True) == ast.dump(
         ast.parse(moved), include_attributes=True
     )
+
+
+# A statement whose string holds lines at column 0 (a snapshot, a dedented
+# script): its pieces do not parse alone, so it is kept as one chunk.
+SNAPSHOT = 'EXPECTED = """\nline one\ndef not_code():\n"""\n'
+AFTER = "def test_after():\n    assert EXPECTED\n"
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: "import sys\n" + t,
+        lambda t: t + "\ndef test_new():\n    pass\n",
+        lambda t: "# a comment\n\n" + t.replace(AFTER, "Q = 1\n" + AFTER),
+    ],
+)
+def test_a_statement_across_pieces_is_reused_in_the_next_version(edit: object) -> None:
+    text = "import os\n" + SNAPSHOT + AFTER
+    first = parse_module(text, encode(text))
+    edited = edit(text)  # type: ignore[operator]
+    second = parse_module(edited, encode(edited))
+    kept = {id(s) for s in first.body}
+    # the snapshot and the test after it are the same nodes, lines moved
+    assert sum(id(s) in kept for s in second.body) >= 2
+    assert ast.dump(second, include_attributes=True) == ast.dump(
+        ast.parse(edited), include_attributes=True
+    )
+
+
+@pytest.mark.parametrize(
+    "around",
+    [
+        ("Z = '''\n", "'''\n"),
+        ("Z = (\n", ")\n"),
+        ("Z = '''\n", "'''\nW = 2\n"),
+        ("@deco\n", ""),
+        ("Z = 1 + \\\n", ""),
+        ('Z = """\n', '"""\n'),
+    ],
+)
+def test_a_kept_statement_across_pieces_inside_another_is_not_taken_whole(
+    around: tuple[str, str],
+) -> None:
+    # hostile twin: the kept statement's exact text, now inside another
+    # statement's string or bracket (or under a decorator), must not be
+    # read as a statement of its own
+    text = "import os\n" + SNAPSHOT + AFTER
+    parse_module(text, encode(text))
+    opener, closer = around
+    hostile = "import os\n" + opener + SNAPSHOT + closer + AFTER
+    assert _read(hostile, parse_module) == _read(hostile, lambda _t, d: ast.parse(d)), hostile
+
+
+@pytest.mark.parametrize(
+    "reader",
+    ["X = __doc__\n", "import inspect\nY = inspect.getdoc(sys)\n", "Z = f.__doc__\n"],
+)
+def test_what_is_kept_on_a_reused_statement_follows_each_version(reader: str) -> None:
+    # the facts kept on a statement (its binds, whether it spells __doc__)
+    # are the statement's own: a version that adds a reader of the module
+    # docstring beside reused statements makes it code, and removing the
+    # reader makes it prose again
+    from gate.drift.python.units import units
+
+    text = '"""Prose about the tests."""\nimport sys\n\n\ndef test_a():\n    assert sys\n'
+    later = text + reader
+
+    def docstring(source: str) -> tuple[str, str]:
+        first = units(source)[1]
+        return first.key, first.drop
+
+    assert docstring(text) == ("module docstring", "*")
+    assert docstring(later)[1] == ""
+    assert docstring(text + "\n") == ("module docstring", "*")
