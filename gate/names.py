@@ -9,3 +9,10 @@ DEFAULT_BASES = ("origin/HEAD", "main", "master")
 
 # Every built-in rule id starts with it (`gate.rubric-edited`); rubrics may not.
 BUILTIN_PREFIX = "gate."
+
+# A rule's level (`level:` in the rubric, every kind): a failed `fail` rule
+# fails the change; a failed `warn` rule is reported as warned everywhere and
+# fails nothing.  Built-in `gate.*` rules are always `fail`.
+FAIL = "fail"
+WARN = "warn"
+LEVELS = (FAIL, WARN)

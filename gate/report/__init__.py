@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
+from gate.names import FAIL, WARN
 from gate.paths import shown
 from gate.words import plural
 
@@ -38,12 +39,19 @@ class RuleResult:
     paths: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
     description: str | None = None
+    level: str = FAIL  # the rule's level (`gate.names.LEVELS`); a built-in's is FAIL
+
+    @property
+    def warned(self) -> bool:
+        """The rule failed at level `warn`: reported, failing nothing."""
+        return not self.passed and self.level == WARN
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,
             "kind": self.kind,
             "pass": self.passed,
+            "level": self.level,
             "message": self.message,
             "paths": [shown(p) for p in self.paths],
         }
@@ -71,6 +79,8 @@ class Report:
     # approval waived: `failed` then holds only the rules left failing.
     waivable: tuple[Waivable, ...] = ()
     waived: tuple[Waived, ...] = ()
+    # Rules that failed at level `warn`, in result order: never in `failed`.
+    warned: tuple[str, ...] = ()
 
     def waive(self, waived: tuple[Waived, ...], notes: tuple[str, ...] = ()) -> Report:
         """This report with `waived` rules cleared: they leave `failed`
@@ -106,6 +116,7 @@ class Report:
             "head": self.head,
             "stats": self.stats.to_dict(),
             "results": [r.to_dict() for r in self.results],
+            "warned": list(self.warned),
         }
         if self.notes:
             out["notes"] = list(self.notes)
@@ -159,13 +170,17 @@ def to_text(report: Report) -> str:
             "PASS: every failed rule was waived: "
             + ", ".join(printable(w.rule) for w in report.waived)
         ]
-    elif report.passed:
+    elif report.passed and not report.warned:
         lines = [f"PASS: all {plural(total, 'rule')} passed"]
+    elif report.passed:
+        lines = ["PASS with warnings: " + _warned_words(report, printable)]
     else:
         lines = [
             f"FAIL: {len(report.failed)} of {plural(total, 'rule')} failed: "
             + ", ".join(printable(i) for i in report.failed)
         ]
+    if report.warned and not (report.passed and not report.waived):
+        lines.append("WARN: " + _warned_words(report, printable))
     s = report.stats
     lines.append(f"stats: {s.summary()}")
     lines.append(
@@ -175,7 +190,7 @@ def to_text(report: Report) -> str:
     lines.append("")
     for r in report.results:
         waived = report.waived_by(r.id)
-        verdict = "PASS" if r.passed else "WAIVED" if waived else "FAIL"
+        verdict = "PASS" if r.passed else "WARN" if r.warned else "WAIVED" if waived else "FAIL"
         lines.append(f"{verdict} {printable(r.id)} ({printable(r.kind)}): {printable(r.message)}")
         if r.description:
             lines.append(f"    why: {printable(r.description)}")
@@ -200,6 +215,14 @@ def to_text(report: Report) -> str:
         lines.append("notes:")
         lines.extend(f"  - {printable(n)}" for n in report.notes)
     return "\n".join(lines) + "\n"
+
+
+def _warned_words(report: Report, show: Callable[[str], str]) -> str:
+    """`1 of 3 rules warned (level warn: reported, not failing): W1`, each id through `show`."""
+    return (
+        f"{len(report.warned)} of {plural(len(report.results), 'rule')} warned "
+        "(level warn: reported, not failing): " + ", ".join(show(i) for i in report.warned)
+    )
 
 
 def _waived_words(waived: Waived) -> str:
@@ -296,8 +319,10 @@ def to_markdown(
             "Every failed rule was waived by an approval of this commit: "
             + ids(tuple(w.rule for w in report.waived)),
         ]
-    elif report.passed:
+    elif report.passed and not report.warned:
         lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]
+    elif report.passed:
+        lines = [f"### ⚠️ {name}: pass with warnings", "", _warned_words(report, markdown_code)]
     else:
         lines = [
             f"### ❌ {name}: fail",
@@ -306,10 +331,20 @@ def to_markdown(
         ]
         if report.waived:
             lines += ["", "Waived: " + ids(tuple(w.rule for w in report.waived))]
+    if report.warned and not (report.passed and not report.waived):
+        lines += ["", "Warned: " + _warned_words(report, markdown_code)]
     lines += ["", "| rule | kind | verdict | message |", "| --- | --- | --- | --- |"]
     for r in report.results:
         waived = report.waived_by(r.id)
-        verdict = "✅ pass" if r.passed else "⏭️ waived" if waived else "❌ **fail**"
+        verdict = (
+            "✅ pass"
+            if r.passed
+            else "⚠️ warn"
+            if r.warned
+            else "⏭️ waived"
+            if waived
+            else "❌ **fail**"
+        )
         message = markdown_text(r.message)
         if waived is not None:
             message += " (waived " + markdown_text(_waived_words(waived)) + ")"
