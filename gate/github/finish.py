@@ -36,10 +36,12 @@ def report_json(verdict: publish.Verdict) -> str | None:
 def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
     title = check_name
     if verdict.state == "judged" and verdict.report is not None:
-        if verdict.passed:
-            log.notice(verdict.title, title=title)
-        else:
+        if verdict.failing and not verdict.trial:
             log.error(verdict.title, title=title)
+        elif verdict.noteworthy:
+            log.warning(verdict.title, title=title)
+        else:
+            log.notice(verdict.title, title=title)
         log.untrusted(to_text(verdict.report))
     elif verdict.state == "skipped":
         log.notice(verdict.title, title=title)
@@ -120,7 +122,7 @@ def settle(
     if outcome.head_may_move and verdict.state == "judged" and verdict.report is not None:
         why = moved(client, log, pull)
         if why is not None:
-            verdict = publish.judged(verdict.report.noted(why), settings.check_name)
+            verdict = publish.judged(verdict.report.noted(why), settings.check_name, settings.mode)
             comment = False
     for _ in range(SETTLE_ROUNDS):
         warnings = post(settings, log, client, verdict, pull, comment=comment)
@@ -146,6 +148,7 @@ def settle(
                 "reads them as they were after that post"
             ),
             settings.check_name,
+            settings.mode,
         )
     verdict = publish.errored(
         settings.check_name,
@@ -182,9 +185,10 @@ def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> in
         write_outputs(
             settings.output_file,
             {
-                "passed": "true" if verdict.passed else "false",
+                "passed": "true" if verdict.passed and not verdict.failing else "false",
                 "failed-rules": ",".join(verdict.failed),
                 "waived-rules": ",".join(verdict.waived),
+                "warned-rules": ",".join(verdict.warned),
                 "report": report_value,
             },
         )
@@ -213,7 +217,13 @@ def last_resort(
     with contextlib.suppress(Exception):
         write_outputs(
             output_file,
-            {"passed": "false", "failed-rules": "", "waived-rules": "", "report": ""},
+            {
+                "passed": "false",
+                "failed-rules": "",
+                "waived-rules": "",
+                "warned-rules": "",
+                "report": "",
+            },
         )
     with contextlib.suppress(Exception):
         append_summary(summary_file, verdict.markdown)
