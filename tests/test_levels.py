@@ -325,3 +325,56 @@ def test_level_is_reported_on_every_result(
     out = _judged(repo, capsys, "fail", "b.txt")
     data: dict[str, Any] = json.loads(out["json"][1])
     assert all(r["level"] in LEVELS for r in data["results"])
+
+
+# --- gate init --from-history: level: warn proposed for a noisy rule ------------
+
+
+def test_init_from_history_proposes_warn_for_a_noisy_rule_as_a_comment(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_backtest import tuning_history
+
+    shas = tuning_history(repo)  # CI fails 5 of 12 human commits, TESTS 5, AGENTS 1
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    section = out.split("level: warn proposed as a comment in the rubric, not applied")[1]
+    lines = section.splitlines()
+    ci = next(line for line in lines if line.startswith("  CI (forbidden_paths): "))
+    assert "failed 5 of 12 human-written commits (41%)" in ci
+    for name in ("owners1", "owners0", "ci2", "ci1", "ci0"):
+        assert shas[name][:12] in ci
+    assert any(line.startswith("  TESTS (test_drift): failed 5 of 12") for line in lines)
+    assert not any(line.startswith("  AGENTS") for line in lines)  # 1 of 12: not noisy
+    # written: a comment in the rule, never applied
+    text = (repo.root / "r.yml").read_text(encoding="utf-8")
+    rubric = load_rubric_bytes(text.encode(), "r.yml")
+    assert {r.level for r in rubric.rules} == {FAIL}
+    ci_block = text.split("  - id: CI\n", 1)[1].split("\n  - id: ", 1)[0]
+    assert ci_block.startswith("    kind: forbidden_paths\n    # level: warn  # proposed by ")
+    assert shas["ci2"][:12] in ci_block
+    # uncommented, it applies: the rubric loads with CI at warn and its examples still agree
+    applied = text.replace("    # level: warn  # proposed", "    level: warn  # proposed")
+    rubric = load_rubric_bytes(applied.encode(), "r.yml")
+    levels = {r.id: r.level for r in rubric.rules}
+    assert levels["CI"] == WARN and levels["TESTS"] == WARN and levels["AGENTS"] == FAIL
+    (repo.root / "applied.yml").write_text(applied, encoding="utf-8")
+    assert main(["selftest", str(repo.root / "applied.yml")]) == 0
+
+
+def test_init_from_history_proposes_no_warn_for_a_quiet_history(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_backtest import _commit
+
+    repo.write("app.py", "x = 0\n")
+    _commit(repo, "root")
+    for i in range(6):
+        repo.write("app.py", f"x = {i + 1}\n")
+        _commit(repo, f"change {i}")
+    monkeypatch.chdir(repo.root)
+    assert main(["init", "--from-history", "--path", "r.yml"]) == 0
+    out = capsys.readouterr().out
+    assert "no rule failed more than 20% of the human-written commits" in out
+    assert "# level: warn" not in (repo.root / "r.yml").read_text(encoding="utf-8")
