@@ -378,3 +378,33 @@ def test_init_from_history_proposes_no_warn_for_a_quiet_history(
     out = capsys.readouterr().out
     assert "no rule failed more than 20% of the human-written commits" in out
     assert "# level: warn" not in (repo.root / "r.yml").read_text(encoding="utf-8")
+
+
+def test_backtest_lists_a_warned_rule_apart_from_failed(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_backtest import _commit
+
+    repo.write("a.txt", "a\n")
+    _commit(repo, "root")
+    repo.write("b.txt", "b\n")
+    repo.write("c.txt", "c\n")
+    sprawl = _commit(repo, "two files")
+    repo.write("secrets/k", "k\n")
+    secret = _commit(repo, "a secret")
+    rubric = tmp_path / "r.yml"
+    rubric.write_text(WARN_AND_FAIL.replace("LEVEL", "fail"), encoding="utf-8")
+    argv = ["backtest", "--repo", str(repo.root), "--rubric-file", str(rubric), "--format", "json"]
+    assert main(argv) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    commits = {c["sha"]: c for c in data["commits"]}
+    assert commits[sprawl]["failed"] == [] and commits[sprawl]["warned"] == ["FILES"]
+    assert commits[sprawl]["pass"] is True
+    assert commits[secret]["failed"] == ["SECRETS"] and commits[secret]["warned"] == []
+    assert data["rules"]["FILES"]["failed"] == [sprawl]  # what the warn rule's check judged
+    # each commit's verdict is gate check's
+    for sha, commit in commits.items():
+        main(["check", "--repo", str(repo.root), "--base", f"{sha}^", "--head", sha,
+              "--rubric-file", str(rubric), "--format", "json"])  # fmt: skip
+        report = json.loads(capsys.readouterr().out)
+        assert (report["failed"], report["warned"]) == (commit["failed"], commit["warned"])
