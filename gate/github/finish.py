@@ -136,6 +136,7 @@ def settle(
                 f"after posting its verdict the gate could not read the approvals again to "
                 f"see that none changed meanwhile: {exc.message}",
                 outcome.notes,
+                settings.mode,
             )
             return verdict, post(settings, log, client, verdict, pull, comment=comment)
         if _same_waivers(fresh, verdict):
@@ -155,6 +156,7 @@ def settle(
         f"the approvals kept changing while the gate posted its verdict ({SETTLE_ROUNDS} "
         "times): re-run the job once reviews settle",
         outcome.notes,
+        settings.mode,
     )
     return verdict, post(settings, log, client, verdict, pull, comment=comment)
 
@@ -210,7 +212,12 @@ def last_resort(
     and a client are known) a failing check run.  Each step is tried on its
     own; nothing here may raise, and the exit code is always 2."""
     check_name = settings.check_name if settings is not None else DEFAULT_CHECK_NAME
-    verdict = publish.errored(check_name, message, outcome.notes if outcome is not None else ())
+    verdict = publish.errored(
+        check_name,
+        message,
+        outcome.notes if outcome is not None else (),
+        settings.mode if settings is not None else "enforce",
+    )
     with contextlib.suppress(Exception):
         log.error(message, title=f"{check_name}: could not judge")
     output_file, summary_file = output_paths(env)

@@ -130,7 +130,7 @@ def could_not_judge(
         message = internal_error(exc)
         if settings.debug:
             log_traceback(log, exc)
-    return publish.errored(settings.check_name, message, notes)
+    return publish.errored(settings.check_name, message, notes, settings.mode)
 
 
 def skip_report(

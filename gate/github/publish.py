@@ -227,7 +227,11 @@ def no_rubric(check_name: str, rubric_path: str, report: Report) -> Verdict:
     )
 
 
-def errored(check_name: str, message: str, notes: Sequence[str] = ()) -> Verdict:
+def errored(
+    check_name: str, message: str, notes: Sequence[str] = (), mode: Mode = "enforce"
+) -> Verdict:
+    """The "could not judge" verdict: `failure`, exit 2, under every `mode`
+    (a neutral one would count as passing for a required check)."""
     lines = [
         f"### ⚠️ {markdown_text(check_name)}: could not judge",
         "",
@@ -235,6 +239,12 @@ def errored(check_name: str, message: str, notes: Sequence[str] = ()) -> Verdict
         "",
         "The gate fails closed: nothing was judged as passing (exit code 2).",
     ]
+    if mode == "report-only":
+        lines += [
+            "",
+            "This is a report-only trial, and still a failing check: a trial that cannot "
+            "judge tells nothing about the rubric, and a neutral check would read like a pass.",
+        ]
     if notes:
         lines += ["", "**Notes:**", ""]
         lines.extend(f"- {markdown_text(n)}" for n in notes)

@@ -197,6 +197,8 @@ def test_report_only_that_cannot_judge_still_fails_closed(levels: Scenario) -> N
     run = only_run(levels.github)
     assert run["conclusion"] == "failure"
     assert run["output"]["title"].startswith("could not judge: ")
+    assert "This is a report-only trial, and still a failing check" in out.summary
+    assert "This is a report-only trial, and still a failing check" in run["output"]["summary"]
     assert out.outputs["passed"] == "false"
 
 
