@@ -408,3 +408,58 @@ def test_backtest_lists_a_warned_rule_apart_from_failed(
               "--rubric-file", str(rubric), "--format", "json"])  # fmt: skip
         report = json.loads(capsys.readouterr().out)
         assert (report["failed"], report["warned"]) == (commit["failed"], commit["warned"])
+
+
+def _report(*, waived: bool) -> Any:
+    from gate.changes import ChangeSet
+    from gate.report import Report, RuleResult
+    from gate.waivers import Waived
+
+    results = (
+        RuleResult(id="F", kind="max_files", passed=False, message="3 paths; limit 1"),
+        RuleResult(id="W", kind="max_lines", passed=False, message="9 lines", level=WARN),
+    )
+    report = Report(
+        passed=False,
+        failed=("F",),
+        rule_count=2,
+        rubric_sha256="0" * 64,
+        base="b" * 40,
+        head="c" * 40,
+        stats=ChangeSet().stats(),
+        results=results,
+        warned=("W",),
+    )
+    if waived:
+        report = report.waive((Waived("F", "maintainer", "MEMBER", "c" * 40),))
+    return report
+
+
+def test_waived_and_warned_are_told_apart_everywhere() -> None:
+    from gate.github.publish import annotations_for, judged, title_for
+    from gate.report import to_markdown, to_text
+
+    report = _report(waived=True)
+    assert report.passed and report.failed == () and report.warned == ("W",)
+    assert title_for(report) == (
+        "every failed rule was waived; waived: F (by maintainer on ccccccc); warned: W"
+    )
+    text = to_text(report)
+    assert text.startswith("PASS: every failed rule was waived: F\nWARN: 1 of 2 rules warned")
+    assert "\nWAIVED F (max_files)" in text and "\nWARN W (max_lines)" in text
+    md = to_markdown(report)
+    assert "| ⏭️ waived |" in md and "| ⚠️ warn |" in md and "\nWarned: 1 of 2" in md
+    verdict = judged(report, "blast-radius")
+    assert (verdict.conclusion, verdict.exit_code, verdict.warned) == ("success", 0, ("W",))
+    assert annotations_for(report) == []  # neither names paths here
+    # the same report before the waiver fails, and says what warned
+    failing = judged(_report(waived=False), "blast-radius")
+    assert failing.conclusion == "failure" and failing.title == "1 rule failed: F; warned: W"
+    trial = judged(_report(waived=False), "blast-radius", "report-only")
+    assert (trial.conclusion, trial.exit_code, trial.failing, trial.noteworthy) == (
+        "neutral",
+        0,
+        True,
+        True,
+    )
+    assert trial.title == "report-only trial: 1 rule failed: F; warned: W"
