@@ -67,6 +67,7 @@ class Judged:
     counts: Mapping[str, int | None] = field(default_factory=dict)
     stats: Mapping[str, int | bool] = field(default_factory=dict)
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    warned: tuple[str, ...] = ()  # rules at `level: warn` that failed (never in `failed`)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -79,6 +80,7 @@ class Judged:
             "agent": self.authorship.agent,
             "how": self.authorship.how,
             "failed": list(self.failed),
+            "warned": list(self.warned),
             "pass": not self.failed,
             "merge": self.merge,
             "pr": pull_request(self.subject),
@@ -131,10 +133,11 @@ class Backtest:
     def rule_summary(self) -> dict[str, dict[str, Any]]:
         """Per rule id: its kind, how many agent- and human-written commits
         failed it (and bot-written: `automation`), and the failing shas
-        (newest first)."""
+        (newest first).  A rule at `level: warn` counts the commits it
+        failed too (each commit's `warned`): what its check judged."""
         out: dict[str, dict[str, Any]] = {}
         for rule_id, kind in self.rules:
-            failing = [c for c in self.commits if rule_id in c.failed]
+            failing = [c for c in self.commits if rule_id in c.failed or rule_id in c.warned]
             out[rule_id] = {
                 "kind": kind,
                 "agent": sum(1 for c in failing if c.authorship.kind == AGENT),
@@ -283,6 +286,7 @@ def run_backtest(
             counts={r.id: measure(r, changes) for r in budgets},
             stats=report.stats.to_dict(),
             paths=tripped(report),
+            warned=report.warned,
         )
 
     judged: list[Judged] = []

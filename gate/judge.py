@@ -14,7 +14,7 @@ implementation to drift.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gate.changes import ChangeSet
@@ -31,17 +31,8 @@ def run_rules(rubric: Rubric, changes: ChangeSet) -> list[RuleResult]:
     results = []
     for rule in rubric.rules:
         result = REGISTRY[rule.kind].check(rule, changes)
-        if rule.description is not None and result.description is None:
-            result = RuleResult(
-                id=result.id,
-                kind=result.kind,
-                passed=result.passed,
-                message=result.message,
-                paths=result.paths,
-                findings=result.findings,
-                description=rule.description,
-            )
-        results.append(result)
+        description = result.description if result.description is not None else rule.description
+        results.append(replace(result, description=description, level=rule.level))
     return results
 
 
@@ -65,7 +56,7 @@ def evaluate(
     if rubric_path is not None:
         found.append(builtin.rubric_edited(changes, repo_path(rubric_path)))
     results = builtin.order(found) + run_rules(rubric, changes)
-    failed = tuple(r.id for r in results if not r.passed)
+    failed = tuple(r.id for r in results if not r.passed and not r.warned)
     return Report(
         passed=not failed,
         failed=failed,
@@ -77,6 +68,7 @@ def evaluate(
         results=tuple(results),
         notes=(*changes.notes, *notes),
         waivable=_waivable(rubric, failed),
+        warned=tuple(r.id for r in results if r.warned),
     )
 
 
@@ -135,8 +127,11 @@ class ExampleOutcome:
 
 
 def run_example(rubric: Rubric, example: Example) -> ExampleOutcome:
+    """What `example` gets: the rules whose check fails, at either level (an
+    example proves what a rule judges; a `warn` rule's failure counts)."""
     report = evaluate(rubric, example.changes)
-    return ExampleOutcome(name=example.name, expect=example.expect, failed=report.failed)
+    failed = tuple(r.id for r in report.results if not r.passed)
+    return ExampleOutcome(name=example.name, expect=example.expect, failed=failed)
 
 
 def examples_verdict(rubric: Rubric) -> RuleResult:

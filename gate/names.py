@@ -13,3 +13,10 @@ BUILTIN_PREFIX = "gate."
 # The tool's name and home in machine-read reports (SARIF's tool.driver).
 TOOL_NAME = "Blast Radius Gate"
 PROJECT_URL = "https://github.com/blast-radius-gate/blast-radius-gate"
+
+# A rule's level (`level:` in the rubric, every kind): a failed `fail` rule
+# fails the change; a failed `warn` rule is reported as warned everywhere and
+# fails nothing.  Built-in `gate.*` rules are always `fail`.
+FAIL = "fail"
+WARN = "warn"
+LEVELS = (FAIL, WARN)

@@ -17,6 +17,13 @@ Three things, all read from one `gate.backtest.Backtest`:
   as strict as the starter, and loosening it is the reader's
   decision, made with the commits in view.
 
+A fourth, for any rule: `level: warn` for a rule too noisy on this history
+(`noisy`): one that fails more than `NOISY` of the human-written commits
+(budgets at their learned limits), at least `AT_LEAST` of them.  It is a
+comment in the rubric `gate init` writes (`comment`: uncomment the line to
+apply it) and a line of the summary, both naming the commits; never applied
+by itself, since a warning no longer blocks what the rule is for.
+
 Only human-written commits teach: an agent commit that trips a forbidden
 path is what the rule is for, and a bot's (`automation`) is neither.
 """
@@ -30,10 +37,10 @@ from dataclasses import dataclass
 
 from gate import globs
 from gate.agents import AGENT, HUMAN
-from gate.backtest import DEFAULT_LAST, Backtest, measure, totals_line, walk
+from gate.backtest import DEFAULT_LAST, Backtest, Judged, measure, totals_line, walk
 from gate.errors import GateError
 from gate.git.repo import LogEntry, Repo
-from gate.rubric import Rubric, Rule
+from gate.rubric import WARN, Rubric, Rule
 from gate.rubric.budgets import BUDGET_KINDS
 
 PATH_KINDS = ("forbidden_paths", "allowed_paths", "test_drift")
@@ -43,6 +50,11 @@ SHAS_SHOWN = 5  # commits named per proposal (the JSON backtest has them all)
 # protects at HEAD are files no commit tripped it on (none of up to 9).
 NEARLY = 0.1
 SHOWN_KEPT = 3  # files named of what a kept glob alone protects
+# A rule failing more than this share of the human-written commits is
+# proposed at `level: warn`: one change in five held up by a rule the
+# maintainers themselves keep tripping gets it waived or removed, where a
+# warning keeps it in view.
+NOISY = 0.2
 
 
 def percentile(values: Iterable[int], p: float) -> int:
@@ -55,14 +67,17 @@ def percentile(values: Iterable[int], p: float) -> int:
     return ordered[int(min(rank, len(ordered))) - 1]
 
 
+def people(result: Backtest) -> list[Judged]:
+    """The human-written commits, newest first, dependency bots left out (a
+    lock-file refresh is not a person's change)."""
+    return [c for c in result.commits if c.authorship.kind == HUMAN and c.authorship.bot is None]
+
+
 def human_counts(result: Backtest, rule_id: str) -> list[int]:
-    """The counts rule `rule_id` measured on the human-written commits,
-    dependency bots left out (a lock-file refresh is not a person's change
-    size) and commits too large to count left out."""
+    """The counts rule `rule_id` measured on the human-written commits
+    (`people`), commits too large to count left out."""
     out = []
-    for c in result.commits:
-        if c.authorship.kind != HUMAN or c.authorship.bot is not None:
-            continue
+    for c in people(result):
         value = c.counts.get(rule_id)
         if value is not None:
             out.append(value)
@@ -367,6 +382,74 @@ def yaml_lines(proposals: Iterable[Proposal], rubric: Rubric) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class Noisy:
+    """A rule that failed more than `NOISY` of the human-written commits:
+    proposed at `level: warn`, never applied by itself."""
+
+    rule_id: str
+    kind: str
+    human: tuple[str, ...]  # the failing human-written commits, newest first
+    of: int  # the human-written commits judged
+
+    def _words(self) -> str:
+        shas = ", ".join(sha[:12] for sha in self.human[:SHAS_SHOWN])
+        more = len(self.human) - SHAS_SHOWN
+        if more > 0:
+            shas += f" and {more} more"
+        return (
+            f"failed {len(self.human)} of {self.of} human-written commits "
+            f"({100 * len(self.human) // self.of}%): {shas}"
+        )
+
+    def sentence(self) -> str:
+        return f"{self.rule_id} ({self.kind}): {self._words()}"
+
+    def comment(self) -> str:
+        """The commented YAML line `gate init` writes into the rule (`#` and
+        its indentation are the writer's): uncommented, it applies."""
+        return f"level: warn  # proposed by gate init --from-history: {self._words()}"
+
+
+def noisy(result: Backtest, rubric: Rubric, learned: Sequence[Budget]) -> list[Noisy]:
+    """The rules (in rubric order) that failed more than `NOISY` of the
+    human-written commits (`people`) and at least `AT_LEAST` of them: a
+    budget rule at its learned limit (a count over it; a count too large to
+    measure left out), every other rule as the backtest judged it.  A rule
+    already at `level: warn` is left out."""
+    limits = {b.rule_id: b.limit for b in learned}
+    humans = people(result)
+    out = []
+    for rule in rubric.rules:
+        if rule.level == WARN:
+            continue
+        if rule.id in limits:
+            failing = [
+                c.sha
+                for c in humans
+                if (n := c.counts.get(rule.id)) is not None and n > limits[rule.id]
+            ]
+        else:
+            failing = [c.sha for c in humans if rule.id in c.failed]
+        if len(failing) >= AT_LEAST and len(failing) > NOISY * len(humans):
+            out.append(Noisy(rule.id, rule.kind, tuple(failing), len(humans)))
+    return out
+
+
+def noisy_lines(found: Sequence[Noisy]) -> list[str]:
+    """What the summary says of `noisy` rules."""
+    if not found:
+        return [
+            f"no rule failed more than {NOISY:.0%} of the human-written commits: "
+            "every rule stays at level fail"
+        ]
+    return [
+        f"level: warn proposed as a comment in the rubric, not applied (uncomment it to "
+        f"apply): rules that failed more than {NOISY:.0%} of the human-written commits",
+        *(f"  {n.sentence()}" for n in found),
+    ]
+
+
 def history(repo: Repo, at: str | None, last: int | None) -> tuple[list[LogEntry], str]:
     """The commits `gate init --from-history` learns from, and in words:
     the last `last` (default `DEFAULT_LAST`) first-parent commits of the
@@ -409,6 +492,7 @@ def summary(
         lines.append(f"  {len(result.unjudged)} commits could not be judged and were left out")
     lines.append(f"each rule on this history ({totals_line(result)}):")
     lines += [f"  {line}" for line in rates(result)]
+    lines += noisy_lines(noisy(result, rubric, learned))
     proposals = propose(result, rubric, tree)
     if not proposals:
         lines.append(

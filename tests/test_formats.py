@@ -357,3 +357,46 @@ def test_github_could_not_judge_is_one_annotation(
     assert code == 3  # not a pure unified diff: exit 3 as in every format
     ((name, _, data),) = commands(out)
     assert str(hostile) in data
+
+
+def test_a_warn_rule_is_a_warning_in_both_formats_and_exit_0(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rule at `level: warn` that fails is reported (`::warning`, SARIF
+    level warning) and fails nothing; beside a failing rule it stays a
+    warning while the other is an error."""
+    warned = RUBRIC.replace('    description: "keep to src"\n', "    level: warn\n")
+    repo.write(".github/blast-radius.yml", warned.replace("limit: 0", "limit: 10"))
+    repo.commit("rubric")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.write("docs/a.md", "x\n")
+    repo.commit("outside src")
+    code, out = run(capsys, repo, "github")
+    assert code == 0
+    found = commands(out)
+    assert [(name, props.get("file")) for name, props, _ in found] == [("warning", "docs/a.md")]
+    assert "warned: ONLY-SRC" in out.splitlines()[-1]
+    code, out = run(capsys, repo, "sarif")
+    assert code == 0
+    log = json.loads(out)
+    validate(log)
+    (result,) = log["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("ONLY-SRC", "warning")
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["ONLY-SRC"]["defaultConfiguration"]["level"] == "warning"
+    assert rules["FEW"]["defaultConfiguration"]["level"] == "error"
+    # beside a failing rule: an error and a warning, exit 1
+    repo.write(".github/blast-radius.yml", warned)
+    repo.commit(
+        "rubric at base",
+    )
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--ff-only", "agent")
+    repo.git("checkout", "-q", "-b", "again")
+    repo.write("docs/b.md", "y\n")
+    repo.commit("again outside src")
+    code = main(["check", "--repo", str(repo.root), "--base", "main", "--format", "github"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    kinds = sorted({(name, props["title"].rsplit(" ", 1)[-1]) for name, props, _ in commands(out)})
+    assert kinds == [("error", "FEW"), ("warning", "ONLY-SRC")]

@@ -134,10 +134,12 @@ def test_report_fields() -> None:
         "id": "Z9",
         "kind": "max_files",
         "pass": False,
+        "level": "fail",
         "message": "2 paths touched; limit 1",
         "paths": ["secrets/key", "src/a.py"],
         "description": "one focused change",
     }
+    assert data["warned"] == []
 
 
 def test_stated_files_touched_reaches_stats() -> None:

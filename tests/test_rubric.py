@@ -49,7 +49,7 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         "r.yml",
         [
             ':4: rule "F3" (forbidden_paths): unknown key "pathz"; '
-            "allowed keys: id, kind, description, paths"
+            "allowed keys: id, kind, description, level, paths"
         ],
     ),
     (
@@ -141,7 +141,10 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         "parameter of another kind",
         "rules:\n  - id: F1\n    kind: max_files\n    limit: 3\n    count: added\n",
         "r.yml",
-        [':5: rule "F1" (max_files): unknown key "count"', "id, kind, description, limit, exclude"],
+        [
+            ':5: rule "F1" (max_files): unknown key "count"',
+            "id, kind, description, level, limit, exclude",
+        ],
     ),
     ("wrong version", "version: 2\n" + ONE, "r.yml", [':1: "version" must be 1, not 2']),
     ("version as a string", "version: '1'\n" + ONE, "r.yml", [':1: "version" must be 1, not "1"']),

@@ -59,7 +59,7 @@ def test_validate_bad_rubric_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert out == ""
     assert err == (
         f'gate: error: invalid rubric: {path}:4: rule "F3" (forbidden_paths): '
-        'unknown key "pathz"; allowed keys: id, kind, description, paths, exclude\n'
+        'unknown key "pathz"; allowed keys: id, kind, description, level, paths, exclude\n'
     )
 
 

@@ -71,9 +71,11 @@ def write_starter(path: str, text: str = STARTER_RUBRIC) -> None:
 def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tuple[str, list[str]]:
     """The starter rubric with budgets learned from the repository's history
     (`gate.tuning`), the examples that prove them made to follow their
-    limits (`gate.rubric.budgets`), checked by running its examples; and
-    the lines that say what was learned: each rule's rate, the path rules'
-    proposals (shown, never written)."""
+    limits (`gate.rubric.budgets`), `level: warn` proposed as a comment in
+    each rule too noisy on the history (`gate.tuning.noisy`), checked by
+    running its examples; and the lines that say what was learned: each
+    rule's rate, the noisy rules, the path rules' proposals (shown, never
+    written)."""
     import sys
 
     from gate import tuning
@@ -117,6 +119,8 @@ def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tupl
     )
     learned = tuning.learn_budgets(result, starter, args.percentile)
     text = budgets.with_limits(text, {b.rule_id: b.limit for b in learned})
+    noisy = tuning.noisy(result, starter, learned)
+    text = budgets.with_comments(text, {n.rule_id: n.comment() for n in noisy})
     rubric = load_rubric_bytes(text.encode("utf-8"), "the starter rubric with learned budgets")
     check = run_selftest(rubric)
     if not check.agrees:

@@ -36,10 +36,12 @@ def report_json(verdict: publish.Verdict) -> str | None:
 def log_verdict(log: Log, verdict: publish.Verdict, check_name: str) -> None:
     title = check_name
     if verdict.state == "judged" and verdict.report is not None:
-        if verdict.passed:
-            log.notice(verdict.title, title=title)
-        else:
+        if verdict.failing and not verdict.trial:
             log.error(verdict.title, title=title)
+        elif verdict.noteworthy:
+            log.warning(verdict.title, title=title)
+        else:
+            log.notice(verdict.title, title=title)
         log.untrusted(to_text(verdict.report))
     elif verdict.state == "skipped":
         log.notice(verdict.title, title=title)
@@ -120,7 +122,7 @@ def settle(
     if outcome.head_may_move and verdict.state == "judged" and verdict.report is not None:
         why = moved(client, log, pull)
         if why is not None:
-            verdict = publish.judged(verdict.report.noted(why), settings.check_name)
+            verdict = publish.judged(verdict.report.noted(why), settings.check_name, settings.mode)
             comment = False
     for _ in range(SETTLE_ROUNDS):
         warnings = post(settings, log, client, verdict, pull, comment=comment)
@@ -134,6 +136,7 @@ def settle(
                 f"after posting its verdict the gate could not read the approvals again to "
                 f"see that none changed meanwhile: {exc.message}",
                 outcome.notes,
+                settings.mode,
             )
             return verdict, post(settings, log, client, verdict, pull, comment=comment)
         if _same_waivers(fresh, verdict):
@@ -146,12 +149,14 @@ def settle(
                 "reads them as they were after that post"
             ),
             settings.check_name,
+            settings.mode,
         )
     verdict = publish.errored(
         settings.check_name,
         f"the approvals kept changing while the gate posted its verdict ({SETTLE_ROUNDS} "
         "times): re-run the job once reviews settle",
         outcome.notes,
+        settings.mode,
     )
     return verdict, post(settings, log, client, verdict, pull, comment=comment)
 
@@ -182,9 +187,10 @@ def finish(settings: Settings, log: Log, client: Client, outcome: Outcome) -> in
         write_outputs(
             settings.output_file,
             {
-                "passed": "true" if verdict.passed else "false",
+                "passed": "true" if verdict.passed and not verdict.failing else "false",
                 "failed-rules": ",".join(verdict.failed),
                 "waived-rules": ",".join(verdict.waived),
+                "warned-rules": ",".join(verdict.warned),
                 "report": report_value,
             },
         )
@@ -206,14 +212,25 @@ def last_resort(
     and a client are known) a failing check run.  Each step is tried on its
     own; nothing here may raise, and the exit code is always 2."""
     check_name = settings.check_name if settings is not None else DEFAULT_CHECK_NAME
-    verdict = publish.errored(check_name, message, outcome.notes if outcome is not None else ())
+    verdict = publish.errored(
+        check_name,
+        message,
+        outcome.notes if outcome is not None else (),
+        settings.mode if settings is not None else "enforce",
+    )
     with contextlib.suppress(Exception):
         log.error(message, title=f"{check_name}: could not judge")
     output_file, summary_file = output_paths(env)
     with contextlib.suppress(Exception):
         write_outputs(
             output_file,
-            {"passed": "false", "failed-rules": "", "waived-rules": "", "report": ""},
+            {
+                "passed": "false",
+                "failed-rules": "",
+                "waived-rules": "",
+                "warned-rules": "",
+                "report": "",
+            },
         )
     with contextlib.suppress(Exception):
         append_summary(summary_file, verdict.markdown)

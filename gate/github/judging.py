@@ -19,7 +19,7 @@ from gate.github.checkout import open_checkout, queue_needs_git
 from gate.github.client_types import ApiError, Client, PullInfo
 from gate.github.event import Target, find_target, read_event
 from gate.github.scope import base_rubric
-from gate.github.settings import Settings
+from gate.github.settings import Mode, Settings
 from gate.github.workflow import Log
 from gate.report import Report
 from gate.rubric import Rubric
@@ -37,10 +37,11 @@ class Rewaive:
     changes: ChangeSet
     judged: Report
     check_name: str
+    mode: Mode = "enforce"
 
     def verdict(self, client: Client, log: Log) -> publish.Verdict:
         report = waive(client, log, self.target, self.repo, self.changes, self.judged)
-        return publish.judged(report, self.check_name)
+        return publish.judged(report, self.check_name, self.mode)
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,10 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
         report = waive(client, log, target, repo, scope.changes, judged)
         rewaive = None
         if any(w.rule in judged.failed for w in judged.waivable):
-            rewaive = Rewaive(target, repo, scope.changes, judged, settings.check_name)
-        verdict = publish.judged(report, settings.check_name)
+            rewaive = Rewaive(
+                target, repo, scope.changes, judged, settings.check_name, settings.mode
+            )
+        verdict = publish.judged(report, settings.check_name, settings.mode)
         return Outcome(verdict, pull, notes, rewaive, head_may_move=target.queue is None)
     except Exception as exc:  # GateError, ApiError, or not expected: exit 2
         return Outcome(could_not_judge(settings, log, exc, notes), pull, notes)
@@ -127,7 +130,7 @@ def could_not_judge(
         message = internal_error(exc)
         if settings.debug:
             log_traceback(log, exc)
-    return publish.errored(settings.check_name, message, notes)
+    return publish.errored(settings.check_name, message, notes, settings.mode)
 
 
 def skip_report(

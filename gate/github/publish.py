@@ -23,7 +23,7 @@ from gate.github.client_types import (
     IdentityUnknown,
     Publisher,
 )
-from gate.github.settings import CommentPolicy
+from gate.github.settings import CommentPolicy, Mode
 from gate.github.workflow import Log
 from gate.paths import RAW_MARK, shown
 from gate.report import GITHUB_MARKDOWN_LIMIT, Report, to_markdown, truncate_markdown
@@ -48,10 +48,22 @@ class Verdict:
     annotations: tuple[Annotation, ...] = ()
     annotations_dropped: int = 0
     report: Report | None = None
+    warned: tuple[str, ...] = ()  # rules that failed at level warn
+    trial: bool = False  # `mode: report-only`: concludes neutral, whatever it found
 
     @property
     def passed(self) -> bool:
         return self.exit_code == EXIT_PASS
+
+    @property
+    def failing(self) -> bool:
+        """Rules failed (`mode: enforce` concludes failure), trial or not."""
+        return self.conclusion == "failure" or (self.trial and bool(self.failed))
+
+    @property
+    def noteworthy(self) -> bool:
+        """Something to tell the pull request: a failure, or a warning."""
+        return self.failing or bool(self.warned)
 
 
 def marker(check_name: str) -> str:
@@ -66,13 +78,16 @@ def title_for(report: Report) -> str:
         waived = "; waived: " + ", ".join(
             f"{w.rule} (by {w.reviewer} on {w.commit[:7]})" for w in report.waived
         )
+    warned = "; warned: " + ", ".join(report.warned) if report.warned else ""
     if report.passed and report.waived:
-        return _cut("every failed rule was waived" + waived)
+        return _cut("every failed rule was waived" + waived + warned)
+    if report.passed and report.warned:
+        return _cut("passed with warnings: " + ", ".join(report.warned))
     if report.passed:
         n = len(report.results)
         return f"all {plural(n, 'rule')} passed"
     n = len(report.failed)
-    return _cut(f"{plural(n, 'rule')} failed: " + ", ".join(report.failed) + waived)
+    return _cut(f"{plural(n, 'rule')} failed: " + ", ".join(report.failed) + waived + warned)
 
 
 def _cut(text: str, limit: int = TITLE_LIMIT) -> str:
@@ -107,7 +122,7 @@ def annotations_for(report: Report) -> list[Annotation]:
                     "path": annotation_path(f.path),
                     "start_line": line,
                     "end_line": line,
-                    "annotation_level": "failure",
+                    "annotation_level": "warning" if r.warned else "failure",
                     "title": _cut(f"{r.id} ({r.kind})", 255),
                     "message": _cut(f.message, 4000),
                 }
@@ -115,20 +130,49 @@ def annotations_for(report: Report) -> list[Annotation]:
     return out
 
 
-def judged(report: Report, check_name: str) -> Verdict:
+TRIAL_TITLE = "report-only trial: "
+
+
+def trial_note(report: Report) -> str:
+    """The lead of a report-only run's markdown: a trial, and what enforcing would do."""
+    would = "fail" if not report.passed else "pass"
+    return (
+        "> **Report-only trial** (`mode: report-only`): this run concludes `neutral` and "
+        f"blocks nothing. With `mode: enforce` this pull request would **{would}**"
+        + (" (`failure`)." if not report.passed else ".")
+        + "\n\n"
+    )
+
+
+def judged(report: Report, check_name: str, mode: Mode = "enforce") -> Verdict:
+    """The verdict on a judged report: under `mode: enforce` `success` (every
+    `fail` rule passed or was waived; `warn` rules may have warned) or
+    `failure`; under `report-only` always `neutral`, exit 0, the report still
+    saying what failed and that it is a trial."""
     annotations = annotations_for(report)
     kept = annotations[:MAX_ANNOTATIONS]
+    trial = mode == "report-only"
+    title = title_for(report)
+    markdown = to_markdown(report, title=check_name)
+    conclusion: Conclusion = "success" if report.passed else "failure"
+    exit_code = EXIT_PASS if report.passed else EXIT_FAIL
+    if trial:
+        title = _cut(TRIAL_TITLE + title)
+        markdown = trial_note(report) + markdown
+        conclusion, exit_code = "neutral", EXIT_PASS
     return Verdict(
         state="judged",
-        title=title_for(report),
-        markdown=to_markdown(report, title=check_name),
-        conclusion="success" if report.passed else "failure",
-        exit_code=EXIT_PASS if report.passed else EXIT_FAIL,
+        title=title,
+        markdown=markdown,
+        conclusion=conclusion,
+        exit_code=exit_code,
         failed=report.failed,
         waived=tuple(w.rule for w in report.waived),
         annotations=tuple(kept),
         annotations_dropped=len(annotations) - len(kept),
         report=report,
+        warned=report.warned,
+        trial=trial,
     )
 
 
@@ -178,7 +222,11 @@ def no_rubric(check_name: str, rubric_path: str, report: Report) -> Verdict:
     )
 
 
-def errored(check_name: str, message: str, notes: Sequence[str] = ()) -> Verdict:
+def errored(
+    check_name: str, message: str, notes: Sequence[str] = (), mode: Mode = "enforce"
+) -> Verdict:
+    """The "could not judge" verdict: `failure`, exit 2, under every `mode`
+    (a neutral one would count as passing for a required check)."""
     lines = [
         f"### ⚠️ {markdown_text(check_name)}: could not judge",
         "",
@@ -186,6 +234,12 @@ def errored(check_name: str, message: str, notes: Sequence[str] = ()) -> Verdict
         "",
         "The gate fails closed: nothing was judged as passing (exit code 2).",
     ]
+    if mode == "report-only":
+        lines += [
+            "",
+            "This is a report-only trial, and still a failing check: a trial that cannot "
+            "judge tells nothing about the rubric, and a neutral check would read like a pass.",
+        ]
     if notes:
         lines += ["", "**Notes:**", ""]
         lines.extend(f"- {markdown_text(n)}" for n in notes)
@@ -227,7 +281,7 @@ def comment_state(body: str) -> str | None:
 def comment_body(verdict: Verdict, check_name: str, previous_state: str | None) -> str:
     """The sticky comment: marker, state line, then the verdict.  A pass after a
     failure (state "fixed") says so, on this and every later passing run."""
-    failing = verdict.conclusion == "failure"
+    failing = verdict.failing
     was_failing = previous_state in ("failure", "fixed")
     if failing:
         state = "failure"
@@ -333,17 +387,17 @@ def post_comment(
     if policy == "never":
         return Published()
     tag = marker(check_name)
-    failing = verdict.conclusion == "failure"
+    noteworthy = verdict.noteworthy  # a failure (a trial's too) or a warning
     made = None
     try:
         try:
             found = client.find_comments(pr_number, tag)
         except IdentityUnknown:
-            if not failing and policy == "on-failure":
+            if not noteworthy and policy == "on-failure":
                 raise
             made = client.create_comment(pr_number, comment_body(verdict, check_name, None))
             found = client.find_comments(pr_number, tag)
-        if not found and not failing and policy == "on-failure":
+        if not found and not noteworthy and policy == "on-failure":
             return Published()
         body = comment_body(verdict, check_name, comment_state(found[0][1]) if found else None)
         if not found:

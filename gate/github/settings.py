@@ -30,8 +30,9 @@ INPUTS = (
     "stdout-file",
     "rubric-sha256",
     "missing-rubric",
+    "mode",
 )
-OUTPUTS = ("passed", "failed-rules", "waived-rules", "report")
+OUTPUTS = ("passed", "failed-rules", "waived-rules", "warned-rules", "report")
 
 # Defaults as action.yml declares them (the runner fills them in; these apply
 # only when a variable is missing altogether, e.g. `gate action` run by hand).
@@ -41,6 +42,7 @@ INPUT_DEFAULTS: Mapping[str, str] = {
     "check-name": DEFAULT_CHECK_NAME,
     "comment": "on-failure",
     "missing-rubric": "fail",
+    "mode": "enforce",
 }
 
 CommentPolicy = Literal["on-failure", "always", "never"]
@@ -49,6 +51,12 @@ COMMENT_POLICIES: tuple[CommentPolicy, ...] = get_args(CommentPolicy)
 # 2, the safe default) or skip (a neutral check run saying so, exit 0).
 MissingRubricPolicy = Literal["fail", "skip"]
 MISSING_RUBRIC_POLICIES: tuple[MissingRubricPolicy, ...] = get_args(MissingRubricPolicy)
+# `mode`: enforce (the default: the check concludes success or failure) or
+# report-only (a trial: every judged run concludes neutral and exits 0, its
+# comment and summary saying what would fail; a run that cannot judge still
+# fails closed, exit 2 and a failing check run).
+Mode = Literal["enforce", "report-only"]
+MODES: tuple[Mode, ...] = get_args(Mode)
 Event = Literal[
     "pull_request", "pull_request_target", "workflow_dispatch", "workflow_run", "merge_group"
 ]
@@ -99,6 +107,7 @@ class Settings:
     output_file: str | None
     summary_file: str | None
     workflow_ref: str | None
+    mode: Mode = "enforce"
     retry: Retry = Retry()
     debug: bool = False  # GATE_DEBUG: an internal error's traceback goes to the log
 
@@ -195,6 +204,14 @@ class Settings:
             "at the base is exit 2) or skip (a neutral check run saying so)",
         )
 
+        given = get_input("mode") or "enforce"
+        mode = _one_of(
+            given,
+            MODES,
+            f'input mode is "{given}"; use enforce (the default: the check fails when a rule '
+            "fails) or report-only (a trial: the check concludes neutral and blocks nothing)",
+        )
+
         pin = get_input("rubric-sha256")
         if pin is not None:
             pin = pin.lower()
@@ -221,6 +238,7 @@ class Settings:
             output_file=get("GITHUB_OUTPUT"),
             summary_file=get("GITHUB_STEP_SUMMARY"),
             workflow_ref=get("GITHUB_WORKFLOW_REF"),
+            mode=mode,
             retry=_retry_from_env(env),
             debug=debug_enabled(env),
         )

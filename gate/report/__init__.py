@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
 from gate.jsontext import dumps
-from gate.names import DEFAULT_RUBRIC_PATH
+from gate.names import DEFAULT_RUBRIC_PATH, FAIL, WARN
 from gate.paths import shown
 from gate.words import plural
 
@@ -39,6 +39,12 @@ class RuleResult:
     paths: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
     description: str | None = None
+    level: str = FAIL  # the rule's level (`gate.names.LEVELS`); a built-in's is FAIL
+
+    @property
+    def warned(self) -> bool:
+        """The rule failed at level `warn`: reported, failing nothing."""
+        return not self.passed and self.level == WARN
 
     def located(self) -> tuple[Finding, ...]:
         """Where the rule points, each (path, line) once: its findings when it
@@ -54,6 +60,7 @@ class RuleResult:
             "id": self.id,
             "kind": self.kind,
             "pass": self.passed,
+            "level": self.level,
             "message": self.message,
             "paths": [shown(p) for p in self.paths],
         }
@@ -81,6 +88,8 @@ class Report:
     # approval waived: `failed` then holds only the rules left failing.
     waivable: tuple[Waivable, ...] = ()
     waived: tuple[Waived, ...] = ()
+    # Rules that failed at level `warn`, in result order: never in `failed`.
+    warned: tuple[str, ...] = ()
 
     def waive(self, waived: tuple[Waived, ...], notes: tuple[str, ...] = ()) -> Report:
         """This report with `waived` rules cleared: they leave `failed`
@@ -123,6 +132,7 @@ class Report:
             "head": self.head,
             "stats": self.stats.to_dict(),
             "results": [r.to_dict() for r in self.results],
+            "warned": list(self.warned),
         }
         if self.judged_nothing:
             out["nothing_judged"] = True
@@ -182,13 +192,17 @@ def to_text(report: Report) -> str:
         ]
     elif report.passed and report.judged_nothing:
         lines = [f"PASS, NOTHING JUDGED: the change touches no file ({plural(total, 'rule')} ran)"]
-    elif report.passed:
+    elif report.passed and not report.warned:
         lines = [f"PASS: all {plural(total, 'rule')} passed"]
+    elif report.passed:
+        lines = ["PASS with warnings: " + _warned_words(report, printable)]
     else:
         lines = [
             f"FAIL: {len(report.failed)} of {plural(total, 'rule')} failed: "
             + ", ".join(printable(i) for i in report.failed)
         ]
+    if report.warned and not (report.passed and not report.waived):
+        lines.append("WARN: " + _warned_words(report, printable))
     s = report.stats
     lines.append(f"stats: {s.summary()}")
     lines.append(
@@ -198,7 +212,7 @@ def to_text(report: Report) -> str:
     lines.append("")
     for r in report.results:
         waived = report.waived_by(r.id)
-        verdict = "PASS" if r.passed else "WAIVED" if waived else "FAIL"
+        verdict = "PASS" if r.passed else "WARN" if r.warned else "WAIVED" if waived else "FAIL"
         lines.append(f"{verdict} {printable(r.id)} ({printable(r.kind)}): {printable(r.message)}")
         if r.description:
             lines.append(f"    why: {printable(r.description)}")
@@ -223,6 +237,14 @@ def to_text(report: Report) -> str:
         lines.append("notes:")
         lines.extend(f"  - {printable(n)}" for n in report.notes)
     return "\n".join(lines) + "\n"
+
+
+def _warned_words(report: Report, show: Callable[[str], str]) -> str:
+    """`1 of 3 rules warned (level warn: reported, not failing): W1`, each id through `show`."""
+    return (
+        f"{len(report.warned)} of {plural(len(report.results), 'rule')} warned "
+        "(level warn: reported, not failing): " + ", ".join(show(i) for i in report.warned)
+    )
 
 
 def _waived_words(waived: Waived) -> str:
@@ -325,8 +347,10 @@ def to_markdown(
             "",
             f"The change touches no file ({plural(len(report.results), 'rule')} ran).",
         ]
-    elif report.passed:
+    elif report.passed and not report.warned:
         lines = [f"### ✅ {name}: pass", "", f"All {plural(len(report.results), 'rule')} passed."]
+    elif report.passed:
+        lines = [f"### ⚠️ {name}: pass with warnings", "", _warned_words(report, markdown_code)]
     else:
         lines = [
             f"### ❌ {name}: fail",
@@ -335,10 +359,20 @@ def to_markdown(
         ]
         if report.waived:
             lines += ["", "Waived: " + ids(tuple(w.rule for w in report.waived))]
+    if report.warned and not (report.passed and not report.waived):
+        lines += ["", "Warned: " + _warned_words(report, markdown_code)]
     lines += ["", "| rule | kind | verdict | message |", "| --- | --- | --- | --- |"]
     for r in report.results:
         waived = report.waived_by(r.id)
-        verdict = "✅ pass" if r.passed else "⏭️ waived" if waived else "❌ **fail**"
+        verdict = (
+            "✅ pass"
+            if r.passed
+            else "⚠️ warn"
+            if r.warned
+            else "⏭️ waived"
+            if waived
+            else "❌ **fail**"
+        )
         message = markdown_text(r.message)
         if waived is not None:
             message += " (waived " + markdown_text(_waived_words(waived)) + ")"

@@ -1,6 +1,7 @@
 """`--format github`: a verdict as GitHub Actions workflow commands.
 
-One `::error` line per failed rule and place it points at
+One `::error` line per failed rule (`::warning` per rule that failed at
+level warn) and place it points at
 (`RuleResult.located`, as the Action's check-run annotations: `file=`, and
 `line=` where a finding names one), or one without `file=` when the rule
 names no path; a
@@ -35,13 +36,15 @@ PATHS_ANNOTATED = 50
 
 
 def _error(r: RuleResult, message: str, path: str | None = None, line: int | None = None) -> str:
+    """One annotation: `::error`, or `::warning` for a rule that failed at
+    level warn (`RuleResult.warned`)."""
     props: dict[str, str] = {}
     if path is not None:
         props["file"] = visible(path)
         if line is not None:
             props["line"] = str(line)
     props["title"] = f"{TOOL_NAME}: {visible(r.id)}"
-    return command_line("error", visible(message), **props)
+    return command_line("warning" if r.warned else "error", visible(message), **props)
 
 
 def rule_lines(r: RuleResult) -> list[str]:
@@ -63,7 +66,7 @@ def to_github(report: Report) -> str:
     lines: list[str] = []
     failed = set(report.failed)
     for r in report.results:
-        if r.id in failed:
+        if r.id in failed or r.warned:
             lines += rule_lines(r)
     lines += [command_line("notice", visible(n), title=TOOL_NAME) for n in report.notes]
     if report.passed and report.judged_nothing:
@@ -74,6 +77,8 @@ def to_github(report: Report) -> str:
         verdict = f"FAIL: {len(report.failed)} of {len(report.results)} rules failed: " + ", ".join(
             printable(i) for i in report.failed
         )
+    if report.warned:
+        verdict += "; warned: " + ", ".join(printable(i) for i in report.warned)
     summary = f"{TOOL_NAME}: {verdict}; {report.stats.summary()}"
     lines.append(summary.replace("##[", "##" + ZERO_WIDTH_SPACE + "["))
     return "\n".join(lines) + "\n"

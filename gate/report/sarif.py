@@ -3,10 +3,11 @@ uploads (`github/codeql-action/upload-sarif`).
 
 One run; `tool.driver` names the gate (name, version, informationUri) and
 lists every rule the report judged (`rules[]`: id, name, descriptions, and
-`defaultConfiguration.level` error), in the report's order.  One result per
-place a failed rule points at (`RuleResult.located`, as the Action's
-annotations: its findings with their lines, else each offending path, a
-file-level result), each with `ruleId`, `ruleIndex`, `level` error,
+`defaultConfiguration.level` error, or warning for a `level: warn` rule), in
+the report's order.  One result per place a failed rule points at
+(`RuleResult.located`, as the Action's annotations: its findings with their
+lines, else each offending path, a file-level result), each with `ruleId`,
+`ruleIndex`, `level` error (warning where the rule failed at level warn),
 `message.text` and one location.  A failed rule that names no path gets one
 result located at the rubric's repository path (code scanning shows only
 results with a location, and the rubric is where such a rule lives).
@@ -26,7 +27,7 @@ from urllib.parse import quote
 
 from gate import __version__
 from gate.jsontext import dumps
-from gate.names import PROJECT_URL, TOOL_NAME
+from gate.names import PROJECT_URL, TOOL_NAME, WARN
 from gate.paths import to_bytes, visible
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _rule(r: RuleResult) -> dict[str, Any]:
         "name": r.kind,
         "shortDescription": {"text": visible(short)},
         "fullDescription": {"text": visible(full)},
-        "defaultConfiguration": {"level": "error"},
+        "defaultConfiguration": {"level": "warning" if r.level == WARN else "error"},
     }
 
 
@@ -67,7 +68,7 @@ def _result(r: RuleResult, index: int, message: str, path: str, line: int | None
     return {
         "ruleId": r.id,
         "ruleIndex": index,
-        "level": "error",
+        "level": "warning" if r.warned else "error",
         "message": {"text": visible(message)},
         "locations": [{"physicalLocation": location}],
         "partialFingerprints": {FINGERPRINT: hashlib.sha256(key.encode()).hexdigest()},
@@ -87,7 +88,7 @@ def to_sarif(report: Report, rubric_path: str) -> str:
     failed = set(report.failed)
     results: list[dict[str, Any]] = []
     for index, r in enumerate(report.results):
-        if r.id in failed:
+        if r.id in failed or r.warned:
             results += results_of(r, index, rubric_path)
     run: dict[str, Any] = {
         "tool": {

@@ -15,9 +15,9 @@ from typing import Any
 
 from gate.changes import ChangeSet
 from gate.errors import GateError
-from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH  # re-exported
+from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH, FAIL, LEVELS, WARN  # re-exported
 
-__all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH"]
+__all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH", "FAIL", "LEVELS", "WARN"]
 # The default `tests` globs.  The SPEC's list comes first and is a floor;
 # the rest covers the layouts of the common frameworks' own discovery.
 DEFAULT_TESTS = (
@@ -63,12 +63,14 @@ DEFAULT_TESTS = (
 @dataclass(frozen=True)
 class Rule:
     """One rubric rule. `params` are validated and carry their defaults
-    (for example `test_drift.paths` defaults to the rubric's `tests`)."""
+    (for example `test_drift.paths` defaults to the rubric's `tests`);
+    `level` is `FAIL` or `WARN`."""
 
     id: str
     kind: str
     params: Mapping[str, Any] = field(default_factory=dict)
     description: str | None = None
+    level: str = FAIL
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))

@@ -152,3 +152,26 @@ def with_proving_examples(
             edits.append((name.start_mark.index, name.end_mark.index, title))
             names.append(name.value)
     return _apply(text, edits), names
+
+
+def with_comments(text: str, comments: Mapping[str, str]) -> str:
+    """`text` with a comment line in each rule `comments` names: `# ` and the
+    comment, at the rule's key indentation, after its `kind:` line (a
+    proposal that applies when uncommented, `gate.tuning.Noisy.comment`);
+    above the rule for a rule written in flow style."""
+    edits = []
+    for rule in _items(_get(_compose(text), "rules")):
+        rule_id = _scalar(_get(rule, "id"))
+        kind = _get(rule, "kind")
+        if rule_id is None or rule_id not in comments or kind is None:
+            continue
+        line = "# " + comments[rule_id].replace("\r", " ").replace("\n", " ")
+        if rule.flow_style:
+            at = text.rfind("\n", 0, rule.start_mark.index) + 1
+            indent = len(text[at:]) - len(text[at:].lstrip(" "))
+            edits.append((at, at, " " * indent + line + "\n"))
+            continue
+        end = text.find("\n", kind.end_mark.index)
+        at = len(text) if end < 0 else end
+        edits.append((at, at, "\n" + " " * rule.start_mark.column + line))
+    return _apply(text, edits)

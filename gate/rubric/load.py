@@ -41,7 +41,7 @@ import hashlib
 from typing import Any
 
 from gate.errors import GateError
-from gate.rubric import DEFAULT_TESTS, AppliesTo, Rubric, Rule, Waiver
+from gate.rubric import DEFAULT_TESTS, FAIL, AppliesTo, Rubric, Rule, Waiver
 from gate.rubric.document import Doc, invalid
 from gate.rubric.examples import build_example, check_examples, rule_limits
 from gate.rubric.jsondoc import JsonParser
@@ -105,7 +105,13 @@ def _build(doc: Doc, source: str, sha: str) -> Rubric:
         params = kind.defaults({"tests": tests})
         params.update((k, _tuples(v)) for k, v in raw.items() if k not in RULE_KEYS)
         rules.append(
-            Rule(id=raw["id"], kind=kind.name, params=params, description=raw.get("description"))
+            Rule(
+                id=raw["id"],
+                kind=kind.name,
+                params=params,
+                description=raw.get("description"),
+                level=raw.get("level", FAIL),
+            )
         )
     applies = value.get("applies_to")
     applies_to = (

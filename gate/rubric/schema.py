@@ -20,7 +20,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from gate.rubric import DEFAULT_TESTS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
+from gate.rubric import DEFAULT_TESTS, FAIL, LEVELS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
 from gate.rules import REGISTRY, Kind
 
 # A rubric is a short list of rules.  The caps keep a pathological rubric from
@@ -85,6 +85,7 @@ _RULE_KEYS = {
     "id": {"$ref": "#/$defs/rule_id"},
     "kind": {"$ref": "#/$defs/kind"},
     "description": {"$ref": "#/$defs/rule_description"},
+    "level": {"$ref": "#/$defs/level"},
 }
 
 _COUNTS_FROM_TEXT = {
@@ -452,11 +453,22 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
                 "description": "Optional free text shown next to the rule in reports.",
                 "type": "string",
             },
+            "level": {
+                "description": (
+                    "Optional: what a failure of the rule does. fail (the default): the "
+                    "change fails. warn: the failure is reported as a warning everywhere "
+                    "(JSON 'warned', the check run's title, annotations, the comment) and "
+                    "the change does not fail. Exactly 'fail' or 'warn', lower case."
+                ),
+                "type": "string",
+                "enum": list(LEVELS),
+                "default": FAIL,
+            },
             **SHARED_TYPES,
             "rule": {
                 "description": (
-                    "One rule: an id, a kind, the kind's parameters and an optional "
-                    "description. Unknown keys are errors."
+                    "One rule: an id, a kind, the kind's parameters, an optional "
+                    "description and an optional level. Unknown keys are errors."
                 ),
                 "type": "object",
                 "required": ["id", "kind"],

@@ -93,8 +93,9 @@ LAB_ROLES: Mapping[str, str] = MappingProxyType(
 # Rubric keys a parameter's default may come from (`FROM_RUBRIC`), with
 # their values when the rubric leaves them out.
 RUBRIC_DEFAULTS: Mapping[str, Any] = MappingProxyType({"tests": DEFAULT_TESTS})
-# Keys every rule has besides its kind's parameters.
-RULE_KEYS = ("id", "kind", "description")
+# Keys every rule has besides its kind's parameters (`level`: `fail`, the
+# default, or `warn`; see `gate.rubric.LEVELS`).
+RULE_KEYS = ("id", "kind", "description", "level")
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _PREFIX = re.compile(r"^`(?P<kind>[a-z0-9_]+)`: ")

@@ -39,7 +39,9 @@ INTRO = """\
 modules (gate/rules/<kind>.py); edit those, not this page. -->
 
 Every rule in a [rubric](rubric.md) has an `id`, a `kind`, the kind's
-parameters and an optional `description` (shown in reports). Each kind is a
+parameters, an optional `description` (shown in reports) and an optional
+`level`: `fail` (the default) or `warn`, reported but never failing
+([levels](rubric.md#levels-warn-before-you-enforce)). Each kind is a
 pure function of the change: it never runs git, reads files, looks at the
 clock or the environment, so the same change always gets the same verdict,
 offline or in the Action. This page is generated from the rule modules

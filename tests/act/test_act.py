@@ -18,6 +18,9 @@ judged, and the one sticky comment.  Scenarios:
   the check turns green, a push turns it red again, a dismissed approval of
   the new head leaves it red;
 - with `missing-rubric: skip` switched on, on a base without a rubric: neutral;
+- rule levels: the cleanup PR against a rubric whose failing rules are at
+  `level: warn` is green, its warnings in the title, comment and outputs;
+- with `mode: report-only` switched on: neutral, the comment says what would fail;
 - without GITHUB_WORKFLOW_REF (act never sets it): the gate's conservative
   reading (any workflow file counts) is what the summary reports;
 - the frozen tests job (`gate init --workflow`'s blast-radius-frozen.yml)
@@ -290,6 +293,56 @@ def test_missing_rubric_skip_is_neutral(
     (check,) = github.check_runs
     assert check["head_sha"] == lab.head and check["conclusion"] == "neutral", check
     assert github.comments_on(REPOSITORY, NUMBER) == []
+
+
+def test_warn_rules_leave_the_job_green_and_say_what_warned(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    """Every rule the cleanup PR fails is at `level: warn`: the job passes,
+    the check concludes success titled with the warnings, the comment and
+    the summary say so, and a later step reads them in `warned-rules`."""
+    lab = _lab(tmp_path, github, session, warn=CLEANUP_FAILS)
+
+    run = lab.run(session, github, "pull_request_target", pull_event(github))
+
+    assert run.returncode == 0, run.log
+    assert run.job_result == "success", run.log
+    assert run.results.get("gate") == "success", run.log
+    assert run.gate_outputs.get("passed") == "true", run.log
+    assert run.gate_outputs.get("failed-rules") == "", run.log
+    assert str(run.gate_outputs.get("warned-rules")).split(",") == CLEANUP_FAILS, run.log
+    warned = ",".join(CLEANUP_FAILS)
+    assert f"warned-rules={warned}" in run.printed.get("Verdict", ""), run.log
+    assert f"{CHECK}: pass with warnings" in run.summaries.get("gate", ""), run.summaries
+    check = github.check_runs[-1]
+    assert check["head_sha"] == lab.head and check["conclusion"] == "success", check
+    assert check["output"]["title"] == "passed with warnings: " + ", ".join(CLEANUP_FAILS)
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    assert "⚠️ warn" in comment["body"], comment["body"]
+
+
+def test_report_only_is_neutral_and_the_comment_says_what_would_fail(
+    tmp_path: Path, github: GitHubDouble, session: Session
+) -> None:
+    """`mode: report-only` switched on in the adopted workflow: the job passes,
+    the check run is neutral, the comment and summary name what would fail."""
+    lab = _lab(tmp_path, github, session, uncomment=("mode",))
+
+    run = lab.run(session, github, "pull_request_target", pull_event(github))
+
+    assert run.returncode == 0, run.log
+    assert run.job_result == "success", run.log
+    assert run.results.get("gate") == "success", run.log
+    assert run.gate_outputs.get("passed") == "false", run.log
+    assert str(run.gate_outputs.get("failed-rules")).split(",") == CLEANUP_FAILS, run.log
+    summary = run.summaries.get("gate", "")
+    assert "Report-only trial" in summary and "would **fail**" in summary, summary
+    check = github.check_runs[-1]
+    assert check["head_sha"] == lab.head and check["conclusion"] == "neutral", check
+    assert check["output"]["title"].startswith("report-only trial: 6 rules failed: FILES")
+    (comment,) = github.comments_on(REPOSITORY, NUMBER)
+    assert "Report-only trial" in comment["body"], comment["body"]
+    assert all(f"`{rule}`" in comment["body"] for rule in CLEANUP_FAILS), comment["body"]
 
 
 def test_without_workflow_ref_every_workflow_file_counts(

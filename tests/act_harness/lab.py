@@ -6,6 +6,7 @@ Shared by tests/act (the scenarios) and bench/bench_action.py (time to verdict).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -162,16 +163,24 @@ class ClampLab:
         rubric: bool = True,
         uncomment: Sequence[str] = (),
         waivers: str = "",
+        warn: Sequence[str] = (),
     ) -> ClampLab:
+        """The clamp lab's repository with its rubric (`waivers` appended; the
+        rules `warn` names at `level: warn`) and the adopted workflow."""
         root.mkdir(parents=True)
         repo = scenario_repo(root, init=True)
         for name, text in demo_fixture.FILES.items():
             (root / name).write_text(text, encoding="utf-8")
         (root / ".github" / "workflows").mkdir(parents=True)
         if rubric:
-            (root / ".github" / "blast-radius.yml").write_text(
-                demo_fixture.RUBRIC + waivers, encoding="utf-8"
-            )
+            text = demo_fixture.RUBRIC
+            for rule_id in warn:
+                text, count = re.subn(
+                    rf"(?m)^  - id: {re.escape(rule_id)}\n", r"\g<0>    level: warn\n", text
+                )
+                if count != 1:
+                    raise ValueError(f"the clamp lab's rubric has no rule {rule_id}")
+            (root / ".github" / "blast-radius.yml").write_text(text + waivers, encoding="utf-8")
         (root / WORKFLOW).write_text(
             example_workflow(action_ref, uncomment=uncomment), encoding="utf-8"
         )

@@ -60,6 +60,7 @@ def test_passing_pr_makes_no_comment(scenario: Scenario) -> None:
         "passed": "true",
         "failed-rules": "",
         "waived-rules": "",
+        "warned-rules": "",
         "report": "blast-radius-report.json",
     }
     assert scenario.github.comments_on(REPO, scenario.number) == []

@@ -50,6 +50,7 @@ def test_skip_posts_a_neutral_run(scenario: Scenario, tmp_path: Path, workspace:
         "passed": "true",
         "failed-rules": "",
         "waived-rules": "",
+        "warned-rules": "",
         "report": out.outputs["report"],
     }
     report = out.report()

@@ -111,7 +111,7 @@ def test_the_loader_checks_a_registered_kinds_parameters(toy: k.Kind) -> None:
         f'invalid rubric: {label} missing key "file" (the file to keep short); add it'
     )
     assert refused(f"{{id: T, kind: {TOY}, file: n, paths: [x]}}") == (
-        f'invalid rubric: {label} unknown key "paths"; allowed keys: id, kind, description, '
+        f'invalid rubric: {label} unknown key "paths"; allowed keys: id, kind, description, level, '
         "file, limit"
     )
     # the shared `file` type's own check, and the kind's param_problem
@@ -181,6 +181,7 @@ def test_gate_check_reads_the_texts_a_registered_kind_declares(
         "id": "T",
         "kind": TOY,
         "pass": False,
+        "level": "fail",
         "message": "3 lines; limit 2",
         "paths": ["notes.txt"],
     }
