@@ -229,9 +229,10 @@ that name.  It fails when:
   any other code where it is a string constant, also through `compile` or
   `textwrap.dedent`, not seen where it comes from elsewhere, a file or a
   parameter, as a call's code is not, and refused where built from strings
-  in view, an f-string, `+` or `.format`), `vars` or `globals` (but
-  only read where the call stands: `vars(mod).items()`, `vars(mod)["X"]`,
-  `dict(vars(mod))`) or `os.chdir`, changes `sys.modules`, `sys.path`, `os.environ` or touches
+  in view, an f-string, `+` or `.format`), `vars` (but only
+  read where the call stands: `vars(mod).items()`, `.keys()`, `.values()`,
+  `.get(...)`, `vars(mod)["X"]`, an `in` test; not copied nor handed on),
+  `globals` or `os.chdir`, changes `sys.modules`, `sys.path`, `os.environ` or touches
   `builtins` (reading them, or `patch.dict(os.environ, ...)` in a
   `with`, is fine), starts a mock patcher without a `with` (pytest's
   `monkeypatch` is undone after each test and is fine), or calls a

@@ -37,10 +37,10 @@ _SHARING_CALLS = frozenset(
         "site.addsitedir",
     }
 )
-# Of those, the ones that hand out a live namespace: only read where the
-# call stands (`vars(mod).items()`, `globals().get("X")`, `vars(mod)["X"]`,
-# `dict(vars(mod))`), they change nothing (`_only_read`).
-_NAMESPACE_CALLS = frozenset({"vars", "globals"})
+# What reads a namespace `vars(obj)` hands out, and nothing more
+# (`_namespace_read`): a copy (`dict(...)`, `{**...}`, `.copy()`) or the
+# namespace handed on would give its objects to code the gate does not read.
+_NAMESPACE_READS = frozenset({"get", "items", "keys", "values"})
 # Of those, the ones that write into the namespace they are given: into a
 # dict the function makes and keeps, shared by no one (`own_exec`).
 _OWN_EXEC = frozenset({"exec", "eval"})
@@ -91,6 +91,23 @@ def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
     if isinstance(parent, ast.Call) and node in parent.args:
         name = dotted(parent.func)
         return name in _COPY_CALLS or name.endswith("patch.dict")
+    return False
+
+
+def _namespace_read(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
+    """Whether the namespace `vars(obj)` returns is only read where the call
+    stands: a reading method called on it (`vars(kit).items()`), an item
+    read (`vars(kit)["X"]`) or an `in` test."""
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.Attribute) and parent.attr in _NAMESPACE_READS:
+        above = parents.get(id(parent))
+        return isinstance(above, ast.Call) and above.func is parent
+    if isinstance(parent, ast.Subscript):
+        return parent.value is call and isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Compare):
+        return call in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
+        )
     return False
 
 
@@ -339,10 +356,10 @@ def shares_state(
                 code = own_exec(sub, node)
                 if code is not None and not any(shares_state(s, None, known) for s in code):
                     continue
-            if name in _NAMESPACE_CALLS and len(sub.args) <= 1 and not sub.keywords:
+            if name == "vars" and len(sub.args) == 1 and not sub.keywords:
                 if parents is None:
                     parents = {id(child): up for up in nodes for child in child_nodes(up)}
-                if _only_read(sub, parents):
+                if _namespace_read(sub, parents):
                     continue  # `vars(mod).items()`: the namespace read, not written
             if name in _SHARING_CALLS or (
                 last in ("setattr", "delattr", "__setattr__", "__delattr__")

@@ -228,15 +228,13 @@ def test_a_changed_sharing_helper_is_a_changed_unit_whoever_calls_it() -> None:
     assert found.changed == ("_bend",) and found.added == ("test_two",)
 
 
-# A module's namespace read where the call stands: nothing is written.
+# A module's namespace read where `vars` stands: nothing is written.
 NAMESPACE_READS = [
     "return {k: v for k, v in vars(kit).items() if isinstance(v, str)}",
     "return sorted(vars(kit).keys())",
     "return vars(kit).get('LIMIT')",
     "return vars(kit)['LIMIT']",
     "return 'LIMIT' in vars(kit)",
-    "return dict(vars(kit))",
-    "return globals().get('kit')",
 ]
 # The same call whose namespace is written, kept, or handed on.
 NAMESPACE_WRITES = [
@@ -250,6 +248,12 @@ NAMESPACE_WRITES = [
     "globals().update(kit=None)",
     "return helper(vars(kit))",
     "return vars(kit, 1).items()",
+    # a copy hands the module's objects on; globals() stays shared
+    "return dict(vars(kit))",
+    "return {**vars(kit)}",
+    "return vars(kit).copy()",
+    "return globals().get('kit')",
+    "return list(globals())",
 ]
 HELPER = "\n\ndef _keys():\n    {body}\n\n\ndef test_two():\n    assert _keys()\n"
 
