@@ -69,13 +69,11 @@ _READ_METHODS = frozenset({"get", "copy", "items", "keys", "values", "index", "c
 _COPY_CALLS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "len", "iter"})
 
 
-def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
-    """Whether `node` (`os.environ`, `sys.path`, ...) is only read where it
-    stands: a read method called on it, an item read, an `in` test, `**`
-    unpacked into a dict, copied (`dict(os.environ)`), handed to
-    `patch.dict` or as a subprocess's `env=`."""
+def _read_in_place(node: ast.expr, parents: dict[int, ast.AST], methods: frozenset[str]) -> bool:
+    """Whether `node` is read where it stands: one of `methods` called on
+    it, an item read, or an `in` test."""
     parent = parents.get(id(node))
-    if isinstance(parent, ast.Attribute) and parent.attr in _READ_METHODS:
+    if isinstance(parent, ast.Attribute) and parent.attr in methods:
         call = parents.get(id(parent))
         return isinstance(call, ast.Call) and call.func is parent
     if isinstance(parent, ast.Subscript):
@@ -84,6 +82,17 @@ def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
         return node in parent.comparators and all(
             isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
         )
+    return False
+
+
+def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    """Whether `node` (`os.environ`, `sys.path`, ...) is only read where it
+    stands: a read method called on it, an item read, an `in` test, `**`
+    unpacked into a dict, copied (`dict(os.environ)`), handed to
+    `patch.dict` or as a subprocess's `env=`."""
+    if _read_in_place(node, parents, _READ_METHODS):
+        return True
+    parent = parents.get(id(node))
     if isinstance(parent, ast.Dict):
         return any(k is None and v is node for k, v in zip(parent.keys, parent.values, strict=True))
     if isinstance(parent, ast.keyword):
@@ -97,18 +106,8 @@ def _only_read(node: ast.expr, parents: dict[int, ast.AST]) -> bool:
 def _namespace_read(call: ast.Call, parents: dict[int, ast.AST]) -> bool:
     """Whether the namespace `vars(obj)` returns is only read where the call
     stands: a reading method called on it (`vars(kit).items()`), an item
-    read (`vars(kit)["X"]`) or an `in` test."""
-    parent = parents.get(id(call))
-    if isinstance(parent, ast.Attribute) and parent.attr in _NAMESPACE_READS:
-        above = parents.get(id(parent))
-        return isinstance(above, ast.Call) and above.func is parent
-    if isinstance(parent, ast.Subscript):
-        return parent.value is call and isinstance(parent.ctx, ast.Load)
-    if isinstance(parent, ast.Compare):
-        return call in parent.comparators and all(
-            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops
-        )
-    return False
+    read (`vars(kit)["X"]`) or an `in` test; never copied nor handed on."""
+    return _read_in_place(call, parents, _NAMESPACE_READS)
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
