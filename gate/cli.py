@@ -79,6 +79,10 @@ MEANINGS: dict[str, str] = {
     "--results": "the loop's JSON-lines results file",
     "--rubric": "the rubric's path in the repository",
     "--rubric-file": "a local rubric file, used instead of the base commit's",
+    "--scope": (
+        "a task's scope block (YAML, or Markdown holding a ```blast-radius-scope block), "
+        "applied as the rubric's scope: allows"
+    ),
     "--shard": "run only shard I of N of the attempts",
     "--stdout-dir": "a folder of captured stdout: DIR/<patch name>.stdout for each patch",
     "--stdout-file": "the captured stdout of the change's tests, for must_include rules",
@@ -228,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         p, freeze="the name is the rubric's --rubric-file name, else its --rubric path"
     )
     p.add_argument("--stdout-file", metavar="FILE", help=_help("--stdout-file"))
+    p.add_argument("--scope", metavar="FILE", help=_help("--scope"))
     _add_repo(p)
     _add_format(p, verdict=True)
     _add_output(p)

@@ -18,8 +18,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gate.changes import ChangeSet
-from gate.report import Report, RuleResult
-from gate.rubric import Example, Rubric, repo_path
+from gate.errors import GateError
+from gate.names import BUILTIN_PREFIX, SCOPE_LOOSEN, SCOPE_TIGHTEN, WARN
+from gate.report import Report, RuleResult, ScopeNote
+from gate.rubric import Example, Rubric, Rule, Scope, repo_path
 from gate.rules import REGISTRY, builtin
 
 if TYPE_CHECKING:
@@ -147,6 +149,7 @@ def judge(
     builtins: Sequence[RuleResult] = (),
     notes: Sequence[str] = (),
     selftest: RuleResult | None = None,
+    scope: Scope | None = None,
 ) -> Report:
     """The verdict of every command that judges a real change (`gate check`,
     `gate check --patch`, `gate lab`, `gate loop`, `gate grade`, `gate demo`,
@@ -154,9 +157,93 @@ def judge(
     `gate.rubric-selftest`), then `evaluate`.  One path, so a local verdict
     is the Action's verdict.  `selftest`: the examples' verdict when the
     caller already has it for this rubric (`examples_verdict`): `gate
-    backtest` judges hundreds of changes with one rubric."""
+    backtest` judges hundreds of changes with one rubric.  `scope`: the
+    task's own scope (`apply_scope`), applied after the examples ran."""
     if selftest is None:
         selftest = examples_verdict(rubric)
-    return evaluate(
+    note = None
+    if scope is not None:  # the examples prove the rubric as written; the change meets the scope
+        rubric, note = apply_scope(rubric, scope)
+    report = evaluate(
         rubric, changes, rubric_path=rubric_path, builtins=[*builtins, selftest], notes=notes
     )
+    return report if note is None else replace(report, scope=note)
+
+
+# The rules a scope adds: its paths, and the budgets a rubric has no rule for.
+PATHS_RULE = f"{BUILTIN_PREFIX}scope.paths"
+ADDED_BUDGETS = {
+    "max_files": f"{BUILTIN_PREFIX}scope.max_files",
+    "max_lines": f"{BUILTIN_PREFIX}scope.max_lines",
+}
+
+
+def _check_ids(scope: Scope, rubric: Rubric) -> None:
+    """Refuse a scope whose `levels` name a built-in rule or an id the
+    rubric does not have (one sentence naming where the scope came from)."""
+    known = {rule.id for rule in rubric.rules}
+    where = f"invalid scope block: {' and '.join(scope.sources)}: levels"
+    for rule_id in sorted(scope.levels):
+        if rule_id.startswith(BUILTIN_PREFIX):
+            raise GateError(
+                f"{where}: {rule_id} is a built-in rule and always fails; name a rule of the rubric"
+            )
+        if rule_id not in known:
+            shown = ", ".join(sorted(known)) or "none"
+            raise GateError(f"{where}: the rubric has no rule {rule_id!r}; its rules: {shown}")
+
+
+def apply_scope(rubric: Rubric, scope: Scope) -> tuple[Rubric, ScopeNote]:
+    """`rubric` as `scope` amends it under the rubric's `scope:` mode
+    (`gate.rubric.task_scope` says what each key does), and what changed.
+    A mode of `off` takes no scope (the caller says why); levels naming a
+    built-in or an unknown rule are a `GateError` naming the scope."""
+    mode = rubric.scope
+    if mode not in (SCOPE_TIGHTEN, SCOPE_LOOSEN):
+        raise GateError(
+            f"{' and '.join(scope.sources)} holds a scope block, but the rubric {rubric.source} "
+            f"says scope: {mode}; add `scope: tighten` (or loosen) to the rubric to judge by it"
+        )
+    _check_ids(scope, rubric)
+    changes: list[str] = []
+    refused: list[str] = []
+    rules: list[Rule] = []
+    budgets = {"max_files": scope.max_files, "max_lines": scope.max_lines}
+    for rule in rubric.rules:
+        wanted = budgets.get(rule.kind)
+        if wanted is not None:
+            limit = int(rule.params["limit"])
+            new = min(limit, wanted) if mode == SCOPE_TIGHTEN else wanted
+            if new != limit:
+                rule = replace(rule, params={**rule.params, "limit": new})
+                changes.append(f"{rule.id} limit {limit} -> {new}")
+        level = scope.levels.get(rule.id)
+        if level is not None and level != rule.level:
+            if level == WARN and mode != SCOPE_LOOSEN:
+                refused.append(f"{rule.id} to warn (the rubric's scope: {mode} only tightens)")
+            else:
+                rule = replace(rule, level=level)
+                changes.append(f"{rule.id} level {level}")
+        rules.append(rule)
+    present = {rule.kind for rule in rubric.rules}
+    for kind, rule_id in ADDED_BUDGETS.items():
+        wanted = budgets[kind]
+        if wanted is not None and kind not in present:
+            params = REGISTRY[kind].defaults({"tests": rubric.tests})
+            params["limit"] = wanted
+            rules.append(
+                Rule(id=rule_id, kind=kind, params=params, description="the task's budget")
+            )
+            changes.append(f"{rule_id} limit {wanted}")
+    if scope.paths is not None:
+        rules.append(
+            Rule(
+                id=PATHS_RULE,
+                kind="allowed_paths",
+                params={"paths": scope.paths},
+                description="the task's paths",
+            )
+        )
+        changes.append(f"{PATHS_RULE} paths {', '.join(scope.paths)}")
+    note = ScopeNote(scope.to_dict(), scope.sources, mode, tuple(changes), tuple(refused))
+    return replace(rubric, rules=tuple(rules)), note

@@ -20,3 +20,11 @@ PROJECT_URL = "https://github.com/blast-radius-gate/blast-radius-gate"
 FAIL = "fail"
 WARN = "warn"
 LEVELS = (FAIL, WARN)
+
+# What the scope block of the issue a pull request closes may do to the
+# rubric (`scope:` in the rubric; `gate.rubric.task_scope`): not read (the
+# default), only add limits, or also replace budgets and relax levels.
+SCOPE_OFF = "off"
+SCOPE_TIGHTEN = "tighten"
+SCOPE_LOOSEN = "loosen"
+SCOPE_MODES = (SCOPE_OFF, SCOPE_TIGHTEN, SCOPE_LOOSEN)

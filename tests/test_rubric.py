@@ -40,7 +40,7 @@ BAD: list[tuple[str, str, str, list[str]]] = [
         [
             ":3:",
             'unknown key "rulez"',
-            "allowed keys: version, tests, applies_to, frozen_tests, rules",
+            "allowed keys: version, tests, applies_to, frozen_tests, scope, rules",
         ],
     ),
     (

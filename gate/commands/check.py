@@ -135,7 +135,12 @@ def run(args: argparse.Namespace) -> int:
     from gate.judge import judge  # the rubric's examples first, as in the Action
     from gate.report import render, to_json
 
-    report = judge(rubric, changes, rubric_path=source.path)
+    scope = None
+    if args.scope is not None:
+        from gate.rubric.task_scope import read_scope_file
+
+        scope = read_scope_file(args.scope)
+    report = judge(rubric, changes, rubric_path=source.path, scope=scope)
     for note in not_judged:  # on stderr too: a PASS that judged nothing must not look like one
         output.note(f"gate: note: {note}")
     text = render(report, args.format, rubric_path=source.path)

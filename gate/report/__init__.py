@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +74,35 @@ class RuleResult:
 
 
 @dataclass(frozen=True)
+class ScopeNote:
+    """What a scope did to a rubric, for the report: the scope, the rubric's
+    mode, each change made (`rule id: what`), and what it asked that the
+    mode does not allow."""
+
+    scope: Mapping[str, Any]  # `gate.rubric.Scope.to_dict`
+    sources: tuple[str, ...]
+    mode: str
+    changes: tuple[str, ...]
+    refused: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.scope,
+            "mode": self.mode,
+            "applied": list(self.changes),
+            "not_applied": list(self.refused),
+        }
+
+    def describe(self) -> str:
+        """One line: `scope of issue #12 (tighten): FILES limit 10 -> 3; ...`."""
+        done = "; ".join(self.changes) if self.changes else "nothing to change"
+        line = f"scope of {' and '.join(self.sources)} ({self.mode}): {done}"
+        if self.refused:
+            line += "; not applied: " + "; ".join(self.refused)
+        return line
+
+
+@dataclass(frozen=True)
 class Report:
     passed: bool
     failed: tuple[str, ...]
@@ -90,6 +119,8 @@ class Report:
     waived: tuple[Waived, ...] = ()
     # Rules that failed at level `warn`, in result order: never in `failed`.
     warned: tuple[str, ...] = ()
+    # The task's scope the rubric was judged with (`gate.judge.apply_scope`).
+    scope: ScopeNote | None = None
 
     def waive(self, waived: tuple[Waived, ...], notes: tuple[str, ...] = ()) -> Report:
         """This report with `waived` rules cleared: they leave `failed`
@@ -142,6 +173,8 @@ class Report:
             out["waivable"] = [w.to_dict() for w in self.waivable]
         if self.waived:
             out["waived"] = [w.to_dict() for w in self.waived]
+        if self.scope is not None:
+            out["scope"] = self.scope.to_dict()
         return out
 
 
@@ -232,6 +265,9 @@ def to_text(report: Report) -> str:
         for f in r.findings:
             where = printable(f.path) if f.line is None else f"{printable(f.path)}:{f.line}"
             lines.append(f"    at {where}: {printable(f.message)}")
+    if report.scope is not None:
+        lines.append("")
+        lines.append(printable(report.scope.describe()))
     if report.notes:
         lines.append("")
         lines.append("notes:")
@@ -405,6 +441,8 @@ def to_markdown(
         f"**Rubric** SHA-256 {markdown_code(_sha(report.rubric_sha256))} · "
         f"base {markdown_code(_sha(report.base))} · head {markdown_code(_sha(report.head))}",
     ]
+    if report.scope is not None:
+        lines += ["", f"**Scope:** {markdown_text(report.scope.describe())}"]
     if report.notes:
         lines += ["", "**Notes:**", ""]
         lines.extend(f"- {markdown_text(n)}" for n in report.notes)

@@ -15,7 +15,14 @@ from typing import Any
 
 from gate.changes import ChangeSet
 from gate.errors import GateError
-from gate.names import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH, FAIL, LEVELS, WARN  # re-exported
+from gate.names import (
+    DEFAULT_CHECK_NAME,
+    DEFAULT_RUBRIC_PATH,
+    FAIL,
+    LEVELS,
+    SCOPE_OFF,
+    WARN,
+)  # re-exported
 
 __all__ = ["DEFAULT_CHECK_NAME", "DEFAULT_RUBRIC_PATH", "FAIL", "LEVELS", "WARN"]
 # The default `tests` globs.  The SPEC's list comes first and is a floor;
@@ -125,6 +132,32 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Scope:
+    """A task's own scope: the scope block of the issue a pull request
+    closes, or of a file (`gate.rubric.task_scope` reads and joins them;
+    `gate.judge.apply_scope` applies one).  `sources` names where each part
+    came from (`issue #12`, a file)."""
+
+    sources: tuple[str, ...]
+    paths: tuple[str, ...] | None = None
+    max_files: int | None = None
+    max_lines: int | None = None
+    levels: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": list(self.sources)}
+        if self.paths is not None:
+            out["paths"] = list(self.paths)
+        if self.max_files is not None:
+            out["max_files"] = self.max_files
+        if self.max_lines is not None:
+            out["max_lines"] = self.max_lines
+        if self.levels:
+            out["levels"] = dict(sorted(self.levels.items()))
+        return out
+
+
+@dataclass(frozen=True)
 class Rubric:
     rules: tuple[Rule, ...]
     sha256: str
@@ -138,6 +171,9 @@ class Rubric:
     # and globs it leaves to the pull request (`gate.frozen.plan`).
     frozen_paths: tuple[str, ...] = ()
     frozen_exclude: tuple[str, ...] = ()
+    # What the scope block of the issue a pull request closes may do
+    # (`gate.names.SCOPE_MODES`): off, tighten or loosen.
+    scope: str = SCOPE_OFF
 
 
 def repo_path(

@@ -147,6 +147,7 @@ def _build(doc: Doc, source: str, sha: str) -> Rubric:
         waivers=waivers,
         frozen_paths=tuple(value.get("frozen_tests", {}).get("paths", ())),
         frozen_exclude=tuple(value.get("frozen_tests", {}).get("exclude", ())),
+        scope=value.get("scope", "off"),
     )
 
 
