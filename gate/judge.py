@@ -196,7 +196,7 @@ def _check_ids(scope: Scope, rubric: Rubric) -> None:
 def apply_scope(rubric: Rubric, scope: Scope) -> tuple[Rubric, ScopeNote]:
     """`rubric` as `scope` amends it under the rubric's `scope:` mode
     (`gate.rubric.task_scope` says what each key does), and what changed.
-    A mode of `off` takes no scope (the caller says why); levels naming a
+    A mode of `none` takes no scope (the caller says why); levels naming a
     built-in or an unknown rule are a `GateError` naming the scope."""
     mode = rubric.scope
     if mode not in (SCOPE_TIGHTEN, SCOPE_LOOSEN):
@@ -216,7 +216,7 @@ def apply_scope(rubric: Rubric, scope: Scope) -> tuple[Rubric, ScopeNote]:
             new = min(limit, wanted) if mode == SCOPE_TIGHTEN else wanted
             if new != limit:
                 rule = replace(rule, params={**rule.params, "limit": new})
-                changes.append(f"{rule.id} limit {limit} -> {new}")
+                changes.append(f"{rule.id} limit from {limit} to {new}")
         level = scope.levels.get(rule.id)
         if level is not None and level != rule.level:
             if level == WARN and mode != SCOPE_LOOSEN:

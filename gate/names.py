@@ -24,7 +24,7 @@ LEVELS = (FAIL, WARN)
 # What the scope block of the issue a pull request closes may do to the
 # rubric (`scope:` in the rubric; `gate.rubric.task_scope`): not read (the
 # default), only add limits, or also replace budgets and relax levels.
-SCOPE_OFF = "off"
+SCOPE_NONE = "none"
 SCOPE_TIGHTEN = "tighten"
 SCOPE_LOOSEN = "loosen"
-SCOPE_MODES = (SCOPE_OFF, SCOPE_TIGHTEN, SCOPE_LOOSEN)
+SCOPE_MODES = (SCOPE_NONE, SCOPE_TIGHTEN, SCOPE_LOOSEN)

@@ -13,21 +13,26 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from gate.github.client_transport import Transport
+from gate.github.client_transport import MAX_PAGES, Transport
 from gate.github.client_types import (
     FOLDER_LIMIT,
     ApiError,
     CheckOutput,
+    ClosingIssue,
+    ClosingIssues,
     Comparison,
     Conclusion,
     Identity,
     IdentityUnknown,
+    Person,
     PullFile,
     PullInfo,
     access_from_json,
     account_of,
+    person_from_graphql,
     review_from_json,
     timestamp,
 )
@@ -36,6 +41,40 @@ from gate.waivers import Access, Review
 
 # The issue events that change a pull request's base branch.
 BASE_EVENTS = frozenset({"base_ref_changed", "automatic_base_change_succeeded"})
+
+# The issues a pull request closes (GitHub's closing references, which only
+# the GraphQL API lists), with who wrote and edited each body.
+CLOSING_PAGE = 25  # closing references per page
+MAX_EDITS = 100  # body edits read per issue (GraphQL's page limit); more: not read
+CLOSING_ISSUES_QUERY = f"""
+query ClosingIssues($owner: String!, $name: String!, $number: Int!, $after: String) {{
+  repository(owner: $owner, name: $name) {{
+    pullRequest(number: $number) {{
+      author {{ ...Person }}
+      closingIssuesReferences(first: {CLOSING_PAGE}, after: $after) {{
+        pageInfo {{ hasNextPage endCursor }}
+        nodes {{
+          number
+          body
+          repository {{ nameWithOwner }}
+          author {{ ...Person }}
+          editor {{ ...Person }}
+          userContentEdits(first: {MAX_EDITS}) {{
+            pageInfo {{ hasNextPage }}
+            nodes {{ editor {{ ...Person }} deletedBy {{ ...Person }} }}
+          }}
+        }}
+      }}
+    }}
+  }}
+}}
+
+fragment Person on Actor {{
+  login
+  ... on User {{ databaseId }}
+  ... on Bot {{ databaseId }}
+}}
+"""
 
 if TYPE_CHECKING:
     from github.CheckRun import CheckRun
@@ -215,6 +254,34 @@ class GitHubClient(Transport):
             out.append(when)
         return tuple(out)
 
+    def closing_issues(self, number: int) -> ClosingIssues:
+        """The pull request's author and the issues it closes, every page
+        (GraphQL `closingIssuesReferences`), each with its body's author and
+        editors; an answer of another shape, more than `MAX_EDITS` edits of
+        one body, or more than `MAX_PAGES` pages, an `ApiError`."""
+        owner, name = self.settings.repository.split("/", 1)
+        what = f"POST graphql: the issues pull request #{number} closes"
+        requester = self._gh.requester
+        issues: list[ClosingIssue] = []
+        after: str | None = None
+        pull_author: Person | None = None
+        for _ in range(MAX_PAGES):
+            variables = {"owner": owner, "name": name, "number": number, "after": after}
+            _, data = self._call(
+                what, partial(requester.graphql_query, CLOSING_ISSUES_QUERY, variables)
+            )
+            try:
+                pull = data["data"]["repository"]["pullRequest"]
+                pull_author = person_from_graphql(pull["author"], "the pull request's author")
+                page = pull["closingIssuesReferences"]
+                issues.extend(_closing_issue(node) for node in page["nodes"])
+                more, after = page["pageInfo"]["hasNextPage"], page["pageInfo"]["endCursor"]
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ApiError(None, f"{what}: an answer of another shape ({exc})") from None
+            if not more:
+                return ClosingIssues(pull_author, tuple(issues))
+        raise ApiError(None, f"{what}: more than {MAX_PAGES} pages")
+
     def list_folder(self, ref: str, path: str) -> tuple[tuple[str, str], ...] | None:
         """The entries of the folder `path` ("" the root) at `ref`, each
         (name, GitHub's type: `file`, `dir`, `symlink`, `submodule`), or None
@@ -361,6 +428,38 @@ class GitHubClient(Transport):
         except ApiError as exc:
             if exc.status != 404:  # 404: the racing run deleted it first
                 raise
+
+
+def _closing_issue(node: Any) -> ClosingIssue:
+    """One node of `closingIssuesReferences`; KeyError, TypeError or
+    ValueError when it is not the shape asked for."""
+    number = node["number"]
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ValueError("an issue without a number")
+    edits = node["userContentEdits"]
+    if edits["pageInfo"]["hasNextPage"]:
+        raise ValueError(
+            f"issue #{number}'s body was edited more than {MAX_EDITS} times; who wrote it "
+            "cannot all be read"
+        )
+    editors: list[Person | None] = []
+    if node["editor"] is not None:  # null: never edited
+        editors.append(person_from_graphql(node["editor"], f"issue #{number}'s editor"))
+    for edit in edits["nodes"]:  # an edit's null editor: an account that is gone
+        editors.append(person_from_graphql(edit["editor"], f"an edit of issue #{number}"))
+        if edit["deletedBy"] is not None:
+            editors.append(person_from_graphql(edit["deletedBy"], f"an edit of issue #{number}"))
+    body = node["body"]
+    repository = node["repository"]["nameWithOwner"]
+    if not isinstance(body, str) or not isinstance(repository, str):
+        raise ValueError(f"issue #{number} has no body or repository")
+    return ClosingIssue(
+        number=number,
+        repository=repository,
+        body=body,
+        author=person_from_graphql(node["author"], f"issue #{number}'s author"),
+        editors=tuple(dict.fromkeys(editors)),
+    )
 
 
 def _commit_parents(what: str, raw: object) -> tuple[str, tuple[str, ...]]:

@@ -193,6 +193,52 @@ FOLDER_LIMIT = 1000
 Conclusion = Literal["success", "failure", "neutral"]
 
 
+@dataclass(frozen=True)
+class Person:
+    """An account as GraphQL names it: its login now and its numeric id
+    (None: an account without one, or one that is gone)."""
+
+    login: str
+    user_id: int | None
+
+
+@dataclass(frozen=True)
+class ClosingIssue:
+    """An issue a pull request closes (GitHub's closing references): its
+    number, repository (`owner/name`) and body, who wrote it, and every
+    account that edited the body (None: an editor whose account is gone)."""
+
+    number: int
+    repository: str
+    body: str
+    author: Person | None
+    editors: tuple[Person | None, ...]
+
+
+@dataclass(frozen=True)
+class ClosingIssues:
+    """A pull request's author and the issues it closes, in GitHub's order."""
+
+    pull_author: Person | None
+    issues: tuple[ClosingIssue, ...]
+
+
+def person_from_graphql(raw: object, what: str) -> Person | None:
+    """An `Actor` of the GraphQL API (`login`, `databaseId` on a User or a
+    Bot); None for null (a deleted account); ValueError when malformed."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{what} is not an object")
+    login = raw.get("login")
+    if not isinstance(login, str) or not login:
+        raise ValueError(f"{what} has no login")
+    user_id = raw.get("databaseId")
+    if user_id is not None and (not isinstance(user_id, int) or isinstance(user_id, bool)):
+        raise ValueError(f"{what}'s databaseId is not an integer")
+    return Person(login, user_id)
+
+
 class Annotation(TypedDict):
     """One check-run annotation, as the checks API takes it."""
 
@@ -234,6 +280,8 @@ class Reader(Protocol):
     def head_writers(self, sha: str) -> frozenset[int]: ...
 
     def base_changes(self, number: int) -> tuple[datetime, ...]: ...
+
+    def closing_issues(self, number: int) -> ClosingIssues: ...
 
 
 class Publisher(Protocol):

@@ -1,6 +1,7 @@
 """The judging stage: the event's pull request or merge queue entry to an
 `Outcome` (`judge`): the target, the checkout, the rubric at the base, the
-change, `gate.judge.judge` with the built-ins, the waivers.  A stage that
+change, the task's scope from the issues it closes, `gate.judge.judge` with
+the built-ins, the waivers.  A stage that
 cannot judge ends it with "could not judge" and the notes so far
 (`could_not_judge`); a run that judges nothing gets `skip_report`.
 """
@@ -18,6 +19,7 @@ from gate.github.change import Skip, in_scope
 from gate.github.checkout import open_checkout, queue_needs_git
 from gate.github.client_types import ApiError, Client, PullInfo
 from gate.github.event import Target, find_target, read_event
+from gate.github.issues import issue_scope
 from gate.github.scope import base_rubric
 from gate.github.settings import Mode, Settings
 from gate.github.workflow import Log
@@ -89,12 +91,15 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
             report = skip_report(pull, scope.reason, rubric, notes)
             return Outcome(publish.skipped(settings.check_name, report), pull, notes)
         notes += scope.notes
+        task, unscoped = issue_scope(client, log, target, rubric, settings.repository)
+        notes += unscoped
         judged = gate.judge.judge(  # the rubric's examples run first, as in `gate check`
             rubric,
             scope.changes,
             rubric_path=settings.rubric_path,
             builtins=(workflow_edited(scope.changes, settings.workflow_path), scope.complete),
             notes=notes,
+            scope=task,
         )
         report = waive(client, log, target, repo, scope.changes, judged)
         rewaive = None

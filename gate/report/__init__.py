@@ -94,7 +94,7 @@ class ScopeNote:
         }
 
     def describe(self) -> str:
-        """One line: `scope of issue #12 (tighten): FILES limit 10 -> 3; ...`."""
+        """One line: `scope of issue #12 (tighten): FILES limit from 10 to 3; ...`."""
         done = "; ".join(self.changes) if self.changes else "nothing to change"
         line = f"scope of {' and '.join(self.sources)} ({self.mode}): {done}"
         if self.refused:

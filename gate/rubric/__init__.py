@@ -20,7 +20,7 @@ from gate.names import (
     DEFAULT_RUBRIC_PATH,
     FAIL,
     LEVELS,
-    SCOPE_OFF,
+    SCOPE_NONE,
     WARN,
 )  # re-exported
 
@@ -173,7 +173,7 @@ class Rubric:
     frozen_exclude: tuple[str, ...] = ()
     # What the scope block of the issue a pull request closes may do
     # (`gate.names.SCOPE_MODES`): off, tighten or loosen.
-    scope: str = SCOPE_OFF
+    scope: str = SCOPE_NONE
 
 
 def repo_path(

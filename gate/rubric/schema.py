@@ -20,7 +20,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from gate.names import SCOPE_MODES, SCOPE_OFF
+from gate.names import SCOPE_MODES, SCOPE_NONE
 from gate.rubric import DEFAULT_TESTS, FAIL, LEVELS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
 from gate.rules import REGISTRY, Kind
 
@@ -413,13 +413,13 @@ def build(kinds: Sequence[Kind]) -> dict[str, Any]:
                 "description": (
                     "Optional: what the scope block (```blast-radius-scope) of the issue a "
                     "pull request closes may do, when a maintainer with write access wrote "
-                    "it. off (the default): blocks are not read. tighten: a scope only adds "
+                    "it. none (the default): blocks are not read. tighten: a scope only adds "
                     "limits (its paths, lower budgets, warn rules made to fail). loosen: its "
                     "budgets replace the rubric's and it may turn rules to warn."
                 ),
                 "type": "string",
                 "enum": list(SCOPE_MODES),
-                "default": SCOPE_OFF,
+                "default": SCOPE_NONE,
             },
             "rules": {
                 "description": "The rules, judged in this order. Required and non-empty.",

@@ -15,7 +15,7 @@ levels:                                            # rule ids made stricter or g
   TESTS: warn
 ```
 
-The rubric's `scope:` says what a scope may do (`gate.names.SCOPE_MODES`): `off` (the
+The rubric's `scope:` says what a scope may do (`gate.names.SCOPE_MODES`): `none` (the
 default: scope blocks are not read), `tighten` (a scope only adds limits)
 or `loosen` (a scope's budgets replace the rubric's, and it may turn a rule
 to `warn`).  What a scope does, in either mode:
@@ -53,14 +53,14 @@ from gate.names import (
     FAIL,
     LEVELS,
     SCOPE_LOOSEN,
-    SCOPE_OFF,
+    SCOPE_NONE,
     SCOPE_TIGHTEN,
     WARN,
 )
 from gate.rubric import Scope
 
 # The rubric's `scope:` values (`gate.names`).
-OFF, TIGHTEN, LOOSEN = SCOPE_OFF, SCOPE_TIGHTEN, SCOPE_LOOSEN
+NONE, TIGHTEN, LOOSEN = SCOPE_NONE, SCOPE_TIGHTEN, SCOPE_LOOSEN
 
 # The fenced block's info string (its first word, compared case-insensitively).
 INFO_STRING = "blast-radius-scope"

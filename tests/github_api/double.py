@@ -477,6 +477,9 @@ class GitHubDouble:
         self._next_id = 1000
         self._tick = 0
         self.add_user(TOKEN_USER, user_id=TOKEN_USER_ID, user_type="Bot")
+        from github_api.graphql_api import GraphQLApi
+
+        self.graphql = GraphQLApi(self)
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.url = ""
@@ -1212,6 +1215,8 @@ class GitHubDouble:
         payload: Any = None
         path = urllib.parse.unquote(raw_path)
         try:
+            if raw_path == self.graphql_path:
+                return self._graphql(method, path, headers, raw_body)
             if self.prefix:
                 if not raw_path.startswith(self.prefix + "/"):
                     raise ApiError(404, "Not Found", violation="request outside the API prefix")
@@ -1285,6 +1290,82 @@ class GitHubDouble:
         )
         out_headers.update(extra_headers)
         return status, out_headers, body
+
+    @property
+    def graphql_path(self) -> str:
+        """Where GraphQL is served: /graphql, or /api/graphql beside /api/v3."""
+        return self.prefix.removesuffix("/v3") + "/graphql"
+
+    def _graphql(
+        self, method: str, path: str, headers: Mapping[str, str], raw_body: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        """A GraphQL request (`github_api.graphql_api`): POST with a JSON body,
+        the same headers as REST; faults injected on the path apply."""
+        status, payload = 200, None
+        try:
+            if method != "POST":
+                raise ApiError(404, "Not Found", violation=f"GraphQL takes POST, not {method}")
+            self._check_headers(headers)
+            try:
+                body = json.loads(raw_body.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ApiError(400, "Problems parsing JSON", violation=f"not JSON: {exc}") from None
+            self._take_fault(method, path)
+            with self._lock:
+                payload, violation = self.graphql.answer(body)
+            if violation is not None:
+                self._violate(method, path, violation)
+            self._run_hooks(method, path)
+        except ApiError as exc:
+            status = exc.status
+            payload = {"message": exc.message, "documentation_url": DOCS}
+            if exc.violation is not None:
+                self._violate(method, path, exc.violation)
+        with self._lock:
+            self.requests.append(RecordedRequest(method, path, {}, None, status))
+        body_bytes = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        return status, {"Content-Type": "application/json; charset=utf-8"}, body_bytes
+
+    # ---------------------------------------------------------------- issues
+
+    def add_issue(
+        self, full_name: str, number: int, body: str, *, user: str = "maintainer"
+    ) -> None:
+        """An issue written by ``user`` (an account made on first use)."""
+        from github_api.graphql_api import Issue
+
+        if full_name not in self.repos:
+            self.add_repo(full_name)
+        author = self.add_user(user)
+        with self._lock:
+            self.graphql.issues[(full_name, number)] = Issue(full_name, number, body, author)
+
+    def edit_issue(self, full_name: str, number: int, body: str, *, user: str) -> None:
+        """``user`` edits the issue's body (its edit history records them)."""
+        editor = self.add_user(user)
+        with self._lock:
+            issue = self.graphql.issues[(full_name, number)]
+            issue.body = body
+            issue.edits.append(editor)
+
+    def delete_user(self, login: str) -> None:
+        """The account is deleted: what it wrote shows no author (GraphQL null)."""
+        with self._lock:
+            user_id = self.user_id(login)
+            if user_id is not None:
+                del self.users[user_id]
+
+    def link_closing(
+        self, full_name: str, pull_number: int, issue_number: int, issue_repo: str | None = None
+    ) -> None:
+        """Pull request ``pull_number`` closes issue ``issue_number`` (of
+        ``issue_repo``, default the same repository): a closing reference."""
+        with self._lock:
+            refs = self.closing_refs(full_name, pull_number)
+            refs.append((issue_repo or full_name, issue_number))
+
+    def closing_refs(self, full_name: str, pull_number: int) -> list[tuple[str, int]]:
+        return self.graphql.closing.setdefault((full_name, pull_number), [])
 
     def _violate(self, method: str, path: str, message: str) -> None:
         with self._lock:
