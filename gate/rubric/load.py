@@ -41,6 +41,7 @@ import hashlib
 from typing import Any
 
 from gate.errors import GateError
+from gate.names import SCOPE_NONE
 from gate.rubric import DEFAULT_TESTS, FAIL, AppliesTo, Rubric, Rule, Waiver
 from gate.rubric.document import Doc, invalid
 from gate.rubric.examples import build_example, check_examples, rule_limits
@@ -147,7 +148,7 @@ def _build(doc: Doc, source: str, sha: str) -> Rubric:
         waivers=waivers,
         frozen_paths=tuple(value.get("frozen_tests", {}).get("paths", ())),
         frozen_exclude=tuple(value.get("frozen_tests", {}).get("exclude", ())),
-        scope=value.get("scope", "off"),
+        scope=value.get("scope", SCOPE_NONE),
     )
 
 

@@ -151,17 +151,21 @@ def parse_block(text: str, source: str, first_line: int = 0) -> Scope:
             first_line or None,
             f"over {MAX_BLOCK_BYTES // 1024} KiB; a scope is a few lines",
         )
-    try:
-        doc = parse_yaml("\n" * first_line + text, source)
-    except GateError as exc:  # its sentence, said about a scope block
-        raise GateError(str(exc).replace("invalid rubric: ", "invalid scope block: ", 1)) from None
-    value = doc.value
-    if value is None:
+    if not text.strip():
         raise _error(
             source,
             first_line or None,
             "the block is empty; give at least one of paths, max_files, max_lines, levels",
         )
+    try:
+        doc = parse_yaml("\n" * first_line + text, source)
+    except GateError as exc:  # the YAML reader's sentence, said about a scope block
+        said = re.match(rf"invalid rubric: {re.escape(source)}(?::(\d+))?: (.*)", str(exc), re.S)
+        if said is None:
+            raise
+        line = int(said.group(1)) if said.group(1) else None
+        raise _error(source, line, said.group(2)) from None
+    value = doc.value
     _validate(value, doc, source)
     return Scope(
         sources=(source,),
@@ -190,9 +194,14 @@ def _validate(value: Any, doc: Any, source: str) -> None:
             message = f"unknown key {extra[0]!r}; allowed keys: {', '.join(SCHEMA['properties'])}"
         elif path[:1] == ("levels",) and len(path) == 2:
             message = f"levels.{path[1]}: {err.instance!r} is not a level; use fail or warn"
+            if isinstance(err.instance, bool):  # YAML 1.1 reads off, no, yes as booleans
+                message += " (YAML reads an unquoted off, no or yes as a boolean)"
         else:
             message = f"{where}: {err.message}"
         raise _error(source, doc.line(path), message)
+    for key in ("max_files", "max_lines"):
+        if isinstance(value.get(key), float):  # JSON Schema's integer takes 2.0
+            raise _error(source, doc.line((key,)), f"{key}: {value[key]!r} is not a whole number")
     for i, pattern in enumerate(value.get("paths", ())):
         problem = globs.pattern_error(pattern)
         if problem:
