@@ -376,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--repeat", type=int, default=1, metavar="N", help=_help("--repeat", "default: 1")
     )
     _add_jobs(p, "patches; default: the number of CPUs", 0)
+    p.add_argument("--scope", metavar="FILE", help=_help("--scope"))
     _add_repo(p)
     _add_format(p)
 

@@ -50,7 +50,7 @@ from gate.files import read_captured
 from gate.git.repo import Repo
 from gate.judge import examples_verdict, judge
 from gate.report import Report, RuleResult, to_json
-from gate.rubric import Rubric
+from gate.rubric import Rubric, Scope
 from gate.rules import REGISTRY, kind, text_wants
 
 PASS = "pass"
@@ -172,9 +172,11 @@ def judge_patch(
     rubric_path: str | None,
     stdout: str | None = None,
     base_index: BaseIndex | None = None,
+    scope: Scope | None = None,
 ) -> Report:
-    """Judge one patch as if applied to `base_sha`. Raises PatchError when it
-    is not a pure diff or does not apply (`apply_patch` checks purity first)."""
+    """Judge one patch as if applied to `base_sha` (with a task's `scope`,
+    as `gate check --scope`). Raises PatchError when it is not a pure diff
+    or does not apply (`apply_patch` checks purity first)."""
     return _judge(
         repo,
         rubric,
@@ -186,6 +188,7 @@ def judge_patch(
         base_index=base_index,
         wants=text_wants(rubric.rules),
         selftest=examples_verdict(rubric),
+        scope=scope,
     )
 
 
@@ -201,6 +204,7 @@ def _judge(
     base_index: BaseIndex | None,
     wants: TextWants,
     selftest: RuleResult,
+    scope: Scope | None = None,
 ) -> Report:
     """`judge_patch` with what depends on the rubric alone computed by the
     caller: the texts it reads and its examples' verdict (`run_lab` computes
@@ -208,7 +212,7 @@ def _judge(
     changes = changes_from_patch(
         repo, base_sha, data, name, wants, stdout=stdout, base_index=base_index
     )
-    return judge(rubric, changes, rubric_path=rubric_path, selftest=selftest)
+    return judge(rubric, changes, rubric_path=rubric_path, selftest=selftest, scope=scope)
 
 
 def stdout_for(patch: str, stdout_dir: str | None) -> str | None:
@@ -234,6 +238,7 @@ def run_lab(
     jobs: int = 0,
     stdout_dir: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scope: Scope | None = None,
 ) -> Scoreboard:
     if repeat < 1:
         raise GateError(f"--repeat must be at least 1, not {repeat}")
@@ -260,6 +265,7 @@ def run_lab(
                 base_index=base_index,
                 wants=wants,
                 selftest=selftest,
+                scope=scope,
             )
         except PatchError as exc:
             return None, exc.message, False

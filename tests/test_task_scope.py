@@ -278,3 +278,32 @@ def test_gate_check_scope_file_end_to_end(
     err = capsys.readouterr().err
     assert f"invalid scope block: {issue}, line 2: max_files" in err
     assert "Traceback" not in err
+
+
+def test_gate_lab_judges_every_patch_with_the_scope(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lab's verdicts are `gate check --scope`'s: the same scope fails
+    the patch that leaves its paths, and a rubric that reads no scope
+    refuses it once (exit 2)."""
+    repo.write_many(
+        {".github/blast-radius.yml": RUBRIC + "scope: tighten\n", "src/a.py": "A = 1\n"}
+    )
+    repo.commit("base")
+    inside = tmp_path / "inside.patch"
+    inside.write_text("--- a/src/a.py\n+++ b/src/a.py\n@@ -1 +1 @@\n-A = 1\n+A = 2\n")
+    outside = tmp_path / "outside.patch"
+    outside.write_text("--- /dev/null\n+++ b/lib/b.py\n@@ -0,0 +1 @@\n+B = 1\n")
+    scope = tmp_path / "scope.yml"
+    scope.write_text('paths: ["src/**"]\n')
+    args = ["lab", str(inside), str(outside), "--repo", str(repo.root), "--format", "json"]
+    assert main([*args, "--scope", str(scope)]) == 1
+    board = json.loads(capsys.readouterr().out)
+    failed = {Path(e["patch"]).name: e["failed"] for e in board["patches"]}
+    assert failed == {"inside.patch": [], "outside.patch": ["gate.scope.paths"]}
+    assert main(args) == 0
+    capsys.readouterr()
+    repo.write_many({".github/blast-radius.yml": RUBRIC})
+    repo.commit("no scope")
+    assert main([*args, "--scope", str(scope)]) == 2
+    assert "says scope: none" in capsys.readouterr().err

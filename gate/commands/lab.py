@@ -29,6 +29,13 @@ def run(args: argparse.Namespace) -> int:
     base_sha = repo.rev_parse(args.base)
     rubric = source.load(repo.read_blob, base_sha)
     progress = _progress if sys.stderr.isatty() else None
+    scope = None
+    if args.scope is not None:
+        from gate.judge import apply_scope
+        from gate.rubric.task_scope import read_scope_file
+
+        scope = read_scope_file(args.scope)
+        apply_scope(rubric, scope)  # a scope the rubric refuses: one error, not one per patch
     board = run_lab(
         repo,
         rubric,
@@ -39,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         stdout_dir=args.stdout_dir,
         progress=progress,
+        scope=scope,
     )
     for note in board.notes:  # on stderr too: a must_include failure without output is no verdict
         output.note(f"gate: note: {note}")
