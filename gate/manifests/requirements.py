@@ -1,5 +1,5 @@
 """pip's requirements files, and the one reader of a PEP 508 requirement
-(`requirement`, with `packaging`, the library pip itself uses).
+(`requirement`: a name, extras, a URL or version specifiers, markers).
 
 A requirements file is read as pip reads it: a line ending in `\\` joins
 the next, a `#` at the start or after a space starts a comment, blank
@@ -30,16 +30,27 @@ _ARCHIVE = re.compile(r"([A-Za-z0-9][A-Za-z0-9._]*?)-\d[^/]*\.(?:whl|zip|tar\.gz
 _OPTION = re.compile(r"-{1,2}[A-Za-z]")
 
 
-def requirement(text: str) -> tuple[str, str, str]:
-    """(name, version specifiers, URL) of a PEP 508 requirement; raises
-    `Unreadable` for a string that is not one."""
-    from packaging.requirements import InvalidRequirement, Requirement
+# PEP 508: a name, extras, then a URL after `@` or version specifiers
+# (bare or in parentheses), then markers after `;`.
+_PEP508 = re.compile(
+    r"\s*(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
+    r"(?:\[(?P<extras>[^\]]*)\])?\s*"
+    r"(?:@\s*(?P<url>\S+)\s*(?=;|$)|\(?(?P<spec>[^;()]*)\)?)\s*"
+    r"(?:;(?P<marker>.*))?"
+)
+_SPECIFIER = re.compile(r"\s*(~=|===?|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+\s*")
 
-    try:
-        parsed = Requirement(text)
-    except InvalidRequirement as exc:
-        raise Unreadable(f"holds {text!r}, which is not a PEP 508 requirement ({exc})") from None
-    return parsed.name, str(parsed.specifier), parsed.url or ""
+
+def requirement(text: str) -> tuple[str, str, str]:
+    """(name, version specifiers without spaces, URL) of a PEP 508
+    requirement; raises `Unreadable` for a string that is not one (a
+    specifier list must be comparison operators and versions, comma
+    separated)."""
+    found = _PEP508.fullmatch(text)
+    spec = (found["spec"] or "").strip() if found is not None else ""
+    if found is None or (spec and not all(_SPECIFIER.fullmatch(p) for p in spec.split(","))):
+        raise Unreadable(f"holds {text!r}, which is not a PEP 508 requirement")
+    return found["name"], "".join(spec.split()), found["url"] or ""
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:

@@ -265,7 +265,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if not found_news and not problems:
         if not read:
             note = f"; the example gives no text for {skipped[0]!r}" if skipped else ""
-            return result(rule, True, f"no dependency manifest read{note}")
+            return result(rule, True, f"no dependency manifest touched{note}")
         return result(
             rule, True, f"no new dependency or source in {plural(len(read), 'manifest')} read"
         )
