@@ -30,13 +30,6 @@ DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "p
 _REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
 
 
-def is_registry_spec(spec: object) -> bool:
-    """Whether a package.json dependency's value asks the registry: a
-    version, a range of versions, or a dist-tag (not a path, a URL, a git
-    repository, an alias or a workspace)."""
-    return isinstance(spec, str) and _REGISTRY_SPEC.fullmatch(spec) is not None
-
-
 # `JS_TEST_PACKAGES` as one expression: a scope (`@jest`) takes every
 # package in it, a name or a `*` glob (`@playwright/experimental-ct-*`)
 # the whole name (a lock file asks it
@@ -70,7 +63,9 @@ def js_elsewhere(data: dict[str, Any]) -> dict[str, str]:
         deps = data.get(section)
         if isinstance(deps, dict):
             for name, spec in deps.items():
-                if is_test_package(name) and not is_registry_spec(spec):
+                if is_test_package(name) and not (
+                    isinstance(spec, str) and _REGISTRY_SPEC.fullmatch(spec)
+                ):
                     found[f"{section} {name}"] = json_text(spec)
     pnpm = data.get("pnpm")
     overrides = [("overrides", data.get("overrides")), ("resolutions", data.get("resolutions"))]

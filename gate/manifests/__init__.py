@@ -1,9 +1,9 @@
 """What a dependency manifest declares, read the way its ecosystem reads it.
 
 One module an ecosystem reads its manifests' texts into `Dependency`
-values: `npm.py` (package.json), `python.py` (pyproject.toml, setup.cfg,
-Pipfile), `requirements.py` (pip's requirements files), `go.py` (go.mod),
-`cargo.py` (Cargo.toml), `php.py` (composer.json), `ruby.py` (Gemfile).
+values: `npm.py` (package.json, pnpm-workspace.yaml's catalogs),
+`python.py` (pyproject.toml, setup.cfg, Pipfile), `requirements.py`
+(pip's requirements files), `go.py` (go.mod), `cargo.py` (Cargo.toml), `php.py` (composer.json), `ruby.py` (Gemfile).
 `declared(path, text)` picks the reader by the file's name (`reader_for`)
 and raises `Unreadable` (`gate.drift.structured`) when the text cannot be
 read; `gate.manifests.compare` says which of a change's dependencies are
@@ -35,12 +35,13 @@ Reader = Callable[[str, str], list[Dependency]]
 
 def reader_for(path: str) -> tuple[str, Reader] | None:
     """(ecosystem, reader) for a manifest by its file name, None for a
-    name no reader knows: `package.json`, `composer.json`,
+    name no reader knows: `package.json`, `pnpm-workspace.yaml`, `composer.json`,
     `pyproject.toml`, `setup.cfg`, `Pipfile`, `go.mod`, `Cargo.toml`,
     `Gemfile`, and any `.txt` or `.in` file as a pip requirements file."""
     name = path.rsplit("/", 1)[-1]
     table: dict[str, tuple[str, Reader]] = {
         "package.json": ("npm", npm.package_json),
+        "pnpm-workspace.yaml": ("npm", npm.pnpm_workspace),
         "composer.json": ("php", php.composer_json),
         "pyproject.toml": ("python", python.pyproject),
         "setup.cfg": ("python", python.setup_cfg),

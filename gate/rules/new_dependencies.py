@@ -16,12 +16,17 @@ with `bumps: fail` it fails too.
 What each format declares:
 
 * `package.json`: `dependencies`, `devDependencies`, `peerDependencies`,
-  `optionalDependencies`.  A version, a range, a dist-tag or pnpm's
-  `catalog:` is a spec; `git+...`, `github:`, `user/repo`, a URL or a
-  tarball, `file:`, `link:` and an alias `npm:other@1` are sources; a
-  `workspace:` package is the repository's own and is not read.  A key of
-  `overrides`, `resolutions` or `pnpm.overrides` whose value is not a
-  registry spec is a source for the package it names.
+  `optionalDependencies`.  A version, a range, a prerelease or a dist-tag
+  is a spec; a value with a protocol or a `/` (`git+...`, `github:`,
+  `user/repo`, a URL or a tarball, `file:`, `link:`, an alias
+  `npm:other@1`) is a source; a `workspace:` package is the repository's
+  own, and a `catalog:` one takes what pnpm-workspace.yaml's catalog
+  names: neither is read in package.json.  A key of `overrides`,
+  `resolutions` or `pnpm.overrides` whose value is a source is a source
+  for the package it names.
+* `pnpm-workspace.yaml`: `catalog` and every catalog of `catalogs` (a
+  package added to a catalog is named there, once for every package that
+  takes it).
 * `pyproject.toml`: `[project] dependencies`, every extra of
   `[project.optional-dependencies]`, every group of
   `[dependency-groups]`, `[tool.uv] dev-dependencies`,
@@ -125,6 +130,7 @@ from gate.rules.kind import PATHS, TEXTS, Problem
 KIND = "new_dependencies"
 MANIFESTS = (
     "package.json",
+    "pnpm-workspace.yaml",
     "composer.json",
     "pyproject.toml",
     "setup.cfg",

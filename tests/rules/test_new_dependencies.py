@@ -171,6 +171,41 @@ CASES = [
         False,
         '"package.json" cannot be read: the head version is not strict JSON',
     ),
+    (
+        "npm: a prerelease bump passes",
+        edit("package.json", pkg({"a": "0.2.0-alpha.9"}), pkg({"a": "0.2.0-alpha.10"})),
+        True,
+        "no new dependency",
+    ),
+    (
+        "npm: a new package taking the catalog's version",
+        edit("examples/x/package.json", None, pkg({"hono": "catalog:server"})),
+        True,
+        "no new dependency",
+    ),
+    (
+        "pnpm: a catalog entry added",
+        edit(
+            "pnpm-workspace.yaml",
+            "packages: ['examples/*']\ncatalog:\n  zod: ^3.25.0\n",
+            "packages: ['examples/*']\ncatalog:\n  zod: ^3.25.0\n"
+            "catalogs:\n  server:\n    hono: ^4.0.0\n",
+        ),
+        False,
+        '"hono" ("^4.0.0") added to "pnpm-workspace.yaml" catalogs.server',
+    ),
+    (
+        "pnpm: a catalog bump passes",
+        edit("pnpm-workspace.yaml", "catalog:\n  zod: ^3.25.0\n", "catalog:\n  zod: ^4.0.0\n"),
+        True,
+        "no new dependency",
+    ),
+    (
+        "pnpm: broken YAML fails closed",
+        edit("pnpm-workspace.yaml", "catalog:\n  zod: ^3.25.0\n", "catalog: [\n"),
+        False,
+        '"pnpm-workspace.yaml" cannot be read: the head version is not valid YAML',
+    ),
     # --- pyproject.toml ---
     (
         "py: bump passes",
