@@ -3,11 +3,12 @@
 One module an ecosystem reads its manifests' texts into `Dependency`
 values: `npm.py` (package.json, pnpm-workspace.yaml's catalogs),
 `python.py` (pyproject.toml, setup.cfg, Pipfile), `requirements.py`
-(pip's requirements files), `go.py` (go.mod), `cargo.py` (Cargo.toml), `php.py` (composer.json), `ruby.py` (Gemfile).
-`declared(path, text)` picks the reader by the file's name (`reader_for`)
-and raises `Unreadable` (`gate.drift.structured`) when the text cannot be
-read; `gate.manifests.compare` says which of a change's dependencies are
-new.  Pure: text in, values out.
+(pip's requirements files), `go.py` (go.mod), `cargo.py` (Cargo.toml),
+`php.py` (composer.json), `ruby.py` (Gemfile).  `declared(path, text)`
+picks the reader by the file's name (`reader_for`) and raises
+`Unreadable` (`gate.drift.structured`) when the text cannot be read;
+`gate.manifests.compare` says which of a change's dependencies are new.
+Pure: text in, values out.
 """
 
 from __future__ import annotations
