@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from dataclasses import dataclass
 
 from gate.drift.elsewhere import py_name
@@ -48,14 +49,18 @@ def normalize(ecosystem: str, name: str) -> str:
     """`name` as `ecosystem` compares names: Python's PEP 503 (lower case,
     each run of `-`, `_`, `.` one `-`), Cargo's and Composer's lower case
     with `_` as `-` (crates.io treats them alike; Packagist's names are
-    lower case), RubyGems' as written but lower case; npm's and Go's
-    module paths as written (both are case-sensitive)."""
+    lower case), RubyGems' in lower case; npm's names and Go's module
+    paths as written (both are case-sensitive), a Go path without its
+    major version suffix (`/v2`, gopkg.in's `.v3`: the go command's new
+    major version of the same module, a bump)."""
     if ecosystem == "python":
         return py_name(name)
     if ecosystem in ("cargo", "php"):
         return name.lower().replace("_", "-")
     if ecosystem == "ruby":
         return name.lower()
+    if ecosystem == "go":  # a major version's path suffix: the same module, bumped
+        return re.sub(r"\.v[0-9]+$" if name.startswith("gopkg.in/") else r"/v[0-9]+$", "", name)
     return name
 
 

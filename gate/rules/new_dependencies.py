@@ -53,7 +53,9 @@ What each format declares:
   each `[[source]]` an index.
 * `go.mod`: `require` blocks and lines, `replace` (a source for the
   module it replaces, a local path or another module), `tool`
-  directives.  A new `// indirect` requirement is not judged when the
+  directives.  A module path's major version suffix (`/v89`,
+  gopkg.in's `.v3`) is not part of its name: a new major version of a
+  module is a bump.  A new `// indirect` requirement is not judged when the
   same go.mod gains or moves a direct requirement (the go command adds
   what those need); one that comes alone is.
 * `Cargo.toml`: `[dependencies]`, `[dev-dependencies]`,
@@ -71,7 +73,8 @@ What each format declares:
 
 Names are compared the way each ecosystem compares them: Python's per
 PEP 503 (`Re_Quests`, `re.quests` and `re-quests` are one name, and
-not `requests`), npm's and Go's as written (case-sensitive), Cargo's and
+not `requests`), npm's and Go's as written (case-sensitive; a Go path
+without its major version suffix), Cargo's and
 Composer's in lower case with `_` as `-`, RubyGems' in lower case.  So
 is `allow`, a list of globs (`*` matches `/` too: `@types/*`,
 `pytest-*`, `golang.org/x/*`) whose matches pass; an index or another

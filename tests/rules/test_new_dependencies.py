@@ -469,6 +469,28 @@ CASES = [
         "no new dependency",
     ),
     (
+        "go: a new major version is a bump",
+        edit(
+            "go.mod",
+            GO_BASE.replace(
+                "github.com/a/b v1.0.0", "github.com/a/b/v87 v87.0.0\n\tgopkg.in/yaml.v2 v2.4.0"
+            ),
+            GO_BASE.replace(
+                "github.com/a/b v1.0.0", "github.com/a/b/v89 v89.0.0\n\tgopkg.in/yaml.v3 v3.0.1"
+            ),
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "go: a major version suffix on another module is new",
+        edit(
+            "go.mod", GO_BASE, GO_BASE.replace("v1.0.0\n", "v1.0.0\n\tgithub.com/a/bb/v2 v2.0.0\n")
+        ),
+        False,
+        '"github.com/a/bb/v2" ("v2.0.0") added',
+    ),
+    (
         "go: require added",
         edit("go.mod", GO_BASE, GO_BASE + "\nrequire golang.org/x/sync v0.7.0\n"),
         False,
