@@ -2,8 +2,8 @@
 (`requirement`: a name, extras, a URL or version specifiers, markers).
 
 A requirements file is read as pip reads it: a line ending in `\\` joins
-the next, a `#` at the start or after a space starts a comment, blank
-lines are nothing.  A requirement line is a package (its spec the version
+the next unless it holds a comment, a `#` at the start or after a space
+starts a comment, blank lines are nothing.  A requirement line is a package (its spec the version
 specifiers; `name @ URL` takes its source from the URL); a line that is a
 URL, a VCS link (`git+https://...#egg=name`) or a path, or `-e`/
 `--editable` one, is a package taken from there (named by its `#egg=`, by
@@ -28,6 +28,7 @@ _INCLUDE = re.compile(r"(-r|--requirement)(?:\s*=\s*|\s+)(\S+)")
 _EDITABLE = re.compile(r"(?:-e|--editable)(?:\s*=\s*|\s+)(\S.*)")
 _ARCHIVE = re.compile(r"([A-Za-z0-9][A-Za-z0-9._]*?)-\d[^/]*\.(?:whl|zip|tar\.gz|tgz|tar\.bz2)$")
 _OPTION = re.compile(r"-{1,2}[A-Za-z]")
+_COMMENT = re.compile(r"(^|\s)#")
 
 
 # PEP 508: a name, extras, then a URL after `@` or version specifiers
@@ -61,7 +62,7 @@ def logical_lines(text: str) -> list[tuple[int, str]]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not pending:
             start = number
-        if raw.endswith("\\"):
+        if raw.endswith("\\") and not _COMMENT.search(raw):  # pip joins no comment line
             pending += raw[:-1] + " "
             continue
         line = re.sub(r"(^|\s)#.*", "", pending + raw).strip()

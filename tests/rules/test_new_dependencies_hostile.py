@@ -253,6 +253,19 @@ def test_toml_duplicates_and_breakage_fail_closed(text: str) -> None:
     CASE.fails(edit("pyproject.toml", "[project]\ndependencies = ['a']\n", text), "not valid TOML")
 
 
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "# pinned by the lock \\\nevil-pkg\n",
+        "requests  # http \\\nevil-pkg\n",
+        "#\\\nevil-pkg==1\n",
+    ],
+)
+def test_a_comment_ending_in_a_backslash_hides_no_line(hidden: str) -> None:
+    """pip joins no comment line to the next: the line after it is read."""
+    CASE.fails(edit("requirements.txt", "requests\n", "requests\n" + hidden), '"evil-pkg"')
+
+
 def test_an_unreadable_base_fails_naming_the_base() -> None:
     CASE.fails(edit("Cargo.toml", "[dependencies\n", '[dependencies]\na = "1"\n'),
                '"Cargo.toml" cannot be read: the base version is not valid TOML')  # fmt: skip
