@@ -38,18 +38,20 @@ def reader_for(path: str) -> tuple[str, Reader] | None:
     """(ecosystem, reader) for a manifest by its file name, None for a
     name no reader knows: `package.json`, `pnpm-workspace.yaml`, `composer.json`,
     `pyproject.toml`, `setup.cfg`, `Pipfile`, `go.mod`, `Cargo.toml`,
-    `Gemfile`, and any `.txt` or `.in` file as a pip requirements file."""
-    name = path.rsplit("/", 1)[-1]
+    `Gemfile`, and any `.txt` or `.in` file as a pip requirements file;
+    letter case folded (a case-insensitive checkout reads `Package.json`
+    as `package.json`)."""
+    name = path.rsplit("/", 1)[-1].lower()
     table: dict[str, tuple[str, Reader]] = {
         "package.json": ("npm", npm.package_json),
         "pnpm-workspace.yaml": ("npm", npm.pnpm_workspace),
         "composer.json": ("php", php.composer_json),
         "pyproject.toml": ("python", python.pyproject),
         "setup.cfg": ("python", python.setup_cfg),
-        "Pipfile": ("python", python.pipfile),
+        "pipfile": ("python", python.pipfile),
         "go.mod": ("go", go.go_mod),
-        "Cargo.toml": ("cargo", cargo.cargo_toml),
-        "Gemfile": ("ruby", ruby.gemfile),
+        "cargo.toml": ("cargo", cargo.cargo_toml),
+        "gemfile": ("ruby", ruby.gemfile),
     }
     if name in table:
         return table[name]

@@ -4,8 +4,9 @@ no new dependency and take none from a new source.
 A package name an agent invents can be registered by anyone (a
 "slopsquatted" name), and a dependency moved to a git repository, a path
 or another index runs code no registry reviewed; both deserve a human's
-look.  The rule reads each manifest the change writes (`manifests`,
-matched exactly as written, at any depth without a `/`; added, deleted,
+look.  The rule reads each manifest the change writes (`manifests`, at
+any depth without a `/`, in any letter case: `Requirements.txt` and
+`PACKAGE.JSON` are read as the manifests they name; added, deleted,
 modified and renamed ones) at base and at head (`gate.manifests`), and
 fails on each dependency **added** (a name no base version declares) or
 **taken from a new source** (a name declared at base, now from a source
@@ -149,8 +150,8 @@ MANIFESTS = (
 PARAMETERS = {
     "manifests": {
         "description": (
-            "Globs of the dependency manifests to read (matched exactly as written; "
-            "without a `/` at any depth); each must be a file name a reader knows "
+            "Globs of the dependency manifests to read (in any letter case; without a "
+            "`/` at any depth); each must be a file name a reader knows "
             "(`package.json`, `pyproject.toml`, a `.txt` or `.in` requirements file, ...)."
         ),
         "$ref": "#/$defs/globs",
@@ -174,7 +175,7 @@ PARAMETERS = {
 }
 READS = {PATHS, TEXTS}
 TEXT_GLOBS = ("manifests",)
-GLOBS = {"manifests": globs.EXACT}
+GLOBS = {"manifests": globs.FOLDED}  # `Requirements.txt` is read as one
 
 
 def param_problem(params: Mapping[str, Any]) -> Problem | None:

@@ -254,6 +254,25 @@ def test_toml_duplicates_and_breakage_fail_closed(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "path",
+    [
+        "Requirements.txt",
+        "REQUIREMENTS-DEV.TXT",
+        "web/Package.json",
+        "Go.mod",
+        "CARGO.TOML",
+        "pipfile",
+    ],
+)
+def test_a_manifest_in_another_letter_case_is_read(path: str) -> None:
+    """A case-insensitive checkout (macOS, Windows) reads it as the manifest."""
+    leaf = path.rsplit("/", 1)[-1].lower()
+    named = {"cargo.toml": "Cargo.toml", "pipfile": "Pipfile"}.get(leaf, leaf)
+    base, head = NEW_IN["requirements.txt" if leaf.endswith(".txt") else named]
+    CASE.fails(edit(path, base, head), "evil")
+
+
+@pytest.mark.parametrize(
     "hidden",
     [
         "# pinned by the lock \\\nevil-pkg\n",
