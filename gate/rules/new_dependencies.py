@@ -289,6 +289,6 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     findings = []
     for n in found_news:
         texts = changes.texts.get(n.dependency.manifest)
-        line = _line(texts.head if texts else None, n.dependency.name)
+        line = _line(texts.head if texts else None, n.dependency.name.split(" (package ")[0])
         findings.append(Finding(path=n.dependency.manifest, message=_phrase(n), line=line))
     return result(rule, False, "; ".join(parts), paths=[*paths, *problems], findings=findings)
