@@ -4,7 +4,10 @@ Pipenv read them.
 pyproject.toml: `[project] dependencies`, each extra of
 `[project.optional-dependencies]`, each group of `[dependency-groups]`,
 `[tool.uv] dev-dependencies`, each group of `[tool.pdm.dev-dependencies]`
-(PEP 508 strings; `name @ URL` takes its source from the URL), and
+(PEP 508 strings; `name @ URL` takes its source from the URL), Hatch's
+metadata hooks' `dependencies` and `optional-dependencies` (dynamic
+ones) and each environment's `dependencies` and `extra-dependencies`,
+and
 Poetry's `[tool.poetry.dependencies]`, `[tool.poetry.dev-dependencies]`
 and `[tool.poetry.group.*.dependencies]` (a string is a spec; a table's
 `git`, `path`, `url`, `file` or `source` is a source, `version` the spec;
@@ -85,6 +88,7 @@ def pyproject(path: str, text: str) -> list[Dependency]:
         groups = lookup(data, table)
         for group, items in groups.items() if isinstance(groups, dict) else ():
             out += _strings(path, f"{table}.{group}", items)
+    out += _hatch(path, data)
     poetry = [(s, lookup(data, s)) for s in _POETRY]
     groups = lookup(data, "tool.poetry.group")
     for group, body in groups.items() if isinstance(groups, dict) else ():
@@ -114,6 +118,25 @@ def pyproject(path: str, text: str) -> list[Dependency]:
 
 
 _POETRY = ("tool.poetry.dependencies", "tool.poetry.dev-dependencies")
+
+
+def _hatch(path: str, data: dict[str, Any]) -> list[Dependency]:
+    """Hatch's: a metadata hook's `dependencies` and `optional-dependencies`
+    (a project whose `[project]` leaves them `dynamic`), and each
+    environment's `dependencies` and `extra-dependencies`."""
+    out: list[Dependency] = []
+    hooks = lookup(data, "tool.hatch.metadata.hooks")
+    for hook, body in hooks.items() if isinstance(hooks, dict) else ():
+        where = f"tool.hatch.metadata.hooks.{hook}"
+        out += _strings(path, f"{where}.dependencies", lookup(body, "dependencies"))
+        extras = lookup(body, "optional-dependencies")
+        for extra, items in extras.items() if isinstance(extras, dict) else ():
+            out += _strings(path, f"{where}.optional-dependencies.{extra}", items)
+    envs = lookup(data, "tool.hatch.envs")
+    for env, body in envs.items() if isinstance(envs, dict) else ():
+        for key in ("dependencies", "extra-dependencies"):
+            out += _strings(path, f"tool.hatch.envs.{env}.{key}", lookup(body, key))
+    return out
 
 
 def setup_cfg(path: str, text: str) -> list[Dependency]:

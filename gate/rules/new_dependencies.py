@@ -31,7 +31,9 @@ What each format declares:
 * `pyproject.toml`: `[project] dependencies`, every extra of
   `[project.optional-dependencies]`, every group of
   `[dependency-groups]`, `[tool.uv] dev-dependencies`,
-  `[tool.pdm.dev-dependencies]`, Poetry's `[tool.poetry.dependencies]`,
+  `[tool.pdm.dev-dependencies]`, Hatch's metadata hooks (dynamic
+  `dependencies` and `optional-dependencies`) and environments'
+  `dependencies` and `extra-dependencies`, Poetry's `[tool.poetry.dependencies]`,
   `[tool.poetry.dev-dependencies]` and `[tool.poetry.group.*.dependencies]`
   (a table's `git`, `path`, `url`, `file` or `source` is a source);
   `[tool.uv.sources]` gives a package its source (`workspace = true` is

@@ -352,6 +352,39 @@ CASES = [
         True,
         "no new dependency",
     ),
+    (
+        "py: moved from hatch's dynamic dependencies to a group",
+        edit(
+            "pyproject.toml",
+            "[project]\ndynamic = ['dependencies']\n"
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a', 'b>=2']\n",
+            "[project]\ndynamic = ['dependencies']\n[dependency-groups]\ndev = ['b>=2']\n"
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a']\n",
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "py: added to hatch's dynamic dependencies",
+        edit(
+            "pyproject.toml",
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a']\n",
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a', 'evil']\n",
+        ),
+        False,
+        '"evil" (any version) added to "pyproject.toml" '
+        "tool.hatch.metadata.hooks.uv-dynamic-versioning.dependencies",
+    ),
+    (
+        "py: a hatch environment's dependency",
+        edit(
+            "pyproject.toml",
+            "[tool.hatch.envs.default]\ndependencies = ['a']\n",
+            "[tool.hatch.envs.default]\ndependencies = ['a']\nextra-dependencies = ['b']\n",
+        ),
+        False,
+        "tool.hatch.envs.default.extra-dependencies",
+    ),
     # --- requirements files ---
     (
         "req: added",
