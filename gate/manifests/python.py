@@ -6,8 +6,8 @@ pyproject.toml: `[project] dependencies`, each extra of
 `[tool.uv] dev-dependencies`, each group of `[tool.pdm.dev-dependencies]`
 (PEP 508 strings; `name @ URL` takes its source from the URL), Hatch's
 metadata hooks' `dependencies` and `optional-dependencies` (dynamic
-ones) and each environment's `dependencies` and `extra-dependencies`,
-and
+ones; an item holding the hook's `{{ template }}` is its leading name)
+and each environment's `dependencies` and `extra-dependencies`, and
 Poetry's `[tool.poetry.dependencies]`, `[tool.poetry.dev-dependencies]`
 and `[tool.poetry.group.*.dependencies]` (a string is a spec; a table's
 `git`, `path`, `url`, `file` or `source` is a source, `version` the spec;
@@ -25,6 +25,7 @@ each category table (`[packages]`, `[dev-packages]`, any other but
 from __future__ import annotations
 
 import configparser
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -120,6 +121,23 @@ def pyproject(path: str, text: str) -> list[Dependency]:
 _POETRY = ("tool.poetry.dependencies", "tool.poetry.dev-dependencies")
 
 
+_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+
+
+def _templated(path: str, section: str, items: object) -> list[Dependency]:
+    """A metadata hook's requirements, which may hold a template the hook
+    fills in (`mcp-types=={{ version }}`): such an item is its leading
+    name and the rest as written."""
+    out = []
+    for item in items if isinstance(items, list) else ():
+        named = _NAME.match(item) if isinstance(item, str) and "{{" in item else None
+        if named is not None:
+            out.append(entry("python", path, section, named[1], spec=item[named.end() :]))
+        else:
+            out += _strings(path, section, [item])
+    return out
+
+
 def _hatch(path: str, data: dict[str, Any]) -> list[Dependency]:
     """Hatch's: a metadata hook's `dependencies` and `optional-dependencies`
     (a project whose `[project]` leaves them `dynamic`), and each
@@ -128,10 +146,10 @@ def _hatch(path: str, data: dict[str, Any]) -> list[Dependency]:
     hooks = lookup(data, "tool.hatch.metadata.hooks")
     for hook, body in hooks.items() if isinstance(hooks, dict) else ():
         where = f"tool.hatch.metadata.hooks.{hook}"
-        out += _strings(path, f"{where}.dependencies", lookup(body, "dependencies"))
+        out += _templated(path, f"{where}.dependencies", lookup(body, "dependencies"))
         extras = lookup(body, "optional-dependencies")
         for extra, items in extras.items() if isinstance(extras, dict) else ():
-            out += _strings(path, f"{where}.optional-dependencies.{extra}", items)
+            out += _templated(path, f"{where}.optional-dependencies.{extra}", items)
     envs = lookup(data, "tool.hatch.envs")
     for env, body in envs.items() if isinstance(envs, dict) else ():
         for key in ("dependencies", "extra-dependencies"):

@@ -357,9 +357,11 @@ CASES = [
         edit(
             "pyproject.toml",
             "[project]\ndynamic = ['dependencies']\n"
-            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a', 'b>=2']\n",
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\n"
+            "dependencies = ['a', 'b>=2', 'own=={{ version }}']\n",
             "[project]\ndynamic = ['dependencies']\n[dependency-groups]\ndev = ['b>=2']\n"
-            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\ndependencies = ['a']\n",
+            "[tool.hatch.metadata.hooks.uv-dynamic-versioning]\n"
+            "dependencies = ['a', 'own == {{ version }}']\n",
         ),
         True,
         "no new dependency",
