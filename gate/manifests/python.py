@@ -12,8 +12,9 @@ Poetry's `[tool.poetry.dependencies]`, `[tool.poetry.dev-dependencies]`
 and `[tool.poetry.group.*.dependencies]` (a string is a spec; a table's
 `git`, `path`, `url`, `file` or `source` is a source, `version` the spec;
 `python` is the interpreter, not a package).  `[tool.uv.sources]` gives
-the named packages its source (`workspace = true`, a package of the
-repository itself, is none); `[[tool.uv.index]]`, `[tool.uv]`'s
+the named packages its source; one it names `workspace = true` is a
+package of the repository itself and is not read (as npm's
+`workspace:`); `[[tool.uv.index]]`, `[tool.uv]`'s
 `index-url`, `extra-index-url` and `find-links`, and
 `[[tool.poetry.source]]` are indexes.  setup.cfg: `[options]`'s
 `install_requires`, `setup_requires` and `tests_require` and each extra
@@ -101,10 +102,15 @@ def pyproject(path: str, text: str) -> list[Dependency]:
                 out.append(_tabled(path, section, name, value))
     sources = lookup(data, "tool.uv.sources")
     placed: dict[str, str] = {}
+    own: set[str] = set()  # the workspace's own packages
     for name, value in sources.items() if isinstance(sources, dict) else ():
         tables = value if isinstance(value, list) else [value]
-        if not all(isinstance(t, dict) and t.get("workspace") is True for t in tables):
-            placed[entry("python", path, "", name).key] = json_text(value)
+        key = entry("python", path, "", name).key
+        if all(isinstance(t, dict) and t.get("workspace") is True for t in tables):
+            own.add(key)
+        else:
+            placed[key] = json_text(value)
+    out = [d for d in out if d.key not in own]
     declared = {d.key for d in out}
     out = [d if d.key not in placed else replace(d, source=placed[d.key]) for d in out]
     for name in sources if isinstance(sources, dict) else ():

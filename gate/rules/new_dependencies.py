@@ -36,8 +36,10 @@ What each format declares:
   `dependencies` and `extra-dependencies`, Poetry's `[tool.poetry.dependencies]`,
   `[tool.poetry.dev-dependencies]` and `[tool.poetry.group.*.dependencies]`
   (a table's `git`, `path`, `url`, `file` or `source` is a source);
-  `[tool.uv.sources]` gives a package its source (`workspace = true` is
-  none); a PEP 508 `name @ URL` takes its source from the URL;
+  `[tool.uv.sources]` gives a package its source, and one it names
+  `workspace = true` is the repository's own and is not read (a member
+  that loses that source is judged as a package from the index); a PEP
+  508 `name @ URL` takes its source from the URL;
   `[[tool.uv.index]]`, `[tool.uv]`'s `index-url`, `extra-index-url` and
   `find-links`, and `[[tool.poetry.source]]` are new sources by
   themselves (an index added is named as one).

@@ -282,6 +282,29 @@ CASES = [
         "no new dependency",
     ),
     (
+        "py: a new uv workspace member is the repository's own",
+        edit(
+            "pyproject.toml",
+            pyproject(["attrs"], "[tool.uv.sources]\nmcp = { workspace = true }\n"),
+            pyproject(
+                ["attrs", "mcp-types==1"],
+                "[tool.uv.sources]\nmcp = { workspace = true }\nmcp-types = { workspace = true }\n",
+            ),
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "py: a workspace source taken away leaves a package from the index",
+        edit(
+            "pyproject.toml",
+            pyproject(["own"], "[tool.uv.sources]\nown = { workspace = true }\n"),
+            pyproject(["own"]),
+        ),
+        False,
+        '"own" (any version) added',
+    ),
+    (
         "py: uv index",
         edit(
             "pyproject.toml",
