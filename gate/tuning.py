@@ -441,7 +441,7 @@ def noisy_lines(found: Sequence[Noisy]) -> list[str]:
     if not found:
         return [
             f"no rule failed more than {NOISY:.0%} of the human-written commits: "
-            "every rule stays at level fail"
+            "every rule keeps its level"
         ]
     return [
         f"level: warn proposed as a comment in the rubric, not applied (uncomment it to "

@@ -197,9 +197,10 @@ def test_init_custom_path_creates_folders(tmp_path: Path, monkeypatch: pytest.Mo
 def test_starter_rubric_is_valid_and_proves_every_rule() -> None:
     rubric = load_rubric_bytes(STARTER_RUBRIC.encode(), "starter")
     ids = [r.id for r in rubric.rules]
-    assert ids == ["FILES", "LINES", "SECRETS", "CI", "AGENTS", "TESTS"]
+    assert ids == ["FILES", "LINES", "SECRETS", "CI", "AGENTS", "TESTS", "DEPS"]
     kinds = {r.kind for r in rubric.rules}
-    assert {"max_files", "max_lines", "forbidden_paths", "test_drift"} <= kinds
+    assert {"max_files", "max_lines", "forbidden_paths", "test_drift", "new_dependencies"} <= kinds
+    assert [r.level for r in rubric.rules if r.id == "DEPS"] == ["warn"]
     report = run_selftest(rubric)
     assert report.agrees
     assert report.unproven == ()

@@ -268,9 +268,13 @@ def run(args: argparse.Namespace) -> int:
         lines += learned
     else:
         tree, groups, found_pipelines = head_tree(root)
-        write_starter(path, starter_rubric(tree, groups, found_pipelines))
+        text = starter_rubric(tree, groups, found_pipelines)
+        write_starter(path, text)
         where = " (the repository's root)" if args.path is None and name != in_repo else ""
-        lines.append(f"wrote {name}{where}: a starter rubric with 6 rules and an example for each")
+        rules = text.count("\n  - id: ")  # the template's rules, each at this indent
+        lines.append(
+            f"wrote {name}{where}: a starter rubric with {rules} rules and an example for each"
+        )
         lines.append(f"  {found_line(tree)}")
         if groups:
             lines.append(f"  {unreviewed_line(groups)}")

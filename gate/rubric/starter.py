@@ -311,6 +311,18 @@ rules:
     allow_added: true         # new tests are welcome; existing ones stay as they are
     description: "do not bend an existing test, or the code that runs the tests, to match the code"
 
+  - id: DEPS
+    kind: new_dependencies
+    level: warn               # reported, never failing: a new package is a human's call
+    description: "a new dependency, or one taken from a new source, is a supply-chain decision"
+    # Reads the dependency manifests a change writes (package.json,
+    # pyproject.toml, requirements files, setup.cfg, Pipfile, go.mod,
+    # Cargo.toml, composer.json, Gemfile) at base and head, and names each
+    # package added and each taken from a git repository, a path, a URL or
+    # another index. A version bump passes (`bumps: fail` to judge those
+    # too); names you trust pass with `allow: ["@types/*"]`. A package name
+    # an agent invents can be registered by anyone: read what it names.
+
   # More kinds: forbidden_path (a plain prefix), allowed_paths (an allow-list),
   # keep_symbols / keep_lines / confine_to_symbols (Python files), must_include
   # (a token in the captured test output). For must_include, have the harness
@@ -416,6 +428,27 @@ examples:
     expect: [TESTS]
     change:
       - {path: src/pkg/testing/fixtures.py, added: 2, deleted: 2}
+
+  - name: a new npm package added (named for a human to read)
+    expect: [DEPS]
+    change:
+      - path: package.json
+        before: '{"dependencies": {"left-pad": "^1.3.0"}}'
+        after: '{"dependencies": {"left-pad": "^1.3.0", "leftpad-utils": "^0.1.0"}}'
+
+  - name: a Python dependency taken from a git fork instead of the index
+    expect: [DEPS]
+    change:
+      - path: requirements.txt
+        before: "requests>=2.31\n"
+        after: "requests @ git+https://github.com/someone/requests@main\n"
+
+  - name: a Go dependency bumped (bumps pass)
+    expect: pass
+    change:
+      - path: go.mod
+        before: "module example.com/app\n\ngo 1.22\n\nrequire github.com/google/uuid v1.5.0\n"
+        after: "module example.com/app\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n"
 """
 
 # Lock files, snapshots and generated code the budgets skip (FILES, LINES):

@@ -31,6 +31,7 @@ from gate.rules import (
     max_files,
     max_lines,
     must_include,
+    new_dependencies,
     test_drift,
 )
 from gate.rules.kind import TREE, Check, Kind, kind_from_module
@@ -49,6 +50,7 @@ MODULES: tuple[ModuleType, ...] = (
     keep_lines,
     confine_to_symbols,
     must_include,
+    new_dependencies,
 )
 
 REGISTRY: dict[str, Kind] = {}
