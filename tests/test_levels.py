@@ -35,6 +35,7 @@ MINIMAL = {
     "keep_lines": "file: a.py, lines: [x]",
     "confine_to_symbols": "file: a.py, symbols: [f]",
     "must_include": "token: ok",
+    "test_evidence": "sources: [src/]",
 }
 
 

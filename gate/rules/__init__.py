@@ -32,6 +32,7 @@ from gate.rules import (
     max_lines,
     must_include,
     test_drift,
+    test_evidence,
 )
 from gate.rules.kind import TREE, Check, Kind, kind_from_module
 
@@ -45,6 +46,7 @@ MODULES: tuple[ModuleType, ...] = (
     forbidden_paths,
     allowed_paths,
     test_drift,
+    test_evidence,
     keep_symbols,
     keep_lines,
     confine_to_symbols,

@@ -1,0 +1,253 @@
+"""`test_evidence`: a change to the source files comes with a test case
+added or changed.
+
+For repositories that want every fix to come with a regression test.  The
+rule fails when a source file (`sources`, less `exclude`) changes and no
+test case is added or changed in the same change; test files are `tests`,
+by default the rubric's `tests` globs (those `test_drift` uses).  It reads
+test cases with the test-drift engine (`gate.drift`): the same units, the
+same comparison.
+
+**A source change** is a path matching `sources` (in another letter case
+or Unicode normalization too, `gate.globs.FOLDED`: `SRC/App.py` is under
+`src/`), matching no `exclude` glob (as written) and no test glob, that a
+change adds, copies, modifies (content or type) or renames with edits; or
+a file renamed *into* the sources from elsewhere, edited or not (code that
+was no source is now one).  A deletion, a rename inside the sources
+without edits, and a change of the file mode alone (no line added or
+removed) need no test.  A path whose status the source does not know (a
+writer's `result.json`) counts as changed.
+
+**Evidence** is one test file (a written path matching `tests`) that:
+
+* is new (added or copied) and holds at least one test case the engine
+  sees (a `test*` function, a `Test*` class's test, an `it(...)`, a Go
+  `func TestX`, ...); a new file of helpers or fixtures only is no
+  evidence;
+* exists at base and gains a test case, or a test case's code changes
+  (a new row of a table-driven case, a `@pytest.mark.parametrize` row, a
+  subtest, an assertion added or edited all count; a test only removed,
+  a comment, a blank line or a reformat that changes no test, a helper
+  or import edited, do not); a test file renamed is compared across its
+  two paths, so a rename without edits is no evidence.
+
+A test file in a language the engine does not split (a Ruby spec, a
+shell test, data a test reads) counts as evidence when it gains a line
+that is not blank (new or modified, the message says so); one whose
+language's parser is not installed is judged the same way.  A test file
+the engine cannot parse (a syntax error) or whose text the source cannot
+give is no evidence, and the failure message names it and why.
+
+The failure names the changed sources (the first five, then a count) and
+says that no test case was added or changed, naming the test files the
+change wrote that hold no evidence; the pass names the evidence
+(`tests/test_clamp.py: 1 new test (test_low_edge)`).
+
+`test_evidence` is not in the starter rubric: opt in.
+
+```yaml
+- id: EVIDENCE
+  kind: test_evidence
+  sources: ["src/", "lib/**/*.py"]
+  exclude: ["src/**/_version.py"]
+```
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from gate import globs
+from gate.changes import ADDED, COPIED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange
+from gate.drift import CASE, Unit, Unparsable, compare, suffix, units_for
+from gate.drift.language import BY_SUFFIX
+from gate.report import RuleResult
+from gate.rubric import Rule
+from gate.rules._common import names, param_list, plural, quote, result
+from gate.rules.kind import PATHS, TEXTS
+from gate.text import line_diff, lines
+
+KIND = "test_evidence"
+PARAMETERS = {
+    "sources": {
+        "description": (
+            "Globs of the source files whose change needs a test case added or changed "
+            "(matched in any letter case)."
+        ),
+        "$ref": "#/$defs/globs",
+    },
+    "exclude": {
+        "description": "Source files that need no test, matched exactly as written.",
+        "$ref": "#/$defs/globs",
+        "default": [],
+    },
+    "tests": {
+        "description": "Globs of what counts as a test file (default: the rubric's `tests`).",
+        "$ref": "#/$defs/globs",
+    },
+}
+FROM_RUBRIC = {"tests": "tests"}
+# a source or a test in another spelling is one; an exclude lets through as written
+GLOBS = {"sources": globs.FOLDED, "exclude": globs.EXACT, "tests": globs.FOLDED}
+READS = {PATHS, TEXTS}
+TEXT_GLOBS = ("tests",)  # each written test file's texts, to find its test cases
+
+Is = Callable[[str], bool]
+
+
+def _edited(f: FileChange) -> bool:
+    """Whether `f` changed any line (unknown counts: it may have)."""
+    return not (f.added == 0 and f.deleted == 0)
+
+
+def source_changes(changes: ChangeSet, is_source: Is, is_test: Is) -> list[str]:
+    """The source files the change writes that need a test (see the kind's
+    docstring), sorted."""
+    out: set[str] = set()
+    for f in changes.files:
+        if not is_source(f.path) or is_test(f.path) or f.status == DELETED:
+            continue
+        if f.status == RENAMED and f.old_path is not None:
+            entering = not is_source(f.old_path) or is_test(f.old_path)
+            if not (entering or _edited(f)):
+                continue  # moved inside the sources unchanged
+        elif f.status == MODIFIED and not _edited(f):
+            continue  # its mode alone
+        out.add(f.path)
+    return sorted(out)
+
+
+def _splittable(path: str) -> bool:
+    """Whether the engine splits `path` into test cases: a language reads
+    its suffix and that language's parser is installed."""
+    language = BY_SUFFIX.get(suffix(path))
+    if language is None:
+        return False
+    try:
+        language.load()
+    except ImportError:
+        return False
+    return True
+
+
+def _gained_lines(base: str | None, head: str) -> int:
+    """How many non-blank head lines are new or changed against `base`."""
+    head_lines = lines(head)
+    return sum(1 for n in line_diff(base, head).added if head_lines[n - 1].strip())
+
+
+def _new_tests(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
+    """The test cases of `head` that `base` does not hold: units the
+    engine calls a test case (`CASE`, or a case whose marks or defaults
+    call other modules' callables, `Unit.quiet`) that are not a class
+    header of other units."""
+    keys = {u.key for u in base}
+    parents = {u.parent for u in head if u.parent}
+    return [
+        u.name
+        for u in head
+        if u.key not in keys and CASE in (u.role, u.quiet) and u.key not in parents
+    ]
+
+
+# What a comment or layout may change in a language whose units carry no
+# form free of them (`Unit.same`, `Unit.tokens`): JavaScript's comments and
+# every blank.  Taking out a comment marker inside a string, or a blank
+# inside one, can only hide a change, never make one: the rule then asks
+# for a test.
+_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\s+", re.DOTALL)
+
+
+def _form(unit: Unit) -> str | tuple[str, ...]:
+    """`unit`'s code in a form equal across versions when only comments or
+    layout changed: its language's (`Unit.same`, `Unit.tokens`), else the
+    code without comments and blanks."""
+    if unit.same is not None:
+        return unit.same()
+    if unit.tokens is not None:
+        return unit.tokens().tokens
+    return _NOISE.sub("", unit.code)
+
+
+def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[str]) -> list[str]:
+    """The test cases among `changed` (names of base units the engine calls
+    changed, `Drift.changed`) whose code changed beyond comments and layout."""
+    at_head = {u.key: u for u in head}
+    out = []
+    for u in base:
+        now = at_head.get(u.key)
+        if u.role == CASE and u.name in changed and now is not None and _form(u) != _form(now):
+            out.append(u.name)
+    return out
+
+
+def evidence(changes: ChangeSet, f: FileChange, is_test: Is) -> tuple[str | None, str | None]:
+    """(what the written test file `f` brings as evidence, why its text
+    could not be read): each None when there is none.  A test renamed from
+    a path that is no test path is judged as a new file."""
+    if f.status not in (ADDED, COPIED, MODIFIED, RENAMED):
+        return None, None  # deleted, or a status the source does not know
+    was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+    fresh = f.status in (ADDED, COPIED) or not is_test(was)
+    texts, before = changes.texts.get(f.path), changes.texts.get(was)
+    base_text = None if fresh or before is None else before.base
+    if texts is None or texts.head is None or not (fresh or base_text is not None):
+        gone = [p for p in (f.path, was) if p in changes.withheld]
+        why = changes.withheld[gone[0]] if gone else None
+        return None, why or f"its text is unavailable from this source ({changes.source})"
+    if not _splittable(f.path):
+        gained = _gained_lines(base_text, texts.head)
+        if not gained:
+            return None, None
+        return f"{plural(gained, 'non-blank line')} in a file the engine does not split", None
+    side = "head"
+    try:
+        head = units_for(f.path, texts.head) or ()
+        side = "base"
+        base = () if base_text is None else units_for(was, base_text) or ()
+    except Unparsable as exc:
+        return None, f"the {side} version {exc}"
+    parts = []
+    added = _new_tests(base, head)
+    if added:
+        parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
+    if base:
+        drift = compare(base, head, allow_added=True)
+        edited = _edited_cases(base, head, drift.changed)
+        if edited:
+            parts.append(f"{names(edited, 3)} changed")
+        if drift.grew:
+            parts.append(f"new cases in {names(list(drift.grew), 3)}")
+    return ("; ".join(parts) or None), None
+
+
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
+    is_test = globs.matcher(param_list(rule, "tests"), GLOBS["tests"])
+    through = globs.matcher(param_list(rule, "exclude"), GLOBS["exclude"])
+    sources = globs.matcher(param_list(rule, "sources"), GLOBS["sources"])
+    changed = source_changes(changes, lambda p: sources(p) and not through(p), is_test)
+    if not changed:
+        return result(rule, True, "no source file matching `sources` changed")
+    found: list[str] = []
+    unread: list[str] = []
+    idle: list[str] = []
+    for f in changes.files:
+        if not is_test(f.path) or f.status == DELETED:
+            continue
+        what, why = evidence(changes, f, is_test)
+        if what is not None:
+            found.append(f"{quote(f.path)}: {what}")
+        elif why is not None:
+            unread.append(f"{quote(f.path)} could not be read as test cases ({why})")
+        else:
+            idle.append(f.path)
+    what = f"{plural(len(changed), 'source file')} changed ({names(changed)})"
+    if found:
+        return result(rule, True, f"{what}; test evidence: {'; '.join(sorted(found))}")
+    message = f"{what} and no test case was added or changed"
+    if idle:
+        message += f"; {plural(len(idle), 'test file')} written without one ({names(sorted(idle))})"
+    if unread:
+        message += "; " + "; ".join(sorted(unread))
+    return result(rule, False, message, paths=changed)
