@@ -35,8 +35,12 @@ A test file in a language the engine does not split (a Ruby spec, a
 shell test, data a test reads) counts as evidence when it gains a line
 that is not blank (new or modified, the message says so); one whose
 language's parser is not installed is judged the same way.  A test file
-the engine cannot parse (a syntax error) or whose text the source cannot
-give is no evidence, and the failure message names it and why.
+one of whose versions its grammar cannot parse is split around the
+statements the grammar repairs, each such statement one unit of its
+exact text (`gate.drift.paired_units`, as `test_drift` does; tree-sitter
+grammars lag the newest TypeScript); one that still cannot be read (a
+Python syntax error), or whose text the source cannot give, is no
+evidence, and the failure message names it and why.
 
 The failure names the changed sources (the first five, then a count) and
 says that no test case was added or changed, naming the test files the
@@ -60,7 +64,7 @@ from collections.abc import Callable, Sequence
 
 from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange
-from gate.drift import CASE, Unit, Unparsable, compare, suffix, units_for
+from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX
 from gate.report import RuleResult
 from gate.rubric import Rule
@@ -207,7 +211,11 @@ def evidence(changes: ChangeSet, f: FileChange, is_test: Is) -> tuple[str | None
         side = "base"
         base = () if base_text is None else units_for(was, base_text) or ()
     except Unparsable as exc:
-        return None, f"the {side} version {exc}"
+        why = f"the {side} version {exc}"
+        try:  # statements the grammar repairs as opaque units, where a language can
+            base, head = paired_units(f.path, base_text or "", texts.head)
+        except Unparsable:
+            return None, why
     parts = []
     added = _new_tests(base, head)
     if added:

@@ -275,6 +275,27 @@ def test_what_needs_a_test(change: Files, reason: str) -> None:
     EVIDENCE.fails(change, reason, exclude=["src/_version.py"])
 
 
+TS_REPAIRED = (
+    "vi.mock('m', async importOriginal => {\n"
+    "    const actual = await importOriginal<typeof import('m')>();\n"
+    "    return { ...actual };\n"
+    "});\n\n"
+    "it('keeps low', () => {\n    expect(clamp(-1)).toBe(0);\n});\n"
+)
+
+
+def test_a_grammar_the_parser_lags_is_read_around_the_statement_it_repairs() -> None:
+    """tree-sitter's TypeScript grammar refuses `importOriginal<typeof
+    import('m')>()`; the statement is one opaque unit, the tests around it
+    are read."""
+    path = "src/clamp.test.ts"
+    grown = TS_REPAIRED + "\nit('keeps high', () => {\n    expect(clamp(9)).toBe(9);\n});\n"
+    EVIDENCE.passes(with_test(path, TS_REPAIRED, grown), '1 new test ("keeps high")')
+    EVIDENCE.passes(with_test(path, None, TS_REPAIRED), '1 new test ("keeps low")')
+    commented = TS_REPAIRED.replace("it('keeps", "// a note\nit('keeps")
+    EVIDENCE.fails(with_test(path, TS_REPAIRED, commented), "no test case was added")
+
+
 def test_the_message_names_a_few_sources_then_a_count() -> None:
     change = Files(head={f"src/m{i}.py": "x = 1\n" for i in range(8)})
     result = EVIDENCE.fails(change, '8 source files changed ("src/m0.py", ')
