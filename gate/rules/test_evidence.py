@@ -14,9 +14,16 @@ or Unicode normalization too, `gate.globs.FOLDED`: `SRC/App.py` is under
 change adds, copies, modifies (content or type) or renames with edits; or
 a file renamed *into* the sources from elsewhere, edited or not (code that
 was no source is now one).  A deletion, a rename inside the sources
-without edits, and a change of the file mode alone (no line added or
-removed) need no test.  A path whose status the source does not know (a
-writer's `result.json`) counts as changed.
+without edits, a change of the file mode alone (no line added or
+removed), and an edit that leaves the code the same as the engine reads
+it need no test: in a language the engine splits, the same units (each
+function, class, import, statement) each of the same form.  A comment, a
+blank line or a reformat changes no form in Python (what leaves the
+syntax tree the same; a function's docstring is code) and Go (its
+tokens); in JavaScript and TypeScript the form is the unit's text as
+written, so only a comment or blank line between units changes none.
+Moving a unit changes none.  A path whose status the source does not
+know (a writer's `result.json`) counts as changed.
 
 **Evidence** is one test file (a written path matching `tests`) that:
 
@@ -95,7 +102,9 @@ FROM_RUBRIC = {"tests": "tests"}
 # a source or a test in another spelling is one; an exclude lets through as written
 GLOBS = {"sources": globs.FOLDED, "exclude": globs.EXACT, "tests": globs.FOLDED}
 READS = {PATHS, TEXTS}
-TEXT_GLOBS = ("tests",)  # each written test file's texts, to find its test cases
+# each written test file's texts, to find its test cases; each written
+# source file's, to tell a change of code from one of comments or layout
+TEXT_GLOBS = ("tests", "sources")
 
 Is = Callable[[str], bool]
 
@@ -118,8 +127,31 @@ def source_changes(changes: ChangeSet, is_source: Is, is_test: Is) -> list[str]:
                 continue  # moved inside the sources unchanged
         elif f.status == MODIFIED and not _edited(f):
             continue  # its mode alone
+        if f.status in (MODIFIED, RENAMED) and _same_code(changes, f):
+            continue  # comments or layout
         out.add(f.path)
     return sorted(out)
+
+
+def _same_code(changes: ChangeSet, f: FileChange) -> bool:
+    """Whether the modified (or renamed) source file `f` holds the same
+    code at head as at base, as the engine reads it: the same units, each
+    of the same form (`_form`: a comment, a blank line, a reformat, an
+    order changed nothing).  False when a text is missing or a language
+    cannot split it."""
+    was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+    before, after = changes.texts.get(was), changes.texts.get(f.path)
+    if before is None or after is None or before.base is None or after.head is None:
+        return False
+    if not (_splittable(f.path) and _splittable(was)):
+        return False
+    try:
+        base = units_for(was, before.base) or ()
+        head = units_for(f.path, after.head) or ()
+    except Unparsable:
+        return False
+    forms = {u.key: _form(u, loose=False) for u in base}
+    return len(base) == len(head) and all(forms.get(u.key) == _form(u, loose=False) for u in head)
 
 
 def _splittable(path: str) -> bool:
@@ -163,15 +195,17 @@ def _new_tests(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
 _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\s+", re.DOTALL)
 
 
-def _form(unit: Unit) -> str | tuple[str, ...]:
+def _form(unit: Unit, *, loose: bool = True) -> str | tuple[str, ...]:
     """`unit`'s code in a form equal across versions when only comments or
     layout changed: its language's (`Unit.same`, `Unit.tokens`), else the
-    code without comments and blanks."""
+    code without comments and blanks (`loose`: for a test, where treating
+    a change as none only asks for a test) or the code as written (for a
+    source, where it would let a change pass untested)."""
     if unit.same is not None:
         return unit.same()
     if unit.tokens is not None:
         return unit.tokens().tokens
-    return _NOISE.sub("", unit.code)
+    return _NOISE.sub("", unit.code) if loose else unit.code
 
 
 def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[str]) -> list[str]:

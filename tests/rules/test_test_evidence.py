@@ -226,6 +226,39 @@ def test_a_new_test_file_of_helpers_only_is_no_evidence(language: str) -> None:
             SOURCE | Files(head={"spec/clamp_spec.rb": "it 'clamps' do\nend\n"}),
             "2 non-blank lines in a file the engine does not split",
         ),
+        # comments, layout and order: the same code
+        (
+            Files(
+                base={"src/a.py": "import os\n\n\ndef f():\n    return os.sep\n"},
+                head={
+                    "src/a.py": "import os\n\n\ndef f():  # the separator\n"
+                    "    return (\n        os.sep\n    )\n"
+                },
+            ),
+            "no source file",
+        ),
+        (
+            Files(
+                base={"src/a.go": "package a\n\n// F is.\nfunc F() int { return 1 }\n"},
+                head={
+                    "src/a.go": "package a\n\n// F returns one.\nfunc F() int {\n\treturn 1\n}\n"
+                },
+            ),
+            "no source file",
+        ),
+        (
+            Files(
+                base={
+                    "src/a.ts": "import { b } from './b'\nimport { a } from './a'\n"
+                    "export const c = a + b\n"
+                },
+                head={
+                    "src/a.ts": "import { a } from './a'\nimport { b } from './b'\n\n// the sum\n"
+                    "export const c = a + b\n"
+                },
+            ),
+            "no source file",
+        ),
     ],
 )
 def test_what_needs_no_test(change: Files, reason: str) -> None:
@@ -247,6 +280,35 @@ def test_what_needs_no_test(change: Files, reason: str) -> None:
         (
             Files(base={"scripts/a.py": "x = 1\n" * 9}, head={"src/a.py": "x = 1\n" * 9}),
             '("src/a.py")',
+        ),
+        # a real change beside a comment, a docstring, a new helper
+        (
+            Files(
+                base={"src/a.py": "def f():\n    return 1\n"},
+                head={"src/a.py": "def f():  # same\n    return 2\n"},
+            ),
+            '("src/a.py")',
+        ),
+        (
+            Files(
+                base={"src/a.py": "def f():\n    return 1\n"},
+                head={"src/a.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"},
+            ),
+            '("src/a.py")',
+        ),
+        (
+            Files(
+                base={"src/a.ts": "export const c = 1 // one\n"},
+                head={"src/a.ts": "export const c = 2 // one\n"},
+            ),
+            '("src/a.ts")',
+        ),
+        (
+            Files(
+                base={"src/a.ts": "export const s = 'a b'\n"},
+                head={"src/a.ts": "export const s = 'a  b'\n"},
+            ),
+            '("src/a.ts")',
         ),
         # a new source file
         (Files(head={"src/new.py": "x = 1\n"}), '("src/new.py")'),
