@@ -16,14 +16,15 @@ a file renamed *into* the sources from elsewhere, edited or not (code that
 was no source is now one).  A deletion, a rename inside the sources
 without edits, a change of the file mode alone (no line added or
 removed), and an edit that leaves the code the same as the engine reads
-it need no test: in a language the engine splits, the same units (each
-function, class, import, statement) each of the same form.  A comment, a
-blank line or a reformat changes no form in Python (what leaves the
-syntax tree the same; a function's docstring is code) and Go (its
-tokens); in JavaScript and TypeScript the form is the unit's text as
-written, so only a comment or blank line between units changes none.
-Moving a unit changes none.  A path whose status the source does not
-know (a writer's `result.json`) counts as changed.
+it need no test.  The same code: a Python file whose syntax tree, without
+docstrings (prose; a type annotation is code), is the same, so a
+comment, a blank line, a reformat or a docstring edited changes none;
+in another language the engine splits, the same units (each function,
+class, import, statement, in any order) each of the same form: Go's
+tokens, so a comment or a reformat changes none, and in JavaScript and
+TypeScript the unit's text as written, so only a comment or a blank
+line between units changes none.  A path whose status the source does
+not know (a writer's `result.json`) counts as changed.
 
 **Evidence** is one test file (a written path matching `tests`) that:
 
@@ -66,6 +67,7 @@ change wrote that hold no evidence; the pass names the evidence
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Sequence
 
@@ -143,6 +145,9 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
     before, after = changes.texts.get(was), changes.texts.get(f.path)
     if before is None or after is None or before.base is None or after.head is None:
         return False
+    if suffix(f.path) == suffix(was) == ".py":
+        old, new = _python_code(before.base), _python_code(after.head)
+        return old is not None and old == new
     if not (_splittable(f.path) and _splittable(was)):
         return False
     try:
@@ -152,6 +157,34 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
         return False
     forms = {u.key: _form(u, loose=False) for u in base}
     return len(base) == len(head) and all(forms.get(u.key) == _form(u, loose=False) for u in head)
+
+
+def _python_code(text: str) -> str | None:
+    """The Python `text`'s syntax tree without positions and without
+    docstrings (a module's, a class's, a function's: prose, which no test
+    of the behaviour reads), or None when it is not Python."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(node, DOCUMENTED) or not isinstance(body, list) or not body:
+            continue
+        first = body[0]
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    try:
+        return ast.dump(tree, include_attributes=False)
+    except RecursionError:
+        return None
+
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _splittable(path: str) -> bool:

@@ -226,6 +226,14 @@ def test_a_new_test_file_of_helpers_only_is_no_evidence(language: str) -> None:
             SOURCE | Files(head={"spec/clamp_spec.rb": "it 'clamps' do\nend\n"}),
             "2 non-blank lines in a file the engine does not split",
         ),
+        # docstrings: prose
+        (
+            Files(
+                base={"src/a.py": '"""A."""\n\n\ndef f():\n    """Old words."""\n    return 1\n'},
+                head={"src/a.py": '"""B."""\n\n\ndef f():\n    """New words."""\n    return 1\n'},
+            ),
+            "no source file",
+        ),
         # comments, layout and order: the same code
         (
             Files(
@@ -309,6 +317,28 @@ def test_what_needs_no_test(change: Files, reason: str) -> None:
                 head={"src/a.ts": "export const s = 'a  b'\n"},
             ),
             '("src/a.ts")',
+        ),
+        # a docstring replaced by code, a string that is no docstring, an annotation
+        (
+            Files(
+                base={"src/a.py": 'def f():\n    """Doc."""\n'},
+                head={"src/a.py": 'def f():\n    return "Doc."\n'},
+            ),
+            '("src/a.py")',
+        ),
+        (
+            Files(
+                base={"src/a.py": 'def f():\n    x = 1\n    "a"\n'},
+                head={"src/a.py": 'def f():\n    x = 1\n    "b"\n'},
+            ),
+            '("src/a.py")',
+        ),
+        (
+            Files(
+                base={"src/a.py": "def f(x):\n    return x\n"},
+                head={"src/a.py": "def f(x: int):\n    return x\n"},
+            ),
+            '("src/a.py")',
         ),
         # a new source file
         (Files(head={"src/new.py": "x = 1\n"}), '("src/new.py")'),
