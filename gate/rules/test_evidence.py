@@ -20,10 +20,12 @@ it need no test.  The same code: a Python file whose syntax tree, without
 docstrings (prose; a type annotation is code), is the same, so a
 comment, a blank line, a reformat or a docstring edited changes none;
 in another language the engine splits, the same units (each function,
-class, import, statement, in any order) each of the same form: Go's
-tokens, so a comment or a reformat changes none, and in JavaScript and
-TypeScript the unit's text as written, so only a comment or a blank
-line between units changes none.  A path whose status the source does
+class, import, statement, in any order) each of the same form (Go's
+tokens, so a comment or a reformat changes none; a JavaScript or
+TypeScript unit's text as written, so imports reordered change none),
+or a JavaScript or TypeScript file whose tokens without comments are the
+same, in order (a comment, a JSDoc block, a reformat change none; a
+semicolon or a string's blanks do).  A path whose status the source does
 not know (a writer's `result.json`) counts as changed.
 
 **Evidence** is one test file (a written path matching `tests`) that:
@@ -74,7 +76,7 @@ from collections.abc import Callable, Sequence
 from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange
 from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
-from gate.drift.language import BY_SUFFIX
+from gate.drift.language import BY_SUFFIX, JS
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
@@ -148,6 +150,8 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
     if suffix(f.path) == suffix(was) == ".py":
         old, new = _python_code(before.base), _python_code(after.head)
         return old is not None and old == new
+    if _same_tokens(was, before.base, f.path, after.head):
+        return True
     if not (_splittable(f.path) and _splittable(was)):
         return False
     try:
@@ -157,6 +161,22 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
         return False
     forms = {u.key: _form(u, loose=False) for u in base}
     return len(base) == len(head) and all(forms.get(u.key) == _form(u, loose=False) for u in head)
+
+
+def _same_tokens(was: str, base: str, path: str, head: str) -> bool:
+    """Whether the JavaScript or TypeScript `base` (at `was`) and `head`
+    (at `path`) are the same tokens without comments, in order
+    (`gate.drift.js.code_tokens`)."""
+    if suffix(was) != suffix(path) or BY_SUFFIX.get(suffix(path)) is not JS:
+        return False
+    if not _splittable(path):
+        return False
+    from gate.drift.js import code_tokens
+
+    try:
+        return code_tokens(base, suffix(was)) == code_tokens(head, suffix(path))
+    except Unparsable:
+        return False
 
 
 def _python_code(text: str) -> str | None:

@@ -226,6 +226,17 @@ def test_a_new_test_file_of_helpers_only_is_no_evidence(language: str) -> None:
             SOURCE | Files(head={"spec/clamp_spec.rb": "it 'clamps' do\nend\n"}),
             "2 non-blank lines in a file the engine does not split",
         ),
+        # a JSDoc comment, a reformat
+        (
+            Files(
+                base={"src/a.ts": "/** Old. */\nexport function f(x: number) { return x }\n"},
+                head={
+                    "src/a.ts": "/**\n * New words.\n */\n"
+                    "export function f(x: number) {\n  return x\n}\n"
+                },
+            ),
+            "no source file",
+        ),
         # docstrings: prose
         (
             Files(
@@ -339,6 +350,14 @@ def test_what_needs_no_test(change: Files, reason: str) -> None:
                 head={"src/a.py": "def f(x: int):\n    return x\n"},
             ),
             '("src/a.py")',
+        ),
+        # a semicolon added inside a unit
+        (
+            Files(
+                base={"src/a.js": "export function f() { return 1 }\n"},
+                head={"src/a.js": "export function f() { return 1; }\n"},
+            ),
+            '("src/a.js")',
         ),
         # a new source file
         (Files(head={"src/new.py": "x = 1\n"}), '("src/new.py")'),
