@@ -7,6 +7,7 @@ check`, whose verdicts stay the same and whose JSON stays byte-identical."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -216,12 +217,27 @@ def flow(text: str) -> str:
     return json.dumps(read(text))
 
 
+def upper_keys(text: str) -> str:
+    """The workflow's keys GitHub reads in upper case (`ON:`, `PERMISSIONS:`)."""
+    keys = "on|permissions|jobs|uses|secrets|if"
+    return re.sub(
+        rf"(?m)^(\s*(?:- )?['\"]?)({keys})(['\"]?:)", lambda m: m[1] + m[2].upper() + m[3], text
+    )
+
+
 SPELLINGS: dict[str, Callable[[str], str]] = {
     "as written": lambda t: t,
     "crlf": crlf,
     "bom": bom,
     "flow": flow,
+    "upper-case keys": upper_keys,
 }
+
+
+def test_each_spelling_spells_it_otherwise() -> None:
+    for name, respell in SPELLINGS.items():
+        assert (respell(BASE) != BASE) is (name != "as written"), name
+    assert "PERMISSIONS:" in upper_keys(BASE) and "- USES:" in upper_keys(BASE)
 
 
 @pytest.mark.parametrize("spelling", sorted(SPELLINGS))
