@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gate.changes import MODIFIED, ChangeSet, FileChange, FileTexts, from_paths
 from gate.cli import main
 from tests.gitrepo import GitRepo
 from tests.rulecase import Executable, Files, RuleCase
@@ -462,3 +463,21 @@ def test_gate_check_end_to_end(tmp_path: Path) -> None:
     repo.write("tests/test_clamp.py", PY + "\n\ndef test_high():\n    assert clamp(9) == 9\n")
     fixed = repo.commit("the test")
     assert main([*args[:5], "--head", fixed, "--format", "json"]) == 0
+
+
+def test_a_source_that_knows_paths_only_cannot_show_evidence() -> None:
+    """A writer's result.json names paths, not what happened to them: a
+    source path counts as changed, a test path brings no evidence."""
+    change = ChangeSet(files=from_paths(["src/a.py", "tests/test_a.py"]), source="writer")
+    result = EVIDENCE.fails(change, '1 source file changed ("src/a.py") and no test case')
+    assert result.paths == ("src/a.py",)
+
+
+def test_a_test_text_the_source_withheld_is_named() -> None:
+    files = (
+        FileChange("src/a.py", MODIFIED, added=1, deleted=1),
+        FileChange("tests/test_a.py", MODIFIED, added=9, deleted=0),
+    )
+    texts = {"tests/test_a.py": FileTexts(None, None, withheld="it is over 1 MiB")}
+    change = ChangeSet(files=files, texts=texts, source="api")
+    EVIDENCE.fails(change, '"tests/test_a.py" could not be read as test cases (it is over 1 MiB)')
