@@ -9,7 +9,8 @@ and returns phrases, each one risk:
   `permissions` block removed (the repository's default token permissions
   apply, which may be write-all), a scope raised (`contents: read ->
   write`, `id-token: none -> read`), `read-all` where scopes were listed;
-  a job without its own block is judged by the top level's;
+  a job without its own block is judged by the top level's, and the top
+  level's block is judged only when some job runs with it;
 * **a new trigger**, named; `pull_request_target`, `workflow_run` and
   `issue_comment` are called out: they run with the repository's secrets
   on code or text from others;
@@ -278,11 +279,11 @@ def widened(before: Any, after: Any, *, new: bool = False) -> list[str]:
     None when absent; `new`: the file is new, only grants of write count)."""
     if after is None:
         if new:
-            return ["no permissions block (the repository's default token permissions apply)"]
+            return ["no permissions block, so the repository's default token permissions apply"]
         return (
             []
             if before is None
-            else ["permissions block removed (the repository's default token permissions apply)"]
+            else ["permissions block removed, so the repository's default token permissions apply"]
         )
     if isinstance(after, str):
         lowered = after.strip().lower()
@@ -322,9 +323,11 @@ def compare(base: Facts | None, head: Facts, *, workflow: bool = True) -> list[s
     out: list[str] = []
     perms: list[str] = []
     top = head.permissions
-    for phrase in widened(was.permissions.get(""), top.get(""), new=new):
-        perms.append(f"top level: {phrase}")
-    for job in sorted(j for j in top if j):
+    jobs = [j for j in top if j]
+    if not jobs or any(j not in head.own for j in jobs):  # else no job runs with it
+        for phrase in widened(was.permissions.get(""), top.get(""), new=new):
+            perms.append(f"top level: {phrase}")
+    for job in sorted(jobs):
         if job not in head.own and (new or job not in was.own):
             continue  # runs with the top level's, described there
         before = was.permissions.get(job, was.permissions.get(""))

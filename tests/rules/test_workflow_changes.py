@@ -260,6 +260,20 @@ def test_an_edit_without_risk_says_nothing(after: str, spelling: str) -> None:
     assert changed(WF, respell(BASE), respell(after)) == []
 
 
+def test_the_top_level_block_counts_only_where_a_job_runs_with_it() -> None:
+    """Every job has a block of its own: the top level's moved into them widens nothing."""
+    moved = _with("permissions:\n  contents: read\n", "").replace(
+        "    runs-on: ubuntu-latest\n",
+        "    runs-on: ubuntu-latest\n    permissions:\n      contents: read\n",
+    )
+    assert changed(WF, BASE, moved) == []
+    raised = moved.replace(
+        "      contents: read\n", "      contents: read\n      id-token: write\n"
+    )
+    assert changed(WF, BASE, raised) == ["permissions widened (job test: id-token: none -> write)"]
+    assert changed(WF, None, moved)[0].startswith("trigger push")
+
+
 def test_a_new_workflow_is_described_whole() -> None:
     text = _with("on:\n  push:\n    branches: [main]\n", "on: [push, pull_request_target]\n")
     text = text.replace(f"@{SHA}", "@v4").replace("contents: read", "contents: write")
