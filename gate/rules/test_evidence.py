@@ -41,6 +41,10 @@ not know (a writer's `result.json`) counts as changed.
   or import edited, do not); a test file renamed is compared across its
   two paths, so a rename without edits is no evidence.
 
+A new test whose code, but for its name, comments and blanks, is that of
+a test the base holds in a test file the change writes is a test
+renamed, copied or moved to another file: no evidence.
+
 A test file in a language the engine does not split (a Ruby spec, a
 shell test, data a test reads) counts as evidence when it gains a line
 that is not blank (new or modified, the message says so); one whose
@@ -72,9 +76,19 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from gate import globs
-from gate.changes import ADDED, COPIED, DELETED, MODIFIED, RENAMED, ChangeSet, FileChange
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODIFIED,
+    RENAMED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+)
 from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX, JS
 from gate.report import RuleResult
@@ -273,38 +287,72 @@ def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[
     return out
 
 
-def evidence(changes: ChangeSet, f: FileChange, is_test: Is) -> tuple[str | None, str | None]:
-    """(what the written test file `f` brings as evidence, why its text
-    could not be read): each None when there is none.  A test renamed from
-    a path that is no test path is judged as a new file."""
-    if f.status not in (ADDED, COPIED, MODIFIED, RENAMED):
-        return None, None  # deleted, or a status the source does not know
+def _anonymous(unit: Unit) -> str:
+    """A test case's code without its own name, comments and blanks: equal
+    for a test renamed or copied under another name."""
+    code = unit.code
+    last = unit.name.split(" > ")[-1]
+    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1])):
+        if name:
+            code = code.replace(name, "\0")
+    return _NOISE.sub("", code)
+
+
+@dataclass(frozen=True)
+class Read:
+    """A written test file as read: its texts (a new file's base, a deleted
+    one's head, None), and its base and head units, None where the engine
+    does not split such a file."""
+
+    base: str | None
+    head: str | None
+    units: tuple[tuple[Unit, ...], tuple[Unit, ...]] | None
+
+
+def read(changes: ChangeSet, f: FileChange, is_test: Is) -> Read | str:
+    """The written test file `f` read (a rename's texts across its paths,
+    or, from a path that is no test path, as new), or why it cannot be."""
     was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
     fresh = f.status in (ADDED, COPIED) or not is_test(was)
     texts, before = changes.texts.get(f.path), changes.texts.get(was)
     base_text = None if fresh or before is None else before.base
-    if texts is None or texts.head is None or not (fresh or base_text is not None):
+    head_text = None if f.status == DELETED or texts is None else texts.head
+    if (f.status != DELETED and head_text is None) or not (fresh or base_text is not None):
         gone = [p for p in (f.path, was) if p in changes.withheld]
         why = changes.withheld[gone[0]] if gone else None
-        return None, why or f"its text is unavailable from this source ({changes.source})"
+        return why or f"its text is unavailable from this source ({changes.source})"
     if not _splittable(f.path):
-        gained = _gained_lines(base_text, texts.head)
-        if not gained:
-            return None, None
-        return f"{plural(gained, 'non-blank line')} in a file the engine does not split", None
+        return Read(base_text, head_text, None)
     side = "head"
     try:
-        head = units_for(f.path, texts.head) or ()
+        head = () if head_text is None else units_for(f.path, head_text) or ()
         side = "base"
         base = () if base_text is None else units_for(was, base_text) or ()
     except Unparsable as exc:
         why = f"the {side} version {exc}"
         try:  # statements the grammar repairs as opaque units, where a language can
-            base, head = paired_units(f.path, base_text or "", texts.head)
+            base, head = paired_units(f.path, base_text or "", head_text or "")
         except Unparsable:
-            return None, why
+            return why
+    return Read(base_text, head_text, (base, head))
+
+
+def evidence(got: Read, known: set[str]) -> str | None:
+    """What a written test file, as `read`, brings as evidence (None:
+    nothing).  A new test whose code is that of a test in `known`
+    (`_anonymous` forms of the base's tests) but for its name is a test
+    renamed or copied: no evidence."""
+    if got.units is None:
+        gained = _gained_lines(got.base, got.head or "")
+        return (
+            f"{plural(gained, 'non-blank line')} in a file the engine does not split"
+            if gained
+            else None
+        )
+    base, head = got.units
     parts = []
-    added = _new_tests(base, head)
+    by_name = {u.name: u for u in head}
+    added = [n for n in _new_tests(base, head) if _anonymous(by_name[n]) not in known]
     if added:
         parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
     if base:
@@ -314,7 +362,7 @@ def evidence(changes: ChangeSet, f: FileChange, is_test: Is) -> tuple[str | None
             parts.append(f"{names(edited, 3)} changed")
         if drift.grew:
             parts.append(f"new cases in {names(list(drift.grew), 3)}")
-    return ("; ".join(parts) or None), None
+    return "; ".join(parts) or None
 
 
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
@@ -324,17 +372,25 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     changed = source_changes(changes, lambda p: sources(p) and not through(p), is_test)
     if not changed:
         return result(rule, True, "no source file matching `sources` changed")
+    tests = [f for f in changes.files if is_test(f.path) and f.status != UNKNOWN]
+    reads = {f: read(changes, f, is_test) for f in tests}
+    known = {
+        _anonymous(u)
+        for got in reads.values()
+        if isinstance(got, Read) and got.units is not None
+        for u in got.units[0]
+        if u.role == CASE
+    }
     found: list[str] = []
     unread: list[str] = []
     idle: list[str] = []
-    for f in changes.files:
-        if not is_test(f.path) or f.status == DELETED:
+    for f, got in reads.items():
+        if f.status == DELETED:
             continue
-        what, why = evidence(changes, f, is_test)
-        if what is not None:
+        if isinstance(got, str):
+            unread.append(f"{quote(f.path)} could not be read as test cases ({got})")
+        elif (what := evidence(got, known)) is not None:
             found.append(f"{quote(f.path)}: {what}")
-        elif why is not None:
-            unread.append(f"{quote(f.path)} could not be read as test cases ({why})")
         else:
             idle.append(f.path)
     what = f"{plural(len(changed), 'source file')} changed ({names(changed)})"

@@ -10,6 +10,7 @@ change in each spelling, fails; and `gate check` end to end."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -481,3 +482,46 @@ def test_a_test_text_the_source_withheld_is_named() -> None:
     texts = {"tests/test_a.py": FileTexts(None, None, withheld="it is over 1 MiB")}
     change = ChangeSet(files=files, texts=texts, source="api")
     EVIDENCE.fails(change, '"tests/test_a.py" could not be read as test cases (it is over 1 MiB)')
+
+
+def _renamed_case(language: str, text: str) -> str:
+    if language == "py":
+        return text.replace("def test_low()", "def test_low_edge()")
+    if language == "js":
+        return text.replace("it('keeps low'", "it('keeps the low edge'")
+    return text.replace("func TestLow(", "func TestLowEdge(")
+
+
+def _copied_case(language: str, text: str) -> str:
+    if language == "py":
+        return text + "\n\ndef test_low_again():\n    assert clamp(-1) == 0\n"
+    if language == "js":
+        return text[: text.rindex("})")] + (
+            "  it('keeps low again', () => {\n    expect(clamp(-1)).toBe(0)\n  })\n})\n"
+        )
+    return (
+        text
+        + '\nfunc TestLowAgain(t *testing.T) {\n\tif Clamp(-1) != 0 {\n\t\tt.Fatal("low")\n\t}\n}\n'
+    )
+
+
+@pytest.mark.parametrize("language", sorted(BASES))
+@pytest.mark.parametrize("how", [_renamed_case, _copied_case])
+def test_a_test_renamed_or_copied_under_another_name_is_no_evidence(
+    language: str, how: Callable[[str, str], str]
+) -> None:
+    path, base = BASES[language]
+    head = how(language, base)
+    assert head != base
+    EVIDENCE.fails(with_test(path, base, head), "no test case was added or changed")
+    # the same renamed test with its body changed is evidence
+    edited = head.replace("-1", "-3")
+    EVIDENCE.passes(with_test(path, base, edited), "test evidence")
+
+
+def test_a_test_moved_to_another_file_is_no_evidence() -> None:
+    moved = "from clamp import clamp\n\n\ndef test_low():\n    assert clamp(-1) == 0\n"
+    change = with_test("tests/test_clamp.py", PY, _remove_test("py", PY)) | Files(
+        head={"tests/test_low.py": moved}
+    )
+    EVIDENCE.fails(change, "no test case was added or changed")
