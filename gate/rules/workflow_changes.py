@@ -337,7 +337,8 @@ def compare(base: Facts | None, head: Facts, *, workflow: bool = True) -> list[s
         out.append(f"permissions {'granted' if new else 'widened'} ({'; '.join(perms)})")
     triggers = sorted(head.triggers - was.triggers)
     if triggers and workflow:
-        shown = [f"{t} ({RISKY_TRIGGERS[t]})" if t in RISKY_TRIGGERS else t for t in triggers]
+        risky = {t: RISKY_TRIGGERS.get(t.lower()) for t in triggers}
+        shown = [f"{t} ({risky[t]})" if risky[t] else t for t in triggers]
         word = plural(len(shown), "trigger" if new else "new trigger").split(" ", 1)[1]
         out.append(f"{word} {', '.join(shown)}")
     loose = _unpinned(head.uses - was.uses)

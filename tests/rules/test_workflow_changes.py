@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.cli import main
 from gate.rules.workflow_changes import NODE_BUDGET, changed, pinned, read
@@ -186,6 +188,11 @@ CHANGES: list[tuple[str, str, str]] = [
         BASE + "  call:\n    uses: ./.github/workflows/x.yml\n    secrets: inherit\n",
         'every secret handed on by secrets: inherit (job "call")',
     ),
+    (
+        BASE,
+        _with("on:\n  push:\n    branches: [main]\n", "on: [push, Pull_Request_Target]\n"),
+        "Pull_Request_Target (runs with the repository's secrets",
+    ),
 ]
 
 # edits that add no risk: no phrase
@@ -318,6 +325,17 @@ def test_a_tag_is_never_constructed() -> None:
     """Only nodes are composed: a Python tag builds nothing, its text is read."""
     text = "on: !!python/object/apply:os.system [echo hi]\npermissions: write-all\n"
     assert "permissions widened (top level: write-all)" in changed(WF, BASE, text)
+
+
+PIECES = [*"on:{}[],&*<-!'\"\n\r\t #|>%@$.", "secrets", "uses", "permissions", "jobs", "\ufeff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=80).map("".join), st.sampled_from([None, BASE]))
+def test_any_text_is_read_or_said_unreadable_never_raised(text: str, base: str | None) -> None:
+    found = changed(WF, base, text)
+    assert all(isinstance(p, str) and p for p in found)
+    assert isinstance(changed(WF, text, BASE), list)
 
 
 @pytest.mark.parametrize(
