@@ -43,7 +43,11 @@ not know (a writer's `result.json`) counts as changed.
 
 A new test whose code, but for its name, comments and blanks, is that of
 a test the base holds in a test file the change writes is a test
-renamed, copied or moved to another file: no evidence.
+renamed, copied or moved to another file: no evidence.  A test file git
+reports as a copy of a file the change does not write is judged as a new
+file (the copy's source is not read), so its tests count and the pass
+message names them.  The evidence is structural: a new test that is
+skipped, or asserts nothing, counts as a test case.
 
 A test file in a language the engine does not split (a Ruby spec, a
 shell test, data a test reads) counts as evidence when it gains a line
