@@ -46,8 +46,12 @@ a test the base holds in a test file the change writes is a test
 renamed, copied or moved to another file: no evidence.  A test file git
 reports as a copy of a file the change does not write is judged as a new
 file (the copy's source is not read), so its tests count and the pass
-message names them.  The evidence is structural: a new test that is
-skipped, or asserts nothing, counts as a test case.
+message names them.  A test case that never runs its checks, skipped by
+its decorator (`@pytest.mark.skip`, `@unittest.skip`), its call
+(`it.skip`, `xit`, `it.todo`, `test.skip.each`) or its first statement
+(Go's `t.Skip`, `pytest.skip`, `self.skipTest`), new or edited, is no
+evidence; a conditional skip (`skipif`) is.  Beyond that the evidence
+is structural: a new test that asserts nothing counts.
 
 A test file in a language the engine does not split (a Ruby spec, a
 shell test, data a test reads) counts as evidence when it gains a line
@@ -286,9 +290,29 @@ def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[
     out = []
     for u in base:
         now = at_head.get(u.key)
-        if u.role == CASE and u.name in changed and now is not None and _form(u) != _form(now):
+        if u.role != CASE or u.name not in changed or now is None or _skipped(now):
+            continue
+        if _form(u) != _form(now):
             out.append(u.name)
     return out
+
+
+# A test case that never runs its checks: skipped by its decorator (pytest,
+# unittest), its call (`it.skip`, `xit`, `it.todo`, `test.skip.each`), or
+# its first statement (Go's `t.Skip`, pytest's `pytest.skip`, unittest's
+# `self.skipTest`).  A conditional skip (`skipif`, `t.Skip` under an `if`)
+# is not matched: the test runs somewhere.
+_SKIPPED = re.compile(
+    r"^\s*@(?:pytest\.mark\.skip|unittest\.skip|skip)\b(?!if)"
+    r"|^\s*(?:x(?:it|test|describe)|(?:it|test|describe)(?:\.\w+)*\.(?:skip|todo))\b"
+    r"|\{\s*t\.Skip(?:Now|f)?\(|:\s*\n\s*(?:pytest\.skip|self\.skipTest)\(",
+    re.MULTILINE,
+)
+
+
+def _skipped(unit: Unit) -> bool:
+    """Whether the test case `unit` never runs its checks (`_SKIPPED`)."""
+    return _SKIPPED.search(unit.code) is not None
 
 
 def _anonymous(unit: Unit) -> str:
@@ -356,7 +380,11 @@ def evidence(got: Read, known: set[str]) -> str | None:
     base, head = got.units
     parts = []
     by_name = {u.name: u for u in head}
-    added = [n for n in _new_tests(base, head) if _anonymous(by_name[n]) not in known]
+    added = [
+        n
+        for n in _new_tests(base, head)
+        if _anonymous(by_name[n]) not in known and not _skipped(by_name[n])
+    ]
     if added:
         parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
     if base:

@@ -525,3 +525,52 @@ def test_a_test_moved_to_another_file_is_no_evidence() -> None:
         head={"tests/test_low.py": moved}
     )
     EVIDENCE.fails(change, "no test case was added or changed")
+
+
+SKIPS = {
+    "py": [
+        "\n\n@pytest.mark.skip(reason='later')\ndef test_high():\n    assert clamp(9) == 9\n",
+        "\n\n@unittest.skip('later')\ndef test_high():\n    assert clamp(9) == 9\n",
+        "\n\ndef test_high():\n    pytest.skip('later')\n    assert clamp(9) == 9\n",
+    ],
+    "go": ['\nfunc TestHigh(t *testing.T) {\n\tt.Skip("later")\n\tif Clamp(9) != 9 {\n\t}\n}\n'],
+}
+JS_SKIPS = [
+    "  it.skip('keeps high', () => {\n    expect(clamp(9)).toBe(9)\n  })\n",
+    "  xit('keeps high', () => {\n    expect(clamp(9)).toBe(9)\n  })\n",
+    "  it.todo('keeps high')\n",
+    "  it.only.skip('keeps high', () => {\n    expect(clamp(9)).toBe(9)\n  })\n",
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "head"),
+    [(lang, BASES[lang][1] + tail) for lang, tails in SKIPS.items() for tail in tails]
+    + [("js", JS[: JS.rindex("})")] + tail + "})\n") for tail in JS_SKIPS],
+)
+def test_a_skipped_test_is_no_evidence(language: str, head: str) -> None:
+    path, base = BASES[language]
+    EVIDENCE.fails(with_test(path, base, head), "no test case was added or changed")
+
+
+@pytest.mark.parametrize("language", sorted(BASES))
+def test_skipping_an_existing_test_is_no_evidence(language: str) -> None:
+    path, base = BASES[language]
+    head = {
+        "py": base.replace("def test_low():", "@pytest.mark.skip\ndef test_low():"),
+        "js": base.replace("  it('keeps low'", "  it.skip('keeps low'"),
+        "go": base.replace(
+            "func TestLow(t *testing.T) {\n", "func TestLow(t *testing.T) {\n\tt.Skip()\n"
+        ),
+    }[language]
+    assert head != base
+    EVIDENCE.fails(with_test(path, base, head), "no test case was added or changed")
+
+
+def test_a_conditional_skip_is_evidence() -> None:
+    head = (
+        PY
+        + "\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\n"
+        + "def test_high():\n    assert clamp(9) == 9\n"
+    )
+    EVIDENCE.passes(with_test("tests/test_clamp.py", PY, head), '1 new test ("test_high")')
