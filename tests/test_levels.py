@@ -36,6 +36,7 @@ MINIMAL = {
     "confine_to_symbols": "file: a.py, symbols: [f]",
     "must_include": "token: ok",
     "new_dependencies": "bumps: pass",
+    "test_evidence": "sources: [src/]",
 }
 
 

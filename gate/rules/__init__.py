@@ -33,6 +33,7 @@ from gate.rules import (
     must_include,
     new_dependencies,
     test_drift,
+    test_evidence,
 )
 from gate.rules.kind import TREE, Check, Kind, kind_from_module
 
@@ -46,6 +47,7 @@ MODULES: tuple[ModuleType, ...] = (
     forbidden_paths,
     allowed_paths,
     test_drift,
+    test_evidence,
     keep_symbols,
     keep_lines,
     confine_to_symbols,

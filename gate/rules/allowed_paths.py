@@ -11,6 +11,10 @@ A copy's source is checked too (copying a file from outside the list
 reaches it).  Fails listing every touched path that matches none of the
 globs.  An empty change passes.
 
+A failing GitHub Actions workflow or action metadata file is described as
+[`forbidden_paths`](#forbidden_paths) describes it (what the change did to
+its permissions, triggers, actions and secrets).
+
 ```yaml
 - id: FILES
   kind: allowed_paths
@@ -24,8 +28,9 @@ from gate import globs
 from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
+from gate.rules import workflow_changes
 from gate.rules._common import param_list, plural, result
-from gate.rules.kind import PATHS
+from gate.rules.kind import PATHS, TEXTS
 
 KIND = "allowed_paths"
 PARAMETERS = {
@@ -36,7 +41,9 @@ PARAMETERS = {
         "$ref": "#/$defs/globs",
     },
 }
-READS = {PATHS}
+READS = {PATHS, TEXTS}
+# a workflow's or an action's texts, to say what a change did to it
+TEXT_MATCHING = workflow_changes.CI_GLOBS
 GLOBS = {"paths": globs.EXACT}  # exact: never allows more than it says
 
 
@@ -48,5 +55,5 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if outside:
         verb = "lies" if len(outside) == 1 else "lie"
         message = f"{plural(len(outside), 'touched path')} {verb} outside the allowed globs"
-        return result(rule, False, message, paths=outside)
+        return workflow_changes.failure(rule, changes, message, outside)
     return result(rule, True, f"every touched path matches the allowed globs ({len(touched)})")

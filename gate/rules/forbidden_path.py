@@ -20,6 +20,10 @@ Both sides of a rename are checked, so moving a file out of (or into) the
 prefix fails, and so is a copy's source: copying a file out of the prefix
 reaches it.  Fails listing every touched path that hits.
 
+A failing GitHub Actions workflow or action metadata file is described as
+[`forbidden_paths`](#forbidden_paths) describes it (what the change did to
+its permissions, triggers, actions and secrets).
+
 ```yaml
 - id: F2
   kind: forbidden_path
@@ -33,8 +37,9 @@ from gate.changes import ChangeSet
 from gate.paths import fold, fold_names, folds
 from gate.report import RuleResult
 from gate.rubric import Rule
+from gate.rules import workflow_changes
 from gate.rules._common import param_str, plural, quote, result
-from gate.rules.kind import PATHS
+from gate.rules.kind import PATHS, TEXTS
 
 KIND = "forbidden_path"
 PARAMETERS = {
@@ -48,7 +53,9 @@ PARAMETERS = {
         "minLength": 1,
     },
 }
-READS = {PATHS}
+READS = {PATHS, TEXTS}
+# a workflow's or an action's texts, to say what a change did to it
+TEXT_MATCHING = workflow_changes.CI_GLOBS
 FORBIDS = True
 
 
@@ -91,4 +98,4 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f" ({variants} of them in another letter case or Unicode form, "
             "or as a directory the prefix names, which a checkout would put there)"
         )
-    return result(rule, False, message, paths=hits)
+    return workflow_changes.failure(rule, changes, message, hits)

@@ -38,6 +38,26 @@ through an exact exclude, and every other spelling still hits: the
 starter's SECRETS lets `.env.example` through, not `.ENV.EXAMPLE` or
 `.env.example.local`.
 
+**What a CI edit changed.**  When a path that hits is a GitHub Actions
+workflow (`.github/workflows/**/*.yml` or `.yaml`) or an action's
+metadata (`action.yml`, `action.yaml`), in any letter case, the message
+and a finding on that file also say what the change did to it, so a
+reviewer sees the risk without opening the file
+(`gate.rules.workflow_changes`): permissions widened (at the top level or
+for a job: `write-all`, a `permissions` block removed, so the
+repository's default applies, a scope raised such as `contents: read ->
+write`), a new trigger, named (`pull_request_target`, `workflow_run` and
+`issue_comment` called out: they run with the repository's secrets on
+others' code or text), an action `uses:` added or changed that is not
+pinned by a full 40-hex commit SHA (a local `./` path and a
+`docker://...@sha256:` digest are pinned; a tag, a branch, a short or
+upper-case SHA are not), a new secret read (`secrets.NAME`,
+`secrets['NAME']`, `toJSON(secrets)`: every secret, `secrets: inherit`);
+for a new file, everything in it.  The YAML is read with GitHub's key
+spellings (`on:` is the key `on`, quoted or not), anchors and aliases
+followed within a budget, merge keys applied; a file that cannot be read
+is named as such.  The verdict never depends on it: only the words do.
+
 ```yaml
 - id: F3
   kind: forbidden_paths
@@ -55,8 +75,9 @@ from gate import globs
 from gate.changes import ChangeSet
 from gate.report import RuleResult
 from gate.rubric import Rule
+from gate.rules import workflow_changes
 from gate.rules._common import param_list, plural, result
-from gate.rules.kind import PATHS, Problem
+from gate.rules.kind import PATHS, TEXTS, Problem
 
 KIND = "forbidden_paths"
 PARAMETERS = {
@@ -78,7 +99,9 @@ PARAMETERS = {
         "default": [],
     },
 }
-READS = {PATHS}
+READS = {PATHS, TEXTS}
+# a workflow's or an action's texts, to say what a change did to it
+TEXT_MATCHING = workflow_changes.CI_GLOBS
 FORBIDS = True
 # forbidden: also what a checkout would put there; let through: exactly as written
 GLOBS = {"paths": globs.REACH, "exclude": globs.EXACT}
@@ -116,5 +139,5 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     if hits:
         verb = "matches" if len(hits) == 1 else "match"
         message = f"{plural(len(hits), 'touched path')} {verb} a forbidden glob"
-        return result(rule, False, message, paths=hits)
+        return workflow_changes.failure(rule, changes, message, hits)
     return result(rule, True, "no touched path matches a forbidden glob")

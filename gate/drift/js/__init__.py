@@ -319,3 +319,14 @@ READER = Reader(
     pair=pair,
     script=script,
 )
+
+
+def code_tokens(text: str, suffix: str = ".ts") -> tuple[str, ...]:
+    """The JS/TS `text`'s code as tokens, without comments and layout
+    (`gate.drift.classes.leaves`): two texts with the same tokens hold the
+    same code (`test_evidence` tells a source edit of comments alone so).
+    `Unparsable` when the grammar the suffix names refuses it."""
+    from gate.drift.classes import leaves
+
+    source = parse(text, _grammar(suffix))
+    return tuple(source.text(n) for n in leaves(source, [source.root], frozenset()))

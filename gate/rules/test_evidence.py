@@ -1,0 +1,436 @@
+"""`test_evidence`: a change to the source files comes with a test case
+added or changed.
+
+For repositories that want every fix to come with a regression test.  The
+rule fails when a source file (`sources`, less `exclude`) changes and no
+test case is added or changed in the same change; test files are `tests`,
+by default the rubric's `tests` globs (those `test_drift` uses).  It reads
+test cases with the test-drift engine (`gate.drift`): the same units, the
+same comparison.
+
+**A source change** is a path matching `sources` (in another letter case
+or Unicode normalization too, `gate.globs.FOLDED`: `SRC/App.py` is under
+`src/`), matching no `exclude` glob (as written) and no test glob, that a
+change adds, copies, modifies (content or type) or renames with edits; or
+a file renamed *into* the sources from elsewhere, edited or not (code that
+was no source is now one).  A deletion, a rename inside the sources
+without edits, a change of the file mode alone (no line added or
+removed), and an edit that leaves the code the same as the engine reads
+it need no test.  The same code: a Python file whose syntax tree, without
+docstrings (prose; a type annotation is code), is the same, so a
+comment, a blank line, a reformat or a docstring edited changes none;
+in another language the engine splits, the same units (each function,
+class, import, statement, in any order) each of the same form (Go's
+tokens, so a comment or a reformat changes none; a JavaScript or
+TypeScript unit's text as written, so imports reordered change none),
+or a JavaScript or TypeScript file whose tokens without comments are the
+same, in order (a comment, a JSDoc block, a reformat change none; a
+semicolon or a string's blanks do).  A path whose status the source does
+not know (a writer's `result.json`) counts as changed.
+
+**Evidence** is one test file (a written path matching `tests`) that:
+
+* is new (added or copied) and holds at least one test case the engine
+  sees (a `test*` function, a `Test*` class's test, an `it(...)`, a Go
+  `func TestX`, ...); a new file of helpers or fixtures only is no
+  evidence;
+* exists at base and gains a test case, or a test case's code changes
+  (a new row of a table-driven case, a `@pytest.mark.parametrize` row, a
+  subtest, an assertion added or edited all count; a test only removed,
+  a comment, a blank line or a reformat that changes no test, a helper
+  or import edited, do not); a test file renamed is compared across its
+  two paths, so a rename without edits is no evidence.
+
+A new test whose code, but for its name, comments and blanks, is that of
+a test the base holds in a test file the change writes is a test
+renamed, copied or moved to another file: no evidence.  A test file git
+reports as a copy of a file the change does not write is judged as a new
+file (the copy's source is not read), so its tests count and the pass
+message names them.  A test case that never runs its checks, skipped by
+its decorator (`@pytest.mark.skip`, `@unittest.skip`), its call
+(`it.skip`, `xit`, `it.todo`, `test.skip.each`) or its first statement
+(Go's `t.Skip`, `pytest.skip`, `self.skipTest`), new or edited, is no
+evidence; a conditional skip (`skipif`) is.  Beyond that the evidence
+is structural: a new test that asserts nothing counts.
+
+A test file in a language the engine does not split (a Ruby spec, a
+shell test, data a test reads) counts as evidence when it gains a line
+that is not blank (new or modified, the message says so); one whose
+language's parser is not installed is judged the same way.  A test file
+one of whose versions its grammar cannot parse is split around the
+statements the grammar repairs, each such statement one unit of its
+exact text (`gate.drift.paired_units`, as `test_drift` does; tree-sitter
+grammars lag the newest TypeScript); one that still cannot be read (a
+Python syntax error), or whose text the source cannot give, is no
+evidence, and the failure message names it and why.
+
+The failure names the changed sources (the first five, then a count) and
+says that no test case was added or changed, naming the test files the
+change wrote that hold no evidence; the pass names the evidence
+(`tests/test_clamp.py: 1 new test (test_low_edge)`).
+
+`test_evidence` is not in the starter rubric: opt in.
+
+```yaml
+- id: EVIDENCE
+  kind: test_evidence
+  sources: ["src/", "lib/**/*.py"]
+  exclude: ["src/**/_version.py"]
+```
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gate import globs
+from gate.changes import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODIFIED,
+    RENAMED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+)
+from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
+from gate.drift.language import BY_SUFFIX, JS
+from gate.report import RuleResult
+from gate.rubric import Rule
+from gate.rules._common import names, param_list, plural, quote, result
+from gate.rules.kind import PATHS, TEXTS
+from gate.text import line_diff, lines
+
+KIND = "test_evidence"
+PARAMETERS = {
+    "sources": {
+        "description": (
+            "Globs of the source files whose change needs a test case added or changed "
+            "(matched in any letter case)."
+        ),
+        "$ref": "#/$defs/globs",
+    },
+    "exclude": {
+        "description": "Source files that need no test, matched exactly as written.",
+        "$ref": "#/$defs/globs",
+        "default": [],
+    },
+    "tests": {
+        "description": "Globs of what counts as a test file (default: the rubric's `tests`).",
+        "$ref": "#/$defs/globs",
+    },
+}
+FROM_RUBRIC = {"tests": "tests"}
+# a source or a test in another spelling is one; an exclude lets through as written
+GLOBS = {"sources": globs.FOLDED, "exclude": globs.EXACT, "tests": globs.FOLDED}
+READS = {PATHS, TEXTS}
+# each written test file's texts, to find its test cases; each written
+# source file's, to tell a change of code from one of comments or layout
+TEXT_GLOBS = ("tests", "sources")
+
+Is = Callable[[str], bool]
+
+
+def _edited(f: FileChange) -> bool:
+    """Whether `f` changed any line (unknown counts: it may have)."""
+    return not (f.added == 0 and f.deleted == 0)
+
+
+def source_changes(changes: ChangeSet, is_source: Is, is_test: Is) -> list[str]:
+    """The source files the change writes that need a test (see the kind's
+    docstring), sorted."""
+    out: set[str] = set()
+    for f in changes.files:
+        if not is_source(f.path) or is_test(f.path) or f.status == DELETED:
+            continue
+        if f.status == RENAMED and f.old_path is not None:
+            entering = not is_source(f.old_path) or is_test(f.old_path)
+            if not (entering or _edited(f)):
+                continue  # moved inside the sources unchanged
+        elif f.status == MODIFIED and not _edited(f):
+            continue  # its mode alone
+        if f.status in (MODIFIED, RENAMED) and _same_code(changes, f):
+            continue  # comments or layout
+        out.add(f.path)
+    return sorted(out)
+
+
+def _same_code(changes: ChangeSet, f: FileChange) -> bool:
+    """Whether the modified (or renamed) source file `f` holds the same
+    code at head as at base, as the engine reads it: the same units, each
+    of the same form (`_form`: a comment, a blank line, a reformat, an
+    order changed nothing).  False when a text is missing or a language
+    cannot split it."""
+    was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+    before, after = changes.texts.get(was), changes.texts.get(f.path)
+    if before is None or after is None or before.base is None or after.head is None:
+        return False
+    if suffix(f.path) == suffix(was) == ".py":
+        old, new = _python_code(before.base), _python_code(after.head)
+        return old is not None and old == new
+    if _same_tokens(was, before.base, f.path, after.head):
+        return True
+    if not (_splittable(f.path) and _splittable(was)):
+        return False
+    try:
+        base = units_for(was, before.base) or ()
+        head = units_for(f.path, after.head) or ()
+    except Unparsable:
+        return False
+    forms = {u.key: _form(u, loose=False) for u in base}
+    return len(base) == len(head) and all(forms.get(u.key) == _form(u, loose=False) for u in head)
+
+
+def _same_tokens(was: str, base: str, path: str, head: str) -> bool:
+    """Whether the JavaScript or TypeScript `base` (at `was`) and `head`
+    (at `path`) are the same tokens without comments, in order
+    (`gate.drift.js.code_tokens`)."""
+    if suffix(was) != suffix(path) or BY_SUFFIX.get(suffix(path)) is not JS:
+        return False
+    if not _splittable(path):
+        return False
+    from gate.drift.js import code_tokens
+
+    try:
+        return code_tokens(base, suffix(was)) == code_tokens(head, suffix(path))
+    except Unparsable:
+        return False
+
+
+def _python_code(text: str) -> str | None:
+    """The Python `text`'s syntax tree without positions and without
+    docstrings (a module's, a class's, a function's: prose, which no test
+    of the behaviour reads), or None when it is not Python."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(node, DOCUMENTED) or not isinstance(body, list) or not body:
+            continue
+        first = body[0]
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    try:
+        return ast.dump(tree, include_attributes=False)
+    except RecursionError:
+        return None
+
+
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _splittable(path: str) -> bool:
+    """Whether the engine splits `path` into test cases: a language reads
+    its suffix and that language's parser is installed."""
+    language = BY_SUFFIX.get(suffix(path))
+    if language is None:
+        return False
+    try:
+        language.load()
+    except ImportError:
+        return False
+    return True
+
+
+def _gained_lines(base: str | None, head: str) -> int:
+    """How many non-blank head lines are new or changed against `base`."""
+    head_lines = lines(head)
+    return sum(1 for n in line_diff(base, head).added if head_lines[n - 1].strip())
+
+
+def _new_tests(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
+    """The test cases of `head` that `base` does not hold: units the
+    engine calls a test case (`CASE`, or a case whose marks or defaults
+    call other modules' callables, `Unit.quiet`) that are not a class
+    header of other units."""
+    keys = {u.key for u in base}
+    parents = {u.parent for u in head if u.parent}
+    return [
+        u.name
+        for u in head
+        if u.key not in keys and CASE in (u.role, u.quiet) and u.key not in parents
+    ]
+
+
+# What a comment or layout may change in a language whose units carry no
+# form free of them (`Unit.same`, `Unit.tokens`): JavaScript's comments and
+# every blank.  Taking out a comment marker inside a string, or a blank
+# inside one, can only hide a change, never make one: the rule then asks
+# for a test.
+_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\s+", re.DOTALL)
+
+
+def _form(unit: Unit, *, loose: bool = True) -> str | tuple[str, ...]:
+    """`unit`'s code in a form equal across versions when only comments or
+    layout changed: its language's (`Unit.same`, `Unit.tokens`), else the
+    code without comments and blanks (`loose`: for a test, where treating
+    a change as none only asks for a test) or the code as written (for a
+    source, where it would let a change pass untested)."""
+    if unit.same is not None:
+        return unit.same()
+    if unit.tokens is not None:
+        return unit.tokens().tokens
+    return _NOISE.sub("", unit.code) if loose else unit.code
+
+
+def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[str]) -> list[str]:
+    """The test cases among `changed` (names of base units the engine calls
+    changed, `Drift.changed`) whose code changed beyond comments and layout."""
+    at_head = {u.key: u for u in head}
+    out = []
+    for u in base:
+        now = at_head.get(u.key)
+        if u.role != CASE or u.name not in changed or now is None or _skipped(now):
+            continue
+        if _form(u) != _form(now):
+            out.append(u.name)
+    return out
+
+
+# A test case that never runs its checks: skipped by its decorator (pytest,
+# unittest), its call (`it.skip`, `xit`, `it.todo`, `test.skip.each`), or
+# its first statement (Go's `t.Skip`, pytest's `pytest.skip`, unittest's
+# `self.skipTest`).  A conditional skip (`skipif`, `t.Skip` under an `if`)
+# is not matched: the test runs somewhere.
+_SKIPPED = re.compile(
+    r"^\s*@(?:pytest\.mark\.skip|unittest\.skip|skip)\b(?!if)"
+    r"|^\s*(?:x(?:it|test|describe)|(?:it|test|describe)(?:\.\w+)*\.(?:skip|todo))\b"
+    r"|\{\s*t\.Skip(?:Now|f)?\(|:\s*\n\s*(?:pytest\.skip|self\.skipTest)\(",
+    re.MULTILINE,
+)
+
+
+def _skipped(unit: Unit) -> bool:
+    """Whether the test case `unit` never runs its checks (`_SKIPPED`)."""
+    return _SKIPPED.search(unit.code) is not None
+
+
+def _anonymous(unit: Unit) -> str:
+    """A test case's code without its own name, comments and blanks: equal
+    for a test renamed or copied under another name."""
+    code = unit.code
+    last = unit.name.split(" > ")[-1]
+    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1])):
+        if name:
+            code = code.replace(name, "\0")
+    return _NOISE.sub("", code)
+
+
+@dataclass(frozen=True)
+class Read:
+    """A written test file as read: its texts (a new file's base, a deleted
+    one's head, None), and its base and head units, None where the engine
+    does not split such a file."""
+
+    base: str | None
+    head: str | None
+    units: tuple[tuple[Unit, ...], tuple[Unit, ...]] | None
+
+
+def read(changes: ChangeSet, f: FileChange, is_test: Is) -> Read | str:
+    """The written test file `f` read (a rename's texts across its paths,
+    or, from a path that is no test path, as new), or why it cannot be."""
+    was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+    fresh = f.status in (ADDED, COPIED) or not is_test(was)
+    texts, before = changes.texts.get(f.path), changes.texts.get(was)
+    base_text = None if fresh or before is None else before.base
+    head_text = None if f.status == DELETED or texts is None else texts.head
+    if (f.status != DELETED and head_text is None) or not (fresh or base_text is not None):
+        gone = [p for p in (f.path, was) if p in changes.withheld]
+        why = changes.withheld[gone[0]] if gone else None
+        return why or f"its text is unavailable from this source ({changes.source})"
+    if not _splittable(f.path):
+        return Read(base_text, head_text, None)
+    side = "head"
+    try:
+        head = () if head_text is None else units_for(f.path, head_text) or ()
+        side = "base"
+        base = () if base_text is None else units_for(was, base_text) or ()
+    except Unparsable as exc:
+        why = f"the {side} version {exc}"
+        try:  # statements the grammar repairs as opaque units, where a language can
+            base, head = paired_units(f.path, base_text or "", head_text or "")
+        except Unparsable:
+            return why
+    return Read(base_text, head_text, (base, head))
+
+
+def evidence(got: Read, known: set[str]) -> str | None:
+    """What a written test file, as `read`, brings as evidence (None:
+    nothing).  A new test whose code is that of a test in `known`
+    (`_anonymous` forms of the base's tests) but for its name is a test
+    renamed or copied: no evidence."""
+    if got.units is None:
+        gained = _gained_lines(got.base, got.head or "")
+        return (
+            f"{plural(gained, 'non-blank line')} in a file the engine does not split"
+            if gained
+            else None
+        )
+    base, head = got.units
+    parts = []
+    by_name = {u.name: u for u in head}
+    added = [
+        n
+        for n in _new_tests(base, head)
+        if _anonymous(by_name[n]) not in known and not _skipped(by_name[n])
+    ]
+    if added:
+        parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
+    if base:
+        drift = compare(base, head, allow_added=True)
+        edited = _edited_cases(base, head, drift.changed)
+        if edited:
+            parts.append(f"{names(edited, 3)} changed")
+        if drift.grew:
+            parts.append(f"new cases in {names(list(drift.grew), 3)}")
+    return "; ".join(parts) or None
+
+
+def check(rule: Rule, changes: ChangeSet) -> RuleResult:
+    is_test = globs.matcher(param_list(rule, "tests"), GLOBS["tests"])
+    through = globs.matcher(param_list(rule, "exclude"), GLOBS["exclude"])
+    sources = globs.matcher(param_list(rule, "sources"), GLOBS["sources"])
+    changed = source_changes(changes, lambda p: sources(p) and not through(p), is_test)
+    if not changed:
+        return result(rule, True, "no source file matching `sources` changed")
+    tests = [f for f in changes.files if is_test(f.path) and f.status != UNKNOWN]
+    reads = {f: read(changes, f, is_test) for f in tests}
+    known = {
+        _anonymous(u)
+        for got in reads.values()
+        if isinstance(got, Read) and got.units is not None
+        for u in got.units[0]
+        if u.role == CASE
+    }
+    found: list[str] = []
+    unread: list[str] = []
+    idle: list[str] = []
+    for f, got in reads.items():
+        if f.status == DELETED:
+            continue
+        if isinstance(got, str):
+            unread.append(f"{quote(f.path)} could not be read as test cases ({got})")
+        elif (what := evidence(got, known)) is not None:
+            found.append(f"{quote(f.path)}: {what}")
+        else:
+            idle.append(f.path)
+    what = f"{plural(len(changed), 'source file')} changed ({names(changed)})"
+    if found:
+        return result(rule, True, f"{what}; test evidence: {'; '.join(sorted(found))}")
+    message = f"{what} and no test case was added or changed"
+    if idle:
+        message += f"; {plural(len(idle), 'test file')} written without one ({names(sorted(idle))})"
+    if unread:
+        message += "; " + "; ".join(sorted(unread))
+    return result(rule, False, message, paths=changed)
