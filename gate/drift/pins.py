@@ -41,7 +41,6 @@ file is committed.  Pure."""
 
 from __future__ import annotations
 
-import configparser
 import re
 from collections.abc import Callable
 from typing import Any
@@ -56,8 +55,9 @@ from gate.drift.elsewhere import (
     py_name,
 )
 from gate.drift.runners import section_for
-from gate.drift.structured import Unreadable, json_object, lookup, toml
+from gate.drift.structured import Unreadable, json_object, lookup, setup_cfg_options, toml
 from gate.drift.vendored import GO_TEST_MODULES
+from gate.manifests.requirements import logical_lines
 
 # (where it is declared, the tool's name) -> what is declared there.
 Pins = dict[tuple[str, str], str]
@@ -124,14 +124,10 @@ def _pyproject(text: str) -> Pins:
 
 
 def _requirement_lines(text: str) -> list[str]:
-    """A requirements list's lines: `\\` continuations joined, comments and
-    blank lines dropped."""
-    out = []
-    for line in re.sub(r"\\\r?\n", " ", text).splitlines():
-        line = re.sub(r"(^|\s)#.*", "", line).strip()
-        if line and not line.startswith("-"):
-            out.append(line)
-    return out
+    """A requirements list's requirement lines as pip reads them
+    (`gate.manifests.requirements.logical_lines`: continuations joined, a
+    comment line never continued), options left out."""
+    return [line for _, line in logical_lines(text) if not line.startswith("-")]
 
 
 def _requirements(text: str) -> Pins:
@@ -144,19 +140,11 @@ def _requirements(text: str) -> Pins:
 
 
 def _setup_cfg(text: str) -> Pins:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    parser.optionxform = str  # type: ignore[assignment, method-assign]
-    try:
-        parser.read_string(text)
-    except configparser.Error as exc:
-        raise Unreadable(f"cannot be read as setup.cfg ({exc.message})") from None
-    places: list[tuple[str, str]] = []
-    for key in ("install_requires", "tests_require"):
-        if parser.has_option("options", key):
-            places.append((f"options {key}", parser.get("options", key)))
-    if parser.has_section("options.extras_require"):
-        for extra, value in parser.items("options.extras_require"):
-            places.append((f"options.extras_require {extra}", value))
+    places = [
+        (_pins_key(place), value)
+        for place, value in setup_cfg_options(text)
+        if place != "options.setup_requires"
+    ]
     found: Pins = {}
     for where, value in places:
         for line in _requirement_lines(value):
@@ -164,6 +152,15 @@ def _setup_cfg(text: str) -> Pins:
             if named is not None:
                 found[(where, named[0])] = named[1]
     return found
+
+
+def _pins_key(place: str) -> str:
+    """A setup.cfg place as the pins key spells it: `options install_requires`,
+    `options.extras_require EXTRA`."""
+    extras = "options.extras_require."
+    if place.startswith(extras):
+        return "options.extras_require " + place.removeprefix(extras)
+    return "options " + place.removeprefix("options.")
 
 
 _GO_COMMENT = re.compile(r"//.*")

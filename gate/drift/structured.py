@@ -1,10 +1,12 @@
 """A side's text as structured data, for the section readers
-(`gate.drift.sections`) and the dependency readers
-(`gate.drift.elsewhere`): TOML as pytest reads it, strict JSON, and
-a dotted key path into either; `Unreadable` when a text cannot be read."""
+(`gate.drift.sections`) and the dependency readers (`gate.drift.elsewhere`,
+`gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
+JSON, a dotted key path into either, and setup.cfg's requirement options
+(`setup_cfg_options`); `Unreadable` when a text cannot be read."""
 
 from __future__ import annotations
 
+import configparser
 import sys
 from typing import Any
 
@@ -63,3 +65,29 @@ def json_object(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Unreadable("is not a JSON object")
     return data
+
+
+# setup.cfg's `[options]` keys that list requirements, in file order.
+SETUP_CFG_REQUIREMENTS = ("install_requires", "setup_requires", "tests_require")
+
+
+def setup_cfg_options(text: str) -> list[tuple[str, str]]:
+    """The requirement options of a setup.cfg text as (dotted place, value):
+    `options.install_requires`, `options.setup_requires`,
+    `options.tests_require`, then each `options.extras_require.EXTRA`, as
+    setuptools reads them (no interpolation, keys as written)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment, method-assign]
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        raise Unreadable(f"cannot be read as setup.cfg ({exc.message})") from None
+    places = [
+        (f"options.{key}", parser.get("options", key))
+        for key in SETUP_CFG_REQUIREMENTS
+        if parser.has_option("options", key)
+    ]
+    if parser.has_section("options.extras_require"):
+        for extra, value in parser.items("options.extras_require"):
+            places.append((f"options.extras_require.{extra}", value))
+    return places

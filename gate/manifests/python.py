@@ -25,12 +25,11 @@ each category table (`[packages]`, `[dev-packages]`, any other but
 
 from __future__ import annotations
 
-import configparser
 import re
 from dataclasses import replace
 from typing import Any
 
-from gate.drift.structured import Unreadable, lookup, toml
+from gate.drift.structured import lookup, setup_cfg_options, toml
 from gate.manifests.dependency import INCLUDE, INDEX, Dependency, entry, json_text
 from gate.manifests.requirements import logical_lines, requirement_line
 
@@ -164,19 +163,7 @@ def _hatch(path: str, data: dict[str, Any]) -> list[Dependency]:
 
 
 def setup_cfg(path: str, text: str) -> list[Dependency]:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    parser.optionxform = str  # type: ignore[assignment, method-assign]
-    try:
-        parser.read_string(text)
-    except configparser.Error as exc:
-        raise Unreadable(f"cannot be read as setup.cfg ({exc.message})") from None
-    places: list[tuple[str, str]] = []
-    for key in ("install_requires", "setup_requires", "tests_require"):
-        if parser.has_option("options", key):
-            places.append((f"options.{key}", parser.get("options", key)))
-    if parser.has_section("options.extras_require"):
-        for extra, value in parser.items("options.extras_require"):
-            places.append((f"options.extras_require.{extra}", value))
+    places = setup_cfg_options(text)
     out: list[Dependency] = []
     for section, value in places:
         if value.strip().startswith("file:"):
