@@ -17,6 +17,11 @@ not new.  A head declaration is:
 * `BUMPED` when it names a version no base declaration of that name and
   source names (reported only when asked: `news(..., bumps=True)`).
 
+An npm alias (`"undici8": "npm:undici@^8"`) of a package some base
+declaration takes from the registry under its own name brings in no new
+package (a second major version of one the project depends on); an alias
+of any other package is `ADDED` under its alias.
+
 A go.mod's new `// indirect` requirement is not judged when the same
 go.mod gains or moves a direct requirement (the go command adds what
 those need); one that comes alone is `ADDED`.  Each (manifest, role,
@@ -65,6 +70,15 @@ def _direct_moved(
     return moved
 
 
+def _aliases_known(d: Dependency, before: dict[tuple[str, str, str], list[Dependency]]) -> bool:
+    """`d` is an npm alias of a package a base declaration takes from the
+    registry under its own name."""
+    if d.ecosystem != "npm" or not d.source.startswith("npm:"):
+        return False
+    target = d.source.removeprefix("npm:")
+    return any(not k.source for k in before.get((d.ecosystem, d.role, target), []))
+
+
 def news(base: Iterable[Dependency], head: Iterable[Dependency], *, bumps: bool) -> list[New]:
     """The head declarations that are new (see the module docstring), by
     manifest, section and name."""
@@ -78,7 +92,7 @@ def news(base: Iterable[Dependency], head: Iterable[Dependency], *, bumps: bool)
             continue
         known = before.get((d.ecosystem, d.role, d.key))
         if not known:
-            if d.indirect and d.manifest in explained:
+            if (d.indirect and d.manifest in explained) or _aliases_known(d, before):
                 continue
             out[seen] = New(d, ADDED)
             continue

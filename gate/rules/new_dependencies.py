@@ -20,7 +20,9 @@ What each format declares:
   `optionalDependencies`.  A version, a range, a prerelease or a dist-tag
   is a spec; a value with a protocol or a `/` (`git+...`, `github:`,
   `user/repo`, a URL or a tarball, `file:`, `link:`, an alias
-  `npm:other@1`) is a source; a `workspace:` package is the repository's
+  `npm:other@1`) is a source (an alias of a package the project
+  already takes from the registry under its own name, a second major
+  version of it, is not new); a `workspace:` package is the repository's
   own, and a `catalog:` one takes what pnpm-workspace.yaml's catalog
   names: neither is read in package.json.  A key of `overrides`,
   `resolutions` or `pnpm.overrides` whose value is a source is a source

@@ -83,6 +83,32 @@ CASES = [
         "no new dependency",
     ),
     (
+        "npm: an alias of a package the project takes from the registry",
+        edit(
+            "package.json", pkg({"undici": "^7"}), pkg({"undici": "^7", "undici8": "npm:undici@^8"})
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "npm: an alias of a package the project does not have",
+        edit(
+            "package.json", pkg({"undici": "^7"}), pkg({"undici": "^7", "undici8": "npm:undicl@^8"})
+        ),
+        False,
+        '"undici8" (from "npm:undicl") added',
+    ),
+    (
+        "npm: an alias of a package the project takes from git",
+        edit(
+            "package.json",
+            pkg({"undici": "github:nodejs/undici"}),
+            pkg({"undici": "github:nodejs/undici", "u8": "npm:undici@^8"}),
+        ),
+        False,
+        '"u8" (from "npm:undici") added',
+    ),
+    (
         "npm: dist-tag is the registry",
         edit("package.json", pkg({"a": "^1"}), pkg({"a": "latest"})),
         True,
