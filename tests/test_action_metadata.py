@@ -217,6 +217,7 @@ def test_example_workflow_is_safe_for_pull_request_target() -> None:
         "contents": "read",
         "checks": "write",
         "pull-requests": "write",
+        "issues": "read",  # the issues the PR closes, for a rubric's `scope:`
     }
     assert "timeout-minutes" in job
     checkout = job["steps"][0]
