@@ -41,6 +41,31 @@ not know (a writer's `result.json`) counts as changed.
   or import edited, do not); a test file renamed is compared across its
   two paths, so a rename without edits is no evidence.
 
+A test case is one its runner collects and runs, whatever its body
+writes: a pytest test that sets attributes on a shared mock, a Vitest
+`test()` that calls a helper changing module-level state (which
+`test_drift` judges as collection-time code) count as any test does; a
+helper, a fixture, a hook or an import never does.  A call
+`xTest('title', fn)` of a test function another file builds (Vitest's
+`export const volumeTest = test.extend({...})`, imported; a camelCase
+name ending in `Test` or `It`) is a test case too; a call of another
+function (`register('title', fn)`) is not, nor a shared helper's
+assertions edited (a helper runs only where a test calls it, which the
+rule does not follow).
+
+A Rust file (`.rs`), source or test, holds its test cases in itself (a
+`#[cfg(test)] mod tests` block): a `fn` with `#[test]`, `#[tokio::test]`
+(any `...::test`), `#[rstest]`, `#[test_case(..)]` or
+`#[test_matrix(..)]`, at any module depth (`gate.drift.rust`, on the
+tree-sitter Rust grammar).  A source or test `.rs` file that gains such
+a function, or one whose tokens without comments change (an assertion,
+a `#[case(..)]` row), is evidence, so a changed source file can be its
+own; a comment, a doc comment or a reformat, a helper edited, a test
+renamed, copied or removed, a test `#[ignore]`d (a conditional
+`#[cfg_attr(.., ignore)]` runs) are not, nor a test a macro generates.
+A Rust file the grammar cannot parse brings no evidence (a test file is
+then judged as a file the engine does not split).
+
 A new test whose code, but for its name, comments and blanks, is that of
 a test the base holds in a test file the change writes is a test
 renamed, copied or moved to another file: no evidence.  A test file git
@@ -99,6 +124,7 @@ from gate.changes import (
 )
 from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX, JS
+from gate.drift.rust import RustTest, test_functions
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
@@ -249,17 +275,19 @@ def _gained_lines(base: str | None, head: str) -> int:
 
 
 def _new_tests(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
-    """The test cases of `head` that `base` does not hold: units the
-    engine calls a test case (`CASE`, or a case whose marks or defaults
-    call other modules' callables, `Unit.quiet`) that are not a class
-    header of other units."""
+    """The test cases of `head` that `base` does not hold (`is_case`)
+    that are not a class header of other units."""
     keys = {u.key for u in base}
     parents = {u.parent for u in head if u.parent}
-    return [
-        u.name
-        for u in head
-        if u.key not in keys and CASE in (u.role, u.quiet) and u.key not in parents
-    ]
+    return [u.name for u in head if u.key not in keys and is_case(u) and u.key not in parents]
+
+
+def is_case(unit: Unit) -> bool:
+    """Whether `unit` is a test case its runner collects: the engine's
+    CASE, a case but for other modules' callables (`Unit.quiet`), or a
+    test whose body writes what other tests see (`Unit.test`; COLLECTION
+    for `test_drift`, a test case all the same)."""
+    return CASE in (unit.role, unit.quiet) or unit.test
 
 
 # What a comment or layout may change in a language whose units carry no
@@ -290,7 +318,7 @@ def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[
     out = []
     for u in base:
         now = at_head.get(u.key)
-        if u.role != CASE or u.name not in changed or now is None or _skipped(now):
+        if not is_case(u) or u.name not in changed or now is None or _skipped(now):
             continue
         if _form(u) != _form(now):
             out.append(u.name)
@@ -320,7 +348,9 @@ def _anonymous(unit: Unit) -> str:
     for a test renamed or copied under another name."""
     code = unit.code
     last = unit.name.split(" > ")[-1]
-    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1])):
+    # a call of a test function built elsewhere is named by its callee and title
+    title = last.split(" ", 1)[-1] if unit.test and unit.key.startswith("statement ") else last
+    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1], title)):
         if name:
             code = code.replace(name, "\0")
     return _NOISE.sub("", code)
@@ -397,6 +427,67 @@ def evidence(got: Read, known: set[str]) -> str | None:
     return "; ".join(parts) or None
 
 
+RustTests = dict[str, RustTest]
+
+
+def _rust_files(
+    changes: ChangeSet, sources: Is, is_test: Is
+) -> dict[str, tuple[FileChange, RustTests, RustTests]]:
+    """Each written Rust file, source or test, whose versions the Rust
+    grammar reads (`gate.drift.rust`): its test functions at base (none
+    for a new file) and at head.  A test file it cannot read is left to
+    the reading of other test files; a source file, to no evidence."""
+    out: dict[str, tuple[FileChange, RustTests, RustTests]] = {}
+    for f in changes.files:
+        if suffix(f.path) != ".rs" or f.status in (DELETED, UNKNOWN):
+            continue
+        if not (sources(f.path) or is_test(f.path)):
+            continue
+        was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+        fresh = f.status in (ADDED, COPIED) or suffix(was) != ".rs"
+        texts, before = changes.texts.get(f.path), changes.texts.get(was)
+        head = None if texts is None else texts.head
+        base = None if fresh or before is None else before.base
+        if head is None or not (fresh or base is not None):
+            continue
+        try:
+            out[f.path] = (
+                f,
+                {} if base is None else test_functions(base),
+                test_functions(head),
+            )
+        except Unparsable:
+            continue
+    return out
+
+
+def _anonymous_rust(test: RustTest) -> tuple[str, ...]:
+    """A Rust test's tokens without its own name: equal for a test renamed
+    or copied under another name."""
+    last = test.name.rsplit("::", 1)[-1]
+    return tuple("\0" if t == last else t for t in test.tokens)
+
+
+def _rust_evidence(base: RustTests, head: RustTests, known: set[tuple[str, ...]]) -> str | None:
+    """What a Rust file's test functions bring as evidence: a new one (not
+    `#[ignore]`d, not a test of `known` renamed), or one whose tokens
+    changed and that is not ignored at head."""
+    added = [
+        n
+        for n, t in head.items()
+        if n not in base and not t.ignored and _anonymous_rust(t) not in known
+    ]
+    edited = [
+        n for n, t in head.items() if n in base and not t.ignored and t.tokens != base[n].tokens
+    ]
+    parts = []
+    if added:
+        parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
+    if edited:
+        parts.append(f"{names(edited, 3)} changed")
+    return "; ".join(parts) or None
+
+
 def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_test = globs.matcher(param_list(rule, "tests"), GLOBS["tests"])
     through = globs.matcher(param_list(rule, "exclude"), GLOBS["exclude"])
@@ -411,13 +502,20 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         for got in reads.values()
         if isinstance(got, Read) and got.units is not None
         for u in got.units[0]
-        if u.role == CASE
+        if is_case(u)
     }
     found: list[str] = []
     unread: list[str] = []
     idle: list[str] = []
+    rust = _rust_files(changes, sources, is_test)
+    known_rust = {_anonymous_rust(t) for _, base, _ in rust.values() for t in base.values()}
+    for path, (f, base_tests, head_tests) in sorted(rust.items()):
+        if (what := _rust_evidence(base_tests, head_tests, known_rust)) is not None:
+            found.append(f"{quote(path)}: {what}")
+        elif f in reads:
+            idle.append(path)
     for f, got in reads.items():
-        if f.status == DELETED:
+        if f.status == DELETED or f.path in rust:
             continue
         if isinstance(got, str):
             unread.append(f"{quote(f.path)} could not be read as test cases ({got})")
