@@ -238,3 +238,50 @@ def test_a_sharing_test_file_edited_without_a_test_case_is_no_evidence(
     head = SHARING_TWINS[language][how]
     assert head != base
     EVIDENCE.fails(_source_and(path, base, head), "no test case was added or changed")
+
+
+def _line_edits(text: str, start: int, comment: str) -> list[str]:
+    """`text` with a comment line, a trailing comment or a blank line
+    inserted at each line from the line holding `start` on."""
+    lines = text.split("\n")
+    first = text[:start].count("\n")
+    out = []
+    for n in range(first, len(lines) - 1):
+        indent = lines[n][: len(lines[n]) - len(lines[n].lstrip())]
+        for edit in (
+            [*lines[:n], f"{indent}{comment} note", *lines[n:]],
+            [*lines[:n], "", *lines[n:]],
+            [
+                *lines[:n],
+                lines[n] + f" {comment} note" if lines[n].strip() else lines[n],
+                *lines[n + 1 :],
+            ],
+        ):
+            out.append("\n".join(edit))
+    return out
+
+
+def test_generated_comments_and_blank_lines_in_a_rust_mod_tests_are_no_evidence() -> None:
+    for head in _line_edits(RS_SOURCE, RS_SOURCE.index("#[cfg(test)]"), "//"):
+        change = Files(base={"src/lib.rs": RS_BASE}, head={"src/lib.rs": head})
+        EVIDENCE.fails(change, "no test case was added or changed")
+
+
+@pytest.mark.parametrize("language", sorted(SHARING))
+def test_generated_comments_and_blank_lines_in_sharing_tests_are_no_evidence(
+    language: str,
+) -> None:
+    path, base = SHARING[language]
+    start = base.index("test('records'") if language == "js" else base.index("class TestClamp")
+    for head in _line_edits(base, start, "//" if language == "js" else "#"):
+        EVIDENCE.fails(_source_and(path, base, head), "no test case was added or changed")
+
+
+def test_a_rust_test_moved_to_a_test_file_is_no_evidence() -> None:
+    low = "    #[test]\n    fn low() {\n        assert_eq!(clamp(-1), 0);\n    }\n"
+    moved = "use crate::clamp;\n\n" + low.replace("\n    ", "\n").lstrip()
+    change = Files(
+        base={"src/lib.rs": RS_BASE, "tests/clamp.rs": "use crate::clamp;\n"},
+        head={"src/lib.rs": RS_SOURCE.replace(low, ""), "tests/clamp.rs": moved},
+    )
+    EVIDENCE.fails(change, "no test case was added or changed", tests=["tests/"])
