@@ -38,8 +38,9 @@ not know (a writer's `result.json`) counts as changed.
   (a new row of a table-driven case, a `@pytest.mark.parametrize` row, a
   subtest, an assertion added or edited all count; a test only removed,
   a comment, a blank line or a reformat that changes no test, a helper
-  or import edited, do not); a test file renamed is compared across its
-  two paths, so a rename without edits is no evidence.
+  or import edited, do not, but for a helper's new checks, below); a
+  test file renamed is compared across its two paths, so a rename
+  without edits is no evidence.
 
 A test case is one its runner collects and runs, whatever its body
 writes: a pytest test that sets attributes on a shared mock, a Vitest
@@ -49,9 +50,16 @@ helper, a fixture, a hook or an import never does.  A call
 `xTest('title', fn)` of a test function another file builds (Vitest's
 `export const volumeTest = test.extend({...})`, imported; a camelCase
 name ending in `Test` or `It`) is a test case too; a call of another
-function (`register('title', fn)`) is not, nor a shared helper's
-assertions edited (a helper runs only where a test calls it, which the
-rule does not follow).
+function (`register('title', fn)`) is not.
+
+A helper of a test file (a function that is no test case, at the top
+level or in a describe) that makes more checks than at base (`assert`,
+`expect`, `should`, `self.assert*`, `pytest.raises`, Go's `t.Error`,
+`t.Fatal`, testify's `require.*`, comments aside) and that a test case
+of the file, not skipped, names in its code, is evidence too: the
+assertions a table of cases looping over one helper runs.  A helper
+whose checks are only edited, reformatted, replaced or commented, one
+no test calls, or one only skipped tests call, is none.
 
 A Rust file (`.rs`), source or test, holds its test cases in itself (a
 `#[cfg(test)] mod tests` block): a `fn` with `#[test]`, `#[tokio::test]`
@@ -122,7 +130,7 @@ from gate.changes import (
     ChangeSet,
     FileChange,
 )
-from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
+from gate.drift import CASE, SUPPORT, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX, JS
 from gate.drift.rust import RustTest, test_functions
 from gate.report import RuleResult
@@ -424,7 +432,48 @@ def evidence(got: Read, known: set[str]) -> str | None:
             parts.append(f"{names(edited, 3)} changed")
         if drift.grew:
             parts.append(f"new cases in {names(list(drift.grew), 3)}")
+        checked = _checked_helpers(base, head)
+        if checked:
+            parts.append(f"new checks in {names(checked, 3)}, called by test cases")
     return "; ".join(parts) or None
+
+
+# A check: an assertion of pytest, unittest, Jest, Vitest, Chai, Node's
+# assert, Go's testing, testify.
+_CHECK = re.compile(
+    r"\b(?:assert\w*|expect|should|t\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)"
+    r"|require\.\w+|pytest\.raises)\b"
+)
+# comments: to the end of a line (`//`, or `#` after a blank or at a
+# line's start), and blocks
+_COMMENTS = re.compile(r"//[^\n]*|(?:^|(?<=\s))#[^\n]*|/\*.*?\*/", re.MULTILINE | re.DOTALL)
+
+
+def _checks(code: str) -> int:
+    """How many checks (`_CHECK`) `code` makes, comments aside (a check
+    reformatted over several lines is one still)."""
+    return len(_CHECK.findall(_COMMENTS.sub("", code)))
+
+
+def _checked_helpers(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
+    """The helpers (support code that is no test case) the file holds at
+    base and head that make more checks (`_checks`), each named in the
+    code of a test case of the head that is not skipped (a helper bound
+    inside a describe is not among a test's `Unit.uses`): assertions a
+    test runs through its helper (a table of cases looping over one)."""
+    at_base = {u.key: u for u in base}
+    called: set[str] = set()
+    for u in head:
+        if is_case(u) and not _skipped(u):
+            called.update(re.findall(r"\w+", _COMMENTS.sub("", u.code)))
+    out = []
+    for u in head:
+        was = at_base.get(u.key)
+        if was is None or is_case(u) or u.role != SUPPORT or not set(u.binds) & called:
+            continue
+        if _checks(u.code) > _checks(was.code):
+            out.append(u.name)
+    return out
 
 
 RustTests = dict[str, RustTest]

@@ -1,11 +1,12 @@
 """test_evidence on test cases the drift engine does not call CASE:
-Rust tests inside the source file they test (`gate.drift.rust`), and
+Rust tests inside the source file they test (`gate.drift.rust`),
 Python, JavaScript and Go tests whose body writes what other tests see
-(COLLECTION for `test_drift`, `Unit.test`), and Vitest cases of a
-`test.extend` function imported from another file.  Each evidence row
-has generated hostile twins: the same file edited without a test case
+(COLLECTION for `test_drift`, `Unit.test`), Vitest cases of a
+`test.extend` function imported from another file; and on checks added
+to a helper the test cases call.  Each evidence row has hostile twins,
+generated where they can be: the same file edited without a test case
 added or changed (a comment, a reformat, a rename, a copy, a skip, a
-helper or hook edited) fails."""
+helper or hook edited, a check no test runs) fails."""
 
 from __future__ import annotations
 
@@ -285,3 +286,106 @@ def test_a_rust_test_moved_to_a_test_file_is_no_evidence() -> None:
         head={"src/lib.rs": RS_SOURCE.replace(low, ""), "tests/clamp.rs": moved},
     )
     EVIDENCE.fails(change, "no test case was added or changed", tests=["tests/"])
+
+
+# A shared helper the test cases call (a loop of cases over one helper):
+# language -> (path, base text, the helper's check, a new check for it).
+HELPED = {
+    "js": (
+        "src/clamp.test.js",
+        "import { clamp } from '../src/clamp'\n\n"
+        "describe('clamp', () => {\n"
+        "  function check(x) {\n    const got = clamp(x)\n    expect(got).toBe(x)\n  }\n\n"
+        "  function unused(x) {\n    return clamp(x)\n  }\n\n"
+        "  ;[1, 2].forEach((x) => {\n    test(`keeps ${x}`, () => {\n      check(x)\n    })\n  })\n"
+        "})\n",
+        "    expect(got).toBe(x)\n",
+        "    expect(clamp(-x)).toBe(0)\n",
+    ),
+    "py": (
+        "tests/test_clamp.py",
+        "import pytest\n\nfrom clamp import clamp\n\n\n"
+        "def check(x):\n    got = clamp(x)\n    assert got == x\n\n\n"
+        "def unused(x):\n    return clamp(x)\n\n\n"
+        '@pytest.mark.parametrize("x", [1, 2])\ndef test_rows(x):\n    check(x)\n',
+        "    assert got == x\n",
+        "    assert clamp(-x) == 0\n",
+    ),
+    "go": (
+        "src/clamp_test.go",
+        'package clamp\n\nimport "testing"\n\n'
+        "func check(t *testing.T, x int) {\n\tgot := Clamp(x)\n"
+        "\tif got != x {\n\t\tt.Fatal(x)\n\t}\n}\n\n"
+        "func unused(x int) int {\n\treturn Clamp(x)\n}\n\n"
+        "func TestRows(t *testing.T) {\n"
+        "\tfor _, x := range []int{1, 2} {\n\t\tcheck(t, x)\n\t}\n}\n",
+        "\tif got != x {\n\t\tt.Fatal(x)\n\t}\n",
+        '\tif Clamp(-x) != 0 {\n\t\tt.Errorf("low %d", x)\n\t}\n',
+    ),
+}
+UNUSED = {
+    "js": "    return clamp(x)\n",
+    "py": "    return clamp(x)\n",
+    "go": "\treturn Clamp(x)\n",
+}
+COMMENT = {"js": "//", "py": "#", "go": "//"}
+REFORMAT = {
+    "js": "    expect(\n      got\n    ).toBe(x)\n",
+    "py": "    assert (\n        got == x\n    )\n",
+    "go": "\tif got != x { t.Fatal(x) }\n",
+}
+SKIP_CALLER = {
+    "js": ("    test(`keeps", "    test.skip(`keeps"),
+    "py": ("def test_rows", "@pytest.mark.skip\ndef test_rows"),
+    "go": ("func TestRows(t *testing.T) {\n", "func TestRows(t *testing.T) {\n\tt.Skip()\n"),
+}
+
+
+def _helped(language: str, head: str) -> Files:
+    path, base, _, _ = HELPED[language]
+    return _source_and(path, base, head)
+
+
+@pytest.mark.parametrize("language", sorted(HELPED))
+def test_a_check_added_to_a_helper_the_tests_call_is_evidence(language: str) -> None:
+    _, base, check, new = HELPED[language]
+    head = base.replace(check, check + new)
+    result = EVIDENCE.passes(_helped(language, head), "test evidence")
+    assert "new checks in" in result.message and "check" in result.message
+
+
+def _helper_twins(language: str) -> dict[str, str]:
+    _, base, check, new = HELPED[language]
+    mark = COMMENT[language]
+    commented = "".join(
+        f"{line[: len(line) - len(line.lstrip())]}{mark} {line.lstrip()}\n"
+        for line in new.splitlines()
+    )
+    old, skipped = SKIP_CALLER[language]
+    return {
+        "a check in an uncalled helper": base.replace(UNUSED[language], new + UNUSED[language]),
+        "a check commented out": base.replace(check, check + commented),
+        "a check reformatted": base.replace(check, REFORMAT[language]),
+        "code that checks nothing": base.replace(
+            check,
+            check
+            + new.replace("assert", "print")
+            .replace("expect(", "console.log(")
+            .replace("t.Errorf", "println"),
+        ),
+        "the only caller skipped": base.replace(check, check + new).replace(old, skipped),
+        "a check replaced": base.replace(check, new),
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "how"),
+    [(lang, how) for lang in sorted(HELPED) for how in sorted(_helper_twins(lang))],
+)
+def test_a_helper_edit_without_a_new_check_a_test_runs_is_no_evidence(
+    language: str, how: str
+) -> None:
+    _, base, _, _ = HELPED[language]
+    head = _helper_twins(language)[how]
+    assert head != base, how
+    EVIDENCE.fails(_helped(language, head), "no test case was added or changed")
