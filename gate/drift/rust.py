@@ -16,7 +16,9 @@ reformat change none), attributes included (a new `#[case(..)]` row or
 `#[test_case(..)]` changes the test).  A test with an `#[ignore]`
 attribute (with or without a reason) never runs unless asked: `ignored`;
 a conditional one (`#[cfg_attr(ci, ignore)]`) runs somewhere and is not.
-A function a macro generates is not seen.
+A function a macro generates is not seen.  `code_tokens` gives a whole
+file's tokens without comments, to tell a change of code from one of
+comments or layout.
 """
 
 from __future__ import annotations
@@ -76,6 +78,14 @@ def test_functions(text: str) -> dict[str, RustTest]:
                     stack.append((body, (*path, _name(source.text, child))))
             attributes = []
     return found
+
+
+def code_tokens(text: str) -> tuple[str, ...]:
+    """The Rust `text`'s tokens without comments (doc comments too), in
+    order: equal for two versions that differ only in comments and
+    layout.  Raises `gate.drift.Unparsable` as `test_functions` does."""
+    source = parse(text, "rust")
+    return tuple(_tokens(source.root, source.text))
 
 
 def _name(text: Callable[[Node], str], node: Node) -> str:

@@ -25,8 +25,11 @@ tokens, so a comment or a reformat changes none; a JavaScript or
 TypeScript unit's text as written, so imports reordered change none),
 or a JavaScript or TypeScript file whose tokens without comments are the
 same, in order (a comment, a JSDoc block, a reformat change none; a
-semicolon or a string's blanks do).  A path whose status the source does
-not know (a writer's `result.json`) counts as changed.
+semicolon or a string's blanks do), or a Rust file whose tokens without
+comments are the same, in order (a comment or a `///` doc comment
+edited, a reformat change none; a `#[doc = ".."]` attribute does).
+A path whose status the source does not know (a writer's `result.json`)
+counts as changed.
 
 **Evidence** is one test file (a written path matching `tests`) that:
 
@@ -133,6 +136,7 @@ from gate.changes import (
 from gate.drift import CASE, SUPPORT, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX, JS
 from gate.drift.rust import RustTest, test_functions
+from gate.drift.rust import code_tokens as rust_tokens
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
@@ -206,6 +210,11 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
     if suffix(f.path) == suffix(was) == ".py":
         old, new = _python_code(before.base), _python_code(after.head)
         return old is not None and old == new
+    if suffix(f.path) == suffix(was) == ".rs":
+        try:
+            return rust_tokens(before.base) == rust_tokens(after.head)
+        except Unparsable:
+            return False
     if _same_tokens(was, before.base, f.path, after.head):
         return True
     if not (_splittable(f.path) and _splittable(was)):

@@ -389,3 +389,34 @@ def test_a_helper_edit_without_a_new_check_a_test_runs_is_no_evidence(
     head = _helper_twins(language)[how]
     assert head != base, how
     EVIDENCE.fails(_helped(language, head), "no test case was added or changed")
+
+
+RS_CODE_ONLY = {
+    "a doc comment": RS_BASE.replace("pub fn clamp", "/// Clamps at zero.\npub fn clamp"),
+    "a comment": RS_BASE.replace("    x\n}", "    x // unchanged\n}"),
+    "a block comment": RS_BASE.replace("(x: i32)", "(/* any */ x: i32)"),
+    "a reformat": RS_BASE.replace(
+        "pub fn clamp(x: i32) -> i32 {\n    x\n}", "pub fn clamp(x:i32)->i32{x}"
+    ),
+    "a doc comment edited": RS_BASE.replace("fn helper", "/// one\n    fn helper"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(RS_CODE_ONLY))
+def test_a_rust_source_whose_tokens_stay_needs_no_test(how: str) -> None:
+    change = Files(base={"src/lib.rs": RS_BASE}, head={"src/lib.rs": RS_CODE_ONLY[how]})
+    EVIDENCE.passes(change, "no source file matching `sources` changed")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        RS_BASE.replace("pub fn clamp", '#[doc = "Clamps at zero."]\npub fn clamp'),
+        RS_BASE.replace("    x\n}", '    let _ = "/* x */";\n    x\n}'),
+        RS_BASE.replace("    x\n}", "    x // unchanged\n}").replace("-> i32", "-> i64"),
+        RS_BASE + "not rust {",
+    ],
+)
+def test_a_rust_source_whose_code_changes_needs_a_test(head: str) -> None:
+    change = Files(base={"src/lib.rs": RS_BASE}, head={"src/lib.rs": head})
+    EVIDENCE.fails(change, "no test case was added or changed")
