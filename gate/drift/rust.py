@@ -10,9 +10,10 @@ of modules, with an attribute that registers it with a test harness:
 one whose path ends in `test` (`#[test]`, `#[tokio::test]`,
 `#[tokio::test(flavor = "multi_thread")]`, `#[async_std::test]`,
 `#[test_log::test]`), or `#[rstest]`, `#[test_case(..)]`,
-`#[test_matrix(..)]`.  Each is named by its module path (`tests::parses`)
-and read as its tokens without comments (a comment, a doc comment, a
-reformat change none), attributes included (a new `#[case(..)]` row or
+`#[test_matrix(..)]`, `#[wasm_bindgen_test]`, `#[quickcheck]`.  Each
+is named by its module path (`tests::parses`) and read as its tokens
+without comments (a comment, a doc comment, a reformat change none),
+attributes included (a new `#[case(..)]` row or
 `#[test_case(..)]` changes the test).  A test with an `#[ignore]`
 attribute (with or without a reason) never runs unless asked: `ignored`;
 a conditional one (`#[cfg_attr(ci, ignore)]`) runs somewhere and is not.
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 # attribute paths (their first segment) that register the function as a test
-_TEST_ATTRIBUTES = frozenset({"rstest", "test_case", "test_matrix"})
+_TEST_ATTRIBUTES = frozenset(
+    {"rstest", "test_case", "test_matrix", "wasm_bindgen_test", "quickcheck"}
+)
 _COMMENTS = frozenset({"line_comment", "block_comment"})
 # items whose body may hold test functions (a `mod`'s, an `impl`'s is not run as tests)
 _NESTED = frozenset({"mod_item"})

@@ -66,8 +66,9 @@ no test calls, or one only skipped tests call, is none.
 
 A Rust file (`.rs`), source or test, holds its test cases in itself (a
 `#[cfg(test)] mod tests` block): a `fn` with `#[test]`, `#[tokio::test]`
-(any `...::test`), `#[rstest]`, `#[test_case(..)]` or
-`#[test_matrix(..)]`, at any module depth (`gate.drift.rust`, on the
+(any `...::test`), `#[rstest]`, `#[test_case(..)]`,
+`#[test_matrix(..)]`, `#[wasm_bindgen_test]` or `#[quickcheck]`, at any
+module depth (`gate.drift.rust`, on the
 tree-sitter Rust grammar).  A source or test `.rs` file that gains such
 a function, or one whose tokens without comments change (an assertion,
 a `#[case(..)]` row), is evidence, so a changed source file can be its

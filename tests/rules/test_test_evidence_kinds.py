@@ -74,6 +74,24 @@ RS_EVIDENT = [
 ]
 
 
+RS_EVIDENT += [
+    (
+        rs_with(
+            f"\n    #[{attribute}]\n    fn high() {{\n        assert_eq!(clamp(9), 9);\n    }}\n"
+        ),
+        "tests::high",
+    )
+    for attribute in (
+        "async_std::test",
+        "test_log::test",
+        "sqlx::test(migrations = false)",
+        "wasm_bindgen_test",
+        "quickcheck",
+        "rstest::rstest",
+    )
+]
+
+
 @pytest.mark.parametrize(("head", "named"), RS_EVIDENT)
 def test_a_rust_test_added_or_changed_in_the_source_file_is_evidence(head: str, named: str) -> None:
     change = Files(base={"src/lib.rs": RS_BASE}, head={"src/lib.rs": head})
