@@ -140,6 +140,10 @@ class Unit:
     # describe around it is one of them, the unit is new cases only, judged
     # as `quiet` (a test: CASE) or SUPPORT.
     within: tuple[str, ...] = ()
+    # A test case its runner collects and runs, whatever its role: a test
+    # whose body writes state other tests see is COLLECTION for `compare`,
+    # and still a test (`gate.rules.test_evidence` counts it as evidence).
+    test: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The tree-sitter side of `gate.drift.js`, `gate.drift.go`,
-`gate.drift.java` and `gate.drift.csharp`: a
+`gate.drift.java`, `gate.drift.csharp` and `gate.drift.rust`: a
 grammar loaded on first use, a parse that refuses what it cannot split,
 and a node's exact text and line.
 
@@ -50,6 +50,7 @@ GRAMMARS = {
     "go": ("tree-sitter-go", "tree_sitter_go", "language"),
     "java": ("tree-sitter-java", "tree_sitter_java", "language"),
     "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
+    "rust": ("tree-sitter-rust", "tree_sitter_rust", "language"),
 }
 
 

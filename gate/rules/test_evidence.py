@@ -25,8 +25,11 @@ tokens, so a comment or a reformat changes none; a JavaScript or
 TypeScript unit's text as written, so imports reordered change none),
 or a JavaScript or TypeScript file whose tokens without comments are the
 same, in order (a comment, a JSDoc block, a reformat change none; a
-semicolon or a string's blanks do).  A path whose status the source does
-not know (a writer's `result.json`) counts as changed.
+semicolon or a string's blanks do), or a Rust file whose tokens without
+comments are the same, in order (a comment or a `///` doc comment
+edited, a reformat change none; a `#[doc = ".."]` attribute does).
+A path whose status the source does not know (a writer's `result.json`)
+counts as changed.
 
 **Evidence** is one test file (a written path matching `tests`) that:
 
@@ -38,8 +41,42 @@ not know (a writer's `result.json`) counts as changed.
   (a new row of a table-driven case, a `@pytest.mark.parametrize` row, a
   subtest, an assertion added or edited all count; a test only removed,
   a comment, a blank line or a reformat that changes no test, a helper
-  or import edited, do not); a test file renamed is compared across its
-  two paths, so a rename without edits is no evidence.
+  or import edited, do not, but for a helper's new checks, below); a
+  test file renamed is compared across its two paths, so a rename
+  without edits is no evidence.
+
+A test case is one its runner collects and runs, whatever its body
+writes: a pytest test that sets attributes on a shared mock, a Vitest
+`test()` that calls a helper changing module-level state (which
+`test_drift` judges as collection-time code) count as any test does; a
+helper, a fixture, a hook or an import never does.  A call
+`xTest('title', fn)` of a test function another file builds (Vitest's
+`export const volumeTest = test.extend({...})`, imported; a camelCase
+name ending in `Test` or `It`) is a test case too; a call of another
+function (`register('title', fn)`) is not.
+
+A helper of a test file (a function that is no test case, at the top
+level or in a describe) that makes more checks than at base (`assert`,
+`expect`, `should`, `self.assert*`, `pytest.raises`, Go's `t.Error`,
+`t.Fatal`, testify's `require.*`, comments aside) and that a test case
+of the file, not skipped, names in its code, is evidence too: the
+assertions a table of cases looping over one helper runs.  A helper
+whose checks are only edited, reformatted, replaced or commented, one
+no test calls, or one only skipped tests call, is none.
+
+A Rust file (`.rs`), source or test, holds its test cases in itself (a
+`#[cfg(test)] mod tests` block): a `fn` with `#[test]`, `#[tokio::test]`
+(any `...::test`), `#[rstest]`, `#[test_case(..)]`,
+`#[test_matrix(..)]`, `#[wasm_bindgen_test]` or `#[quickcheck]`, at any
+module depth (`gate.drift.rust`, on the
+tree-sitter Rust grammar).  A source or test `.rs` file that gains such
+a function, or one whose tokens without comments change (an assertion,
+a `#[case(..)]` row), is evidence, so a changed source file can be its
+own; a comment, a doc comment or a reformat, a helper edited, a test
+renamed, copied or removed, a test `#[ignore]`d (a conditional
+`#[cfg_attr(.., ignore)]` runs) are not, nor a test a macro generates.
+A Rust file the grammar cannot parse brings no evidence (a test file is
+then judged as a file the engine does not split).
 
 A new test whose code, but for its name, comments and blanks, is that of
 a test the base holds in a test file the change writes is a test
@@ -97,8 +134,10 @@ from gate.changes import (
     ChangeSet,
     FileChange,
 )
-from gate.drift import CASE, Unit, Unparsable, compare, paired_units, suffix, units_for
+from gate.drift import CASE, SUPPORT, Unit, Unparsable, compare, paired_units, suffix, units_for
 from gate.drift.language import BY_SUFFIX, JS
+from gate.drift.rust import RustTest, test_functions
+from gate.drift.rust import code_tokens as rust_tokens
 from gate.report import RuleResult
 from gate.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
@@ -172,6 +211,11 @@ def _same_code(changes: ChangeSet, f: FileChange) -> bool:
     if suffix(f.path) == suffix(was) == ".py":
         old, new = _python_code(before.base), _python_code(after.head)
         return old is not None and old == new
+    if suffix(f.path) == suffix(was) == ".rs":
+        try:
+            return rust_tokens(before.base) == rust_tokens(after.head)
+        except Unparsable:
+            return False
     if _same_tokens(was, before.base, f.path, after.head):
         return True
     if not (_splittable(f.path) and _splittable(was)):
@@ -249,17 +293,19 @@ def _gained_lines(base: str | None, head: str) -> int:
 
 
 def _new_tests(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
-    """The test cases of `head` that `base` does not hold: units the
-    engine calls a test case (`CASE`, or a case whose marks or defaults
-    call other modules' callables, `Unit.quiet`) that are not a class
-    header of other units."""
+    """The test cases of `head` that `base` does not hold (`is_case`)
+    that are not a class header of other units."""
     keys = {u.key for u in base}
     parents = {u.parent for u in head if u.parent}
-    return [
-        u.name
-        for u in head
-        if u.key not in keys and CASE in (u.role, u.quiet) and u.key not in parents
-    ]
+    return [u.name for u in head if u.key not in keys and is_case(u) and u.key not in parents]
+
+
+def is_case(unit: Unit) -> bool:
+    """Whether `unit` is a test case its runner collects: the engine's
+    CASE, a case but for other modules' callables (`Unit.quiet`), or a
+    test whose body writes what other tests see (`Unit.test`; COLLECTION
+    for `test_drift`, a test case all the same)."""
+    return CASE in (unit.role, unit.quiet) or unit.test
 
 
 # What a comment or layout may change in a language whose units carry no
@@ -290,7 +336,7 @@ def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[
     out = []
     for u in base:
         now = at_head.get(u.key)
-        if u.role != CASE or u.name not in changed or now is None or _skipped(now):
+        if not is_case(u) or u.name not in changed or now is None or _skipped(now):
             continue
         if _form(u) != _form(now):
             out.append(u.name)
@@ -320,7 +366,9 @@ def _anonymous(unit: Unit) -> str:
     for a test renamed or copied under another name."""
     code = unit.code
     last = unit.name.split(" > ")[-1]
-    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1])):
+    # a call of a test function built elsewhere is named by its callee and title
+    title = last.split(" ", 1)[-1] if unit.test and unit.key.startswith("statement ") else last
+    for name in dict.fromkeys((last, last.rsplit(".", 1)[-1], title)):
         if name:
             code = code.replace(name, "\0")
     return _NOISE.sub("", code)
@@ -394,6 +442,108 @@ def evidence(got: Read, known: set[str]) -> str | None:
             parts.append(f"{names(edited, 3)} changed")
         if drift.grew:
             parts.append(f"new cases in {names(list(drift.grew), 3)}")
+        checked = _checked_helpers(base, head)
+        if checked:
+            parts.append(f"new checks in {names(checked, 3)}, called by test cases")
+    return "; ".join(parts) or None
+
+
+# A check: an assertion of pytest, unittest, Jest, Vitest, Chai, Node's
+# assert, Go's testing, testify.
+_CHECK = re.compile(
+    r"\b(?:assert\w*|expect|should|t\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)"
+    r"|require\.\w+|pytest\.raises)\b"
+)
+# comments: to the end of a line (`//`, or `#` after a blank or at a
+# line's start), and blocks
+_COMMENTS = re.compile(r"//[^\n]*|(?:^|(?<=\s))#[^\n]*|/\*.*?\*/", re.MULTILINE | re.DOTALL)
+
+
+def _checks(code: str) -> int:
+    """How many checks (`_CHECK`) `code` makes, comments aside (a check
+    reformatted over several lines is one still)."""
+    return len(_CHECK.findall(_COMMENTS.sub("", code)))
+
+
+def _checked_helpers(base: Sequence[Unit], head: Sequence[Unit]) -> list[str]:
+    """The helpers (support code that is no test case) the file holds at
+    base and head that make more checks (`_checks`), each named in the
+    code of a test case of the head that is not skipped (a helper bound
+    inside a describe is not among a test's `Unit.uses`): assertions a
+    test runs through its helper (a table of cases looping over one)."""
+    at_base = {u.key: u for u in base}
+    called: set[str] = set()
+    for u in head:
+        if is_case(u) and not _skipped(u):
+            called.update(re.findall(r"\w+", _COMMENTS.sub("", u.code)))
+    out = []
+    for u in head:
+        was = at_base.get(u.key)
+        if was is None or is_case(u) or u.role != SUPPORT or not set(u.binds) & called:
+            continue
+        if _checks(u.code) > _checks(was.code):
+            out.append(u.name)
+    return out
+
+
+RustTests = dict[str, RustTest]
+
+
+def _rust_files(
+    changes: ChangeSet, sources: Is, is_test: Is
+) -> dict[str, tuple[FileChange, RustTests, RustTests]]:
+    """Each written Rust file, source or test, whose versions the Rust
+    grammar reads (`gate.drift.rust`): its test functions at base (none
+    for a new file) and at head.  A test file it cannot read is left to
+    the reading of other test files; a source file, to no evidence."""
+    out: dict[str, tuple[FileChange, RustTests, RustTests]] = {}
+    for f in changes.files:
+        if suffix(f.path) != ".rs" or f.status in (DELETED, UNKNOWN):
+            continue
+        if not (sources(f.path) or is_test(f.path)):
+            continue
+        was = f.old_path if f.status == RENAMED and f.old_path is not None else f.path
+        fresh = f.status in (ADDED, COPIED) or suffix(was) != ".rs"
+        texts, before = changes.texts.get(f.path), changes.texts.get(was)
+        head = None if texts is None else texts.head
+        base = None if fresh or before is None else before.base
+        if head is None or not (fresh or base is not None):
+            continue
+        try:
+            out[f.path] = (
+                f,
+                {} if base is None else test_functions(base),
+                test_functions(head),
+            )
+        except Unparsable:
+            continue
+    return out
+
+
+def _anonymous_rust(test: RustTest) -> tuple[str, ...]:
+    """A Rust test's tokens without its own name: equal for a test renamed
+    or copied under another name."""
+    last = test.name.rsplit("::", 1)[-1]
+    return tuple("\0" if t == last else t for t in test.tokens)
+
+
+def _rust_evidence(base: RustTests, head: RustTests, known: set[tuple[str, ...]]) -> str | None:
+    """What a Rust file's test functions bring as evidence: a new one (not
+    `#[ignore]`d, not a test of `known` renamed), or one whose tokens
+    changed and that is not ignored at head."""
+    added = [
+        n
+        for n, t in head.items()
+        if n not in base and not t.ignored and _anonymous_rust(t) not in known
+    ]
+    edited = [
+        n for n, t in head.items() if n in base and not t.ignored and t.tokens != base[n].tokens
+    ]
+    parts = []
+    if added:
+        parts.append(f"{plural(len(added), 'new test')} ({names(added, 3)})")
+    if edited:
+        parts.append(f"{names(edited, 3)} changed")
     return "; ".join(parts) or None
 
 
@@ -411,13 +561,20 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         for got in reads.values()
         if isinstance(got, Read) and got.units is not None
         for u in got.units[0]
-        if u.role == CASE
+        if is_case(u)
     }
     found: list[str] = []
     unread: list[str] = []
     idle: list[str] = []
+    rust = _rust_files(changes, sources, is_test)
+    known_rust = {_anonymous_rust(t) for _, base, _ in rust.values() for t in base.values()}
+    for path, (f, base_tests, head_tests) in sorted(rust.items()):
+        if (what := _rust_evidence(base_tests, head_tests, known_rust)) is not None:
+            found.append(f"{quote(path)}: {what}")
+        elif f in reads:
+            idle.append(path)
     for f, got in reads.items():
-        if f.status == DELETED:
+        if f.status == DELETED or f.path in rust:
             continue
         if isinstance(got, str):
             unread.append(f"{quote(f.path)} could not be read as test cases ({got})")

@@ -292,6 +292,7 @@ class _Splitter:
         binds: tuple[str, ...] = (),
         parent: str = "",
         local: bool = False,
+        test: bool = False,
     ) -> None:
         unique, shown = self._keys.unit(key, name)
         function = node.type in _DECLARED
@@ -317,6 +318,7 @@ class _Splitter:
                 same=cases.same,
                 tokens=cases.tokens if function else None,
                 local=local and not repaired,
+                test=test,
             )
         )
 
@@ -413,7 +415,15 @@ class _Splitter:
         binds = (name,) if name not in ("init", "_") else ()
         local = role == COLLECTION and name not in ("TestMain", "init")
         local = local and self.writes.kept_to(node, self.file_vars)
-        self.add(node, f"func {name}", name, role, binds, local=local)
+        self.add(
+            node,
+            f"func {name}",
+            name,
+            role,
+            binds,
+            local=local,
+            test=role != SUPPORT and name not in ("TestMain", "init"),
+        )
 
     def method(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")
@@ -434,7 +444,8 @@ class _Splitter:
             role = COLLECTION if self.writes.shares(node) else CASE
         else:
             role = SUPPORT
-        self.add(node, f"method {label}", label, role, (owner,) if owner else ())
+        test = name.startswith("Test") and name not in SUITE_HOOKS
+        self.add(node, f"method {label}", label, role, (owner,) if owner else (), test=test)
 
     def receiver_type(self, receiver: Node) -> str:
         """`T` for a receiver `(t *T)`, `(T)`, `(v V[K])`."""

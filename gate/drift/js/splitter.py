@@ -35,7 +35,7 @@ from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
 from gate.drift.js.rows import table_tokens
 from gate.drift.js.tables import TableLoop, table_loop
-from gate.drift.js.wrappers import wrapped_test
+from gate.drift.js.wrappers import imported_test, wrapped_test
 from gate.drift.js.writes import Writes
 
 if TYPE_CHECKING:
@@ -155,6 +155,7 @@ class Splitter:
         erased: bool = False,
         tokens: Callable[[], Tokens] | None = None,
         confine: str | None = None,
+        test: bool = False,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
@@ -191,6 +192,7 @@ class Splitter:
                 scope=self.scope,
                 tokens=tokens,
                 within=within,
+                test=test,
             )
         )
 
@@ -411,7 +413,8 @@ class Splitter:
             self.add(node, label, label, COLLECTION, grouped=grouped, confine=confine)
         else:
             label = _joined(path, summary(self.source, expr))
-            self.add(node, f"statement {label}", label, COLLECTION)
+            test = imported_test(self.source, expr)
+            self.add(node, f"statement {label}", label, COLLECTION, test=test)
 
     def grouped(self, node: Node, expr: Node | None) -> bool:
         """Whether a hook runs around a group of this file's tests alone
@@ -449,6 +452,7 @@ class Splitter:
             local=False if focused else None,
             tokens=table_tokens(self.source, node, call) if role == CASE else None,
             confine="test" if self.scope and shares and not (focused or runs) else None,
+            test=True,
         )
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:

@@ -20,6 +20,7 @@ arguments, what its callback stores outside itself)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -132,3 +133,28 @@ def wrapped_test(
     if len(given) != len(params):
         return None
     return name, Call(inner.root, (), (), given)
+
+
+# A test function another file builds (Vitest's `export const volumeTest =
+# test.extend({...})`, imported): a camelCase name ending in `Test` or `It`.
+_IMPORTED_TEST = re.compile(r"[a-z]\w*(?:Test|It)\Z")
+
+
+def imported_test(source: ParsedText, expr: Node | None) -> bool:
+    """Whether the statement `expr` is a call `xTest('title', fn)` of a
+    test function built elsewhere (`_IMPORTED_TEST`, no modifier such as
+    `.skip`): a string or template title first and a function last.  The
+    engine cannot see what such a callee does, so the unit keeps its role
+    (COLLECTION); it is a test case (`Unit.test`) for `test_evidence`."""
+    if expr is None or expr.type != "call_expression":
+        return False
+    callee, args = expr.child_by_field_name("function"), expr.child_by_field_name("arguments")
+    if callee is None or args is None or callee.type != "identifier":
+        return False
+    parts = named(args)
+    return (
+        _IMPORTED_TEST.match(source.text(callee)) is not None
+        and len(parts) >= 2
+        and parts[0].type in ("string", "template_string")
+        and parts[-1].type in _FUNCTIONS
+    )

@@ -266,7 +266,8 @@ class Splitter:
             role, but_for, calls = _function_role(node, nodes, self)
             binds = (node.name, *fixture_names(node))
             unit = self.unit(node, f"function {node.name}", node.name, role, binds, "", nodes)
-            self.add(replace(unit, quiet=but_for, calls=calls), "")
+            test = node.name.startswith("test") and not is_fixture(node, self.trusted)[0]
+            self.add(replace(unit, quiet=but_for, calls=calls, test=test), "")
         elif isinstance(node, ast.ClassDef):
             quiet = all(self.harmless(d) for d in node.decorator_list)
             quiet = quiet and not self.shares(node, nodes) and not self.calls(node)
@@ -539,7 +540,8 @@ class Splitter:
                 unit = self.unit(
                     member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
                 )
-                unit = replace(unit, quiet=but_for, calls=calls)
+                test = name.startswith("test") and not fixture
+                unit = replace(unit, quiet=but_for, calls=calls, test=test)
             else:
                 binds = _bound(member)
                 text = self.code(_first_line(member), member.end_lineno or member.lineno)
