@@ -350,15 +350,47 @@ def _edited_cases(base: Sequence[Unit], head: Sequence[Unit], changed: Sequence[
 # is not matched: the test runs somewhere.
 _SKIPPED = re.compile(
     r"^\s*@(?:pytest\.mark\.skip|unittest\.skip|skip)\b(?!if)"
-    r"|^\s*(?:x(?:it|test|describe)|(?:it|test|describe)(?:\.\w+)*\.(?:skip|todo))\b"
-    r"|\{\s*t\.Skip(?:Now|f)?\(|:\s*\n\s*(?:pytest\.skip|self\.skipTest)\(",
+    r"|^\s*(?:x(?:it|test|describe)|(?:it|test|describe)(?:\.\w+)*\.(?:skip|todo))\b",
     re.MULTILINE,
 )
+# Go: `t.Skip` as the first statement of the test function itself (comments
+# aside), not under an `if` or in a subtest.
+_GO_SKIPPED = re.compile(r"^func\b[^{]*\{\s*(?://[^\n]*\s*)*t\.Skip(?:Now|f)?\(", re.MULTILINE)
+_PY_SKIPS = ("pytest.skip", "self.skipTest", "unittest.skip")
+
+
+def _py_skipped(code: str) -> bool:
+    """A Python test function whose first statement (after its docstring)
+    is `pytest.skip(...)` or `self.skipTest(...)`; a skip under an `if` is not."""
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(code))
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(defs) != 1:
+        return False
+    body = defs[0].body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    first = body[0] if body else None
+    return (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Call)
+        and ast.unparse(first.value.func) in _PY_SKIPS
+    )
 
 
 def _skipped(unit: Unit) -> bool:
-    """Whether the test case `unit` never runs its checks (`_SKIPPED`)."""
-    return _SKIPPED.search(unit.code) is not None
+    """Whether the test case `unit` never runs its checks (`_SKIPPED`, and
+    an unconditional first-statement skip in Go or Python)."""
+    code = unit.code
+    return (
+        _SKIPPED.search(code) is not None
+        or _GO_SKIPPED.search(code) is not None
+        or ("skip" in code and _py_skipped(code))
+    )
 
 
 def _anonymous(unit: Unit) -> str:

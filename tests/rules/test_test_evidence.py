@@ -532,8 +532,17 @@ SKIPS = {
         "\n\n@pytest.mark.skip(reason='later')\ndef test_high():\n    assert clamp(9) == 9\n",
         "\n\n@unittest.skip('later')\ndef test_high():\n    assert clamp(9) == 9\n",
         "\n\ndef test_high():\n    pytest.skip('later')\n    assert clamp(9) == 9\n",
+        # the skip first, after a docstring, or under a signature of several lines
+        '\n\ndef test_high():\n    """Later."""\n    pytest.skip("later")\n    assert clamp(9) == 9\n',
+        "\n\ndef test_high(\n    tmp_path,\n):\n    pytest.skip('x')\n    assert clamp(9) == 9\n",
+        "\n\nclass TestHigh(unittest.TestCase):\n    def test_high(self):\n"
+        "        self.skipTest('later')\n        assert clamp(9) == 9\n",
     ],
-    "go": ['\nfunc TestHigh(t *testing.T) {\n\tt.Skip("later")\n\tif Clamp(9) != 9 {\n\t}\n}\n'],
+    "go": [
+        '\nfunc TestHigh(t *testing.T) {\n\tt.Skip("later")\n\tif Clamp(9) != 9 {\n\t}\n}\n',
+        "\nfunc TestHigh(t *testing.T) {\n\t// not yet\n\tt.SkipNow()\n\tif Clamp(9) != 9 {\n\t}\n}\n",
+        '\nfunc TestHigh(t *testing.T) { t.Skipf("x %d", 1); if Clamp(9) != 9 {} }\n',
+    ],
 }
 JS_SKIPS = [
     "  it.skip('keeps high', () => {\n    expect(clamp(9)).toBe(9)\n  })\n",
@@ -565,6 +574,31 @@ def test_skipping_an_existing_test_is_no_evidence(language: str) -> None:
     }[language]
     assert head != base
     EVIDENCE.fails(with_test(path, base, head), "no test case was added or changed")
+
+
+CONDITIONAL_SKIPS = {
+    "py": [
+        "\n\ndef test_high():\n    if sys.platform == 'win32':\n        pytest.skip('posix')\n"
+        "    assert clamp(9) == 9\n",
+        "\n\ndef test_high():\n    assert clamp(9) == 9\n    if FAST:\n        pytest.skip('slow')\n",
+    ],
+    "go": [
+        '\nfunc TestHigh(t *testing.T) {\n\tif os.Getenv("CI") != "1" {\n\t\tt.Skip("ci")\n\t}\n'
+        "\tif Clamp(9) != 9 {\n\t\tt.Fatal()\n\t}\n}\n",
+        '\nfunc TestHigh(t *testing.T) {\n\tif runtime.GOOS == "windows" { t.Skip() }\n'
+        "\tif Clamp(9) != 9 {\n\t\tt.Fatal()\n\t}\n}\n",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "head"),
+    [(lang, BASES[lang][1] + tail) for lang, tails in CONDITIONAL_SKIPS.items() for tail in tails],
+)
+def test_a_skip_under_a_condition_is_evidence(language: str, head: str) -> None:
+    """The test runs where the condition does not hold (beads' TestEmbeddedInit)."""
+    path, base = BASES[language]
+    EVIDENCE.passes(with_test(path, base, head), "1 new test")
 
 
 def test_a_conditional_skip_is_evidence() -> None:
