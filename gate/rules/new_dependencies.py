@@ -116,6 +116,7 @@ does not look (give `before`/`after`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -245,8 +246,15 @@ def _phrase(new: New) -> str:
 
 
 def _line(text: str | None, name: str) -> int | None:
-    """The first head line that names `name`, for the annotation."""
-    for number, line in enumerate((text or "").splitlines(), start=1):
+    """The first head line that names `name` as a whole name (not inside
+    another: `browse` is not in `@browserbasehq/evals`), for the
+    annotation; else the first that holds it at all."""
+    whole = re.compile(rf"(?<![\w@./-]){re.escape(name)}(?![\w./-])")
+    found = (text or "").splitlines()
+    for number, line in enumerate(found, start=1):
+        if whole.search(line):
+            return number
+    for number, line in enumerate(found, start=1):
         if name in line:
             return number
     return None

@@ -342,3 +342,33 @@ def test_gate_check_names_the_new_dependency(
     assert (report["warned"] if level == "warn" else report["failed"]) == ["DEPS"]
     again = main([*argv, "--format", "json"])
     assert again == code and json.loads(capsys.readouterr().out) == report
+
+
+@pytest.mark.parametrize(
+    ("name", "earlier"),
+    [
+        ("browse", '"name": "@browserbasehq/evals"'),  # inside a scoped name
+        ("zod", '"description": "zod-like schemas"'),  # a prefix of another word
+        ("click", '"keywords": ["clickhouse"]'),
+    ],
+)
+def test_a_finding_points_at_the_line_that_names_the_dependency(
+    repo: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, earlier: str
+) -> None:
+    """The annotation's line is the one naming the package whole, never an
+    earlier line that holds its letters inside another name (stagehand's
+    `browse` was placed on the package's own `name` line)."""
+    rubric = tmp_path / "rubric.yml"
+    rubric.write_text(_rubric("fail"))
+    before = "{\n  " + earlier + ',\n  "dependencies": {\n    "react": "^18"\n  }\n}\n'
+    after = before.replace('"react": "^18"', f'"react": "^18",\n    "{name}": "^1.0.0"')
+    repo.write("package.json", before)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "agent")
+    repo.write("package.json", after)
+    repo.commit("agent")
+    argv = ["check", "--repo", str(repo.root), "--base", "main", "--rubric-file", str(rubric)]
+    assert main([*argv, "--format", "json"]) == 1
+    (result,) = [r for r in json.loads(capsys.readouterr().out)["results"] if r["id"] == "DEPS"]
+    (finding,) = result["findings"]
+    assert finding["line"] == after.splitlines().index(f'    "{name}": "^1.0.0"') + 1

@@ -533,14 +533,16 @@ SKIPS = {
         "\n\n@unittest.skip('later')\ndef test_high():\n    assert clamp(9) == 9\n",
         "\n\ndef test_high():\n    pytest.skip('later')\n    assert clamp(9) == 9\n",
         # the skip first, after a docstring, or under a signature of several lines
-        '\n\ndef test_high():\n    """Later."""\n    pytest.skip("later")\n    assert clamp(9) == 9\n',
+        '\n\ndef test_high():\n    """Later."""\n    pytest.skip("later")\n'
+        "    assert clamp(9) == 9\n",
         "\n\ndef test_high(\n    tmp_path,\n):\n    pytest.skip('x')\n    assert clamp(9) == 9\n",
         "\n\nclass TestHigh(unittest.TestCase):\n    def test_high(self):\n"
         "        self.skipTest('later')\n        assert clamp(9) == 9\n",
     ],
     "go": [
         '\nfunc TestHigh(t *testing.T) {\n\tt.Skip("later")\n\tif Clamp(9) != 9 {\n\t}\n}\n',
-        "\nfunc TestHigh(t *testing.T) {\n\t// not yet\n\tt.SkipNow()\n\tif Clamp(9) != 9 {\n\t}\n}\n",
+        "\nfunc TestHigh(t *testing.T) {\n\t// not yet\n\tt.SkipNow()\n"
+        "\tif Clamp(9) != 9 {\n\t}\n}\n",
         '\nfunc TestHigh(t *testing.T) { t.Skipf("x %d", 1); if Clamp(9) != 9 {} }\n',
     ],
 }
@@ -580,7 +582,8 @@ CONDITIONAL_SKIPS = {
     "py": [
         "\n\ndef test_high():\n    if sys.platform == 'win32':\n        pytest.skip('posix')\n"
         "    assert clamp(9) == 9\n",
-        "\n\ndef test_high():\n    assert clamp(9) == 9\n    if FAST:\n        pytest.skip('slow')\n",
+        "\n\ndef test_high():\n    assert clamp(9) == 9\n"
+        "    if FAST:\n        pytest.skip('slow')\n",
     ],
     "go": [
         '\nfunc TestHigh(t *testing.T) {\n\tif os.Getenv("CI") != "1" {\n\t\tt.Skip("ci")\n\t}\n'
