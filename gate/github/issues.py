@@ -18,11 +18,17 @@ A block that does not count is named in the report's notes with why; a
 block that counts but is malformed, or issues that cannot be read, mean the
 run cannot judge (exit 2), naming the issue.  Blocks that count are joined
 (`gate.rubric.task_scope.combine`) and `gate.judge.judge` applies the result.
+
+A merge queue entry is judged with PR N's scope only when the entry is PR
+N's change alone (`gate.github.change.queue_entry_differs`, as `applies_to`
+decides): a group's other pull requests are not PR N's task.
 """
 
 from __future__ import annotations
 
+from gate.changes import ChangeSet
 from gate.errors import GateError
+from gate.github.change import queue_entry_differs
 from gate.github.client_types import ApiError, ClosingIssue, Person, Reader
 from gate.github.event import Target
 from gate.github.workflow import Log
@@ -35,15 +41,20 @@ WRITE = "write"
 
 
 class _Writers:
-    """The head commit's writers, read once and only when a block may count."""
+    """The writers of the pull request's head commit (under merge_group,
+    the PR's own head, not the queue's commit), read once and only when a
+    block may count."""
 
-    def __init__(self, client: Reader, sha: str) -> None:
-        self.client, self.sha = client, sha
+    def __init__(self, client: Reader, target: Target) -> None:
+        self.client, self.target = client, target
         self._ids: frozenset[int] | None = None
 
     def ids(self) -> frozenset[int]:
         if self._ids is None:
-            self._ids = self.client.head_writers(self.sha)
+            sha = self.target.pull.head_sha
+            if self.target.queue is not None:
+                sha = self.client.get_pull(self.target.pull.number).head_sha
+            self._ids = self.client.head_writers(sha)
         return self._ids
 
 
@@ -79,11 +90,17 @@ def _label(issue: ClosingIssue, repository: str) -> str:
 
 
 def issue_scope(
-    client: Reader, log: Log, target: Target, rubric: Rubric, repository: str
+    client: Reader,
+    log: Log,
+    target: Target,
+    rubric: Rubric,
+    repository: str,
+    changes: ChangeSet,
 ) -> tuple[Scope | None, tuple[str, ...]]:
     """The scope the issues `target`'s pull request closes give it (None:
-    none counts, or the rubric says `scope: off`), and notes on each block
-    that did not count.  `repository` is the judged `owner/name`."""
+    none counts, or the rubric says `scope: none`), and notes on each block
+    that did not count.  `repository` is the judged `owner/name`; `changes`
+    the change judged (a queue entry's, compared with the PR's own)."""
     if rubric.scope == SCOPE_NONE:
         return None, ()
     number = target.pull.number
@@ -95,9 +112,18 @@ def issue_scope(
             f"the rubric says scope: {rubric.scope}: give the workflow `issues: read` and "
             "`pull-requests: read`, or re-run the job once the API answers"
         ) from None
-    writers = _Writers(client, target.pull.head_sha)
+    writers = _Writers(client, target)
     scopes: list[Scope] = []
     notes: list[str] = []
+    blocks = [issue for issue in closing.issues if INFO_STRING in issue.body.lower()]
+    if blocks and target.queue is not None:
+        other = queue_entry_differs(client, number, changes)
+        if other is not None:
+            named = " and ".join(_label(issue, repository) for issue in blocks)
+            return None, (
+                f"the scope blocks of {named} are not read: this queue entry is not pull "
+                f"request #{number}'s change alone ({other})",
+            )
     for issue in closing.issues:
         if INFO_STRING not in issue.body.lower():
             continue

@@ -91,7 +91,9 @@ def judge(settings: Settings, log: Log, client: Client) -> Outcome:
             report = skip_report(pull, scope.reason, rubric, notes)
             return Outcome(publish.skipped(settings.check_name, report), pull, notes)
         notes += scope.notes
-        task, unscoped = issue_scope(client, log, target, rubric, settings.repository)
+        task, unscoped = issue_scope(
+            client, log, target, rubric, settings.repository, scope.changes
+        )
         notes += unscoped
         judged = gate.judge.judge(  # the rubric's examples run first, as in `gate check`
             rubric,

@@ -237,3 +237,27 @@ def test_issues_that_cannot_be_read_could_not_judge(scoped: Scenario) -> None:
     out = scoped.run()
     assert out.code == 2, out.log
     assert "issues: read" in out.log
+
+
+def test_a_queue_entry_gets_the_scope_only_when_it_is_the_prs_change_alone(
+    scoped: Scenario,
+) -> None:
+    """As `applies_to` decides: PR N's scope is its own task's, so a queue
+    entry grouping another pull request's files is judged by the rubric
+    alone, with a note saying why."""
+    scoped.push(TWO_FILES)
+    issue(scoped, 3, block('paths: ["a.py", "b.py"]\nmax_files: 2\n'))
+    scoped.enqueue()
+    out = scoped.run()
+    assert out.code == 0, out.log
+    assert out.report()["scope"]["from"] == ["issue #3"]
+    scoped.enqueue(also={"other.py": "O = 1\n"})
+    out = scoped.run()
+    assert out.code == 0, out.log
+    report = out.report()
+    assert "scope" not in report
+    assert any(
+        "scope blocks of issue #3 are not read: this queue entry is not pull request #7's "
+        "change alone" in n
+        for n in report["notes"]
+    )
