@@ -83,8 +83,13 @@ def _why_not(
     return None
 
 
+def _here(issue: ClosingIssue, repository: str) -> bool:
+    """The issue is in the judged repository (names compared as GitHub does)."""
+    return login_key(issue.repository) == login_key(repository)
+
+
 def _label(issue: ClosingIssue, repository: str) -> str:
-    if login_key(issue.repository) == login_key(repository):
+    if _here(issue, repository):
         return f"issue #{issue.number}"
     return f"issue {issue.repository}#{issue.number}"
 
@@ -124,11 +129,9 @@ def issue_scope(
                 f"the scope blocks of {named} are not read: this queue entry is not pull "
                 f"request #{number}'s change alone ({other})",
             )
-    for issue in closing.issues:
-        if INFO_STRING not in issue.body.lower():
-            continue
+    for issue in blocks:
         label = _label(issue, repository)
-        if not label.startswith("issue #"):
+        if not _here(issue, repository):
             notes.append(f"the scope block of {label} does not count: it is in another repository")
             continue
         try:

@@ -48,31 +48,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gate.errors import GateError
-from gate.names import (
-    BUILTIN_PREFIX,
-    FAIL,
-    LEVELS,
-    SCOPE_LOOSEN,
-    SCOPE_NONE,
-    SCOPE_TIGHTEN,
-    WARN,
-)
+from gate.names import FAIL, LEVELS, WARN
 from gate.rubric import Scope
-
-# The rubric's `scope:` values (`gate.names`).
-NONE, TIGHTEN, LOOSEN = SCOPE_NONE, SCOPE_TIGHTEN, SCOPE_LOOSEN
 
 # The fenced block's info string (its first word, compared case-insensitively).
 INFO_STRING = "blast-radius-scope"
 MAX_BLOCK_BYTES = 64 * 1024
 MAX_PATHS = 200
-
-# The rules a scope adds.
-PATHS_RULE = f"{BUILTIN_PREFIX}scope.paths"
-ADDED_BUDGETS = {
-    "max_files": f"{BUILTIN_PREFIX}scope.max_files",
-    "max_lines": f"{BUILTIN_PREFIX}scope.max_lines",
-}
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
