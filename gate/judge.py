@@ -76,7 +76,8 @@ def evaluate(
 
 def _waivable(rubric: Rubric, failed: tuple[str, ...]) -> tuple[Waivable, ...]:
     """`gate.waivers.waivable`, loaded only for a rubric that has waivers:
-    without one nothing is waivable (docs/development.md: its import)."""
+    without one nothing is waivable, and a check without waivers saves the
+    import's 2-3 ms (docs/development.md, "The git layer's figures")."""
     if not rubric.waivers:
         return ()
     from gate.waivers import waivable

@@ -62,8 +62,9 @@ def _no_content(blob: bytes) -> bool:
 
 # The most hunks a patch may have.  `git apply` rebuilds the whole file
 # (its bytes and its table of lines) for every hunk it applies, so its time
-# grows with hunks times the length of the file they patch (the figures are
-# in docs/development.md, Benchmarks: bench/bench_hostile.py too-many-hunks).
+# grows with hunks times the length of the file they patch: 10,000 hunks on a
+# 1,000,000-line file take it 33 s (docs/development.md, "The git layer's
+# figures"; bench/bench_hostile.py too-many-hunks).
 # Splitting the hunks over several sections of one file, or over a chain of
 # renames, does not help (every section patches the same lines), so the cap
 # is on the whole patch, and past it the gate refuses before git runs.  A

@@ -6,7 +6,7 @@ and a node's exact text and line.
 Nothing here is imported until a JS/TS, Go, Java or C# test file must be judged: the
 `tree_sitter` wheel and its grammars are loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
-docs/development.md).
+docs/development.md, "Splitting test files (tree-sitter)").
 
 * The text is the gate's text (`gate.text`): a UTF-8 byte-order mark is
   skipped (it is part of line 1, as for git), a text that is not UTF-8 (a
@@ -36,7 +36,8 @@ from gate.text import BOM
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Point, Tree
 
-# A whole 1 MiB test file parses in well under a second (docs/development.md);
+# A whole 1 MiB test file parses in well under a second (docs/development.md,
+# "Splitting test files (tree-sitter)");
 # a parse still running after this is refused rather than waited on.
 PARSE_SECONDS = 10.0
 _CHUNK = 1 << 16

@@ -63,7 +63,8 @@ _CONFIG = (
 _CHUNK = 1 << 20
 # The output pipe of a git process whose output a Python thread reads while
 # the interpreter is busy elsewhere: a big pipe lets git run ahead while the
-# reader waits for the GIL (figures: docs/development.md).
+# reader waits for the GIL (figures: docs/development.md, "The git layer's
+# figures").
 _PIPE_SIZE = 1 << 20
 # `_PipeReader`: after a short read, the next waits this long (seconds).
 _PIPE_WAIT = 0.001
@@ -140,7 +141,7 @@ class _PipeReader:
     go.  Little is under a sixteenth of what the pipe holds (`_pipe_size`),
     so a pipe the system kept small never waits on every read.  The same
     bytes in the same order, in fewer, bigger reads (figures:
-    docs/development.md, "Ninth round")."""
+    docs/development.md, "The git layer's figures")."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd

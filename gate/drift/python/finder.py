@@ -67,7 +67,7 @@ def shadowed(changes: ChangeSet, path: str) -> tuple[str, str] | None:
     in_tests = globs.matcher(DEFAULT_TESTS, globs.FOLDED)  # built once, not per file
     # Every form is named like a name the file is imported by, or is an
     # `__init__`, or sits in a site folder: a cheap test on the name first
-    # (figures in docs/development.md).
+    # (on 10,000 added files, 3 ms with it and 80 ms without).
     stems = _import_names(path) | {"__init__"}
     for f in changes.files:
         if f.status not in PLACES:

@@ -271,8 +271,9 @@ def module_statements(path: str, side: str, text: str | None) -> list[Statement]
 
 
 # Kept: `gate lab` parses a file's base version once for all its patches,
-# and keep_symbols and confine_to_symbols share each parse (figures in
-# docs/development.md).  Statements are frozen; an error is not remembered.
+# and keep_symbols and confine_to_symbols share each parse: two thirds of the
+# lab's parses (docs/development.md, "Measured choices in the rubric loader
+# and the rules").  Statements are frozen; an error is not remembered.
 @lru_cache(maxsize=16)
 def _statements(path: str, side: str, text: str) -> tuple[Statement, ...]:
     try:
