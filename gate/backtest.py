@@ -48,7 +48,7 @@ from gate.waivers import Waivable, waivable
 
 DEFAULT_LAST = 200
 _MEASURE_CAP = 1 << 40  # a count no budget reaches: the rule fails at every limit
-DEFAULT_JOBS = 4  # worker processes (`_in_parallel`); docs/development.md, gate backtest
+DEFAULT_JOBS = 4  # worker processes (`_in_parallel`); docs/development.md, "gate backtest"
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,34 @@ def test_every_relative_link_and_anchor_resolves(doc: Doc) -> None:
     assert broken == []
 
 
+def development_sections_cited(text: str) -> list[str]:
+    """The sections of docs/development.md a source file's comments cite as
+    `docs/development.md, "SECTION"`, a citation wrapped over comment or
+    docstring lines read as one line."""
+    joined = re.sub(r"\s*\n\s*(?:#\s*)?", " ", text)
+    return re.findall(r'docs/development\.md, "([^"]+)"', joined)
+
+
+def test_development_sections_cited_in_the_code_exist() -> None:
+    """A comment that points to a section of docs/development.md for its
+    figures names a heading the page has."""
+    page = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    headings = {h.replace("`", "") for h in re.findall(r"^#+ (.+)$", page, re.MULTILINE)}
+    cited = {
+        (path.relative_to(ROOT).as_posix(), section)
+        for folder in ("gate", "bench")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for section in development_sections_cited(path.read_text(encoding="utf-8"))
+    }
+    assert len({section for _, section in cited}) >= 4, cited
+    assert [(path, s) for path, s in sorted(cited) if s not in headings] == []
+
+
+def test_a_wrapped_citation_is_read_whole() -> None:
+    text = '# figures: docs/development.md, "The git\n    # layer\'s figures").\n'
+    assert development_sections_cited(text) == ["The git layer's figures"]
+
+
 def test_most_shell_examples_run() -> None:
     """Skipping is for what needs GitHub, Docker or the whole CI, not a habit."""
     shell = [b for doc in DOCS for b in doc.blocks if b.lang in ("sh", "console")]
