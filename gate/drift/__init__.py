@@ -24,7 +24,7 @@ reach the tests of other files.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -276,6 +276,30 @@ def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tup
     if reader.pair is None:
         raise Unparsable(f"the {BY_SUFFIX[ending].name} reader cannot read a syntax error around")
     return reader.pair(base, head, ending)
+
+
+def repaired_pair(
+    base: Sequence[Unit],
+    base_repaired: Collection[str],
+    head: Sequence[Unit],
+    head_repaired: Collection[str],
+    grammar: str,
+    kind: str,
+) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """A `Reader.pair` answer from the units of both versions as the
+    `grammar` repairs them, where the units of the keys `*_repaired` (each
+    a `kind` of the file: a declaration, a statement) hold a repair and are
+    their exact text alone.  `Unparsable` when such a unit has the same key
+    on both sides but another text: what changed inside it cannot be told."""
+    at_base = {u.key: u for u in base if u.key in base_repaired}
+    for u in head:
+        was = at_base.get(u.key)
+        if u.key in head_repaired and was is not None and was.code != u.code:
+            raise Unparsable(
+                f"has a syntax error the {grammar} grammar repairs in a {kind} "
+                f"that changed (line {u.line})"
+            )
+    return tuple(base), tuple(head)
 
 
 def _changed(base: Unit, head: Unit | None) -> bool:
