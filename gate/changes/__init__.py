@@ -212,19 +212,28 @@ class BaseTree:
         found = self.children(path)
         if found is not None or not path:
             return found
+        kind = self.kind(path)
+        if kind == "file" or kind == "":
+            return {}  # a file, or nothing there at base: no folder
+        return None  # unknown, or a folder or a link that was not listed
+
+    def kind(self, path: str) -> str | None:
+        """What stands at the base path `path` (not the root), as the
+        folder holding it says: the entry's kind (`file`, `folder`, `link`,
+        ...), "" when nothing does; None when unknown (that folder is,
+        `folder`), or when another name that folds alike stands there, which
+        a case-insensitive checkout makes the same entry (`gate.paths.fold`)."""
         parent, _, name = path.rpartition("/")
         above = self.folder(parent)
         if above is None:
             return None
         kind = above.get(name)
-        if kind == "file":
-            return {}  # a file: no folder
         if kind is None:
             folded = fold(name)
             if any(fold(other) == folded for other in above):
-                return None  # `Kit` beside `kit`: one folder on a case-insensitive checkout
-            return {}  # nothing there at base
-        return None  # a folder or a link that was not listed
+                return None  # `Kit` beside `kit`: one entry on a case-insensitive checkout
+            return ""  # nothing there at base
+        return kind
 
     @cached_property
     def _by_folder(self) -> dict[str, dict[str, str]]:

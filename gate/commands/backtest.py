@@ -8,7 +8,7 @@ import sys
 
 from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.report import in_format
+from gate.report import rendered
 from gate.report.backtest import to_markdown, to_text
 
 
@@ -29,14 +29,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         progress=_progress if sys.stderr.isatty() else None,
     )
-    output.write(
-        in_format(
-            args.format,
-            data=result.to_dict,
-            text=lambda: to_text(result),
-            markdown=lambda: to_markdown(result),
-        )
-    )
+    output.write(rendered(result, args.format, to_text, to_markdown))
     if result.unjudged:
         raise GateError(
             f"could not judge {len(result.unjudged)} of "

@@ -21,7 +21,7 @@ from typing import Any
 
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import markdown_code, markdown_text, printable
-from gate.report import in_format
+from gate.report import rendered
 
 
 @dataclass(frozen=True)
@@ -229,14 +229,7 @@ def _scoreboards(args: argparse.Namespace) -> int | None:
     comparison = compare_boards(
         load_scoreboard(data[0], args.report_a), load_scoreboard(data[1], args.report_b)
     )
-    output.write(
-        in_format(
-            args.format,
-            data=comparison.to_dict,
-            text=lambda: comparison_text(comparison),
-            markdown=lambda: comparison_markdown(comparison),
-        )
-    )
+    output.write(rendered(comparison, args.format, comparison_text, comparison_markdown))
     return EXIT_PASS if comparison.agree else EXIT_FAIL
 
 
@@ -247,12 +240,5 @@ def run(args: argparse.Namespace) -> int:
     if boards is not None:
         return boards
     comparison = compare(load_report(args.report_a), load_report(args.report_b))
-    output.write(
-        in_format(
-            args.format,
-            data=comparison.to_dict,
-            text=lambda: to_text(comparison),
-            markdown=lambda: to_markdown(comparison),
-        )
-    )
+    output.write(rendered(comparison, args.format, to_text, to_markdown))
     return EXIT_PASS if comparison.agree else EXIT_FAIL

@@ -11,7 +11,7 @@ from gate import output
 from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.git.repo import Repo, default_base
 from gate.names import DEFAULT_RUBRIC_PATH
-from gate.report import for_machines, in_format
+from gate.report import for_machines, rendered
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,12 +41,5 @@ def run(args: argparse.Namespace) -> int:
             f"{exc}: the frozen run's worktree was removed and the checkout is as it was; "
             "nothing was judged"
         ) from None
-    output.write(
-        in_format(
-            args.format,
-            data=outcome.to_dict,
-            text=lambda: to_text(outcome),
-            markdown=lambda: to_markdown(outcome),
-        )
-    )
+    output.write(rendered(outcome, args.format, to_text, to_markdown))
     return EXIT_PASS if outcome.passed else EXIT_FAIL

@@ -9,7 +9,7 @@ from gate import output
 from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import printable
 from gate.lab import run_lab
-from gate.report import in_format
+from gate.report import rendered
 from gate.report.lab import to_markdown, to_text
 
 
@@ -50,14 +50,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for note in board.notes:  # on stderr too: a must_include failure without output is no verdict
         output.note(f"gate: note: {note}")
-    output.write(
-        in_format(
-            args.format,
-            data=board.to_dict,
-            text=lambda: to_text(board),
-            markdown=lambda: to_markdown(board),
-        )
-    )
+    output.write(rendered(board, args.format, to_text, to_markdown))
     if board.judge_errors:
         names = ", ".join(printable(p) for p in board.judge_errors)
         raise GateError(

@@ -14,7 +14,7 @@ from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.escape import printable
 from gate.lab import PASS
 from gate.loop import Attempt
-from gate.report import in_format
+from gate.report import rendered
 
 
 def _progress(done: int, total: int) -> None:
@@ -60,14 +60,7 @@ def _finish(
     board = scoreboard(records)
     if getattr(args, "html", None):
         write_report(args.html, to_html(board), fix="loop --html")
-    output.write(
-        in_format(
-            args.format,
-            data=board.to_dict,
-            text=lambda: to_text(board),
-            markdown=lambda: to_markdown(board),
-        )
-    )
+    output.write(rendered(board, args.format, to_text, to_markdown))
     if problem is not None:
         raise GateError(problem)
     if board.judge_errors:

@@ -24,7 +24,7 @@ reach the tests of other files.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ from gate.drift.language import BY_SUFFIX
 
 if TYPE_CHECKING:
     from gate.changes import BaseTree
+    from gate.drift.reader import Reader
 
 # A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
 # that defines something tests use without running at collection (a helper
@@ -243,14 +244,24 @@ def units_for(path: str, text: str) -> tuple[Unit, ...] | None:
     TSX, picks one by it).  Raises `Unparsable` when the text is not that
     language, or its package (or the grammar it needs) is not installed."""
     ending = suffix(path)
+    reader = reader_of(ending)
+    if reader is None:
+        return None
+    return reader.units(text, ending)
+
+
+def reader_of(ending: str) -> Reader | None:
+    """The `Reader` of the language that reads files ending in `ending` (a
+    path's `suffix`, `gate.drift.language.BY_SUFFIX`); None when no language
+    does.  Raises `Unparsable` when that language's package, or the parser
+    it needs, is not installed."""
     language = BY_SUFFIX.get(ending)
     if language is None:
         return None
     try:
-        reader = language.load()
+        return language.load()
     except ImportError as exc:  # tree-sitter, or the package itself, not installed
         raise Unparsable(f"needs a parser that is not installed ({exc})") from None
-    return reader.units(text, ending)
 
 
 def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
@@ -259,16 +270,36 @@ def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tup
     grammar repairs as opaque units); `Unparsable` when the language has
     none or it refuses too."""
     ending = suffix(path)
-    language = BY_SUFFIX.get(ending)
-    if language is None:
+    reader = reader_of(ending)
+    if reader is None:
         raise Unparsable(f"no language reads {ending or 'a file without a suffix'}")
-    try:
-        reader = language.load()
-    except ImportError as exc:
-        raise Unparsable(f"needs a parser that is not installed ({exc})") from None
     if reader.pair is None:
-        raise Unparsable(f"the {language.name} reader cannot read a syntax error around")
+        raise Unparsable(f"the {BY_SUFFIX[ending].name} reader cannot read a syntax error around")
     return reader.pair(base, head, ending)
+
+
+def repaired_pair(
+    base: Sequence[Unit],
+    base_repaired: Collection[str],
+    head: Sequence[Unit],
+    head_repaired: Collection[str],
+    grammar: str,
+    kind: str,
+) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
+    """A `Reader.pair` answer from the units of both versions as the
+    `grammar` repairs them, where the units of the keys `*_repaired` (each
+    a `kind` of the file: a declaration, a statement) hold a repair and are
+    their exact text alone.  `Unparsable` when such a unit has the same key
+    on both sides but another text: what changed inside it cannot be told."""
+    at_base = {u.key: u for u in base if u.key in base_repaired}
+    for u in head:
+        was = at_base.get(u.key)
+        if u.key in head_repaired and was is not None and was.code != u.code:
+            raise Unparsable(
+                f"has a syntax error the {grammar} grammar repairs in a {kind} "
+                f"that changed (line {u.line})"
+            )
+    return tuple(base), tuple(head)
 
 
 def _changed(base: Unit, head: Unit | None) -> bool:
@@ -306,10 +337,9 @@ def reaching(
     units, others)` says the runner gives the file a module registry of its
     own (JavaScript: Jest, Vitest), a unit that writes nothing outside the
     file (`Unit.local`) reaches nothing either."""
-    language = BY_SUFFIX.get(suffix(path))
+    reader = reader_of(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
-    if language is not None:
-        reader = language.load()
+    if reader is not None:
         if reader.isolated is not None and reader.isolated(path, units, others):
             return ()
         if reader.apart is not None and tree is not None and reader.apart(path, tree):

@@ -81,6 +81,16 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     return tuple(sorted(python | packages))
 
 
+def _add_with_parents(wanted: set[str], folder: str) -> None:
+    """Add `folder` and every folder above it ("" the root) to `wanted`,
+    up to the first one it already holds."""
+    while folder not in wanted:
+        wanted.add(folder)
+        if not folder:
+            break
+        folder = folder.rpartition("/")[0]
+
+
 def _moved_folders(files: Iterable[FileChange]) -> set[str]:
     """The folder of each side of each rename of a code file (a suffix a
     language reads, `gate.drift.language.BY_SUFFIX`), and every folder
@@ -92,12 +102,7 @@ def _moved_folders(files: Iterable[FileChange]) -> set[str]:
         if not {suffix(f.old_path).lower(), suffix(f.path).lower()} & BY_SUFFIX.keys():
             continue
         for path in (f.old_path, f.path):
-            folder = path.rpartition("/")[0]
-            while folder not in wanted:
-                wanted.add(folder)
-                if not folder:
-                    break
-                folder = folder.rpartition("/")[0]
+            _add_with_parents(wanted, path.rpartition("/")[0])
     return wanted
 
 
@@ -108,12 +113,7 @@ def _go_packages(files: Iterable[FileChange]) -> set[str]:
     for f in files:
         if f.status not in (ADDED, COPIED) or not f.path.endswith("_test.go"):
             continue
-        folder = f.path.rpartition("/")[0]
-        while folder not in wanted:
-            wanted.add(folder)
-            if not folder:
-                break
-            folder = folder.rpartition("/")[0]
+        _add_with_parents(wanted, f.path.rpartition("/")[0])
     return wanted
 
 
@@ -137,9 +137,5 @@ def _package_folders(files: Iterable[FileChange]) -> set[str]:
             if not folder or (name != "package.json" and not new):
                 continue
             wanted.add(f"{folder}/**")
-            while folder not in wanted:
-                wanted.add(folder)
-                if not folder:
-                    break
-                folder = folder.rpartition("/")[0]
+            _add_with_parents(wanted, folder)
     return wanted

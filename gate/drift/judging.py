@@ -33,6 +33,7 @@ from gate.drift import (
     moved,
     paired_units,
     reaching,
+    reader_of,
     runners,
     suffix,
     units_for,
@@ -306,14 +307,13 @@ def helper_growth(changes: ChangeSet, f: FileChange, allow_added: bool) -> tuple
     only gained definitions no existing test can reach, the reasons it did
     more, None when its language cannot tell (judged whole)."""
     texts = changes.texts.get(f.path)
-    language = BY_SUFFIX.get(suffix(f.path))
-    if texts is None or texts.base is None or texts.head is None or language is None:
+    if texts is None or texts.base is None or texts.head is None:
         return None
     try:
-        reader = language.load()
-    except ImportError:
+        reader = reader_of(suffix(f.path))
+    except Unparsable:
         return None
-    if reader.grew is None:
+    if reader is None or reader.grew is None:
         return None
     others = {p: t.head for p, t in changes.texts.items() if p != f.path and t.head is not None}
     return reader.grew(f.path, texts.base, texts.head, others, allow_added)
@@ -458,8 +458,7 @@ def _script(
         return False
     if suffix(path) == ".py" and _doctest_modules(changes):
         return False  # pytest imports every module to collect its doctests
-    language = BY_SUFFIX.get(suffix(path))
-    reader = language.load() if language is not None else None
+    reader = reader_of(suffix(path))
     if reader is None or reader.script is None or not reader.script(path, head, text):
         return False
     stem = path.rpartition("/")[2].split(".")[0]

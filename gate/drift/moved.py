@@ -130,16 +130,10 @@ class _World:
         tree = self.changes.tree
         if tree is None:
             return None
-        folder, _, name = path.rpartition("/")
-        entries = tree.folder(folder)
-        if entries is None:
-            return None
-        kind = entries.get(name)
+        kind = tree.kind(path)
         if kind is None:
-            if any(fold(other) == fold(name) for other in entries):
-                return None
-            return False
-        return {"file": True, "folder": False}.get(kind)
+            return None
+        return False if kind == "" else {"file": True, "folder": False}.get(kind)
 
     def one(self, candidates: Sequence[str], head: bool) -> str | None:
         """The one candidate present at that side; None when none, several,

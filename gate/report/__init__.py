@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from gate.changes import Stats
 from gate.escape import markdown_code, markdown_text, printable
@@ -478,6 +478,21 @@ def in_format(
     raise ValueError(f"unknown report format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
+class _Reported(Protocol):
+    def to_dict(self) -> Any: ...
+
+
+_R = TypeVar("_R", bound=_Reported)
+
+
+def rendered(value: _R, fmt: str, text: Callable[[_R], str], markdown: Callable[[_R], str]) -> str:
+    """A report value in `fmt` (`in_format`): its `to_dict()` as JSON, or
+    `text(value)`, or `markdown(value)`."""
+    return in_format(
+        fmt, data=value.to_dict, text=lambda: text(value), markdown=lambda: markdown(value)
+    )
+
+
 def render(report: Report, fmt: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
     """A verdict report in `fmt` (one of `VERDICT_FORMATS`): `to_json`,
     `to_text`, `to_markdown`, workflow commands (`gate.report.annotations`)
@@ -491,6 +506,4 @@ def render(report: Report, fmt: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) 
         from gate.report.sarif import to_sarif
 
         return to_sarif(report, rubric_path)
-    return in_format(
-        fmt, data=report.to_dict, text=lambda: to_text(report), markdown=lambda: to_markdown(report)
-    )
+    return rendered(report, fmt, to_text, to_markdown)

@@ -134,8 +134,19 @@ from gate.changes import (
     ChangeSet,
     FileChange,
 )
-from gate.drift import CASE, SUPPORT, Unit, Unparsable, compare, paired_units, suffix, units_for
+from gate.drift import (
+    CASE,
+    SUPPORT,
+    Unit,
+    Unparsable,
+    compare,
+    paired_units,
+    reader_of,
+    suffix,
+    units_for,
+)
 from gate.drift.language import BY_SUFFIX, JS
+from gate.drift.python.tree import docstring
 from gate.drift.rust import RustTest, test_functions
 from gate.drift.rust import code_tokens as rust_tokens
 from gate.report import RuleResult
@@ -257,12 +268,7 @@ def _python_code(text: str) -> str | None:
         body = getattr(node, "body", None)
         if not isinstance(node, DOCUMENTED) or not isinstance(body, list) or not body:
             continue
-        first = body[0]
-        if (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-        ):
+        if docstring(body[0]) is not None:
             node.body = body[1:] or [ast.Pass()]
     try:
         return ast.dump(tree, include_attributes=False)
@@ -276,14 +282,10 @@ DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 def _splittable(path: str) -> bool:
     """Whether the engine splits `path` into test cases: a language reads
     its suffix and that language's parser is installed."""
-    language = BY_SUFFIX.get(suffix(path))
-    if language is None:
-        return False
     try:
-        language.load()
-    except ImportError:
+        return reader_of(suffix(path)) is not None
+    except Unparsable:
         return False
-    return True
 
 
 def _gained_lines(base: str | None, head: str) -> int:

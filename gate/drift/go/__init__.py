@@ -81,7 +81,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING
 
-from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
+from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable, repaired_pair
 from gate.drift._treesitter import (
     NamesByPlace,
     ParsedText,
@@ -230,15 +230,9 @@ def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Uni
     or a type, or when a unit of exact text alone has the same key on
     both sides but another text: what changed inside it cannot be told."""
     sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
-    at_base = {u.key: u for u in sides[0].found if u.key in sides[0].opaque}
-    for u in sides[1].found:
-        was = at_base.get(u.key)
-        if u.key in sides[1].opaque and was is not None and was.code != u.code:
-            raise Unparsable(
-                f"has a syntax error the go grammar repairs in a declaration that changed "
-                f"(line {u.line})"
-            )
-    return tuple(sides[0].found), tuple(sides[1].found)
+    return repaired_pair(
+        sides[0].found, sides[0].opaque, sides[1].found, sides[1].opaque, "go", "declaration"
+    )
 
 
 def is_test_name(name: str) -> bool:

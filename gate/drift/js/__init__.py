@@ -100,7 +100,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gate.drift import CASE, Unit, Unparsable
+from gate.drift import CASE, Unit, Unparsable, repaired_pair
 from gate.drift._treesitter import ParsedText, parse, refuse
 from gate.drift.js import writes
 from gate.drift.js.frameworks import DESCRIBES, HOOKS, RUNNER_MODULES, TESTS
@@ -177,15 +177,9 @@ def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Uni
     sides but another text: what changed inside it cannot be told."""
     grammar = _grammar(suffix)
     sides = [_split(parse(text, grammar, tolerant=True), suffix, text) for text in (base, head)]
-    at_base = {u.key: u for u in sides[0].found if u.key in sides[0].unparsed}
-    for u in sides[1].found:
-        was = at_base.get(u.key)
-        if u.key in sides[1].unparsed and was is not None and was.code != u.code:
-            raise Unparsable(
-                f"has a syntax error the {grammar} grammar repairs in a statement "
-                f"that changed (line {u.line})"
-            )
-    return tuple(sides[0].found), tuple(sides[1].found)
+    return repaired_pair(
+        sides[0].found, sides[0].unparsed, sides[1].found, sides[1].unparsed, grammar, "statement"
+    )
 
 
 # A statement that is a string literal alone, without escapes: a directive

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.drift._treesitter import named
+from gate.drift.js.names import pattern_leaves
 from gate.drift.js.writes import (
     ARGUMENT_WRITERS,
     CHAINS,
@@ -18,7 +19,6 @@ from gate.drift.js.writes import (
     VALUE_WRAPPERS,
     Writes,
     fresh,
-    pattern_targets,
 )
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ class Escapes:
                 return False  # a test's context or an object of the file's own class
             return not self.fresh(root)
         if kind in PATTERNS:
-            return any(self.target(leaf) for leaf in pattern_targets(target))
+            return any(self.target(leaf) for leaf in pattern_leaves(target))
         return not self.fresh(target)
 
     def _declared(self, name: str) -> bool:

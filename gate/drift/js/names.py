@@ -344,14 +344,25 @@ def pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
     """The names a binding pattern binds (`a`, `{a, b: c, ...d}`, `[e = 1]`)."""
     if pattern is None:
         return []
-    found: list[str] = []
+    if pattern.type == "identifier":  # most bindings: no pattern to walk
+        return [source.text(pattern)]
+    return [
+        source.text(leaf)
+        for leaf in pattern_leaves(pattern)
+        if leaf.type in ("identifier", "shorthand_property_identifier_pattern")
+    ]
+
+
+def pattern_leaves(pattern: Node) -> list[Node]:
+    """What a destructuring pattern binds or stores into, in order
+    (`{a, b: c.d, ...e}`, `[f = 1]`): its leaves, defaults and rests
+    included, comments not."""
+    found: list[Node] = []
     stack = [pattern]
     while stack:
         node = stack.pop()
         kind = node.type
-        if kind in ("identifier", "shorthand_property_identifier_pattern"):
-            found.append(source.text(node))
-        elif kind == "pair_pattern":
+        if kind == "pair_pattern":
             value = node.child_by_field_name("value")
             if value is not None:
                 stack.append(value)
@@ -361,6 +372,8 @@ def pattern_names(source: ParsedText, pattern: Node | None) -> list[str]:
                 stack.append(left)
         elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
             stack.extend(reversed(named(node)))
+        elif kind != "comment":
+            found.append(node)
     return found
 
 

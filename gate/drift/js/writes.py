@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from gate.drift._treesitter import ParsedText, named
 from gate.drift.js.frameworks import DESCRIBES, HOOKS, TESTS
 from gate.drift.js.loading import TYPE_WRAPPERS
-from gate.drift.js.names import Names, pattern_names
+from gate.drift.js.names import Names, pattern_leaves, pattern_names
 from gate.drift.js.restores import restored
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ class Writes:
                 return not _own_this(root, scope)
             return root.type not in FRESH
         if kind in PATTERNS:
-            return any(self._outside(leaf, scope, block) for leaf in pattern_targets(target))
+            return any(self._outside(leaf, scope, block) for leaf in pattern_leaves(target))
         return True
 
     def _own(self, name: str, at: int, scope: range) -> bool:
@@ -410,29 +410,6 @@ class Writes:
             for name in sharing
             for n in self.names.occurrences(name)
         )
-
-
-def pattern_targets(pattern: Node) -> list[Node]:
-    """What a destructuring assignment stores into (`[a.b, c] = ...`,
-    `({ x: a.b, c } = ...)`), defaults and rests included."""
-    found: list[Node] = []
-    stack = [pattern]
-    while stack:
-        node = stack.pop()
-        kind = node.type
-        if kind == "pair_pattern":
-            value = node.child_by_field_name("value")
-            if value is not None:
-                stack.append(value)
-        elif kind in ("assignment_pattern", "object_assignment_pattern"):
-            left = node.child_by_field_name("left")
-            if left is not None:
-                stack.append(left)
-        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
-            stack.extend(named(node))
-        elif kind != "comment":
-            found.append(node)
-    return found
 
 
 def _own_this(node: Node, scope: range) -> bool:

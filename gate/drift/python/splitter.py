@@ -197,10 +197,14 @@ class Splitter:
         for deco in node.decorator_list:
             if isinstance(deco, ast.Call):
                 regions.extend((*deco.args, *deco.keywords))
-        every = [c for region in regions for c in impure_calls(region)]  # every call made
+        return self.callees([c for region in regions for c in impure_calls(region)])
+
+    def callees(self, every: list[ast.Call]) -> tuple[str, ...] | None:
+        """The callees (`named_callees`) of the impure calls among `every`
+        call made; None when one is a method of what such a call made
+        (`Part(1).install()`: its code too) or `named_callees` refuses."""
         impure = [c for c in every if not pure_call(c, self.origins)]
         made = {id(c) for c in impure}
-        # a method of what such a call made (`Part(1).install()`) is its code too
         if any(
             isinstance(c.func, ast.Attribute)
             and isinstance(root := chain_root(c.func.value), ast.Call)
@@ -342,17 +346,7 @@ class Splitter:
         `B = load_fixture("b.json")`) is judged as the base's are
         (`compare`); None when a callee is anything else or a method of
         what such a call made."""
-        every = [c for c in impure_calls(value) if isinstance(c, ast.Call)]
-        impure = [c for c in every if not pure_call(c, self.origins)]
-        made = {id(c) for c in impure}
-        if any(
-            isinstance(c.func, ast.Attribute)
-            and isinstance(root := chain_root(c.func.value), ast.Call)
-            and id(root) in made
-            for c in every
-        ):
-            return None
-        callees = named_callees(impure, self.origins, self.imported, self.local)
+        callees = self.callees([c for c in impure_calls(value) if isinstance(c, ast.Call)])
         return tuple(f"={c}" for c in callees) if callees else None
 
     def main_guard(self, node: ast.If) -> bool:

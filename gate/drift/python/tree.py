@@ -551,11 +551,19 @@ def _spells_doc(statement: ast.stmt, walked: Walked) -> bool:
 _DOC_READERS = frozenset({"__doc__", "getdoc"})
 
 
+def docstring(node: ast.AST) -> str | None:
+    """The words of `node` when it is a string statement (a docstring, when
+    it opens a module's, a class's or a function's body), else None."""
+    if isinstance(node, ast.Expr):
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value
+    return None
+
+
 def _prose(node: ast.AST) -> bool:
     """A string statement (a docstring) that holds no doctest."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-        and ">>>" not in node.value.value
-    )
+    if not isinstance(node, ast.Expr):  # most nodes, answered without a call
+        return False
+    words = docstring(node)
+    return words is not None and ">>>" not in words
