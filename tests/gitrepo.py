@@ -215,6 +215,10 @@ class Checked:
         """The exit code and the result for the rule `rule_id`."""
         return self.code, self.result(rule_id)
 
+    def code_and_message(self, rule_id: str = "TESTS") -> tuple[int, str]:
+        """The exit code and the message of the rule `rule_id`."""
+        return self.code, self.result(rule_id)["message"]
+
 
 class RubricRepo(GitRepo):
     """A real git repository judged by the real `gate check` (in process,
