@@ -31,6 +31,7 @@ from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from tests.drift.test_units import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
 from tests.gitrepo import GitRepo
+from tests.rulecase import table
 
 TESTS = list(DEFAULT_TESTS)
 
@@ -227,11 +228,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "params", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "params", "passed", "message", "paths"), CASES)
 def test_test_drift(
     changes: ChangeSet, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
