@@ -131,6 +131,17 @@ class GitRepo:
     def remove(self, path: str) -> None:
         self.git("rm", "-q", "--", path)
 
+    def apply(self, edits: Mapping[str, str | bytes | int | None]) -> None:
+        """Edit the work tree path by path: text or bytes is written, None
+        removes the file (`git rm`), a number is the file's new mode (chmod)."""
+        for path, what in edits.items():
+            if what is None:
+                self.remove(path)
+            elif isinstance(what, int):
+                (self.root / path).chmod(what)
+            else:
+                self.write(path, what)
+
     def symlink(self, path: str, target: str) -> None:
         link = self.root / path
         link.parent.mkdir(parents=True, exist_ok=True)
