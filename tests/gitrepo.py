@@ -201,10 +201,6 @@ class GitRepo:
 
 # --- a git repository with a rubric --------------------------------------------
 
-# Where a repository keeps its rubric (what `gate check` reads without
-# --rubric-file).
-RUBRIC_PATH = ".github/blast-radius.yml"
-
 # The rubric of one rule, the test-drift check, under the id TESTS.
 DRIFT_RUBRIC = "version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n"
 
@@ -235,8 +231,9 @@ class RubricRepo(GitRepo):
     """A real git repository judged by the real `gate check` (in process,
     `gate.cli.main`, its stdout captured by pytest's `capsys`).
 
-    The rubric is either committed in the repository (`write(RUBRIC_PATH,
-    text)`, as a project keeps it) or passed to `check` as `rubric=TEXT`,
+    The rubric is either committed in the repository (at
+    `gate.names.DEFAULT_RUBRIC_PATH`, as a project keeps it) or passed to
+    `check` as `rubric=TEXT`,
     which writes it beside the repository (`rubric_file`) and names it with
     --rubric-file.
     """
@@ -261,8 +258,8 @@ class RubricRepo(GitRepo):
     ) -> Checked:
         """`gate check --repo ROOT --base BASE [--head HEAD] [--rubric-file
         beside] [ARGS] --format json`: its exit code and JSON report.  Without
-        `head` the gate judges the work tree (or what `args` names, such as
-        --patch); without `rubric` it reads the committed one."""
+        `head` the change is base...HEAD (or what `args` names, such as
+        --patch); without `rubric` the gate reads the committed one."""
         argv = ["check", "--repo", str(self.root), "--base", base]
         if head is not None:
             argv += ["--head", head]
