@@ -23,9 +23,8 @@ import json
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -205,10 +204,10 @@ class GitRepo:
 DRIFT_RUBRIC = "version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n"
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     """One `gate check --format json`: its exit code, the JSON report it
-    printed, and what it wrote to stderr."""
+    printed ({} when it printed none, as when it could not judge), and what
+    it wrote to stderr."""
 
     code: int
     report: dict[str, Any]
@@ -265,6 +264,12 @@ class RubricRepo(GitRepo):
             argv += ["--head", head]
         if rubric is not None:
             argv += ["--rubric-file", str(self.rubric_file(rubric))]
-        code = main([*argv, *args, "--format", "json"])
-        out, err = self.capsys.readouterr()
-        return Checked(code, json.loads(out), err)
+        return run_check(self.capsys, *argv, *args)
+
+
+def run_check(capsys: pytest.CaptureFixture[str], *argv: str) -> Checked:
+    """`gate check ARGV --format json` in process (`gate.cli.main`), its
+    output read from `capsys`: for a repository made here, `RubricRepo.check`."""
+    code = main(["check", *argv, "--format", "json"])
+    out, err = capsys.readouterr()
+    return Checked(code, json.loads(out) if out else {}, err)
