@@ -259,7 +259,7 @@ class RubricRepo(GitRepo):
         beside] [ARGS] --format json`: its exit code and JSON report.  Without
         `head` the change is base...HEAD (or what `args` names, such as
         --patch); without `rubric` the gate reads the committed one."""
-        argv = ["check", "--repo", str(self.root), "--base", base]
+        argv = ["--repo", str(self.root), "--base", base]
         if head is not None:
             argv += ["--head", head]
         if rubric is not None:
