@@ -1,5 +1,8 @@
 """Shared fixtures: real git repositories in tmp_path (`repo`, `make_repo`:
-tests/gitrepo.py's `GitRepo`), the real git binary, a fixed git identity."""
+tests/gitrepo.py's `GitRepo`; `rubric_repo`: the same repository judged by
+`gate check`, tests/gitrepo.py's `RubricRepo`), the real git binary, a fixed
+git identity.  A rule judged on a change without a repository of its own is
+tests/rulecase.py's `RuleCase`."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.gitrepo import GIT_ENV, GitRepo
+from tests.gitrepo import GIT_ENV, GitRepo, RubricRepo
 
 # Property tests drive real git and real subprocesses: on a loaded two-core CI
 # machine one example can take seconds, so no test has a deadline.  `.ci/run`
@@ -53,3 +56,11 @@ def make_repo(tmp_path: Path) -> Iterator[type[GitRepo]]:
 @pytest.fixture
 def repo(make_repo: type[GitRepo]) -> GitRepo:
     return make_repo("repo")  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def rubric_repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> RubricRepo:
+    """A git repository with a rubric: `repo`'s repository (the same folder,
+    tmp_path/repo, so take one or the other), whose `check(base, head,
+    rubric=...)` runs `gate check` on it and returns code and JSON report."""
+    return RubricRepo(tmp_path / "repo", capsys)

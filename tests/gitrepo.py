@@ -1,5 +1,6 @@
 """The one git-repository helper of the tests: a real repository in a folder,
-driven by the real git binary (never a mock).
+driven by the real git binary (never a mock), and the same repository with a
+rubric, judged by the real `gate check` (`RubricRepo`).
 
 Every test, fixture and harness that runs git for itself goes through
 `GitRepo`: pytest's `repo` and `make_repo` fixtures (tests/conftest.py), the
@@ -7,7 +8,10 @@ API double's scenarios (tests/github/conftest.py), the act harness
 (tests/act_harness/, also run outside pytest by bench/bench_action.py), the
 docs sandboxes (tests/test_docs.py) and the rule-test helper
 (tests/rulecase.py).  The gate itself runs git only through `gate.git.Repo`;
-this is the test side's twin, with no logic of the gate in it.
+this is the test side's twin, with no logic of the gate in it.  A test that
+runs `gate check` on its commits takes the `rubric_repo` fixture instead of
+`repo` (tests/conftest.py): a `RubricRepo`, which is a `GitRepo` whose
+`check(base, head, rubric=...)` returns the exit code and the JSON report.
 
 Import it as `from tests.gitrepo import GitRepo` (the repository's root is on
 `sys.path` under `python -m pytest`, and bench/bench_action.py puts it there).
@@ -15,10 +19,16 @@ Import it as `from tests.gitrepo import GitRepo` (the repository's root is on
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from gate.cli import main
 
 # The identity and dates of every commit a test makes (tests/conftest.py puts
 # them in the environment of every test): the same commits, the same shas.
@@ -120,6 +130,17 @@ class GitRepo:
     def remove(self, path: str) -> None:
         self.git("rm", "-q", "--", path)
 
+    def apply(self, edits: Mapping[str, str | bytes | int | None]) -> None:
+        """Edit the work tree path by path: text or bytes is written, None
+        removes the file (`git rm`), a number is the file's new mode (chmod)."""
+        for path, what in edits.items():
+            if what is None:
+                self.remove(path)
+            elif isinstance(what, int):
+                (self.root / path).chmod(what)
+            else:
+                self.write(path, what)
+
     def symlink(self, path: str, target: str) -> None:
         link = self.root / path
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -175,3 +196,80 @@ class GitRepo:
         tree_sha = self.git("write-tree", env=private).strip()
         args = ["commit-tree", tree_sha, "-m", message] + (["-p", parent] if parent else [])
         return self.git(*args).strip()
+
+
+# --- a git repository with a rubric --------------------------------------------
+
+# The rubric of one rule, the test-drift check, under the id TESTS.
+DRIFT_RUBRIC = "version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n"
+
+
+class Checked(NamedTuple):
+    """One `gate check --format json`: its exit code, the JSON report it
+    printed ({} when it printed none, as when it could not judge), and what
+    it wrote to stderr."""
+
+    code: int
+    report: dict[str, Any]
+    err: str
+
+    def result(self, rule_id: str = "TESTS") -> dict[str, Any]:
+        """The report's result for the rule `rule_id`."""
+        return next(r for r in self.report["results"] if r["id"] == rule_id)
+
+    def verdict(self, rule_id: str = "TESTS") -> tuple[int, dict[str, Any]]:
+        """The exit code and the result for the rule `rule_id`."""
+        return self.code, self.result(rule_id)
+
+    def code_and_message(self, rule_id: str = "TESTS") -> tuple[int, str]:
+        """The exit code and the message of the rule `rule_id`."""
+        return self.code, self.result(rule_id)["message"]
+
+
+class RubricRepo(GitRepo):
+    """A real git repository judged by the real `gate check` (in process,
+    `gate.cli.main`, its stdout captured by pytest's `capsys`).
+
+    The rubric is either committed in the repository (at
+    `gate.names.DEFAULT_RUBRIC_PATH`, as a project keeps it) or passed to
+    `check` as `rubric=TEXT`,
+    which writes it beside the repository (`rubric_file`) and names it with
+    --rubric-file.
+    """
+
+    def __init__(self, root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        super().__init__(root)
+        self.capsys = capsys
+
+    def rubric_file(self, text: str = DRIFT_RUBRIC) -> Path:
+        """`text` written beside the repository as rubric.yml; its path."""
+        path = self.root.parent / "rubric.yml"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def check(
+        self,
+        base: str,
+        head: str | None = None,
+        *,
+        rubric: str | None = None,
+        args: Sequence[str] = (),
+    ) -> Checked:
+        """`gate check --repo ROOT --base BASE [--head HEAD] [--rubric-file
+        beside] [ARGS] --format json`: its exit code and JSON report.  Without
+        `head` the change is base...HEAD (or what `args` names, such as
+        --patch); without `rubric` the gate reads the committed one."""
+        argv = ["--repo", str(self.root), "--base", base]
+        if head is not None:
+            argv += ["--head", head]
+        if rubric is not None:
+            argv += ["--rubric-file", str(self.rubric_file(rubric))]
+        return run_check(self.capsys, *argv, *args)
+
+
+def run_check(capsys: pytest.CaptureFixture[str], *argv: str) -> Checked:
+    """`gate check ARGV --format json` in process (`gate.cli.main`), its
+    output read from `capsys`: for a repository made here, `RubricRepo.check`."""
+    code = main(["check", *argv, "--format", "json"])
+    out, err = capsys.readouterr()
+    return Checked(code, json.loads(out) if out else {}, err)

@@ -7,6 +7,15 @@ verdict each must get.
     def test_a_removed_line_fails() -> None:
         CASE.fails(CASE.edit("keep me\\n", ""), "is gone", findings=[(1, "removed")])
 
+A table of such changes is a list of rows, each led by its label, which
+`table` turns into pytest parameters (the label is the test id):
+
+    CASES = [("a line kept", CASE.edit("keep me\\n", "keep me\\nnew\\n"), True, "kept")]
+
+    @table(("change", "passed", "message"), CASES)
+    def test_keep_lines(change: Change, passed: bool, message: str) -> None:
+        CASE.judged(change, passed, message)
+
 Each check does what `gate check` does with the parts the gate has: the rule
 goes through the rubric loader (`gate.rubric.load.load_rubric_bytes`: its
 schema, defaults and semantic checks), the change is committed to a real git
@@ -45,6 +54,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+import pytest
 
 from gate.changes import ADDED, DELETED, MODIFIED, ChangeSet
 from gate.changes.example import changes_from_example
@@ -216,6 +227,32 @@ class RuleCase:
                 (line is None or f.line == line) and fragment in f.message for f in result.findings
             ), (line, fragment, result.findings)
         return result
+
+    def judged(
+        self,
+        change: Change,
+        passed: bool,
+        message: str,
+        *,
+        listed: Sequence[str] | None = None,
+        source: Builder | None = None,
+        **params: Any,
+    ) -> RuleResult:
+        """Assert the rule's verdict on `change`: it passes exactly when
+        `passed`, with `message` in its message and, when `listed` is given,
+        exactly those paths in that order (a row of a table of cases)."""
+        result = self.check(change, source=source, **params)
+        assert result.passed is passed
+        assert message in result.message
+        if listed is not None:
+            assert list(result.paths) == list(listed)
+        return result
+
+
+def table(names: str | Sequence[str], rows: Sequence[Sequence[Any]]) -> pytest.MarkDecorator:
+    """`pytest.mark.parametrize` over a table of cases: each row is its label
+    (the test id) and then one value for each of `names`."""
+    return pytest.mark.parametrize(names, [row[1:] for row in rows], ids=[row[0] for row in rows])
 
 
 @functools.lru_cache(maxsize=256)

@@ -36,13 +36,7 @@ def similar(text: str, keep: float) -> str:
 def change(repo: GitRepo, head: dict[str, str | int | None]) -> ChangeSet:
     repo.write_many({RUBRIC_PATH: RUBRIC, WORKFLOW: FLOW, "docs/other.md": OTHER})
     first = repo.commit("base")
-    for path, what in head.items():
-        if what is None:
-            repo.remove(path)
-        elif isinstance(what, int):
-            (repo.root / path).chmod(what)
-        else:
-            repo.write(path, what)
+    repo.apply(head)
     return changes_from_git(Repo(repo.root), first, repo.commit("head"), ())
 
 

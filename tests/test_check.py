@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -14,16 +13,9 @@ import pytest
 
 from gate import demo_fixture
 from gate.cli import main
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, run_check
 
 RUBRIC_PATH = ".github/blast-radius.yml"
-
-
-def judge(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any], str]:
-    """Run `gate check ... --format json`; return (exit code, report, stderr)."""
-    code = main(["check", *argv, "--format", "json"])
-    out, err = capsys.readouterr()
-    return code, (json.loads(out) if out else {}), err
 
 
 def fails(report: dict[str, Any]) -> list[str]:
@@ -107,7 +99,7 @@ def test_seed_lab_verdicts(
 ) -> None:
     seed.write_many(files)
     head = seed.commit("agent change")
-    code, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, err = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert err == ""
     assert fails(report) == expected
     assert code == (1 if expected else 0)
@@ -128,7 +120,7 @@ def test_rubric_is_read_from_base_not_work_tree_index_or_head(
     seed.write(RUBRIC_PATH, permissive.replace("ANY", "STAGED"))
     seed.git("add", RUBRIC_PATH)
     seed.write(RUBRIC_PATH, permissive.replace("ANY", "WORKTREE"))
-    code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert code == 1
     assert report["head"] == head
     assert fails(report) == ["gate.rubric-edited", "FILES", "LINES", "NAMES", "BAIT", "SCOPE"]
@@ -230,7 +222,7 @@ def test_base_moved_on_after_fork(seed: Any, capsys: pytest.CaptureFixture[str])
     )
     base = seed.commit("main moved on and tightened the rubric")
     seed.checkout("agent")
-    code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert (report["base"], report["head"]) == (base, head)
     assert report["stats"] == {"files_touched": 1, "added_lines": 1, "deleted_lines": 1}
     # The rubric is the base tip's; the diff is from the fork.  LATE also breaks
@@ -253,7 +245,7 @@ def test_rename_out_of_a_forbidden_directory_counts_once(
     repo.git("checkout", "-q", "-b", "agent")
     repo.git("mv", "secrets", "public")
     repo.commit("move the keys out")
-    code, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(repo.root), "--base", "main")
     assert code == 1
     assert fails(report) == ["SECRETS"]
     assert report["stats"] == {"files_touched": 1, "added_lines": 0, "deleted_lines": 0}
@@ -267,7 +259,7 @@ def test_awkward_paths_reach_the_report_verbatim(
     for name in names:
         seed.write(name, "x\n")
     seed.commit("awkward")
-    code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert code == 1
     assert fails(report) == ["FILES", "LINES"]
     assert report["results"][2]["paths"] == sorted(names)
@@ -286,7 +278,7 @@ def test_binary_symlink_mode_and_submodule_count_as_touched(
     repo.git("add", "-A")
     repo.git("update-index", "--add", "--cacheinfo", f"160000,{base},vendor/sub")
     repo.git("commit", "-q", "-m", "touch everything")
-    code, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(repo.root), "--base", "main")
     assert code == 1
     assert report["results"][2]["paths"] == ["blob.bin", "link", "run.sh", "vendor/sub"]
     # the binary file counts its one line, the symlink its target; the rest 0
@@ -295,7 +287,7 @@ def test_binary_symlink_mode_and_submodule_count_as_touched(
 
 def test_empty_change_passes(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:
     seed.commit("nothing")
-    code, report, _ = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, _ = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert code == 0
     assert report["stats"] == {"files_touched": 0, "added_lines": 0, "deleted_lines": 0}
 
@@ -310,9 +302,9 @@ def test_stdout_file_feeds_must_include(
     red = tmp_path / "red.txt"
     red.write_text("EXIT=1\n")
     root = str(repo.root)
-    assert judge(capsys, "--repo", root, "--base", "main", "--stdout-file", str(green))[0] == 0
-    assert judge(capsys, "--repo", root, "--base", "main", "--stdout-file", str(red))[0] == 1
-    code, report, _ = judge(capsys, "--repo", root, "--base", "main")
+    assert run_check(capsys, "--repo", root, "--base", "main", "--stdout-file", str(green))[0] == 0
+    assert run_check(capsys, "--repo", root, "--base", "main", "--stdout-file", str(red))[0] == 1
+    code, report, _ = run_check(capsys, "--repo", root, "--base", "main")
     assert code == 1
     assert "stdout" in report["results"][2]["message"]
 
@@ -324,7 +316,7 @@ def test_rubric_file_replaces_the_base_rubric(
     local.write_text("rules:\n  - {id: TINY, kind: max_lines, limit: 0}\n")
     seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     seed.commit("fix")
-    code, report, _ = judge(
+    code, report, _ = run_check(
         capsys, "--repo", str(seed.root), "--base", "main", "--rubric-file", str(local)
     )
     assert code == 1
@@ -386,7 +378,7 @@ def test_default_base(
         clone.git("push", "-q", "-u", "origin", "agent")
     expected = clone.rev_parse(f"{expected_base}^{{commit}}")
     monkeypatch.chdir(root)
-    code, report, err = judge(capsys)
+    code, report, err = run_check(capsys)
     assert report["base"] == expected
     assert report["stats"]["files_touched"] == files
     assert code == (0 if files == 1 else 1)  # rel.txt is outside the rubric's allowed paths
@@ -421,7 +413,7 @@ def test_patch_mode_judges_against_base_without_touching_the_tree(
     before = seed.status()
     patch_file = tmp_path / "writer.patch"
     patch_file.write_text(patch)
-    code, report, _ = judge(capsys, "--repo", str(seed.root), "--patch", str(patch_file))
+    code, report, _ = run_check(capsys, "--repo", str(seed.root), "--patch", str(patch_file))
     assert code == 1
     assert fails(report) == ["LINES", "NAMES", "BAIT", "SCOPE"]
     assert report["head"] is None
@@ -462,8 +454,8 @@ def test_freeze_pins_the_rubric_file_and_the_base_rubric(
     freeze.write_text(f"{local} {digest}\n{RUBRIC_PATH} {digest}\n")
     root = str(seed.root)
     args = ["--repo", root, "--base", "main", "--freeze", str(freeze)]
-    assert judge(capsys, *args, "--rubric-file", str(local))[0] == 0
-    assert judge(capsys, *args)[0] == 0
+    assert run_check(capsys, *args, "--rubric-file", str(local))[0] == 0
+    assert run_check(capsys, *args)[0] == 0
     local.write_text(demo_fixture.RUBRIC + "# edited after the freeze\n")
     code = main(["check", *args, "--rubric-file", str(local)])
     out, err = capsys.readouterr()

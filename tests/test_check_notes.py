@@ -6,7 +6,6 @@ stderr too: a PASS that judged nothing must never look like a real one.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -16,15 +15,10 @@ from hypothesis import strategies as st
 from gate import demo_fixture
 from gate.cli import main
 from gate.git.conventions import RENAME_LIMIT
+from tests.gitrepo import run_check
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 PERMISSIVE = "rules:\n  - {id: ANY, kind: max_files, limit: 100000}\n"
-
-
-def judge(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any], str]:
-    code = main(["check", *argv, "--format", "json"])
-    out, err = capsys.readouterr()
-    return code, (json.loads(out) if out else {}), err
 
 
 @pytest.fixture
@@ -36,7 +30,7 @@ def seed(repo: Any) -> Any:
 
 
 def test_same_commit_says_nothing_judged(seed: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    code, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    code, report, err = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert code == 0
     assert report["stats"]["files_touched"] == 0
     (note,) = report["notes"]
@@ -50,7 +44,7 @@ def test_head_already_in_base_says_nothing_judged(
     old = seed.head()
     seed.write("more.txt", "m\n")
     seed.commit("main moves on")
-    code, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main", "--head", old)
+    code, report, err = run_check(capsys, "--repo", str(seed.root), "--base", "main", "--head", old)
     assert code == 0
     assert any("already contained in base" in n and "nothing judged" in n for n in report["notes"])
     assert "nothing judged" in err
@@ -107,7 +101,7 @@ def test_uncommitted_paths_are_counted_and_named(
             repo.write(f"dir{i}/a.txt", "a\n")
             repo.write(f"dir{i}/b.txt", "b\n")
             expected.add(f"dir{i}/")  # one entry: git lists an untracked folder once
-    code, report, err = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    code, report, err = run_check(capsys, "--repo", str(repo.root), "--base", "main")
     assert code == 0
     assert report["stats"]["files_touched"] == 1  # HEAD is judged, never the work tree
     notes = [n for n in report.get("notes", []) if "uncommitted" in n]
@@ -128,9 +122,9 @@ def test_no_uncommitted_note_when_head_is_named(
     seed.write("clamp_kit.py", demo_fixture.HONEST_FIX)
     head = seed.commit("fix")
     seed.write("scratch.txt", "s\n")
-    _, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main", "--head", head)
+    _, report, err = run_check(capsys, "--repo", str(seed.root), "--base", "main", "--head", head)
     assert "notes" not in report and err == ""
-    _, report, err = judge(capsys, "--repo", str(seed.root), "--base", "main")
+    _, report, err = run_check(capsys, "--repo", str(seed.root), "--base", "main")
     assert report["notes"] == [
         "1 uncommitted path not judged (HEAD is judged, not the working tree); "
         "use --patch or commit"
@@ -165,7 +159,7 @@ def test_several_merge_bases_judge_the_merge_into_the_base(
     repo: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a, b, bases = criss_cross(repo)
-    _, report, err = judge(capsys, "--repo", str(repo.root), "--base", a, "--head", b)
+    _, report, err = run_check(capsys, "--repo", str(repo.root), "--base", a, "--head", b)
     (note,) = report["notes"]
     tree = repo.git("merge-tree", "--write-tree", a, b).split()[0]
     assert "2 merge bases" in note and f"merged tree {tree}" in note
@@ -250,7 +244,9 @@ def test_change_is_git_three_dot_diff_from_the_merge_base_named(
         expected = numstat(repo, "main", merged)
     else:
         expected = numstat(repo, "main...agent")
-    code, report, err = judge(capsys, "--repo", str(repo.root), "--base", "main", "--head", "agent")
+    code, report, err = run_check(
+        capsys, "--repo", str(repo.root), "--base", "main", "--head", "agent"
+    )
     assert code == 0, err
     from gate.changes.git import changes_from_git
     from gate.git.repo import Repo
@@ -280,7 +276,7 @@ def test_rename_limit_is_noted(repo: Any, capsys: pytest.CaptureFixture[str]) ->
     repo.git("rm", "-rq", "old")
     repo.write_many({f"new/n{i}.txt": f"one {i}\ntwo\nthree!\n" for i in range(n)})
     repo.commit("move and edit every file")
-    _, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    _, report, _ = run_check(capsys, "--repo", str(repo.root), "--base", "main")
     notes = [x for x in report["notes"] if "rename detection" in x]
     assert len(notes) == 1
     assert f"rename limit of {RENAME_LIMIT}" in notes[0] and f"at least {n}" in notes[0]
@@ -294,6 +290,6 @@ def test_small_renames_have_no_rename_note(repo: Any, capsys: pytest.CaptureFixt
     repo.git("checkout", "-q", "-b", "agent")
     repo.git("mv", "old", "new")
     repo.commit("move")
-    _, report, _ = judge(capsys, "--repo", str(repo.root), "--base", "main")
+    _, report, _ = run_check(capsys, "--repo", str(repo.root), "--base", "main")
     assert "notes" not in report
     assert report["stats"]["files_touched"] == 5  # five renames, each counted once

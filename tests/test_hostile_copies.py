@@ -215,13 +215,7 @@ def commit_change(make_repo: Any, base: dict[str, str], head: dict[str, Any]) ->
     repo = make_repo()
     repo.write_many({RUBRIC_PATH: RUBRIC, **base})
     first = repo.commit("base")
-    for path, what in head.items():
-        if what is None:
-            repo.remove(path)
-        elif isinstance(what, int):
-            (repo.root / path).chmod(what)
-        else:
-            repo.write(path, what)
+    repo.apply(head)
     second = repo.commit("head")
     return changes_from_git(Repo(repo.root), first, second, ())
 

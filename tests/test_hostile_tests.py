@@ -4,7 +4,6 @@ real repositories for the texts `test_drift` reads."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from hypothesis import strategies as st
 from gate import globs
 from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
-from gate.cli import main
 from gate.drift.runners import CONFIG_FILES, SECTION_FILES
 from gate.errors import GateError
 from gate.github.client_types import PullFile
@@ -24,7 +22,7 @@ from gate.rubric import DEFAULT_TESTS, Rule, starter
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants
-from tests.gitrepo import GitRepo
+from tests.gitrepo import RubricRepo
 
 PROPS = settings(max_examples=200, deadline=None)
 
@@ -350,22 +348,21 @@ PYPROJECT = '[project]\nname = "x"\n'
 BENT = PYPROJECT + '\n[tool.pytest.ini_options]\naddopts = "--deselect tests/test_a.py"\n'
 
 
-def test_git_mode_reads_the_config_texts(repo: GitRepo, capsys: Any) -> None:
-    repo.write_many(
+def test_git_mode_reads_the_config_texts(rubric_repo: RubricRepo) -> None:
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "pyproject.toml": PYPROJECT,
             "tests/test_a.py": "def test_a():\n    assert False\n",
         }
     )
-    base = repo.commit("base")
-    repo.write("pyproject.toml", BENT)
-    repo.write("src/conftest.py", "collect_ignore = ['tests']\n")
-    head = repo.commit("bend the tests from outside")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code == 1
+    base = rubric_repo.commit("base")
+    rubric_repo.write("pyproject.toml", BENT)
+    rubric_repo.write("src/conftest.py", "collect_ignore = ['tests']\n")
+    head = rubric_repo.commit("bend the tests from outside")
+    checked = rubric_repo.check(base, head)
+    report = checked.report
+    assert checked.code == 1
     assert report["failed"] == ["T"]
     result = report["results"][-1]
     assert result["paths"] == ["pyproject.toml", "src/conftest.py"]
@@ -481,11 +478,8 @@ def test_where_is_loaded_checked_and_defaulted() -> None:
 # --- every runner's files and sections, from runners.py, through git -------------
 
 
-def judge_git(repo: GitRepo, base: str, head: str, capsys: Any) -> dict[str, Any]:
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    main([*argv, "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    result: dict[str, Any] = report["results"][-1]
+def judge_git(repo: RubricRepo, base: str, head: str) -> dict[str, Any]:
+    result: dict[str, Any] = repo.check(base, head).report["results"][-1]
     return result
 
 
@@ -539,8 +533,7 @@ PACKAGE = '{"name": "x", "version": "1.0.0", "scripts": {"test": "jest"}}\n'
     ],
 )
 def test_every_runner_file_and_section_reaches_the_rule_from_git(
-    repo: GitRepo,
-    capsys: Any,
+    rubric_repo: RubricRepo,
     path: str,
     before: str | None,
     after: str | None,
@@ -553,14 +546,14 @@ def test_every_runner_file_and_section_reaches_the_rule_from_git(
     files["web/a.test.js"] = "test('a', () => {});\n"
     if before is not None:
         files[path] = before
-    repo.write_many(files)
-    base = repo.commit("base")
+    rubric_repo.write_many(files)
+    base = rubric_repo.commit("base")
     if after is None:
-        repo.remove(path)
+        rubric_repo.remove(path)
     else:
-        repo.write(path, after)
-    head = repo.commit("edit " + path)
-    result = judge_git(repo, base, head, capsys)
+        rubric_repo.write(path, after)
+    head = rubric_repo.commit("edit " + path)
+    result = judge_git(rubric_repo, base, head)
     assert result["pass"] is passed, result["message"]
     if not passed:
         assert fragment in result["message"]
@@ -568,26 +561,26 @@ def test_every_runner_file_and_section_reaches_the_rule_from_git(
 
 
 def test_a_renamed_section_file_is_the_old_removed_and_the_new_added(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """`section_change(old, base, None)` and `section_change(new, None, head)`."""
-    repo.write_many({".github/blast-radius.yml": RUBRIC, "pyproject.toml": BENT})
-    base = repo.commit("base")
-    (repo.root / "sub").mkdir()
-    repo.git("mv", "pyproject.toml", "sub/pyproject.toml")
-    head = repo.commit("move it")
-    result = judge_git(repo, base, head, capsys)
+    rubric_repo.write_many({".github/blast-radius.yml": RUBRIC, "pyproject.toml": BENT})
+    base = rubric_repo.commit("base")
+    (rubric_repo.root / "sub").mkdir()
+    rubric_repo.git("mv", "pyproject.toml", "sub/pyproject.toml")
+    head = rubric_repo.commit("move it")
+    result = judge_git(rubric_repo, base, head)
     assert result["pass"] is False
     assert "the test runner configuration of pyproject.toml" in result["message"]
     assert f"{PYPROJECT_WHAT} was removed" in result["message"]
     assert f"sub/pyproject.toml {PYPROJECT_WHAT} was added" in result["message"]
     assert result["paths"] == ["pyproject.toml", "sub/pyproject.toml"]
     # a rename that carries no runner section is no drift
-    repo.write("sub/pyproject.toml", PYPROJECT)
-    base = repo.commit("plain")
-    repo.git("mv", "sub/pyproject.toml", "pyproject.toml")
-    head = repo.commit("move back")
-    assert judge_git(repo, base, head, capsys)["pass"] is True
+    rubric_repo.write("sub/pyproject.toml", PYPROJECT)
+    base = rubric_repo.commit("plain")
+    rubric_repo.git("mv", "sub/pyproject.toml", "pyproject.toml")
+    head = rubric_repo.commit("move back")
+    assert judge_git(rubric_repo, base, head)["pass"] is True
 
 
 def test_api_mode_counts_section_files_toward_its_cap_and_fails_past_it() -> None:

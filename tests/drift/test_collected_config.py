@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 from gate.changes.example import changes_from_example
-from gate.cli import main
 from gate.drift import collected
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
-from tests.gitrepo import GitRepo
+from tests.gitrepo import RubricRepo
 
 # --- the base's pytest configuration -----------------------------------
 
@@ -173,17 +172,15 @@ OPS_BENT = OPS_APPENDED.replace("self.assertEqual(restart(), 0)", "self.assertTr
 CONFIG = "[pytest]\npython_files = test_*.py *_tests.py\n"
 
 
-def _check(repo: GitRepo, capsys: Any, base_files: dict[str, str], head: dict[str, str]) -> Any:
+def _check(
+    repo: RubricRepo, base_files: dict[str, str], head: dict[str, str]
+) -> tuple[int, dict[str, Any]]:
     repo.write_many({".github/blast-radius.yml": "rules:\n  - {id: TESTS, kind: test_drift}\n"})
     repo.write_many(base_files)
     base = repo.commit("base")
     repo.write_many(head)
     head_sha = repo.commit("head")
-    code = main(
-        ["check", "--repo", str(repo.root), "--base", base, "--head", head_sha, "--format", "json"]
-    )
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")
+    return repo.check(base, head_sha).verdict()
 
 
 @pytest.mark.parametrize(
@@ -203,23 +200,22 @@ def _check(repo: GitRepo, capsys: Any, base_files: dict[str, str], head: dict[st
     ],
 )
 def test_a_module_the_base_configuration_collects_is_judged_by_cases(
-    repo: GitRepo, capsys: Any, folder: str, config: str, head: str, code: int, message: str
+    rubric_repo: RubricRepo, folder: str, config: str, head: str, code: int, message: str
 ) -> None:
     path = f"{folder}e2e_ops_tests.py"
     base = {path: OPS_BASE, **({"pytest.ini": config} if config else {})}
-    got, result = _check(repo, capsys, base, {path: head})
+    got, result = _check(rubric_repo, base, {path: head})
     assert got == code, result
     assert message in result["message"]
 
 
-def test_the_head_configuration_never_decides(repo: GitRepo, capsys: Any) -> None:
+def test_the_head_configuration_never_decides(rubric_repo: RubricRepo) -> None:
     """Hostile twin: the pull request adds the python_files line itself and
     bends a test in a file only that line would collect; the base has no
     such configuration, so the file is no test, and the new configuration
     is runner drift."""
     got, result = _check(
-        repo,
-        capsys,
+        rubric_repo,
         {"pytest.ini": "[pytest]\naddopts = -q\n", "ops/e2e_ops_tests.py": OPS_BASE},
         {"pytest.ini": CONFIG, "ops/e2e_ops_tests.py": OPS_BENT},
     )
@@ -227,10 +223,9 @@ def test_the_head_configuration_never_decides(repo: GitRepo, capsys: Any) -> Non
     assert "pytest.ini (pytest" in result["message"]
 
 
-def test_dropping_the_pattern_at_head_still_judges_by_the_base(repo: GitRepo, capsys: Any) -> None:
+def test_dropping_the_pattern_at_head_still_judges_by_the_base(rubric_repo: RubricRepo) -> None:
     got, result = _check(
-        repo,
-        capsys,
+        rubric_repo,
         {"pytest.ini": CONFIG, "ops/e2e_ops_tests.py": OPS_BASE},
         {"pytest.ini": "[pytest]\n", "ops/e2e_ops_tests.py": OPS_BENT},
     )

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from gate.changes import ChangeSet, from_paths
 from gate.rubric import Rule
 from gate.rules import allowed_paths
-from tests.rulecase import Change, Files, RuleCase, modified, renamed
+from tests.rulecase import Change, Files, RuleCase, modified, renamed, table
 
 CASE = RuleCase("allowed_paths", id="FILES")
 
@@ -98,18 +96,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "patterns", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "patterns", "passed", "message", "paths"), CASES)
 def test_allowed_paths(
     changes: Change, patterns: list[str], passed: bool, message: str, paths: list[str]
 ) -> None:
-    result = CASE.check(changes, paths=patterns)
-    assert result.passed is passed
-    assert message in result.message
-    assert list(result.paths) == paths
+    CASE.judged(changes, passed, message, listed=paths, paths=patterns)
 
 
 def test_no_globs_allow_nothing() -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from gate.changes import DELETED, ChangeSet, from_paths
 from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 from gate.report import Finding
-from tests.rulecase import Change, Executable, Files, RuleCase
+from tests.rulecase import Change, Executable, Files, RuleCase, table
 
 F = "clamp_kit.py"
 CASE = RuleCase("confine_to_symbols", id="SCOPE", file=F)
@@ -228,11 +226,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "symbols", "passed", "message"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "symbols", "passed", "message"), CASES)
 def test_confine_to_symbols(
     changes: Change, symbols: list[str], passed: bool, message: str
 ) -> None:

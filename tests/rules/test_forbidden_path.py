@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from gate.changes import ChangeSet, from_paths
-from tests.rulecase import Change, Files, RuleCase, copied, modified, renamed
+from tests.rulecase import Change, Files, RuleCase, copied, modified, renamed, table
 
 CASE = RuleCase("forbidden_path", id="F2")
 
@@ -117,15 +115,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "prefix", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "prefix", "passed", "message", "paths"), CASES)
 def test_forbidden_path(
     changes: Change, prefix: str, passed: bool, message: str, paths: list[str]
 ) -> None:
-    result = CASE.check(changes, prefix=prefix)
-    assert result.passed is passed
-    assert message in result.message
-    assert list(result.paths) == paths
+    CASE.judged(changes, passed, message, listed=paths, prefix=prefix)

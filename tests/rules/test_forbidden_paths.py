@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.rulecase import Change, Files, RuleCase, modified, renamed
+from tests.rulecase import Change, Files, RuleCase, modified, renamed, table
 
 CASE = RuleCase("forbidden_paths", id="F3")
 
@@ -73,15 +71,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "patterns", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "patterns", "passed", "message", "paths"), CASES)
 def test_forbidden_paths(
     changes: Change, patterns: list[str], passed: bool, message: str, paths: list[str]
 ) -> None:
-    result = CASE.check(changes, paths=patterns)
-    assert result.passed is passed
-    assert message in result.message
-    assert list(result.paths) == paths
+    CASE.judged(changes, passed, message, listed=paths, paths=patterns)

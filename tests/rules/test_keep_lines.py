@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from gate.changes import DELETED, ChangeSet, from_paths
 from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from tests.rulecase import Change, Files, RuleCase
+from tests.rulecase import Change, Files, RuleCase, table
 
 F = "clamp_kit.py"
 BAIT = "import math  # bait: unused on purpose"
@@ -163,11 +161,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "lines", "passed", "message", "findings"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "lines", "passed", "message", "findings"), CASES)
 def test_keep_lines(
     changes: Change,
     lines: list[str],

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
 from gate.changes.example import changes_from_example
 from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from tests.rulecase import Change, Files, RuleCase
+from tests.rulecase import Change, Files, RuleCase, table
 
 F = "pkg/mod.py"
 CASE = RuleCase("keep_symbols", id="NAMES", file=F)
@@ -274,11 +272,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "symbols", "passed", "message", "findings"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "symbols", "passed", "message", "findings"), CASES)
 def test_keep_symbols(
     changes: Change, symbols: list[str], passed: bool, message: str, findings: list[str]
 ) -> None:

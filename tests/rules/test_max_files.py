@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.changes import ChangeSet, from_paths
-from tests.rulecase import BODY, Change, Files, RuleCase, copied, modified, renamed
+from tests.rulecase import BODY, Change, Files, RuleCase, copied, modified, renamed, table
 
 CASE = RuleCase("max_files", id="F1")
 
@@ -132,18 +131,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "params", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "params", "passed", "message", "paths"), CASES)
 def test_max_files(
     changes: Change, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
-    result = run(changes, **params)
-    assert result.passed is passed
-    assert message in result.message
-    assert list(result.paths) == paths
+    result = CASE.judged(changes, passed, message, listed=paths, **params)
     assert result.id == "F1" and result.kind == "max_files"
 
 

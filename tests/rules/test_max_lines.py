@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from gate.changes import ChangeSet, FileChange, from_paths
-from tests.rulecase import BODY, Change, Files, RuleCase, edit, renamed
+from tests.rulecase import BODY, Change, Files, RuleCase, edit, renamed, table
 
 CASE = RuleCase("max_lines", id="L")
-
-
-def run(changes: Change, **params: Any) -> Any:
-    return CASE.check(changes, **params)
 
 
 # Committed, and counted by git: a.py +3 -2, docs/b.md +10 (new), logo.png
@@ -175,15 +169,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "params", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "params", "passed", "message", "paths"), CASES)
 def test_max_lines(
     changes: Change, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
-    result = run(changes, **params)
-    assert result.passed is passed
-    assert message in result.message
-    assert list(result.paths) == paths
+    CASE.judged(changes, passed, message, listed=paths, **params)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.rulecase import Files, RuleCase, modified
+from tests.rulecase import Files, RuleCase, modified, table
 
 CASE = RuleCase("must_include", id="GREEN")
 
@@ -20,14 +18,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("stdout", "token", "passed", "message"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("stdout", "token", "passed", "message"), CASES)
 def test_must_include(stdout: str | None, token: str, passed: bool, message: str) -> None:
     change = modified("app.py") | Files(stdout=stdout)
-    result = CASE.check(change, token=token)
-    assert result.passed is passed
-    assert message in result.message
+    result = CASE.judged(change, passed, message, token=token)
     assert result.paths == ()

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gate.cli import main
+from tests.gitrepo import RubricRepo
 from tests.rulecase import RuleCase, edit
 
 CASE = RuleCase("new_dependencies", id="DEPS")
@@ -308,15 +306,15 @@ def _rubric(level: str) -> str:
 
 @pytest.mark.parametrize(("level", "code"), [("warn", 0), ("fail", 1)])
 def test_gate_check_names_the_new_dependency(
-    repo: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], level: str, code: int
+    rubric_repo: RubricRepo, level: str, code: int
 ) -> None:
-    rubric = tmp_path / "rubric.yml"
-    rubric.write_text(_rubric(level))
-    repo.write("web/package.json", json.dumps({"dependencies": {"react": "^18"}}, indent=2) + "\n")
-    repo.write("go.mod", GO)
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "agent")
-    repo.write(
+    rubric_repo.write(
+        "web/package.json", json.dumps({"dependencies": {"react": "^18"}}, indent=2) + "\n"
+    )
+    rubric_repo.write("go.mod", GO)
+    rubric_repo.commit("base")
+    rubric_repo.git("checkout", "-q", "-b", "agent")
+    rubric_repo.write(
         "web/package.json",
         json.dumps(
             {
@@ -327,11 +325,11 @@ def test_gate_check_names_the_new_dependency(
         )
         + "\n",
     )
-    repo.write("go.mod", GO + "replace github.com/a/b => ../b\n")
-    repo.commit("agent")
-    argv = ["check", "--repo", str(repo.root), "--base", "main", "--rubric-file", str(rubric)]
-    assert main([*argv, "--format", "json"]) == code
-    report = json.loads(capsys.readouterr().out)
+    rubric_repo.write("go.mod", GO + "replace github.com/a/b => ../b\n")
+    rubric_repo.commit("agent")
+    checked = rubric_repo.check("main", rubric=_rubric(level))
+    assert checked.code == code
+    report = checked.report
     (result,) = [r for r in report["results"] if r["id"] == "DEPS"]
     assert result["pass"] is False
     assert (
@@ -340,8 +338,8 @@ def test_gate_check_names_the_new_dependency(
     assert '"github.com/a/b" in "go.mod" replace now from "../b"' in result["message"]
     assert "react" not in result["message"].replace("reakt", "")  # the bump and @types/* pass
     assert (report["warned"] if level == "warn" else report["failed"]) == ["DEPS"]
-    again = main([*argv, "--format", "json"])
-    assert again == code and json.loads(capsys.readouterr().out) == report
+    again = rubric_repo.check("main", rubric=_rubric(level))
+    assert again.code == code and again.report == report
 
 
 @pytest.mark.parametrize(
@@ -353,22 +351,20 @@ def test_gate_check_names_the_new_dependency(
     ],
 )
 def test_a_finding_points_at_the_line_that_names_the_dependency(
-    repo: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, earlier: str
+    rubric_repo: RubricRepo, name: str, earlier: str
 ) -> None:
     """The annotation's line is the one naming the package whole, never an
     earlier line that holds its letters inside another name (stagehand's
     `browse` was placed on the package's own `name` line)."""
-    rubric = tmp_path / "rubric.yml"
-    rubric.write_text(_rubric("fail"))
     before = "{\n  " + earlier + ',\n  "dependencies": {\n    "react": "^18"\n  }\n}\n'
     after = before.replace('"react": "^18"', f'"react": "^18",\n    "{name}": "^1.0.0"')
-    repo.write("package.json", before)
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "agent")
-    repo.write("package.json", after)
-    repo.commit("agent")
-    argv = ["check", "--repo", str(repo.root), "--base", "main", "--rubric-file", str(rubric)]
-    assert main([*argv, "--format", "json"]) == 1
-    (result,) = [r for r in json.loads(capsys.readouterr().out)["results"] if r["id"] == "DEPS"]
+    rubric_repo.write("package.json", before)
+    rubric_repo.commit("base")
+    rubric_repo.git("checkout", "-q", "-b", "agent")
+    rubric_repo.write("package.json", after)
+    rubric_repo.commit("agent")
+    checked = rubric_repo.check("main", rubric=_rubric("fail"))
+    assert checked.code == 1
+    (result,) = [r for r in checked.report["results"] if r["id"] == "DEPS"]
     (finding,) = result["findings"]
     assert finding["line"] == after.splitlines().index(f'    "{name}": "^1.0.0"') + 1

@@ -27,6 +27,7 @@ from gate.rules import kind as k
 from gate.rules import reference, text_wants
 from gate.rules._common import param_int, param_str, result
 from gate.text import lines
+from tests.gitrepo import RubricRepo
 
 TOY = "toy_line_cap"
 
@@ -164,18 +165,18 @@ def test_evaluate_judges_a_registered_kind(toy: k.Kind) -> None:
 
 
 def test_gate_check_reads_the_texts_a_registered_kind_declares(
-    toy: k.Kind, repo: Any, capsys: pytest.CaptureFixture[str]
+    toy: k.Kind, rubric_repo: RubricRepo
 ) -> None:
     rubric = f"rules:\n  - {{id: T, kind: {TOY}, file: notes.txt, limit: 2}}\n"
-    repo.write(".github/blast-radius.yml", rubric)
-    repo.write("notes.txt", "one\n")
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "agent")
-    repo.write("notes.txt", "one\ntwo\nthree\n")
-    repo.commit("longer")
-    code = main(["check", "--repo", str(repo.root), "--base", "main", "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code == 1
+    rubric_repo.write(".github/blast-radius.yml", rubric)
+    rubric_repo.write("notes.txt", "one\n")
+    rubric_repo.commit("base")
+    rubric_repo.git("checkout", "-q", "-b", "agent")
+    rubric_repo.write("notes.txt", "one\ntwo\nthree\n")
+    rubric_repo.commit("longer")
+    checked = rubric_repo.check("main")
+    report = checked.report
+    assert checked.code == 1
     (toy_result,) = [r for r in report["results"] if r["id"] == "T"]
     assert toy_result == {
         "id": "T",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -23,14 +22,14 @@ from gate.changes import (
 )
 from gate.changes.api import GLOB_READS, changes_from_api, listing
 from gate.changes.example import changes_from_example
-from gate.cli import main
 from gate.drift import collected, growth
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from tests.drift.test_units import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, RubricRepo
+from tests.rulecase import table
 
 TESTS = list(DEFAULT_TESTS)
 
@@ -227,11 +226,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("changes", "params", "passed", "message", "paths"),
-    [c[1:] for c in CASES],
-    ids=[c[0] for c in CASES],
-)
+@table(("changes", "params", "passed", "message", "paths"), CASES)
 def test_test_drift(
     changes: ChangeSet, params: dict[str, Any], passed: bool, message: str, paths: list[str]
 ) -> None:
@@ -281,12 +276,6 @@ def clamp_repo(
     return base, repo.commit("head")
 
 
-def check_json(argv: list[str], capsys: Any) -> tuple[int, dict[str, Any]]:
-    code = main([*argv, "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")
-
-
 @pytest.mark.parametrize(
     ("head_text", "code", "message"),
     [
@@ -311,30 +300,24 @@ def check_json(argv: list[str], capsys: Any) -> tuple[int, dict[str, Any]]:
     ],
 )
 def test_git_and_patch_mode_judge_cases(
-    repo: GitRepo, capsys: Any, head_text: str, code: int, message: str
+    rubric_repo: RubricRepo, head_text: str, code: int, message: str
 ) -> None:
-    base, head = clamp_repo(repo, head_text)
-    git_code, git_result = check_json(
-        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
-    )
-    patch = repo.root.parent / "writer.patch"
-    patch.write_bytes(repo.git_bytes("diff", "--binary", base, head))
-    patch_code, patch_result = check_json(
-        ["check", "--repo", str(repo.root), "--base", base, "--patch", str(patch)], capsys
-    )
+    base, head = clamp_repo(rubric_repo, head_text)
+    git_code, git_result = rubric_repo.check(base, head).verdict()
+    patch = rubric_repo.root.parent / "writer.patch"
+    patch.write_bytes(rubric_repo.git_bytes("diff", "--binary", base, head))
+    patch_code, patch_result = rubric_repo.check(base, args=["--patch", str(patch)]).verdict()
     for got, result in ((git_code, git_result), (patch_code, patch_result)):
         assert got == code, result
         assert message in result["message"]
         assert result["paths"] == ([] if code == 0 else ["tests/test_clamp.py"])
 
 
-def test_a_mode_change_with_new_cases_is_still_drift(repo: GitRepo, capsys: Any) -> None:
-    base, _ = clamp_repo(repo, TEST_CLAMP)
-    repo.write("tests/test_clamp.py", APPENDED, mode=0o755)
-    head = repo.commit("appended, and executable")
-    code, result = check_json(
-        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
-    )
+def test_a_mode_change_with_new_cases_is_still_drift(rubric_repo: RubricRepo) -> None:
+    base, _ = clamp_repo(rubric_repo, TEST_CLAMP)
+    rubric_repo.write("tests/test_clamp.py", APPENDED, mode=0o755)
+    head = rubric_repo.commit("appended, and executable")
+    code, result = rubric_repo.check(base, head).verdict()
     assert code == 1
     assert "(1 mode-changed)" in result["message"]
 
@@ -357,26 +340,24 @@ def test_a_modified_test_file_with_the_same_text_changed_its_mode() -> None:
     assert "(1 mode-changed)" in result.message
 
 
-def test_a_file_without_a_parser_or_too_large_is_judged_whole(repo: GitRepo, capsys: Any) -> None:
-    repo.write_many(
+def test_a_file_without_a_parser_or_too_large_is_judged_whole(rubric_repo: RubricRepo) -> None:
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "spec/clamp_spec.rb": "it 'a' do\nend\n",
             "tests/test_big.py": "X = 1\n",
         }
     )
-    base = repo.commit("base")
+    base = rubric_repo.commit("base")
     big = "def test_x():\n    assert True\n" + "# padding\n" * (TEXT_LIMIT // 10 + 1)
-    repo.write_many(
+    rubric_repo.write_many(
         {
             "spec/clamp_spec.rb": "it 'a' do\nend\nit 'b' do\nend\n",
             "tests/test_big.py": "X = 1\n" + big,
         }
     )
-    head = repo.commit("head")
-    code, result = check_json(
-        ["check", "--repo", str(repo.root), "--base", base, "--head", head], capsys
-    )
+    head = rubric_repo.commit("head")
+    code, result = rubric_repo.check(base, head).verdict()
     assert code == 1
     assert "spec/clamp_spec.rb judged as a whole file: no parser for .rb" in result["message"]
     assert "tests/test_big.py judged as a whole file: its head version is" in result["message"]

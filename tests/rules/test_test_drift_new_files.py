@@ -7,7 +7,6 @@ test green."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from hypothesis import strategies as st
 from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
 from gate.changes.example import changes_from_example
-from gate.cli import main
 from gate.drift import COLLECTION
 from gate.drift.collected import PYTEST_CONFIGS
 from gate.drift.growth import ROOT_CONFIGS
@@ -27,7 +25,7 @@ from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from tests.drift.test_units import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text
-from tests.gitrepo import GitRepo
+from tests.gitrepo import RubricRepo
 from tests.rulecase import Builder, Files, RuleCase, edit
 
 PROPS = settings(max_examples=120, deadline=None)
@@ -285,34 +283,34 @@ BEND = "import clamp_kit\n\nclamp_kit.LIMIT = 2\n"
     ],
 )
 def test_a_new_file_that_turns_another_files_red_test_green_fails_the_gate(
-    repo: GitRepo, capsys: Any, bend: str
+    rubric_repo: RubricRepo, bend: str
 ) -> None:
     """`tests/test_a.py` is red; a new `tests/test_0.py` (collected first)
     patches the module at import and the red test passes under real pytest:
     the gate fails the new file, in git mode and in patch mode."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "clamp_kit.py": "LIMIT = 1\n",
             "tests/test_a.py": RED,
         }
     )
-    base = repo.commit("base")
-    assert "1 failed" in run_pytest(repo.root)
-    repo.write("tests/test_0.py", bend + "\n\ndef test_new():\n    assert True\n")
-    head = repo.commit("a new test file")
-    assert "2 passed" in run_pytest(repo.root)
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
-    assert main(argv) == 1
-    result = json.loads(capsys.readouterr().out)["results"][-1]
+    base = rubric_repo.commit("base")
+    assert "1 failed" in run_pytest(rubric_repo.root)
+    rubric_repo.write("tests/test_0.py", bend + "\n\ndef test_new():\n    assert True\n")
+    head = rubric_repo.commit("a new test file")
+    assert "2 passed" in run_pytest(rubric_repo.root)
+    checked = rubric_repo.check(base, head)
+    assert checked.code == 1
+    result = checked.report["results"][-1]
     assert result["pass"] is False
     assert "tests/test_0.py (new): statement at line" in result["message"]
     assert result["paths"] == ["tests/test_0.py"]
-    patch = repo.git("diff", "--binary", base, head)
-    (repo.root.parent / "p.diff").write_text(patch, encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base]
-    assert main([*argv, "--patch", str(repo.root.parent / "p.diff"), "--format", "json"]) == 1
-    result = json.loads(capsys.readouterr().out)["results"][-1]
+    patch = rubric_repo.git("diff", "--binary", base, head)
+    (rubric_repo.root.parent / "p.diff").write_text(patch, encoding="utf-8")
+    checked = rubric_repo.check(base, args=["--patch", str(rubric_repo.root.parent / "p.diff")])
+    assert checked.code == 1
+    result = checked.report["results"][-1]
     assert "tests/test_0.py (new): statement at line" in result["message"]
 
 
@@ -344,36 +342,38 @@ def test_api_mode_reads_a_new_test_file_at_head_only() -> None:
     assert "tests/test_0.py (new): statement at line 3" in result.message
 
 
-def test_a_new_test_module_too_large_to_read_fails(repo: GitRepo, capsys: Any) -> None:
-    repo.write_many({".github/blast-radius.yml": RUBRIC, "clamp_kit.py": "LIMIT = 1\n"})
-    base = repo.commit("base")
-    repo.write("tests/test_big.py", "X = 1\n" * (TEXT_LIMIT // 6 + 1))
-    head = repo.commit("big")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
-    assert main(argv) == 1
-    result = json.loads(capsys.readouterr().out)["results"][-1]
+def test_a_new_test_module_too_large_to_read_fails(rubric_repo: RubricRepo) -> None:
+    rubric_repo.write_many({".github/blast-radius.yml": RUBRIC, "clamp_kit.py": "LIMIT = 1\n"})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/test_big.py", "X = 1\n" * (TEXT_LIMIT // 6 + 1))
+    head = rubric_repo.commit("big")
+    checked = rubric_repo.check(base, head)
+    assert checked.code == 1
+    result = checked.report["results"][-1]
     assert "tests/test_big.py (new) cannot be read" in result["message"]
 
 
-def test_a_new_helper_that_bends_at_import_fails_the_gate(repo: GitRepo, capsys: Any) -> None:
+def test_a_new_helper_that_bends_at_import_fails_the_gate(rubric_repo: RubricRepo) -> None:
     """A new test imports a new helper (an import is support code), whose
     module code patches the module at collection: the red test in another
     file turns green under real pytest, and the gate fails the helper."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "clamp_kit.py": "LIMIT = 1\n",
             "tests/test_a.py": RED,
         }
     )
-    base = repo.commit("base")
-    repo.write("tests/helpers.py", BEND)
-    repo.write("tests/test_0.py", "import helpers\n\n\ndef test_new():\n    assert helpers\n")
-    head = repo.commit("a new test and its helper")
-    assert "2 passed" in run_pytest(repo.root)
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
-    assert main(argv) == 1
-    result = json.loads(capsys.readouterr().out)["results"][-1]
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/helpers.py", BEND)
+    rubric_repo.write(
+        "tests/test_0.py", "import helpers\n\n\ndef test_new():\n    assert helpers\n"
+    )
+    head = rubric_repo.commit("a new test and its helper")
+    assert "2 passed" in run_pytest(rubric_repo.root)
+    checked = rubric_repo.check(base, head)
+    assert checked.code == 1
+    result = checked.report["results"][-1]
     assert "tests/helpers.py (new): statement at line 3" in result["message"]
     assert result["paths"] == ["tests/helpers.py"]
 
@@ -395,18 +395,18 @@ def test_a_new_module_named_like_the_standard_library_is_drift(path: str) -> Non
 
 
 def test_a_new_stdlib_named_module_in_a_rootless_test_folder_turns_a_red_test_green(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     red = "def test_c():\n    import colorsys\n\n    assert colorsys.X == 1\n"
-    repo.write_many({".github/blast-radius.yml": RUBRIC, "tests/test_a.py": red})
-    base = repo.commit("base")
-    assert "1 failed" in run_pytest(repo.root)
-    repo.write("tests/colorsys.py", "X = 1\n")
-    head = repo.commit("a helper")
-    assert "1 passed" in run_pytest(repo.root)
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head, "--format", "json"]
-    assert main(argv) == 1
-    result = json.loads(capsys.readouterr().out)["results"][-1]
+    rubric_repo.write_many({".github/blast-radius.yml": RUBRIC, "tests/test_a.py": red})
+    base = rubric_repo.commit("base")
+    assert "1 failed" in run_pytest(rubric_repo.root)
+    rubric_repo.write("tests/colorsys.py", "X = 1\n")
+    head = rubric_repo.commit("a helper")
+    assert "1 passed" in run_pytest(rubric_repo.root)
+    checked = rubric_repo.check(base, head)
+    assert checked.code == 1
+    result = checked.report["results"][-1]
     assert (
         "tests/colorsys.py (new) is named like the standard library's colorsys"
         in (result["message"])

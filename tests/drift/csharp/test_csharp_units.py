@@ -8,17 +8,14 @@ the three frameworks, and the rule end to end on a real repository."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching
 from gate.drift.classes import HOOK_NAMES
 from gate.drift.csharp import HOOKS, RUN_WIDE, TESTS, units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 # Each framework's spelling of a test, a data-driven test with its rows,
 # and a setup method (the class body is the same otherwise).
@@ -528,28 +525,22 @@ def test_a_syntax_error_is_refused() -> None:
         units("class A {\n  void F() {\n    int x = ;\n  }\n}\n")
 
 
-def test_the_rule_judges_a_csharp_test_file_case_by_case(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_judges_a_csharp_test_file_case_by_case(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: a new [Fact] and a new
     [InlineData] row pass; the hostile twin (a constructor) fails."""
     path = "dotnet/tests/Clamp.Tests/ClampTests.cs"
-    repo.write_many({path: base("xunit")})
-    first = repo.commit("base")
+    rubric_repo.write_many({path: base("xunit")})
+    first = rubric_repo.commit("base")
     head = _welcome("xunit")["a test appended"].replace(
         "    [InlineData(2)]\n", "    [InlineData(2)]\n    [InlineData(3)]\n"
     )
-    repo.write(path, head)
-    good = repo.commit("a test and a row")
-    repo.write(path, _bent("xunit")["a new constructor"][0])
-    bent = repo.commit("a constructor")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    results = []
-    for commit in (good, bent):
-        args = ["check", "--repo", str(repo.root), "--base", first, "--head", commit]
-        code = main([*args, "--rubric-file", str(rubric), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write(path, head)
+    good = rubric_repo.commit("a test and a row")
+    rubric_repo.write(path, _bent("xunit")["a new constructor"][0])
+    bent = rubric_repo.commit("a constructor")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(first, commit, rubric=DRIFT_RUBRIC).verdict() for commit in (good, bent)
+    )
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1, bent_result
     assert "ClampTests constructor added to a class that exists at base" in bent_result["message"]
@@ -697,30 +688,24 @@ def test_a_private_member_named_by_a_string_of_the_file_fails() -> None:
 
 
 def test_a_private_helper_passes_end_to_end_in_a_class_with_an_interface(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """On a real repository: an NUnit fixture implementing an interface
     takes a new test with a private helper; its twin, the helper made
     public (it may implement the interface), fails."""
     path = "dotnet/tests/Clamp.Tests/ClampTests.cs"
     text = _headed("nunit", "an interface")
-    repo.write_many({path: text})
-    first = repo.commit("base")
+    rubric_repo.write_many({path: text})
+    first = rubric_repo.commit("base")
     test = "    [Test]\n    public void Thrices() { Assert.Equal(3, Thrice(1)); }\n"
     helper = PRIVATE["a private static helper"]
-    repo.write(path, _append(text, test + "\n" + helper))
-    good = repo.commit("a test and its private helper")
-    repo.write(path, _append(text, test + "\n" + helper.replace("private", "public")))
-    bent = repo.commit("a test and a public helper")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    results = []
-    for commit in (good, bent):
-        args = ["check", "--repo", str(repo.root), "--base", first, "--head", commit]
-        code = main([*args, "--rubric-file", str(rubric), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write(path, _append(text, test + "\n" + helper))
+    good = rubric_repo.commit("a test and its private helper")
+    rubric_repo.write(path, _append(text, test + "\n" + helper.replace("private", "public")))
+    bent = rubric_repo.commit("a test and a public helper")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(first, commit, rubric=DRIFT_RUBRIC).verdict() for commit in (good, bent)
+    )
     assert code == 0, result
     assert bent_code == 1 and "ClampTests.Thrice added to a class" in bent_result["message"]
 

@@ -9,16 +9,12 @@ an `any` the file declares itself), which stays a change."""
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.go import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = """\
 package kit
@@ -265,32 +261,20 @@ def test_any_in_a_conversion_still_lets_interface_be_any() -> None:
     assert compare(units(base), units(_any_head("a var's type", base))).ok
 
 
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path
-
-
-def test_the_rule_passes_blanks_and_any_and_fails_a_blanked_check(
-    repo: GitRepo, capsys: Any
-) -> None:
+def test_the_rule_passes_blanks_and_any_and_fails_a_blanked_check(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: every call site gaining a
     discarded result, with `interface{}` spelled `any`, passes; the twin
     that blanks the checked `out` fails."""
-    repo.write_many({"kit/kit_test.go": BASE, "kit/kit.go": "package kit\n"})
-    base = repo.commit("base")
-    repo.write("kit/kit_test.go", BLANKED["with interface{} spelled any"])
-    repo.write("kit/kit.go", "package kit\n\n// apply returns a count too.\n")
-    alike = repo.commit("a result more")
-    repo.write("kit/kit_test.go", _edit("\tout, err :=", "\t_, err :="))
-    bent = repo.commit("out blanked")
-    results = []
-    for head in (alike, bent):
-        args = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-        code = main([*args, "--rubric-file", str(_rubric(repo)), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write_many({"kit/kit_test.go": BASE, "kit/kit.go": "package kit\n"})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("kit/kit_test.go", BLANKED["with interface{} spelled any"])
+    rubric_repo.write("kit/kit.go", "package kit\n\n// apply returns a count too.\n")
+    alike = rubric_repo.commit("a result more")
+    rubric_repo.write("kit/kit_test.go", _edit("\tout, err :=", "\t_, err :="))
+    bent = rubric_repo.commit("out blanked")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (alike, bent)
+    )
     assert code == 0 and result["pass"], result
     assert bent_code == 1 and "TestEdit changed" in bent_result["message"], bent_result
 

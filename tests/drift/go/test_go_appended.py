@@ -6,15 +6,11 @@ change.  The table is generated: every test shape with every append."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.go import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 HEADER = """\
 package kit
@@ -186,31 +182,21 @@ def test_the_same_append_bending_a_go_test_is_a_change(name: str) -> None:
 
 
 def test_the_rule_passes_an_appended_go_check_and_fails_its_bent_twin(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """End to end on a real repository: a call and its checks appended
     pass with the grown test named; the twin appending `t.Parallel()`
     fails, naming the test as changed."""
     base_text, grown_text = GROWN["a testify test: a new call and its checks"]
     bent_text = BENT["a testify test: a t.Parallel"][1]
-    repo.write_many({"go.mod": "module kit\n\ngo 1.22\n", "kit_test.go": base_text})
-    base = repo.commit("base")
-    repo.write("kit_test.go", grown_text)
-    grew = repo.commit("appended")
-    repo.write("kit_test.go", bent_text)
-    bent = repo.commit("bent")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    results = []
-    for head in (grew, bent):
-        code = main(
-            [
-                *("check", "--repo", str(repo.root), "--base", base, "--head", head),
-                *("--rubric-file", str(rubric), "--format", "json"),
-            ]
-        )
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write_many({"go.mod": "module kit\n\ngo 1.22\n", "kit_test.go": base_text})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("kit_test.go", grown_text)
+    grew = rubric_repo.commit("appended")
+    rubric_repo.write("kit_test.go", bent_text)
+    bent = rubric_repo.commit("bent")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (grew, bent)
+    )
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1 and "TestParse changed" in bent_result["message"], bent_result

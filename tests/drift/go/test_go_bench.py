@@ -6,16 +6,11 @@ reaches the package's other tests."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import compare, reaching
 from gate.drift.go import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 HEAD = """\
 package kit
@@ -248,11 +243,11 @@ def test_a_new_benchmark_storing_a_sink_of_an_existing_file_is_drift() -> None:
 
 
 def test_the_rule_passes_a_new_benchmark_file_and_fails_its_init_twin(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """End to end: a package with tests at base gains a benchmark file
     (passes); the twin adds an `init` storing the file's own var (fails)."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             "go.mod": "module example.com/kit\n\ngo 1.24\n",
             "kit/kit.go": "package kit\n\nvar timeout = 5\n",
@@ -260,10 +255,12 @@ def test_the_rule_passes_a_new_benchmark_file_and_fails_its_init_twin(
             + "func TestTimeout(t *testing.T) {\n\tif timeout != 5 {\n\t\tt.Fail()\n\t}\n}\n",
         }
     )
-    base = repo.commit("base")
-    repo.write("kit/bench_test.go", HEAD + OWN["values from the file's pure helpers (02cf0f7d)"])
-    own = repo.commit("bench")
-    repo.write(
+    base = rubric_repo.commit("base")
+    rubric_repo.write(
+        "kit/bench_test.go", HEAD + OWN["values from the file's pure helpers (02cf0f7d)"]
+    )
+    own = rubric_repo.commit("bench")
+    rubric_repo.write(
         "kit/bench_test.go",
         HEAD
         + OWN["values from the file's pure helpers (02cf0f7d)"]
@@ -271,32 +268,9 @@ def test_the_rule_passes_a_new_benchmark_file_and_fails_its_init_twin(
             "var sink string\n", "var sink string\n"
         ),
     )
-    bent = repo.commit("init")
-    results = []
-    for head in (own, bent):
-        code = main(
-            [
-                "check",
-                "--repo",
-                str(repo.root),
-                "--base",
-                base,
-                "--head",
-                head,
-                "--rubric-file",
-                str(_rubric(repo)),
-                "--format",
-                "json",
-            ]
-        )
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    bent = rubric_repo.commit("init")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (own, bent)
+    )
     assert code == 0, result
     assert bent_code == 1 and "init" in bent_result["message"], bent_result
-
-
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path

@@ -7,16 +7,11 @@ test's last one are tests/drift/go/test_go_appended.py's)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import compare, grown
 from gate.drift.go import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = """\
 package kit
@@ -257,40 +252,17 @@ def test_repeated_rows_still_align() -> None:
     assert compare(units(BASE), units(head)).grew == ("TestClamp",)
 
 
-def test_the_rule_passes_a_grown_go_test_and_names_it(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_a_grown_go_test_and_names_it(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: rows appended pass, with the count
     in the message; the bent twin (a `t.Skip()` inserted) fails."""
-    repo.write_many({"kit/kit_test.go": BASE})
-    base = repo.commit("base")
-    repo.write("kit/kit_test.go", GROWN["a row appended"])
-    grew = repo.commit("a row")
-    repo.write("kit/kit_test.go", BENT["t.Skip before the assertions"])
-    bent = repo.commit("skipped")
-    results = []
-    for head in (grew, bent):
-        code = main(
-            [
-                "check",
-                "--repo",
-                str(repo.root),
-                "--base",
-                base,
-                "--head",
-                head,
-                "--rubric-file",
-                str(_rubric(repo)),
-                "--format",
-                "json",
-            ]
-        )
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write_many({"kit/kit_test.go": BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("kit/kit_test.go", GROWN["a row appended"])
+    grew = rubric_repo.commit("a row")
+    rubric_repo.write("kit/kit_test.go", BENT["t.Skip before the assertions"])
+    bent = rubric_repo.commit("skipped")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (grew, bent)
+    )
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1 and "TestClamp changed" in bent_result["message"], bent_result
-
-
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path

@@ -10,16 +10,11 @@ repaired code."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import Unparsable, compare
 from gate.drift.go import pair, units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 HEADER = """\
 package kit
@@ -236,34 +231,26 @@ def test_a_repair_outside_a_function_cannot_be_split(outside: str) -> None:
         pair(base, base + NEW_TEST, ".go")
 
 
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path
-
-
-def test_the_rule_splits_a_repaired_file_on_a_real_repository(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_splits_a_repaired_file_on_a_real_repository(rubric_repo: RubricRepo) -> None:
     """End to end: a test added beside an unchanged repaired test passes;
     the twin that edits the repaired statement fails naming its test, as
     does an edit of another test."""
     base_text = _file(REPAIRED["a local make called with a value"])
-    repo.write_many({"kit/kit_test.go": base_text})
-    base = repo.commit("base")
+    rubric_repo.write_many({"kit/kit_test.go": base_text})
+    base = rubric_repo.commit("base")
     heads = {}
     for label, text in (
         ("added", base_text + NEW_TEST),
         ("repaired edited", base_text.replace("len(make(3)) != 3", "len(make(3)) != 4")),
         ("other edited", base_text.replace('t.Fatal("clamp")', 't.Log("clamp")')),
     ):
-        repo.write("kit/kit_test.go", text)
-        heads[label] = repo.commit(label)
-        repo.git("reset", "-q", "--hard", base)
-    results = {}
-    for label, head in heads.items():
-        args = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-        code = main([*args, "--rubric-file", str(_rubric(repo)), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        results[label] = (code, next(r for r in report["results"] if r["id"] == "TESTS"))
+        rubric_repo.write("kit/kit_test.go", text)
+        heads[label] = rubric_repo.commit(label)
+        rubric_repo.git("reset", "-q", "--hard", base)
+    results = {
+        label: rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict()
+        for label, head in heads.items()
+    }
     code, result = results["added"]
     assert code == 0 and "1 new test" in result["message"], result
     code, result = results["repaired edited"]

@@ -8,18 +8,14 @@ on a real repository."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import CASE, COLLECTION, SUPPORT, Unparsable, compare, reaching, units_for
 from gate.drift.classes import HOOK_NAMES
 from gate.drift.java import HOOKS, TESTS, units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = """\
 package com.example.clamp;
@@ -487,43 +483,25 @@ def test_units_for_picks_java_by_suffix() -> None:
     assert found is not None and any(u.key == "method ClampTest.doubles" for u in found)
 
 
-def test_the_rule_judges_a_java_test_file_case_by_case(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_judges_a_java_test_file_case_by_case(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: a new @Test and a grown row set
     pass; the hostile twin (a new @BeforeEach) fails, naming it."""
     path = "src/test/java/com/example/clamp/ClampTest.java"
-    repo.write_many({path: BASE})
-    base = repo.commit("base")
-    repo.write(path, WELCOME["a JUnit 5 @Test appended"].replace("{1, 2, 3}", "{1, 2, 3, 4}"))
-    good = repo.commit("a test and a row")
-    repo.write(path, BENT["a new @BeforeEach method"][0])
-    bent = repo.commit("a hook")
-    (code, result), (bent_code, bent_result) = (_check(repo, base, h, capsys) for h in (good, bent))
+    rubric_repo.write_many({path: BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write(
+        path, WELCOME["a JUnit 5 @Test appended"].replace("{1, 2, 3}", "{1, 2, 3, 4}")
+    )
+    good = rubric_repo.commit("a test and a row")
+    rubric_repo.write(path, BENT["a new @BeforeEach method"][0])
+    bent = rubric_repo.commit("a hook")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, h, rubric=DRIFT_RUBRIC).verdict() for h in (good, bent)
+    )
     assert code == 0, result
     assert "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1, bent_result
     assert "ClampTest.init added to a class that exists at base" in bent_result["message"]
-
-
-def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, dict[str, Any]]:
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    code = main(
-        [
-            "check",
-            "--repo",
-            str(repo.root),
-            "--base",
-            base,
-            "--head",
-            head,
-            "--rubric-file",
-            str(Path(rubric)),
-            "--format",
-            "json",
-        ]
-    )
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")
 
 
 # Class headers that close a class to a new non-private member (a
@@ -673,24 +651,28 @@ def test_class_annotation_arguments_changed_fail(edit: tuple[str, str]) -> None:
 
 
 def test_a_private_helper_passes_end_to_end_in_a_class_with_an_interface(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """On a real repository: a new test with a private helper in a class
     that implements an interface passes; its twin, the same helper left
     package-private (it may implement the interface's), fails."""
     path = "src/test/java/com/example/clamp/ClampTest.java"
     text = _headed(CLOSED["an interface"])
-    repo.write_many({path: text})
-    base = repo.commit("base")
+    rubric_repo.write_many({path: text})
+    base = rubric_repo.commit("base")
     test = "    @Test\n    void thrices() { assertEquals(3, thrice(1)); }\n"
-    repo.write(path, text.replace(LAST, LAST + "\n" + test + "\n" + PRIVATE["a private helper"]))
-    good = repo.commit("a test and its private helper")
-    repo.write(
+    rubric_repo.write(
+        path, text.replace(LAST, LAST + "\n" + test + "\n" + PRIVATE["a private helper"])
+    )
+    good = rubric_repo.commit("a test and its private helper")
+    rubric_repo.write(
         path,
         text.replace(LAST, LAST + "\n" + test + "\n" + NON_PRIVATE["a package-private helper"]),
     )
-    bent = repo.commit("a test and a helper that may override")
-    (code, result), (bent_code, bent_result) = (_check(repo, base, h, capsys) for h in (good, bent))
+    bent = rubric_repo.commit("a test and a helper that may override")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, h, rubric=DRIFT_RUBRIC).verdict() for h in (good, bent)
+    )
     assert code == 0, result
     assert bent_code == 1 and "ClampTest.thrice added to a class" in bent_result["message"]
 

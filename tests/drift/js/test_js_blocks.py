@@ -9,17 +9,15 @@ fills the block's own `let`."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.js import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = """import { describe, it, expect, vi } from 'vitest';
 import { beforeEach, afterEach, beforeAll, afterAll } from 'vitest';
@@ -272,35 +270,26 @@ def test_a_new_block_writing_the_enclosing_blocks_let_is_drift() -> None:
     assert not drift.ok, drift.summary()
 
 
-def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, str]:
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]
-
-
-def test_the_rule_passes_a_new_block_and_fails_its_twins(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_a_new_block_and_fails_its_twins(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: a new block with fake timers turned
     off again passes; the same block without the undo, and with a hook
     writing the module's `let`, fails."""
     path = "packages/core/test/timers.test.ts"
-    repo.write_many({path: BASE, "package.json": "{}\n"})
-    base = repo.commit("base")
+    rubric_repo.write_many({path: BASE, "package.json": "{}\n"})
+    base = rubric_repo.commit("base")
     block = BLOCKS["fake timers turned off again"]
-    repo.write(path, _head(block))
-    good = repo.commit("new block")
-    code, message = _check(repo, base, good, capsys)
+    rubric_repo.write(path, _head(block))
+    good = rubric_repo.commit("new block")
+    code, message = rubric_repo.check(base, good, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 0 and "1 new test added" in message, message
     for twin in (
         "fake timers never turned off",
         "a hook writing the module's let",
         "describe.only",
     ):
-        repo.write(path, _head(TWINS[twin](block)))
-        bent = repo.commit(twin)
-        code, message = _check(repo, base, bent, capsys)
+        rubric_repo.write(path, _head(TWINS[twin](block)))
+        bent = rubric_repo.commit(twin)
+        code, message = rubric_repo.check(base, bent, rubric=DRIFT_RUBRIC).code_and_message()
         assert code == 1 and "changes what other tests see" in message, (twin, message)
 
 

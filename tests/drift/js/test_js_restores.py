@@ -7,16 +7,13 @@ changes what the file's other tests see."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import CASE, COLLECTION
 from gate.drift.js import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = (
     "import * as mod from '../src/m.js';\n\n"
@@ -161,31 +158,22 @@ def test_a_file_that_runs_tests_concurrently_is_never_restored() -> None:
     assert list(_new_roles(base, head).values()) == [COLLECTION], head
 
 
-def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, str]:
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]
-
-
-def test_the_rule_passes_a_restored_patch_and_fails_its_twin(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_a_restored_patch_and_fails_its_twin(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository (the shape of modelcontextprotocol/
     servers 618cf486): the restored patch passes; the same test with the
     restore taken out of the `finally` fails."""
     path = "src/__tests__/lib.test.ts"
-    repo.write_many({path: BASE, "package.json": "{}\n"})
-    base = repo.commit("base")
+    rubric_repo.write_many({path: BASE, "package.json": "{}\n"})
+    base = rubric_repo.commit("base")
     body = RESTORED[0]
-    repo.write(path, _head(body))
-    good = repo.commit("restored")
-    repo.write(path, _head(TWINS["the restore outside any `finally`"](body)))
-    bent = repo.commit("not restored")
-    assert Path(repo.root / path).exists()
-    code, message = _check(repo, base, good, capsys)
+    rubric_repo.write(path, _head(body))
+    good = rubric_repo.commit("restored")
+    rubric_repo.write(path, _head(TWINS["the restore outside any `finally`"](body)))
+    bent = rubric_repo.commit("not restored")
+    assert Path(rubric_repo.root / path).exists()
+    code, message = rubric_repo.check(base, good, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 0 and "1 new test added" in message, message
-    code, message = _check(repo, good, bent, capsys)
+    code, message = rubric_repo.check(good, bent, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 1 and "patches changed" in message, message
-    code, message = _check(repo, base, bent, capsys)
+    code, message = rubric_repo.check(base, bent, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 1 and "changes what other tests see" in message, message

@@ -7,15 +7,13 @@ changes the test."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.js import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 HEADER = (
     "import { describe, it, test, expect } from 'vitest';\nimport { parse } from '../src/p.js';\n\n"
@@ -157,23 +155,18 @@ def test_a_template_string_table_is_judged_as_a_whole() -> None:
     assert not _drift(base, head).ok
 
 
-def test_the_rule_passes_appended_rows_and_fails_an_edited_row(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_appended_rows_and_fails_an_edited_row(rubric_repo: RubricRepo) -> None:
     path = "src/__tests__/p.test.ts"
     rows = SHAPES["it.each arrays"][1]
-    repo.write_many({path: _file("it.each arrays", rows, "lines"), "package.json": "{}\n"})
-    base = repo.commit("base")
-    repo.write(path, _file("it.each arrays", [*rows, NEW_ROW["it.each arrays"]], "lines"))
-    grew = repo.commit("a row")
-    repo.write(path, _file("it.each arrays", [rows[0], "['b', 3]"], "lines"))
-    bent = repo.commit("a row edited")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    out = []
-    for head in (grew, bent):
-        argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-        code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        out.append((code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]))
-    (code, message), (bent_code, bent_message) = out
+    rubric_repo.write_many({path: _file("it.each arrays", rows, "lines"), "package.json": "{}\n"})
+    base = rubric_repo.commit("base")
+    rubric_repo.write(path, _file("it.each arrays", [*rows, NEW_ROW["it.each arrays"]], "lines"))
+    grew = rubric_repo.commit("a row")
+    rubric_repo.write(path, _file("it.each arrays", [rows[0], "['b', 3]"], "lines"))
+    bent = rubric_repo.commit("a row edited")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (grew, bent)
+    )
+    message, bent_message = result["message"], bent_result["message"]
     assert code == 0 and "new cases added to 1 existing test" in message, message
     assert bent_code == 1 and "reads %s changed" in bent_message, bent_message

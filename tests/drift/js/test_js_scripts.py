@@ -8,13 +8,9 @@ reads no command line) is still judged by what its code does."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from gate.cli import main
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 EXISTING = "test/run.test.ts"
 BASE_TEST = "import { it, expect } from 'vitest';\n\nit('runs', () => expect(1).toBe(1));\n"
@@ -37,20 +33,14 @@ PLACES = [
     "test/helpers/make-data.ts",
     "tests/_scripts/refresh.cjs",
 ]
-RUBRIC = "version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n"
 
 
-def _check(repo: GitRepo, files: dict[str, str], capsys: Any) -> tuple[int, str]:
+def _check(repo: RubricRepo, files: dict[str, str]) -> tuple[int, str]:
     repo.write_many({EXISTING: BASE_TEST, "package.json": "{}\n"})
     base = repo.commit("base")
     repo.write_many(files)
     head = repo.commit("head")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text(RUBRIC, encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]
+    return repo.check(base, head, rubric=DRIFT_RUBRIC).code_and_message()
 
 
 SCRIPTS = [(p, e) for p in PLACES for e in ENTRIES] + [(PLACES[0], SHEBANG)]
@@ -58,14 +48,14 @@ SCRIPTS = [(p, e) for p in PLACES for e in ENTRIES] + [(PLACES[0], SHEBANG)]
 
 @pytest.mark.parametrize(("path", "entry"), SCRIPTS)
 def test_a_new_script_no_test_loads_changes_no_test(
-    repo: GitRepo, capsys: Any, path: str, entry: str
+    rubric_repo: RubricRepo, path: str, entry: str
 ) -> None:
     text = (entry if entry == SHEBANG else "") + BODY.format(
         entry="" if entry == SHEBANG else entry
     )
     readme = path.rpartition("/")[0] + "/README.md"
     files = {path: text, readme: f"Run `pnpm tsx {path.rpartition('/')[2]}`.\n"}
-    code, message = _check(repo, files, capsys)
+    code, message = _check(rubric_repo, files)
     assert code == 0, message
 
 
@@ -90,19 +80,17 @@ TWINS = {
 
 
 @pytest.mark.parametrize("twin", sorted(TWINS))
-def test_each_hostile_twin_is_still_judged_by_its_code(
-    repo: GitRepo, capsys: Any, twin: str
-) -> None:
+def test_each_hostile_twin_is_still_judged_by_its_code(rubric_repo: RubricRepo, twin: str) -> None:
     path = PLACES[0]
     files = TWINS[twin](path, BODY.format(entry=ENTRIES[0]))
-    code, message = _check(repo, files, capsys)
+    code, message = _check(rubric_repo, files)
     assert code == 1 and "runs at collection or changes what other tests see" in message, message
 
 
-def test_an_edited_script_stays_judged_whole(repo: GitRepo, capsys: Any) -> None:
+def test_an_edited_script_stays_judged_whole(rubric_repo: RubricRepo) -> None:
     """A script that exists at base is a helper of the tests, judged whole:
     any edit of it is drift, whoever runs it."""
     path = PLACES[0]
-    repo.write_many({path: BODY.format(entry=ENTRIES[0])})
-    code, message = _check(repo, {path: BODY.format(entry=ENTRIES[1])}, capsys)
+    rubric_repo.write_many({path: BODY.format(entry=ENTRIES[0])})
+    code, message = _check(rubric_repo, {path: BODY.format(entry=ENTRIES[1])})
     assert code == 1 and "judged as a whole file" in message, message

@@ -8,15 +8,11 @@ collection-time code, and an edited wrapper is a change."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import CASE, COLLECTION, compare
 from gate.drift.js import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 HEADER = "import { it, test, expect } from 'vitest';\nimport { run } from '../src/run.js';\n\n"
 WRAPPERS = {
@@ -98,24 +94,19 @@ def test_an_edited_wrapper_changes_the_tests(wrapper: str) -> None:
 
 
 def test_the_rule_passes_a_new_wrapped_case_and_fails_a_bent_wrapper(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     path = "test/e2e/lifecycle.test.ts"
     wrapper = WRAPPERS["typed function"]
-    repo.write_many({path: _file(wrapper, "a"), "package.json": "{}\n"})
-    base = repo.commit("base")
-    repo.write(path, _file(wrapper, "a", "b"))
-    good = repo.commit("a wrapped case")
-    repo.write(path, _file(wrapper.replace("test(id", "test.skip(id"), "a", "b"))
-    bent = repo.commit("the wrapper skips")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    out = []
-    for head in (good, bent):
-        argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-        code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        out.append((code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]))
-    (code, message), (bent_code, bent_message) = out
+    rubric_repo.write_many({path: _file(wrapper, "a"), "package.json": "{}\n"})
+    base = rubric_repo.commit("base")
+    rubric_repo.write(path, _file(wrapper, "a", "b"))
+    good = rubric_repo.commit("a wrapped case")
+    rubric_repo.write(path, _file(wrapper.replace("test(id", "test.skip(id"), "a", "b"))
+    bent = rubric_repo.commit("the wrapper skips")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (good, bent)
+    )
+    message, bent_message = result["message"], bent_result["message"]
     assert code == 0 and "1 new test added" in message, message
     assert bent_code == 1 and "verifies changed" in bent_message, bent_message

@@ -16,7 +16,6 @@ interpreter with the test folder first on `sys.path`, as pytest's
 
 from __future__ import annotations
 
-import json
 import keyword
 import os
 import subprocess
@@ -37,12 +36,11 @@ from gate.changes import (
     FileChange,
     FileTexts,
 )
-from gate.cli import main
 from gate.drift.folders import tree_folders
 from gate.drift.python import shadow
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
-from tests.gitrepo import GitRepo
+from tests.gitrepo import RubricRepo
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("N", "30")),
@@ -85,21 +83,18 @@ KINDS = {
 }
 
 
-def judge(repo: GitRepo, base: str, head: str, patch: bool, capsys: Any) -> dict[str, Any]:
+def judge(repo: RubricRepo, base: str, head: str, patch: bool) -> dict[str, Any]:
     """test_drift's result from `gate check` on the commits, or on `git diff` as --patch."""
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--format", "json"]
     if patch:
         diff = repo.root.parent / "change.diff"
         diff.write_bytes(
             repo.git("diff", "--binary", base, head).encode("utf-8", "surrogateescape")
         )
-        argv += ["--patch", str(diff)]
+        checked = repo.check(base, args=["--patch", str(diff)])
     else:
-        argv += ["--head", head]
-    code = main(argv)
-    out = json.loads(capsys.readouterr().out)
-    result = next(r for r in out["results"] if r["id"] == "TESTS")
-    assert code == (0 if result["pass"] else 1), out
+        checked = repo.check(base, head)
+    result = checked.result()
+    assert checked.code == (0 if result["pass"] else 1), checked.report
     return dict(result)
 
 
@@ -125,8 +120,10 @@ def imported(root: Path, folder: str, name: str) -> str:
     return proc.stdout.strip()
 
 
-def base_repo(root: Path, name: str, layout: str, folder: str) -> tuple[GitRepo, str]:
-    repo = GitRepo(root)
+def base_repo(
+    root: Path, capsys: pytest.CaptureFixture[str], name: str, layout: str, folder: str
+) -> tuple[RubricRepo, str]:
+    repo = RubricRepo(root, capsys)
     files = {".github/blast-radius.yml": RUBRIC}
     files.update({p.format(n=name): REAL for p in LAYOUTS[layout]})
     files.update({p: "def test_a():\n    pass\n" for p in FOLDERS[folder][1]})
@@ -144,7 +141,7 @@ def base_repo(root: Path, name: str, layout: str, folder: str) -> tuple[GitRepo,
 )
 def test_a_file_in_a_test_folder_that_python_imports_instead_fails_test_drift(
     tmp_path_factory: pytest.TempPathFactory,
-    capsys: Any,
+    capsys: pytest.CaptureFixture[str],
     name: str,
     layout: str,
     folder: str,
@@ -152,13 +149,13 @@ def test_a_file_in_a_test_folder_that_python_imports_instead_fails_test_drift(
     patch: bool,
 ) -> None:
     root = tmp_path_factory.mktemp("checkout") / "repo"
-    repo, base = base_repo(root, name, layout, folder)
+    repo, base = base_repo(root, capsys, name, layout, folder)
     where = FOLDERS[folder][0]
     assert imported(root, where, name) == "source"
     added = KINDS[kind].format(f=where, n=name, tag=TAG)
     repo.write(added, FAKE if added.endswith(".py") else b"\x00binary\x00")
     head = repo.commit("the change")
-    result = judge(repo, base, head, patch, capsys)
+    result = judge(repo, base, head, patch)
     wins = imported(root, where, name) == "shadow" if added.endswith(".py") else None
     if kind == "namespace portion" and not layout.endswith("namespace"):
         # PEP 420: a module or regular package anywhere on sys.path comes first.
@@ -191,7 +188,7 @@ def test_a_file_in_a_test_folder_that_python_imports_instead_fails_test_drift(
 )
 def test_a_new_helper_or_test_not_named_like_a_first_party_module_is_welcome(
     tmp_path_factory: pytest.TempPathFactory,
-    capsys: Any,
+    capsys: pytest.CaptureFixture[str],
     name: str,
     layout: str,
     folder: str,
@@ -199,24 +196,24 @@ def test_a_new_helper_or_test_not_named_like_a_first_party_module_is_welcome(
     welcome: str,
 ) -> None:
     root = tmp_path_factory.mktemp("checkout") / "repo"
-    repo, base = base_repo(root, name, layout, folder)
+    repo, base = base_repo(root, capsys, name, layout, folder)
     added = f"{FOLDERS[folder][0]}/{welcome.format(n=name)}"
     text = "def test_more():\n    pass\n" if "test_" in welcome else "X = 1\n"
     repo.write(added, text)
     head = repo.commit("a welcome file")
-    result = judge(repo, base, head, patch, capsys)
+    result = judge(repo, base, head, patch)
     assert result["pass"] is True, result
 
 
 def test_a_test_folder_named_like_a_regular_package_is_welcome_but_not_a_namespace_one(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """Tests laid out like the package (`tests/clamp/test_core.py`): a
     namespace portion, which a regular package anywhere on the path beats
     (PEP 420); with `src/clamp/` a namespace package its modules merge, in
     sys.path order, so `tests/clamp/core.py` replaces `clamp.core`; and a
     change that deletes `src/clamp/__init__.py` makes it one."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "src/clamp/__init__.py": REAL,
@@ -224,16 +221,16 @@ def test_a_test_folder_named_like_a_regular_package_is_welcome_but_not_a_namespa
             "tests/test_a.py": "def test_a():\n    pass\n",
         }
     )
-    base = repo.commit("base")
-    repo.write("tests/clamp/test_core.py", "def test_core():\n    pass\n")
-    repo.write("tests/clamp/core.py", FAKE)
-    head = repo.commit("tests beside the package's name")
-    assert judge(repo, base, head, False, capsys)["pass"] is True
-    assert imported(repo.root, "tests", "clamp") == "source"
-    repo.remove("src/clamp/__init__.py")
-    head = repo.commit("and clamp a namespace package")
-    assert imported(repo.root, "tests", "clamp") == "shadow"
-    result = judge(repo, base, head, True, capsys)
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/clamp/test_core.py", "def test_core():\n    pass\n")
+    rubric_repo.write("tests/clamp/core.py", FAKE)
+    head = rubric_repo.commit("tests beside the package's name")
+    assert judge(rubric_repo, base, head, False)["pass"] is True
+    assert imported(rubric_repo.root, "tests", "clamp") == "source"
+    rubric_repo.remove("src/clamp/__init__.py")
+    head = rubric_repo.commit("and clamp a namespace package")
+    assert imported(rubric_repo.root, "tests", "clamp") == "shadow"
+    result = judge(rubric_repo, base, head, True)
     assert result["pass"] is False
     assert "tests/clamp/core.py (new) makes tests/clamp/ a namespace portion" in result["message"]
 
@@ -297,7 +294,7 @@ def test_the_folders_a_source_lists_are_the_layout_roots_and_what_the_change_rea
 
 
 def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_folders(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """A root folder of data only holds nothing to import: `tests/data.py`
     is welcome.  In a test package (`tests/__init__.py`) pytest puts the
@@ -306,7 +303,7 @@ def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_fo
     puts `tests/` itself on sys.path) is drift, and the module then
     shadows."""
     narrowed = "rules:\n  - {id: TESTS, kind: test_drift, paths: ['tests/**/test_*.py']}\n"
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": narrowed,
             "data/input.json": "{}\n",
@@ -315,39 +312,39 @@ def test_a_data_folder_is_no_first_party_name_and_custom_paths_still_see_test_fo
             "tests/test_a.py": "def test_a():\n    pass\n",
         }
     )
-    base = repo.commit("base")
-    repo.write("tests/data.py", "X = 1\n")
-    head = repo.commit("a helper named like a data folder")
-    assert judge(repo, base, head, False, capsys)["pass"] is True
-    repo.write("tests/clamp.py", FAKE)
-    head = repo.commit("tests.clamp, a module of the package tests")
-    assert judge(repo, base, head, False, capsys)["pass"] is True
-    repo.remove("tests/__init__.py")
-    head = repo.commit("tests/ becomes a rootless test folder")
-    result = judge(repo, base, head, True, capsys)
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/data.py", "X = 1\n")
+    head = rubric_repo.commit("a helper named like a data folder")
+    assert judge(rubric_repo, base, head, False)["pass"] is True
+    rubric_repo.write("tests/clamp.py", FAKE)
+    head = rubric_repo.commit("tests.clamp, a module of the package tests")
+    assert judge(rubric_repo, base, head, False)["pass"] is True
+    rubric_repo.remove("tests/__init__.py")
+    head = rubric_repo.commit("tests/ becomes a rootless test folder")
+    result = judge(rubric_repo, base, head, True)
     assert result["pass"] is False
     assert "tests/clamp.py (new) is a module clamp" in result["message"]
     assert "tests/__init__.py (deleted) makes tests/ a folder" in result["message"]
     assert {"tests/__init__.py", "tests/clamp.py"} <= set(result["paths"])
 
 
-def test_a_symlink_in_a_test_folder_to_a_package_folder_shadows(repo: GitRepo, capsys: Any) -> None:
+def test_a_symlink_in_a_test_folder_to_a_package_folder_shadows(rubric_repo: RubricRepo) -> None:
     """`tests/clamp` a symlink to a folder with an `__init__.py`: a
     checkout makes it a package folder, which Python imports as `clamp`."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "src/clamp/__init__.py": REAL,
             "tests/test_a.py": "def test_a():\n    pass\n",
         }
     )
-    base = repo.commit("base")
-    repo.write("vendor/fake/__init__.py", FAKE)
-    repo.symlink("tests/clamp", "../vendor/fake")
-    head = repo.commit("a link to a package")
-    assert imported(repo.root, "tests", "clamp") == "shadow"
+    base = rubric_repo.commit("base")
+    rubric_repo.write("vendor/fake/__init__.py", FAKE)
+    rubric_repo.symlink("tests/clamp", "../vendor/fake")
+    head = rubric_repo.commit("a link to a package")
+    assert imported(rubric_repo.root, "tests", "clamp") == "shadow"
     for patch in (False, True):
-        result = judge(repo, base, head, patch, capsys)
+        result = judge(rubric_repo, base, head, patch)
         assert result["pass"] is False
         assert (
             "tests/clamp (new) is a link that may be a package folder clamp" in (result["message"])
@@ -373,29 +370,29 @@ def test_a_base_root_the_source_could_not_list_fails_closed() -> None:
 
 
 def test_a_new_root_module_shadows_a_src_one_unless_the_change_moves_it(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     """The root comes before `src/` on sys.path when tests run from the
     root: a new `clamp.py` or `clamp/__init__.py` there replaces
     `src/clamp/`; moving the package from `src/` to the root is a layout
     change, not a shadow."""
-    repo.write_many(
+    rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
             "src/clamp/__init__.py": REAL,
             "tests/test_a.py": "def test_a():\n    pass\n",
         }
     )
-    base = repo.commit("base")
+    base = rubric_repo.commit("base")
     for added in ("clamp.py", "clamp/__init__.py"):
-        repo.write(added, FAKE)
-        head = repo.commit("a root module")
-        assert imported(repo.root, ".", "clamp") == "shadow"
-        result = judge(repo, base, head, False, capsys)
+        rubric_repo.write(added, FAKE)
+        head = rubric_repo.commit("a root module")
+        assert imported(rubric_repo.root, ".", "clamp") == "shadow"
+        result = judge(rubric_repo, base, head, False)
         assert result["pass"] is False
         assert f"{added} (new) is a" in result["message"]
         assert "first-party src/clamp/ (package)" in result["message"]
-        repo.git("reset", "-q", "--hard", base)
-    repo.git("mv", "src/clamp", "clamp")
-    head = repo.commit("a flat layout")
-    assert judge(repo, base, head, True, capsys)["pass"] is True
+        rubric_repo.git("reset", "-q", "--hard", base)
+    rubric_repo.git("mv", "src/clamp", "clamp")
+    head = rubric_repo.commit("a flat layout")
+    assert judge(rubric_repo, base, head, True)["pass"] is True

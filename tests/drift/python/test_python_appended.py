@@ -7,16 +7,11 @@ change.  The table is generated: every test shape with every append."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.python.units import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 # Each shape: a module with one test whose body ends at the marker line
 # `<END>`, and the indentation of that body.
@@ -194,32 +189,20 @@ def test_the_same_append_bending_a_test_is_a_change(name: str) -> None:
     assert not drift.grew, drift.summary()
 
 
-def test_the_rule_passes_an_appended_check_and_fails_its_bent_twin(
-    repo: GitRepo, capsys: Any
-) -> None:
+def test_the_rule_passes_an_appended_check_and_fails_its_bent_twin(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: a call and its checks appended to
     a test pass with the grown test named; the twin that also edits the
     base's check fails, naming the test as changed."""
     base_text, grown_text = GROWN["a pytest function: a new call and its checks"]
     bent_text = BENT["a pytest function: the last base statement edited beside an append"][1]
-    repo.write_many({"tests/test_kit.py": base_text})
-    base = repo.commit("base")
-    repo.write("tests/test_kit.py", grown_text)
-    grew = repo.commit("appended")
-    repo.write("tests/test_kit.py", bent_text)
-    bent = repo.commit("bent")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    results = []
-    for head in (grew, bent):
-        code = main(
-            [
-                *("check", "--repo", str(repo.root), "--base", base, "--head", head),
-                *("--rubric-file", str(Path(rubric)), "--format", "json"),
-            ]
-        )
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write_many({"tests/test_kit.py": base_text})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/test_kit.py", grown_text)
+    grew = rubric_repo.commit("appended")
+    rubric_repo.write("tests/test_kit.py", bent_text)
+    bent = rubric_repo.commit("bent")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (grew, bent)
+    )
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1 and "test_parse changed" in bent_result["message"], bent_result

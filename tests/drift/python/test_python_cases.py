@@ -7,16 +7,11 @@ statement: statements appended after it are tests/drift/python/test_python_appen
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.python.units import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = """\
 import pytest
@@ -180,40 +175,17 @@ def test_a_shadowed_pytest_name_reads_no_parametrize() -> None:
     assert not drift.grew and drift.changed
 
 
-def test_the_rule_passes_a_grown_python_test_and_names_it(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_a_grown_python_test_and_names_it(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: a row appended passes, with the
     count in the message; the bent twin (a skip mark on an existing row) fails."""
-    repo.write_many({"tests/test_kit.py": BASE})
-    base = repo.commit("base")
-    repo.write("tests/test_kit.py", GROWN["a row appended (1b7eb28f)"])
-    grew = repo.commit("a row")
-    repo.write("tests/test_kit.py", BENT["a skip mark on an existing row"])
-    bent = repo.commit("skipped")
-    results = []
-    for head in (grew, bent):
-        code = main(
-            [
-                "check",
-                "--repo",
-                str(repo.root),
-                "--base",
-                base,
-                "--head",
-                head,
-                "--rubric-file",
-                str(_rubric(repo)),
-                "--format",
-                "json",
-            ]
-        )
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (code, result), (bent_code, bent_result) = results
+    rubric_repo.write_many({"tests/test_kit.py": BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/test_kit.py", GROWN["a row appended (1b7eb28f)"])
+    grew = rubric_repo.commit("a row")
+    rubric_repo.write("tests/test_kit.py", BENT["a skip mark on an existing row"])
+    bent = rubric_repo.commit("skipped")
+    (code, result), (bent_code, bent_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (grew, bent)
+    )
     assert code == 0 and "new cases added to 1 existing test" in result["message"], result
     assert bent_code == 1 and "test_rejects changed" in bent_result["message"], bent_result
-
-
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path

@@ -7,19 +7,16 @@ other tests see (`gate.drift.python.namespaces.own_exec`)."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
 from gate.drift import compare
 from gate.drift.python.units import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = (
     "import textwrap\n\nimport clamp_kit as kit\n\nNS = {}\n\n\n"
@@ -149,24 +146,16 @@ def test_a_helper_of_the_test_that_execs_into_its_own_dict_shares_nothing() -> N
     assert not _ok(BASE + nested)
 
 
-def test_the_rule_passes_a_new_test_that_execs_into_a_fresh_dict(
-    repo: GitRepo, capsys: Any
-) -> None:
-    repo.write_many({"tests/test_kit.py": BASE})
-    base = repo.commit("base")
-    repo.write("tests/test_kit.py", _test(["ns = {}"], "ns", "source"))
-    fresh = repo.commit("fresh")
-    repo.write("tests/test_kit.py", _test([], "globals()", "source"))
-    shared = repo.commit("shared")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    results = []
-    for head in (fresh, shared):
-        args = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-        code = main([*args, "--rubric-file", str(rubric), "--format", "json"])
-        report = json.loads(capsys.readouterr().out)
-        results.append((code, next(r for r in report["results"] if r["id"] == "TESTS")))
-    (fresh_code, fresh_result), (shared_code, shared_result) = results
+def test_the_rule_passes_a_new_test_that_execs_into_a_fresh_dict(rubric_repo: RubricRepo) -> None:
+    rubric_repo.write_many({"tests/test_kit.py": BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/test_kit.py", _test(["ns = {}"], "ns", "source"))
+    fresh = rubric_repo.commit("fresh")
+    rubric_repo.write("tests/test_kit.py", _test([], "globals()", "source"))
+    shared = rubric_repo.commit("shared")
+    (fresh_code, fresh_result), (shared_code, shared_result) = (
+        rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict() for head in (fresh, shared)
+    )
     assert fresh_code == 0 and fresh_result["pass"], fresh_result
     assert shared_code == 1 and "test_new runs at collection" in shared_result["message"]
-    assert Path(repo.root / "tests/test_kit.py").exists()
+    assert Path(rubric_repo.root / "tests/test_kit.py").exists()

@@ -7,17 +7,12 @@ fails (`gate.drift.python.helpers.grew`)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
 from gate.drift.python.helpers import grew
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = '''"""Helpers the tests share."""
 
@@ -224,32 +219,6 @@ def test_a_new_test_in_a_helper_is_a_new_test() -> None:
 # -- end to end on real repositories
 
 
-def _rubric(repo: GitRepo) -> Path:
-    path = repo.root.parent / "rubric.yml"
-    path.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    return path
-
-
-def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, dict[str, Any]]:
-    code = main(
-        [
-            "check",
-            "--repo",
-            str(repo.root),
-            "--base",
-            base,
-            "--head",
-            head,
-            "--rubric-file",
-            str(_rubric(repo)),
-            "--format",
-            "json",
-        ]
-    )
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")
-
-
 TEST_MODULE = (
     "from tests.helpers import make_event\n\n\ndef test_kind():\n    assert make_event('a')\n"
 )
@@ -257,42 +226,44 @@ TEST_MODULE = (
 
 @pytest.mark.parametrize("path", ["tests/helpers.py", "tests/utils/_fakes.py"])
 def test_the_rule_passes_a_grown_helper_and_fails_its_twins(
-    repo: GitRepo, capsys: Any, path: str
+    rubric_repo: RubricRepo, path: str
 ) -> None:
-    repo.write_many({path: BASE, "tests/test_kind.py": TEST_MODULE, "tests/__init__.py": ""})
-    base = repo.commit("base")
-    repo.write(path, _grown(GROWN["a function"]))
-    grown_head = repo.commit("grown")
-    code, result = _check(repo, base, grown_head, capsys)
+    rubric_repo.write_many({path: BASE, "tests/test_kind.py": TEST_MODULE, "tests/__init__.py": ""})
+    base = rubric_repo.commit("base")
+    rubric_repo.write(path, _grown(GROWN["a function"]))
+    grown_head = rubric_repo.commit("grown")
+    code, result = rubric_repo.check(base, grown_head, rubric=DRIFT_RUBRIC).verdict()
     assert code == 0 and result["pass"], result
-    repo.write(path, _grown(HOSTILE["a later def rebinds an existing name"]))
-    rebound = repo.commit("rebound")
-    code, result = _check(repo, base, rebound, capsys)
+    rubric_repo.write(path, _grown(HOSTILE["a later def rebinds an existing name"]))
+    rebound = rubric_repo.commit("rebound")
+    code, result = rubric_repo.check(base, rebound, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1 and "replaces make_event" in result["message"], result
     assert path in result["message"] and "helper module" in result["message"]
-    repo.write(path, _grown(GROWN["a function"]).replace("self.seen = []", "self.seen = [0]"))
-    edited = repo.commit("edited")
-    code, result = _check(repo, base, edited, capsys)
+    rubric_repo.write(
+        path, _grown(GROWN["a function"]).replace("self.seen = []", "self.seen = [0]")
+    )
+    edited = rubric_repo.commit("edited")
+    code, result = rubric_repo.check(base, edited, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1 and "Recorder changed" in result["message"], result
 
 
 def test_the_rule_fails_a_new_name_that_a_changed_test_star_imports(
-    repo: GitRepo, capsys: Any
+    rubric_repo: RubricRepo,
 ) -> None:
     star = "from pkg import make_client\nfrom tests.helpers import *\n\n\ndef test_a():\n    pass\n"
-    repo.write_many({"tests/helpers.py": BASE, "tests/test_a.py": star})
-    base = repo.commit("base")
-    repo.write("tests/helpers.py", _grown("def make_client():\n    return 1\n"))
-    repo.write("tests/test_a.py", star + "\n\ndef test_b():\n    pass\n")
-    head = repo.commit("grown and star-imported")
-    code, result = _check(repo, base, head, capsys)
+    rubric_repo.write_many({"tests/helpers.py": BASE, "tests/test_a.py": star})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/helpers.py", _grown("def make_client():\n    return 1\n"))
+    rubric_repo.write("tests/test_a.py", star + "\n\ndef test_b():\n    pass\n")
+    head = rubric_repo.commit("grown and star-imported")
+    code, result = rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1 and "tests/test_a.py star-imports" in result["message"], result
 
 
-def test_the_rule_still_fails_a_conftest_that_only_grew(repo: GitRepo, capsys: Any) -> None:
-    repo.write_many({"tests/conftest.py": BASE})
-    base = repo.commit("base")
-    repo.write("tests/conftest.py", _grown(GROWN["a function"]))
-    head = repo.commit("grown")
-    code, result = _check(repo, base, head, capsys)
+def test_the_rule_still_fails_a_conftest_that_only_grew(rubric_repo: RubricRepo) -> None:
+    rubric_repo.write_many({"tests/conftest.py": BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/conftest.py", _grown(GROWN["a function"]))
+    head = rubric_repo.commit("grown")
+    code, result = rubric_repo.check(base, head, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1 and "conftest.py" in result["message"], result

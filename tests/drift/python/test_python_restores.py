@@ -7,15 +7,11 @@ changes what the file's other tests see."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from gate.cli import main
 from gate.drift import CASE, COLLECTION
 from gate.drift.python.units import units
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 BASE = "import clamp_kit\nimport os\n\n\ndef test_reads():\n    assert clamp_kit.clamp(5) == 5\n"
 TARGETS = ["clamp_kit.LIMIT", "clamp_kit.config.strict", "os.sep"]
@@ -150,26 +146,17 @@ def test_the_restore_in_another_test_shares_the_patched_value() -> None:
     assert roles["function test_patches"] == COLLECTION, roles
 
 
-def _check(repo: GitRepo, base: str, head: str, capsys: Any) -> tuple[int, str]:
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text("version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n", encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]
-
-
-def test_the_rule_passes_a_restored_patch_and_fails_its_twin(repo: GitRepo, capsys: Any) -> None:
+def test_the_rule_passes_a_restored_patch_and_fails_its_twin(rubric_repo: RubricRepo) -> None:
     """End to end on a real repository: the restored patch passes; the
     same test with the restore moved to an `except` fails."""
     path = "tests/test_kit.py"
-    repo.write_many({path: BASE})
-    base = repo.commit("base")
-    repo.write(path, _head(RESTORED[0]))
-    good = repo.commit("restored")
-    repo.write(path, _head(TWINS["the restore in an `except`"](RESTORED[0])))
-    bent = repo.commit("not restored")
-    code, message = _check(repo, base, good, capsys)
+    rubric_repo.write_many({path: BASE})
+    base = rubric_repo.commit("base")
+    rubric_repo.write(path, _head(RESTORED[0]))
+    good = rubric_repo.commit("restored")
+    rubric_repo.write(path, _head(TWINS["the restore in an `except`"](RESTORED[0])))
+    bent = rubric_repo.commit("not restored")
+    code, message = rubric_repo.check(base, good, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 0 and "1 new test added" in message, message
-    code, message = _check(repo, base, bent, capsys)
+    code, message = rubric_repo.check(base, bent, rubric=DRIFT_RUBRIC).code_and_message()
     assert code == 1 and "changes what other tests see" in message, message

@@ -9,13 +9,9 @@ judged by what its code does."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
-from gate.cli import main
-from tests.gitrepo import GitRepo
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 EXISTING = "tests/test_kit.py"
 BASE_TEST = "import clamp_kit\n\n\ndef test_reads():\n    assert clamp_kit.clamp(5) == 5\n"
@@ -32,31 +28,25 @@ BODY = (
     'if __name__ == "__main__":\n    main()\n'
 )
 PLACES = ["tests/generate_corpus.py", "tests/fixtures/make_data.py", "tests/scripts/refresh.py"]
-RUBRIC = "version: 1\nrules:\n  - id: TESTS\n    kind: test_drift\n"
 
 
 def _check(
-    repo: GitRepo, files: dict[str, str], capsys: Any, base_files: dict[str, str] | None = None
+    repo: RubricRepo, files: dict[str, str], base_files: dict[str, str] | None = None
 ) -> tuple[int, str]:
     repo.write_many({EXISTING: BASE_TEST, **(base_files or {})})
     base = repo.commit("base")
     repo.write_many(files)
     head = repo.commit("head")
-    rubric = repo.root.parent / "rubric.yml"
-    rubric.write_text(RUBRIC, encoding="utf-8")
-    argv = ["check", "--repo", str(repo.root), "--base", base, "--head", head]
-    code = main([*argv, "--rubric-file", str(rubric), "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    return code, next(r for r in report["results"] if r["id"] == "TESTS")["message"]
+    return repo.check(base, head, rubric=DRIFT_RUBRIC).code_and_message()
 
 
 @pytest.mark.parametrize("top", TOPS)
 @pytest.mark.parametrize("path", PLACES)
 def test_a_new_script_no_test_imports_changes_no_test(
-    repo: GitRepo, capsys: Any, path: str, top: str
+    rubric_repo: RubricRepo, path: str, top: str
 ) -> None:
     files = {path: BODY.format(top=top), "tests/README.md": "Run generate_corpus.py.\n"}
-    code, message = _check(repo, files, capsys)
+    code, message = _check(rubric_repo, files)
     assert code == 0, message
 
 
@@ -80,32 +70,28 @@ TWINS = {
 
 
 @pytest.mark.parametrize("twin", sorted(TWINS))
-def test_each_hostile_twin_is_still_judged_by_its_code(
-    repo: GitRepo, capsys: Any, twin: str
-) -> None:
+def test_each_hostile_twin_is_still_judged_by_its_code(rubric_repo: RubricRepo, twin: str) -> None:
     files = TWINS[twin](PLACES[0], BODY.format(top=TOPS[1]))
-    code, message = _check(repo, files, capsys)
+    code, message = _check(rubric_repo, files)
     assert code == 1 and "changes what other tests see" in message, message
 
 
-def test_a_script_the_base_configuration_collects_is_a_test_module(
-    repo: GitRepo, capsys: Any
-) -> None:
+def test_a_script_the_base_configuration_collects_is_a_test_module(rubric_repo: RubricRepo) -> None:
     config = {"pytest.ini": "[pytest]\npython_files = *.py\n"}
-    code, message = _check(repo, {PLACES[0]: BODY.format(top=TOPS[1])}, capsys, config)
+    code, message = _check(rubric_repo, {PLACES[0]: BODY.format(top=TOPS[1])}, config)
     assert code == 1 and "changes what other tests see" in message, message
 
 
-def test_a_script_where_pytest_imports_every_module_is_judged(repo: GitRepo, capsys: Any) -> None:
+def test_a_script_where_pytest_imports_every_module_is_judged(rubric_repo: RubricRepo) -> None:
     config = {"pyproject.toml": "[tool.pytest.ini_options]\naddopts = '--doctest-modules'\n"}
-    code, message = _check(repo, {PLACES[0]: BODY.format(top=TOPS[1])}, capsys, config)
+    code, message = _check(rubric_repo, {PLACES[0]: BODY.format(top=TOPS[1])}, config)
     assert code == 1 and "changes what other tests see" in message, message
 
 
-def test_an_edited_script_stays_drift(repo: GitRepo, capsys: Any) -> None:
+def test_an_edited_script_stays_drift(rubric_repo: RubricRepo) -> None:
     """Only a new script is let pass; an edited one is judged as the helper
     module it is (`gate.drift.python.helpers`): its changed statement fails."""
     path = PLACES[0]
     before = {path: BODY.format(top=TOPS[0])}
-    code, message = _check(repo, {path: BODY.format(top=TOPS[1])}, capsys, before)
+    code, message = _check(rubric_repo, {path: BODY.format(top=TOPS[1])}, before)
     assert code == 1 and path in message and "line 8" in message, message
