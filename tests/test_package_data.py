@@ -34,7 +34,12 @@ def _errors(table: str, value: Any) -> list[str]:
 
 
 def test_the_tables_are_found() -> None:
-    assert TABLES == ["drift/runners.json", "drift/vendored.json", "rubric/families.json"]
+    assert TABLES == [
+        "agents.json",
+        "drift/runners.json",
+        "drift/vendored.json",
+        "rubric/families.json",
+    ]
 
 
 @pytest.mark.parametrize("table", TABLES)
@@ -52,12 +57,15 @@ def test_each_table_is_what_its_schema_says(table: str) -> None:
         ("drift/vendored.json", lambda t: t["js_test_packages"].append("jest")),
         ("rubric/families.json", lambda t: t["groups"][0]["families"][0].update(rule="DEPS")),
         ("rubric/families.json", lambda t: t["groups"][0]["families"][0].update(always=True)),
+        ("agents.json", lambda t: t["agents"][0].update(emails=["not an address"])),
+        ("agents.json", lambda t: t["agents"][0].update(login="Copilot")),
     ],
 )
 def test_a_spoiled_table_fails_its_schema(table: str, spoil: Any) -> None:
     """A runner without its page, a format no reader reads, a glob that
     would not match at any depth, a name listed twice, a family under a rule
-    the starter has not, `always` spelled out: each is refused."""
+    the starter has not, `always` spelled out, an e-mail that is none, a
+    misspelt field: each is refused."""
     value = copy.deepcopy(package_data(table))
     spoil(value)
     assert _errors(table, value) != []
