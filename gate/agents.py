@@ -1,12 +1,13 @@
 """Who wrote a change: the coding agents the gate knows, and how to tell.
 
-One table, `AGENTS`, is the owner of every fact about an agent that the gate
-uses: the PR author logins `gate init` offers as `applies_to` presets, and
-the commit signals `gate backtest` uses to tell agent-written from
-human-written history (author identities, co-author trailers, head-branch
-prefixes named in merge messages).  Each entry says how far each signal can
-be trusted: a bot login is GitHub's to give, while a trailer or a branch
-name is whatever the committer typed.
+One table, `AGENTS` (read from `agents.json` beside this module), is the
+owner of every fact about an agent that the gate uses: the PR author
+logins `gate init` offers as `applies_to` presets, and the commit signals
+`gate backtest` uses to tell agent-written from human-written history
+(author identities, co-author trailers, head-branch prefixes named in
+merge messages).  Each entry says how far each signal can be trusted: a
+bot login is GitHub's to give, while a trailer or a branch name is
+whatever the committer typed.
 
 `classify(...)` reads one commit and says `agent`, `human` or
 `automation` (a bot), which agent or bot, and by which signal it decided.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gate import globs
+from gate.jsontext import package_data
 
 AGENT = "agent"
 HUMAN = "human"
@@ -81,27 +83,29 @@ class Commit:
     co_authors: tuple[str, ...] = ()
 
 
+def _agents(key: str) -> tuple[Agent, ...]:
+    """One list of `agents.json` beside this module (its schema:
+    `agents.schema.json`), as `Agent` values."""
+    return tuple(
+        Agent(
+            name=a["name"],
+            logins=tuple(a.get("logins", ())),
+            emails=tuple(a.get("emails", ())),
+            branches=tuple(a.get("branches", ())),
+            trust=a.get("trust", ""),
+            markers=tuple(a.get("markers", ())),
+            name_suffixes=tuple(a.get("name_suffixes", ())),
+        )
+        for a in package_data("agents.json")[key]
+    )
+
+
 # Dependency bots: they open pull requests, but they write no code a coding
 # agent's budget is about (lock files and version bumps).  `classify` counts
 # them as AUTOMATION, named (any other bot identity is AUTOMATION too, by
 # its login); `gate init --from-history` leaves them out of the human
 # percentile, since a lock-file refresh is not the size of a person's change.
-DEPENDENCY_BOTS: tuple[Agent, ...] = (
-    Agent(
-        name="Dependabot",
-        logins=("dependabot[bot]", "dependabot-preview[bot]"),
-        emails=("49699333+dependabot[bot]@users.noreply.github.com", "support@dependabot.com"),
-        branches=("dependabot/**",),
-        trust="a GitHub App login; its branch names are a convention anybody can copy",
-    ),
-    Agent(
-        name="Renovate",
-        logins=("renovate[bot]", "renovate-bot"),
-        emails=("29139614+renovate[bot]@users.noreply.github.com", "bot@renovateapp.com"),
-        branches=("renovate/**",),
-        trust="a GitHub App login; its branch names are a convention anybody can copy",
-    ),
-)
+DEPENDENCY_BOTS: tuple[Agent, ...] = _agents("dependency_bots")
 
 # Review bots: they comment on pull requests and suggest edits; when a
 # person commits a suggestion ("Apply suggestion from @Copilot"), GitHub
@@ -110,134 +114,14 @@ DEPENDENCY_BOTS: tuple[Agent, ...] = (
 # over it (the commit stays as its other signals say).  Copilot's code
 # review signs as `Copilot` with its own numeric id (175728472), which the
 # coding agent's entries must not match: the review bot is compared first.
-REVIEW_BOTS: tuple[Agent, ...] = (
-    Agent(
-        name="Copilot code review",
-        logins=("copilot-pull-request-reviewer[bot]",),
-        emails=("175728472+Copilot@users.noreply.github.com",),
-        trust="GitHub writes the trailer when a person commits its suggestion",
-    ),
-    Agent(
-        name="Copilot Autofix (code scanning)",
-        logins=("github-advanced-security[bot]",),
-        emails=("62310815+github-advanced-security[bot]@users.noreply.github.com",),
-        trust="GitHub writes the trailer when a person commits its suggested fix",
-    ),
-    Agent(name="CodeRabbit", logins=("coderabbitai[bot]",)),
-    Agent(name="Gemini Code Assist", logins=("gemini-code-assist[bot]",)),
-    Agent(name="Cursor Bugbot", logins=("cursor[bot]",)),
-    Agent(name="Codex code review", logins=("chatgpt-codex-connector[bot]",)),
-)
+REVIEW_BOTS: tuple[Agent, ...] = _agents("review_bots")
 
 # The coding agents: the facts (which logins, e-mails, branch prefixes and
-# message markers each uses) are kept here and nowhere else; `classify` only
+# message markers each uses) are kept in `agents.json` and nowhere else; `classify` only
 # compares.  Sources for every entry: docs/agents.md.  The Copilot CLI comes
 # first: its trailer's no-reply address names the login `Copilot` too, and
 # the first match decides.
-AGENTS: tuple[Agent, ...] = (
-    Agent(
-        name="GitHub Copilot CLI",
-        emails=("223556219+Copilot@users.noreply.github.com",),
-        markers=("Copilot-Session:",),
-        trust="Runs on the developer's machine and pushes as the developer: the only "
-        "signal is the `Co-authored-by: Copilot` trailer it adds (opt-out), text the "
-        "committer controls.",
-    ),
-    Agent(
-        name="GitHub Copilot",
-        logins=("Copilot", "copilot-swe-agent[bot]"),
-        emails=("198982749+Copilot@users.noreply.github.com",),
-        branches=("copilot/**",),
-        trust="The PR's author login is GitHub's to give (the REST API reports `Copilot`, "
-        "a Bot; events may name `copilot-swe-agent[bot]`), so `authors` is a strong "
-        "selector; its commits carry the bot's e-mail; the `copilot/` branch is advisory.",
-    ),
-    Agent(
-        name="Claude Code",
-        emails=("noreply@anthropic.com",),
-        markers=("Generated with [Claude Code]", "Generated with Claude Code"),
-        branches=("claude/**",),
-        trust="Runs as the developer (terminal, IDE, or the web app, which names its "
-        "branches `claude/`); the `Co-Authored-By: Claude <noreply@anthropic.com>` "
-        "trailer is on by default and can be turned off in settings, so it is advisory.",
-    ),
-    Agent(
-        name="Claude Code GitHub Action",
-        logins=("claude[bot]",),
-        emails=(
-            "209825114+claude[bot]@users.noreply.github.com",
-            "41898282+claude[bot]@users.noreply.github.com",
-        ),
-        branches=("claude/**",),
-        trust="Commits as the Claude GitHub App's bot (strong when the app's token is "
-        "used); on an issue it pushes a `claude/` branch and links a prefilled PR that a "
-        "person opens, so the PR's author is usually that person.",
-    ),
-    Agent(
-        name="OpenAI Codex",
-        emails=("noreply@openai.com", "codex@openai.com"),
-        markers=("Generated with Codex", "Generated with OpenAI Codex"),
-        branches=("codex/**",),
-        trust="Codex cloud opens its PRs under the account of the person who asked, on a "
-        "`codex/` branch; the connector bot's login reviews and comments rather than "
-        "authors; trailers naming Codex are the committer's text.",
-    ),
-    Agent(
-        name="Cursor",
-        emails=("cursoragent@cursor.com",),
-        branches=("cursor/**",),
-        trust="Cursor's cloud agents commit as `Cursor Agent <cursoragent@cursor.com>` on "
-        "`cursor/` branches and the editor adds a `Co-authored-by: Cursor` trailer; the PR "
-        "is usually opened by the person (`cursor[bot]` is the Bugbot reviewer's login).",
-    ),
-    Agent(
-        name="Devin",
-        logins=("devin-ai-integration[bot]",),
-        markers=("Generated with [Devin]",),
-        emails=("158243242+devin-ai-integration[bot]@users.noreply.github.com",),
-        branches=("devin/**",),
-        trust="Devin opens PRs as its GitHub App bot (strong); its `devin/<timestamp>-` "
-        "branches and `Co-Authored-By: Devin` trailers are advisory.",
-    ),
-    Agent(
-        name="Google Jules",
-        logins=("google-labs-jules[bot]",),
-        emails=("161369871+google-labs-jules[bot]@users.noreply.github.com",),
-        trust="Jules commits as its bot but usually opens the PR under the user's account, "
-        "so the commit author or co-author, not the PR's login, is the signal.",
-    ),
-    Agent(
-        name="Amazon Q Developer",
-        logins=("amazon-q-developer[bot]",),
-        emails=("208079219+amazon-q-developer[bot]@users.noreply.github.com",),
-        trust="Its GitHub app reviews, commits and opens PRs as `amazon-q-developer[bot]` "
-        "(strong when the app's token is used); no branch prefix is documented.",
-    ),
-    Agent(
-        name="OpenHands",
-        logins=("openhands-agent",),
-        emails=("openhands@all-hands.dev",),
-        branches=("openhands/**",),
-        trust="The GitHub resolver pushes as whichever account's token it was given "
-        "(`openhands-agent` by default in its workflow) and commits as "
-        "`openhands <openhands@all-hands.dev>`: a login of a plain user account, so as "
-        "strong as that account's token is well kept.",
-    ),
-    Agent(
-        name="Sweep",
-        logins=("sweep-ai[bot]",),
-        branches=("sweep/**",),
-        trust="Opens PRs as its GitHub App bot (strong); `sweep/` branches are advisory.",
-    ),
-    Agent(
-        name="Aider",
-        emails=("noreply@aider.chat",),
-        name_suffixes=("(aider)",),
-        trust="A local tool: it commits as the developer, marks the author name "
-        "`(aider)` and adds a `Co-authored-by: aider (<model>) <noreply@aider.chat>` "
-        "trailer, both configurable, so advisory.",
-    ),
-)
+AGENTS: tuple[Agent, ...] = _agents("agents")
 
 # "Merge pull request #12 from owner/branch" (GitHub's merge commit) and
 # "Merge branch 'name'" (git's own).  A squash merge's subject ends in

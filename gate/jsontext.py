@@ -6,7 +6,8 @@ payload): strict (UTF-8, no NaN, no duplicate keys) and bounded (a file size
 cap, nesting that Python can parse, integers of at most 64 bits).  Any
 problem is a `GateError` naming the file: never a traceback, never a
 ValueError from Python's integer-digits limit.  The rubric's own JSON
-parser (it records lines) bounds its integers with `integer` too.
+parser (it records lines) bounds its integers with `integer` too.  The
+package's own tables (`package_data`) are trusted files, read as plain JSON.
 
 Out: `dumps` is the only JSON encoder for output (reports, scoreboards,
 `gate schema`, the Action's report file).  It is deterministic (sorted keys,
@@ -23,12 +24,29 @@ JSON strings never hold a raw newline.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from gate.errors import GateError
 from gate.escape import printable
+
+# The folder of the package's own files (`gate/`), for `package_data`.
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+@functools.cache
+def package_data(name: str) -> Any:
+    """A JSON table shipped in the package (`name` is its path under
+    `gate/`, e.g. `drift/runners.json`; each has a `.schema.json` beside it
+    that a test holds it to), parsed once.  Read as a file beside the
+    modules, as every install lays the package out, not through
+    `importlib.resources`, whose import would cost `gate check` 7 ms."""
+    with open(os.path.join(_PACKAGE, name), encoding="utf-8") as table:
+        return json.load(table)
+
 
 # JSON numbers the gate reads are 64-bit integers at most; Python refuses to
 # convert more than 4300 digits at all (a plain ValueError).

@@ -230,6 +230,7 @@ from gate.drift.vendored import (
     PY_TEST_PACKAGES,
     VENDOR_FOLDERS,
 )
+from gate.jsontext import package_data
 from gate.paths import folds
 
 
@@ -253,210 +254,22 @@ VENDORED_FILES = (
     *(f"**/node_modules/.bin/{command}*" for command in JS_TEST_COMMANDS),
     *(f"**/site-packages/{package}/" for package in PY_TEST_PACKAGES),
 )
-# pip's requirements files, by their conventional names.
-REQUIREMENTS_FILES = ("**/requirements*.txt", "**/*-requirements.txt", "**/requirements/*.txt")
+# The runners and section files themselves: `runners.json` beside this
+# module (its schema: `runners.schema.json`), read once.
+_TABLE = package_data("drift/runners.json")
 
 RUNNERS: tuple[Runner, ...] = (
-    Runner(
-        "pytest",
-        files=(
-            "**/conftest.py",
-            "**/pytest.toml",
-            "**/.pytest.toml",
-            "**/pytest.ini",
-            "**/.pytest.ini",
-            "**/tox.ini",
-        ),
-        sections=("**/pyproject.toml", "**/setup.cfg", "**/setup.py"),
-        doc="https://docs.pytest.org/en/stable/reference/customize.html and "
-        "how-to/writing_plugins.html#setuptools-entry-points",
-        nested="rootdir and configfile: the nearest file at or above the arguments' common folder; "
-        "conftest.py in every collected folder",
+    *(
+        Runner(
+            r["name"],
+            files=tuple(r.get("files", ())),
+            sections=tuple(r.get("sections", ())),
+            doc=r["doc"],
+            nested=r.get("nested", ""),
+        )
+        for r in _TABLE["runners"]
     ),
-    Runner(
-        "unittest",
-        sections=("**/__init__.py",),
-        doc="https://docs.python.org/3/library/unittest.html#load-tests-protocol",
-        nested="every package below the start folder",
-    ),
-    Runner(
-        "tox",
-        files=("**/tox.ini", "**/tox.toml"),
-        sections=("**/pyproject.toml", "**/setup.cfg"),
-        doc="https://tox.wiki/en/latest/config.html",
-        nested="the working folder or a parent",
-    ),
-    Runner("nox", files=("**/noxfile.py",), doc="https://nox.thea.codes/en/stable/usage.html"),
-    Runner(
-        "hatch",
-        files=("**/hatch.toml",),
-        sections=("**/pyproject.toml",),
-        doc="https://hatch.pypa.io/latest/tutorials/testing/overview/",
-    ),
-    Runner(
-        "jest",
-        files=(
-            "**/jest.config.*",
-            "**/jest-preset.*",
-            "**/jest.setup.*",
-            "**/setupTests.*",
-            "**/babel.config.*",
-            "**/.babelrc",
-            "**/.babelrc.*",
-            "**/__mocks__/",
-        ),
-        sections=("**/package.json",),
-        doc="https://jestjs.io/docs/configuration and https://jestjs.io/docs/manual-mocks",
-        nested="per package: the folder's jest.config.* or package.json",
-    ),
-    Runner(
-        "vitest",
-        files=(
-            "**/vitest.config.*",
-            "**/vite.config.*",
-            "**/vitest.*.config.*",
-            "**/vite.*.config.*",
-            "**/vitest.workspace.*",
-            "**/vitest.projects.*",
-            "**/vitest.setup.*",
-            "**/__mocks__/",
-        ),
-        doc="https://vitest.dev/config/, https://vitest.dev/guide/projects and "
-        "https://vitest.dev/guide/mocking/modules",
-        nested="per package and per project",
-    ),
-    Runner(
-        "mocha",
-        files=("**/.mocharc.*", "**/mocha.opts"),
-        sections=("**/package.json",),
-        doc="https://mochajs.org/running/configuring/",
-        nested="the working folder or the nearest parent with one",
-    ),
-    Runner(
-        "jasmine",
-        files=("**/spec/support/jasmine.*",),
-        doc="https://jasmine.github.io/setup/nodejs.html",
-    ),
-    Runner(
-        "karma",
-        files=("**/karma.conf.*",),
-        doc="https://karma-runner.github.io/latest/config/configuration-file.html",
-    ),
-    Runner(
-        "ava",
-        files=("**/ava.config.*",),
-        sections=("**/package.json",),
-        doc="https://github.com/avajs/ava/blob/main/docs/06-configuration.md",
-    ),
-    Runner("tap", files=("**/.taprc",), sections=("**/package.json",), doc="https://node-tap.org/"),
-    Runner(
-        "npm scripts (node:test and every runner started by `npm test`)",
-        files=("**/.npmrc",),
-        sections=("**/package.json",),
-        doc="https://docs.npmjs.com/cli/using-npm/scripts",
-    ),
-    Runner(
-        "pip (where the test tools come from)",
-        sections=("**/pyproject.toml", *REQUIREMENTS_FILES),
-        doc="https://pip.pypa.io/en/stable/reference/requirements-file-format/ and "
-        "https://packaging.python.org/en/latest/specifications/dependency-specifiers/",
-    ),
-    Runner(
-        "coverage.py",
-        files=("**/.coveragerc",),
-        sections=("**/pyproject.toml", "**/setup.cfg"),
-        doc="https://coverage.readthedocs.io/en/latest/config.html",
-        nested="the working folder",
-    ),
-    Runner(
-        "nyc and c8",
-        files=(
-            "**/.nycrc",
-            "**/.nycrc.json",
-            "**/.nycrc.yml",
-            "**/.nycrc.yaml",
-            "**/nyc.config.js",
-            "**/.c8rc",
-            "**/.c8rc.json",
-        ),
-        sections=("**/package.json",),
-        doc="https://github.com/istanbuljs/nyc#configuration-files and "
-        "https://github.com/bcoe/c8#cli-options--configuration",
-    ),
-    Runner(
-        "codecov",
-        files=("**/codecov.yml", "**/.codecov.yml", "**/codecov.yaml", "**/.codecov.yaml"),
-        doc="https://docs.codecov.com/docs/codecov-yaml",
-        nested="the root, .github/ or dev/",
-    ),
-    Runner(
-        "yarn",
-        files=("**/.yarnrc.yml", "**/.yarnrc", "**/.yarn/releases/", "**/.yarn/plugins/"),
-        doc="https://yarnpkg.com/configuration/yarnrc (yarnPath, plugins) and "
-        "https://classic.yarnpkg.com/en/docs/yarnrc (yarn-path)",
-        nested="the working folder or a parent",
-    ),
-    Runner(
-        "pnpm",
-        files=("**/.pnpmfile.cjs", "**/.pnpmfile.mjs"),
-        doc="https://pnpm.io/pnpmfile",
-    ),
-    Runner(
-        "playwright",
-        files=("**/playwright.config.*", "**/playwright-ct.config.*"),
-        doc="https://playwright.dev/docs/test-configuration",
-    ),
-    Runner(
-        "cypress",
-        files=("**/cypress.config.*", "**/cypress.json", "**/cypress/support/"),
-        doc="https://docs.cypress.io/app/references/configuration",
-    ),
-    Runner("bun", sections=("**/bunfig.toml",), doc="https://bun.sh/docs/runtime/bunfig"),
-    Runner(
-        "deno",
-        sections=("**/deno.json", "**/deno.jsonc"),
-        doc="https://docs.deno.com/runtime/fundamentals/configuration/",
-        nested="the nearest deno.json or deno.jsonc upward; workspace members",
-    ),
-    Runner(
-        "rspec",
-        files=(
-            "**/.rspec",
-            "**/.rspec-local",
-            "**/spec/spec_helper.rb",
-            "**/spec/rails_helper.rb",
-            "**/spec/spec.opts",
-        ),
-        doc="https://rspec.info/features/3-13/rspec-core/configuration/read-options-from-file/",
-        nested="the working folder (a CI job may cd into a subfolder)",
-    ),
-    Runner("rake", files=("**/Rakefile",), doc="https://ruby.github.io/rake/"),
-    Runner(
-        "phpunit",
-        files=("**/phpunit.xml", "**/phpunit.xml.dist", "**/phpunit.dist.xml"),
-        doc="https://docs.phpunit.de/en/main/configuration.html",
-    ),
-    Runner(
-        "maven",
-        files=("**/.mvn/maven.config",),
-        sections=("**/pom.xml",),
-        doc="https://maven.apache.org/surefire/maven-surefire-plugin/examples/skipping-tests.html",
-        nested="every module's pom.xml",
-    ),
-    Runner(
-        "go",
-        files=("**/go.work",),
-        sections=("**/go.mod",),
-        doc="https://go.dev/ref/mod (go.mod ignore, go.work use); go help packages",
-        nested="a go.mod in a subfolder starts a module that ./... above does not visit",
-    ),
-    Runner(
-        "cargo",
-        files=("**/.cargo/config.toml", "**/.cargo/config", "**/build.rs"),
-        sections=("**/Cargo.toml",),
-        doc="https://doc.rust-lang.org/cargo/reference/cargo-targets.html and config.html",
-        nested="every workspace member's Cargo.toml",
-    ),
+    # Its globs are built from `gate.drift.vendored`'s lists, so it is code.
     Runner(
         "vendored test library",
         files=VENDORED_FILES,
@@ -511,84 +324,24 @@ class Section:
     what: str
 
 
+SECTION_FILES: tuple[Section, ...] = tuple(
+    Section(t["glob"], t["format"], tuple(t["keys"]), t["what"]) for t in _TABLE["sections"]
+)
+# pip's requirements files, by their conventional names.
+REQUIREMENTS_FILES = tuple(s.glob for s in SECTION_FILES if s.format == "requirements")
+
 # pytest loads, at start, every plugin an installed distribution declares in
 # its `pytest11` entry points (a CI job's `pip install -e .` installs the
 # repository's own): such a plugin can deselect or skip any test.  Where a
-# pyproject.toml declares entry points (PEP 621, Poetry, old Flit).
+# pyproject.toml declares entry points (PEP 621, Poetry, old Flit): the
+# tables `SECTION_FILES` reads the group of.
 PLUGIN_GROUP = "pytest11"
-
-ENTRY_POINT_TABLES = ("project.entry-points", "tool.poetry.plugins", "tool.flit.entrypoints")
-
-_DENO_KEYS = ("test", "exclude", "tasks", "workspace")
-_DENO_WHAT = '"test", "exclude", "tasks" and "workspace"'
-
-SECTION_FILES: tuple[Section, ...] = (
-    Section(
-        "**/pyproject.toml",
-        "pyproject",
-        (
-            "tool.pytest",
-            "tool.tox",
-            "tool.hatch.envs",
-            "tool.coverage",
-            *(f"{table}.{PLUGIN_GROUP}" for table in ENTRY_POINT_TABLES),
-        ),
-        "pytest, tox, hatch and coverage sections and pytest plugins (pytest11 entry points)",
-    ),
-    *(
-        Section(glob, "requirements", (), "where the test tools are installed from")
-        for glob in REQUIREMENTS_FILES
-    ),
-    Section(
-        "**/setup.cfg",
-        "ini",
-        ("pytest", "tox", "testenv", "coverage", f"options.entry_points:{PLUGIN_GROUP}"),
-        "pytest, tox and coverage sections and pytest plugins (pytest11 entry points)",
-    ),
-    Section(
-        "**/setup.py",
-        "setup",
-        (PLUGIN_GROUP, "entry_points"),
-        "entry points, where a pytest plugin (pytest11) is declared (the whole file)",
-    ),
-    Section(
-        "**/package.json",
-        "json",
-        ("jest", "babel", "mocha", "ava", "tap", "nyc", "c8", "workspaces", "config", "scripts"),
-        'test runner keys and test scripts ("jest", "babel", "mocha", "ava", "tap", "nyc", '
-        '"c8", "workspaces", "config", "scripts")',
-    ),
-    Section(
-        "**/Cargo.toml",
-        "toml",
-        (
-            "test",
-            "lib",
-            "bin",
-            "example",
-            "bench",
-            "dev-dependencies",
-            "dev_dependencies",
-            "target",
-            "features",
-            "profile",
-            "package.autotests",
-            "package.autobins",
-            "package.autoexamples",
-            "package.autobenches",
-            "package.build",
-            "workspace.members",
-            "workspace.exclude",
-            "workspace.default-members",
-        ),
-        "test targets, dev-dependencies, features, profiles and workspace members",
-    ),
-    Section("**/bunfig.toml", "toml", ("test",), "the [test] table"),
-    Section("**/deno.json", "jsonc", _DENO_KEYS, _DENO_WHAT),
-    Section("**/deno.jsonc", "jsonc", _DENO_KEYS, _DENO_WHAT),
-    Section("**/pom.xml", "pom", ("build", "profiles"), "test properties, plugins and modules"),
-    Section("**/go.mod", "gomod", ("ignore",), "its presence and its ignore directives"),
-    Section("**/__init__.py", "python", ("load_tests",), "a load_tests hook (the whole file)"),
+ENTRY_POINT_TABLES = tuple(
+    key.removesuffix(f".{PLUGIN_GROUP}")
+    for s in SECTION_FILES
+    if s.format == "pyproject"
+    for key in s.keys
+    if key.endswith(f".{PLUGIN_GROUP}")
 )
 SECTION_GLOBS: tuple[str, ...] = tuple(s.glob for s in SECTION_FILES)
 

@@ -256,13 +256,27 @@ _POM_PLUGINS = ("surefire", "failsafe", "junit", "testng")
 _POM_BUILD = ("testSourceDirectory", "testOutputDirectory", "testResources")
 
 
-def _pom_view(keys: tuple[str, ...], text: str) -> object:
-    import xml.etree.ElementTree as ET
+def _xml(text: str) -> Any:
+    """The root element of `text`, a file a change writes, by defusedxml's
+    parser: an entity declaration (the billion laughs, a quadratic blowup)
+    or an external entity is refused, never expanded or fetched, whatever
+    the expat underneath; raises `Unreadable`."""
+    from defusedxml import DefusedXmlException
+    from defusedxml import ElementTree as ET
 
     try:
-        root = ET.fromstring(text)
+        return ET.fromstring(text)
+    except DefusedXmlException as exc:
+        raise Unreadable(
+            f"declares the XML entity {getattr(exc, 'name', '')!r}, which the gate does not "
+            "expand (a pom.xml needs none)"
+        ) from None
     except (ET.ParseError, ValueError, RecursionError) as exc:
         raise Unreadable(f"is not well-formed XML ({exc})") from None
+
+
+def _pom_view(keys: tuple[str, ...], text: str) -> object:
+    root = _xml(text)
 
     def child(element: Any, name: str) -> list[Any]:
         return [c for c in element if _local(c.tag) == name]
@@ -307,15 +321,10 @@ def _pom_view(keys: tuple[str, ...], text: str) -> object:
 def pom_modules(text: str) -> tuple[dict[str, object], list[str]]:
     """A `pom.xml`'s runner view without its `<modules>` (`_pom_view`) and
     the folders its `<modules>` list, in order; raises `Unreadable`."""
-    import xml.etree.ElementTree as ET
-
     view = _pom_view((), text)
     rest = dict(view) if isinstance(view, dict) else {}
     rest.pop("modules", None)
-    try:
-        root = ET.fromstring(text)
-    except (ET.ParseError, ValueError, RecursionError) as exc:
-        raise Unreadable(f"is not well-formed XML ({exc})") from None
+    root = _xml(text)
     listed = [
         (m.text or "").strip()
         for group in root

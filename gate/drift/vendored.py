@@ -5,7 +5,7 @@ committed `node_modules/`, and Python packages in a committed virtual
 environment's `site-packages/`.  An edit there changes what every test
 checks (an `assert.Equal` that always passes) without touching a test;
 `gate.drift.runners` reads these lists as whole-file configuration.
-Constants only.
+Constants only, read from `vendored.json`.
 
 The places, at any depth.  Go modules under `vendor/`:
 `vendor/github.com/stretchr/testify`, `vendor/github.com/onsi/ginkgo`,
@@ -43,101 +43,29 @@ file is.  The same lists name the test tools whose declared version
 
 from __future__ import annotations
 
-VENDOR_FOLDERS = ("vendor", "node_modules", "site-packages")
-GO_TEST_MODULES = (
-    "github.com/stretchr/testify",
-    "github.com/onsi/ginkgo",
-    "github.com/onsi/gomega",
-    "gotest.tools",
-    "gopkg.in/check.v1",
-    "github.com/frankban/quicktest",
-    "github.com/go-quicktest/qt",
-    "github.com/matryer/is",
-    "github.com/smartystreets/goconvey",
-    "github.com/maxatome/go-testdeep",
-    "github.com/golang/mock",
-    "go.uber.org/mock",
-    "github.com/google/go-cmp",
-)
-JS_TEST_PACKAGES = (
-    "jest",
-    "jest-*",
-    "@jest",
-    "vitest",
-    "@vitest",
-    "mocha",
-    "chai",
-    "ava",
-    "tap",
-    "jasmine",
-    "jasmine-core",
-    "@playwright/test",
-    "@playwright/experimental-ct-*",
-    "playwright",
-    "cypress",
-    "karma",
-    "expect",
-    "uvu",
-    "tape",
-    "ts-jest",
-    "babel-jest",
-    "nyc",
-    "c8",
-)
+from gate.jsontext import package_data
+
+# The lists themselves: `vendored.json` beside this module (its schema:
+# `vendored.schema.json`).
+_TABLE = package_data("drift/vendored.json")
+
+VENDOR_FOLDERS: tuple[str, ...] = tuple(_TABLE["vendor_folders"])
+GO_TEST_MODULES: tuple[str, ...] = tuple(_TABLE["go_test_modules"])
+JS_TEST_PACKAGES: tuple[str, ...] = tuple(_TABLE["js_test_packages"])
 # The commands `npm test` may run from a committed `node_modules/.bin/`
 # (each with any suffix: npm's `.cmd` and `.ps1` shims beside it).
-JS_TEST_COMMANDS = (
-    "jest",
-    "vitest",
-    "mocha",
-    "_mocha",
-    "ava",
-    "tap",
-    "jasmine",
-    "playwright",
-    "cypress",
-    "karma",
-    "uvu",
-    "tape",
-    "nyc",
-    "c8",
-)
-PY_TEST_PACKAGES = ("_pytest", "pytest", "pytest_*", "pluggy", "xdist", "*.dist-info")
+JS_TEST_COMMANDS: tuple[str, ...] = tuple(_TABLE["js_test_commands"])
+PY_TEST_PACKAGES: tuple[str, ...] = tuple(_TABLE["py_test_packages"])
 # Python distributions that run or judge the tests, as PEP 503 normalizes a
 # name (lower case, runs of `-`, `_`, `.` as one `-`): where a change takes
 # one from a copy it controls (a path, a URL, a git repository, another
-# index), `test_drift` counts it.
-PY_TEST_DISTRIBUTIONS = (
-    "pytest",
-    "pytest-*",
-    "pluggy",
-    "iniconfig",
-    "coverage",
-    "hypothesis",
-    "nose",
-    "nose2",
-    "tox",
-    "nox",
-    "syrupy",  # snapshot assertions, a pytest plugin by entry point
-    "inline-snapshot",  # the same, and it rewrites the tests' snapshots
-)
+# index), `test_drift` counts it.  Among them syrupy and inline-snapshot:
+# snapshot assertions, pytest plugins by entry point (inline-snapshot also
+# rewrites the tests' snapshots).
+PY_TEST_DISTRIBUTIONS: tuple[str, ...] = tuple(_TABLE["py_test_distributions"])
 # Rust crates that judge the tests (`cargo test` builds them from the lock
 # file's versions): property testing, snapshots, parametrized cases, mocks,
 # assertion helpers, and the runner cargo-nextest.  `gate.drift.locks`
 # watches their locked versions in Cargo.lock (Cargo.toml's
 # dev-dependencies are runner configuration as a whole already).
-RUST_TEST_CRATES = (
-    "proptest",
-    "quickcheck",
-    "insta",
-    "rstest",
-    "test-case",
-    "mockall",
-    "pretty_assertions",
-    "assert_cmd",
-    "predicates",
-    "trycmd",
-    "snapbox",
-    "serial_test",
-    "cargo-nextest",
-)
+RUST_TEST_CRATES: tuple[str, ...] = tuple(_TABLE["rust_test_crates"])

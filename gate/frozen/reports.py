@@ -40,10 +40,12 @@ import json
 import os
 import re
 import shlex
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as ET
 
 from gate.errors import GateError
 from gate.files import read_input
@@ -289,6 +291,10 @@ def _read_junit(path: Path, root: Path, results: Results) -> None:
         tree = ET.fromstring(data)
     except ET.ParseError as exc:
         results.problems.append(f"pytest's JUnit report is not XML ({exc})")
+        return
+    except DefusedXmlException as exc:  # an entity: never expanded or fetched
+        name = getattr(exc, "name", "")
+        results.problems.append(f"pytest's JUnit report declares the XML entity {name!r}")
         return
     results.read.append("pytest")
     for case in tree.iter("testcase"):

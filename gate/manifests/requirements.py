@@ -1,5 +1,6 @@
 """pip's requirements files, and the one reader of a PEP 508 requirement
-(`requirement`: a name, extras, a URL or version specifiers, markers).
+(`requirement`: a name, extras, a URL or version specifiers, markers, read
+by `packaging`, as pip reads them).
 
 A requirements file is read as pip reads it: a line ending in `\\` joins
 the next unless it holds a comment, a `#` at the start or after a space
@@ -31,27 +32,32 @@ _OPTION = re.compile(r"-{1,2}[A-Za-z]")
 _COMMENT = re.compile(r"(^|\s)#")
 
 
-# PEP 508: a name, extras, then a URL after `@` or version specifiers
-# (bare or in parentheses), then markers after `;`.
-_PEP508 = re.compile(
-    r"\s*(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
-    r"(?:\[(?P<extras>[^\]]*)\])?\s*"
-    r"(?:@\s*(?P<url>\S+)\s*(?=;|$)|\(?(?P<spec>[^;()]*)\)?)\s*"
-    r"(?:;(?P<marker>.*))?"
-)
-_SPECIFIER = re.compile(r"\s*(~=|===?|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+\s*")
+# A requirement's name and extras, which open it (packaging has checked
+# the whole requirement by then): what follows, up to the markers, is its
+# specifiers as written.
+_NAME_AND_EXTRAS = re.compile(r"\s*[A-Za-z0-9._-]+\s*(?:\[[^\]]*\])?")
 
 
 def requirement(text: str) -> tuple[str, str, str]:
     """(name, version specifiers without spaces, URL) of a PEP 508
-    requirement; raises `Unreadable` for a string that is not one (a
-    specifier list must be comparison operators and versions, comma
-    separated)."""
-    found = _PEP508.fullmatch(text)
-    spec = (found["spec"] or "").strip() if found is not None else ""
-    if found is None or (spec and not all(_SPECIFIER.fullmatch(p) for p in spec.split(","))):
-        raise Unreadable(f"holds {text!r}, which is not a PEP 508 requirement")
-    return found["name"], "".join(spec.split()), found["url"] or ""
+    requirement, read by `packaging` (the reader pip uses, imported on the
+    first requirement); raises `Unreadable` for a string that is not one.
+    The specifiers are kept in the order written (packaging's own text sorts
+    them), as reports quote them."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        parsed = Requirement(text)
+    except InvalidRequirement:
+        raise Unreadable(f"holds {text!r}, which is not a PEP 508 requirement") from None
+    if parsed.url:
+        return parsed.name, "", parsed.url
+    head = text.partition(";")[0]
+    found = _NAME_AND_EXTRAS.match(head)
+    spec = head[found.end() if found else 0 :].strip()
+    if spec.startswith("(") and spec.endswith(")"):
+        spec = spec[1:-1]
+    return parsed.name, "".join(spec.split()), ""
 
 
 def logical_lines(text: str) -> list[tuple[int, str]]:

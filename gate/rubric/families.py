@@ -3,9 +3,10 @@ tooling, package registry configuration (the `CI` rule), and what
 instructs or configures coding agents and PR bots (the `AGENTS` rule),
 each with the page that names its files.
 
-One table, `FAMILIES`: the starter rubric's `CI` and `AGENTS` lists, the
-table in docs/rubric.md (`markdown_table`) and the comment `gate init`
-writes about the files it found (`found`) all come from it.
+One table, `FAMILIES` (read from `families.json`): the starter rubric's
+`CI` and `AGENTS` lists, the table in docs/rubric.md (`markdown_table`) and
+the comment `gate init` writes about the files it found (`found`) all come
+from it.
 
 A family is written into every starter when `always` (its names are its
 own: a `.circleci/` folder, `.goreleaser.yml`; protecting a path that does
@@ -24,6 +25,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from gate import globs
+from gate.jsontext import package_data
 
 
 class Family(NamedTuple):
@@ -38,109 +40,14 @@ class Family(NamedTuple):
     always: bool = True
 
 
-_GH = "https://docs.github.com/en/"
-FAMILIES = (
-    # CI systems: they run with the repository's secrets
-    Family("CI", "GitHub Actions", (".github/workflows/", ".github/actions/"),
-           _GH + "actions/writing-workflows/workflow-syntax-for-github-actions"),
-    Family("CI", "CODEOWNERS", ("CODEOWNERS",),
-           _GH + "repositories/managing-your-repositorys-settings-and-features/"
-           "customizing-your-repository/about-code-owners"),
-    Family("CI", "GitLab CI/CD", (".gitlab-ci.yml", ".gitlab/ci/"),
-           "https://docs.gitlab.com/ci/yaml/"),
-    Family("CI", "CircleCI", (".circleci/",), "https://circleci.com/docs/configuration-reference/"),
-    Family("CI", "Jenkins", ("Jenkinsfile", "Jenkinsfile.*", "*.jenkinsfile"),
-           "https://www.jenkins.io/doc/book/pipeline/jenkinsfile/"),
-    Family("CI", "Azure Pipelines",
-           ("*azure-pipelines*.yml", "*azure-pipelines*.yaml", ".azure-pipelines/",
-            ".azuredevops/", ".azurepipelines/"),
-           "https://learn.microsoft.com/en-us/azure/devops/pipelines/yaml-schema/"),
-    Family("CI", "Travis CI", (".travis.yml",), "https://docs.travis-ci.com/user/customizing-the-build/"),
-    Family("CI", "Buildkite", (".buildkite/", "buildkite.yml", "buildkite.yaml", "buildkite.json"),
-           "https://buildkite.com/docs/pipelines/configure/defining-steps"),
-    Family("CI", "Drone", (".drone.yml", ".drone.yaml", ".drone.jsonnet", ".drone.star"),
-           "https://docs.drone.io/pipeline/overview/"),
-    Family("CI", "Woodpecker", (".woodpecker.yml", ".woodpecker.yaml", ".woodpecker/"),
-           "https://woodpecker-ci.org/docs/usage/workflow-syntax"),
-    Family("CI", "AppVeyor", ("appveyor.yml", ".appveyor.yml"),
-           "https://www.appveyor.com/docs/appveyor-yml/"),
-    Family("CI", "Bitbucket Pipelines", ("bitbucket-pipelines.yml",),
-           "https://support.atlassian.com/bitbucket-cloud/docs/configure-bitbucket-pipelinesyml/"),
-    Family("CI", "Cirrus CI", (".cirrus.yml", ".cirrus.star"), "https://cirrus-ci.org/guide/writing-tasks/"),
-    Family("CI", "Taskcluster", (".taskcluster.yml",),
-           "https://docs.taskcluster.net/docs/reference/integrations/github/taskcluster-yml-v1"),
-    Family("CI", "Codemagic", ("codemagic.yaml",), "https://docs.codemagic.io/yaml-basic-configuration/yaml-getting-started/"),
-    Family("CI", "Google Cloud Build", ("cloudbuild.yaml", "cloudbuild.yml"),
-           "https://cloud.google.com/build/docs/build-config-file-schema"),
-    # release tooling: what it publishes, and under which name
-    Family("CI", "GoReleaser",
-           (".goreleaser.yml", ".goreleaser.yaml", "/goreleaser.yml", "/goreleaser.yaml"),
-           "https://goreleaser.com/customization/"),
-    Family("CI", "Craft", (".craft.yml",), "https://github.com/getsentry/craft#configuration-file-craftyml"),
-    Family("CI", "release-please", ("release-please-config.json", ".release-please-manifest.json"),
-           "https://github.com/googleapis/release-please/blob/main/docs/manifest-releaser.md"),
-    Family("CI", "semantic-release", (".releaserc", ".releaserc.*", "release.config.*"),
-           "https://semantic-release.gitbook.io/semantic-release/usage/configuration"),
-    Family("CI", "Changesets", (".changeset/config.json",),
-           "https://github.com/changesets/changesets/blob/main/docs/config-file-options.md"),
-    Family("CI", "Lerna", ("lerna.json",), "https://lerna.js.org/docs/api-reference/configuration",
-           always=False),
-    # deploy: where the code goes and with which settings
-    Family("CI", "Fly.io", ("fly.toml",), "https://fly.io/docs/reference/configuration/"),
-    Family("CI", "Vercel", ("vercel.json",), "https://vercel.com/docs/project-configuration"),
-    Family("CI", "Netlify", ("netlify.toml",), "https://docs.netlify.com/configure-builds/file-based-configuration/"),
-    Family("CI", "App Engine", ("/app.yaml",),
-           "https://cloud.google.com/appengine/docs/standard/reference/app-yaml", always=False),
-    Family("CI", "Procfile", ("/Procfile",),
-           "https://devcenter.heroku.com/articles/procfile", always=False),
-    Family("CI", "deploy scripts", ("deploy*.sh", "/scripts/deploy*"), "", always=False),
-    # package registries: where CI installs packages from, with which token
-    Family("CI", "package registry configuration (npm, Yarn, pip, twine)",
-           (".npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", ".pypirc"),
-           "https://docs.npmjs.com/cli/configuring-npm/npmrc"),
-    # agents: instructions, settings, skills, MCP servers
-    Family("AGENTS", "AGENTS.md (Codex, Copilot, Cursor, Jules, ...; Amp: AGENT.md)",
-           # AGENT.md and .agents/ only at the root: deeper, measured as docs
-           # pages (docs/agent.md) and skills a package ships to its users
-           ("AGENTS.md", "AGENTS.override.md", "/AGENT.md", "/.agents/"),
-           "https://developers.openai.com/codex/guides/agents-md"),
-    Family("AGENTS", "Claude Code", ("CLAUDE.md", "CLAUDE.local.md", ".claude/", ".mcp.json"),
-           "https://code.claude.com/docs/en/settings"),
-    Family("AGENTS", "GitHub Copilot",
-           (".github/copilot-instructions.md", ".github/instructions/", ".github/prompts/",
-            ".github/agents/", ".github/skills/", ".vscode/mcp.json"),
-           _GH + "copilot/how-tos/copilot-cli/customize-copilot/add-custom-instructions"),
-    Family("AGENTS", "Gemini CLI, Gemini Code Assist review", ("GEMINI.md", ".gemini/"),
-           "https://developers.google.com/gemini-code-assist/docs/customize-gemini-behavior-github"),
-    Family("AGENTS", "Codex, Cursor (and Bugbot), Windsurf",
-           (".codex/", ".cursor/", ".cursorrules", ".cursorignore", ".windsurfrules", ".windsurf/"),
-           ""),
-    Family("AGENTS", "Cline (rules, skills, hooks, workflows)", (".clinerules", ".cline/"),
-           "https://docs.cline.bot/getting-started/config"),
-    Family("AGENTS", "Roo, Continue, Aider, Amazon Q, Kiro, Junie, OpenHands, Devin",
-           (".roo/", ".roorules", ".continue/", ".aider.conf.yml", ".aiderignore",
-            ".amazonq/", ".kiro/", ".junie/", ".openhands/", ".devin/", "DEVIN_PR_TEMPLATE.md"),
-           "https://docs.devin.ai/integrations/pr-templates"),
-    # review bots: they read their settings from the PR's own branch
-    Family("AGENTS", "CodeRabbit", (".coderabbit.yaml", ".coderabbit.yml", ".coderabbit.config.ts"),
-           "https://docs.coderabbit.ai/configuration/file.md"),
-    Family("AGENTS", "Sourcery", (".sourcery.yaml",),
-           "https://docs.sourcery.ai/Coding-Assistant/Reference/Configuration/sourcery-yaml"),
-    Family("AGENTS", "Qodo Merge / PR-Agent", (".pr_agent.toml",),
-           "https://docs.qodo.ai/qodo-documentation/code-review/get-started/configuration-overview/configuration-file"),
-    Family("AGENTS", "Greptile", ("greptile.json", ".greptile/"),
-           "https://www.greptile.com/docs/code-review/greptile-config.md"),
-    Family("AGENTS", "Ellipsis", ("ellipsis.yaml",), ""),
-    Family("AGENTS", "Macroscope", ("/.macroscope/", "macroscope.md", "/.macroscope-ignore"),
-           "https://docs.macroscope.com/check-run-agents"),
-    # dependency bots: which PRs they open, and which merge on their own
-    Family("AGENTS", "Dependabot", (".github/dependabot.yml", ".github/dependabot.yaml"),
-           _GH + "code-security/dependabot/working-with-dependabot/dependabot-options-reference"),
-    Family("AGENTS", "Renovate",
-           ("renovate.json", "renovate.json5", ".renovaterc", ".renovaterc.json",
-            ".github/renovate.json", ".github/renovate.json5"),
-           "https://docs.renovatebot.com/configuration-options/"),
-)  # fmt: skip
+# The families themselves, in groups (CI systems, release tooling, deploy,
+# package registries, agents, review bots, dependency bots):
+# `families.json` beside this module (its schema: `families.schema.json`).
+FAMILIES: tuple[Family, ...] = tuple(
+    Family(f["rule"], f["name"], tuple(f["paths"]), f["source"], f.get("always", True))
+    for group in package_data("rubric/families.json")["groups"]
+    for f in group["families"]
+)
 
 
 def rule_paths(rule: str, tree: Iterable[str] = ()) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ only its `uses:` line (and `rubric-path:` for a rubric elsewhere).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -181,275 +182,17 @@ def _presets() -> str:
     return "\n".join(lines) + "\n"
 
 
-_TEMPLATE = """\
-# Blast Radius Gate rubric: the rules that judge the *shape* of a pull request.
-#
-# The gate reads this file from the PR's BASE commit, so a PR can never edit
-# the rules that judge it (a PR that touches this file fails the built-in rule
-# gate.rubric-edited). Change it in its own, human-reviewed PR.
-#
-#   gate validate .github/blast-radius.yml          # schema check
-#   gate selftest --strict .github/blast-radius.yml # run the examples below
-#   gate check --base main                          # judge your branch locally
-#
-# Rule ids are public: reports, check runs and PR comments name them. Never
-# reuse an id for a different rule; add a new one instead.
-version: 1
+# The starter rubric's text, shipped beside this module: YAML with
+# `@NAME@` lines that `starter_rubric` fills in from the tables below and
+# the repository's tree.
+STARTER_TEMPLATE = "starter.yml.in"
 
-# Which files are tests (used by test_drift): the default globs (pytest,
-# unittest and Django, Jest and Vitest, Go and RSpec) and then the test
-# plumbing that decides how tests run: helper packages (`testing/`,
-# `test_utils/`), e2e suites, the coverage settings. A helper edited to make
-# a test pass is a bent test. test_drift also judges every test runner's
-# configuration whatever `tests` says (conftest.py, pytest.ini, a pytest
-# section of pyproject.toml, noxfile.py, jest.setup.*, playwright.config.*
-# and the like): adding or changing one is drift.
-tests:
-@TESTS@
 
-# Judge only agent-written PRs (any entry matches); the others get a neutral
-# check. Without applies_to, every PR is judged. Prefer `authors`: a bot's
-# login is GitHub's, but whoever opens a PR names its head branch, and anyone
-# who can label can add or remove labels. An agent that pushes `fix/x`
-# instead of `codex/x` is simply not judged, so `labels` and `head_branches`
-# alone are advisory: use them only next to `authors`, never instead.
-# Claude Code, Codex cloud, Cursor, Jules and the Copilot CLI usually open
-# their PRs under the person's own account: no login tells them apart, so
-# judge every PR (no applies_to) if you use them. Keep the logins you use
-# (the facts and their sources: docs/agents.md):
-@PRESETS@
-rules:
-  # Lock files, recorded fixtures, generated code and licences do not count toward the
-  # budgets: each is named exactly (never `*.lock` or `dist/`), because every
-  # exclude is a name a writer could choose to hide a big change in.
-  # Excluded: the lock files of npm, Yarn, pnpm, Bun, Deno, Poetry, uv,
-  # Pipenv, PDM, pixi, conda-lock, Cargo, Go, Bundler, Composer, Mix, SwiftPM,
-  # pub, Nix, Gradle, NuGet, CocoaPods, Bazel and Terraform; Jest and insta
-  # snapshots (`*.snap`), syrupy's (`__snapshots__/**/*.ambr`), VCR cassettes
-  # (YAML or JSON under `cassettes/`) and `*.golden` files; protobuf's type
-  # stubs (`*_pb2.pyi`, which nothing runs); licence texts (`LICENSE`,
-  # `LICENSE.txt`, `COPYING`, `NOTICE`, ...: legal text, the diff still
-  # shows a change; `license.py` counts). Recordings are tests: TESTS
-  # still judges an edit to one. Not excluded: whole folders (`testdata/`,
-  # `__snapshots__/`, `cassettes/`, `dist/`, `build/`, `vendor/`),
-  # `*.generated.*`, and code named like a generator's output (`*_pb2.py`,
-  # `*.pb.go`, `*.min.js`, `*.min.css`): any file, code included, can sit
-  # there or take that name and be imported, and some repositories commit
-  # the code that runs from dist/; the gate cannot tell generated from
-  # written. gate init reads the repository's tree at HEAD and adds, each
-  # group under a comment saying what found it, the files it marks itself:
-  # paths `.gitattributes` marks linguist-generated or linguist-vendored,
-  # files whose top comment says they are generated (Go's `// Code
-  # generated ... DO NOT EDIT.`, `@generated`, a `requirements.txt` that
-  # pip-compile or uv wrote), HTTP recordings (go-vcr,
-  # VCR) outside `cassettes/`, and the doc pages of language folders that
-  # mirror the docs beside them (`docs/ja/**/*.md`), and spell-check word
-  # lists (cspell configs and the dictionaries they name, codespell, Vale
-  # and pyspelling word lists; a `words.txt` no config names counts):
-  # review them. Other
-  # regenerated code of your own: exclude its exact paths.
-  - id: FILES
-    kind: max_files
-    limit: 10
-    exclude:
-@EXCLUDE@
-    description: "a focused change touches a handful of files; lock files do not count"
+@functools.cache
+def _template() -> str:
+    """The starter rubric's template, as shipped in the package (read once)."""
+    return resources.files("gate.rubric").joinpath(STARTER_TEMPLATE).read_text(encoding="utf-8")
 
-  - id: LINES
-    kind: max_lines
-    limit: 400
-    count: changed            # added + deleted; or `added` / `deleted`
-    exclude:
-@EXCLUDE@
-    description: "a reviewable change; a bigger one deserves its own plan"
-
-  - id: SECRETS
-    kind: forbidden_paths
-    paths: [".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*",
-            "id_ed25519*", "secrets/"]
-    exclude:
-@ENV_SAMPLES@
-    description: "credentials and key material are never an agent's to touch"
-    # A checked-in sample (`.env.example`, `.env.local.sample`) holds no
-    # secret and passes; every other `.env.*` fails: `.env.local`,
-    # `.env.production`, `.env.example.local` (dotenv's `.local` files are
-    # machine secrets), `.ENV.EXAMPLE` (excludes match exactly as written).
-    # Path rules judge names, not content: a sample given a real key passes.
-
-  - id: CI
-    kind: forbidden_paths
-    paths:
-@CI_FILES@
-@CI_FOLDED@
-    description: "CI, release, deploy and ownership files run with secrets: a human PR changes them"
-    # Adding a workflow fails too: a new workflow could post a check run named
-    # like this gate's, and under pull_request it runs from the PR itself.
-    # Copilot's agent environment (.github/workflows/copilot-setup-steps.yml)
-    # is a workflow, so CI covers it. `.npmrc`, `.yarnrc*`, `pip.conf` and
-    # `.pypirc` say where installs fetch packages from (and may hold a
-    # token): a change there is a supply-chain change, whatever the file
-    # holds. Every CI system, release and deploy tool with a name of its own
-    # is listed whether or not it is used here, and gate init adds the Azure
-    # Pipelines files it finds by their content (templates under other
-    # names); the source of each: docs/rubric.md, "The starter rubric".
-@FOUND@
-  - id: AGENTS
-    kind: forbidden_paths
-    paths:
-@AGENT_FILES@
-@AGENT_FOLDED@
-    description: "what instructs or configures coding agents and PR bots is changed in a human PR"
-    # An agent that edits its own instructions, or a review bot's settings,
-    # edits its judge. Without a `/` a name matches at any depth, case-folded
-    # (a nested AGENTS.md instructs too; a docs/agents.md gate init found at
-    # HEAD is let through by its exact path below, a new one fails: move it
-    # or accept a human PR). Dependabot and Renovate are not coding agents,
-    # but their settings decide which PRs bots open and which merge alone.
-
-  - id: TESTS
-    kind: test_drift
-    allow_added: true         # new tests are welcome; existing ones stay as they are
-    description: "do not bend an existing test, or the code that runs the tests, to match the code"
-
-  - id: DEPS
-    kind: new_dependencies
-    level: warn               # reported, never failing: a new package is a human's call
-    description: "a new dependency, or one taken from a new source, is a supply-chain decision"
-    # Reads the dependency manifests a change writes (package.json,
-    # pyproject.toml, requirements files, setup.cfg, Pipfile, go.mod,
-    # Cargo.toml, composer.json, Gemfile) at base and head, and names each
-    # package added and each taken from a git repository, a path, a URL or
-    # another index. A version bump passes (`bumps: fail` to judge those
-    # too); names you trust pass with `allow: ["@types/*"]`. A package name
-    # an agent invents can be registered by anyone: read what it names.
-
-  # More kinds: forbidden_path (a plain prefix), allowed_paths (an allow-list),
-  # keep_symbols / keep_lines / confine_to_symbols (Python files), must_include
-  # (a token in the captured test output). For must_include, have the harness
-  # print the token last and require it there, since a failing run can print
-  # any token earlier:
-  #   - {id: GREEN, kind: must_include, token: "EXIT=0", where: last_line}
-  # See `gate schema`.
-
-# Waivers: a maintainer's approval of the PR's current head clears the rules
-# listed (never a gate.* rule, never the author's or a bot's approval; a new
-# push voids it). The approver must hold write access (or `permission:`) when
-# the PR is judged; `ids:` pins people by GitHub user id. Needs the review
-# workflow `gate init --workflow` writes.
-# waivers:
-#   - rules: [LINES, TESTS]
-#     approvers: {logins: [your-login], permission: write}
-
-# The judge must say both words: every rule above fails in at least one of
-# these synthetic changes, and one change passes. `gate selftest --strict`
-# runs them; the Action runs them first and fails closed if any disagrees.
-examples:
-  - name: focused fix with a new regression test, a lock file and a snapshot
-    expect: pass
-    change:
-      - {path: src/app.py, added: 3, deleted: 1}
-      - {path: tests/test_app_regression.py, status: added, added: 12}
-      - {path: poetry.lock, added: 800, deleted: 300}
-      - {path: web/package-lock.json, added: 2000, deleted: 1900}
-      - {path: src/api/service_pb2.pyi, added: 600, deleted: 500}
-      - {path: tests/cassettes/test_app_regression.yaml, status: added, added: 400}
-
-  - name: eleven-file sweep
-    expect: [FILES]
-    change:
-      - {path: src/m01.py, added: 1, deleted: 1}
-      - {path: src/m02.py, added: 1, deleted: 1}
-      - {path: src/m03.py, added: 1, deleted: 1}
-      - {path: src/m04.py, added: 1, deleted: 1}
-      - {path: src/m05.py, added: 1, deleted: 1}
-      - {path: src/m06.py, added: 1, deleted: 1}
-      - {path: src/m07.py, added: 1, deleted: 1}
-      - {path: src/m08.py, added: 1, deleted: 1}
-      - {path: src/m09.py, added: 1, deleted: 1}
-      - {path: src/m10.py, added: 1, deleted: 1}
-      - {path: src/m11.py, added: 1, deleted: 1}
-
-  - name: one file rewritten wholesale
-    expect: [LINES]
-    change:
-      - {path: src/app.py, added: 350, deleted: 120}
-
-  - name: a module named like protobuf output (code that runs counts)
-    expect: [LINES]
-    change:
-      - {path: src/app/helpers_pb2.py, status: added, added: {over: LINES}}
-
-  - name: environment file committed
-    expect: [SECRETS]
-    change:
-      - {path: deploy/.env, status: added, added: 2}
-
-  - name: a checked-in environment sample (no secret in its name)
-    expect: pass
-    change:
-      - {path: .env.example, added: 2, deleted: 1}
-
-  - name: a real environment file beside it
-    expect: [SECRETS]
-    change:
-      - {path: .env.local, status: added, added: 2}
-
-  - name: release configuration edited
-    expect: [CI]
-    change:
-      - {path: .craft.yml, added: 1, deleted: 1}
-
-  - name: workflow edited
-    expect: [CI]
-    change:
-      - {path: .github/workflows/ci.yml, added: 2, deleted: 1}
-
-  - name: workflow added (it could post a check run named like the gate's)
-    expect: [CI]
-    change:
-      - {path: .github/workflows/blast-radius-too.yml, status: added, added: 9}
-
-  - name: agent rewrites its own instructions
-    expect: [AGENTS]
-    change:
-      - {path: AGENTS.md, added: 3, deleted: 1}
-
-  - name: review bot configuration edited
-    expect: [AGENTS]
-    change:
-      - {path: .coderabbit.yaml, added: 1, deleted: 1}
-
-  - name: existing test bent to match the code
-    expect: [TESTS]
-    change:
-      - {path: tests/test_app.py, added: 1, deleted: 1}
-
-  - name: test helper package edited (it decides what the tests check)
-    expect: [TESTS]
-    change:
-      - {path: src/pkg/testing/fixtures.py, added: 2, deleted: 2}
-
-  - name: a new npm package added (named for a human to read)
-    expect: [DEPS]
-    change:
-      - path: package.json
-        before: '{"dependencies": {"left-pad": "^1.3.0"}}'
-        after: '{"dependencies": {"left-pad": "^1.3.0", "leftpad-utils": "^0.1.0"}}'
-
-  - name: a Python dependency taken from a git fork instead of the index
-    expect: [DEPS]
-    change:
-      - path: requirements.txt
-        before: "requests>=2.31\n"
-        after: "requests @ git+https://github.com/someone/requests@main\n"
-
-  - name: a Go dependency bumped (bumps pass)
-    expect: pass
-    change:
-      - path: go.mod
-        before: "module example.com/app\n\ngo 1.22\n\nrequire github.com/google/uuid v1.5.0\n"
-        after: "module example.com/app\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n"
-"""
 
 # Lock files, snapshots and generated code the budgets skip (FILES, LINES):
 # exact names, never a broad glob (see the comment in the rubric).
@@ -617,7 +360,8 @@ def starter_rubric(
     (`pipelines`, from `gate.rubric.pipelines.find`)."""
     listed = tuple(tree) if tree is not None else None
     return (
-        _TEMPLATE.replace(
+        _template()
+        .replace(
             "@TESTS@", _yaml_list(tuple(dict.fromkeys((*DEFAULT_TESTS, *STARTER_TESTS))), "  ")
         )
         .replace("@PRESETS@\n", _presets())

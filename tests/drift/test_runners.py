@@ -754,6 +754,40 @@ def test_pom_reformatted_is_no_change_and_broken_is_unreadable() -> None:
     assert is_config(".mvn/maven.config") and is_section("core/pom.xml")
 
 
+# Entities a pom.xml from a PR may declare: nine levels of ten (10**9 "lol"s
+# if expanded), and an external entity naming a local file and a URL.
+_LAUGHS = (
+    '<?xml version="1.0"?>\n<!DOCTYPE project [\n  <!ENTITY lol0 "lol">\n'
+    + "".join(f'  <!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">\n' for n in range(1, 10))
+    + "]>\n<project><properties><skipTests>&lol9;</skipTests></properties></project>\n"
+)
+_EXTERNAL = (
+    '<?xml version="1.0"?>\n<!DOCTYPE project [\n  <!ENTITY leak SYSTEM "{target}">\n]>\n'
+    "<project><properties><skipTests>&leak;</skipTests></properties></project>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("hostile", "entity"),
+    [
+        (_LAUGHS, "lol0"),
+        (_EXTERNAL.format(target="file:///etc/passwd"), "leak"),
+        (_EXTERNAL.format(target="http://127.0.0.1:9/x.dtd"), "leak"),
+    ],
+    ids=["billion-laughs", "external-file", "external-url"],
+)
+def test_a_pom_declaring_entities_is_unreadable_never_expanded(hostile: str, entity: str) -> None:
+    """An entity in a pom.xml is refused (defusedxml) before anything is
+    expanded or fetched: the change counts as drift, at once."""
+    for base, head, side in ((_pom(), hostile, "head"), (hostile, _pom(), "base")):
+        assert section_change("pom.xml", base, head) == (
+            f"unreadable: the {side} version declares the XML entity {entity!r}, which the gate "
+            "does not expand (a pom.xml needs none)"
+        )
+    with pytest.raises(sections.Unreadable):
+        sections.pom_modules(hostile)
+
+
 @given(
     body=st.sampled_from(
         [

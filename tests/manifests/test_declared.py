@@ -149,3 +149,36 @@ def test_news_pools_per_ecosystem_and_reports_each_once() -> None:
     assert found == [("b", ADDED, ()), ("c", NEW_SOURCE, ("github:x/c",))]
     bumped = [(n.dependency.key, n.why) for n in news(base, head, bumps=True)]
     assert ("a", BUMPED) in bumped
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pytest~=8",  # `~=` needs two release segments
+        "pytest>=eight",  # not a PEP 440 version (pip 24.1 refuses legacy versions)
+        "pytest==8.0 ; python_version >= '3.8' and junk",  # not a marker
+        "pytest >> 8",
+    ],
+)
+def test_a_requirement_pip_refuses_is_refused(line: str) -> None:
+    """`packaging` reads each requirement, as pip does: what pip refuses to
+    install, the gate refuses to read (fail closed), never half-reads."""
+    with pytest.raises(Unreadable, match="which is not a PEP 508 requirement"):
+        declared("requirements.txt", f"requests==2.31\n{line}\n")
+
+
+def test_a_requirement_keeps_its_specifiers_as_written() -> None:
+    """packaging's own text sorts the specifiers; reports quote them in the
+    order the file writes them, without spaces."""
+    text = (
+        "Django >= 4.2 , < 5.0 ; python_version >= '3.8'\n"
+        "rich[jupyter] (>=13, !=13.1)\n"
+        "attrs>=23,\n"
+        "pkg @ https://example.com/pkg-1.0.tar.gz ; sys_platform == 'linux'\n"
+    )
+    assert [(d.key, d.spec, d.source) for d in declared("requirements.txt", text)] == [
+        ("django", ">=4.2,<5.0", ""),
+        ("rich", ">=13,!=13.1", ""),
+        ("attrs", ">=23,", ""),
+        ("pkg", "", "https://example.com/pkg-1.0.tar.gz"),
+    ]
