@@ -24,7 +24,7 @@ from gate.changes.purity import HUNK_LIMIT, check_pure
 from gate.errors import GateError, PatchError
 from gate.git.repo import Repo
 from gate.rubric import Rule
-from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
+from gate.rules import REGISTRY, confine_to_symbols, keep_lines, keep_symbols
 
 RULES = {
     "keep_symbols": (keep_symbols, {"file": "app.py", "symbols": ["main"]}),
@@ -133,7 +133,7 @@ def test_test_drift_says_a_huge_config_file_is_unreadable_and_why(make_repo: Any
     repo.write("setup.cfg", b"[tool:pytest]\naddopts = -q\n#" + b"x" * TEXT_LIMIT + b"\n")
     head = repo.commit("huge")
     changes = changes_from_git(Repo(repo.root), base, head, ["setup.cfg"])
-    verdict = test_drift.check(Rule(id="T", kind="test_drift", params={}), changes)
+    verdict = REGISTRY["test_drift"].judge(Rule(id="T", kind="test_drift"), changes)
     assert not verdict.passed
     assert LIMIT_WORDS in verdict.message
 

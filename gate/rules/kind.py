@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -194,6 +194,18 @@ class Kind:
                 value = fragment["default"]
                 out[key] = tuple(value) if isinstance(value, list) else value
         return out
+
+    def complete(self, rule: Rule) -> Rule:
+        """`rule` with this kind's default for every parameter it leaves
+        out (`defaults`, the rubric's own values taken as their defaults
+        too); `rule` itself when it gives them all, as a loaded rule does."""
+        if all(key in rule.params for key in self.parameters):
+            return rule
+        return replace(rule, params={**self.defaults(), **rule.params})
+
+    def judge(self, rule: Rule, changes: ChangeSet) -> RuleResult:
+        """The verdict of `check` on `rule`, its left-out parameters at their defaults."""
+        return self.check(self.complete(rule), changes)
 
     @property
     def summary(self) -> str:
