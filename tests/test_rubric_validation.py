@@ -42,9 +42,7 @@ def _rubric(entry: str) -> bytes:
         ("status: added, added: 0, deleted: 0", None),
     ],
 )
-def test_the_example_keywords_not_if_and_dependent_schemas(
-    entry: str, refusal: str | None
-) -> None:
+def test_the_example_keywords_not_if_and_dependent_schemas(entry: str, refusal: str | None) -> None:
     text = _rubric(entry)
     if refusal is None:
         load_rubric_bytes(text, "r.yml")
