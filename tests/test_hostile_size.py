@@ -213,7 +213,7 @@ NAME = st.text(alphabet=st.sampled_from('ab c\t"\\é-_.'), min_size=1, max_size=
 def test_file_names_must_agree_at_every_size(make_repo: Any, old: str, new: str, big: bool) -> None:
     """Real `git diff` output with awkward names (spaces, tabs, quotes, a
     rename) is pure; the same patch with its `+++` name changed is refused,
-    also past the size where unidiff's second opinion stops."""
+    in a small patch and in one over a megabyte."""
     repo = make_repo()
     body = "".join(f"line {i}\n" for i in range(100_000 if big else 5))
     repo.write(old, body)

@@ -33,7 +33,8 @@ declares at module level:
 * `param_problem(params)` (optional): a check of the parameters that the
   schema cannot express, returning (key path inside the rule, message) or
   None.
-* `check(rule, changes) -> RuleResult`: the verdict, pure.
+* `check(rule, changes) -> RuleResult`: the verdict, pure.  The rule it
+  gets carries every parameter (`Kind.judge` fills in the defaults).
 
 `kind_from_module` turns such a module into a `Kind`; `gate.rules.register`
 adds any `Kind` (a test registers a toy one) and everything about kinds (the
