@@ -32,7 +32,7 @@ def run_rules(rubric: Rubric, changes: ChangeSet) -> list[RuleResult]:
     """The rubric's own rules, in rubric order."""
     results = []
     for rule in rubric.rules:
-        result = REGISTRY[rule.kind].check(rule, changes)
+        result = REGISTRY[rule.kind].judge(rule, changes)
         description = result.description if result.description is not None else rule.description
         results.append(replace(result, description=description, level=rule.level))
     return results

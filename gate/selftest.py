@@ -119,7 +119,7 @@ def check_at_base(rubric: Rubric, base_files: Sequence[str], base_name: str) -> 
             # allowed glob fails changes, a misspelt exclude counts more.
             if everything is None:
                 everything = ChangeSet(files=tuple(FileChange(path) for path in base_files))
-            if kind.check(rule, everything).passed:
+            if kind.judge(rule, everything).passed:
                 found.append(
                     BaseFinding(
                         rule.id,

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from gate.changes import ChangeSet
 from gate.git.repo import Repo
 from gate.rubric import Rule
-from gate.rules import max_lines
+from gate.rules import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -296,7 +296,7 @@ def test_max_lines_never_sees_fewer_lines_than_the_blobs_hold(
         expected = text_counts(repo, old or b"", new or b"")
     assert (change.added, change.deleted) == expected
     # and max_lines sees at least every line of a binary or replaced file
-    verdict = max_lines.check(
+    verdict = REGISTRY["max_lines"].judge(
         Rule(id="L", kind="max_lines", params={"limit": 10**9}), ChangeSet(files=(change,))
     )
     assert verdict.passed

@@ -24,7 +24,7 @@ from gate.changes.purity import HUNK_LIMIT, check_pure
 from gate.errors import GateError, PatchError
 from gate.git.repo import Repo
 from gate.rubric import Rule
-from gate.rules import confine_to_symbols, keep_lines, keep_symbols, test_drift
+from gate.rules import REGISTRY, confine_to_symbols, keep_lines, keep_symbols
 
 RULES = {
     "keep_symbols": (keep_symbols, {"file": "app.py", "symbols": ["main"]}),
@@ -133,7 +133,7 @@ def test_test_drift_says_a_huge_config_file_is_unreadable_and_why(make_repo: Any
     repo.write("setup.cfg", b"[tool:pytest]\naddopts = -q\n#" + b"x" * TEXT_LIMIT + b"\n")
     head = repo.commit("huge")
     changes = changes_from_git(Repo(repo.root), base, head, ["setup.cfg"])
-    verdict = test_drift.check(Rule(id="T", kind="test_drift", params={}), changes)
+    verdict = REGISTRY["test_drift"].judge(Rule(id="T", kind="test_drift"), changes)
     assert not verdict.passed
     assert LIMIT_WORDS in verdict.message
 
@@ -213,7 +213,7 @@ NAME = st.text(alphabet=st.sampled_from('ab c\t"\\é-_.'), min_size=1, max_size=
 def test_file_names_must_agree_at_every_size(make_repo: Any, old: str, new: str, big: bool) -> None:
     """Real `git diff` output with awkward names (spaces, tabs, quotes, a
     rename) is pure; the same patch with its `+++` name changed is refused,
-    also past the size where unidiff's second opinion stops."""
+    in a small patch and in one over a megabyte."""
     repo = make_repo()
     body = "".join(f"line {i}\n" for i in range(100_000 if big else 5))
     repo.write(old, body)

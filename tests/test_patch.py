@@ -361,6 +361,72 @@ def test_apply_gives_the_committed_tree(
     assert fingerprint(repo) == before
 
 
+def _sections(data: bytes) -> list[list[bytes]]:
+    """The lines of each `diff --git` section of git's own output."""
+    out: list[list[bytes]] = []
+    for line in data.split(b"\n")[:-1]:
+        if line.startswith(b"diff --git "):
+            out.append([])
+        out[-1].append(line)
+    return out
+
+
+def _headers_that_lie(section: list[bytes]) -> list[tuple[str, list[bytes], str]]:
+    """The section with its file header made to contradict itself, each with
+    the words of the refusal: `/dev/null` on a `---`/`+++` line without the
+    `new file mode`/`deleted file mode` line that goes with it, or such a
+    line over a file named on both sides, or a `diff -u` command line in
+    the header (readers then disagree on where the file ends)."""
+    at = next((i for i, line in enumerate(section) if line.startswith(b"--- ")), None)
+    if at is None:
+        return []
+    out = []
+    for mode in (b"new file mode ", b"deleted file mode "):
+        said = [i for i, line in enumerate(section) if line.startswith(mode)]
+        if said:
+            lied = section[: said[0]] + section[said[0] + 1 :]
+            out.append((f"drop {mode.decode()}", lied, "names /dev/null without a"))
+        elif b"/dev/null" not in section[at : at + 2]:
+            lied = [section[0], mode + b"100644", *section[1:]]
+            out.append((f"add {mode.decode()}", lied, "names a file despite a"))
+    out.append(
+        (
+            "diff -u line",
+            [*section[:at], b"diff -u a/x b/x", *section[at:]],
+            "is a 'diff' command line inside the file",
+        )
+    )
+    return out
+
+
+def test_a_file_header_that_contradicts_itself_is_refused(
+    make_repo: Callable[[], GitRepo],
+) -> None:
+    """Generated from git's own diff of every change above: each section's
+    header made to say two things at once is refused (exit 3) at its line,
+    as git's own output is accepted."""
+    repo = base_repo(make_repo())
+    tried = set()
+    for change in CHANGES.values():
+        data = diff_of(repo, lambda change=change: change(repo), "-M", "--binary")
+        check_pure(data, "p")
+        for section in _sections(data):
+            for what, lied, words in _headers_that_lie(section):
+                tried.add(what)
+                with pytest.raises(PatchError) as info:
+                    check_pure(b"\n".join(lied) + b"\n", "p")
+                assert info.value.code == EXIT_PATCH
+                assert words in info.value.message, (what, info.value.message)
+                assert "\n" not in info.value.message
+    assert tried == {
+        "drop new file mode ",
+        "drop deleted file mode ",
+        "add new file mode ",
+        "add deleted file mode ",
+        "diff -u line",
+    }
+
+
 def test_quotepath_off_patch_applies(make_repo: Callable[[], GitRepo]) -> None:
     repo = base_repo(make_repo())
     repo.git("config", "core.quotepath", "false")

@@ -8,9 +8,8 @@ Three steps, each fail-closed:
    the files, a markdown fence, a hunk cut short or with extra lines, an
    empty file.  `git apply` silently skips garbage between files; the gate
    does not, because a skipped line may be half of the change.  The scanner
-   walks every line; `unidiff.PatchSet` parses the same text as a second
-   opinion (up to `UNIDIFF_LIMIT` bytes), and both must agree on the number
-   of files.  -> exit 3.  A patch of more than `HUNK_LIMIT` hunks is too
+   walks every line and refuses a file header that says two things at
+   once.  -> exit 3.  A patch of more than `HUNK_LIMIT` hunks is too
    large to judge (git apply would take minutes) -> exit 2.
 3. `apply_patch(repo, base, data, name)` applies the patch to the base tree
    in a throw-away index (`GIT_INDEX_FILE`), exactly as `git apply --cached`

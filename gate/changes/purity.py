@@ -6,10 +6,13 @@ before, between or after the files, a markdown fence, a hunk cut short or
 with extra lines, an empty file, a structural line ending in a carriage
 return (the whole patch went through a CRLF conversion) are refused with
 exit 3, because `git apply` silently skips garbage between files and a
-skipped line may be half of the change.  The scanner walks every line;
-`unidiff.PatchSet` parses the same text as a second opinion (up to
-`UNIDIFF_LIMIT` bytes), and both must agree on the number of files.  A patch
-of more than `HUNK_LIMIT` hunks is too large to judge (exit 2).
+skipped line may be half of the change.  The scanner walks every line, and
+refuses a file header that says two things at once (`---`/`+++` names
+other than its `diff --git` line's, `/dev/null` without the `new file
+mode` or `deleted file mode` line that goes with it, or either line over a
+file named on both sides, a `diff` command line among its header lines), so
+that every reader of the patch sees the same files.  A patch of more than
+`HUNK_LIMIT` hunks is too large to judge (exit 2).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from gate.changes import EMPTY_BLOBS
 from gate.errors import GateError, PatchError
 
-__all__ = ["HUNK_LIMIT", "UNIDIFF_LIMIT", "check_pure"]
+__all__ = ["HUNK_LIMIT", "check_pure"]
 
 _SHOW_MAX = 80  # characters of an offending line quoted in a message
 
@@ -36,6 +39,8 @@ _EXTENDED = (
     re.compile(rb"^(?:rename|copy) (?:from|to) .+$"),
 )
 _INDEX = re.compile(rb"^index ([0-9a-f]+)\.\.([0-9a-f]+)")
+_NEW_MODE = b"new file mode "
+_DELETED_MODE = b"deleted file mode "
 _OLD_FILE = re.compile(rb"^--- .+$")
 _NEW_FILE = re.compile(rb"^\+\+\+ .+$")
 # A hunk's line count longer than this is no real diff (and past 4300 digits
@@ -122,6 +127,8 @@ class _Section:
     has_header: bool = False  # any extended header line
     needs_content: bool = False  # an `index` line with real blobs
     has_content: bool = False  # hunks or a binary patch
+    new_file: bool = False  # a `new file mode` line
+    deleted_file: bool = False  # a `deleted file mode` line
 
 
 class _Lines:
@@ -237,7 +244,10 @@ class _Scanner:
         """The `---`/`+++` names at index i must be the ones the section's
         `diff --git` line names (git writes a tab after a name with a space).
         Otherwise git and other readers disagree on which file the hunks
-        change (this is what unidiff's second opinion used to catch)."""
+        change.  And `/dev/null` stands on the `---` line exactly when the
+        section says `new file mode`, on the `+++` line exactly when it says
+        `deleted file mode`: otherwise readers disagree on whether the file
+        is created, deleted or changed."""
         header = section.header[len(b"diff --git ") :]
         old = self.lines[i][4:].removesuffix(b"\t")
         new = self.lines[i + 1][4:].removesuffix(b"\t")
@@ -249,6 +259,17 @@ class _Scanner:
                 "names, with the '+++' line after it, other files than the 'diff --git' line "
                 f"at line {section.line}: regenerate the diff with git diff",
             )
+        for at, named, said, mode in (
+            (i, old, section.new_file, "new file mode"),
+            (i + 1, new, section.deleted_file, "deleted file mode"),
+        ):
+            if (named == _DEV_NULL) != said:
+                what = "names /dev/null without" if said is False else "names a file despite"
+                raise self.fail(
+                    at + 1,
+                    f"{what} a '{mode}' line in the file the 'diff --git' line at line "
+                    f"{section.line} starts: regenerate the diff with git diff",
+                )
 
     def run(self) -> int:
         lines = self.lines
@@ -280,6 +301,8 @@ class _Scanner:
                     and any(p.match(lines[i]) for p in _EXTENDED)
                 ):
                     section.has_header = True
+                    section.new_file |= lines[i].startswith(_NEW_MODE)
+                    section.deleted_file |= lines[i].startswith(_DELETED_MODE)
                     m = _INDEX.match(lines[i])
                     if m and not (_no_content(m.group(1)) and _no_content(m.group(2))):
                         section.needs_content = True
@@ -287,6 +310,13 @@ class _Scanner:
                 continue
             if _DIFF_CMD.match(line) and i + 1 < n and _OLD_FILE.match(lines[i + 1]):
                 # `diff -ruN a/x b/x` before a plain file header
+                if section is not None and section.git and not section.has_content:
+                    raise self.fail(
+                        lineno,
+                        f"is a 'diff' command line inside the file the 'diff --git' line at "
+                        f"line {section.line} starts, before its hunks, so readers disagree on "
+                        "where that file ends: regenerate the diff with git diff",
+                    )
                 self.end_section(section, lineno)
                 section = None
                 hunk_ok = False
@@ -490,31 +520,6 @@ def _lines(data: bytes, name: str) -> _Lines:
     return _Lines(data)
 
 
-# unidiff's second opinion costs about 130 bytes of memory per patch byte
-# (a Python object for every line), so a patch of millions of tiny lines
-# would take gigabytes where `git apply` takes a few times the patch's size.
-# It runs on patches up to this size; the one disagreement it ever caught
-# (`---`/`+++` naming other files than `diff --git`) the scanner checks
-# itself at every size (`_Scanner.same_names`).
-UNIDIFF_LIMIT = 1 << 20
-
-
-def _unidiff_files(data: bytes, name: str) -> int:
-    """Number of files unidiff reads from the same lines (its parse errors -> PatchError)."""
-    from unidiff.errors import UnidiffParseError  # imported here: only --patch needs it
-    from unidiff.patch import PatchSet
-
-    text = data.decode("utf-8", errors="surrogateescape").split("\n")[:-1]
-    try:
-        patch = PatchSet([line + "\n" for line in text])
-    except UnidiffParseError as exc:
-        why = " ".join(str(exc).split())  # one line, whatever the offending text holds
-        raise PatchError(
-            f"{name}: not a well-formed unified diff ({why}); regenerate it with git diff"
-        ) from None
-    return len(patch)
-
-
 def check_pure(data: bytes, name: str) -> None:
     """Refuse (PatchError, exit 3) anything but a pure unified diff with at
     least one file, and (GateError, exit 2) a patch of over `HUNK_LIMIT` hunks.
@@ -525,12 +530,4 @@ def check_pure(data: bytes, name: str) -> None:
     if files == 0:
         raise PatchError(
             f"{name}: the patch changes no file; pass a unified diff (git diff output)"
-        )
-    if len(data) > UNIDIFF_LIMIT:
-        return
-    seen = _unidiff_files(data, name)
-    if seen != files:
-        raise PatchError(
-            f"{name}: the patch's file headers are ambiguous ({files} files by the gate's "
-            f"reading, {seen} by unidiff's); regenerate it with git diff"
         )

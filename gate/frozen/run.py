@@ -248,7 +248,7 @@ def _static(
     flagged: set[str] = set()
     for rule in rubric.rules:
         if rule.kind == "test_drift":
-            result = REGISTRY[rule.kind].check(rule, changes)
+            result = REGISTRY[rule.kind].judge(rule, changes)
             if not result.passed:
                 flagged.update(result.paths)
                 flagged.update(f.path for f in result.findings)

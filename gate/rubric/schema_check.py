@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from gate.rubric.conforms import conforms
 from gate.rubric.document import Doc, KeyPath, context, invalid, key_name, show, type_name
-from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, schema
+from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES, build, schema
+from gate.rules import REGISTRY, Kind
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 def _validator(rubric_schema: dict[str, Any]) -> Validator:
     """A validator for `rubric_schema` (integers are ints, never bools)."""
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, validators  # imported when a rubric is read
 
     def is_integer(_checker: object, instance: object) -> bool:
         return isinstance(instance, int) and not isinstance(instance, bool)
@@ -36,6 +37,13 @@ def _validator(rubric_schema: dict[str, Any]) -> Validator:
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
     cls = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
     return cls(rubric_schema)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1)
+def _compiled(kinds: tuple[Kind, ...]) -> Validator:
+    """The validator of the schema `kinds` make, built once per process for
+    the registry as it stands (a kind registered later makes a new one)."""
+    return _validator(build(kinds))
 
 
 _EXPECTED = {
@@ -107,12 +115,8 @@ def check_counts(doc: Doc, source: str) -> None:
 
 def validate_schema(doc: Doc, source: str) -> None:
     """Refuse a document the rubric's schema does not accept, with the first
-    error as one sentence.  A document that plainly conforms
-    (`gate.rubric.conforms`) is accepted without importing `jsonschema`."""
-    rubric_schema = schema()
-    if conforms(doc.value, rubric_schema) is True:
-        return
-    errors = list(_validator(rubric_schema).iter_errors(doc.value))
+    error as one sentence."""
+    errors = list(_compiled(tuple(REGISTRY.values())).iter_errors(doc.value))
     if not errors:
         return
     leaves = [leaf for err in errors for leaf in _leaves(err)]

@@ -22,14 +22,10 @@ from gate.words import plural as plural
 
 
 def _param(rule: Rule, key: str) -> Any:
-    """`rule`'s value for `key`, or the default its kind declares (a rule
-    the loader built carries every default already; one built by hand may
-    not)."""
-    if key in rule.params:
-        return rule.params[key]
-    from gate.rules import REGISTRY  # the registry imports the rule modules, and so this one
-
-    return REGISTRY[rule.kind].defaults().get(key)
+    """`rule`'s value for `key`.  A rule reaches its kind's `check` with
+    every parameter: the loader fills in the defaults, and `Kind.judge`
+    fills them into a rule built by hand."""
+    return rule.params[key]
 
 
 def param_str(rule: Rule, key: str) -> str:

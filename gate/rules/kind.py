@@ -33,7 +33,8 @@ declares at module level:
 * `param_problem(params)` (optional): a check of the parameters that the
   schema cannot express, returning (key path inside the rule, message) or
   None.
-* `check(rule, changes) -> RuleResult`: the verdict, pure.
+* `check(rule, changes) -> RuleResult`: the verdict, pure.  The rule it
+  gets carries every parameter (`Kind.judge` fills in the defaults).
 
 `kind_from_module` turns such a module into a `Kind`; `gate.rules.register`
 adds any `Kind` (a test registers a toy one) and everything about kinds (the
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType, ModuleType
 from typing import Any
 
@@ -194,6 +195,18 @@ class Kind:
                 value = fragment["default"]
                 out[key] = tuple(value) if isinstance(value, list) else value
         return out
+
+    def complete(self, rule: Rule) -> Rule:
+        """`rule` with this kind's default for every parameter it leaves
+        out (`defaults`, the rubric's own values taken as their defaults
+        too); `rule` itself when it gives them all, as a loaded rule does."""
+        if all(key in rule.params for key in self.parameters):
+            return rule
+        return replace(rule, params={**self.defaults(), **rule.params})
+
+    def judge(self, rule: Rule, changes: ChangeSet) -> RuleResult:
+        """The verdict of `check` on `rule`, its left-out parameters at their defaults."""
+        return self.check(self.complete(rule), changes)
 
     @property
     def summary(self) -> str:

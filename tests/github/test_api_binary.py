@@ -136,7 +136,7 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
 def test_past_the_read_budget_counts_stay_unknown_and_max_lines_says_why() -> None:
     from gate.changes import ChangeSet
     from gate.rubric import Rule
-    from gate.rules import max_lines
+    from gate.rules import REGISTRY
 
     names = [f"a{i:04d}.bin" for i in range(BLOB_READS + 2)]
     files = count_unlisted(
@@ -145,7 +145,7 @@ def test_past_the_read_budget_counts_stay_unknown_and_max_lines_says_why() -> No
     assert [f.added for f in files[:BLOB_READS]] == [1] * BLOB_READS
     late = files[BLOB_READS:]
     assert [(f.added, f.deleted, f.uncounted) for f in late] == [(None, None, UNLISTED)] * 2
-    verdict = max_lines.check(
+    verdict = REGISTRY["max_lines"].judge(
         Rule(id="L", kind="max_lines", params={"limit": 10**6}),
         ChangeSet(files=files, source="api"),
     )

@@ -164,6 +164,27 @@ def test_evaluate_judges_a_registered_kind(toy: k.Kind) -> None:
         ]
 
 
+def test_a_rule_built_by_hand_is_judged_with_its_kinds_defaults(toy: k.Kind) -> None:
+    """`Kind.judge` hands the kind's defaults to a rule that leaves them out;
+    the check itself reads only the rule (a rule module never reaches the
+    registry)."""
+    bare = Rule(id="T", kind=TOY, params={"file": "notes.txt"})
+    loaded = load_rubric_bytes(toy_rubric(f"{{id: T, kind: {TOY}, file: notes.txt}}"), "r.yml")
+    assert toy.complete(bare) == loaded.rules[0]
+    assert toy.complete(loaded.rules[0]) is loaded.rules[0]
+    assert toy.complete(Rule(id="T", kind=TOY, params={"file": "n", "limit": 0})).params == {
+        "file": "n",
+        "limit": 0,
+    }
+    changes = ChangeSet(
+        files=(FileChange("notes.txt", added=4),),
+        texts={"notes.txt": FileTexts(base="", head="a\nb\nc\nd\n")},
+    )
+    assert toy.judge(bare, changes).message == "4 lines; limit 3"
+    with pytest.raises(KeyError):
+        toy.check(bare, changes)
+
+
 def test_gate_check_reads_the_texts_a_registered_kind_declares(
     toy: k.Kind, rubric_repo: RubricRepo
 ) -> None:

@@ -26,7 +26,7 @@ from gate.drift import collected, growth
 from gate.github.client_types import PullFile
 from gate.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
-from gate.rules import test_drift, text_wants
+from gate.rules import REGISTRY, test_drift, text_wants
 from tests.drift.test_units import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text
 from tests.gitrepo import GitRepo, RubricRepo
 from tests.rulecase import table
@@ -239,7 +239,7 @@ def test_test_drift(
 
 def test_defaults_apply_when_params_are_absent() -> None:
     changes = one(FileChange("tests/test_a.py"))
-    result = test_drift.check(Rule(id="T", kind="test_drift"), changes)
+    result = REGISTRY["test_drift"].judge(Rule(id="T", kind="test_drift"), changes)
     assert not result.passed
     assert result.paths == ("tests/test_a.py",)
 
