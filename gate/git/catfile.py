@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from gate.changes import LineCount
     from gate.git.runner import Runner
 
+# The header `git cat-file --batch` writes before an object: name, type, size.
 BATCH_HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
 
 

@@ -60,6 +60,7 @@ CONFIG = (
     f"core.attributesFile={os.devnull}",
 )
 
+# The most bytes a reader of git's output takes in one read.
 CHUNK = 1 << 20
 # The output pipe of a git process whose output a Python thread reads while
 # the interpreter is busy elsewhere: a big pipe lets git run ahead while the
@@ -67,6 +68,7 @@ CHUNK = 1 << 20
 _PIPE_SIZE = 1 << 20
 # `PipeReader`: after a short read, the next waits this long (seconds).
 _PIPE_WAIT = 0.001
+# A full (SHA-1 or SHA-256) lower-case hex object name.
 FULL_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 
 
@@ -90,7 +92,7 @@ MAIN_FLAGS = (
     *_DIFF_FLAGS,
     "--diff-algorithm=myers",
 )
-# ... and the search for copies of any file of the base (`_near_copies`).
+# ... and the search for copies of any file of the base (`gate.git.copies`).
 COPIES_FLAGS = (
     "--raw",
     "-z",
@@ -105,6 +107,8 @@ MAIN_DIFF, COPIES_DIFF = "main", "copies"  # the two `DiffTrees` processes
 
 
 def first_line(data: bytes) -> str:
+    """The first line of git's stderr that is not blank, for an error
+    sentence ("no message" when it said nothing)."""
     text = data.decode("utf-8", errors="replace").strip()
     for line in text.splitlines():
         line = line.strip()
@@ -113,6 +117,7 @@ def first_line(data: bytes) -> str:
     return "no message"
 
 
+# git's "unable to read <object>": a clone that lacks an object.
 UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})\b")
 
 
