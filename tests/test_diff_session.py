@@ -52,8 +52,8 @@ def both_ways(repo: Any, base: str, head: str) -> tuple[Any, Any, Repo]:
     plain = changes_from_git(git, base, head, (), parent=True)
     with git.blob_session():
         session = changes_from_git(git, base, head, (), parent=True)
-        cat = git._cats[next(iter(git._cats))]
-        used = cat._diffs is not None and bool(cat._diffs._procs)
+        cat = git.session()
+        used = cat is not None and cat._diffs is not None and bool(cat._diffs._procs)
     assert used, "the session's diff-tree never ran: this test compares nothing"
     return plain, session, git
 

@@ -24,7 +24,7 @@ from gate.changes import (
 )
 from gate.changes.git import changes_from_git
 from gate.errors import GateError
-from gate.git.parse import _tokens, parse_diff
+from gate.git.parse import nul_tokens, parse_diff
 from gate.git.repo import Repo
 
 AWKWARD = (
@@ -217,13 +217,13 @@ def test_a_text_side_without_a_count_is_uncounted_never_judged_by_git_s_numbers(
     """Fail closed: a text file whose blob the counter could not count (None,
     as for a blob over the threshold) keeps no line counts, only the reason."""
     from gate.changes import LineCount
-    from gate.git.counts import _count_lone_cr
-    from gate.git.parse import _Uncounted
+    from gate.git.counts import count_lone_cr
+    from gate.git.parse import Uncounted
 
     change = FileChange(path="a.txt", status="modified", added=1, deleted=1)
     files = [change]
     counted = {"1" * 40: None, "2" * 40: LineCount(3, False)}
-    note = _count_lone_cr(Repo(repo.root), files, [_Uncounted(0, "1" * 40, "2" * 40)], counted)
+    note = count_lone_cr(Repo(repo.root), files, [Uncounted(0, "1" * 40, "2" * 40)], counted)
     assert note is None
     assert (files[0].added, files[0].deleted) == (None, None)
     assert files[0].uncounted is not None and "too large to count" in files[0].uncounted
@@ -490,10 +490,10 @@ def test_parser_is_independent_of_chunk_boundaries(repo: Any) -> None:
         capture_output=True,
         check=True,
     ).stdout
-    expected = sorted(parse_diff(_tokens(io.BytesIO(out))), key=lambda f: f.path)
+    expected = sorted(parse_diff(nul_tokens(io.BytesIO(out))), key=lambda f: f.path)
     assert len(expected) == len(names)
     for size in (1, 2, 3, 7, 64):
-        got = sorted(parse_diff(_tokens(io.BytesIO(out), size)), key=lambda f: f.path)
+        got = sorted(parse_diff(nul_tokens(io.BytesIO(out), size)), key=lambda f: f.path)
         assert got == expected
     # parse_diff alone leaves a binary file's counts unknown; the diff counts its blobs
     assert by_path(tuple(expected))["a.bin"].added is None
@@ -727,7 +727,7 @@ def test_raw_records_pair_with_the_numstat_block_after_them() -> None:
     )
     numstat = b"1\t1\ta.py" + z + b"2\t0\t" + z + b"old/x.py" + z + b"new/x.py" + z
     numstat += b"3\t0\t" + z + b"src.py" + z + b"copy.py" + z
-    files = parse_diff(_tokens(io.BytesIO(raw + numstat)))
+    files = parse_diff(nul_tokens(io.BytesIO(raw + numstat)))
     assert [p for f in files for p in f.touched] == [
         "a.py",
         "old/x.py",

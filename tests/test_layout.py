@@ -611,3 +611,138 @@ def test_code_lines_leave_out_docstrings_comments_and_blank_lines() -> None:
         '    return x  # trailing comment\n\n\nclass C:\n    "C."\n    a = 1\n'
     )
     assert code_lines(text) == 6  # import, def, y = ..., return, class, a = 1
+
+
+def _private(name: str) -> bool:
+    """A leading underscore, not a dunder (`__init__`, `__all__` are public)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_names_defined(trees: list[ast.AST]) -> set[str]:
+    """Every private name gate/ defines: functions, classes, names and
+    attributes assigned.  `X._name` where gate defines no `_name` is another
+    library's (a named tuple's `_replace`, argparse's `_actions`)."""
+    found: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = node.name
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                name = node.id
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                name = node.attr
+            else:
+                continue
+            if _private(name):
+                found.add(name)
+    return found
+
+
+def _private_crossings(
+    module: str, tree: ast.AST, defined: set[str], paths: dict[str, Path]
+) -> list[str]:
+    """Where module `module` (parsed as `tree`) uses another module's private
+    name: `from gate.x import _name` (or a relative import) of another gate
+    module, or `X._name` of a private name gate defines where `X` is not
+    `self` or `cls`.  Each as `line: what`."""
+    package = module if paths[module].name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            if base.split(".")[0] != "gate" or base == module:
+                continue
+            found += [
+                f"{node.lineno}: imports {a.name} from {base}"
+                for a in node.names
+                if _private(a.name)
+            ]
+        elif (
+            isinstance(node, ast.Attribute)
+            and _private(node.attr)
+            and node.attr in defined
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_private_name_crosses_a_module_line() -> None:
+    """A name with a leading underscore is its module's (or its class's)
+    own: no other gate module imports it or reaches into an object for it.
+    What modules share is public, with a name and a docstring."""
+    paths = _module_paths()
+    trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in paths.items()}
+    defined = _private_names_defined(list(trees.values()))
+    found = [
+        f"{paths[m].relative_to(GATE.parent).as_posix()}:{crossing}"
+        for m, tree in trees.items()
+        for crossing in _private_crossings(m, tree, defined, paths)
+    ]
+    assert found == []
+
+
+def test_the_privacy_check_finds_a_planted_crossing() -> None:
+    """The check above can fail: a private import from another gate module
+    (absolute or relative) and `repo._argv` are named; `self._x`, `cls._x`,
+    a dunder, a public name, a module's own name and another library's
+    private attribute (`t._replace`) are not."""
+    code = (
+        "from gate.git.conventions import _first_line, FULL_SHA\n"
+        "from .runner import _hidden\n"
+        "from gate.git.repo import _mine\n"
+        "from argparse import _SubParsersAction\n"
+        "repo._argv(['status'])\n"
+        "self._argv\n"
+        "cls._argv\n"
+        "obj.__dict__\n"
+        "t._replace(a=1)\n"
+    )
+    defined = _private_names_defined([ast.parse(code)]) | {"_argv", "_first_line"}
+    assert "_replace" not in defined
+    found = _private_crossings("gate.git.repo", ast.parse(code), defined, _module_paths())
+    assert found == [
+        "1: imports _first_line from gate.git.conventions",
+        "2: imports _hidden from gate.git.runner",
+        "5: repo._argv",
+    ]
+
+
+def _type_imports() -> dict[str, dict[str, int]]:
+    """`_module_imports` with the imports under `if TYPE_CHECKING:` too."""
+    paths = _module_paths()
+    graph = {}
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and _type_checking(node.test):
+                node.test = ast.Constant(value=True)  # walked as code that runs
+        graph[module] = _imports_of(module, tree, paths)
+    return graph
+
+
+def test_no_modules_import_each_other_even_for_types() -> None:
+    """No loop closes through an import made only for annotations (under
+    `if TYPE_CHECKING:`) either: the type's owner is imported one way."""
+    graph = _type_imports()
+    found = [
+        f"{a} -> {b} (line {graph[a][b]})"
+        for part in _loops(graph)
+        for a in part
+        for b in graph[a]
+        if b in part
+    ]
+    assert found == []
+
+
+def test_the_type_loop_check_sees_imports_for_types() -> None:
+    """The check above can fail: an import under `if TYPE_CHECKING:` is an
+    edge of its graph (and of no other), so one back the other way is a loop."""
+    graph = _type_imports()
+    assert "gate.git.runner" in graph["gate.git.catfile"]
+    assert "gate.git.runner" not in _module_imports()["gate.git.catfile"]
+    graph["gate.git.runner"] = {**graph["gate.git.runner"], "gate.git.catfile": 1}
+    assert any("gate.git.catfile" in part for part in _loops(graph))

@@ -1,6 +1,8 @@
 """The only package that runs git, one module per job:
 
-- `repo.py`: `Repo`, running git; revisions, merge bases (`Span`), objects,
+- `runner.py`: `Runner`, running git: every process's command line and
+  scrubbed environment, the git directory, the private view of a diff;
+- `repo.py`: `Repo`, a `Runner`; revisions, merge bases (`Span`), objects,
   history, starting a change's diff (`start_change`);
 - `conventions.py`: what every call holds fixed, and reading its answers;
 - `view.py`: the private view of the git directory a diff or merge runs in;
@@ -12,10 +14,11 @@
 
 The change set of two commits is built in `gate/changes/git.py`.
 
-Every call goes through `Repo.run` (or one of the two streaming helpers),
-with a scrubbed environment: `GIT_DIR`, `GIT_INDEX_FILE`, `GIT_WORK_TREE` and
-friends from the caller's environment are dropped unless passed explicitly, so
-the gate always reads the repository it was pointed at.  History is the
+Every call is built by a `Runner` (`Runner.run`, or `Runner.argv` and
+`Runner.env` for a process that streams), with a scrubbed environment:
+`GIT_DIR`, `GIT_INDEX_FILE`, `GIT_WORK_TREE` and friends from the caller's
+environment are dropped unless passed explicitly, so the gate always reads
+the repository it was pointed at.  History is the
 commits' own: replace refs and `info/grafts` are ignored, so neither can
 move the merge base past a commit of the change.
 
@@ -32,16 +35,16 @@ text, and change the line counts between one machine and another.
 Files git calls binary (a NUL byte in the first 8000 bytes, or bigger than
 `core.bigFileThreshold`) carry no numstat counts; the gate counts them
 conservatively, every line of the old blob deleted and every line of the
-new blob added (`_count_binary`), as it does for the file side of a file
+new blob added (`count_binary`), as it does for the file side of a file
 <-> submodule change.  A line ends at `\\n`, `\\r\\n` or `\\r`, as in every
 rule; git's numstat ends lines at `\\n` only, so a text file with a `\\r`
-alone on either side is counted the same way (`_count_lone_cr`).  Every
+alone on either side is counted the same way (`count_lone_cr`).  Every
 changed blob is read once for both counts: `gate check` reads them as the
-diff's raw records name them, while git still counts lines (`_LineCounter`).
+diff's raw records name them, while git still counts lines (`LineCounter`).
 Text for content rules is read with one `git cat-file --batch`.
 
 Renames come from that diff (`-M`); copies from a second look at the added
-and modified files (`_find_copies`): a copy of any file of the base touches
+and modified files (`find_copies`): a copy of any file of the base touches
 its source, whether or not the change modifies it, and keeps the counts of
 the file itself (a copy never shrinks a line budget).
 """

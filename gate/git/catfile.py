@@ -1,7 +1,7 @@
-"""Reading objects through one `git cat-file --batch -z` session (`_CatFile`):
+"""Reading objects through one `git cat-file --batch -z` session (`CatFile`):
 blobs (whole, up to a size, or counted as they stream), tree objects and
-their entries (`_tree_entries`), object types; and the session's two
-`git diff-tree --stdin` processes (`_DiffTrees`), which answer a thread's
+their entries (`tree_object_entries`), object types; and the session's two
+`git diff-tree --stdin` processes (`DiffTrees`), which answer a thread's
 diffs in `gate lab` and `gate backtest`."""
 
 from __future__ import annotations
@@ -16,42 +16,43 @@ from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Literal, overload
 
 from gate.errors import GateError
-from gate.git.conventions import _CHUNK, _COPIES_FLAGS, _MAIN_FLAGS, MAIN_DIFF, _first_line
+from gate.git.conventions import CHUNK, COPIES_FLAGS, MAIN_DIFF, MAIN_FLAGS, first_line
 from gate.paths import to_bytes
 
 if TYPE_CHECKING:
     from gate.changes import LineCount
-    from gate.git.repo import Repo
+    from gate.git.runner import Runner
 
-_HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
+# The header `git cat-file --batch` writes before an object: name, type, size.
+BATCH_HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
 
 
-def _chunks_of(stream: IO[bytes], size: int, oid: str) -> Iterator[bytes]:
+def chunks_of(stream: IO[bytes], size: int, oid: str) -> Iterator[bytes]:
     """The next `size` bytes of `stream` (blob `oid`), in chunks of at most
-    `_CHUNK`; ValueError when it ends first."""
+    `CHUNK`; ValueError when it ends first."""
     left = size
     while left:
-        chunk = stream.read(min(left, _CHUNK))
+        chunk = stream.read(min(left, CHUNK))
         if not chunk:
             raise ValueError(oid)
         left -= len(chunk)
         yield chunk
 
 
-class _CatFile:
+class CatFile:
     """One `git cat-file --batch -z` process, asked one object at a time."""
 
-    def __init__(self, repo: Repo) -> None:
+    def __init__(self, repo: Runner) -> None:
         self.repo = repo
         self.proc: subprocess.Popen[bytes] | None = None
         self.err: IO[bytes] | None = None
-        self._diffs: _DiffTrees | None = None
+        self._diffs: DiffTrees | None = None
         self.present: set[str] = set()  # full names `has` found
 
-    def diffs(self) -> _DiffTrees:
+    def diffs(self) -> DiffTrees:
         """The session's `git diff-tree --stdin` processes (started on first use)."""
         if self._diffs is None:
-            self._diffs = _DiffTrees(self)
+            self._diffs = DiffTrees(self)
         return self._diffs
 
     def tree_of(self, name: str) -> str | None:
@@ -63,19 +64,19 @@ class _CatFile:
         self._skip(found[1])
         return found[2]
 
-    def __enter__(self) -> _CatFile:
+    def __enter__(self) -> CatFile:
         self.err = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
-                self.repo._argv(["cat-file", "--batch", "-z"]),
+                self.repo.argv(["cat-file", "--batch", "-z"]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.err,
-                env=self.repo._env(),
+                env=self.repo.env(),
             )
         except OSError as exc:
             self.err.close()
-            raise self.repo._start_error(exc) from None
+            raise self.repo.start_error(exc) from None
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -96,7 +97,7 @@ class _CatFile:
         self.proc.kill()
         self.proc.wait()
         self.err.seek(0)
-        return GateError(f"git cat-file failed: {_first_line(self.err.read())}")
+        return GateError(f"git cat-file failed: {first_line(self.err.read())}")
 
     def get(self, name: str) -> bytes | None:
         """The blob named `name` ("sha:path"); None when missing or not a blob."""
@@ -161,7 +162,7 @@ class _CatFile:
 
     def has(self, sha: str) -> bool:
         """Whether object `sha` (a full name) can be read; asked once per
-        session (`Repo._check_objects`): objects stay once found."""
+        session: objects stay once found."""
         if sha in self.present:
             return True
         if self.kind(sha) is None:
@@ -222,7 +223,7 @@ class _CatFile:
         line = stdout.readline()
         if not line:
             raise self._failure()
-        found = _HEADER.match(line)
+        found = BATCH_HEADER.match(line)
         if found is None:
             # "<name> missing\n" (the name may itself contain newlines).
             expected = len(request) + len(b" missing\n")
@@ -241,12 +242,12 @@ class _CatFile:
         return found.group(1).decode("ascii"), int(found.group(2))
 
     def _chunks(self, size: int) -> Iterator[bytes]:
-        """The next `size` bytes of content, in chunks of at most `_CHUNK`."""
+        """The next `size` bytes of content, in chunks of at most `CHUNK`."""
         assert self.proc is not None and self.proc.stdout is not None
         stdout = self.proc.stdout
         left = size
         while left:
-            chunk = stdout.read(min(left, _CHUNK))
+            chunk = stdout.read(min(left, CHUNK))
             if not chunk:
                 raise self._failure()
             left -= len(chunk)
@@ -278,10 +279,10 @@ class _CatFile:
         return kind, data, size
 
 
-class _DiffTrees:
+class DiffTrees:
     """A blob session's two long-running `git diff-tree --stdin` processes,
-    one with the change's diff flags (`_MAIN_FLAGS`), one with the copy
-    search's (`_COPIES_FLAGS`), in the repository's private view: `gate lab`
+    one with the change's diff flags (`MAIN_FLAGS`), one with the copy
+    search's (`COPIES_FLAGS`), in the repository's private view: `gate lab`
     and `gate backtest` ask each for a diff per change instead of starting
     a `git diff` each time.  Each request is the two trees' names, then a
     line that names no object, which git echoes and flushes after the diff:
@@ -294,7 +295,7 @@ class _DiffTrees:
     search) are deferred to its exit in this mode, so callers use it only
     where git cannot have limited its search."""
 
-    def __init__(self, cat: _CatFile) -> None:
+    def __init__(self, cat: CatFile) -> None:
         self._cat = cat
         self._procs: dict[str, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
         self._trees: dict[str, str | None] = {}
@@ -313,12 +314,12 @@ class _DiffTrees:
         if found is not None:
             return found[0]
         repo = self._cat.repo
-        flags = _MAIN_FLAGS if which == MAIN_DIFF else _COPIES_FLAGS
+        flags = MAIN_FLAGS if which == MAIN_DIFF else COPIES_FLAGS
         env, cwd = repo.diff_view()
         err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
             proc = subprocess.Popen(
-                repo._argv_here(["diff-tree", "--stdin", "-r", *flags]),
+                repo.view_argv(["diff-tree", "--stdin", "-r", *flags]),
                 cwd=cwd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -352,7 +353,7 @@ class _DiffTrees:
             while not (
                 data.endswith(marker) and (len(data) == size or data[-size - 1] in (0, 0x0A))
             ):
-                chunk = os.read(proc.stdout.fileno(), _CHUNK)  # what has come, unbuffered
+                chunk = os.read(proc.stdout.fileno(), CHUNK)  # what has come, unbuffered
                 if not chunk:
                     raise OSError("git stopped")
                 data += chunk
@@ -381,7 +382,7 @@ class _DiffTrees:
             self._stop(which)
 
 
-def _tree_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, bytes]]:
+def tree_object_entries(data: bytes, hash_size: int) -> Iterator[tuple[bytes, bytes]]:
     """(mode, name) of each entry of a raw tree object: `MODE SP NAME NUL
     HASH` repeated, the hash `hash_size` bytes (20 SHA-1, 32 SHA-256)."""
     at = 0

@@ -2,12 +2,12 @@
 
 The same change gives the same numbers whatever the caller's environment
 and configuration say: the variables that would redirect git are dropped
-(`_SCRUBBED`), the settings that change a diff are pinned (`_CONFIG`,
+(`SCRUBBED`), the settings that change a diff are pinned (`CONFIG`,
 `RENAME_LIMIT`, `BIG_FILE`), every diff runs with the same flags
-(`_DIFF_FLAGS`).  Answers: full object names (`_SHA`), streams read in
-chunks of `_CHUNK` from a big pipe (`_popen_streaming`), and a failed call
-as one sentence from the first line of its stderr (`_first_line`,
-`_diff_failed`).
+(`_DIFF_FLAGS`).  Answers: full object names (`FULL_SHA`), streams read in
+chunks of `CHUNK` from a big pipe (`popen_streaming`), and a failed call
+as one sentence from the first line of its stderr (`first_line`,
+`diff_failed`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from gate.errors import GateError
 
 # Variables that would redirect git away from the repository we were given.
-_SCRUBBED = (
+SCRUBBED = (
     "GIT_DIR",
     "GIT_INDEX_FILE",
     "GIT_WORK_TREE",
@@ -45,7 +45,7 @@ RENAME_LIMIT = 1000
 # core.bigFileThreshold: git calls a bigger blob binary without reading it,
 # and the gate does not count such a blob's lines either (too large to count).
 BIG_FILE = 512 << 20
-_CONFIG = (
+CONFIG = (
     "-c",
     "core.quotepath=false",
     "-c",
@@ -60,15 +60,17 @@ _CONFIG = (
     f"core.attributesFile={os.devnull}",
 )
 
-_CHUNK = 1 << 20
+# The most bytes a reader of git's output takes in one read.
+CHUNK = 1 << 20
 # The output pipe of a git process whose output a Python thread reads while
 # the interpreter is busy elsewhere: a big pipe lets git run ahead while the
 # reader waits for the GIL (figures: docs/development.md, "The git layer's
 # figures").
 _PIPE_SIZE = 1 << 20
-# `_PipeReader`: after a short read, the next waits this long (seconds).
+# `PipeReader`: after a short read, the next waits this long (seconds).
 _PIPE_WAIT = 0.001
-_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
+# A full (SHA-1 or SHA-256) lower-case hex object name.
+FULL_SHA = re.compile(r"\A[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 
 
 # Flags of every `git diff` the gate runs: no driver, no colour, the whole
@@ -82,7 +84,7 @@ _DIFF_FLAGS = (
 )
 
 # The change's diff (full blob names: binary files are counted from them) ...
-_MAIN_FLAGS = (
+MAIN_FLAGS = (
     "--raw",
     "--numstat",
     "-z",
@@ -91,8 +93,8 @@ _MAIN_FLAGS = (
     *_DIFF_FLAGS,
     "--diff-algorithm=myers",
 )
-# ... and the search for copies of any file of the base (`_near_copies`).
-_COPIES_FLAGS = (
+# ... and the search for copies of any file of the base (`gate.git.copies`).
+COPIES_FLAGS = (
     "--raw",
     "-z",
     "--no-abbrev",
@@ -102,10 +104,12 @@ _COPIES_FLAGS = (
     "--no-rename-empty",  # an empty file is no copy of another
     *_DIFF_FLAGS,
 )
-MAIN_DIFF, COPIES_DIFF = "main", "copies"  # the two `_DiffTrees` processes
+MAIN_DIFF, COPIES_DIFF = "main", "copies"  # the two `DiffTrees` processes
 
 
-def _first_line(data: bytes) -> str:
+def first_line(data: bytes) -> str:
+    """The first line of git's stderr that is not blank, for an error
+    sentence ("no message" when it said nothing)."""
     text = data.decode("utf-8", errors="replace").strip()
     for line in text.splitlines():
         line = line.strip()
@@ -114,16 +118,17 @@ def _first_line(data: bytes) -> str:
     return "no message"
 
 
-_UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})\b")
+# git's "unable to read <object>": a clone that lacks an object.
+UNREADABLE = re.compile(r"unable to read ([0-9a-f]{40,64})\b")
 
 
-def _diff_failed(stderr: bytes) -> GateError:
+def diff_failed(stderr: bytes) -> GateError:
     """The one sentence for a `git diff` that failed.  A clone that lacks an
     object the diff reads (a damaged or partial clone whose remote cannot
     send it) gets the fix; the near-copy search reads every file of the base,
     so it can need a blob that `git diff --numstat base...head` never reads."""
-    line = _first_line(stderr)
-    found = _UNREADABLE.search(line)
+    line = first_line(stderr)
+    found = UNREADABLE.search(line)
     if found is not None:
         return GateError(
             f"git diff failed: this clone lacks object {found.group(1)}, which the diff "
@@ -132,7 +137,7 @@ def _diff_failed(stderr: bytes) -> GateError:
     return GateError(f"git diff failed: {line}")
 
 
-class _PipeReader:
+class PipeReader:
     """Reads of a streaming git process's output pipe that let it fill: after
     a read that found little (git writes a blob's header and its bytes
     apart, and a reader that keeps up would take them a few KiB at a time,
@@ -168,7 +173,7 @@ def _pipe_size(fd: int) -> int:
         return 1 << 16
 
 
-def _popen_streaming(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+def popen_streaming(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
     """`subprocess.Popen(argv, stdout=PIPE, **kwargs)` with a `_PIPE_SIZE`
     output pipe, or the system's default where that is over the user's
     limit (`/proc/sys/fs/pipe-max-size`)."""

@@ -1,5 +1,5 @@
 """Copies: which added or modified file is a copy of a file of the base
-(`_find_copies`), exactly by blob name (`_base_blobs`, one `git ls-tree
+(`find_copies`), exactly by blob name (`_base_blobs`, one `git ls-tree
 -r`) and nearly by git's copy detection within a budget (`_near_copies`,
 `NEAR_COPY_FILES`)."""
 
@@ -8,25 +8,27 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git.conventions import (
-    _COPIES_FLAGS,
-    _SHA,
-    _UNREADABLE,
     COPIES_DIFF,
+    COPIES_FLAGS,
+    FULL_SHA,
     RENAME_LIMIT,
-    _diff_failed,
-    _first_line,
+    UNREADABLE,
+    diff_failed,
+    first_line,
 )
-from gate.git.counts import _session
-from gate.git.parse import _decode_path, _raw_status, _records, _Target
+from gate.git.parse import CopyTarget, nul_records, raw_status
+from gate.paths import from_bytes
 
 if TYPE_CHECKING:
     from gate.changes import FileChange
-    from gate.git.repo import Repo
+    from gate.git.catfile import CatFile
+    from gate.git.runner import Runner
 
 
 # A file's record in `git ls-tree -r -z` output, after the NUL that ends the
@@ -48,16 +50,49 @@ _LS_TREE_BLOB = re.compile(rb"\0[0-7]{6} blob ([0-9a-f]{40}(?:[0-9a-f]{24})?)\t"
 NEAR_COPY_FILES = 20_000
 
 
-def _find_copies(
-    repo: Repo,
+class BaseListings:
+    """What one repository's copy searches keep between changes: the tree
+    `_base_blobs` listed last, and the whole blob listing of a tree asked
+    about twice in a row (root, blob -> paths, number of files).  A `Repo`
+    holds one; its diffs share it, from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: str | None = None
+        self._kept: tuple[str, Mapping[bytes, Sequence[str]], int] | None = None
+
+    def kept(self, root: str) -> tuple[Mapping[bytes, Sequence[str]], int] | None:
+        """The kept listing of tree `root` (blob -> paths, number of files), if kept."""
+        kept = self._kept
+        if kept is not None and kept[0] == root:
+            return kept[1], kept[2]
+        return None
+
+    def again(self, root: str) -> bool:
+        """Whether `root` is the tree listed last (so worth keeping whole)."""
+        return self._last == root
+
+    def listed(
+        self, root: str, sources: Mapping[bytes, Sequence[str]], size: int, *, keep: bool
+    ) -> None:
+        """Note that `root` was listed last; with `keep`, keep its listing."""
+        with self._lock:
+            if keep:
+                self._kept = (root, sources, size)
+            self._last = root
+
+
+def find_copies(
+    repo: Runner,
     files: list[FileChange],
-    targets: Sequence[_Target],
+    targets: Sequence[CopyTarget],
     root: str,
     spec: Sequence[str],
     env: Mapping[str, str],
     cwd: str,
     *,
-    session: bool = False,
+    listings: BaseListings,
+    session: CatFile | None = None,
 ) -> tuple[str, ...]:
     """Mark each target that is a copy of a file of the base `root` (the
     tree the diff starts from): an added file becomes `copied` from its
@@ -69,11 +104,12 @@ def _find_copies(
     Exact copies are found by blob name against every file of `root`; near
     copies by git (`--find-copies-harder -C`, with `-B` so a rewritten file
     can be a copy too) within the budget above.  Returns the notes.
-    `session`: this thread's `_DiffTrees` may answer the search (when git
-    cannot have limited it: no note is lost)."""
+    `listings`: the repository's `BaseListings`.  `session`: a thread's
+    blob session whose `DiffTrees` may answer the search (when git cannot
+    have limited it: no note is lost)."""
     from gate.changes import ADDED, COPIED, RENAMED
 
-    sources, size = _base_blobs(repo, root, {t.oid for t in targets})
+    sources, size = _base_blobs(repo, listings, root, {t.oid for t in targets})
     found_near: dict[str, str] = {}
     notes: list[str] = []
     pairs = len(targets) + sum(1 for f in files if f.status == RENAMED)
@@ -82,7 +118,7 @@ def _find_copies(
         # and of the change): at most this, so git cannot have limited it.
         paths = 2 * len(files)
         unlimited = paths * (size + paths) <= RENAME_LIMIT * RENAME_LIMIT
-        found_near, note = _near_copies(repo, spec, env, cwd, session=session and unlimited)
+        found_near, note = _near_copies(repo, spec, env, cwd, session if unlimited else None)
         notes += [note] if note else []
     else:
         notes.append(
@@ -103,7 +139,7 @@ def _find_copies(
 
 
 def _base_blobs(
-    repo: Repo, root: str, wanted: set[bytes]
+    repo: Runner, listings: BaseListings, root: str, wanted: set[bytes]
 ) -> tuple[Mapping[bytes, Sequence[str]], int]:
     """(blob name -> up to two paths of the tree of `root` holding it, for
     the blobs in `wanted`; the number of files in that tree), from one `git
@@ -111,28 +147,28 @@ def _base_blobs(
 
     The second time a repository asks about the same commit or tree (`gate
     lab`: every patch against one base) the listing of every blob is kept
-    for the next ones (`Repo._listing`, the last such tree only): one
+    for the next ones (`listings`, the last such tree only): one
     `ls-tree` per patch would be a tenth of the lab's git processes."""
-    cached = repo._listing
-    if cached is not None and cached[0] == root:
-        return cached[1], cached[2]
-    keep = _SHA.match(root) is not None and repo._listed == root
+    kept = listings.kept(root)
+    if kept is not None:
+        return kept
+    keep = FULL_SHA.match(root) is not None and listings.again(root)
     sources: dict[bytes, list[str]] = {}
     size = 0
     args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", root]
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
-                repo._argv(args), stdout=subprocess.PIPE, stderr=err, env=repo._env()
+                repo.argv(args), stdout=subprocess.PIPE, stderr=err, env=repo.env()
             )
         except OSError as exc:
-            raise repo._start_error(exc) from None
+            raise repo.start_error(exc) from None
         assert proc.stdout is not None
         try:
             # "MODE blob OID\tPATH\0" for every file, read in chunks of whole
             # records: the blob names of a chunk are found by one regular
             # expression, and only a chunk holding a wanted one is split.
-            for chunk in _records(proc.stdout):
+            for chunk in nul_records(proc.stdout):
                 oids = _LS_TREE_BLOB.findall(chunk)
                 size += len(oids)
                 if not keep and wanted.isdisjoint(oids):
@@ -143,7 +179,7 @@ def _base_blobs(
                         continue
                     paths = sources.setdefault(found_blob.group(1), [])
                     if len(paths) < 2:  # the first, another when the first is the target
-                        paths.append(_decode_path(record[found_blob.end() - 1 :]))
+                        paths.append(from_bytes(record[found_blob.end() - 1 :]))
         except ValueError:
             proc.kill()
             proc.wait()
@@ -152,16 +188,13 @@ def _base_blobs(
             proc.stdout.close()
         if proc.wait() != 0:
             err.seek(0)
-            raise GateError(f"git ls-tree failed: {_first_line(err.read())}")
-    with repo._view_lock:
-        if keep:
-            repo._listing = (root, sources, size)
-        repo._listed = root
+            raise GateError(f"git ls-tree failed: {first_line(err.read())}")
+    listings.listed(root, sources, size, keep=keep)
     return sources, size
 
 
 def _near_copies(
-    repo: Repo, spec: Sequence[str], env: Mapping[str, str], cwd: str, *, session: bool = False
+    repo: Runner, spec: Sequence[str], env: Mapping[str, str], cwd: str, cat: CatFile | None
 ) -> tuple[dict[str, str], str]:
     """{copy: source} from git's copy detection over every file of the base
     (`--find-copies-harder`), a rewritten file included (`-B`), and a note
@@ -172,32 +205,31 @@ def _near_copies(
     partial one whose remote cannot send it) fails it where `git diff
     --numstat` succeeds.  That limits the search like git's own budget does,
     with a note (exact copies are still found by blob name); a missing object
-    the change's own diff needs fails that diff, with `_diff_failed`.
+    the change's own diff needs fails that diff, with `diff_failed`.
 
-    `session`: ask this thread's `_DiffTrees` first (the caller checked that
-    git cannot limit this search, whose warning that way of asking loses);
-    a search it cannot answer runs as its own `git diff`."""
-    cat = _session(repo) if session else None
+    `cat`: a blob session whose `DiffTrees` is asked first (the caller
+    checked that git cannot limit this search, whose warning that way of
+    asking loses); a search it cannot answer runs as its own `git diff`."""
     found = cat.diffs().tokens(COPIES_DIFF, spec[0], spec[1]) if cat is not None else None
     if found is not None:
         return _copies_of(iter(found)), ""
     args = [
         "diff",
-        *_COPIES_FLAGS,
+        *COPIES_FLAGS,
         "--end-of-options",
         *spec,
         "--",
     ]
     try:
         proc = subprocess.run(
-            repo._argv_here(args), cwd=cwd, env=dict(env), capture_output=True, check=False
+            repo.view_argv(args), cwd=cwd, env=dict(env), capture_output=True, check=False
         )
     except OSError as exc:
-        raise repo._start_error(exc) from None
+        raise repo.start_error(exc) from None
     if proc.returncode != 0:
-        missing = _UNREADABLE.search(_first_line(proc.stderr))
+        missing = UNREADABLE.search(first_line(proc.stderr))
         if missing is None:
-            raise _diff_failed(proc.stderr)
+            raise diff_failed(proc.stderr)
         return {}, (
             f"near copies were not looked for: this clone lacks object {missing.group(1)}, "
             "which the search reads, so only a file identical to one of the base counts as "
@@ -220,12 +252,12 @@ def _copies_of(tokens: Iterator[bytes]) -> dict[str, str]:
     copies: dict[str, str] = {}
     try:
         for token in tokens:
-            letter = _raw_status(token)[0]
+            letter = raw_status(token)[0]
             first = next(tokens)
             if letter in (b"R", b"C"):
                 second = next(tokens)
                 if letter == b"C" and first != second:
-                    copies[_decode_path(second)] = _decode_path(first)
+                    copies[from_bytes(second)] = from_bytes(first)
     except (StopIteration, ValueError):
         raise GateError("cannot read git diff output (copies): report this bug") from None
     return copies

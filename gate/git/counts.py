@@ -1,8 +1,8 @@
 """Line counts git's numstat does not give: every line of both blobs of a
-file git calls binary (`_count_binary`) or of a text file with a carriage
-return alone (`_count_lone_cr`), read through a thread's blob session, one
+file git calls binary (`count_binary`) or of a text file with a carriage
+return alone (`count_lone_cr`), read through a thread's blob session, one
 pipelined `git cat-file --batch` (`_blob_lines`, `_stream_lines`), or
-beside the diff as it names the blobs (`_LineCounter`)."""
+beside the diff as it names the blobs (`LineCounter`)."""
 
 from __future__ import annotations
 
@@ -14,26 +14,28 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from gate.errors import GateError
-from gate.git.catfile import _HEADER, _chunks_of
-from gate.git.conventions import _CHUNK, _first_line, _PipeReader, _popen_streaming
-from gate.git.parse import _Uncounted
+from gate.git.catfile import BATCH_HEADER, chunks_of
+from gate.git.conventions import CHUNK, PipeReader, first_line, popen_streaming
+from gate.git.parse import Uncounted
 from gate.paths import quoted
 
 if TYPE_CHECKING:
     from gate.changes import FileChange, LineCount
-    from gate.git.catfile import _CatFile
-    from gate.git.repo import Repo
+    from gate.git.catfile import CatFile
+    from gate.git.runner import Runner
 
 
 def _size(limit: int) -> str:
     return f"{limit >> 20} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit} bytes"
 
 
-def _count_binary(
-    repo: Repo,
+def count_binary(
+    repo: Runner,
     files: list[FileChange],
-    blobs: list[_Uncounted],
+    blobs: list[Uncounted],
     counted: Mapping[str, LineCount | None] | None = None,
+    *,
+    session: CatFile | None = None,
 ) -> None:
     """Count the files `parse_diff` could not: every line of the old blob as
     deleted and every line of the new blob as added.  This is conservative:
@@ -47,9 +49,10 @@ def _count_binary(
     diff option gives these numbers; the blobs are piped out of `git
     cat-file` once more and their newlines counted (figures:
     docs/development.md, "The git layer's figures").  `counted`: the counts
-    a `_LineCounter` took beside the diff (`gate check`); a blob it lacks is
-    read here."""
-    counts = _with_counts(repo, blobs, counted, repo.big_file)
+    a `LineCounter` took beside the diff (`gate check`); a blob it lacks is
+    read here, through `session` (the thread's `Repo.blob_session`, if
+    any) for a few."""
+    counts = _with_counts(repo, blobs, counted, repo.big_file, session)
     for item in blobs:
         change = files[item.at]
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -73,11 +76,13 @@ def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount 
     return counts[oid]
 
 
-def _count_lone_cr(
-    repo: Repo,
+def count_lone_cr(
+    repo: Runner,
     files: list[FileChange],
-    texts: list[_Uncounted],
+    texts: list[Uncounted],
     counted: Mapping[str, LineCount | None] | None = None,
+    *,
+    session: CatFile | None = None,
 ) -> str | None:
     """Count whole each text file with a carriage return alone on either side
     (`LineCount.lone_cr`): git's numstat ends lines at `\\n` only, so it
@@ -86,11 +91,12 @@ def _count_lone_cr(
     binary file: a line diff at `\\r` is no diff anybody reviews (GitHub
     shows such a file as one line).  Returns the note naming those files,
     or None.  Reads every changed text blob once more (git reads them for
-    its diff too): `counted` when a `_LineCounter` read them beside the
-    diff (`gate check`), else after it, through this thread's blob session
-    for a few (`gate lab`, `gate backtest`) or one pipelined `cat-file`."""
+    its diff too): `counted` when a `LineCounter` read them beside the
+    diff (`gate check`), else after it, through `session` (the thread's
+    `Repo.blob_session`, if any) for a few (`gate lab`, `gate backtest`) or
+    one pipelined `cat-file`."""
     # git diffed these as text, so none is over core.bigFileThreshold: no limit
-    counts = _with_counts(repo, texts, counted, None)
+    counts = _with_counts(repo, texts, counted, None, session)
     whole: list[str] = []
     for item in texts:
         old, new = _side(counts, item.old), _side(counts, item.new)
@@ -125,31 +131,29 @@ SESSION_BLOBS = 64
 
 
 def _with_counts(
-    repo: Repo,
-    items: Sequence[_Uncounted],
+    repo: Runner,
+    items: Sequence[Uncounted],
     counted: Mapping[str, LineCount | None] | None,
     limit: int | None,
+    session: CatFile | None,
 ) -> dict[str, LineCount | None]:
     """The count of each blob of `items`: from `counted` (what a
-    `_LineCounter` read beside the diff), the others read now
+    `LineCounter` read beside the diff), the others read now
     (`_blob_lines`, None for one over `limit` bytes)."""
     counts: dict[str, LineCount | None] = dict(counted) if counted is not None else {}
     oids = (oid for item in items for oid in (item.old, item.new) if oid)
     missing = [oid for oid in dict.fromkeys(oids) if oid not in counts]
     if missing:
-        counts.update(_blob_lines(repo, missing, limit))
+        counts.update(_blob_lines(repo, missing, limit, session))
     return counts
 
 
-def _session(repo: Repo) -> _CatFile | None:
-    """This thread's `Repo.blob_session`, if it has one."""
-    return repo._cats.get(threading.get_ident())
-
-
-def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str, LineCount | None]:
+def _blob_lines(
+    repo: Runner, oids: Sequence[str], limit: int | None, cat: CatFile | None
+) -> dict[str, LineCount | None]:
     """The lines of each blob (`gate.changes.line_count`); None for a blob
     over `limit` bytes, which is not read (None: no limit).  A thread's
-    `Repo.blob_session` counts up to `SESSION_BLOBS` of them itself.
+    `Repo.blob_session` (`cat`) counts up to `SESSION_BLOBS` of them itself.
 
     With a limit, two `git cat-file` processes: `--batch-check` for the
     sizes, then `--batch` for the blobs to count; without one, the
@@ -157,7 +161,6 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str,
     thread so git never waits for a round trip; each blob is counted in
     1 MiB chunks as it streams, so memory stays flat whatever its size."""
     unique = list(dict.fromkeys(oids))
-    cat = _session(repo)
     if cat is not None and len(unique) <= SESSION_BLOBS:
         return {oid: cat.count(oid, limit) for oid in unique}
     if limit is None:
@@ -184,7 +187,7 @@ def _blob_lines(repo: Repo, oids: Sequence[str], limit: int | None) -> dict[str,
     return counts
 
 
-def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[str, LineCount]:
+def _stream_lines(repo: Runner, blobs: Sequence[tuple[str, int | None]]) -> dict[str, LineCount]:
     """Line counts of `blobs` ((oid, size) pairs; a size of None is taken from
     git's answer) from one pipelined `git cat-file --batch`."""
     from gate.changes import line_count
@@ -192,15 +195,15 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     with tempfile.TemporaryFile() as err:
         try:
             proc = subprocess.Popen(
-                repo._argv(["cat-file", "--batch", "--buffer"]),
+                repo.argv(["cat-file", "--batch", "--buffer"]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=err,
-                env=repo._env(),
-                bufsize=_CHUNK,
+                env=repo.env(),
+                bufsize=CHUNK,
             )
         except OSError as exc:
-            raise repo._start_error(exc) from None
+            raise repo.start_error(exc) from None
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
 
@@ -218,7 +221,7 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
         try:
             for oid, expected in blobs:
                 line = stdout.readline()
-                header = _HEADER.match(line)
+                header = BATCH_HEADER.match(line)
                 if (
                     header is None
                     or header.group(1) != b"blob"
@@ -228,20 +231,20 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
                 size = int(header.group(2))
                 if expected is not None and size != expected:
                     raise ValueError(oid)
-                if size < _CHUNK:  # most blobs: one read with the newline after it
+                if size < CHUNK:  # most blobs: one read with the newline after it
                     data = stdout.read(size + 1)
                     if len(data) != size + 1 or data[size:] != b"\n":
                         raise ValueError(oid)
                     counts[oid] = line_count((data[:size],))
                     continue
-                counts[oid] = line_count(_chunks_of(stdout, size, oid))
+                counts[oid] = line_count(chunks_of(stdout, size, oid))
                 if stdout.read(1) != b"\n":
                     raise ValueError(oid)
         except ValueError:
             proc.kill()
             proc.wait()
             err.seek(0)
-            raise GateError(f"git cat-file failed: {_first_line(err.read())}") from None
+            raise GateError(f"git cat-file failed: {first_line(err.read())}") from None
         finally:
             writer.join()
             stdout.close()
@@ -249,15 +252,15 @@ def _stream_lines(repo: Repo, blobs: Sequence[tuple[str, int | None]]) -> dict[s
     return counts
 
 
-def _blob_chunks(head: bytes, pipe: _PipeReader, size: int, oid: str) -> Iterator[bytes]:
+def _blob_chunks(head: bytes, pipe: PipeReader, size: int, oid: str) -> Iterator[bytes]:
     """Blob `oid`'s `size` bytes, of which `head` holds the first ones (not
     all of them and the newline after), the rest read from `pipe` in chunks
-    of at most `_CHUNK`, through the newline after the blob and no further;
+    of at most `CHUNK`, through the newline after the blob and no further;
     ValueError when the output ends first or no newline follows."""
     yield head
     left = size + 1 - len(head)
     while left:
-        chunk = pipe.read(min(left, _CHUNK))
+        chunk = pipe.read(min(left, CHUNK))
         if not chunk:
             raise ValueError(oid)
         left -= len(chunk)
@@ -287,12 +290,12 @@ def _blob_header(header: bytes, sent: set[str]) -> tuple[str, int]:
     return oid, int(fields[2])
 
 
-def _read_through(head: bytes, pipe: _PipeReader, need: int, oid: str) -> bytes:
+def _read_through(head: bytes, pipe: PipeReader, need: int, oid: str) -> bytes:
     """`head` and what follows it from `pipe` until there are `need` bytes
-    (reads of at least `_CHUNK`); ValueError when the output ends first."""
+    (reads of at least `CHUNK`); ValueError when the output ends first."""
     parts, have = [head], len(head)
     while have < need:
-        more = pipe.read(max(_CHUNK, need - have))
+        more = pipe.read(max(CHUNK, need - have))
         if not more:
             raise ValueError(oid)
         parts.append(more)
@@ -300,7 +303,7 @@ def _read_through(head: bytes, pipe: _PipeReader, need: int, oid: str) -> bytes:
     return b"".join(parts)
 
 
-class _LineCounter:
+class LineCounter:
     """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
     from one `git cat-file --batch` started on the first one, whose output a
     thread counts as it streams: `gate check` counts every changed blob as
@@ -311,7 +314,7 @@ class _LineCounter:
     never counted) is read past, not counted: its count is None (figures:
     docs/development.md, "The git layer's figures")."""
 
-    def __init__(self, repo: Repo) -> None:
+    def __init__(self, repo: Runner) -> None:
         self._repo = repo
         self._limit = repo.big_file
         self._sent: set[str] = set()
@@ -339,14 +342,14 @@ class _LineCounter:
     def _start(self) -> None:
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
-            self._proc = _popen_streaming(
-                self._repo._argv(["cat-file", "--batch", "--buffer"]),
+            self._proc = popen_streaming(
+                self._repo.argv(["cat-file", "--batch", "--buffer"]),
                 stdin=subprocess.PIPE,
                 stderr=self._err,
-                env=self._repo._env(),
+                env=self._repo.env(),
             )  # the default stdin buffer: names reach git every 8 KiB, as the diff names them
         except OSError as exc:
-            self._problem = str(self._repo._start_error(exc))
+            self._problem = str(self._repo.start_error(exc))
             return
         self._thread = threading.Thread(target=self._read, name="gate-cat-file", daemon=True)
         self._thread.start()
@@ -356,7 +359,7 @@ class _LineCounter:
 
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout
-        pipe = _PipeReader(stdout.fileno())
+        pipe = PipeReader(stdout.fileno())
         counts, sent, limit = self._counts, self._sent, self._limit
         # git's output read in big chunks, each blob found in them by offset.
         # `cr` is the first `\r` at or after the blob being read (len(buf)
@@ -368,7 +371,7 @@ class _LineCounter:
             while True:
                 eol = buf.find(b"\n", at)
                 if eol < 0:
-                    more = pipe.read(_CHUNK)
+                    more = pipe.read(CHUNK)
                     if not more:
                         if at != len(buf):
                             raise ValueError("output ends inside a header")
@@ -391,7 +394,7 @@ class _LineCounter:
                         buf, at, cr = b"", 0, 0
                     continue
                 if len(buf) <= end:
-                    if size >= _CHUNK:
+                    if size >= CHUNK:
                         # a big one in chunks as it streams: memory stays flat
                         counts[oid] = line_count(_blob_chunks(buf[start:], pipe, size, oid))
                         buf, at, cr = b"", 0, 0
@@ -429,7 +432,7 @@ class _LineCounter:
             why = ""
             if self._err is not None:
                 self._err.seek(0)
-                why = _first_line(self._err.read())
+                why = first_line(self._err.read())
             raise GateError(f"git cat-file failed: {why or self._problem or 'a blob is missing'}")
         return self._counts
 

@@ -12,29 +12,44 @@ from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 from gate.git.conventions import (
-    _MAIN_FLAGS,
     MAIN_DIFF,
+    MAIN_FLAGS,
     RENAME_LIMIT,
-    _diff_failed,
-    _popen_streaming,
+    diff_failed,
+    popen_streaming,
 )
-from gate.git.copies import _find_copies
-from gate.git.counts import _count_binary, _count_lone_cr, _LineCounter, _session
-from gate.git.parse import _Target, _tokens, _Uncounted, parse_diff
+from gate.git.copies import find_copies
+from gate.git.counts import LineCounter, count_binary, count_lone_cr
+from gate.git.parse import CopyTarget, Uncounted, nul_tokens, parse_diff
 
 if TYPE_CHECKING:
     from gate.changes import FileChange
-    from gate.git.repo import Repo
+    from gate.git.catfile import CatFile
+    from gate.git.copies import BaseListings
+    from gate.git.runner import Runner
 
 
 class DiffJob:
     """One running `git diff --raw --numstat -z old new`, parsed by a reader
-    thread as it streams."""
+    thread as it streams.  `session` is the thread's `Repo.blob_session`, if
+    any (it counts a few blobs, and without `background` answers the diff);
+    `listings` the repository's `BaseListings`, for the copy search."""
 
-    def __init__(self, repo: Repo, old: str, new: str, *, background: bool = True) -> None:
+    def __init__(
+        self,
+        repo: Runner,
+        old: str,
+        new: str,
+        *,
+        background: bool = True,
+        session: CatFile | None,
+        listings: BaseListings,
+    ) -> None:
         spec = [old, new]
-        args = ["diff", *_MAIN_FLAGS, "--end-of-options", *spec, "--"]
+        args = ["diff", *MAIN_FLAGS, "--end-of-options", *spec, "--"]
         self._repo = repo
+        self._cat = session
+        self._listings = listings
         self._spec = spec
         self._old = old
         self._copy_notes: tuple[str, ...] = ()
@@ -46,14 +61,14 @@ class DiffJob:
             raise
         self._env, self._cwd = env, empty
         self._files: list[FileChange] = []
-        self._blobs: list[_Uncounted] = []
-        self._targets: list[_Target] = []
-        self._texts: list[_Uncounted] = []
+        self._blobs: list[Uncounted] = []
+        self._targets: list[CopyTarget] = []
+        self._texts: list[Uncounted] = []
         # With a reader thread, the changed blobs are counted as the diff's raw
-        # records name them (`_LineCounter`), while git still counts lines.
-        self._counter: _LineCounter | None = None
+        # records name them (`LineCounter`), while git still counts lines.
+        self._counter: LineCounter | None = None
         if background:
-            self._counter = _LineCounter(repo)
+            self._counter = LineCounter(repo)
         self._lone_cr_note: str | None = None
         self._problem: str | None = None
         self._args = args
@@ -61,21 +76,21 @@ class DiffJob:
         self._read_done = False
         self._proc: subprocess.Popen[bytes] | None = None
         # Without a reader thread, a thread's `Repo.blob_session` answers the
-        # diff from its long-running `git diff-tree --stdin` (`_DiffTrees`);
+        # diff from its long-running `git diff-tree --stdin` (`DiffTrees`);
         # the process starts in `result()` only when it cannot.
-        self._session = None if background else _session(repo)
+        self._session = None if background else session
         if self._session is None:
             self._start(background)
 
     def _start(self, background: bool) -> None:
-        argv = self._repo._argv_here(self._args)
+        argv = self._repo.view_argv(self._args)
         try:
-            self._proc = _popen_streaming(
+            self._proc = popen_streaming(
                 argv, cwd=self._cwd, stdin=subprocess.DEVNULL, stderr=self._err, env=self._env
             )
         except OSError as exc:
             self.close()
-            raise self._repo._start_error(exc) from None
+            raise self._repo.start_error(exc) from None
         # A reader thread parses as git streams, while the caller loads the
         # rubric; without `background` (`gate lab`, `gate backtest`, which
         # have nothing to do meanwhile) no thread is started per diff.
@@ -90,7 +105,9 @@ class DiffJob:
         self._problem = "the reader stopped early"
         try:
             named = None if self._counter is None else self._counter.want
-            parse_diff(_tokens(stdout), self._files, self._blobs, self._targets, self._texts, named)
+            parse_diff(
+                nul_tokens(stdout), self._files, self._blobs, self._targets, self._texts, named
+            )
             self._problem = None
         except StopIteration:
             self._problem = "output ends inside a record"
@@ -104,7 +121,7 @@ class DiffJob:
     def notes(self) -> tuple[str, ...]:
         """What git said it left out (after `result()`): rename detection skipped
         over the rename limit turns renames into a deletion plus an addition,
-        and near copies not looked for over the gate's budget (`_find_copies`)."""
+        and near copies not looked for over the gate's budget (`find_copies`)."""
         self._err.seek(0)
         text = self._err.read().decode("utf-8", errors="replace")
         own = (self._lone_cr_note,) if self._lone_cr_note else ()
@@ -121,7 +138,7 @@ class DiffJob:
         )
 
     def _from_session(self) -> bool:
-        """Parse the diff from this thread's `_DiffTrees`; False (nothing
+        """Parse the diff from this thread's `DiffTrees`; False (nothing
         parsed) when it could not answer, or when git might have skipped
         rename detection (a note this way of asking cannot see)."""
         from gate.changes import ADDED, DELETED, RENAMED
@@ -157,18 +174,20 @@ class DiffJob:
         code = 0 if self._proc is None else self._proc.wait()
         if code > 0 or (code != 0 and self._problem is None):
             self._err.seek(0)
-            raise _diff_failed(self._err.read())
+            raise diff_failed(self._err.read())
         if self._problem is not None:
             raise GateError(f"cannot read git diff output ({self._problem}): report this bug")
         counted = self._counter.finish() if self._counter is not None else None
         if self._blobs:
-            _count_binary(self._repo, self._files, self._blobs, counted)
+            count_binary(self._repo, self._files, self._blobs, counted, session=self._cat)
             self._blobs = []
         if self._texts:
-            self._lone_cr_note = _count_lone_cr(self._repo, self._files, self._texts, counted)
+            self._lone_cr_note = count_lone_cr(
+                self._repo, self._files, self._texts, counted, session=self._cat
+            )
             self._texts = []
         if self._targets:
-            self._copy_notes = _find_copies(
+            self._copy_notes = find_copies(
                 self._repo,
                 self._files,
                 self._targets,
@@ -176,7 +195,8 @@ class DiffJob:
                 self._spec,
                 self._env,
                 self._cwd,
-                session=self._session is not None,
+                listings=self._listings,
+                session=self._session,
             )
             self._targets = []
         return tuple(sorted(self._files, key=lambda f: (f.path, f.old_path or "")))

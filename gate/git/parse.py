@@ -1,15 +1,15 @@
 """Parsing `git diff --raw --numstat -z` output as it streams: NUL-ended
-records read in chunks (`_records`, `_tokens`), raw records paired with the
+records read in chunks (`nul_records`, `nul_tokens`), raw records paired with the
 numstat records after them (`parse_diff`) into `FileChange`s, and what the
-counts and the copy search need collected on the way (`_Uncounted`,
-`_Target`)."""
+counts and the copy search need collected on the way (`Uncounted`,
+`CopyTarget`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, NamedTuple
 
-from gate.git.conventions import _CHUNK
+from gate.git.conventions import CHUNK
 from gate.paths import from_bytes
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ _STATUS = {
 _decode_path = from_bytes
 
 
-def _records(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
+def nul_records(stream: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
     """NUL-ended records of a stream in chunks of whole records, each chunk
     starting with a NUL and ending without one (about `size` bytes each)."""
     read = getattr(stream, "read1", stream.read)
@@ -54,14 +54,14 @@ def _records(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
         raise ValueError("output does not end with NUL")
 
 
-def _tokens(stream: IO[bytes], size: int = _CHUNK) -> Iterator[bytes]:
+def nul_tokens(stream: IO[bytes], size: int = CHUNK) -> Iterator[bytes]:
     """NUL-separated tokens of a stream, read in chunks of at most `size` bytes
     as they arrive (so parsing overlaps with git's work)."""
-    for chunk in _records(stream, size):
+    for chunk in nul_records(stream, size):
         yield from chunk[1:].split(b"\0")
 
 
-def _raw_status(
+def raw_status(
     header: bytes, modes: dict[bytes, str | None] | None = None
 ) -> tuple[bytes, str | None, str | None, bytes, bytes]:
     """(status letter, old mode, new mode, old oid, new oid) from
@@ -83,7 +83,7 @@ def _mode(modes: dict[bytes, str | None], field: bytes) -> str | None:
     return modes[field]
 
 
-class _Uncounted(NamedTuple):
+class Uncounted(NamedTuple):
     """A file whose counts come from its blobs: `files[at]`, with the blob
     names of its file sides (None for a side that is absent or a submodule)."""
 
@@ -101,9 +101,9 @@ def _blob(mode: str | None, oid: bytes) -> str | None:
 def parse_diff(
     tokens: Iterator[bytes],
     files: list[FileChange] | None = None,
-    blobs: list[_Uncounted] | None = None,
-    targets: list[_Target] | None = None,
-    texts: list[_Uncounted] | None = None,
+    blobs: list[Uncounted] | None = None,
+    targets: list[CopyTarget] | None = None,
+    texts: list[Uncounted] | None = None,
     named: Callable[[str], None] | None = None,
 ) -> list[FileChange]:
     """Pair `--raw` records with the `--numstat` records that follow, in order.
@@ -112,16 +112,16 @@ def parse_diff(
 
     A file git calls binary, and a file <-> submodule change, get unknown
     counts (None) here, never 0: `blobs` (when given) collects what
-    `_count_binary` needs to count them from the blobs.  A submodule side
+    `count_binary` needs to count them from the blobs.  A submodule side
     counts no lines, and a file whose blob did not change (a pure rename or
     a mode change) counts 0.
 
     `targets` (when given) collects the added and modified files with
-    content (not empty, not a submodule): what `_find_copies` asks whether
+    content (not empty, not a submodule): what `find_copies` asks whether
     it is a copy of a file of the base.
 
     `texts` (when given) collects the text files whose content changed,
-    with the blob names of both sides: `_count_lone_cr` reads them for a
+    with the blob names of both sides: `count_lone_cr` reads them for a
     carriage return alone, a line end git's counts miss.
 
     `named` (when given) is called with each blob whose content a file's
@@ -139,7 +139,7 @@ def parse_diff(
     index = 0
     for token in tokens:
         if token[:1] == b":":
-            letter, old_mode, new_mode, old_oid, new_oid = _raw_status(token, modes)
+            letter, old_mode, new_mode, old_oid, new_oid = raw_status(token, modes)
             if named is not None and old_oid != new_oid:
                 for blob in (_blob(old_mode, old_oid), _blob(new_mode, new_oid)):
                     if blob is not None:
@@ -174,13 +174,13 @@ def parse_diff(
             else:
                 added = deleted = None
                 if blobs is not None:
-                    blobs.append(_Uncounted(len(files), old_blob, new_blob))
+                    blobs.append(Uncounted(len(files), old_blob, new_blob))
         else:
             added = int(parts[0])
             deleted = int(parts[1])
             if texts is not None and old_oid != new_oid:
                 texts.append(
-                    _Uncounted(len(files), _blob(old_mode, old_oid), _blob(new_mode, new_oid))
+                    Uncounted(len(files), _blob(old_mode, old_oid), _blob(new_mode, new_oid))
                 )
         if (
             targets is not None
@@ -190,7 +190,7 @@ def parse_diff(
             and new_oid not in empty
             and new_oid != old_oid  # a mode change copies nothing
         ):
-            targets.append(_Target(len(files), new_oid))
+            targets.append(CopyTarget(len(files), new_oid))
         append(
             FileChange(path, _status(letter), old_path, added, deleted, binary, old_mode, new_mode)
         )
@@ -209,7 +209,7 @@ def _status(letter: bytes) -> str:
 _RELEASED = (b"", None, None, "", None, b"", b"")
 
 
-class _Target(NamedTuple):
+class CopyTarget(NamedTuple):
     """An added or modified file `files[at]` whose new blob is `oid`: a copy
     of a file of the base when that blob, or one like it, is there."""
 

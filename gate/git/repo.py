@@ -1,6 +1,5 @@
-"""Running git: `Repo`, every call through `Repo.run` (or a streaming
-helper) with a scrubbed environment and fixed configuration
-(`gate.git.conventions`); revisions, merge bases and what `base...head` is
+"""A git repository: `Repo`, a `gate.git.runner.Runner` (every call with a
+scrubbed environment and fixed configuration); revisions, merge bases and what `base...head` is
 judged as (`Span`), objects through one cat-file session, history
 (`Repo.history`), and starting a tree diff (`Repo.start_diff`)."""
 
@@ -11,15 +10,17 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from gate.errors import GateError
-from gate.git.catfile import _CatFile, _tree_entries
-from gate.git.conventions import _CONFIG, _SCRUBBED, _SHA, BIG_FILE, _first_line
+from gate.git.catfile import CatFile, tree_object_entries
+from gate.git.conventions import BIG_FILE, FULL_SHA, first_line
+from gate.git.copies import BaseListings
 from gate.git.diff import DiffJob
-from gate.git.view import _private_view
+from gate.git.runner import Runner
+from gate.git.view import private_view
 from gate.names import DEFAULT_BASES
 from gate.paths import from_bytes, quoted
 
@@ -36,15 +37,16 @@ SHALLOW_HINT = (
 
 def is_sha(rev: str) -> bool:
     """True for a full (SHA-1 or SHA-256) lower-case hex object name."""
-    return _SHA.match(rev) is not None
+    return FULL_SHA.match(rev) is not None
 
 
 def short(sha: str) -> str:
     return sha[:12]
 
 
-class Repo:
-    """A git repository at `path` (a work tree, any folder inside one, or a bare repo)."""
+class Repo(Runner):
+    """A git repository at `path` (a work tree, any folder inside one, or a
+    bare repo); a `Runner`, so every call has its scrubbed environment."""
 
     def __init__(
         self,
@@ -53,115 +55,17 @@ class Repo:
         config: Sequence[str] = (),
         big_file: int = BIG_FILE,
     ) -> None:
-        """`config` adds `-c NAME=VALUE` settings to every git call (the Action
-        passes `safe.directory=<workspace>` for a checkout owned by another uid).
-        `big_file` is `core.bigFileThreshold` in bytes, also the largest blob
-        whose lines the gate counts when git calls it binary."""
-        self.path = Path(path)
-        self._cats: dict[int, _CatFile] = {}  # `blob_session`s, by the thread that opened each
+        """`config` and `big_file` are `Runner`'s."""
+        super().__init__(path, config=config, big_file=big_file)
+        self._cats: dict[int, CatFile] = {}  # `blob_session`s, by the thread that opened each
         self._shallow: bool | None = None
-        self._git_dir: str | None = None
-        self._view: tuple[tempfile.TemporaryDirectory[str], dict[str, str], str] | None = None
-        self._view_lock = threading.Lock()
-        # `_base_blobs`: the tree it listed last, and the whole listing of a
-        # tree asked about twice (root, blob -> paths, number of files).
-        self._listed: str | None = None
-        self._listing: tuple[str, Mapping[bytes, Sequence[str]], int] | None = None
-        self.big_file = big_file
-        self._config = (
-            "-c",
-            f"core.bigFileThreshold={big_file}",
-            *(arg for item in config for arg in ("-c", item)),
-        )
-
-    # -- plumbing -----------------------------------------------------------
-
-    def _env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["GIT_OPTIONAL_LOCKS"] = "0"
-        env["GIT_NO_REPLACE_OBJECTS"] = "1"
-        # $GIT_DIR/info/grafts rewrites parents as replace refs do: it could
-        # move the merge base past a commit of the change (a silent pass).  A
-        # path that cannot exist (not the null device, which git reads and
-        # then warns that grafts are deprecated) turns it off without a word.
-        env["GIT_GRAFT_FILE"] = os.path.join(os.devnull, "no-grafts")
-        env["LC_ALL"] = "C"
-        env["LANGUAGE"] = "C"
-        env["GIT_ATTR_NOSYSTEM"] = "1"
-        if extra:
-            env.update(extra)
-        return env
-
-    def _argv(self, args: Sequence[str]) -> list[str]:
-        return ["git", "-C", str(self.path), *_CONFIG, *self._config, *args]
-
-    def _argv_here(self, args: Sequence[str]) -> list[str]:
-        """Like `_argv`, for a git run in another folder with an explicit `GIT_DIR`."""
-        return ["git", *_CONFIG, *self._config, *args]
-
-    def _start_error(self, exc: OSError) -> GateError:
-        if isinstance(exc, FileNotFoundError) and not self.path.is_dir():
-            return GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
-        return GateError(f"cannot run git ({exc}): install git and put it on PATH")
-
-    def run(
-        self,
-        args: Sequence[str],
-        *,
-        env: Mapping[str, str] | None = None,
-        input: bytes | None = None,
-        ok: Iterable[int] = (0,),
-    ) -> bytes:
-        """Run `git ARGS` in the repository and return its stdout.
-
-        `env` adds variables (for example a temporary `GIT_INDEX_FILE`).  A
-        non-zero exit raises `GateError` with the first line of git's stderr.
-        """
-        try:
-            proc = subprocess.run(
-                self._argv(args),
-                input=input,
-                capture_output=True,
-                env=self._env(env),
-                check=False,
-            )
-        except OSError as exc:
-            raise self._start_error(exc) from None
-        if proc.returncode not in tuple(ok):
-            raise GateError(f"git {args[0]} failed: {_first_line(proc.stderr)}")
-        return proc.stdout
-
-    def diff_view(self) -> tuple[dict[str, str], str]:
-        """The environment and folder every tree diff of this repository runs
-        in (`_private_view`), made on first use and removed with the `Repo`
-        (or at exit): one per diff would cost `gate lab` a folder of links
-        made and removed per patch."""
-        with self._view_lock:
-            if self._view is None:
-                folder = tempfile.TemporaryDirectory(prefix="gate-diff-")
-                try:
-                    env, cwd = _private_view(self, folder.name, "git diff")
-                except BaseException:
-                    folder.cleanup()
-                    raise
-                self._view = (folder, env, cwd)
-            return dict(self._view[1]), self._view[2]
-
-    def _try(self, args: Sequence[str]) -> tuple[int, bytes, bytes]:
-        try:
-            proc = subprocess.run(
-                self._argv(args), capture_output=True, env=self._env(), check=False
-            )
-        except OSError as exc:
-            raise self._start_error(exc) from None
-        return proc.returncode, proc.stdout, proc.stderr
+        self._listings = BaseListings()
 
     # -- revisions ----------------------------------------------------------
 
     def is_shallow(self) -> bool:
         if self._shallow is None:
-            code, out, _ = self._try(["rev-parse", "--is-shallow-repository"])
+            code, out, _ = self.attempt(["rev-parse", "--is-shallow-repository"])
             self._shallow = code == 0 and out.strip() == b"true"
         return self._shallow
 
@@ -169,40 +73,10 @@ class Repo:
         """Raise a clear error unless `path` is inside a git repository."""
         self.git_dir()
 
-    def git_dir(self) -> str:
-        """The absolute git directory (GateError when `path` is not in a repository)."""
-        if self._git_dir is None:
-            if not self.path.is_dir():
-                raise GateError(f"repository folder {self.path} does not exist: pass --repo DIR")
-            code, out, err = self._try(["rev-parse", "--absolute-git-dir"])
-            if b"dubious ownership" in err:
-                raise GateError(
-                    f"git refuses {self.path}: it is owned by another user; trust it with "
-                    f"git config --global --add safe.directory {self.path.resolve()}"
-                )
-            if code != 0 or not out.strip():
-                raise GateError(
-                    f"{self.path} is not a git repository ({_first_line(err)}): "
-                    "run inside a clone or pass --repo DIR"
-                )
-            self._git_dir = out.decode("utf-8", errors="surrogateescape").rstrip("\n")
-        return self._git_dir
-
-    def common_dir(self) -> str:
-        """The folder shared by all work trees (`git rev-parse --git-common-dir`):
-        the git directory itself unless it is a linked work tree's."""
-        git_dir = self.git_dir()
-        try:
-            raw = Path(git_dir, "commondir").read_bytes()
-        except OSError:
-            return git_dir
-        common = raw.decode("utf-8", errors="surrogateescape").rstrip("\n")
-        return os.path.normpath(os.path.join(git_dir, common))
-
     def try_rev_parse(self, rev: str, peel: str | None = "commit") -> str | None:
         """The full sha of `rev` (peeled to `peel`), or None when it does not resolve."""
         spec = f"{rev}^{{{peel}}}" if peel else rev
-        code, out, _ = self._try(["rev-parse", "--verify", "--quiet", "--end-of-options", spec])
+        code, out, _ = self.attempt(["rev-parse", "--verify", "--quiet", "--end-of-options", spec])
         if code != 0:
             return None
         sha = out.decode("ascii", errors="replace").strip()
@@ -238,11 +112,11 @@ class Repo:
         """
         if self.path.is_dir() and not any(r.startswith("-") for r in revs):
             args = ["rev-parse", "--absolute-git-dir", "--is-shallow-repository"]
-            code, out, _ = self._try([*args, *(f"{r}^{{commit}}" for r in revs)])
+            code, out, _ = self.attempt([*args, *(f"{r}^{{commit}}" for r in revs)])
             lines = out.decode("utf-8", errors="surrogateescape").split("\n")
             if code == 0 and len(lines) == len(revs) + 3 and lines[-1] == "":
                 shas = lines[2:-1]
-                if all(_SHA.match(sha) for sha in shas) and lines[1] in ("true", "false"):
+                if all(FULL_SHA.match(sha) for sha in shas) and lines[1] in ("true", "false"):
                     self._git_dir = lines[0]
                     self._shallow = lines[1] == "true"
                     return shas
@@ -258,7 +132,7 @@ class Repo:
         Criss-cross merges leave more than one; git's diff then uses the first
         (and warns), so the report can say which one was used.
         """
-        code, out, err = self._try(["merge-base", "--all", "--end-of-options", a, b])
+        code, out, err = self.attempt(["merge-base", "--all", "--end-of-options", a, b])
         if code == 0 and out.strip():
             return out.decode("ascii", errors="replace").split()
         if code == 1 and not err.strip():
@@ -271,7 +145,7 @@ class Repo:
                 f"no merge base between {short(a)} and {short(b)}: the histories are "
                 "unrelated; pick a --base that the head branched from"
             )
-        raise GateError(f"git merge-base failed: {_first_line(err)}")
+        raise GateError(f"git merge-base failed: {first_line(err)}")
 
     def merged_tree(self, base: str, head: str) -> str:
         """The tree that merging commit `head` into commit `base` gives
@@ -281,11 +155,11 @@ class Repo:
         file picks a merge driver.  A merge with conflicts is a GateError:
         the gate cannot tell what merging the change would do."""
         with tempfile.TemporaryDirectory(prefix="gate-merge-") as folder:
-            env, cwd = _private_view(self, folder, "git merge-tree")
+            env, cwd = private_view(self.common_dir(), self.env(), folder, "git merge-tree")
             args = ["merge-tree", "--write-tree", "--no-messages", "--name-only", "-z"]
             try:
                 proc = subprocess.run(
-                    self._argv_here([*args, "--end-of-options", base, head]),
+                    self.view_argv([*args, "--end-of-options", base, head]),
                     cwd=cwd,
                     stdin=subprocess.DEVNULL,
                     capture_output=True,
@@ -293,10 +167,10 @@ class Repo:
                     check=False,
                 )
             except OSError as exc:
-                raise self._start_error(exc) from None
+                raise self.start_error(exc) from None
         fields = proc.stdout.split(b"\0")
         tree = fields[0].decode("ascii", errors="replace")
-        if proc.returncode == 1 and _SHA.match(tree):
+        if proc.returncode == 1 and FULL_SHA.match(tree):
             conflicted = sorted({from_bytes(f) for f in fields[1:] if f})
             shown = ", ".join(quoted(p) for p in conflicted[:3])
             more = f" and {len(conflicted) - 3} more" if len(conflicted) > 3 else ""
@@ -306,9 +180,9 @@ class Repo:
                 f"({shown}{more}): the gate judges what the merge would do to the base and "
                 "cannot tell; merge the base into the branch and push"
             )
-        if proc.returncode != 0 or not _SHA.match(tree):
+        if proc.returncode != 0 or not FULL_SHA.match(tree):
             raise GateError(
-                f"git merge-tree failed: {_first_line(proc.stderr)} (the gate needs git 2.38 "
+                f"git merge-tree failed: {first_line(proc.stderr)} (the gate needs git 2.38 "
                 "or later to judge several merge bases)"
             )
         return tree
@@ -316,7 +190,7 @@ class Repo:
     def uncommitted_paths(self) -> int:
         """How many paths `git status` lists as changed, staged or untracked (not
         ignored) in the work tree; 0 for a bare repository."""
-        code, out, _ = self._try(
+        code, out, _ = self.attempt(
             ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--no-renames"]
         )
         if code != 0:
@@ -328,11 +202,11 @@ class Repo:
     def _object(self, rev: str) -> str:
         """`rev` as a full sha.  A full sha is taken as is (saving a git call)
         and checked by `_check_objects` in the cat-file session instead."""
-        if _SHA.match(rev):
+        if FULL_SHA.match(rev):
             return rev
         return self.rev_parse(rev, peel=None)
 
-    def _check_objects(self, cat: _CatFile, *shas: str | None) -> None:
+    def _check_objects(self, cat: CatFile, *shas: str | None) -> None:
         for sha in shas:
             if sha is not None and not cat.has(sha):
                 self.rev_parse(sha, peel=None)  # raises the usual message
@@ -348,17 +222,21 @@ class Repo:
         if me in self._cats:
             yield
             return
-        with _CatFile(self) as cat:
+        with CatFile(self) as cat:
             self._cats[me] = cat
             try:
                 yield
             finally:
                 del self._cats[me]
 
-    def _cat_file(self) -> contextlib.AbstractContextManager[_CatFile]:
+    def session(self) -> CatFile | None:
+        """This thread's `blob_session`, if it has one open."""
+        return self._cats.get(threading.get_ident())
+
+    def _cat_file(self) -> contextlib.AbstractContextManager[CatFile]:
         """This thread's `blob_session`, else a new session."""
-        cat = self._cats.get(threading.get_ident())
-        return contextlib.nullcontext(cat) if cat is not None else _CatFile(self)
+        cat = self.session()
+        return contextlib.nullcontext(cat) if cat is not None else CatFile(self)
 
     def read_blob(self, rev: str, path: str) -> bytes | None:
         """The bytes of `path` in the tree of `rev`, or None when it is absent (or not a file)."""
@@ -422,7 +300,7 @@ class Repo:
                     continue
                 listed.add(folder)
                 prefix = f"{folder}/" if folder else ""
-                for mode, name in _tree_entries(data, len(sha) // 2):
+                for mode, name in tree_object_entries(data, len(sha) // 2):
                     kind = "link" if mode == b"120000" else "file" if mode[:1] == b"1" else "folder"
                     if mode == b"160000":
                         kind = "folder"  # a submodule: never listed, so unknown
@@ -496,10 +374,10 @@ class Repo:
         ]
         if last is not None:
             args.append(f"--max-count={last}")
-        code, out, err = self._try([*args, "--end-of-options", rev or "HEAD", "--"])
+        code, out, err = self.attempt([*args, "--end-of-options", rev or "HEAD", "--"])
         if code != 0:
             raise GateError(
-                f"git log cannot read {rev or 'HEAD'!r}: {_first_line(err)}; "
+                f"git log cannot read {rev or 'HEAD'!r}: {first_line(err)}; "
                 "name a revision or a range such as main~50..main"
             )
         boundary: frozenset[str] = frozenset()
@@ -511,7 +389,7 @@ class Repo:
             if not line:
                 continue
             parts = [p.decode("utf-8", errors="replace") for p in line.split(b"\0")]
-            if len(parts) != 8 or not _SHA.match(parts[0]):
+            if len(parts) != 8 or not FULL_SHA.match(parts[0]):
                 raise GateError("cannot read git log output: report this bug")
             sha, parents = parts[0], tuple(parts[1].split())
             entries.append(
@@ -555,7 +433,14 @@ class Repo:
         `background` git's output is parsed in `result()` instead, on the
         caller's thread (for a caller with nothing to do meanwhile).
         """
-        return DiffJob(self, old, new, background=background)
+        return DiffJob(
+            self,
+            old,
+            new,
+            background=background,
+            session=self.session(),
+            listings=self._listings,
+        )
 
 
 class LogEntry(NamedTuple):

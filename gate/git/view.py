@@ -7,21 +7,21 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from typing import TYPE_CHECKING
 
 from gate.errors import GateError
 
-if TYPE_CHECKING:
-    from gate.git.repo import Repo
 
-
-def _private_view(repo: Repo, folder: str, what: str) -> tuple[dict[str, str], str]:
+def private_view(
+    common: str, env: dict[str, str], folder: str, what: str
+) -> tuple[dict[str, str], str]:
     """The environment and folder for a git run that reads no gitattributes
     file: an empty work tree with an empty index, and a view of the git
     directory without `info/attributes` (`_view_without_attributes`), both
     under `folder`; objects are the repository's own.  No `.gitattributes`
-    of the change can then mark files `-diff`, nor pick a merge driver."""
-    common = repo.common_dir()
+    of the change can then mark files `-diff`, nor pick a merge driver.
+    `common` is the repository's common git directory (`Runner.common_dir`),
+    `env` the scrubbed environment (`Runner.env()`), which gets the view's
+    variables and is returned; `what` names the git run in an error."""
     empty = os.path.join(folder, "work")
     view = os.path.join(folder, "git")
     try:
@@ -32,7 +32,7 @@ def _private_view(repo: Repo, folder: str, what: str) -> tuple[dict[str, str], s
             f"cannot prepare a private view of {common} for {what} "
             f"({exc.strerror or exc}): check that {tempfile.gettempdir()} is writable"
         ) from None
-    env = repo._env(
+    env.update(
         {
             "GIT_DIR": view,
             "GIT_OBJECT_DIRECTORY": os.path.join(common, "objects"),

@@ -80,7 +80,7 @@ class Escapes:
             return True
         scope = range(node.start_byte, node.end_byte)
         return any(
-            not self.writes._own(name, n.start_byte, scope)
+            not self.writes.owns(name, n.start_byte, scope)
             for name in self._helpers()
             for n in self.names.occurrences(name)
             if n.start_byte in scope
@@ -90,7 +90,7 @@ class Escapes:
         """The file's helpers whose code escapes, or names one that does."""
         if self._escaping is None:
             helpers: dict[str, list[Node]] = {}
-            for _, kind, node in self.writes._scan():
+            for _, kind, node in self.writes.sites():
                 spelled = node.child_by_field_name("name") if kind == "helper" else None
                 if spelled is not None:
                     helpers.setdefault(self.source.text(spelled), []).append(node)
@@ -100,7 +100,7 @@ class Escapes:
                 changed = False
                 for name, nodes in helpers.items():
                     if name not in escaping and any(
-                        self.writes._names_one_of(n, escaping) for n in nodes
+                        self.writes.names_one_of(n, escaping) for n in nodes
                     ):
                         escaping.add(name)
                         changed = True

@@ -121,7 +121,7 @@ class Writes:
             return True
         sharing = self._helpers()
         return any(
-            not self._own(name, n.start_byte, scope)
+            not self.owns(name, n.start_byte, scope)
             for name in sharing
             for n in self.names.occurrences(name)
             if n.start_byte in scope
@@ -141,7 +141,11 @@ class Writes:
             n.start_byte in scope for name in sharing for n in self.names.occurrences(name)
         )
 
-    def _scan(self) -> list[tuple[int, str, Node]]:
+    def sites(self) -> list[tuple[int, str, Node]]:
+        """The file's places that may store, in source order: (start byte,
+        kind, node), kind one of "store", "loop", "helper", "writer" (an
+        `Object`, `Reflect` or `process` call) and "always" (`eval`,
+        `with`); found once, shared with `gate.drift.js.escapes`."""
         if self._sites is None:
             if self.names.also_query != SCAN:  # what `units` always passes: a caller's slip
                 raise ValueError("Writes reads the captures of Names(..., also=writes.SCAN)")
@@ -170,7 +174,7 @@ class Writes:
     def _writes(self, scope: range, block: range | None = None) -> bool:
         """Whether code in `scope` itself stores outside it (no helper's);
         with `block`, outside `block` strictly (`stays`)."""
-        sites = self._scan()
+        sites = self.sites()
         i = bisect_left(self._starts, scope.start)
         while i < len(sites) and sites[i][0] < scope.stop:
             _, kind, node = sites[i]
@@ -191,7 +195,7 @@ class Writes:
 
     def _restored(self, target: Node, scope: range) -> bool:
         """`restores.restored`: the code puts the value back in its own `finally`."""
-        sites = self._scan()
+        sites = self.sites()
         start, stop = bisect_left(self._starts, scope.start), bisect_left(self._starts, scope.stop)
         stores = [node for _, kind, node in sites[start:stop] if kind == "store"]
         return restored(self.source, target, stores, scope)
@@ -240,8 +244,8 @@ class Writes:
             name = self.source.text(target)
             at = target.start_byte
             if block is not None:
-                return not self._own(name, at, scope)
-            return not (self._own(name, at, scope) or self._slot(name) or self._renewed(name, at))
+                return not self.owns(name, at, scope)
+            return not (self.owns(name, at, scope) or self._slot(name) or self._renewed(name, at))
         if kind in CHAINS:
             root = target
             while root.type in CHAINS or (root.type in _WRAPPERS and named(root)):
@@ -249,7 +253,7 @@ class Writes:
                 root = inner if inner is not None else named(root)[0]
             if root.type == "identifier":
                 name = self.source.text(root)
-                return not (self._own(name, root.start_byte, scope) or self._reset(target, name))
+                return not (self.owns(name, root.start_byte, scope) or self._reset(target, name))
             if root.type == "this":
                 return not _own_this(root, scope)
             return root.type not in FRESH
@@ -257,13 +261,13 @@ class Writes:
             return any(self._outside(leaf, scope, block) for leaf in pattern_leaves(target))
         return True
 
-    def _own(self, name: str, at: int, scope: range) -> bool:
-        """`Names.own`, or bound by the head of a loop around `at` inside
-        `scope` (`for (const el of list) el.value = 1`, `for (let i = 0;
-        ...; i++)`)."""
+    def owns(self, name: str, at: int, scope: range) -> bool:
+        """Whether `name` at byte `at` is `scope`'s own: `Names.own`, or
+        bound by the head of a loop around `at` inside `scope` (`for (const
+        el of list) el.value = 1`, `for (let i = 0; ...; i++)`)."""
         if self.names.own(name, at, scope):
             return True
-        sites = self._scan()
+        sites = self.sites()
         for i in range(bisect_left(self._starts, scope.start), bisect_left(self._starts, at)):
             _, kind, node = sites[i]
             if kind == "loop" and at < node.end_byte <= scope.stop and name in self._heads(node):
@@ -380,7 +384,7 @@ class Writes:
         outside them, or names one that does, to a fixpoint."""
         if self._sharing is None:
             helpers: dict[str, list[Node]] = {}
-            for _, kind, node in self._scan():
+            for _, kind, node in self.sites():
                 if kind != "helper":
                     continue
                 spelled = node.child_by_field_name("name")
@@ -397,16 +401,17 @@ class Writes:
                 for name, nodes in helpers.items():
                     if name in sharing:
                         continue
-                    if any(self._names_one_of(n, sharing) for n in nodes):
+                    if any(self.names_one_of(n, sharing) for n in nodes):
                         sharing.add(name)
                         changed = True
             self._sharing = frozenset(sharing)
         return self._sharing
 
-    def _names_one_of(self, node: Node, sharing: set[str]) -> bool:
+    def names_one_of(self, node: Node, sharing: set[str]) -> bool:
+        """Whether `node`'s code names one of `sharing` that is not its own (`owns`)."""
         scope = range(node.start_byte, node.end_byte)
         return any(
-            n.start_byte in scope and not self._own(name, n.start_byte, scope)
+            n.start_byte in scope and not self.owns(name, n.start_byte, scope)
             for name in sharing
             for n in self.names.occurrences(name)
         )

@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping
 
 from gate.drift import Tokens
 from gate.drift.python.appended import appended
-from gate.drift.python.tree import _prose
+from gate.drift.python.tree import is_prose
 
 # Builtins an inserted assertion may call: they compute a value only.
 PURE_BUILTINS = frozenset(
@@ -163,7 +163,7 @@ class _Stream:
     def emit(self, node: ast.AST) -> None:
         if isinstance(node, ast.Call) and self.table(node):
             return
-        if isinstance(node, ast.Expr) and _prose(node):
+        if isinstance(node, ast.Expr) and is_prose(node):
             assert isinstance(node.value, ast.Constant)
             self.out.append(f"(docstring {' '.join(str(node.value.value).split())!r})")
             return

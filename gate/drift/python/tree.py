@@ -498,7 +498,7 @@ def dump(node: ast.AST) -> str:
     held = node.__dict__.get("_gate_dump")
     if held is not None:
         return held  # type: ignore[no-any-return]
-    prose = [sub.value for sub in walk(node) if _prose(sub)]  # type: ignore[attr-defined]
+    prose = [sub.value for sub in walk(node) if is_prose(sub)]  # type: ignore[attr-defined]
     if not prose:
         held = ast.dump(node)
     else:
@@ -522,7 +522,7 @@ def prose_docstring(body: list[ast.stmt], walked: Walked) -> ast.stmt | None:
     (a name, an attribute, a string) or `getdoc`.  Pytest and unittest never
     read it; its words change no test.  None when the module has no such
     docstring."""
-    if not body or not _prose(body[0]):
+    if not body or not is_prose(body[0]):
         return None
     if any(_spells_doc(statement, walked) for statement in body):
         return None
@@ -561,7 +561,7 @@ def docstring(node: ast.AST) -> str | None:
     return None
 
 
-def _prose(node: ast.AST) -> bool:
+def is_prose(node: ast.AST) -> bool:
     """A string statement (a docstring) that holds no doctest."""
     if not isinstance(node, ast.Expr):  # most nodes, answered without a call
         return False
