@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gate.rubric.starter import STARTER_RUBRIC  # noqa: E402
+from gate.starter import STARTER_RUBRIC  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GIT_CONFIG_NOSYSTEM": "1"}
 

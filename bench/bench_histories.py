@@ -63,10 +63,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gate.changes import MODE_SUBMODULE, FileChange  # noqa: E402
+from gate.base.errors import GateError  # noqa: E402
 from gate.changes.git import changes_from_git  # noqa: E402
-from gate.errors import GateError  # noqa: E402
 from gate.git.repo import Repo  # noqa: E402
+from gate.model.change import MODE_SUBMODULE, FileChange  # noqa: E402
 
 # The reference diff runs with no attributes file and no system attributes,
 # as the gate's does (docs/hostile-input.md section 1).

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gate import demo_fixture  # noqa: E402
+from gate.starter import demo_fixture  # noqa: E402
 
 ENV = {
     **os.environ,

@@ -10,7 +10,7 @@ patience diff finds no anchor and a plain longest-common-subsequence
 search goes quadratic).  The rubric confines the change to `TABLE` and
 `clamp`.  Prints, per shape, the median wall time of
 
-* `gate.text.line_diff` on the two texts, in this process,
+* `gate.base.text.line_diff` on the two texts, in this process,
 * `git diff --numstat BLOB_A BLOB_B` on the same two blobs,
 * `python -m gate check --base B --head H --format json` (a subprocess:
   git, the parse of both versions, the diff and the verdict), and
@@ -111,7 +111,7 @@ def run(argv: list[str], cwd: Path) -> bytes:
 
 def measure(old: list[str], new: list[str], runs: int, python: str) -> str:
     """One row of the table for one shape."""
-    from gate.text import decode, line_diff
+    from gate.base.text import decode, line_diff
 
     base_text, head_text = module(old), module(new)
     with tempfile.TemporaryDirectory(prefix="gate-bench-diff-") as tmp:

@@ -98,8 +98,8 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable)
     args = parser.parse_args()
 
-    from gate import globs
-    from gate.rubric import DEFAULT_TESTS
+    from gate.base import globs
+    from gate.model.rubric import DEFAULT_TESTS
 
     paths = shapes(args.length)
     print(f"paths of ~{args.length:,} characters, matched against the default test globs:")

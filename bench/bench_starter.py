@@ -6,7 +6,7 @@
 For each REPO (a clone or a bare snapshot), takes the last `--limit`
 first-parent commits of HEAD (a squash-merged PR is one such commit; a merge
 commit is judged as `M^1..M`, the diff it brought) and sorts each by who
-wrote it, with the signals of `gate.agents.AGENTS`:
+wrote it, with the signals of `gate.base.agents.AGENTS`:
 
 * `agent`: the commit's author e-mail, or the e-mail of a `Co-authored-by`
   trailer, is an agent's (case-folded), or the message holds a marker its
@@ -53,9 +53,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gate import globs  # noqa: E402
-from gate.agents import AGENTS  # noqa: E402
-from gate.rubric.starter import STARTER_RUBRIC  # noqa: E402
+from gate.base import globs  # noqa: E402
+from gate.base.agents import AGENTS  # noqa: E402
+from gate.starter import STARTER_RUBRIC  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 AUTOMATION = re.compile(
@@ -158,12 +158,12 @@ def stat(repo: str, commit: Commit) -> str:
 
 def old_starter(ref: str) -> str:
     text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{ref}:gate/rubric/starter.py"],
+        ["git", "-C", str(ROOT), "show", f"{ref}:gate/starter/__init__.py"],
         check=True, capture_output=True, text=True,
     ).stdout  # fmt: skip
     found = re.search(r'STARTER_RUBRIC = """\\\n(.*?)"""', text, re.S)
     if found is None:
-        raise SystemExit(f"{ref}:gate/rubric/starter.py has no STARTER_RUBRIC literal")
+        raise SystemExit(f"{ref}:gate/starter/__init__.py has no STARTER_RUBRIC literal")
     return found.group(1)
 
 

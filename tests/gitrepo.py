@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from gate.cli import main
+from gate.commands.cli import main
 
 # The identity and dates of every commit a test makes (tests/conftest.py puts
 # them in the environment of every test): the same commits, the same shas.
@@ -228,10 +228,10 @@ class Checked(NamedTuple):
 
 class RubricRepo(GitRepo):
     """A real git repository judged by the real `gate check` (in process,
-    `gate.cli.main`, its stdout captured by pytest's `capsys`).
+    `gate.commands.cli.main`, its stdout captured by pytest's `capsys`).
 
     The rubric is either committed in the repository (at
-    `gate.names.DEFAULT_RUBRIC_PATH`, as a project keeps it) or passed to
+    `gate.base.names.DEFAULT_RUBRIC_PATH`, as a project keeps it) or passed to
     `check` as `rubric=TEXT`,
     which writes it beside the repository (`rubric_file`) and names it with
     --rubric-file.
@@ -268,7 +268,7 @@ class RubricRepo(GitRepo):
 
 
 def run_check(capsys: pytest.CaptureFixture[str], *argv: str) -> Checked:
-    """`gate check ARGV --format json` in process (`gate.cli.main`), its
+    """`gate check ARGV --format json` in process (`gate.commands.cli.main`), its
     output read from `capsys`: for a repository made here, `RubricRepo.check`."""
     code = main(["check", *argv, "--format", "json"])
     out, err = capsys.readouterr()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate import demo_fixture
+from gate.starter import demo_fixture
 
 GREEN_RULE = """\
   - id: GREEN

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lab_fixture import REWRITE_KIT, make_patch
 
-from gate import demo_fixture
+from gate.starter import demo_fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITERS = ("careful", "remote", "tidy")
@@ -118,9 +118,8 @@ def writer_args(recordings: Path, log: Path | None = None) -> list[str]:
     """`--writer NAME=COMMAND` for each replay writer (the module from this checkout:
     the clean environment carries no PYTHONPATH, so the command sets it)."""
     logging = f'echo "$GATE_WRITER $GATE_PROMPT $GATE_ATTEMPT" >> {log}; ' if log else ""
-    command = (
-        f"{logging}exec env PYTHONPATH={ROOT} {sys.executable} -m gate.writers.replay {recordings}"
-    )
+    replay = "gate.research.writers.replay"
+    command = f"{logging}exec env PYTHONPATH={ROOT} {sys.executable} -m {replay} {recordings}"
     return [arg for w in WRITERS for arg in ("--writer", f"{w}={command}")]
 
 

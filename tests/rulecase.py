@@ -31,7 +31,7 @@ from a side being absent on it and a path with the same content on both
 sides untouched; `RuleCase.edit(base, head)` is the one-file form, for the
 case's `path`.  A test may also pass a ready `ChangeSet` for what no git
 commit can express (a writer's `result.json` knows paths only:
-`gate.changes.from_paths`; a rubric example given by counts:
+`gate.model.change.from_paths`; a rubric example given by counts:
 `changes_from_example`).
 
 `source` picks the builder: "git" (the default: two commits, `base...head`),
@@ -57,14 +57,14 @@ from typing import Any, Literal
 
 import pytest
 
-from gate.changes import ADDED, DELETED, MODIFIED, ChangeSet
 from gate.changes.example import changes_from_example
 from gate.changes.git import changes_from_git
 from gate.changes.patch import changes_from_patch
 from gate.git.repo import Repo
 from gate.judge import evaluate
-from gate.report import RuleResult
-from gate.rubric import Rubric
+from gate.model.change import ADDED, DELETED, MODIFIED, ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rubric
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import text_wants
 from tests.gitrepo import GIT_ENV, GitRepo

@@ -1,4 +1,4 @@
-"""`gate.agents.classify`: which signal makes a commit agent-written."""
+"""`gate.base.agents.classify`: which signal makes a commit agent-written."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.agents import (
+from gate.base.agents import (
     AGENT,
     AGENTS,
     AUTOMATION,
@@ -129,7 +129,7 @@ def test_nothing_an_agent_uses_is_human(name: str, email: str, subject: str) -> 
 
 @given(st.sampled_from(AGENTS), st.sampled_from(["lower", "upper", "title"]))
 def test_every_agent_e_mail_is_found_in_any_case(agent: object, case: str) -> None:
-    from gate.agents import Agent
+    from gate.base.agents import Agent
 
     assert isinstance(agent, Agent)
     for email in agent.emails:

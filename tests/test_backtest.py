@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.backtest import run_backtest
-from gate.cli import main
+from gate.commands.cli import main
 from gate.git.repo import Repo
+from gate.research.backtest import run_backtest
 from tests.gitrepo import GitRepo
 
 RUBRIC = """\
@@ -494,9 +494,9 @@ def test_init_from_history_sets_budgets_to_the_human_percentile(
     files: int,
     lines: int,
 ) -> None:
+    from gate.judge.selftest import run_selftest
     from gate.rubric.load import load_rubric_bytes
-    from gate.rubric.starter import STARTER_RUBRIC
-    from gate.selftest import run_selftest
+    from gate.starter import STARTER_RUBRIC
 
     learned_history(repo)
     monkeypatch.chdir(repo.root)
@@ -644,7 +644,7 @@ def test_init_from_history_prints_rates_and_proposals_and_writes_none(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gate.rubric.load import load_rubric_bytes
-    from gate.rubric.starter import STARTER_RUBRIC
+    from gate.starter import STARTER_RUBRIC
 
     shas = tuning_history(repo)
     monkeypatch.chdir(repo.root)

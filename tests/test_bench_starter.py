@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.bench_starter import classify
-from gate.agents import AGENTS
+from gate.base.agents import AGENTS
 
 EMAILS = [(a.name, e) for a in AGENTS for e in a.emails]
 

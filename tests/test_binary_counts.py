@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet
 from gate.git.repo import Repo
-from gate.rubric import Rule
+from gate.model.change import ChangeSet
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -345,7 +345,7 @@ def text_counts(repo: Any, old: bytes, new: bytes) -> tuple[int, int]:
 def test_patch_mode_and_lab_count_a_binary_file_whole(repo: Any, tmp_path: Path) -> None:
     """`--patch` and `gate lab` diff the patched tree through the same git diff."""
     from gate.changes.patch import changes_from_patch
-    from gate.lab import judge_patch
+    from gate.research.lab import judge_patch
     from gate.rubric.load import load_rubric_bytes
 
     repo.write("c.bin", C_BASE)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import COPIED, ChangeSet
 from gate.changes.git import changes_from_git
 from gate.git.repo import Repo
+from gate.model.change import COPIED, ChangeSet
 from gate.rules.builtin import rubric_edited, workflow_edited
 from tests.gitrepo import GitRepo
 

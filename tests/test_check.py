@@ -1,4 +1,4 @@
-"""`gate check` end to end: real repositories, the real git binary, `gate.cli.main`."""
+"""`gate check` end to end: real repositories, the real git binary, `gate.commands.cli.main`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from gate import demo_fixture
-from gate.cli import main
+from gate.commands.cli import main
+from gate.starter import demo_fixture
 from tests.gitrepo import GitRepo, run_check
 
 RUBRIC_PATH = ".github/blast-radius.yml"
@@ -425,7 +425,7 @@ def test_check_does_not_import_the_network_stack(seed: Any) -> None:
     argv = ["check", "--repo", str(seed.root), "--base", "main", "--format", "json"]
     code = (
         "import sys\n"
-        "from gate.cli import main\n"
+        "from gate.commands.cli import main\n"
         f"rc = main({argv!r})\n"
         "net = ('github', 'requests', 'urllib3')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in net)\n"

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gate import demo_fixture
-from gate.cli import main
+from gate.commands.cli import main
 from gate.git.conventions import RENAME_LIMIT
+from gate.starter import demo_fixture
 from tests.gitrepo import run_check
 
 RUBRIC_PATH = ".github/blast-radius.yml"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main
+from gate.commands.cli import main
 
 HOSTILE = "::error::pwned\n##[error]x"
 

@@ -36,7 +36,7 @@ sys.path.insert(0, {str(ROOT)!r})
 if sys.argv[1] == "--import":
     __import__(sys.argv[2])
     raise SystemExit(0)
-from gate.cli import main
+from gate.commands.cli import main
 raise SystemExit(main(sys.argv[1:]))
 """
 

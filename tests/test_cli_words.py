@@ -1,9 +1,9 @@
 """One meaning per word: a flag means the same in every command that takes it.
 
-Every parser `gate.cli.build_parser` builds is walked: each visible flag's
-help starts with its meaning in `gate.cli.MEANINGS`, and a flag has one
+Every parser `gate.commands.cli.build_parser` builds is walked: each visible flag's
+help starts with its meaning in `gate.commands.cli.MEANINGS`, and a flag has one
 dest, metavar, type and short form everywhere.  Every hidden flag is an old
-spelling listed in `gate.cli.DEPRECATED`, and gives exactly what the new
+spelling listed in `gate.commands.cli.DEPRECATED`, and gives exactly what the new
 spelling gives, plus one sentence on stderr.  The Words section of
 docs/commands.md lists every meaning and every alias.
 """
@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lab_fixture import build_lab
 
-from gate.cli import DEPRECATED, MEANINGS, SPEC_SPELLINGS, build_parser, deprecation, main
+from gate.commands.cli import DEPRECATED, MEANINGS, SPEC_SPELLINGS, build_parser, deprecation, main
 
 HIDDEN = {**DEPRECATED, **SPEC_SPELLINGS}
 
@@ -84,7 +84,7 @@ def problems(parser: argparse.ArgumentParser) -> list[str]:
                 continue
             meaning = MEANINGS.get(flag)
             if meaning is None:
-                found.append(f"gate {command} {flag}: no meaning in gate.cli.MEANINGS")
+                found.append(f"gate {command} {flag}: no meaning in gate.commands.cli.MEANINGS")
                 continue
             if not str(action.help).startswith(meaning):
                 found.append(f"gate {command} {flag}: help {action.help!r} is not {meaning!r}")
@@ -102,7 +102,7 @@ def test_every_flag_has_its_one_meaning_in_every_command() -> None:
 def test_format_choices() -> None:
     """`--format` offers text, json and markdown everywhere, and a verdict's
     github and sarif only where a command prints a verdict."""
-    from gate.cli import FORMATS, VERDICT_FORMATS
+    from gate.commands.cli import FORMATS, VERDICT_FORMATS
 
     for command, sub in commands(build_parser()):
         for flag, action in flags(sub):
@@ -127,7 +127,7 @@ def test_every_meaning_and_alias_is_used_and_documented() -> None:
     documented = set(re.findall(r"^\| `(--[a-z-]+)", WORDS, re.M))
     documented |= set(re.findall(r"^\| `--[a-z-]+ [A-Z]+`, `(--[a-z-]+)", WORDS, re.M))
     assert shared <= documented, "a flag several commands take is missing from Words"
-    assert documented <= set(MEANINGS), "Words names a flag gate.cli does not have"
+    assert documented <= set(MEANINGS), "Words names a flag gate.commands.cli does not have"
 
 
 @settings(max_examples=40, deadline=None)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main
-from gate.demo_fixture import CLAMP_KIT
-from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.commands.cli import main
+from gate.judge.selftest import run_selftest
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import STARTER_RUBRIC
-from gate.selftest import run_selftest
+from gate.starter import STARTER_RUBRIC
+from gate.starter.demo_fixture import CLAMP_KIT
 from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[1]

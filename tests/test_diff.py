@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gate.cli import main
+from gate.commands.cli import main
 
 RUBRIC = """{
   "rules": [

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gate.base.errors import GateError
 from gate.changes.git import changes_from_git
-from gate.errors import GateError
 from gate.git.conventions import RENAME_LIMIT
 from gate.git.repo import Repo
 

@@ -57,8 +57,8 @@ def fixture_repo(sandbox: Path, env: dict[str, str]) -> Path:
 def fixture_clamp(sandbox: Path, env: dict[str, str]) -> Path:
     """The demo's repository, checked out on main: the clamp lab and its
     rubric on main, and the branches honest-fix and cleanup."""
-    from gate import demo_fixture
     from gate.commands.demo import scenarios
+    from gate.starter import demo_fixture
 
     repo = GitRepo(sandbox / "clamp", env=env)
     repo.write_many({**demo_fixture.FILES, ".github/blast-radius.yml": demo_fixture.RUBRIC})
@@ -273,7 +273,7 @@ def test_the_front_page_lists_the_starter_rules() -> None:
     rule's id and kind, and every glob of its forbidding rules."""
     import yaml
 
-    from gate.rubric.starter import STARTER_RUBRIC
+    from gate.starter import STARTER_RUBRIC
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("\n## Write a rubric\n", 1)[1].split("\n\n", 2)[1]

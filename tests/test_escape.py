@@ -1,4 +1,4 @@
-"""gate.escape: hostile PR text stays inert in text, markdown and HTML."""
+"""gate.base.escape: hostile PR text stays inert in text, markdown and HTML."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from gate.escape import ZERO_WIDTH_JOINER, html, markdown_code, markdown_text, printable
+from gate.base.escape import ZERO_WIDTH_JOINER, html, markdown_code, markdown_text, printable
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",

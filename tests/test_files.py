@@ -1,4 +1,4 @@
-"""gate.files: the one way to read an input file and to write a report file.
+"""gate.base.files: the one way to read an input file and to write a report file.
 
 Every input the gate reads from a path goes through `read_input`: a size cap
 (the file is never read past it), and one named sentence for a missing
@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate import files
-from gate.cli import main
-from gate.errors import GateError
-from gate.files import read_captured, read_input
+from gate.base import files
+from gate.base.errors import GateError
+from gate.base.files import read_captured, read_input
+from gate.commands.cli import main
 from tests.gitrepo import GitRepo
 
 SIZES = st.integers(min_value=0, max_value=64)
@@ -195,8 +195,8 @@ def test_every_input_over_its_cap_is_refused_by_name(
 def test_the_actions_inputs_over_their_cap_are_refused_by_name(
     tmp_path_factory: pytest.TempPathFactory, extra: int
 ) -> None:
-    from gate.github.change import read_stdout
-    from gate.github.event import read_event
+    from gate.action.change import read_stdout
+    from gate.action.event import read_event
     from gate.github.settings import Settings, input_env_name
 
     workspace = tmp_path_factory.mktemp("workspace")
@@ -230,13 +230,15 @@ def test_the_actions_inputs_over_their_cap_are_refused_by_name(
 # Modules that open files of their own, and why: none of them reads an input
 # a caller names.
 OWN_FILES = {
-    "gate/files.py": "the one input reader and report writer",
+    "gate/base/files.py": "the one input reader and report writer",
     "gate/git/repo.py": "git's own commondir and shallow files",
-    "gate/rubric/starter.py": "the packaged workflow template",
-    "gate/github/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
+    "gate/starter/__init__.py": "the packaged workflow template",
+    "gate/base/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
     "gate/commands/init.py": "the starter files it creates (never overwritten)",
-    "gate/loop/__init__.py": "the results file it appends to, and cuts a half-written line from",
-    "gate/loop/run.py": "a command's output, streamed to files, and their tails",
+    "gate/research/loop/__init__.py": (
+        "the results file it appends to, and cuts a half-written line from"
+    ),
+    "gate/research/loop/run.py": "a command's output, streamed to files, and their tails",
     "gate/frozen/tree.py": "the files of the frozen run's own worktree, written as at the base",
 }
 

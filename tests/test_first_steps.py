@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import build_parser, main
+from gate.commands.cli import build_parser, main
 from tests.gitrepo import GitRepo
 
 RUBRIC = """\

@@ -13,9 +13,10 @@ from urllib.parse import unquote_to_bytes, urlsplit
 import jsonschema
 import pytest
 
-from gate.cli import main
-from gate.paths import from_bytes
-from gate.report import Finding, Report, RuleResult, render
+from gate.base.paths import from_bytes
+from gate.commands.cli import main
+from gate.model.report import Finding, Report, RuleResult
+from gate.report import render
 from gate.report.annotations import PATHS_ANNOTATED, rule_lines
 from tests.gitrepo import GitRepo
 
@@ -212,7 +213,7 @@ def test_github_hostile_message_and_rule_id_stay_in_one_line() -> None:
 
 
 def _stats() -> Any:
-    from gate.changes import Stats
+    from gate.model.change import Stats
 
     return Stats(files_touched=0, added_lines=0, deleted_lines=0)
 

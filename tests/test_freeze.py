@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.rubric.freeze import freeze_line, read_freeze, verify_freeze
 
 RUBRIC = b"rules:\n  - {id: A, kind: max_files, limit: 1}\n"

@@ -13,19 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.changes import (
-    ADDED,
-    DELETED,
-    MODIFIED,
-    RENAMED,
-    TYPE_CHANGED,
-    FileChange,
-    FileTexts,
-)
+from gate.base.errors import GateError
 from gate.changes.git import changes_from_git
-from gate.errors import GateError
 from gate.git.parse import nul_tokens, parse_diff
 from gate.git.repo import Repo
+from gate.model.change import ADDED, DELETED, MODIFIED, RENAMED, TYPE_CHANGED, FileChange, FileTexts
 
 AWKWARD = (
     "with space.txt",
@@ -216,9 +208,9 @@ def test_a_text_side_without_a_count_is_uncounted_never_judged_by_git_s_numbers(
 ) -> None:
     """Fail closed: a text file whose blob the counter could not count (None,
     as for a blob over the threshold) keeps no line counts, only the reason."""
-    from gate.changes import LineCount
     from gate.git.counts import count_lone_cr
     from gate.git.parse import Uncounted
+    from gate.model.change import LineCount
 
     change = FileChange(path="a.txt", status="modified", added=1, deleted=1)
     files = [change]
@@ -595,7 +587,7 @@ def test_read_texts_decodes_reversibly_and_reports_absence(repo: Any) -> None:
     head = repo.commit("head")
     texts = Repo(repo.root).read_texts(base, head, ["latin1.txt", "new\nfile", "same.txt", "x"])
     assert texts == {
-        "latin1.txt": FileTexts(base="caf\udce9\n", head=None),  # gate.text.decode
+        "latin1.txt": FileTexts(base="caf\udce9\n", head=None),  # gate.base.text.decode
         "new\nfile": FileTexts(base=None, head="n\n"),
         "same.txt": FileTexts(base="s\n", head="s\n"),
         "x": FileTexts(base=None, head=None),
@@ -673,9 +665,9 @@ def test_repository_owned_by_another_user_names_safe_directory(
 
 
 def test_status_strings_agree_with_the_change_model() -> None:
-    """gate.git names statuses without importing gate.changes (start-up speed)."""
-    from gate import changes
+    """gate.git names statuses without importing gate.model.change (start-up speed)."""
     from gate.git import parse
+    from gate.model import change as changes
 
     assert set(parse._STATUS.values()) | {parse.UNKNOWN} <= set(changes.STATUSES)
     assert parse._STATUS == {
@@ -695,7 +687,7 @@ def test_check_starts_git_before_loading_dataclasses_or_yaml() -> None:
     import sys
 
     code = (
-        "import sys, gate.cli, gate.commands.check;"
+        "import sys, gate.commands.cli, gate.commands.check;"
         "mods = ('dataclasses', 'yaml', 'jsonschema', 'github');"
         "print(sorted(m for m in mods if m in sys.modules))"
     )
@@ -739,7 +731,7 @@ def test_raw_records_pair_with_the_numstat_block_after_them() -> None:
 
 
 def test_file_changes_are_immutable() -> None:
-    from gate.changes import FileChange
+    from gate.model.change import FileChange
 
     change = FileChange(path="a.py")
     with pytest.raises(AttributeError):

@@ -1,4 +1,5 @@
-"""gate.globs: CODEOWNERS / gitignore-style matching, as the SPEC and the module docstring say."""
+"""gate.base.globs: CODEOWNERS / gitignore-style matching, as the SPEC and the
+module docstring say."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import globs
+from gate.base import globs
 
 CASES = [
     # (pattern, path, matches)
@@ -186,7 +187,7 @@ def test_matcher_tries_each_view_of_the_path(patterns: list[str], path: str, mod
 def test_class_members_are_literal_not_regex_set_operations() -> None:
     """`[[]`, `&&`, `~~`, `||` inside a class are members, never regex syntax
     (CPython warns that they may become set operations)."""
-    from gate import globs
+    from gate.base import globs
 
     assert globs.matches("[x", ["[[]x"])
     assert globs.matches("&", ["[a&&b]"])
@@ -330,7 +331,7 @@ def test_a_path_of_hundreds_of_thousands_of_characters_gets_its_verdict(
 ) -> None:
     """Some of these took minutes when a pattern's regex nested quantifiers
     (bench/bench_hostile.py measures the time); here only verdicts are checked."""
-    from gate.rubric import DEFAULT_TESTS
+    from gate.model.rubric import DEFAULT_TESTS
 
     assert globs.matches(path, DEFAULT_TESTS) is expected
     assert globs.matches(path, DEFAULT_TESTS, globs.REACH) is expected
@@ -460,11 +461,11 @@ def test_a_forbidding_match_holds_in_every_case_and_normalization(
     """Whatever a glob matches as written (brackets, `?`, `*`, `**`,
     literals in any script), FOLDED and REACH match every spelling a
     case-insensitive or normalizing file system files under the same key
-    (`gate.paths.fold`): `s[é]crets/` catches `sécrets` in NFD, `stra?e/`
+    (`gate.base.paths.fold`): `s[é]crets/` catches `sécrets` in NFD, `stra?e/`
     catches `STRASSE` for `straße`.  EXACT, which allow-lists use, is never
     widened: it matches a respelled path exactly when the plain reference
     does."""
-    from gate.paths import fold
+    from gate.base.paths import fold
 
     pattern, path = pattern_and_path
     assert globs.pattern_error(pattern) is None
@@ -482,11 +483,11 @@ def test_a_forbidding_match_holds_in_every_case_and_normalization(
 
 
 def test_every_characters_fold_is_a_unit_a_folded_question_mark_matches() -> None:
-    """`gate.paths.fold_units` scans only the Basic Multilingual Plane for
+    """`gate.base.paths.fold_units` scans only the Basic Multilingual Plane for
     folds longer than a character plus marks; every code point agrees."""
     import re
 
-    from gate.paths import fold
+    from gate.base.paths import fold
 
     unit = re.compile(globs._unit() + r"\Z")
     for code in range(0x110000):

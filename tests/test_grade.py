@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gate.changes.writer import changes_from_writer
-from gate.cli import main
+from gate.commands.cli import main
 
 # Seed 003's rubric, verbatim.
 SEED_RUBRIC = """{

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.bench_histories import disagreements
+from gate.base.errors import GateError
 from gate.changes.git import changes_from_git
-from gate.cli import main
-from gate.errors import GateError
+from gate.commands.cli import main
 from gate.git.repo import Repo
 from tests.gitrepo import GitRepo
 

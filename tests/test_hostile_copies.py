@@ -18,13 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gate.git.copies
-from gate.changes import COPIED, MODIFIED, line_count
 from gate.changes.api import changes_from_api, listing
 from gate.changes.git import changes_from_git
-from gate.cli import main
+from gate.commands.cli import main
 from gate.git.repo import Repo
 from gate.github.client_types import PullFile
 from gate.judge import judge
+from gate.model.change import COPIED, MODIFIED, line_count
 from gate.report import to_json
 from gate.rubric.load import load_rubric_bytes
 from tests.gitrepo import GitRepo

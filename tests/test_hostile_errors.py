@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.base.errors import GateError, PatchError
+from gate.base.jsontext import INT_MAX, INT_MIN, loads
 from gate.changes.purity import check_pure
-from gate.cli import main
-from gate.errors import GateError, PatchError
-from gate.jsontext import INT_MAX, INT_MIN, loads
+from gate.commands.cli import main
 from gate.judge import evaluate
+from gate.model.change import MODIFIED, ChangeSet, FileChange, FileTexts
 from gate.rubric.load import load_rubric_bytes
 
 SOME = settings(
@@ -257,7 +257,7 @@ def test_deep_python_exits_2_from_a_real_process(make_repo: Any) -> None:
 def test_event_payload_bounds(
     tmp_path_factory: pytest.TempPathFactory, digits: int, depth: int, opener: str
 ) -> None:
-    from gate.github.event import read_event
+    from gate.action.event import read_event
     from gate.github.settings import Settings
 
     event = tmp_path_factory.mktemp("event") / "event.json"

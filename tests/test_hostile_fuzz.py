@@ -13,10 +13,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate import globs
+from gate.base import globs
+from gate.base.errors import GateError, PatchError
 from gate.changes.purity import check_pure
 from gate.changes.writer import changes_from_writer
-from gate.errors import GateError, PatchError
 from gate.rubric.load import load_rubric_bytes
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

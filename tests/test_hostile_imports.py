@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, TYPE_CHANGED, ChangeSet, FileChange, from_paths
 from gate.drift.python.finder import shadowed
-from gate.rubric import Rule
+from gate.model.change import ADDED, TYPE_CHANGED, ChangeSet, FileChange, from_paths
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
 SETTINGS = settings(

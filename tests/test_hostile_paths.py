@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import COPIED, ChangeSet, FileChange
 from gate.changes.api import listing
-from gate.cli import main
+from gate.commands.cli import main
 from gate.github.client_types import PullFile
 from gate.judge import evaluate
+from gate.model.change import COPIED, ChangeSet, FileChange
 from gate.rubric.load import load_rubric_bytes
 from tests.gitrepo import GitRepo
 from tests.test_paths import unprintable, unshown

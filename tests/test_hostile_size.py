@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import TEXT_LIMIT, ChangeSet, FileChange
+from gate.base.errors import GateError, PatchError
 from gate.changes.api import ApiListing, changes_from_api
 from gate.changes.git import changes_from_git
 from gate.changes.patch import changes_from_patch
 from gate.changes.purity import HUNK_LIMIT, check_pure
-from gate.errors import GateError, PatchError
 from gate.git.repo import Repo
-from gate.rubric import Rule
+from gate.model.change import TEXT_LIMIT, ChangeSet, FileChange
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY, confine_to_symbols, keep_lines, keep_symbols
 
 RULES = {
@@ -345,7 +345,7 @@ def test_gate_check_and_lab_refuse_too_many_hunks_with_exit_2(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import gate.changes.purity
-    from gate.cli import main
+    from gate.commands.cli import main
 
     repo = make_repo("hunks")
     repo.write(".github/blast-radius.yml", "rules:\n  - {id: F, kind: max_files, limit: 9}\n")

@@ -12,13 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import globs
-from gate.changes import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
+from gate import starter
+from gate.base import globs
+from gate.base.errors import GateError
 from gate.changes.api import changes_from_api, listing
 from gate.drift.runners import CONFIG_FILES, SECTION_FILES
-from gate.errors import GateError
 from gate.github.client_types import PullFile
-from gate.rubric import DEFAULT_TESTS, Rule, starter
+from gate.model.change import ADDED, COPIED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import must_include, test_drift, text_wants

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.changes.api import changes_from_api, listing
-from gate.cli import main
+from gate.commands.cli import main
 from gate.github.client_types import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes

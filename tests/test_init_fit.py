@@ -6,14 +6,14 @@ generated-code markers, one class each, each with its hostile twin:
   statement on the first line of words of the top comment, left out of the
   budgets by exact path; a hand-written file that mentions generated code,
   or a statement below real content, counts;
-* spell-check word lists (gate/rubric/wordlists.py): cspell, codespell, Vale
+* spell-check word lists (gate/starter/wordlists.py): cspell, codespell, Vale
   and pyspelling files, and the dictionaries their configs name; a file
   merely named `words.txt` counts;
-* case-folded look-alikes (gate/rubric/families.py `folded_only`): a docs
+* case-folded look-alikes (gate/starter/families.py `folded_only`): a docs
   page `docs/llms/gemini.md` at HEAD is let through `AGENTS` by its exact
   path; a new `Gemini.md`, a rename to another case and the exact-spelled
   file still fail;
-* Azure Pipelines files under other names (gate/rubric/pipelines.py): YAML
+* Azure Pipelines files under other names (gate/starter/pipelines.py): YAML
   whose content is a pipeline or template is protected under `CI`; a
   Kubernetes manifest, a GitHub workflow, docker-compose or a test fixture
   with `steps:` is not taken for one.
@@ -28,13 +28,13 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, FileChange
 from gate.commands.init import head_tree
 from gate.judge import evaluate
+from gate.judge.selftest import run_selftest
+from gate.model.change import ChangeSet, FileChange
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import BUDGET_EXCLUDES, starter_rubric
-from gate.rubric.unreviewed import header
-from gate.selftest import run_selftest
+from gate.starter import BUDGET_EXCLUDES, starter_rubric
+from gate.starter.unreviewed import header
 from tests.gitrepo import GitRepo
 
 
@@ -375,14 +375,14 @@ NOT_PIPELINES = {
 
 @pytest.mark.parametrize("text", PIPELINES.values(), ids=PIPELINES.keys())
 def test_an_azure_pipeline_is_told_by_its_content(text: str) -> None:
-    from gate.rubric.pipelines import is_pipeline
+    from gate.starter.pipelines import is_pipeline
 
     assert is_pipeline(text)
 
 
 @pytest.mark.parametrize("text", NOT_PIPELINES.values(), ids=NOT_PIPELINES.keys())
 def test_other_yaml_is_no_azure_pipeline(text: str) -> None:
-    from gate.rubric.pipelines import is_pipeline
+    from gate.starter.pipelines import is_pipeline
 
     assert not is_pipeline(text)
 
@@ -447,7 +447,7 @@ def test_pipelines_among_other_yaml_are_protected_by_exact_path(repo: GitRepo) -
 )
 def test_a_pipeline_with_more_keys_is_still_one(text: str, more: list[str]) -> None:
     """Generated: keys of no other format, before the pipeline's, change nothing."""
-    from gate.rubric.pipelines import is_pipeline
+    from gate.starter.pipelines import is_pipeline
 
     assert is_pipeline("\n".join([*more, text]))
 
@@ -512,6 +512,6 @@ def test_every_other_key_file_beside_an_excluded_fixture_still_fails(
 
 
 def test_the_templates_secrets_globs_are_the_ones_init_reads() -> None:
-    from gate.rubric.starter import SECRET_FILES
+    from gate.starter import SECRET_FILES
 
     assert rules(starter_rubric())["SECRETS"]["paths"] == list(SECRET_FILES)

@@ -1,6 +1,6 @@
 """`gate init --workflow --action OWNER/REPO@SHA`: the example workflow, with your `uses:` line.
 
-The workflow has one owner (gate/blast-radius-workflow.yml, shipped in the
+The workflow has one owner (gate/starter/blast-radius-workflow.yml, shipped in the
 package); examples/ and docs/action.md show those exact bytes, and init changes
 only the `uses:` line (and `rubric-path:` for a rubric elsewhere).
 """
@@ -19,11 +19,11 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.cli import main
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.commands.cli import main
 from gate.frozen.detect import detect
-from gate.rubric import DEFAULT_RUBRIC_PATH
-from gate.rubric.starter import (
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
+from gate.starter import (
     FROZEN_TEMPLATE,
     FROZEN_WORKFLOW_PATH,
     PLACEHOLDER_USES,

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet
-from gate.cli import main
-from gate.errors import internal_error
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base.errors import internal_error
+from gate.commands.cli import main
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
 RUBRIC = """\

@@ -7,11 +7,12 @@ import json
 import pytest
 
 from gate import judge
-from gate.changes import RENAMED, ChangeSet, FileChange, FileTexts
-from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT
-from gate.report import RuleResult, to_json
-from gate.rubric import Rubric, Rule
+from gate.model.change import RENAMED, ChangeSet, FileChange, FileTexts
+from gate.model.report import RuleResult
+from gate.model.rubric import Rubric, Rule
+from gate.report import to_json
 from gate.rules.builtin import DIFF_INCOMPLETE, RUBRIC_EDITED, RUBRIC_SELFTEST, WORKFLOW_EDITED
+from gate.starter.demo_fixture import CLAMP_KIT, CLEANUP_KIT
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 SHA = "ab" * 32

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from lab_fixture import EXPECTED_BUCKETS, build_lab, make_patch, write_patches
 
-from gate import demo_fixture, lab
-from gate.cli import main
+from gate.base.names import DEFAULT_RUBRIC_PATH
+from gate.commands.cli import main
 from gate.git.repo import Repo
-from gate.lab import judge_patch
-from gate.names import DEFAULT_RUBRIC_PATH
+from gate.research import lab
+from gate.research.lab import judge_patch
 from gate.rubric.load import load_rubric_bytes
+from gate.starter import demo_fixture
 
 
 def _lab_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:  # type: ignore[type-arg]
@@ -179,15 +180,15 @@ def test_no_env_leak_into_git(repo, tmp_path: Path, capsys, monkeypatch) -> None
 
 
 def _result_with(entries):  # type: ignore[no-untyped-def]
-    from gate.lab import Scoreboard
+    from gate.research.lab import Scoreboard
 
     return Scoreboard(base="b" * 40, rubric_sha256="c" * 64, repeat=2, entries=tuple(entries))
 
 
 def test_disagreement_is_flagged_in_every_format() -> None:
     """A judge that disagrees with itself on --repeat says so (rendering is pure)."""
-    from gate.lab import LabEntry
-    from gate.report.lab import to_markdown, to_text
+    from gate.research.lab import LabEntry
+    from gate.research.lab_report import to_markdown, to_text
 
     result = _result_with(
         [

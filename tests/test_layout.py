@@ -66,14 +66,16 @@ def _resolves(name: str) -> bool:
 
 
 def _owner_rows(text: str) -> list[tuple[str, list[str]]]:
-    """The "One owner per idea" table: (owner module path, names it owns)."""
-    section = text.split("## One owner per idea", 1)[1].split("\n## ", 1)[0]
+    """The tree's lines (section "The tree"): (module path, the names after
+    its "— owns", which that module is the one owner of)."""
+    section = text.split("## The tree", 1)[1].split("\n## ", 1)[0]
     rows = []
     for line in section.splitlines():
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 2 and cells[1].startswith("`gate/") and ":" in cells[1]:
-            path, _, owned = cells[1].partition(":")
-            rows.append((path.strip("`"), re.findall(r"`([A-Za-z_][\w.]*)`", owned)))
+        found = re.match(r"- `(gate/[^`]+\.py)`: (.*)", line)
+        if found:
+            _, owns, owned = found.group(2).rpartition(" — owns ")
+            owned = owned if owns else ""
+            rows.append((found.group(1), re.findall(r"`([A-Za-z_][\w.]*)`", owned)))
     return rows
 
 
@@ -97,11 +99,11 @@ def test_architecture_names_only_what_exists() -> None:
 
 
 def test_architecture_names_every_module_and_folder() -> None:
-    """A module or folder added to gate/ is placed on the page."""
-    text = ARCHITECTURE.read_text(encoding="utf-8")
-    wanted = [f"gate/{p.name}" for p in sorted(GATE.glob("*.py")) if p.name != "__init__.py"]
-    wanted += [f"gate/{p.name}/" for p in sorted(GATE.iterdir()) if (p / "__init__.py").exists()]
-    assert [w for w in wanted if w not in text] == []
+    """A module added to gate/ has its line in the page's tree, once, and a
+    line names no module that is gone."""
+    listed = [path for path, _ in _owner_rows(ARCHITECTURE.read_text(encoding="utf-8"))]
+    modules = sorted(p.relative_to(GATE.parent).as_posix() for p in _module_paths().values())
+    assert sorted(listed) == modules
 
 
 def test_package_data_names_files_that_exist() -> None:
@@ -266,8 +268,8 @@ def test_no_import_loops() -> None:
 def test_the_loop_finder_finds_a_loop() -> None:
     """The check above can fail: a lazy import closing a loop is found."""
     graph = _module_imports()
-    graph["gate.names"] = {**graph["gate.names"], "gate.cli": 1}
-    assert any("gate.names" in part and "gate.cli" in part for part in _loops(graph))
+    graph["gate.base.names"] = {**graph["gate.base.names"], "gate.commands.cli": 1}
+    assert any("gate.base.names" in part and "gate.commands.cli" in part for part in _loops(graph))
 
 
 def _layer_table(text: str) -> list[tuple[str, list[str]]]:
@@ -282,6 +284,10 @@ def _layer_table(text: str) -> list[tuple[str, list[str]]]:
     return rows
 
 
+# The package's own files, which sit beside the layer folders.
+PACKAGE_FILES = ("gate/__init__.py", "gate/__main__.py")
+
+
 def _placement(
     table: list[tuple[str, list[str]]], modules: dict[str, Path]
 ) -> tuple[dict[str, int], list[str]]:
@@ -292,6 +298,11 @@ def _placement(
     problems = []
     for i, (layer, entries) in enumerate(table):
         for entry in entries:
+            if not entry.endswith("/") and entry not in PACKAGE_FILES:
+                problems.append(
+                    f"{entry} is a module in layer {layer}: a layer is made of folders "
+                    "(only the package's own __init__.py and __main__.py stand alone)"
+                )
             if entry in rank:
                 problems.append(f"{entry} is in two layers: {table[rank[entry]][0]} and {layer}")
             rank[entry] = i
@@ -356,29 +367,39 @@ def test_no_upward_imports() -> None:
 
 
 def test_the_layer_check_finds_a_climbing_import_and_a_stray_module() -> None:
-    """The checks above can fail: an import of the entry point (`gate.cli`)
-    from the lowest layer (`gate.names`) is named with its line and both
-    layers; a module no entry places, and an entry named twice, are reported."""
+    """The checks above can fail: an import of the entry point
+    (`gate.commands.cli`) from the lowest layer (`gate.base.names`) is named
+    with its line and both layers; a module no folder places, a folder named
+    twice and a module named as a layer of its own are reported."""
     table = _layers()
     modules = _module_paths()
     placed, _ = _placement(table, modules)
     graph = _module_imports()
-    graph["gate.names"] = {**graph["gate.names"], "gate.cli": 7}
-    lowest, highest = table[placed["gate.names"]][0], table[placed["gate.cli"]][0]
-    assert placed["gate.names"] < placed["gate.cli"]
+    graph["gate.base.names"] = {**graph["gate.base.names"], "gate.commands.cli": 7}
+    lowest, highest = table[placed["gate.base.names"]][0], table[placed["gate.commands.cli"]][0]
+    assert placed["gate.base.names"] < placed["gate.commands.cli"]
     assert (
-        f"gate/names.py:7 imports gate.cli: layer {lowest} may not import layer {highest}, "
-        "which is higher"
+        f"gate/base/names.py:7 imports gate.commands.cli: layer {lowest} may not import "
+        f"layer {highest}, which is higher"
     ) in _upward(graph, placed, table, modules)
-    stray = {**modules, "gate.stray": GATE / "stray.py"}
-    without = [(layer, [e for e in entries if e != "gate/names.py"]) for layer, entries in table]
-    _, problems = _placement([*without, ("again", ["gate/cli.py"])], stray)
+    stray = {**modules, "gate.stray.x": GATE / "stray" / "x.py"}
+    without = [(layer, [e for e in entries if e != "gate/model/"]) for layer, entries in table]
+    _, problems = _placement([*without, ("again", ["gate/commands/", "gate/cli.py"])], stray)
     assert problems == [
-        f"gate/cli.py is in two layers: {highest} and again",
+        f"gate/commands/ is in two layers: {highest} and again",
+        "gate/cli.py is a module in layer again: a layer is made of folders "
+        "(only the package's own __init__.py and __main__.py stand alone)",
         *(
             f"gate/{name} is in no layer: add it (or its folder) to the layer table in "
             'docs/ARCHITECTURE.md, section "Layering rules"'
-            for name in ("names.py", "stray.py")
+            for name in (
+                "model/__init__.py",
+                "model/change.py",
+                "model/report.py",
+                "model/rubric.py",
+                "model/waivers.py",
+                "stray/x.py",
+            )
         ),
     ]
 
@@ -393,15 +414,15 @@ def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
         "from .. import judge\n"
         "from ..rules import builtin\n"
         "if TYPE_CHECKING:\n"
-        "    from gate.cli import main\n"
+        "    from gate.commands.cli import main\n"
         "else:\n"
         "    from gate.git import Repo\n"
         "if not TYPE_CHECKING:\n"
-        "    from gate.lab import run_lab\n"
+        "    from gate.research.lab import run_lab\n"
         "def later():\n"
-        "    import gate.backtest\n"
-        "    importlib.import_module(f'gate.loop.{name}')\n"
-        "    __import__('gate.demo_fixture')\n"
+        "    import gate.research.backtest\n"
+        "    importlib.import_module(f'gate.research.loop.{name}')\n"
+        "    __import__('gate.starter.demo_fixture')\n"
     )
     found = _imports_of("gate.rubric.schema", ast.parse(code), _module_paths())
     assert found == {
@@ -409,10 +430,10 @@ def test_the_import_walker_sees_relative_and_runtime_imports() -> None:
         "gate.judge": 3,
         "gate.rules.builtin": 4,
         "gate.git": 8,
-        "gate.lab": 10,
-        "gate.backtest": 12,
-        "gate.loop": 13,
-        "gate.demo_fixture": 14,
+        "gate.research.lab": 10,
+        "gate.research.backtest": 12,
+        "gate.research.loop": 13,
+        "gate.starter.demo_fixture": 14,
     }
     in_init = _imports_of("gate.rubric", ast.parse("from . import source\n"), _module_paths())
     assert in_init == {"gate.rubric.source": 1}
@@ -526,14 +547,14 @@ def test_the_network_check_finds_an_eager_import() -> None:
 
 
 def test_importing_the_action_loads_no_network_stack() -> None:
-    """Every module of gate/github/ (the Action's entry and stages, the
-    client's modules) imports without loading PyGithub, requests or urllib3:
-    only building the client does."""
+    """Every module of gate/github/ (the client's) and gate/action/ (the
+    Action's entry and stages) imports without loading PyGithub, requests or
+    urllib3: only building the client does."""
     import subprocess
     import sys
 
-    modules = sorted(m for m in _module_paths() if m.startswith("gate.github"))
-    assert "gate.github.client" in modules and "gate.github.action" in modules
+    modules = sorted(m for m in _module_paths() if m.split(".")[1:2] in (["github"], ["action"]))
+    assert "gate.github.client" in modules and "gate.action.action" in modules
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"

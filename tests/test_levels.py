@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from gate.cli import main
-from gate.errors import GateError
-from gate.rubric import FAIL, LEVELS, WARN
+from gate.base.errors import GateError
+from gate.commands.cli import main
+from gate.model.rubric import FAIL, LEVELS, WARN
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema import schema
 from gate.rules import REGISTRY
@@ -415,9 +415,9 @@ def test_backtest_lists_a_warned_rule_apart_from_failed(
 
 
 def _report(*, waived: bool) -> Any:
-    from gate.changes import ChangeSet
-    from gate.report import Report, RuleResult
-    from gate.waivers import Waived
+    from gate.model.change import ChangeSet
+    from gate.model.report import Report, RuleResult
+    from gate.model.waivers import Waived
 
     results = (
         RuleResult(id="F", kind="max_files", passed=False, message="3 paths; limit 1"),
@@ -440,7 +440,7 @@ def _report(*, waived: bool) -> Any:
 
 
 def test_waived_and_warned_are_told_apart_everywhere() -> None:
-    from gate.github.publish import annotations_for, judged, title_for
+    from gate.action.publish import annotations_for, judged, title_for
     from gate.report import to_markdown, to_text
 
     report = _report(waived=True)

@@ -31,10 +31,10 @@ from loop_fixture import (
     writer_args,
 )
 
-from gate import demo_fixture
-from gate.cli import main
-from gate.loop import Attempt, Commands, read_records
-from gate.loop.scoreboard import scoreboard, wilson
+from gate.commands.cli import main
+from gate.research.loop import Attempt, Commands, read_records
+from gate.research.loop.scoreboard import scoreboard, wilson
+from gate.starter import demo_fixture
 
 
 def _run_argv(repo, tmp_path: Path, out: Path, *extra: str, log: Path | None = None) -> list[str]:  # type: ignore[no-untyped-def]
@@ -313,7 +313,7 @@ HOSTILE = st.lists(
 def test_html_report_makes_writer_text_inert(diff: str, output: str, error: str) -> None:
     """Whatever a writer prints, the page has only the report's own tags and
     every <pre> shows the text (escaped) rather than running it."""
-    from gate.report.html import to_html
+    from gate.research.loop.html import to_html
 
     record = Attempt(
         writer="w",
@@ -438,7 +438,7 @@ def test_printing_and_editing_at_once_is_refused(lab, tmp_path: Path) -> None:  
 
 
 def test_a_line_cut_short_by_a_kill_is_run_again(tmp_path: Path) -> None:
-    from gate.loop import ResultsFile
+    from gate.research.loop import ResultsFile
 
     ran = {"test_command": "t", "writer_command": "x"}
     done = Attempt("w", "p", 1, "b" * 40, "c" * 64, "pass", True, **ran).line()  # type: ignore[arg-type]
@@ -455,8 +455,8 @@ def test_a_line_cut_short_by_a_kill_is_run_again(tmp_path: Path) -> None:
 
 
 def _report(failed: tuple[str, ...]):  # type: ignore[no-untyped-def]
-    from gate.changes import Stats
-    from gate.report import Report
+    from gate.model.change import Stats
+    from gate.model.report import Report
 
     return Report(
         passed=not failed,
@@ -481,7 +481,7 @@ def _lab_rubric():  # type: ignore[no-untyped-def]
 
 @given(st.sets(st.sampled_from(["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE", "GREEN"])))
 def test_a_red_test_run_never_passes_and_adds_only_the_tests_part(failed: set[str]) -> None:
-    from gate.lab import bucket_for
+    from gate.research.lab import bucket_for
 
     rubric = _lab_rubric()
     order = tuple(r.id for r in rubric.rules if r.id in failed)
@@ -539,7 +539,7 @@ def test_writers_file_and_plain_names(lab, tmp_path: Path, capsys) -> None:  # t
 def test_shards_are_every_attempt_once_whatever_the_order(  # type: ignore[no-untyped-def]
     writers, prompts, attempts, count
 ) -> None:
-    from gate.loop import all_keys, in_shard
+    from gate.research.loop import all_keys, in_shard
 
     keys = all_keys(writers, prompts, attempts)
     shards = [in_shard(list(reversed(keys)), (i, count)) for i in range(1, count + 1)]
@@ -551,8 +551,8 @@ def test_shards_are_every_attempt_once_whatever_the_order(  # type: ignore[no-un
 
 @pytest.mark.parametrize("bad", ["0/2", "3/2", "1", "1/0", "a/b", "1/2/3", " 1/2"])
 def test_a_bad_shard_is_refused(bad: str) -> None:
-    from gate.errors import GateError
-    from gate.loop import parse_shard
+    from gate.base.errors import GateError
+    from gate.research.loop import parse_shard
 
     with pytest.raises(GateError, match="--shard"):
         parse_shard(bad)

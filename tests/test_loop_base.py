@@ -16,9 +16,9 @@ import pytest
 from lab_fixture import build_lab, make_patch
 from loop_fixture import HONEST, RED, TEST_COMMAND
 
-from gate.cli import main
-from gate.loop import read_records
-from gate.loop.run import fingerprint
+from gate.commands.cli import main
+from gate.research.loop import read_records
+from gate.research.loop.run import fingerprint
 
 
 @pytest.fixture
@@ -220,7 +220,7 @@ def test_a_results_file_without_commands_is_read_but_not_resumed(
 
 
 def test_merge_and_report_refuse_lines_of_two_test_commands(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from gate.loop import Attempt
+    from gate.research.loop import Attempt
 
     def line(n: int, test: str) -> str:
         return Attempt(
@@ -244,7 +244,7 @@ def test_report_and_merge_exit_0_once_written_even_with_unjudged_attempts(
     """`loop report` and `loop merge` write a scoreboard, not a verdict: exit 0
     with failing attempts; an attempt the gate could not judge is named on
     stderr (it is `loop run` that exits 2 for it)."""
-    from gate.loop import Attempt
+    from gate.research.loop import Attempt
 
     def line(n: int, bucket: str, **kw: object) -> str:
         return Attempt(

@@ -12,9 +12,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from gate.loop import Attempt
-from gate.loop.scoreboard import TESTS_RED, scoreboard
-from gate.report.html import COUNT_ROOM, to_html
+from gate.research.loop import Attempt
+from gate.research.loop.html import COUNT_ROOM, to_html
+from gate.research.loop.scoreboard import TESTS_RED, scoreboard
 
 RULES = ("FILES", "LINES", "NAMES")
 
@@ -177,7 +177,7 @@ def test_diffs_are_coloured_line_by_line_and_stay_text() -> None:
     kinds = [(s["class"], s["text"]) for s in spans]
     lines = HOSTILE_DIFF.split("\n")
     assert [k for k, _ in kinds] == ["file", "file", "file", "hunk", "del", "add", "add"]
-    # (gate.escape.html breaks "@" mentions with a zero-width joiner)
+    # (gate.base.escape.html breaks "@" mentions with a zero-width joiner)
     shown = [str(t).replace("\u200d", "") for _, t in kinds]
     assert shown == [line for line in lines if line and line[0] in "d-+@"]
     (pre,) = page.find("pre", "diff")

@@ -1,4 +1,4 @@
-"""The package's JSON tables (`gate.jsontext.package_data`): each sits beside
+"""The package's JSON tables (`gate.base.jsontext.package_data`): each sits beside
 its `.schema.json`, and each is what its schema says."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from gate.base.jsontext import package_data
 from gate.drift.sections import VIEWS
-from gate.jsontext import package_data
 
 GATE = Path(__file__).resolve().parent.parent / "gate"
 TABLES = sorted(

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from gate import demo_fixture
+from gate.base.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
 from gate.changes.patch import BaseIndex, apply_patch, read_patch
 from gate.changes.purity import check_pure
-from gate.cli import main
-from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, EXIT_PATCH, GateError, PatchError
+from gate.commands.cli import main
 from gate.git.repo import Repo
-from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
+from gate.starter import demo_fixture
 from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""gate.paths: one reversible text for path bytes, one to one display forms,
+"""gate.base.paths: one reversible text for path bytes, one to one display forms,
 and the folds a case-insensitive checkout applies."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import paths
-from gate.escape import printable
+from gate.base import paths
+from gate.base.escape import printable
 
 PROPS = settings(max_examples=400, deadline=None)
 
@@ -43,7 +43,7 @@ def unshown(text: str) -> bytes:
 
 
 def unprintable(text: str) -> bytes:
-    """The inverse of `gate.escape.printable` for path text, from its documentation."""
+    """The inverse of `gate.base.escape.printable` for path text, from its documentation."""
     named = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
     out = bytearray()
     i = 0
@@ -188,9 +188,9 @@ def test_code_points_hfs_ignores_fold_away(path: str, inserts: list[tuple[int, s
     """HFS+ leaves joiners and direction marks out of a name (git's
     core.protectHFS list), so `sec` U+200C `rets/key` opens `secrets/key`
     there: it folds alike, and a forbidding glob or prefix catches it."""
-    from gate import globs
-    from gate.changes import ChangeSet, FileChange
-    from gate.rubric import Rule
+    from gate.base import globs
+    from gate.model.change import ChangeSet, FileChange
+    from gate.model.rubric import Rule
     from gate.rules import forbidden_path
 
     variant = path
@@ -208,7 +208,7 @@ def test_code_points_hfs_ignores_fold_away(path: str, inserts: list[tuple[int, s
 @PROPS
 @given(PATH_BYTES)
 def test_annotation_paths_are_exact_for_utf8_and_never_carry_nul(raw: bytes) -> None:
-    from gate.github.publish import annotation_path
+    from gate.action.publish import annotation_path
 
     text = paths.from_bytes(raw)
     shown_path = annotation_path(text)

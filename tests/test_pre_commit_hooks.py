@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gate.cli import build_parser
+from gate.commands.cli import build_parser
 from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def test_the_hook_judges_the_whole_change_before_a_push() -> None:
 def test_the_entry_is_the_installed_console_script() -> None:
     """`language: python` installs this package; `gate` is its script."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'gate = "gate.cli:main"' in text
+    assert 'gate = "gate.commands.cli:main"' in text
 
 
 # pip's cache as it was before the fixtures moved HOME (as in

@@ -7,12 +7,10 @@ import re
 
 import pytest
 
-from gate.changes import Stats
+from gate.model.change import Stats
+from gate.model.report import Finding, Report, RuleResult
 from gate.report import (
     GITHUB_MARKDOWN_LIMIT,
-    Finding,
-    Report,
-    RuleResult,
     render,
     to_json,
     to_markdown,

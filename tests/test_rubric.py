@@ -13,21 +13,17 @@ from typing import Any
 
 import pytest
 
-from gate.changes import ADDED, DELETED, MODIFIED, RENAMED, FileTexts
+from gate.base.errors import GateError
 from gate.changes.example import line_counts
-from gate.cli import main
-from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX, RUBRIC
-from gate.errors import GateError
-from gate.rubric import DEFAULT_TESTS
-from gate.rubric.load import (
-    MAX_BYTES,
-    load_rubric_bytes,
-    sha256_hex,
-)
+from gate.commands.cli import main
+from gate.judge.selftest import run_selftest
+from gate.model.change import ADDED, DELETED, MODIFIED, RENAMED, FileTexts
+from gate.model.rubric import DEFAULT_TESTS
+from gate.rubric.load import MAX_BYTES, load_rubric_bytes, sha256_hex
 from gate.rubric.schema import schema
 from gate.rubric.source import RubricSource
 from gate.rules import REGISTRY, text_wants
-from gate.selftest import run_selftest
+from gate.starter.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX, RUBRIC
 
 ONE = "rules:\n  - {id: A, kind: max_files, limit: 1}\n"
 
@@ -912,7 +908,7 @@ def test_the_schema_alone_rejects_what_the_loader_rejects() -> None:
 
 def test_rule_and_example_counts_are_capped(tmp_path: Path) -> None:
     """A pathological rubric is refused before schema validation walks it."""
-    from gate.errors import GateError
+    from gate.base.errors import GateError
     from gate.rubric import load as module
     from gate.rubric.document import CAPS
 

@@ -20,7 +20,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.rubric.load import MAX_BYTES, load_rubric_bytes
 from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES
 

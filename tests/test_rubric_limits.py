@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.judge.selftest import run_selftest
 from gate.rubric import budgets
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import STARTER_RUBRIC
-from gate.selftest import run_selftest
+from gate.starter import STARTER_RUBRIC
 
 
 def load(text: str):  # type: ignore[no-untyped-def]
@@ -159,9 +159,9 @@ _FILE = st.tuples(
 def test_measure_is_the_count_the_rule_judges(
     files: list[tuple[str, int, int]], limit: int
 ) -> None:
-    from gate.backtest import measure
-    from gate.changes import ChangeSet, FileChange
-    from gate.rubric import Rule
+    from gate.model.change import ChangeSet, FileChange
+    from gate.model.rubric import Rule
+    from gate.research.backtest import measure
     from gate.rules import REGISTRY
 
     changes = ChangeSet(
@@ -185,9 +185,9 @@ def test_measure_is_the_count_the_rule_judges(
 
 
 def test_measure_of_a_count_no_limit_reaches_is_none() -> None:
-    from gate.backtest import measure
-    from gate.changes import ChangeSet, FileChange
-    from gate.rubric import Rule
+    from gate.model.change import ChangeSet, FileChange
+    from gate.model.rubric import Rule
+    from gate.research.backtest import measure
 
     unknown = ChangeSet(
         files=(FileChange("big.bin", added=None, deleted=None, uncounted="too large"),),

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.git.repo import Repo
 from gate.rubric.source import RubricSource
 from tests.gitrepo import GitRepo

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import STARTER_RUBRIC
+from gate.starter import STARTER_RUBRIC
 
 LINES = STARTER_RUBRIC.split("\n")
 INDENTED = [i for i, line in enumerate(LINES) if line.startswith(" ") and line.strip()]

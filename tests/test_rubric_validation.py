@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.schema_check import _compiled, _validator
 from gate.rules import REGISTRY

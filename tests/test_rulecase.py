@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, DELETED, MODIFIED, RENAMED
-from gate.cli import main
-from gate.report import RuleResult
+from gate.commands.cli import main
+from gate.model.change import ADDED, DELETED, MODIFIED, RENAMED
+from gate.model.report import RuleResult
 from tests.gitrepo import GitRepo
 from tests.rulecase import Executable, Files, RuleCase, edit
 

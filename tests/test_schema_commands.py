@@ -1,4 +1,4 @@
-"""`gate validate`, `gate schema` and `gate freeze` through `gate.cli.main`."""
+"""`gate validate`, `gate schema` and `gate freeze` through `gate.commands.cli.main`."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main
-from gate.demo_fixture import RUBRIC
+from gate.commands.cli import main
 from gate.rubric.freeze import read_freeze
 from gate.rubric.schema import schema
+from gate.starter.demo_fixture import RUBRIC
 
 GOOD = """\
 rules:

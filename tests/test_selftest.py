@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main
+from gate.commands.cli import main
 
 # One rubric whose examples make every rule kind pass and fail, through the
 # very same rule code that judges real changes.
@@ -186,7 +186,7 @@ def test_demo_shows_the_rubric_proving_itself(capsys) -> None:  # type: ignore[n
 
 
 def test_seed_rubric_proves_every_rule_strictly(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from gate import demo_fixture
+    from gate.starter import demo_fixture
 
     path = write(tmp_path, demo_fixture.RUBRIC)
     assert main(["selftest", "--strict", path]) == 0

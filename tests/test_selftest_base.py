@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
+from gate.commands.cli import main
 
 SEGMENT = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
 BASE_FILES = st.lists(

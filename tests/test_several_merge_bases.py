@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
+from gate.commands.cli import main
 from tests.gitrepo import GitRepo
 
 RUBRIC_PATH = ".github/blast-radius.yml"

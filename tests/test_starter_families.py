@@ -1,4 +1,4 @@
-"""The starter fits the repository: every family of `gate.rubric.families`
+"""The starter fits the repository: every family of `gate.starter.families`
 is protected by its rule (each glob, as a file, at depth and in another
 letter case), a path that merely contains a family's name is not, the
 families only some repositories have are written when `gate init` finds
@@ -14,15 +14,15 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, FileChange
-from gate.cli import main
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.commands.cli import main
 from gate.judge import evaluate
-from gate.rubric import DEFAULT_RUBRIC_PATH
-from gate.rubric.families import FAMILIES, found, markdown_table, rule_paths
+from gate.judge.selftest import run_selftest
+from gate.model.change import ChangeSet, FileChange
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import ENV_SAMPLES, STARTER_RUBRIC, starter_rubric
-from gate.selftest import run_selftest
+from gate.starter import ENV_SAMPLES, STARTER_RUBRIC, starter_rubric
+from gate.starter.families import FAMILIES, found, markdown_table, rule_paths
 from tests.gitrepo import GitRepo
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -13,11 +13,11 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.agents import AGENTS
-from gate.changes import ChangeSet, FileChange
+from gate.base.agents import AGENTS
 from gate.judge import evaluate
+from gate.model.change import ChangeSet, FileChange
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import AGENT_FILES, GENERATED, LICENCES, STARTER_RUBRIC, STARTER_TESTS
+from gate.starter import AGENT_FILES, GENERATED, LICENCES, STARTER_RUBRIC, STARTER_TESTS
 
 RUBRIC = load_rubric_bytes(STARTER_RUBRIC.encode(), "starter.yml")
 DIRS = st.sampled_from(["", "src/", "src/pkg/", "web/app/", "dist/", "build/", "vendor/x/"])
@@ -208,7 +208,7 @@ def test_the_starter_names_its_plumbing_globs() -> None:
 
 
 def test_presets_are_the_agent_tables_facts() -> None:
-    """Every login and branch glob of gate.agents.AGENTS is offered, and the
+    """Every login and branch glob of gate.base.agents.AGENTS is offered, and the
     commented block, uncommented, is a valid applies_to of exactly those."""
     lines = STARTER_RUBRIC.split("\n")
     first = lines.index("# applies_to:")

@@ -1,5 +1,5 @@
 """What `gate init` leaves out of the budgets from the repository's own tree
-(gate/rubric/unreviewed.py): files `.gitattributes` marks generated or
+(gate/starter/unreviewed.py): files `.gitattributes` marks generated or
 vendored, files whose top comment says they are generated, HTTP recordings
 and translated doc folders.  Each class on real repositories, each with a
 hostile twin: a hand-written file beside the found ones counts, a marker a
@@ -16,15 +16,15 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, FileChange
-from gate.cli import main
+from gate.commands.cli import main
 from gate.commands.init import head_tree
 from gate.git.repo import Repo
 from gate.judge import evaluate
-from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.model.change import ChangeSet, FileChange
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
 from gate.rubric.load import load_rubric_bytes
-from gate.rubric.starter import BUDGET_EXCLUDES, starter_rubric
-from gate.rubric.unreviewed import HEAD_BYTES, header, recording
+from gate.starter import BUDGET_EXCLUDES, starter_rubric
+from gate.starter.unreviewed import HEAD_BYTES, header, recording
 from tests.gitrepo import GitRepo
 
 GO_HEADER = (

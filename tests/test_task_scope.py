@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from gate.cli import main
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.commands.cli import main
 from gate.judge import apply_scope
-from gate.rubric import Scope
+from gate.model.rubric import Scope
 from gate.rubric.load import load_rubric_bytes
 from gate.rubric.task_scope import combine, find_block, parse_block, read_scope
 from tests.gitrepo import GitRepo

@@ -1,4 +1,4 @@
-"""gate.text: one notion of a file's text, its lines, a kept line and the line diff.
+"""gate.base.text: one notion of a file's text, its lines, a kept line and the line diff.
 
 Issue 7, class 2: form feed, vertical tab, \\x1c-\\x1e, \\x85, U+2028, U+2029,
 byte-order marks and CR/CRLF endings, in code, comments and string literals,
@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gate.base.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
 from gate.changes.example import line_counts
 from gate.drift.python.tree import NotPython, module_statements
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import confine_to_symbols
-from gate.text import BOM, decode, encode, kept_lines, kept_text, line_diff, lines
 from tests.rulecase import RuleCase
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,10 +143,10 @@ def test_line_diff_out_of_budget_is_still_a_valid_alignment(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With no budget at all every gap goes to the linear fallback: still valid."""
-    import gate.text
+    import gate.base.text
 
-    monkeypatch.setattr(gate.text, "_WORK_PER_LINE", 0)
-    monkeypatch.setattr(gate.text, "_WORK_FIXED", 0)
+    monkeypatch.setattr(gate.base.text, "_WORK_PER_LINE", 0)
+    monkeypatch.setattr(gate.base.text, "_WORK_FIXED", 0)
     rng = random.Random(seed)
     vocab = ["a\n", "b\n", "c\n", "\n", "d\r\n"]
     base = "".join(rng.choice(vocab) for _ in range(rng.randrange(0, 200)))
@@ -234,7 +234,7 @@ def _spans(messages: list[str], prefix: str) -> set[int]:
 @given(before=python_texts(), after=python_texts())
 def test_examples_and_content_rules_share_one_line_diff(before: str, after: str) -> None:
     """Issue 10, point 4: a rubric example's counts and a content rule's
-    changed lines come from one line diff (`gate.text.line_diff`)."""
+    changed lines come from one line diff (`gate.base.text.line_diff`)."""
     rubric = load_rubric_bytes(
         json.dumps(
             {

@@ -1,4 +1,4 @@
-"""The rubric's waivers: strict loading, and `gate.waivers` (pure) deciding
+"""The rubric's waivers: strict loading, and `gate.model.waivers` (pure) deciding
 which failed rules a pull request's reviews clear.  Generated review
 histories check the classes a hostile writer would try: a stale approval,
 a self-approval, a bot's, an approval voided later, a built-in rule."""
@@ -12,11 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.errors import GateError
-from gate.report import Report
-from gate.rubric import Waiver
-from gate.rubric.load import load_rubric_bytes
-from gate.waivers import (
+from gate.base.errors import GateError
+from gate.model.report import Report
+from gate.model.rubric import Waiver
+from gate.model.waivers import (
     APPROVED,
     Access,
     Review,
@@ -26,6 +25,7 @@ from gate.waivers import (
     ordered,
     waivable,
 )
+from gate.rubric.load import load_rubric_bytes
 from tests.gitrepo import GitRepo
 
 HEAD = "a" * 40
@@ -124,8 +124,8 @@ def test_builtin_rules_are_never_waivable_whatever_the_values_say() -> None:
 
 
 def test_report_waive_clears_only_the_waived_rules() -> None:
-    from gate.changes import ChangeSet
-    from gate.waivers import Waived
+    from gate.model.change import ChangeSet
+    from gate.model.waivers import Waived
 
     report = Report(
         passed=False,
@@ -568,7 +568,7 @@ def _run(capsys: pytest.CaptureFixture[str], cwd: object, *argv: str) -> tuple[i
     import contextlib
     import os
 
-    from gate.cli import main
+    from gate.commands.cli import main
 
     here = os.getcwd()
     os.chdir(str(cwd))

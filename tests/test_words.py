@@ -8,12 +8,13 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import Stats
-from gate.github.publish import title_for
-from gate.lab import LabEntry, Scoreboard
-from gate.report import Report, RuleResult, to_markdown, to_text
+from gate.action.publish import title_for
+from gate.base.words import plural
+from gate.model.change import Stats
+from gate.model.report import Report, RuleResult
+from gate.report import to_markdown, to_text
+from gate.research.lab import LabEntry, Scoreboard
 from gate.rules.builtin import rubric_selftest
-from gate.words import plural
 
 # "1" followed by a plural noun, as a word: the bug this file guards against.
 ONE_PLURAL = re.compile(
@@ -66,7 +67,7 @@ def test_reports_count_in_words(n: int, data: st.DataObject, stats: Stats) -> No
 def test_selftest_and_lab_count_in_words(n: int) -> None:
     message = rubric_selftest(()).message
     assert not ONE_PLURAL.search(message)
-    from gate.report.lab import to_text as lab_text
+    from gate.research.lab_report import to_text as lab_text
 
     entries = tuple(
         LabEntry(patch=f"p{i}", applies=False, bucket="infrastructure") for i in range(n)

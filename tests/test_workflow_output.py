@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from runner_model import NAMES
 
-from gate import jsontext
-from gate.cli import main
+from gate.base import jsontext
+from gate.commands.cli import main
 
 SOME = settings(
     max_examples=10,
@@ -183,16 +183,16 @@ def test_output_never_writes_through_a_planted_symlink(
 
 
 # Modules allowed to touch the process's streams: the one output path, and the
-# Action's own log (gate.github.workflow.Log, handed sys.stdout by action.run).
-STREAM_OWNERS = {"gate/output.py", "gate/github/workflow.py", "gate/github/action.py"}
-# Writer programs `gate loop` runs (python -m gate.writers.NAME): not the gate
+# Action's own log (gate.base.workflow.Log, handed sys.stdout by action.run).
+STREAM_OWNERS = {"gate/base/output.py", "gate/base/workflow.py", "gate/action/action.py"}
+# Writer programs `gate loop` runs (python -m gate.research.writers.NAME): not the gate
 # speaking but a writer, whose stdout is the diff it hands the loop.
-WRITER_PROGRAMS = {"gate/writers/replay.py"}
+WRITER_PROGRAMS = {"gate/research/writers/replay.py"}
 
 
 def test_every_print_goes_through_one_output_path() -> None:
-    """No module writes to stdout or stderr except `gate.output` (and the
-    Action's log); no module encodes a JSON document except `gate.jsontext`."""
+    """No module writes to stdout or stderr except `gate.base.output` (and the
+    Action's log); no module encodes a JSON document except `gate.base.jsontext`."""
     import ast
 
     root = Path(__file__).resolve().parents[1]
@@ -221,7 +221,7 @@ def test_every_print_goes_through_one_output_path() -> None:
                 and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == "json"
                 and any(k.arg == "indent" for k in node.keywords)
-                and rel != "gate/jsontext.py"
+                and rel != "gate/base/jsontext.py"
             ):
-                offenders.append(f"{rel}:{node.lineno}: a JSON document outside gate.jsontext")
+                offenders.append(f"{rel}:{node.lineno}: a JSON document outside gate.base.jsontext")
     assert offenders == []

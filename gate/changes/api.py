@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gate.changes import (
+from gate.base.text import decode
+from gate.drift.folders import tree_folders
+from gate.github.client_types import Comparison, PullFile
+from gate.model.change import (
     ADDED,
     COPIED,
     DELETED,
@@ -38,9 +41,6 @@ from gate.changes import (
     text_wants,
     too_large,
 )
-from gate.drift.folders import tree_folders
-from gate.github.client_types import Comparison, PullFile
-from gate.text import decode
 
 # GitHub file status -> change-set status.  "changed" is git's `T`, a type
 # change (a file became a symlink or a submodule, or back; a mode change

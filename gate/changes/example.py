@@ -1,7 +1,7 @@
 """A rubric example's change as a change set (source "example").
 
 An entry with `before`/`after` text gets its line counts from the rules' own
-line diff (`gate.text.line_diff`: a line ends at a newline, CRLF or CR and
+line diff (`gate.base.text.line_diff`: a line ends at a newline, CRLF or CR and
 keeps its ending), and `texts` for the paths it names: for a rename,
 `old_path` maps to `FileTexts(base=before, head=None)` and `path` to
 `FileTexts(base=None, head=after)`, exactly what git reports for those two
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gate.changes import ADDED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
-from gate.text import line_diff
+from gate.base.text import line_diff
+from gate.model.change import ADDED, DELETED, MODIFIED, ChangeSet, FileChange, FileTexts
 
 _FILE_MODE = "100644"
 

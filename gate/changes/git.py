@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from gate.changes import ChangeSet, TextWants, text_wants
 from gate.drift.folders import tree_folders
 from gate.git.repo import short, start_change
+from gate.model.change import ChangeSet, TextWants, text_wants
 
 if TYPE_CHECKING:
     from gate.git.diff import DiffJob

@@ -34,15 +34,15 @@ import tempfile
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from gate import files
+from gate.base import files
+from gate.base.errors import GateError, PatchError
 from gate.changes.purity import check_pure
-from gate.errors import GateError, PatchError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from gate.changes import ChangeSet, TextWants
     from gate.git.repo import Repo
+    from gate.model.change import ChangeSet, TextWants
 
 __all__ = ["BaseIndex", "apply_patch", "changes_from_patch", "read_patch"]
 
@@ -217,8 +217,8 @@ def changes_from_patch(
     (the patch-mode twin of `gate.changes.git.changes_from_git`; `gate check --patch`
     and `gate lab` both judge through it).  The report's head is None: a
     patch is not a commit."""
-    from gate.changes import ChangeSet, text_wants
     from gate.drift.folders import tree_folders
+    from gate.model.change import ChangeSet, text_wants
 
     tree = apply_patch(repo, base_sha, data, name, base_index=base_index)
     with repo.start_diff(base_sha, tree, background=False) as job:

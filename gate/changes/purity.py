@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gate.changes import EMPTY_BLOBS
-from gate.errors import GateError, PatchError
+from gate.base.errors import GateError, PatchError
+from gate.model.change import EMPTY_BLOBS
 
 __all__ = ["HUNK_LIMIT", "check_pure"]
 

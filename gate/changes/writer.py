@@ -22,9 +22,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gate.changes import ChangeSet, from_paths
-from gate.errors import GateError
-from gate.escape import printable
+from gate.base.errors import GateError
+from gate.base.escape import printable
+from gate.model.change import ChangeSet, from_paths
 
 REQUIRED = ("files_touched", "stdout", "paths")
 EXPECTED = {
@@ -160,7 +160,7 @@ def changes_from_writer(path: str | Path) -> ChangeSet:
     Raises `GateError` for an unreadable file or invalid JSON (naming the
     line), `WriterContractError` for missing or mistyped fields.
     """
-    from gate.jsontext import read_file
+    from gate.base.jsontext import read_file
 
     payload = read_file(path, what="writer result", fix=FIX)  # strict and bounded JSON
     return writer_changes(payload, printable(str(path)))

@@ -7,6 +7,6 @@ import os
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.github.action import run as run_action
+    from gate.action.action import run as run_action
 
     return run_action(os.environ)

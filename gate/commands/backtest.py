@@ -1,15 +1,15 @@
 """`gate backtest [--repo DIR] [--rubric-file FILE] [--last N | RANGE]`: what a
-rubric would have done to the repository's own history (`gate.backtest`)."""
+rubric would have done to the repository's own history (`gate.research.backtest`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from gate import output
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base import output
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.report import rendered
-from gate.report.backtest import to_markdown, to_text
+from gate.research.backtest_report import to_markdown, to_text
 
 
 def _progress(done: int, total: int) -> None:
@@ -18,7 +18,7 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.backtest import load_and_run
+    from gate.research.backtest import load_and_run
 
     result = load_and_run(
         args.repo,

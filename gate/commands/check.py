@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
 from gate.git.repo import Repo, default_base
 
 if TYPE_CHECKING:
-    from gate.changes import ChangeSet
-    from gate.rubric import Rubric
+    from gate.model.change import ChangeSet
+    from gate.model.rubric import Rubric
     from gate.rubric.source import RubricSource
 
 # Only what starting git needs is imported up front; the rubric loader, the
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # the branch a change merges into, as a pull request's base does.  Never
 # `@{upstream}`: a pushed branch's upstream is the branch itself, and judging
 # it against itself judges nothing.
-# (gate.names owns the tuple: `gate backtest` walks the same default branch.)
+# (gate.base.names owns the tuple: `gate backtest` walks the same default branch.)
 
 
 def empty_change_note(base: str, head: str, fork: str) -> str | None:
@@ -46,7 +46,7 @@ def empty_change_note(base: str, head: str, fork: str) -> str | None:
 
 def uncommitted_note(repo: Repo) -> str | None:
     """The working tree's uncommitted paths, which a git-mode check never reads."""
-    from gate.words import plural
+    from gate.base.words import plural
 
     count = repo.uncommitted_paths()
     if not count:
@@ -61,7 +61,7 @@ def read_stdout_file(path: str | None) -> str | None:
     """Captured stdout for `must_include` rules (UTF-8, errors replaced)."""
     if path is None:
         return None
-    from gate.files import read_captured
+    from gate.base.files import read_captured
 
     return read_captured(path, "stdout file", fix="pass the captured output", stdin=True)
 
@@ -130,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
         rubric, changes = patch_changes(args, repo, source, stdout)
     else:
         rubric, changes, not_judged = git_changes(args, repo, source, stdout)
-    from gate import output
-    from gate.files import write_report
+    from gate.base import output
+    from gate.base.files import write_report
     from gate.judge import judge  # the rubric's examples first, as in the Action
     from gate.report import render, to_json
 

@@ -27,12 +27,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.escape import printable
-from gate.report import Report, in_format, to_markdown
-from gate.rubric import DEFAULT_RUBRIC_PATH
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.escape import printable
+from gate.judge.selftest import SelftestReport
+from gate.model.report import Report
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
+from gate.report import in_format, to_markdown
 from gate.rules import text_wants
-from gate.selftest import SelftestReport
 
 # A fixed identity and clock: the demo works on a machine with no git config
 # and its commit shas (shown in the report) are the same on every run.
@@ -59,7 +60,7 @@ class Scenario:
 
 
 def scenarios() -> tuple[Scenario, ...]:
-    from gate import demo_fixture
+    from gate.starter import demo_fixture
 
     return (
         Scenario(
@@ -169,9 +170,9 @@ def _folder(keep: str | None) -> Iterator[str]:
 def run_demo(keep: str | None = None) -> tuple[SelftestReport, list[tuple[Scenario, Report]]]:
     """The rubric's own examples first (the judge says both words), then the
     branches; with `keep`, the repository stays there, checked out on main."""
-    from gate import demo_fixture
+    from gate.judge.selftest import run_selftest
     from gate.rubric.source import RubricSource
-    from gate.selftest import run_selftest
+    from gate.starter import demo_fixture
 
     base_files = {**demo_fixture.FILES, DEFAULT_RUBRIC_PATH: demo_fixture.RUBRIC}
     out = []
@@ -207,7 +208,7 @@ def selftest_lines(selftest: SelftestReport) -> list[str]:
 def to_text(
     selftest: SelftestReport, judged: list[tuple[Scenario, Report]], keep: str | None = None
 ) -> str:
-    from gate.names import BUILTIN_PREFIX
+    from gate.base.names import BUILTIN_PREFIX
 
     rule_ids = [r.id for r in judged[0][1].results if not r.id.startswith(BUILTIN_PREFIX)]
     lines = [
@@ -289,7 +290,7 @@ def to_md(selftest: SelftestReport, judged: list[tuple[Scenario, Report]]) -> st
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate.output import write as emit
+    from gate.base.output import write as emit
 
     keep = getattr(args, "keep", None)
     selftest, judged = run_demo(keep)

@@ -7,7 +7,7 @@ rule agrees, 2 when a report cannot be read.
 
 Given two loop scoreboards (`gate loop report --format json`, told by their
 `"format"`), it compares them rate by rate instead
-(`gate.loop.scoreboard.compare`): exit 1 when a rate moved beyond its
+(`gate.research.loop.scoreboard.compare`): exit 1 when a rate moved beyond its
 Wilson 95% interval (the two intervals do not overlap) or is in one
 scoreboard only, 0 when none did, 2 when a file cannot be read or only one
 of the two is a scoreboard.
@@ -19,8 +19,8 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.escape import markdown_code, markdown_text, printable
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.escape import markdown_code, markdown_text, printable
 from gate.report import rendered
 
 
@@ -45,7 +45,7 @@ def _word(passed: bool | None) -> str:
 
 
 def load_report(path: str) -> LoadedReport:
-    from gate.jsontext import read_file
+    from gate.base.jsontext import read_file
 
     name = printable(path)
     hint = "give a report written by --format json or --output"
@@ -212,11 +212,11 @@ def to_markdown(c: ReportComparison) -> str:
 
 def _scoreboards(args: argparse.Namespace) -> int | None:
     """Two loop scoreboards compared (None: neither file is one)."""
-    from gate import output
-    from gate.jsontext import read_file
-    from gate.loop.scoreboard import compare as compare_boards
-    from gate.loop.scoreboard import is_scoreboard, load_scoreboard
-    from gate.report.scoreboard import comparison_markdown, comparison_text
+    from gate.base import output
+    from gate.base.jsontext import read_file
+    from gate.research.loop.scoreboard import compare as compare_boards
+    from gate.research.loop.scoreboard import is_scoreboard, load_scoreboard
+    from gate.research.loop.scoreboard_report import comparison_markdown, comparison_text
 
     fix = "give a report written by --format json or --output"
     data = [read_file(p, what="report", fix=fix) for p in (args.report_a, args.report_b)]
@@ -234,7 +234,7 @@ def _scoreboards(args: argparse.Namespace) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gate import output
+    from gate.base import output
 
     boards = _scoreboards(args)
     if boards is not None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from gate import output
-from gate.errors import EXIT_PASS
+from gate.base import output
+from gate.base.errors import EXIT_PASS
 
 
 def run(args: argparse.Namespace) -> int:

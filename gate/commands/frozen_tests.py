@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import argparse
 
-from gate import output
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base import output
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.names import DEFAULT_RUBRIC_PATH
 from gate.git.repo import Repo, default_base
-from gate.names import DEFAULT_RUBRIC_PATH
 from gate.report import for_machines, rendered
 
 
 def run(args: argparse.Namespace) -> int:
+    from gate.frozen.render import to_markdown, to_text
     from gate.frozen.run import Interrupted, frozen_run
-    from gate.report.frozen import to_markdown, to_text
     from gate.rubric.source import RubricSource
 
     command = list(args.argv)

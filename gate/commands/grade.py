@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 
-from gate import output
-from gate.errors import EXIT_FAIL, EXIT_PASS
-from gate.files import write_report
-from gate.jsontext import dumps
+from gate.base import output
+from gate.base.errors import EXIT_FAIL, EXIT_PASS
+from gate.base.files import write_report
+from gate.base.jsontext import dumps
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
 from gate.report import render, to_json
-from gate.rubric import DEFAULT_RUBRIC_PATH
 
 
 def notes_for(files_touched: int | None, path_count: int) -> list[str]:

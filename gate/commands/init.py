@@ -21,13 +21,12 @@ import os
 import shlex
 from pathlib import Path
 
-from gate import output
-from gate.errors import EXIT_PASS, GateError
-from gate.escape import printable
+from gate.base import output
+from gate.base.errors import EXIT_PASS, GateError
+from gate.base.escape import printable
 from gate.frozen.detect import detect
-from gate.rubric import DEFAULT_RUBRIC_PATH, pipelines
-from gate.rubric.families import found
-from gate.rubric.starter import (
+from gate.model.rubric import DEFAULT_RUBRIC_PATH
+from gate.starter import (
     BUDGET_EXCLUDES,
     FROZEN_WORKFLOW_PATH,
     REVIEW_WORKFLOW_PATH,
@@ -35,11 +34,13 @@ from gate.rubric.starter import (
     WORKFLOW_PATH,
     action_reference,
     frozen_workflow_text,
+    pipelines,
     review_workflow_text,
     starter_rubric,
     workflow_text,
 )
-from gate.rubric.unreviewed import Group, find
+from gate.starter.families import found
+from gate.starter.unreviewed import Group, find
 
 
 def _exists(target: Path) -> bool:
@@ -70,20 +71,20 @@ def write_starter(path: str, text: str = STARTER_RUBRIC) -> None:
 
 def from_history(args: argparse.Namespace, root: Path, rubric_path: str) -> tuple[str, list[str]]:
     """The starter rubric with budgets learned from the repository's history
-    (`gate.tuning`), the examples that prove them made to follow their
+    (`gate.research.tuning`), the examples that prove them made to follow their
     limits (`gate.rubric.budgets`), `level: warn` proposed as a comment in
-    each rule too noisy on the history (`gate.tuning.noisy`), checked by
+    each rule too noisy on the history (`gate.research.tuning.noisy`), checked by
     running its examples; and the lines that say what was learned: each
     rule's rate, the noisy rules, the path rules' proposals (shown, never
     written)."""
     import sys
 
-    from gate import tuning
-    from gate.backtest import run_backtest
     from gate.git.repo import Repo
+    from gate.judge.selftest import run_selftest
+    from gate.research import tuning
+    from gate.research.backtest import run_backtest
     from gate.rubric import budgets
     from gate.rubric.load import load_rubric_bytes
-    from gate.selftest import run_selftest
 
     def progress(done: int, total: int) -> None:
         end = "\n" if done == total else ""
@@ -141,9 +142,9 @@ def head_tree(
     """The paths of the repository's tree at HEAD (`gate init` protects the
     CI, release, agent and review-bot files found there), None outside a
     repository or before its first commit; the groups of files found
-    there that nobody reviews line by line (`gate.rubric.unreviewed`); and
+    there that nobody reviews line by line (`gate.starter.unreviewed`); and
     the globs of its Azure Pipelines files found by their content
-    (`gate.rubric.pipelines`).  `starter_rubric(*head_tree(root))` is the
+    (`gate.starter.pipelines`).  `starter_rubric(*head_tree(root))` is the
     starter `gate init` writes."""
     if root is None:
         return None, (), ()

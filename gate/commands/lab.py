@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gate import output
-from gate.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
-from gate.escape import printable
-from gate.lab import run_lab
+from gate.base import output
+from gate.base.errors import EXIT_ERROR, EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.escape import printable
 from gate.report import rendered
-from gate.report.lab import to_markdown, to_text
+from gate.research.lab import run_lab
+from gate.research.lab_report import to_markdown, to_text
 
 
 def _progress(done: int, total: int) -> None:

@@ -1,4 +1,4 @@
-"""`gate loop run|merge|report|replay`: the article's whole loop (gate/loop/)."""
+"""`gate loop run|merge|report|replay`: the article's whole loop (gate/research/loop/)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from types import FrameType
 
-from gate import output
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
-from gate.escape import printable
-from gate.lab import PASS
-from gate.loop import Attempt
+from gate.base import output
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base.escape import printable
 from gate.report import rendered
+from gate.research.lab import PASS
+from gate.research.loop import Attempt
 
 
 def _progress(done: int, total: int) -> None:
@@ -52,10 +52,10 @@ def _finish(
     `verdict` (run): 0 every attempt passed, 1 not, 2 an attempt the gate
     could not judge or `problem`.  Otherwise (merge, report): 0, the
     scoreboard written; the attempts the gate could not judge named on stderr."""
-    from gate.files import write_report
-    from gate.loop.scoreboard import scoreboard
-    from gate.report.html import to_html
-    from gate.report.scoreboard import to_markdown, to_text
+    from gate.base.files import write_report
+    from gate.research.loop.html import to_html
+    from gate.research.loop.scoreboard import scoreboard
+    from gate.research.loop.scoreboard_report import to_markdown, to_text
 
     board = scoreboard(records)
     if getattr(args, "html", None):
@@ -81,8 +81,8 @@ def _finish(
 
 def _run(args: argparse.Namespace) -> int:
     from gate.git.repo import Repo
-    from gate.loop import ResultsFile, parse_shard, prompt_files, read_records
-    from gate.loop.run import (
+    from gate.research.loop import ResultsFile, parse_shard, prompt_files, read_records
+    from gate.research.loop.run import (
         Plan,
         parse_writer,
         read_writers,
@@ -138,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    from gate.loop import merge, write_records
+    from gate.research.loop import merge, write_records
 
     records = merge(args.results_files)
     write_records(args.results, records)
@@ -146,13 +146,13 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from gate.loop import read_records
+    from gate.research.loop import read_records
 
     return _finish(args, read_records(args.results_file), verdict=False)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from gate.writers.replay import main
+    from gate.research.writers.replay import main
 
     return main([args.folder])
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from gate import output
-from gate.errors import EXIT_PASS
-from gate.jsontext import dumps
+from gate.base import output
+from gate.base.errors import EXIT_PASS
+from gate.base.jsontext import dumps
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """`gate selftest [FILE | --base REV]`: every rubric example must get its verdict.
 
 With `--base`, it also names the rules whose `file` or paths the base tree
-does not have (`gate.selftest.check_at_base`): a content rule's missing
+does not have (`gate.judge.selftest.check_at_base`): a content rule's missing
 `file` is an error under `--strict`, a path rule matching nothing a warning.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gate import output
-from gate.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.base import output
+from gate.base.errors import EXIT_FAIL, EXIT_PASS, GateError
+from gate.judge.selftest import BaseFinding, check_at_base, run_selftest
+from gate.model.rubric import Rubric
 from gate.report import in_format
 from gate.report.selftest import to_markdown, to_text
-from gate.rubric import Rubric
 from gate.rubric.source import RubricSource
-from gate.selftest import BaseFinding, check_at_base, run_selftest
 
 
 def load(args: argparse.Namespace) -> tuple[Rubric, list[BaseFinding]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from gate import output
-from gate.errors import EXIT_PASS
-from gate.escape import printable
+from gate.base import output
+from gate.base.errors import EXIT_PASS
+from gate.base.escape import printable
 
 
 def _count(n: int, word: str) -> str:

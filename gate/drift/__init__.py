@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 from gate.drift.language import BY_SUFFIX
 
 if TYPE_CHECKING:
-    from gate.changes import BaseTree
     from gate.drift.reader import Reader
+    from gate.model.change import BaseTree
 
 # A unit's role.  CASE: a test the runner collects and runs.  SUPPORT: code
 # that defines something tests use without running at collection (a helper
@@ -406,7 +406,7 @@ class Drift:
 
     def summary(self) -> str:
         """`test_high_edge changed; 2 new tests added`: what a message says."""
-        from gate.words import plural
+        from gate.base.words import plural
 
         parts = [f"{n} changed" for n in self.changed]
         parts += [f"{n} removed" for n in self.removed]

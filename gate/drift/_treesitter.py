@@ -8,15 +8,15 @@ Nothing here is imported until a JS/TS, Go, Java or C# test file must be judged:
 (`gate check` start-up does not pay for them; figures in
 docs/development.md, "Splitting test files (tree-sitter)").
 
-* The text is the gate's text (`gate.text`): a UTF-8 byte-order mark is
+* The text is the gate's text (`gate.base.text`): a UTF-8 byte-order mark is
   skipped (it is part of line 1, as for git), a text that is not UTF-8 (a
-  lone surrogate from `gate.text.decode`) is refused, and line numbers
-  count `\\n`, `\\r\\n` and `\\r` as `gate.text.lines` does.
+  lone surrogate from `gate.base.text.decode`) is refused, and line numbers
+  count `\\n`, `\\r\\n` and `\\r` as `gate.base.text.lines` does.
 * A tree with an ERROR or MISSING node is refused (`Unparsable`): a file
   tree-sitter had to repair is not split into units, unless the caller
   asks for the tree as it is (`tolerant`, `gate.drift.js.pair`) and
   refuses it itself where a repair could hide code (`refuse`).  So is a text over
-  `gate.changes.TEXT_LIMIT` bytes, or one whose parse takes more than
+  `gate.model.change.TEXT_LIMIT` bytes, or one whose parse takes more than
   `PARSE_SECONDS`.
 """
 
@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, NoReturn
 
+from gate.base.text import BOM
 from gate.drift import Unparsable
-from gate.text import BOM
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Point, Tree
@@ -126,7 +126,7 @@ def parse(text: str, grammar: str, tolerant: bool = False) -> ParsedText:
     """`text` parsed with `grammar`; `Unparsable` when it is not that
     language, or, when `tolerant`, only when it cannot be parsed at all
     (the tree may then hold ERROR and MISSING nodes: `refuse` names one)."""
-    from gate.changes import TEXT_LIMIT
+    from gate.model.change import TEXT_LIMIT
 
     try:
         data = text.removeprefix(BOM).encode("utf-8")

@@ -3,7 +3,7 @@
 `js_collects`): the files `test_drift` judges case by case.  Another
 file at a test path (a helper module, a data fixture, a snapshot) is
 judged whole: existing tests may read every byte of it.  Paths are
-matched in `gate.globs.FOLDED` mode, as the rule's test paths are: a
+matched in `gate.base.globs.FOLDED` mode, as the rule's test paths are: a
 test in another letter case or Unicode normalization is a test."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from gate import globs
+from gate.base import globs
+from gate.base.structured import Unreadable, json_object, toml
 from gate.drift.growth import ROOT_CONFIGS, collection_globs
 from gate.drift.language import JS
-from gate.drift.structured import Unreadable, json_object, toml
 
 # The files a test runner collects as test modules, by its default names
 # (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's

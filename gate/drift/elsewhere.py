@@ -9,19 +9,12 @@ tables (`py_elsewhere`), and a pip requirements file's lines
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from typing import Any
 
-from gate.drift.structured import lookup
+from gate.base.structured import json_text, lookup
 from gate.drift.vendored import JS_TEST_PACKAGES, PY_TEST_DISTRIBUTIONS
-
-
-def json_text(value: object) -> str:
-    """A parsed value as canonical text (for comparing two sides); a TOML
-    date or time is written as its ISO text."""
-    return json.dumps(value, sort_keys=True, default=str)
-
+from gate.manifests.dependency import py_name
 
 # How package.json names where a dependency comes from, and the registry's
 # own forms: a version, a range of versions, or a dist-tag.
@@ -98,12 +91,6 @@ def _packages_in(key: str) -> list[str]:
         at = name.find("@", 1)
         names.append(name if at < 0 else name[:at])
     return names
-
-
-def py_name(name: str) -> str:
-    """A Python distribution's name as PEP 503 normalizes it: lower case,
-    each run of `-`, `_` and `.` one `-` (`PyTest`, `pytest_asyncio`)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def is_py_test_distribution(name: str) -> bool:

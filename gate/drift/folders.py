@@ -1,5 +1,5 @@
 """Which folders of the base tree a change source lists for `test_drift`
-(`gate.changes.BaseTree`, read when a kind reads `TREE`): where Python may
+(`gate.model.change.BaseTree`, read when a kind reads `TREE`): where Python may
 find what a change's new modules shadow (`gate.drift.python.shadow`), and
 whether a new Go test file's package had tests at base
 (`gate.drift.go.apart`).  Pure; the sources (`gate/changes/git.py`,
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gate import globs
-from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
+from gate.base import globs
 from gate.drift import suffix
 from gate.drift.growth import NEW_FOLDER_FILES
 from gate.drift.language import BY_SUFFIX
+from gate.model.change import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on

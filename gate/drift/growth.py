@@ -53,17 +53,17 @@ import shlex
 from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
-from gate import globs
+from gate.base import globs
+from gate.base.structured import Unreadable
 from gate.drift import Unparsable
 from gate.drift.elsewhere import ELSEWHERE
 from gate.drift.sections import LIFECYCLE, VIEWS, chosen_scripts, pom_modules, script_calls
-from gate.drift.structured import Unreadable
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from gate.changes import BaseTree
     from gate.drift._treesitter import ParsedText
+    from gate.model.change import BaseTree
 
 # Jest's and Vitest's configuration files, by name (`gate.drift.runners`).
 GROWN_CONFIGS = (

@@ -12,18 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 
-from gate import globs
-from gate.changes import (
-    ADDED,
-    COPIED,
-    DELETED,
-    MODE_SUBMODULE,
-    MODE_SYMLINK,
-    RENAMED,
-    ChangeSet,
-    FileChange,
-    FileTexts,
-)
+from gate.base import globs
+from gate.base.paths import fold
+from gate.base.structured import Unreadable
+from gate.base.words import names, plural
 from gate.drift import (
     Unit,
     Unparsable,
@@ -48,9 +40,17 @@ from gate.drift.collected import (
 from gate.drift.language import BY_SUFFIX
 from gate.drift.lockcopy import Locked
 from gate.drift.pins import pin_changes
-from gate.drift.structured import Unreadable
-from gate.paths import fold
-from gate.words import names, plural
+from gate.model.change import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    RENAMED,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+)
 
 
 def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from gate.drift.structured import Unreadable
+from gate.base.structured import Unreadable
 
 
 @dataclass(frozen=True, order=True)

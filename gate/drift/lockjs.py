@@ -40,10 +40,10 @@ from typing import Any
 
 import yaml
 
+from gate.base.structured import Unreadable, json_object
 from gate.drift.elsewhere import is_test_package
 from gate.drift.lockcopy import Copy, Locked, add, hashes, shape
 from gate.drift.sections import jsonc_to_json
-from gate.drift.structured import Unreadable, json_object
 
 _DEFAULT_HOSTS = ("https://registry.npmjs.org/", "https://registry.yarnpkg.com/")
 

@@ -58,14 +58,15 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from gate import globs
-from gate.changes import LOCK_NAMES
+from gate.base import globs
+from gate.base.paths import fold_names
+from gate.base.structured import Unreadable, json_object, json_text, toml
 from gate.drift import lockjs
-from gate.drift.elsewhere import is_py_test_distribution, json_text, py_name
+from gate.drift.elsewhere import is_py_test_distribution
 from gate.drift.lockcopy import Copy, Locked, add, hashes, packages, shape
-from gate.drift.structured import Unreadable, json_object, toml
 from gate.drift.vendored import RUST_TEST_CRATES
-from gate.paths import fold_names
+from gate.manifests.dependency import py_name
+from gate.model.change import LOCK_NAMES
 
 
 def _text(value: object, what: str) -> str:

@@ -31,7 +31,7 @@ sees no change there; every other edit is judged as ever.  Resolution:
   of the base folder renamed unchanged into the new folder, which holds no
   other Go file, and no Go file left at or added to the old one).
 
-A path's presence comes from the change's own files (`gate.changes.sides`)
+A path's presence comes from the change's own files (`gate.model.change.sides`)
 and from the base tree's listing (`BaseTree`, whose folders
 `gate.drift.folders` asks for); anything unknown (a folder not listed, a
 symlink, a name that folds alike on a case-insensitive checkout) proves
@@ -44,18 +44,8 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
-from gate import globs
-from gate.changes import (
-    ADDED,
-    DELETED,
-    MODE_SUBMODULE,
-    MODE_SYMLINK,
-    RENAMED,
-    UNKNOWN,
-    ChangeSet,
-    FileChange,
-    sides,
-)
+from gate.base import globs
+from gate.base.paths import fold
 from gate.drift import Unit, runners, suffix
 from gate.drift.collected import (
     JS_SUPPORT,
@@ -68,7 +58,17 @@ from gate.drift.collected import (
 )
 from gate.drift.growth import ROOT_CONFIGS
 from gate.drift.language import JS
-from gate.paths import fold
+from gate.model.change import (
+    ADDED,
+    DELETED,
+    MODE_SUBMODULE,
+    MODE_SYMLINK,
+    RENAMED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+    sides,
+)
 
 # TypeScript's candidates for a bare relative path, in its order.
 _SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs")

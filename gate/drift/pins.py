@@ -45,18 +45,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from gate.base.structured import Unreadable, json_object, json_text, lookup, setup_cfg_options, toml
 from gate.drift.elsewhere import (
     DEPENDENCY_MAPS,
     REQUIREMENT,
     REQUIREMENT_TABLES,
     is_py_test_distribution,
     is_test_package,
-    json_text,
-    py_name,
 )
 from gate.drift.runners import section_for
-from gate.drift.structured import Unreadable, json_object, lookup, setup_cfg_options, toml
 from gate.drift.vendored import GO_TEST_MODULES
+from gate.manifests.dependency import py_name
 from gate.manifests.requirements import logical_lines
 
 # (where it is declared, the tool's name) -> what is declared there.

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gate.changes import BaseTree
     from gate.drift import Unit
+    from gate.model.change import BaseTree
 
 
 @dataclass(frozen=True)

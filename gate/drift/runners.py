@@ -220,9 +220,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gate import globs
+from gate.base import globs
+from gate.base.jsontext import package_data
+from gate.base.paths import folds
+from gate.base.structured import Unreadable
 from gate.drift.sections import VIEWS, named_view, narrow_scripts
-from gate.drift.structured import Unreadable
 from gate.drift.vendored import (
     GO_TEST_MODULES,
     JS_TEST_COMMANDS,
@@ -230,8 +232,6 @@ from gate.drift.vendored import (
     PY_TEST_PACKAGES,
     VENDOR_FOLDERS,
 )
-from gate.jsontext import package_data
-from gate.paths import folds
 
 
 @dataclass(frozen=True)

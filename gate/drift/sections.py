@@ -1,7 +1,7 @@
 """How the runner part of a section file (`gate.drift.runners`'
 `SECTION_FILES`) is read, one reader a format, each from a side's text to
 a comparable value, None when the part is absent, raising `Unreadable`
-(`gate.drift.structured`) when the text cannot be read (`VIEWS`):
+(`gate.base.structured`) when the text cannot be read (`VIEWS`):
 TOML and JSON parsed with the section's keys picked (reformatting that
 keeps the values is no change), JSONC as Deno reads it, INI sections line
 by line (under the gate's notion of a line and Python's), a POM's test
@@ -23,10 +23,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from gate.base.structured import Unreadable, json_object, keyed, toml
+from gate.base.text import lines
 from gate.drift.elsewhere import ELSEWHERE, js_elsewhere, py_elsewhere, requirements_lines
-from gate.drift.structured import Unreadable, json_object, keyed, toml
 from gate.drift.vendored import GO_TEST_MODULES
-from gate.text import lines
 
 # npm runs these on install, before any test; a chosen script's command may
 # name other scripts, which are then chosen too.

@@ -43,7 +43,7 @@ file is.  The same lists name the test tools whose declared version
 
 from __future__ import annotations
 
-from gate.jsontext import package_data
+from gate.base.jsontext import package_data
 
 # The lists themselves: `vendored.json` beside this module (its schema:
 # `vendored.schema.json`).

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from gate.changes import FileTexts
 from gate.drift import CASE, Drift, Unit, Unparsable, compare, units_for
 from gate.frozen.reports import Case
+from gate.model.change import FileTexts
 
 EXCUSED = "excused"
 RED = "red"

@@ -11,8 +11,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from gate.errors import GateError
-from gate.files import read_input
+from gate.base.errors import GateError
+from gate.base.files import read_input
 
 # npm's placeholder test script: no tests.
 _NO_TESTS = 'echo "Error: no test specified" && exit 1'
@@ -33,7 +33,7 @@ class Detected:
 
 
 def _text(path: Path) -> str | None:
-    """A file of the repository as text (`gate.files.read_input`), or None
+    """A file of the repository as text (`gate.base.files.read_input`), or None
     when it is absent or cannot be read: a guess goes on without it."""
     try:
         data = read_input(path, "file", fix="")

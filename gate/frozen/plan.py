@@ -28,12 +28,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from gate import globs
+from gate.base import globs
+from gate.base.errors import GateError
+from gate.base.jsontext import dumps
+from gate.base.paths import quoted
 from gate.drift import runners
-from gate.errors import GateError
-from gate.jsontext import dumps
-from gate.paths import quoted
-from gate.rubric import Rubric
+from gate.model.rubric import Rubric
 
 # What `git ls-tree` says of an entry: (mode, object id).
 Entry = tuple[str, str]

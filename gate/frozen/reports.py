@@ -47,8 +47,8 @@ from pathlib import Path
 from defusedxml import DefusedXmlException
 from defusedxml import ElementTree as ET
 
-from gate.errors import GateError
-from gate.files import read_input
+from gate.base.errors import GateError
+from gate.base.files import read_input
 
 FAILED = "failed"
 PASSED = "passed"
@@ -254,7 +254,7 @@ def _read_js(path: Path, runner: str, root: Path, results: Results) -> None:
 
 
 def _bounded(path: Path, results: Results, what: str) -> bytes | None:
-    """A report's bytes (`gate.files.read_input`, at most `MAX_REPORT_BYTES`);
+    """A report's bytes (`gate.base.files.read_input`, at most `MAX_REPORT_BYTES`);
     None, and a problem said, when it cannot be read."""
     try:
         return read_input(path, what, fix="the run's report folder changed", limit=MAX_REPORT_BYTES)

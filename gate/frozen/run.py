@@ -21,9 +21,8 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, Any
 
-from gate import output
-from gate.changes import FileTexts
-from gate.errors import GateError
+from gate.base import output
+from gate.base.errors import GateError
 from gate.frozen import reports
 from gate.frozen.attribute import (
     AT_HEAD,
@@ -39,7 +38,8 @@ from gate.frozen.plan import Entry, Plan, frozen_matcher, plan
 from gate.frozen.tree import apply, link
 from gate.git.repo import Repo, short, span
 from gate.git.worktree import temporary_worktree, tree_entries
-from gate.rubric import Rubric
+from gate.model.change import FileTexts
+from gate.model.rubric import Rubric
 
 # What a run keeps of COMMAND's output for the reports read from it (go's
 # events, unittest's summary); what passes through to the user is all of it.
@@ -159,7 +159,7 @@ def execute(
     transform: Callable[[str], str] | None = None,
 ) -> tuple[int, str, str]:
     """Run `argv` in `cwd`: its output passed through line by line as it
-    comes (`gate.output.relay`; stdout to stderr when the gate's own stdout
+    comes (`gate.base.output.relay`; stdout to stderr when the gate's own stdout
     is JSON; `transform` rewrites each stdout line shown), kept for the
     reports (up to `KEEP_BYTES`); (exit code, stdout, stderr).  Its whole
     process group is ended with it.  GateError when it cannot start."""

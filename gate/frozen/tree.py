@@ -23,10 +23,10 @@ import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from gate.base.paths import to_bytes
 from gate.frozen.plan import GITLINK, SYMLINK, Entry, Plan
 from gate.git.repo import Repo
 from gate.git.worktree import read_objects, untracked_entries
-from gate.paths import to_bytes
 
 # Caches a run writes for itself: never linked from the checkout (a stale
 # bytecode or a test runner's record of the last failures is no dependency).

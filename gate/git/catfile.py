@@ -15,13 +15,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Literal, overload
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.base.paths import to_bytes
 from gate.git.conventions import CHUNK, COPIES_FLAGS, MAIN_DIFF, MAIN_FLAGS, first_line
-from gate.paths import to_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import LineCount
     from gate.git.runner import Runner
+    from gate.model.change import LineCount
 
 # The header `git cat-file --batch` writes before an object: name, type, size.
 BATCH_HEADER = re.compile(rb"\A[0-9a-f]{40,64} (blob|tree|commit|tag) ([0-9]+)\n\Z")
@@ -171,10 +171,10 @@ class CatFile:
         return True
 
     def count(self, oid: str, limit: int | None) -> LineCount | None:
-        """The lines of blob `oid` (`gate.changes.line_count`), counted in
+        """The lines of blob `oid` (`gate.model.change.line_count`), counted in
         chunks as it streams (memory stays flat); None for a blob over
         `limit` bytes, which is skipped.  GateError when it is missing."""
-        from gate.changes import line_count
+        from gate.model.change import line_count
 
         found = self._header(oid)
         if found is None or found[0] != "blob":

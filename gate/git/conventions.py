@@ -18,7 +18,7 @@ import subprocess
 import time
 from typing import Any
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 
 # Variables that would redirect git away from the repository we were given.
 SCRUBBED = (

@@ -12,7 +12,8 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.base.paths import from_bytes
 from gate.git.conventions import (
     COPIES_DIFF,
     COPIES_FLAGS,
@@ -23,12 +24,11 @@ from gate.git.conventions import (
     first_line,
 )
 from gate.git.parse import CopyTarget, nul_records, raw_status
-from gate.paths import from_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import FileChange
     from gate.git.catfile import CatFile
     from gate.git.runner import Runner
+    from gate.model.change import FileChange
 
 
 # A file's record in `git ls-tree -r -z` output, after the NUL that ends the
@@ -107,7 +107,7 @@ def find_copies(
     `listings`: the repository's `BaseListings`.  `session`: a thread's
     blob session whose `DiffTrees` may answer the search (when git cannot
     have limited it: no note is lost)."""
-    from gate.changes import ADDED, COPIED, RENAMED
+    from gate.model.change import ADDED, COPIED, RENAMED
 
     sources, size = _base_blobs(repo, listings, root, {t.oid for t in targets})
     found_near: dict[str, str] = {}

@@ -13,16 +13,16 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.base.paths import quoted
 from gate.git.catfile import BATCH_HEADER, chunks_of
 from gate.git.conventions import CHUNK, PipeReader, first_line, popen_streaming
 from gate.git.parse import Uncounted
-from gate.paths import quoted
 
 if TYPE_CHECKING:
-    from gate.changes import FileChange, LineCount
     from gate.git.catfile import CatFile
     from gate.git.runner import Runner
+    from gate.model.change import FileChange, LineCount
 
 
 def _size(limit: int) -> str:
@@ -70,7 +70,7 @@ def count_binary(
 def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount | None:
     """The count of one side of a file (no lines when the side is absent)."""
     if oid is None:
-        from gate.changes import LineCount
+        from gate.model.change import LineCount
 
         return LineCount(0, False)
     return counts[oid]
@@ -151,7 +151,7 @@ def _with_counts(
 def _blob_lines(
     repo: Runner, oids: Sequence[str], limit: int | None, cat: CatFile | None
 ) -> dict[str, LineCount | None]:
-    """The lines of each blob (`gate.changes.line_count`); None for a blob
+    """The lines of each blob (`gate.model.change.line_count`); None for a blob
     over `limit` bytes, which is not read (None: no limit).  A thread's
     `Repo.blob_session` (`cat`) counts up to `SESSION_BLOBS` of them itself.
 
@@ -190,7 +190,7 @@ def _blob_lines(
 def _stream_lines(repo: Runner, blobs: Sequence[tuple[str, int | None]]) -> dict[str, LineCount]:
     """Line counts of `blobs` ((oid, size) pairs; a size of None is taken from
     git's answer) from one pipelined `git cat-file --batch`."""
-    from gate.changes import line_count
+    from gate.model.change import line_count
 
     with tempfile.TemporaryFile() as err:
         try:
@@ -304,7 +304,7 @@ def _read_through(head: bytes, pipe: PipeReader, need: int, oid: str) -> bytes:
 
 
 class LineCounter:
-    """Line counts (`gate.changes.line_count`) of the blobs named by `want`,
+    """Line counts (`gate.model.change.line_count`) of the blobs named by `want`,
     from one `git cat-file --batch` started on the first one, whose output a
     thread counts as it streams: `gate check` counts every changed blob as
     the diff's raw records name it, while git still computes the numstat,
@@ -355,7 +355,7 @@ class LineCounter:
         self._thread.start()
 
     def _read(self) -> None:
-        from gate.changes import LineCount, line_count
+        from gate.model.change import LineCount, line_count
 
         assert self._proc is not None and self._proc.stdout is not None
         stdout = self._proc.stdout

@@ -10,23 +10,17 @@ import tempfile
 import threading
 from typing import TYPE_CHECKING
 
-from gate.errors import GateError
-from gate.git.conventions import (
-    MAIN_DIFF,
-    MAIN_FLAGS,
-    RENAME_LIMIT,
-    diff_failed,
-    popen_streaming,
-)
+from gate.base.errors import GateError
+from gate.git.conventions import MAIN_DIFF, MAIN_FLAGS, RENAME_LIMIT, diff_failed, popen_streaming
 from gate.git.copies import find_copies
 from gate.git.counts import LineCounter, count_binary, count_lone_cr
 from gate.git.parse import CopyTarget, Uncounted, nul_tokens, parse_diff
 
 if TYPE_CHECKING:
-    from gate.changes import FileChange
     from gate.git.catfile import CatFile
     from gate.git.copies import BaseListings
     from gate.git.runner import Runner
+    from gate.model.change import FileChange
 
 
 class DiffJob:
@@ -141,7 +135,7 @@ class DiffJob:
         """Parse the diff from this thread's `DiffTrees`; False (nothing
         parsed) when it could not answer, or when git might have skipped
         rename detection (a note this way of asking cannot see)."""
-        from gate.changes import ADDED, DELETED, RENAMED
+        from gate.model.change import ADDED, DELETED, RENAMED
 
         assert self._session is not None
         tokens = self._session.diffs().tokens(MAIN_DIFF, self._old, self._spec[1])

@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, NamedTuple
 
+from gate.base.paths import from_bytes
 from gate.git.conventions import CHUNK
-from gate.paths import from_bytes
 
 if TYPE_CHECKING:
-    from gate.changes import FileChange
+    from gate.model.change import FileChange
 
-# gate.changes (and with it dataclasses) is imported where it is used, not
+# gate.model.change (and with it dataclasses) is imported where it is used, not
 # here: `gate check` starts git before paying for those imports.  The status
-# strings are gate.changes' constants (a test checks they agree).
+# strings are gate.model.change' constants (a test checks they agree).
 MODE_SUBMODULE = "160000"
 UNKNOWN = "unknown"
 _STATUS = {
@@ -29,7 +29,7 @@ _STATUS = {
     "T": "type_changed",
 }
 
-# A path's bytes as text: gate.paths owns the mapping (reversible; a byte
+# A path's bytes as text: gate.base.paths owns the mapping (reversible; a byte
 # that is not UTF-8 is kept, never replaced by U+FFFD).
 _decode_path = from_bytes
 
@@ -128,7 +128,7 @@ def parse_diff(
     change may need counted (both sides of every raw record whose blobs
     differ, submodules left out) as soon as its raw record is read, before
     git has counted anything: `gate check` counts them beside the diff."""
-    from gate.changes import EMPTY_BLOBS, FileChange
+    from gate.model.change import EMPTY_BLOBS, FileChange
 
     empty = {name.encode("ascii") for name in EMPTY_BLOBS}
     modes: dict[bytes, str | None] = {}  # each mode's text, decoded once

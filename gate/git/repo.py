@@ -14,18 +14,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.base.names import DEFAULT_BASES
+from gate.base.paths import from_bytes, quoted
 from gate.git.catfile import CatFile, tree_object_entries
 from gate.git.conventions import BIG_FILE, FULL_SHA, first_line
 from gate.git.copies import BaseListings
 from gate.git.diff import DiffJob
 from gate.git.runner import Runner
 from gate.git.view import private_view
-from gate.names import DEFAULT_BASES
-from gate.paths import from_bytes, quoted
 
 if TYPE_CHECKING:
-    from gate.changes import BaseTree, FileChange, FileTexts
+    from gate.model.change import BaseTree, FileChange, FileTexts
 
 # The most folders one `D/**` request of `Repo.base_tree` lists.
 DEEP_FOLDERS = 200
@@ -270,13 +270,13 @@ class Repo(Runner):
 
     def base_tree(self, rev: str, folders: Iterable[str]) -> BaseTree:
         """The entries of each of `folders` ("" the root) in the tree of
-        `rev` (`gate.changes.BaseTree`), read as tree objects through one
+        `rev` (`gate.model.change.BaseTree`), read as tree objects through one
         `git cat-file --batch` (no argument list to outgrow), parents first:
         a folder its parent's entries do not show as a folder is absent at
         `rev` (or a file there) and not asked for.  A folder named `D/**`
         is listed with every folder below it (at most `DEEP_FOLDERS` folders
         in all; past that, the rest is left unlisted)."""
-        from gate.changes import BaseTree
+        from gate.model.change import BaseTree
 
         wanted = sorted(set(folders), key=lambda p: (p.count("/") + bool(p), p))
         if not wanted:
@@ -312,15 +312,15 @@ class Repo(Runner):
     def read_texts(
         self, base_rev: str | None, head_rev: str | None, paths: Iterable[str]
     ) -> dict[str, FileTexts]:
-        """Base and head text of each path (`gate.text.decode`); None where absent.
+        """Base and head text of each path (`gate.base.text.decode`); None where absent.
 
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
-        A side over `gate.changes.text_limit(path)` bytes is not kept: the path's
+        A side over `gate.model.change.text_limit(path)` bytes is not kept: the path's
         entry is `too_large` (content rules then fail naming the limit).
         """
-        from gate.changes import FileTexts, text_limit, too_large
-        from gate.text import decode
+        from gate.base.text import decode
+        from gate.model.change import FileTexts, text_limit, too_large
 
         wanted = sorted(set(paths))
         if not wanted:

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.git.conventions import BIG_FILE, CONFIG, SCRUBBED, first_line
 from gate.git.view import private_view
 

@@ -8,7 +8,7 @@ import os
 import shutil
 import tempfile
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 
 
 def private_view(

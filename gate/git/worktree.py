@@ -18,9 +18,9 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gate.errors import GateError
+from gate.base.errors import GateError
+from gate.base.paths import from_bytes
 from gate.git.repo import Repo
-from gate.paths import from_bytes
 
 # What `git ls-tree` says of an entry: (mode, object id).
 Entry = tuple[str, str]

@@ -37,7 +37,7 @@ from gate.github.client_types import (
     timestamp,
 )
 from gate.github.settings import Settings
-from gate.waivers import Access, Review
+from gate.model.waivers import Access, Review
 
 # The issue events that change a pull request's base branch.
 BASE_EVENTS = frozenset({"base_ref_changed", "automatic_base_change_succeeded"})

@@ -118,7 +118,7 @@ class Transport:
         try:
             import github
         except ImportError:
-            from gate.errors import GateError
+            from gate.base.errors import GateError
 
             raise GateError(
                 "the Action's API client needs PyGithub, which this install lacks: "

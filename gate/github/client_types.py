@@ -3,7 +3,7 @@
 (`PullInfo`, `PullFile`, `Comparison`, `review_from_json`, each checking
 the JSON it is built from), the check run's `Conclusion`, `Annotation` and
 `CheckOutput`, and the calls as Protocols (`Reader`, `Publisher`,
-`Client`) that the Action's stages and `gate/github/publish.py` are written
+`Client`) that the Action's stages and `gate/action/publish.py` are written
 against.  `gate/github/client.py` implements them.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Literal, Protocol, TypedDict
 
-from gate.paths import quoted
-from gate.waivers import LEVELS, Access, Review, login_key
+from gate.base.paths import quoted
+from gate.model.waivers import LEVELS, Access, Review, login_key
 
 
 class ApiError(Exception):
@@ -286,7 +286,7 @@ class Reader(Protocol):
 
 class Publisher(Protocol):
     """The publishing calls: the check run and the sticky comment
-    (`gate.github.publish`); `find_comments` lists only the comments the
+    (`gate.action.publish`); `find_comments` lists only the comments the
     token's own identity wrote, oldest first."""
 
     def create_check_run(

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar, get_args
 
-from gate.errors import GateError, debug_enabled
-from gate.rubric import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH, repo_path
+from gate.base.errors import GateError, debug_enabled
+from gate.model.rubric import DEFAULT_CHECK_NAME, DEFAULT_RUBRIC_PATH, repo_path
 
 C = TypeVar("C", bound=str)
 

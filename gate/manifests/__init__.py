@@ -6,7 +6,7 @@ values: `npm.py` (package.json, pnpm-workspace.yaml's catalogs),
 (pip's requirements files), `go.py` (go.mod), `cargo.py` (Cargo.toml),
 `php.py` (composer.json), `ruby.py` (Gemfile).  `declared(path, text)`
 picks the reader by the file's name (`reader_for`) and raises
-`Unreadable` (`gate.drift.structured`) when the text cannot be read;
+`Unreadable` (`gate.base.structured`) when the text cannot be read;
 `gate.manifests.compare` says which of a change's dependencies are new.
 Pure: text in, values out.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gate.drift.structured import Unreadable
+from gate.base.structured import Unreadable
 from gate.manifests import cargo, go, npm, php, python, requirements, ruby
 from gate.manifests.dependency import INCLUDE, INDEX, PACKAGE, Dependency, allowed, normalize
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from gate.drift.structured import toml
-from gate.manifests.dependency import Dependency, entry, json_text
+from gate.base.structured import json_text, toml
+from gate.manifests.dependency import Dependency, entry
 
 _KINDS = (
     "dependencies",

@@ -5,11 +5,15 @@ ecosystem compares names (`normalize`), and the allow-list's test
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from dataclasses import dataclass
 
-from gate.drift.elsewhere import py_name
+
+def py_name(name: str) -> str:
+    """A Python distribution's name as PEP 503 normalizes it: lower case,
+    each run of `-`, `_` and `.` one `-` (`PyTest`, `pytest_asyncio`)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
 
 # What an entry declares: a package, a place packages are fetched from (an
 # index, a registry, a repository list), or another file read as part of
@@ -74,11 +78,6 @@ def allowed(dependency: Dependency, patterns: list[str]) -> bool:
         if dependency.role != PACKAGE and fnmatch.fnmatchcase(dependency.name, pattern):
             return True
     return False
-
-
-def json_text(value: object) -> str:
-    """A parsed value as canonical text (a table's keys sorted), to compare two sides."""
-    return json.dumps(value, sort_keys=True, default=str)
 
 
 def entry(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from gate.drift.structured import Unreadable
+from gate.base.structured import Unreadable
 from gate.manifests.dependency import Dependency, entry
 
 _VERBS = ("require", "replace", "tool", "exclude", "retract", "godebug", "ignore")

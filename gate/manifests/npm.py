@@ -21,8 +21,7 @@ from typing import Any
 
 import yaml
 
-from gate.drift.elsewhere import json_text
-from gate.drift.structured import Unreadable, json_object
+from gate.base.structured import Unreadable, json_object, json_text
 from gate.manifests.dependency import Dependency, entry
 
 MAPS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from gate.drift.structured import json_object
-from gate.manifests.dependency import INDEX, Dependency, entry, json_text
+from gate.base.structured import json_object, json_text
+from gate.manifests.dependency import INDEX, Dependency, entry
 
 _PLATFORM = re.compile(r"php(-64bit|-ipv6|-zts|-debug)?|hhvm|ext-.*|lib-.*|composer(-.*)?-api")
 

@@ -29,8 +29,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from gate.drift.structured import lookup, setup_cfg_options, toml
-from gate.manifests.dependency import INCLUDE, INDEX, Dependency, entry, json_text
+from gate.base.structured import json_text, lookup, setup_cfg_options, toml
+from gate.manifests.dependency import INCLUDE, INDEX, Dependency, entry
 from gate.manifests.requirements import logical_lines, requirement_line
 
 _ARRAYS = ("project.dependencies", "tool.uv.dev-dependencies")

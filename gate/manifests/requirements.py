@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from gate.drift.structured import Unreadable
+from gate.base.structured import Unreadable
 from gate.manifests.dependency import INCLUDE, INDEX, Dependency, entry
 
 _INDEX = re.compile(

@@ -10,25 +10,25 @@ line.  Any CI step can run `gate check --format github` and the runner turns
 the lines into annotations on the pull request.
 
 The runner obeys a workflow command at the start of any line, so every line
-here is built by `gate.github.workflow.command_line`: property values and
+here is built by `gate.base.workflow.command_line`: property values and
 messages escaped as GitHub documents (`%`, CR and LF in both; `:` and `,` in
 properties), so a path or message holding a newline, `::` or `%0A` stays
 inside its own line's data and cannot start a second command.  The summary
 line starts with the tool's name, never `::`, and `##[` in it is broken.
-`gate.output` does not fence this format (a fence would stop the commands).
+`gate.base.output` does not fence this format (a fence would stop the commands).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gate.escape import printable
-from gate.github.workflow import ZERO_WIDTH_SPACE, command_line
-from gate.names import TOOL_NAME
-from gate.paths import visible
+from gate.base.escape import printable
+from gate.base.names import TOOL_NAME
+from gate.base.paths import visible
+from gate.base.workflow import ZERO_WIDTH_SPACE, command_line
 
 if TYPE_CHECKING:
-    from gate.report import Report, RuleResult
+    from gate.model.report import Report, RuleResult
 
 # GitHub shows a few annotations per step (10 errors); the log keeps more,
 # but a rule naming thousands of paths gets this many and one line more.

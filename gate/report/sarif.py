@@ -16,7 +16,7 @@ percent-encoded as a URI reference (RFC 3986; a byte that is not UTF-8 is
 encoded as itself).  `partialFingerprints` carries a hash of rule id, path
 and message, so code scanning matches a finding across runs.  Passing and
 waived rules give no result.  Deterministic: the same report gives the
-same bytes (`gate.jsontext.dumps`).
+same bytes (`gate.base.jsontext.dumps`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from gate import __version__
-from gate.jsontext import dumps
-from gate.names import PROJECT_URL, TOOL_NAME, WARN
-from gate.paths import to_bytes, visible
+from gate.base.jsontext import dumps
+from gate.base.names import PROJECT_URL, TOOL_NAME, WARN
+from gate.base.paths import to_bytes, visible
 
 if TYPE_CHECKING:
-    from gate.report import Report, RuleResult
+    from gate.model.report import Report, RuleResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = (

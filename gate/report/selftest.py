@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from gate.escape import markdown_text, printable
-from gate.selftest import BaseFinding, SelftestReport
+from gate.base.escape import markdown_text, printable
+from gate.judge.selftest import BaseFinding, SelftestReport
 
 
 def outcome_lines(report: SelftestReport, indent: str) -> list[str]:

@@ -21,10 +21,10 @@ from typing import Any
 
 import yaml
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 
 # The kinds whose verdict is a count against `limit`: `gate init
-# --from-history` sets their limits, `gate.backtest.measure` their counts.
+# --from-history` sets their limits, `gate.research.backtest.measure` their counts.
 BUDGET_KINDS = ("max_files", "max_lines")
 
 
@@ -157,7 +157,7 @@ def with_proving_examples(
 def with_comments(text: str, comments: Mapping[str, str]) -> str:
     """`text` with a comment line in each rule `comments` names: `# ` and the
     comment, at the rule's key indentation, after its `kind:` line (a
-    proposal that applies when uncommented, `gate.tuning.Noisy.comment`);
+    proposal that applies when uncommented, `gate.research.tuning.Noisy.comment`);
     above the rule for a rule written in flow style."""
     edits = []
     for rule in _items(_get(_compose(text), "rules")):

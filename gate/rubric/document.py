@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.rubric.schema import MAX_EXAMPLES, MAX_RULES
 from gate.rules import REGISTRY
 

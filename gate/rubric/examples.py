@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gate.changes import ADDED, DELETED, MODIFIED, RENAMED
+from gate.base.errors import GateError
 from gate.changes.example import changes_from_example
-from gate.errors import GateError
-from gate.rubric import Example
+from gate.model.change import ADDED, DELETED, MODIFIED, RENAMED
+from gate.model.rubric import Example
 from gate.rubric.document import Doc, KeyPath, invalid_at, show
 from gate.rubric.semantics import path_problem
 

@@ -26,8 +26,8 @@ import os
 import posixpath
 import re
 
-from gate.errors import GateError
-from gate.files import read_input
+from gate.base.errors import GateError
+from gate.base.files import read_input
 from gate.rubric.load import sha256_hex
 
 _LINE = re.compile(r"(?P<name>.*?\S)[ \t]+(?P<sha>[0-9A-Fa-f]{64})[ \t]*")

@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-from gate.errors import GateError
-from gate.jsontext import integer
+from gate.base.errors import GateError
+from gate.base.jsontext import integer
 from gate.rubric.document import CAPS, Doc, KeyPath, check_text, invalid, over_cap
 
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")

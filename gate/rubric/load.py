@@ -23,7 +23,7 @@ The order is fixed and fail-closed:
    own `param_problem`, waivers (`gate.rubric.semantics`); examples that
    expect unknown ids, contradictory example entries
    (`gate.rubric.examples`);
-5. build `gate.rubric` values with every default filled: each parameter's
+5. build `gate.model.rubric` values with every default filled: each parameter's
    `default` from its kind's schema fragment, or the rubric value its kind
    names (`FROM_RUBRIC`).
 
@@ -40,9 +40,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from gate.errors import GateError
-from gate.names import SCOPE_NONE
-from gate.rubric import DEFAULT_TESTS, FAIL, AppliesTo, Rubric, Rule, Waiver
+from gate.base.errors import GateError
+from gate.base.names import SCOPE_NONE
+from gate.model.rubric import DEFAULT_TESTS, FAIL, AppliesTo, Rubric, Rule, Waiver
 from gate.rubric.document import Doc, invalid
 from gate.rubric.examples import build_example, check_examples, rule_limits
 from gate.rubric.jsondoc import JsonParser

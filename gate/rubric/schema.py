@@ -20,8 +20,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from gate.names import SCOPE_MODES, SCOPE_NONE
-from gate.rubric import DEFAULT_TESTS, FAIL, LEVELS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
+from gate.base.names import SCOPE_MODES, SCOPE_NONE
+from gate.model.rubric import DEFAULT_TESTS, FAIL, LEVELS, WAIVER_ASSOCIATIONS, WAIVER_PERMISSIONS
 from gate.rules import REGISTRY, Kind
 
 # A rubric is a short list of rules.  The caps keep a pathological rubric from

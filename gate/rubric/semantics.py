@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from gate import globs
-from gate.errors import GateError
-from gate.names import BUILTIN_PREFIX
+from gate.base import globs
+from gate.base.errors import GateError
+from gate.base.names import BUILTIN_PREFIX
 from gate.rubric.document import Doc, KeyPath, context, invalid_at, key_name, show
 from gate.rules import REGISTRY
 

@@ -9,7 +9,7 @@ rubric.  A local rubric file (`--rubric-file`, `gate grade --rubric`,
 `gate selftest FILE`, `gate validate`) is the caller's own choice.
 
 A source says it all once: the rubric's repository path, normalized on
-creation by the one owner of the spelling (`gate.rubric.repo_path`; the
+creation by the one owner of the spelling (`gate.model.rubric.repo_path`; the
 path is also what `gate.rubric-edited` watches), the local file if one
 replaces the commit's, and the pin the bytes must match before they are
 parsed: a freeze file entry (`--freeze`, `gate.rubric.freeze`) or a
@@ -24,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gate.errors import GateError
-from gate.names import DEFAULT_RUBRIC_PATH
-from gate.rubric import repo_path
+from gate.base.errors import GateError
+from gate.base.names import DEFAULT_RUBRIC_PATH
+from gate.model.rubric import repo_path
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from gate.rubric import Rubric
+    from gate.model.rubric import Rubric
 
 # Reads a file at a commit: (commit sha, repository path) -> its bytes, or
 # None when the commit has no file there.  `gate.git.repo.Repo.read_blob`, or the
@@ -70,7 +70,7 @@ class RubricSource:
         which names `--rubric-file` when `work_tree` has a file at the path
         (a rubric not landed yet can be tried that way)."""
         if self.file is not None:
-            from gate.files import read_input
+            from gate.base.files import read_input
             from gate.rubric.load import MAX_BYTES
 
             data = read_input(

@@ -15,7 +15,7 @@ levels:                                            # rule ids made stricter or g
   TESTS: warn
 ```
 
-The rubric's `scope:` says what a scope may do (`gate.names.SCOPE_MODES`): `none` (the
+The rubric's `scope:` says what a scope may do (`gate.base.names.SCOPE_MODES`): `none` (the
 default: scope blocks are not read), `tighten` (a scope only adds limits)
 or `loosen` (a scope's budgets replace the rubric's, and it may turn a rule
 to `warn`).  What a scope does, in either mode:
@@ -38,7 +38,7 @@ paths open), their budgets added (one without a budget leaves it open),
 it.  An issue without a block adds nothing.
 
 Pure: who may write a block, and reading it from an issue, are the
-Action's (`gate.github.issues`); `gate check --scope FILE` reads a file.
+Action's (`gate.action.issues`); `gate check --scope FILE` reads a file.
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gate.errors import GateError
-from gate.names import FAIL, LEVELS, WARN
-from gate.rubric import Scope
+from gate.base.errors import GateError
+from gate.base.names import FAIL, LEVELS, WARN
+from gate.model.rubric import Scope
 
 # The fenced block's info string (its first word, compared case-insensitively).
 INFO_STRING = "blast-radius-scope"
@@ -161,7 +161,7 @@ def parse_block(text: str, source: str, first_line: int = 0) -> Scope:
 def _validate(value: Any, doc: Any, source: str) -> None:
     from jsonschema import Draft202012Validator
 
-    from gate import globs
+    from gate.base import globs
 
     errors = sorted(
         Draft202012Validator(SCHEMA).iter_errors(value),
@@ -217,8 +217,8 @@ def read_scope(data: bytes, source: str) -> Scope:
 
 def read_scope_file(path: str) -> Scope:
     """`read_scope` of the file `path` (`-` reads stdin)."""
-    from gate.escape import printable
-    from gate.files import read_input
+    from gate.base.escape import printable
+    from gate.base.files import read_input
 
     data = read_input(
         path,

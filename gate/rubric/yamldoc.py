@@ -16,18 +16,9 @@ from typing import Any
 
 import yaml
 
-from gate.errors import GateError
-from gate.jsontext import integer, out_of_range
-from gate.rubric.document import (
-    CAPS,
-    Doc,
-    KeyPath,
-    check_text,
-    invalid,
-    over_cap,
-    show,
-    type_name,
-)
+from gate.base.errors import GateError
+from gate.base.jsontext import integer, out_of_range
+from gate.rubric.document import CAPS, Doc, KeyPath, check_text, invalid, over_cap, show, type_name
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = frozenset(

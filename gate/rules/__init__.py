@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from gate.changes import TextWants
-from gate.rubric import Rule
+from gate.model.change import TextWants
+from gate.model.rubric import Rule
 from gate.rules import (
     allowed_paths,
     confine_to_symbols,

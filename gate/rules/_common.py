@@ -4,7 +4,7 @@ ranges).  All pure.  A content rule's opening is `gate.rules._opening`'s,
 a Python file's statements `gate.drift.python.tree`'s (and the verdict
 for a version that is not Python `gate.rules._opening.both_statements`),
 what Python imports instead of a module `gate.drift.python.finder`'s; file
-text, its lines and the line diff come from `gate.text`.
+text, its lines and the line diff come from `gate.base.text`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gate.paths import quoted
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
-from gate.words import names as names  # re-exported: the rules import them from here
-from gate.words import plural as plural
+from gate.base.paths import quoted
+from gate.base.words import names as names  # re-exported: the rules import them from here
+from gate.base.words import plural as plural
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 
 # --- parameters (validated by the rubric loader; these only narrow types) ---
 
@@ -74,7 +74,7 @@ def result(
 
 def quote(text: str) -> str:
     """A string quoted for a message: newlines, tabs and quotes escaped, a
-    path byte that is not UTF-8 as `\\xNN` (`gate.paths.quoted`)."""
+    path byte that is not UTF-8 as `\\xNN` (`gate.base.paths.quoted`)."""
     return quoted(text)
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from gate.changes import (
+from gate.drift.python.finder import shadowed
+from gate.drift.python.tree import NotPython, Statement, module_statements
+from gate.model.change import (
     ADDED,
     COPIED,
     DELETED,
@@ -30,10 +32,8 @@ from gate.changes import (
     ChangeSet,
     FileChange,
 )
-from gate.drift.python.finder import shadowed
-from gate.drift.python.tree import NotPython, Statement, module_statements
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import param_str, quote, result
 
 

@@ -1,7 +1,7 @@
 """`allowed_paths`: every touched path must match one of the given globs.
 
 A path is allowed only when it matches a glob exactly as written
-(`gate.globs.EXACT`: case-sensitive, code point by code point), so the
+(`gate.base.globs.EXACT`: case-sensitive, code point by code point), so the
 rule never allows more than it says: `SRC/x.py` is outside `src/` even
 though a case-insensitive checkout would put it there.
 
@@ -24,10 +24,10 @@ its permissions, triggers, actions and secrets).
 
 from __future__ import annotations
 
-from gate import globs
-from gate.changes import ChangeSet
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base import globs
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules import workflow_changes
 from gate.rules._common import param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS

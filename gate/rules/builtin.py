@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from gate.changes import ChangeSet
-from gate.names import BUILTIN_PREFIX as BUILTIN_PREFIX  # re-exported
-from gate.report import RuleResult
-from gate.words import plural
+from gate.base.names import BUILTIN_PREFIX as BUILTIN_PREFIX  # re-exported
+from gate.base.words import plural
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
 
 KIND = "builtin"  # the `kind` of every built-in result
 

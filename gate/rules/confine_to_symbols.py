@@ -77,14 +77,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gate.changes import DELETED, ChangeSet
+from gate.base.text import line_diff, lines
 from gate.drift.python.tree import Statement
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.model.change import DELETED, ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import line_ranges, names, param_list, plural, quote, result, runs_of
 from gate.rules._opening import both_statements, versions
 from gate.rules.kind import PATHS, TEXTS
-from gate.text import line_diff, lines
 
 KIND = "confine_to_symbols"
 PARAMETERS = {

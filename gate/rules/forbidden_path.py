@@ -4,7 +4,7 @@ The comparison is conservative: it catches what a checkout on macOS or
 Windows would put in the forbidden place, not only the exact spelling.
 
 * **Letter case and Unicode normalization.**  A path hits when it starts
-  with `prefix` as written, or when its folded form (`gate.paths.fold`:
+  with `prefix` as written, or when its folded form (`gate.base.paths.fold`:
   case folded, Unicode NFD) starts with the folded prefix: `Secrets/key`,
   `SECRETS/key` and `sécrets/` written with a combining accent all hit a
   rule on `secrets/` or `sécrets/`.  Windows' dropping of a name's trailing
@@ -33,10 +33,10 @@ its permissions, triggers, actions and secrets).
 
 from __future__ import annotations
 
-from gate.changes import ChangeSet
-from gate.paths import fold, fold_names, folds
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base.paths import fold, fold_names, folds
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules import workflow_changes
 from gate.rules._common import param_str, plural, quote, result
 from gate.rules.kind import PATHS, TEXTS

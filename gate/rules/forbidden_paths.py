@@ -1,6 +1,6 @@
 """`forbidden_paths`: no touched path may match any of the given globs.
 
-The match is conservative (`gate.globs.REACH`): it catches what a checkout
+The match is conservative (`gate.base.globs.REACH`): it catches what a checkout
 on macOS or Windows would put in a forbidden place, not only the exact
 spelling.
 
@@ -71,10 +71,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gate import globs
-from gate.changes import ChangeSet
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base import globs
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules import workflow_changes
 from gate.rules._common import param_list, plural, result
 from gate.rules.kind import PATHS, TEXTS, Problem

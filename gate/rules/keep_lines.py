@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gate.changes import DELETED, RENAMED, ChangeSet
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.base.text import kept_lines, kept_text, line_diff
+from gate.model.change import DELETED, RENAMED, ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
 from gate.rules._opening import versions
 from gate.rules.kind import PATHS, TEXTS, Problem
-from gate.text import kept_lines, kept_text, line_diff
 
 KIND = "keep_lines"
 PARAMETERS = {

@@ -83,10 +83,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from gate.changes import ChangeSet
 from gate.drift.python.tree import Statement
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.model.change import ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
 from gate.rules._opening import both_statements, versions
 from gate.rules.kind import PATHS, RENAME, TEXTS

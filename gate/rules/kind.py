@@ -17,14 +17,14 @@ declares at module level:
   value is its default (`test_drift`'s `paths` default to the rubric's
   `tests`).
 * `READS`: what of a change the rule reads (`PATHS`, `LINES`, `TEXTS`,
-  `STDOUT`, `TREE`: the base tree's layout, `gate.changes.BaseTree`), and
+  `STDOUT`, `TREE`: the base tree's layout, `gate.model.change.BaseTree`), and
   for `TEXTS` which files: `TEXTS_OF`, the parameters that name a file, and
   `TEXT_FILES`, files it always reads; `TEXT_GLOBS`, the glob parameters
   whose matches among the *modified* files it reads too, matched in the
   parameter's `GLOBS` mode (`test_drift` reads each test file a change
-  modifies). What every change source reads (`gate.changes.TextWants`) is
+  modifies). What every change source reads (`gate.model.change.TextWants`) is
   derived from these.
-* `GLOBS` (optional): glob parameter -> match mode (`gate.globs.EXACT`,
+* `GLOBS` (optional): glob parameter -> match mode (`gate.base.globs.EXACT`,
   `FOLDED` or `REACH`).
 * `LAB` (optional, default `SCOPE`): the rule's part in `gate lab`'s buckets.
 * `FORBIDS` (optional, default False): True when the rule fails as soon as a
@@ -50,10 +50,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from gate.changes import ChangeSet
-from gate.globs import MODES
-from gate.report import RuleResult
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.base.globs import MODES
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import DEFAULT_TESTS, Rule
 
 Check = Callable[[Rule, ChangeSet], RuleResult]
 Problem = tuple[tuple[str | int, ...], str]
@@ -64,7 +64,9 @@ PATHS = "paths"
 LINES = "line counts"
 TEXTS = "file texts"  # the base and head text of the files TEXTS_OF and TEXT_FILES name
 STDOUT = "captured output"
-TREE = "base layout"  # the base tree's top-level modules and packages (`gate.changes.BaseTree`)
+TREE = (
+    "base layout"  # the base tree's top-level modules and packages (`gate.model.change.BaseTree`)
+)
 READABLE: Mapping[str, str] = MappingProxyType(
     {
         PATHS: "touched paths (status, renames, modes)",
@@ -75,7 +77,7 @@ READABLE: Mapping[str, str] = MappingProxyType(
     }
 )
 
-# A rule's part in `gate lab`'s buckets (see gate.lab), with what a failure
+# A rule's part in `gate lab`'s buckets (see gate.research.lab), with what a failure
 # of the rule makes of a patch there.
 BUDGET = "budget"
 TESTS = "tests"
@@ -95,7 +97,7 @@ LAB_ROLES: Mapping[str, str] = MappingProxyType(
 # their values when the rubric leaves them out.
 RUBRIC_DEFAULTS: Mapping[str, Any] = MappingProxyType({"tests": DEFAULT_TESTS})
 # Keys every rule has besides its kind's parameters (`level`: `fail`, the
-# default, or `warn`; see `gate.rubric.LEVELS`).
+# default, or `warn`; see `gate.model.rubric.LEVELS`).
 RULE_KEYS = ("id", "kind", "description", "level")
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -225,7 +227,7 @@ class Kind:
         """Which written paths' texts `rule` reads besides `texts_for`: a
         match of a `TEXT_GLOBS` parameter's globs, in its `GLOBS` mode, or of
         `TEXT_MATCHING`, folded (None: none)."""
-        from gate import globs
+        from gate.base import globs
 
         patterns = []
         if self.text_matching:

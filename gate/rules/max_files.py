@@ -30,10 +30,10 @@ limit (`9 paths touched; limit 3`) and `paths` lists the counted paths.
 
 from __future__ import annotations
 
-from gate import globs
-from gate.changes import ChangeSet
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base import globs
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import param_int, param_list, plural, result
 from gate.rules.kind import BUDGET, PATHS
 

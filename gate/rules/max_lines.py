@@ -39,10 +39,10 @@ says why rather than guessing.
 
 from __future__ import annotations
 
-from gate import globs
-from gate.changes import ChangeSet, FileChange, Source
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base import globs
+from gate.model.change import ChangeSet, FileChange, Source
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import names, param_int, param_list, param_str, plural, result
 from gate.rules.kind import BUDGET, LINES, PATHS
 

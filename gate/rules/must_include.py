@@ -30,12 +30,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gate.changes import ChangeSet
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.base.text import lines
+from gate.model.change import ChangeSet
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import param_str, quote, result
 from gate.rules.kind import STDOUT, TESTS, Problem
-from gate.text import lines
 
 KIND = "must_include"
 ANYWHERE = "anywhere"
@@ -82,7 +82,7 @@ _BLANK = " \t"
 
 
 def last_line(text: str) -> str | None:
-    """The last line of `text` (`gate.text.lines`: a line ends at `\\n`,
+    """The last line of `text` (`gate.base.text.lines`: a line ends at `\\n`,
     `\\r\\n` or `\\r`) that holds more than spaces and tabs, without its
     ending; None when there is none."""
     for line in reversed(lines(text)):

@@ -120,20 +120,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gate import globs
-from gate.changes import UNKNOWN, ChangeSet
-from gate.manifests import (
-    INCLUDE,
-    INDEX,
-    Dependency,
-    Unreadable,
-    allowed,
-    declared,
-    reader_for,
-)
+from gate.base import globs
+from gate.manifests import INCLUDE, INDEX, Dependency, Unreadable, allowed, declared, reader_for
 from gate.manifests.compare import ADDED, NEW_SOURCE, New, news
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.model.change import UNKNOWN, ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import param_list, param_str, plural, quote, result
 from gate.rules._opening import type_change
 from gate.rules.kind import PATHS, TEXTS, Problem

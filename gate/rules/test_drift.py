@@ -36,7 +36,7 @@ leaves the default names.  Out of reach: a configuration in a
 subfolder, `testRegex`, a `package.json` `"jest"` key.
 
 A path is a test path when it matches a glob as written, or in another
-letter case or Unicode normalization (`gate.globs.FOLDED`): `Tests/x.py`
+letter case or Unicode normalization (`gate.base.globs.FOLDED`): `Tests/x.py`
 and `TEST_CLAMP.PY` are test paths, because a case-insensitive checkout
 treats them as `tests/x.py` and `test_clamp.py`.  Counting more paths as
 tests can only make the rule fail more often, never less.  A new test
@@ -647,7 +647,7 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   source or artifact, or a lock deleted with no written lock taking its
   copies, is named in each file that moved it.  One the gate cannot read (not valid TOML, JSON or
   YAML, or not its format's shape) fails: it cannot tell.  Lock files are
-  read up to 32 MiB (`gate.changes.LOCK_TEXT_LIMIT`).
+  read up to 32 MiB (`gate.model.change.LOCK_TEXT_LIMIT`).
 
 Except runner configuration that only makes room for new tests
 (`gate/drift/growth.py`), which runs every existing test as before; the
@@ -733,18 +733,8 @@ runner `runners.py` lists as not covered) is out of this rule's reach;
 
 from __future__ import annotations
 
-from gate import globs
-from gate.changes import (
-    ADDED,
-    COPIED,
-    DELETED,
-    MODE_SYMLINK,
-    MODIFIED,
-    RENAMED,
-    TYPE_CHANGED,
-    UNKNOWN,
-    ChangeSet,
-)
+from gate.base import globs
+from gate.base.words import plural as count
 from gate.drift import judging, locks, runners
 from gate.drift.collected import (
     CONFIGURED_NAMES,
@@ -755,11 +745,21 @@ from gate.drift.collected import (
 )
 from gate.drift.growth import FOLDER_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
-from gate.report import RuleResult
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.change import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODE_SYMLINK,
+    MODIFIED,
+    RENAMED,
+    TYPE_CHANGED,
+    UNKNOWN,
+    ChangeSet,
+)
+from gate.model.report import RuleResult
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rules._common import param_bool, param_list, result
 from gate.rules.kind import PATHS, TEXTS, TREE
-from gate.words import plural as count
 
 KIND = "test_drift"
 PARAMETERS = {

@@ -9,7 +9,7 @@ test cases with the test-drift engine (`gate.drift`): the same units, the
 same comparison.
 
 **A source change** is a path matching `sources` (in another letter case
-or Unicode normalization too, `gate.globs.FOLDED`: `SRC/App.py` is under
+or Unicode normalization too, `gate.base.globs.FOLDED`: `SRC/App.py` is under
 `src/`), matching no `exclude` glob (as written) and no test glob, that a
 change adds, copies, modifies (content or type) or renames with edits; or
 a file renamed *into* the sources from elsewhere, edited or not (code that
@@ -123,17 +123,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gate import globs
-from gate.changes import (
-    ADDED,
-    COPIED,
-    DELETED,
-    MODIFIED,
-    RENAMED,
-    UNKNOWN,
-    ChangeSet,
-    FileChange,
-)
+from gate.base import globs
+from gate.base.text import line_diff, lines
 from gate.drift import (
     CASE,
     SUPPORT,
@@ -149,11 +140,20 @@ from gate.drift.language import BY_SUFFIX, JS
 from gate.drift.python.tree import docstring
 from gate.drift.rust import RustTest, test_functions
 from gate.drift.rust import code_tokens as rust_tokens
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.model.change import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODIFIED,
+    RENAMED,
+    UNKNOWN,
+    ChangeSet,
+    FileChange,
+)
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import names, param_list, plural, quote, result
 from gate.rules.kind import PATHS, TEXTS
-from gate.text import line_diff, lines
 
 KIND = "test_evidence"
 PARAMETERS = {

@@ -46,13 +46,13 @@ from typing import Any
 
 import yaml
 
-from gate import globs
-from gate.changes import RENAMED, ChangeSet
-from gate.paths import quoted
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.base import globs
+from gate.base.paths import quoted
+from gate.base.words import names, plural
+from gate.model.change import RENAMED, ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules._common import result
-from gate.words import names, plural
 
 # The files described: GitHub's workflows and actions' metadata (matched
 # in any letter case: a reviewer is told about every spelling that a rule

@@ -70,7 +70,7 @@ from act_harness.runner import (
 )
 from github_api.double import GitHubDouble
 
-from gate import demo_fixture
+from gate.starter import demo_fixture
 
 CHECK = "blast-radius"
 CLEANUP_FAILS = ["FILES", "LINES", "NAMES", "BAIT", "TESTS", "SCOPE"]
@@ -489,7 +489,7 @@ def test_the_frozen_job_is_red_on_a_bent_pr_and_green_on_an_honest_one(
     the project's lock file, the base's tests (unittest) run on the PR merged
     into its base.  A PR that breaks the code and empties the test suite from
     tests/__init__.py is red; one that adds a test is green."""
-    from gate.rubric.starter import FROZEN_WORKFLOW_PATH, frozen_workflow_text
+    from gate.starter import FROZEN_WORKFLOW_PATH, frozen_workflow_text
 
     repository = "octo/frozen-lab"
     root = tmp_path / "frozen-lab"
@@ -556,9 +556,9 @@ def test_writer_loop_shards_merge_to_the_local_scoreboard(
     )
     from loop_fixture import ATTEMPTS
 
-    from gate.cli import main
-    from gate.loop import read_records
-    from gate.loop.scoreboard import scoreboard
+    from gate.commands.cli import main
+    from gate.research.loop import read_records
+    from gate.research.loop.scoreboard import scoreboard
 
     root = tmp_path / "writer-loop-lab"
     loop_repository(root, tmp_path / "scratch")

@@ -27,7 +27,7 @@ from act_harness.runner import (
     job_image,
     scenario_repo,
 )
-from gate import demo_fixture
+from gate.starter import demo_fixture
 
 REPOSITORY = "octo/clamp-lab"
 NUMBER = 7
@@ -143,7 +143,7 @@ def pull_event(
 
 @dataclass
 class ClampLab:
-    """The clamp lab (gate.demo_fixture) with its rubric and the adopted example
+    """The clamp lab (gate.starter.demo_fixture) with its rubric and the adopted example
     workflow on main, an agent's PR on `agent/cleanup`, main checked out (what
     actions/checkout gives under pull_request_target); the double knows the PR."""
 

@@ -27,7 +27,7 @@ from lab_fixture import LAB_RUBRIC
 from loop_fixture import PROMPTS, WRITERS, record
 
 from act_harness.runner import ROOT, scenario_repo
-from gate import demo_fixture
+from gate.starter import demo_fixture
 
 LOOP_WORKFLOW = ROOT / "examples" / "writer-loop-workflow.yml"
 WORKFLOW = ".github/workflows/writer-loop.yml"
@@ -56,7 +56,7 @@ print("4 checks passed")
 """
 TEST_COMMAND = "python3 check_clamp.py"  # the example workflow's TEST_COMMAND
 WRITERS_FILE = "".join(
-    f'{name}: python3 -m gate.writers.replay "$REPLAY_DIR"\n' for name in WRITERS
+    f'{name}: python3 -m gate.research.writers.replay "$REPLAY_DIR"\n' for name in WRITERS
 )
 
 

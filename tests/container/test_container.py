@@ -25,7 +25,7 @@ import yaml
 from github_api.double import GitHubDouble
 from github_api.git_host import GitHost
 
-from gate import demo_fixture
+from gate.starter import demo_fixture
 from tests.gitrepo import GitRepo
 
 IMAGE = os.environ.get("GATE_CONTAINER_IMAGE", "").strip()

@@ -11,7 +11,7 @@ import pytest
 
 from gate.changes.example import changes_from_example
 from gate.drift import collected
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.gitrepo import RubricRepo
 
@@ -327,7 +327,7 @@ def test_files_no_test_reads_are_not_judged_whole(
     ],
 )
 def test_snapshots_and_helpers_by_name_are_test_paths(path: str, expected: bool) -> None:
-    from gate import globs
+    from gate.base import globs
 
     assert globs.matches(path, DEFAULT_TESTS, globs.FOLDED) is expected
 

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from gate.drift import growth
-from gate.rubric import DEFAULT_TESTS
+from gate.model.rubric import DEFAULT_TESTS
 from tests.rulecase import Files, RuleCase
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gate.drift import collected
-from gate.rubric import DEFAULT_TESTS
+from gate.model.rubric import DEFAULT_TESTS
 from tests.rulecase import Files, RuleCase
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.changes import LOCK_NAMES
+from gate.base.structured import Unreadable
 from gate.drift.locks import READERS, lock_changes
-from gate.drift.structured import Unreadable
+from gate.model.change import LOCK_NAMES
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift")
@@ -663,7 +663,7 @@ def test_a_lock_file_the_gate_cannot_read_fails_closed(path: str, broken: str, w
 
 def test_every_lock_name_has_a_reader() -> None:
     """The sources read these names up to their larger limit
-    (`gate.changes.LOCK_NAMES`); each has a reader here."""
+    (`gate.model.change.LOCK_NAMES`); each has a reader here."""
     assert set(READERS) == set(LOCK_NAMES)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import (
+from gate.model.change import (
     MODE_SUBMODULE,
     MODE_SYMLINK,
     MODIFIED,
@@ -20,7 +20,7 @@ from gate.changes import (
     FileChange,
     FileTexts,
 )
-from gate.rubric import DEFAULT_TESTS
+from gate.model.rubric import DEFAULT_TESTS
 from tests.rulecase import Files, RuleCase
 
 CASE = RuleCase("test_drift", id="T", paths=[*DEFAULT_TESTS, "**/*.test.ts", "**/*.spec.ts"])

@@ -20,7 +20,7 @@ from gate.changes.api import base_tree
 from gate.changes.git import changes_from_git
 from gate.drift import growth
 from gate.git.repo import Repo
-from gate.rubric import DEFAULT_TESTS
+from gate.model.rubric import DEFAULT_TESTS
 from gate.rules import test_drift, text_wants
 from tests.gitrepo import GitRepo
 from tests.rulecase import Files, RuleCase

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import globs
+from gate.base import globs
 from gate.drift import runners, sections, vendored
 from gate.drift.runners import CONFIG_FILES, RUNNERS, SECTION_GLOBS, section_change
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gate.base.structured import Unreadable
 from gate.drift.pins import pin_changes
-from gate.drift.structured import Unreadable
 from gate.drift.vendored import GO_TEST_MODULES
 from tests.rulecase import Files, RuleCase
 

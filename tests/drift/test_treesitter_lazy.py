@@ -30,7 +30,7 @@ def _loaded(code: str) -> list[str]:
 
 
 def test_importing_the_language_modules_loads_no_grammar() -> None:
-    assert _loaded("import gate.drift.js, gate.drift.go, gate.cli") == []
+    assert _loaded("import gate.drift.js, gate.drift.go, gate.commands.cli") == []
 
 
 def test_splitting_loads_only_the_grammar_it_needs() -> None:

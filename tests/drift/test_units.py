@@ -13,15 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.drift import (
-    _RUNNER_MEMBER,
-    CASE,
-    COLLECTION,
-    SUPPORT,
-    Unparsable,
-    compare,
-    units_for,
-)
+from gate.drift import _RUNNER_MEMBER, CASE, COLLECTION, SUPPORT, Unparsable, compare, units_for
 from gate.drift.python.units import units
 from tests.real_pytest import run_pytest
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate import globs
+from gate.base import globs
 from gate.drift.runners import CONFIG_FILES, config_matcher, runners_for, section_change
 from gate.drift.vendored import GO_TEST_MODULES, JS_TEST_COMMANDS, JS_TEST_PACKAGES
 from tests.real_go import run_go_test

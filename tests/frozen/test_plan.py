@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gate.base.errors import GateError
 from gate.drift import runners
-from gate.errors import GateError
 from gate.frozen.plan import GITLINK, plan, splice_shared
 
 if sys.version_info >= (3, 11):

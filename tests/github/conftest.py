@@ -19,7 +19,7 @@ import pytest
 import yaml
 from github_api.fixtures import github  # noqa: F401  (the fixture)
 
-from gate.github import action
+from gate.action import action
 from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from conftest import REPO, WORKFLOW, Scenario
 
-from gate.cli import main
-from gate.github import action
-from gate.github.publish import marker
+from gate.action import action
+from gate.action.publish import marker
+from gate.commands.cli import main
 
 SPRAWL = {f"lib/mod{i}.py": f"V = {i}\n" for i in range(5)}
 
@@ -452,7 +452,7 @@ def test_missing_rubric_fails_closed(scenario: Scenario) -> None:
 
 
 def test_long_summaries_are_cut_with_a_note() -> None:
-    from gate.github.publish import fit
+    from gate.action.publish import fit
 
     text = fit("| row |\n" * 20000)
     assert len(text) <= 65535 and "truncated" in text

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from conftest import Scenario
 
-from gate.changes import ChangeSet
-from gate.report import Finding, RuleResult
-from gate.rubric import Rule
+from gate.model.change import ChangeSet
+from gate.model.report import Finding, RuleResult
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
 

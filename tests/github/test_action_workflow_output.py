@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from runner_model import NAMES
 
-# The Action's own commands: escaped by gate.github.workflow.Log.
+# The Action's own commands: escaped by gate.base.workflow.Log.
 OWN = ("::error ", "::warning ", "::notice ", "::error::", "::warning::", "::notice::")
 _counter = itertools.count(1)
 

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_api_merge_base import judge_both_ways
 
-from gate.changes import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
+from gate.base.text import lines
 from gate.changes.api import (
     BLOB_READS,
     COPY_UNCOUNTED,
@@ -29,7 +29,7 @@ from gate.changes.api import (
     file_change,
 )
 from gate.github.client_types import PullFile
-from gate.text import lines
+from gate.model.change import ADDED, DELETED, EMPTY_BLOBS, MODIFIED, RENAMED, FileChange
 
 
 def entry(status: str, added: int = 0, deleted: int = 0, **kw: object) -> PullFile:
@@ -134,8 +134,8 @@ def test_unlisted_files_are_counted_from_both_sides_like_git_mode() -> None:
 
 
 def test_past_the_read_budget_counts_stay_unknown_and_max_lines_says_why() -> None:
-    from gate.changes import ChangeSet
-    from gate.rubric import Rule
+    from gate.model.change import ChangeSet
+    from gate.model.rubric import Rule
     from gate.rules import REGISTRY
 
     names = [f"a{i:04d}.bin" for i in range(BLOB_READS + 2)]

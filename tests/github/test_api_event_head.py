@@ -19,8 +19,8 @@ from github_api.double import Comparison
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from gate.action import action
 from gate.changes.api import FORK_CHECKS
-from gate.github import action
 
 
 def api_mode(scenario: Scenario, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from conftest import Scenario
 from test_api_merge_base import judge_both_ways, same_results
 
-from gate.changes import TREE_READS
+from gate.model.change import TREE_READS
 
 RUBRIC = "rules:\n  - {id: TESTS, kind: test_drift}\n"
 

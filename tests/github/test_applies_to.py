@@ -7,9 +7,9 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gate.action.scope import applies
 from gate.github.client_types import PullInfo
-from gate.github.scope import applies
-from gate.rubric import AppliesTo, Rubric
+from gate.model.rubric import AppliesTo, Rubric
 
 WORDS = st.sampled_from(
     ["codex", "agent", "copilot-swe-agent[bot]", "r\u00e9vision", "stra\u00dfe"]

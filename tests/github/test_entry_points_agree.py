@@ -23,7 +23,7 @@ from conftest import Scenario
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
+from gate.commands.cli import main
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 SPELLINGS = [

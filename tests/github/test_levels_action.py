@@ -18,7 +18,7 @@ import conftest
 import pytest
 from conftest import REPO, Scenario
 
-from gate.github.publish import marker
+from gate.action.publish import marker
 
 WARN_RUBRIC = """\
 rules:

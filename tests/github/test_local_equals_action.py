@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import Scenario
 
-from gate.cli import main
+from gate.commands.cli import main
 from gate.rules.builtin import DIFF_INCOMPLETE, WORKFLOW_EDITED
 
 ACTION_ONLY = {WORKFLOW_EDITED, DIFF_INCOMPLETE}

@@ -15,10 +15,10 @@ from conftest import REPO, Scenario
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import FileChange
-from gate.errors import GateError
-from gate.github import merge_queue
-from gate.github.publish import marker
+from gate.action import merge_queue
+from gate.action.publish import marker
+from gate.base.errors import GateError
+from gate.model.change import FileChange
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 SMALL_FIX = {"app.py": "def main():\n    return 2\n", "lib/util.py": "X = 2\n"}
@@ -166,7 +166,7 @@ def write_event(scenario: Scenario, event: dict[str, Any]) -> dict[str, str]:
 def test_unusable_payload_exits_2(scenario: Scenario, edit: Any, needle: str) -> None:
     import io
 
-    from gate.github import action
+    from gate.action import action
 
     scenario.push(SMALL_FIX)
     scenario.enqueue()

@@ -22,7 +22,7 @@ from conftest import Scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.github import action
+from gate.action import action
 from gate.github.client_types import PullFile, PullInfo
 
 PROPS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,7 @@ from conftest import action_defaults
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.errors import GateError
+from gate.base.errors import GateError
 from gate.github.settings import (
     INPUTS,
     OUTPUTS,

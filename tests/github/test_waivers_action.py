@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import REPO, RUBRIC, Scenario, parse_outputs
 
-from gate.github import action
+from gate.action import action
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 WAIVERS = """\
@@ -315,8 +315,8 @@ def test_a_queue_run_reads_the_reviews_again(waiving: Scenario) -> None:
 def test_the_review_run_names_its_pull_request(run: dict[str, Any], number: int | None) -> None:
     """GitHub's own pull_requests list first (one entry), else the run title's
     trailing #N; anything else cannot judge."""
-    from gate.errors import GateError
-    from gate.github.event import review_run_number
+    from gate.action.event import review_run_number
+    from gate.base.errors import GateError
 
     if number is None:
         with pytest.raises(GateError, match="names no pull request"):

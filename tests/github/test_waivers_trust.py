@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, RUBRIC, Scenario, parse_outputs
 
-from gate.github import action
-from gate.github.publish import marker
+from gate.action import action
+from gate.action.publish import marker
 
 RUBRIC_PATH = ".github/blast-radius.yml"
 SPRAWL = {f"{name}.py": "X = 1\n" for name in "abcd"}  # fails F1 (limit 3) alone

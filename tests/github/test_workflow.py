@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gate.files import write_new_file
-from gate.github.workflow import (
+from gate.base.files import write_new_file
+from gate.base.workflow import (
     Log,
     append_summary,
     escape_data,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gate.changes import ChangeSet, from_paths
-from gate.rubric import Rule
+from gate.model.change import ChangeSet, from_paths
+from gate.model.rubric import Rule
 from gate.rules import allowed_paths
 from tests.rulecase import Change, Files, RuleCase, modified, renamed, table
 

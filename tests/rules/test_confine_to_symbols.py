@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gate.changes import DELETED, ChangeSet, from_paths
 from gate.changes.example import changes_from_example
-from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
-from gate.report import Finding
+from gate.model.change import DELETED, ChangeSet, from_paths
+from gate.model.report import Finding
+from gate.starter.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 from tests.rulecase import Change, Executable, Files, RuleCase, table
 
 F = "clamp_kit.py"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
-from gate.rubric import Rule
+from gate.model.change import DELETED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
 F = "pkg/clamp_kit.py"

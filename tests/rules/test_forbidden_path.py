@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gate.changes import ChangeSet, from_paths
+from gate.model.change import ChangeSet, from_paths
 from tests.rulecase import Change, Files, RuleCase, copied, modified, renamed, table
 
 CASE = RuleCase("forbidden_path", id="F2")

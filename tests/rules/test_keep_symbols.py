@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gate.changes import DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
 from gate.changes.example import changes_from_example
-from gate.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
+from gate.model.change import DELETED, RENAMED, ChangeSet, FileChange, FileTexts, from_paths
+from gate.starter.demo_fixture import CLAMP_KIT, CLEANUP_KIT, HONEST_FIX
 from tests.rulecase import Change, Files, RuleCase, table
 
 F = "pkg/mod.py"

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gate.changes import ChangeSet, from_paths
+from gate.model.change import ChangeSet, from_paths
 from tests.rulecase import BODY, Change, Files, RuleCase, copied, modified, renamed, table
 
 CASE = RuleCase("max_files", id="F1")

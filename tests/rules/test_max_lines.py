@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gate.changes import ChangeSet, FileChange, from_paths
+from gate.model.change import ChangeSet, FileChange, from_paths
 from tests.rulecase import BODY, Change, Files, RuleCase, edit, renamed, table
 
 CASE = RuleCase("max_lines", id="L")

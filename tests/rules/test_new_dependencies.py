@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from gate.changes import MODE_SYMLINK, ChangeSet, FileChange, FileTexts, from_paths
 from gate.changes.example import changes_from_example
+from gate.model.change import MODE_SYMLINK, ChangeSet, FileChange, FileTexts, from_paths
 from tests.rulecase import Files, RuleCase, edit
 
 CASE = RuleCase("new_dependencies", id="DEPS")

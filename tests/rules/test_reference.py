@@ -1,4 +1,4 @@
-"""docs/rules.md is generated from the rule modules (`gate.rules.reference`)."""
+"""docs/rules.md is generated from the rule modules (`gate.report.reference`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gate import rules
-from gate.rules import reference
+from gate.report import reference
 from gate.rules.kind import Kind
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -19,7 +19,7 @@ PAGE = ROOT / reference.PAGE
 
 def test_docs_rules_md_is_the_generated_page() -> None:
     assert PAGE.read_text(encoding="utf-8") == reference.render(), (
-        "docs/rules.md is stale: run `python -m gate.rules.reference --write`"
+        "docs/rules.md is stale: run `python -m gate.report.reference --write`"
     )
 
 
@@ -80,11 +80,11 @@ def test_a_parameter_edit_makes_the_page_stale(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_command_prints_the_page_and_writes_it(tmp_path: Path) -> None:
     printed = subprocess.run(
-        [sys.executable, "-m", "gate.rules.reference"], capture_output=True, check=True
+        [sys.executable, "-m", "gate.report.reference"], capture_output=True, check=True
     )
     assert printed.stdout.decode("utf-8") == reference.render()
     elsewhere = subprocess.run(
-        [sys.executable, "-m", "gate.rules.reference", "--write"],
+        [sys.executable, "-m", "gate.report.reference", "--write"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -93,10 +93,10 @@ def test_the_command_prints_the_page_and_writes_it(tmp_path: Path) -> None:
     assert "Traceback" not in elsewhere.stderr
     (tmp_path / "docs").mkdir()
     subprocess.run(
-        [sys.executable, "-m", "gate.rules.reference", "--write"], cwd=tmp_path, check=True
+        [sys.executable, "-m", "gate.report.reference", "--write"], cwd=tmp_path, check=True
     )
     assert (tmp_path / "docs" / "rules.md").read_text(encoding="utf-8") == reference.render()
     wrong = subprocess.run(
-        [sys.executable, "-m", "gate.rules.reference", "--nope"], capture_output=True, text=True
+        [sys.executable, "-m", "gate.report.reference", "--nope"], capture_output=True, text=True
     )
     assert wrong.returncode == 2 and "gate: error: usage" in wrong.stderr

@@ -15,18 +15,20 @@ from typing import Any
 
 import pytest
 
-from gate import lab, rules
-from gate.changes import ChangeSet, FileChange, FileTexts
-from gate.cli import main
-from gate.errors import GateError
+from gate import rules
+from gate.base.errors import GateError
+from gate.base.text import lines
+from gate.commands.cli import main
 from gate.judge import evaluate
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.model.change import ChangeSet, FileChange, FileTexts
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
+from gate.report import reference
+from gate.research import lab
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import kind as k
-from gate.rules import reference, text_wants
+from gate.rules import text_wants
 from gate.rules._common import param_int, param_str, result
-from gate.text import lines
 from tests.gitrepo import RubricRepo
 
 TOY = "toy_line_cap"
@@ -321,7 +323,7 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     change writes that they match: modified, added, deleted, both sides of
     a rename; in the parameter's GLOBS mode, TEXT_MATCHING folded; never a
     path of unknown status or a copy's source."""
-    from gate.changes import ADDED, COPIED, DELETED, RENAMED, UNKNOWN, FileChange, sides
+    from gate.model.change import ADDED, COPIED, DELETED, RENAMED, UNKNOWN, FileChange, sides
     from gate.rules.test_drift import TEXT_FILES
 
     rubric = load_rubric_bytes(b"rules:\n  - {id: T, kind: test_drift, paths: [tests/]}\n", "r")

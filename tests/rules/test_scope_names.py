@@ -20,10 +20,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
 from gate.drift.python.finder import shadows
-from gate.report import RuleResult
-from gate.rubric import Rule
+from gate.model.change import ADDED, COPIED, MODIFIED, RENAMED, ChangeSet, FileChange, FileTexts
+from gate.model.report import RuleResult
+from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 from tests.rulecase import Builder, Files, RuleCase
 

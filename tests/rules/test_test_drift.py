@@ -8,7 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.changes import (
+from gate.changes.api import GLOB_READS, changes_from_api, listing
+from gate.changes.example import changes_from_example
+from gate.drift import collected, growth
+from gate.github.client_types import PullFile
+from gate.model.change import (
     ADDED,
     COPIED,
     DELETED,
@@ -20,11 +24,7 @@ from gate.changes import (
     FileTexts,
     from_paths,
 )
-from gate.changes.api import GLOB_READS, changes_from_api, listing
-from gate.changes.example import changes_from_example
-from gate.drift import collected, growth
-from gate.github.client_types import PullFile
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import REGISTRY, test_drift, text_wants
 from tests.drift.test_units import LAYOUT, MUTATIONS, NEW_CASE, module, mutate, text

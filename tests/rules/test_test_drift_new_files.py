@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.changes import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileTexts
 from gate.changes.api import changes_from_api, listing
 from gate.changes.example import changes_from_example
 from gate.drift import COLLECTION
@@ -21,7 +20,8 @@ from gate.drift.collected import PYTEST_CONFIGS
 from gate.drift.growth import ROOT_CONFIGS
 from gate.drift.python.units import reaches, units
 from gate.github.client_types import PullFile
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.change import ADDED, COPIED, TEXT_LIMIT, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import test_drift, text_wants
 from tests.drift.test_units import COLLECTION_CODE, NEW_CASE, RED, module, run_pytest, text

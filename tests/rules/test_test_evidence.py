@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.changes import MODIFIED, ChangeSet, FileChange, FileTexts, from_paths
-from gate.cli import main
+from gate.commands.cli import main
+from gate.model.change import MODIFIED, ChangeSet, FileChange, FileTexts, from_paths
 from tests.gitrepo import GitRepo
 from tests.rulecase import Executable, Files, RuleCase
 

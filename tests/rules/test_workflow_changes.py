@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gate.cli import main
+from gate.commands.cli import main
 from gate.rules.workflow_changes import NODE_BUDGET, changed, pinned, read
 from tests.gitrepo import GitRepo
 from tests.rulecase import Files, RuleCase

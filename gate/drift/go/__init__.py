@@ -99,8 +99,8 @@ from gate.drift.reader import Reader
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from gate.changes import BaseTree
     from gate.drift.go.scan import Scan
+    from gate.model.change import BaseTree
 
 PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
 DIRECTIVE = re.compile(r"//(?:go:|line |export |extern |\s*\+build)")

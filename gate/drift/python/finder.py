@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gate.changes import ADDED, COPIED, RENAMED, TYPE_CHANGED, UNKNOWN, ChangeSet
+from gate.model.change import ADDED, COPIED, RENAMED, TYPE_CHANGED, UNKNOWN, ChangeSet
 
 
 def shadows(path: str, other: str) -> bool:
@@ -61,8 +61,8 @@ def shadowed(changes: ChangeSet, path: str) -> tuple[str, str] | None:
     that Python imports or runs instead of the module `path`; where) or
     None (`shadow_of`).  A path known only by name (a writer's
     `result.json`) counts as added."""
-    from gate import globs
-    from gate.rubric import DEFAULT_TESTS
+    from gate.base import globs
+    from gate.model.rubric import DEFAULT_TESTS
 
     in_tests = globs.matcher(DEFAULT_TESTS, globs.FOLDED)  # built once, not per file
     # Every form is named like a name the file is imported by, or is an

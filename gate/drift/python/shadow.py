@@ -26,7 +26,7 @@ sys.path/PYTHONPATH":
 So a file the change places in a folder a test runner may put first on
 `sys.path` replaces, for every test, a first-party top-level module or
 package of the same name (at the root or under `src/`, from the base
-tree's layout, `gate.changes.BaseTree`, and from the change itself) or a
+tree's layout, `gate.model.change.BaseTree`, and from the change itself) or a
 standard-library module; a new namespace portion of that name extends a
 first-party namespace package ahead of it; bytecode and extension modules
 replace what they are named like; a startup file replaces anything.
@@ -38,17 +38,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gate.changes import (
-    ADDED,
-    COPIED,
-    DELETED,
-    MODE_SYMLINK,
-    RENAMED,
-    BaseTree,
-    ChangeSet,
-)
 from gate.drift.folders import LAYOUT_ROOTS
 from gate.drift.python.finder import PLACES, SITE_DIRS, SITE_MODULES, is_extension, module_name
+from gate.model.change import ADDED, COPIED, DELETED, MODE_SYMLINK, RENAMED, BaseTree, ChangeSet
 
 # Modules a new file at a test path may shadow for every test: the
 # standard library's, less the built-in ones (no path entry can replace

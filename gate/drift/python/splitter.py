@@ -13,12 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
-from gate.drift.python.calls import (
-    calls_at_import,
-    impure_calls,
-    named_callees,
-    pure_call,
-)
+from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.drift.python.scopes import uses_of

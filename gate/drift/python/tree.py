@@ -24,10 +24,10 @@ import ast
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gate.errors import GateError
-from gate.paths import quoted
-from gate.report import Finding
-from gate.text import encode, python_encoding_problem
+from gate.base.errors import GateError
+from gate.base.paths import quoted
+from gate.base.text import encode, python_encoding_problem
+from gate.model.report import Finding
 
 # Each node type's fields, read once: `child_nodes` is `ast.iter_child_nodes`
 # without its two generators, and keeps its list on the node.
@@ -255,12 +255,12 @@ class NotPython(Exception):
 def module_statements(path: str, side: str, text: str | None) -> list[Statement]:
     """The top-level statements of one version of a Python file (none when
     the file is absent), parsed by Python from the file's bytes, so line
-    numbers index `gate.text.lines` and a byte-order mark or a coding
+    numbers index `gate.base.text.lines` and a byte-order mark or a coding
     declaration is read as Python reads it.
 
     Raises `NotPython` (a rule failure) when the text is not Python, or
     declares an encoding under which Python's lines are not its bytes'
-    (`gate.text.python_encoding_problem`: UTF-7, HZ), and
+    (`gate.base.text.python_encoding_problem`: UTF-7, HZ), and
     `GateError` (cannot judge, exit 2, naming the file) when Python's parser
     runs out of stack or memory (deeply nested expressions: `((((...` or
     `a+a+...+a` by the hundred thousand): never a crash, never a verdict.

@@ -71,7 +71,7 @@ test*`; a change to those settings is a test-configuration change, which
 A name bound a second time in one version (a new `def test_a` after the
 old one, which replaces it in the module) makes the later unit
 COLLECTION and its key `function test_a#2`.  `code` is the unit's whole
-lines (`gate.text.lines`), decorators and comments inside it included;
+lines (`gate.base.text.lines`), decorators and comments inside it included;
 a changed text is a change unless the unit's syntax tree, dumped without
 positions (`Unit.same`), is as it was: a comment, a blank line, a line
 broken inside brackets, another quote or a reformat change no test, and
@@ -115,6 +115,7 @@ import textwrap
 import tokenize
 from collections.abc import Sequence
 
+from gate.base.text import encode, lines, python_encoding_problem
 from gate.drift import CASE, SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
@@ -125,7 +126,6 @@ from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
 from gate.drift.python.tree import Walked, prose_docstring, target_names
 from gate.drift.reader import Reader
-from gate.text import encode, lines, python_encoding_problem
 
 
 def units(text: str) -> tuple[Unit, ...]:

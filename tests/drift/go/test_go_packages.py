@@ -11,17 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from gate.changes import (
-    ADDED,
-    COPIED,
-    MODIFIED,
-    BaseTree,
-    ChangeSet,
-    FileChange,
-    FileTexts,
-)
 from gate.drift.folders import tree_folders
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.change import ADDED, COPIED, MODIFIED, BaseTree, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.rulecase import Files, RuleCase
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gate.drift import Unparsable, units_for
-from gate.rubric import DEFAULT_TESTS
+from gate.model.rubric import DEFAULT_TESTS
 from tests.rulecase import RuleCase, edit
 
 DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))

@@ -563,7 +563,7 @@ def test_deep_expression_is_fine() -> None:
 
 
 def test_line_numbers_follow_the_gates_lines() -> None:
-    # a lone \\r ends a line for the gate (gate.text.lines) and for JavaScript
+    # a lone \\r ends a line for the gate (gate.base.text.lines) and for JavaScript
     text = "const a = 1;\rit('x', () => {});\r\nit('y', () => {});\n"
     assert [u.line for u in units(text, ".js")] == [1, 2, 3]
 

@@ -27,18 +27,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gate.changes import (
-    ADDED,
-    DELETED,
-    MODIFIED,
-    BaseTree,
-    ChangeSet,
-    FileChange,
-    FileTexts,
-)
 from gate.drift.folders import tree_folders
 from gate.drift.python import shadow
-from gate.rubric import DEFAULT_TESTS, Rule
+from gate.model.change import ADDED, DELETED, MODIFIED, BaseTree, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.gitrepo import RubricRepo
 

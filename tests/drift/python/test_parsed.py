@@ -8,8 +8,8 @@ import ast
 
 import pytest
 
+from gate.base.text import encode
 from gate.drift.python.parsed import parse_module
-from gate.text import encode
 
 # Each a file whose column-0 lines are not all statement starts (the cuts a
 # chunker could get wrong), or an ordinary one.

@@ -1,0 +1,100 @@
+"""A side's text as structured data, for the section readers
+(`gate.drift.sections`) and the dependency readers (`gate.drift.elsewhere`,
+`gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
+JSON, a dotted key path into either, and setup.cfg's requirement options
+(`setup_cfg_options`); `Unreadable` when a text cannot be read."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import sys
+from typing import Any
+
+from gate.base.errors import GateError
+from gate.base.jsontext import loads
+
+
+class Unreadable(Exception):
+    """A side's text cannot be read; the message follows "the base
+    version" or "the head version" (`is not valid TOML (...)`)."""
+
+
+def toml(text: str) -> dict[str, Any]:
+    """`text` parsed as TOML by the parser pytest itself uses: the standard
+    library's on Python 3.11+, else `tomli` (a dependency of the gate on
+    Python 3.10)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:  # an install that skipped the gate's dependencies
+            raise Unreadable(
+                "cannot be read: TOML needs Python 3.11 or the tomli package, a dependency "
+                "of the gate on Python 3.10 (pip install tomli)"
+            ) from None
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except Exception as exc:  # tomllib.TOMLDecodeError, RecursionError
+        raise Unreadable(f"is not valid TOML ({exc})") from None
+    return data
+
+
+ABSENT = object()
+
+
+def lookup(data: Any, dotted: str) -> Any:
+    node = data
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return ABSENT
+        node = node[part]
+    return node
+
+
+def keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
+    found = {k: v for k in keys if (v := lookup(data, k)) is not ABSENT}
+    return found or None
+
+
+def json_object(text: str) -> dict[str, Any]:
+    try:
+        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
+    except GateError as exc:
+        raise Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
+    if not isinstance(data, dict):
+        raise Unreadable("is not a JSON object")
+    return data
+
+
+# setup.cfg's `[options]` keys that list requirements, in file order.
+SETUP_CFG_REQUIREMENTS = ("install_requires", "setup_requires", "tests_require")
+
+
+def setup_cfg_options(text: str) -> list[tuple[str, str]]:
+    """The requirement options of a setup.cfg text as (dotted place, value):
+    `options.install_requires`, `options.setup_requires`,
+    `options.tests_require`, then each `options.extras_require.EXTRA`, as
+    setuptools reads them (no interpolation, keys as written)."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment, method-assign]
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        raise Unreadable(f"cannot be read as setup.cfg ({exc.message})") from None
+    places = [
+        (f"options.{key}", parser.get("options", key))
+        for key in SETUP_CFG_REQUIREMENTS
+        if parser.has_option("options", key)
+    ]
+    if parser.has_section("options.extras_require"):
+        for extra, value in parser.items("options.extras_require"):
+            places.append((f"options.extras_require.{extra}", value))
+    return places
+
+
+def json_text(value: object) -> str:
+    """A parsed value as canonical text (for comparing two sides); a TOML
+    date or time is written as its ISO text."""
+    return json.dumps(value, sort_keys=True, default=str)
