@@ -4,7 +4,7 @@ rubric, judged by the real `gate check` (`RubricRepo`).
 
 Every test, fixture and harness that runs git for itself goes through
 `GitRepo`: pytest's `repo` and `make_repo` fixtures (tests/conftest.py), the
-API double's scenarios (tests/github/conftest.py), the act harness
+API double's scenarios (tests/action/conftest.py), the act harness
 (tests/act_harness/, also run outside pytest by bench/bench_action.py), the
 docs sandboxes (tests/test_docs.py) and the rule-test helper
 (tests/rulecase.py).  The gate itself runs git only through `gate.git.Repo`;

@@ -767,3 +767,53 @@ def test_the_type_loop_check_sees_imports_for_types() -> None:
     assert "gate.git.runner" not in _module_imports()["gate.git.catfile"]
     graph["gate.git.runner"] = {**graph["gate.git.runner"], "gate.git.catfile": 1}
     assert any("gate.git.catfile" in part for part in _loops(graph))
+
+
+# Folders of tests/ that hold the harness, not tests of one gate folder.
+HARNESS_FOLDERS = ("act", "act_harness", "container", "github_api", "sarif")
+
+
+def _stray_test_folders(tests: Path, gate: Path) -> list[str]:
+    """Each folder of `tests` that mirrors no folder of `gate` (and is not a
+    harness folder), and each test module left at the top of `tests` that
+    tests one gate folder's code (names one in its file name)."""
+    folders = {p.name for p in gate.iterdir() if (p / "__init__.py").exists()}
+    stray = [
+        f"tests/{p.name}/"
+        for p in sorted(tests.iterdir())
+        if p.is_dir()
+        and p.name not in folders
+        and p.name not in HARNESS_FOLDERS
+        and p.name != "__pycache__"
+        and not p.name.startswith(".")
+    ]
+    stray += [
+        f"tests/{p.name}"
+        for p in sorted(tests.glob("test_*.py"))
+        if p.stem.removeprefix("test_").split("_")[0] in folders
+    ]
+    return stray
+
+
+def test_tests_mirror_the_package() -> None:
+    """tests/ mirrors gate/: a test of one gate folder's code lives in the
+    folder of the same name (the hostile cases beside the module they
+    attack); only tests of the project as a whole (the docs, the layout, a
+    release) and the harness stay at the top."""
+    assert _stray_test_folders(GATE.parent / "tests", GATE) == []
+
+
+def test_the_mirror_check_finds_a_stray_test(tmp_path: Path) -> None:
+    """A test folder no gate folder names, and a test of a gate folder left at
+    the top, are both reported."""
+    (tmp_path / "gate" / "git").mkdir(parents=True)
+    (tmp_path / "gate" / "git" / "__init__.py").write_text("")
+    (tmp_path / "tests" / "git").mkdir(parents=True)
+    (tmp_path / "tests" / "gits").mkdir()
+    (tmp_path / "tests" / "act").mkdir()
+    (tmp_path / "tests" / "test_git_counts.py").write_text("")
+    (tmp_path / "tests" / "test_docs.py").write_text("")
+    assert _stray_test_folders(tmp_path / "tests", tmp_path / "gate") == [
+        "tests/gits/",
+        "tests/test_git_counts.py",
+    ]

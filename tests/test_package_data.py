@@ -35,10 +35,10 @@ def _errors(table: str, value: Any) -> list[str]:
 
 def test_the_tables_are_found() -> None:
     assert TABLES == [
-        "agents.json",
+        "base/agents.json",
         "drift/runners.json",
         "drift/vendored.json",
-        "rubric/families.json",
+        "starter/families.json",
     ]
 
 
@@ -55,10 +55,10 @@ def test_each_table_is_what_its_schema_says(table: str) -> None:
         ("drift/runners.json", lambda t: t["sections"][0].update(format="yaml")),
         ("drift/runners.json", lambda t: t["runners"][0]["files"].append("conftest.py")),
         ("drift/vendored.json", lambda t: t["js_test_packages"].append("jest")),
-        ("rubric/families.json", lambda t: t["groups"][0]["families"][0].update(rule="DEPS")),
-        ("rubric/families.json", lambda t: t["groups"][0]["families"][0].update(always=True)),
-        ("agents.json", lambda t: t["agents"][0].update(emails=["not an address"])),
-        ("agents.json", lambda t: t["agents"][0].update(login="Copilot")),
+        ("starter/families.json", lambda t: t["groups"][0]["families"][0].update(rule="DEPS")),
+        ("starter/families.json", lambda t: t["groups"][0]["families"][0].update(always=True)),
+        ("base/agents.json", lambda t: t["agents"][0].update(emails=["not an address"])),
+        ("base/agents.json", lambda t: t["agents"][0].update(login="Copilot")),
     ],
 )
 def test_a_spoiled_table_fails_its_schema(table: str, spoil: Any) -> None:

@@ -221,7 +221,7 @@ def fold_units() -> tuple[str, tuple[str, ...]]:
     Hangul syllables (two or three jamo) and the characters whose upper
     case is several letters (`ß` -> `ss`, `ﬃ` -> `ffi`, Greek with iota
     subscript); all of those are in the Basic Multilingual Plane
-    (`tests/test_globs.py` checks every code point).
+    (`tests/base/test_globs.py` checks every code point).
     Computed once, on first use (about 0.1 s)."""
     marks: list[str] = []
     start = -1

@@ -44,7 +44,7 @@ expect), 3 a --patch did not apply.
 
 # Each flag's one meaning, in every command that takes it: its help starts
 # with this text (a command adds its default or its detail after it).
-# tests/test_cli_words.py checks every parser against this table and the
+# tests/commands/test_cli_words.py checks every parser against this table and the
 # table against the Words section of docs/commands.md.
 MEANINGS: dict[str, str] = {
     "--action": "the Blast Radius Gate the workflow runs, pinned by full 40-hex commit SHA",

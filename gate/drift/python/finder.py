@@ -97,7 +97,7 @@ def shadow_of(path: str, other: str, in_tests: Callable[[str], bool]) -> str | N
     than the module `path` (a `.py` file), or None.  Derived from the
     import system (`importlib.machinery`, PEP 3147, PEP 552, PEP 420, the
     `site` module); every form this platform loads is checked against a
-    real import in the tests (`tests/test_hostile_imports.py`):
+    real import in the tests (`tests/drift/test_hostile_imports.py`):
 
     - beside it (`shadows`): a package folder of the same name, or an
       extension module, which Python's finder tries before the source;

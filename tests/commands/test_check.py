@@ -183,7 +183,7 @@ def test_cannot_judge_exits_2_with_one_sentence(
 def test_unknown_revision_in_a_subprocess_has_no_traceback(seed: Any) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "gate", "check", "--base", "nope", "--repo", str(seed.root)],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
         check=False,
@@ -434,7 +434,7 @@ def test_check_does_not_import_the_network_stack(seed: Any) -> None:
     )
     proc = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,
         check=False,

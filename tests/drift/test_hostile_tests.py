@@ -61,7 +61,7 @@ def test_the_defaults_keep_the_spec_list_first() -> None:
 
 
 def test_every_place_that_lists_the_defaults_lists_them_all() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     rubric_page = (root / "docs" / "rubric.md").read_text(encoding="utf-8")
     described = schema()["properties"]["tests"]["description"]
     for glob in DEFAULT_TESTS:

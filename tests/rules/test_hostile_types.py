@@ -27,8 +27,8 @@ from gate.github.client_types import PullFile
 from gate.judge import evaluate
 from gate.rubric.load import load_rubric_bytes
 from gate.rules import text_wants
+from tests.base.test_hostile_paths import GIT
 from tests.gitrepo import GitRepo
-from tests.test_hostile_paths import GIT
 
 F = b"pkg/clamp_kit.py"
 OLD = b"import os\n\n\ndef clamp(x):\n    return x\n"

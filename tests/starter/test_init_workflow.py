@@ -36,7 +36,7 @@ from gate.starter import (
     workflow_text,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHA = "0123456789abcdef0123456789abcdef01234567"
 ACTION = f"acme/blast-radius-gate@{SHA}"
 
@@ -55,7 +55,7 @@ def test_the_example_file_is_the_packaged_template() -> None:
     review = (ROOT / "examples" / "blast-radius-review.yml").read_text(encoding="utf-8")
     assert review == review_workflow_text()
     frozen = (ROOT / "examples" / FROZEN_TEMPLATE).read_text(encoding="utf-8")
-    assert frozen == (ROOT / "gate" / FROZEN_TEMPLATE).read_text(encoding="utf-8")
+    assert frozen == (ROOT / "gate" / "starter" / FROZEN_TEMPLATE).read_text(encoding="utf-8")
 
 
 def test_init_changes_only_the_uses_line() -> None:

@@ -28,7 +28,7 @@ from gate.model.change import ChangeSet
 from gate.model.rubric import Rule
 from gate.rules import REGISTRY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # What each attribute would do to `git diff --numstat` if git read it.
 ATTRIBUTES = (

@@ -13,7 +13,7 @@ import yaml
 
 from gate.github import settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_yaml(name: str) -> dict[str, Any]:
@@ -240,7 +240,7 @@ def test_ci_workflow_grants_nothing_by_default() -> None:
 
 def test_the_docs_show_the_example_workflow_that_ci_lints() -> None:
     """The workflow a maintainer copies from the docs is the linted file, byte for byte."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     workflow = (root / "examples" / "blast-radius-workflow.yml").read_text()
     page = (root / "docs" / "action.md").read_text()
     assert f"```yaml\n{workflow}```\n" in page
@@ -261,7 +261,7 @@ def _table(page: str, heading: str) -> dict[str, list[str]]:
 
 def test_the_docs_list_every_input_and_output_with_its_default() -> None:
     """docs/action.md's Inputs and Outputs tables are action.yml's, names and defaults."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     page = (root / "docs" / "action.md").read_text(encoding="utf-8")
     action = _load_yaml("action.yml")
     inputs = _table(page, "Inputs")

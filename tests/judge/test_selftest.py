@@ -194,6 +194,6 @@ def test_seed_rubric_proves_every_rule_strictly(tmp_path: Path, capsys) -> None:
 
 def test_this_repositorys_own_rubric_is_proven(capsys) -> None:  # type: ignore[no-untyped-def]
     """The rubric that judges agent PRs to the gate itself passes --strict."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     assert main(["selftest", "--strict", str(root / ".github" / "blast-radius.yml")]) == 0
     assert "7 examples, agree" in capsys.readouterr().out

@@ -22,8 +22,8 @@ from gate.github.client_types import PullFile
 from gate.judge import evaluate
 from gate.model.change import COPIED, ChangeSet, FileChange
 from gate.rubric.load import load_rubric_bytes
+from tests.base.test_paths import unprintable, unshown
 from tests.gitrepo import GitRepo
-from tests.test_paths import unprintable, unshown
 
 GIT = settings(
     max_examples=12,

@@ -5,7 +5,7 @@ body or file), joined across issues, applied under the rubric's `scope:`
 (`gate.judge.apply_scope`), and `gate check --scope FILE` end to end.
 
 The Action's side (who may write a block, GraphQL, notes) is
-tests/github/test_issue_scope.py."""
+tests/action/test_issue_scope.py."""
 
 from __future__ import annotations
 

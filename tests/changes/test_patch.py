@@ -27,7 +27,7 @@ from gate.model.rubric import DEFAULT_RUBRIC_PATH
 from gate.starter import demo_fixture
 from tests.gitrepo import GitRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # --- helpers ---------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 Exit 2, `passed=false`, the job summary and a failing check run, whether the
 error comes from judging or from publishing.  Injected through real code: a
-toy rule kind in the rule table (see tests/test_internal_errors.py).
+toy rule kind in the rule table (see tests/judge/test_internal_errors.py).
 """
 
 from __future__ import annotations

@@ -384,7 +384,7 @@ def test_no_traceback_in_a_subprocess(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 

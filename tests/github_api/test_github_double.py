@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from github import Auth, Github, GithubException
 from github.GithubException import BadCredentialsException, UnknownObjectException
+
 from github_api import fixtures
 from github_api.double import DEFAULT_TOKEN, GitHubDouble, OpenApiSubset
 
@@ -27,7 +28,7 @@ github = fixtures.github  # the fixture (a conftest elsewhere may import it too)
 REPO = "octo/repo"
 BASE = "a" * 40
 HEAD = "b" * 40
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]
 
 
 def client(double: GitHubDouble, token: str | None = None, **kwargs: Any) -> Github:

@@ -18,7 +18,7 @@ from gate.starter import STARTER_RUBRIC
 from gate.starter.demo_fixture import CLAMP_KIT
 from tests.gitrepo import GitRepo
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # -- demo ---------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from gate.commands.cli import DEPRECATED, MEANINGS, SPEC_SPELLINGS, build_parser
 
 HIDDEN = {**DEPRECATED, **SPEC_SPELLINGS}
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMANDS_DOC = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 WORDS = COMMANDS_DOC.split("\n## Words\n", 1)[1].split("\n## ", 1)[0]
 

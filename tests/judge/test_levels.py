@@ -2,7 +2,7 @@
 loader, the judge and every local output (text, JSON, markdown, exit code).
 
 The GitHub outputs (check run, comment, summary) are in
-tests/github/test_levels_action.py.
+tests/action/test_levels_action.py.
 """
 
 from __future__ import annotations
@@ -335,7 +335,7 @@ def test_level_is_reported_on_every_result(
 def test_init_from_history_proposes_warn_for_a_noisy_rule_as_a_comment(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.test_backtest import tuning_history
+    from tests.research.test_backtest import tuning_history
 
     shas = tuning_history(repo)  # CI fails 5 of 12 human commits, TESTS 5, AGENTS 1
     monkeypatch.chdir(repo.root)
@@ -370,7 +370,7 @@ def test_init_from_history_proposes_warn_for_a_noisy_rule_as_a_comment(
 def test_init_from_history_proposes_no_warn_for_a_quiet_history(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.test_backtest import _commit
+    from tests.research.test_backtest import _commit
 
     repo.write("app.py", "x = 0\n")
     _commit(repo, "root")
@@ -387,7 +387,7 @@ def test_init_from_history_proposes_no_warn_for_a_quiet_history(
 def test_backtest_lists_a_warned_rule_apart_from_failed(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.test_backtest import _commit
+    from tests.research.test_backtest import _commit
 
     repo.write("a.txt", "a\n")
     _commit(repo, "root")

@@ -25,7 +25,7 @@ from gate.starter import ENV_SAMPLES, STARTER_RUBRIC, starter_rubric
 from gate.starter.families import FAMILIES, found, markdown_table, rule_paths
 from tests.gitrepo import GitRepo
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def a_file(glob: str) -> str:

@@ -195,7 +195,7 @@ def test_every_print_goes_through_one_output_path() -> None:
     Action's log); no module encodes a JSON document except `gate.base.jsontext`."""
     import ast
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     offenders = []
     for path in sorted((root / "gate").rglob("*.py")):
         rel = path.relative_to(root).as_posix()

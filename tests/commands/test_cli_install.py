@@ -13,7 +13,7 @@ import pytest
 
 from tests.gitrepo import GitRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # The `action` extra's packages and what they pull in: PyGithub's `github`,
 # requests, urllib3, PyJWT's `jwt`, PyNaCl's `nacl`, cryptography.

@@ -21,7 +21,7 @@ from gate.report.annotations import PATHS_ANNOTATED, rule_lines
 from tests.gitrepo import GitRepo
 
 SCHEMA = json.loads(
-    (Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")
 )
 
 RUBRIC = """\

@@ -16,7 +16,7 @@ import yaml
 from gate.commands.cli import build_parser
 from tests.gitrepo import GitRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 
 
