@@ -410,7 +410,7 @@ def test_self_test_judges_with_the_gate_built_from_the_base(
     repo = scenario_repo(root, init=True)
     base = repo.commit("the project, its Dockerfile on the stand-in base")
     repo.checkout("-b", "agent/tidy")
-    test_file = root / "tests" / "test_cli.py"
+    test_file = root / "tests" / "commands" / "test_cli.py"
     # an existing test case bent (a comment appended after the last test
     # changes no test case, which test_drift welcomes)
     bent = test_file.read_text(encoding="utf-8").replace(
