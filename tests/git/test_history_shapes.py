@@ -75,8 +75,20 @@ def clear(root: Path, name: str) -> None:
         subprocess.run(["rm", "-rf", str(target)], check=True)
 
 
+def unindex_parents(repo: GitRepo, name: str) -> None:
+    """Drop from the index the entries on the way to `name` (a file `x`
+    before a submodule at `x/y.txt`): `clear` empties the work tree's way,
+    and `update-index --cacheinfo` would refuse a path that is both a file
+    and a folder."""
+    parts = name.split("/")
+    for i in range(1, len(parts)):
+        repo.git("update-index", "--force-remove", "--", "/".join(parts[:i]))
+
+
 def apply(repo: GitRepo, op: str, name: str, arg: object) -> None:
     root = repo.root
+    if op in ("write", "symlink", "submodule"):
+        unindex_parents(repo, name)
     if op == "write":
         assert isinstance(arg, bytes)
         clear(root, name)
