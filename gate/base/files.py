@@ -8,6 +8,9 @@ what the file is, the file, and the fix: it does not exist, it is a
 directory, it cannot be read (the system's reason), or it is over the cap.
 `-` reads standard input where the caller allows it.
 
+The package's own files (`package_text`: templates, tables, the rule
+reference's introduction) are trusted and read as they are.
+
 Writing (`write_new_file`, `write_report`): a report is written where a
 change may have planted files (a checkout, the Action's workspace), so it is
 never written through a symlink; a device or pipe the caller names
@@ -41,6 +44,20 @@ PATCH_LIMIT = 256 * MIB
 def size_text(limit: int) -> str:
     """`1 MiB`, `64 MiB`; a byte count when `limit` is not whole MiB."""
     return f"{limit // MIB} MiB" if limit % MIB == 0 else f"{limit:,} bytes"
+
+
+# The folder of the package's own files (`gate/`, above this module's
+# `gate/base/`), for `package_text`.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def package_text(name: str) -> str:
+    """A text file shipped in the package (`name` is its path under `gate/`,
+    e.g. `starter/blast-radius-workflow.yml`).  Read as a file beside the
+    modules, as every install lays the package out, not through
+    `importlib.resources`, whose import would cost `gate check` 7 ms."""
+    with open(os.path.join(_PACKAGE, name), encoding="utf-8") as shipped:
+        return shipped.read()
 
 
 def read_input(

@@ -26,27 +26,20 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from gate.base.errors import GateError
 from gate.base.escape import printable
-
-# The folder of the package's own files (`gate/`, above this module's
-# `gate/base/`), for `package_data`.
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from gate.base.files import package_text
 
 
 @functools.cache
 def package_data(name: str) -> Any:
     """A JSON table shipped in the package (`name` is its path under
     `gate/`, e.g. `drift/runners.json`; each has a `.schema.json` beside it
-    that a test holds it to), parsed once.  Read as a file beside the
-    modules, as every install lays the package out, not through
-    `importlib.resources`, whose import would cost `gate check` 7 ms."""
-    with open(os.path.join(_PACKAGE, name), encoding="utf-8") as table:
-        return json.load(table)
+    that a test holds it to), parsed once (`gate.base.files.package_text`)."""
+    return json.loads(package_text(name))
 
 
 # JSON numbers the gate reads are 64-bit integers at most; Python refuses to

@@ -22,11 +22,11 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from gate import rules
+from gate.base.files import package_text
 from gate.rubric.schema import SHARED_TYPES
 from gate.rules import builtin, kind
 
@@ -39,7 +39,7 @@ INTRO_FILE = "reference_intro.md"
 
 def intro() -> str:
     """The page's intro, as shipped in the package."""
-    return resources.files("gate.report").joinpath(INTRO_FILE).read_text(encoding="utf-8")
+    return package_text(f"report/{INTRO_FILE}")
 
 
 _BUILTIN = re.compile(r"^Built-in `(?P<id>[^`]+)`(?: \((?P<note>[^)]*)\))?: ")

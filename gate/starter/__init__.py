@@ -16,12 +16,12 @@ import functools
 import json
 import re
 from collections.abc import Iterable, Sequence
-from importlib import resources
 
 from gate.base import globs
 from gate.base.agents import AGENTS
 from gate.base.errors import GateError
 from gate.base.escape import printable
+from gate.base.files import package_text
 from gate.base.names import DEFAULT_RUBRIC_PATH
 from gate.model.rubric import DEFAULT_TESTS
 from gate.starter.families import folded_only, found, rule_paths
@@ -77,12 +77,12 @@ def action_reference(spec: str, *, allow_tag: bool) -> str:
 
 def workflow_template() -> str:
     """The example workflow, as shipped in the package."""
-    return resources.files("gate.starter").joinpath(WORKFLOW_TEMPLATE).read_text(encoding="utf-8")
+    return package_text(f"starter/{WORKFLOW_TEMPLATE}")
 
 
 def review_workflow_text() -> str:
     """The review workflow, as shipped in the package (examples/blast-radius-review.yml)."""
-    return resources.files("gate.starter").joinpath(REVIEW_TEMPLATE).read_text(encoding="utf-8")
+    return package_text(f"starter/{REVIEW_TEMPLATE}")
 
 
 # The frozen-tests workflow (gate frozen-tests under pull_request), its
@@ -105,7 +105,7 @@ def frozen_workflow_text(uses: str, install: tuple[str, ...], command: str) -> s
     commit `uses` names (OWNER/REPO@REF, from `action_reference`), the
     install step's shell lines and the test command (a shell-quoted argv,
     given to the action as a YAML string)."""
-    text = resources.files("gate.starter").joinpath(FROZEN_TEMPLATE).read_text(encoding="utf-8")
+    text = package_text(f"starter/{FROZEN_TEMPLATE}")
     repo, _, ref = uses.partition("@")
     owner_repo = "/".join(repo.split("/")[:2])
     pinned = _FULL_SHA.match(ref) is not None
@@ -191,7 +191,7 @@ STARTER_TEMPLATE = "starter.yml.in"
 @functools.cache
 def _template() -> str:
     """The starter rubric's template, as shipped in the package (read once)."""
-    return resources.files("gate.starter").joinpath(STARTER_TEMPLATE).read_text(encoding="utf-8")
+    return package_text(f"starter/{STARTER_TEMPLATE}")
 
 
 # Lock files, snapshots and generated code the budgets skip (FILES, LINES):

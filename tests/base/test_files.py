@@ -230,12 +230,9 @@ def test_the_actions_inputs_over_their_cap_are_refused_by_name(
 # Modules that open files of their own, and why: none of them reads an input
 # a caller names.
 OWN_FILES = {
-    "gate/base/files.py": "the one input reader and report writer",
-    "gate/base/jsontext.py": "the package's own JSON tables (`package_data`)",
+    "gate/base/files.py": "the one input reader and report writer, and the package's own files",
     "gate/git/repo.py": "git's own shallow file",
     "gate/git/runner.py": "git's own commondir file",
-    "gate/report/reference.py": "the packaged introduction of the rule reference",
-    "gate/starter/__init__.py": "the packaged workflow template",
     "gate/base/workflow.py": "the runner's GITHUB_OUTPUT and GITHUB_STEP_SUMMARY",
     "gate/commands/init.py": "the starter files it creates (never overwritten)",
     "gate/research/loop/__init__.py": (
