@@ -64,9 +64,8 @@ PATHS = "paths"
 LINES = "line counts"
 TEXTS = "file texts"  # the base and head text of the files TEXTS_OF and TEXT_FILES name
 STDOUT = "captured output"
-TREE = (
-    "base layout"  # the base tree's top-level modules and packages (`gate.model.change.BaseTree`)
-)
+# the base tree's top-level modules and packages (`gate.model.change.BaseTree`)
+TREE = "base layout"
 READABLE: Mapping[str, str] = MappingProxyType(
     {
         PATHS: "touched paths (status, renames, modes)",
