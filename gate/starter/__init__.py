@@ -16,6 +16,7 @@ import functools
 import json
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import PurePosixPath
 
 from gate.base import globs
 from gate.base.agents import AGENTS
@@ -23,6 +24,7 @@ from gate.base.errors import GateError
 from gate.base.escape import printable
 from gate.base.files import package_text
 from gate.base.names import DEFAULT_RUBRIC_PATH
+from gate.drift.language import BY_SUFFIX
 from gate.model.rubric import DEFAULT_TESTS
 from gate.starter.families import folded_only, found, rule_paths
 from gate.starter.unreviewed import UNSPELLABLE, Group
@@ -244,6 +246,8 @@ SECRET_FILES = (
     "id_ed25519*",
     "secrets/",
 )
+# SECRETS' folder globs: a file is hit for the folder it is in, not its name.
+_SECRET_FOLDERS = ("secrets/",)
 # Folders whose files only tests read: the rubric's test globs, Go's
 # `testdata` (go help test: "ignored by the go tool"), fixture folders.
 _FIXTURE_FOLDERS = (*DEFAULT_TESTS, "testdata/", "fixtures/", "__fixtures__/")
@@ -255,30 +259,52 @@ def secret_fixtures(tree: Iterable[str] | None) -> tuple[str, ...]:
     key material a test signs or masks with, as exact excludes.  A sample
     `ENV_SAMPLES` already lets through is left out; a file a PR adds there,
     or any other spelling, still fails."""
-    listed = sorted(tree or ())
     secret = globs.matcher(SECRET_FILES, globs.FOLDED)
     fixture = globs.matcher(_FIXTURE_FOLDERS, globs.FOLDED)
     sample = globs.matcher(ENV_SAMPLES, globs.NAMES)
-    out = []
-    for path in listed:
-        if secret(path) and fixture(path) and not sample(path) and not UNSPELLABLE.search(path):
-            out.append(path if "/" in path else "/" + path)
-    return tuple(out)
+    return _exact(
+        path for path in sorted(tree or ()) if secret(path) and fixture(path) and not sample(path)
+    )
+
+
+def secret_code(tree: Iterable[str] | None) -> tuple[str, ...]:
+    """The source files at HEAD, in a language the gate reads
+    (`gate.drift.language.BY_SUFFIX`), that SECRETS hits only because a
+    folder on their path is named `secrets` (`src/Cli/Secrets/Resolver.cs`,
+    a secrets manager's code): code, not key material, as exact excludes.
+    A source file a PR adds there, a key or environment file beside them,
+    and a source file a key glob also names (`secrets/id_rsa.py`) still
+    fail."""
+    folder = globs.matcher(_SECRET_FOLDERS, globs.FOLDED)
+    named = globs.matcher(tuple(g for g in SECRET_FILES if g not in _SECRET_FOLDERS), globs.FOLDED)
+    fixtures = set(secret_fixtures(tree))
+    found = (
+        path
+        for path in sorted(tree or ())
+        if folder(path) and not named(path) and PurePosixPath(path).suffix in BY_SUFFIX
+    )
+    return tuple(p for p in _exact(found) if p not in fixtures)
+
+
+def _exact(paths: Iterable[str]) -> tuple[str, ...]:
+    """`paths` as exact excludes: a top-level name anchored with `/`; a
+    path no glob can spell exactly is left out (it keeps failing)."""
+    return tuple(p if "/" in p else "/" + p for p in paths if not UNSPELLABLE.search(p))
 
 
 def _secret_excludes(tree: Iterable[str] | None) -> str:
-    """SECRETS' `exclude` list: `ENV_SAMPLES`, then `secret_fixtures` under
-    a comment saying what they are."""
-    text = _yaml_list(ENV_SAMPLES, "      ")
-    paths = secret_fixtures(tree)
-    if not paths:
-        return text
-    count = f"{len(paths)} {'file' if len(paths) == 1 else 'files'}"
-    lines = [text[:-1] + ","]
-    lines.append(
-        f"       # gate init found {count} of fake key material in folders only tests read"
+    """SECRETS' `exclude` list: `ENV_SAMPLES`, then `secret_fixtures` and
+    `secret_code`, each under a comment saying what they are."""
+    groups = (
+        ("of fake key material in folders only tests read", secret_fixtures(tree)),
+        ("of source code in folders named secrets", secret_code(tree)),
     )
-    lines.extend(f"       {json.dumps(printable(p))}," for p in paths)
+    lines = [_yaml_list(ENV_SAMPLES, "      ")[:-1] + ","]
+    for what, paths in groups:
+        if paths:
+            count = f"{len(paths)} {'file' if len(paths) == 1 else 'files'}"
+            lines.append(f"       # gate init found {count} {what}")
+            lines.extend(f"       {json.dumps(printable(p))}," for p in paths)
     lines[-1] = lines[-1][:-1] + "]"
     return "\n".join(lines)
 

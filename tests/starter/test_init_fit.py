@@ -511,6 +511,60 @@ def test_every_other_key_file_beside_an_excluded_fixture_still_fails(
     assert "SECRETS" in failed(text, twin), how
 
 
+# -- source code in folders named secrets -----------------------------------
+
+SECRET_CODE = [
+    "src/Aspire.Cli/Secrets/SecretStoreResolver.cs",
+    "lib/secrets/manager.py",
+    "secrets/index.ts",
+    "internal/secrets/vault.go",
+    "app/src/main/java/org/x/secrets/Store.java",
+]
+
+
+@pytest.mark.parametrize("code", SECRET_CODE)
+def test_source_code_in_a_folder_named_secrets_at_head_is_let_through_by_exact_path(
+    code: str,
+) -> None:
+    text = starter_rubric([code, *REAL_KEYS, "README.md"])
+    excluded = rules(text)["SECRETS"]["exclude"]
+    assert code in excluded
+    assert "source code in folders named secrets" in text
+    assert "SECRETS" not in failed(text, FileChange(path=code, added=3, deleted=1))
+    for real in REAL_KEYS:  # the real ones beside it still fail
+        assert "SECRETS" in failed(text, FileChange(path=real, added=1)), real
+
+
+@given(
+    st.sampled_from(SECRET_CODE),
+    st.sampled_from(["new beside", "key beside", "env beside", "renamed in", "key glob", "data"]),
+)
+def test_every_other_file_beside_excluded_secrets_code_still_fails(code: str, how: str) -> None:
+    """Generated hostile twins: a source file a PR adds beside the excluded
+    one, key material or an environment file in the same folder, a secret
+    renamed onto the code's path, a file a key glob names even with a source
+    suffix, a data file in the folder: each still fails SECRETS, and none
+    of the last three is excluded at HEAD either."""
+    folder, _, name = code.rpartition("/")
+    suffix = name.rpartition(".")[2]
+    extra = {
+        "key glob": f"{folder}/id_rsa.{suffix}",
+        "data": f"{folder}/prod.json",
+    }
+    text = starter_rubric([code, *extra.values(), "README.md"])
+    for path in extra.values():
+        assert path not in rules(text)["SECRETS"]["exclude"], path
+    twin = {
+        "new beside": FileChange(path=f"{folder}/other.{suffix}", status="added", added=1),
+        "key beside": FileChange(path=f"{folder}/server.pem", status="added", added=1),
+        "env beside": FileChange(path=f"{folder}/.env", status="added", added=1),
+        "renamed in": FileChange(path=code, old_path="deploy/.env", status="renamed"),
+        "key glob": FileChange(path=extra["key glob"], added=1, deleted=1),
+        "data": FileChange(path=extra["data"], added=1, deleted=1),
+    }[how]
+    assert "SECRETS" in failed(text, twin), how
+
+
 def test_the_templates_secrets_globs_are_the_ones_init_reads() -> None:
     from gate.starter import SECRET_FILES
 
