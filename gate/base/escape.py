@@ -29,6 +29,8 @@ _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\"}
 # instead, so no HTML tag or entity can form.
 _MD_BACKSLASH = frozenset("\\`*_[]|~$")
 _MD_ENTITY = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# Inside an HTML element or a quoted attribute, the quotes too (a `str.translate` table).
+_HTML_ENTITY = str.maketrans({**_MD_ENTITY, '"': "&quot;", "'": "&#x27;"})
 # At the start of the text these open a block (list, heading, ordered list).
 _MD_LEADING = re.compile(r"\A(?:[-+#=]|(\d+)[.)])")
 # GFM turns bare URLs and www. names into links; a joiner keeps them text.
@@ -131,18 +133,4 @@ def html(s: str) -> str:
     """Text for inside an HTML element or a quoted attribute: `& < > " '`
     become entities, control characters are shown as escapes, and `@`
     mentions are broken (GitHub resolves mentions after decoding HTML)."""
-    out = []
-    for ch in printable(s):
-        if ch == "&":
-            out.append("&amp;")
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch == '"':
-            out.append("&quot;")
-        elif ch == "'":
-            out.append("&#x27;")
-        else:
-            out.append(ch)
-    return _break_mentions("".join(out))
+    return _break_mentions(printable(s).translate(_HTML_ENTITY))

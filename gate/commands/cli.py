@@ -21,7 +21,7 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from gate import __version__
@@ -178,6 +178,29 @@ def _add_jobs(p: argparse.ArgumentParser, detail: str, default: int) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, default=default, metavar="N", help=_help("--jobs", detail)
     )
+
+
+def _add_number(
+    p: argparse.ArgumentParser,
+    flag: str,
+    kind: Callable[[str], float],
+    default: float,
+    metavar: str,
+) -> None:
+    """`flag` takes a number (`kind`: int or float); its help ends with
+    `default`, the value it stores when not given, so the two never differ."""
+    p.add_argument(
+        flag, type=kind, default=default, metavar=metavar, help=_help(flag, f"default: {default:g}")
+    )
+
+
+def _add_repeatable(
+    p: argparse.ArgumentParser, flag: str, metavar: str, detail: str | None = None
+) -> None:
+    """`flag` given any number of times: a list of its values, in order
+    (none: empty); its help says it is repeatable, then `detail`."""
+    repeatable = "repeatable" if detail is None else f"repeatable; {detail}"
+    p.add_argument(flag, action="append", default=[], metavar=metavar, help=_help(flag, repeatable))
 
 
 def _add_rubric_path(p: argparse.ArgumentParser, detail: str) -> None:
@@ -372,9 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_base(p, "each patch applies onto it; default: HEAD", default="HEAD")
     _add_rubric_source(p, freeze="with --rubric-file")
     p.add_argument("--stdout-dir", metavar="DIR", help=_help("--stdout-dir"))
-    p.add_argument(
-        "--repeat", type=int, default=1, metavar="N", help=_help("--repeat", "default: 1")
-    )
+    _add_number(p, "--repeat", int, 1, "N")
     _add_jobs(p, "patches; default: the number of CPUs", 0)
     p.add_argument("--scope", metavar="FILE", help=_help("--scope"))
     _add_repo(p)
@@ -474,18 +495,10 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     p = commands.add_parser(
         "run", help="run the attempts, append to --results, print the scoreboard"
     )
-    p.add_argument(
-        "--writer",
-        action="append",
-        default=[],
-        metavar="NAME=COMMAND",
-        help=_help("--writer", "repeatable"),
-    )
+    _add_repeatable(p, "--writer", "NAME=COMMAND")
     p.add_argument("--writers", metavar="FILE", help=_help("--writers"))
     p.add_argument("--prompts", required=True, metavar="DIR", help=_help("--prompts"))
-    p.add_argument(
-        "--attempts", type=int, default=1, metavar="N", help=_help("--attempts", "default: 1")
-    )
+    _add_number(p, "--attempts", int, 1, "N")
     p.add_argument("--test-cmd", required=True, metavar="COMMAND", help=_help("--test-cmd"))
     p.add_argument(
         "--frozen-tests",
@@ -499,27 +512,9 @@ def _add_loop(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     _add_base(p, "each attempt's worktree starts at it; default: HEAD", default="HEAD")
     p.add_argument("--shard", metavar="I/N", help=_help("--shard"))
     _add_jobs(p, "attempts; default: 1", 1)
-    p.add_argument(
-        "--writer-timeout",
-        type=float,
-        default=600.0,
-        metavar="S",
-        help=_help("--writer-timeout", "default: 600"),
-    )
-    p.add_argument(
-        "--test-timeout",
-        type=float,
-        default=300.0,
-        metavar="S",
-        help=_help("--test-timeout", "default: 300"),
-    )
-    p.add_argument(
-        "--pass-env",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help=_help("--pass-env", "repeatable; nothing else is passed"),
-    )
+    _add_number(p, "--writer-timeout", float, 600.0, "S")
+    _add_number(p, "--test-timeout", float, 300.0, "S")
+    _add_repeatable(p, "--pass-env", "NAME", "nothing else is passed")
     _add_rubric_source(p, freeze="with --rubric-file")
     _add_repo(p)
     html(p)

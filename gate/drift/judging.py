@@ -44,7 +44,6 @@ from gate.model.change import (
     ADDED,
     COPIED,
     DELETED,
-    MODE_SUBMODULE,
     MODE_SYMLINK,
     RENAMED,
     ChangeSet,
@@ -272,7 +271,7 @@ def _whole_file_why(changes: ChangeSet, f: FileChange, collects: Is) -> str | No
             "not a test module by its runner's default names (a helper, data or snapshot "
             "of the tests, which existing tests may read whole)"
         )
-    if MODE_SYMLINK in (f.old_mode, f.new_mode) or MODE_SUBMODULE in (f.old_mode, f.new_mode):
+    if f.symlink or f.submodule:
         return "a symlink or submodule, not a file of test code"
     texts = _pair(changes, f)
     if texts is None:
@@ -297,7 +296,7 @@ def _helper(changes: ChangeSet, f: FileChange, collects: Is) -> bool:
         and texts is not None
         and texts.base is not None
         and texts.head is not None
-        and not {MODE_SYMLINK, MODE_SUBMODULE} & {f.old_mode, f.new_mode}
+        and not (f.symlink or f.submodule)
     )
 
 
@@ -344,7 +343,7 @@ def moved_test(changes: ChangeSet, f: FileChange, is_test: Is, configs: Is) -> b
         and f.old_path is not None
         and is_test(f.old_path)
         and is_test(f.path)
-        and not {MODE_SYMLINK, MODE_SUBMODULE} & {f.old_mode, f.new_mode}
+        and not (f.symlink or f.submodule)
         and f.old_mode == f.new_mode
         and fold(f.old_path) != fold(f.path)
         and moved.still_collected(changes, f)
@@ -371,7 +370,7 @@ def by_cases(
         and texts is not None
         and texts.base is not None
         and texts.head is not None
-        and MODE_SYMLINK not in (f.old_mode, f.new_mode)
+        and not f.symlink
         and unread_edit(f.path, texts.base, texts.head)
     ):
         return None, 0, 0  # release metadata or prose: no test reads it

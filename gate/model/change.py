@@ -95,6 +95,10 @@ class FileChange(NamedTuple):
         return MODE_SUBMODULE in (self.old_mode, self.new_mode)
 
     @property
+    def symlink(self) -> bool:
+        return MODE_SYMLINK in (self.old_mode, self.new_mode)
+
+    @property
     def mode_changed(self) -> bool:
         return (
             self.old_mode is not None

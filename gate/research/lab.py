@@ -173,43 +173,20 @@ def judge_patch(
     rubric_path: str | None,
     stdout: str | None = None,
     base_index: BaseIndex | None = None,
+    wants: TextWants | None = None,
+    selftest: RuleResult | None = None,
     scope: Scope | None = None,
 ) -> Report:
     """Judge one patch as if applied to `base_sha` (with a task's `scope`,
     as `gate check --scope`). Raises PatchError when it is not a pure diff
-    or does not apply (`apply_patch` checks purity first)."""
-    return _judge(
-        repo,
-        rubric,
-        base_sha,
-        data,
-        name,
-        rubric_path=rubric_path,
-        stdout=stdout,
-        base_index=base_index,
-        wants=text_wants(rubric.rules),
-        selftest=examples_verdict(rubric),
-        scope=scope,
-    )
-
-
-def _judge(
-    repo: Repo,
-    rubric: Rubric,
-    base_sha: str,
-    data: bytes,
-    name: str,
-    *,
-    rubric_path: str | None,
-    stdout: str | None,
-    base_index: BaseIndex | None,
-    wants: TextWants,
-    selftest: RuleResult,
-    scope: Scope | None = None,
-) -> Report:
-    """`judge_patch` with what depends on the rubric alone computed by the
-    caller: the texts it reads and its examples' verdict (`run_lab` computes
-    them once for all its patches, as `gate backtest` does)."""
+    or does not apply (`apply_patch` checks purity first).  `wants` (the
+    texts the rules read) and `selftest` (the examples' verdict) depend on
+    the rubric alone: computed here when not given, or once by a caller that
+    judges many patches (`run_lab`, as `gate backtest` does)."""
+    if wants is None:
+        wants = text_wants(rubric.rules)
+    if selftest is None:
+        selftest = examples_verdict(rubric)
     changes = changes_from_patch(
         repo, base_sha, data, name, wants, stdout=stdout, base_index=base_index
     )
@@ -255,7 +232,7 @@ def run_lab(
         refused (PatchError) or that the gate could not judge (any other error)."""
         try:
             data = read_patch(patch)
-            report = _judge(
+            report = judge_patch(
                 repo,
                 rubric,
                 base_sha,

@@ -20,7 +20,7 @@ from gate.changes.example import changes_from_example
 from gate.model.change import ADDED, DELETED, MODIFIED, RENAMED
 from gate.model.rubric import Example
 from gate.rubric.document import Doc, KeyPath, invalid_at, show
-from gate.rubric.semantics import path_problem
+from gate.rubric.semantics import path_problem, unknown_rule
 
 # The most files one example's entry may stand for (`files: {over: FILES}`
 # with a limit of a million would build a million file changes).
@@ -48,11 +48,8 @@ def check_examples(doc: Doc, source: str, seen: Mapping[str, int]) -> None:
         if isinstance(expect, list):
             for i, rule_id in enumerate(expect):
                 if rule_id not in seen:
-                    known = ", ".join(seen)
                     raise fail(
-                        (*base, "expect", i),
-                        f"expects unknown rule id {show(rule_id)}; "
-                        f'use ids of this rubric\'s rules ({known}) or "pass"',
+                        (*base, "expect", i), f'expects {unknown_rule(rule_id, seen)} or "pass"'
                     )
         touched: dict[str, int] = {}
         limits = rule_limits(value)

@@ -42,6 +42,12 @@ def path_problem(value: str) -> str | None:
     return None
 
 
+def unknown_rule(rule_id: str, known: Iterable[str]) -> str:
+    """The words for an id that names none of this rubric's rules (`known`,
+    in rubric order), where an example expects it or a waiver names it."""
+    return f"unknown rule id {show(rule_id)}; use ids of this rubric's rules ({', '.join(known)})"
+
+
 def check_semantics(doc: Doc, source: str) -> dict[str, int]:
     """The checks on the top-level globs, the rules and the waivers; returns
     {rule id: the line of its id}, for the examples' checks."""
@@ -133,11 +139,9 @@ def _check_waivers(
                     "built-in rules are never waived; remove it",
                 )
             if rule_id not in rule_lines:
-                known = ", ".join(rule_lines)
                 raise fail(
                     (*base, "rules", i),
-                    f'item {i + 1} of "rules" names unknown rule id {show(rule_id)}; '
-                    f"use ids of this rubric's rules ({known})",
+                    f'item {i + 1} of "rules" names {unknown_rule(rule_id, rule_lines)}',
                 )
         for i, login in enumerate(waiver["approvers"].get("logins", ())):
             where = (*base, "approvers", "logins", i)

@@ -49,7 +49,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gate.base.errors import GateError, PatchError, internal_error
@@ -263,26 +263,25 @@ class _Worktree:
         return self.repo.run(args, env=self.env)
 
 
+@dataclass
 class _Attempts:
-    def __init__(
-        self,
-        repo: Repo,
-        rubric: Rubric,
-        base_sha: str,
-        plan: Plan,
-        results: ResultsFile,
-        rubric_path: str | None,
-    ) -> None:
-        self.repo = repo
-        self.rubric = rubric
-        self.base = base_sha
-        self.plan = plan
-        self.results = results
-        self.rubric_path = rubric_path
-        self.writers = {w.name: w for w in plan.writers}
-        self.processes = _Processes()
-        self.worktrees = threading.Lock()  # git worktree add/remove/prune, one at a time
-        self.base_index = BaseIndex(repo, base_sha)
+    """One run's attempts: what judges them (the rubric read at `base`), the
+    plan, the results file they are appended to; the writer processes and
+    the worktrees they share."""
+
+    repo: Repo
+    rubric: Rubric
+    base: str
+    plan: Plan
+    results: ResultsFile
+    rubric_path: str | None
+    processes: _Processes = field(default_factory=_Processes, init=False)
+    # git worktree add/remove/prune, one at a time
+    worktrees: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def __post_init__(self) -> None:
+        self.writers = {w.name: w for w in self.plan.writers}
+        self.base_index = BaseIndex(self.repo, self.base)
 
     def record(self, key: Key, **fields: object) -> Attempt:
         writer, prompt, number = key

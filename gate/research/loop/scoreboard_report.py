@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+
 from gate.base.escape import markdown_code, markdown_text, printable
 from gate.base.words import plural
 from gate.research.lab import EXACT_BUCKETS
 from gate.research.loop.scoreboard import (
     TESTS_RED,
     BoardComparison,
+    Cell,
     LoopScoreboard,
     Rate,
     percent,
@@ -95,27 +98,37 @@ def to_text(board: LoopScoreboard) -> str:
 
 def to_markdown(board: LoopScoreboard) -> str:
     lines = [f"### Writer loop: {markdown_text(_header(board))}", ""]
-    lines.append("| writer | prompt | attempts | " + " | ".join(EXACT_BUCKETS) + " |")
-    lines.append("| --- | --- | --- |" + " --- |" * len(EXACT_BUCKETS))
-    for cell in board.cells:
-        rates = cell.buckets()
-        lines.append(
-            f"| {_names(cell.writer, cell.prompt)} "
-            f"| {len(cell.attempts)} | " + " | ".join(shown(rates[b]) for b in EXACT_BUCKETS) + " |"
-        )
+    lines += _markdown_rates(
+        board, "attempts", EXACT_BUCKETS, EXACT_BUCKETS, lambda c: (len(c.attempts), c.buckets())
+    )
     lines += ["", "Rule failure rates (of the judged attempts):", ""]
     names = [*board.rule_ids, TESTS_RED]
-    lines.append(
-        "| writer | prompt | judged | " + " | ".join(markdown_text(n) for n in names) + " |"
-    )
-    lines.append("| --- | --- | --- |" + " --- |" * len(names))
+    heads = [markdown_text(n) for n in names]
+    lines += _markdown_rates(board, "judged", heads, names, lambda c: (len(c.judged), c.rules()))
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_rates(
+    board: LoopScoreboard,
+    count: str,
+    heads: Sequence[str],
+    keys: Sequence[str],
+    row: Callable[[Cell], tuple[int, Mapping[str, Rate]]],
+) -> list[str]:
+    """A markdown table, a row per cell (writer x prompt): what `row` gives
+    it, how many it counts (the column `count`) and a rate per key (the
+    columns `heads`, as shown)."""
+    lines = [
+        f"| writer | prompt | {count} | " + " | ".join(heads) + " |",
+        "| --- | --- | --- |" + " --- |" * len(keys),
+    ]
     for cell in board.cells:
-        rates = cell.rules()
+        n, rates = row(cell)
         lines.append(
             f"| {_names(cell.writer, cell.prompt)} "
-            f"| {len(cell.judged)} | " + " | ".join(shown(rates[n]) for n in names) + " |"
+            f"| {n} | " + " | ".join(shown(rates[k]) for k in keys) + " |"
         )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _slot(slot: tuple[str, str, str, str]) -> str:
