@@ -78,6 +78,15 @@ class Unit:
     # The names the unit's code reads (None: unknown, and `compare` takes
     # every word of `code`, which can only make it stricter).
     uses: tuple[str, ...] | None = None
+    # Of `uses`, the names the unit's code spells only as bare words that a
+    # name-only lookup may take but nothing resolves to a module (Python: a
+    # string of data, `mode="json"`, or a bare string annotation; pytest
+    # takes no module as a fixture).  A new unit that binds its names to
+    # modules (`binds_module`) is judged against the other uses alone.
+    words: tuple[str, ...] = ()
+    # The unit binds each of its names to a module object (Python's
+    # `import a`, `import a.b`, `import a as b`).
+    binds_module: bool = False
     # For a unit that binds its one name to a top-level module, as Python's
     # `import a` and `import a.b` bind `a`: that module's name.  Binding the
     # name again to the same module changes nothing (see `compare`).
@@ -437,10 +446,11 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
       judged by the role it has but for them); so is a unit that binds a name
       some base unit binds (it replaces it) or that any base unit uses
       (`Unit.uses`, else any word of its code: a new fixture, import or
-      helper of that name changes what existing tests get), unless both
-      bind it to the same module (`Unit.module`: a new `import a.c` where
-      every base unit binding `a` is `import a` or `import a.b`); else a
-      CASE is a new test and SUPPORT is welcome.
+      helper of that name changes what existing tests get; for a unit that
+      binds modules, `Unit.binds_module`, the uses less `Unit.words`),
+      unless both bind it to the same module (`Unit.module`: a new `import
+      a.c` where every base unit binding `a` is `import a` or `import
+      a.b`); else a CASE is a new test and SUPPORT is welcome.
 
     New tests are drift too when `allow_added` is false.  Units that bind
     the same name must keep their order (the last one wins)."""
@@ -461,11 +471,15 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     }
     # The names each scope's units read (`mentioned[scope]`); a unit in
     # scope S sees the names bound in S and in each scope S is inside.
+    # `named[scope]`: those less what units spell only as words (`Unit.words`).
     mentioned: dict[tuple[str, ...], set[str]] = {}
+    named: dict[tuple[str, ...], set[str]] = {}
     for u in base:
         read = u.uses if u.uses is not None else _WORD.findall(u.code)
         mentioned.setdefault(u.scope, set()).update(read)
+        named.setdefault(u.scope, set()).update(set(read).difference(u.words) if u.words else read)
     seen: dict[tuple[str, ...], set[str]] = {}
+    seen_named: dict[tuple[str, ...], set[str]] = {}
     parents = {u.parent for u in head if u.parent}
     words = {w for u in base for w in _WORD.findall(u.code)}
     base_parents = {u.parent for u in base if u.parent}
@@ -494,10 +508,11 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         is_test = role == CASE and u.key not in parents  # a class header is no test of its own
         binds = set(u.binds) - ({u.module} & same)
         clash = sorted(n for n in binds if (u.scope, n) in bound) if not u.parent else []
-        if u.scope not in seen:
-            inside = (ws for s, ws in mentioned.items() if s[: len(u.scope)] == u.scope)
-            seen[u.scope] = set().union(*inside)
-        used = sorted(binds & seen[u.scope]) if not u.parent else []
+        reads, heard = (named, seen_named) if u.binds_module else (mentioned, seen)
+        if u.scope not in heard:
+            inside = (ws for s, ws in reads.items() if s[: len(u.scope)] == u.scope)
+            heard[u.scope] = set().union(*inside)
+        used = sorted(binds & heard[u.scope]) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
             if role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):

@@ -280,7 +280,12 @@ that name.  It fails when:
   requests), a string that reads as names or a type expression
   (`usefixtures("db")`, `"Foo | None"`), an annotation; prose in strings
   and docstrings names nothing, unless the file reaches its globals by
-  computed names (`globals()`, `sys.modules`, `eval`); in JavaScript and
+  computed names (`globals()`, `sys.modules`, `eval`); a new plain
+  `import x` or `import a as b` binds a module, which no fixture request
+  or bare annotation names, so a bare word of data (`mode="json"`,
+  `{"type": "json"}`) no call is handed does not count against it (a
+  dotted path, `patch("tests.mod.json")`, or `getattr(mod, "json")`
+  does); in JavaScript and
   TypeScript, the identifiers of a module's code (a file with
   `import`/`export`, a `require('x')`, an `.mjs .cjs .mts .cts` suffix),
   and every word of any other file's, or of one that calls `eval` or

@@ -4,7 +4,8 @@ through the module's namespace, scope by scope (`module_loads`: a name a
 function binds is its own), every parameter, the identifiers of strings
 that read as names or a type expression, and whether a file reaches its
 own globals by computed names (`introspects`), which makes every string's
-identifiers count."""
+identifiers count.  Of those, `words_of` are the names only a bare word
+spells, a string that no lookup by name is handed (`Unit.words`)."""
 
 from __future__ import annotations
 
@@ -59,20 +60,27 @@ _MATCH_CAPTURES = (ast.MatchAs, ast.MatchStar, ast.MatchMapping)
 
 
 @functools.lru_cache(maxsize=4096)
-def _string_names(value: str) -> tuple[str, ...]:
+def _string_names(value: str) -> tuple[tuple[str, ...], bool]:
     """The identifiers of a string whose whole text reads as names, a
     dotted path, a comma-separated list or a type expression (see
-    `_SHAPED_CHARS`); () for prose and data."""
+    `_SHAPED_CHARS`), () for prose and data; and whether the text is bare
+    words (a name, or names separated by commas: `"db"`, `"a, b"`), which
+    reach a module-level name only where a lookup by name is handed them
+    (`_lookups`), where a dotted path or a type expression may resolve
+    through the module anywhere (`"pkg.mod.json"`, `"json.JSONDecoder"`)."""
     stripped = value.strip()
     if not stripped or not _SHAPED_CHARS.fullmatch(stripped):
-        return ()
+        return (), False
     try:
         tree = ast.parse(stripped, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ()
+        return (), False
     if not all(isinstance(n, _SHAPED_NODES) for n in ast.walk(tree)):
-        return ()
-    return tuple(_IDENTIFIER.findall(stripped))
+        return (), False
+    body = tree.body
+    items = body.elts if isinstance(body, ast.Tuple) else [body]
+    bare = all(isinstance(n, ast.Name) for n in items)
+    return tuple(_IDENTIFIER.findall(stripped)), bare
 
 
 _NAMING_KINDS = frozenset({ast.Name, ast.Attribute})
@@ -232,7 +240,30 @@ def module_loads(roots: list[ast.AST], scope: str = "module") -> set[str]:
     return out
 
 
-_USES_KINDS = frozenset({ast.arg, ast.JoinedStr, ast.Constant})
+_USES_KINDS = frozenset({ast.arg, ast.JoinedStr, ast.Constant, ast.Call})
+# Keywords that hand a call a name to look up on an object
+# (`monkeypatch.setattr(target, name=...)`, `patch.object(target, attribute=...)`).
+_LOOKUP_KEYWORDS = frozenset({"name", "attr", "attribute"})
+
+
+def _lookups(call: ast.Call) -> Iterable[ast.AST]:
+    """The arguments of `call` that may be a name it looks up on an object
+    (`getattr(mod, "json")`, `monkeypatch.setattr(mod, "json", ...)`,
+    `patch.object(mod, "json")`, `attrgetter("json")`, a file's own wrapper
+    of one): every positional argument (a starred tuple's or list's items
+    too) and the `_LOOKUP_KEYWORDS` (a `**` dict's values too).  A keyword
+    such as `mode="json"`, an item of a dict or a list, a comparison or a
+    return value hands its string to no lookup."""
+    for arg in call.args:
+        if isinstance(arg, ast.Starred) and isinstance(arg.value, (ast.Tuple, ast.List)):
+            yield from arg.value.elts
+        else:
+            yield arg
+    for keyword in call.keywords:
+        if keyword.arg is None and isinstance(keyword.value, ast.Dict):
+            yield from keyword.value.values
+        elif keyword.arg in _LOOKUP_KEYWORDS:
+            yield keyword.value
 
 
 def uses_of(
@@ -258,16 +289,45 @@ def uses_of(
     body only assigns (`in_class`: `node` is a statement of a class body).
     Kept on the node (a statement the parser reuses in the file's next
     version, `parsed.parse_module`, is read once)."""
-    held: dict[tuple[bool, bool], tuple[str, ...]] = node.__dict__.setdefault("_gate_uses", {})
+    return _reads(node, nodes, every_string, in_class)[0]
+
+
+def words_of(
+    node: ast.AST,
+    nodes: list[ast.AST] | None = None,
+    *,
+    every_string: bool = False,
+    in_class: bool = False,
+) -> tuple[str, ...]:
+    """Of `uses_of(node, ...)`, sorted, the names only bare words spell
+    (`_string_names`: `"json"`, `"a, b"`) in strings that no call is handed
+    as a name to look up (`_lookups`): data (`mode="json"`, `{"type":
+    "json"}`, `["json", "yaml"]`, `fmt == "json"`) and a bare string
+    annotation (`x: "Foo"`).  Such a word reaches a module-level name only
+    as pytest's fixture of that name or a type, never as a module object
+    (`Unit.words`).  () with `every_string`."""
+    return _reads(node, nodes, every_string, in_class)[1]
+
+
+def _reads(
+    node: ast.AST, nodes: list[ast.AST] | None, every_string: bool, in_class: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`uses_of` and `words_of`, kept on the node."""
+    held: dict[tuple[bool, bool], tuple[tuple[str, ...], tuple[str, ...]]]
+    held = node.__dict__.setdefault("_gate_uses", {})
     key = (every_string, in_class)
     if key in held:
         return held[key]
     found = module_loads([node], "class" if in_class else "module")
+    bare: list[tuple[ast.Constant, tuple[str, ...]]] = []
+    calls: list[ast.Call] = []
     for sub in walk(node) if nodes is None else nodes:
         if type(sub) not in _USES_KINDS:
             continue
         if isinstance(sub, ast.arg):
             found.add(sub.arg)
+        elif isinstance(sub, ast.Call):
+            calls.append(sub)
         elif isinstance(sub, ast.JoinedStr):  # an f-string's text: every identifier
             for part in sub.values:
                 if isinstance(part, ast.Constant) and isinstance(part.value, str):
@@ -275,7 +335,16 @@ def uses_of(
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
             if every_string:
                 found.update(_IDENTIFIER.findall(sub.value))
+                continue
+            names, words = _string_names(sub.value)
+            if words:
+                bare.append((sub, names))
             else:
-                found.update(_string_names(sub.value))
-    held[key] = tuple(sorted(found))
+                found.update(names)
+    data: set[str] = set()
+    if bare:
+        looked_up = {id(arg) for call in calls for arg in _lookups(call)}
+        for constant, names in bare:
+            (found if id(constant) in looked_up else data).update(names)
+    held[key] = (tuple(sorted(found | data)), tuple(sorted(data - found)))
     return held[key]

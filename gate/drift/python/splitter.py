@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
 from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
-from gate.drift.python.scopes import uses_of
+from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
 
@@ -252,6 +252,7 @@ class Splitter:
             line=first,
             parent=parent,
             uses=uses_of(node, nodes, every_string=self.every_string),
+            words=words_of(node, nodes, every_string=self.every_string),
             same=_syntax(node),
             tokens=case_tokens(node, self.origins) if isinstance(node, _DEFS) else None,
         )
@@ -325,6 +326,7 @@ class Splitter:
             binds=binds,
             line=_first_line(node),
             uses=uses_of(node, nodes or None, every_string=self.every_string),
+            words=words_of(node, nodes or None, every_string=self.every_string),
             same=(lambda: "") if node is self.docstring else _syntax(node),
             drop="*" if node is self.docstring else "",
             calls=calls,
@@ -390,6 +392,7 @@ class Splitter:
             assert isinstance(statement, (ast.Import, ast.ImportFrom))
             self.imports(statement, under=under, role=COLLECTION if skips else SUPPORT)
         handlers = node.handlers
+        uses, words = _uses(handlers, False)
         self.add(
             Unit(
                 key=f"guard {under}",
@@ -397,7 +400,8 @@ class Splitter:
                 role=COLLECTION,
                 code=code,
                 line=first.lineno,
-                uses=tuple(sorted({n for h in handlers for n in uses_of(h)})),
+                uses=uses,
+                words=words,
                 same=lambda: repr([ast.dump(h) for h in handlers]),
             ),
             "",
@@ -467,6 +471,7 @@ class Splitter:
                     line=getattr(alias, "lineno", node.lineno),
                     uses=(),
                     module=bound if isinstance(node, ast.Import) and alias.asname is None else "",
+                    binds_module=isinstance(node, ast.Import),
                     loads=loads,
                     drop=drop,
                 ),
@@ -486,6 +491,7 @@ class Splitter:
         quiet = quiet and not any(self.calls(b) for b in (*node.bases, *node.keywords))
         role = CASE if quiet else COLLECTION
         header = (*node.decorator_list, *node.bases, *node.keywords)
+        uses, words = _uses(header, self.every_string)
         self.add(
             Unit(
                 key=f"class {cls}",
@@ -495,15 +501,8 @@ class Splitter:
                 binds=(cls,),
                 line=first,
                 same=_header_syntax(node),
-                uses=tuple(
-                    sorted(
-                        {
-                            n
-                            for part in header
-                            for n in uses_of(part, every_string=self.every_string)
-                        }
-                    )
-                ),
+                uses=uses,
+                words=words,
             ),
             "",
         )
@@ -549,6 +548,7 @@ class Splitter:
                 every = self.every_string
                 unit = Unit(
                     uses=uses_of(member, nodes, every_string=every, in_class=True),
+                    words=words_of(member, nodes, every_string=every, in_class=True),
                     key=key,
                     name=label,
                     role=role,
@@ -559,6 +559,22 @@ class Splitter:
                     same=_syntax(member),
                 )
             self.add(unit, cls)
+
+
+def _uses(parts: Sequence[ast.AST], every_string: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`Unit.uses` and `Unit.words` of a unit made of several `parts` (a
+    class header's decorators and bases, an import guard's handlers): a
+    name one part reads otherwise is no word of the unit."""
+    uses: set[str] = set()
+    words: set[str] = set()
+    named: set[str] = set()
+    for part in parts:
+        read = uses_of(part, every_string=every_string)
+        spelled = words_of(part, every_string=every_string)
+        uses.update(read)
+        words.update(spelled)
+        named.update(set(read).difference(spelled))
+    return tuple(sorted(uses)), tuple(sorted(words - named))
 
 
 def _syntax(node: ast.AST) -> Callable[[], str]:

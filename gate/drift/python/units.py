@@ -89,7 +89,18 @@ name nothing.  Annotations count whether or not `from __future__ import
 annotations` is on: pydantic, `typing.get_type_hints` and frameworks that
 read a function's signature evaluate them through the module.  A file whose
 code reaches its own globals by computed names (`globals()`, `sys.modules`,
-`eval`, ...) counts every identifier of every string.
+`eval`, ...) counts every identifier of every string.  Of the uses, `words`
+(`words_of`) are the names only bare words spell (`"json"`, `"a, b"`) in
+strings no call is handed (`mode="json"`, `{"type": "json"}`, `fmt ==
+"json"`, a bare string annotation): they may name a fixture or a type,
+never a module, so a new plain import (`import json`, `import os as j`:
+`Unit.binds_module`) is judged against the uses less them, while a bare word
+a call is handed (`getattr(request.module, "json")`,
+`monkeypatch.setattr(mod, "json", ...)`, `patch.object`, a file's own
+wrapper), a dotted path (`"tests.mod.json.loads"`) and every string of a
+file that reaches its globals by computed names still count.  A new `from m
+import x`, a def or a value is judged against all the uses (it may be a
+fixture or a type).
 
 New code that keeps to its own objects is no collection-time code: a method
 assigning `self.x`, a nested function assigning into its parameter, a
