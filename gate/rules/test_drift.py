@@ -815,7 +815,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
-    new_tests = grew = 0
+    new_tests = grew = renamed = 0
     new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
@@ -855,8 +855,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         elif f.status == UNKNOWN:
             what = "unknown"
         elif f.status == RENAMED and judging.moved_test(changes, f, is_test, is_config):
-            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
-            new_tests, grew = new_tests + added, grew + grown
+            problem, added, grown, moves = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew, renamed = new_tests + added, grew + grown, renamed + moves
             if problem is None:
                 continue  # moved, its imports following it to the same code
             cases.append(problem)
@@ -875,8 +875,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
-            new_tests, grew = new_tests + added, grew + grown
+            problem, added, grown, moves = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew, renamed = new_tests + added, grew + grown, renamed + moves
             if problem is None:
                 continue
             cases.append(problem)
@@ -905,6 +905,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
         if grew:
             extra += f"; new cases added to {count(grew, 'existing test')}"
+        if renamed:
+            extra += f"; {count(renamed, 'existing test')} renamed with the same code"
         if new_tests_in_new:
             extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")

@@ -248,21 +248,31 @@ def _specifier(path: str) -> re.Pattern[str]:
     return re.compile(rf"""['"`][^'"`\n]*/(?:{spelled})(?:\.[\w.]*)?(?:/[^'"`\n]*)?['"`]""")
 
 
-# How a unit's code spells a value import of Jest's or Vitest's globals.
-_REGISTRY_RUNNER = re.compile(r"""\Aimport (?!type )[^'"]* from '(?:vitest|@jest/globals)'\Z""")
+# How a unit's code spells a value import of Jest's, Vitest's or node:test's
+# globals (the splitter's canonical `import { test } from 'node:test'`,
+# `const { test } = require('node:test')`).
+_REGISTRY_RUNNER = re.compile(
+    r"""\A(?:import (?!type )[^'"]* from '(?:vitest|@jest/globals|node:test)'"""
+    r"""|(?:const|let|var) \{ [^}]* \} = require\('node:test'\))\Z"""
+)
+# A run of node:test that loads every file into one process.
+_ONE_PROCESS = re.compile(r"""test-isolation[= ]+['"]?none|isolation['"]?\s*:\s*['"]none""")
 
 
 def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
     """Whether a NEW file runs under a runner that gives each test file a
     module registry of its own (Jest: a registry and a global context per
     test file; Vitest: `isolate`, true by default, runs each file in an
-    isolated environment), so what its load-time code does to the modules
-    it imports (`vi.mock`, a module-level value computed by a call, a hook
-    at its top level) stays in the file: it imports from `vitest` or
-    `@jest/globals`, or reads Jest's global `jest` without binding it; and
-    no other file of the change names it in a relative module specifier
-    (`others` None: not every such file's text is known)."""
-    if others is None:
+    isolated environment; node:test: `node --test` runs each test file in
+    a child process of its own, its default process isolation), so what
+    its load-time code does to the modules it imports (`vi.mock`, a
+    module-level value computed by a call, a hook at its top level) stays
+    in the file: it imports from `vitest`, `@jest/globals` or `node:test`,
+    or reads Jest's global `jest` without binding it; no other file of the
+    change names it in a relative module specifier (`others` None: not
+    every such file's text is known), and none asks node:test for one
+    process (`--test-isolation=none`, `isolation: 'none'`)."""
+    if others is None or any(_ONE_PROCESS.search(text) for text in others):
         return False
     imports = any(_REGISTRY_RUNNER.match(u.code) for u in units)
     jest = any("jest" in (u.uses or ()) for u in units) and not any(

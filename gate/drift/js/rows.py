@@ -22,6 +22,7 @@ code makes the unit collection-time code, which never grows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -68,38 +69,66 @@ def table_tokens(
         return None
 
     def build() -> Tokens:
-        tokens: list[str] = []
-        spans: list[tuple[int, int]] = []
-        stack: list[tuple[Node, bool]] = [(statement, False)]
-        starts: dict[int, int] = {}
-        while stack:
-            node, leaving = stack.pop()
-            if leaving:
-                tokens.append(")")
-                if node.parent is not None and node.parent.id == table.id:
-                    tokens.append(_CLOSE)
-                    spans.append((starts.pop(node.id), len(tokens)))
-                continue
-            if node.type in COMMENTS:
-                continue
-            if not node.is_named:
-                if not (
-                    node.type == "," and node.parent is not None and node.parent.id == table.id
-                ):
-                    tokens.append(source.text(node))
-                continue
-            if node.parent is not None and node.parent.id == table.id:
-                starts[node.id] = len(tokens)
-                tokens.append(_OPEN)
-            tokens.append(f"({node.type}")
-            stack.append((node, True))
-            if node.type in _ATOMS or not node.children:
-                tokens.append(source.text(node))
-            elif skip is None or node.id != skip.id:
-                stack.extend((child, False) for child in reversed(node.children))
+        tokens, spans = _walk(source, statement, table, skip)
         return Tokens(tuple(tokens), tuple(spans), frame=skip is not None)
 
     return build
+
+
+def tree_form(source: ParsedText, statement: Node, title: Node | None = None) -> str:
+    """The tokens of `statement` (no table's rows marked) as one text, equal
+    across versions exactly when both mean the same (`Unit.same`); with
+    `title`, that node's tokens are left out, standing as one `(title ...)`
+    token that holds the `@tags` of its text, which Playwright's `--grep`
+    selects tests by (`Unit.retitled`)."""
+    tokens, _ = _walk(source, statement, None, None, title)
+    return "\x00".join(tokens)
+
+
+_TAG = re.compile(r"@[\w-]+")
+
+
+def _walk(
+    source: ParsedText,
+    statement: Node,
+    table: Node | None,
+    skip: Node | None,
+    title: Node | None = None,
+) -> tuple[list[str], list[tuple[int, int]]]:
+    """The tokens of `statement` and the spans of `table`'s rows in them."""
+    tokens: list[str] = []
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[Node, bool]] = [(statement, False)]
+    starts: dict[int, int] = {}
+    rows = -1 if table is None else table.id
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            tokens.append(")")
+            if node.parent is not None and node.parent.id == rows:
+                tokens.append(_CLOSE)
+                spans.append((starts.pop(node.id), len(tokens)))
+            continue
+        if node.type in COMMENTS:
+            continue
+        if title is not None and node.id == title.id:
+            tags = sorted(set(_TAG.findall(source.text(node))))
+            tokens.append(f"(title {' '.join(tags)})")
+            continue
+        if not node.is_named:
+            if not (node.type == "," and node.parent is not None and node.parent.id == rows):
+                tokens.append(source.text(node))
+            continue
+        if node.parent is not None and node.parent.id == rows:
+            starts[node.id] = len(tokens)
+            tokens.append(_OPEN)
+        tokens.append(f"({node.type}")
+        stack.append((node, True))
+        if node.type in _ATOMS or not node.children:
+            tokens.append(source.text(node))
+        elif skip is None or node.id != skip.id:
+            stack.extend((child, False) for child in reversed(node.children))
+    return tokens, spans
 
 
 def _hole(table: Node) -> list[bool]:
