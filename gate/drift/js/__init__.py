@@ -17,7 +17,15 @@ splits the file into its top-level statements, opening `describe` blocks:
   runs both).  Its code is the whole statement; `t.test`/nested calls
   inside its callback are part of it.  So is a top-level call of the
   file's own test wrapper (`function check(name, fn) { it(name, fn); }`,
-  `wrappers.wrapped_test`), keyed by the wrapper's name.
+  `wrappers.wrapped_test`), keyed by the wrapper's name.  An awaited test
+  or describe (`await test('x', async () => {...})`, node:test's way of
+  running a file's tests one after another) is the call it awaits, under
+  the same key; its code is the statement, `await` included.
+  A test's `Unit.same` is its syntax tree (`rows.tree_form`: no comments,
+  no layout), so a comment or a line break in it changes nothing, and its
+  `Unit.retitled` the same tree without its title, by which `compare`
+  tells a test renamed (none where the title may change what it runs: a
+  snapshot, a body reading a title or a name).
 * **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
   modifiers, `describe.each(table)(...)`) is a container: its body's
   statements are units with the describe's title in their path, and the

@@ -1,7 +1,8 @@
 """A JS/TS test or describe over a table (`it.each(table)(...)`,
 `test.each`, `describe.each`, Vitest's `it.for`) as tokens, and the rows
 a head version may insert as new cases (`table_tokens`, `Unit.tokens`,
-`gate.drift.grown`).
+`gate.drift.grown`); and a test's tokens as one text (`tree_form`:
+`Unit.same`, and without its title `Unit.retitled`).
 
 **Tokens** are the statement's syntax tree: each named node's kind as an
 opening and a closing token, each anonymous node's text (an operator, a
