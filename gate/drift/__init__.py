@@ -147,12 +147,12 @@ class Unit:
     test: bool = False
     # For a test case whose title is its name (JS: `it('x', ...)`): `same`'s
     # form of its code with the title left out, equal across versions
-    # exactly when both run the same test under any title (None: its title
-    # may change what it runs, as a snapshot's key or a name the body reads,
-    # or the language does not say).  A base case gone at head and a new
-    # case in the same scope with the same form are one test renamed (see
-    # `compare`).
-    retitled: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    # exactly when both run the same test under any title (None, or a
+    # callable giving None: its title may change what it runs, as a
+    # snapshot's key or a name the body reads, or the language does not
+    # say).  A base case gone at head and a new case in the same scope with
+    # the same form are one test renamed (see `compare`).
+    retitled: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -549,13 +549,19 @@ def _renamed(gone: Sequence[Unit], new: Sequence[Unit]) -> dict[str, str]:
     class, with one `Unit.retitled` form, which no other gone or new case
     of that scope has; neither key a repeat (` #2`: a title two tests
     share, whose runs and snapshots a rename reshuffles)."""
+    sides = [
+        [u for u in units if u.role == CASE and u.retitled and not _REPEATED.search(u.key)]
+        for units in (gone, new)
+    ]
+    places = {(u.scope, u.parent) for u in sides[0]} & {(u.scope, u.parent) for u in sides[1]}
+    if not places:  # no test gone where one is new: no form is made
+        return {}
     groups: dict[tuple[tuple[str, ...], str, str], tuple[list[str], list[str]]] = {}
-    for side, units in enumerate((gone, new)):
+    for side, units in enumerate(sides):
         for u in units:
-            if u.role != CASE or u.retitled is None or _REPEATED.search(u.key):
-                continue
-            sides = groups.setdefault((u.scope, u.parent, u.retitled()), ([], []))
-            sides[side].append(u.key)
+            form = u.retitled() if u.retitled and (u.scope, u.parent) in places else None
+            if form is not None:
+                groups.setdefault((u.scope, u.parent, form), ([], []))[side].append(u.key)
     return {b[0]: h[0] for b, h in groups.values() if len(b) == 1 and len(h) == 1}
 
 

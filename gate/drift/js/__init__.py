@@ -280,13 +280,17 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
     change names it in a relative module specifier (`others` None: not
     every such file's text is known), and none asks node:test for one
     process (`--test-isolation=none`, `isolation: 'none'`)."""
-    if others is None or any(_ONE_PROCESS.search(text) for text in others):
+    if others is None:
         return False
-    imports = any(_REGISTRY_RUNNER.match(u.code) for u in units)
+    imports = [u.code for u in units if _REGISTRY_RUNNER.match(u.code)]
     jest = any("jest" in (u.uses or ()) for u in units) and not any(
         "jest" in u.binds for u in units
     )
     if not (imports or jest):
+        return False
+    if any("node:test" in code for code in imports) and any(
+        "isolation" in text and _ONE_PROCESS.search(text) for text in others
+    ):
         return False
     loads = _specifier(path)
     return not any(loads.search(text) for text in others)

@@ -27,8 +27,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gate.drift import Tokens
-from gate.drift._treesitter import COMMENTS, ParsedText, named
+from gate.drift import Tokens, Unparsable
+from gate.drift._treesitter import COMMENTS, ParsedText, named, parse
 from gate.drift.js.frameworks import Call
 
 if TYPE_CHECKING:
@@ -76,13 +76,25 @@ def table_tokens(
     return build
 
 
-def tree_form(source: ParsedText, statement: Node, title: Node | None = None) -> str:
-    """The tokens of `statement` (no table's rows marked) as one text, equal
-    across versions exactly when both mean the same (`Unit.same`); with
-    `title`, that node's tokens are left out, standing as one `(title ...)`
-    token that holds the `@tags` of its text, which Playwright's `--grep`
-    selects tests by (`Unit.retitled`)."""
-    tokens, _ = _walk(source, statement, None, None, title)
+def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> str | None:
+    """The tokens of a unit's `code`, parsed alone with `grammar` (no
+    table's rows marked), as one text, equal across versions exactly when
+    both mean the same (`Unit.same`); with `title`, the (start, end) bytes
+    of the node of `code` that is its title, that node's tokens are left
+    out, standing as one `(title ...)` token that holds the `@tags` of its
+    text, which Playwright's `--grep` selects tests by (`Unit.retitled`).
+    None where `code` does not parse alone, or `title` is no node of it.
+    Parsed when asked, so that no unit keeps its file's tree."""
+    try:
+        source = parse(code, grammar)
+    except Unparsable:
+        return None
+    node = None
+    if title is not None:
+        node = source.root.descendant_for_byte_range(*title)
+        if node is None or (node.start_byte, node.end_byte) != title:
+            return None
+    tokens, _ = _walk(source, source.root, None, None, node)
     return "\x00".join(tokens)
 
 

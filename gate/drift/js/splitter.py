@@ -68,8 +68,20 @@ TYPE_TESTS = re.compile(
 _READS_TITLE = re.compile(r"[Ss]napshot|currentTestName|[Tt]itle|fullName|\.name\b")
 
 
-def _retitled(path: tuple[str, ...], form: Callable[[], str]) -> str:
-    return "\x01".join((*path, form()))
+def _same(grammar: str, code: str) -> str:
+    """`Unit.same` of a test: its tree's tokens (`tree_form`), or, where
+    its code does not parse alone, its exact text."""
+    form = tree_form(grammar, code)
+    return f"\x01{code}" if form is None else form
+
+
+def _retitled(grammar: str, code: str, title: tuple[int, int], path: tuple[str, ...]) -> str | None:
+    """`Splitter.retitled`'s form: None where the code but its title
+    (`title`, its bytes in `code`) reads a title or a name."""
+    data = code.encode("utf-8")
+    rest = (data[: title[0]] + b"\x00" + data[title[1] :]).decode("utf-8")
+    form = tree_form(grammar, code, title) if _READS_TITLE.search(rest) is None else None
+    return None if form is None else "\x01".join((*path, form))
 
 
 def _erased() -> str:
@@ -168,7 +180,7 @@ class Splitter:
         confine: str | None = None,
         test: bool = False,
         same: Callable[[], str] | None = None,
-        retitled: Callable[[], str] | None = None,
+        retitled: Callable[[], str | None] | None = None,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
@@ -483,25 +495,24 @@ class Splitter:
             tokens=table_tokens(self.source, node, call) if role == CASE else None,
             confine="test" if self.scope and shares and not (focused or runs) else None,
             test=True,
-            same=partial(tree_form, self.source, node),
+            same=partial(_same, self.source.grammar, self.text(node)),
             retitled=self.retitled(node, call, path) if role == CASE and not wrapper else None,
         )
 
-    def retitled(self, node: Node, call: Call, path: tuple[str, ...]) -> Callable[[], str] | None:
-        """`Unit.retitled` of the test case `node`: the titles of the
-        describes and loops around it (`path`) and its tree with its title
-        (the first argument) left out; None where the title may change what
-        it runs: a snapshot (keyed by the test's title), a body that reads
-        a title or a name (`expect.getState().currentTestName`,
+    def retitled(
+        self, node: Node, call: Call, path: tuple[str, ...]
+    ) -> Callable[[], str | None] | None:
+        """`Unit.retitled` of the test case `node` (`_retitled`): the titles
+        of the describes and loops around it (`path`) and its tree with its
+        title (the first argument) left out; None where the title may change
+        what it runs: a snapshot (keyed by the test's title), a body that
+        reads a title or a name (`expect.getState().currentTestName`,
         `this.test.title`, node:test's `t.name`), or no title at all."""
         if not call.args:
             return None
         title = call.args[0]
-        rest = self.source.span(node.start_byte, title.start_byte)
-        rest += self.source.span(title.end_byte, node.end_byte)
-        if _READS_TITLE.search(rest) is not None:
-            return None
-        return partial(_retitled, path, partial(tree_form, self.source, node, title))
+        at = (title.start_byte - node.start_byte, title.end_byte - node.start_byte)
+        return partial(_retitled, self.source.grammar, self.text(node), at, path)
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
         title = self.title(call)
