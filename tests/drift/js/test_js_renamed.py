@@ -10,6 +10,8 @@ deleted from its body."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gate.drift import compare
 from gate.drift.js import units
@@ -142,3 +144,41 @@ def test_a_rename_bent_to_change_what_runs_fails(name: str) -> None:
     drift = _drift(head, base)
     assert not drift.ok, name
     assert not drift.renamed, name
+
+
+# Generated: a test's body of assertions, renamed alone (a rename) or
+# renamed with one assertion edited, dropped or added (a change).
+_ASSERTS = st.lists(
+    st.tuples(st.sampled_from(["f", "g", "h"]), st.integers(0, 9), st.integers(0, 9)),
+    min_size=1,
+    max_size=5,
+)
+
+
+def _file(title: str, rows: list[tuple[str, int, int]], comment: bool = False) -> str:
+    lines = [f"    expect({f}({a})).toBe({b});" for f, a, b in rows]
+    if comment:
+        lines.insert(len(lines) // 2, "    // expect(f(0)).toBe(0);")
+    body = "\n".join(lines)
+    return f"describe('d', () => {{\n  it('{title}', () => {{\n{body}\n  }});\n}});\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=_ASSERTS, comment=st.booleans(), edit=st.integers(0, 3), at=st.integers(0, 4))
+def test_a_generated_rename_passes_and_a_rename_with_an_edit_fails(
+    rows: list[tuple[str, int, int]], comment: bool, edit: int, at: int
+) -> None:
+    base = _file("old", rows)
+    assert _drift(_file("new", rows, comment), base).renamed == (("d > old", "d > new"),)
+    changed = list(rows)
+    i = at % len(rows)
+    if edit == 0:
+        changed[i] = (changed[i][0], changed[i][1], (changed[i][2] + 1) % 10)
+    elif edit == 1:
+        del changed[i]
+    elif edit == 2:
+        changed.insert(i, ("f", 1, 2))
+    else:
+        changed[i] = ("k", changed[i][1], changed[i][2])
+    drift = _drift(_file("new", changed, comment), base)
+    assert not drift.ok and not drift.renamed
