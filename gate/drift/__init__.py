@@ -154,6 +154,14 @@ class Unit:
     # whose body writes state other tests see is COLLECTION for `compare`,
     # and still a test (`gate.rules.test_evidence` counts it as evidence).
     test: bool = False
+    # For a test case whose title is its name (JS: `it('x', ...)`): `same`'s
+    # form of its code with the title left out, equal across versions
+    # exactly when both run the same test under any title (None, or a
+    # callable giving None: its title may change what it runs, as a
+    # snapshot's key or a name the body reads, or the language does not
+    # say).  A base case gone at head and a new case in the same scope with
+    # the same form are one test renamed (see `compare`).
+    retitled: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -408,6 +416,9 @@ class Drift:
     refused: tuple[tuple[str, str], ...] = ()
     # base test cases whose head version only inserts new cases (`grown`)
     grew: tuple[str, ...] = ()
+    # base test cases gone at head under another title, with the same code
+    # but for the title (`Unit.retitled`): (base name, head name)
+    renamed: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -423,6 +434,7 @@ class Drift:
         if self.added:
             parts.append(f"{plural(len(self.added), 'new test')} added")
         parts += [f"new cases added to {n}" for n in self.grew]
+        parts += [f"{old} renamed {new}" for old, new in self.renamed]
         return "; ".join(parts)
 
 
@@ -452,7 +464,10 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
       a.c` where every base unit binding `a` is `import a` or `import
       a.b`); else a CASE is a new test and SUPPORT is welcome.
 
-    New tests are drift too when `allow_added` is false.  Units that bind
+    A base test case gone at head and a new case in its scope whose code
+    but for the title is the same (`Unit.retitled`, `_renamed`) are one
+    test renamed (`Drift.renamed`): neither removed nor added.  New tests
+    are drift too when `allow_added` is false.  Units that bind
     the same name must keep their order (the last one wins)."""
     base_by_key = {u.key: u for u in base}
     base_calls = {c for u in base for c in (u.calls or ())}
@@ -462,7 +477,9 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     edited = [u for u in edited if u.key in grew_keys or not inert(u, head_by_key[u.key])]
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
-    removed = tuple(u.name for u in _removed(base, head))
+    gone = _removed(base, head)
+    renames = _renamed(gone, [u for u in head if u.key not in base_by_key])
+    removed = tuple(u.name for u in gone if u.key not in renames)
     bound = {(u.scope, n) for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,
     # `import a.b`): a new `import a.c` binds `a` to the same object.
@@ -497,8 +514,9 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     }
     added: list[str] = []
     refused: list[tuple[str, str]] = []
+    renamed_to = set(renames.values())
     for u in head:
-        if u.key in base_by_key:
+        if u.key in base_by_key or u.key in renamed_to:
             continue
         role = u.role
         if role == COLLECTION and u.quiet and u.calls is not None and set(u.calls) <= base_calls:
@@ -532,7 +550,34 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         elif is_test:
             refused.append((f"new test {u.name}", "added and allow_added is false"))
     refused.extend(_reordered(base, head))
-    return Drift(changed, removed, tuple(added), tuple(refused), grew)
+    names = {u.key: u.name for u in (*base, *head)}
+    pairs = tuple((names[b], names[h]) for b, h in renames.items())
+    return Drift(changed, removed, tuple(added), tuple(refused), grew, pairs)
+
+
+_REPEATED = re.compile(r" #\d+\Z")
+
+
+def _renamed(gone: Sequence[Unit], new: Sequence[Unit]) -> dict[str, str]:
+    """The base test cases gone at head that a new head case is under
+    another title (base key -> head key): both CASEs in one scope and
+    class, with one `Unit.retitled` form, which no other gone or new case
+    of that scope has; neither key a repeat (` #2`: a title two tests
+    share, whose runs and snapshots a rename reshuffles)."""
+    sides = [
+        [u for u in units if u.role == CASE and u.retitled and not _REPEATED.search(u.key)]
+        for units in (gone, new)
+    ]
+    places = {(u.scope, u.parent) for u in sides[0]} & {(u.scope, u.parent) for u in sides[1]}
+    if not places:  # no test gone where one is new: no form is made
+        return {}
+    groups: dict[tuple[tuple[str, ...], str, str], tuple[list[str], list[str]]] = {}
+    for side, units in enumerate(sides):
+        for u in units:
+            form = u.retitled() if u.retitled and (u.scope, u.parent) in places else None
+            if form is not None:
+                groups.setdefault((u.scope, u.parent, form), ([], []))[side].append(u.key)
+    return {b[0]: h[0] for b, h in groups.values() if len(b) == 1 and len(h) == 1}
 
 
 def _new_block(unit: Unit, base_by_key: dict[str, Unit]) -> bool:

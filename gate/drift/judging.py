@@ -354,17 +354,18 @@ def moved_test(changes: ChangeSet, f: FileChange, is_test: Is, configs: Is) -> b
 
 def by_cases(
     changes: ChangeSet, f: FileChange, allow_added: bool, collects: Is
-) -> tuple[str | None, int, int]:
+) -> tuple[str | None, int, int, int]:
     """The drift in the modified (or moved: `moved_test`) test file `f`
-    judged case by case (None: none), how many new tests it adds and how
-    many of its tests gained cases; `collects`: what the base's runner
+    judged case by case (None: none), how many new tests it adds, how
+    many of its tests gained cases and how many it renamed with the same
+    code (`Drift.renamed`); `collects`: what the base's runner
     configuration collects."""
     why = _whole_file_why(changes, f, collects)
     texts = _pair(changes, f)
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
-            return (f"{f.path} (a helper module): {'; '.join(grew)}" if grew else None), 0, 0
+            return (f"{f.path} (a helper module): {'; '.join(grew)}" if grew else None), 0, 0, 0
     if (
         why is not None
         and texts is not None
@@ -373,7 +374,7 @@ def by_cases(
         and not f.symlink
         and unread_edit(f.path, texts.base, texts.head)
     ):
-        return None, 0, 0  # release metadata or prose: no test reads it
+        return None, 0, 0, 0  # release metadata or prose: no test reads it
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
         base = head = None
         try:
@@ -397,13 +398,13 @@ def by_cases(
             stray = moved.strays(changes, was, f.path, base, head)
             if stray:
                 why = f"{names(stray)} may read other code or data from there"
-                return f"{f.path}: moved from {was}; {why}", 0, 0
+                return f"{f.path}: moved from {was}; {why}", 0, 0, 0
             base = moved.align(changes, was, f.path, base, head)
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
-                return None, len(drift.added), len(drift.grew)
-            return f"{f.path}: {drift.summary()}", 0, 0
-    return f"{f.path} judged as a whole file: {why}", 0, 0
+                return None, len(drift.added), len(drift.grew), len(drift.renamed)
+            return f"{f.path}: {drift.summary()}", 0, 0, 0
+    return f"{f.path} judged as a whole file: {why}", 0, 0, 0
 
 
 def _first_line(code: str, limit: int = 60) -> str:

@@ -96,7 +96,8 @@ that name.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
-  changes its syntax tree, in Go its tokens, so a comment, a blank line,
+  changes its syntax tree, in Go its tokens, in a JavaScript or
+  TypeScript test its syntax tree, so a comment, a blank line,
   a reformat by ruff, black or gofmt, or whitespace inside a Python
   docstring that holds no `>>>` doctest changes no test (a docstring's
   words do, except in the module's own docstring, which no code of the
@@ -168,7 +169,16 @@ that name.  It fails when:
   there for what importing them does, and not `pytest_plugins`); moving
   an unchanged unit elsewhere in the file is not a change, unless it is
   one of several that bind the same name (`from m import clamp` and a
-  later `def clamp`: the last one wins), whose order must stay;
+  later `def clamp`: the last one wins), whose order must stay; nor is a
+  JavaScript or TypeScript test renamed: a base test gone at head and a
+  new test in the same describes whose syntax tree but its title is the
+  same, no other test gone or new there sharing that tree (any other
+  change of its code, a new title another test has, a `.skip` or
+  `.only`, a `@tag` a `--grep` selects added or removed are changes; so
+  is renaming a test that takes a snapshot or reads a title or a name,
+  `currentTestName`, `t.name`, whose key or run the title is; a name
+  filter in the runner's configuration, `-t`, `--test-name-pattern`, is
+  not read);
 * a new unit runs at collection or changes what other tests see: a
   module-level call of anything but a well-known pure callable (a value
   computed by a call, a call in a default argument or a class body
@@ -344,9 +354,11 @@ the file that stores outside itself, any other call of `vi`/`jest`
 `vi.resetModules`), a hook outside every describe, and a block that is
 focused (`.only`), concurrent (`describe.concurrent`) or holds a test or
 block whose full title repeats another's (snapshot keys are test titles)
-stay drift. The message names each case (`tests/test_clamp.py:
-test_high_edge changed; 2 new tests added`), so a writer knows what to
-undo.
+stay drift. A test or describe awaited, `await test('x', async () =>
+{...})` (node:test's way of running a file's tests one after another), is
+the test or describe it awaits, under the same key. The message names
+each case (`tests/test_clamp.py: test_high_edge changed; 2 new tests
+added`), so a writer knows what to undo.
 
 **An import that names the same code at its new place is no change**
 (`gate/drift/moved.py`), when the change set alone proves it; every other
@@ -411,7 +423,10 @@ do the same (`benchBody = buildClean(1024)`); a store into a var of
 another file, `os.Setenv`, a helper that shares state stay drift); in a
 file importing `vitest` or `@jest/globals` (or reading
 Jest's `jest`) that no file of the change imports, to which Jest and Vitest
-(`isolate: true`, its default) give a module registry of its own, only
+(`isolate: true`, its default) give a module registry of its own, or
+importing `node:test`, which `node --test` runs in a process of its own
+(unless a file of the change asks for `--test-isolation=none`; a base
+configuration that does is not read), only
 writes out of the file (through the global object, `process`, a built-in's
 prototype, an import, an implicit global or an alias; `Object.assign` and
 kin, `vi.stubGlobal`/`stubEnv` or a spy on those, `eval`, a load-time `fs`
@@ -820,7 +835,7 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     is_nested = globs.matcher(NESTED_CONFIG, GLOBS["paths"])
     cases: list[str] = []  # what changed in modified test files, per file
     fresh: list[str] = []  # collection-time code in new test files, per file
-    new_tests = grew = 0
+    new_tests = grew = renamed = 0
     new_tests_in_new = 0
     for f in changes.files:
         hits = [p for p in f.written if is_either(p)]
@@ -860,8 +875,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         elif f.status == UNKNOWN:
             what = "unknown"
         elif f.status == RENAMED and judging.moved_test(changes, f, is_test, is_config):
-            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
-            new_tests, grew = new_tests + added, grew + grown
+            problem, added, grown, moves = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew, renamed = new_tests + added, grew + grown, renamed + moves
             if problem is None:
                 continue  # moved, its imports following it to the same code
             cases.append(problem)
@@ -880,8 +895,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             # a source without modes (the PR files API) cannot say
             what = "mode-changed"
         elif f.status == MODIFIED and not configs:
-            problem, added, grown = judging.by_cases(changes, f, allow_added, collects)
-            new_tests, grew = new_tests + added, grew + grown
+            problem, added, grown, moves = judging.by_cases(changes, f, allow_added, collects)
+            new_tests, grew, renamed = new_tests + added, grew + grown, renamed + moves
             if problem is None:
                 continue
             cases.append(problem)
@@ -910,6 +925,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             extra += f"; {count(new_tests, 'new test')} added to existing test files"
         if grew:
             extra += f"; new cases added to {count(grew, 'existing test')}"
+        if renamed:
+            extra += f"; {count(renamed, 'existing test')} renamed with the same code"
         if new_tests_in_new:
             extra += f"; {count(new_tests_in_new, 'new test')} in new test files"
         return result(rule, True, f"no test that exists at base was changed{extra}")

@@ -17,7 +17,15 @@ splits the file into its top-level statements, opening `describe` blocks:
   runs both).  Its code is the whole statement; `t.test`/nested calls
   inside its callback are part of it.  So is a top-level call of the
   file's own test wrapper (`function check(name, fn) { it(name, fn); }`,
-  `wrappers.wrapped_test`), keyed by the wrapper's name.
+  `wrappers.wrapped_test`), keyed by the wrapper's name.  An awaited test
+  or describe (`await test('x', async () => {...})`, node:test's way of
+  running a file's tests one after another) is the call it awaits, under
+  the same key; its code is the statement, `await` included.
+  A test's `Unit.same` is its syntax tree (`rows.tree_form`: no comments,
+  no layout), so a comment or a line break in it changes nothing, and its
+  `Unit.retitled` the same tree without its title, by which `compare`
+  tells a test renamed (none where the title may change what it runs: a
+  snapshot, a body reading a title or a name).
 * **A describe** (`describe`, `context`, `suite`, their `x`/`f` forms and
   modifiers, `describe.each(table)(...)`) is a container: its body's
   statements are units with the describe's title in their path, and the
@@ -248,27 +256,41 @@ def _specifier(path: str) -> re.Pattern[str]:
     return re.compile(rf"""['"`][^'"`\n]*/(?:{spelled})(?:\.[\w.]*)?(?:/[^'"`\n]*)?['"`]""")
 
 
-# How a unit's code spells a value import of Jest's or Vitest's globals.
-_REGISTRY_RUNNER = re.compile(r"""\Aimport (?!type )[^'"]* from '(?:vitest|@jest/globals)'\Z""")
+# How a unit's code spells a value import of Jest's, Vitest's or node:test's
+# globals (the splitter's canonical `import { test } from 'node:test'`,
+# `const { test } = require('node:test')`).
+_REGISTRY_RUNNER = re.compile(
+    r"""\A(?:import (?!type )[^'"]* from '(?:vitest|@jest/globals|node:test)'"""
+    r"""|(?:const|let|var) \{ [^}]* \} = require\('node:test'\))\Z"""
+)
+# A run of node:test that loads every file into one process.
+_ONE_PROCESS = re.compile(r"""test-isolation[= ]+['"]?none|isolation['"]?\s*:\s*['"]none""")
 
 
 def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
     """Whether a NEW file runs under a runner that gives each test file a
     module registry of its own (Jest: a registry and a global context per
     test file; Vitest: `isolate`, true by default, runs each file in an
-    isolated environment), so what its load-time code does to the modules
-    it imports (`vi.mock`, a module-level value computed by a call, a hook
-    at its top level) stays in the file: it imports from `vitest` or
-    `@jest/globals`, or reads Jest's global `jest` without binding it; and
-    no other file of the change names it in a relative module specifier
-    (`others` None: not every such file's text is known)."""
+    isolated environment; node:test: `node --test` runs each test file in
+    a child process of its own, its default process isolation), so what
+    its load-time code does to the modules it imports (`vi.mock`, a
+    module-level value computed by a call, a hook at its top level) stays
+    in the file: it imports from `vitest`, `@jest/globals` or `node:test`,
+    or reads Jest's global `jest` without binding it; no other file of the
+    change names it in a relative module specifier (`others` None: not
+    every such file's text is known), and none asks node:test for one
+    process (`--test-isolation=none`, `isolation: 'none'`)."""
     if others is None:
         return False
-    imports = any(_REGISTRY_RUNNER.match(u.code) for u in units)
+    imports = [u.code for u in units if _REGISTRY_RUNNER.match(u.code)]
     jest = any("jest" in (u.uses or ()) for u in units) and not any(
         "jest" in u.binds for u in units
     )
     if not (imports or jest):
+        return False
+    if any("node:test" in code for code in imports) and any(
+        "isolation" in text and _ONE_PROCESS.search(text) for text in others
+    ):
         return False
     loads = _specifier(path)
     return not any(loads.search(text) for text in others)

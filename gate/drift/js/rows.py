@@ -1,7 +1,8 @@
 """A JS/TS test or describe over a table (`it.each(table)(...)`,
 `test.each`, `describe.each`, Vitest's `it.for`) as tokens, and the rows
 a head version may insert as new cases (`table_tokens`, `Unit.tokens`,
-`gate.drift.grown`).
+`gate.drift.grown`); and a test's tokens as one text (`tree_form`:
+`Unit.same`, and without its title `Unit.retitled`).
 
 **Tokens** are the statement's syntax tree: each named node's kind as an
 opening and a closing token, each anonymous node's text (an operator, a
@@ -22,11 +23,12 @@ code makes the unit collection-time code, which never grows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gate.drift import Tokens
-from gate.drift._treesitter import COMMENTS, ParsedText, named
+from gate.drift import Tokens, Unparsable
+from gate.drift._treesitter import COMMENTS, ParsedText, named, parse
 from gate.drift.js.frameworks import Call
 
 if TYPE_CHECKING:
@@ -68,38 +70,78 @@ def table_tokens(
         return None
 
     def build() -> Tokens:
-        tokens: list[str] = []
-        spans: list[tuple[int, int]] = []
-        stack: list[tuple[Node, bool]] = [(statement, False)]
-        starts: dict[int, int] = {}
-        while stack:
-            node, leaving = stack.pop()
-            if leaving:
-                tokens.append(")")
-                if node.parent is not None and node.parent.id == table.id:
-                    tokens.append(_CLOSE)
-                    spans.append((starts.pop(node.id), len(tokens)))
-                continue
-            if node.type in COMMENTS:
-                continue
-            if not node.is_named:
-                if not (
-                    node.type == "," and node.parent is not None and node.parent.id == table.id
-                ):
-                    tokens.append(source.text(node))
-                continue
-            if node.parent is not None and node.parent.id == table.id:
-                starts[node.id] = len(tokens)
-                tokens.append(_OPEN)
-            tokens.append(f"({node.type}")
-            stack.append((node, True))
-            if node.type in _ATOMS or not node.children:
-                tokens.append(source.text(node))
-            elif skip is None or node.id != skip.id:
-                stack.extend((child, False) for child in reversed(node.children))
+        tokens, spans = _walk(source, statement, table, skip)
         return Tokens(tuple(tokens), tuple(spans), frame=skip is not None)
 
     return build
+
+
+def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> str | None:
+    """The tokens of a unit's `code`, parsed alone with `grammar` (no
+    table's rows marked), as one text, equal across versions exactly when
+    both mean the same (`Unit.same`); with `title`, the (start, end) bytes
+    of the node of `code` that is its title, that node's tokens are left
+    out, standing as one `(title ...)` token that holds the `@tags` of its
+    text, which Playwright's `--grep` selects tests by (`Unit.retitled`).
+    None where `code` does not parse alone, or `title` is no node of it.
+    Parsed when asked, so that no unit keeps its file's tree."""
+    try:
+        source = parse(code, grammar)
+    except Unparsable:
+        return None
+    node = None
+    if title is not None:
+        node = source.root.descendant_for_byte_range(*title)
+        if node is None or (node.start_byte, node.end_byte) != title:
+            return None
+    tokens, _ = _walk(source, source.root, None, None, node)
+    return "\x00".join(tokens)
+
+
+_TAG = re.compile(r"@[\w-]+")
+
+
+def _walk(
+    source: ParsedText,
+    statement: Node,
+    table: Node | None,
+    skip: Node | None,
+    title: Node | None = None,
+) -> tuple[list[str], list[tuple[int, int]]]:
+    """The tokens of `statement` and the spans of `table`'s rows in them."""
+    tokens: list[str] = []
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[Node, bool]] = [(statement, False)]
+    starts: dict[int, int] = {}
+    rows = -1 if table is None else table.id
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            tokens.append(")")
+            if node.parent is not None and node.parent.id == rows:
+                tokens.append(_CLOSE)
+                spans.append((starts.pop(node.id), len(tokens)))
+            continue
+        if node.type in COMMENTS:
+            continue
+        if title is not None and node.id == title.id:
+            tags = sorted(set(_TAG.findall(source.text(node))))
+            tokens.append(f"(title {' '.join(tags)})")
+            continue
+        if not node.is_named:
+            if not (node.type == "," and node.parent is not None and node.parent.id == rows):
+                tokens.append(source.text(node))
+            continue
+        if node.parent is not None and node.parent.id == rows:
+            starts[node.id] = len(tokens)
+            tokens.append(_OPEN)
+        tokens.append(f"({node.type}")
+        stack.append((node, True))
+        if node.type in _ATOMS or not node.children:
+            tokens.append(source.text(node))
+        elif skip is None or node.id != skip.id:
+            stack.extend((child, False) for child in reversed(node.children))
+    return tokens, spans
 
 
 def _hole(table: Node) -> list[bool]:

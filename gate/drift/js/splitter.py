@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Tokens, Unit, Unparsable
@@ -33,7 +34,7 @@ from gate.drift.js.frameworks import (
 )
 from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
-from gate.drift.js.rows import table_tokens
+from gate.drift.js.rows import table_tokens, tree_form
 from gate.drift.js.tables import TableLoop, table_loop
 from gate.drift.js.wrappers import imported_test, wrapped_test
 from gate.drift.js.writes import Writes
@@ -59,6 +60,28 @@ TYPE_TESTS = re.compile(
     r"\b(?:expectTypeOf|assertType|expectType|expectNotType|expectError|expectAssignable"
     r"|expectNotAssignable|expectDeprecated|expectNotDeprecated)\b|@ts-expect-error|['\"]tsd['\"]"
 )
+
+
+# What a test's code spells where its title may change what it runs: a
+# snapshot (Jest, Vitest and node:test key snapshots by the test's title),
+# the title or name read in its body.
+_READS_TITLE = re.compile(r"[Ss]napshot|currentTestName|[Tt]itle|fullName|\.name\b")
+
+
+def _same(grammar: str, code: str) -> str:
+    """`Unit.same` of a test: its tree's tokens (`tree_form`), or, where
+    its code does not parse alone, its exact text."""
+    form = tree_form(grammar, code)
+    return f"\x01{code}" if form is None else form
+
+
+def _retitled(grammar: str, code: str, title: tuple[int, int], path: tuple[str, ...]) -> str | None:
+    """`Splitter.retitled`'s form: None where the code but its title
+    (`title`, its bytes in `code`) reads a title or a name."""
+    data = code.encode("utf-8")
+    rest = (data[: title[0]] + b"\x00" + data[title[1] :]).decode("utf-8")
+    form = tree_form(grammar, code, title) if _READS_TITLE.search(rest) is None else None
+    return None if form is None else "\x01".join((*path, form))
 
 
 def _erased() -> str:
@@ -156,6 +179,8 @@ class Splitter:
         tokens: Callable[[], Tokens] | None = None,
         confine: str | None = None,
         test: bool = False,
+        same: Callable[[], str] | None = None,
+        retitled: Callable[[], str | None] | None = None,
     ) -> None:
         """A unit; `calls`: the other modules' callees that alone make a
         COLLECTION unit so, which is a CASE but for them (`Unit.calls`);
@@ -165,7 +190,8 @@ class Splitter:
         `local`: whether a COLLECTION unit writes nothing outside the file
         (`Unit.local`; None: asked of its code, `Escapes.within`);
         `erased`: a type-only declaration, every version of which is the
-        same (`Unit.same`) where the file does not test types."""
+        same (`Unit.same`) where the file does not test types; `same`:
+        else its `Unit.same`; `retitled`: its `Unit.retitled`."""
         unique, shown = self._keys.unit(key, name)
         if role != COLLECTION:
             local = False
@@ -188,11 +214,12 @@ class Splitter:
                 quiet=quiet,
                 grouped=grouped,
                 local=local,
-                same=_erased if erased and not self.types else None,
+                same=_erased if erased and not self.types else same,
                 scope=self.scope,
                 tokens=tokens,
                 within=within,
                 test=test,
+                retitled=retitled,
             )
         )
 
@@ -399,7 +426,7 @@ class Splitter:
             label = _joined(path, "".join(self.name_of(expr)) or expr.type)
             self.add(node, f"namespace {label}", label, COLLECTION, self.name_of(expr))
             return
-        call = runner_call(self.source, expr, self.runner_root) if expr is not None else None
+        call = self.awaited(expr) if expr is not None else None
         if call is not None and call.root in TESTS:
             self.test(node, call, path)
         elif call is not None and call.root in DESCRIBES:
@@ -415,6 +442,21 @@ class Splitter:
             label = _joined(path, summary(self.source, expr))
             test = imported_test(self.source, expr)
             self.add(node, f"statement {label}", label, COLLECTION, test=test)
+
+    def awaited(self, expr: Node) -> Call | None:
+        """`expr` as a runner call (`runner_call`), or a test or describe
+        call that is awaited (`await test('x', ...)`, node:test's way of
+        running a file's tests one after another; `test()` returns a
+        promise there, settled when the test is done), which is the same
+        test or describe: its callback runs when the runner runs it, as
+        the unawaited call's does, and the statement, `await` included, is
+        its unit under the unawaited call's key."""
+        call = runner_call(self.source, expr, self.runner_root)
+        inner = named(expr)
+        if call is not None or expr.type != "await_expression" or len(inner) != 1:
+            return call
+        call = runner_call(self.source, inner[0], self.runner_root)
+        return call if call is not None and (call.root in TESTS or call.root in DESCRIBES) else None
 
     def grouped(self, node: Node, expr: Node | None) -> bool:
         """Whether a hook runs around a group of this file's tests alone
@@ -453,7 +495,24 @@ class Splitter:
             tokens=table_tokens(self.source, node, call) if role == CASE else None,
             confine="test" if self.scope and shares and not (focused or runs) else None,
             test=True,
+            same=partial(_same, self.source.grammar, self.text(node)),
+            retitled=self.retitled(node, call, path) if role == CASE and not wrapper else None,
         )
+
+    def retitled(
+        self, node: Node, call: Call, path: tuple[str, ...]
+    ) -> Callable[[], str | None] | None:
+        """`Unit.retitled` of the test case `node` (`_retitled`): the titles
+        of the describes and loops around it (`path`) and its tree with its
+        title (the first argument) left out; None where the title may change
+        what it runs: a snapshot (keyed by the test's title), a body that
+        reads a title or a name (`expect.getState().currentTestName`,
+        `this.test.title`, node:test's `t.name`), or no title at all."""
+        if not call.args:
+            return None
+        title = call.args[0]
+        at = (title.start_byte - node.start_byte, title.end_byte - node.start_byte)
+        return partial(_retitled, self.source.grammar, self.text(node), at, path)
 
     def describe(self, node: Node, call: Call, path: tuple[str, ...], depth: int) -> None:
         title = self.title(call)

@@ -55,9 +55,8 @@ def test_load_time_code_of_a_new_ava_file_reaches_nothing(
 
 # Files whose load-time code still reaches other files' tests.
 NOT_ISOLATED = [
-    # no AVA: Mocha, Vitest, node:test or no import at all
+    # no AVA: Mocha or no import at all (node:test: tests/drift/js/test_js_awaited.py)
     "import { it } from 'mocha';\nsetup();\nit('x', () => {});",
-    "import test from 'node:test';\nsetup();\ntest('x', () => {});",
     "setup();\nit('x', () => {});",
     # AVA's types only, which load nothing, or a value import no code reads
     "import type { TestFn } from 'ava';\nsetup();\nit('x', () => {});",
@@ -154,9 +153,11 @@ FILE_SUITE_IMPORTS = [
     ("import { test, expect } from '@playwright/test';", "test.{hook}"),
     # Vitest's global hook (a type import binds no value): each file its own registry
     ("import { type {hook}, test } from 'vitest';", "{hook}"),
+    # node:test: `node --test` runs each file in a process of its own (its root
+    # hooks span files only with --test-isolation=none: test_js_awaited.py)
+    ("import { {hook}, test } from 'node:test';", "{hook}"),
 ]
 OTHER_IMPORTS = [
-    "import { {hook}, test } from 'node:test';",  # node:test's root hooks may span files
     "import { {hook} } from 'mocha';",
     "import type { {hook} } from 'vitest';",  # a type import binds no value
     "",  # a global: Mocha's root hook, or Jest's; which runner is unknown

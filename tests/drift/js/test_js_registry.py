@@ -149,11 +149,18 @@ def test_a_write_that_escapes_the_file_still_reaches_the_others(
 def test_load_time_code_of_a_new_mocha_file_still_reaches_the_others(
     runner: tuple[str, str], body: str
 ) -> None:
-    """Mocha and node:test load every file into one process and registry:
-    a call at load may change a module the other files' tests import."""
+    """Mocha loads every file into one process and registry, and so does
+    node:test with `--test-isolation=none` (by default it runs each file
+    in a process of its own): a call at load may change a module the
+    other files' tests import."""
     header, suffix = runner
     text = f"{header}\n{body.replace('{m}', 'sinon')}\n"
-    assert reaching(f"test/new{suffix}", units(text, suffix))
+    assert reaching(f"test/new{suffix}", units(text, suffix), _others(header))
+
+
+def _others(header: str) -> list[str]:
+    """The change's other files: for node:test, one that runs every file in one process."""
+    return ['"test": "node --test --test-isolation=none"'] if "node:test" in header else []
 
 
 @pytest.mark.parametrize("runner", SHARED)
@@ -165,7 +172,8 @@ def test_a_describes_own_lets_stay_in_a_new_mocha_file(runner: tuple[str, str]) 
         text = f"{header}\n{body}\n"
         assert reaching(f"test/new{suffix}", units(text, suffix)) == ()
     hook = f"{header}\nlet s;\nbeforeEach(() => {{ s = 1; }});\nit('a', () => {{}});\n"
-    assert [u.name for u in reaching(f"test/new{suffix}", units(hook, suffix))] == ["beforeEach"]
+    found = reaching(f"test/new{suffix}", units(hook, suffix), _others(header))
+    assert [u.name for u in found] == ["beforeEach"]
 
 
 @pytest.mark.parametrize(
