@@ -41,12 +41,14 @@ def png(seed: int = 0, *, extra: bytes = b"") -> bytes:
 
 
 def gif(seed: int = 0) -> bytes:
-    """A 1x1 GIF89a with a two-colour global table and a graphic control extension."""
+    """A 1x1 GIF89a with a two-colour global table, a comment extension (two
+    lines of text) and a graphic control extension."""
     screen = struct.pack("<HHBBB", 1, 1, 0x80, 0, 0)
     table = bytes([seed & 0xFF, 0, 0, 0xFF, 0xFF, 0xFF])
+    comment = b"\x21\xfe" + b"".join(bytes([len(t)]) + t for t in (b"made for\n", b"tests\n", b""))
     control = b"\x21\xf9\x04\x00\x00\x00\x00\x00"
     image = b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
-    return b"GIF89a" + screen + table + control + image + b"\x3b"
+    return b"GIF89a" + screen + table + comment + control + image + b"\x3b"
 
 
 def jpeg(seed: int = 0) -> bytes:
