@@ -35,6 +35,7 @@ from gate.model.change import (
     FileChange,
     FileTexts,
     TextWants,
+    all_images,
     line_count,
     sides,
     text_limit,
@@ -146,7 +147,9 @@ def count_unlisted(
     or not a file (a submodule) counts 0.  A copy counts as an added file:
     every line of its blob, its source not read.  At most `BLOB_READS` files
     are read (sorted by path); the rest keep unknown counts.  `binary`
-    follows git's own test: a NUL byte in the first 8000 bytes of either side."""
+    follows git's own test: a NUL byte in the first 8000 bytes of either side;
+    `image` marks a binary file whose every version is a well-formed image
+    (`all_images`), as git mode does."""
     out = []
     reads = 0
     for f in files:
@@ -161,8 +164,16 @@ def count_unlisted(
         if sides[0] == sides[1]:
             out.append(f._replace(added=0, deleted=0, binary=binary, uncounted=None))
         else:
-            deleted, added = (line_count((data,)).lines for data in sides)
-            out.append(f._replace(added=added, deleted=deleted, binary=binary, uncounted=None))
+            was, now = (None if data is None else line_count((data,)) for data in (old, new))
+            deleted, added = (0 if c is None else c.lines for c in (was, now))
+            # every side its status says it has was read (not a submodule)
+            whole = (old is None) == (f.status in (ADDED, COPIED)) and (new is None) == (
+                f.status == DELETED
+            )
+            image = binary and whole and all_images(f, was, now)
+            out.append(
+                f._replace(added=added, deleted=deleted, binary=binary, uncounted=None, image=image)
+            )
     return tuple(out)
 
 

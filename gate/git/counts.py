@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from gate.base.errors import GateError
+from gate.base.images import MAGIC
 from gate.base.paths import quoted
 from gate.git.catfile import BATCH_HEADER, chunks_of
 from gate.git.conventions import CHUNK, PipeReader, first_line, popen_streaming
@@ -38,7 +39,9 @@ def count_binary(
     session: CatFile | None = None,
 ) -> None:
     """Count the files `parse_diff` could not: every line of the old blob as
-    deleted and every line of the new blob as added.  This is conservative:
+    deleted and every line of the new blob as added, and mark the ones
+    whose every version is a well-formed image (`FileChange.image`,
+    `all_images`).  This is conservative:
     nobody reviewed a binary diff line by line, and it is never fewer lines
     than a text diff of the same blobs would find.  A blob over
     `repo.big_file` bytes is not read: its file's counts stay unknown, with
@@ -52,6 +55,8 @@ def count_binary(
     a `LineCounter` took beside the diff (`gate check`); a blob it lacks is
     read here, through `session` (the thread's `Repo.blob_session`, if
     any) for a few."""
+    from gate.model.change import all_images
+
     counts = _with_counts(repo, blobs, counted, repo.big_file, session)
     for item in blobs:
         change = files[item.at]
@@ -64,7 +69,9 @@ def count_binary(
                 "too large to count"
             )
         else:
-            files[item.at] = change._replace(added=added, deleted=deleted)
+            sides = (None if item.old is None else old, None if item.new is None else new)
+            image = change.binary and all_images(change, *sides)
+            files[item.at] = change._replace(added=added, deleted=deleted, image=image)
 
 
 def _side(counts: Mapping[str, LineCount | None], oid: str | None) -> LineCount | None:
@@ -365,7 +372,8 @@ class LineCounter:
         # `cr` is the first `\r` at or after the blob being read (len(buf)
         # when none is left): most blobs hold none, so one C scan per chunk
         # says so for all of them and their lines are one count of `\n`;
-        # a blob that holds one goes through `line_count`.
+        # a blob that holds one, or starts as an image does (`MAGIC`), goes
+        # through `line_count`.
         buf, at, cr = b"", 0, 0
         try:
             while True:
@@ -404,12 +412,13 @@ class LineCounter:
                     cr = _next_cr(buf, 0)
                 if buf[end] != 0x0A:
                     raise ValueError(oid)
-                if cr >= end:
+                if cr >= end and not buf.startswith(MAGIC, start, end):
                     ended = size == 0 or buf[end - 1] == 0x0A
                     counts[oid] = LineCount(buf.count(b"\n", start, end) + (not ended), False)
-                else:
+                else:  # a carriage return, or bytes that start as an image does
                     counts[oid] = line_count((buf[start:end],))
-                    cr = _next_cr(buf, end)
+                    if cr < end:
+                        cr = _next_cr(buf, end)
                 at = end + 1
         except (ValueError, OSError) as exc:
             self._problem = f"unexpected output ({exc})"

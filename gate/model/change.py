@@ -14,6 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
+from gate.base import images
 from gate.base.paths import fold
 
 # Status of one file change.  "unknown" is used when only a path is known
@@ -58,7 +59,10 @@ class FileChange(NamedTuple):
     them unknown.  A submodule side counts no lines; the file side of a file
     <-> submodule change counts its lines.  Modes are git's octal strings
     ("100644", "100755", "120000" symlink, "160000" submodule) or `None` when
-    absent on that side or unknown.
+    absent on that side or unknown.  `image`: git calls the file binary and
+    every version it has is a well-formed image of the format its name
+    claims (`gate.base.images`, `all_images`); `max_lines` with `images:
+    one` counts it one line per version.
     """
 
     path: str
@@ -70,6 +74,7 @@ class FileChange(NamedTuple):
     old_mode: str | None = None
     new_mode: str | None = None
     uncounted: str | None = None
+    image: bool = False
 
     @property
     def touched(self) -> tuple[str, ...]:
@@ -414,10 +419,13 @@ class ChangeSet:
 
 
 class LineCount(NamedTuple):
-    """A file's lines (`line_count`), and whether git's numstat counts fewer."""
+    """A file's lines (`line_count`), whether git's numstat counts fewer, and
+    the format of the well-formed image its bytes are (`gate.base.images`),
+    if any."""
 
     lines: int
     lone_cr: bool
+    image: str | None = None
 
 
 def line_count(chunks: Iterable[bytes]) -> LineCount:
@@ -428,9 +436,13 @@ def line_count(chunks: Iterable[bytes]) -> LineCount:
     lines at `\\n` only, so it counts fewer lines than there are (500 lines
     each ended by `\\r` are one line to git).  The count for a file git
     calls binary and for a text file with a lone `\\r` (git mode and API
-    mode alike); each chunk is counted as it comes, so memory stays flat."""
+    mode alike); each chunk is counted as it comes, so memory stays flat,
+    except for bytes that start as an image does (`images.may_be`), kept
+    up to `images.LIMIT` to tell whether they are a well-formed one."""
     lf = cr = crlf = 0
     last = b""
+    kept: list[bytes] | None = []
+    held = 0
     for chunk in chunks:
         if not chunk:
             continue
@@ -440,8 +452,29 @@ def line_count(chunks: Iterable[bytes]) -> LineCount:
         cr += chunk.count(b"\r")
         crlf += chunk.count(b"\r\n")
         last = chunk[-1:]
+        if kept is not None:
+            kept.append(chunk)
+            before, held = held, held + len(chunk)
+            told = before < images.HEAD <= held  # the first bytes are all here now
+            if held > images.LIMIT or (told and not images.may_be(b"".join(kept)[: images.HEAD])):
+                kept = None
     ended = last in (b"", b"\n", b"\r")
-    return LineCount(lf + cr - crlf + (0 if ended else 1), cr > crlf)
+    image = images.well_formed(b"".join(kept)) if kept else None
+    return LineCount(lf + cr - crlf + (0 if ended else 1), cr > crlf, image)
+
+
+def all_images(change: FileChange, old: LineCount | None, new: LineCount | None) -> bool:
+    """Whether every version `change` has is a well-formed image of the format
+    its name claims: `old` and `new` count its sides (None: the side is
+    absent).  A submodule side, or no side at all, is no image."""
+    if change.submodule:
+        return False
+    old_path = change.old_path if change.status == RENAMED and change.old_path else change.path
+    both = ((old_path, old), (change.path, new))
+    sides = [(path, count) for path, count in both if count is not None]
+    return bool(sides) and all(
+        count.image is not None and count.image == images.claims(path) for path, count in sides
+    )
 
 
 def from_paths(paths: Iterable[str]) -> tuple[FileChange, ...]:

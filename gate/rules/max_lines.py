@@ -21,6 +21,22 @@ matches exactly as written, and a name matches files only (an exclude
 reaches into a folder only when it ends in `/` or `**`, so `yarn.lock`
 never excludes `yarn.lock/evil.py`).
 
+`images: one` (the rubric's choice; the default `lines` counts as above)
+counts a file git calls binary whose every version is a well-formed image
+one line per version instead: an added screenshot is 1 added line, a
+deleted one 1 deleted line, a replaced one 1 + 1.  A maintainer reads an
+image by looking at it, not line by line.  Well-formed means the bytes
+parse, start to end, as the format the name's extension claims (PNG with
+every chunk's CRC, GIF, JPEG, WebP; `.PNG` claims PNG as `.png` does; 64 MiB
+at most), with nothing after the format's end.  Everything else still
+counts whole: bytes appended after an image's end, a truncated or damaged
+image, an image under another format's extension, a `.png` holding
+anything but a PNG, other binary files, SVG (text, counted as text), and a
+source without the bytes (a writer's `result.json`, a rubric example, the
+files past the API mode's 100).  Bytes inside a well-formed image (a PNG
+text chunk, a JPEG comment) are the image's, so a rubric that must see
+them leaves `images` at `lines`.
+
 Fails when the total is over `limit` (`paths` lists the files that
 contributed lines), or when a counted file has no line counts: a writer's
 `result.json` lists paths only, a binary file over 512 MiB is too large
@@ -34,6 +50,7 @@ says why rather than guessing.
   limit: 40
   count: changed
   exclude: ["*.lock", "docs/"]
+  images: one
 ```
 """
 
@@ -67,6 +84,16 @@ PARAMETERS = {
         "$ref": "#/$defs/globs",
         "default": [],
     },
+    "images": {
+        "description": (
+            "How a binary file that is a well-formed image (PNG, GIF, JPEG, WebP, as its "
+            "extension claims, nothing appended) counts: `lines` (every line of its bytes, "
+            "as any binary file) or `one` (one line per version it has)."
+        ),
+        "type": "string",
+        "enum": ["lines", "one"],
+        "default": "lines",
+    },
 }
 READS = {PATHS, LINES}
 LAB = BUDGET
@@ -77,8 +104,9 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
     limit = param_int(rule, "limit")
     mode = param_str(rule, "count")
     exclude = param_list(rule, "exclude")
+    one = param_str(rule, "images") == "one"
     added = deleted = 0
-    binaries = 0
+    binaries = pictures = 0
     contributing: list[str] = []
     unknown: list[FileChange] = []
     is_excluded = globs.matcher(exclude, GLOBS["exclude"])
@@ -88,13 +116,20 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         if f.added is None or f.deleted is None:
             unknown.append(f)
             continue
-        add = f.added if mode in ("changed", "added") else 0
-        dele = f.deleted if mode in ("changed", "deleted") else 0
+        picture = one and f.image
+        if picture:  # one line per version it has (each has one line at least)
+            add, dele = min(f.added, 1), min(f.deleted, 1)
+        else:
+            add, dele = f.added, f.deleted
+        add = add if mode in ("changed", "added") else 0
+        dele = dele if mode in ("changed", "deleted") else 0
         added += add
         deleted += dele
         if add or dele:
             contributing.extend(f.written)
-            if f.binary:
+            if picture:
+                pictures += 1
+            elif f.binary:
                 binaries += 1
     if unknown:
         return result(
@@ -116,6 +151,8 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
             f"; {plural(binaries, 'binary file')} counted whole, every old line deleted "
             "and every new line added (conservative)"
         )
+    if pictures:
+        message += f"; {plural(pictures, 'image')} counted one line per version"
     passed = total <= limit
     return result(rule, passed, message, paths=() if passed else contributing)
 

@@ -12,6 +12,7 @@ closed, naming the files and the way out.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Scenario
@@ -271,3 +272,51 @@ def test_the_contents_reader_never_returns_the_file_a_symlink_points_to(
     assert client.get_file("abc", "real.py") == b"x = 1\n"
     assert client.get_file("abc", "link.py") is None
     assert client.get_file("abc", "dangling.py") is None
+
+
+def test_api_mode_marks_the_images_git_mode_marks(repo: Any) -> None:
+    """Read through the contents API, a binary file whose every version is a
+    well-formed image of the format its name claims is marked as git mode
+    marks it (`FileChange.image`), with the same counts: added, deleted,
+    modified, renamed, a payload appended, another format's name, a side
+    that is a submodule (nothing read for it)."""
+    from gate.changes.git import changes_from_git
+    from gate.git.repo import Repo
+    from tests.imagebytes import IMAGES, png, twins
+
+    base = {"a.png": png(1), "gone.jpg": IMAGES["jpeg"](1), "old.png": png(5, extra=b"x" * 300)}
+    base |= {"twin.webp": IMAGES["webp"](1), "named.jpg": b"\0text\n"}
+    head = {"a.png": png(2), "new.webp": IMAGES["webp"](2), "moved.png": png(6, extra=b"x" * 300)}
+    head |= {"twin.webp": twins("webp", IMAGES["webp"](1))["appended"], "named.jpg": png(3)}
+    for path, data in base.items():
+        repo.write(path, data)
+    first = repo.commit("base")
+    for path in set(base) - set(head):
+        repo.remove(path)
+    for path, data in head.items():
+        repo.write(path, data)
+    second = repo.commit("head")
+    by_git = {f.path: f for f in changes_from_git(Repo(repo.root), first, second, ()).files}
+    assert by_git["moved.png"].status == RENAMED
+    store = {("F", p): d for p, d in base.items()} | {("H", p): d for p, d in head.items()}
+    listed = [
+        FileChange(f.path, f.status, f.old_path, None, None, uncounted=UNLISTED)
+        for f in by_git.values()
+    ]
+    by_api = count_unlisted(listed, lambda ref, path: store.get((ref, path)), "F", "H")
+    found = {f.path: (f.added, f.deleted, f.binary, f.image) for f in by_api}
+    assert found == {p: (f.added, f.deleted, f.binary, f.image) for p, f in by_git.items()}
+    assert {p for p, f in by_git.items() if f.image} == {
+        "a.png",
+        "gone.jpg",
+        "moved.png",
+        "new.webp",
+    }
+    # a side the listing says is there but that is no file (a submodule): no image
+    (sub,) = count_unlisted(
+        [FileChange("a.png", MODIFIED, None, None, None, uncounted=UNLISTED)],
+        lambda ref, path: png(2) if ref == "H" else None,
+        "F",
+        "H",
+    )
+    assert (sub.binary, sub.image) == (True, False)

@@ -634,8 +634,10 @@ def test_good_rubric_loads_with_defaults_filled() -> None:
     ]  # fmt: skip
     params = {r.id: dict(r.params) for r in rubric.rules}
     assert params["F1"] == {"limit": 3, "exclude": ()}
-    assert params["L1"] == {"limit": 0, "count": "changed", "exclude": ()}
-    assert params["L2"] == {"limit": 10, "count": "added", "exclude": ("*.lock",)}
+    assert params["L1"] == {"limit": 0, "count": "changed", "exclude": (), "images": "lines"}
+    assert params["L2"] == {
+        "limit": 10, "count": "added", "exclude": ("*.lock",), "images": "lines"
+    }  # fmt: skip
     assert params["P1"] == {"prefix": "secrets/"}
     assert params["P2"] == {"paths": ("*.pem", "/infra/"), "exclude": ()}
     assert params["T1"] == {"allow_added": True, "paths": ("t/", "**/check_*.py")}

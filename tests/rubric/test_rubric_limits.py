@@ -171,11 +171,19 @@ def test_measure_is_the_count_the_rule_judges(
     for rule, expected in (
         (Rule("F", "max_files", {"limit": limit, "exclude": ("*.lock",)}), len(kept)),
         (
-            Rule("L", "max_lines", {"limit": limit, "count": "changed", "exclude": ("*.lock",)}),
+            Rule(
+                "L",
+                "max_lines",
+                {"limit": limit, "count": "changed", "exclude": ("*.lock",), "images": "lines"},
+            ),
             sum(a + d for _, a, d in kept),
         ),
         (
-            Rule("D", "max_lines", {"limit": limit, "count": "deleted", "exclude": ()}),
+            Rule(
+                "D",
+                "max_lines",
+                {"limit": limit, "count": "deleted", "exclude": (), "images": "lines"},
+            ),
             sum(d for _, _, d in files),
         ),
     ):
@@ -193,5 +201,7 @@ def test_measure_of_a_count_no_limit_reaches_is_none() -> None:
         files=(FileChange("big.bin", added=None, deleted=None, uncounted="too large"),),
         source="git",
     )
-    rule = Rule("L", "max_lines", {"limit": 5, "count": "changed", "exclude": ()})
+    rule = Rule(
+        "L", "max_lines", {"limit": 5, "count": "changed", "exclude": (), "images": "lines"}
+    )
     assert measure(rule, unknown) is None
