@@ -235,8 +235,7 @@ class Writes:
         `scope`; with `block`, what no name bound inside `block` holds."""
         if block is not None:
             scope = block
-        while target.type in _WRAPPERS and named(target):
-            target = named(target)[0]
+        target = unwrapped(target, _WRAPPERS)
         kind = target.type
         if kind in FRESH:
             return False
@@ -247,10 +246,7 @@ class Writes:
                 return not self.owns(name, at, scope)
             return not (self.owns(name, at, scope) or self._slot(name) or self._renewed(name, at))
         if kind in CHAINS:
-            root = target
-            while root.type in CHAINS or (root.type in _WRAPPERS and named(root)):
-                inner = root.child_by_field_name("object") if root.type in CHAINS else None
-                root = inner if inner is not None else named(root)[0]
+            root = chain_root(target, _WRAPPERS)
             if root.type == "identifier":
                 name = self.source.text(root)
                 return not (self.owns(name, root.start_byte, scope) or self._reset(target, name))
@@ -609,6 +605,25 @@ def _call_of(name: Node, *, member: bool) -> Node | None:
 # or handing one to any code, reaches every file that shares the process.
 SHARED_GLOBALS = frozenset({"globalThis", "global", "window", "self", "process", "Function"})
 VALUE_WRAPPERS = _WRAPPERS | {"await_expression"}
+
+
+def unwrapped(node: Node, wrappers: frozenset[str]) -> Node:
+    """`node` seen through the `wrappers` around it (`(x)`, `x as T`, `await x`)."""
+    while node.type in wrappers and named(node):
+        node = named(node)[0]
+    return node
+
+
+def chain_root(chain: Node, wrappers: frozenset[str]) -> Node:
+    """The node a member chain starts from (`a` of `a.b[0].c`), seen
+    through the `wrappers` on the way."""
+    root = chain
+    while root.type in CHAINS or (root.type in wrappers and named(root)):
+        inner = root.child_by_field_name("object") if root.type in CHAINS else None
+        root = inner if inner is not None else named(root)[0]
+    return root
+
+
 _LITERAL_VALUES = frozenset(
     {"string", "number", "template_string", "true", "false", "null", "undefined", "regex"}
 )
@@ -619,8 +634,7 @@ def fresh(source: ParsedText, names: Names, value: Node) -> bool:
     literal, `new`, a function or class, or a call that hands it
     neither the global object nor `process` (`Object.assign`'s first
     argument, `Readable.from([...])`)."""
-    while value.type in VALUE_WRAPPERS and named(value):
-        value = named(value)[0]
+    value = unwrapped(value, VALUE_WRAPPERS)
     if value.type in FRESH or value.type in _LITERAL_VALUES:
         return True
     if value.type != "call_expression":
@@ -642,8 +656,7 @@ def _hands_module(source: ParsedText, names: Names, call: Node) -> bool:
     binding itself (not a member read of one) as an argument."""
     arguments = call.child_by_field_name("arguments")
     for arg in named(arguments) if arguments is not None else []:
-        while arg.type in VALUE_WRAPPERS and named(arg):
-            arg = named(arg)[0]
+        arg = unwrapped(arg, VALUE_WRAPPERS)
         if arg.type == "identifier":
             name = source.text(arg)
             if name in SHARED_GLOBALS or names.import_of(name) is not None:
