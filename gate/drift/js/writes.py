@@ -44,7 +44,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.drift._treesitter import ParsedText, named
+from gate.drift._treesitter import ParsedText, holder, named
 from gate.drift.js.frameworks import DESCRIBES, HOOKS, TESTS
 from gate.drift.js.loading import TYPE_WRAPPERS
 from gate.drift.js.names import Names, pattern_leaves, pattern_names
@@ -575,8 +575,8 @@ def _in_hook_or_top(source: ParsedText, node: Node) -> bool:
 def _cleared(source: ParsedText, name: Node) -> bool:
     """Whether the binding occurrence `name` clears it: `name = null`,
     `name = undefined`."""
-    up = name.parent
-    if up is None or up.type != "assignment_expression" or up.child_by_field_name("left") != name:
+    up = holder(name, "assignment_expression", "left")
+    if up is None:
         return False
     right = up.child_by_field_name("right")
     return right is not None and source.text(right) in ("null", "undefined")
@@ -585,20 +585,8 @@ def _cleared(source: ParsedText, name: Node) -> bool:
 def _call_of(name: Node, *, member: bool) -> Node | None:
     """The call `name` is the callee of (`eval(...)`), or with `member` the
     call of a method of it (`Object.assign(...)`); else None."""
-    callee = name.parent if member else name
-    if callee is None or (
-        member
-        and (callee.type != "member_expression" or callee.child_by_field_name("object") != name)
-    ):
-        return None
-    call = callee.parent
-    if (
-        call is None
-        or call.type != "call_expression"
-        or call.child_by_field_name("function") != callee
-    ):
-        return None
-    return call
+    callee = holder(name, "member_expression", "object") if member else name
+    return holder(callee, "call_expression", "function") if callee is not None else None
 
 
 # The global object and `process` under their names: a store through one,
