@@ -1,14 +1,17 @@
 """A side's text as structured data, for the section readers
 (`gate.drift.sections`) and the dependency readers (`gate.drift.elsewhere`,
 `gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
-JSON, a dotted key path into either, and setup.cfg's requirement options
-(`setup_cfg_options`); `Unreadable` when a text cannot be read."""
+JSON, a dotted key path into either, setup.cfg's requirement options
+(`setup_cfg_options`), and a go.mod's lines with the directive block each
+stands in (`go_mod_lines`); `Unreadable` when a text cannot be read."""
 
 from __future__ import annotations
 
 import configparser
 import json
+import re
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from gate.base.errors import GateError
@@ -92,6 +95,26 @@ def setup_cfg_options(text: str) -> list[tuple[str, str]]:
         for extra, value in parser.items("options.extras_require"):
             places.append((f"options.extras_require.{extra}", value))
     return places
+
+
+_GO_COMMENT = re.compile(r"//.*")
+
+
+def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[tuple[str | None, str]]:
+    """Each line of a go.mod without its `//` comment, stripped, with the
+    directive whose `( ... )` block it stands in (None outside one); `opens`
+    names the directive a line outside a block opens a block of, or None.
+    A line that opens a block is given, as one outside it; the line that
+    closes it is not."""
+    block: str | None = None
+    for raw in text.splitlines():
+        line = _GO_COMMENT.sub("", raw).strip()
+        if block is not None and line.startswith(")"):
+            block = None
+            continue
+        yield block, line
+        if block is None:
+            block = opens(line)
 
 
 def json_text(value: object) -> str:

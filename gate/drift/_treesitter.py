@@ -250,3 +250,13 @@ COMMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
 def named(node: Node) -> list[Node]:
     """`node`'s named children without comments."""
     return [c for c in node.named_children if c.type not in COMMENTS]
+
+
+def holder(node: Node, kind: str, field: str) -> Node | None:
+    """`node`'s parent where that is a `kind` with `node` as its `field`
+    (the assignment `node` is the left side of: `holder(node,
+    "assignment_expression", "left")`), else None."""
+    up = node.parent
+    if up is None or up.type != kind or up.child_by_field_name(field) != node:
+        return None
+    return up

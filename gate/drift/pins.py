@@ -45,7 +45,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gate.base.structured import Unreadable, json_object, json_text, lookup, setup_cfg_options, toml
+from gate.base.structured import (
+    Unreadable,
+    go_mod_lines,
+    json_object,
+    json_text,
+    lookup,
+    setup_cfg_options,
+    toml,
+)
 from gate.drift.elsewhere import (
     DEPENDENCY_MAPS,
     REQUIREMENT,
@@ -162,28 +170,21 @@ def _pins_key(place: str) -> str:
     return "options " + place.removeprefix("options.")
 
 
-_GO_COMMENT = re.compile(r"//.*")
-
-
 def _is_go_test_module(module: str) -> bool:
     return any(module == m or module.startswith(m + "/") for m in GO_TEST_MODULES)
 
 
+def _go_mod_opens(line: str) -> str | None:
+    opened = re.match(r"(require|exclude)\s*\(\s*$", line)
+    return opened[1] if opened is not None else None
+
+
 def _go_mod(text: str) -> Pins:
     found: Pins = {}
-    block: str | None = None
-    for raw in text.splitlines():
-        line = _GO_COMMENT.sub("", raw).strip()
+    for block, line in go_mod_lines(text, _go_mod_opens):
         if block is not None:
-            if line.startswith(")"):
-                block = None
-                continue
             words = line.split()
-        else:
-            opened = re.match(r"(require|exclude)\s*\(\s*$", line)
-            if opened is not None:
-                block = opened[1]
-                continue
+        else:  # a block's opening line (`require (`) has no second word
             single = re.match(r"(require|exclude)\s+(.*)", line)
             if single is None:
                 continue

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from gate.base.structured import Unreadable, json_object, keyed, toml
+from gate.base.structured import Unreadable, go_mod_lines, json_object, keyed, toml
 from gate.base.text import lines
 from gate.drift.elsewhere import ELSEWHERE, js_elsewhere, py_elsewhere, requirements_lines
 from gate.drift.vendored import GO_TEST_MODULES
@@ -335,9 +335,6 @@ def pom_modules(text: str) -> tuple[dict[str, object], list[str]]:
     return rest, listed
 
 
-_GO_COMMENT = re.compile(r"//.*")
-
-
 def _gomod_view(keys: tuple[str, ...], text: str) -> object:
     """Present (a tuple) with every line that may be an `ignore` directive or
     inside an `ignore ( ... )` block, and every `replace` of a test library
@@ -345,21 +342,18 @@ def _gomod_view(keys: tuple[str, ...], text: str) -> object:
     ... )` block: a replacement by a folder of the repository or another
     module is a bent copy of it), comments removed."""
     found: list[str] = []
-    block: str | None = None
-    for raw in text.splitlines():
-        line = _GO_COMMENT.sub("", raw).strip()
+    for block, line in go_mod_lines(text, _gomod_opens):
         if block is not None:
-            if line.startswith(")"):
-                block = None
-            elif line and (block == "ignore" or _names_test_module(line)):
+            if line and (block == "ignore" or _names_test_module(line)):
                 found.append(line)
-            continue
-        opened = re.match(r"(ignore|replace)\s*\(", line)
-        if "ignore" in line or (line.startswith("replace") and _names_test_module(line)):
+        elif "ignore" in line or (line.startswith("replace") and _names_test_module(line)):
             found.append(line)
-        if opened is not None and not line.rstrip().endswith(")"):
-            block = opened[1]
     return tuple(found)
+
+
+def _gomod_opens(line: str) -> str | None:
+    opened = re.match(r"(ignore|replace)\s*\(", line)
+    return opened[1] if opened is not None and not line.rstrip().endswith(")") else None
 
 
 def _names_test_module(line: str) -> bool:

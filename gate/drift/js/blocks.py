@@ -34,7 +34,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from gate.drift._treesitter import ParsedText, named
+from gate.drift._treesitter import ParsedText, holder, named
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -210,7 +210,8 @@ def _assigned(source: ParsedText, call: Node) -> str:
         if up.type == "member_expression" and up.child_by_field_name("object") != call:
             return ""
         call, up = up, up.parent
-    if up is None or up.type != "assignment_expression" or up.child_by_field_name("right") != call:
+    up = holder(call, "assignment_expression", "right")
+    if up is None:
         return ""
     left = up.child_by_field_name("left")
     statement = up.parent

@@ -18,7 +18,9 @@ from gate.drift.js.writes import (
     SHARED_GLOBALS,
     VALUE_WRAPPERS,
     Writes,
+    chain_root,
     fresh,
+    unwrapped,
 )
 
 if TYPE_CHECKING:
@@ -213,8 +215,7 @@ class Escapes:
 
     def target(self, target: Node) -> bool:
         """Whether a store through `target` may reach outside the file."""
-        while target.type in VALUE_WRAPPERS and named(target):
-            target = named(target)[0]
+        target = unwrapped(target, VALUE_WRAPPERS)
         kind = target.type
         if kind in FRESH:
             return False
@@ -222,10 +223,7 @@ class Escapes:
             name = self.text(target)  # an implicit global, or an import (read-only)
             return not self._declared(name) or self.names.import_of(name) is not None
         if kind in CHAINS:
-            root = target
-            while root.type in CHAINS or (root.type in VALUE_WRAPPERS and named(root)):
-                inner = root.child_by_field_name("object") if root.type in CHAINS else None
-                root = inner if inner is not None else named(root)[0]
+            root = chain_root(target, VALUE_WRAPPERS)
             if root.type == "identifier":
                 return not self.safe(self.text(root))
             if root.type == "this":

@@ -163,21 +163,44 @@ class _Specifier(NamedTuple):
     typed: bool  # `{ type T }`
 
 
-def _specifiers(source: ParsedText, clause: Node) -> list[_Specifier]:
-    """Each named import specifier of an import clause."""
-    found: list[_Specifier] = []
+_IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
+
+
+def import_bindings(clause: Node) -> list[tuple[Node, Node]]:
+    """Each name an import clause (or one of its parts) binds, in the order
+    written, as (where it is bound, the identifier bound): an import
+    specifier with its alias, else its name (`{ a as b }`: `b`), or an
+    identifier alone (the default import, `* as X`'s name, `import X =
+    require(...)`'s) with itself."""
+    found: list[tuple[Node, Node]] = []
     stack = [clause]
     while stack:
         node = stack.pop()
         if node.type == "import_specifier":
             alias = node.child_by_field_name("alias")
-            name = node.child_by_field_name("name")
-            if name is not None:
-                local = source.text(alias if alias is not None else name)
-                typed = source.text(node).startswith("type ")
-                found.append(_Specifier(local, source.text(name), alias is not None, typed))
-        else:
-            stack.extend(named(node))
+            bound = alias if alias is not None else node.child_by_field_name("name")
+            if bound is not None:
+                found.append((node, bound))
+        elif node.type == "identifier":
+            found.append((node, node))
+        elif node.type in _IMPORT_PARTS:
+            stack.extend(reversed([c for c in named(node) if c.type != "string"]))
+    return found
+
+
+def _specifiers(source: ParsedText, clause: Node) -> list[_Specifier]:
+    """Each named import specifier of an import clause, the last written
+    first (a dict built from them keeps the first binding of a name bound
+    twice)."""
+    found: list[_Specifier] = []
+    for node, local in reversed(import_bindings(clause)):
+        if node.type != "import_specifier":
+            continue
+        name = node.child_by_field_name("name")
+        if name is not None:
+            aliased = node.child_by_field_name("alias") is not None
+            typed = source.text(node).startswith("type ")
+            found.append(_Specifier(source.text(local), source.text(name), aliased, typed))
     return found
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gate.drift._treesitter import ParsedText, named
+from gate.drift._treesitter import ParsedText, holder, named
 from gate.drift.js.loading import TYPE_WRAPPERS
 
 if TYPE_CHECKING:
@@ -75,12 +75,8 @@ def _statement(assignment: Node) -> Node | None:
 def _plain_store(source: ParsedText, target: Node) -> tuple[str, Node, Node] | None:
     """`(path, assignment, statement)` when `target` is the left side of a
     statement `path = value;`, else None."""
-    assignment = target.parent
-    if (
-        assignment is None
-        or assignment.type != "assignment_expression"
-        or assignment.child_by_field_name("left") != target
-    ):
+    assignment = holder(target, "assignment_expression", "left")
+    if assignment is None:
         return None
     statement = _statement(assignment)
     spelled = path_of(source, target)

@@ -27,6 +27,7 @@ from gate.drift.js.frameworks import (
     TESTS,
     TRUSTED,
     Call,
+    import_bindings,
     imported_names,
     runner_aliases,
     runner_call,
@@ -708,23 +709,6 @@ def _joined(path: tuple[str, ...], tail: str) -> str:
     return " > ".join((*path, tail))
 
 
-_IMPORT_PARTS = ("import_clause", "named_imports", "namespace_import", "import_require_clause")
-
-
 def _import_names(source: ParsedText, clause: Node) -> list[str]:
     """The local names an import clause binds."""
-    found: list[str] = []
-    stack = [clause]
-    while stack:
-        node = stack.pop()
-        if node.type == "import_specifier":
-            alias = node.child_by_field_name("alias")
-            name = node.child_by_field_name("name")
-            bound = alias if alias is not None else name
-            if bound is not None:
-                found.append(source.text(bound))
-        elif node.type == "identifier":
-            found.append(source.text(node))
-        elif node.type in _IMPORT_PARTS:
-            stack.extend(reversed([c for c in named(node) if c.type != "string"]))
-    return found
+    return [source.text(bound) for _, bound in import_bindings(clause)]

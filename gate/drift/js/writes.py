@@ -44,7 +44,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from gate.drift._treesitter import ParsedText, named
+from gate.drift._treesitter import ParsedText, holder, named
 from gate.drift.js.frameworks import DESCRIBES, HOOKS, TESTS
 from gate.drift.js.loading import TYPE_WRAPPERS
 from gate.drift.js.names import Names, pattern_leaves, pattern_names
@@ -235,8 +235,7 @@ class Writes:
         `scope`; with `block`, what no name bound inside `block` holds."""
         if block is not None:
             scope = block
-        while target.type in _WRAPPERS and named(target):
-            target = named(target)[0]
+        target = unwrapped(target, _WRAPPERS)
         kind = target.type
         if kind in FRESH:
             return False
@@ -247,10 +246,7 @@ class Writes:
                 return not self.owns(name, at, scope)
             return not (self.owns(name, at, scope) or self._slot(name) or self._renewed(name, at))
         if kind in CHAINS:
-            root = target
-            while root.type in CHAINS or (root.type in _WRAPPERS and named(root)):
-                inner = root.child_by_field_name("object") if root.type in CHAINS else None
-                root = inner if inner is not None else named(root)[0]
+            root = chain_root(target, _WRAPPERS)
             if root.type == "identifier":
                 name = self.source.text(root)
                 return not (self.owns(name, root.start_byte, scope) or self._reset(target, name))
@@ -579,8 +575,8 @@ def _in_hook_or_top(source: ParsedText, node: Node) -> bool:
 def _cleared(source: ParsedText, name: Node) -> bool:
     """Whether the binding occurrence `name` clears it: `name = null`,
     `name = undefined`."""
-    up = name.parent
-    if up is None or up.type != "assignment_expression" or up.child_by_field_name("left") != name:
+    up = holder(name, "assignment_expression", "left")
+    if up is None:
         return False
     right = up.child_by_field_name("right")
     return right is not None and source.text(right) in ("null", "undefined")
@@ -589,26 +585,33 @@ def _cleared(source: ParsedText, name: Node) -> bool:
 def _call_of(name: Node, *, member: bool) -> Node | None:
     """The call `name` is the callee of (`eval(...)`), or with `member` the
     call of a method of it (`Object.assign(...)`); else None."""
-    callee = name.parent if member else name
-    if callee is None or (
-        member
-        and (callee.type != "member_expression" or callee.child_by_field_name("object") != name)
-    ):
-        return None
-    call = callee.parent
-    if (
-        call is None
-        or call.type != "call_expression"
-        or call.child_by_field_name("function") != callee
-    ):
-        return None
-    return call
+    callee = holder(name, "member_expression", "object") if member else name
+    return holder(callee, "call_expression", "function") if callee is not None else None
 
 
 # The global object and `process` under their names: a store through one,
 # or handing one to any code, reaches every file that shares the process.
 SHARED_GLOBALS = frozenset({"globalThis", "global", "window", "self", "process", "Function"})
 VALUE_WRAPPERS = _WRAPPERS | {"await_expression"}
+
+
+def unwrapped(node: Node, wrappers: frozenset[str]) -> Node:
+    """`node` seen through the `wrappers` around it (`(x)`, `x as T`, `await x`)."""
+    while node.type in wrappers and named(node):
+        node = named(node)[0]
+    return node
+
+
+def chain_root(chain: Node, wrappers: frozenset[str]) -> Node:
+    """The node a member chain starts from (`a` of `a.b[0].c`), seen
+    through the `wrappers` on the way."""
+    root = chain
+    while root.type in CHAINS or (root.type in wrappers and named(root)):
+        inner = root.child_by_field_name("object") if root.type in CHAINS else None
+        root = inner if inner is not None else named(root)[0]
+    return root
+
+
 _LITERAL_VALUES = frozenset(
     {"string", "number", "template_string", "true", "false", "null", "undefined", "regex"}
 )
@@ -619,8 +622,7 @@ def fresh(source: ParsedText, names: Names, value: Node) -> bool:
     literal, `new`, a function or class, or a call that hands it
     neither the global object nor `process` (`Object.assign`'s first
     argument, `Readable.from([...])`)."""
-    while value.type in VALUE_WRAPPERS and named(value):
-        value = named(value)[0]
+    value = unwrapped(value, VALUE_WRAPPERS)
     if value.type in FRESH or value.type in _LITERAL_VALUES:
         return True
     if value.type != "call_expression":
@@ -642,8 +644,7 @@ def _hands_module(source: ParsedText, names: Names, call: Node) -> bool:
     binding itself (not a member read of one) as an argument."""
     arguments = call.child_by_field_name("arguments")
     for arg in named(arguments) if arguments is not None else []:
-        while arg.type in VALUE_WRAPPERS and named(arg):
-            arg = named(arg)[0]
+        arg = unwrapped(arg, VALUE_WRAPPERS)
         if arg.type == "identifier":
             name = source.text(arg)
             if name in SHARED_GLOBALS or names.import_of(name) is not None:

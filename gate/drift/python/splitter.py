@@ -240,7 +240,10 @@ class Splitter:
         binds: tuple[str, ...] = (),
         parent: str = "",
         nodes: list[ast.AST] | None = None,
+        in_class: bool = False,
     ) -> Unit:
+        """The unit of all of `node`'s code (`in_class`: a statement of a
+        class body, `uses_of`)."""
         first = _first_line(node)
         last = node.end_lineno or node.lineno
         return Unit(
@@ -251,8 +254,8 @@ class Splitter:
             binds=binds,
             line=first,
             parent=parent,
-            uses=uses_of(node, nodes, every_string=self.every_string),
-            words=words_of(node, nodes, every_string=self.every_string),
+            uses=uses_of(node, nodes, every_string=self.every_string, in_class=in_class),
+            words=words_of(node, nodes, every_string=self.every_string, in_class=in_class),
             same=_syntax(node),
             tokens=case_tokens(node, self.origins) if isinstance(node, _DEFS) else None,
         )
@@ -318,21 +321,10 @@ class Splitter:
         else:
             key = f"statement {' '.join(text.split())}"
             name = f"statement at line {node.lineno}"
-        unit = Unit(
-            key=key,
-            name=name,
-            role=role,
-            code=text,
-            binds=binds,
-            line=_first_line(node),
-            uses=uses_of(node, nodes or None, every_string=self.every_string),
-            words=words_of(node, nodes or None, every_string=self.every_string),
-            same=(lambda: "") if node is self.docstring else _syntax(node),
-            drop="*" if node is self.docstring else "",
-            calls=calls,
-            quiet=quiet,
-        )
-        self.add(unit, "")
+        unit = self.unit(node, key, name, role, binds, "", nodes or None)
+        if node is self.docstring:
+            unit = replace(unit, same=lambda: "", drop="*")
+        self.add(replace(unit, calls=calls, quiet=quiet), "")
 
     def value_calls(self, value: ast.expr) -> tuple[str, ...] | None:
         """For a module-level value computed by calls, the callees of its
@@ -545,19 +537,7 @@ class Splitter:
                 quiet = quiet and not self.shares(member, nodes)
                 quiet = quiet and not self.calls(member)
                 role = SUPPORT if quiet else COLLECTION
-                every = self.every_string
-                unit = Unit(
-                    uses=uses_of(member, nodes, every_string=every, in_class=True),
-                    words=words_of(member, nodes, every_string=every, in_class=True),
-                    key=key,
-                    name=label,
-                    role=role,
-                    code=text,
-                    binds=binds,
-                    line=_first_line(member),
-                    parent=parent,
-                    same=_syntax(member),
-                )
+                unit = self.unit(member, key, label, role, binds, parent, nodes, in_class=True)
             self.add(unit, cls)
 
 
