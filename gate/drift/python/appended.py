@@ -44,7 +44,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from gate.drift.python.tree import dotted
+from gate.drift.python.tree import child_nodes, dotted, walk
 
 # Last names of callees an appended statement may not call.
 _ENDS_RUN = frozenset(
@@ -99,7 +99,7 @@ def _own_nodes(statement: ast.stmt) -> Sequence[ast.AST]:
     while stack:
         current = stack.pop()
         out.append(current)
-        stack.extend(c for c in ast.iter_child_nodes(current) if not isinstance(c, _SCOPES))
+        stack.extend(c for c in child_nodes(current) if not isinstance(c, _SCOPES))
     return out
 
 
@@ -109,7 +109,7 @@ def _appendable(statement: ast.stmt, coroutine: bool) -> bool:
             return False
         if isinstance(sub, ast.Await) and not coroutine:
             return False
-    for sub in ast.walk(statement):
+    for sub in walk(statement):
         if isinstance(sub, ast.Call) and _last(sub.func) in _ENDS_RUN:
             return False
     return True
@@ -117,7 +117,7 @@ def _appendable(statement: ast.stmt, coroutine: bool) -> bool:
 
 def _registers(statement: ast.stmt) -> bool:
     return any(
-        isinstance(sub, ast.Call) and _last(sub.func) in _RUNS_AFTER for sub in ast.walk(statement)
+        isinstance(sub, ast.Call) and _last(sub.func) in _RUNS_AFTER for sub in walk(statement)
     )
 
 

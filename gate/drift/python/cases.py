@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping
 
 from gate.drift import Tokens
 from gate.drift.python.appended import appended
-from gate.drift.python.tree import is_prose
+from gate.drift.python.tree import child_nodes, is_prose, walk
 
 # Builtins an inserted assertion may call: they compute a value only.
 PURE_BUILTINS = frozenset(
@@ -108,8 +108,19 @@ def case_tokens(
     node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str]
 ) -> Callable[[], Tokens]:
     """`Unit.tokens` of the test function `node` in a module whose
-    imports `origins` names (`gate.drift.python.calls.import_origins`)."""
-    return lambda: _Stream(origins).function(node)
+    imports `origins` names (`gate.drift.python.calls.import_origins`).
+    Made once per unit: `compare` asks a changed unit's tokens up to three
+    times (`grown`, `inert`), and a file's head in one commit is its base
+    in the next (`units` keeps the last texts' units, and with them these
+    tokens, no longer)."""
+    held: list[Tokens] = []
+
+    def tokens() -> Tokens:
+        if not held:
+            held.append(_Stream(origins).function(node))
+        return held[0]
+
+    return tokens
 
 
 class _Stream:
@@ -230,7 +241,7 @@ class _Stream:
 
     def assertion(self, statement: ast.Assert, reads: set[str]) -> bool:
         """An assertion that computes only (the module's docstring)."""
-        for sub in ast.walk(statement):
+        for sub in walk(statement):
             if isinstance(sub, ast.Call):
                 if not (isinstance(sub.func, ast.Name) and self.builtin(sub.func.id)):
                     return False
@@ -255,7 +266,7 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
 def _binds(node: ast.AST) -> set[str]:
     """The names the function `node` binds anywhere inside it."""
     out: set[str] = set()
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
             out.add(sub.id)
         elif isinstance(sub, ast.arg):
@@ -282,5 +293,5 @@ def _reads(node: ast.AST, skip: set[int]) -> set[str]:
             out.add(current.id)
         elif isinstance(current, ast.arg):
             out.add(current.arg)
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(child_nodes(current))
     return out

@@ -194,6 +194,53 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
 _ATTR_CALLS = frozenset({"setattr", "delattr"})
 
 
+class _Bodies:
+    """What `_visible_locals` finds without its walk of every scope, for
+    the stores most code makes (`self.x = ...` in a method): each function
+    in `node` sees its parameters and the names its body binds as its own
+    everywhere in its body (a nested function, class body or comprehension
+    adds names, never hides one), but for the nodes `_visible_locals`
+    leaves out or judges from outside (`apart`: `node`'s own decorators and
+    signature, and the annotations, return annotations and type parameters
+    of the defs in it)."""
+
+    def __init__(self, node: ast.AST, nodes: list[ast.AST]) -> None:
+        outside: list[ast.AST] = []
+        if isinstance(node, _DEFS):
+            outside.extend(node.decorator_list)
+            if not isinstance(node, ast.ClassDef):
+                outside.append(node.args)
+        # (the function's own names, its body's nodes by id: made when asked)
+        self.functions: list[tuple[frozenset[str], list[ast.stmt], set[int] | None]] = []
+        for sub in nodes:
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if sub is not node:
+                    outside.extend(a.annotation for a in parameters(sub.args) if a.annotation)
+                outside.extend(getattr(sub, "type_params", ()))
+                if sub.returns is not None:
+                    outside.append(sub.returns)
+                names = {a.arg for a in parameters(sub.args)} | _bound_here(sub.body)
+                self.functions.append((frozenset(names), sub.body, None))
+            elif isinstance(sub, ast.ClassDef):
+                outside.extend(getattr(sub, "type_params", ()))
+        self.apart = {id(n) for part in outside for n in walk(part)}
+
+    def sees(self, store: ast.AST, name: str) -> bool:
+        """Whether `name` is the code's own where `store` stands, as far as
+        the functions around it show (False: ask `_visible_locals`)."""
+        if id(store) in self.apart:
+            return False
+        for i, (names, body, inside) in enumerate(self.functions):
+            if name not in names:
+                continue
+            if inside is None:
+                inside = {id(n) for statement in body for n in walk(statement)}
+                self.functions[i] = (names, body, inside)
+            if id(store) in inside:
+                return True
+        return False
+
+
 def _mock_locals(nodes: list[ast.AST], known: Mapping[str, str]) -> frozenset[str]:
     """The names every binding of which in `nodes` is an assignment of a
     fresh mock (`a = Mock(spec=Agent)`, `known` naming the callee "mock"):
@@ -294,6 +341,7 @@ def shares_state(
     own: set[str] = set()
     parents: dict[int, ast.AST] | None = None  # built when a shared object is met
     scoped: dict[int, frozenset[str]] | None = None  # built when a store's root is own
+    bodies: _Bodies | None = None  # asked before `scoped`, which it mostly spares
     for sub in nodes:
         if type(sub) not in _OWN_KINDS:  # most nodes: skipped by their type alone
             continue
@@ -328,10 +376,13 @@ def shares_state(
                 return True
             if _DUNDERS & _chain_attrs(sub):
                 return True
-            if scoped is None:
-                scoped = _visible_locals(node)
-            if root.id not in scoped.get(id(sub), ()):
-                return True  # own somewhere in `node`, not in the scope that stores through it
+            if bodies is None:
+                bodies = _Bodies(node, nodes)
+            if not bodies.sees(sub, root.id):
+                if scoped is None:
+                    scoped = _visible_locals(node)
+                if root.id not in scoped.get(id(sub), ()):
+                    return True  # own somewhere in `node`, not in the scope that stores through it
         if isinstance(sub, ast.Attribute) and sub.attr in _SHARED_ATTRS:
             # the inner node of `sys.modules.pop` is `sys.modules`
             if dotted(sub) in _SHARED:
