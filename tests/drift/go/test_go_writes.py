@@ -317,3 +317,29 @@ def test_go_s_own_setters_undo_themselves_and_main_or_init_setting_the_env_reach
         text = HEADER + f'\nfunc {name} {{\n\told := os.Getenv("GMODE")\n'
         text += '\tos.Setenv("GMODE", "x")\n\tdefer os.Setenv("GMODE", old)\n}\n'
         assert [u.role for u in reaching("a_test.go", units(text))] == [COLLECTION], text
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go (the CI installs golang-go)")
+def test_a_parallel_test_of_the_package_never_sees_a_sequential_tests_restored_env(
+    tmp_path: Path,
+) -> None:
+    """Why another test's `t.Parallel()` leaves a restore trusted: `go
+    test` resumes a parallel test only once every sequential one has
+    ended, so an existing parallel test placed before or after the new one
+    still fails under go test, and the gate reads the new test as a case."""
+    (tmp_path / "go.mod").write_text("module m\n\ngo 1.19\n", encoding="utf-8")
+    existing = EXISTING.replace("{\n", "{\n\tt.Parallel()\n", 1)
+    body = 'os.Setenv("GMODE", "x")\n\tdefer os.Unsetenv("GMODE")\n'
+    body += "\ttime.Sleep(50 * time.Millisecond)"
+    header = HEADER.replace('"testing"\n', '"testing"\n\t"time"\n', 1)
+    for i, before in enumerate((True, False)):
+        base = header + existing
+        new = FORMS[0].format(body=body)
+        head = header + "\n" + new + existing if before else base + "\n" + new
+        assert list(_new_roles(base, head).values()) == [CASE], head
+        folder = tmp_path / f"p{i}"
+        folder.mkdir()
+        (folder / "p.go").write_text(PACKAGE, encoding="utf-8")
+        (folder / "p_test.go").write_text(head, encoding="utf-8")
+    output = run_go_test(tmp_path)
+    assert re.findall(r"^(ok|FAIL)\s+m/p\d+", output, re.M) == ["FAIL", "FAIL"], output
