@@ -419,8 +419,14 @@ constraint), nor a Go `Benchmark*`/`Fuzz*`/`Example*` or test whose only
 stores outside itself go into package vars the new file declares (a
 benchmark sink), nor a package var the file computes by conversions,
 pure built-ins and standard-library functions and its own functions that
-do the same (`benchBody = buildClean(1024)`); a store into a var of
-another file, `os.Setenv`, a helper that shares state stay drift); in a
+do the same (`benchBody = buildClean(1024)`), nor a Go test that puts
+back, in a `defer` or `t.Cleanup` of its own, each environment variable
+it sets (`os.Unsetenv(K)`, or `os.Setenv(K, old)` after `old :=
+os.Getenv(K)`) and the working directory (`os.Chdir(old)` after
+`os.Getwd()`), unless it or a subtest of it calls `t.Parallel()`
+(`go test` starts a parallel test only once every other test has ended;
+`t.Setenv` and `t.Chdir` undo themselves); a store into a var of another
+file, `os.Setenv` not put back, a helper that shares state stay drift); in a
 file importing `vitest` or `@jest/globals` (or reading
 Jest's `jest`) that no file of the change imports, to which Jest and Vitest
 (`isolate: true`, its default) give a module registry of its own, or

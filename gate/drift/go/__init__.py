@@ -42,8 +42,8 @@ spec takes its value from its place (`iota`, or a spec without a value).
   the same, on top of methods of their own locals (`strings.Builder`),
   and store nothing outside themselves (`benchBody = buildClean(1024)`).
   `init`, `TestMain`, a store into a var another file declares and
-  `os.Setenv` still reach every test of the package (`b.Setenv` undoes
-  itself).
+  `os.Setenv` not put back (`gate.drift.go.writes`) still reach every
+  test of the package (`b.Setenv` undoes itself).
 * **Suites**: a method whose name starts with `Test` is a case too (testify's
   `suite` and gocheck run a suite's `Test*` methods), and the methods they
   call around a suite's tests (`SetupTest`, `SetupSuite`, `TearDownTest`,

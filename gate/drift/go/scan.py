@@ -8,8 +8,10 @@ receiver, a `range`, `select` or type switch binding).  A store is undone
 when a value saved before it (`old := x`, or a deferred literal's
 parameter) is written back in a `defer` or a `Cleanup` callback
 registered in the same function, before the store or right after it;
-`os.Setenv(K, v)` is undone by a registered `os.Unsetenv(K)`, `os.Chdir`
-by a registered `os.Chdir` back to a saved `os.Getwd()`.
+`os.Setenv(K, v)` is undone by a registered `os.Unsetenv(K)` or
+`os.Setenv(K, old)` (`old := os.Getenv(K)`), `os.Chdir` by a registered
+`os.Chdir` back to a saved `os.Getwd()`, in a function that calls no
+`t.Parallel()`.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ _PLAIN = frozenset(
     {"assignment_statement", "short_var_declaration", "inc_statement", "dec_statement"}
 )
 _WRAPPERS = frozenset({"parenthesized_expression", "type_assertion_expression"})
+# Calls that only format a value (`Scan._formats`).
+_FORMATS = frozenset({"fmt.Sprint", "fmt.Sprintf", "strconv.Itoa", "strconv.FormatInt"})
 
 
 def compact(text: str) -> str:
@@ -422,7 +426,24 @@ class Scan:
             return False
         return self.before_it_ends(self.registration(statement), store)
 
-    def before_it_ends(self, registered: Node | None, store: Node) -> bool:
+    def _formats(self, node: Node) -> bool:
+        """Whether every call inside `node` only formats a value
+        (`_FORMATS`: `fmt.Sprintf("%d", port)`), which cannot end the test."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "call_expression":
+                callee = current.child_by_field_name("function")
+                text = compact(self.source.text(callee)) if callee is not None else ""
+                package = text.partition(".")[0]
+                if text not in _FORMATS or self.own(package, current.start_byte):
+                    return False
+            stack.extend(current.named_children)
+        return True
+
+    def before_it_ends(
+        self, registered: Node | None, store: Node, quiet: frozenset[int] = frozenset()
+    ) -> bool:
         """Whether the registration `registered` runs after `store`
         whenever `store` runs (`undoes`): both in the same function (a
         store in a closure may run after the function ended: a goroutine,
@@ -442,7 +463,7 @@ class Scan:
             for s in named(holder)
             if stored.end_byte <= s.start_byte and s.end_byte <= registered.start_byte
         ]
-        return all(self._quiet(s) for s in between)
+        return all(s.start_byte in quiet or self._quiet(s) for s in between)
 
     def _quiet(self, statement: Node) -> bool:
         """A statement that cannot return or fail the test: an assignment
@@ -465,8 +486,11 @@ class Scan:
     def calls_setter(self, setters: dict[str, frozenset[str]]) -> bool:
         """Whether the function calls a setter of process-wide state
         (`SETTERS`) that it does not undo: `os.Setenv(K, v)` with a
-        registered `os.Unsetenv(K)`, `os.Chdir(d)` with a registered
-        `os.Chdir(old)` (`old, err := os.Getwd()` before it)."""
+        registered `os.Unsetenv(K)` or `os.Setenv(K, old)`, `os.Chdir(d)`
+        with a registered `os.Chdir(old)` (`old, err := os.Getwd()` before
+        it); in a function calling `x.Parallel()`, none is undone.  Env
+        setters between a store and its registration (`_formats`) do not
+        end the test first."""
         if not setters:
             return False
         calls = []
@@ -483,7 +507,24 @@ class Scan:
             package, name = self.source.text(operand), self.source.text(field)
             if name in setters.get(package, ()) and not self.own(package, operand.start_byte):
                 calls.append((node, package, name))
-        undo = [(node, package) for node, package, _name in calls if self._undo(node, package)]
+        # a test that runs in parallel (`t.Parallel()`, a subtest's too)
+        # sets process-wide state while other tests run: nothing undoes that
+        parallel = self._parallel()
+        undo = [
+            (node, package)
+            for node, package, _name in calls
+            if not parallel and self._undo(node, package)
+        ]
+        # env setters between a store and its registration return nothing first
+        settings = frozenset(
+            statement.start_byte
+            for node, _package, name in calls
+            if name in ("Setenv", "Unsetenv")
+            and (statement := _statement(node)) is not None
+            and statement.type == "expression_statement"
+            and named(statement)[0] == node
+            and all(self._formats(a) for a in self._arguments(node))
+        )
         for node, package, name in calls:
             key = self._key(node, name)
             if any(node == u for u, _p in undo):
@@ -496,10 +537,20 @@ class Scan:
             if key is None or not any(
                 u_package == package
                 and self._key(u, self._name(u)) == key
-                and self.before_it_ends(self.registration(u), node)
+                and self.before_it_ends(self.registration(u), node, settings)
                 for u, u_package in undo
             ):
                 return True
+        return False
+
+    def _parallel(self) -> bool:
+        """Whether the function, or a subtest of it, calls `x.Parallel()`."""
+        for node in self.nodes:
+            if node.type == "call_expression" and not self._arguments(node):
+                callee = node.child_by_field_name("function")
+                selector = callee is not None and callee.type == "selector_expression"
+                if selector and self._name(node) == "Parallel":
+                    return True
         return False
 
     def _name(self, call: Node) -> str:
@@ -521,18 +572,43 @@ class Scan:
             return compact(self.source.text(arguments[0])) if arguments else None
         return None
 
+    def _saved_env(self, call: Node, package: str, arguments: list[Node]) -> bool:
+        """Whether the registered `Setenv(K, old)` writes back what K held:
+        `old := package.Getenv(K)` (or a deferred literal's parameter given
+        it), `old` never assigned again, saved before any `Setenv(K, ...)`
+        or `Unsetenv(K)` in its scope that runs in the test itself."""
+        value = arguments[1]
+        if value.type != "identifier":
+            return False
+        old, key = self.source.text(value), compact(self.source.text(arguments[0]))
+        found = self.saved(old, value.start_byte)
+        if found is None or found[0] != f"{package}.Getenv({key})":
+            return False
+        since, scope = found[1], found[2]
+        return not self.reassigned(old, scope) and not any(
+            n.type == "call_expression"
+            and n.start_byte in scope
+            and n.start_byte < since
+            and self._name(n) in ("Setenv", "Unsetenv", "Clearenv")
+            and self._key(n, self._name(n)) in (key, None)
+            and self.registration(n) is None
+            for n in self.nodes
+            if n is not call
+        )
+
     def _undo(self, call: Node, package: str) -> bool:
         """Whether `call`, registered to run when the test ends, puts back
         what was: `Unsetenv(K)` (the idiom's assumption: K was unset),
         `Chdir(old)` with `old, _ := package.Getwd()` (the declaration `old`
         sees there, before any Chdir in its scope, `old` never assigned
-        again).  Not `Setenv(K, old)`
-        with `old := Getenv(K)`: that leaves an unset K set, to ""."""
+        again), or `Setenv(K, old)` (`_saved_env`)."""
         if self.registration(call) is None:
             return False
         name, arguments = self._name(call), self._arguments(call)
         if name == "Unsetenv":
             return True
+        if name == "Setenv":
+            return len(arguments) == 2 and self._saved_env(call, package, arguments)
         if name != "Chdir" or len(arguments) != 1 or arguments[0].type != "identifier":
             return False
         old = self.source.text(arguments[0])

@@ -26,12 +26,17 @@ A store the test undoes is its own: `old := timeout` before the first
 store, and `timeout = old` in a `defer` or a `Cleanup` callback (or `defer
 func(old int) { timeout = old }(timeout)`), with `old` never assigned
 again, registered in the same function before the store or right after
-it (with only plain assignments between: nothing that may return first; a
-store in a closure may run after the function ended); so is `os.Setenv(K,
-v)` with a registered `os.Unsetenv(K)` (the idiom assumes K was unset; a
-registered `os.Setenv(K, old)` after `old := os.Getenv(K)` is no undo: an
-unset K stays set, to ""), and `os.Chdir(d)` with a registered
-`os.Chdir(old)` (`old, err := os.Getwd()`).  A reset to some other value (`defer func() { exit =
+it (with only plain assignments between, and for a setter's undo other
+`os.Setenv` and `os.Unsetenv` calls given constants or formatted values:
+nothing that may return first; a store in a closure may run after the function ended); so
+is `os.Setenv(K, v)` with a registered `os.Unsetenv(K)` (the idiom
+assumes K was unset) or `os.Setenv(K, old)` after `old := os.Getenv(K)`
+(it assumes K was set: an unset K comes back set to "", which only
+`os.LookupEnv` tells apart), and `os.Chdir(d)` with a registered
+`os.Chdir(old)` (`old, err := os.Getwd()`); but no setter is undone in a
+test that calls `t.Parallel()`, itself or in a subtest: `go test` starts
+a parallel test only once every sequential one has ended, and then runs
+it beside the others.  A reset to some other value (`defer func() { exit =
 defaultExit }()`) is a store: the gate cannot see that it is what the
 variable held.  A function literal a function returns runs when called,
 not in it (`return func() { hits++ }`).
