@@ -131,6 +131,13 @@ class Unit:
     # one module registry (Mocha), not where each file has its own (Jest,
     # Vitest).
     local: bool = False
+    # A COLLECTION unit whose writes outside its file, if any, all go into
+    # the platform's `process.env` (JS: `process.env.X = ...`, `delete
+    # process.env.X`; `Escapes(writes, env=True)`): it changes what other
+    # files' tests see only where the runner shares one `process.env`
+    # between files, not where each file has a copy of its own (Jest;
+    # `Reader.own_env`).  Every `local` unit is one.
+    env_local: bool = False
     # The scope the unit's names are bound in, where a language has nested
     # scopes of units (JS: the keys of the describes whose callback bodies
     # hold it, outermost first); () the file's top level.  A name bound in
@@ -353,7 +360,10 @@ def reaching(
     None when the source could not list it).  Where its `own_registry(path,
     units, others)` says the runner gives the file a module registry of its
     own (JavaScript: Jest, Vitest), a unit that writes nothing outside the
-    file (`Unit.local`) reaches nothing either."""
+    file (`Unit.local`) reaches nothing either; and where its `own_env(path,
+    units, others)` says the runner gives the file a `process.env` of its
+    own too (JavaScript: Jest), neither does one whose only
+    writes outside the file go into `process.env` (`Unit.env_local`)."""
     reader = reader_of(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if reader is not None:
@@ -365,7 +375,10 @@ def reaching(
         registry = reader.own_registry
         if narrow is not None and registry is not None and registry(path, units, others):
             local: Callable[[Unit], bool] = narrow
-            narrow = lambda u: not u.local and local(u)  # noqa: E731
+            if reader.own_env is not None and reader.own_env(path, units, others):
+                narrow = lambda u: not u.env_local and local(u)  # noqa: E731
+            else:
+                narrow = lambda u: not u.local and local(u)  # noqa: E731
     return tuple(u for u in units if u.role == COLLECTION and (narrow is None or narrow(u)))
 
 

@@ -29,6 +29,10 @@ class Reader:
     `own_registry(path, units, others)`: whether the runner gives the new
     file a module registry of its own (Jest, Vitest), so that a unit that
     writes nothing outside the file (`Unit.local`) reaches nothing.
+    `own_env(path, units, others)`, asked where `own_registry` holds:
+    whether the runner gives the new file a `process.env` of its own too
+    (Jest), so that a unit whose only writes outside the file go
+    into it (`Unit.env_local`) reaches nothing.
     `pair(base, head, suffix)`: the units of a modified file's two
     versions when `units` refuses one for a syntax error the grammar can
     repair, each repaired statement one unit of its exact text, raising
@@ -44,6 +48,7 @@ class Reader:
     isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     apart: Callable[[str, BaseTree], bool] | None = None
     own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
+    own_env: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     pair: Callable[[str, str, str], tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = None
     script: Callable[[str, Sequence[Unit], str], bool] | None = None
     grew: Callable[[str, str, str, Mapping[str, str], bool], tuple[str, ...] | None] | None = None

@@ -436,7 +436,12 @@ configuration that does is not read), only
 writes out of the file (through the global object, `process`, a built-in's
 prototype, an import, an implicit global or an alias; `Object.assign` and
 kin, `vi.stubGlobal`/`stubEnv` or a spy on those, `eval`, a load-time `fs`
-or `child_process` call, a helper doing so); none in a file that imports
+or `child_process` call, a helper doing so), and in a Jest file (one
+importing `@jest/globals` or reading `jest`, naming no other runner)
+not writes into `process.env` (`process.env.X = ...`, `delete`,
+`process.env = {...}`, `Object.assign(process.env, ...)`): Jest's
+environment gives each test file its own copy of `process` and its
+`env`; none in a file that imports
 AVA and calls it (each file in a worker of its own), nor in a Go file whose
 folder had no `_test.go` file at base (its package's tests are all new);
 in Java a static initializer block, which runs in the JVM that runs every

@@ -88,6 +88,14 @@ pure value (`pure.Pure`): one the platform's built-ins alone compute
 `Buffer`, ... itself but by the platform's own module
 (`import process from 'node:process'`).
 
+A new file's COLLECTION units reach the tests of other files (`reaches`)
+unless the runner keeps them in the file: none under AVA (`isolated`);
+under Jest, Vitest and node:test, which give each file a module registry
+of its own (`own_registry`), none that writes nothing outside the file
+(`Unit.local`, `escapes.Escapes`); and under Jest, which gives each file a
+copy of `process.env` too (`own_env`), none whose only writes outside the
+file go into `process.env` (`Unit.env_local`).
+
 Comments outside units are not units (except the pragmas above), and
 neither is the text between units.  `Unparsable` when the grammar is not
 installed, the tree has an ERROR or MISSING node (a syntax error, or
@@ -296,6 +304,39 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
     return not any(loads.search(text) for text in others)
 
 
+# How a unit's code spells a value import of Jest's globals.
+_JEST_GLOBALS = re.compile(r"""\Aimport (?!type )[^'"]* from '@jest/globals'\Z""")
+# A module of another runner that shares `process.env` between files.
+_SHARED_ENV = re.compile(r"""['"](?:vitest|mocha|node:test|bun:test|ava)(?:/[^'"]*)?['"]""")
+
+
+def own_env(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
+    """Whether a NEW file that `own_registry` holds has a `process.env` of
+    its own as well, so that writing into it changes what no other file's
+    tests see.  Jest's alone: its test environment (jest-environment-node,
+    jest-environment-jsdom), made anew for each test file, installs a copy
+    of `process` as the file's global whose `env` is a fresh object the
+    real environment is copied into (jest-util's `installCommonGlobals`
+    sets `process = createProcessObject()`, whose `env` is
+    `createProcessEnv()`; jest-environment-node's own test "uses a copy of
+    the process object"; and jest-runtime's `_requireCoreModule` hands
+    that copy to `require('process')`).  Not Vitest, whose `vi.stubEnv` writes the
+    worker's real `process.env` and whose workers serve several files
+    (`isolate: false`, the `vmThreads` pool); not node:test, whose files
+    share one process under `--test-isolation=none` or a script that
+    imports them all, which the repository may ask for outside the change.
+    The file imports from `@jest/globals`, or reads Jest's global `jest`
+    without binding it, and names no other runner's module."""
+    if not own_registry(path, units, others):
+        return False
+    if any(_SHARED_ENV.search(u.code) for u in units if not u.test):
+        return False
+    jest = any("jest" in (u.uses or ()) for u in units) and not any(
+        "jest" in u.binds for u in units
+    )
+    return jest or any(_JEST_GLOBALS.match(u.code) for u in units)
+
+
 # A command line's entry point: the arguments, the main-module test, a `#!` line.
 _ENTRY = re.compile(r"\A#!|\bprocess\.argv\b|\brequire\.main\b|\bimport\.meta\.main\b")
 # The runner's globals a file that registers tests, hooks or suites reads.
@@ -332,6 +373,7 @@ READER = Reader(
     reaches=reaches,
     isolated=isolated,
     own_registry=own_registry,
+    own_env=own_env,
     pair=pair,
     script=script,
 )

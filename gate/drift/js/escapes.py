@@ -1,7 +1,9 @@
 """Whether JS/TS code writes outside its file (`Escapes.within`): what the
 tests of other files could see however the runner isolates modules, which
 is all a new Jest or Vitest file's load-time code can change for them
-(`gate.drift.js.own_registry`)."""
+(`gate.drift.js.own_registry`), and, apart (`Escapes(writes, env=True)`),
+whether all it writes outside is `process.env`, which Jest gives each
+test file a copy of (`gate.drift.js.own_env`)."""
 
 from __future__ import annotations
 
@@ -53,9 +55,14 @@ class Escapes:
     `process`) are its own; the global object, `process`, the platform's
     other globals (`Array.prototype`), an imported binding, and a name of
     the file bound to any of those (an alias: `const g = globalThis`, a
-    parameter, a destructured value) are not."""
+    parameter, a destructured value) are not.  `env`: a write into the
+    platform's own `process.env` (`process.env.X = ...`, `delete
+    process.env.X`, `process.env = {...}`, `Object.assign(process.env,
+    ...)`, `process.env` handed to code) is taken as the file's own too
+    (`Unit.env_local`); an alias of it (`const e = process.env`) is not."""
 
-    def __init__(self, writes: Writes) -> None:
+    def __init__(self, writes: Writes, env: bool = False) -> None:
+        self.env = env
         self.source = writes.source
         self.names = writes.names
         self.writes = writes  # its scan of the file's helpers
@@ -200,6 +207,8 @@ class Escapes:
                 return False
             if self.text(prop) != "env":
                 return False
+            if self.env:
+                return False  # the file's own copy (`env`)
             value, parent = parent, parent.parent
         while parent is not None and parent.type in VALUE_WRAPPERS:
             value, parent = parent, parent.parent
@@ -217,7 +226,7 @@ class Escapes:
         """Whether a store through `target` may reach outside the file."""
         target = unwrapped(target, VALUE_WRAPPERS)
         kind = target.type
-        if kind in FRESH:
+        if kind in FRESH or (self.env and self._in_env(target)):
             return False
         if kind in ("identifier", "shorthand_property_identifier_pattern"):
             name = self.text(target)  # an implicit global, or an import (read-only)
@@ -232,6 +241,26 @@ class Escapes:
         if kind in PATTERNS:
             return any(self.target(leaf) for leaf in pattern_leaves(target))
         return not self.fresh(target)
+
+    def _in_env(self, target: Node) -> bool:
+        """Whether `target` is the platform's `process.env` or a member
+        chain through it (`process.env.X`, `process.env['X']`)."""
+        node = target
+        while node.type in CHAINS:
+            inner = node.child_by_field_name("object")
+            if inner is None:
+                return False
+            inner = unwrapped(inner, VALUE_WRAPPERS)
+            if inner.type == "identifier" and self.text(inner) == "process":
+                prop = node.child_by_field_name("property")
+                return (
+                    node.type == "member_expression"
+                    and prop is not None
+                    and self.text(prop) == "env"
+                    and self.names.free("process")
+                )
+            node = inner
+        return False
 
     def _declared(self, name: str) -> bool:
         """Whether the file declares `name` (a binding other than a store)."""

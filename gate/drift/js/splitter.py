@@ -101,6 +101,7 @@ class Splitter:
         self.loading = Loading(source, shadowed, names)  # what runs when the file is loaded
         self.writes = Writes(source, names)  # what a test's run changes for the others
         self.escapes = Escapes(self.writes)  # what writes outside the file
+        self.env_escapes = Escapes(self.writes, env=True)  # ... but into `process.env`
         self.blocks = Blocks(source, self.writes, self.escapes)  # what keeps to its describe
         self.from_runner: set[str] = set()  # keys of imports from a runner module
         # local names of runner functions: `import { test as base } from 'vitest'`,
@@ -189,15 +190,18 @@ class Splitter:
         name, `test`, `declaration`), asked whether it keeps to its block
         (`Blocks.within`; a test that does is a CASE there, `Unit.quiet`);
         `local`: whether a COLLECTION unit writes nothing outside the file
-        (`Unit.local`; None: asked of its code, `Escapes.within`);
+        (`Unit.local`; None: asked of its code, `Escapes.within`, and so
+        is `Unit.env_local`; else it is `local`);
         `erased`: a type-only declaration, every version of which is the
         same (`Unit.same`) where the file does not test types; `same`:
         else its `Unit.same`; `retitled`: its `Unit.retitled`."""
         unique, shown = self._keys.unit(key, name)
+        env_local = bool(local)
         if role != COLLECTION:
-            local = False
+            local = env_local = False
         elif local is None:
             local = not self.escapes.within(node)
+            env_local = local or not self.env_escapes.within(node)
         within: tuple[str, ...] = ()
         if role == COLLECTION and confine is not None:
             within = self.blocks.within(node, unique, confine, local)
@@ -215,6 +219,7 @@ class Splitter:
                 quiet=quiet,
                 grouped=grouped,
                 local=local,
+                env_local=env_local,
                 same=_erased if erased and not self.types else same,
                 scope=self.scope,
                 tokens=tokens,
