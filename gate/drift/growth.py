@@ -172,7 +172,7 @@ _PLUGINS = re.compile(r"pytest11|entry|plugins|backend-path|hooks|cmdclass|\\[uU
 _JS_CLIMBING = re.compile(r"(?<![\w$])dirname\s*\(|file:|homedir|cwd")
 # A regular expression's end anchor closing a string or a regex literal
 # (`'^.+\\.tsx?$'`, `/\.ts$/`): no expansion (a template's `${` still is).
-_JS_ANCHOR = re.compile(r"""\$(?=['"/)|])""")
+_JS_ANCHOR = re.compile(r"""\$(?=['"`/)|])""")
 _JS_RESOLVING = re.compile(r"\b(?:resolve|join|relative)\s*\(\s*(?!__dirname\b)")
 
 
