@@ -199,8 +199,10 @@ def _apart(changes: ChangeSet, f: FileChange, path: str) -> bool:
     """Whether `path`, a manifest or lock file the change adds (no
     symlink), is a new package's own (`growth.apart`): the test tools it
     declares or locks reach its own new tests only."""
-    return f.status in (ADDED, COPIED) and f.new_mode != MODE_SYMLINK and (
-        growth.apart(path, changes.tree)
+    return (
+        f.status in (ADDED, COPIED)
+        and f.new_mode != MODE_SYMLINK
+        and growth.apart(path, changes.tree)
     )
 
 
