@@ -170,6 +170,9 @@ _PLUGINS = re.compile(r"pytest11|entry|plugins|backend-path|hooks|cmdclass|\\[uU
 # folder; for Jest and Vitest also `resolve`/`join`/`relative` not from
 # `__dirname`.
 _JS_CLIMBING = re.compile(r"(?<![\w$])dirname\s*\(|file:|homedir|cwd")
+# A regular expression's end anchor closing a string or a regex literal
+# (`'^.+\\.tsx?$'`, `/\.ts$/`): no expansion (a template's `${` still is).
+_JS_ANCHOR = re.compile(r"""\$(?=['"`/)|])""")
 _JS_RESOLVING = re.compile(r"\b(?:resolve|join|relative)\s*\(\s*(?!__dirname\b)")
 
 
@@ -202,7 +205,7 @@ def stays_inside(path: str, text: str) -> bool:
         return False
     suffix = "." + path.rsplit(".", 1)[-1].casefold()
     if suffix in _JS_SUFFIXES:
-        text = _SPECIFIER.sub("", text)
+        text = _JS_ANCHOR.sub("", _SPECIFIER.sub("", text))
         if _JS_CLIMBING.search(text):
             return False
     elif _TOX_PLACES.search(text):
@@ -253,6 +256,73 @@ def own_pins(path: str) -> bool:
     of a base without tests.  A `pyproject.toml` below the root may join a
     workspace that resolves one set of versions for every package (uv)."""
     return "/" not in path or globs.matches(path, ("**/go.mod", "**/pom.xml"), globs.FOLDED)
+
+
+# Files through which a folder above a new package reads it at base, by
+# ecosystem: a workspace root that takes members by glob (npm, Yarn and Bun
+# `workspaces` in package.json, pnpm-workspace.yaml `packages`, Lerna,
+# Rush, Nx, Deno's `workspace`; uv's `[tool.uv.workspace]` in
+# pyproject.toml; Cargo's `[workspace] members`; go.work `use`), a lock
+# file the new package's dependencies may flow into (hoisted where other
+# packages' tests run), and a Jest or Vitest configuration whose `projects`
+# glob may reach it.  Only the names are read: such a file above, whatever
+# it says, keeps the new package's test tools judged.  A root `pyproject.toml`
+# installs no npm package, so a new JavaScript package below it is apart.
+_ABOVE = {
+    "js": (
+        "package.json",
+        "pnpm-workspace.yaml",
+        "pnpm-workspace.yml",
+        "lerna.json",
+        "rush.json",
+        "nx.json",
+        "deno.json",
+        "deno.jsonc",
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "bun.lock",
+        "bun.lockb",
+    ),
+    "python": ("pyproject.toml", "uv.lock", "poetry.lock", "pdm.lock", "pipfile.lock", "pipfile"),
+    "rust": ("cargo.toml", "cargo.lock"),
+    "go": ("go.work",),
+}
+
+
+def _above(path: str) -> tuple[str, ...]:
+    """The globs of the files above that can read the new file `path`
+    (`_ABOVE`): its ecosystem's, or every one's when its name is none's."""
+    name = path.rpartition("/")[2].casefold()
+    own = [names for names in _ABOVE.values() if name in names]
+    picked = own or list(_ABOVE.values())
+    return (*(f"**/{n}" for names in picked for n in names), *_JS_CONFIGS)
+
+
+def apart(path: str, tree: BaseTree | None) -> bool:
+    """Whether the new file `path` (a manifest, lock file or runner
+    configuration) sits in a folder below the root that is absent at base,
+    and no folder above it holds at base a file that can read it
+    (`_above`): no existing test lies under it and nothing at base installs
+    or collects it, so the test tools it declares or locks reach its own
+    new tests only.  False when the tree does not say (a folder above not
+    listed)."""
+    folder = path.rpartition("/")[0]
+    if not folder or tree is None or tree.folder(folder) != {}:
+        return False
+    readers = _above(path)
+    above = folder
+    while above:
+        above = above.rpartition("/")[0]
+        found = tree.folder(above)
+        if found is None:
+            return False
+        for name, kind in found.items():
+            child = f"{above}/{name}" if above else name
+            if kind != "folder" and globs.matches(child, readers, globs.FOLDED):
+                return False  # a file or a link by that name (a tool reads either)
+    return True
 
 
 def scoped(

@@ -89,6 +89,8 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
                     if texts is not None and old is not None:
                         texts = FileTexts(base=old.base, head=texts.head)
                     why = why_old or why
+                if texts is not None and texts.base is None and _apart(changes, f, path):
+                    continue  # a new package's own lock file: no existing test installs it
                 if why is not None:
                     if changes.source != "example":
                         out[path] = f"unreadable: {why}"
@@ -117,7 +119,10 @@ def section_changes(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[
                 how = None
             if how == "removed" and _untested_folder(changes, path, is_test):
                 how = None  # it governed no test at base
-            if how is None and not (scoped and growth.own_pins(path)):
+            own = (scoped and growth.own_pins(path)) or (
+                texts.base is None and _apart(changes, f, path)
+            )
+            if how is None and not own:
                 try:
                     moved = pin_changes(path, texts.base, texts.head)
                 except Unreadable as exc:
@@ -187,6 +192,17 @@ def _only_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool
     folder = path.rpartition("/")[0]
     return growth.untested(folder, changes.tree, tested(is_test)) and growth.scripts_contained(
         keys, texts.base if texts.base is not None else "{}", head
+    )
+
+
+def _apart(changes: ChangeSet, f: FileChange, path: str) -> bool:
+    """Whether `path`, a manifest or lock file the change adds (no
+    symlink), is a new package's own (`growth.apart`): the test tools it
+    declares or locks reach its own new tests only."""
+    return (
+        f.status in (ADDED, COPIED)
+        and f.new_mode != MODE_SYMLINK
+        and growth.apart(path, changes.tree)
     )
 
 

@@ -216,13 +216,14 @@ flags in CI files (`forbidden_paths` on CI files covers those).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from gate.base import globs
 from gate.base.jsontext import package_data
-from gate.base.paths import folds
+from gate.base.paths import fold, folds
 from gate.base.structured import Unreadable
 from gate.drift.sections import VIEWS, named_view, narrow_scripts
 from gate.drift.vendored import (
@@ -330,6 +331,26 @@ SECTION_FILES: tuple[Section, ...] = tuple(
 # pip's requirements files, by their conventional names.
 REQUIREMENTS_FILES = tuple(s.glob for s in SECTION_FILES if s.format == "requirements")
 
+# Words of a requirements file's path that say tests (or the CI job, or a
+# developer's setup, which runs them) install from it.
+_FOR_TESTS = frozenset({"test", "tests", "testing", "dev", "develop", "development", "ci", "e2e"})
+
+
+def installed_for_tests(path: str) -> bool:
+    """Whether the pip requirements file `path` may be where the tests are
+    installed from, which the gate cannot see (a CI job's, tox's, nox's or
+    a Makefile's `pip install -r`): one at the root (what CI installs before
+    running the tests), or one whose path has a word of `_FOR_TESTS`
+    (`requirements-dev.txt`, `tests/requirements.txt`).  Such a file added
+    or removed stays runner configuration even when no line of it names a
+    test tool's source; another one (an example project's
+    `requirements.txt`) is judged by its lines alone."""
+    if "/" not in path:
+        return True
+    words = re.split(r"[^a-z0-9]+", fold(path))
+    return any(w in _FOR_TESTS for w in words)
+
+
 # pytest loads, at start, every plugin an installed distribution declares in
 # its `pytest11` entry points (a CI job's `pip install -e .` installs the
 # repository's own): such a plugin can deselect or skip any test.  Where a
@@ -392,6 +413,10 @@ def section_change(
         except Unreadable as exc:
             return f"unreadable: the {side} version {exc}"
     before, after = values
+    if section.format == "requirements" and not installed_for_tests(path):
+        # no line of it says where a test tool comes from: present or
+        # absent, no runner's part (the test tools it names: `gate.drift.pins`)
+        before, after = before or None, after or None
     if section.format == "json":
         before, after = narrow_scripts(before, after)
     if before == after:

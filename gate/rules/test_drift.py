@@ -741,12 +741,32 @@ new test files it names are judged as new test files, above:
   `projects`, `workspace`, `globalSetup` or `globalTeardown`; a
   `pyproject.toml` or `setup.cfg` declares no entry points or plugins (a
   `pytest11` plugin loads for every test once the workspace is
-  installed).  At the root, where it is read for every test, such a new
+  installed); a regular expression's end anchor in JavaScript
+  (`'^.+\\.tsx?$'`) is no `$` expansion.  At the root, where it is read for every test, such a new
   file passes only when the base holds no test path and no runner
   configuration at all.  Never a `conftest.py` (pytest registers its
   hooks for the whole session), a `setup.py`, Babel's files, `.npmrc`,
   `__mocks__/`, `noxfile.py` or `.coveragerc`.  A test moved into the
   folder is a renamed or deleted test, and fails as one.
+* a brand-new package's own manifest and lock file (a `package.json`,
+  `pyproject.toml`, `pnpm-lock.yaml`, ...) in a folder below the root that
+  is absent at base: the test tools it declares or locks reach its own new
+  tests only, unless a folder above it holds at base a file of its
+  ecosystem that can read it, whatever that file says: a workspace root
+  (`package.json`, `pnpm-workspace.yaml`, `lerna.json`, `rush.json`,
+  `nx.json`, `deno.json`; `pyproject.toml`, a uv workspace's; `Cargo.toml`;
+  `go.work`), a lock file its dependencies may flow into, or a Jest or
+  Vitest configuration (a `projects` glob); a root lock file the change
+  writes is judged as always.  A Python repository's root `pyproject.toml`
+  reads no npm package.
+* a pip requirements file below the root whose path has no word saying
+  tests, dev or CI (`test`, `tests`, `testing`, `dev`, `develop`,
+  `development`, `ci`, `e2e`), added or removed, when no line of it says
+  where a test tool comes from (an example project's `requirements.txt`
+  of `mcp-agent`): the gate cannot see which files a CI job installs, so
+  one at the root or named for tests (`requirements-dev.txt`,
+  `tests/requirements.txt`) stays runner configuration added or removed;
+  a test tool it names still counts as moved.
 
 Configuration read from elsewhere (an environment variable set by CI, a
 flag on a CI command line, a plugin a lock file alone brings in under a
