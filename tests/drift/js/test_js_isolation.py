@@ -227,3 +227,36 @@ def test_an_unread_base_configuration_is_judged_as_sharing() -> None:
     change = _new_file_changes(withheld)
     problem, _ = judging.new_module(change, change.files[0], {})
     assert problem is not None
+
+
+def _api(base: dict[str, str], monkeypatch: pytest.MonkeyPatch, cap: int | None = None) -> str:
+    """test_drift's message on a PR adding NEW, read through the contents
+    API (`read_file` a stand-in over `base` and the head)."""
+    from gate.changes import api
+    from gate.github.client_types import PullFile
+    from gate.model.rubric import Rule
+    from gate.rules import REGISTRY, text_wants
+
+    if cap is not None:
+        monkeypatch.setattr(api, "NEAR_READS", cap)
+    rule = Rule(id="TESTS", kind="test_drift", params={"paths": ["**/*.test.ts"]})
+    head = {**base, NEW: VITEST}
+
+    def read_file(ref: str, path: str) -> bytes | None:
+        text = (head if ref == "head" else base).get(path)
+        return None if text is None else text.encode()
+
+    found = api.listing([PullFile(NEW, "added", 3, 0, 3, None, True)], 1)
+    changes = api.changes_from_api(
+        found, base="base", head="head", content_files=text_wants([rule]), read_file=read_file
+    )
+    return REGISTRY["test_drift"].judge(rule, changes).message
+
+
+def test_the_api_mode_reads_the_base_configuration_and_fails_closed_past_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert "vi.mock" not in _api({}, monkeypatch)
+    assert "vi.mock" in _api(VITEST_OFF["test.isolate"], monkeypatch)
+    assert "vi.mock" in _api(VITEST_OFF["nested package"], monkeypatch)
+    assert "vi.mock" in _api({}, monkeypatch, cap=5), "past the cap: not all read, shared"
