@@ -432,13 +432,15 @@ def loaders(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str
 def near_texts(changes: ChangeSet, path: str) -> dict[str, str | None] | None:
     """The base texts of the files read beside the new file `path`
     (`gate.drift.near_files`: path -> text, None where absent at base);
-    None when one has no text here (withheld, or not from this source)."""
+    None when one has no text here (withheld, or not from this source),
+    but in a rubric's example, whose change has no base beyond the files
+    it names."""
     out: dict[str, str | None] = {}
     for p in near_files(path):
         got = changes.texts.get(p)
-        if got is None:
+        if got is None and changes.source != "example":
             return None
-        out[p] = got.base
+        out[p] = None if got is None else got.base
     return out
 
 

@@ -229,6 +229,20 @@ def test_an_unread_base_configuration_is_judged_as_sharing() -> None:
     assert problem is not None
 
 
+def test_a_rubric_example_has_no_base_beyond_what_it_names() -> None:
+    """An example's change is the files it names: a configuration it does
+    not name is absent, one it names is read."""
+    from gate.changes.example import changes_from_example
+
+    new = {"path": NEW, "status": "added", "after": VITEST}
+    change = changes_from_example([new])
+    assert judging.new_module(change, change.files[0], {}) == (None, 1)
+    config = {"path": "vitest.config.ts", "before": VITEST_OFF["test.isolate"]["vitest.config.ts"]}
+    change = changes_from_example([new, {**config, "after": config["before"]}])
+    problem, _ = judging.new_module(change, change.files[0], {})
+    assert problem is not None and "vi.mock" in problem
+
+
 def _api(base: dict[str, str], monkeypatch: pytest.MonkeyPatch, cap: int | None = None) -> str:
     """test_drift's message on a PR adding NEW, read through the contents
     API (`read_file` a stand-in over `base` and the head)."""
