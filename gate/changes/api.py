@@ -208,6 +208,16 @@ PAST_GLOB_READS = (
     "every one is read (check out both commits: actions/checkout fetch-depth: 0)"
 )
 
+# The most files beside the change's new files (`TextWants.nearby`: the
+# runner configuration above a new JS/TS test file) read through the
+# contents API; past it a file is withheld, and `test_drift` judges the new
+# test file's load-time code as running beside other files' tests.
+NEAR_READS = 100
+PAST_NEAR_READS = (
+    f"the Action's API mode reads at most {NEAR_READS} runner configuration files beside "
+    "new test files through the contents API and this pull request needs more"
+)
+
 
 def other_history(comparison: Comparison) -> str | None:
     """Why the compare API's commits cannot show that the merge base it
@@ -305,6 +315,14 @@ def changes_from_api(
         texts[path] = _texts(read_file, path, fork, head, at=at.get(path, (True, True)))
     for path in extra[GLOB_READS:]:
         texts[path] = FileTexts(base=None, head=None, withheld=PAST_GLOB_READS)
+    near = wants.nearby(found.files)
+    for path in near[:NEAR_READS]:  # beside a new file: read at base, both sides if touched
+        if path in touched:
+            texts[path] = _texts(read_file, path, fork, head, at=at.get(path, (True, True)))
+        else:
+            texts[path] = _texts(read_file, path, None, fork)  # one request, at the fork
+    for path in near[NEAR_READS:]:
+        texts[path] = FileTexts(base=None, head=None, withheld=PAST_NEAR_READS)
     files = count_unlisted(found.files, read_file, fork, head)
     tree = base_tree(list_folder, fork, found.files) if wants.tree and list_folder else None
     return ChangeSet(

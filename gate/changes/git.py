@@ -58,7 +58,9 @@ def changes_of(
     wants = text_wants(content_files)
     texts = repo.read_texts(judged.old, judged.new, wants.files)
     files = job.result()
-    extra = wants.extra(files)  # the written files read by glob (test_drift's tests)
+    # the written files read by glob (test_drift's tests), and the files
+    # beside the new ones (the runner configuration above a new JS test)
+    extra = (*wants.extra(files), *wants.nearby(files))
     if extra:
         texts.update(repo.read_texts(judged.old, judged.new, extra))
     tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None

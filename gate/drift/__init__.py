@@ -24,7 +24,7 @@ reach the tests of other files.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -288,6 +288,21 @@ def reader_of(ending: str) -> Reader | None:
         raise Unparsable(f"needs a parser that is not installed ({exc})") from None
 
 
+def near_files(path: str) -> tuple[str, ...]:
+    """The base files whose texts the language of the new file `path` reads
+    to judge it (`Reader.near`: JavaScript's runner configuration that may
+    turn per-file isolation off); none where it reads none, or where its
+    package or parser is not installed (the file is then refused whole)."""
+    language = BY_SUFFIX.get(suffix(path))
+    if language is None:
+        return ()
+    try:
+        reader = language.load()
+    except ImportError:
+        return ()
+    return () if reader.near is None else reader.near(path)
+
+
 def paired_units(path: str, base: str, head: str) -> tuple[tuple[Unit, ...], tuple[Unit, ...]]:
     """The units of both versions of the modified file `path` when
     `units_for` refused one: its language's `Reader.pair` (statements the
@@ -342,6 +357,7 @@ def reaching(
     units: Sequence[Unit],
     others: Sequence[str] | None = (),
     tree: BaseTree | None = None,
+    configs: Mapping[str, str | None] | None = None,
 ) -> tuple[Unit, ...]:
     """The units of a NEW test file `path` that change what the tests of
     other files see: its COLLECTION units, narrowed by the language's
@@ -358,12 +374,15 @@ def reaching(
     its `apart(path, tree)` says no test of the base runs beside it (Go: a
     package that had no test file at base; `tree` the base tree's layout,
     None when the source could not list it).  Where its `own_registry(path,
-    units, others)` says the runner gives the file a module registry of its
-    own (JavaScript: Jest, Vitest), a unit that writes nothing outside the
-    file (`Unit.local`) reaches nothing either; and where its `own_env(path,
-    units, others)` says the runner gives the file a `process.env` of its
-    own too (JavaScript: Jest), neither does one whose only
-    writes outside the file go into `process.env` (`Unit.env_local`)."""
+    units, others, configs)` says the runner gives the file a module
+    registry of its own (JavaScript: Jest, Vitest, node:test, unless the
+    base's runner configuration turns that off: `configs`, the base texts
+    of the files `near_files(path)` names, None when not all are known), a
+    unit that writes nothing outside the file (`Unit.local`) reaches
+    nothing either; and where its `own_env(path, units, others, configs)`
+    says the runner gives the file a `process.env` of its own too
+    (JavaScript: Jest), neither does one whose only writes outside the
+    file go into `process.env` (`Unit.env_local`)."""
     reader = reader_of(suffix(path))
     narrow: Callable[[Unit], bool] | None = None
     if reader is not None:
@@ -373,9 +392,9 @@ def reaching(
             return ()
         narrow = reader.reaches
         registry = reader.own_registry
-        if narrow is not None and registry is not None and registry(path, units, others):
+        if narrow is not None and registry is not None and registry(path, units, others, configs):
             local: Callable[[Unit], bool] = narrow
-            if reader.own_env is not None and reader.own_env(path, units, others):
+            if reader.own_env is not None and reader.own_env(path, units, others, configs):
                 narrow = lambda u: not u.env_local and local(u)  # noqa: E731
             else:
                 narrow = lambda u: not u.local and local(u)  # noqa: E731

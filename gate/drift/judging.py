@@ -23,6 +23,7 @@ from gate.drift import (
     growth,
     locks,
     moved,
+    near_files,
     paired_units,
     reaching,
     reader_of,
@@ -444,6 +445,21 @@ def loaders(changes: ChangeSet, is_test: Callable[[str], bool]) -> dict[str, str
     return texts
 
 
+def near_texts(changes: ChangeSet, path: str) -> dict[str, str | None] | None:
+    """The base texts of the files read beside the new file `path`
+    (`gate.drift.near_files`: path -> text, None where absent at base);
+    None when one has no text here (withheld, or not from this source),
+    but in a rubric's example, whose change has no base beyond the files
+    it names."""
+    out: dict[str, str | None] = {}
+    for p in near_files(path):
+        got = changes.texts.get(p)
+        if got is None and changes.source != "example":
+            return None
+        out[p] = None if got is None else got.base
+    return out
+
+
 def _doctest_modules(changes: ChangeSet) -> bool:
     """Whether a base pytest configuration file of the change's texts asks
     for `--doctest-modules` (pytest then imports every module it finds)."""
@@ -533,7 +549,7 @@ def new_module(
     others = None if loaders is None else [t for p, t in loaders.items() if p != f.path]
     found = [
         f"{u.name}{'' if 'at line' in u.name else f' at line {u.line}'} (`{_first_line(u.code)}`)"
-        for u in reaching(f.path, head, others, changes.tree)
+        for u in reaching(f.path, head, others, changes.tree, near_texts(changes, f.path))
     ]
     if not found:
         return None, added

@@ -26,13 +26,18 @@ class Reader:
     change's other files that may load it, None when unknown).
     `apart(path, tree)`: whether no test of the base runs beside the new
     file (`tree`: the base tree's layout).
-    `own_registry(path, units, others)`: whether the runner gives the new
-    file a module registry of its own (Jest, Vitest), so that a unit that
-    writes nothing outside the file (`Unit.local`) reaches nothing.
-    `own_env(path, units, others)`, asked where `own_registry` holds:
-    whether the runner gives the new file a `process.env` of its own too
-    (Jest), so that a unit whose only writes outside the file go
-    into it (`Unit.env_local`) reaches nothing.
+    `own_registry(path, units, others, configs)`: whether the runner gives
+    the new file a module registry of its own (Jest, Vitest), so that a
+    unit that writes nothing outside the file (`Unit.local`) reaches
+    nothing (`configs`: the base texts of the files `near(path)` names,
+    None when not all are known).
+    `near(path)`: the base files whose texts `own_registry` reads for the
+    new file `path` (the runner configuration that may turn its per-file
+    isolation off).
+    `own_env(path, units, others, configs)`, asked where `own_registry`
+    holds: whether the runner gives the new file a `process.env` of its own
+    too (Jest), so that a unit whose only writes outside the file go into
+    it (`Unit.env_local`) reaches nothing.
     `pair(base, head, suffix)`: the units of a modified file's two
     versions when `units` refuses one for a syntax error the grammar can
     repair, each repaired statement one unit of its exact text, raising
@@ -47,8 +52,15 @@ class Reader:
     reaches: Callable[[Unit], bool] | None = None
     isolated: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
     apart: Callable[[str, BaseTree], bool] | None = None
-    own_registry: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
-    own_env: Callable[[str, Sequence[Unit], Sequence[str] | None], bool] | None = None
+    own_registry: (
+        Callable[[str, Sequence[Unit], Sequence[str] | None, Mapping[str, str | None] | None], bool]
+        | None
+    ) = None
+    own_env: (
+        Callable[[str, Sequence[Unit], Sequence[str] | None, Mapping[str, str | None] | None], bool]
+        | None
+    ) = None
+    near: Callable[[str], tuple[str, ...]] | None = None
     pair: Callable[[str, str, str], tuple[tuple[Unit, ...], tuple[Unit, ...]]] | None = None
     script: Callable[[str, Sequence[Unit], str], bool] | None = None
     grew: Callable[[str, str, str, Mapping[str, str], bool], tuple[str, ...] | None] | None = None

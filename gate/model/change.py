@@ -269,10 +269,27 @@ class TextWants:
     files: tuple[str, ...] = ()
     touched: Callable[[str], bool] | None = None
     tree: bool = False  # some rule reads the base tree's layout (`BaseTree`)
+    # the files beside each path a change adds (`nearby`)
+    near: Callable[[str], Iterable[str]] | None = None
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
-        """`files` and each written path `touched` accepts, sorted."""
-        return tuple(sorted(set(self.files) | set(self.extra(files))))
+        """`files`, each written path `touched` accepts and the files
+        `nearby` names, sorted."""
+        files = tuple(files)
+        return tuple(sorted(set(self.files) | set(self.extra(files)) | set(self.nearby(files))))
+
+    def nearby(self, files: Iterable[FileChange]) -> tuple[str, ...]:
+        """The files `near` names for each path `files` adds or copies
+        (`test_drift`: the runner configuration above a new JS/TS test
+        file that may turn its runner's per-file isolation off), but those
+        `files` or `extra` name, sorted: a source reads them as it reads
+        `extra`, apart, so that they never crowd a test file out of a cap."""
+        if self.near is None:
+            return ()
+        files = tuple(files)
+        taken = set(self.files) | set(self.extra(files))
+        found = {p for f in files if f.status in (ADDED, COPIED) for p in self.near(f.path)}
+        return tuple(sorted(found - taken))
 
     def extra(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """The written paths (of a known status) `touched` accepts that

@@ -89,12 +89,15 @@ def text_files(rules: Iterable[Rule]) -> tuple[str, ...]:
 def text_wants(rules: Iterable[Rule]) -> TextWants:
     """What a change source reads for `rules`: the files `text_files` names,
     the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`),
+    the base files beside added ones some rule names (`Kind.near_texts`),
     and the base tree's layout when some rule's kind reads `TREE`."""
     rules = tuple(rules)
     tests = [t for rule in rules if (t := REGISTRY[rule.kind].touched_texts(rule)) is not None]
     touched = (lambda path: any(t(path) for t in tests)) if tests else None
     tree = any(TREE in REGISTRY[rule.kind].reads for rule in rules)
-    return TextWants(files=text_files(rules), touched=touched, tree=tree)
+    nears = [n for rule in rules if (n := REGISTRY[rule.kind].near_texts(rule)) is not None]
+    near = (lambda path: [p for n in nears for p in n(path)]) if nears else None
+    return TextWants(files=text_files(rules), touched=touched, tree=tree, near=near)
 
 
 def lab_kinds(role: str) -> frozenset[str]:

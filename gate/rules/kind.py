@@ -22,7 +22,10 @@ declares at module level:
   `TEXT_FILES`, files it always reads; `TEXT_GLOBS`, the glob parameters
   whose matches among the *modified* files it reads too, matched in the
   parameter's `GLOBS` mode (`test_drift` reads each test file a change
-  modifies). What every change source reads (`gate.model.change.TextWants`) is
+  modifies); `TEXT_NEAR` (optional), a function naming the base files it
+  reads beside each path a change adds that its `TEXT_GLOBS` match
+  (`test_drift`: the runner configuration above a new JS/TS test file).
+  What every change source reads (`gate.model.change.TextWants`) is
   derived from these.
 * `GLOBS` (optional): glob parameter -> match mode (`gate.base.globs.EXACT`,
   `FOLDED` or `REACH`).
@@ -45,7 +48,7 @@ the files whose texts are read) is derived from the registry.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -123,6 +126,7 @@ class Kind:
     text_files: tuple[str, ...] = ()
     text_globs: tuple[str, ...] = ()
     text_matching: tuple[str, ...] = ()
+    text_near: Callable[[str], Iterable[str]] | None = None
     globs: Mapping[str, str] = field(default_factory=dict)
     from_rubric: Mapping[str, str] = field(default_factory=dict)
     lab: str = SCOPE
@@ -241,6 +245,27 @@ class Kind:
             return None
         return globs.any_of(*patterns)
 
+    def near_texts(self, rule: Rule) -> Callable[[str], Iterable[str]] | None:
+        """The base files `rule` reads beside a path a change adds: its
+        `TEXT_NEAR` of each path its `TEXT_GLOBS` parameters match (None:
+        none)."""
+        near = self.text_near
+        if near is None:
+            return None
+        from gate.base import globs
+
+        patterns = []
+        for key in self.text_globs:
+            value = rule.params.get(key, self.defaults().get(key))
+            if value is None:
+                continue
+            found = [value] if isinstance(value, str) else [str(v) for v in value]
+            patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
+        if not patterns:
+            return None
+        matched = globs.any_of(*patterns)
+        return lambda path: near(path) if matched(path) else ()
+
 
 def kind_from_module(module: ModuleType) -> Kind:
     """The `Kind` a rule module declares (see this module's docstring)."""
@@ -255,6 +280,7 @@ def kind_from_module(module: ModuleType) -> Kind:
         text_files=tuple(getattr(module, "TEXT_FILES", ())),
         text_globs=tuple(getattr(module, "TEXT_GLOBS", ())),
         text_matching=tuple(getattr(module, "TEXT_MATCHING", ())),
+        text_near=getattr(module, "TEXT_NEAR", None),
         globs=getattr(module, "GLOBS", {}),
         from_rubric=getattr(module, "FROM_RUBRIC", {}),
         lab=getattr(module, "LAB", SCOPE),

@@ -431,8 +431,16 @@ file importing `vitest` or `@jest/globals` (or reading
 Jest's `jest`) that no file of the change imports, to which Jest and Vitest
 (`isolate: true`, its default) give a module registry of its own, or
 importing `node:test`, which `node --test` runs in a process of its own
-(unless a file of the change asks for `--test-isolation=none`; a base
-configuration that does is not read), only
+(unless a file of the change asks for `--test-isolation=none`, or the
+base turns the runner's per-file isolation off: Vitest's `isolate` set to
+anything but `true` in a `vitest.config.*`, `vite.config.*` or
+`vitest.workspace.*` of the file's folder or a folder above it, or
+`--no-isolate`, `--isolate=false`, `--poolOptions.<pool>.isolate=false`,
+`--no-threads`, `singleThread`/`singleFork` there or in a script of a
+`package.json` on that path; node:test's `--test-isolation=none` or
+`--experimental-test-isolation=none` in such a script; Jest has no such
+switch; where the source cannot read those base files, as a structured
+result cannot, the file is judged as sharing), only
 writes out of the file (through the global object, `process`, a built-in's
 prototype, an import, an implicit global or an alias; `Object.assign` and
 kin, `vi.stubGlobal`/`stubEnv` or a spy on those, `eval`, a load-time `fs`
@@ -786,7 +794,7 @@ from __future__ import annotations
 
 from gate.base import globs
 from gate.base.words import plural as count
-from gate.drift import judging, locks, runners
+from gate.drift import judging, locks, near_files, runners
 from gate.drift.collected import (
     CONFIGURED_NAMES,
     NESTED_CONFIG,
@@ -835,6 +843,10 @@ TEXT_FILES = (*PYTEST_CONFIGS, *ROOT_CONFIGS)
 # list), and every touched lock file, to compare its test tools' locked
 # copies (`gate.drift.locks`)
 TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *FOLDER_CONFIGS)
+# beside each test file a change adds, the base files its language reads to
+# judge it (JavaScript: the runner configuration above it that may turn
+# per-file isolation off, `gate.drift.js.isolation`)
+TEXT_NEAR = near_files
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a

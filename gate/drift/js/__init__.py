@@ -105,7 +105,9 @@ or describe blocks nest deeper than `MAX_DEPTH`.
 This package is that splitter, one module a job: `frameworks` (the test
 frameworks' globals and the shapes of their calls), `loading` (whether an
 expression, a declaration or a class runs code when the file loads),
-`pure` (what the platform's built-ins alone compute), `names` (the names
+`pure` (what the platform's built-ins alone compute), `isolation`
+(whether the base's runner configuration turns Vitest's or node:test's
+per-file isolation off, read from the files `near` names), `names` (the names
 each unit reads, and whether the file binds a global) and `splitter` (the
 statements and describe bodies as units).  Here: `units`, what `gate.drift` calls,
 with the grammar each suffix names.
@@ -114,12 +116,13 @@ with the grammar each suffix names.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gate.drift import CASE, Unit, Unparsable, repaired_pair
 from gate.drift._treesitter import ParsedText, parse, refuse
 from gate.drift.js import writes
 from gate.drift.js.frameworks import DESCRIBES, HOOKS, RUNNER_MODULES, TESTS
+from gate.drift.js.isolation import NODE_TEST, VITEST, near, shared
 from gate.drift.js.names import Names
 from gate.drift.js.splitter import TYPE_TESTS, Splitter
 from gate.drift.reader import Reader
@@ -275,7 +278,12 @@ _REGISTRY_RUNNER = re.compile(
 _ONE_PROCESS = re.compile(r"""test-isolation[= ]+['"]?none|isolation['"]?\s*:\s*['"]none""")
 
 
-def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
+def own_registry(
+    path: str,
+    units: Sequence[Unit],
+    others: Sequence[str] | None = (),
+    configs: Mapping[str, str | None] | None = None,
+) -> bool:
     """Whether a NEW file runs under a runner that gives each test file a
     module registry of its own (Jest: a registry and a global context per
     test file; Vitest: `isolate`, true by default, runs each file in an
@@ -286,8 +294,12 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
     in the file: it imports from `vitest`, `@jest/globals` or `node:test`,
     or reads Jest's global `jest` without binding it; no other file of the
     change names it in a relative module specifier (`others` None: not
-    every such file's text is known), and none asks node:test for one
-    process (`--test-isolation=none`, `isolation: 'none'`)."""
+    every such file's text is known), none asks node:test for one
+    process (`--test-isolation=none`, `isolation: 'none'`), and the base's
+    runner configuration above the file (`configs`: `isolation.near`'s
+    paths -> base text; None: not all known) does not turn the runner's
+    isolation off (`isolation.shared`: Vitest's `isolate: false`,
+    `--no-isolate`; node:test's `--test-isolation=none`)."""
     if others is None:
         return False
     imports = [u.code for u in units if _REGISTRY_RUNNER.match(u.code)]
@@ -300,6 +312,9 @@ def own_registry(path: str, units: Sequence[Unit], others: Sequence[str] | None 
         "isolation" in text and _ONE_PROCESS.search(text) for text in others
     ):
         return False
+    runners = {r for r in (VITEST, NODE_TEST) if any(f"'{r}'" in code for code in imports)}
+    if any(shared(r, configs) for r in runners):
+        return False
     loads = _specifier(path)
     return not any(loads.search(text) for text in others)
 
@@ -310,7 +325,12 @@ _JEST_GLOBALS = re.compile(r"""\Aimport (?!type )[^'"]* from '@jest/globals'\Z""
 _SHARED_ENV = re.compile(r"""['"](?:vitest|mocha|node:test|bun:test|ava)(?:/[^'"]*)?['"]""")
 
 
-def own_env(path: str, units: Sequence[Unit], others: Sequence[str] | None = ()) -> bool:
+def own_env(
+    path: str,
+    units: Sequence[Unit],
+    others: Sequence[str] | None = (),
+    configs: Mapping[str, str | None] | None = None,
+) -> bool:
     """Whether a NEW file that `own_registry` holds has a `process.env` of
     its own as well, so that writing into it changes what no other file's
     tests see.  Jest's alone: its test environment (jest-environment-node,
@@ -327,7 +347,7 @@ def own_env(path: str, units: Sequence[Unit], others: Sequence[str] | None = ())
     imports them all, which the repository may ask for outside the change.
     The file imports from `@jest/globals`, or reads Jest's global `jest`
     without binding it, and names no other runner's module."""
-    if not own_registry(path, units, others):
+    if not own_registry(path, units, others, configs):
         return False
     if any(_SHARED_ENV.search(u.code) for u in units if not u.test):
         return False
@@ -374,6 +394,7 @@ READER = Reader(
     isolated=isolated,
     own_registry=own_registry,
     own_env=own_env,
+    near=near,
     pair=pair,
     script=script,
 )

@@ -94,7 +94,7 @@ def test_a_new_node_test_file_in_genaiscript_s_shape_reaches_nothing() -> None:
     roles = {u.key: u.role for u in found}
     assert roles["test GitHubClient > info() returns GitHub options"] == CASE
     assert roles["const GitHubClient > client"] == COLLECTION
-    assert reaching("packages/core/src/githubclient.test.ts", found, []) == ()
+    assert reaching("packages/core/src/githubclient.test.ts", found, [], configs={}) == ()
 
 
 # Hostile twins: the same shapes bent to reach other tests.
@@ -141,7 +141,7 @@ NODE_LOCAL = IMPORTS + "const client = Client.default();\ntest('a', () => { clie
 def test_a_new_node_test_file_s_local_load_time_code_reaches_nothing() -> None:
     found = units(NODE_LOCAL, ".ts")
     assert any(u.role == COLLECTION for u in found)
-    assert reaching("test/new.test.ts", found, []) == ()
+    assert reaching("test/new.test.ts", found, [], configs={}) == ()
 
 
 @pytest.mark.parametrize(

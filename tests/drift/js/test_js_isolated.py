@@ -175,7 +175,7 @@ def test_a_top_level_hook_of_a_per_file_suite_runner_reaches_nothing_unless_it_s
     body = f"{spelled}\n{called}(() => {{ reset(); }});\ntest('x', () => {{}});\n"
     found = units(body, ".ts")
     assert any(u.role == "collection" and u.name.startswith(hook) for u in found)
-    assert reaching("test/new.test.ts", found) == ()
+    assert reaching("test/new.test.ts", found, configs={}) == ()
     for store in HOOK_STORES:
         stored = body.replace("reset();", store)
         # Jest gives each file a `process.env` of its own (test_js_own_env.py)

@@ -132,7 +132,7 @@ def test_a_new_files_own_business_reaches_no_other_file(
     if mocker == "jest" and "require" in header and "{m}" not in body:
         text += "jest.setTimeout(5000);\n"  # a file that reads Jest's global
     found = units(text, suffix)
-    assert [u.name for u in reaching(f"test/new{suffix}", found)] == []
+    assert [u.name for u in reaching(f"test/new{suffix}", found, configs={})] == []
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_a_describes_own_lets_stay_in_a_new_mocha_file(runner: tuple[str, str]) 
     header, suffix = runner
     for body in OWN[:2]:
         text = f"{header}\n{body}\n"
-        assert reaching(f"test/new{suffix}", units(text, suffix)) == ()
+        assert reaching(f"test/new{suffix}", units(text, suffix), configs={}) == ()
     hook = f"{header}\nlet s;\nbeforeEach(() => {{ s = 1; }});\nit('a', () => {{}});\n"
     found = reaching(f"test/new{suffix}", units(hook, suffix), _others(header))
     assert [u.name for u in found] == ["beforeEach"]
@@ -205,7 +205,7 @@ def test_a_new_vitest_file_another_file_loads_shares_its_registry(other: str | N
     text = f"{REGISTRY[0][0]}\nvi.mock('../src/x');\nit('a', () => {{}});\n"
     found = units(text, ".ts")
     loads = other is not None and ".test" in other
-    assert reaching("test/new.test.ts", found, [] if other is None else [other]) == (
+    assert reaching("test/new.test.ts", found, [] if other is None else [other], configs={}) == (
         found[-2:-1] if loads else ()
     )
     assert reaching("test/new.test.ts", found, None), "other files unknown: shared"
