@@ -232,18 +232,26 @@ class Kind:
         `TEXT_MATCHING`, folded (None: none)."""
         from gate.base import globs
 
-        patterns = []
+        patterns = self._text_glob_matchers(rule)
         if self.text_matching:
-            patterns.append(globs.matcher(self.text_matching, globs.FOLDED))
+            patterns.insert(0, globs.matcher(self.text_matching, globs.FOLDED))
+        if not patterns:
+            return None
+        return globs.any_of(*patterns)
+
+    def _text_glob_matchers(self, rule: Rule) -> list[Callable[[str], bool]]:
+        """A matcher for each of `rule`'s `TEXT_GLOBS` parameters that is
+        set (or has a default), in that parameter's `GLOBS` mode."""
+        from gate.base import globs
+
+        patterns = []
         for key in self.text_globs:
             value = rule.params.get(key, self.defaults().get(key))
             if value is None:
                 continue
             found = [value] if isinstance(value, str) else [str(v) for v in value]
             patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
-        if not patterns:
-            return None
-        return globs.any_of(*patterns)
+        return patterns
 
     def near_texts(self, rule: Rule) -> Callable[[str], Iterable[str]] | None:
         """The base files `rule` reads beside a path a change adds: its
@@ -254,13 +262,7 @@ class Kind:
             return None
         from gate.base import globs
 
-        patterns = []
-        for key in self.text_globs:
-            value = rule.params.get(key, self.defaults().get(key))
-            if value is None:
-                continue
-            found = [value] if isinstance(value, str) else [str(v) for v in value]
-            patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
+        patterns = self._text_glob_matchers(rule)
         if not patterns:
             return None
         matched = globs.any_of(*patterns)
