@@ -278,6 +278,14 @@ _REGISTRY_RUNNER = re.compile(
 _ONE_PROCESS = re.compile(r"""test-isolation[= ]+['"]?none|isolation['"]?\s*:\s*['"]none""")
 
 
+def _reads_jest(units: Sequence[Unit]) -> bool:
+    """Whether the file reads Jest's global `jest` without binding a `jest`
+    of its own."""
+    return any("jest" in (u.uses or ()) for u in units) and not any(
+        "jest" in u.binds for u in units
+    )
+
+
 def own_registry(
     path: str,
     units: Sequence[Unit],
@@ -303,9 +311,7 @@ def own_registry(
     if others is None:
         return False
     imports = [u.code for u in units if _REGISTRY_RUNNER.match(u.code)]
-    jest = any("jest" in (u.uses or ()) for u in units) and not any(
-        "jest" in u.binds for u in units
-    )
+    jest = _reads_jest(units)
     if not (imports or jest):
         return False
     if any("node:test" in code for code in imports) and any(
@@ -351,9 +357,7 @@ def own_env(
         return False
     if any(_SHARED_ENV.search(u.code) for u in units if not u.test):
         return False
-    jest = any("jest" in (u.uses or ()) for u in units) and not any(
-        "jest" in u.binds for u in units
-    )
+    jest = _reads_jest(units)
     return jest or any(_JEST_GLOBALS.match(u.code) for u in units)
 
 
