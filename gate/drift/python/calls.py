@@ -304,7 +304,10 @@ def known_callees(origins: Mapping[str, str]) -> dict[str, str]:
     their last argument; "mock" for mock constructors (`Mock`, `mock.Mock`,
     `unittest.mock.MagicMock`, `create_autospec`), whose every object has a
     class of its own; "type" for the builtin `type` the module never
-    rebinds."""
+    rebinds; "setattr" and "delattr" for the `__setattr__` and
+    `__delattr__` of the builtin `object` it never rebinds
+    (`object.__setattr__(x, "a", v)`, how a frozen dataclass is written
+    into, is `setattr(x, "a", v)`)."""
     out: dict[str, str] = {}
     for name, origin in origins.items():
         if origin in _CASTS:
@@ -318,6 +321,8 @@ def known_callees(origins: Mapping[str, str]) -> dict[str, str]:
             out.update({f"{prefix}.{c}": "mock" for c in (*_MOCKS, "create_autospec")})
         elif origin == "builtins.type":
             out[name] = "type"
+        elif origin == "builtins.object":
+            out[f"{name}.__setattr__"], out[f"{name}.__delattr__"] = "setattr", "delattr"
     return out
 
 

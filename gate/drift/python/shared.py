@@ -181,7 +181,10 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
                 store = isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(
                     sub.ctx, (ast.Store, ast.Del)
                 )
-                if store or (isinstance(sub, ast.Call) and dotted(sub.func) in _ATTR_CALLS):
+                if store or (
+                    isinstance(sub, ast.Call)
+                    and dotted(sub.func).rsplit(".", 1)[-1] in _ATTR_CALLS | _DUNDER_ATTR_CALLS
+                ):
                     out[id(sub)] = visible
                 visit(child_nodes(sub), visible, functions)
 
@@ -192,6 +195,7 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
 
 
 _ATTR_CALLS = frozenset({"setattr", "delattr"})
+_DUNDER_ATTR_CALLS = frozenset({"__setattr__", "__delattr__"})
 
 
 class _Bodies:
@@ -328,8 +332,9 @@ def shares_state(
     constructors), a store through `cast(T, local)` is a store into the
     local, and `type(m).attr = ...` with `m` a fresh mock of the code's
     (`m = Mock(...)`, every binding of `m` so) a store into that mock's own
-    class; `setattr(local, "name", v)` (and `delattr`) with a string name
-    that is not a dunder is `local.name = v`.  Where the line is drawn: a method call on a shared
+    class; `setattr(local, "name", v)` (and `delattr`, and the builtin
+    `object`'s `__setattr__`/`__delattr__`) with a string name that is not
+    a dunder is `local.name = v`.  Where the line is drawn: a method call on a shared
     object (`CONFIG.update(...)`, `REGISTRY.append(x)`) is not seen, nor an
     assignment through a local alias of one (`m = clamp_kit; m.LIMIT = 9`):
     any call may mutate and any local may alias, and counting every such
@@ -397,7 +402,7 @@ def shares_state(
         if isinstance(sub, ast.Call):
             name = dotted(sub.func)
             last = name.rsplit(".", 1)[-1]
-            if name in _ATTR_CALLS and sub.args:
+            if (name in _ATTR_CALLS or known.get(name) in _ATTR_CALLS) and sub.args:
                 if scoped is None:
                     scoped = _visible_locals(node)
                 if _own_attribute_call(sub, own, scoped.get(id(sub), frozenset()), known, mocks):
@@ -412,7 +417,7 @@ def shares_state(
                 if _namespace_read(sub, parents):
                     continue  # `vars(mod).items()`: the namespace read, not written
             if name in _SHARING_CALLS or (
-                last in ("setattr", "delattr", "__setattr__", "__delattr__")
+                last in _ATTR_CALLS | _DUNDER_ATTR_CALLS
                 and not name.startswith("monkeypatch.")  # undone when the test ends
             ):
                 return True

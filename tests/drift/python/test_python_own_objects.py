@@ -34,6 +34,8 @@ OWN_WRITES = [
     "setattr(box, 'flag', 1)",
     "delattr(box, 'flag')",
     "setattr(cast(Any, box), 'flag', 1)",
+    "object.__setattr__(box, 'flag', 1)",  # a frozen dataclass's own instance
+    "object.__delattr__(box, 'flag')",
     "cast(dict, box)['a'] = 1",
     "typing.cast(dict, box)['a'] = 1",
     "t.cast(dict, box)['a'][0] = 1",
@@ -60,6 +62,11 @@ SHARED_WRITES = [
     "setattr(kit.Clamp, 'limit', 9)",
     "setattr(box, '__class__', kit.Clamp)",
     "setattr(box, name, 9)",
+    "object.__setattr__(kit, 'LIMIT', 9)",
+    "object.__setattr__(kit.Clamp, 'limit', 9)",
+    "object.__setattr__(box, '__class__', kit.Clamp)",
+    "object.__delattr__(kit, 'LIMIT')",
+    "box.__setattr__('flag', 1)",  # not the builtin's: `box`'s class may do anything
     "delattr(kit, 'LIMIT')",
     "setattr(cast(Any, kit), 'LIMIT', 9)",
     "cast(Any, kit).LIMIT = 9",
@@ -109,6 +116,18 @@ def test_the_same_spellings_aimed_at_shared_objects_share_state(write: str, meth
     head = BASE + _new_test(f"{SHARED_SETUP}\n{write}", method, params=", param")
     assert COLLECTION in _new_roles(head), head
     assert "changes what other tests see" in compare(units(BASE), units(head)).summary()
+
+
+@pytest.mark.parametrize(
+    "rebinding", ["object = kit.Clamp\n", "from kit import object\n", "import object\n"]
+)
+def test_object_the_file_rebinds_is_not_the_builtins_setattr(rebinding: str) -> None:
+    """`object.__setattr__(local, ...)` is a store into the local only while
+    `object` is the builtin; a rebound `object`'s class may do anything."""
+    body = "box = {}\nobject.__setattr__(box, 'a', 1)"
+    assert _new_roles(BASE + _new_test(body)) == {CASE}
+    base = BASE + "\n\n" + rebinding
+    assert COLLECTION in _new_roles(base + _new_test(body), base)
 
 
 @pytest.mark.parametrize(
