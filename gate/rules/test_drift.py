@@ -794,7 +794,7 @@ from __future__ import annotations
 
 from gate.base import globs
 from gate.base.words import plural as count
-from gate.drift import judging, locks, near_files, runners
+from gate.drift import identities, judging, locks, near_files, runners
 from gate.drift.collected import (
     CONFIGURED_NAMES,
     NESTED_CONFIG,
@@ -847,6 +847,9 @@ TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *
 # judge it (JavaScript: the runner configuration above it that may turn
 # per-file isolation off, `gate.drift.js.isolation`)
 TEXT_NEAR = near_files
+# where the source can, every code file the change modifies: the names it
+# renames, which an existing test may follow (`gate.drift.identities`)
+TEXT_HINTS = identities.CODE_GLOBS
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a
