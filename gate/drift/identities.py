@@ -42,7 +42,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 
-from gate.drift import CASE, Unit, Unparsable, suffix, units_for
+from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
 from gate.drift.moved import World
@@ -243,8 +243,13 @@ def _swap_paths(text: str, paths: dict[str, str]) -> str:
     return pattern.sub(lambda m: f'"{paths[m.group(1)]}{m.group(2) or ""}"', text)
 
 
-def _spells_path(text: str, path: str) -> bool:
-    return re.search(r'"' + re.escape(path) + r'(?:/[^"\s]*)?"', text) is not None
+def _spells_path(text: str, path: str, but: str = "") -> bool:
+    """Whether `text` spells a Go import path `"path"` or `"path/..."`
+    that is not `but` or below it (`P` beside its next major version `P/v2`)."""
+    for m in re.finditer(r'"(' + re.escape(path) + r'(?:/[^"\s]*)?)"', text):
+        if not but or not (m.group(1) == but or m.group(1).startswith(f"{but}/")):
+            return True
+    return False
 
 
 def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> str | None:
@@ -266,7 +271,7 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
             for o, n in prefixes(changes, now).items()
             if not _spells_path(before, n) and prefixes(changes, was).get(o) == n
         }
-        if any(_spells_path(after, o) for o in paths):
+        if any(_spells_path(after, o, n) for o, n in paths.items()):
             return None
     words = {o: n for o, n in words.items() if re.search(rf"\b{re.escape(o)}\b", before)}
     if not words and not paths:
@@ -298,7 +303,10 @@ def align(
     try:
         units = units_for(was, text)
     except Unparsable:
-        return tuple(base)
+        try:  # as `by_cases` reads a text its grammar repairs
+            units = paired_units(was, text, texts[1])[0]
+        except Unparsable:
+            return tuple(base)
     if units is None or len(units) != len(base):
         return tuple(base)
     at_head = {u.key: u for u in head}

@@ -381,6 +381,15 @@ def by_cases(
     configuration collects."""
     why = _whole_file_why(changes, f, collects)
     texts = _pair(changes, f)
+    if (
+        f.old_path in (None, f.path)
+        and texts is not None
+        and texts.base is not None
+        and texts.head is not None
+        and not (f.symlink or f.submodule)
+        and identities.renamed_only(changes, f.path, f.path, texts.base, texts.head)
+    ):
+        return None, 0, 0, 0  # it follows the change's renames, and no more
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
@@ -394,15 +403,6 @@ def by_cases(
         and unread_edit(f.path, texts.base, texts.head)
     ):
         return None, 0, 0, 0  # release metadata or prose: no test reads it
-    if (
-        why is not None
-        and texts is not None
-        and texts.base is not None
-        and texts.head is not None
-        and not (f.symlink or f.submodule)
-        and identities.renamed_only(changes, f.old_path or f.path, f.path, texts.base, texts.head)
-    ):
-        return None, 0, 0, 0  # a helper that follows the change's renames, and no more
     if why is None and texts is not None and texts.base is not None and texts.head is not None:
         base = head = None
         try:
