@@ -41,6 +41,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
@@ -57,18 +58,21 @@ _MODIFIERS = (
     r"(?:(?:export|default|declare|async|public|private|protected|internal|static|final"
     r"|abstract|override|virtual|sealed|readonly|partial|synchronized|unsafe|extern)[ \t]+)*"
 )
-# A line that defines a name, the name as group "name".
+# A line that defines a name: a function, class or method at any depth; a
+# type, constant or variable at the top level only (a local variable of a
+# function names nothing a test reaches); a Go function or method.
 _DEFINES = re.compile(
-    r"^[ \t]*" + _MODIFIERS + r"(?:"
-    r"(?:def|class|function\*?|interface|enum|struct|record|type|const|let|var)[ \t]+(?P<a>\w+)"
-    r"|func[ \t]+(?:\([^)\n]*\)[ \t]*)?(?P<b>\w+)"
+    r"^(?:[ \t]*" + _MODIFIERS + r"(?:def|class|function\*?|interface|enum|struct|record)"
+    r"[ \t]+(?P<a>\w+)"
+    r"|" + _MODIFIERS + r"(?:type|const|let|var)[ \t]+(?P<b>\w+)"
+    r"|func[ \t]+(?:\([^)\n]*\)[ \t]*)?(?P<c>\w+)"
     r")",
     re.MULTILINE,
 )
 # A Java/C#/TypeScript member after at least one modifier: `public int size(`.
 _MEMBER = re.compile(
     r"^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual"
-    r"|async|sealed|synchronized)[ \t]+)+[\w<>\[\],.? \t]*?\b(?P<c>\w+)[ \t]*\(",
+    r"|async|sealed|synchronized)[ \t]+)+[\w<>\[\],.? \t]*?\b(?P<d>\w+)[ \t]*\(",
     re.MULTILINE,
 )
 
@@ -94,9 +98,11 @@ def _code_file(f: FileChange) -> bool:
     )
 
 
-def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
-    """The names one code file renamed (its `base` and `head` texts)."""
-    was, now = _defined(base), _defined(head)
+def _file_pairs(
+    base: str, head: str, was: dict[str, list[str]], now: dict[str, list[str]]
+) -> set[tuple[str, str]]:
+    """The names one code file renamed (its `base` and `head` texts, and
+    the definition lines of each, `_defined`)."""
     base_words, head_words = set(_WORD.findall(base)), set(_WORD.findall(head))
     gone = sorted(n for n in was if n not in head_words)
     new = sorted(n for n in now if n not in base_words)
@@ -112,22 +118,46 @@ def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
     return found
 
 
+@dataclass(frozen=True)
+class _Renamed:
+    """What one code file the change modifies says: the names it renamed,
+    and the names it defines at base and at head."""
+
+    path: str
+    pairs: frozenset[tuple[str, str]]
+    base: frozenset[str]
+    head: frozenset[str]
+
+
+# The last change set read, with its code files' facts: each test file of
+# a change asks, and the answer is the same.
+_LAST: list[tuple[ChangeSet, tuple[_Renamed, ...]]] = []
+
+
+def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
+    last = _LAST[0] if _LAST else None  # one read: another thread may replace it
+    if last is not None and last[0] is changes:
+        return last[1]
+    out = []
+    for f in changes.files:
+        texts = changes.texts.get(f.path)
+        if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
+            continue
+        was, now = _defined(texts.base), _defined(texts.head)
+        pairs = frozenset(_file_pairs(texts.base, texts.head, was, now))
+        out.append(_Renamed(f.path, pairs, frozenset(was), frozenset(now)))
+    _LAST[:] = [(changes, tuple(out))]
+    return tuple(out)
+
+
 def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     """Each word the change renamed -> its new name (see the module
     docstring), from the code files it modifies but `skip`."""
     left_out = set(skip)
-    pairs: set[tuple[str, str]] = set()
-    defined_base: set[str] = set()
-    defined_head: set[str] = set()
-    for f in changes.files:
-        texts = changes.texts.get(f.path)
-        if f.path in left_out or not _code_file(f) or texts is None:
-            continue
-        if texts.base is None or texts.head is None:
-            continue
-        defined_base.update(_defined(texts.base))
-        defined_head.update(_defined(texts.head))
-        pairs |= _file_pairs(texts.base, texts.head)
+    read = [r for r in _read(changes) if r.path not in left_out]
+    pairs = {p for r in read for p in r.pairs}
+    defined_base = {n for r in read for n in r.base}
+    defined_head = {n for r in read for n in r.head}
     olds = [o for o, _ in pairs]
     news = [n for _, n in pairs]
     return {
@@ -252,6 +282,13 @@ def _spells_path(text: str, path: str, but: str = "") -> bool:
     return False
 
 
+# An import that binds names the test does not spell: Python's `from m
+# import *`, Go's dot import (`. "pkg"`).
+_STAR = re.compile(
+    r"^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*|^[ \t]*(?:import[ \t]+)?\.[ \t]+\"", re.M
+)
+
+
 def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> str | None:
     """The base text `before` of the file at `was` (at `now` at head, its
     head text `after`) with every identity of the change that holds for it
@@ -262,6 +299,8 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
         for o, n in renames(changes, skip=(was, now)).items()
         if re.search(rf"\b{re.escape(n)}\b", before) is None
     }
+    if _STAR.search(before) or _STAR.search(after):
+        words = {}  # a name may come from a module the test does not name
     if any(re.search(rf"\b{re.escape(o)}\b", after) for o in words):
         return None  # the head still spells an old name: applied in part
     paths: dict[str, str] = {}
