@@ -348,3 +348,66 @@ def test_any_rename_passes_and_its_bent_twin_fails(old: str, new: str, value: st
         head={"pkg/m.py": py_src(new), "tests/test_m.py": py_test(new)},
     )
     CASE.fails(switched, "changed")
+
+
+# --- what the sources read ---------------------------------------------------
+
+
+def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
+    """`TEXT_HINTS`: the code files a change modifies, read after the test
+    files and runner configuration (never in `extra`, whose cap they would
+    crowd), and only where the file keeps its path on both sides."""
+    from gate.model.change import ADDED, DELETED, RENAMED
+    from gate.model.rubric import Rule
+    from gate.rules import text_wants
+
+    wants = text_wants([Rule(id="T", kind="test_drift", params={"paths": ["tests/"]})])
+    files = (
+        FileChange("pkg/m.py"),
+        FileChange("pkg/N.GO"),  # folded: any letter case
+        FileChange("web/p.tsx"),
+        FileChange("tests/test_m.py"),  # a test file: read as one, not as a hint
+        FileChange("pkg/new.py", status=ADDED),
+        FileChange("pkg/gone.py", status=DELETED),
+        FileChange("pkg/b.py", status=RENAMED, old_path="pkg/a.py"),
+        FileChange("README.md"),
+    )
+    assert wants.hinted(files) == ("pkg/N.GO", "pkg/m.py", "web/p.tsx")
+    assert not set(wants.hinted(files)) & set(wants.extra(files))
+    assert set(wants.hinted(files)) <= set(wants.paths(files))
+    only = text_wants([Rule(id="M", kind="max_files", params={"max": 3})])
+    assert only.hinted(files) == ()
+
+
+def _api_message(cap: int | None, monkeypatch: pytest.MonkeyPatch) -> str:
+    """test_drift's message on a PR that renames `check` in `pkg/m.py`,
+    read through the contents API (`read_file` a stand-in)."""
+    from gate.changes import api
+    from gate.github.client_types import PullFile
+    from gate.model.rubric import Rule
+    from gate.rules import REGISTRY, text_wants
+
+    if cap is not None:
+        monkeypatch.setattr(api, "HINT_READS", cap)
+    files = py_rename()
+    rule = Rule(id="T", kind="test_drift", params={"paths": ["tests/"]})
+
+    def read_file(ref: str, path: str) -> bytes | None:
+        text = (files.head if ref == "head" else files.base).get(path)
+        return None if not isinstance(text, str) else text.encode()
+
+    listed = [PullFile(p, "modified", 3, 3, 6, None, True) for p in sorted(files.base)]
+    changes = api.changes_from_api(
+        api.listing(listed, len(listed)),
+        base="base",
+        head="head",
+        content_files=text_wants([rule]),
+        read_file=read_file,
+    )
+    return REGISTRY["test_drift"].judge(rule, changes).message
+
+
+def test_the_api_mode_reads_the_code_up_to_its_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "no test that exists at base was changed" in _api_message(None, monkeypatch)
+    # past the cap the code is unread: the rename is not shown, the edit counts
+    assert "tests/test_m.py: test_it changed" in _api_message(0, monkeypatch)
