@@ -199,9 +199,9 @@ def _mod_pairs(base: str, head: str) -> set[tuple[str, str]]:
     was, now = _module(base), _module(head)
     if was is None or now is None:
         return set()  # no single module line: nothing is proved
-    if was != now:
-        out.add((was, now))
     before, after = _requires(base), _requires(head)
+    if was != now and not any(_below(p, was) or _below(p, now) for p in before | after):
+        out.add((was, now))  # neither also required: an import names the one module
     families: dict[str, tuple[set[str], set[str]]] = {}
     for side, paths in enumerate((before, after)):
         for path in paths:
@@ -215,6 +215,10 @@ def _mod_pairs(base: str, head: str) -> set[tuple[str, str]]:
                 out.add((a, b))
     # a path a `replace` directive redirects may mean other code: proves nothing
     return {p for p in out if not any(_in_replace(t, x) for t in (base, head) for x in p)}
+
+
+def _below(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(f"{prefix}/")
 
 
 def _major(path: str) -> int:
@@ -277,7 +281,7 @@ def _spells_path(text: str, path: str, but: str = "") -> bool:
     """Whether `text` spells a Go import path `"path"` or `"path/..."`
     that is not `but` or below it (`P` beside its next major version `P/v2`)."""
     for m in re.finditer(r'"(' + re.escape(path) + r'(?:/[^"\s]*)?)"', text):
-        if not but or not (m.group(1) == but or m.group(1).startswith(f"{but}/")):
+        if not but or not _below(m.group(1), but):
             return True
     return False
 

@@ -228,6 +228,14 @@ def _twins() -> dict[str, Files]:
                 "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
             },
         ),
+        # the old module still required: `"example.com/app/x"` may mean its published copy
+        "go.mod renames its module and requires the old one": Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": go_mod("example.com/renamed", "example.com/app v1.0.0"),
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
         "go.mod requires both P and P/v2": Files(
             base=base_go,
             head={
