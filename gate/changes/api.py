@@ -219,6 +219,13 @@ PAST_NEAR_READS = (
 )
 
 
+# The most modified files read for hints (`TextWants.hinted`: the code files
+# whose renames `test_drift` lets a test follow) through the contents API;
+# past it a file is not read, and a test that follows its renames is judged
+# as edited.
+HINT_READS = 50
+
+
 def other_history(comparison: Comparison) -> str | None:
     """Why the compare API's commits cannot show that the merge base it
     names is the only one (None: they can, up to `forks`).  Comparisons
@@ -323,6 +330,8 @@ def changes_from_api(
             texts[path] = _texts(read_file, path, None, fork)  # one request, at the fork
     for path in near[NEAR_READS:]:
         texts[path] = FileTexts(base=None, head=None, withheld=PAST_NEAR_READS)
+    for path in wants.hinted(found.files)[:HINT_READS]:  # past the cap: unread, proves less
+        texts[path] = _texts(read_file, path, fork, head)
     files = count_unlisted(found.files, read_file, fork, head)
     tree = base_tree(list_folder, fork, found.files) if wants.tree and list_folder else None
     return ChangeSet(

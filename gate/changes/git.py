@@ -59,8 +59,10 @@ def changes_of(
     texts = repo.read_texts(judged.old, judged.new, wants.files)
     files = job.result()
     # the written files read by glob (test_drift's tests), and the files
-    # beside the new ones (the runner configuration above a new JS test)
-    extra = (*wants.extra(files), *wants.nearby(files))
+    # beside the new ones (the runner configuration above a new JS test),
+    # and the modified files read for hints (the code files whose renames
+    # a test may follow)
+    extra = (*wants.extra(files), *wants.nearby(files), *wants.hinted(files))
     if extra:
         texts.update(repo.read_texts(judged.old, judged.new, extra))
     tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None

@@ -48,8 +48,12 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     whether it holds tests at base (`gate.drift.growth.untested`).  And
     the folders of both paths of each rename of a code file and every
     folder above them:
-    what an import names before and after a move (`gate.drift.moved`)."""
+    what an import names before and after a move (`gate.drift.moved`).
+    And where the change modifies a `go.mod`, the folder of each Go file it
+    modifies and every folder above it: which `go.mod` governs it
+    (`gate.drift.identities.prefixes`)."""
     packages = _go_packages(files) | _package_folders(files) | _moved_folders(files)
+    packages |= _go_modules(files)
     wanted: set[str] = set()
     names: set[str] = set()
     # Each folder's names once, however many written paths it holds.
@@ -103,6 +107,19 @@ def _moved_folders(files: Iterable[FileChange]) -> set[str]:
             continue
         for path in (f.old_path, f.path):
             _add_with_parents(wanted, path.rpartition("/")[0])
+    return wanted
+
+
+def _go_modules(files: Iterable[FileChange]) -> set[str]:
+    """Where a change modifies a `go.mod`: the folder of each Go file it
+    modifies, and every folder above it ("" the root)."""
+    files = tuple(files)
+    wanted: set[str] = set()
+    if not any(f.status == MODIFIED and f.path.rpartition("/")[2] == "go.mod" for f in files):
+        return wanted
+    for f in files:
+        if f.status == MODIFIED and f.path.endswith(".go"):
+            _add_with_parents(wanted, f.path.rpartition("/")[0])
     return wanted
 
 

@@ -21,6 +21,7 @@ from gate.drift import (
     Unparsable,
     compare,
     growth,
+    identities,
     locks,
     moved,
     near_files,
@@ -354,7 +355,8 @@ def moved_test(changes: ChangeSet, f: FileChange, is_test: Is, configs: Is) -> b
     runner configuration above either path that the gate does not read
     (`moved.configs_between`): judged case by case (`by_cases`) as a
     modified file, its imports followed to where they point
-    (`moved.align`)."""
+    (`moved.align`) and its names to what the change renamed them
+    (`identities.align`)."""
     return (
         f.status == RENAMED
         and f.old_path is not None
@@ -379,6 +381,15 @@ def by_cases(
     configuration collects."""
     why = _whole_file_why(changes, f, collects)
     texts = _pair(changes, f)
+    if (
+        f.old_path in (None, f.path)
+        and texts is not None
+        and texts.base is not None
+        and texts.head is not None
+        and not (f.symlink or f.submodule)
+        and identities.renamed_only(changes, f.path, f.path, texts.base, texts.head)
+    ):
+        return None, 0, 0, 0  # it follows the change's renames, and no more
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
@@ -417,6 +428,8 @@ def by_cases(
                 why = f"{names(stray)} may read other code or data from there"
                 return f"{f.path}: moved from {was}; {why}", 0, 0, 0
             base = moved.align(changes, was, f.path, base, head)
+            # a name (or Go import path) the rest of the change renamed everywhere
+            base = identities.align(changes, was, f.path, (texts.base, texts.head), base, head)
             drift = compare(base, head, allow_added=allow_added)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew), len(drift.renamed)

@@ -99,7 +99,7 @@ def identical_moves(changes: ChangeSet) -> dict[str, str]:
     return out
 
 
-class _World:
+class World:
     """What the change set says about which paths exist at each side."""
 
     def __init__(self, changes: ChangeSet) -> None:
@@ -161,7 +161,7 @@ def _js_candidates(importer: str, spec: str) -> list[str] | None:
     return [path, *(path + s for s in _SUFFIXES), *(f"{path}/index{s}" for s in _SUFFIXES)]
 
 
-def _same_js(world: _World, old: tuple[str, str], new: tuple[str, str]) -> bool:
+def _same_js(world: World, old: tuple[str, str], new: tuple[str, str]) -> bool:
     """Whether specifier `old[1]` read from `old[0]` at base names the code
     `new[1]` read from `new[0]` names at head."""
     before = _js_candidates(*old)
@@ -196,7 +196,7 @@ def _py_relative(importer: str, spec: str) -> str | None:
     return "/".join(p for p in (folder, rest) if p)
 
 
-def _py_pair(world: _World, old: tuple[str, str], new: tuple[str, str]) -> tuple[str, str] | None:
+def _py_pair(world: World, old: tuple[str, str], new: tuple[str, str]) -> tuple[str, str] | None:
     """The files the Python module `old[1]` read from `old[0]` at base and
     `new[1]` read from `new[0]` at head name, when both read the same code."""
     (was_at, was), (now_at, now) = old, new
@@ -219,7 +219,7 @@ def _py_module(folder: str) -> list[str]:
     return [f"{folder}.py", f"{folder}/__init__.py"] if folder else ["__init__.py"]
 
 
-def _same_absolute(world: _World, was: str, now: str) -> tuple[str, str] | None:
+def _same_absolute(world: World, was: str, now: str) -> tuple[str, str] | None:
     """The files of the dotted module `was` at base and `now` at head when
     the change renamed the one to the other unchanged, under one root."""
     old, new = was.split("."), now.split(".")
@@ -250,7 +250,7 @@ def _same_absolute(world: _World, was: str, now: str) -> tuple[str, str] | None:
     return root + _py_files(was)[form], root + _py_files(now)[form]
 
 
-def _same_go(world: _World, was: str, now: str) -> bool:
+def _same_go(world: World, was: str, now: str) -> bool:
     """Whether the Go import path `was` names at head, as `now`, the
     package folder the change moved whole."""
     old, new = was.split("/"), now.split("/")
@@ -308,7 +308,7 @@ def _kind(path: str) -> str | None:
     return "go" if end == ".go" else None
 
 
-def _same(world: _World, kind: str, old: tuple[str, str], new: tuple[str, str]) -> bool:
+def _same(world: World, kind: str, old: tuple[str, str], new: tuple[str, str]) -> bool:
     if kind == "js":
         return _same_js(world, old, new)
     if kind == "py":
@@ -316,7 +316,7 @@ def _same(world: _World, kind: str, old: tuple[str, str], new: tuple[str, str]) 
     return _same_go(world, old[1], new[1])
 
 
-def _twin(world: _World, kind: str, b: Unit, h: Unit, was: str, now: str) -> bool:
+def _twin(world: World, kind: str, b: Unit, h: Unit, was: str, now: str) -> bool:
     """Whether the base import `b` and the head import `h` read the same
     code (`was`, `now`: the files they are read from)."""
     old, new = _specifier(b.key, kind), _specifier(h.key, kind)
@@ -364,7 +364,7 @@ def align(
     new = [u for u in head if u.key not in base_keys and _specifier(u.key, kind) is not None]
     if not gone or not new:
         return tuple(base)
-    world = _World(changes)
+    world = World(changes)
     swap: dict[str, Unit] = {}
     taken: set[str] = set()
     for b in gone:
@@ -404,7 +404,7 @@ def strays(
     if kind == "go":
         return ("its package",) if posixpath.dirname(was) != posixpath.dirname(now) else ()
     head_keys = {u.key: u for u in head}
-    world = _World(changes)
+    world = World(changes)
     out: list[str] = []
     for b in base:
         spec = _specifier(b.key, kind)
@@ -422,7 +422,7 @@ def strays(
     return tuple(out)
 
 
-def _far(world: _World, was: str, now: str, top: str) -> bool:
+def _far(world: World, was: str, now: str, top: str) -> bool:
     """Whether no module named `top` stands beside `was` at base or `now` at head."""
     for path, at_head in ((was, False), (now, True)):
         folder = posixpath.dirname(path)

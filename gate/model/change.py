@@ -271,12 +271,29 @@ class TextWants:
     tree: bool = False  # some rule reads the base tree's layout (`BaseTree`)
     # the files beside each path a change adds (`nearby`)
     near: Callable[[str], Iterable[str]] | None = None
+    # modified files whose texts only ever relax a rule when known
+    # (`TEXT_HINTS`: `test_drift` reads the code files a change modifies
+    # for the names it renames, `gate.drift.identities`): `hinted`
+    hints: Callable[[str], bool] | None = None
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """`files`, each written path `touched` accepts and the files
         `nearby` names, sorted."""
         files = tuple(files)
-        return tuple(sorted(set(self.files) | set(self.extra(files)) | set(self.nearby(files))))
+        found = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
+        return tuple(sorted(found | set(self.hinted(files))))
+
+    def hinted(self, files: Iterable[FileChange]) -> tuple[str, ...]:
+        """The paths `files` modifies (same path, both sides) that `hints`
+        accepts, but those `files`, `extra` or `nearby` name, sorted: a
+        source reads them last and may leave them out (a cap), since a
+        text missing there only proves less."""
+        if self.hints is None:
+            return ()
+        files = tuple(files)
+        taken = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
+        found = {f.path for f in files if f.status == MODIFIED and self.hints(f.path)}
+        return tuple(sorted(found - taken))
 
     def nearby(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """The files `near` names for each path `files` adds or copies

@@ -105,6 +105,9 @@ def facts(k: kind.Kind) -> str:
     if k.text_matching:
         matching = _and([f"`{g}`" for g in k.text_matching])
         files.append(f"each file the change writes that matches one of {matching}")
+    if k.text_hints:
+        hinted = _and([f"`{g}`" for g in k.text_hints])
+        files.append(f"where the source can, each file the change modifies that matches {hinted}")
     if files:
         reads[reads.index(kind.READABLE[kind.TEXTS])] = "the base and head text of " + _and(files)
     return f"**Reads:** {'; '.join(reads)}.  **In `gate lab`:** {kind.LAB_ROLES[k.lab]}."

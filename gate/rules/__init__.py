@@ -90,6 +90,7 @@ def text_wants(rules: Iterable[Rule]) -> TextWants:
     """What a change source reads for `rules`: the files `text_files` names,
     the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`),
     the base files beside added ones some rule names (`Kind.near_texts`),
+    the modified files some rule reads when it can (`Kind.hint_texts`),
     and the base tree's layout when some rule's kind reads `TREE`."""
     rules = tuple(rules)
     tests = [t for rule in rules if (t := REGISTRY[rule.kind].touched_texts(rule)) is not None]
@@ -97,7 +98,9 @@ def text_wants(rules: Iterable[Rule]) -> TextWants:
     tree = any(TREE in REGISTRY[rule.kind].reads for rule in rules)
     nears = [n for rule in rules if (n := REGISTRY[rule.kind].near_texts(rule)) is not None]
     near = (lambda path: [p for n in nears for p in n(path)]) if nears else None
-    return TextWants(files=text_files(rules), touched=touched, tree=tree, near=near)
+    hints = [h for rule in rules if (h := REGISTRY[rule.kind].hint_texts()) is not None]
+    hinted = (lambda path: any(h(path) for h in hints)) if hints else None
+    return TextWants(files=text_files(rules), touched=touched, tree=tree, near=near, hints=hinted)
 
 
 def lab_kinds(role: str) -> frozenset[str]:

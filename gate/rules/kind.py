@@ -127,6 +127,7 @@ class Kind:
     text_globs: tuple[str, ...] = ()
     text_matching: tuple[str, ...] = ()
     text_near: Callable[[str], Iterable[str]] | None = None
+    text_hints: tuple[str, ...] = ()
     globs: Mapping[str, str] = field(default_factory=dict)
     from_rubric: Mapping[str, str] = field(default_factory=dict)
     lab: str = SCOPE
@@ -156,6 +157,7 @@ class Kind:
         if not self.reads or unknown:
             return f"READS must name some of {list(READABLE)}, not {sorted(unknown)}"
         wants = self.texts_of or self.text_files or self.text_globs or self.text_matching
+        wants = wants or self.text_hints
         if (TEXTS in self.reads) != bool(wants):
             return (
                 "it reads TEXTS exactly when TEXTS_OF, TEXT_FILES, TEXT_GLOBS or "
@@ -253,6 +255,16 @@ class Kind:
             patterns.append(globs.matcher(found, self.globs.get(key, globs.EXACT)))
         return patterns
 
+    def hint_texts(self) -> Callable[[str], bool] | None:
+        """Which modified paths' texts the kind reads where a source can
+        (`TEXT_HINTS`, folded; None: none): a text missing there only
+        proves less, never more."""
+        if not self.text_hints:
+            return None
+        from gate.base import globs
+
+        return globs.matcher(self.text_hints, globs.FOLDED)
+
     def near_texts(self, rule: Rule) -> Callable[[str], Iterable[str]] | None:
         """The base files `rule` reads beside a path a change adds: its
         `TEXT_NEAR` of each path its `TEXT_GLOBS` parameters match (None:
@@ -283,6 +295,7 @@ def kind_from_module(module: ModuleType) -> Kind:
         text_globs=tuple(getattr(module, "TEXT_GLOBS", ())),
         text_matching=tuple(getattr(module, "TEXT_MATCHING", ())),
         text_near=getattr(module, "TEXT_NEAR", None),
+        text_hints=tuple(getattr(module, "TEXT_HINTS", ())),
         globs=getattr(module, "GLOBS", {}),
         from_rubric=getattr(module, "FROM_RUBRIC", {}),
         lab=getattr(module, "LAB", SCOPE),

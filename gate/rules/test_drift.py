@@ -384,6 +384,33 @@ becoming `from pkg.new.x import f` passes when `pkg/old/x.py` was
 renamed to `pkg/new/x.py` unchanged, and fails when it changed by a byte,
 when `pkg/b.py` exports the same names, or when a case changed too.
 
+**An edit that only follows a rename the rest of the change made is no
+change** (`gate/drift/identities.py`), when the change set alone proves
+the rename: a code file the change modifies (both texts read, no test
+module, symlink or submodule) whose base defines `old` (a `def`,
+`class`, Go `func` with or without a receiver, `function`, a method
+after `public`/`private`/..., or a top-level `type`/`const`/`let`/`var`)
+and whose head never spells it, and whose head defines `new`, which its
+base never spells (the file's only such pair, or the definition line
+equal with `new` put in; no other file's pair contradicting it, `old`
+defined nowhere at head, `new` nowhere at base); a `go.mod` the change
+modifies whose `module A` becomes `module B`, or that requires `P` at
+base and only `P/vN` (a higher major version) at head, no `replace`
+naming either, for the Go files below it with no other `go.mod` between.
+The test's base text with every such name (whole words) and import path
+(`"A/..."`) put in must give the head's unit (or, where nothing else
+changed, the head's whole file; so a Go helper that only follows a
+module path passes); no rename applies to a test whose base already
+spells the new name, whose head still spells an old one, or that star-
+or dot-imports, nor to a test case's own name.  So `from pkg.m import
+check` becoming `from pkg.m import verify`, with its calls and
+`mock.patch("pkg.m.check")`, passes where `pkg/m.py` renamed `def check`
+to `def verify`; a switch to a function that existed at base, a rename
+with an assertion changed beside it, or a `go.mod` that requires both
+`P` and `P/v2` still fail.  The code files' texts are read where the
+source can (the Action's API mode reads at most 50): a text unread
+proves nothing.
+
 A renamed test file whose runner collects it at both paths (the root
 pytest, Jest or Vitest configuration's `python_files`/`include`/
 `testMatch` where set, with `testpaths` keeping it in its top folder,
@@ -794,7 +821,7 @@ from __future__ import annotations
 
 from gate.base import globs
 from gate.base.words import plural as count
-from gate.drift import judging, locks, near_files, runners
+from gate.drift import identities, judging, locks, near_files, runners
 from gate.drift.collected import (
     CONFIGURED_NAMES,
     NESTED_CONFIG,
@@ -847,6 +874,9 @@ TEXT_MATCHING = (*runners.SECTION_GLOBS, *locks.LOCK_GLOBS, *CONFIGURED_NAMES, *
 # judge it (JavaScript: the runner configuration above it that may turn
 # per-file isolation off, `gate.drift.js.isolation`)
 TEXT_NEAR = near_files
+# where the source can, every code file the change modifies: the names it
+# renames, which an existing test may follow (`gate.drift.identities`)
+TEXT_HINTS = identities.CODE_GLOBS
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a

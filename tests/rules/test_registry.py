@@ -354,7 +354,9 @@ def test_text_globs_read_the_written_files_they_match() -> None:
     )
     # the fixed reads are not extra; the renamed root pyproject.toml is one
     assert wants.extra(files) == tuple(p for p in read if p != "pyproject.toml")
-    assert wants.paths(files) == tuple(sorted({*read, *TEXT_FILES}))
+    # the modified code file, read apart where the source can (`TEXT_HINTS`)
+    assert wants.hinted(files) == ("src/app.py",)
+    assert wants.paths(files) == tuple(sorted({*read, *TEXT_FILES, "src/app.py"}))
     at = sides(files)
     assert at["tests/test_b.py"] == (False, True)
     assert at["tests/test_c.py"] == (True, False)

@@ -1,0 +1,377 @@
+"""Names the rest of a change renamed everywhere: what `test_drift` proves
+from the change set alone before it compares a test's units, as
+`gate.drift.moved` does for imports that follow a moved file.
+
+A change that renames code under test edits every test that names it;
+those edits spell the same test another way.  Three identities:
+
+* a word (`renames`): a code file the change modifies (both texts known,
+  same path, neither a symlink nor a submodule, no test module) whose base
+  defines `old` on a definition line (`def`, `class`, `func` with or
+  without a receiver, `function`, `const`/`let`/`var`, `type`,
+  `interface`, a method after `public`/`private`/...) and whose head never
+  spells `old` as a word; whose head defines `new`, a word its base never
+  spells.  The two pair when they are the file's only such names, or when
+  the definition line of `old` with `new` put in is a definition line of
+  the head.  A pair no other file of the change contradicts (another
+  pair for either name, `old` still defined at head, `new` defined at
+  base) holds;
+* a Go module path (`prefixes`): a `go.mod` the change modifies whose
+  `module A` line becomes `module B`;
+* a Go dependency's next major version: a `go.mod` the change modifies
+  that requires `P` (or `P/vK`) at base and, instead, only `P/vN` at head.
+
+A Go path identity holds for the test files below its `go.mod`'s folder,
+where no other `go.mod` stands between (each folder's file known absent
+on both sides; unknown: it holds for none).
+
+`align` then substitutes, in the test file's whole base text, every
+identity that holds for it (whole words; an import path `"A"` or `"A/..."`),
+splits the result into units, and puts the head's unit in a base unit's
+place where the substituted unit has that head unit's key, role and code
+(or the same `Unit.same` form); every other edit is judged as ever.  No
+identity applies to a test file whose base spells a new name (it may mean
+code that existed before) or whose head still spells an old one (a rename
+that applies only in part); nor to a test case's own name (a renamed test
+runs under another id: `compare` judges that).  A text that is unknown
+proves nothing."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
+from gate.drift.collected import is_test_module
+from gate.drift.language import BY_SUFFIX
+from gate.drift.moved import World
+from gate.model.change import MODIFIED, ChangeSet, FileChange
+
+# The files whose renames a test may follow: code of a language the engine
+# reads (`TEXT_HINTS` of `test_drift`).
+CODE_GLOBS = tuple(f"**/*{end}" for end in BY_SUFFIX)
+
+_WORD = re.compile(r"\w+")
+_MODIFIERS = (
+    r"(?:(?:export|default|declare|async|public|private|protected|internal|static|final"
+    r"|abstract|override|virtual|sealed|readonly|partial|synchronized|unsafe|extern)[ \t]+)*"
+)
+# A line that defines a name: a function, class or method at any depth; a
+# type, constant or variable at the top level only (a local variable of a
+# function names nothing a test reaches); a Go function or method.
+_DEFINES = re.compile(
+    r"^(?:[ \t]*" + _MODIFIERS + r"(?:def|class|function\*?|interface|enum|struct|record)"
+    r"[ \t]+(?P<a>\w+)"
+    r"|" + _MODIFIERS + r"(?:type|const|let|var)[ \t]+(?P<b>\w+)"
+    r"|func[ \t]+(?:\([^)\n]*\)[ \t]*)?(?P<c>\w+)"
+    r")",
+    re.MULTILINE,
+)
+# A Java/C#/TypeScript member after at least one modifier: `public int size(`.
+_MEMBER = re.compile(
+    r"^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual"
+    r"|async|sealed|synchronized)[ \t]+)+[\w<>\[\],.? \t]*?\b(?P<d>\w+)[ \t]*\(",
+    re.MULTILINE,
+)
+
+
+def _defined(text: str) -> dict[str, list[str]]:
+    """Each name a definition line of `text` defines -> those lines, stripped."""
+    out: dict[str, list[str]] = {}
+    for pattern in (_DEFINES, _MEMBER):
+        for m in pattern.finditer(text):
+            name = next(g for g in m.groups() if g)
+            end = text.find("\n", m.start())
+            line = text[m.start() : end if end >= 0 else len(text)].strip()
+            out.setdefault(name, []).append(line)
+    return out
+
+
+def _code_file(f: FileChange) -> bool:
+    return (
+        f.status == MODIFIED
+        and not (f.symlink or f.submodule)
+        and suffix(f.path) in BY_SUFFIX
+        and not is_test_module(f.path)
+    )
+
+
+def _file_pairs(
+    base: str, head: str, was: dict[str, list[str]], now: dict[str, list[str]]
+) -> set[tuple[str, str]]:
+    """The names one code file renamed (its `base` and `head` texts, and
+    the definition lines of each, `_defined`)."""
+    base_words, head_words = set(_WORD.findall(base)), set(_WORD.findall(head))
+    gone = sorted(n for n in was if n not in head_words)
+    new = sorted(n for n in now if n not in base_words)
+    if not gone or not new:
+        return set()
+    if len(gone) == 1 and len(new) == 1:
+        return {(gone[0], new[0])}
+    found: set[tuple[str, str]] = set()
+    for old in gone:
+        fits = [n for n in new if any(_swap(line, {old: n}) in now[n] for line in was[old])]
+        if len(fits) == 1:
+            found.add((old, fits[0]))
+    return found
+
+
+@dataclass(frozen=True)
+class _Renamed:
+    """What one code file the change modifies says: the names it renamed,
+    and the names it defines at base and at head."""
+
+    path: str
+    pairs: frozenset[tuple[str, str]]
+    base: frozenset[str]
+    head: frozenset[str]
+
+
+# The last change set read, with its code files' facts: each test file of
+# a change asks, and the answer is the same.
+_LAST: list[tuple[ChangeSet, tuple[_Renamed, ...]]] = []
+
+
+def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
+    last = _LAST[0] if _LAST else None  # one read: another thread may replace it
+    if last is not None and last[0] is changes:
+        return last[1]
+    out = []
+    for f in changes.files:
+        texts = changes.texts.get(f.path)
+        if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
+            continue
+        was, now = _defined(texts.base), _defined(texts.head)
+        pairs = frozenset(_file_pairs(texts.base, texts.head, was, now))
+        out.append(_Renamed(f.path, pairs, frozenset(was), frozenset(now)))
+    _LAST[:] = [(changes, tuple(out))]
+    return tuple(out)
+
+
+def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
+    """Each word the change renamed -> its new name (see the module
+    docstring), from the code files it modifies but `skip`."""
+    left_out = set(skip)
+    read = [r for r in _read(changes) if r.path not in left_out]
+    pairs = {p for r in read for p in r.pairs}
+    defined_base = {n for r in read for n in r.base}
+    defined_head = {n for r in read for n in r.head}
+    olds = [o for o, _ in pairs]
+    news = [n for _, n in pairs]
+    return {
+        o: n
+        for o, n in pairs
+        if olds.count(o) == 1
+        and news.count(n) == 1
+        and o not in news
+        and n not in olds
+        and o not in defined_head
+        and n not in defined_base
+    }
+
+
+_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
+_REQUIRE_ONE = re.compile(r"^\s*require\s+([^\s(]+)\s+\S+", re.MULTILINE)
+_REQUIRE_BLOCK = re.compile(r"^\s*require\s*\((.*?)^\s*\)", re.MULTILINE | re.DOTALL)
+_MAJOR = re.compile(r"\A(?P<root>.+?)(?:/v(?P<n>[2-9]|[1-9]\d+))?\Z")
+
+
+def _module(text: str) -> str | None:
+    found = [m.strip('"') for m in _MODULE.findall(text)]
+    return found[0] if len(found) == 1 else None
+
+
+def _requires(text: str) -> set[str]:
+    found = set(_REQUIRE_ONE.findall(text))
+    for block in _REQUIRE_BLOCK.findall(text):
+        for line in block.splitlines():
+            line = line.split("//", 1)[0].split()
+            if len(line) == 2:
+                found.add(line[0])
+    return found
+
+
+def _mod_pairs(base: str, head: str) -> set[tuple[str, str]]:
+    """The Go import path prefixes one `go.mod` renamed (base and head texts)."""
+    out: set[tuple[str, str]] = set()
+    was, now = _module(base), _module(head)
+    if was is None or now is None:
+        return set()  # no single module line: nothing is proved
+    before, after = _requires(base), _requires(head)
+    if was != now and not any(_below(p, was) or _below(p, now) for p in before | after):
+        out.add((was, now))  # neither also required: an import names the one module
+    families: dict[str, tuple[set[str], set[str]]] = {}
+    for side, paths in enumerate((before, after)):
+        for path in paths:
+            m = _MAJOR.match(path)
+            if m is not None:
+                families.setdefault(m.group("root"), (set(), set()))[side].add(path)
+    for old, new in families.values():
+        if len(old) == 1 and len(new) == 1 and not old & new:
+            (a,), (b,) = old, new
+            if _major(b) > _major(a):
+                out.add((a, b))
+    # a path a `replace` directive redirects may mean other code: proves nothing
+    return {p for p in out if not any(_in_replace(t, x) for t in (base, head) for x in p)}
+
+
+def _below(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(f"{prefix}/")
+
+
+def _major(path: str) -> int:
+    m = _MAJOR.match(path)
+    return int(m.group("n")) if m is not None and m.group("n") else 1
+
+
+def _in_replace(text: str, path: str) -> bool:
+    return any(path in line.split("=>", 1)[0].split() for line in text.splitlines() if "=>" in line)
+
+
+def prefixes(changes: ChangeSet, test: str) -> dict[str, str]:
+    """Each Go import path the change renamed for the test file `test`
+    (old -> new), from the nearest `go.mod` above it when the change
+    modifies it (both texts known) and no other stands between."""
+    mods = {
+        f.path: changes.texts.get(f.path)
+        for f in changes.files
+        if f.status == MODIFIED and not (f.symlink or f.submodule) and _is_go_mod(f.path)
+    }
+    if not mods:
+        return {}
+    world = World(changes)
+    folder = posixpath.dirname(test)
+    while True:
+        path = f"{folder}/go.mod" if folder else "go.mod"
+        texts = mods.get(path)
+        if texts is not None and texts.base is not None and texts.head is not None:
+            return dict(_mod_pairs(texts.base, texts.head))
+        if path in mods or not all(world.exists(path, at) is False for at in (False, True)):
+            return {}  # its text unknown, or another module (or an unknown one) between
+        if not folder:
+            return {}
+        folder = posixpath.dirname(folder)
+
+
+def _is_go_mod(path: str) -> bool:
+    return path == "go.mod" or path.endswith("/go.mod")
+
+
+def _swap(text: str, words: dict[str, str]) -> str:
+    """`text` with each whole word of `words` replaced by its new name."""
+    if not words:
+        return text
+    alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    pattern = re.compile(r"\b(" + alternatives + r")\b")
+    return pattern.sub(lambda m: words[m.group(1)], text)
+
+
+def _swap_paths(text: str, paths: dict[str, str]) -> str:
+    """`text` with each Go import path `"A"` or `"A/..."` of `paths` moved to its new prefix."""
+    if not paths:
+        return text
+    alternatives = "|".join(map(re.escape, sorted(paths, key=len, reverse=True)))
+    pattern = re.compile(r'"(' + alternatives + r')(/[^"\s]*)?"')
+    return pattern.sub(lambda m: f'"{paths[m.group(1)]}{m.group(2) or ""}"', text)
+
+
+def _spells_path(text: str, path: str, but: str = "") -> bool:
+    """Whether `text` spells a Go import path `"path"` or `"path/..."`
+    that is not `but` or below it (`P` beside its next major version `P/v2`)."""
+    for m in re.finditer(r'"(' + re.escape(path) + r'(?:/[^"\s]*)?)"', text):
+        if not but or not _below(m.group(1), but):
+            return True
+    return False
+
+
+# An import that binds names the test does not spell: Python's `from m
+# import *`, Go's dot import (`. "pkg"`).
+_STAR = re.compile(
+    r"^[ \t]*from[ \t]+\S+[ \t]+import[ \t]+\*|^[ \t]*(?:import[ \t]+)?\.[ \t]+\"", re.M
+)
+
+
+def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> str | None:
+    """The base text `before` of the file at `was` (at `now` at head, its
+    head text `after`) with every identity of the change that holds for it
+    put in (module docstring); None when none does, or when one applies
+    only in part (the head still spells an old name)."""
+    words = {
+        o: n
+        for o, n in renames(changes, skip=(was, now)).items()
+        if re.search(rf"\b{re.escape(n)}\b", before) is None
+    }
+    if _STAR.search(before) or _STAR.search(after):
+        words = {}  # a name may come from a module the test does not name
+    if any(re.search(rf"\b{re.escape(o)}\b", after) for o in words):
+        return None  # the head still spells an old name: applied in part
+    paths: dict[str, str] = {}
+    if suffix(now) == ".go" == suffix(was):
+        paths = {
+            o: n
+            for o, n in prefixes(changes, now).items()
+            if not _spells_path(before, n) and prefixes(changes, was).get(o) == n
+        }
+        if any(_spells_path(after, o, n) for o, n in paths.items()):
+            return None
+    words = {o: n for o, n in words.items() if re.search(rf"\b{re.escape(o)}\b", before)}
+    if not words and not paths:
+        return None
+    return _swap_paths(_swap(before, words), paths)
+
+
+def renamed_only(changes: ChangeSet, was: str, now: str, before: str, after: str) -> bool:
+    """Whether the code file at `was` (at `now` at head) changed from
+    `before` to `after` only by the change's identities (`turned`)."""
+    return suffix(now) in BY_SUFFIX and turned(changes, was, now, before, after) == after
+
+
+def align(
+    changes: ChangeSet,
+    was: str,
+    now: str,
+    texts: tuple[str, str],
+    base: Sequence[Unit],
+    head: Sequence[Unit],
+) -> tuple[Unit, ...]:
+    """The base units of the test file at `was` (its path at base; `now`
+    at head; `texts` its base and head texts) with each unit that the
+    change's identities turn into a unit of the head (`turned`) replaced
+    by that head unit."""
+    text = turned(changes, was, now, *texts)
+    if text is None:
+        return tuple(base)
+    try:
+        units = units_for(was, text)
+    except Unparsable:
+        try:  # as `by_cases` reads a text its grammar repairs
+            units = paired_units(was, text, texts[1])[0]
+        except Unparsable:
+            return tuple(base)
+    if units is None or len(units) != len(base):
+        return tuple(base)
+    at_head = {u.key: u for u in head}
+    out: list[Unit] = []
+    for b, t in zip(base, units, strict=True):
+        h = at_head.get(t.key)
+        if (
+            h is None
+            or (t.key == b.key and t.code == b.code)
+            or b.role != t.role
+            or h.role != b.role
+            or ((b.role == CASE or b.test) and t.key != b.key)
+            or not _same(t, h)
+        ):
+            out.append(b)
+        else:
+            out.append(h)
+    return tuple(out)
+
+
+def _same(turned: Unit, head: Unit) -> bool:
+    """Whether the substituted base unit `turned` is `head` as the engine reads it."""
+    if turned.code == head.code:
+        return True
+    return turned.same is not None and head.same is not None and turned.same() == head.same()

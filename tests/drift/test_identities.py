@@ -1,0 +1,421 @@
+"""test_drift on tests that follow a rename the rest of the change made
+everywhere (`gate.drift.identities`): a definition renamed in the code
+under test, a Go module path renamed in go.mod, a Go dependency moved to
+its next major version.  A test whose only edits spell those names anew
+is unchanged.  Each shape has its hostile twins, which must still fail:
+a switch to another function that existed at base, a new name the test
+already spelled, a rename plus another edit, a go.mod that keeps the old
+path or requires both, a rename applied in part, a source that still
+spells the old name, texts the source cannot show."""
+
+from __future__ import annotations
+
+import keyword
+import os
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from gate.model.change import MODIFIED, ChangeSet, FileChange, FileTexts
+from gate.model.rubric import DEFAULT_TESTS
+from tests.rulecase import Files, RuleCase
+
+CASE = RuleCase("test_drift", id="T", paths=[*DEFAULT_TESTS, "**/*.test.ts"])
+
+# Unchanged cases beside the one that follows the rename.
+PY_MORE = "".join(f"\n\ndef test_case_{n}():\n    assert {n} == {n}\n" for n in range(3))
+
+
+def py_src(name: str, other: str = "") -> str:
+    return f"def {name}(x):\n    return x > 0\n{other}"
+
+
+def py_test(name: str, value: str = "1", extra: str = "") -> str:
+    return (
+        f"from unittest import mock\n\nfrom pkg.m import {name}\n\n\n"
+        f"def test_it():\n    assert {name}({value})\n\n\n"
+        f'def test_patched():\n    with mock.patch("pkg.m.{name}"):\n        pass\n'
+        f"{extra}{PY_MORE}"
+    )
+
+
+def py_rename(old: str = "check", new: str = "verify", **head: str) -> Files:
+    return Files(
+        base={"pkg/m.py": py_src(old), "tests/test_m.py": py_test(old)},
+        head={"pkg/m.py": py_src(new), "tests/test_m.py": py_test(new), **head},
+    )
+
+
+def py_method(name: str) -> str:
+    return f"class Box:\n    def {name}(self):\n        return 1\n"
+
+
+def py_method_test(name: str, value: str = "1") -> str:
+    return f"from pkg.m import Box\n\n\ndef test_box():\n    assert Box().{name}() == {value}\n"
+
+
+def go_src(name: str) -> str:
+    return f"package x\n\ntype T struct{{}}\n\nfunc (t *T) {name}() int {{ return 1 }}\n"
+
+
+def go_test(call: str, imports: str = '"example.com/app/x"', value: str = "1") -> str:
+    return (
+        f'package x_test\n\nimport (\n\t"testing"\n\n\t{imports}\n)\n\n'
+        f"func TestT(t *testing.T) {{\n\tif {call} != {value} {{\n\t\tt.Fatal()\n\t}}\n}}\n"
+    )
+
+
+def go_mod(module: str = "example.com/app", *requires: str) -> str:
+    required = "".join(f"\t{r}\n" for r in requires)
+    return f"module {module}\n\ngo 1.21\n\nrequire (\n{required})\n"
+
+
+def ts_src(name: str) -> str:
+    return f"export function {name}(s: string): number {{\n  return s.length;\n}}\n"
+
+
+def ts_test(name: str, value: str = "2") -> str:
+    return (
+        f"import {{ {name} }} from '../src/p';\n\n"
+        f"it('counts', () => {{\n  expect({name}('ab')).toBe({value});\n}});\n"
+        "\nit('other', () => {\n  expect(1).toBe(1);\n});\n"
+    )
+
+
+MOD = go_mod("example.com/app", "github.com/p/q v1.2.0")
+MOD_V2 = go_mod("example.com/app", "github.com/p/q/v2 v2.0.0")
+Q_TEST = go_test("q.Get()", '"github.com/p/q"\n\t"github.com/p/q/sub"')
+Q_TEST_V2 = go_test("q.Get()", '"github.com/p/q/v2"\n\t"github.com/p/q/v2/sub"')
+
+# --- what passes -------------------------------------------------------------
+
+FOLLOWS = {
+    "python function, its import, call and mock.patch target": py_rename(),
+    "python method": Files(
+        base={"pkg/m.py": py_method("size"), "tests/test_m.py": py_method_test("size")},
+        head={"pkg/m.py": py_method("length"), "tests/test_m.py": py_method_test("length")},
+    ),
+    "python rename and a new test beside it": Files(
+        base={"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")},
+        head={
+            "pkg/m.py": py_src("verify"),
+            "tests/test_m.py": py_test("verify", extra="\n\ndef test_new():\n    assert 2\n"),
+        },
+    ),
+    "go method with a receiver": Files(
+        base={"x/x.go": go_src("Size"), "x/x_test.go": go_test("(&x.T{}).Size()")},
+        head={"x/x.go": go_src("Length"), "x/x_test.go": go_test("(&x.T{}).Length()")},
+    ),
+    "typescript function": Files(
+        base={"src/p.ts": ts_src("parse"), "test/p.test.ts": ts_test("parse")},
+        head={"src/p.ts": ts_src("parseAll"), "test/p.test.ts": ts_test("parseAll")},
+    ),
+    "go module path": Files(
+        base={
+            "go.mod": go_mod("example.com/app"),
+            "x/x.go": go_src("Size"),
+            "tests/a_test.go": go_test("(&x.T{}).Size()"),
+        },
+        head={
+            "go.mod": go_mod("example.com/renamed"),
+            "x/x.go": go_src("Size"),
+            "tests/a_test.go": go_test("(&x.T{}).Size()", '"example.com/renamed/x"'),
+        },
+    ),
+    "go module path in a helper no runner collects": Files(
+        base={"go.mod": go_mod("example.com/app"), "tests/mocks/m.go": go_test("1")},
+        head={
+            "go.mod": go_mod("example.com/renamed"),
+            "tests/mocks/m.go": go_test("1", '"example.com/renamed/x"'),
+        },
+    ),
+    "go dependency's next major version": Files(
+        base={"go.mod": MOD, "tests/q_test.go": Q_TEST},
+        head={"go.mod": MOD_V2, "tests/q_test.go": Q_TEST_V2},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOLLOWS))
+def test_a_test_that_follows_the_changes_rename_passes(name: str) -> None:
+    CASE.passes(FOLLOWS[name])
+
+
+@pytest.mark.parametrize("source", ["git", "patch"])
+def test_both_builders_read_the_renamed_code(source: str) -> None:
+    CASE.passes(FOLLOWS["python function, its import, call and mock.patch target"], source=source)
+    CASE.passes(FOLLOWS["go module path"], source=source)
+
+
+# --- hostile twins: each must still fail ---------------------------------------
+
+
+def _twins() -> dict[str, Files]:
+    base_py = {"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")}
+    both = py_src("check_strict", py_src("check_lenient"))
+    base_go = {"go.mod": MOD, "tests/q_test.go": Q_TEST}
+    return {
+        # another function that existed at base: the test now checks something else
+        "switched to an existing function, both kept": Files(
+            base={"pkg/m.py": both, "tests/test_m.py": py_test("check_strict")},
+            head={"pkg/m.py": both, "tests/test_m.py": py_test("check_lenient")},
+        ),
+        "switched to an existing function, the old one removed": Files(
+            base={"pkg/m.py": both, "tests/test_m.py": py_test("check_strict")},
+            head={
+                "pkg/m.py": py_src("check_lenient"),
+                "tests/test_m.py": py_test("check_lenient"),
+            },
+        ),
+        # the new name meant something in the test already
+        "the new name spelled in the test's base": Files(
+            base={
+                "pkg/m.py": py_src("check"),
+                "tests/test_m.py": py_test("check", extra="\n\ndef verify(x):\n    return 1\n"),
+            },
+            head={
+                "pkg/m.py": py_src("verify"),
+                "tests/test_m.py": py_test("verify", extra="\n\ndef verify(x):\n    return 1\n"),
+            },
+        ),
+        # the rename and an assertion's value in the same test
+        "rename plus an edited assertion": Files(
+            base=base_py,
+            head={"pkg/m.py": py_src("verify"), "tests/test_m.py": py_test("verify", "-1")},
+        ),
+        "method rename plus an edited assertion": Files(
+            base={"pkg/m.py": py_method("size"), "tests/test_m.py": py_method_test("size")},
+            head={
+                "pkg/m.py": py_method("length"),
+                "tests/test_m.py": py_method_test("length", "2"),
+            },
+        ),
+        # the test renames some uses only: the old name still spelled
+        "applied in part": Files(
+            base=base_py,
+            head={
+                "pkg/m.py": py_src("verify"),
+                "tests/test_m.py": py_test("verify").replace('"pkg.m.verify"', '"pkg.m.check"'),
+            },
+        ),
+        # the code under test keeps the old name (an alias): no rename is proved
+        "the source still spells the old name": Files(
+            base=base_py,
+            head={
+                "pkg/m.py": py_src("verify", "\n\ncheck = verify\n"),
+                "tests/test_m.py": py_test("verify"),
+            },
+        ),
+        # nothing renamed at all: the test alone switches names
+        "no source renames it": Files(
+            base={**base_py, "pkg/n.py": py_src("verify")},
+            head={
+                "pkg/m.py": py_src("check"),
+                "pkg/n.py": py_src("verify"),
+                "tests/test_m.py": py_test("verify"),
+            },
+        ),
+        "typescript rename plus an edited expectation": Files(
+            base={"src/p.ts": ts_src("parse"), "test/p.test.ts": ts_test("parse")},
+            head={"src/p.ts": ts_src("parseAll"), "test/p.test.ts": ts_test("parseAll", "3")},
+        ),
+        # go.mod keeps the module: the import names other code
+        "go.mod keeps the old module": Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": go_mod("example.com/app", "example.com/renamed v1.0.0"),
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
+        # the old module still required: `"example.com/app/x"` may mean its published copy
+        "go.mod renames its module and requires the old one": Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": go_mod("example.com/renamed", "example.com/app v1.0.0"),
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
+        "go.mod requires both P and P/v2": Files(
+            base=base_go,
+            head={
+                "go.mod": go_mod(
+                    "example.com/app", "github.com/p/q v1.2.0", "github.com/p/q/v2 v2.0.0"
+                ),
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        "go.mod replaces P": Files(
+            base={"go.mod": MOD + "\nreplace github.com/p/q => ../q\n", "tests/q_test.go": Q_TEST},
+            head={
+                "go.mod": MOD_V2 + "\nreplace github.com/p/q => ../q\n",
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        "go major version plus an edited value": Files(
+            base=base_go,
+            head={"go.mod": MOD_V2, "tests/q_test.go": Q_TEST_V2.replace("!= 1", "!= 2")},
+        ),
+        "go major version applied in part": Files(
+            base=base_go,
+            head={"go.mod": MOD_V2, "tests/q_test.go": Q_TEST_V2.replace("q/v2/sub", "q/sub")},
+        ),
+        "go major version going down": Files(
+            base={"go.mod": MOD_V2, "tests/q_test.go": Q_TEST_V2},
+            head={"go.mod": MOD, "tests/q_test.go": Q_TEST},
+        ),
+        # another module between the test and the go.mod the change renamed
+        "a nested go.mod between": Files(
+            base={
+                "go.mod": go_mod("example.com/app"),
+                "tests/go.mod": go_mod("example.com/tests"),
+                "tests/a_test.go": go_test("x.F()"),
+            },
+            head={
+                "go.mod": go_mod("example.com/renamed"),
+                "tests/go.mod": go_mod("example.com/tests"),
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
+        "go module renamed in a helper plus another edit": Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/mocks/m.go": go_test("1")},
+            head={
+                "go.mod": go_mod("example.com/renamed"),
+                "tests/mocks/m.go": go_test("1", '"example.com/renamed/x"', value="2"),
+            },
+        ),
+        # a name the test may take from a module it does not name
+        "a star import in the test": Files(
+            base={"pkg/m.py": py_src("check"), "tests/test_m.py": STAR + py_test("check")},
+            head={"pkg/m.py": py_src("verify"), "tests/test_m.py": STAR + py_test("verify")},
+        ),
+        # a local variable is no name a test reaches: `res.count` is another thing
+        "a local variable renamed in the source": Files(
+            base={"src/p.ts": LOCAL.format("count"), "test/p.test.ts": USES.format("count")},
+            head={"src/p.ts": LOCAL.format("total"), "test/p.test.ts": USES.format("total")},
+        ),
+    }
+
+
+STAR = "from pkg.other import *\n"
+LOCAL = "export function f(): number {{\n  let {0} = 1;\n  return {0};\n}}\n"
+USES = (
+    "import {{ f }} from '../src/p';\n\nit('f', () => {{\n"
+    "  const res = f();\n  expect(res.{0}).toBe(1);\n}});\n"
+)
+TWINS = _twins()
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_a_hostile_twin_of_a_rename_fails(name: str) -> None:
+    CASE.fails(TWINS[name], "changed")
+
+
+def test_a_source_without_the_codes_texts_proves_nothing() -> None:
+    """The test files' texts alone (a writer's listing, an API past its
+    cap): the renamed code is not shown, the edit counts."""
+    files = (
+        FileChange("pkg/m.py", status=MODIFIED, added=1, deleted=1),
+        FileChange("tests/test_m.py", status=MODIFIED, added=3, deleted=3),
+    )
+    test = FileTexts(py_test("check"), py_test("verify"))
+    CASE.fails(ChangeSet(files=files, texts={"tests/test_m.py": test}), "changed")
+    both = {"tests/test_m.py": test, "pkg/m.py": FileTexts(py_src("check"), py_src("verify"))}
+    CASE.passes(ChangeSet(files=files, texts=both))
+    # a symlink's text is its target's path, not code
+    linked = (files[0]._replace(old_mode="120000", new_mode="120000"), files[1])
+    CASE.fails(ChangeSet(files=linked, texts=both), "changed")
+
+
+# --- generated: any pair of fresh names --------------------------------------
+
+NAMES = st.from_regex(r"\A[a-z][a-z0-9_]{2,9}\Z").filter(
+    lambda n: not keyword.iskeyword(n) and not n.startswith("test") and n not in WORDS
+)
+# every word of the files the generated changes write, which a name may not be
+WORDS = {"from", "unittest", "mock", "pkg", "import", "def", "assert", "with", "patch",
+         "pass", "return", "case", "it", "patched", "x", "m"}  # fmt: skip
+
+SETTINGS = settings(
+    max_examples=int(os.environ.get("N", "12")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+@SETTINGS
+@given(old=NAMES, new=NAMES, value=st.sampled_from(["0", "2", "-1", "None"]))
+def test_any_rename_passes_and_its_bent_twin_fails(old: str, new: str, value: str) -> None:
+    assume(old != new and old not in new and new not in old)
+    CASE.passes(py_rename(old, new))
+    bent = py_rename(old, new, **{"tests/test_m.py": py_test(new, value)})
+    CASE.fails(bent, "changed")
+    # the new name existing at base beside the old one: a switch, not a rename
+    switched = Files(
+        base={"pkg/m.py": py_src(old, py_src(new)), "tests/test_m.py": py_test(old)},
+        head={"pkg/m.py": py_src(new), "tests/test_m.py": py_test(new)},
+    )
+    CASE.fails(switched, "changed")
+
+
+# --- what the sources read ---------------------------------------------------
+
+
+def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
+    """`TEXT_HINTS`: the code files a change modifies, read after the test
+    files and runner configuration (never in `extra`, whose cap they would
+    crowd), and only where the file keeps its path on both sides."""
+    from gate.model.change import ADDED, DELETED, RENAMED
+    from gate.model.rubric import Rule
+    from gate.rules import text_wants
+
+    wants = text_wants([Rule(id="T", kind="test_drift", params={"paths": ["tests/"]})])
+    files = (
+        FileChange("pkg/m.py"),
+        FileChange("pkg/N.GO"),  # folded: any letter case
+        FileChange("web/p.tsx"),
+        FileChange("tests/test_m.py"),  # a test file: read as one, not as a hint
+        FileChange("pkg/new.py", status=ADDED),
+        FileChange("pkg/gone.py", status=DELETED),
+        FileChange("pkg/b.py", status=RENAMED, old_path="pkg/a.py"),
+        FileChange("README.md"),
+    )
+    assert wants.hinted(files) == ("pkg/N.GO", "pkg/m.py", "web/p.tsx")
+    assert not set(wants.hinted(files)) & set(wants.extra(files))
+    assert set(wants.hinted(files)) <= set(wants.paths(files))
+    only = text_wants([Rule(id="M", kind="max_files", params={"max": 3})])
+    assert only.hinted(files) == ()
+
+
+def _api_message(cap: int | None, monkeypatch: pytest.MonkeyPatch) -> str:
+    """test_drift's message on a PR that renames `check` in `pkg/m.py`,
+    read through the contents API (`read_file` a stand-in)."""
+    from gate.changes import api
+    from gate.github.client_types import PullFile
+    from gate.model.rubric import Rule
+    from gate.rules import REGISTRY, text_wants
+
+    if cap is not None:
+        monkeypatch.setattr(api, "HINT_READS", cap)
+    files = py_rename()
+    rule = Rule(id="T", kind="test_drift", params={"paths": ["tests/"]})
+
+    def read_file(ref: str, path: str) -> bytes | None:
+        text = (files.head if ref == "head" else files.base).get(path)
+        return None if not isinstance(text, str) else text.encode()
+
+    listed = [PullFile(p, "modified", 3, 3, 6, None, True) for p in sorted(files.base)]
+    changes = api.changes_from_api(
+        api.listing(listed, len(listed)),
+        base="base",
+        head="head",
+        content_files=text_wants([rule]),
+        read_file=read_file,
+    )
+    return REGISTRY["test_drift"].judge(rule, changes).message
+
+
+def test_the_api_mode_reads_the_code_up_to_its_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "no test that exists at base was changed" in _api_message(None, monkeypatch)
+    # past the cap the code is unread: the rename is not shown, the edit counts
+    assert "tests/test_m.py: test_it changed" in _api_message(0, monkeypatch)
