@@ -26,7 +26,10 @@ where no other `go.mod` stands between (each folder's file known absent
 on both sides; unknown: it holds for none).
 
 `align` then substitutes, in the test file's whole base text, every
-identity that holds for it (whole words; an import path `"A"` or `"A/..."`),
+identity that holds for it (whole words outside string literals and in a
+string that is a dotted path alone, `mock.patch("pkg.mod.old")`: a string
+the test expects keeps its words, so an expectation that changes with the
+rename still counts; an import path `"A"` or `"A/..."`),
 splits the result into units, and puts the head's unit in a base unit's
 place where the substituted unit has that head unit's key, role and code
 (or the same `Unit.same` form); every other edit is judged as ever.  No
@@ -259,13 +262,37 @@ def _is_go_mod(path: str) -> bool:
     return path == "go.mod" or path.endswith("/go.mod")
 
 
+# A string literal of the languages the engine reads, as a regular
+# expression can find one: Python's triple-quoted strings, a quoted string
+# on one line, a backquoted one (JS/TS templates, Go raw strings).
+_STRING = (
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"'
+    r"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`"
+)
+# A string that names code by a dotted path (`mock.patch("pkg.mod.old")`).
+_DOTTED = re.compile(r"[\"'`][A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+[\"'`]")
+
+
 def _swap(text: str, words: dict[str, str]) -> str:
-    """`text` with each whole word of `words` replaced by its new name."""
+    """`text` with each whole word of `words` replaced by its new name,
+    outside string literals and inside strings that are a dotted path
+    alone (`"pkg.mod.old"`).  Any other string keeps its words: an
+    expectation (`"error"`) that changes with a rename is a changed
+    expectation, not the same test spelt anew."""
     if not words:
         return text
     alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
-    pattern = re.compile(r"\b(" + alternatives + r")\b")
-    return pattern.sub(lambda m: words[m.group(1)], text)
+    word = re.compile(r"\b(" + alternatives + r")\b")
+    pattern = re.compile(rf"({_STRING})|\b({alternatives})\b")
+
+    def put(m: re.Match[str]) -> str:
+        if m.group(2) is not None:
+            return words[m.group(2)]
+        if _DOTTED.fullmatch(m.group(1)):
+            return word.sub(lambda w: words[w.group(1)], m.group(1))
+        return m.group(1)
+
+    return pattern.sub(put, text)
 
 
 def _swap_paths(text: str, paths: dict[str, str]) -> str:

@@ -419,3 +419,61 @@ def test_the_api_mode_reads_the_code_up_to_its_cap(monkeypatch: pytest.MonkeyPat
     assert "no test that exists at base was changed" in _api_message(None, monkeypatch)
     # past the cap the code is unread: the rename is not shown, the edit counts
     assert "tests/test_m.py: test_it changed" in _api_message(0, monkeypatch)
+
+
+# --- a string that changes with a rename is a changed expectation -------------
+
+# How a test may spell the renamed word inside a string it expects: no
+# rename makes these the same test (`"error"` -> `"ok"` flips a check).
+PY_STRINGS = ['"{0}"', "'{0}'", '"{0} passed"', '"""{0}"""', "'''ran {0}'''", "f'{0}'", 'r"{0}"']
+TS_STRINGS = ["'{0}'", '"{0}"', "`{0} ran`", "`${{x}} {0}`"]
+
+
+def _expects(text: str) -> str:
+    return f"\n\ndef test_message():\n    assert describe() == {text}\n"
+
+
+@pytest.mark.parametrize("form", PY_STRINGS)
+def test_an_expected_string_renamed_with_the_code_still_fails(form: str) -> None:
+    twin = py_rename(
+        **{"tests/test_m.py": py_test("verify", extra=_expects(form.format("verify")))}
+    )
+    twin.base["tests/test_m.py"] = py_test("check", extra=_expects(form.format("check")))
+    CASE.fails(twin, "test_message changed")
+
+
+@pytest.mark.parametrize("form", TS_STRINGS)
+def test_an_expected_ts_string_renamed_with_the_code_still_fails(form: str) -> None:
+    def test(name: str, said: str) -> str:
+        return ts_test(name) + f"\nit('says', () => {{\n  expect(say()).toBe({said});\n}});\n"
+
+    twin = Files(
+        base={"src/p.ts": ts_src("parse"), "test/p.test.ts": test("parse", form.format("parse"))},
+        head={
+            "src/p.ts": ts_src("parseAll"),
+            "test/p.test.ts": test("parseAll", form.format("parseAll")),
+        },
+    )
+    CASE.fails(twin, "changed")
+
+
+def test_a_go_expected_string_renamed_with_the_code_still_fails() -> None:
+    def test(call: str, said: str) -> str:
+        return (
+            go_test(call)
+            + "\nfunc TestSays(t *testing.T) {\n"
+            + f"\tif x.Say() != {said} {{\n\t\tt.Fatal()\n\t}}\n}}\n"
+        )
+
+    for said in ('"{0}"', "`{0}`"):
+        twin = Files(
+            base={
+                "x/x.go": go_src("Size"),
+                "x/x_test.go": test("(&x.T{}).Size()", said.format("Size")),
+            },
+            head={
+                "x/x.go": go_src("Length"),
+                "x/x_test.go": test("(&x.T{}).Length()", said.format("Length")),
+            },
+        )
+        CASE.fails(twin, "changed")
