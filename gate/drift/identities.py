@@ -44,7 +44,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
@@ -56,7 +56,6 @@ from gate.model.change import MODIFIED, ChangeSet, FileChange
 # reads (`TEXT_HINTS` of `test_drift`).
 CODE_GLOBS = tuple(f"**/*{end}" for end in BY_SUFFIX)
 
-_WORD = re.compile(r"\w+")
 _MODIFIERS = (
     r"(?:(?:export|default|declare|async|public|private|protected|internal|static|final"
     r"|abstract|override|virtual|sealed|readonly|partial|synchronized|unsafe|extern)[ \t]+)*"
@@ -101,14 +100,22 @@ def _code_file(f: FileChange) -> bool:
     )
 
 
-def _file_pairs(
-    base: str, head: str, was: dict[str, list[str]], now: dict[str, list[str]]
-) -> set[tuple[str, str]]:
-    """The names one code file renamed (its `base` and `head` texts, and
-    the definition lines of each, `_defined`)."""
-    base_words, head_words = set(_WORD.findall(base)), set(_WORD.findall(head))
-    gone = sorted(n for n in was if n not in head_words)
-    new = sorted(n for n in now if n not in base_words)
+def _spells(text: str, word: str) -> bool:
+    """Whether `word` (word characters only) is a whole word of `text`."""
+    return re.search(rf"\b{re.escape(word)}\b", text) is not None
+
+
+def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
+    """The names one code file renamed (its `base` and `head` texts).  A
+    name defined at base that head never spells had every definition line
+    removed, and a name defined at head that base never spells had every
+    one added: the definitions are read from the lines only one side has
+    (`_DEFINES` reads a line at a time), not from the whole texts."""
+    base_lines, head_lines = set(base.split("\n")), set(head.split("\n"))
+    was = _defined("\n".join(sorted(base_lines - head_lines)))
+    now = _defined("\n".join(sorted(head_lines - base_lines)))
+    gone = sorted(n for n in was if not _spells(head, n))
+    new = sorted(n for n in now if not _spells(base, n))
     if not gone or not new:
         return set()
     if len(gone) == 1 and len(new) == 1:
@@ -124,12 +131,21 @@ def _file_pairs(
 @dataclass(frozen=True)
 class _Renamed:
     """What one code file the change modifies says: the names it renamed,
-    and the names it defines at base and at head."""
+    and its texts, whose defined names (`names`) are read only when some
+    file of the change renamed a name, once per change set."""
 
     path: str
     pairs: frozenset[tuple[str, str]]
-    base: frozenset[str]
-    head: frozenset[str]
+    base: str
+    head: str
+    _names: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def names(self, side: str) -> frozenset[str]:
+        """The names a definition line of the `side` ("base", "head") text defines."""
+        held = self._names.get(side)
+        if held is None:
+            held = self._names[side] = frozenset(_defined(getattr(self, side)))
+        return held
 
 
 # The last change set read, with its code files' facts: each test file of
@@ -146,9 +162,8 @@ def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
         texts = changes.texts.get(f.path)
         if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
             continue
-        was, now = _defined(texts.base), _defined(texts.head)
-        pairs = frozenset(_file_pairs(texts.base, texts.head, was, now))
-        out.append(_Renamed(f.path, pairs, frozenset(was), frozenset(now)))
+        pairs = frozenset(_file_pairs(texts.base, texts.head))
+        out.append(_Renamed(f.path, pairs, texts.base, texts.head))
     _LAST[:] = [(changes, tuple(out))]
     return tuple(out)
 
@@ -159,8 +174,10 @@ def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     left_out = set(skip)
     read = [r for r in _read(changes) if r.path not in left_out]
     pairs = {p for r in read for p in r.pairs}
-    defined_base = {n for r in read for n in r.base}
-    defined_head = {n for r in read for n in r.head}
+    if not pairs:
+        return {}
+    defined_base = {n for r in read for n in r.names("base")}
+    defined_head = {n for r in read for n in r.names("head")}
     olds = [o for o, _ in pairs]
     news = [n for _, n in pairs]
     return {
@@ -325,14 +342,10 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     head text `after`) with every identity of the change that holds for it
     put in (module docstring); None when none does, or when one applies
     only in part (the head still spells an old name)."""
-    words = {
-        o: n
-        for o, n in renames(changes, skip=(was, now)).items()
-        if re.search(rf"\b{re.escape(n)}\b", before) is None
-    }
-    if _STAR.search(before) or _STAR.search(after):
+    words = {o: n for o, n in renames(changes, skip=(was, now)).items() if not _spells(before, n)}
+    if words and (_STAR.search(before) or _STAR.search(after)):
         words = {}  # a name may come from a module the test does not name
-    if any(re.search(rf"\b{re.escape(o)}\b", after) for o in words):
+    if any(_spells(after, o) for o in words):
         return None  # the head still spells an old name: applied in part
     paths: dict[str, str] = {}
     if suffix(now) == ".go" == suffix(was):
@@ -343,7 +356,7 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
         }
         if any(_spells_path(after, o, n) for o, n in paths.items()):
             return None
-    words = {o: n for o, n in words.items() if re.search(rf"\b{re.escape(o)}\b", before)}
+    words = {o: n for o, n in words.items() if _spells(before, o)}
     if not words and not paths:
         return None
     return _swap_paths(_swap(before, words), paths)

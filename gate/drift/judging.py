@@ -378,11 +378,13 @@ def by_cases(
     judged case by case (None: none), how many new tests it adds, how
     many of its tests gained cases and how many it renamed with the same
     code (`Drift.renamed`); `collects`: what the base's runner
-    configuration collects."""
-    why = _whole_file_why(changes, f, collects)
+    configuration collects.  The change's renames (`identities`) are
+    asked only of a file that drifts without them."""
+    judged = _by_cases(changes, f, allow_added, collects)
     texts = _pair(changes, f)
     if (
-        f.old_path in (None, f.path)
+        judged[0] is not None
+        and f.old_path in (None, f.path)
         and texts is not None
         and texts.base is not None
         and texts.head is not None
@@ -390,6 +392,14 @@ def by_cases(
         and identities.renamed_only(changes, f.path, f.path, texts.base, texts.head)
     ):
         return None, 0, 0, 0  # it follows the change's renames, and no more
+    return judged
+
+
+def _by_cases(
+    changes: ChangeSet, f: FileChange, allow_added: bool, collects: Is
+) -> tuple[str | None, int, int, int]:
+    why = _whole_file_why(changes, f, collects)
+    texts = _pair(changes, f)
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
@@ -428,9 +438,13 @@ def by_cases(
                 why = f"{names(stray)} may read other code or data from there"
                 return f"{f.path}: moved from {was}; {why}", 0, 0, 0
             base = moved.align(changes, was, f.path, base, head)
-            # a name (or Go import path) the rest of the change renamed everywhere
-            base = identities.align(changes, was, f.path, (texts.base, texts.head), base, head)
             drift = compare(base, head, allow_added=allow_added)
+            if not drift.ok:
+                # a name (or Go import path) the rest of the change renamed everywhere
+                pair = (texts.base, texts.head)
+                turned = identities.align(changes, was, f.path, pair, base, head)
+                if turned != base:
+                    drift = compare(turned, head, allow_added=allow_added)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew), len(drift.renamed)
             return f"{f.path}: {drift.summary()}", 0, 0, 0
