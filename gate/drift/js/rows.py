@@ -39,6 +39,23 @@ TABLES = frozenset({"each", "for"})
 # Nodes whose exact text is one token.
 _ATOMS = frozenset({"string", "template_string", "regex", "number"})
 _OPEN, _CLOSE = "\x00row", "\x00end"
+# A comment a tool reads (a pragma), which is code: a directive of the type
+# checker (`@ts-expect-error`, `@ts-ignore`, `@type` in a checked JS file,
+# `/// <reference ...>`), of a linter (`eslint-disable`, `/* global x */`,
+# `biome-ignore`, ...), of coverage (`istanbul ignore`, `c8 ignore`, `v8
+# ignore`, `node:coverage`), of a formatter (`prettier-ignore`), of a test
+# runner (`@jest-environment`, `@vitest-environment`), of a bundler or
+# minifier (`#__PURE__`, `@__NO_SIDE_EFFECTS__`, `webpackChunkName`,
+# `@vite-ignore`), a source map (`# sourceMappingURL=`), Flow; any `@word`
+# and any `#` directive counts, whatever tool reads it.
+PRAGMA_COMMENT = re.compile(
+    r"@[A-Za-z_$]|#\s*[_A-Za-z]|<reference|<amd-"
+    r"|\b(?:istanbul|c8|v8|node:coverage|eslint[\w-]*|jshint|jslint|jscs|tslint|biome-ignore"
+    r"|deno-lint-ignore|deno-fmt-ignore|oxlint[\w-]*|prettier-ignore|dprint-ignore"
+    r"|webpack\w*|vite\w*|turbopack\w*|flow|noflow|sourceMappingURL|sourceURL)\b"
+    r"|^\s*/[*/]+\s*(?:globals?|exported)\b",
+    re.IGNORECASE,
+)
 
 
 def table_of(source: ParsedText, call: Call) -> Node | None:
@@ -88,6 +105,10 @@ def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> 
     try:
         source = parse(code, grammar)
     except Unparsable:
+        return None
+    if ("//" in code or "/*" in code or "<!--" in code) and any(
+        PRAGMA_COMMENT.search(source.text(c)) is not None for c in _comments(source.root)
+    ):
         return None
     node = None
     if title is not None:
@@ -142,6 +163,19 @@ def _walk(
         elif skip is None or node.id != skip.id:
             stack.extend((child, False) for child in reversed(node.children))
     return tokens, spans
+
+
+def _comments(root: Node) -> list[Node]:
+    """The comments of the tree under `root`."""
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in COMMENTS:
+            found.append(node)
+        else:
+            stack.extend(node.children)
+    return found
 
 
 def _hole(table: Node) -> list[bool]:

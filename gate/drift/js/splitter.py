@@ -70,8 +70,8 @@ _READS_TITLE = re.compile(r"[Ss]napshot|currentTestName|[Tt]itle|fullName|\.name
 
 
 def _same(grammar: str, code: str) -> str:
-    """`Unit.same` of a test: its tree's tokens (`tree_form`), or, where
-    its code does not parse alone, its exact text."""
+    """`Unit.same` of a unit: its tree's tokens (`tree_form`), or, where
+    its code does not parse alone or holds a pragma comment, its exact text."""
     form = tree_form(grammar, code)
     return f"\x01{code}" if form is None else form
 
@@ -194,7 +194,8 @@ class Splitter:
         is `Unit.env_local`; else it is `local`);
         `erased`: a type-only declaration, every version of which is the
         same (`Unit.same`) where the file does not test types; `same`:
-        else its `Unit.same`; `retitled`: its `Unit.retitled`."""
+        else its `Unit.same` (by default its tree where its code is its
+        node's text, `Splitter.same`); `retitled`: its `Unit.retitled`."""
         unique, shown = self._keys.unit(key, name)
         env_local = bool(local)
         if role != COLLECTION:
@@ -220,7 +221,7 @@ class Splitter:
                 grouped=grouped,
                 local=local,
                 env_local=env_local,
-                same=_erased if erased and not self.types else same,
+                same=_erased if erased and not self.types else same or self.same(node, code),
                 scope=self.scope,
                 tokens=tokens,
                 within=within,
@@ -228,6 +229,15 @@ class Splitter:
                 retitled=retitled,
             )
         )
+
+    def same(self, node: Node, code: str | None) -> Callable[[], str] | None:
+        """`Unit.same` of a unit whose code is all of `node`'s text (a
+        helper, a hook, a declaration, any statement, as a test's): its
+        tree (`_same`); None for a unit whose code is spelled otherwise (a
+        describe's frame, an import's name), compared as it is."""
+        if code is not None:
+            return None
+        return partial(_same, self.source.grammar, self.text(node))
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
