@@ -33,7 +33,10 @@ def _module(imports: str, decorator: str, where: str, returns: str = "") -> str:
     if where == "function":
         body = f"@{decorator}\ndef test_it(db){returns}:\n    assert db == 1\n"
     elif where == "method":
-        body = f"class TestIt:\n    @{decorator}\n    def test_it(self, db){returns}:\n        assert db\n"
+        body = (
+            f"class TestIt:\n    @{decorator}\n"
+            f"    def test_it(self, db){returns}:\n        assert db\n"
+        )
     else:
         body = (
             f"@{decorator}\nclass TestIt:\n    def test_it(self, db){returns}:\n        assert db\n"
@@ -46,7 +49,7 @@ DECORATED = [
     for name, (_, deco) in PYTEST_DECORATORS.items()
     for where in ("function", "method", "class")
     for called_first in (True, False)
-    if where != "class" or "fixture" not in deco and deco != "fx"
+    if where != "class" or ("fixture" not in deco and deco != "fx")
 ]
 
 
@@ -130,8 +133,11 @@ def test_the_same_parentheses_where_they_may_change_what_runs_are_a_change(
 
 
 def test_a_pytest_mark_on_a_class_in_a_class_attribute_rebinding_pytest_is_a_change() -> None:
-    """A method's decorator is evaluated in its class's body, where `pytest` may be another object."""
-    base = "import pytest\n\nclass TestIt:\n    pytest = kit\n\n    @pytest.fixture()\n    def db(self):\n        return 1\n"
+    """A method's decorator is evaluated in its class body, where `pytest` may be another."""
+    base = (
+        "import pytest\n\nclass TestIt:\n    pytest = kit\n\n"
+        "    @pytest.fixture()\n    def db(self):\n        return 1\n"
+    )
     drift = compare(units(base), units(base.replace("@pytest.fixture()", "@pytest.fixture")))
     assert not drift.ok
 
@@ -151,19 +157,31 @@ NONE_PLACES = {
         "check",
     ),
     "a helper returning None": (
-        "import kit\n\n\ndef check(x){R}:\n    if x:\n        return None\n    assert kit.clamp(x)\n",
+        (
+            "import kit\n\n\ndef check(x){R}:\n    if x:\n"
+            "        return None\n    assert kit.clamp(x)\n"
+        ),
         "check",
     ),
     "a helper with a nested function returning": (
-        "import kit\n\n\ndef check(x){R}:\n    def inner():\n        return 2\n    assert inner()\n",
+        (
+            "import kit\n\n\ndef check(x){R}:\n    def inner():\n"
+            "        return 2\n    assert inner()\n"
+        ),
         "check",
     ),
     "a fixture": (
-        "import pytest\nimport kit\n\n\n@pytest.fixture(autouse=True)\ndef reset(){R}:\n    kit.reset()\n",
+        (
+            "import pytest\nimport kit\n\n\n@pytest.fixture(autouse=True)\n"
+            "def reset(){R}:\n    kit.reset()\n"
+        ),
         "reset",
     ),
     "a marked test": (
-        "import pytest\n\n\n@pytest.mark.parametrize('v', [1, 2])\ndef test_it(v){R}:\n    assert v\n",
+        (
+            "import pytest\n\n\n@pytest.mark.parametrize('v', [1, 2])\n"
+            "def test_it(v){R}:\n    assert v\n"
+        ),
         "test_it",
     ),
     "a test method": (
@@ -171,11 +189,17 @@ NONE_PLACES = {
         "TestIt.test_it",
     ),
     "a test class's __init__": (
-        "class TestIt:\n    def __init__(self){R}:\n        self.x = 1\n\n    def test_it(self):\n        assert self.x\n",
+        (
+            "class TestIt:\n    def __init__(self){R}:\n        self.x = 1\n"
+            "\n    def test_it(self):\n        assert self.x\n"
+        ),
         "TestIt.__init__",
     ),
     "a unittest method": (
-        "import unittest\n\n\nclass TestIt(unittest.TestCase):\n    def setUp(self){R}:\n        self.x = 1\n",
+        (
+            "import unittest\n\n\nclass TestIt(unittest.TestCase):\n"
+            "    def setUp(self){R}:\n        self.x = 1\n"
+        ),
         "TestIt.setUp",
     ),
     "a method of a subclass of a file's test class": (
@@ -184,7 +208,10 @@ NONE_PLACES = {
         "TestIt.test_it",
     ),
     "a method of a marked class": (
-        "import pytest\n\n\n@pytest.mark.slow\nclass TestIt:\n    def test_it(self){R}:\n        assert 1\n",
+        (
+            "import pytest\n\n\n@pytest.mark.slow\nclass TestIt:\n"
+            "    def test_it(self){R}:\n        assert 1\n"
+        ),
         "TestIt.test_it",
     ),
 }
@@ -257,7 +284,8 @@ CLASSES_READING = {
     "an imported base": "class TestIt(kit.Base):\n",
     "a class decorator": "@kit.register\nclass TestIt:\n",
     "an __init_subclass__ in a base of the file": (
-        "class Base:\n    def __init_subclass__(cls):\n        kit.register(cls)\n\n\nclass TestIt(Base):\n"
+        "class Base:\n    def __init_subclass__(cls):\n"
+        "        kit.register(cls)\n\n\nclass TestIt(Base):\n"
     ),
 }
 
@@ -322,12 +350,16 @@ def test_the_rule_passes_spellings_pytest_reads_as_one_and_fails_the_twin(
     mark, and `-> None` added to a test and removed from a helper, pass; the
     same edits in a module that imports `inspect` fail."""
     base = (
-        "import pytest\n\nimport kit\n\n\n@pytest.fixture()\ndef db():\n    return kit.open()\n\n\n"
-        "def check(x) -> None:\n    assert x\n\n\n@pytest.mark.slow()\ndef test_db(db):\n    check(db)\n"
+        "import pytest\n\nimport kit\n\n\n"
+        "@pytest.fixture()\ndef db():\n    return kit.open()\n\n\n"
+        "def check(x) -> None:\n    assert x\n\n\n"
+        "@pytest.mark.slow()\ndef test_db(db):\n    check(db)\n"
     )
     head = (
-        "import pytest\n\nimport kit\n\n\n@pytest.fixture\ndef db():\n    return kit.open()\n\n\n"
-        "def check(x):\n    assert x\n\n\n@pytest.mark.slow\ndef test_db(db) -> None:\n    check(db)\n"
+        "import pytest\n\nimport kit\n\n\n"
+        "@pytest.fixture\ndef db():\n    return kit.open()\n\n\n"
+        "def check(x):\n    assert x\n\n\n"
+        "@pytest.mark.slow\ndef test_db(db) -> None:\n    check(db)\n"
     )
     rubric_repo.write_many({"tests/test_db.py": base, "tests/test_twin.py": base})
     first = rubric_repo.commit("base")
