@@ -23,6 +23,13 @@
   attribute or inside a string; `from __future__ import annotations` does
   not count) and reaches no global by a computed name (`introspects`).
   Another annotation (`-> int`, `-> "None"`, `-> make()`) is a change.
+* An `else` after an `if` whose body ends in `return`, `raise`,
+  `continue` or `break`, folded into the statements after the `if`
+  (`fold`: `if c: return x else: return y` and `if c: return x; return
+  y`, ruff's RET505 fix), anywhere in a def's body; an `else` of a loop or
+  a `try`, or an `if` body that may fall through (an inner `if` that
+  returns on one branch, a call that always raises, a `try` that returns)
+  is not folded.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import ast
 import copy
 import re
 from collections.abc import Mapping
+from typing import TypeVar
 
 from gate.drift.python.tree import dotted, dump, walk
 
@@ -161,8 +169,9 @@ def def_form(
     node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
 ) -> str:
     """`Unit.same` of a def: its tree dumped without positions (`dump`),
-    as written with its bare pytest decorators (`bare_decorator`) and
-    without a `-> None` nothing reads (`returns_none`); marked where its
+    as written with its bare pytest decorators (`bare_decorator`),
+    without a `-> None` nothing reads (`returns_none`) and with each `else`
+    after an `if` that always jumps folded (`fold`); marked where its
     annotations may be read (not `quiet`), so that a version where they
     may is never the same as one where they may not."""
     decorators = [bare_decorator(d, origins) for d in node.decorator_list]
@@ -170,16 +179,82 @@ def def_form(
     # where annotations may be read, the form says so: a version whose module
     # reads them is never the same as one where a `-> None` was left out
     read = "" if quiet else "\x00annotations may be read"
-    if not drop and all(a is b for a, b in zip(decorators, node.decorator_list, strict=True)):
+    body = fold(node.body)
+    if (
+        not drop
+        and body is node.body
+        and all(a is b for a, b in zip(decorators, node.decorator_list, strict=True))
+    ):
         return dump(node) + read
     # a shallow copy: the nodes are shared with the file's other versions
     # (`parsed.parse_module`), and what `dump` keeps on a node is not copied
     spelled = copy.copy(node)
     spelled.__dict__.pop("_gate_dump", None)
     spelled.decorator_list = decorators
+    spelled.body = body
     if drop:
         spelled.returns = None
     return dump(spelled) + read
+
+
+_Node = TypeVar("_Node", bound=ast.AST)
+# Statements after which control never reaches the next one.
+_JUMPS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def fold(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """`statements` with each `if` whose body ends in a jump (`return`,
+    `raise`, `continue`, `break`: control never falls out of it) and
+    that has an `else`, written without it: its `else` block's statements
+    follow the `if` (`if c: return x` then `return y`, as ruff's RET505 fix
+    writes `if c: return x else: return y`).  Both run the same statements
+    in the same order on every path: the `else` block runs exactly when the
+    test is false, and so do the statements after an `if` whose body
+    always jumps.  Folded inside out (an `elif` chain is an `else` holding
+    an `if`), at every depth (loops, `with`, `try`, nested defs and
+    classes); the nodes are not changed: a folded statement is a copy.
+    The same list where nothing folds."""
+    out: list[ast.stmt] = []
+    changed = False
+    for statement in statements:
+        inner = _fold_within(statement)
+        changed = changed or inner is not statement
+        if isinstance(inner, ast.If) and inner.orelse and isinstance(inner.body[-1], _JUMPS):
+            head = copy.copy(inner)
+            head.__dict__.pop("_gate_dump", None)
+            head.orelse = []
+            out.append(head)
+            out.extend(inner.orelse)
+            changed = True
+        else:
+            out.append(inner)
+    return out if changed else statements
+
+
+def _fold_within(node: _Node) -> _Node:
+    """`node` with the statement lists it holds folded (`fold`): a copy
+    where any changed, else `node` itself."""
+    changes: dict[str, list[ast.AST]] = {}
+    for name, value in ast.iter_fields(node):
+        if not isinstance(value, list) or not value:
+            continue
+        if isinstance(value[0], ast.stmt):
+            folded: list[ast.AST] = list(fold(value))
+            if len(folded) != len(value) or any(
+                a is not b for a, b in zip(folded, value, strict=True)
+            ):
+                changes[name] = folded
+        elif isinstance(value[0], (ast.ExceptHandler, ast.match_case)):
+            within = [_fold_within(v) for v in value]
+            if any(a is not b for a, b in zip(within, value, strict=True)):
+                changes[name] = within
+    if not changes:
+        return node
+    copied = copy.copy(node)
+    copied.__dict__.pop("_gate_dump", None)
+    for name, value in changes.items():
+        setattr(copied, name, value)
+    return copied
 
 
 def decorators_form(decorators: list[ast.expr], origins: Mapping[str, str]) -> list[str]:

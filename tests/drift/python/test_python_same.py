@@ -372,3 +372,129 @@ def test_the_rule_passes_spellings_pytest_reads_as_one_and_fails_the_twin(
     twin_code, twin_result = rubric_repo.check(spelled, twin, rubric=DRIFT_RUBRIC).verdict()
     assert twin_code == 1, twin_result
     assert "check changed" in twin_result["message"], twin_result
+
+
+def _def(body: str) -> str:
+    """A test module whose one test has `body` (lines indented by four)."""
+    lines = "".join(f"    {line}\n" if line else "\n" for line in body.split("\n"))
+    return f"import kit\n\n\ndef test_it(c):\n{lines}"
+
+
+# (with else, folded): the `else` block's statements after an `if` whose body always jumps
+FOLDED = {
+    "return else return": (
+        "if c:\n    return 1\nelse:\n    return 2",
+        "if c:\n    return 1\nreturn 2",
+    ),
+    "raise else statements": (
+        "if c:\n    raise ValueError(c)\nelse:\n    x = kit.f(c)\n    assert x\nassert c",
+        "if c:\n    raise ValueError(c)\nx = kit.f(c)\nassert x\nassert c",
+    ),
+    "an elif chain": (
+        "if c:\n    return 1\nelif c > 1:\n    raise KeyError\nelse:\n    kit.g()\nassert c",
+        "if c:\n    return 1\nif c > 1:\n    raise KeyError\nkit.g()\nassert c",
+    ),
+    "continue in a loop": (
+        "for i in c:\n    if i:\n        continue\n    else:\n        kit.f(i)",
+        "for i in c:\n    if i:\n        continue\n    kit.f(i)",
+    ),
+    "break in a loop": (
+        "while c:\n    if kit.done():\n        break\n    else:\n        c -= 1",
+        "while c:\n    if kit.done():\n        break\n    c -= 1",
+    ),
+    "nested: an inner fold makes the outer body jump": (
+        "if c:\n    if kit.a:\n        return 1\n    else:\n        return 2\nelse:\n    return 3",
+        "if c:\n    if kit.a:\n        return 1\n    return 2\nreturn 3",
+    ),
+    "inside a with and a try": (
+        "with kit.ctx():\n    try:\n        if c:\n            return 1\n"
+        "        else:\n            kit.f()\n    except KeyError:\n        pass",
+        "with kit.ctx():\n    try:\n        if c:\n            return 1\n        kit.f()\n"
+        "    except KeyError:\n        pass",
+    ),
+    "inside an except handler": (
+        "try:\n    kit.f()\nexcept KeyError:\n    if c:\n        raise\n    else:\n        kit.g()",
+        "try:\n    kit.f()\nexcept KeyError:\n    if c:\n        raise\n    kit.g()",
+    ),
+    "inside a nested function": (
+        "def inner(x):\n    if x:\n        return 1\n    else:\n        return 2\nassert inner(c)",
+        "def inner(x):\n    if x:\n        return 1\n    return 2\nassert inner(c)",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "folded_first"), list(itertools.product(sorted(FOLDED), (True, False)))
+)
+def test_an_else_after_a_body_that_always_jumps_folded_is_no_change(
+    name: str, folded_first: bool
+) -> None:
+    with_else, folded = (_def(b) for b in FOLDED[name])
+    base, head = (folded, with_else) if folded_first else (with_else, folded)
+    drift = compare(units(base), units(head))
+    assert drift.ok, drift.summary()
+
+
+# The same `else` dropped where the body may fall through, or its block moved otherwise.
+NOT_FOLDED = {
+    "a body that falls through": (
+        "if c:\n    x = 1\nelse:\n    return 2\nassert x",
+        "if c:\n    x = 1\nreturn 2\nassert x",
+    ),
+    "a body whose jump is in an inner if only": (
+        "if c:\n    if kit.a:\n        return 1\nelse:\n    return 2",
+        "if c:\n    if kit.a:\n        return 1\nreturn 2",
+    ),
+    "a body ending in a call that raises": (
+        "if c:\n    kit.fail()\nelse:\n    kit.g()",
+        "if c:\n    kit.fail()\nkit.g()",
+    ),
+    "a body ending in a try that returns": (
+        "if c:\n    try:\n        return 1\n    finally:\n        kit.f()\nelse:\n    kit.g()",
+        "if c:\n    try:\n        return 1\n    finally:\n        kit.f()\nkit.g()",
+    ),
+    "the else block dropped": (
+        "if c:\n    return 1\nelse:\n    kit.g()\nassert c",
+        "if c:\n    return 1\nassert c",
+    ),
+    "the else block moved after the next statement": (
+        "if c:\n    return 1\nelse:\n    kit.g()\nassert c",
+        "if c:\n    return 1\nassert c\nkit.g()",
+    ),
+    "the else of a for loop": (
+        "for i in c:\n    if i:\n        break\nelse:\n    kit.g()",
+        "for i in c:\n    if i:\n        break\nkit.g()",
+    ),
+    "the else of a while loop": (
+        "while c:\n    break\nelse:\n    kit.g()",
+        "while c:\n    break\nkit.g()",
+    ),
+    "the else of a try": (
+        "try:\n    kit.f()\n    return 1\nexcept KeyError:\n    return 2\nelse:\n    kit.g()",
+        "try:\n    kit.f()\n    return 1\nexcept KeyError:\n    return 2\nkit.g()",
+    ),
+    "the test negated as the blocks swap": (
+        "if c:\n    return 1\nelse:\n    return 2",
+        "if not c:\n    return 2\nreturn 1",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "folded_first"), list(itertools.product(sorted(NOT_FOLDED), (True, False)))
+)
+def test_the_same_else_dropped_where_the_body_may_fall_through_is_a_change(
+    name: str, folded_first: bool
+) -> None:
+    with_else, other = (_def(b) for b in NOT_FOLDED[name])
+    base, head = (other, with_else) if folded_first else (with_else, other)
+    drift = compare(units(base), units(head))
+    assert not drift.ok, name
+    assert "test_it changed" in drift.summary()
+
+
+def test_a_module_level_if_is_not_folded() -> None:
+    """A module-level statement is a unit of its own: its `else` is no def's."""
+    base = "import kit\n\nif kit.c:\n    raise ImportError\nelse:\n    kit.setup()\n"
+    head = "import kit\n\nif kit.c:\n    raise ImportError\nkit.setup()\n"
+    assert not compare(units(base), units(head)).ok
