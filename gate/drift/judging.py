@@ -227,6 +227,28 @@ def config_grew(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -
     return growth.config_grew(path, texts.base, texts.head, lambda p: p in new and is_test(p))
 
 
+def config_same(changes: ChangeSet, path: str) -> bool:
+    """Whether the modified Python runner file `path` (a `conftest.py`, a
+    `noxfile.py`) holds at head the same code as the engine reads it: the
+    same units, keys and roles in the same order, each of the same form
+    (`Unit.same`: a comment, a reformat, `@pytest.fixture()` written
+    `@pytest.fixture`, ...; `compare` finds none changed, grown or
+    renamed).  False when either version does not parse."""
+    texts = changes.texts.get(path)
+    if not path.endswith(".py") or texts is None or texts.base is None or texts.head is None:
+        return False
+    try:
+        base, head = units_for(path, texts.base), units_for(path, texts.head)
+    except Unparsable:
+        return False
+    if base is None or head is None:
+        return False
+    if [(u.key, u.role) for u in base] != [(u.key, u.role) for u in head]:
+        return False
+    drift = compare(base, head, allow_added=False)
+    return drift.ok and not (drift.added or drift.grew or drift.renamed)
+
+
 def config_for_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:
     """Whether the new runner configuration `path` (`growth.NEW_FOLDER_FILES`)
     governs new tests only: a folder without tests at base, a text that

@@ -622,7 +622,11 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   `playwright.config.*`, `.npmrc`, `go.work`, `.rspec`, `phpunit.xml`,
   `build.rs`, ...) that is new is drift, even with `allow_added: true`;
   changing, deleting or renaming one is drift too, and the message names
-  the runners that read it (`babel.config.js (jest) modified`);
+  the runners that read it (`babel.config.js (jest) modified`), but
+  for a Python one (a `conftest.py`, a `noxfile.py`) modified to the
+  same code as the engine reads it (`judging.config_same`: the same
+  units in the same order, each of the same form as a test file's: a
+  comment, a reformat, `@pytest.fixture()` written `@pytest.fixture`);
 * so is a new `pyproject.toml` or `setup.cfg` below the root at a test
   path (`tests/pyproject.toml`): `pytest tests` reads it before the
   root's, so it could deselect every test;
@@ -889,7 +893,12 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         configs = [p for p in hits if is_config(p) or ("/" in p and is_nested(p))]
         if configs and f.status == MODIFIED and not f.mode_changed:
             # a Jest or Vitest configuration that only names new test files
-            configs = [p for p in configs if not judging.config_grew(changes, p, is_test)]
+            configs = [
+                p
+                for p in configs
+                if not judging.config_grew(changes, p, is_test)
+                and not judging.config_same(changes, p)
+            ]
             if not configs:
                 continue
         if f.status in (ADDED, COPIED):

@@ -498,3 +498,54 @@ def test_a_module_level_if_is_not_folded() -> None:
     base = "import kit\n\nif kit.c:\n    raise ImportError\nelse:\n    kit.setup()\n"
     head = "import kit\n\nif kit.c:\n    raise ImportError\nkit.setup()\n"
     assert not compare(units(base), units(head)).ok
+
+
+CONFTEST = (
+    "import os\n\nimport pytest\n\n\n"
+    "@pytest.fixture()\ndef port():\n    return 8080\n\n\n"
+    "os.environ.setdefault('MODE', 'test')\n"
+    "@pytest.fixture(autouse=True)\ndef reset() -> None:\n"
+    "    # reset the state\n    os.environ.pop('X', None)\n"
+)
+# conftest.py versions that hold the same code as the engine reads it ...
+CONFTEST_SAME = {
+    "a fixture's () dropped": CONFTEST.replace("@pytest.fixture()\n", "@pytest.fixture\n"),
+    "a comment reflowed": CONFTEST.replace("# reset the state", "# reset\n    # the state"),
+    "-> None removed": CONFTEST.replace("def reset() -> None:", "def reset():"),
+}
+# ... and its hostile twins, which change what the runner runs.
+CONFTEST_BENT = {
+    "a fixture's scope added": CONFTEST.replace(
+        "@pytest.fixture()\n", '@pytest.fixture(scope="session")\n'
+    ),
+    "a module statement moved before a fixture": CONFTEST.replace(
+        "os.environ.setdefault('MODE', 'test')\n", ""
+    ).replace("@pytest.fixture()\n", "os.environ.setdefault('MODE', 'test')\n@pytest.fixture()\n"),
+    "a fixture added": CONFTEST + "\n\n@pytest.fixture\ndef extra():\n    return 1\n",
+    "a hook added": CONFTEST + "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n",
+    "autouse turned off": CONFTEST.replace("(autouse=True)", "()"),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "passes"),
+    [(n, True) for n in sorted(CONFTEST_SAME)] + [(n, False) for n in sorted(CONFTEST_BENT)],
+)
+def test_a_conftest_holding_the_same_code_is_no_runner_change(
+    rubric_repo: RubricRepo, name: str, passes: bool
+) -> None:
+    """End to end: a `conftest.py` edited to the same units, in the same
+    order, each of the same form, passes; its twins fail as a runner's
+    configuration changed."""
+    head = {**CONFTEST_SAME, **CONFTEST_BENT}[name]
+    assert head != CONFTEST
+    rubric_repo.write_many(
+        {"tests/conftest.py": CONFTEST, "tests/test_a.py": "def test_a(port):\n    assert port\n"}
+    )
+    base = rubric_repo.commit("base")
+    rubric_repo.write("tests/conftest.py", head)
+    edited = rubric_repo.commit(name)
+    code, result = rubric_repo.check(base, edited, rubric=DRIFT_RUBRIC).verdict()
+    assert (code == 0) is passes, result
+    if not passes:
+        assert "tests/conftest.py (pytest) modified" in result["message"], result
