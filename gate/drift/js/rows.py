@@ -8,7 +8,8 @@ a head version may insert as new cases (`table_tokens`, `Unit.tokens`,
 opening and a closing token, each anonymous node's text (an operator, a
 keyword, punctuation), a literal (a string, a template string, a regular
 expression, a number) as its exact text; comments and layout are no
-tokens, and neither is a comma between the table's rows.  Automatic
+tokens (but a pragma comment, `PRAGMA_COMMENT`, is its text), and
+neither is a comma between the table's rows.  Automatic
 semicolon insertion, which makes a line break mean something, changes the
 tree, so it changes the tokens.  A describe's body is left out (its
 statements are units of their own): the tokens are the frame's
@@ -144,6 +145,11 @@ def _walk(
                 spans.append((starts.pop(node.id), len(tokens)))
             continue
         if node.type in COMMENTS:
+            # a pragma is a token: a row inserted beside a new
+            # `// @ts-expect-error` is more than a new case
+            text = source.text(node)
+            if PRAGMA_COMMENT.search(text) is not None:
+                tokens.append(text)
             continue
         if title is not None and node.id == title.id:
             tags = sorted(set(_TAG.findall(source.text(node))))

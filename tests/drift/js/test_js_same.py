@@ -224,3 +224,33 @@ def test_the_rule_passes_a_comment_reflowed_in_a_helper_and_fails_its_twin(
     bent_code, bent_result = rubric_repo.check(base, bent, rubric=DRIFT_RUBRIC).verdict()
     assert bent_code == 1, bent_result
     assert "build changed" in bent_result["message"], bent_result
+
+
+TABLE = (
+    "import { it, expect } from 'vitest';\nimport { parse } from '../src/p';\n\n"
+    "it.each([\n  ['a', 1],\n  ['b', 2],\n])"
+    "('reads %s', (x, n) => {\n  expect(parse(x)).toBe(n);\n});\n"
+)
+
+
+def test_a_row_added_to_a_table_grows_the_test() -> None:
+    head = TABLE.replace("  ['b', 2],\n", "  ['b', 2],\n  ['c', 3],\n")
+    drift = compare(units(TABLE, ".ts"), units(head, ".ts"))
+    assert drift.ok and drift.grew, drift.summary()
+
+
+@pytest.mark.parametrize("pragma", PRAGMAS)
+@pytest.mark.parametrize(
+    "where",
+    [
+        "  ['b', 2],\n",  # between the rows: it hangs on the next existing row
+        "  expect(parse(x))",  # in the body
+    ],
+)
+def test_a_row_added_beside_a_new_pragma_comment_is_a_change(pragma: str, where: str) -> None:
+    """The rows grew, and a pragma comment came in outside them: the test changed."""
+    head = TABLE.replace("  ['b', 2],\n", "  ['b', 2],\n  ['c', 3],\n")
+    head = head.replace(where, f"  {pragma}\n{where}", 1)
+    drift = compare(units(TABLE, ".ts"), units(head, ".ts"))
+    assert not drift.ok, drift.summary()
+    assert not drift.grew
