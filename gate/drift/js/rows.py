@@ -107,9 +107,7 @@ def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> 
         source = parse(code, grammar)
     except Unparsable:
         return None
-    if ("//" in code or "/*" in code or "<!--" in code) and any(
-        PRAGMA_COMMENT.search(source.text(c)) is not None for c in _comments(source.root)
-    ):
+    if _pragma(source, code):
         return None
     node = None
     if title is not None:
@@ -120,7 +118,7 @@ def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> 
     return "\x00".join(tokens)
 
 
-_TAG = re.compile(r"@[\w-]+")
+TAG = re.compile(r"@[\w-]+")
 
 
 def _walk(
@@ -152,7 +150,7 @@ def _walk(
                 tokens.append(text)
             continue
         if title is not None and node.id == title.id:
-            tags = sorted(set(_TAG.findall(source.text(node))))
+            tags = sorted(set(TAG.findall(source.text(node))))
             tokens.append(f"(title {' '.join(tags)})")
             continue
         if not node.is_named:
@@ -169,6 +167,23 @@ def _walk(
         elif skip is None or node.id != skip.id:
             stack.extend((child, False) for child in reversed(node.children))
     return tokens, spans
+
+
+def holds_pragma(grammar: str, code: str) -> bool:
+    """Whether `code`, parsed alone with `grammar`, holds a pragma comment
+    (`PRAGMA_COMMENT`); False where it does not parse alone."""
+    try:
+        source = parse(code, grammar)
+    except Unparsable:
+        return False
+    return _pragma(source, code)
+
+
+def _pragma(source: ParsedText, code: str) -> bool:
+    """Whether a comment of `source` (the parse of `code`) is a pragma."""
+    return ("//" in code or "/*" in code or "<!--" in code) and any(
+        PRAGMA_COMMENT.search(source.text(c)) is not None for c in _comments(source.root)
+    )
 
 
 def _comments(root: Node) -> list[Node]:

@@ -35,7 +35,7 @@ from gate.drift.js.frameworks import (
 )
 from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
-from gate.drift.js.rows import table_tokens, tree_form
+from gate.drift.js.rows import TAG, holds_pragma, table_tokens, tree_form
 from gate.drift.js.tables import TableLoop, table_loop
 from gate.drift.js.wrappers import imported_test, wrapped_test
 from gate.drift.js.writes import Writes
@@ -78,10 +78,18 @@ def _same(grammar: str, code: str) -> str:
 
 def _retitled(grammar: str, code: str, title: tuple[int, int], path: tuple[str, ...]) -> str | None:
     """`Splitter.retitled`'s form: None where the code but its title
-    (`title`, its bytes in `code`) reads a title or a name."""
+    (`title`, its bytes in `code`) reads a title or a name; its text but
+    for the title where it holds a pragma comment (`holds_pragma`)."""
     data = code.encode("utf-8")
     rest = (data[: title[0]] + b"\x00" + data[title[1] :]).decode("utf-8")
-    form = tree_form(grammar, code, title) if _READS_TITLE.search(rest) is None else None
+    if _READS_TITLE.search(rest) is not None:
+        return None
+    form = tree_form(grammar, code, title)
+    if form is None and holds_pragma(grammar, code):
+        # a pragma may hang on its line: the exact text but for the title,
+        # and the title's `@tags`, which Playwright's `--grep` reads
+        tags = sorted(set(TAG.findall(data[title[0] : title[1]].decode("utf-8"))))
+        form = "\x02".join(("text", rest, *tags))
     return None if form is None else "\x01".join((*path, form))
 
 

@@ -254,3 +254,31 @@ def test_a_row_added_beside_a_new_pragma_comment_is_a_change(pragma: str, where:
     drift = compare(units(TABLE, ".ts"), units(head, ".ts"))
     assert not drift.ok, drift.summary()
     assert not drift.grew
+
+
+RENAMED = (
+    "import { it, expect } from 'vitest';\nimport { api } from './api';\n\n"
+    "it('builds the query', () => {\n  // @ts-expect-error - a private method\n"
+    "  const q = api.build({ sort: 'x' });\n  expect(q).toBe('x');\n});\n"
+)
+
+
+def test_a_test_holding_a_pragma_renamed_alone_is_renamed() -> None:
+    head = RENAMED.replace("builds the query", "keeps the sort")
+    drift = compare(units(RENAMED, ".ts"), units(head, ".ts"))
+    assert drift.ok and drift.renamed, drift.summary()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("  const q = api.build({ sort: 'x' });\n", "  const q = api.build({\n    sort: 'x' });\n"),
+        ("  // @ts-expect-error - a private method\n", ""),
+        ("builds the query", "builds the query @slow"),
+    ],
+    ids=["a line rewrapped under the pragma", "the pragma removed", "a tag added"],
+)
+def test_a_test_holding_a_pragma_renamed_and_edited_is_no_rename(edit: tuple[str, str]) -> None:
+    head = RENAMED.replace(*edit).replace("builds the query", "keeps the sort")
+    drift = compare(units(RENAMED, ".ts"), units(head, ".ts"))
+    assert not drift.ok and not drift.renamed, drift.summary()
