@@ -41,6 +41,7 @@ from gate.drift.collected import (
 from gate.drift.language import BY_SUFFIX
 from gate.drift.lockcopy import Locked
 from gate.drift.pins import pin_changes
+from gate.drift.python.same import pragma_comments
 from gate.model.change import (
     ADDED,
     COPIED,
@@ -233,7 +234,9 @@ def config_same(changes: ChangeSet, path: str) -> bool:
     same units, keys and roles in the same order, each of the same form
     (`Unit.same`: a comment, a reformat, `@pytest.fixture()` written
     `@pytest.fixture`, ...; `compare` finds none changed, grown or
-    renamed).  False when either version does not parse."""
+    renamed), and the same comments a tool reads, in order
+    (`same.pragma_comments`: `# pragma: no cover`, `# type: ignore`,
+    `# noqa`, ...).  False when either version does not parse."""
     texts = changes.texts.get(path)
     if not path.endswith(".py") or texts is None or texts.base is None or texts.head is None:
         return False
@@ -245,6 +248,9 @@ def config_same(changes: ChangeSet, path: str) -> bool:
         return False
     if [(u.key, u.role) for u in base] != [(u.key, u.role) for u in head]:
         return False
+    pragmas = pragma_comments(texts.base)
+    if pragmas is None or pragmas != pragma_comments(texts.head):
+        return False  # `# pragma: no cover`, `# type: ignore`, ...: a tool reads them
     drift = compare(base, head, allow_added=False)
     return drift.ok and not (drift.added or drift.grew or drift.renamed)
 

@@ -650,7 +650,9 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   for a Python one (a `conftest.py`, a `noxfile.py`) modified to the
   same code as the engine reads it (`judging.config_same`: the same
   units in the same order, each of the same form as a test file's: a
-  comment, a reformat, `@pytest.fixture()` written `@pytest.fixture`);
+  comment, a reformat, `@pytest.fixture()` written `@pytest.fixture`;
+  with the same comments a tool reads, `# pragma: no cover`, `# type:
+  ignore`, `# noqa`, ...);
 * so is a new `pyproject.toml` or `setup.cfg` below the root at a test
   path (`tests/pyproject.toml`): `pytest tests` reads it before the
   root's, so it could deselect every test;

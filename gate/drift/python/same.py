@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import ast
 import copy
+import io
 import re
+import tokenize
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -260,3 +262,40 @@ def _fold_within(node: _Node) -> _Node:
 def decorators_form(decorators: list[ast.expr], origins: Mapping[str, str]) -> list[str]:
     """A test class's decorators as `def_form` reads a def's."""
     return [ast.dump(bare_decorator(d, origins)) for d in decorators]
+
+
+# The first words of a comment a tool reads: coverage's `pragma: no cover`,
+# a type checker's `type: ignore` or `pyright: ...`, a linter's suppression,
+# a formatter's `fmt: off`, ... (`pragma_comments`).
+_PRAGMA_WORDS = (
+    "pragma",
+    "type:",
+    "no" + "qa",
+    "pyright",
+    "mypy",
+    "pyre",
+    "pytype",
+    "fmt:",
+    "isort",
+    "pylint",
+    "ruff",
+    "nosec",
+    "cov",
+    "yapf",
+)
+_PRAGMA_COMMENT = re.compile(
+    r"#\s*(?:" + "|".join(re.escape(w) for w in _PRAGMA_WORDS) + ")", re.IGNORECASE
+)
+
+
+def pragma_comments(text: str) -> list[str] | None:
+    """The comments of the Python `text` that a tool reads
+    (`_PRAGMA_COMMENT`), in order; None where it does not tokenize."""
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and _PRAGMA_COMMENT.match(token.string):
+                found.append(token.string)
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return found

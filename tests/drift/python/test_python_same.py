@@ -524,6 +524,10 @@ CONFTEST_BENT = {
     "a fixture added": CONFTEST + "\n\n@pytest.fixture\ndef extra():\n    return 1\n",
     "a hook added": CONFTEST + "\n\ndef pytest_collection_modifyitems(items):\n    items.clear()\n",
     "autouse turned off": CONFTEST.replace("(autouse=True)", "()"),
+    "a coverage pragma added": CONFTEST.replace(
+        "return 8080\n", "return 8080  # pragma: no cover\n"
+    ),
+    "a type: ignore added": CONFTEST.replace("return 8080\n", "return 8080  # type: ignore\n"),
 }
 
 
