@@ -42,6 +42,7 @@ from gate.drift.collected import (
 from gate.drift.language import BY_SUFFIX
 from gate.drift.lockcopy import Locked
 from gate.drift.pins import pin_changes
+from gate.drift.python.same import pragma_comments
 from gate.model.change import (
     ADDED,
     COPIED,
@@ -226,6 +227,33 @@ def config_grew(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -
         g.path for g in changes.files if g.status in (ADDED, COPIED) and g.new_mode != MODE_SYMLINK
     }
     return growth.config_grew(path, texts.base, texts.head, lambda p: p in new and is_test(p))
+
+
+def config_same(changes: ChangeSet, path: str) -> bool:
+    """Whether the modified Python runner file `path` (a `conftest.py`, a
+    `noxfile.py`) holds at head the same code as the engine reads it: the
+    same units, keys and roles in the same order, each of the same form
+    (`Unit.same`: a comment, a reformat, `@pytest.fixture()` written
+    `@pytest.fixture`, ...; `compare` finds none changed, grown or
+    renamed), and the same comments a tool reads, in order
+    (`same.pragma_comments`: `# pragma: no cover`, `# type: ignore`,
+    `# noqa`, ...).  False when either version does not parse."""
+    texts = changes.texts.get(path)
+    if not path.endswith(".py") or texts is None or texts.base is None or texts.head is None:
+        return False
+    try:
+        base, head = units_for(path, texts.base), units_for(path, texts.head)
+    except Unparsable:
+        return False
+    if base is None or head is None:
+        return False
+    if [(u.key, u.role) for u in base] != [(u.key, u.role) for u in head]:
+        return False
+    pragmas = pragma_comments(texts.base)
+    if pragmas is None or pragmas != pragma_comments(texts.head):
+        return False  # `# pragma: no cover`, `# type: ignore`, ...: a tool reads them
+    drift = compare(base, head, allow_added=False)
+    return drift.ok and not (drift.added or drift.grew or drift.renamed)
 
 
 def config_for_new_tests(changes: ChangeSet, path: str, is_test: Callable[[str], bool]) -> bool:

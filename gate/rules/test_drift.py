@@ -97,9 +97,33 @@ that name.  It fails when:
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
   changes its syntax tree, in Go its tokens, in a JavaScript or
-  TypeScript test its syntax tree, so a comment, a blank line,
+  TypeScript unit its syntax tree (a test, a helper, a hook, a
+  declaration or any other statement; a describe's frame and an import
+  are compared as spelled, and a unit that holds a pragma comment, which
+  a tool reads and which may hang on its line, `// @ts-expect-error`,
+  `/* istanbul ignore next */`, `/* c8 ignore next 3 */`,
+  `eslint-disable`, `prettier-ignore`, `/*#__PURE__*/`, any `@word`, as
+  written), so a comment, a blank line,
   a reformat by ruff, black or gofmt, or whitespace inside a Python
-  docstring that holds no `>>>` doctest changes no test (a docstring's
+  docstring that holds no `>>>` doctest changes no test; nor, in Python
+  (`gate.drift.python.same`), `@pytest.fixture()` written
+  `@pytest.fixture` or `@pytest.mark.NAME()` written `@pytest.mark.NAME`
+  (and back: pytest reads them as one) where the file binds the
+  decorator's first name by importing pytest alone (`import pytest`,
+  `from pytest import fixture, mark`), nor a `-> None` added or removed
+  on a def whose decorators are all such pytest ones, whose body returns
+  no value and yields nothing, in a class (if any) with no other
+  decorator, no metaclass, no `__init_subclass__` and bases of
+  unittest's or the file's own such classes, in a module that spells no
+  way to read annotations or signatures (`get_type_hints`,
+  `__annotations__`, `inspect`, `signature`, typeguard, pydantic, ...,
+  even in a string; `from __future__ import annotations` aside) and
+  reaches no global by a computed name, nor an `else` after an `if`
+  whose body ends in `return`, `raise`, `continue` or `break`, written
+  as the statements after the `if` (`if c: return x` then `return y`,
+  ruff's RET505 fix) anywhere in a def; another decorator's `()`, an
+  argument, another annotation, or the `else` of a loop or a `try` is a
+  change (a docstring's
   words do, except in the module's own docstring, which no code of the
   file reads through `__doc__` or `getdoc`: its words edited, or the
   docstring removed or added, change no test); a Go directive or an `Example`'s comment, whose `//
@@ -649,7 +673,13 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   `playwright.config.*`, `.npmrc`, `go.work`, `.rspec`, `phpunit.xml`,
   `build.rs`, ...) that is new is drift, even with `allow_added: true`;
   changing, deleting or renaming one is drift too, and the message names
-  the runners that read it (`babel.config.js (jest) modified`);
+  the runners that read it (`babel.config.js (jest) modified`), but
+  for a Python one (a `conftest.py`, a `noxfile.py`) modified to the
+  same code as the engine reads it (`judging.config_same`: the same
+  units in the same order, each of the same form as a test file's: a
+  comment, a reformat, `@pytest.fixture()` written `@pytest.fixture`;
+  with the same comments a tool reads, `# pragma: no cover`, `# type:
+  ignore`, `# noqa`, ...);
 * so is a new `pyproject.toml` or `setup.cfg` below the root at a test
   path (`tests/pyproject.toml`): `pytest tests` reads it before the
   root's, so it could deselect every test;
@@ -919,7 +949,12 @@ def check(rule: Rule, changes: ChangeSet) -> RuleResult:
         configs = [p for p in hits if is_config(p) or ("/" in p and is_nested(p))]
         if configs and f.status == MODIFIED and not f.mode_changed:
             # a Jest or Vitest configuration that only names new test files
-            configs = [p for p in configs if not judging.config_grew(changes, p, is_test)]
+            configs = [
+                p
+                for p in configs
+                if not judging.config_grew(changes, p, is_test)
+                and not judging.config_same(changes, p)
+            ]
             if not configs:
                 continue
         if f.status in (ADDED, COPIED):

@@ -8,7 +8,8 @@ a head version may insert as new cases (`table_tokens`, `Unit.tokens`,
 opening and a closing token, each anonymous node's text (an operator, a
 keyword, punctuation), a literal (a string, a template string, a regular
 expression, a number) as its exact text; comments and layout are no
-tokens, and neither is a comma between the table's rows.  Automatic
+tokens (but a pragma comment, `PRAGMA_COMMENT`, is its text), and
+neither is a comma between the table's rows.  Automatic
 semicolon insertion, which makes a line break mean something, changes the
 tree, so it changes the tokens.  A describe's body is left out (its
 statements are units of their own): the tokens are the frame's
@@ -39,6 +40,23 @@ TABLES = frozenset({"each", "for"})
 # Nodes whose exact text is one token.
 _ATOMS = frozenset({"string", "template_string", "regex", "number"})
 _OPEN, _CLOSE = "\x00row", "\x00end"
+# A comment a tool reads (a pragma), which is code: a directive of the type
+# checker (`@ts-expect-error`, `@ts-ignore`, `@type` in a checked JS file,
+# `/// <reference ...>`), of a linter (`eslint-disable`, `/* global x */`,
+# `biome-ignore`, ...), of coverage (`istanbul ignore`, `c8 ignore`, `v8
+# ignore`, `node:coverage`), of a formatter (`prettier-ignore`), of a test
+# runner (`@jest-environment`, `@vitest-environment`), of a bundler or
+# minifier (`#__PURE__`, `@__NO_SIDE_EFFECTS__`, `webpackChunkName`,
+# `@vite-ignore`), a source map (`# sourceMappingURL=`), Flow; any `@word`
+# and any `#` directive counts, whatever tool reads it.
+PRAGMA_COMMENT = re.compile(
+    r"@[A-Za-z_$]|#\s*[_A-Za-z]|<reference|<amd-"
+    r"|\b(?:istanbul|c8|v8|node:coverage|eslint[\w-]*|jshint|jslint|jscs|tslint|biome-ignore"
+    r"|deno-lint-ignore|deno-fmt-ignore|oxlint[\w-]*|prettier-ignore|dprint-ignore"
+    r"|webpack\w*|vite\w*|turbopack\w*|flow|noflow|sourceMappingURL|sourceURL)\b"
+    r"|^\s*/[*/]+\s*(?:globals?|exported)\b",
+    re.IGNORECASE,
+)
 
 
 def table_of(source: ParsedText, call: Call) -> Node | None:
@@ -89,6 +107,8 @@ def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> 
         source = parse(code, grammar)
     except Unparsable:
         return None
+    if _pragma(source, code):
+        return None
     node = None
     if title is not None:
         node = source.root.descendant_for_byte_range(*title)
@@ -98,7 +118,7 @@ def tree_form(grammar: str, code: str, title: tuple[int, int] | None = None) -> 
     return "\x00".join(tokens)
 
 
-_TAG = re.compile(r"@[\w-]+")
+TAG = re.compile(r"@[\w-]+")
 
 
 def _walk(
@@ -123,9 +143,14 @@ def _walk(
                 spans.append((starts.pop(node.id), len(tokens)))
             continue
         if node.type in COMMENTS:
+            # a pragma is a token: a row inserted beside a new
+            # `// @ts-expect-error` is more than a new case
+            text = source.text(node)
+            if PRAGMA_COMMENT.search(text) is not None:
+                tokens.append(text)
             continue
         if title is not None and node.id == title.id:
-            tags = sorted(set(_TAG.findall(source.text(node))))
+            tags = sorted(set(TAG.findall(source.text(node))))
             tokens.append(f"(title {' '.join(tags)})")
             continue
         if not node.is_named:
@@ -142,6 +167,36 @@ def _walk(
         elif skip is None or node.id != skip.id:
             stack.extend((child, False) for child in reversed(node.children))
     return tokens, spans
+
+
+def holds_pragma(grammar: str, code: str) -> bool:
+    """Whether `code`, parsed alone with `grammar`, holds a pragma comment
+    (`PRAGMA_COMMENT`); False where it does not parse alone."""
+    try:
+        source = parse(code, grammar)
+    except Unparsable:
+        return False
+    return _pragma(source, code)
+
+
+def _pragma(source: ParsedText, code: str) -> bool:
+    """Whether a comment of `source` (the parse of `code`) is a pragma."""
+    return ("//" in code or "/*" in code or "<!--" in code) and any(
+        PRAGMA_COMMENT.search(source.text(c)) is not None for c in _comments(source.root)
+    )
+
+
+def _comments(root: Node) -> list[Node]:
+    """The comments of the tree under `root`."""
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in COMMENTS:
+            found.append(node)
+        else:
+            stack.extend(node.children)
+    return found
 
 
 def _hole(table: Node) -> list[bool]:

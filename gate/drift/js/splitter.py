@@ -35,7 +35,7 @@ from gate.drift.js.frameworks import (
 )
 from gate.drift.js.loading import Loading
 from gate.drift.js.names import FUNCTIONS, Names, pattern_names
-from gate.drift.js.rows import table_tokens, tree_form
+from gate.drift.js.rows import TAG, holds_pragma, table_tokens, tree_form
 from gate.drift.js.tables import TableLoop, table_loop
 from gate.drift.js.wrappers import imported_test, wrapped_test
 from gate.drift.js.writes import Writes
@@ -70,18 +70,26 @@ _READS_TITLE = re.compile(r"[Ss]napshot|currentTestName|[Tt]itle|fullName|\.name
 
 
 def _same(grammar: str, code: str) -> str:
-    """`Unit.same` of a test: its tree's tokens (`tree_form`), or, where
-    its code does not parse alone, its exact text."""
+    """`Unit.same` of a unit: its tree's tokens (`tree_form`), or, where
+    its code does not parse alone or holds a pragma comment, its exact text."""
     form = tree_form(grammar, code)
     return f"\x01{code}" if form is None else form
 
 
 def _retitled(grammar: str, code: str, title: tuple[int, int], path: tuple[str, ...]) -> str | None:
     """`Splitter.retitled`'s form: None where the code but its title
-    (`title`, its bytes in `code`) reads a title or a name."""
+    (`title`, its bytes in `code`) reads a title or a name; its text but
+    for the title where it holds a pragma comment (`holds_pragma`)."""
     data = code.encode("utf-8")
     rest = (data[: title[0]] + b"\x00" + data[title[1] :]).decode("utf-8")
-    form = tree_form(grammar, code, title) if _READS_TITLE.search(rest) is None else None
+    if _READS_TITLE.search(rest) is not None:
+        return None
+    form = tree_form(grammar, code, title)
+    if form is None and holds_pragma(grammar, code):
+        # a pragma may hang on its line: the exact text but for the title,
+        # and the title's `@tags`, which Playwright's `--grep` reads
+        tags = sorted(set(TAG.findall(data[title[0] : title[1]].decode("utf-8"))))
+        form = "\x02".join(("text", rest, *tags))
     return None if form is None else "\x01".join((*path, form))
 
 
@@ -194,7 +202,8 @@ class Splitter:
         is `Unit.env_local`; else it is `local`);
         `erased`: a type-only declaration, every version of which is the
         same (`Unit.same`) where the file does not test types; `same`:
-        else its `Unit.same`; `retitled`: its `Unit.retitled`."""
+        else its `Unit.same` (by default its tree where its code is its
+        node's text, `Splitter.same`); `retitled`: its `Unit.retitled`."""
         unique, shown = self._keys.unit(key, name)
         env_local = bool(local)
         if role != COLLECTION:
@@ -220,7 +229,7 @@ class Splitter:
                 grouped=grouped,
                 local=local,
                 env_local=env_local,
-                same=_erased if erased and not self.types else same,
+                same=_erased if erased and not self.types else same or self.same(node, code),
                 scope=self.scope,
                 tokens=tokens,
                 within=within,
@@ -228,6 +237,15 @@ class Splitter:
                 retitled=retitled,
             )
         )
+
+    def same(self, node: Node, code: str | None) -> Callable[[], str] | None:
+        """`Unit.same` of a unit whose code is all of `node`'s text (a
+        helper, a hook, a declaration, any statement, as a test's): its
+        tree (`_same`); None for a unit whose code is spelled otherwise (a
+        describe's frame, an import's name), compared as it is."""
+        if code is not None:
+            return None
+        return partial(_same, self.source.grammar, self.text(node))
 
     def text(self, node: Node) -> str:
         return self.source.text(node)

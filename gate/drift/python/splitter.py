@@ -16,11 +16,14 @@ from gate.drift import CASE, COLLECTION, SUPPORT, Unit
 from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
+from gate.drift.python.same import decorators_form, def_form, pytest_decorator
 from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# unittest's test case classes, by what the module imports them as.
+_TEST_CASES = frozenset({"unittest.TestCase", "unittest.IsolatedAsyncioTestCase"})
 # What an import guard (`Splitter.import_guard`) may catch.
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 # Module-level functions pytest or unittest call around a module's tests.
@@ -161,6 +164,9 @@ class Splitter:
         self.star = False  # the module has a star import somewhere
         self.known: dict[str, str] = {}  # `known_callees` of the module
         self.sharing: dict[int, tuple[str, ...]] = {}  # `sharing_defs` of the module
+        # the module reads no annotations (`same.reads_annotations`, `introspects`)
+        self.unread = False
+        self.body: list[ast.stmt] = []  # the module's statements
 
     def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
         """`shares_state`, or for a def of the module (a function, a class, a
@@ -241,10 +247,18 @@ class Splitter:
         parent: str = "",
         nodes: list[ast.AST] | None = None,
         in_class: bool = False,
+        unread: bool | None = None,
     ) -> Unit:
         """The unit of all of `node`'s code (`in_class`: a statement of a
-        class body, `uses_of`)."""
+        class body, `uses_of`; `unread`: nothing reads a def's annotations
+        there, `same.def_form`, by default where the module reads none)."""
         first = _first_line(node)
+        if isinstance(node, _DEFS):
+            same = _def_syntax(
+                node, self.pytest_origins(), self.unread if unread is None else unread
+            )
+        else:
+            same = _syntax(node)
         last = node.end_lineno or node.lineno
         return Unit(
             key=key,
@@ -256,9 +270,44 @@ class Splitter:
             parent=parent,
             uses=uses_of(node, nodes, every_string=self.every_string, in_class=in_class),
             words=words_of(node, nodes, every_string=self.every_string, in_class=in_class),
-            same=_syntax(node),
+            same=same,
             tokens=case_tokens(node, self.origins) if isinstance(node, _DEFS) else None,
         )
+
+    def pytest_origins(self) -> Mapping[str, str]:
+        """`import_origins` as `same` reads a decorator's by: none where a
+        star import may rebind any name."""
+        return {} if self.star else self.origins
+
+    def plain_class(self, node: ast.ClassDef, seen: set[str]) -> bool:
+        """Whether making the class reads none of its methods' annotations:
+        no decorator but pytest's (`pytest_decorator`), no keyword (a
+        metaclass), no `__init_subclass__`, and bases that are unittest's
+        test cases (by `import_origins`) or classes the file defines once
+        that are plain too."""
+        if node.name in seen or node.keywords:
+            return False
+        seen.add(node.name)
+        if not all(pytest_decorator(d, self.origins) for d in node.decorator_list):
+            return False
+        if any(isinstance(m, _DEFS) and m.name == "__init_subclass__" for m in node.body):
+            return False
+        for base in node.bases:
+            name = dotted(base)
+            root, _, rest = name.partition(".")
+            origin = self.origins.get(root) if isinstance(base, (ast.Name, ast.Attribute)) else None
+            if origin is not None and (f"{origin}.{rest}" if rest else origin) in _TEST_CASES:
+                continue
+            binders = [n for n in self.body if any(b == name for b, _ in self.walked.binds(n))]
+            if (
+                not isinstance(base, ast.Name)
+                or len(binders) != 1
+                or not isinstance(binders[0], ast.ClassDef)
+                or binders[0].name != name
+                or not self.plain_class(binders[0], seen)
+            ):
+                return False
+        return True
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
         if isinstance(node, ast.ClassDef) and node.name in test_classes:
@@ -492,13 +541,14 @@ class Splitter:
                 code=self.code(first, header_last),
                 binds=(cls,),
                 line=first,
-                same=_header_syntax(node),
+                same=_header_syntax(node, self.pytest_origins()),
                 uses=uses,
                 words=words,
             ),
             "",
         )
         parent = f"class {cls}"
+        unread = self.unread and self.plain_class(node, set())
         for member in node.body:
             nodes = self.walked.of(member)
             if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -518,7 +568,14 @@ class Splitter:
                     calls = calls or None
                 role, but_for, calls = _reaching(role, but_for, calls, reach)
                 unit = self.unit(
-                    member, f"method {cls}.{name}", f"{cls}.{name}", role, (name,), parent, nodes
+                    member,
+                    f"method {cls}.{name}",
+                    f"{cls}.{name}",
+                    role,
+                    (name,),
+                    parent,
+                    nodes,
+                    unread=unread,
                 )
                 test = name.startswith("test") and not fixture
                 unit = replace(unit, quiet=but_for, calls=calls, test=test)
@@ -567,17 +624,27 @@ def _syntax(node: ast.AST) -> Callable[[], str]:
     return lambda: dump(node)
 
 
-def _header_syntax(node: ast.ClassDef) -> Callable[[], str]:
-    """`Unit.same` of a test class's header: its decorators, name, bases,
-    keywords and type parameters as syntax trees (its members are units of
-    their own)."""
-    groups = (
-        node.decorator_list,
-        node.bases,
-        node.keywords,
-        getattr(node, "type_params", []),
+def _def_syntax(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], unread: bool
+) -> Callable[[], str]:
+    """`Unit.same` of a def: `_syntax`'s tree, as written with its bare
+    pytest decorators and without a `-> None` nothing reads (`same.def_form`)."""
+    return lambda: def_form(node, origins, unread)
+
+
+def _header_syntax(node: ast.ClassDef, origins: Mapping[str, str]) -> Callable[[], str]:
+    """`Unit.same` of a test class's header: its decorators (bare where
+    pytest's mean the same called with no argument, `same.decorators_form`),
+    name, bases, keywords and type parameters as syntax trees (its members
+    are units of their own)."""
+    groups = (node.bases, node.keywords, getattr(node, "type_params", []))
+    return lambda: repr(
+        (
+            node.name,
+            decorators_form(node.decorator_list, origins),
+            [[ast.dump(p) for p in group] for group in groups],
+        )
     )
-    return lambda: repr((node.name, [[ast.dump(p) for p in group] for group in groups]))
 
 
 def _function_role(

@@ -67,7 +67,17 @@ def walk(node: ast.AST) -> list[ast.AST]:
 
 
 _BINDING_KINDS = frozenset(
-    {ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias}
+    {
+        ast.Name,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.alias,
+        ast.ExceptHandler,
+        ast.MatchAs,
+        ast.MatchStar,
+        ast.MatchMapping,
+    }
 )
 
 
@@ -104,8 +114,8 @@ class Walked:
 
     def binds(self, node: ast.AST) -> list[tuple[str, int]]:
         """(name, weight) for each binding in `node`'s nodes: a name stored
-        or deleted (1), a `def`/`class` name or an imported name (2); never
-        changed by a caller."""
+        or deleted (1; an `except ... as name` and a `match` capture too), a
+        `def`/`class` name or an imported name (2); never changed by a caller."""
         found = self._binds.get(id(node))
         if found is None:
             # kept on the node too, as its nodes are (`of`)
@@ -124,6 +134,11 @@ class Walked:
                     found.append((sub.name, 2))
                 elif isinstance(sub, ast.alias):
                     found.append(((sub.asname or sub.name).split(".")[0], 2))
+                elif isinstance(sub, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+                    if sub.name is not None:
+                        found.append((sub.name, 1))
+                elif isinstance(sub, ast.MatchMapping) and sub.rest is not None:
+                    found.append((sub.rest, 1))
             self._binds[id(node)] = node.__dict__["_gate_binds"] = found
         return found
 

@@ -132,6 +132,7 @@ from gate.drift.python.calls import file_names, import_origins, imported_names, 
 from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.helpers import grew
 from gate.drift.python.parsed import parse_module
+from gate.drift.python.same import reads_annotations
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
@@ -191,6 +192,9 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
     split.known = known_callees(split.origins)
     split.sharing = sharing_defs(tree.body, walked, split.known)
+    split.body = tree.body
+    split.unread = not (split.star or split.every_string)
+    split.unread = split.unread and not any(reads_annotations(n) for n in tree.body)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)

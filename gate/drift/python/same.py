@@ -1,0 +1,301 @@
+"""What `Unit.same` leaves out of a def beyond its tree's positions
+(`def_form`): spellings that pytest and Python read as one.
+
+* `@pytest.fixture()` and `@pytest.fixture`, `@pytest.mark.NAME()` and
+  `@pytest.mark.NAME` (`bare_decorator`): called with no argument, pytest's
+  fixture decorator returns a marker that registers the function exactly as
+  the bare decorator does, and a `MarkDecorator` returns a decorator of the
+  same mark (`with_args()` adds nothing).  Only where the decorator's root
+  name is bound by an import of `pytest` alone (`import_origins`: `import
+  pytest`, `import pytest as pt`, `from pytest import fixture, mark`; no
+  other binding of it anywhere in the file, no star import).  Any other
+  decorator (`@dec()` and `@dec` may differ in anything), and an argument
+  added (`@pytest.fixture(scope="module")`), are still changes.
+* A return annotation `-> None` added or removed (`returns_none`): on a def
+  whose decorators are all pytest's fixture or mark decorators as above (a
+  decorator may read the annotation: `pydantic.validate_call`, a CLI or a
+  route framework), whose own body returns no value on any path (no `return
+  x` but `return None`, no `yield`: a runtime type checker such as
+  typeguard's or beartype's import hook would raise on such a function's
+  result), in a module that spells no way to read annotations or
+  signatures (`reads_annotations`: `get_type_hints`, `__annotations__`,
+  `inspect`, `signature`, a runtime type checker, ... as a name, an
+  attribute or inside a string; `from __future__ import annotations` does
+  not count) and reaches no global by a computed name (`introspects`).
+  Another annotation (`-> int`, `-> "None"`, `-> make()`) is a change.
+* An `else` after an `if` whose body ends in `return`, `raise`,
+  `continue` or `break`, folded into the statements after the `if`
+  (`fold`: `if c: return x else: return y` and `if c: return x; return
+  y`, ruff's RET505 fix), anywhere in a def's body; an `else` of a loop or
+  a `try`, or an `if` body that may fall through (an inner `if` that
+  returns on one branch, a call that always raises, a `try` that returns)
+  is not folded.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import re
+import tokenize
+from collections.abc import Mapping
+from typing import TypeVar
+
+from gate.drift.python.tree import dotted, dump, walk
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# What spells a way to read a function's annotations or signature, in a name,
+# an attribute, an imported name or a string (`reads_annotations`).
+_READS_ANNOTATIONS = re.compile(
+    r"annot|signature|argspec|callargs|type_?hints|inspect|eval_?type|forwardref"
+    r"|typeguard|typechecked|beartype|pydantic|validate_?call|jaxtyp|__wrapped__",
+    re.IGNORECASE,
+)
+
+
+def pytest_decorator(deco: ast.expr, origins: Mapping[str, str]) -> str:
+    """What `deco` (called or not) is, by `import_origins`, when it is
+    pytest's fixture decorator (`pytest.fixture`) or one mark
+    (`pytest.mark.NAME`, NAME no private name of the mark generator); else ""."""
+    name = dotted(deco)
+    root, _, rest = name.partition(".")
+    origin = origins.get(root) if name else None
+    if origin is None or not isinstance(
+        deco.func if isinstance(deco, ast.Call) else deco, (ast.Name, ast.Attribute)
+    ):
+        return ""
+    qualified = f"{origin}.{rest}" if rest else origin
+    if qualified == "pytest.fixture":
+        return qualified
+    parts = qualified.split(".")
+    if len(parts) == 3 and parts[:2] == ["pytest", "mark"] and not parts[2].startswith("_"):
+        return qualified
+    return ""
+
+
+def bare_decorator(deco: ast.expr, origins: Mapping[str, str]) -> ast.expr:
+    """`deco` as the bare decorator it means: `pytest.fixture()` and
+    `pytest.mark.NAME()` (no argument, `pytest_decorator`) as their callee;
+    any other decorator as it is."""
+    if (
+        isinstance(deco, ast.Call)
+        and not deco.args
+        and not deco.keywords
+        and pytest_decorator(deco, origins)
+    ):
+        return deco.func
+    return deco
+
+
+def returns_nothing(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the def's own body returns None on every path: no `return x`
+    but `return None`, no `yield` (its nested defs, lambdas and classes
+    return for themselves; their decorators, defaults and bases run here)."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(sub, ast.Return):
+            if sub.value is not None and not (
+                isinstance(sub.value, ast.Constant) and sub.value.value is None
+            ):
+                return False
+            continue
+        if isinstance(sub, _DEFS):
+            stack.extend((*sub.decorator_list, sub.args))
+            if sub.returns is not None:
+                stack.append(sub.returns)
+        elif isinstance(sub, ast.Lambda):
+            stack.append(sub.args)
+        elif isinstance(sub, ast.ClassDef):
+            stack.extend((*sub.decorator_list, *sub.bases, *sub.keywords))
+        else:
+            stack.extend(ast.iter_child_nodes(sub))
+    return True
+
+
+def reads_annotations(node: ast.stmt) -> bool:
+    """Whether a module's statement spells a way to read annotations or a
+    signature (`_READS_ANNOTATIONS`) in a name, an attribute, an imported
+    name, a keyword, a parameter, a def's name or a string; a `from
+    __future__` import spells none.  Kept on the node (a statement the
+    parser reuses in the file's next version is read once)."""
+    held = node.__dict__.get("_gate_reads_annotations")
+    if held is not None:
+        return bool(held)
+    found = False
+    if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+        for sub in walk(node):
+            spelled: list[str] = []
+            if isinstance(sub, ast.Name):
+                spelled.append(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                spelled.append(sub.attr)
+            elif isinstance(sub, ast.alias):
+                spelled.extend((sub.name, sub.asname or ""))
+            elif isinstance(sub, ast.ImportFrom):
+                spelled.append(sub.module or "")
+            elif isinstance(sub, (ast.keyword, ast.arg)):
+                spelled.append(sub.arg or "")
+            elif isinstance(sub, (*_DEFS, ast.ClassDef)):
+                spelled.append(sub.name)
+            elif isinstance(sub, ast.Constant) and isinstance(sub.value, (str, bytes)):
+                value = sub.value
+                spelled.append(value if isinstance(value, str) else value.decode("latin-1"))
+            if any(_READS_ANNOTATIONS.search(s) for s in spelled):
+                found = True
+                break
+    node.__dict__["_gate_reads_annotations"] = found
+    return found
+
+
+def returns_none(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
+) -> bool:
+    """Whether the def's `-> None` is one nothing reads (see the module
+    docstring); `quiet`: its module reads no annotations
+    (`reads_annotations`) and reaches no global by a computed name."""
+    returns = node.returns
+    return (
+        quiet
+        and isinstance(returns, ast.Constant)
+        and returns.value is None
+        and all(pytest_decorator(d, origins) for d in node.decorator_list)
+        and returns_nothing(node)
+    )
+
+
+def def_form(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
+) -> str:
+    """`Unit.same` of a def: its tree dumped without positions (`dump`),
+    as written with its bare pytest decorators (`bare_decorator`),
+    without a `-> None` nothing reads (`returns_none`) and with each `else`
+    after an `if` that always jumps folded (`fold`); marked where its
+    annotations may be read (not `quiet`), so that a version where they
+    may is never the same as one where they may not."""
+    decorators = [bare_decorator(d, origins) for d in node.decorator_list]
+    drop = returns_none(node, origins, quiet)
+    # where annotations may be read, the form says so: a version whose module
+    # reads them is never the same as one where a `-> None` was left out
+    read = "" if quiet else "\x00annotations may be read"
+    body = fold(node.body)
+    if (
+        not drop
+        and body is node.body
+        and all(a is b for a, b in zip(decorators, node.decorator_list, strict=True))
+    ):
+        return dump(node) + read
+    # a shallow copy: the nodes are shared with the file's other versions
+    # (`parsed.parse_module`), and what `dump` keeps on a node is not copied
+    spelled = copy.copy(node)
+    spelled.__dict__.pop("_gate_dump", None)
+    spelled.decorator_list = decorators
+    spelled.body = body
+    if drop:
+        spelled.returns = None
+    return dump(spelled) + read
+
+
+_Node = TypeVar("_Node", bound=ast.AST)
+# Statements after which control never reaches the next one.
+_JUMPS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def fold(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """`statements` with each `if` whose body ends in a jump (`return`,
+    `raise`, `continue`, `break`: control never falls out of it) and
+    that has an `else`, written without it: its `else` block's statements
+    follow the `if` (`if c: return x` then `return y`, as ruff's RET505 fix
+    writes `if c: return x else: return y`).  Both run the same statements
+    in the same order on every path: the `else` block runs exactly when the
+    test is false, and so do the statements after an `if` whose body
+    always jumps.  Folded inside out (an `elif` chain is an `else` holding
+    an `if`), at every depth (loops, `with`, `try`, nested defs and
+    classes); the nodes are not changed: a folded statement is a copy.
+    The same list where nothing folds."""
+    out: list[ast.stmt] = []
+    changed = False
+    for statement in statements:
+        inner = _fold_within(statement)
+        changed = changed or inner is not statement
+        if isinstance(inner, ast.If) and inner.orelse and isinstance(inner.body[-1], _JUMPS):
+            head = copy.copy(inner)
+            head.__dict__.pop("_gate_dump", None)
+            head.orelse = []
+            out.append(head)
+            out.extend(inner.orelse)
+            changed = True
+        else:
+            out.append(inner)
+    return out if changed else statements
+
+
+def _fold_within(node: _Node) -> _Node:
+    """`node` with the statement lists it holds folded (`fold`): a copy
+    where any changed, else `node` itself."""
+    changes: dict[str, list[ast.AST]] = {}
+    for name, value in ast.iter_fields(node):
+        if not isinstance(value, list) or not value:
+            continue
+        if isinstance(value[0], ast.stmt):
+            folded: list[ast.AST] = list(fold(value))
+            if len(folded) != len(value) or any(
+                a is not b for a, b in zip(folded, value, strict=True)
+            ):
+                changes[name] = folded
+        elif isinstance(value[0], (ast.ExceptHandler, ast.match_case)):
+            within = [_fold_within(v) for v in value]
+            if any(a is not b for a, b in zip(within, value, strict=True)):
+                changes[name] = within
+    if not changes:
+        return node
+    copied = copy.copy(node)
+    copied.__dict__.pop("_gate_dump", None)
+    for name, value in changes.items():
+        setattr(copied, name, value)
+    return copied
+
+
+def decorators_form(decorators: list[ast.expr], origins: Mapping[str, str]) -> list[str]:
+    """A test class's decorators as `def_form` reads a def's."""
+    return [ast.dump(bare_decorator(d, origins)) for d in decorators]
+
+
+# The first words of a comment a tool reads: coverage's `pragma: no cover`,
+# a type checker's `type: ignore` or `pyright: ...`, a linter's suppression,
+# a formatter's `fmt: off`, ... (`pragma_comments`).
+_PRAGMA_WORDS = (
+    "pragma",
+    "type:",
+    "no" + "qa",
+    "pyright",
+    "mypy",
+    "pyre",
+    "pytype",
+    "fmt:",
+    "isort",
+    "pylint",
+    "ruff",
+    "nosec",
+    "cov",
+    "yapf",
+)
+_PRAGMA_COMMENT = re.compile(
+    r"#\s*(?:" + "|".join(re.escape(w) for w in _PRAGMA_WORDS) + ")", re.IGNORECASE
+)
+
+
+def pragma_comments(text: str) -> list[str] | None:
+    """The comments of the Python `text` that a tool reads
+    (`_PRAGMA_COMMENT`), in order; None where it does not tokenize."""
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and _PRAGMA_COMMENT.match(token.string):
+                found.append(token.string)
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return found
