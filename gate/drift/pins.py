@@ -25,7 +25,14 @@ Where each format declares them:
 * `setup.cfg`: `[options] install_requires` and `tests_require`, and
   every extra of `[options.extras_require]`.
 * `go.mod`: each `require` and `exclude` of a test module (`replace` is
-  `gate.drift.sections`' already).
+  `gate.drift.sections`' already).  A requirement marked `// indirect` on
+  both sides (or on the one side that has it) is no test tool of this
+  module's: the go command marks a module so when no package of the main
+  module, its tests included, imports it (a test library that came in
+  with another dependency, `gotest.tools/v3` through docker), so moving
+  or dropping it moves no tool the tests call; a requirement that gains
+  or loses the mark still counts.  Out of reach: a go.mod no one keeps
+  tidy, whose `// indirect` says what is not so.
 
 A Python name is compared as PEP 503 normalizes it (`PyTest`,
 `pytest_asyncio`), a requirement without its whitespace (`pytest >= 8`
@@ -179,8 +186,15 @@ def _go_mod_opens(line: str) -> str | None:
     return opened[1] if opened is not None else None
 
 
+# A `require` line's comment saying no package of the module imports it
+# (the go command writes it; `go mod tidy` keeps it true).
+_INDIRECT = " // indirect"
+_INDIRECT_LINE = re.compile(r"^\s*(?:require\s+)?\"?([^\s\"(]+)\"?\s+\S+\s*//\s*indirect\b", re.M)
+
+
 def _go_mod(text: str) -> Pins:
     found: Pins = {}
+    indirect = set(_INDIRECT_LINE.findall(text))
     for block, line in go_mod_lines(text, _go_mod_opens):
         if block is not None:
             words = line.split()
@@ -193,7 +207,7 @@ def _go_mod(text: str) -> Pins:
         if len(words) >= 2 and _is_go_test_module(words[0].strip('"')):
             module = words[0].strip('"')
             if verb == "require":
-                found[("require", module)] = words[1]
+                found[("require", module)] = words[1] + (_INDIRECT if module in indirect else "")
             else:
                 found[(f"exclude {words[1]}", module)] = "excluded"
     return found
@@ -233,6 +247,8 @@ def pin_changes(path: str, base: str | None, head: str | None) -> tuple[str, ...
             raise Unreadable(f"the {side} version {exc}") from None
         sides.append(found or {})
     before, after = sides
+    section = section_for(path)
+    gomod = section is not None and section.format == "gomod"
     out = []
     for where, name in sorted(set(before) | set(after)):
         was, now = before.get((where, name)), after.get((where, name))
@@ -240,6 +256,8 @@ def pin_changes(path: str, base: str | None, head: str | None) -> tuple[str, ...
             continue
         if was is None and base is None and now is not None and now.startswith("catalog:"):
             continue  # a new manifest takes the workspace catalog's version: none moved
+        if gomod and all(v is None or v.endswith(_INDIRECT) for v in (was, now)):
+            continue  # a Go module no package of this module imports: not its tests' tool
         if was is None:
             out.append(f"{name} added to {where} ({_shown(str(now))})")
         elif now is None:

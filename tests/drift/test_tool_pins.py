@@ -117,6 +117,26 @@ DRIFT = [
         "module x\n\nrequire (\n\tgithub.com/pkg/errors v0.9.1\n\tgotest.tools/v3 v3.5.1\n)\n",
         "gotest.tools/v3 added to require",
     ),
+    (  # a test now imports what came in with another dependency: it gains the version it names
+        "go.mod",
+        "module x\n\nrequire gotest.tools/v3 v3.5.1 // indirect\n",
+        "module x\n\nrequire gotest.tools/v3 v3.5.2\n",
+        "gotest.tools/v3 in require",
+    ),
+    (  # the mark on another module's line says nothing of this one
+        "go.mod",
+        "module x\n\nrequire (\n\tgithub.com/stretchr/testify v1.9.0\n"
+        "\tgolang.org/x/sys v0.1.0 // indirect\n)\n",
+        "module x\n\nrequire (\n\tgithub.com/stretchr/testify v1.10.0\n"
+        "\tgolang.org/x/sys v0.1.0 // indirect\n)\n",
+        "github.com/stretchr/testify in require",
+    ),
+    (  # an `exclude` of a test module counts, marked or not
+        "go.mod",
+        "module x\n",
+        "module x\n\nexclude github.com/stretchr/testify v1.9.0 // indirect\n",
+        "github.com/stretchr/testify",
+    ),
 ]
 
 
@@ -167,6 +187,22 @@ QUIET = [
         "setup.cfg",
         "[options.extras_require]\ntesting =\n    pytest>=7\n    requests\n",
         "[options.extras_require]\ntesting =\n    # the runner\n    pytest>=7\n    requests>2\n",
+    ),
+    (  # a test library no package of this module imports (`// indirect`): bumped
+        "go.mod",
+        "module x\n\nrequire (\n\tgotest.tools/v3 v3.5.1 // indirect\n)\n",
+        "module x\n\nrequire (\n\tgotest.tools/v3 v3.5.2 // indirect\n)\n",
+    ),
+    (  # ... dropped with the dependency that brought it (aks-mcp, go-sqlcmd)
+        "go.mod",
+        "module x\n\nrequire (\n\tgithub.com/docker/docker v28.0.0\n"
+        "\tgotest.tools/v3 v3.5.1 // indirect\n)\n",
+        "module x\n\nrequire github.com/pkg/errors v0.9.1\n",
+    ),
+    (  # ... or brought in, on its own line or with the go command's `; ` note
+        "go.mod",
+        "module x\n",
+        'module x\n\nrequire "github.com/google/go-cmp" v0.7.0 //indirect; for docker\n',
     ),
     (  # another module's bump, a comment on the test library's line
         "go.mod",
