@@ -134,7 +134,7 @@ from gate.drift.python.helpers import grew
 from gate.drift.python.parsed import parse_module
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
-from gate.drift.python.splitter import Splitter, collected_classes
+from gate.drift.python.splitter import Context, Splitter, collected_classes
 from gate.drift.python.tree import Walked, prose_docstring, target_names
 from gate.drift.reader import Reader
 
@@ -191,9 +191,35 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.star = any(name == "*" for node in tree.body for name, _ in walked.binds(node))
     split.known = known_callees(split.origins)
     split.sharing = sharing_defs(tree.body, walked, split.known)
+    split.context = _context(split)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
+
+
+# Each module context of the versions split lately, kept once (`_context`).
+_KEPT_CONTEXTS = 256
+_contexts: dict[Context, Context] = {}
+
+
+def _context(split: Splitter) -> Context:
+    """`Splitter.context`: what the module tells the split of each
+    statement (what it imports, trusts, names and patches), one object
+    for every version that agrees on it."""
+    context = Context(
+        whole=(split.every_string, split.star, frozenset(split.known.items())),
+        trusted=split.trusted,
+        aliases=split.aliases,
+        local=split.local,
+        imported=split.imported,
+        origins=frozenset(split.origins.items()),
+    )
+    held = _contexts.get(context)
+    if held is None:
+        if len(_contexts) >= _KEPT_CONTEXTS:
+            _contexts.clear()
+        held = _contexts[context] = context
+    return held
 
 
 def _introspects(node: ast.stmt, walked: Walked) -> bool:
