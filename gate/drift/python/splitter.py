@@ -17,6 +17,7 @@ from gate.drift import CASE, COLLECTION, SUPPORT, Unit
 from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
+from gate.drift.python.parsed import settle
 from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
@@ -320,6 +321,7 @@ class Splitter:
         (`_made`, `agrees`), moved to where it now starts, else made anew
         (`split`)."""
         if self.context is None:
+            settle(node)
             self.split(node, test_classes)
             return
         under = self.made_under(node, test_classes)
@@ -338,6 +340,7 @@ class Splitter:
             for unit, scope in held[4]:
                 self.add(unit if not by else _moved(unit, by), scope)
             return
+        settle(node)  # its line numbers are read below
         made: list[tuple[Unit, str | None]] = []
         self._made = made
         try:

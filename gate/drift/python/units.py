@@ -234,7 +234,7 @@ def _introspects(node: ast.stmt, walked: Walked) -> bool:
 def _parse(text: str) -> tuple[bytes, ast.Module]:
     try:
         data = encode(text)
-        tree = parse_module(text, data)
+        tree = parse_module(text, data, settled=False)  # `Splitter.statement` settles
     except SyntaxError as exc:
         where = f" at line {exc.lineno}" if exc.lineno is not None else ""
         raise Unparsable(f"does not parse as Python{where}: {exc.msg}") from None
