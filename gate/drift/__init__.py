@@ -515,22 +515,18 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     bound = {(u.scope, n) for u in base if not u.parent for n in u.binds}
     # Names every base binder binds to the module of that name (`import a`,
     # `import a.b`): a new `import a.c` binds `a` to the same object.
-    same = {
-        n for _, n in bound if all(u.module == n for u in base if not u.parent and n in u.binds)
-    }
+    other = {n for u in base if not u.parent for n in u.binds if u.module != n}
+    same = {n for _, n in bound} - other
     # The names each scope's units read (`mentioned[scope]`); a unit in
     # scope S sees the names bound in S and in each scope S is inside.
     # `named[scope]`: those less what units spell only as words (`Unit.words`).
+    # Made when a new unit first asks.
     mentioned: dict[tuple[str, ...], set[str]] = {}
     named: dict[tuple[str, ...], set[str]] = {}
-    for u in base:
-        read = u.uses if u.uses is not None else _WORD.findall(u.code)
-        mentioned.setdefault(u.scope, set()).update(read)
-        named.setdefault(u.scope, set()).update(set(read).difference(u.words) if u.words else read)
     seen: dict[tuple[str, ...], set[str]] = {}
     seen_named: dict[tuple[str, ...], set[str]] = {}
     parents = {u.parent for u in head if u.parent}
-    words = {w for u in base for w in _WORD.findall(u.code)}
+    words: set[str] | None = None  # every word of the base code, made when first asked
     base_parents = {u.parent for u in base if u.parent}
     classes = {u.key[len("class ") :] for u in base if u.key in base_parents}
     # What each base class inherits from the classes of the file it names
@@ -559,13 +555,22 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
         binds = set(u.binds) - ({u.module} & same)
         clash = sorted(n for n in binds if (u.scope, n) in bound) if not u.parent else []
         reads, heard = (named, seen_named) if u.binds_module else (mentioned, seen)
+        if u.scope not in heard and not mentioned:
+            for b in base:
+                read = b.uses if b.uses is not None else _WORD.findall(b.code)
+                mentioned.setdefault(b.scope, set()).update(read)
+                named.setdefault(b.scope, set()).update(
+                    set(read).difference(b.words) if b.words else read
+                )
         if u.scope not in heard:
             inside = (ws for s, ws in reads.items() if s[: len(u.scope)] == u.scope)
             heard[u.scope] = set().union(*inside)
         used = sorted(binds & heard[u.scope]) if not u.parent else []
         why = None
         if u.parent and u.parent in base_by_key:
-            if role != CASE and not _open_member(u, base_by_key[u.parent], words, classes):
+            if role != CASE and words is None:
+                words = {w for b in base for w in _WORD.findall(b.code)}
+            if role != CASE and not _open_member(u, base_by_key[u.parent], words or set(), classes):
                 why = "added to a class that exists at base"
             elif set(u.binds) & inherited.get(u.parent, set()):
                 why = "overrides a test the class inherits"

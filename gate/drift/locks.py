@@ -54,6 +54,7 @@ go.mod's `require` is `gate.drift.pins`'), `bun.lockb` (binary), and
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -78,8 +79,10 @@ def _text(value: object, what: str) -> str:
 _PYPI = ("https://pypi.org/simple", "https://pypi.org/simple/", "https://pypi.python.org/simple")
 
 
-def _python_toml(text: str, source_of: Callable[[dict[str, Any]], str]) -> Locked:
-    data = toml(text)
+def _python_toml(
+    text: str, source_of: Callable[[dict[str, Any]], str], read: Callable[[str], Any] = toml
+) -> Locked:
+    data = read(text)
     found: Locked = {}
     files = (
         data.get("metadata", {}).get("files", {}) if isinstance(data.get("metadata"), dict) else {}
@@ -127,7 +130,55 @@ def _pdm_source(package: dict[str, Any]) -> str:
 
 
 def _uv(text: str) -> Locked:
-    return _python_toml(text, _uv_source)
+    return _python_toml(text, _uv_source, _package_tables)
+
+
+# A `uv.lock`'s `[[package]]` tables parsed one at a time, each kept by its
+# text: a history's versions of the lock share nearly all of them.
+_KEPT_TABLE_CHARS = 16_000_000
+_tables: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+_table_chars = [0]
+_TABLE = "\n[[package]]"
+
+
+def _package_tables(text: str) -> dict[str, Any]:
+    """`toml(text)`, read as the text before its first `[[package]]` line
+    and each `[[package]]` table apart (to the next such line), the tables
+    seen before not parsed again.  Read so only where every piece parses
+    alone, none but the first names `package` and no other top-level key,
+    and the first names no `package`: then the pieces are the document's
+    own top-level parts (a line cut inside a multi-line string or array
+    leaves the piece before it unparsable), and the document is the first
+    piece's keys and the tables in order.  Else the text is read whole (its
+    error, if any, is the text's own)."""
+    first, *rest = text.split(_TABLE)
+    try:
+        data = toml(first)
+    except Unreadable:
+        return toml(text)
+    if not rest or "package" in data:
+        return toml(text)
+    tables: list[dict[str, Any]] = []
+    for piece in rest:
+        held = _tables.get(piece)
+        if held is None:
+            try:
+                read = toml("[[package]]" + piece)
+            except Unreadable:
+                return toml(text)
+            found = read.get("package")
+            if len(read) != 1 or not isinstance(found, list):
+                return toml(text)
+            held = _tables[piece] = found
+            _table_chars[0] += len(piece)
+            while _table_chars[0] > _KEPT_TABLE_CHARS:
+                old, _ = _tables.popitem(last=False)
+                _table_chars[0] -= len(old)
+        else:
+            _tables.move_to_end(piece)
+        tables.extend(held)
+    data["package"] = tables
+    return data
 
 
 def _poetry(text: str) -> Locked:

@@ -8,7 +8,8 @@ bracket, not `else`/`elif`/`except`/`finally`, not a `def` under its
 decorators, not a blank or comment line), and each chunk is parsed alone,
 padded with line breaks so its line numbers are the file's.  A chunk seen
 before with the same text is not parsed again: its statements are the same
-node objects, their line numbers moved where the chunk moved, so what the
+node objects, their line numbers moved where the chunk moved (those below
+a statement's own and its decorators' when `settle` asks), so what the
 splitter keeps on a node (`child_nodes`, `Walked`, `uses_of`, `dump`, a
 def's `shares_state`) is computed once per statement, not once per
 version.  Nothing else in a node changes.  A text that is mostly new is
@@ -57,8 +58,19 @@ _NOT_START = re.compile(r"(?:else|elif|except|finally)\b|[\s#)\]}]|\Z")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 
-def parse_module(text: str, data: bytes) -> ast.Module:
-    """`ast.parse(data)`, `data` being `text`'s bytes; raises what it raises."""
+def parse_module(text: str, data: bytes, *, settled: bool = True) -> ast.Module:
+    """`ast.parse(data)`, `data` being `text`'s bytes; raises what it raises.
+    Not `settled`: a kept statement that moved has its own line numbers and
+    its decorators' moved, the nodes below them only when `settle` is asked
+    (the splitter reads them only where it splits the statement again)."""
+    tree = _parse_module(text, data)
+    if settled:
+        for statement in tree.body:
+            settle(statement)
+    return tree
+
+
+def _parse_module(text: str, data: bytes) -> ast.Module:
     pieces = _pieces(text, data)
     if pieces is None:
         return ast.parse(data)
@@ -142,19 +154,43 @@ def _text(pieces: list[tuple[int, str]], first: int, stop: int) -> str:
 
 
 def _move(statements: list[ast.stmt], by: int) -> None:
-    """Add `by` to the line numbers of every node of `statements` (the
-    nodes below each that have one listed once, on it: no reference cycle)."""
+    """Add `by` to the line numbers of each of `statements` and of its
+    decorators; the nodes below them are moved by `settle`."""
     for statement in statements:
-        placed = statement.__dict__.get("_gate_placed")
-        if placed is None:
-            placed = statement.__dict__["_gate_placed"] = [
-                node.__dict__ for node in walk(statement)[1:] if "lineno" in node.__dict__
-            ]
-        for held in (statement.__dict__, *placed):
-            held["lineno"] += by
-            end = held.get("end_lineno")
+        held = statement.__dict__
+        if "_gate_settled" not in held:
+            held["_gate_settled"] = held["lineno"]  # where the nodes below stand
+        for one in (held, *(d.__dict__ for d in _decorators(statement))):
+            one["lineno"] += by
+            end = one.get("end_lineno")
             if end is not None:
-                held["end_lineno"] = end + by
+                one["end_lineno"] = end + by
+
+
+def settle(statement: ast.stmt) -> None:
+    """Move the nodes below `statement` (but its decorators, which `_move`
+    moves with it) to where it now stands: then every line number in it is
+    the file's (the nodes that have one listed once, on it: no reference
+    cycle)."""
+    held = statement.__dict__
+    at = held.get("_gate_settled")
+    if at is None or at == held["lineno"]:
+        return
+    by = held["lineno"] - at
+    held["_gate_settled"] = held["lineno"]
+    placed = held.get("_gate_placed")
+    if placed is None:
+        top = {id(d) for d in _decorators(statement)}
+        placed = held["_gate_placed"] = [
+            node.__dict__
+            for node in walk(statement)[1:]
+            if "lineno" in node.__dict__ and id(node) not in top
+        ]
+    for one in placed:
+        one["lineno"] += by
+        end = one.get("end_lineno")
+        if end is not None:
+            one["end_lineno"] = end + by
 
 
 def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:

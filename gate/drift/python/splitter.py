@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
 from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
+from gate.drift.python.parsed import settle
 from gate.drift.python.same import decorators_form, def_form, pytest_decorator
 from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
@@ -140,6 +142,48 @@ def _drop(module: str, name: str) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Context:
+    """What the module tells the split of each of its statements
+    (`Splitter`'s fields of the same names): `whole`, what a statement's
+    split may read any of (whether every string's words are uses, a star
+    import, `known_callees`), and the rest, which it reads only name by
+    name, each name one its code spells as a plain name (an `ast.Name`,
+    or `__name__`): `trusted`, `aliases`, `local`, `imported` and
+    `origins` (as its items)."""
+
+    whole: tuple[object, ...]
+    trusted: frozenset[str]
+    aliases: frozenset[str]
+    local: frozenset[str]
+    imported: frozenset[str]
+    origins: frozenset[tuple[str, str]]
+
+    def changed(self, other: Context) -> frozenset[str] | None:
+        """The names `other` tells otherwise; None where their `whole` differs."""
+        if self.whole != other.whole:
+            return None
+        names = {n for n, _ in self.origins ^ other.origins}
+        names.update(self.trusted ^ other.trusted, self.aliases ^ other.aliases)
+        names.update(self.local ^ other.local, self.imported ^ other.imported)
+        return frozenset(names)
+
+
+# A top-level statement's units as the splitter made them, by the
+# statement's node (`parse_module` hands a file's next version the same
+# node for the same text), with what they were made under: the module's
+# context (`Splitter.context`) and the statement's own part of it
+# (`Splitter.made_under`), and its first line.  Kept beside the node, not on
+# it: a unit's `same` and `tokens` hold the node, and a cycle frozen by
+# `gc.freeze` is never freed.  The last statements' are kept.
+_KEPT_STATEMENTS = 60_000
+# id(node) -> (node, context, made_under, first line, (unit, scope)s, a name says the line)
+_made: OrderedDict[
+    int,
+    tuple[ast.stmt, Context, tuple[object, ...], int, list[tuple[Unit, str | None]], bool],
+] = OrderedDict()
+
+
 def _first_line(node: ast.stmt) -> int:
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -167,6 +211,14 @@ class Splitter:
         # the module reads no annotations (`same.reads_annotations`, `introspects`)
         self.unread = False
         self.body: list[ast.stmt] = []  # the module's statements
+        # Everything above that a statement's units are made from, equal
+        # (the same object: `units` keeps one per value) across versions
+        # that agree on it; None: statements are split anew.
+        self.context: Context | None = None
+        # a context statements were split under -> the names it tells
+        # otherwise than `context` (None: it differs in whole)
+        self._changed: dict[Context, frozenset[str] | None] = {}
+        self._made: list[tuple[Unit, str | None]] | None = None  # what `add` is handed
 
     def shares(self, node: ast.stmt, nodes: list[ast.AST]) -> bool:
         """`shares_state`, or for a def of the module (a function, a class, a
@@ -219,6 +271,8 @@ class Splitter:
         return "".join(self.lines[first - 1 : last])
 
     def add(self, unit: Unit, scope: str | None = None) -> None:
+        if self._made is not None:
+            self._made.append((unit, scope))
         key = unit.key
         n = 1
         while key in self.keys:
@@ -233,9 +287,10 @@ class Splitter:
             for bound in unit.binds:
                 seen.setdefault(bound, set()).add(unit.module)
         self.keys.add(key)
-        self.out.append(
-            replace(unit, key=key, role=role, uses=unit.uses if unit.uses is not None else ())
-        )
+        if key != unit.key or role != unit.role or unit.uses is None:
+            uses = unit.uses if unit.uses is not None else ()
+            unit = replace(unit, key=key, role=role, uses=uses)
+        self.out.append(unit)
 
     def unit(
         self,
@@ -310,6 +365,77 @@ class Splitter:
         return True
 
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
+        """Add the units of the top-level statement `node`: those made for
+        the same node under a context that agrees on every name it spells
+        (`_made`, `agrees`), moved to where it now starts, else made anew
+        (`split`)."""
+        if self.context is None:
+            settle(node)
+            self.split(node, test_classes)
+            return
+        under = self.made_under(node, test_classes)
+        first = _first_line(node)
+        held = _made.get(id(node))
+        if (
+            held is not None
+            and held[2] == under
+            and (held[3] == first or not held[5])
+            and self.agrees(held[1], node)
+        ):
+            _made.move_to_end(id(node))
+            if held[1] is not self.context:
+                _made[id(node)] = (node, self.context, *held[2:])
+            by = first - held[3]
+            for unit, scope in held[4]:
+                self.add(unit if not by else _moved(unit, by), scope)
+            return
+        settle(node)  # its line numbers are read below
+        made: list[tuple[Unit, str | None]] = []
+        self._made = made
+        try:
+            self.split(node, test_classes)
+        finally:
+            self._made = None
+        made = [(unit if unit.uses is not None else replace(unit, uses=()), s) for unit, s in made]
+        named = any(" line " in unit.name for unit, _ in made)
+        _made[id(node)] = (node, self.context, under, first, made, named)
+        _made.move_to_end(id(node))
+        if len(_made) > _KEPT_STATEMENTS:
+            _made.popitem(last=False)
+
+    def agrees(self, context: Context, node: ast.stmt) -> bool:
+        """Whether the module context `context` tells the split of `node`
+        what this version's does: the same in whole (`Context.whole`), and
+        the same of each plain name `node` spells (`Context.changed`)."""
+        if context is self.context or self.context is None:
+            return context is self.context
+        if context not in self._changed:
+            self._changed[context] = self.context.changed(context)
+        changed = self._changed[context]
+        if changed is None:
+            return False
+        spelled: frozenset[str] | None = node.__dict__.get("_gate_spelled")
+        if spelled is None:
+            found = {n.id for n in self.walked.of(node) if isinstance(n, ast.Name)}
+            spelled = node.__dict__["_gate_spelled"] = frozenset(found | {"__name__"})
+        return spelled.isdisjoint(changed)
+
+    def made_under(self, node: ast.stmt, test_classes: frozenset[str]) -> tuple[object, ...]:
+        """What of the module's parts but `context` the units of `node`
+        depend on: whether it is a test class, the module docstring, and
+        for a def or a class, what `sharing_defs` says of it and its methods,
+        and for a class whether its methods' annotations go unread
+        (`plain_class`, which reads the file's other classes)."""
+        if isinstance(node, ast.ClassDef):
+            methods = tuple(self.sharing.get(id(m)) for m in node.body if isinstance(m, _DEFS))
+            # whether its methods' annotations go unread reads the classes it derives from
+            unread = self.unread and self.plain_class(node, set())
+            return (node.name in test_classes, self.sharing.get(id(node)), methods, unread)
+        if isinstance(node, _DEFS):
+            return (self.sharing.get(id(node)),)
+        return (node is self.docstring,)
+
+    def split(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
         if isinstance(node, ast.ClassDef) and node.name in test_classes:
             self.test_class(node)
             return
@@ -596,6 +722,14 @@ class Splitter:
                 role = SUPPORT if quiet else COLLECTION
                 unit = self.unit(member, key, label, role, binds, parent, nodes, in_class=True)
             self.add(unit, cls)
+
+
+def _moved(unit: Unit, by: int) -> Unit:
+    """`unit` of a statement that moved `by` lines (`Splitter.statement`)."""
+    moved = object.__new__(Unit)
+    moved.__dict__.update(unit.__dict__)
+    moved.__dict__["line"] = unit.line + by
+    return moved
 
 
 def _uses(parts: Sequence[ast.AST], every_string: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:

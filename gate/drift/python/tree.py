@@ -41,6 +41,10 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
     held = node.__dict__.get("_gate_children")
     if held is not None:
         return held  # type: ignore[no-any-return]
+    return _child_list(node)
+
+
+def _child_list(node: ast.AST) -> list[ast.AST]:
     kind = type(node)
     fields = _FIELDS.get(kind)
     if fields is None:
@@ -51,17 +55,20 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         if isinstance(value, ast.AST):
             out.append(value)
         elif isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, ast.AST))
+            out += [item for item in value if isinstance(item, ast.AST)]
     node.__dict__["_gate_children"] = out
     return out
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
-    """`list(ast.walk(node))`: the same nodes, in the same order."""
+    """`list(ast.walk(node))`: the same nodes, in the same order (each
+    node's `child_nodes`, read here without a call per node)."""
     out = [node]
     i = 0
     while i < len(out):
-        out.extend(child_nodes(out[i]))
+        one = out[i]
+        held = one.__dict__.get("_gate_children")
+        out += held if held is not None else _child_list(one)
         i += 1
     return out
 

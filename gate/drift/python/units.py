@@ -135,7 +135,7 @@ from gate.drift.python.parsed import parse_module
 from gate.drift.python.same import reads_annotations
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
-from gate.drift.python.splitter import Splitter, collected_classes
+from gate.drift.python.splitter import Context, Splitter, collected_classes
 from gate.drift.python.tree import Walked, prose_docstring, target_names
 from gate.drift.reader import Reader
 
@@ -195,9 +195,35 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.body = tree.body
     split.unread = not (split.star or split.every_string)
     split.unread = split.unread and not any(reads_annotations(n) for n in tree.body)
+    split.context = _context(split)
     for node in tree.body:
         split.statement(node, test_classes)
     return tuple(split.out)
+
+
+# Each module context of the versions split lately, kept once (`_context`).
+_KEPT_CONTEXTS = 256
+_contexts: dict[Context, Context] = {}
+
+
+def _context(split: Splitter) -> Context:
+    """`Splitter.context`: what the module tells the split of each
+    statement (what it imports, trusts, names and patches), one object
+    for every version that agrees on it."""
+    context = Context(
+        whole=(split.every_string, split.star, frozenset(split.known.items()), split.unread),
+        trusted=split.trusted,
+        aliases=split.aliases,
+        local=split.local,
+        imported=split.imported,
+        origins=frozenset(split.origins.items()),
+    )
+    held = _contexts.get(context)
+    if held is None:
+        if len(_contexts) >= _KEPT_CONTEXTS:
+            _contexts.clear()
+        held = _contexts[context] = context
+    return held
 
 
 def _introspects(node: ast.stmt, walked: Walked) -> bool:
@@ -212,7 +238,7 @@ def _introspects(node: ast.stmt, walked: Walked) -> bool:
 def _parse(text: str) -> tuple[bytes, ast.Module]:
     try:
         data = encode(text)
-        tree = parse_module(text, data)
+        tree = parse_module(text, data, settled=False)  # `Splitter.statement` settles
     except SyntaxError as exc:
         where = f" at line {exc.lineno}" if exc.lineno is not None else ""
         raise Unparsable(f"does not parse as Python{where}: {exc.msg}") from None

@@ -9,7 +9,7 @@ import ast
 import pytest
 
 from gate.base.text import encode
-from gate.drift.python.parsed import parse_module
+from gate.drift.python.parsed import parse_module, settle
 
 # Each a file whose column-0 lines are not all statement starts (the cuts a
 # chunker could get wrong), or an ordinary one.
@@ -97,6 +97,28 @@ def test_nodes_of_an_unchanged_chunk_are_reused_with_their_lines_moved() -> None
     assert ast.dump(second, include_attributes=True) == ast.dump(
         ast.parse(moved), include_attributes=True
     )
+
+
+def _unsettled(text: str, data: bytes) -> ast.Module:
+    """`parse_module` not settled: each statement's and decorator's lines
+    are the file's already; every node's once each statement is settled."""
+    tree = parse_module(text, data, settled=False)
+    fresh = ast.parse(data)
+    for statement, want in zip(tree.body, fresh.body, strict=True):
+        decorators = getattr(statement, "decorator_list", [])
+        wanted = getattr(want, "decorator_list", [])
+        for node, line in ((statement, want), *zip(decorators, wanted, strict=True)):
+            assert (node.lineno, node.end_lineno) == (line.lineno, line.end_lineno)
+        settle(statement)
+    return tree
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_moved_statement_settled_reads_as_python_reads_it(name: str) -> None:
+    base = SHAPES[name]
+    decorated = "@deco(\n    1,\n)\ndef test_d():\n    return [\n        2,\n    ]\n"
+    for text in [*_versions(base), *_versions(base + decorated), decorated + base]:
+        assert _read(text, _unsettled) == _read(text, lambda _t, d: ast.parse(d)), text
 
 
 # A statement whose string holds lines at column 0 (a snapshot, a dedented
