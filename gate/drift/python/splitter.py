@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
 from gate.drift.python.calls import calls_at_import, impure_calls, named_callees, pure_call
 from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
+from gate.drift.python.kept import KEPT_STATEMENTS, Context, first_line, moved, statements
 from gate.drift.python.parsed import settle
 from gate.drift.python.same import decorators_form, def_form, pytest_decorator
 from gate.drift.python.scopes import uses_of, words_of
@@ -142,53 +142,6 @@ def _drop(module: str, name: str) -> str:
     return ""
 
 
-@dataclass(frozen=True)
-class Context:
-    """What the module tells the split of each of its statements
-    (`Splitter`'s fields of the same names): `whole`, what a statement's
-    split may read any of (whether every string's words are uses, a star
-    import, `known_callees`), and the rest, which it reads only name by
-    name, each name one its code spells as a plain name (an `ast.Name`,
-    or `__name__`): `trusted`, `aliases`, `local`, `imported` and
-    `origins` (as its items)."""
-
-    whole: tuple[object, ...]
-    trusted: frozenset[str]
-    aliases: frozenset[str]
-    local: frozenset[str]
-    imported: frozenset[str]
-    origins: frozenset[tuple[str, str]]
-
-    def changed(self, other: Context) -> frozenset[str] | None:
-        """The names `other` tells otherwise; None where their `whole` differs."""
-        if self.whole != other.whole:
-            return None
-        names = {n for n, _ in self.origins ^ other.origins}
-        names.update(self.trusted ^ other.trusted, self.aliases ^ other.aliases)
-        names.update(self.local ^ other.local, self.imported ^ other.imported)
-        return frozenset(names)
-
-
-# A top-level statement's units as the splitter made them, by the
-# statement's node (`parse_module` hands a file's next version the same
-# node for the same text), with what they were made under: the module's
-# context (`Splitter.context`) and the statement's own part of it
-# (`Splitter.made_under`), and its first line.  Kept beside the node, not on
-# it: a unit's `same` and `tokens` hold the node, and a cycle frozen by
-# `gc.freeze` is never freed.  The last statements' are kept.
-_KEPT_STATEMENTS = 60_000
-# id(node) -> (node, context, made_under, first line, (unit, scope)s, a name says the line)
-_made: OrderedDict[
-    int,
-    tuple[ast.stmt, Context, tuple[object, ...], int, list[tuple[Unit, str | None]], bool],
-] = OrderedDict()
-
-
-def _first_line(node: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min([node.lineno, *(d.lineno for d in decorators)])
-
-
 class Splitter:
     def __init__(self, text_lines: list[str]) -> None:
         self.lines = text_lines
@@ -307,7 +260,7 @@ class Splitter:
         """The unit of all of `node`'s code (`in_class`: a statement of a
         class body, `uses_of`; `unread`: nothing reads a def's annotations
         there, `same.def_form`, by default where the module reads none)."""
-        first = _first_line(node)
+        first = first_line(node)
         if isinstance(node, _DEFS):
             same = _def_syntax(
                 node, self.pytest_origins(), self.unread if unread is None else unread
@@ -367,27 +320,27 @@ class Splitter:
     def statement(self, node: ast.stmt, test_classes: frozenset[str]) -> None:
         """Add the units of the top-level statement `node`: those made for
         the same node under a context that agrees on every name it spells
-        (`_made`, `agrees`), moved to where it now starts, else made anew
+        (`kept.statements`, `agrees`), moved to where it now starts, else made anew
         (`split`)."""
         if self.context is None:
             settle(node)
             self.split(node, test_classes)
             return
         under = self.made_under(node, test_classes)
-        first = _first_line(node)
-        held = _made.get(id(node))
+        first = first_line(node)
+        held = statements.get(id(node))
         if (
             held is not None
             and held[2] == under
             and (held[3] == first or not held[5])
             and self.agrees(held[1], node)
         ):
-            _made.move_to_end(id(node))
+            statements.move_to_end(id(node))
             if held[1] is not self.context:
-                _made[id(node)] = (node, self.context, *held[2:])
+                statements[id(node)] = (node, self.context, *held[2:])
             by = first - held[3]
             for unit, scope in held[4]:
-                self.add(unit if not by else _moved(unit, by), scope)
+                self.add(unit if not by else moved(unit, by), scope)
             return
         settle(node)  # its line numbers are read below
         made: list[tuple[Unit, str | None]] = []
@@ -398,10 +351,10 @@ class Splitter:
             self._made = None
         made = [(unit if unit.uses is not None else replace(unit, uses=()), s) for unit, s in made]
         named = any(" line " in unit.name for unit, _ in made)
-        _made[id(node)] = (node, self.context, under, first, made, named)
-        _made.move_to_end(id(node))
-        if len(_made) > _KEPT_STATEMENTS:
-            _made.popitem(last=False)
+        statements[id(node)] = (node, self.context, under, first, made, named)
+        statements.move_to_end(id(node))
+        if len(statements) > KEPT_STATEMENTS:
+            statements.popitem(last=False)
 
     def agrees(self, context: Context, node: ast.stmt) -> bool:
         """Whether the module context `context` tells the split of `node`
@@ -462,7 +415,7 @@ class Splitter:
         if isinstance(node, ast.Try) and self.import_guard(node):
             return
         binds = _bound(node)
-        text = self.code(_first_line(node), node.end_lineno or node.lineno)
+        text = self.code(first_line(node), node.end_lineno or node.lineno)
         role = COLLECTION
         quiet, calls = "", None
         if isinstance(node, ast.Import):
@@ -650,10 +603,10 @@ class Splitter:
         # The header ends where the class line does: blank and comment lines
         # before the first member belong to no unit (a new first member
         # does not change the header).
-        header_last = max(node.lineno, _first_line(node.body[0]) - 1)
+        header_last = max(node.lineno, first_line(node.body[0]) - 1)
         while header_last > node.lineno and self.lines[header_last - 1].strip()[:1] in ("", "#"):
             header_last -= 1
-        first = _first_line(node)
+        first = first_line(node)
         quiet = all(self.harmless(d) for d in node.decorator_list)
         quiet = quiet and not any(self.calls(b) for b in (*node.bases, *node.keywords))
         role = CASE if quiet else COLLECTION
@@ -707,7 +660,7 @@ class Splitter:
                 unit = replace(unit, quiet=but_for, calls=calls, test=test)
             else:
                 binds = _bound(member)
-                text = self.code(_first_line(member), member.end_lineno or member.lineno)
+                text = self.code(first_line(member), member.end_lineno or member.lineno)
                 if binds:
                     key = f"attribute {cls}.{', '.join(binds)}"
                     label = f"{cls}.{', '.join(binds)}"
@@ -722,14 +675,6 @@ class Splitter:
                 role = SUPPORT if quiet else COLLECTION
                 unit = self.unit(member, key, label, role, binds, parent, nodes, in_class=True)
             self.add(unit, cls)
-
-
-def _moved(unit: Unit, by: int) -> Unit:
-    """`unit` of a statement that moved `by` lines (`Splitter.statement`)."""
-    moved = object.__new__(Unit)
-    moved.__dict__.update(unit.__dict__)
-    moved.__dict__["line"] = unit.line + by
-    return moved
 
 
 def _uses(parts: Sequence[ast.AST], every_string: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:

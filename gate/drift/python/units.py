@@ -131,11 +131,12 @@ from gate.drift import CASE, SUPPORT, Unit, Unparsable
 from gate.drift.python.calls import file_names, import_origins, imported_names, known_callees
 from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.helpers import grew
+from gate.drift.python.kept import Context
 from gate.drift.python.parsed import parse_module
 from gate.drift.python.same import reads_annotations
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
-from gate.drift.python.splitter import Context, Splitter, collected_classes
+from gate.drift.python.splitter import Splitter, collected_classes
 from gate.drift.python.tree import Walked, prose_docstring, target_names
 from gate.drift.reader import Reader
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gate.drift import Unit
-from gate.drift.python import splitter, units
+from gate.drift.python import kept, units
 
 # Lines that change what the body's names mean (import origins, the
 # file's own names, trusted fixtures, marks, `__name__`, TYPE_CHECKING).
@@ -73,13 +73,13 @@ def _seen(found: tuple[Unit, ...]) -> list[object]:
 
 def _fresh(text: str) -> list[object]:
     """The units of `text` split with no statement's units kept."""
-    kept = list(splitter._made.items())
-    splitter._made.clear()
+    held = list(kept.statements.items())
+    kept.statements.clear()
     try:
         return _seen(units._units(text))
     finally:
-        splitter._made.clear()
-        splitter._made.update(kept)
+        kept.statements.clear()
+        kept.statements.update(held)
 
 
 def _text(preamble: list[int], body: list[int]) -> str:
