@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from gate.drift.python.tree import child_nodes, parameters, walk
+from gate.drift.python.tree import BINDING_KINDS, child_nodes, parameters, walk
 
 _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 # What a string may hold to be read as code naming module names: a name, a
@@ -142,19 +142,8 @@ def _own_nodes(roots: list[ast.AST]) -> tuple[list[ast.AST], list[ast.AST]]:
     return own, nested
 
 
-_BINDING_NODE_KINDS = frozenset(
-    {
-        ast.Name,
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
-        ast.ClassDef,
-        ast.alias,
-        ast.ExceptHandler,
-        ast.Nonlocal,
-        ast.Global,
-        *_MATCH_CAPTURES,
-    }
-)
+# ... and `global`/`nonlocal`, which name a binding of another scope
+_BINDING_NODE_KINDS = BINDING_KINDS | {ast.Nonlocal, ast.Global}
 
 
 def _bound_in(own: list[ast.AST]) -> set[str]:

@@ -73,7 +73,9 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return out
 
 
-_BINDING_KINDS = frozenset(
+# The nodes that bind a name where they stand: a name stored, a def or
+# class, an import's alias, `except ... as`, a `match` capture.
+BINDING_KINDS = frozenset(
     {
         ast.Name,
         ast.FunctionDef,
@@ -133,7 +135,7 @@ class Walked:
                 return found
             found = []
             for sub in self.of(node):
-                if type(sub) not in _BINDING_KINDS:
+                if type(sub) not in BINDING_KINDS:
                     continue
                 if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)):
                     found.append((sub.id, 1))
