@@ -287,10 +287,15 @@ class TextWants:
         """The paths `files` modifies (same path, both sides) that `hints`
         accepts, but those `files`, `extra` or `nearby` name, sorted: a
         source reads them last and may leave them out (a cap), since a
-        text missing there only proves less."""
-        if self.hints is None:
+        text missing there only proves less.  None where no file the
+        change modifies or renames is one `touched` accepts (a test file):
+        no test is there to follow what the code renamed."""
+        if self.hints is None or self.touched is None:
             return ()
         files = tuple(files)
+        touched = self.touched
+        if not any(f.status in (MODIFIED, RENAMED) and touched(f.path) for f in files):
+            return ()
         taken = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
         found = {f.path for f in files if f.status == MODIFIED and self.hints(f.path)}
         return tuple(sorted(found - taken))

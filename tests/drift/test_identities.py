@@ -385,6 +385,14 @@ def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
     assert set(wants.hinted(files)) <= set(wants.paths(files))
     only = text_wants([Rule(id="M", kind="max_files", params={"max": 3})])
     assert only.hinted(files) == ()
+    # no test file modified or renamed: no test is there to follow a rename
+    code = [f for f in files if not f.path.startswith("tests/")]
+    assert wants.hinted(code) == ()
+    assert set(wants.paths(code)).isdisjoint({"pkg/m.py", "pkg/N.GO", "web/p.tsx"})
+    added = [*code, FileChange("tests/test_new.py", status=ADDED)]
+    assert wants.hinted(added) == ()
+    moved = [*code, FileChange("tests/b_test.py", status=RENAMED, old_path="tests/a_test.py")]
+    assert wants.hinted(moved) == ("pkg/N.GO", "pkg/m.py", "web/p.tsx")
 
 
 def _api_message(cap: int | None, monkeypatch: pytest.MonkeyPatch) -> str:
