@@ -409,11 +409,11 @@ def by_cases(
     configuration collects.  The change's renames (`identities`) are
     asked only of a file that drifts without them."""
     judged = _by_cases(changes, f, allow_added, collects)
-    texts = _pair(changes, f)
+    if judged[0] is None or f.old_path not in (None, f.path):
+        return judged
+    texts = changes.texts.get(f.path)
     if (
-        judged[0] is not None
-        and f.old_path in (None, f.path)
-        and texts is not None
+        texts is not None
         and texts.base is not None
         and texts.head is not None
         and not (f.symlink or f.submodule)

@@ -183,7 +183,7 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
                 )
                 if store or (
                     isinstance(sub, ast.Call)
-                    and dotted(sub.func).rsplit(".", 1)[-1] in _ATTR_CALLS | _DUNDER_ATTR_CALLS
+                    and dotted(sub.func).rsplit(".", 1)[-1] in _ANY_ATTR_CALLS
                 ):
                     out[id(sub)] = visible
                 visit(child_nodes(sub), visible, functions)
@@ -196,6 +196,7 @@ def _visible_locals(node: ast.AST) -> dict[int, frozenset[str]]:
 
 _ATTR_CALLS = frozenset({"setattr", "delattr"})
 _DUNDER_ATTR_CALLS = frozenset({"__setattr__", "__delattr__"})
+_ANY_ATTR_CALLS = _ATTR_CALLS | _DUNDER_ATTR_CALLS  # a call's last name, either spelling
 
 
 class _Bodies:
@@ -417,7 +418,7 @@ def shares_state(
                 if _namespace_read(sub, parents):
                     continue  # `vars(mod).items()`: the namespace read, not written
             if name in _SHARING_CALLS or (
-                last in _ATTR_CALLS | _DUNDER_ATTR_CALLS
+                last in _ANY_ATTR_CALLS
                 and not name.startswith("monkeypatch.")  # undone when the test ends
             ):
                 return True
