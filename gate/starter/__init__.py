@@ -26,7 +26,7 @@ from gate.base.files import package_text
 from gate.base.names import DEFAULT_RUBRIC_PATH
 from gate.drift.language import BY_SUFFIX
 from gate.model.rubric import DEFAULT_TESTS
-from gate.starter.families import folded_only, found, rule_paths
+from gate.starter.families import folded_only, found, plugin_shipped, rule_paths
 from gate.starter.unreviewed import UNSPELLABLE, Group
 
 WORKFLOW_TEMPLATE = "blast-radius-workflow.yml"
@@ -331,21 +331,43 @@ def _found_comment(tree: Iterable[str] | None, pipelines: Sequence[str] = ()) ->
     return "\n".join(lines) + "\n"
 
 
-def _folded_excludes(rule: str, tree: Iterable[str] | None) -> str:
+def _folded_excludes(rule: str, tree: Iterable[str] | None, plugins: bool = False) -> str:
     """`rule`'s `exclude` lines: the files at HEAD its names hit only with
-    letter case folded (`gate.starter.families.folded_only`), "" when none."""
-    paths = folded_only(rule, tree or ())
-    if not paths:
+    letter case folded (`gate.starter.families.folded_only`) and, with
+    `plugins`, the MCP configuration plugin packages ship
+    (`gate.starter.families.plugin_shipped`), each group under its comment;
+    "" when none."""
+    listed = tuple(tree or ())
+    folded = folded_only(rule, listed)
+    shipped = plugin_shipped(rule, listed) if plugins else ()
+    if not folded and not shipped:
         return ""
-    return (
-        "    exclude:\n"
-        f"      # gate init found {len(paths)} {'file' if len(paths) == 1 else 'files'} at HEAD "
-        "named like a tool's file in another letter\n"
-        "      # case (a docs page docs/gemini.md is no GEMINI.md): let through by exact\n"
-        "      # path; the tool's own spelling, and any file added or renamed, still fail.\n"
-        + _yaml_list(tuple(printable(p) for p in paths), "      ")
-        + "\n"
-    )
+    text = "    exclude:\n"
+    if folded:
+        text += (
+            f"      # gate init found {_files(len(folded))} at HEAD "
+            "named like a tool's file in another letter\n"
+            "      # case (a docs page docs/gemini.md is no GEMINI.md): let through by exact\n"
+            "      # path; the tool's own spelling, and any file added or renamed, still fail.\n"
+            + _yaml_list(tuple(printable(p) for p in folded), "      ")
+            + "\n"
+        )
+    if shipped:
+        text += (
+            f"      # gate init found {_files(len(shipped))} at HEAD that a plugin package "
+            "ships (a .mcp.json beside\n"
+            "      # the plugin's manifest): it configures whoever installs the plugin, not "
+            "the agents\n"
+            "      # working here. Let through by exact path; a new one elsewhere, or one "
+            "renamed, still fails.\n"
+            + _yaml_list(tuple(printable(p) for p in shipped), "      ")
+            + "\n"
+        )
+    return text
+
+
+def _files(n: int) -> str:
+    return f"{n} {'file' if n == 1 else 'files'}"
 
 
 # Every starter's budget excludes; `gate.starter.unreviewed` finds more in a tree.
@@ -397,7 +419,7 @@ def starter_rubric(
         .replace("@FOUND@\n", _found_comment(listed, pipelines) + "\n")
         .replace("@AGENT_FILES@", _yaml_list(rule_paths("AGENTS", listed or ()), "      "))
         .replace("@CI_FOLDED@\n", _folded_excludes("CI", listed))
-        .replace("@AGENT_FOLDED@\n", _folded_excludes("AGENTS", listed))
+        .replace("@AGENT_FOLDED@\n", _folded_excludes("AGENTS", listed, plugins=True))
     )
 
 

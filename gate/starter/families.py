@@ -120,6 +120,41 @@ def folded_only(rule: str, tree: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# The manifests that make a folder a plugin package another tool installs:
+# Copilot CLI's and Agent Plugins' `plugin.json` at the plugin's root
+# (https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/plugins-creating),
+# Claude Code's `.claude-plugin/plugin.json`
+# (https://code.claude.com/docs/en/plugins/manifest-reference), Codex's
+# `.codex-plugin/plugin.json`.
+PLUGIN_MANIFESTS = ("plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json")
+# What such a package ships for the tool that installs it, read nowhere else:
+# the plugin's MCP servers (`.mcp.json` at the plugin root).  A nested
+# CLAUDE.md or AGENTS.md stays protected: an agent working in the folder
+# reads it.
+PLUGIN_SHIPPED = (".mcp.json",)
+
+
+def plugin_shipped(rule: str, tree: Iterable[str]) -> tuple[str, ...]:
+    """The files of `tree` that `rule` protects only because a plugin
+    package ships them (`PLUGIN_SHIPPED` at the root of a folder, never the
+    repository's root, holding one of `PLUGIN_MANIFESTS`): a plugin's own
+    `.mcp.json` configures the agents of whoever installs the plugin, not
+    the agents working in this repository, which read `.mcp.json` at the
+    root they run in.  Exact paths, as excludes."""
+    from gate.starter.unreviewed import UNSPELLABLE
+
+    listed = set(tree)
+    protected = globs.matcher(rule_paths(rule, sorted(listed)), globs.FOLDED)
+    out = []
+    for path in sorted(listed):
+        folder, _, name = path.rpartition("/")
+        if not folder or name not in PLUGIN_SHIPPED or UNSPELLABLE.search(path):
+            continue
+        if protected(path) and any(f"{folder}/{m}" in listed for m in PLUGIN_MANIFESTS):
+            out.append(path)
+    return tuple(out)
+
+
 def markdown_table() -> str:
     """The table of families docs/rubric.md shows (a test compares it)."""
     lines = ["| rule | family | files | source |", "| --- | --- | --- | --- |"]

@@ -13,6 +13,11 @@ generated-code markers, one class each, each with its hostile twin:
   page `docs/llms/gemini.md` at HEAD is let through `AGENTS` by its exact
   path; a new `Gemini.md`, a rename to another case and the exact-spelled
   file still fail;
+* MCP configuration a plugin package ships (gate/starter/families.py
+  `plugin_shipped`): `plugins/x/.mcp.json` beside the plugin's manifest is
+  let through `AGENTS` by its exact path; the root's `.mcp.json`, a nested
+  one without a manifest, a CLAUDE.md or AGENTS.md in the plugin and a new
+  `.mcp.json` still fail;
 * Azure Pipelines files under other names (gate/starter/pipelines.py): YAML
   whose content is a pipeline or template is protected under `CI`; a
   Kubernetes manifest, a GitHub workflow, docker-compose or a test fixture
@@ -569,3 +574,71 @@ def test_the_templates_secrets_globs_are_the_ones_init_reads() -> None:
     from gate.starter import SECRET_FILES
 
     assert rules(starter_rubric())["SECRETS"]["paths"] == list(SECRET_FILES)
+
+
+# -- MCP configuration a plugin package ships ---------------------------------
+
+MANIFESTS = ["plugin.json", ".claude-plugin/plugin.json", ".codex-plugin/plugin.json"]
+
+
+@given(
+    st.sampled_from(["plugins/claude/ctx", "packages/p", "x"]),
+    st.sampled_from(MANIFESTS),
+    st.sampled_from(["modified", "deleted", "renamed away"]),
+)
+def test_a_plugins_own_mcp_json_is_let_through_by_exact_path(
+    root: str, manifest: str, how: str
+) -> None:
+    """context7 e35cb610 (held-out round 11): `plugins/copilot/context7/
+    .mcp.json` is what the plugin ships to whoever installs it.  Hostile
+    twins, generated: the repository's own `.mcp.json`, a `.mcp.json` in
+    a folder without a manifest (or whose manifest sits one folder up or
+    down), the plugin's CLAUDE.md and AGENTS.md, a new `.mcp.json` in
+    another plugin, and a file renamed onto the excluded path all fail."""
+    shipped = f"{root}/.mcp.json"
+    tree = [
+        shipped,
+        f"{root}/{manifest}",
+        f"{root}/CLAUDE.md",
+        f"{root}/AGENTS.md",
+        ".mcp.json",
+        "plugin.json",
+        "other/.mcp.json",
+        "up/plugin.json",
+        "up/down/.mcp.json",
+        "side/a/plugin.json",
+        "side/b/.mcp.json",
+        "README.md",
+    ]
+    text = starter_rubric(tree)
+    assert rules(text)["AGENTS"]["exclude"] == [shipped]
+    change = {
+        "modified": FileChange(path=shipped, added=1, deleted=1),
+        "deleted": FileChange(path=shipped, status="deleted", deleted=3),
+        "renamed away": FileChange(
+            path=f"{root}/mcp.json", old_path=shipped, status="renamed", added=0
+        ),
+    }[how]
+    assert "AGENTS" not in failed(text, change)
+    for kept in [t for t in tree if t.endswith((".mcp.json", ".md")) and t != shipped]:
+        if kept != "README.md":
+            assert "AGENTS" in failed(text, FileChange(path=kept, added=1)), kept
+    for new in [f"{root}/sub/.mcp.json", "plugins/new/.mcp.json"]:
+        assert "AGENTS" in failed(text, FileChange(path=new, status="added", added=1)), new
+    onto = FileChange(path=shipped, old_path="CLAUDE.md", status="renamed", added=0)
+    assert "AGENTS" in failed(text, onto)
+
+
+def test_a_plugin_mcp_json_is_found_in_a_real_tree(repo: GitRepo) -> None:
+    """`gate init` on a repository: the exclude comes from the tree at HEAD."""
+    commit(
+        repo,
+        {
+            "plugins/claude/c7/.claude-plugin/plugin.json": "{}\n",
+            "plugins/claude/c7/.mcp.json": "{}\n",
+            ".mcp.json": "{}\n",
+        },
+    )
+    text = starter_at(repo)
+    assert rules(text)["AGENTS"]["exclude"] == ["plugins/claude/c7/.mcp.json"]
+    assert "ships" in text
