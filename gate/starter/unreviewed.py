@@ -70,6 +70,7 @@ characters, quotes, control characters) is left out, so it counts.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -285,11 +286,12 @@ def _docstring_head(text: str) -> list[str]:
         if opened is None:
             return []
         quote, rest = opened.group(1), stripped[opened.end() :]
-        out: list[str] = []
-        while len(out) < _DOCSTRING_LINES:
-            closed = quote in rest
-            out.append(rest.split(quote, 1)[0])
-            if closed or (rest := next(lines, None)) is None:
+        out = [rest.split(quote, 1)[0]]
+        if quote in rest:
+            return out
+        for more in itertools.islice(lines, _DOCSTRING_LINES - 1):
+            out.append(more.split(quote, 1)[0])
+            if quote in more:
                 break
         return out
     return []
