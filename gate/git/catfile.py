@@ -17,7 +17,14 @@ from typing import IO, TYPE_CHECKING, Literal, overload
 
 from gate.base.errors import GateError
 from gate.base.paths import to_bytes
-from gate.git.conventions import CHUNK, COPIES_FLAGS, MAIN_DIFF, MAIN_FLAGS, first_line
+from gate.git.conventions import (
+    CHUNK,
+    COPIES_FLAGS,
+    MAIN_DIFF,
+    MAIN_FLAGS,
+    UNREADABLE,
+    first_line,
+)
 
 if TYPE_CHECKING:
     from gate.git.runner import Runner
@@ -293,12 +300,17 @@ class DiffTrees:
     tree, git stopping (a missing object), output that is not the header,
     NUL-ended records and the marker.  git's warnings (a skipped rename
     search) are deferred to its exit in this mode, so callers use it only
-    where git cannot have limited its search."""
+    where git cannot have limited its search.  Where git stopped on an
+    object the clone lacks, `unreadable` names it: what the caller's own
+    `git diff` of the same trees stops on too."""
 
     def __init__(self, cat: CatFile) -> None:
         self._cat = cat
         self._procs: dict[str, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
         self._trees: dict[str, str | None] = {}
+        # which -> the object git said it cannot read, where that alone
+        # stopped git on the last request of `which` (`unreadable`)
+        self._unreadable: dict[str, str] = {}
         # os.urandom is what secrets.token_hex reads, without importing
         # secrets on `gate check`'s path: 2.4-3.0 ms of import time
         # (docs/development.md, "The git layer's figures").
@@ -335,12 +347,14 @@ class DiffTrees:
     def tokens(self, which: str, old: str, new: str) -> list[bytes] | None:
         """The NUL-separated tokens of diff `which` (`MAIN_DIFF` or
         `COPIES_DIFF`) from the tree of `old` to the tree of `new`, or None."""
+        self._unreadable.pop(which, None)
         trees = self._tree(old), self._tree(new)
         if trees[0] is None or trees[1] is None:
             return None
         proc = self._proc(which)
         if proc is None or proc.stdin is None or proc.stdout is None:
             return None
+        said = self._procs[which][1].seek(0, os.SEEK_END)  # git's stderr before this request
         header = f"{trees[0]} {trees[1]}\n".encode("ascii")
         marker = self._marker
         data = bytearray()  # appended in place: a big diff is no quadratic copy
@@ -358,7 +372,7 @@ class DiffTrees:
                     raise OSError("git stopped")
                 data += chunk
         except OSError:
-            self._stop(which)
+            self._stop(which, said)
             return None
         body = bytes(data[len(header) : -len(marker)])
         if not data.startswith(header) or (body and not body.endswith(b"\0")):
@@ -366,7 +380,18 @@ class DiffTrees:
             return None
         return body.split(b"\0")[:-1]
 
-    def _stop(self, which: str) -> None:
+    def unreadable(self, which: str) -> str | None:
+        """The object git stopped on in the last request of `which` that
+        `tokens` answered None, where git exited saying only that it cannot
+        read it (`fatal: unable to read OID`): the same trees' own `git diff`
+        stops there too, saying the same, so a caller need not run it to
+        learn that (a damaged or incomplete clone; `gate.git.copies`).  None
+        for any other stop, which the caller's own `git diff` explains."""
+        return self._unreadable.get(which)
+
+    def _stop(self, which: str, said: int | None = None) -> None:
+        """Stop process `which`; `said`: where its stderr stood when the
+        request it stopped on was written (read for `unreadable`)."""
         proc, err = self._procs.pop(which)
         if proc.poll() is None:
             proc.kill()
@@ -374,7 +399,13 @@ class DiffTrees:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        proc.wait()
+        code = proc.wait()
+        if said is not None and code > 0:
+            err.seek(said)
+            told = err.read()
+            missing = UNREADABLE.search(first_line(told))
+            if missing is not None and len(told.strip().splitlines()) == 1:
+                self._unreadable[which] = missing.group(1)
         err.close()
 
     def close(self) -> None:

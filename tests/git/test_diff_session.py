@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from gate.base.errors import GateError
 from gate.changes.git import changes_from_git
-from gate.git.conventions import RENAME_LIMIT
+from gate.git.conventions import COPIES_DIFF, RENAME_LIMIT
 from gate.git.repo import Repo
 
 # Contents that pair up as renames and copies (shared lines), differ, or are binary.
@@ -133,3 +133,55 @@ def test_a_missing_tree_fails_as_the_one_shot_diff_fails(session_repo: Any) -> N
     (repo.root / ".git" / "objects" / folder[:2] / folder[2:]).unlink()
     message = fails_alike(repo, base, head)
     assert "git diff" in message or "tree" in message
+
+
+def test_a_copy_search_stopped_by_a_lacking_blob_is_not_run_again(session_repo: Any) -> None:
+    """A base file the change never touches, lacking from the clone, stops
+    git's search for near copies (it reads every file of the base): the
+    session's diff-tree says which object, and that is the note, with no
+    second search by `git diff` to learn it (`DiffTrees.unreadable`).  The
+    files and notes are what a `git diff` per change gives; the session's
+    next search, in a change whose base lacks nothing, still finds its
+    copies."""
+    repo = session_repo
+    body = b"".join(b"shared line %d\n" % i for i in range(40))
+    base = commit_tree(repo, {"lost.txt": b"lost\n" * 50, "src.py": body})
+    head = commit_tree(repo, {"lost.txt": b"lost\n" * 50, "src.py": body, "new.py": body + b"x\n"})
+    lost = repo.git("rev-parse", f"{base}:lost.txt").strip()
+    (repo.root / ".git" / "objects" / lost[:2] / lost[2:]).unlink()
+    whole = commit_tree(repo, {"src.py": body})
+    copied = commit_tree(repo, {"src.py": body, "copy.py": body + b"y\n"})
+    git = Repo(repo.root)
+    plain = changes_from_git(git, base, head, (), parent=True)
+    with git.blob_session():
+        cat = git.session()
+        assert cat is not None
+        session = changes_from_git(git, base, head, (), parent=True)
+        assert cat.diffs().unreadable(COPIES_DIFF) == lost
+        later = changes_from_git(git, whole, copied, (), parent=True)
+        assert cat.diffs().unreadable(COPIES_DIFF) is None
+    assert any(f"lacks object {lost}" in note for note in plain.notes), plain.notes
+    assert session.notes == plain.notes
+    assert session.files == plain.files
+    assert [(f.path, f.status, f.old_path) for f in later.files] == [
+        ("copy.py", "copied", "src.py")
+    ]
+
+
+def test_a_stop_that_is_not_a_lacking_object_alone_is_left_to_git_diff(
+    session_repo: Any,
+) -> None:
+    """Only git's one line saying it cannot read an object counts: a missing
+    tree stops the main diff, whose own `git diff` then says why, and
+    nothing is taken for a lacking blob."""
+    repo = session_repo
+    base = commit_tree(repo, {"d/f": b"a\n", "g": b"b\n"})
+    head = commit_tree(repo, {"d/f": b"c\n", "g": b"b\n"})
+    folder = repo.git("rev-parse", f"{head}:d").strip()
+    (repo.root / ".git" / "objects" / folder[:2] / folder[2:]).unlink()
+    git = Repo(repo.root)
+    with git.blob_session():
+        cat = git.session()
+        assert cat is not None
+        assert cat.diffs().tokens(COPIES_DIFF, base, head) is None
+        assert cat.diffs().unreadable(COPIES_DIFF) is None
