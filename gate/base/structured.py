@@ -3,7 +3,7 @@
 `gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
 JSON, a dotted key path into either, setup.cfg's requirement options
 (`setup_cfg_options`), and a go.mod's lines with the directive block each
-stands in (`go_mod_lines`); `Unreadable` when a text cannot be read."""
+stands in and the comment each carries (`go_mod_lines`); `Unreadable` when a text cannot be read."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import json
 import re
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from gate.base.errors import GateError
 from gate.base.jsontext import loads
@@ -97,22 +97,37 @@ def setup_cfg_options(text: str) -> list[tuple[str, str]]:
     return places
 
 
-_GO_COMMENT = re.compile(r"//.*")
+# A go.mod line's code as the go command's lexer reads it: a quoted
+# ("..." with backslash escapes) or backquoted string is one token, so a
+# `//` inside one starts no comment; a `//` anywhere else does.
+_GO_COMMENTED = re.compile(r'((?:"(?:\\.|[^"\\])*"|`[^`]*`|[^"`/]|/(?!/))*)//(.*)')
 
 
-def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[tuple[str | None, str]]:
-    """Each line of a go.mod without its `//` comment, stripped, with the
-    directive whose `( ... )` block it stands in (None outside one); `opens`
-    names the directive a line outside a block opens a block of, or None.
-    A line that opens a block is given, as one outside it; the line that
-    closes it is not."""
+class GoModLine(NamedTuple):
+    """One line of a go.mod: the directive whose `( ... )` block it stands
+    in (None outside one), its code without the comment, stripped, and the
+    text after its `//` (None when it has no comment)."""
+
+    block: str | None
+    code: str
+    comment: str | None
+
+
+def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[GoModLine]:
+    """Each line of a go.mod as a `GoModLine`; `opens` names the directive a
+    line outside a block opens a block of (given its code), or None.  A line
+    that opens a block is given, as one outside it; the line that closes it
+    is not.  A line with a string left open has no comment (all of it is
+    code: the go command refuses it, and more code is more to compare)."""
     block: str | None = None
     for raw in text.splitlines():
-        line = _GO_COMMENT.sub("", raw).strip()
+        commented = _GO_COMMENTED.fullmatch(raw)
+        code, comment = (raw, None) if commented is None else commented.groups()
+        line = code.strip()
         if block is not None and line.startswith(")"):
             block = None
             continue
-        yield block, line
+        yield GoModLine(block, line, comment)
         if block is None:
             block = opens(line)
 

@@ -46,6 +46,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from gate.base.structured import go_mod_lines
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
@@ -192,24 +193,38 @@ def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     }
 
 
-_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
-_REQUIRE_ONE = re.compile(r"^\s*require\s+([^\s(]+)\s+\S+", re.MULTILINE)
-_REQUIRE_BLOCK = re.compile(r"^\s*require\s*\((.*?)^\s*\)", re.MULTILINE | re.DOTALL)
+_MODULE = re.compile(r"module\s+(\S+)")
+_REQUIRE_ONE = re.compile(r"require\s+([^\s(]+)\s+\S+")
+_REQUIRE_OPENS = re.compile(r"require\s*\((.*)")
 _MAJOR = re.compile(r"\A(?P<root>.+?)(?:/v(?P<n>[2-9]|[1-9]\d+))?\Z")
 
 
+def _opens(line: str) -> str | None:
+    return "require" if _REQUIRE_OPENS.match(line) is not None else None
+
+
 def _module(text: str) -> str | None:
-    found = [m.strip('"') for m in _MODULE.findall(text)]
+    found = [
+        m[1].strip('"')
+        for _, line, _ in go_mod_lines(text, _opens)
+        if (m := _MODULE.match(line)) is not None
+    ]
     return found[0] if len(found) == 1 else None
 
 
 def _requires(text: str) -> set[str]:
-    found = set(_REQUIRE_ONE.findall(text))
-    for block in _REQUIRE_BLOCK.findall(text):
-        for line in block.splitlines():
-            line = line.split("//", 1)[0].split()
-            if len(line) == 2:
-                found.add(line[0])
+    """The module paths a go.mod requires, on one line or in a block."""
+    found: set[str] = set()
+    for block, line, _ in go_mod_lines(text, _opens):
+        one = _REQUIRE_ONE.match(line) if block is None else None
+        if one is not None:
+            found.add(one[1].strip('"'))
+            continue
+        opened = _REQUIRE_OPENS.match(line) if block is None else None
+        # a block's line, or the first requirement after its `(`
+        words = line.split() if block == "require" else opened[1].split() if opened else []
+        if len(words) == 2:
+            found.add(words[0].strip('"'))
     return found
 
 

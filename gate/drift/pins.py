@@ -187,15 +187,15 @@ def _go_mod_opens(line: str) -> str | None:
 
 
 # A `require` line's comment saying no package of the module imports it
-# (the go command writes it; `go mod tidy` keeps it true).
+# (the go command writes it; `go mod tidy` keeps it true): `// indirect`,
+# `//indirect`, `// indirect; for docker`.
 _INDIRECT = " // indirect"
-_INDIRECT_LINE = re.compile(r"^\s*(?:require\s+)?\"?([^\s\"(]+)\"?\s+\S+\s*//\s*indirect\b", re.M)
+_INDIRECT_COMMENT = re.compile(r"\s*indirect\b")
 
 
 def _go_mod(text: str) -> Pins:
     found: Pins = {}
-    indirect = set(_INDIRECT_LINE.findall(text))
-    for block, line in go_mod_lines(text, _go_mod_opens):
+    for block, line, comment in go_mod_lines(text, _go_mod_opens):
         if block is not None:
             words = line.split()
         else:  # a block's opening line (`require (`) has no second word
@@ -207,7 +207,12 @@ def _go_mod(text: str) -> Pins:
         if len(words) >= 2 and _is_go_test_module(words[0].strip('"')):
             module = words[0].strip('"')
             if verb == "require":
-                found[("require", module)] = words[1] + (_INDIRECT if module in indirect else "")
+                indirect = (
+                    len(words) == 2
+                    and comment is not None
+                    and _INDIRECT_COMMENT.match(comment) is not None
+                )
+                found[("require", module)] = words[1] + (_INDIRECT if indirect else "")
             else:
                 found[(f"exclude {words[1]}", module)] = "excluded"
     return found

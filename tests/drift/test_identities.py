@@ -485,3 +485,44 @@ def test_a_go_expected_string_renamed_with_the_code_still_fails() -> None:
             },
         )
         CASE.fails(twin, "changed")
+
+
+# The old module still required, in each way go.mod can spell it (read
+# through `gate.base.structured.go_mod_lines`): quoted, commented, on one
+# line, after the block's `(`.
+REQUIRES_OLD = [
+    'require (\n\t"example.com/app" v1.0.0\n)\n',
+    'require "example.com/app" v1.0.0 // indirect\n',
+    "require example.com/app v1.0.0//indirect\n",
+    "require ( example.com/app v1.0.0\n)\n",
+    "require (\n\texample.com/app v1.0.0 // the old copy\n)\n",
+]
+
+
+@pytest.mark.parametrize("required", REQUIRES_OLD)
+def test_a_renamed_module_that_still_requires_the_old_one_fails(required: str) -> None:
+    CASE.fails(
+        Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": f"module example.com/renamed\n\ngo 1.21\n\n{required}",
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
+        "changed",
+    )
+
+
+@pytest.mark.parametrize(
+    "module", ["module example.com/renamed // moved", 'module "example.com/renamed"']
+)
+def test_a_module_line_is_read_without_its_comment_or_quotes(module: str) -> None:
+    CASE.passes(
+        Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": f"{module}\n\ngo 1.21\n",
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        )
+    )
