@@ -390,25 +390,26 @@ def align(
     texts: tuple[str, str],
     base: Sequence[Unit],
     head: Sequence[Unit],
-) -> tuple[Unit, ...]:
+) -> tuple[Unit, ...] | None:
     """The base units of the test file at `was` (its path at base; `now`
     at head; `texts` its base and head texts) with each unit that the
     change's identities turn into a unit of the head (`turned`) replaced
-    by that head unit."""
+    by that head unit; None when they turn none."""
     text = turned(changes, was, now, *texts)
     if text is None:
-        return tuple(base)
+        return None
     try:
         units = units_for(was, text)
     except Unparsable:
         try:  # as `by_cases` reads a text its grammar repairs
             units = paired_units(was, text, texts[1])[0]
         except Unparsable:
-            return tuple(base)
+            return None
     if units is None or len(units) != len(base):
-        return tuple(base)
+        return None
     at_head = {u.key: u for u in head}
     out: list[Unit] = []
+    replaced = False
     for b, t in zip(base, units, strict=True):
         h = at_head.get(t.key)
         if (
@@ -422,7 +423,8 @@ def align(
             out.append(b)
         else:
             out.append(h)
-    return tuple(out)
+            replaced = True
+    return tuple(out) if replaced else None
 
 
 def _same(turned: Unit, head: Unit) -> bool:

@@ -526,3 +526,44 @@ def test_a_module_line_is_read_without_its_comment_or_quotes(module: str) -> Non
             },
         )
     )
+
+
+def _aligned(code: tuple[str, str], test: tuple[str, str]) -> tuple[bool, bool]:
+    """`identities.align` on a change that edits `pkg/m.py` and
+    `tests/test_m.py` (base, head texts): whether it replaced any unit,
+    and whether the test then compares unchanged."""
+    from gate.drift import compare, identities, units_for
+
+    files = (
+        FileChange("pkg/m.py", status=MODIFIED, added=1, deleted=1),
+        FileChange("tests/test_m.py", status=MODIFIED, added=3, deleted=3),
+    )
+    texts = {"pkg/m.py": FileTexts(*code), "tests/test_m.py": FileTexts(*test)}
+    base = units_for("tests/test_m.py", test[0])
+    head = units_for("tests/test_m.py", test[1])
+    assert base is not None and head is not None
+    path = "tests/test_m.py"
+    turned = identities.align(ChangeSet(files=files, texts=texts), path, path, test, base, head)
+    return turned is not None, turned is not None and compare(turned, head).ok
+
+
+RENAMED_CODE = (py_src("check"), py_src("verify"))
+SAME_NAMES = (py_src("check", py_src("other")), py_src("check", py_src("other", "# x\n")))
+
+
+@pytest.mark.parametrize(
+    ("code", "test", "replaced", "same"),
+    [
+        (RENAMED_CODE, (py_test("check"), py_test("verify")), True, True),
+        # a rename plus a changed expectation: replaced, and still a change
+        (RENAMED_CODE, (py_test("check"), py_test("verify", "2")), True, False),
+        # no rename in the code: nothing to replace
+        (SAME_NAMES, (py_test("check"), py_test("check", "2")), False, False),
+        # the test switches to a function that existed at base: no identity
+        (SAME_NAMES, (py_test("check"), py_test("other")), False, False),
+    ],
+)
+def test_align_says_whether_it_replaced_a_unit(
+    code: tuple[str, str], test: tuple[str, str], replaced: bool, same: bool
+) -> None:
+    assert _aligned(code, test) == (replaced, same)
