@@ -11,10 +11,11 @@ import configparser
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any, NamedTuple
 
 from gate.base.errors import GateError
+from gate.base.escape import printable
 from gate.base.jsontext import loads
 
 
@@ -61,14 +62,54 @@ def keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
     return found or None
 
 
-def json_object(text: str) -> dict[str, Any]:
+def json_object(text: str, *, reads: Collection[str] | None = None) -> dict[str, Any]:
+    """`text` as a strict JSON object.  `reads`: the keys of the object
+    its caller reads (None: all of it).  A key repeated at the top outside
+    `reads`, or inside the value of such a key, then reads as JavaScript
+    reads it (the last value stands); a key repeated among `reads`, or
+    anywhere inside one's value, is still `Unreadable`: which value a tool
+    takes is a question of its parser, and a reader of the diff sees the
+    first."""
+    repeated: list[tuple[dict[str, Any], str]] | None = None if reads is None else []
     try:
-        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
+        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="", repeated=repeated)
     except GateError as exc:
         raise Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
     if not isinstance(data, dict):
         raise Unreadable("is not a JSON object")
+    if repeated and reads is not None:
+        _refuse_read_twins(data, reads, repeated)
     return data
+
+
+def _refuse_read_twins(
+    data: dict[str, Any], reads: Collection[str], repeated: list[tuple[dict[str, Any], str]]
+) -> None:
+    """`Unreadable` for the first key of `reads` in `data` (in file order)
+    that the object repeats, or that holds an object repeating a key."""
+    top = {key for obj, key in repeated if obj is data}
+    inner = {id(obj): key for obj, key in reversed(repeated) if obj is not data}
+    for key in (k for k in data if k in reads):
+        if key in top:
+            raise Unreadable(
+                f"is not strict JSON (duplicate key {_shown(key)}, a key the gate reads)"
+            )
+        todo: list[object] = [data[key]]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, dict):
+                if id(node) in inner:
+                    raise Unreadable(
+                        f"is not strict JSON (duplicate key {_shown(inner[id(node)])} "
+                        f"inside {_shown(key)}, a key the gate reads)"
+                    )
+                todo.extend(node.values())
+            elif isinstance(node, list):
+                todo.extend(node)
+
+
+def _shown(key: str) -> str:
+    return printable(json.dumps(key))
 
 
 # setup.cfg's `[options]` keys that list requirements, in file order.

@@ -55,7 +55,6 @@ from typing import Any
 from gate.base.structured import (
     Unreadable,
     go_mod_lines,
-    json_object,
     json_text,
     lookup,
     setup_cfg_options,
@@ -69,6 +68,7 @@ from gate.drift.elsewhere import (
     is_test_package,
 )
 from gate.drift.runners import section_for
+from gate.drift.sections import package_json
 from gate.drift.vendored import GO_TEST_MODULES
 from gate.manifests.dependency import py_name
 from gate.manifests.requirements import logical_lines
@@ -90,7 +90,9 @@ def _requirement(item: object) -> tuple[str, str] | None:
 
 
 def _package_json(text: str) -> Pins:
-    data = json_object(text)
+    runner = section_for("package.json")
+    assert runner is not None  # runners.json names it
+    data = package_json(runner.keys, text)
     found: Pins = {}
     for section in DEPENDENCY_MAPS:
         deps = data.get(section)
