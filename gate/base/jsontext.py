@@ -2,7 +2,8 @@
 
 In: `loads` / `read_file` read JSON that a writer, a PR or a runner controls
 (a writer's result.json, reports for `gate diff`, the Action's event
-payload): strict (UTF-8, no NaN, no duplicate keys) and bounded (a file size
+payload): strict (UTF-8, no NaN, no duplicate keys but for a caller that
+judges them itself: `repeated`) and bounded (a file size
 cap, nesting that Python can parse, integers of at most 64 bits).  Any
 problem is a `GateError` naming the file: never a traceback, never a
 ValueError from Python's integer-digits limit.  The rubric's own JSON
@@ -66,9 +67,15 @@ def out_of_range(text: str) -> str:
     )
 
 
-def loads(data: bytes, name: str, *, fix: str) -> Any:
+def loads(
+    data: bytes, name: str, *, fix: str, repeated: list[tuple[dict[str, Any], str]] | None = None
+) -> Any:
     """Strict, bounded JSON (UTF-8, optional BOM) or a GateError that names
-    `name` (and the line and column where JSON can say it) and ends in `fix`."""
+    `name` (and the line and column where JSON can say it) and ends in `fix`.
+    With a `repeated` list, a key an object repeats is no error: its last
+    value stands, where the key first stood (as JavaScript's `JSON.parse`
+    reads it), and (the object, the key) is added to `repeated` for the
+    caller to judge."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -79,7 +86,9 @@ def loads(data: bytes, name: str, *, fix: str) -> Any:
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in items:
-            if key in out:
+            if key in out and repeated is not None:
+                repeated.append((out, key))
+            elif key in out:
                 raise GateError(
                     f"{name}: duplicate key {printable(json.dumps(key))}; "
                     "each field may be stated once"

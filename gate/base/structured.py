@@ -3,7 +3,7 @@
 `gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
 JSON, a dotted key path into either, setup.cfg's requirement options
 (`setup_cfg_options`), and a go.mod's lines with the directive block each
-stands in (`go_mod_lines`); `Unreadable` when a text cannot be read."""
+stands in and the comment each carries (`go_mod_lines`); `Unreadable` when a text cannot be read."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import configparser
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, NamedTuple
 
 from gate.base.errors import GateError
+from gate.base.escape import printable
 from gate.base.jsontext import loads
 
 
@@ -61,14 +62,54 @@ def keyed(data: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
     return found or None
 
 
-def json_object(text: str) -> dict[str, Any]:
+def json_object(text: str, *, reads: Collection[str] | None = None) -> dict[str, Any]:
+    """`text` as a strict JSON object.  `reads`: the keys of the object
+    its caller reads (None: all of it).  A key repeated at the top outside
+    `reads`, or inside the value of such a key, then reads as JavaScript
+    reads it (the last value stands); a key repeated among `reads`, or
+    anywhere inside one's value, is still `Unreadable`: which value a tool
+    takes is a question of its parser, and a reader of the diff sees the
+    first."""
+    repeated: list[tuple[dict[str, Any], str]] | None = None if reads is None else []
     try:
-        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="")
+        data = loads(text.encode("utf-8", "surrogatepass"), "the file", fix="", repeated=repeated)
     except GateError as exc:
         raise Unreadable(f"is not strict JSON ({str(exc).rstrip('; ')})") from None
     if not isinstance(data, dict):
         raise Unreadable("is not a JSON object")
+    if repeated and reads is not None:
+        _refuse_read_twins(data, reads, repeated)
     return data
+
+
+def _refuse_read_twins(
+    data: dict[str, Any], reads: Collection[str], repeated: list[tuple[dict[str, Any], str]]
+) -> None:
+    """`Unreadable` for the first key of `reads` in `data` (in file order)
+    that the object repeats, or that holds an object repeating a key."""
+    top = {key for obj, key in repeated if obj is data}
+    inner = {id(obj): key for obj, key in reversed(repeated) if obj is not data}
+    for key in (k for k in data if k in reads):
+        if key in top:
+            raise Unreadable(
+                f"is not strict JSON (duplicate key {_shown(key)}, a key the gate reads)"
+            )
+        todo: list[object] = [data[key]]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, dict):
+                if id(node) in inner:
+                    raise Unreadable(
+                        f"is not strict JSON (duplicate key {_shown(inner[id(node)])} "
+                        f"inside {_shown(key)}, a key the gate reads)"
+                    )
+                todo.extend(node.values())
+            elif isinstance(node, list):
+                todo.extend(node)
+
+
+def _shown(key: str) -> str:
+    return printable(json.dumps(key))
 
 
 # setup.cfg's `[options]` keys that list requirements, in file order.
@@ -97,22 +138,37 @@ def setup_cfg_options(text: str) -> list[tuple[str, str]]:
     return places
 
 
-_GO_COMMENT = re.compile(r"//.*")
+# A go.mod line's code as the go command's lexer reads it: a quoted
+# ("..." with backslash escapes) or backquoted string is one token, so a
+# `//` inside one starts no comment; a `//` anywhere else does.
+_GO_COMMENTED = re.compile(r'((?:"(?:\\.|[^"\\])*"|`[^`]*`|[^"`/]|/(?!/))*)//(.*)')
 
 
-def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[tuple[str | None, str]]:
-    """Each line of a go.mod without its `//` comment, stripped, with the
-    directive whose `( ... )` block it stands in (None outside one); `opens`
-    names the directive a line outside a block opens a block of, or None.
-    A line that opens a block is given, as one outside it; the line that
-    closes it is not."""
+class GoModLine(NamedTuple):
+    """One line of a go.mod: the directive whose `( ... )` block it stands
+    in (None outside one), its code without the comment, stripped, and the
+    text after its `//` (None when it has no comment)."""
+
+    block: str | None
+    code: str
+    comment: str | None
+
+
+def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[GoModLine]:
+    """Each line of a go.mod as a `GoModLine`; `opens` names the directive a
+    line outside a block opens a block of (given its code), or None.  A line
+    that opens a block is given, as one outside it; the line that closes it
+    is not.  A line with a string left open has no comment (all of it is
+    code: the go command refuses it, and more code is more to compare)."""
     block: str | None = None
     for raw in text.splitlines():
-        line = _GO_COMMENT.sub("", raw).strip()
+        commented = _GO_COMMENTED.fullmatch(raw)
+        code, comment = (raw, None) if commented is None else commented.groups()
+        line = code.strip()
         if block is not None and line.startswith(")"):
             block = None
             continue
-        yield block, line
+        yield GoModLine(block, line, comment)
         if block is None:
             block = opens(line)
 

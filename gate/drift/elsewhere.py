@@ -20,6 +20,10 @@ from gate.manifests.dependency import py_name
 # own forms: a version, a range of versions, or a dist-tag.
 ELSEWHERE = "test packages taken from elsewhere than the registry"
 DEPENDENCY_MAPS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
+# The overrides `js_elsewhere` reads (`pnpm`: its `overrides`), and every
+# top-level package.json key it reads.
+JS_OVERRIDES = ("overrides", "resolutions")
+JS_READS = (*DEPENDENCY_MAPS, *JS_OVERRIDES, "pnpm")
 _REGISTRY_SPEC = re.compile(r"[\s0-9.xX*^~<>=|v+-]*|[A-Za-z][A-Za-z0-9._-]*")
 
 
@@ -61,7 +65,7 @@ def js_elsewhere(data: dict[str, Any]) -> dict[str, str]:
                 ):
                     found[f"{section} {name}"] = json_text(spec)
     pnpm = data.get("pnpm")
-    overrides = [("overrides", data.get("overrides")), ("resolutions", data.get("resolutions"))]
+    overrides = [(key, data.get(key)) for key in JS_OVERRIDES]
     if isinstance(pnpm, dict):
         overrides.append(("pnpm.overrides", pnpm.get("overrides")))
     todo = [(where, value) for where, value in overrides if isinstance(value, dict)]

@@ -46,6 +46,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from gate.base.structured import go_mod_lines
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
@@ -192,24 +193,38 @@ def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     }
 
 
-_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
-_REQUIRE_ONE = re.compile(r"^\s*require\s+([^\s(]+)\s+\S+", re.MULTILINE)
-_REQUIRE_BLOCK = re.compile(r"^\s*require\s*\((.*?)^\s*\)", re.MULTILINE | re.DOTALL)
+_MODULE = re.compile(r"module\s+(\S+)")
+_REQUIRE_ONE = re.compile(r"require\s+([^\s(]+)\s+\S+")
+_REQUIRE_OPENS = re.compile(r"require\s*\((.*)")
 _MAJOR = re.compile(r"\A(?P<root>.+?)(?:/v(?P<n>[2-9]|[1-9]\d+))?\Z")
 
 
+def _opens(line: str) -> str | None:
+    return "require" if _REQUIRE_OPENS.match(line) is not None else None
+
+
 def _module(text: str) -> str | None:
-    found = [m.strip('"') for m in _MODULE.findall(text)]
+    found = [
+        m[1].strip('"')
+        for _, line, _ in go_mod_lines(text, _opens)
+        if (m := _MODULE.match(line)) is not None
+    ]
     return found[0] if len(found) == 1 else None
 
 
 def _requires(text: str) -> set[str]:
-    found = set(_REQUIRE_ONE.findall(text))
-    for block in _REQUIRE_BLOCK.findall(text):
-        for line in block.splitlines():
-            line = line.split("//", 1)[0].split()
-            if len(line) == 2:
-                found.add(line[0])
+    """The module paths a go.mod requires, on one line or in a block."""
+    found: set[str] = set()
+    for block, line, _ in go_mod_lines(text, _opens):
+        one = _REQUIRE_ONE.match(line) if block is None else None
+        if one is not None:
+            found.add(one[1].strip('"'))
+            continue
+        opened = _REQUIRE_OPENS.match(line) if block is None else None
+        # a block's line, or the first requirement after its `(`
+        words = line.split() if block == "require" else opened[1].split() if opened else []
+        if len(words) == 2:
+            found.add(words[0].strip('"'))
     return found
 
 
@@ -375,25 +390,26 @@ def align(
     texts: tuple[str, str],
     base: Sequence[Unit],
     head: Sequence[Unit],
-) -> tuple[Unit, ...]:
+) -> tuple[Unit, ...] | None:
     """The base units of the test file at `was` (its path at base; `now`
     at head; `texts` its base and head texts) with each unit that the
     change's identities turn into a unit of the head (`turned`) replaced
-    by that head unit."""
+    by that head unit; None when they turn none."""
     text = turned(changes, was, now, *texts)
     if text is None:
-        return tuple(base)
+        return None
     try:
         units = units_for(was, text)
     except Unparsable:
         try:  # as `by_cases` reads a text its grammar repairs
             units = paired_units(was, text, texts[1])[0]
         except Unparsable:
-            return tuple(base)
+            return None
     if units is None or len(units) != len(base):
-        return tuple(base)
+        return None
     at_head = {u.key: u for u in head}
     out: list[Unit] = []
+    replaced = False
     for b, t in zip(base, units, strict=True):
         h = at_head.get(t.key)
         if (
@@ -407,7 +423,8 @@ def align(
             out.append(b)
         else:
             out.append(h)
-    return tuple(out)
+            replaced = True
+    return tuple(out) if replaced else None
 
 
 def _same(turned: Unit, head: Unit) -> bool:

@@ -471,7 +471,7 @@ def _by_cases(
                 # a name (or Go import path) the rest of the change renamed everywhere
                 pair = (texts.base, texts.head)
                 turned = identities.align(changes, was, f.path, pair, base, head)
-                if turned != base:
+                if turned is not None:
                     drift = compare(turned, head, allow_added=allow_added)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew), len(drift.renamed)

@@ -55,7 +55,6 @@ from typing import Any
 from gate.base.structured import (
     Unreadable,
     go_mod_lines,
-    json_object,
     json_text,
     lookup,
     setup_cfg_options,
@@ -69,6 +68,7 @@ from gate.drift.elsewhere import (
     is_test_package,
 )
 from gate.drift.runners import section_for
+from gate.drift.sections import package_json
 from gate.drift.vendored import GO_TEST_MODULES
 from gate.manifests.dependency import py_name
 from gate.manifests.requirements import logical_lines
@@ -90,7 +90,9 @@ def _requirement(item: object) -> tuple[str, str] | None:
 
 
 def _package_json(text: str) -> Pins:
-    data = json_object(text)
+    runner = section_for("package.json")
+    assert runner is not None  # runners.json names it
+    data = package_json(runner.keys, text)
     found: Pins = {}
     for section in DEPENDENCY_MAPS:
         deps = data.get(section)
@@ -187,15 +189,15 @@ def _go_mod_opens(line: str) -> str | None:
 
 
 # A `require` line's comment saying no package of the module imports it
-# (the go command writes it; `go mod tidy` keeps it true).
+# (the go command writes it; `go mod tidy` keeps it true): `// indirect`,
+# `//indirect`, `// indirect; for docker`.
 _INDIRECT = " // indirect"
-_INDIRECT_LINE = re.compile(r"^\s*(?:require\s+)?\"?([^\s\"(]+)\"?\s+\S+\s*//\s*indirect\b", re.M)
+_INDIRECT_COMMENT = re.compile(r"\s*indirect\b")
 
 
 def _go_mod(text: str) -> Pins:
     found: Pins = {}
-    indirect = set(_INDIRECT_LINE.findall(text))
-    for block, line in go_mod_lines(text, _go_mod_opens):
+    for block, line, comment in go_mod_lines(text, _go_mod_opens):
         if block is not None:
             words = line.split()
         else:  # a block's opening line (`require (`) has no second word
@@ -207,7 +209,12 @@ def _go_mod(text: str) -> Pins:
         if len(words) >= 2 and _is_go_test_module(words[0].strip('"')):
             module = words[0].strip('"')
             if verb == "require":
-                found[("require", module)] = words[1] + (_INDIRECT if module in indirect else "")
+                indirect = (
+                    len(words) == 2
+                    and comment is not None
+                    and _INDIRECT_COMMENT.match(comment) is not None
+                )
+                found[("require", module)] = words[1] + (_INDIRECT if indirect else "")
             else:
                 found[(f"exclude {words[1]}", module)] = "excluded"
     return found

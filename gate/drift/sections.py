@@ -25,7 +25,13 @@ from typing import Any
 
 from gate.base.structured import Unreadable, go_mod_lines, json_object, keyed, toml
 from gate.base.text import lines
-from gate.drift.elsewhere import ELSEWHERE, js_elsewhere, py_elsewhere, requirements_lines
+from gate.drift.elsewhere import (
+    ELSEWHERE,
+    JS_READS,
+    js_elsewhere,
+    py_elsewhere,
+    requirements_lines,
+)
 from gate.drift.vendored import GO_TEST_MODULES
 
 # npm runs these on install, before any test; a chosen script's command may
@@ -101,8 +107,19 @@ def _package_json_view(keys: tuple[str, ...], text: str) -> object:
     (`gate.drift.vendored.JS_TEST_PACKAGES`) that a dependency map or
     an override takes from elsewhere than the registry
     (`gate.drift.elsewhere.js_elsewhere`)."""
-    data = json_object(text)
+    data = package_json(keys, text)
     return _with_elsewhere(keyed(data, keys), js_elsewhere(data))
+
+
+def package_json(keys: tuple[str, ...], text: str) -> dict[str, Any]:
+    """A package.json's object, `keys` its runner section's keys: a key
+    repeated where `test_drift` reads nothing (`engines`, `files`, a
+    tool's key) reads as Node reads it, the last value standing; one
+    repeated among `keys` and the keys `gate.drift.elsewhere` reads
+    (`JS_READS`: the dependency maps, `overrides`, `resolutions`,
+    `pnpm`), or inside one's value, is `Unreadable`
+    (`gate.base.structured.json_object`)."""
+    return json_object(text, reads=(*keys, *JS_READS))
 
 
 def _strings_and_rest(text: str) -> list[tuple[bool, str]]:
@@ -342,7 +359,7 @@ def _gomod_view(keys: tuple[str, ...], text: str) -> object:
     ... )` block: a replacement by a folder of the repository or another
     module is a bent copy of it), comments removed."""
     found: list[str] = []
-    for block, line in go_mod_lines(text, _gomod_opens):
+    for block, line, _ in go_mod_lines(text, _gomod_opens):
         if block is not None:
             if line and (block == "ignore" or _names_test_module(line)):
                 found.append(line)

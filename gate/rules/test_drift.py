@@ -700,7 +700,14 @@ Cypress, Bun, Deno, RSpec, Rake, PHPUnit, Maven, Go, Cargo), at any depth:
   (a `pyproject.toml` that is not valid TOML, a `package.json` that is not
   strict JSON, a source that has no file contents, such as a writer's
   `result.json`, or the Action's API mode past its cap of files read
-  through the contents API), the rule fails: it cannot tell.
+  through the contents API), the rule fails: it cannot tell.  A
+  `package.json` key stated twice is such a side when the rule reads it
+  (the runner keys above, the dependency maps, `overrides`,
+  `resolutions`, `pnpm`) or when it is repeated inside one's value: a
+  reader of the diff sees the first value, Node the last.  A key the
+  rule never reads (`engines`, `files`, another tool's key) stated twice
+  is read as Node reads it, the last value standing
+  (`sections.package_json`).
 * a test tool's declared version moved (`gate/drift/pins.py`): a test
   runner, assertion library, plugin or coverage tool (pytest, `pytest-*`,
   hypothesis, coverage, tox, nox; jest, `@jest/*`, `jest-*`, ts-jest,

@@ -1,11 +1,13 @@
-"""gate.base.structured.go_mod_lines: a go.mod's lines without comments,
-each with the directive block it stands in."""
+"""gate.base.structured.go_mod_lines: a go.mod's lines, each with the
+directive block it stands in, its code and its comment apart."""
 
 from __future__ import annotations
 
 import re
 
-from gate.base.structured import go_mod_lines
+import pytest
+
+from gate.base.structured import GoModLine, go_mod_lines
 
 
 def _opens(line: str) -> str | None:
@@ -26,19 +28,71 @@ require (
 
 def test_lines_carry_their_block_and_lose_their_comments() -> None:
     assert list(go_mod_lines(GO_MOD, _opens)) == [
-        (None, "module example.com/m"),
-        (None, ""),
-        (None, "require ("),
-        ("require", "github.com/stretchr/testify v1.9.0"),
-        (None, "replace example.com/x => ./x"),
-        (None, "require ("),
+        (None, "module example.com/m", " the module"),
+        (None, "", None),
+        (None, "require (", None),
+        ("require", "github.com/stretchr/testify v1.9.0", " indirect"),
+        (None, "replace example.com/x => ./x", None),
+        (None, "require (", None),
     ]
 
 
 def test_only_the_callers_rule_opens_a_block() -> None:
     text = "exclude (\n\tgithub.com/x v1.0.0\n)\n"
     assert list(go_mod_lines(text, _opens)) == [
-        (None, "exclude ("),
-        (None, "github.com/x v1.0.0"),
-        (None, ")"),
+        (None, "exclude (", None),
+        (None, "github.com/x v1.0.0", None),
+        (None, ")", None),
     ]
+
+
+# (a go.mod, its one requirement's line as read): the go command's lexer
+# (golang.org/x/mod/modfile) starts a comment at any `//` outside a quoted
+# or backquoted string, in a block or on a single `require` line.
+COMMENTS = [
+    (
+        "require (\n\tgotest.tools/v3 v3.5.1 // indirect\n)\n",
+        ("require", "gotest.tools/v3 v3.5.1", " indirect"),
+    ),
+    (
+        "require (\n\tgotest.tools/v3 v3.5.1 //indirect\n)\n",
+        ("require", "gotest.tools/v3 v3.5.1", "indirect"),
+    ),
+    (
+        "require gotest.tools/v3 v3.5.1 // indirect\n",
+        (None, "require gotest.tools/v3 v3.5.1", " indirect"),
+    ),
+    (
+        "require gotest.tools/v3 v3.5.1//indirect\n",
+        (None, "require gotest.tools/v3 v3.5.1", "indirect"),
+    ),
+    (
+        "require gotest.tools/v3 v3.5.1 // indirect; for docker\n",
+        (None, "require gotest.tools/v3 v3.5.1", " indirect; for docker"),
+    ),
+    ("require gotest.tools/v3 v3.5.1 ///x\n", (None, "require gotest.tools/v3 v3.5.1", "/x")),
+    ("require gotest.tools/v3 v3.5.1\n", (None, "require gotest.tools/v3 v3.5.1", None)),
+    ("require gotest.tools/v3 v3.5.1 //\n", (None, "require gotest.tools/v3 v3.5.1", "")),
+    ('require "a.com/x//y" v1.0.0\n', (None, 'require "a.com/x//y" v1.0.0', None)),
+    (
+        'require "a.com/x//y" v1.0.0 // indirect\n',
+        (None, 'require "a.com/x//y" v1.0.0', " indirect"),
+    ),
+    (
+        'require (\n\t"a.com/x//y" v1.0.0 //indirect\n)\n',
+        ("require", '"a.com/x//y" v1.0.0', "indirect"),
+    ),
+    ('require (\n\t"a.com/\\"//y" v1.0.0\n)\n', ("require", '"a.com/\\"//y" v1.0.0', None)),
+    ("require `a.com/x//y` v1.0.0 // c\n", (None, "require `a.com/x//y` v1.0.0", " c")),
+    ("require a.com/x//y v1.0.0\n", (None, "require a.com/x", "y v1.0.0")),
+    # a string left open: the go command refuses the line; all of it is code
+    ('require "a.com/x // indirect\n', (None, 'require "a.com/x // indirect', None)),
+]
+
+
+@pytest.mark.parametrize(("text", "line"), COMMENTS)
+def test_a_comment_starts_at_a_double_slash_outside_a_string(
+    text: str, line: tuple[str | None, str, str | None]
+) -> None:
+    requirement = [read for read in go_mod_lines(text, _opens) if read.code != "require ("]
+    assert requirement == [GoModLine(*line)]

@@ -485,3 +485,85 @@ def test_a_go_expected_string_renamed_with_the_code_still_fails() -> None:
             },
         )
         CASE.fails(twin, "changed")
+
+
+# The old module still required, in each way go.mod can spell it (read
+# through `gate.base.structured.go_mod_lines`): quoted, commented, on one
+# line, after the block's `(`.
+REQUIRES_OLD = [
+    'require (\n\t"example.com/app" v1.0.0\n)\n',
+    'require "example.com/app" v1.0.0 // indirect\n',
+    "require example.com/app v1.0.0//indirect\n",
+    "require ( example.com/app v1.0.0\n)\n",
+    "require (\n\texample.com/app v1.0.0 // the old copy\n)\n",
+]
+
+
+@pytest.mark.parametrize("required", REQUIRES_OLD)
+def test_a_renamed_module_that_still_requires_the_old_one_fails(required: str) -> None:
+    CASE.fails(
+        Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": f"module example.com/renamed\n\ngo 1.21\n\n{required}",
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        ),
+        "changed",
+    )
+
+
+@pytest.mark.parametrize(
+    "module", ["module example.com/renamed // moved", 'module "example.com/renamed"']
+)
+def test_a_module_line_is_read_without_its_comment_or_quotes(module: str) -> None:
+    CASE.passes(
+        Files(
+            base={"go.mod": go_mod("example.com/app"), "tests/a_test.go": go_test("x.F()")},
+            head={
+                "go.mod": f"{module}\n\ngo 1.21\n",
+                "tests/a_test.go": go_test("x.F()", '"example.com/renamed/x"'),
+            },
+        )
+    )
+
+
+def _aligned(code: tuple[str, str], test: tuple[str, str]) -> tuple[bool, bool]:
+    """`identities.align` on a change that edits `pkg/m.py` and
+    `tests/test_m.py` (base, head texts): whether it replaced any unit,
+    and whether the test then compares unchanged."""
+    from gate.drift import compare, identities, units_for
+
+    files = (
+        FileChange("pkg/m.py", status=MODIFIED, added=1, deleted=1),
+        FileChange("tests/test_m.py", status=MODIFIED, added=3, deleted=3),
+    )
+    texts = {"pkg/m.py": FileTexts(*code), "tests/test_m.py": FileTexts(*test)}
+    base = units_for("tests/test_m.py", test[0])
+    head = units_for("tests/test_m.py", test[1])
+    assert base is not None and head is not None
+    path = "tests/test_m.py"
+    turned = identities.align(ChangeSet(files=files, texts=texts), path, path, test, base, head)
+    return turned is not None, turned is not None and compare(turned, head).ok
+
+
+RENAMED_CODE = (py_src("check"), py_src("verify"))
+SAME_NAMES = (py_src("check", py_src("other")), py_src("check", py_src("other", "# x\n")))
+
+
+@pytest.mark.parametrize(
+    ("code", "test", "replaced", "same"),
+    [
+        (RENAMED_CODE, (py_test("check"), py_test("verify")), True, True),
+        # a rename plus a changed expectation: replaced, and still a change
+        (RENAMED_CODE, (py_test("check"), py_test("verify", "2")), True, False),
+        # no rename in the code: nothing to replace
+        (SAME_NAMES, (py_test("check"), py_test("check", "2")), False, False),
+        # the test switches to a function that existed at base: no identity
+        (SAME_NAMES, (py_test("check"), py_test("other")), False, False),
+    ],
+)
+def test_align_says_whether_it_replaced_a_unit(
+    code: tuple[str, str], test: tuple[str, str], replaced: bool, same: bool
+) -> None:
+    assert _aligned(code, test) == (replaced, same)

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gate.base.structured import Unreadable
-from gate.drift.pins import pin_changes
+from gate.drift.pins import pin_changes, pins
 from gate.drift.vendored import GO_TEST_MODULES
 from tests.rulecase import Files, RuleCase
 
@@ -302,3 +302,46 @@ def test_a_new_manifest_on_the_workspace_catalog_moves_no_version() -> None:
     own = _package_json({"devDependencies": {"vitest": "^0.34.0"}})
     assert pin_changes("packages/new/package.json", None, own)
     assert pin_changes("package.json", own, new) and pin_changes("package.json", new, own)
+
+
+# (a go.mod's requirement, as pins reads it): `// indirect` is the line's
+# own comment, spelt as the go command accepts it, in a block or on a
+# single `require` line; a `//` inside a quoted path is no comment.
+GO_COMMENTS = [
+    ("require (\n\tgotest.tools/v3 v3.5.1 // indirect\n)", "v3.5.1 // indirect"),
+    ("require (\n\tgotest.tools/v3 v3.5.1 //indirect\n)", "v3.5.1 // indirect"),
+    ("require gotest.tools/v3 v3.5.1 // indirect", "v3.5.1 // indirect"),
+    ("require gotest.tools/v3 v3.5.1//indirect; for docker", "v3.5.1 // indirect"),
+    ('require "gotest.tools/v3" v3.5.1 //indirect', "v3.5.1 // indirect"),
+    ("require gotest.tools/v3 v3.5.1 // indirectly", "v3.5.1"),
+    ("require gotest.tools/v3 v3.5.1 // tests; indirect", "v3.5.1"),
+    ("require gotest.tools/v3 v3.5.1", "v3.5.1"),
+    ("require (\n\tgotest.tools/v3 v3.5.1\n\tgolang.org/x/sys v0.1.0 // indirect\n)", "v3.5.1"),
+    ("require (\n\tgotest.tools/v3 v3.5.1 extra // indirect\n)", "v3.5.1"),
+    (
+        "exclude (\n\tgotest.tools/v3 v3.5.0 // indirect\n)\nrequire gotest.tools/v3 v3.5.1",
+        "v3.5.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("requirement", "declared"), GO_COMMENTS)
+def test_indirect_is_the_requirement_lines_own_comment(requirement: str, declared: str) -> None:
+    found = pins("go.mod", f"module x\n\n{requirement}\n")
+    assert found is not None
+    assert found[("require", "gotest.tools/v3")] == declared
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'require "gotest.tools/v3//indirect" v3.5.1',
+        'require (\n\t"gotest.tools/v3//indirect" v3.5.1\n)',
+    ],
+)
+def test_a_double_slash_inside_a_quoted_path_is_no_comment(line: str) -> None:
+    """The whole quoted path is the module (a test module's path below
+    it), and its `//indirect` is no mark."""
+    assert pins("go.mod", f"module x\n\n{line}\n") == {
+        ("require", "gotest.tools/v3//indirect"): "v3.5.1"
+    }
