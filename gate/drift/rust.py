@@ -20,17 +20,21 @@ A function a macro generates is not seen.  `code_tokens` gives a whole
 file's tokens without comments, to tell a change of code from one of
 comments or layout.
 
-**Units** (`units`, for `test_drift`; which `.rs` files are test files
-is the rubric's test globs' word alone) are the items of the file, at
+**Units** (`units`, for `test_drift`, which splits the files the
+rubric's test globs name and Cargo's default names call test modules,
+`gate.drift.collected.TEST_MODULES`) are the items of the file, at
 any depth of inline modules, each with its outer attributes, keyed by
 its kind and module path (`fn tests::parses`, `struct tests::Fixture`,
 `use tests::super::*`) and compared by its tokens without comments
 (`Unit.same`):
 
-* **A case** is a test function (above).  It is judged at the file's
-  top level whatever its module (`Unit.parent` empty), so a new one
-  binding a name any base unit binds or spells (a helper that a glob
-  import, `use super::*`, brings to existing tests) is refused.
+* **A case** is a test function (above) whose other attributes act on
+  it alone (`#[ignore]`, `#[should_panic]`, `#[case(..)]`, `#[serial]`,
+  `#[timeout(..)]`, or one of the quiet ones below); with any other
+  (`#[ctor]`) it is COLLECTION.  It is judged at the file's top level
+  whatever its module (`Unit.parent` empty), so a new one binding a name
+  any base unit binds or spells (a helper that a glob import, `use
+  super::*`, brings to existing tests) is refused.
 * **COLLECTION**, which a new version may not add, is what can change
   what existing code sees without being named: an `impl` block (a trait
   impl or inherent methods change method resolution for every value of
@@ -41,21 +45,21 @@ its kind and module path (`fn tests::parses`, `struct tests::Fixture`,
   library's `derive`s (a `#[ctor]`, a `#[macro_use]`, a proc macro's
   `derive`, `#[no_mangle]`, `#[path]`); an inner attribute (`#![..]`);
   a macro invocation at item level (`lazy_static! {..}`, a macro that
-  writes tests); an `extern` block; and a glob `use` (`use super::*`)
-  at the file's top level (one inside a module is SUPPORT that is never
-  open: welcome in a new module only).
+  writes tests); an `extern` block; and a `use` at the file's top level
+  (it may bring a trait, whose methods then take part in the method
+  calls of existing code, or shadow a glob import).  A `use` inside a
+  module is SUPPORT that is never open: welcome in a new module only.
 * **SUPPORT** is every other item: a helper `fn`, a `struct`, `enum`,
   `union`, `trait` or `type`, a `const` or `static`, a `macro_rules!`,
-  an `extern crate`, a `use` (binding each name it brings: the last
-  segment or the `as` alias), a module declaration `mod name;` (the new
-  file it points at is judged as a new file) and an inline module's
-  header (its attributes and `mod name`).  Each binds its name.  An item
-  inside a module is a member of the module's header (`Unit.parent`,
-  open unless it is a glob `use`): a new one in a module that exists at
-  base passes only when no base code spells its name
-  (`gate.drift.compare`); in a new module, a new item is welcome unless
-  it is COLLECTION.
-* **In a new file** (`reaches`), every COLLECTION unit but a glob `use`
+  an `extern crate`, a module declaration `mod name;` (the new file it
+  points at is judged as a new file) and an inline module's header (its
+  attributes and `mod name`).  Each binds its name (a `use`, each name
+  it brings: the last segment or the `as` alias).  An item inside a
+  module is a member of the module's header (`Unit.parent`): a new one
+  in a module that exists at base passes only when no base code spells
+  its name (`gate.drift.compare`); in a new module, a new item is
+  welcome unless it is COLLECTION.
+* **In a new file** (`reaches`), every COLLECTION unit but a `use`
   (which brings names into that file's module alone) reaches the tests
   of other files: a trait impl or a `#[ctor]` acts on the whole test
   binary.
@@ -94,6 +98,12 @@ _QUIET = frozenset(
 # The standard library's derives: each implements its trait for the item alone.
 _STD_DERIVES = frozenset(
     {"Debug", "Clone", "Copy", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "Default"}
+)
+# Attributes a test may carry beside the one that registers it: each acts
+# on that test alone (`#[serial]` orders it among the others).
+_TEST_ONLY = frozenset(
+    {"ignore", "should_panic", "case", "serial", "parallel", "file_serial", "file_parallel"}
+    | {"timeout", "traced_test"}
 )
 # Items that bind their `name` and are SUPPORT unless an attribute says otherwise.
 _NAMED = {
@@ -206,7 +216,7 @@ def units(text: str) -> tuple[Unit, ...]:
 
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, COLLECTION code of a NEW Rust file, changes what
-    the tests of other files see: all of it but a glob `use`, which brings
+    the tests of other files see: all of it but a `use`, which brings
     names into the file's own module."""
     return not unit.key.startswith("use ")
 
@@ -250,7 +260,12 @@ class _Units:
         kind = node.type
         name = _name(text, node)
         if kind == "function_item" and any(_registers(p) for p in paths):
-            self.add(nodes, f"fn {name}", path, CASE, (name,), "")
+            alone = all(
+                _registers(p) or p in _TEST_ONLY or _quiet(p, text(a))
+                for p, a in zip(paths, attributes, strict=True)
+            )
+            role = CASE if alone else COLLECTION
+            self.add(nodes, f"fn {name}", path, role, (name,), "", test=True)
         elif kind == "mod_item":
             body = node.child_by_field_name("body")
             role = SUPPORT if quiet else COLLECTION
@@ -268,8 +283,11 @@ class _Units:
             argument = node.child_by_field_name("argument")
             glob = argument is not None and _has(argument, "use_wildcard")
             binds = () if glob else _bound(node, text)
-            role = COLLECTION if not quiet or (glob and not parent) else SUPPORT
-            self.add(nodes, shown.removesuffix(" ;"), path, role, binds, parent, not glob)
+            crate = kind == "extern_crate_declaration"
+            # a `use` may bring a trait, whose methods then take part in the
+            # method calls of the code around it
+            role = SUPPORT if quiet and (crate or parent) else COLLECTION
+            self.add(nodes, shown.removesuffix(" ;"), path, role, binds, parent, crate)
         elif kind == "impl_item":
             own = _own_type(node, text, declared)
             body = node.child_by_field_name("body")
@@ -293,6 +311,7 @@ class _Units:
         binds: tuple[str, ...],
         parent: str,
         open_: bool = True,
+        test: bool = False,
     ) -> str:
         """Add the unit of `nodes` (an item with its attributes) as `what`
         in the module `path`; its unique key."""
@@ -313,7 +332,7 @@ class _Units:
                 parent=parent,
                 same=lambda: "\n".join(tokens),
                 open=open_ if parent and role == SUPPORT else None if not parent else False,
-                test=role == CASE,
+                test=test or role == CASE,
             )
         )
         return unique
