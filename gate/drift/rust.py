@@ -299,8 +299,12 @@ class _Units:
         elif kind == "macro_invocation":
             macro = node.child_by_field_name("macro")
             self.add(nodes, f"{text(macro) if macro else ''}!", path, COLLECTION, (), parent)
-        else:  # an inner attribute, an `extern` block, anything else
-            self.add(nodes, kind, path, COLLECTION, (), parent)
+        elif kind == "inner_attribute_item":
+            shown = "".join(_tokens(node, text))
+            self.add(nodes, f"attribute {shown}", path, COLLECTION, (), parent)
+        else:  # an `extern` block, anything else
+            what = "extern {..}" if kind == "foreign_mod_item" else kind
+            self.add(nodes, what, path, COLLECTION, (), parent)
 
     def add(
         self,

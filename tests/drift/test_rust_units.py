@@ -234,7 +234,11 @@ BENT = {
     ),
     "a new inner attribute": (
         "#![allow(unused)]\n" + BASE,
-        "runs at collection or changes what other tests see",
+        "new attribute #![allow(unused)] runs at collection or changes what other tests see",
+    ),
+    "a new extern block": (
+        _add("", 'extern "C" {\n    fn hook();\n}'),
+        "new extern {..} runs at collection",
     ),
     "a new struct with a proc macro's derive": (
         _add("", "#[derive(Serialize)]\nstruct Spare;"),
