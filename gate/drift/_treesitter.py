@@ -3,7 +3,7 @@
 grammar loaded on first use, a parse that refuses what it cannot split,
 and a node's exact text and line.
 
-Nothing here is imported until a JS/TS, Go, Java or C# test file must be judged: the
+Nothing here is imported until a JS/TS, Go, Java, C# or Rust test file must be judged: the
 `tree_sitter` wheel and its grammars are loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
 docs/development.md, "Splitting test files (tree-sitter)").

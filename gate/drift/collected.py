@@ -24,8 +24,11 @@ from gate.drift.language import JS
 # (pytest's and unittest's `test*.py` and `*_test.py`, Jest's and Vitest's
 # `*.test.*`, `*.spec.*` and `__tests__/`, Go's `*_test.go`, Maven
 # Surefire's `Test*.java`, `*Test.java`, `*Tests.java`, `*TestCase.java`,
-# the `*Test.cs` and `*Tests.cs` of .NET test projects, RSpec's
-# `*_spec.rb`, which no module reads yet): only those are
+# the `*Test.cs` and `*Tests.cs` of .NET test projects, Cargo's
+# integration tests `tests/*.rs` and `tests/*/main.rs` with their module
+# files named `mod.rs` (another `.rs` file under `tests/` may be a
+# fixture a test compiles or reads, as trybuild's `tests/ui/*.rs`),
+# RSpec's `*_spec.rb`, which no module reads yet): only those are
 # judged case by case.  Another file at a test path (a helper module, a
 # data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
 # folder) is judged whole: existing tests may read every byte of it.
@@ -42,6 +45,9 @@ TEST_MODULES = (
     "**/*TestCase.java",
     "**/*Test.cs",
     "**/*Tests.cs",
+    "**/tests/*.rs",
+    "**/tests/*/main.rs",
+    "**/tests/**/mod.rs",
     "**/*_spec.rb",
 )
 # JavaScript and TypeScript runners that collect by folder and by more

@@ -2,8 +2,8 @@
 
 Each language is a `Language`: its name, the path suffixes it reads, and
 `load`, which imports its package on first use and returns the package's
-`Reader` (`gate.drift.reader`; so tree-sitter and the grammars load only when a JS/TS, Go, Java
-or C# file is split).  A `Reader` holds every hook the engine calls, typed; a
+`Reader` (`gate.drift.reader`; so tree-sitter and the grammars load only when a JS/TS, Go, Java,
+C# or Rust file is split).  A `Reader` holds every hook the engine calls, typed; a
 hook a language has no use for is None.  `LANGUAGES` is the table the
 engine reads (`gate.drift.units_for`, `gate.drift.reaching`), the way
 `gate.rules.MODULES` registers the rule kinds: a new language is one
@@ -63,14 +63,21 @@ def _csharp() -> Reader:
     return READER
 
 
+def _rust() -> Reader:
+    from gate.drift.rust import READER
+
+    return READER
+
+
 PYTHON = Language("python", (".py",), _python)
 JS = Language("js", (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"), _js)
 GO = Language("go", (".go",), _go)
 JAVA = Language("java", (".java",), _java)
 CSHARP = Language("csharp", (".cs",), _csharp)
+RUST = Language("rust", (".rs",), _rust)
 
 # The languages, in the order they are documented.
-LANGUAGES: tuple[Language, ...] = (PYTHON, JS, GO, JAVA, CSHARP)
+LANGUAGES: tuple[Language, ...] = (PYTHON, JS, GO, JAVA, CSHARP, RUST)
 
 # Suffix -> the language that reads such files.
 BY_SUFFIX: Mapping[str, Language] = MappingProxyType(

@@ -64,7 +64,7 @@ test case (a test function, a test method, a test class's header, with
 their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
 default names: `test*` functions and methods, `Test*` classes and
-`TestCase` subclasses); JavaScript/TypeScript, Go, Java and C# files
+`TestCase` subclasses); JavaScript/TypeScript, Go, Java, C# and Rust files
 with their own modules where those are installed (in JavaScript/TypeScript a top-level
 call of the file's own test wrapper is a test case as `it(...)` is: a
 `function` or a `const` arrow function or function expression at the top
@@ -92,7 +92,41 @@ class header (its annotations or attributes, `@ExtendWith`,
 usings and the package or namespace are units compared as any other; a
 C# `#if` branch is part of the keys of the declarations inside it.  A
 test method overloading another member's name is judged as a helper of
-that name.  It fails when:
+that name.  A Rust file by Cargo's default names (`tests/*.rs`,
+`tests/*/main.rs`, and module files named `mod.rs` under `tests/`;
+another `.rs` file there may be a fixture a test compiles or reads, as
+trybuild's `tests/ui/*.rs`, and is judged whole; unit tests inside
+source files are not read) is split into its items at any depth of
+inline modules (`gate.drift.rust`), each with its attributes and keyed
+by its module path, compared by its tokens without comments (a comment,
+a doc comment or a reformat changes no unit; a trailing comma does, as
+`(x,)` is a tuple): a `fn` with an attribute that registers it with a
+harness (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case]`,
+...) is a case, judged against every name of the file (a new test
+named as a helper that `use super::*` brings to existing tests is
+refused), and a new one is welcome; a new helper `fn`, `struct`,
+`enum`, `trait`, `type`, `const`, `static`, `macro_rules!`, `mod
+name;` or inline module passes only where no base code spells its name
+(a new item shadows what a glob import brought to the code of its
+module).  Collection-time code, refused when new, is what changes what
+existing code sees without being named: an `impl` block (a trait impl
+or inherent methods change method resolution), but for one of a type
+the same module declares (which binds that type's name); an item with
+an attribute other than lint levels, `doc`, `cfg`, `inline`,
+`must_use` and the standard library's `derive`s (`#[ctor]`,
+`#[macro_use]`, `#[macro_export]`, `#[no_mangle]`, `#[path]`, a proc
+macro's derive, `#[cfg_attr(..)]`, an rstest `#[fixture]`; on a test,
+any attribute beyond the harness's, `#[ignore]`, `#[should_panic]`,
+`#[case]`, `#[serial]`, `#[timeout]` and those); an inner attribute
+`#![..]`; a macro call at item level (`lazy_static!`, a macro that
+writes tests); an `extern` block; a `use` at the file's top level or in
+a module that exists at base (it may bring a trait, whose methods then
+take part in existing method calls; one in a new module is welcome).
+In a new Rust file all of that but a `use` reaches the tests of other
+files (a trait impl or a `#[ctor]` acts on the whole test binary).  A
+Rust file tree-sitter cannot read without repair is judged as a whole
+file, the message saying so ("judged as a whole file: the head version
+the rust grammar finds a syntax error at line N").  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
@@ -184,7 +218,7 @@ that name.  It fails when:
   or a Java or C# test only gained rows: elements of its `@ValueSource`
   or `@CsvSource` array, `[InlineData]`, `[TestCase]` or `[DataRow]`
   attributes, the rest of the method unchanged (a row edited or removed
-  is a change; in Java and C# a comment or a reformat changes no unit),
+  is a change; in Java, C# and Rust a comment or a reformat changes no unit),
   or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or
