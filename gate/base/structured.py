@@ -3,7 +3,8 @@
 `gate.drift.pins`, `gate.manifests`): TOML as pytest reads it, strict
 JSON, a dotted key path into either, setup.cfg's requirement options
 (`setup_cfg_options`), and a go.mod's lines with the directive block each
-stands in and the comment each carries (`go_mod_lines`); `Unreadable` when a text cannot be read."""
+stands in, the comment each carries and its number (`go_mod_lines`);
+`Unreadable` when a text cannot be read."""
 
 from __future__ import annotations
 
@@ -146,12 +147,14 @@ _GO_COMMENTED = re.compile(r'((?:"(?:\\.|[^"\\])*"|`[^`]*`|[^"`/]|/(?!/))*)//(.*
 
 class GoModLine(NamedTuple):
     """One line of a go.mod: the directive whose `( ... )` block it stands
-    in (None outside one), its code without the comment, stripped, and the
-    text after its `//` (None when it has no comment)."""
+    in (None outside one), its code without the comment, stripped, the
+    text after its `//` (None when it has no comment), and its number
+    (from 1)."""
 
     block: str | None
     code: str
     comment: str | None
+    number: int
 
 
 def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[GoModLine]:
@@ -161,14 +164,14 @@ def go_mod_lines(text: str, opens: Callable[[str], str | None]) -> Iterator[GoMo
     is not.  A line with a string left open has no comment (all of it is
     code: the go command refuses it, and more code is more to compare)."""
     block: str | None = None
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         commented = _GO_COMMENTED.fullmatch(raw)
         code, comment = (raw, None) if commented is None else commented.groups()
         line = code.strip()
         if block is not None and line.startswith(")"):
             block = None
             continue
-        yield GoModLine(block, line, comment)
+        yield GoModLine(block, line, comment, number)
         if block is None:
             block = opens(line)
 

@@ -206,7 +206,7 @@ def _opens(line: str) -> str | None:
 def _module(text: str) -> str | None:
     found = [
         m[1].strip('"')
-        for _, line, _ in go_mod_lines(text, _opens)
+        for _, line, _, _ in go_mod_lines(text, _opens)
         if (m := _MODULE.match(line)) is not None
     ]
     return found[0] if len(found) == 1 else None
@@ -215,7 +215,7 @@ def _module(text: str) -> str | None:
 def _requires(text: str) -> set[str]:
     """The module paths a go.mod requires, on one line or in a block."""
     found: set[str] = set()
-    for block, line, _ in go_mod_lines(text, _opens):
+    for block, line, _, _ in go_mod_lines(text, _opens):
         one = _REQUIRE_ONE.match(line) if block is None else None
         if one is not None:
             found.add(one[1].strip('"'))

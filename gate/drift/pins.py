@@ -197,7 +197,7 @@ _INDIRECT_COMMENT = re.compile(r"\s*indirect\b")
 
 def _go_mod(text: str) -> Pins:
     found: Pins = {}
-    for block, line, comment in go_mod_lines(text, _go_mod_opens):
+    for block, line, comment, _ in go_mod_lines(text, _go_mod_opens):
         if block is not None:
             words = line.split()
         else:  # a block's opening line (`require (`) has no second word

@@ -359,7 +359,7 @@ def _gomod_view(keys: tuple[str, ...], text: str) -> object:
     ... )` block: a replacement by a folder of the repository or another
     module is a bent copy of it), comments removed."""
     found: list[str] = []
-    for block, line, _ in go_mod_lines(text, _gomod_opens):
+    for block, line, _, _ in go_mod_lines(text, _gomod_opens):
         if block is not None:
             if line and (block == "ignore" or _names_test_module(line)):
                 found.append(line)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from gate.base.structured import Unreadable
+from gate.base.structured import Unreadable, go_mod_lines
 from gate.manifests.dependency import Dependency, entry
 
 _VERBS = ("require", "replace", "tool", "exclude", "retract", "godebug", "ignore")
@@ -23,24 +23,19 @@ def _words(line: str) -> list[str]:
     return [w[1:-1] if w[:1] in '"`' and len(w) > 1 else w for w in line.split()]
 
 
+def _opens(line: str) -> str | None:
+    opened = re.fullmatch(r"(\w+)\s*\(", line)
+    return opened[1] if opened is not None else None
+
+
 def go_mod(path: str, text: str) -> list[Dependency]:
     out: list[Dependency] = []
-    block: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
-        code, _, comment = raw.partition("//")
-        line = code.strip()
-        indirect = comment.strip().startswith("indirect")
+    for block, line, comment, number in go_mod_lines(text, _opens):
+        indirect = comment is not None and comment.strip().startswith("indirect")
         if block is not None:
-            if line.startswith(")"):
-                block = None
-                continue
             verb, words = block, _words(line)
         else:
-            opened = re.fullmatch(r"(\w+)\s*\(", line)
-            if opened is not None:
-                block = opened[1]
-                continue
-            if not line:
+            if not line or _opens(line) is not None:
                 continue
             verb, *words = _words(line)
         if not words:

@@ -7,12 +7,17 @@ import re
 
 import pytest
 
-from gate.base.structured import GoModLine, go_mod_lines
+from gate.base.structured import go_mod_lines
 
 
 def _opens(line: str) -> str | None:
     opened = re.match(r"(require|replace)\s*\(\s*$", line)
     return opened[1] if opened is not None else None
+
+
+def _read(text: str) -> list[tuple[str | None, str, str | None]]:
+    """Each line's block, code and comment."""
+    return [(x.block, x.code, x.comment) for x in go_mod_lines(text, _opens)]
 
 
 GO_MOD = """module example.com/m // the module
@@ -27,7 +32,7 @@ require (
 
 
 def test_lines_carry_their_block_and_lose_their_comments() -> None:
-    assert list(go_mod_lines(GO_MOD, _opens)) == [
+    assert _read(GO_MOD) == [
         (None, "module example.com/m", " the module"),
         (None, "", None),
         (None, "require (", None),
@@ -39,7 +44,7 @@ def test_lines_carry_their_block_and_lose_their_comments() -> None:
 
 def test_only_the_callers_rule_opens_a_block() -> None:
     text = "exclude (\n\tgithub.com/x v1.0.0\n)\n"
-    assert list(go_mod_lines(text, _opens)) == [
+    assert _read(text) == [
         (None, "exclude (", None),
         (None, "github.com/x v1.0.0", None),
         (None, ")", None),
@@ -94,5 +99,16 @@ COMMENTS = [
 def test_a_comment_starts_at_a_double_slash_outside_a_string(
     text: str, line: tuple[str | None, str, str | None]
 ) -> None:
-    requirement = [read for read in go_mod_lines(text, _opens) if read.code != "require ("]
-    assert requirement == [GoModLine(*line)]
+    assert [read for read in _read(text) if read[1] != "require ("] == [line]
+
+
+def test_each_line_keeps_its_number() -> None:
+    """A block's closing line is not given, but counted."""
+    assert [(x.number, x.code) for x in go_mod_lines(GO_MOD, _opens)] == [
+        (1, "module example.com/m"),
+        (2, ""),
+        (3, "require ("),
+        (4, "github.com/stretchr/testify v1.9.0"),
+        (6, "replace example.com/x => ./x"),
+        (7, "require ("),
+    ]

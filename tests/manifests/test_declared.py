@@ -37,6 +37,29 @@ def test_go_mod_lines_it_cannot_read_are_refused(line: str) -> None:
         declared("go.mod", "module m\n" + line)
 
 
+@pytest.mark.parametrize(
+    ("line", "row"),
+    [
+        ("require a.com/x v1.0.0 //indirect", ("a.com/x", "v1.0.0", True)),
+        ("require a.com/x v1.0.0// indirect; for docker", ("a.com/x", "v1.0.0", True)),
+        ("require a.com/x v1.0.0 // tests", ("a.com/x", "v1.0.0", False)),
+        # a `//` inside a quoted path is no comment (the go command's lexer)
+        ('require "a.com/x//y" v1.0.0', ("a.com/x//y", "v1.0.0", False)),
+        ('require (\n\t"a.com/x//y" v1.0.0 // indirect\n)', ("a.com/x//y", "v1.0.0", True)),
+        ("require (\n\t`a.com/x//y` v1.0.0\n)", ("a.com/x//y", "v1.0.0", False)),
+    ],
+)
+def test_go_mod_comments_start_outside_strings(line: str, row: tuple[str, str, bool]) -> None:
+    found = declared("go.mod", f"module m\n\n{line}\n")
+    assert [(d.key, d.spec, d.indirect) for d in found] == [row]
+
+
+def test_go_mod_refusals_name_the_line() -> None:
+    text = "module m\n\nrequire (\n\ta.com/x v1.0.0\n)\n\nrequire (\n\ta.com/y\n)\n"
+    with pytest.raises(Unreadable, match="line 8: a require names a module and a version"):
+        declared("go.mod", text)
+
+
 def test_cargo_tables_renames_and_patches() -> None:
     text = (
         '[dependencies]\nserde = "1"\njson = { package = "serde_json", version = "1.0" }\n'
