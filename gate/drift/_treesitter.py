@@ -247,6 +247,17 @@ class NamesByPlace:
 COMMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
 
 
+def has_kind(node: Node, kind: str) -> bool:
+    """Whether `node` or a named node below it is of `kind`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            return True
+        stack.extend(current.named_children)
+    return False
+
+
 def named(node: Node) -> list[Node]:
     """`node`'s named children without comments."""
     return [c for c in node.named_children if c.type not in COMMENTS]

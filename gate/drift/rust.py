@@ -71,12 +71,12 @@ is `Unparsable`, and the file is judged as a whole.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
-from gate.drift._treesitter import ParsedText, UniqueKeys, parse
+from gate.drift._treesitter import ParsedText, UniqueKeys, has_kind, parse
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -142,12 +142,8 @@ def test_functions(text: str) -> dict[str, RustTest]:
     stack: list[tuple[Node, tuple[str, ...]]] = [(source.root, ())]
     while stack:
         container, path = stack.pop()
-        attributes: list[Node] = []
-        for child in container.named_children:
-            if child.type in _COMMENTS:
-                continue
-            if child.type == "attribute_item":
-                attributes.append(child)
+        for child, attributes in _attributed(container):
+            if child is None:
                 continue
             if child.type == "function_item":
                 paths = [_attribute_path(source.text(a)) for a in attributes]
@@ -159,8 +155,23 @@ def test_functions(text: str) -> dict[str, RustTest]:
                 body = child.child_by_field_name("body")
                 if body is not None:
                     stack.append((body, (*path, _name(source.text, child))))
-            attributes = []
     return found
+
+
+def _attributed(container: Node) -> Iterator[tuple[Node | None, list[Node]]]:
+    """Each item of `container` with the outer attributes before it,
+    comments skipped; last, `(None, attributes)` for attributes no item
+    follows (none: an empty list)."""
+    attributes: list[Node] = []
+    for child in container.named_children:
+        if child.type in _COMMENTS:
+            continue
+        if child.type == "attribute_item":
+            attributes.append(child)
+            continue
+        yield child, attributes
+        attributes = []
+    yield None, attributes
 
 
 def code_tokens(text: str) -> tuple[str, ...]:
@@ -233,17 +244,12 @@ class _Units:
         text = self.source.text
         # the type names this module declares: an `impl` of one is its own
         declared = {_name(text, c) for c in container.named_children if c.type in _TYPES}
-        attributes: list[Node] = []
-        for child in container.named_children:
-            if child.type in _COMMENTS:
+        for child, attributes in _attributed(container):
+            if child is not None:
+                self.item(child, attributes, path, parent, declared)
                 continue
-            if child.type == "attribute_item":
-                attributes.append(child)
-                continue
-            self.item(child, attributes, path, parent, declared)
-            attributes = []
-        for attribute in attributes:  # outer attributes before the end: refused whole
-            self.add([attribute], "attribute", path, COLLECTION, (), parent)
+            for attribute in attributes:  # outer attributes before the end: refused whole
+                self.add([attribute], "attribute", path, COLLECTION, (), parent)
 
     def item(
         self,
@@ -281,7 +287,7 @@ class _Units:
         elif kind == "use_declaration" or kind == "extern_crate_declaration":
             shown = " ".join(_tokens(node, text)).replace(" :: ", "::")
             argument = node.child_by_field_name("argument")
-            glob = argument is not None and _has(argument, "use_wildcard")
+            glob = argument is not None and has_kind(argument, "use_wildcard")
             binds = () if glob else _bound(node, text)
             crate = kind == "extern_crate_declaration"
             # a `use` may bring a trait, whose methods then take part in the
@@ -353,16 +359,6 @@ def _quiet(path: str, item: str) -> bool:
     inner = item[item.find("(") + 1 : item.rfind(")")] if "(" in item else ""
     names = [n.strip().rsplit("::", 1)[-1] for n in inner.split(",") if n.strip()]
     return bool(names) and all(n in _STD_DERIVES for n in names)
-
-
-def _has(node: Node, kind: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == kind:
-            return True
-        stack.extend(current.named_children)
-    return False
 
 
 def _bound(node: Node, text: Callable[[Node], str]) -> tuple[str, ...]:

@@ -87,6 +87,7 @@ from gate.drift._treesitter import (
     ParsedText,
     UniqueKeys,
     captures,
+    has_kind,
     named,
     parse,
     refuse,
@@ -490,7 +491,7 @@ class _Splitter:
         specs = [c for c in named(node) if c.type == "const_spec"]
         if len(specs) > 1:
             positional = any(
-                spec.child_by_field_name("value") is None or self.has(spec, "iota")
+                spec.child_by_field_name("value") is None or has_kind(spec, "iota")
                 for spec in specs
             )
             if positional:  # a value taken from the spec's place: the group is one unit
@@ -502,15 +503,6 @@ class _Splitter:
             names = self.names(spec)
             label = ", ".join(names)
             self.add(spec, f"const {label}", label, SUPPORT, names)
-
-    def has(self, node: Node, kind: str) -> bool:
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            if current.type == kind:
-                return True
-            stack.extend(current.named_children)
-        return False
 
     def runs(self, value: Node | None) -> bool:
         """Whether a var initializer calls or receives (outside a function
