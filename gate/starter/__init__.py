@@ -135,10 +135,10 @@ def workflow_text(uses: str, *, rubric_path: str = DEFAULT_RUBRIC_PATH) -> str:
 # Test plumbing the starter counts as tests, beyond DEFAULT_TESTS: helper
 # packages and suites that sit outside every default glob (measured on real
 # histories: a package's `testing/` helpers, e2e suites in `e2e/` or
-# `*-tests/` folders), and the coverage floor.  Test runners' configuration
-# files (noxfile.py, jest.setup.*, .mocharc.*, karma.conf.*, playwright and
-# cypress configs, phpunit.xml) are judged by test_drift whatever `tests`
-# says: `gate.drift.runners` owns that list.
+# `*-tests/` folders, Gradle's test source sets), and the coverage floor.
+# Test runners' configuration files (noxfile.py, jest.setup.*, .mocharc.*,
+# karma.conf.*, playwright and cypress configs, phpunit.xml) are judged by
+# test_drift whatever `tests` says: `gate.drift.runners` owns that list.
 STARTER_TESTS = (
     "**/testing/",  # pytest's own suite, numpy.testing, a package's test helpers
     "**/test_utils/",
@@ -148,6 +148,10 @@ STARTER_TESTS = (
     "**/e2e/",
     "**/*-tests/",  # e2e-tests/, integration-tests/
     "**/*_tests/",  # integration_tests/
+    # Gradle's test source sets beside src/test/ (which `test/` covers):
+    # Kotlin Multiplatform's src/commonTest/, src/jvmTest/, Android's
+    # src/androidTest/, a src/integrationTest/ suite
+    "**/src/*Test/",
     ".coveragerc",  # the coverage floor (fail_under) is a test verdict
 )
 

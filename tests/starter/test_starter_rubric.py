@@ -198,8 +198,24 @@ def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> Non
 
 @given(DIRS, WORD)
 def test_test_plumbing_edits_are_test_drift(folder: str, word: str) -> None:
-    for path in (f"{folder}testing/{word}.py", f"{folder}e2e-tests/{word}.ts", ".coveragerc"):
+    for path in (
+        f"{folder}testing/{word}.py",
+        f"{folder}e2e-tests/{word}.ts",
+        f"{folder}src/commonTest/kotlin/{word}Test.kt",
+        f"{folder}src/jvmTest/{word}.kt",
+        f"{folder}src/androidTest/java/{word}.java",
+        ".coveragerc",
+    ):
         assert failed(FileChange(path=path, added=1, deleted=1)) == {"TESTS"}, path
+
+
+@given(DIRS, WORD)
+def test_gradle_main_source_sets_are_no_tests(folder: str, word: str) -> None:
+    """kotlin-sdk (held-out round 12): `src/commonTest/` and `src/jvmTest/`
+    are Gradle test source sets; `src/commonMain/`, `src/main/` beside them
+    are the code."""
+    for path in (f"{folder}src/commonMain/{word}.kt", f"{folder}src/main/kotlin/{word}.kt"):
+        assert "TESTS" not in failed(FileChange(path=path, added=1, deleted=1)), path
 
 
 def test_the_starter_names_its_plumbing_globs() -> None:
