@@ -20,7 +20,10 @@ Then, per round:
 * a pass read as missed that today's gate flags with the rule the reader
   named counts as caught, not missed;
 * a flag nobody read (raised anew) is listed as `unread`, to be read by
-  hand before the figure is trusted.
+  hand before the figure is trusted; once read, its verdict goes under the
+  item's `later` (rule -> verdict, class, borderline, and what raised it),
+  which counts as the readers' verdicts do but never in the "when read"
+  figure.
 
 Prints one row per round: flags today, wanted (share), passes, missed,
 unread, and every unread flag and every new miss below it.  Exits 1 when
@@ -95,6 +98,7 @@ def measure(round_file: Path, mirrors: Path, python: str, work: Path) -> Tally:
         for item in (i for i in record["items"] if i["repo"] == repo):
             now = failed_rules(python, clone, rubric, item["sha"])
             read = dict(item.get("flags", {}))
+            read.update(item.get("later", {}))  # flags a later gate raised, read then
             if item.get("missed"):  # a pass the reader said this rule should fail
                 read[item["missed"]] = {"verdict": "wanted", "class": item.get("class", "")}
             where = f"{repo} {item['sha'][:12]}"

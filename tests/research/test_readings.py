@@ -1,6 +1,7 @@
 """bench/readings.py re-measures a round of readings with today's gate:
 a flag still raised keeps its reader's verdict, a wanted flag no longer
-raised is a new miss, a flag nobody read is listed unread."""
+raised is a new miss, a flag nobody read is listed unread, and a flag a
+later gate raised counts by the verdict read then (`later`)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ def test_a_round_is_judged_again_and_each_flag_keeps_or_loses_its_verdict(
     small = repo.commit("a small change")
     repo.write("src/a.py", "x = 3\n")
     read_failing = repo.commit("read when it failed FILES")
+    repo.write(".github/workflows/ci.yml", "on: [push]\n")
+    read_later = repo.commit("a workflow edited, its CI flag read later")
     head = repo.head()
 
     def item(sha: str, **read: object) -> dict[str, object]:
@@ -41,6 +44,8 @@ def test_a_round_is_judged_again_and_each_flag_keeps_or_loses_its_verdict(
             item(workflow, flags={}),  # read as a pass: CI is raised anew
             item(small, flags={}, missed="TESTS"),
             item(read_failing, flags={"FILES": {"verdict": "wanted", "class": "big"}}),
+            # a flag a later gate raised, read then: counted, never unread
+            item(read_later, flags={}, later={"CI": {"verdict": "false alarm", "class": "x"}}),
         ],
     }
     (tmp_path / "round-1.json").write_text(json.dumps(record))
@@ -54,7 +59,7 @@ def test_a_round_is_judged_again_and_each_flag_keeps_or_loses_its_verdict(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "round-1: flags 1, wanted 1 (100%), passes 2, missed 2, unread 1",
+        "round-1: flags 2, wanted 1 (50%), passes 2, missed 2, unread 1",
         f"  unread: acme/demo {workflow[:12]} CI",
         f"  missed: acme/demo {read_failing[:12]} no longer fails FILES",
     ]
