@@ -3,7 +3,7 @@ from the change set alone before it compares a test's units, as
 `gate.drift.moved` does for imports that follow a moved file.
 
 A change that renames code under test edits every test that names it;
-those edits spell the same test another way.  Three identities:
+those edits spell the same test another way.  Four identities:
 
 * a word (`renames`): a code file the change modifies (both texts known,
   same path, neither a symlink nor a submodule, no test module) whose base
@@ -16,6 +16,19 @@ those edits spell the same test another way.  Three identities:
   the head.  A pair no other file of the change contradicts (another
   pair for either name, `old` still defined at head, `new` defined at
   base) holds;
+* a forwarder (`_forwards`): a code file the change modifies whose head
+  defines `old` once with a whole body (comments and a Python docstring
+  aside) that is one call of `new` passing its parameters through
+  unchanged and in order, returning its result where it has one (Go:
+  `func (r *T) Old(a int) R { return r.New(a) }`, the same receiver, or
+  a plain function; Python: a method or function with no decorator,
+  default or keyword-only parameter, or a module-level `old = new`).
+  `old` is defined in no other code file of the change and `new` is
+  defined at head (a Go method on the same receiver type).  Calling
+  either at head is the same, so the pair holds though `old` is still
+  defined (and `new` may be defined at base); the other contradictions
+  stand (one pair per name, no chains).  Its `old` still works: only a
+  test whose base spells it follows it;
 * a Go module path (`prefixes`): a `go.mod` the change modifies whose
   `module A` line becomes `module B`;
 * a Go dependency's next major version: a `go.mod` the change modifies
@@ -41,6 +54,7 @@ proves nothing."""
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -129,6 +143,167 @@ def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
     return found
 
 
+# A Go function or method whose body has no braces: `func (r *T) Old(a int) R { ... }`.
+_GO_FUNC = re.compile(
+    r"^func[ \t]*(?:\([ \t]*(?P<recv>\w+)[ \t]+(?P<type>\*?[\w.]+)[ \t]*\)[ \t]*)?"
+    r"(?P<name>\w+)[ \t]*\((?P<params>[^()]*)\)[ \t]*(?P<result>[^{}\n]*?)[ \t]*"
+    r"\{(?P<body>[^{}]*)\}",
+    re.M,
+)
+_GO_CALL = re.compile(
+    r"(?P<ret>return\s+)?(?:(?P<on>\w+)\s*\.\s*)?(?P<new>\w+)\s*\((?P<args>[^()]*)\)"
+)
+_GAP = r"[ \t]+"
+_GO_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
+
+
+def _forwards(path: str, head: str) -> set[tuple[str, str, str | None]]:
+    """The forwarders of one code file's `head` text: each `old` whose
+    whole body is one call of `new` that passes its parameters through
+    unchanged and in order (and returns its result), with the receiver
+    type a Go method's `new` must have ("" for a Go function, None in
+    Python).  `old` is defined once in the file."""
+    if suffix(path) == ".go":
+        found = _go_forwards(head)
+        lines = _defined(head)
+        return {f for f in found if len(lines.get(f[0], ())) == 1}
+    if suffix(path) == ".py":
+        return {(o, n, None) for o, n in _py_forwards(head)}
+    return set()
+
+
+def _go_forwards(text: str) -> set[tuple[str, str, str | None]]:
+    out: set[tuple[str, str, str | None]] = set()
+    for m in _GO_FUNC.finditer(text):
+        names = _go_params(m["params"])
+        call = _GO_CALL.fullmatch(_GO_COMMENT.sub("", m["body"]).strip())
+        if names is None or call is None or m["recv"] == "_":
+            continue
+        args = [a.strip() for a in call["args"].split(",")]
+        if args[-1:] == [""]:
+            args.pop()  # a trailing comma
+        if (
+            [re.sub(r"\s+", "", a) for a in args] == names
+            and call["on"] == m["recv"]
+            and bool(call["ret"]) == bool(m["result"])
+            and call["new"] != m["name"]
+        ):
+            out.add((m["name"], call["new"], m["type"] or ""))
+    return out
+
+
+def _go_params(params: str) -> list[str] | None:
+    """The arguments that pass Go parameters `params` through (`xs...` for
+    a variadic one); None when one is unnamed or blank."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(params):
+        depth += (c == "[") - (c == "]")
+        if c == "," and depth == 0:
+            items.append(params[start:i].strip())
+            start = i + 1
+    items.append(params[start:].strip())
+    if items[-1:] == [""]:
+        items.pop()
+    out: list[str] = []
+    for n, item in enumerate(items):
+        words = item.split(None, 1)
+        last = n == len(items) - 1
+        if not words or not words[0].isidentifier() or words[0] == "_" or (last and len(words) < 2):
+            return None
+        variadic = len(words) == 2 and words[1].startswith("...")
+        if variadic and not last:
+            return None
+        out.append(words[0] + ("..." if variadic else ""))
+    return out
+
+
+def _py_forwards(text: str) -> set[tuple[str, str]]:
+    """Python's forwarders: a `def` (at the top level or in a class, no
+    decorator) whose body is an optional docstring and `return new(...)`
+    (`return self.new(...)` in a class), and a module-level `old = new`."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    bound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        for name in _py_binds(node):
+            bound[name] = bound.get(name, 0) + 1
+    out: set[tuple[str, str]] = set()
+
+    def visit(body: list[ast.stmt], in_class: bool) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                visit(node.body, True)
+            elif isinstance(node, ast.FunctionDef):
+                new = _py_forward(node, in_class)
+                if new is not None:
+                    out.add((node.name, new))
+            elif (
+                not in_class
+                and isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Name)
+            ):
+                out.add((node.targets[0].id, node.value.id))
+
+    visit(tree.body, False)
+    return {(o, n) for o, n in out if bound.get(o) == 1 and o != n}
+
+
+def _py_binds(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        return [node.id]
+    if isinstance(node, ast.alias):
+        return [node.asname or node.name.split(".")[0]]
+    return []
+
+
+def _py_forward(node: ast.FunctionDef, in_class: bool) -> str | None:
+    """The name the function `node` forwards to, or None."""
+    a = node.args
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:] if isinstance(body[0].value.value, str) else body
+    if (
+        node.decorator_list
+        or a.posonlyargs
+        or a.kwonlyargs
+        or a.defaults
+        or len(body) != 1
+        or not isinstance(body[0], ast.Return)
+        or not isinstance(call := body[0].value, ast.Call)
+    ):
+        return None
+    params = [p.arg for p in a.args]
+    if in_class:
+        if not params or not isinstance(call.func, ast.Attribute):
+            return None
+        on, new = call.func.value, call.func.attr
+        if not (isinstance(on, ast.Name) and on.id == params.pop(0)):
+            return None
+    elif isinstance(call.func, ast.Name):
+        new = call.func.id
+    else:
+        return None
+    passed = [x.id if isinstance(x, ast.Name) else None for x in call.args]
+    if a.vararg is not None:
+        star = call.args[-1] if call.args else None
+        if not (isinstance(star, ast.Starred) and isinstance(star.value, ast.Name)):
+            return None
+        passed[-1] = f"*{star.value.id}"
+        params.append(f"*{a.vararg.arg}")
+    keywords = [k.value.id if isinstance(k.value, ast.Name) else None for k in call.keywords]
+    if any(k.arg is not None for k in call.keywords) or keywords != (
+        [a.kwarg.arg] if a.kwarg is not None else []
+    ):
+        return None
+    return new if passed == params else None
+
+
 @dataclass(frozen=True)
 class _Renamed:
     """What one code file the change modifies says: the names it renamed,
@@ -139,13 +314,18 @@ class _Renamed:
     pairs: frozenset[tuple[str, str]]
     base: str
     head: str
-    _names: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    forwards: frozenset[tuple[str, str, str | None]] = frozenset()
+    _names: dict[str, dict[str, list[str]]] = field(default_factory=dict, compare=False, repr=False)
 
     def names(self, side: str) -> frozenset[str]:
         """The names a definition line of the `side` ("base", "head") text defines."""
+        return frozenset(self.lines(side))
+
+    def lines(self, side: str) -> dict[str, list[str]]:
+        """Each name a definition line of the `side` text defines -> those lines."""
         held = self._names.get(side)
         if held is None:
-            held = self._names[side] = frozenset(_defined(getattr(self, side)))
+            held = self._names[side] = _defined(getattr(self, side))
         return held
 
 
@@ -164,7 +344,8 @@ def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
         if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
             continue
         pairs = frozenset(_file_pairs(texts.base, texts.head))
-        out.append(_Renamed(f.path, pairs, texts.base, texts.head))
+        forwards = frozenset(_forwards(f.path, texts.head))
+        out.append(_Renamed(f.path, pairs, texts.base, texts.head, forwards))
     _LAST[:] = [(changes, tuple(out))]
     return tuple(out)
 
@@ -172,25 +353,47 @@ def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
 def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     """Each word the change renamed -> its new name (see the module
     docstring), from the code files it modifies but `skip`."""
+    return _identities(changes, skip)[0]
+
+
+def _identities(changes: ChangeSet, skip: Iterable[str]) -> tuple[dict[str, str], set[str]]:
+    """`renames`, and which of its old names are still defined at head as
+    a forwarder (`_forwards`)."""
     left_out = set(skip)
     read = [r for r in _read(changes) if r.path not in left_out]
     pairs = {p for r in read for p in r.pairs}
-    if not pairs:
-        return {}
+    kept = {(o, n) for r in read for o, n, _ in r.forwards if _forwarder_holds(r, o, n, read)}
+    if not pairs and not kept:
+        return {}, set()
     defined_base = {n for r in read for n in r.names("base")}
     defined_head = {n for r in read for n in r.names("head")}
-    olds = [o for o, _ in pairs]
-    news = [n for _, n in pairs]
-    return {
+    both = [*pairs, *kept]
+    olds = [o for o, _ in both]
+    news = [n for _, n in both]
+    words = {
         o: n
-        for o, n in pairs
+        for o, n in both
         if olds.count(o) == 1
         and news.count(n) == 1
         and o not in news
         and n not in olds
-        and o not in defined_head
-        and n not in defined_base
+        and ((o, n) in kept or (o not in defined_head and n not in defined_base))
     }
+    return words, {o for o, n in kept if o in words}
+
+
+def _forwarder_holds(at: _Renamed, old: str, new: str, read: Sequence[_Renamed]) -> bool:
+    """Whether the forwarder `old` -> `new` of the code file `at` holds:
+    no other code file of the change defines `old` at head, and one
+    defines `new` (a Go method: on the same receiver type)."""
+    receiver = next(t for o, n, t in at.forwards if (o, n) == (old, new))
+    if any(old in r.names("head") for r in read if r is not at):
+        return False
+    if receiver is None:  # Python
+        return any(new in r.names("head") for r in read if suffix(r.path) == ".py")
+    on = rf"[ \t]*\([ \t]*(?:\w+[ \t]+)?{re.escape(receiver)}[ \t]*\)[ \t]*"
+    defines = re.compile(rf"^func{on if receiver else _GAP}{re.escape(new)}[ \t]*\(", re.M)
+    return any(defines.search(r.head) for r in read if suffix(r.path) == ".go")
 
 
 _MODULE = re.compile(r"module\s+(\S+)")
@@ -357,7 +560,13 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     head text `after`) with every identity of the change that holds for it
     put in (module docstring); None when none does, or when one applies
     only in part (the head still spells an old name)."""
-    words = {o: n for o, n in renames(changes, skip=(was, now)).items() if not _spells(before, n)}
+    words, kept = _identities(changes, (was, now))
+    # a forwarder's old name still works: only a test that spelt it follows it
+    words = {
+        o: n
+        for o, n in words.items()
+        if not _spells(before, n) and (o not in kept or _spells(before, o))
+    }
     if words and (_STAR.search(before) or _STAR.search(after)):
         words = {}  # a name may come from a module the test does not name
     if any(_spells(after, o) for o in words):

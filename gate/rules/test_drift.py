@@ -465,7 +465,21 @@ check` becoming `from pkg.m import verify`, with its calls and
 `mock.patch("pkg.m.check")`, passes where `pkg/m.py` renamed `def check`
 to `def verify`; a switch to a function that existed at base, a rename
 with an assertion changed beside it, or a `go.mod` that requires both
-`P` and `P/v2` still fail.  The code files' texts are read where the
+`P` and `P/v2` still fail.  A name the change keeps as a forwarder
+proves the same though it is still defined: in a code file the change
+modifies, at head, a definition of `old` whose whole body (comments
+aside) is one call of `new` passing its parameters through unchanged
+and in order, returning its result where it has one (Go `func (r *T)
+Old(a int) R { return r.New(a) }`, `new` defined on the same receiver
+type, or a plain function; Python `def old(self, a): return
+self.new(a)` after an optional docstring, no decorator or default, or
+a module-level `old = new`), `old` defined once in the change's code
+and `new` defined at head in it: calling either at head is the same
+(charmbracelet/bubbles c7f889e364e1 kept `LineDown` calling
+`ScrollDown`).  A wrapper with any other statement (a `warnings.warn`),
+a changed, dropped, reordered or constant argument, another receiver,
+two wrappers of one new name, or a test that keeps a call of `old`
+still fail.  The code files' texts are read where the
 source can (the Action's API mode reads at most 50): a text unread
 proves nothing.
 

@@ -199,11 +199,12 @@ def _twins() -> dict[str, Files]:
                 "tests/test_m.py": py_test("verify").replace('"pkg.m.verify"', '"pkg.m.check"'),
             },
         ),
-        # the code under test keeps the old name (an alias): no rename is proved
+        # the code under test keeps the old name, not as a forwarder (an alias
+        # `check = verify` is one: see FORWARDS): no rename is proved
         "the source still spells the old name": Files(
             base=base_py,
             head={
-                "pkg/m.py": py_src("verify", "\n\ncheck = verify\n"),
+                "pkg/m.py": py_src("verify", "\n\ndef check(x):\n    return not verify(x)\n"),
                 "tests/test_m.py": py_test("verify"),
             },
         ),
@@ -567,3 +568,235 @@ def test_align_says_whether_it_replaced_a_unit(
     code: tuple[str, str], test: tuple[str, str], replaced: bool, same: bool
 ) -> None:
     assert _aligned(code, test) == (replaced, same)
+
+
+# --- forwarders: the old name kept, its body one call of the new ---------------
+
+GO_GROW = "func (t *T) Grow(a int, b string) int {\n\treturn a + len(b)\n}\n"
+GO_ADD = "func (t *T) Add(a int, b string) int {\n\treturn a + len(b)\n}\n"
+GO_OTHER = "func (t *T) Other(a int, b string) int { return a }\n"
+PY_LENGTH = (
+    "    def length(self, a, b):\n        return a + len(b)\n\n"
+    "    def other(self, a, b):\n        return a\n"
+)
+
+
+def go_code(*funcs: str) -> str:
+    return "package x\n\ntype T struct{ n int }\n\n" + "\n".join(funcs)
+
+
+def go_forward(wrapper: str, call: str = 'Grow(1, "b")', value: str = "2", also: str = "") -> Files:
+    """`Add` of base kept at head as `wrapper`, beside a new `Grow` (and
+    `also`); the test calls `call`."""
+    return Files(
+        base={"x/x.go": go_code(GO_ADD), "x/x_test.go": go_test('(&x.T{}).Add(1, "b")', value="2")},
+        head={
+            "x/x.go": go_code(wrapper, GO_GROW, also),
+            "x/x_test.go": go_test(f"(&x.T{{}}).{call}", value=value),
+        },
+    )
+
+
+def py_forward(wrapper: str, call: str = 'length(1, "b")', value: str = "2") -> Files:
+    """`size` of base kept at head as `wrapper` (a method of `Box`) beside a new `length`."""
+    size = "    def size(self, a, b):\n        return a + len(b)\n"
+    return Files(
+        base={
+            "pkg/m.py": f"class Box:\n{size}",
+            "tests/test_m.py": py_method_test('size(1, "b")', "2"),
+        },
+        head={
+            "pkg/m.py": f"class Box:\n{wrapper}\n{PY_LENGTH}",
+            "tests/test_m.py": py_method_test(call, value),
+        },
+    )
+
+
+GO_WRAP = "func (t *T) Add(a int, b string) int {{\n\t{}\n}}\n"
+PY_WRAP = "    def size(self, a, b):\n        {}\n"
+BUBBLES_BASE = "func (m *Model) MoveLeft(cols int) {\n\tm.xOffset -= cols\n}\n"
+BUBBLES_HEAD = (
+    "// MoveLeft moves the viewport to the left.\n//\n// Deprecated: use [Model.ScrollLeft].\n"
+    "func (m *Model) MoveLeft(cols int) {\n\tm.ScrollLeft(cols)\n}\n\n"
+    "func (m *Model) ScrollLeft(n int) {\n\tm.xOffset -= n\n}\n"
+)
+
+
+def bubbles_test(call: str) -> str:
+    return (
+        'package viewport\n\nimport "testing"\n\nfunc TestMoveLeft(t *testing.T) {\n'
+        f"\tm := &Model{{xOffset: 6}}\n\t{call}\n\tif m.xOffset != 0 {{\n\t\tt.Fatal()\n\t}}\n}}\n"
+    )
+
+
+def bubbles(head_test: str, code: str = BUBBLES_HEAD) -> Files:
+    model = "package viewport\n\ntype Model struct{ xOffset int }\n\n"
+    return Files(
+        base={"v/v.go": model + BUBBLES_BASE, "v/v_test.go": bubbles_test("m.MoveLeft(6)")},
+        head={"v/v.go": model + code, "v/v_test.go": head_test},
+    )
+
+
+FORWARDS = {
+    # charmbracelet/bubbles c7f889e364e1's LineDown -> ScrollDown: the old name a
+    # deprecated wrapper of the new one, the tests calling the new
+    "go method kept as a deprecated wrapper (bubbles)": bubbles(bubbles_test("m.ScrollLeft(6)")),
+    "go wrapper on one line": go_forward(
+        "func (t *T) Add(a int, b string) int { return t.Grow(a, b) }\n"
+    ),
+    "go wrapper with a comment": go_forward(
+        GO_WRAP.format("// Deprecated: use Grow.\n\treturn t.Grow(a, b)")
+    ),
+    "go grouped parameters": Files(
+        base={
+            "x/x.go": go_code("func Sum(a, b int) int { return a + b }\n"),
+            "x/x_test.go": go_test("x.Sum(1, 1)", value="2"),
+        },
+        head={
+            "x/x.go": go_code(
+                "func Sum(a, b int) int { return Total(a, b) }\n",
+                "func Total(a, b int) int { return a + b }\n",
+            ),
+            "x/x_test.go": go_test("x.Total(1, 1)", value="2"),
+        },
+    ),
+    "go variadic function": Files(
+        base={
+            "x/x.go": go_code("func Sum(xs ...int) int { return len(xs) }\n"),
+            "x/x_test.go": go_test("x.Sum(1, 1)", value="2"),
+        },
+        head={
+            "x/x.go": go_code(
+                "func Sum(xs ...int) int {\n\treturn Total(xs...)\n}\n",
+                "func Total(xs ...int) int { return len(xs) }\n",
+            ),
+            "x/x_test.go": go_test("x.Total(1, 1)", value="2"),
+        },
+    ),
+    "python method with a docstring": py_forward(
+        PY_WRAP.format('"""Deprecated: use length."""\n        return self.length(a, b)')
+    ),
+    "python method passing *args and **kwargs": py_forward(
+        "    def size(self, *args, **kwargs):\n        return self.length(*args, **kwargs)\n"
+    ),
+    "python module alias": Files(
+        base={"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")},
+        head={
+            "pkg/m.py": py_src("verify", "\n\ncheck = verify\n"),
+            "tests/test_m.py": py_test("verify"),
+        },
+    ),
+    "python function": Files(
+        base={"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")},
+        head={
+            "pkg/m.py": py_src("verify", "\n\ndef check(x):\n    return verify(x)\n"),
+            "tests/test_m.py": py_test("verify"),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARDS))
+def test_a_test_that_follows_a_forwarder_passes(name: str) -> None:
+    CASE.passes(FORWARDS[name])
+
+
+# Bodies of a wrapper that do something else than pass through: each a
+# hostile twin in both languages ({r}: the receiver, {a}, {b}: the parameters).
+NOT_FORWARDING = {
+    "another statement first": "{r}n = 1\n{i}return {r}Grow({a}, {b})",
+    "an argument changed": "return {r}Grow({a} + 1, {b})",
+    "the arguments reordered": "return {r}Grow({b}, {a})",
+    "an argument dropped": "return {r}Grow({a})",
+    "a constant added": "return {r}Grow({a}, {b}, 0)",
+    "a constant instead of an argument": 'return {r}Grow({a}, "b")',
+    "another receiver": "return {o}Grow({a}, {b})",
+    "its result not returned": "{r}Grow({a}, {b})",
+    "a third name": "return {r}Other({a}, {b})",
+    "a warning first": 'warnings.warn("deprecated")\n{i}return {r}Grow({a}, {b})',
+}
+
+
+def _go_twin(body: str) -> Files:
+    text = body.format(r="t.", o="(&T{}).", a="a", b="b", i="\t")
+    return go_forward(GO_WRAP.format(text), also=GO_OTHER)
+
+
+def _py_twin(body: str) -> Files:
+    text = body.format(r="self.", o="Box().", a="a", b="b", i="        ")
+    return py_forward(PY_WRAP.format(text.replace("Grow", "length").replace("Other", "other")))
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FORWARDING))
+def test_a_wrapper_that_does_more_than_forward_still_fails(name: str) -> None:
+    CASE.fails(_go_twin(NOT_FORWARDING[name]), "changed")
+    CASE.fails(_py_twin(NOT_FORWARDING[name]), "changed")
+
+
+def _twins_of_forwarders() -> dict[str, Files]:
+    wrapper = GO_WRAP.format("return t.Grow(a, b)")
+    py_wrapper = PY_WRAP.format("return self.length(a, b)")
+    partial = Files(
+        base={
+            "x/x.go": go_code(GO_ADD),
+            "x/x_test.go": go_test('(&x.T{}).Add(1, "b")', value='(&x.T{}).Add(1, "b")'),
+        },
+        head={
+            "x/x.go": go_code(wrapper, GO_GROW),
+            "x/x_test.go": go_test('(&x.T{}).Grow(1, "b")', value='(&x.T{}).Add(1, "b")'),
+        },
+    )
+    two = go_code(GO_ADD, GO_ADD.replace("Add", "Plus"))
+    both_test = go_test('(&x.T{}).Add(1, "b")', value='(&x.T{}).Plus(1, "b")')
+    return {
+        "go: the test changes an argument too": go_forward(wrapper, 'Grow(2, "b")', "3"),
+        "go: the test changes its expectation too": go_forward(wrapper, value="3"),
+        "python: the test changes an argument too": py_forward(py_wrapper, 'length(2, "b")', "3"),
+        "python: the test changes its expectation too": py_forward(py_wrapper, value="3"),
+        "go: the test keeps one call of the old name": partial,
+        "go: the new name defined in no code file of the change": Files(
+            base=go_forward(wrapper).base,
+            head=go_forward(wrapper).head | {"x/x.go": go_code(wrapper)},
+        ),
+        "python: the new name defined in no code file of the change": Files(
+            base=py_forward(py_wrapper).base,
+            head=py_forward(py_wrapper).head | {"pkg/m.py": f"class Box:\n{py_wrapper}"},
+        ),
+        "go: a value receiver forwards to a pointer one": go_forward(
+            wrapper.replace("(t *T) Add", "(t T) Add")
+        ),
+        "go: two old names forward to one new": Files(
+            base={"x/x.go": two, "x/x_test.go": both_test},
+            head={
+                "x/x.go": go_code(wrapper, wrapper.replace("Add", "Plus"), GO_GROW),
+                "x/x_test.go": go_test('(&x.T{}).Grow(1, "b")', value='(&x.T{}).Grow(1, "b")'),
+            },
+        ),
+        "go: the old name defined twice at head": go_forward(
+            wrapper, also="func Add(a int, b string) int { return 0 }\n"
+        ),
+        "python: a decorated wrapper": py_forward(f"    @functools.cache\n{py_wrapper}"),
+        "python: a default added": py_forward(py_wrapper.replace("a, b)", "a, b=1)", 1)),
+        "python: a warning first": py_forward(
+            PY_WRAP.format('warnings.warn("use length")\n        return self.length(a, b)')
+        ),
+        "python: an alias to a name no code of the change defines": Files(
+            base={"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")},
+            head={"pkg/m.py": "check = verify\n", "tests/test_m.py": py_test("verify")},
+        ),
+        "python: the old name bound again after its alias": Files(
+            base={"pkg/m.py": py_src("check"), "tests/test_m.py": py_test("check")},
+            head={
+                "pkg/m.py": py_src("verify", "\n\ncheck = verify\ncheck = str\n"),
+                "tests/test_m.py": py_test("verify"),
+            },
+        ),
+    }
+
+
+FORWARD_TWINS = _twins_of_forwarders()
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_TWINS))
+def test_a_hostile_twin_of_a_forwarder_fails(name: str) -> None:
+    CASE.fails(FORWARD_TWINS[name], "changed")
