@@ -173,6 +173,16 @@ def test_docs_pages_and_shipped_skills_named_like_agent_files_pass() -> None:
         assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
 
 
+def test_wardens_settings_at_the_root_are_agent_files() -> None:
+    """Held-out round 12 (sentry-go): Sentry's Warden reads `warden.toml` at
+    the repository's root, and its skills from `.agents/skills/`; a
+    `warden.toml` deeper is no review bot's settings."""
+    for path in ("warden.toml", "WARDEN.TOML", ".agents/skills/review/SKILL.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
+    for path in ("docs/warden.toml", "examples/warden/warden.toml"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
+
+
 def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> None:
     """Measured (docs/agents.md, "What each rule's remaining failures are"): each of
     these failed a real commit and stays failing, for the reason given."""
