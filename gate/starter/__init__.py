@@ -209,7 +209,8 @@ GENERATED = (
     "go.sum", "go.work.sum", "Gemfile.lock", "composer.lock", "mix.lock",
     "Package.resolved", "pubspec.lock", "flake.lock", "gradle.lockfile",
     "packages.lock.json", "Podfile.lock", "MODULE.bazel.lock", ".terraform.lock.hcl",
-    "*.snap", "**/__snapshots__/**/*.ambr", "**/cassettes/**/*.yaml",
+    "*.snap", "**/__snapshots__/**/*.ambr", "**/__snapshots__/**/*.svg",
+    "**/cassettes/**/*.yaml",
     "**/cassettes/**/*.yml", "**/cassettes/**/*.json", "*.golden",
     "*_pb2.pyi",
 )  # fmt: skip
