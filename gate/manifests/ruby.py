@@ -2,7 +2,8 @@
 `gem "name", "version", ...` (its `git:`, `github:`, `path:` or
 `source:` option its source, as is an enclosing `git ... do`, `path ...
 do` or `source ... do` block; a `group ... do` block its section), each
-`source "URL"` an index, `gemspec` an include.  A line the reader does
+`source "URL"` an index, `gemspec` an include (statements split at `;`,
+comments cut at a `#` outside a string).  A line the reader does
 not recognize declares nothing: Ruby can compute a Gemfile, which no
 reader short of Ruby follows (out of reach).  And a gem's `*.gemspec`,
 its `add_dependency`, `add_runtime_dependency` and
@@ -27,16 +28,42 @@ def _text(match: re.Match[str], first: int) -> str:
     return match[first] if match[first] is not None else match[first + 1]
 
 
+# What a `#` inside does not start a comment in: a quoted or `%` literal
+# (`"see #1"`, `%r{^#}`), a `?#` character.
+_NOT_COMMENT = re.compile(
+    r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\?#"""
+    r"|%[qQwWiIrsx]?(?:\{[^{}]*\}|<[^<>]*>|\([^()]*\)|\[[^\[\]]*\]|([!|/^~]).*?\1)"
+)
+
+
 def _uncomment(raw: str) -> str:
-    """A line without its `# comment` and surrounding space."""
-    return re.sub(r"(^|\s)#.*", "", raw).strip()
+    """A line without its `# comment` and surrounding space; a `#` in a
+    string is not one (`"see #1"; spec.add_dependency "x"` is read)."""
+    at = 0
+    while at < len(raw):
+        if raw[at] == "#":
+            return raw[:at].strip()
+        skip = _NOT_COMMENT.match(raw, at)
+        at = skip.end() if skip is not None and skip.end() > at else at + 1
+    return raw.strip()
+
+
+def _split(line: str) -> list[str]:
+    """A line's statements: split at each `;` outside a string."""
+    out, start, at = [], 0, 0
+    while at < len(line):
+        if line[at] == ";":
+            out.append(line[start:at].strip())
+            start = at + 1
+        skip = _NOT_COMMENT.match(line, at)
+        at = skip.end() if skip is not None and skip.end() > at else at + 1
+    return [*out, line[start:].strip()]
 
 
 def gemfile(path: str, text: str) -> list[Dependency]:
     out: list[Dependency] = []
     stack: list[tuple[str, str]] = []  # (block kind, its argument)
-    for raw in text.splitlines():
-        line = _uncomment(raw)
+    for line in (s for raw in text.splitlines() for s in _split(_uncomment(raw))):
         if not line:
             continue
         block = _BLOCK.match(line)

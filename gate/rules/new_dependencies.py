@@ -86,7 +86,9 @@ What each format declares:
   its version strings; a call over several lines is read whole.  A call
   that names its gem with anything else (a variable, an interpolated
   string, a `%w[...]` list it loops over) is Ruby computing the gemspec:
-  the file cannot be read, and the rule fails naming the line.
+  the file cannot be read, and the rule fails naming the line.  In both
+  Ruby files a `#` inside a string starts no comment and `;` separates
+  statements (`"see #1"; gem "x"` declares `x`).
 
 Names are compared the way each ecosystem compares them: Python's per
 PEP 503 (`Re_Quests`, `re.quests` and `re-quests` are one name, and

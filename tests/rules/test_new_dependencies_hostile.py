@@ -334,6 +334,35 @@ def test_a_gemspec_dependency_ruby_computes_fails_closed(hidden: str) -> None:
     CASE.fails(edit("app.gemspec", GEMSPEC + "end\n", head), '"app.gemspec" cannot be read')
 
 
+@pytest.mark.parametrize(
+    ("path", "line"),
+    [
+        ("app.gemspec", 'spec.summary = "see #1"; spec.add_dependency "evil"'),
+        ("app.gemspec", "spec.files = x.grep(%r{^#}); spec.add_dependency 'evil'"),
+        ("app.gemspec", "spec.email = ['a#b@x.org']; spec.add_development_dependency \"evil\""),
+        ("app.gemspec", "c = ?#; spec.add_dependency %q<evil>"),
+        ("Gemfile", 'ENV["X"] == " #"; gem "evil"'),
+        ("Gemfile", "gem 'a', '#{VERSION}'; gem 'evil'"),
+        ("Gemfile", "group :test do; gem 'evil'; end"),
+    ],
+)
+def test_a_hash_in_a_string_starts_no_comment(path: str, line: str) -> None:
+    """Ruby's `#` in a string or a `%` literal is no comment: the call
+    after it on the line is read."""
+    base = GEMSPEC + "end\n" if path.endswith(".gemspec") else 'gem "a"\n'
+    head = base.replace("end\n", "") + line + ("\nend\n" if path.endswith(".gemspec") else "\n")
+    CASE.fails(edit(path, base, head), '"evil"')
+
+
+def test_a_commented_call_declares_nothing() -> None:
+    """`bundle gem`'s template keeps an example call commented out."""
+    example = (
+        "  # Uncomment to register a new dependency of your gem\n"
+        '  # spec.add_dependency "example-gem", "~> 1.0"\n'
+    )
+    CASE.passes(edit("app.gemspec", GEMSPEC + "end\n", GEMSPEC + example + "end\n"))
+
+
 def test_an_unreadable_base_fails_naming_the_base() -> None:
     CASE.fails(edit("Cargo.toml", "[dependencies\n", '[dependencies]\na = "1"\n'),
                '"Cargo.toml" cannot be read: the base version is not valid TOML')  # fmt: skip
