@@ -4,7 +4,7 @@ One module an ecosystem reads its manifests' texts into `Dependency`
 values: `npm.py` (package.json, pnpm-workspace.yaml's catalogs),
 `python.py` (pyproject.toml, setup.cfg, Pipfile), `requirements.py`
 (pip's requirements files), `go.py` (go.mod), `cargo.py` (Cargo.toml),
-`php.py` (composer.json), `ruby.py` (Gemfile).  `declared(path, text)`
+`php.py` (composer.json), `ruby.py` (Gemfile, `*.gemspec`).  `declared(path, text)`
 picks the reader by the file's name (`reader_for`) and raises
 `Unreadable` (`gate.base.structured`) when the text cannot be read;
 `gate.manifests.compare` says which of a change's dependencies are new.
@@ -38,7 +38,8 @@ def reader_for(path: str) -> tuple[str, Reader] | None:
     """(ecosystem, reader) for a manifest by its file name, None for a
     name no reader knows: `package.json`, `pnpm-workspace.yaml`, `composer.json`,
     `pyproject.toml`, `setup.cfg`, `Pipfile`, `go.mod`, `Cargo.toml`,
-    `Gemfile`, and any `.txt` or `.in` file as a pip requirements file;
+    `Gemfile`, any `.gemspec` file as a gem's specification, and any
+    `.txt` or `.in` file as a pip requirements file;
     letter case folded (a case-insensitive checkout reads `Package.json`
     as `package.json`)."""
     name = path.rsplit("/", 1)[-1].lower()
@@ -55,6 +56,8 @@ def reader_for(path: str) -> tuple[str, Reader] | None:
     }
     if name in table:
         return table[name]
+    if name.endswith(".gemspec"):
+        return "ruby", ruby.gemspec
     if name.endswith((".txt", ".in")):
         return "python", requirements.requirements
     return None

@@ -76,7 +76,19 @@ What each format declares:
   as `php` or `ext-*`), and each of `repositories` as an index.
 * `Gemfile`: `gem` lines (their `git:`, `github:`, `path:`, `source:`,
   and an enclosing `git`/`path`/`source` block), `source` lines as
-  indexes.  Ruby can compute a Gemfile; only the plain DSL is read.
+  indexes.  Ruby can compute a Gemfile; only the plain DSL is read.  A
+  `gemspec` line is named as an include when it is new (the `.gemspec`
+  it names is judged when the change writes it, as pip's `-r` files are).
+* `*.gemspec`: each `add_dependency`, `add_runtime_dependency` and
+  `add_development_dependency` call (a test tool is a supply-chain
+  decision too), the gem's name a string literal first (`"name"`,
+  `'name'`, `%q<name>`, with or without parentheses, `.freeze`), then
+  its version strings; a call over several lines is read whole.  A call
+  that names its gem with anything else (a variable, an interpolated
+  string, a `%w[...]` list it loops over) is Ruby computing the gemspec:
+  the file cannot be read, and the rule fails naming the line.  In both
+  Ruby files a `#` inside a string starts no comment and `;` separates
+  statements (`"see #1"; gem "x"` declares `x`).
 
 Names are compared the way each ecosystem compares them: Python's per
 PEP 503 (`Re_Quests`, `re.quests` and `re-quests` are one name, and
@@ -145,6 +157,7 @@ MANIFESTS = (
     "go.mod",
     "Cargo.toml",
     "Gemfile",
+    "*.gemspec",
 )
 PARAMETERS = {
     "manifests": {
@@ -186,7 +199,7 @@ def param_problem(params: Mapping[str, Any]) -> Problem | None:
             return ("manifests", i), (
                 f'item {i + 1} of "manifests" ({pattern!r}) names a file no reader knows; '
                 "name package.json, composer.json, pyproject.toml, setup.cfg, Pipfile, "
-                "go.mod, Cargo.toml, Gemfile or a .txt/.in requirements file"
+                "go.mod, Cargo.toml, Gemfile, a .gemspec or a .txt/.in requirements file"
             )
     return None
 

@@ -205,3 +205,50 @@ def test_a_requirement_keeps_its_specifiers_as_written() -> None:
         ("attrs", ">=23,", ""),
         ("pkg", "", "https://example.com/pkg-1.0.tar.gz"),
     ]
+
+
+def test_gemspec_calls_in_each_spelling() -> None:
+    text = (
+        "# frozen_string_literal: true\nGem::Specification.new do |spec|\n"
+        '  spec.name = "app"\n  spec.add_dependency("json_schemer", ">= 2.4")\n'
+        "  spec.add_dependency 'Logger'  # a comment\n"
+        '  s . add_runtime_dependency  %q<rack>.freeze, [">= 0", "< 4"]\n'
+        '  spec.add_development_dependency(\n    "rspec",\n    "~> 3",\n  )\n'
+        "  if s.respond_to?(:add_runtime_dependency) then\n"
+        '  spec.add_dependency "zlib" if RUBY_VERSION >= "3.4"\n'
+        '  spec.add_dependency"a";spec.add_dependency %q{b}\nend\n'
+    )
+    assert _rows("app.gemspec", text) == [
+        (PACKAGE, "add_dependency", "json_schemer", ">=2.4", ""),
+        (PACKAGE, "add_dependency", "logger", "", ""),
+        (PACKAGE, "add_runtime_dependency", "rack", ">=0,<4", ""),
+        (PACKAGE, "add_development_dependency", "rspec", "~>3", ""),
+        (PACKAGE, "add_dependency", "zlib", "", ""),
+        (PACKAGE, "add_dependency", "a", "", ""),
+        (PACKAGE, "add_dependency", "b", "", ""),
+    ]
+    assert reader_for("gems/sub/App.GEMSPEC") is not None
+    assert _rows("app.gemspec", text.replace("\n", "\r\n")) == _rows("app.gemspec", text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "spec.add_dependency name",
+        "spec.add_dependency(*DEPS)",
+        'spec.add_dependency "ev" "il"',
+        'spec.add_dependency "ev" + "il"',
+        'spec.add_dependency "evil".downcase',
+        'spec.add_dependency "#{prefix}-evil"',
+        "spec.add_dependency %(#{prefix}-evil)",
+        'spec.add_dependency "e\\x76il"',
+        "%w[a evil].each { |d| spec.add_dependency d }",
+        "spec.add_runtime_dependency %w[evil]",
+        'spec.send(:add_dependency, "evil")',
+        'spec.public_send :add_development_dependency, "evil"',
+        'spec.dependencies << Gem::Dependency.new("evil")',
+    ],
+)
+def test_gemspec_calls_ruby_computes_are_refused(line: str) -> None:
+    with pytest.raises(Unreadable, match="line 2"):
+        declared("app.gemspec", f"Gem::Specification.new do |spec|\n  {line}\nend\n")

@@ -28,6 +28,11 @@ def pyproject(deps: list[str], extra: str = "") -> str:
 
 
 GO_BASE = "module example.com/app\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b v1.0.0\n)\n"
+GEMSPEC = (
+    'Gem::Specification.new do |spec|\n  spec.name = "app"\n'
+    '  spec.add_dependency "concurrent-ruby", "~> 1.0", ">= 1.0.2"\n'
+    '  spec.add_dependency "bigdecimal"\n'
+)
 CARGO_BASE = '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nserde = "1"\n'
 
 # (label, change, passed, fragment of the message)
@@ -771,6 +776,94 @@ CASES = [
         False,
         '"rails" in "Gemfile" gems now from "github: evil/rails"',
     ),
+    (
+        "gemfile: gemspec include added",
+        edit("Gemfile", 'gem "rails"\n', 'gemspec\ngem "rails"\n'),
+        False,
+        'include "gemspec" added to "Gemfile" gemspec',
+    ),
+    # --- *.gemspec (getsentry/sentry-ruby: `spec.add_dependency "logger"`) ---
+    (
+        "gemspec: added",
+        edit("sentry-ruby.gemspec", GEMSPEC, GEMSPEC + '  spec.add_dependency "logger"\n'),
+        False,
+        '1 new dependency: "logger" (any version) added to "sentry-ruby.gemspec" add_dependency',
+    ),
+    (
+        "gemspec: runtime added with parentheses and single quotes",
+        edit("app.gemspec", GEMSPEC, GEMSPEC + "  s.add_runtime_dependency('rack', '>= 2')\n"),
+        False,
+        '"rack" (">=2") added to "app.gemspec" add_runtime_dependency',
+    ),
+    (
+        "gemspec: development added",
+        edit(
+            "app.gemspec", GEMSPEC, GEMSPEC + '  spec.add_development_dependency "rspec", "~> 3"\n'
+        ),
+        False,
+        '"rspec" ("~>3") added to "app.gemspec" add_development_dependency',
+    ),
+    (
+        "gemspec: in a subfolder",
+        edit("gems/app/app.gemspec", GEMSPEC, GEMSPEC + '  spec.add_dependency "logger"\n'),
+        False,
+        '"logger" (any version) added to "gems/app/app.gemspec"',
+    ),
+    (
+        "gemspec: a new gem",
+        edit("gems/new/new.gemspec", None, GEMSPEC),
+        False,
+        '"concurrent-ruby" ("~>1.0,>=1.0.2") added to "gems/new/new.gemspec" add_dependency',
+    ),
+    (
+        "gemspec: bump passes",
+        edit("app.gemspec", GEMSPEC, GEMSPEC.replace("~> 1.0", ">= 1.1")),
+        True,
+        "no new dependency or source in 1 manifest read",
+    ),
+    (
+        "gemspec: removed passes",
+        edit(
+            "app.gemspec",
+            GEMSPEC,
+            GEMSPEC.replace('  spec.add_dependency "concurrent-ruby", "~> 1.0", ">= 1.0.2"\n', ""),
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "gemspec: respelled passes",
+        edit(
+            "app.gemspec",
+            GEMSPEC,
+            GEMSPEC.replace(
+                'spec.add_dependency "concurrent-ruby", "~> 1.0", ">= 1.0.2"',
+                "spec.add_runtime_dependency(%q<Concurrent-Ruby>.freeze, ['~> 1.0', '>= 1.0.2'])",
+            ),
+        ),
+        True,
+        "no new dependency",
+    ),
+    (
+        "gemspec: moved to the Gemfile passes",
+        edit("app.gemspec", GEMSPEC + '  spec.add_dependency "rake"\n', GEMSPEC)
+        | edit("Gemfile", "gemspec\n", 'gemspec\ngem "rake"\n'),
+        True,
+        "no new dependency or source in 2 manifests read",
+    ),
+    (
+        "gemspec: the Gemfile changes its source",
+        edit("app.gemspec", GEMSPEC, GEMSPEC + "\n")
+        | edit("Gemfile", "gemspec\n", 'gemspec\ngem "concurrent-ruby", github: "evil/c"\n'),
+        False,
+        '"concurrent-ruby" in "Gemfile" gems now from "github: evil/c"',
+    ),
+    (
+        "gemspec: a computed name cannot be read",
+        edit("app.gemspec", GEMSPEC, GEMSPEC + "  %w[a b].each { |d| spec.add_dependency d }\n"),
+        False,
+        '"app.gemspec" cannot be read: the head version line 5:',
+    ),
 ]
 
 
@@ -801,6 +894,8 @@ def test_bumps_fail_when_asked() -> None:
     CASE.fails(
         change, '"a" in "package.json" dependencies bumped to "^2.0.0" (was "^1.0.0")', bumps="fail"
     )
+    gem = edit("app.gemspec", GEMSPEC, GEMSPEC.replace('"bigdecimal"', '"bigdecimal", "~> 3.1"'))
+    CASE.fails(gem, '"bigdecimal" in "app.gemspec" add_dependency bumped to "~>3.1"', bumps="fail")
 
 
 def test_allow_list_by_glob_in_each_ecosystems_spelling() -> None:

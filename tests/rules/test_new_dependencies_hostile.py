@@ -191,6 +191,10 @@ NEW_IN = {
         '{"require": {"a/a": "1", "evil/evil": "1"}}\n',
     ),
     "Gemfile": ('gem "a"\n', 'gem "a"\ngem "evil"\n'),
+    "app.gemspec": (
+        'Gem::Specification.new do |s|\n  s.add_dependency "a"\nend\n',
+        'Gem::Specification.new do |s|\n  s.add_dependency "a"\n  s.add_dependency "evil"\nend\n',
+    ),
 }
 ENCODINGS = {
     "plain": lambda t: t,
@@ -260,6 +264,7 @@ def test_toml_duplicates_and_breakage_fail_closed(text: str) -> None:
         "Go.mod",
         "CARGO.TOML",
         "pipfile",
+        "gems/App.GemSpec",
     ],
 )
 def test_a_manifest_in_another_letter_case_is_read(path: str) -> None:
@@ -281,6 +286,81 @@ def test_a_manifest_in_another_letter_case_is_read(path: str) -> None:
 def test_a_comment_ending_in_a_backslash_hides_no_line(hidden: str) -> None:
     """pip joins no comment line to the next: the line after it is read."""
     CASE.fails(edit("requirements.txt", "requests\n", "requests\n" + hidden), '"evil-pkg"')
+
+
+GEMSPEC = 'Gem::Specification.new do |spec|\n  spec.add_dependency "a"\n'
+# A gemspec's call, spelled every way Ruby reads the same: receiver and
+# spacing, method, quotes and parentheses, what follows the call.
+GEM_CALLS = [
+    f"{receiver}{method}{open_}{name}{args}{close}{after}"
+    for receiver, method, (open_, close), name, args, after in itertools.product(
+        ["spec.", "  s . ", "\tgem.", "spec.\\\n  "],
+        ["add_dependency", "add_runtime_dependency", "add_development_dependency"],
+        [(" ", ""), ("(", ")"), ("( ", " )"), ("", ""), ("(\n    ", ",\n  )")],
+        ['"evil"', "'evil'", "%q<evil>.freeze", "%q{evil}", "%Q[evil]", "%(evil)"],
+        ["", ', ">= 1"', ",\n    '~> 1', '>= 1.2'"],
+        ["", "  # a comment", ' if RUBY_VERSION >= "3"', "; spec.add_dependency 'a'"],
+    )
+][::71]  # 61 of 4320, every value of each column
+
+
+@pytest.mark.parametrize("call", GEM_CALLS)
+def test_a_gemspec_call_in_any_spelling_is_named(call: str) -> None:
+    CASE.fails(edit("app.gemspec", GEMSPEC + "end\n", GEMSPEC + call + "\nend\n"), '"evil"')
+    crlf = (GEMSPEC + call + "\nend\n").replace("\n", "\r\n")
+    CASE.fails(edit("gems/x/app.gemspec", GEMSPEC + "end\n", crlf), '"evil"')
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "spec.add_dependency name",
+        "spec.add_dependency(*%w[evil])",
+        "%w[a evil].each { |d| spec.add_dependency d }",
+        "%w[a evil].each do |d|\n  spec.add_runtime_dependency(d)\nend",
+        'spec.add_dependency "ev" "il"',
+        "spec.add_dependency 'ev' + 'il'",
+        'spec.add_dependency "#{PREFIX}evil"',
+        'spec.add_dependency "\\x65vil"',
+        'spec.send(:add_dependency, "evil")',
+        'spec.__send__ :add_development_dependency, "evil"',
+        'spec.dependencies << Gem::Dependency.new("evil")',
+    ],
+)
+def test_a_gemspec_dependency_ruby_computes_fails_closed(hidden: str) -> None:
+    """Ruby can compute a gemspec; a call naming its gem other than by a
+    string literal is not guessed at: the file cannot be read."""
+    head = GEMSPEC + hidden + "\nend\n"
+    CASE.fails(edit("app.gemspec", GEMSPEC + "end\n", head), '"app.gemspec" cannot be read')
+
+
+@pytest.mark.parametrize(
+    ("path", "line"),
+    [
+        ("app.gemspec", 'spec.summary = "see #1"; spec.add_dependency "evil"'),
+        ("app.gemspec", "spec.files = x.grep(%r{^#}); spec.add_dependency 'evil'"),
+        ("app.gemspec", "spec.email = ['a#b@x.org']; spec.add_development_dependency \"evil\""),
+        ("app.gemspec", "c = ?#; spec.add_dependency %q<evil>"),
+        ("Gemfile", 'ENV["X"] == " #"; gem "evil"'),
+        ("Gemfile", "gem 'a', '#{VERSION}'; gem 'evil'"),
+        ("Gemfile", "group :test do; gem 'evil'; end"),
+    ],
+)
+def test_a_hash_in_a_string_starts_no_comment(path: str, line: str) -> None:
+    """Ruby's `#` in a string or a `%` literal is no comment: the call
+    after it on the line is read."""
+    base = GEMSPEC + "end\n" if path.endswith(".gemspec") else 'gem "a"\n'
+    head = base.replace("end\n", "") + line + ("\nend\n" if path.endswith(".gemspec") else "\n")
+    CASE.fails(edit(path, base, head), '"evil"')
+
+
+def test_a_commented_call_declares_nothing() -> None:
+    """`bundle gem`'s template keeps an example call commented out."""
+    example = (
+        "  # Uncomment to register a new dependency of your gem\n"
+        '  # spec.add_dependency "example-gem", "~> 1.0"\n'
+    )
+    CASE.passes(edit("app.gemspec", GEMSPEC + "end\n", GEMSPEC + example + "end\n"))
 
 
 def test_an_unreadable_base_fails_naming_the_base() -> None:
