@@ -130,6 +130,7 @@ OPERATORS = frozenset(
     }
 )
 _COMPONENT = re.compile(r"component\d+\Z")
+_PLAIN = re.compile(r"\A\w+\Z")
 # Names of the frameworks' types and functions that test files of a
 # package resolve through an import on demand or a default import
 # (`import kotlin.test.*`): a top-level declaration so named in the
@@ -223,9 +224,26 @@ def units(text: str) -> tuple[Unit, ...]:
     return splitter.units()
 
 
+def spelled(name: str) -> str:
+    """The name an identifier spells: `` `doubles` `` is `doubles`; one
+    that needs its backquotes (`` `keeps a value` ``) keeps them."""
+    inner = name[1:-1] if len(name) > 2 and name[0] == name[-1] == "`" else ""
+    return inner if _PLAIN.match(inner) else name
+
+
+def _open(names: tuple[str, ...], private: bool, plain: bool, quiet: bool) -> bool:
+    """`gate.drift.classes.opens`, for names `compare` can find in base
+    code (a name that needs its backquotes is never open: no word of the
+    base code spells it, yet a call of it may be taken)."""
+    return all(_PLAIN.match(n) for n in names) and opens(names, private, plain, quiet)
+
+
 class _Kotlin(Splitter):
     def __init__(self, source: ParsedText) -> None:
-        super().__init__(source, IDENTIFIERS, COMMENTS)
+        super().__init__(source, IDENTIFIERS, COMMENTS, spelled)
+
+    def text(self, node: Node) -> str:
+        return spelled(super().text(node)) if node.type == "identifier" else super().text(node)
 
     def top(self, node: Node) -> None:
         kind = node.type
@@ -313,7 +331,7 @@ class _Kotlin(Splitter):
         open_ = None
         if at is not None:
             private = "private" in modifiers and not self.inherits
-            open_ = opens((name,), private, at, marks <= NO_OPS | MARKERS) and not (
+            open_ = _open((name,), private, at, marks <= NO_OPS | MARKERS) and not (
                 modifiers & _REPLACES
             )
         role = COLLECTION if not parent and name in FRAMEWORK_NAMES else SUPPORT
@@ -367,7 +385,8 @@ class _Kotlin(Splitter):
             None,
         )
         if receiver is not None and not owner:  # an extension: `fun String.name`
-            label = self.source.span(self._after_fun(node), receiver.start_byte).strip() + "." + name
+            type_ = self.source.span(self._after_fun(node), receiver.start_byte).strip()
+            label = f"{type_}.{name}"
         if marks & HOOKS or (owner and name in OBJECT_METHODS and "override" in modifiers):
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
             return
@@ -381,7 +400,7 @@ class _Kotlin(Splitter):
             self.add(node, f"fun {label}", label, role, (name,))
             return
         private = "private" in modifiers and not self.inherits
-        open_ = opens((name,), private, plain, marks <= NO_OPS) and not (modifiers & _REPLACES)
+        open_ = _open((name,), private, plain, marks <= NO_OPS) and not (modifiers & _REPLACES)
         self.add(node, f"fun {label}", label, SUPPORT, (name,), parent, open_=open_)
 
     def _after_fun(self, node: Node) -> int:
@@ -407,7 +426,7 @@ class _Kotlin(Splitter):
             return
         role = COLLECTION if runs else SUPPORT
         private = "private" in modifiers and not self.inherits
-        open_ = opens(names, private, plain, True) and not (modifiers & _REPLACES)
+        open_ = _open(names, private, plain, True) and not (modifiers & _REPLACES)
         self.add(node, f"property {label}", label, role, names, parent, open_=open_)
 
     def literal(self, node: Node) -> bool:
