@@ -58,13 +58,13 @@ a `.kts` file is a Gradle or other script, no test module.
   change of the header, so such a file is judged as a whole.  A spec
   written in an `init { }` block is judged the same way (the block is
   one COLLECTION unit).
-* **In a new file** (`reaches`), a `@file:` annotation, an import on
-  demand's reach aside (it acts on its file alone), and a top-level
+* **In a new file** (`reaches`), a `@file:` annotation and a top-level
   declaration named like a framework's or an operator (`Test`,
   `assertEquals`, `runTest`, `plus`: every file of the package resolves
   that name to it before an import on demand or a default import) reach
-  the tests of other files; a class's hooks, properties and `init` act
-  on its own tests.
+  the tests of other files; an import (on demand, or of an operator such
+  as ktor's `routing.get`) binds names in its own file alone, and a
+  class's hooks, properties and `init` act on its own tests.
 
 A text tree-sitter cannot read without repair (an ERROR or MISSING node;
 the grammar refuses some one-line bodies, `object O { val q = 2 }`) is
@@ -204,6 +204,8 @@ def reaches(unit: Unit) -> bool:
     top-level declaration named like a framework's or an operator."""
     if unit.key.startswith(_REACHING):
         return True
+    if unit.key.startswith("import "):  # binds a name in its own file alone
+        return False
     return unit.role == COLLECTION and not unit.parent and any(_shadows(n) for n in unit.binds)
 
 
@@ -408,12 +410,11 @@ class _Kotlin(Splitter):
         return keyword.end_byte + 1
 
     def property_(self, node: Node, owner: str, parent: str, plain: bool | None) -> None:
+        found = [d for d in node.named_children if d.type == "variable_declaration"]
+        for many in (d for d in node.named_children if d.type == "multi_variable_declaration"):
+            found += [d for d in many.named_children if d.type == "variable_declaration"]
         names = tuple(
-            self.text(i)
-            for d in node.named_children
-            if d.type in ("variable_declaration", "multi_variable_declaration")
-            for i in self.declarations(d)
-            if i.type == "identifier"
+            self.text(i) for d in found for i in self.declarations(d) if i.type == "identifier"
         )
         label = f"{owner}.{', '.join(names)}" if owner else ", ".join(names)
         marks = self.marks(node)

@@ -524,6 +524,17 @@ def test_a_top_level_name_of_a_framework_or_operator_reaches_every_file(declarat
     assert [u.key for u in reaching("NewTest.kt", units(annotated))] == ["file annotation JvmName"]
 
 
+@pytest.mark.parametrize(
+    "line", ["import io.ktor.server.routing.get", "import kotlin.test.*", "import a.b as plus"]
+)
+def test_an_import_of_a_new_file_acts_on_that_file_alone(line: str) -> None:
+    """kotlin-sdk 664f51b9cc: a new test file importing ktor's `get`
+    (an operator's name) changes no other file's names."""
+    text = _import(line)
+    assert any(u.role == COLLECTION for u in units(text) if u.key.startswith("import "))
+    assert reaching("src/test/kotlin/NewTest.kt", units(text)) == ()
+
+
 def test_framework_names_include_kotlin_tests() -> None:
     assert {"assertEquals", "runTest", "BeforeTest", "Test"} <= FRAMEWORK_NAMES
 
