@@ -223,6 +223,10 @@ BENT = {
         BASE + '\nprivate val boot = System.setProperty("a", "b")\n',
         "new boot runs at collection",
     ),
+    "a new top-level object with an init block": (
+        BASE + "\nobject Boot {\n    init {\n        Clamp.reset()\n    }\n}\n",
+        "new Boot init runs at collection",
+    ),
     "a new import rebinding a name the file reads": (
         _import("import org.junit.jupiter.api.Assertions.assertEquals"),
         "assertEquals",
@@ -490,6 +494,13 @@ def test_comments_between_declarations_are_no_units(comment: str) -> None:
     text = comment + BASE.replace("    private fun twice", comment + "    private fun twice")
     assert {u.key for u in units(text)} == {u.key for u in units(BASE)}
     assert compare(units(BASE), units(text)).ok
+
+
+def test_a_top_level_statement_is_refused() -> None:
+    """Kotlin has no top-level `init` or statement: what the grammar reads
+    as one is no declaration, and the file is judged whole."""
+    with pytest.raises(Unparsable, match="not a Kotlin declaration"):
+        units(BASE + "\ninit {\n    Clamp.reset()\n}\n")
 
 
 def test_a_syntax_error_is_refused() -> None:
