@@ -1,9 +1,10 @@
 """The tree-sitter side of `gate.drift.js`, `gate.drift.go`,
-`gate.drift.java`, `gate.drift.csharp` and `gate.drift.rust`: a
+`gate.drift.java`, `gate.drift.csharp`, `gate.drift.rust` and
+`gate.drift.kotlin`: a
 grammar loaded on first use, a parse that refuses what it cannot split,
 and a node's exact text and line.
 
-Nothing here is imported until a JS/TS, Go, Java, C# or Rust test file must be judged: the
+Nothing here is imported until a JS/TS, Go, Java, C#, Rust or Kotlin test file must be judged: the
 `tree_sitter` wheel and its grammars are loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
 docs/development.md, "Splitting test files (tree-sitter)").
@@ -52,6 +53,7 @@ GRAMMARS = {
     "java": ("tree-sitter-java", "tree_sitter_java", "language"),
     "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
     "rust": ("tree-sitter-rust", "tree_sitter_rust", "language"),
+    "kotlin": ("tree-sitter-kotlin", "tree_sitter_kotlin", "language"),
 }
 
 

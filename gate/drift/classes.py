@@ -113,10 +113,15 @@ def tokens(
 class Splitter:
     """A file's units, gathered as a language's reader walks its tree
     (`add`, `header`); `identifiers` the node types whose text is a name
-    code reads, `comments` the comment node types."""
+    code reads, `comments` the comment node types, `spelled` the name an
+    identifier's text spells."""
 
     def __init__(
-        self, source: ParsedText, identifiers: frozenset[str], comments: frozenset[str]
+        self,
+        source: ParsedText,
+        identifiers: frozenset[str],
+        comments: frozenset[str],
+        spelled: Callable[[str], str] = str,
     ) -> None:
         self.source = source
         self.comments = comments
@@ -137,7 +142,8 @@ class Splitter:
         # one query over the tree, in tree-sitter's own code (no comment holds a node)
         pattern = "[" + " ".join(f"({kind})" for kind in sorted(identifiers)) + "] @name"
         found = captures(source, pattern).get("name", [])
-        self.read = NamesByPlace((n.start_byte, source.text(n)) for n in found)
+        # `spelled`: a name as code reads it (Kotlin's `` `name` `` is `name`)
+        self.read = NamesByPlace((n.start_byte, spelled(source.text(n))) for n in found)
 
     def text(self, node: Node) -> str:
         return self.source.text(node)

@@ -28,7 +28,10 @@ from gate.drift.language import JS
 # integration tests `tests/*.rs` and `tests/*/main.rs` with their module
 # files named `mod.rs` (another `.rs` file under `tests/` may be a
 # fixture a test compiles or reads, as trybuild's `tests/ui/*.rs`),
-# RSpec's `*_spec.rb`, which no module reads yet): only those are
+# the `*Test.kt`, `*Tests.kt` and `*TestCase.kt` of Kotlin test source sets
+# (Gradle runs the test classes it finds there; the names are the
+# convention the gate reads, as Surefire's for Java), RSpec's `*_spec.rb`,
+# which no module reads yet): only those are
 # judged case by case.  Another file at a test path (a helper module, a
 # data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
 # folder) is judged whole: existing tests may read every byte of it.
@@ -48,6 +51,9 @@ TEST_MODULES = (
     "**/tests/*.rs",
     "**/tests/*/main.rs",
     "**/tests/**/mod.rs",
+    "**/*Test.kt",
+    "**/*Tests.kt",
+    "**/*TestCase.kt",
     "**/*_spec.rb",
 )
 # JavaScript and TypeScript runners that collect by folder and by more

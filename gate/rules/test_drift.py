@@ -64,7 +64,7 @@ test case (a test function, a test method, a test class's header, with
 their decorators), each fixture, helper, import and module-level
 statement.  Python files are read with `ast` (pytest's and unittest's
 default names: `test*` functions and methods, `Test*` classes and
-`TestCase` subclasses); JavaScript/TypeScript, Go, Java, C# and Rust files
+`TestCase` subclasses); JavaScript/TypeScript, Go, Java, C#, Rust and Kotlin files
 with their own modules where those are installed (in JavaScript/TypeScript a top-level
 call of the file's own test wrapper is a test case as `it(...)` is: a
 `function` or a `const` arrow function or function expression at the top
@@ -126,7 +126,38 @@ In a new Rust file all of that but a `use` reaches the tests of other
 files (a trait impl or a `#[ctor]` acts on the whole test binary).  A
 Rust file tree-sitter cannot read without repair is judged as a whole
 file, the message saying so ("judged as a whole file: the head version
-the rust grammar finds a syntax error at line N").  It fails when:
+the rust grammar finds a syntax error at line N").  A Kotlin file named
+`*Test.kt`, `*Tests.kt` or `*TestCase.kt` (a `.kts` file is a script,
+never read) is split as a Java file is (`gate.drift.kotlin`): a function
+annotated `@Test` (kotlin.test, JUnit 4 and 5), `@ParameterizedTest`,
+`@RepeatedTest`, `@TestFactory` or `@TestTemplate` is a case, keyed by
+its class (`` fun ClampTest.`keeps a value` ``; a name in backquotes is
+the name); collection-time code, refused when new in an existing file,
+is a setup or teardown function (`@BeforeTest`, `@AfterTest`,
+`@BeforeEach`, `@BeforeAll`, `@Before`, ..., in the class or its
+companion object), an override of `toString`, `equals` or `hashCode`,
+an `init` block, a secondary constructor, a property with an annotation
+(`@get:Rule`), a delegate (`by lazy`) or an initializer that is not a
+literal, a `@file:` annotation, an import on demand (`import a.*`, whose
+names win over Kotlin's default imports such as `println`), an import,
+function or property named as an operator (`plus`, `get`, `invoke`,
+`getValue`, `component1`: code calls it without spelling it), and a
+top-level function or property that is not `private` (every file of the
+package sees it before an import on demand or a default import).  The
+class header (annotations, primary constructor, supertypes) is one unit.
+A new member of an existing class passes when it is a plain helper or
+literal property of a name no base code spells, `private` or in a class
+with no supertype and no annotation but `@Nested`, `@DisplayName`,
+`@Tag`, `@ExtendWith`, and neither `override`, `open`, `abstract`,
+`operator` nor `infix`; a companion object's members count as the
+class's.  A Kotest spec (`class X : FunSpec({ test("a") { } })`) keeps
+its tests in one lambda of the class header, and a spec written in an
+`init` block in one collection-time unit: any change to it, a new
+`test(...)` included, is a change of that unit, so such a file is in
+effect judged whole.  In a new Kotlin file a `@file:` annotation and a
+top-level declaration named like a framework's or an operator
+(`assertEquals`, `runTest`, `Test`, `plus`) reach the tests of other
+files.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
@@ -218,7 +249,7 @@ the rust grammar finds a syntax error at line N").  It fails when:
   or a Java or C# test only gained rows: elements of its `@ValueSource`
   or `@CsvSource` array, `[InlineData]`, `[TestCase]` or `[DataRow]`
   attributes, the rest of the method unchanged (a row edited or removed
-  is a change; in Java, C# and Rust a comment or a reformat changes no unit),
+  is a change; in Java, C#, Rust and Kotlin a comment or a reformat changes no unit),
   or a Python import no
   unit of either side reads is removed and its removal runs nothing less
   (a standard-library module, or a capitalized name, a class or

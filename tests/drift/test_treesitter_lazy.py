@@ -30,7 +30,9 @@ def _loaded(code: str) -> list[str]:
 
 
 def test_importing_the_language_modules_loads_no_grammar() -> None:
-    assert _loaded("import gate.drift.js, gate.drift.go, gate.commands.cli") == []
+    assert (
+        _loaded("import gate.drift.js, gate.drift.go, gate.drift.kotlin, gate.commands.cli") == []
+    )
 
 
 def test_splitting_loads_only_the_grammar_it_needs() -> None:
@@ -40,6 +42,8 @@ def test_splitting_loads_only_the_grammar_it_needs() -> None:
     assert _loaded(js) == ["tree_sitter", "tree_sitter_javascript"]
     ts = "from gate.drift.js import units; units('it(1)\\n', '.tsx')"
     assert _loaded(ts) == ["tree_sitter", "tree_sitter_typescript"]
+    kotlin = "from gate.drift.kotlin import units; units('package p\\n')"
+    assert _loaded(kotlin) == ["tree_sitter", "tree_sitter_kotlin"]
 
 
 def test_only_one_module_imports_tree_sitter() -> None:
