@@ -52,6 +52,7 @@ GRAMMARS = {
     "java": ("tree-sitter-java", "tree_sitter_java", "language"),
     "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
     "rust": ("tree-sitter-rust", "tree_sitter_rust", "language"),
+    "ruby": ("tree-sitter-ruby", "tree_sitter_ruby", "language"),
 }
 
 

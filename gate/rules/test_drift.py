@@ -8,10 +8,10 @@ globs, which default to `tests/`, `test/`, `**/test_*.py`,
 (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
 Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
 `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
-`**/*_spec.rb` and `.rspec` (RSpec), the expected values of snapshot
-tests anywhere (`**/*.snap`: insta, Jest, Go tool snapshots such as
-`__toolsnaps__/`; `**/*.ambr`: syrupy; `**/*.approved.*`: ApprovalTests;
-`**/*.golden`), and test helpers by name (`**/_test*.py`,
+`**/*_spec.rb` and `.rspec` (RSpec), `**/*_test.rb` and `**/test_*.rb`
+(minitest), the expected values of snapshot tests anywhere (`**/*.snap`:
+insta, Jest, Go tool snapshots such as `__toolsnaps__/`; `**/*.ambr`:
+syrupy; `**/*.approved.*`: ApprovalTests; `**/*.golden`), and test helpers by name (`**/_test*.py`,
 `**/testutil*.go`, `**/testhelper*.go`, `**/test_utils/`,
 `**/testutils/`, `**/testutil/`, `**/test_helpers/`, `**/testhelpers/`;
 not `testing/`, the name of shipped public modules such as
