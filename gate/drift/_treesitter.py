@@ -1,9 +1,9 @@
 """The tree-sitter side of `gate.drift.js`, `gate.drift.go`,
-`gate.drift.java`, `gate.drift.csharp` and `gate.drift.rust`: a
+`gate.drift.java`, `gate.drift.csharp`, `gate.drift.rust` and `gate.drift.ruby`: a
 grammar loaded on first use, a parse that refuses what it cannot split,
 and a node's exact text and line.
 
-Nothing here is imported until a JS/TS, Go, Java, C# or Rust test file must be judged: the
+Nothing here is imported until a JS/TS, Go, Java, C#, Rust or Ruby test file must be judged: the
 `tree_sitter` wheel and its grammars are loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
 docs/development.md, "Splitting test files (tree-sitter)").

@@ -8,55 +8,62 @@ Ruby's test groups are calls with a block (`describe X do ... end`), and
 its classes are open (`class String` anywhere reopens `String` for every
 test of the run), so the file is split into the statements of its
 containers: the file, a `module`, a `class`, and the block of a group
-call (`describe`, `context`, `feature`, `RSpec.describe`, ...), at any
-depth.  Each statement is a unit keyed by its kind and the labels of the
+call (`describe`, `context`, `feature`, `RSpec.describe`), at any depth.
+Each statement is a unit keyed by its kind and the labels of the
 containers around it (`def MCP::ToolTest#test_call`, `it JsonRpcHandler >
-#handle > returns a result`), compared by its syntax tree's tokens
-without comments (`Unit.same`: a comment, a reformat change none); a
-heredoc's body belongs to the statement it opens in.  A container is a
-header unit (its name or title and superclass) whose statements are its
-members (`Unit.parent`), and whose key is in their `Unit.scope`.
+"#handle" > "returns a result"`), compared by its syntax tree's tokens
+without comments (`Unit.same`: a comment or a reformat changes none; `foo
+[1]` and `foo[1]` differ); a heredoc's body belongs to the statement that
+opens it.  A container is a header unit (its name or title and
+superclass) whose statements are its members (`Unit.parent`), its key in
+their `Unit.scope`.
 
-* **A case** is a method `def test_*` in a class; an `it`, `specify`,
+* **A case** is a `def test_*` in a test class, or an `it`, `specify`,
   `example`, `scenario` or `test` call without a receiver, with a block,
-  whose arguments are string literals (a `:focus` symbol or `skip:`
-  metadata is COLLECTION: it filters or skips other tests).  A new one in
-  a class or group that exists at base is a new test.  A `def` that
-  repeats a method name of its container replaces the first: COLLECTION.
-* **Groups and test classes** (the headers) are SUPPORT, open to an
-  existing container (`Unit.open`): a `describe`/`context` block whose
-  arguments are strings or constants, and a `class` with a superclass
-  that names a test framework's (`Minitest::Test`, `ActiveSupport::
-  TestCase`, `*TestCase`, `*Test`, `*Spec`) or that is nested in such a
-  class or in a group.  Any other class (`class String`, `class Tool <
-  Object` in `module MCP`) may reopen a class others use: COLLECTION; a
-  `module` header is SUPPORT (its statements are judged one by one).
-  Test classes and groups are the file's own blocks.
+  whose arguments are string literals: a new one in a class or group that
+  exists at base is a new test.  A `def` repeating a method name of its
+  container replaces the first: COLLECTION.
+* **Test classes and groups** (the file's own blocks) are SUPPORT headers
+  open to an existing container (`Unit.open`): a `describe`/`context`
+  block whose arguments are strings or constants, a `class` whose
+  superclass names a test framework's (`Minitest::Test`, `ActiveSupport::
+  TestCase`, `*Test`, `*TestCase`, `*Spec`), and a class nested in a test
+  class (a constant of that class's own).  Any other class (`class
+  String`, `class Tool` in `module MCP`: a namespace, or a class Ruby
+  reopens; in a group's block too, which opens no namespace) and a
+  `module` are SUPPORT headers whose statements are judged as a module's:
+  a `def` there is COLLECTION (a method of a shared class), and so is
+  every other statement.
 * **COLLECTION** is everything else: hooks (`setup`, `teardown`,
   `before`, `after`, `around`, `let`, `let!`, `subject`, `def setup`,
-  `def teardown`, ...), a new `xit`/`xdescribe`/`fit`/`pending`/`skip`/
-  `omit`, a `def` outside a class (a method of every object), a
-  singleton `def` on anything but `self`, `require`/`require_relative`/
-  `load` but of the standard helpers (`test_helper`, `spec_helper`,
-  `rails_helper`, which every test file of the suite loads: SUPPORT),
-  `include`/`extend`/`prepend`, `define_method`, `RSpec.configure`, a
-  call with a receiver, an assignment, an `if` around tests, and a magic
-  comment before the first statement (`# frozen_string_literal: true`
-  changes every string literal of the file).  A hook, `include`/`extend`,
-  `attr_*`, `alias`, a constant or a receiverless call in a class body
-  (a class macro) acts on its own block (`Unit.within`): inside a new
-  test class or group it is welcome, inside an existing one it is drift.
-  A helper `def` (SUPPORT) is never open: a new one in an existing class
-  or group can override a method its superclass's code calls.
+  `def teardown`, `def run`, ...), `include`, `extend`, `attr_*`,
+  `private`, a constant, an `alias`, any receiverless call in a test
+  class's body (a class macro), a `class << self`; a call with a receiver
+  (`RSpec.configure`, `String.prepend`), a `def` on another object
+  (`def Hash.x`), an assignment, an `if` around tests, `define_method`,
+  `require`/`require_relative`/`load` but of the suite's helpers
+  (`test_helper`, `spec_helper`, `rails_helper`) or a library of Ruby's
+  own (`require "json"`), which are SUPPORT; a test or group skipped,
+  focused, pending or given metadata (`xit`, `xdescribe`, `fit`,
+  `pending`, `skip`, `omit`, `it "x", :focus`, `it "x"` without a block:
+  `:focus` filters out every other test of the run), `shared_examples`;
+  and the magic comments before the first statement (`#
+  frozen_string_literal: true` changes every string literal of the file).
+  The hooks, `include`/`extend`, `attr_*`, `private`, a constant, an
+  `alias`, a class macro and a `class << self` act on their own block
+  (`Unit.within`): welcome inside a new test class or group, drift inside
+  one that exists at base.  A helper `def` (SUPPORT) is never open: a new
+  one in an existing class or group can override what its superclass or
+  an included module calls by name.
 * **In a new file** (`reaches`), a COLLECTION unit reaches the tests of
   other files unless it keeps to one of the file's own blocks (`within`)
-  or is a magic comment (one file's).
+  or is a magic comment (the file's own).
 
-Not seen: a new test class in a new file (or a new class in an existing
-one) whose name another file's class has, with the same superclass, which
-Ruby reopens rather than creates (only a helper of the same name as one of
-that class's could then change its tests).  A text tree-sitter cannot read
-without repair is `Unparsable`, and the file is judged as a whole.
+Not seen: a new test class (in a new file, or a new class in an existing
+one) named as another file's class with the same superclass, which Ruby
+reopens rather than creates (a helper named as one of that class's could
+then change its tests).  A text tree-sitter cannot read without repair is
+`Unparsable`, and the file is judged as a whole.
 """
 
 from __future__ import annotations

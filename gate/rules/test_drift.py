@@ -126,7 +126,23 @@ In a new Rust file all of that but a `use` reaches the tests of other
 files (a trait impl or a `#[ctor]` acts on the whole test binary).  A
 Rust file tree-sitter cannot read without repair is judged as a whole
 file, the message saying so ("judged as a whole file: the head version
-the rust grammar finds a syntax error at line N").  It fails when:
+the rust grammar finds a syntax error at line N").  A Ruby file
+(`*_test.rb`, `test_*.rb`, `*_spec.rb`; not a suite's `*_helper.rb`) is
+split into the statements of its modules, classes and `describe`/
+`context` blocks at any depth (`gate.drift.ruby`), compared by their
+syntax tree without comments: a `def test_*` in a test class, an `it`,
+`specify` or `test "..." do` block is a case, and a new one in an
+existing class or group is welcome, as is a new test class or group
+with its own hooks; a new hook (`setup`, `teardown`, `before`, `after`,
+`around`, `let`, `let!`, `subject`, `def setup`), `include`/`extend`,
+helper `def` or constant in an existing class or group, a skip or focus
+(`xit`, `fit`, `pending`, `skip`, `omit`, `:focus` metadata), a `def`
+or statement outside a test class (a monkey patch: `class String`,
+`def Hash.x`), a call with a receiver (`RSpec.configure`), a `require`
+but of the suite's helper or a standard library, `define_method`, or a
+new magic comment is refused; in a new Ruby file all of that but what
+keeps to the file's own test classes and groups reaches the tests of
+other files.  It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that
