@@ -22,7 +22,8 @@ their `Unit.scope`.
   `example`, `scenario` or `test` call without a receiver, with a block,
   whose arguments are string literals: a new one in a class or group that
   exists at base is a new test.  A `def` repeating a method name of its
-  container replaces the first: COLLECTION.
+  container, or the `test_<name>` method an ActiveSupport `test "name"`
+  block before it defines, replaces the first: COLLECTION.
 * **Test classes and groups** (the file's own blocks) are SUPPORT headers
   open to an existing container (`Unit.open`): a `describe`/`context`
   block whose arguments are strings or constants, a `class` whose
@@ -300,6 +301,10 @@ class _Units:
             inner = place.inside(title, key, "group", True)
             self.body(block.child_by_field_name("body"), inner)
         elif receiver is None and name in TESTS and block is not None and plain:
+            if name == "test" and len(args) == 1 and args[0].type == "string":
+                # ActiveSupport defines the method `test_<name>`, which a
+                # later `def` of that name replaces
+                place.defined.add("test_" + "_".join(text(args[0])[1:-1].split()))
             self.add(nodes, name, title, place, CASE, ())
         elif receiver is None and name in REQUIRES and _harmless(name, args, text):
             self.add(nodes, name, title, place, SUPPORT, ())

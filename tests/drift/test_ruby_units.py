@@ -345,6 +345,21 @@ def test_a_def_test_repeating_a_name_replaces_the_first_and_fails() -> None:
     assert "new def MCP::ToolTest#test_name #2 added to a class" in _drift("minitest", head)
 
 
+def test_a_def_replacing_the_method_a_test_block_defines_fails() -> None:
+    """ActiveSupport's `test "#call returns the message"` defines the method
+    `test_#call_returns_the_message`; a later `def` of it replaces the test."""
+    head = _add("minitest", "class ToolTest", "def test_name\nend")
+    assert "test_name #2" in _drift("minitest", head)
+    text = MINITEST.replace("def test_name", 'test "tool name" do\n    end\n\n    def x', 1)
+    head = text.replace("    private\n", "    def test_tool_name\n    end\n\n    private\n")
+    assert "new def MCP::ToolTest#test_tool_name" in _drift_from(text, head)
+
+
+def _drift_from(base: str, head: str) -> str:
+    drift = compare(units(base), units(head))
+    return "ok" if drift.ok else drift.summary()
+
+
 def test_a_new_magic_comment_fails() -> None:
     head = "# frozen_string_literal: true\n" + SPEC
     assert "new magic comments runs at collection" in _drift("spec", head)
@@ -398,6 +413,8 @@ def test_roles_keys_and_parents() -> None:
     assert found["def MCP::ToolTest#test_name"].role == CASE
     assert found["def MCP::ToolTest#build"].role == SUPPORT
     assert found['test MCP > ToolTest > "#call returns the message"'].role == CASE
+    hooks = {u.key: u.role for u in units(MINITEST.replace("private\n", "def setup\n    end\n"))}
+    assert hooks["def MCP::ToolTest#setup"] == COLLECTION  # minitest runs it around every test
     spec = {u.key: u for u in units(SPEC)}
     assert spec["let JsonRpcHandler > :registry"].binds == ("registry",)
     assert spec['describe JsonRpcHandler > "#handle"'].parent == "describe JsonRpcHandler"
