@@ -43,8 +43,9 @@ their `Unit.scope`.
   (`RSpec.configure`, `String.prepend`), a `def` on another object
   (`def Hash.x`), an assignment, an `if` around tests, `define_method`,
   `require`/`require_relative`/`load` but of the suite's helpers
-  (`test_helper`, `spec_helper`, `rails_helper`) or a library of Ruby's
-  own (`require "json"`), which are SUPPORT; a test or group skipped,
+  (`test_helper`, `spec_helper`, `rails_helper`, `helper`, in any folder),
+  a test framework's entry point (`require "minitest/autorun"`) or a
+  library of Ruby's own (`require "json"`), which are SUPPORT; a test or group skipped,
   focused, pending or given metadata (`xit`, `xdescribe`, `fit`,
   `pending`, `skip`, `omit`, `it "x", :focus`, `it "x"` without a block:
   `:focus` filters out every other test of the run), `shared_examples`;
@@ -116,6 +117,11 @@ GLOBAL_CALLS = frozenset(
 # The suite's standard helpers: every test file loads one first.
 HELPERS = frozenset({"test_helper", "spec_helper", "rails_helper", "helper"})
 REQUIRES = frozenset({"require", "require_relative", "load"})
+# The test frameworks' own entry points, which every test file may load.
+FRAMEWORKS = frozenset(
+    {"minitest", "minitest/autorun", "minitest/spec", "minitest/mock", "rspec", "rspec/autorun"}
+    | {"test/unit", "active_support/test_case"}
+)
 # Ruby's standard libraries, which a test file requires for its own use.
 STANDARD = frozenset(
     {"base64", "json", "digest", "securerandom", "set", "time", "date", "uri", "net/http"}
@@ -421,8 +427,10 @@ def _harmless(name: str, args: list[Node], text: Callable[[Node], str]) -> bool:
     load and none redefines."""
     if len(args) != 1 or args[0].type != "string" or _interpolated(args[0]):
         return False
-    path = text(args[0])[1:-1].removeprefix("./").removesuffix(".rb")
-    return path in HELPERS or (name == "require" and path in STANDARD)
+    path = text(args[0])[1:-1].removesuffix(".rb")
+    if path.rsplit("/", 1)[-1] in HELPERS:
+        return True
+    return name == "require" and (path in STANDARD or path in FRAMEWORKS)
 
 
 def _first_line(code: str) -> str:

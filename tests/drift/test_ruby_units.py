@@ -434,6 +434,11 @@ def test_a_new_file_reaches_other_tests_only_beyond_its_own_blocks() -> None:
         "    include Helpers\n    def test_x\n    end\n  end\nend\n\n"
         'describe "y" do\n  before { @y = 1 }\n  it "z" do\n  end\nend\n'
     )
+    text = text.replace(
+        'require "webmock"\n',
+        'require "webmock"\nrequire "minitest/autorun"\nrequire_relative "../test_helper"\n'
+        'require "json"\n',
+    )
     found = reaching("test/mcp/new_test.rb", units(text))
     assert [u.key for u in found] == ['require "webmock"', "def String#blank?", "def #helper"]
 
