@@ -139,8 +139,9 @@ helper `def` or constant in an existing class or group, a skip or focus
 (`xit`, `fit`, `pending`, `skip`, `omit`, `:focus` metadata), a `def`
 or statement outside a test class (a monkey patch: `class String`,
 `def Hash.x`), a call with a receiver (`RSpec.configure`), a `require`
-but of the suite's helper or a standard library, `define_method`, or a
-new magic comment is refused; in a new Ruby file all of that but what
+but of the suite's helper, a test framework (`minitest/autorun`) or a
+standard library (`json`), `define_method`, or a new magic comment is
+refused; in a new Ruby file all of that but what
 keeps to the file's own test classes and groups reaches the tests of
 other files.  It fails when:
 
