@@ -64,8 +64,10 @@ their `Unit.scope`.
 Not seen: a new test class (in a new file, or a new class in an existing
 one) named as another file's class with the same superclass, which Ruby
 reopens rather than creates (a helper named as one of that class's could
-then change its tests).  A text tree-sitter cannot read without repair is
-`Unparsable`, and the file is judged as a whole.
+then change its tests), and a new `def test_*` that overrides a test the
+class inherits from a superclass in another file.  A text tree-sitter
+cannot read without repair is `Unparsable`, and the file is judged as a
+whole.
 """
 
 from __future__ import annotations
