@@ -8,7 +8,7 @@ module-level statement), each with its exact code.  `test_drift` keeps every
 base unit as it is and judges what the head adds.
 
 One package per language family (`python/`, `js/`, `go/`, `java/`,
-`csharp/`, and the modules `rust.py` and `kotlin.py`), each named in
+`csharp/`, and the modules `rust.py`, `kotlin.py` and `ruby.py`), each named in
 the table of languages (`gate.drift.language.LANGUAGES`) with the suffixes
 it reads, and each giving the engine a typed `Reader`: `units(text,
 suffix) -> tuple[Unit, ...]`, raising `Unparsable` with one sentence when

@@ -1,11 +1,12 @@
 """The tree-sitter side of `gate.drift.js`, `gate.drift.go`,
-`gate.drift.java`, `gate.drift.csharp`, `gate.drift.rust` and
-`gate.drift.kotlin`: a
-grammar loaded on first use, a parse that refuses what it cannot split,
-and a node's exact text and line.
+`gate.drift.java`, `gate.drift.csharp`, `gate.drift.rust`,
+`gate.drift.kotlin` and `gate.drift.ruby`: a grammar loaded on first
+use, a parse that refuses what it cannot split, and a node's exact text
+and line.
 
-Nothing here is imported until a JS/TS, Go, Java, C#, Rust or Kotlin test file must be judged: the
-`tree_sitter` wheel and its grammars are loaded by `parse`, never at import
+Nothing here is imported until a JS/TS, Go, Java, C#, Rust, Kotlin or Ruby
+test file must be judged: the `tree_sitter` wheel and its grammars are
+loaded by `parse`, never at import
 (`gate check` start-up does not pay for them; figures in
 docs/development.md, "Splitting test files (tree-sitter)").
 
@@ -54,6 +55,7 @@ GRAMMARS = {
     "c_sharp": ("tree-sitter-c-sharp", "tree_sitter_c_sharp", "language"),
     "rust": ("tree-sitter-rust", "tree_sitter_rust", "language"),
     "kotlin": ("tree-sitter-kotlin", "tree_sitter_kotlin", "language"),
+    "ruby": ("tree-sitter-ruby", "tree_sitter_ruby", "language"),
 }
 
 

@@ -30,8 +30,9 @@ from gate.drift.language import JS
 # fixture a test compiles or reads, as trybuild's `tests/ui/*.rs`),
 # the `*Test.kt`, `*Tests.kt` and `*TestCase.kt` of Kotlin test source sets
 # (Gradle runs the test classes it finds there; the names are the
-# convention the gate reads, as Surefire's for Java), RSpec's `*_spec.rb`,
-# which no module reads yet): only those are
+# convention the gate reads, as Surefire's for Java),
+# RSpec's `*_spec.rb`, minitest's and Rails' `*_test.rb` and Rake's
+# `test_*.rb`, but for a suite's `*_helper.rb`): only those are
 # judged case by case.  Another file at a test path (a helper module, a
 # data fixture, a snapshot; anything under a `testdata/` or `__snapshots__/`
 # folder) is judged whole: existing tests may read every byte of it.
@@ -55,7 +56,12 @@ TEST_MODULES = (
     "**/*Tests.kt",
     "**/*TestCase.kt",
     "**/*_spec.rb",
+    "**/*_test.rb",
+    "**/test_*.rb",
 )
+# Named like a test module, loaded by every one: minitest's and RSpec's
+# helpers (`test/test_helper.rb`, `spec/spec_helper.rb`).
+HELPER_MODULES = ("**/*_helper.rb",)
 # JavaScript and TypeScript runners that collect by folder and by more
 # names: node:test runs every `test/**/*.js` and `test.js`, `test-*.js`,
 # `*-test.js`, `*_test.js` (and their `.ts` forms when Node strips types),
@@ -93,7 +99,7 @@ def is_test_module(path: str) -> bool:
     names (`TEST_MODULES`, `JS_TEST_MODULES` but for `JS_SUPPORT`), outside
     the data folders: a file judged case by case."""
     mode = globs.FOLDED
-    if globs.matches(path, DATA_FOLDERS, mode):
+    if globs.matches(path, DATA_FOLDERS, mode) or globs.matches(path, HELPER_MODULES, mode):
         return False
     if globs.matches(path, TEST_MODULES, mode):
         return True

@@ -3,7 +3,7 @@
 Each language is a `Language`: its name, the path suffixes it reads, and
 `load`, which imports its package on first use and returns the package's
 `Reader` (`gate.drift.reader`; so tree-sitter and the grammars load only when a JS/TS, Go, Java,
-C#, Rust or Kotlin file is split).  A `Reader` holds every hook the engine calls, typed; a
+C#, Rust, Kotlin or Ruby file is split).  A `Reader` holds every hook the engine calls, typed; a
 hook a language has no use for is None.  `LANGUAGES` is the table the
 engine reads (`gate.drift.units_for`, `gate.drift.reaching`), the way
 `gate.rules.MODULES` registers the rule kinds: a new language is one
@@ -75,6 +75,12 @@ def _kotlin() -> Reader:
     return READER
 
 
+def _ruby() -> Reader:
+    from gate.drift.ruby import READER
+
+    return READER
+
+
 PYTHON = Language("python", (".py",), _python)
 JS = Language("js", (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"), _js)
 GO = Language("go", (".go",), _go)
@@ -83,9 +89,10 @@ CSHARP = Language("csharp", (".cs",), _csharp)
 RUST = Language("rust", (".rs",), _rust)
 # `.kt` alone: a `.kts` file is a script (Gradle's build files), no test module.
 KOTLIN = Language("kotlin", (".kt",), _kotlin)
+RUBY = Language("ruby", (".rb",), _ruby)
 
 # The languages, in the order they are documented.
-LANGUAGES: tuple[Language, ...] = (PYTHON, JS, GO, JAVA, CSHARP, RUST, KOTLIN)
+LANGUAGES: tuple[Language, ...] = (PYTHON, JS, GO, JAVA, CSHARP, RUST, KOTLIN, RUBY)
 
 # Suffix -> the language that reads such files.
 BY_SUFFIX: Mapping[str, Language] = MappingProxyType(

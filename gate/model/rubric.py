@@ -48,6 +48,8 @@ DEFAULT_TESTS = (
     "**/testdata/",  # Go test fixtures
     "**/*_spec.rb",
     ".rspec",
+    "**/*_test.rb",  # minitest, Rails
+    "**/test_*.rb",  # Rake's TestTask
     # expected values outside `__snapshots__/`: insta's and Go tool
     # snapshots (`__toolsnaps__/*.snap`), syrupy's, ApprovalTests', golden files
     "**/*.snap",

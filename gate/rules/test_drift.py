@@ -8,10 +8,10 @@ globs, which default to `tests/`, `test/`, `**/test_*.py`,
 (the SPEC's list), then `**/test*.py` (unittest's discovery pattern, and
 Django's `app/tests.py`), `.pytest.ini`, `**/__snapshots__/` (Jest),
 `**/jest.config.*`, `**/vitest.config.*`, `**/testdata/` (Go),
-`**/*_spec.rb` and `.rspec` (RSpec), the expected values of snapshot
-tests anywhere (`**/*.snap`: insta, Jest, Go tool snapshots such as
-`__toolsnaps__/`; `**/*.ambr`: syrupy; `**/*.approved.*`: ApprovalTests;
-`**/*.golden`), and test helpers by name (`**/_test*.py`,
+`**/*_spec.rb` and `.rspec` (RSpec), `**/*_test.rb` and `**/test_*.rb`
+(minitest), the expected values of snapshot tests anywhere (`**/*.snap`:
+insta, Jest, Go tool snapshots such as `__toolsnaps__/`; `**/*.ambr`:
+syrupy; `**/*.approved.*`: ApprovalTests; `**/*.golden`), and test helpers by name (`**/_test*.py`,
 `**/testutil*.go`, `**/testhelper*.go`, `**/test_utils/`,
 `**/testutils/`, `**/testutil/`, `**/test_helpers/`, `**/testhelpers/`;
 not `testing/`, the name of shipped public modules such as
@@ -157,7 +157,27 @@ its tests in one lambda of the class header, and a spec written in an
 effect judged whole.  In a new Kotlin file a `@file:` annotation and a
 top-level declaration named like a framework's or an operator
 (`assertEquals`, `runTest`, `Test`, `plus`) reach the tests of other
-files.  It fails when:
+files.  A Ruby file
+(`*_test.rb`, `test_*.rb`, `*_spec.rb`; not a suite's `*_helper.rb`) is
+split into the statements of its modules, classes and `describe`/
+`context` blocks at any depth (`gate.drift.ruby`), compared by their
+syntax tree without comments: a `def test_*` in a test class, an `it`,
+`specify` or `test "..." do` block is a case, and a new one in an
+existing class or group is welcome, as is a new test class or group
+with its own hooks; a new hook (`setup`, `teardown`, `before`, `after`,
+`around`, `let`, `let!`, `subject`, `def setup`), `include`/`extend`,
+helper `def` or constant in an existing class or group, a skip or focus
+(`xit`, `fit`, `pending`, `skip`, `omit`, `:focus` metadata), a `def`
+or statement outside a test class (a monkey patch: `class String`,
+`def Hash.x`), a call with a receiver (`RSpec.configure`), a `require`
+but of the suite's helper, a test framework (`minitest/autorun`) or a
+standard library (`json`), `define_method`, or a new magic comment is
+refused; in a new Ruby file all of that but what
+keeps to the file's own test classes and groups reaches the tests of
+other files (a new file's class named as a
+class of another file reopens it, which the gate does not see, as it
+does not see a new test overriding one inherited from another file).
+It fails when:
 
 * a unit that exists at base is changed (any character of its lines:
   decorator, signature, body, indentation; in Python, anything that

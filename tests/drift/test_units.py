@@ -251,7 +251,7 @@ def test_unparsable_and_unknown_suffixes() -> None:
         units_for("tests/test_x.py", "def (:\n")
     with pytest.raises(Unparsable, match="null bytes"):
         units_for("tests/test_x.py", "x = 1\0\n")
-    assert units_for("tests/test_x.rb", "it 'works' do\nend\n") is None
+    assert units_for("tests/test_x.lua", "it('works', function() end)\n") is None
     assert units_for("tests/README", "text") is None
 
 

@@ -344,7 +344,7 @@ def test_a_file_without_a_parser_or_too_large_is_judged_whole(rubric_repo: Rubri
     rubric_repo.write_many(
         {
             ".github/blast-radius.yml": RUBRIC,
-            "spec/clamp_spec.rb": "it 'a' do\nend\n",
+            "spec/clamp.spec.lua": "it('a', function() end)\n",
             "tests/test_big.py": "X = 1\n",
         }
     )
@@ -352,16 +352,16 @@ def test_a_file_without_a_parser_or_too_large_is_judged_whole(rubric_repo: Rubri
     big = "def test_x():\n    assert True\n" + "# padding\n" * (TEXT_LIMIT // 10 + 1)
     rubric_repo.write_many(
         {
-            "spec/clamp_spec.rb": "it 'a' do\nend\nit 'b' do\nend\n",
+            "spec/clamp.spec.lua": "it('a', function() end)\nit('b', function() end)\n",
             "tests/test_big.py": "X = 1\n" + big,
         }
     )
     head = rubric_repo.commit("head")
     code, result = rubric_repo.check(base, head).verdict()
     assert code == 1
-    assert "spec/clamp_spec.rb judged as a whole file: no parser for .rb" in result["message"]
+    assert "spec/clamp.spec.lua judged as a whole file: no parser for .lua" in result["message"]
     assert "tests/test_big.py judged as a whole file: its head version is" in result["message"]
-    assert result["paths"] == ["spec/clamp_spec.rb", "tests/test_big.py"]
+    assert result["paths"] == ["spec/clamp.spec.lua", "tests/test_big.py"]
 
 
 AVA_BASE = """\

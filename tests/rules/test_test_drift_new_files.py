@@ -76,6 +76,11 @@ def new_file(path: str, head: str, allow_added: bool = True, source: Builder = "
             "TestMain at line 5",
         ),
         ("pkg/zz_test.go", "package pkg\n\nfunc init() {}\n", "init at line 3"),
+        (
+            "spec/zz_spec.rb",
+            "RSpec.configure { |c| c.filter_run_excluding :all }\n",
+            "RSpec.configure at line 1",
+        ),
         # a helper module at a test path runs at collection when a test imports it
         ("tests/helpers.py", "import clamp_kit\nclamp_kit.LIMIT = 2\n", "statement at line 2"),
     ],
@@ -120,7 +125,12 @@ def test_collection_time_code_in_a_new_test_file_is_drift(path: str, head: str, 
         ("test/zz.js", "'use strict'\nconst test = require('node:test');\ntest('x', () => {});\n"),
         ("test/zz.ts", '"use client";\nimport test from "ava";\ntest("x", (t) => t.pass());\n'),
         ("pkg/zz_test.go", 'package pkg\n\nimport "testing"\n\nfunc TestX(t *testing.T) {}\n'),
-        ("spec/zz_spec.rb", "RSpec.configure { |c| c.filter_run_excluding :all }\n"),  # no parser
+        ("spec/zz.spec.lua", 'describe("x", function() end)\n'),  # no parser
+        (
+            "spec/zz_spec.rb",
+            'require "spec_helper"\n\nRSpec.describe Clamp do\n  before { @x = 1 }\n'
+            '  it "clamps" do\n  end\nend\n',
+        ),
         ("tests/helpers.py", "import clamp_kit\n\n\ndef bent():\n    return clamp_kit\n"),
         ("tests/data/input.txt", "def (:\n"),  # no parser
         ("pkg/testdata/broken.go", "package {\n"),  # a data folder

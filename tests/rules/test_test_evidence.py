@@ -225,7 +225,7 @@ def test_a_new_test_file_of_helpers_only_is_no_evidence(language: str) -> None:
             "no source file",
         ),
         (
-            SOURCE | Files(head={"spec/clamp_spec.rb": "it 'clamps' do\nend\n"}),
+            SOURCE | Files(head={"spec/clamp.spec.lua": "it('clamps', function()\nend)\n"}),
             "2 non-blank lines in a file the engine does not split",
         ),
         # a JSDoc comment, a reformat
@@ -372,10 +372,10 @@ def test_what_needs_no_test(change: Files, reason: str) -> None:
         (
             SOURCE
             | Files(
-                base={"spec/c_spec.rb": "it 'a' do\nend\n"},
-                head={"spec/c_spec.rb": "it 'a' do\n\n\nend\n"},
+                base={"spec/c.spec.lua": "it('a', function()\nend)\n"},
+                head={"spec/c.spec.lua": "it('a', function()\n\n\nend)\n"},
             ),
-            'written without one ("spec/c_spec.rb")',
+            'written without one ("spec/c.spec.lua")',
         ),
         # a test file that does not parse
         (

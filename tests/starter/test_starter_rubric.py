@@ -241,6 +241,16 @@ def test_the_starter_names_its_plumbing_globs() -> None:
     assert set(STARTER_TESTS) <= set(tests)
 
 
+@given(DIRS, WORD)
+def test_ruby_test_files_are_tests_at_any_depth(folder: str, word: str) -> None:
+    """minitest's `*_test.rb` and Rake's `test_*.rb` (modelcontextprotocol/
+    ruby-sdk, held-out round 12), and RSpec's `*_spec.rb`, outside a
+    top-level `test/` or `spec/` too (a gem of a monorepo): an edit to an
+    existing one is judged by TESTS."""
+    for path in (f"{folder}{word}_test.rb", f"{folder}test_{word}.rb", f"{folder}{word}_spec.rb"):
+        assert "TESTS" in failed(FileChange(path=path, added=1, deleted=1)), path
+
+
 def test_presets_are_the_agent_tables_facts() -> None:
     """Every login and branch glob of gate.base.agents.AGENTS is offered, and the
     commented block, uncommented, is a valid applies_to of exactly those."""
