@@ -914,6 +914,7 @@ from gate.drift.collected import (
     js_collects,
     pytest_collects,
 )
+from gate.drift.folders import go_package_files
 from gate.drift.growth import FOLDER_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.model.change import (
@@ -962,6 +963,10 @@ TEXT_NEAR = near_files
 # where the source can, every code file the change modifies: the names it
 # renames, which an existing test may follow (`gate.drift.identities`)
 TEXT_HINTS = identities.CODE_GLOBS
+# where the source can, every Go file of the folder of a Go test file the
+# change modifies: whether code of the package reads what it removed
+# (`gate.drift.go.unread`)
+TEXT_BESIDE = go_package_files
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a

@@ -1,0 +1,218 @@
+"""A lint cleanup (golangci-lint's `unused`) deleting package-level
+declarations of a Go test file that no code of its package read
+(`gate.drift.go.unread`): a `var` whose initializer runs nothing, a
+`const`, a helper `func`.  Each shape beside its hostile twins, the same
+removal where something may still read or run it, which stays a removal.
+Every case is a real repository judged by `gate check`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
+
+TEST = """\
+package kit
+
+import (
+	"strings"
+	"testing"
+)
+
+var parseID = strings.TrimSpace
+
+const (
+	expectedSize int64 = 734
+	expectedType       = "pdf"
+)
+
+// sizeOf is kept for later.
+func sizeOf(t *testing.T) int { return 3 }
+
+func TestKit(t *testing.T) {
+	if strings.TrimSpace(Name()) != "kit" {
+		t.Fatal("name")
+	}
+}
+"""
+CODE = 'package kit\n\nfunc Name() string { return "kit" }\n'
+PATH = "kit/kit_test.go"
+
+DECLS = {
+    "parseID": "var parseID = strings.TrimSpace\n",
+    "expectedSize": "\texpectedSize int64 = 734\n",
+    "expectedType": '\texpectedType       = "pdf"\n',
+    "sizeOf": "// sizeOf is kept for later.\nfunc sizeOf(t *testing.T) int { return 3 }\n",
+}
+
+
+def _without(*names: str, text: str = TEST) -> str:
+    for name in names:
+        assert DECLS[name] in text, name
+        text = text.replace(DECLS[name], "", 1)
+    return text
+
+
+def _judge(
+    repo: RubricRepo, base: Mapping[str, str], head: Mapping[str, str | None]
+) -> tuple[int, str]:
+    repo.write_many(base)
+    before = repo.commit("base")
+    for path, text in head.items():
+        if text is None:
+            repo.remove(path)
+        else:
+            repo.write(path, text)
+    after = repo.commit("cleanup")
+    code, result = repo.check(before, after, rubric=DRIFT_RUBRIC).verdict()
+    return code, str(result["message"])
+
+
+REMOVALS = [("parseID",), ("expectedSize",), ("expectedSize", "expectedType"), ("sizeOf",)]
+REMOVALS.append(tuple(DECLS))
+
+
+@pytest.mark.parametrize("names", REMOVALS, ids=["+".join(n) for n in REMOVALS])
+def test_unread_declarations_removed_change_no_test(
+    rubric_repo: RubricRepo, names: tuple[str, ...]
+) -> None:
+    code, message = _judge(rubric_repo, {PATH: TEST, "kit/kit.go": CODE}, {PATH: _without(*names)})
+    assert code == 0, message
+
+
+# Another file of the folder that still spells a removed name: test or
+# not, the `_test` package or not, behind a build constraint, as a
+# composite literal's key, a selector's field, or in a directive.
+READERS = {
+    "a test file of the package": ("kit/more_test.go", "package kit\n\nvar n = expectedSize\n"),
+    "a code file": ("kit/kit2.go", "package kit\n\nfunc Size() int64 { return expectedSize }\n"),
+    "a build-tagged file": (
+        "kit/linux.go",
+        "//go:build linux\n\npackage kit\n\nvar n = expectedSize\n",
+    ),
+    "the _test package": (
+        "kit/ext_test.go",
+        'package kit_test\n\nimport kit "example.com/kit"\n\nvar n = kit.expectedSize\n',
+    ),
+    "a composite literal's key": (
+        "kit/lit_test.go",
+        "package kit\n\ntype sizes struct{ expectedSize int }\n\nvar s = sizes{expectedSize: 1}\n",
+    ),
+    "a go:linkname directive": (
+        "kit/link.go",
+        'package kit\n\nimport _ "unsafe"\n\n'
+        "//go:linkname local kit.expectedSize\nvar local int64\n",
+    ),
+    "a local of the same spelling": (
+        "kit/local_test.go",
+        "package kit\n\nfunc f() int { expectedSize := 1; return expectedSize }\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("reader", list(READERS), ids=list(READERS))
+def test_a_name_another_file_of_the_package_spells_is_removed(
+    rubric_repo: RubricRepo, reader: str
+) -> None:
+    path, text = READERS[reader]
+    base = {PATH: TEST, "kit/kit.go": CODE, path: text}
+    code, message = _judge(rubric_repo, base, {PATH: _without("expectedSize")})
+    assert code == 1 and "expectedSize removed" in message, message
+
+
+# The test file itself still reads it (a test, or another declaration).
+SAME_FILE = {
+    "a test": TEST.replace('"kit" {', '"kit" || expectedSize == 0 {'),
+    "a var": TEST + "\nvar doubled = expectedSize * 2\n",
+    "a helper": TEST + "\nfunc size() int64 { return expectedSize }\n",
+}
+
+
+@pytest.mark.parametrize("reader", list(SAME_FILE), ids=list(SAME_FILE))
+def test_a_name_the_file_still_reads_is_removed(rubric_repo: RubricRepo, reader: str) -> None:
+    base = SAME_FILE[reader]
+    head = base.replace(DECLS["expectedSize"], "", 1)
+    code, message = _judge(rubric_repo, {PATH: base, "kit/kit.go": CODE}, {PATH: head})
+    assert code == 1 and "expectedSize removed" in message, message
+
+
+# Declarations whose removal may run less, or that a runner or the type
+# system reads without naming them.
+RUNS = {
+    "a call": 'var gone = strings.TrimSpace(" x ")\n',
+    "a conversion": "var gone = int64(3)\n",
+    "a closure": 'var gone = func() string { return "x" }\n',
+    "a receive": "var gone = <-make(chan int)\n",
+    "an index": "var gone = []int{1}[2]\n",
+    "a dereference": "var gone = *new(int)\n",
+    "a division": 'var gone = len("a") / zero\n',
+    "a shift": "var gone = 1 << shift\n",
+    "a comparison": "var gone = any(1) == any(2)\n",
+    "a selector of a value": "var gone = value.field\n",
+    "a blank var": "var _ = strings.TrimSpace\n",
+    "a blank assertion": "var _ fmt.Stringer = (*T)(nil)\n",
+    "init": "func init() {}\n",
+    "a test": "func TestGone(t *testing.T) {}\n",
+    "TestMain": "func TestMain(m *testing.M) {}\n",
+    "a benchmark": "func BenchmarkGone(b *testing.B) {}\n",
+    "a fuzz test": "func FuzzGone(f *testing.F) {}\n",
+    "an example": "func ExampleGone() {}\n",
+    "a type": "type gone struct{}\n",
+    "a method": "func (k *kitSuite) gone() {}\n",
+}
+
+
+@pytest.mark.parametrize("shape", list(RUNS), ids=list(RUNS))
+def test_a_declaration_that_runs_or_is_read_unnamed_is_removed(
+    rubric_repo: RubricRepo, shape: str
+) -> None:
+    extra = RUNS[shape]
+    base = TEST + "\n" + extra
+    code, message = _judge(rubric_repo, {PATH: base, "kit/kit.go": CODE}, {PATH: TEST})
+    assert code == 1 and "removed" in message, message
+
+
+# What the Go tool builds beside the package's Go files, and a name put back
+# in another file (a move), and a file whose text is unknown.
+FOLDERS = {
+    "an assembly file": {"kit/asm_amd64.s": "TEXT ·expectedSize(SB),0,$0\n"},
+    "a C file": {"kit/k.c": "int x;\n"},
+    "a cgo file": {"kit/cgo.go": 'package kit\n\n// int x;\nimport "C"\n'},
+}
+
+
+@pytest.mark.parametrize("shape", list(FOLDERS), ids=list(FOLDERS))
+def test_a_package_built_with_other_languages_keeps_its_removals(
+    rubric_repo: RubricRepo, shape: str
+) -> None:
+    base = {PATH: TEST, "kit/kit.go": CODE, **FOLDERS[shape]}
+    code, message = _judge(rubric_repo, base, {PATH: _without("expectedSize")})
+    assert code == 1 and "expectedSize removed" in message, message
+
+
+@pytest.mark.parametrize(
+    "moved_to",
+    [
+        ("kit/kit.go", CODE + "\nconst expectedSize int64 = 735\n"),
+        ("kit/sizes_test.go", "package kit\n\nconst expectedSize int64 = 735\n"),
+        (PATH, _without("expectedSize") + "\nconst expectedSize int64 = 735\n"),
+    ],
+    ids=["to a code file", "to a new test file", "within the file"],
+)
+def test_a_declaration_moved_is_removed(rubric_repo: RubricRepo, moved_to: tuple[str, str]) -> None:
+    path, text = moved_to
+    head = {PATH: _without("expectedSize"), path: text}
+    code, message = _judge(rubric_repo, {PATH: TEST, "kit/kit.go": CODE}, head)
+    assert code == 1 and "expectedSize" in message, message
+
+
+def test_a_removal_beside_another_change_still_reports_the_change(
+    rubric_repo: RubricRepo,
+) -> None:
+    """The unread removal drops out of the message; the edited test stays."""
+    head = _without("expectedSize").replace('!= "kit"', '!= "kat"')
+    code, message = _judge(rubric_repo, {PATH: TEST, "kit/kit.go": CODE}, {PATH: head})
+    assert code == 1 and "TestKit changed" in message, message
+    assert "expectedSize" not in message, message
