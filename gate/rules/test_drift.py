@@ -224,7 +224,27 @@ the rust grammar finds a syntax error at line N").  It fails when:
   (a standard-library module, or a capitalized name, a class or
   constant, from a module another import of the head still loads; not
   `import tests.plugin` nor `from tests import plugin`, which may be
-  there for what importing them does, and not `pytest_plugins`); moving
+  there for what importing them does, and not `pytest_plugins`), or a
+  package-level Go `const`, `var` or helper `func` of a Go test file
+  modified in place is removed that no code of its package read
+  (`gate.drift.go.unread`: what golangci-lint's `unused` deletes,
+  `var parseID = stripe.ParseID`, `const ( expectedSize int64 = 734 )`):
+  no Go file of its folder (every one at base, `package x` and
+  `package x_test`, test or not, whatever its build constraints, and
+  each the change writes at head) spells its name as a token but its own
+  removed declaration (an identifier, a selector's field, a composite
+  literal's key, a label, any word of a directive comment such as
+  `//go:linkname`; not a string or another comment), a `var`'s
+  initializer runs nothing (literals, names, an imported package's
+  selector, parentheses, composite literals, unary and binary operators
+  that cannot panic; a call, a conversion, an index, a dereference, a
+  division, a shift, a comparison, a function literal or a receive keeps
+  it a removal), its names are not `_`, and the folder holds no file of
+  another language the Go tool builds (`.s`, `.c`, `.syso`, ...) and no
+  cgo; a removed `init`, `TestMain`, `Test*`, `Benchmark*`, `Fuzz*`,
+  `Example*`, method or type, a name put back in another file (a move),
+  or a folder whose listing or any of whose Go files' texts is unknown
+  (past the Action's API mode cap of 50 files) is still a removal; moving
   an unchanged unit elsewhere in the file is not a change, unless it is
   one of several that bind the same name (`from m import clamp` and a
   later `def clamp`: the last one wins), whose order must stay; nor is a
