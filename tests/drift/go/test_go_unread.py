@@ -8,10 +8,15 @@ Every case is a real repository judged by `gate check`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 import pytest
 
+from gate.model.rubric import DEFAULT_TESTS
 from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
+from tests.rulecase import Files, RuleCase
+
+DRIFT = RuleCase("test_drift", id="T", paths=list(DEFAULT_TESTS))
 
 TEST = """\
 package kit
@@ -216,3 +221,59 @@ def test_a_removal_beside_another_change_still_reports_the_change(
     code, message = _judge(rubric_repo, {PATH: TEST, "kit/kit.go": CODE}, {PATH: head})
     assert code == 1 and "TestKit changed" in message, message
     assert "expectedSize" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("others", "passed"),
+    [
+        ({}, True),
+        ({"kit/more_test.go": "package kit\n\nvar n = expectedSize\n"}, False),
+        # more files than the contents API reads: one left unread proves nothing
+        ({f"kit/f{i:02}.go": "package kit\n" for i in range(60)}, False),
+    ],
+    ids=["unread", "read by another file", "past the API mode cap"],
+)
+def test_api_mode_reads_the_package_files_at_the_fork(others: dict[str, str], passed: bool) -> None:
+    """The contents API lists `kit` and reads each Go file there at the merge
+    base (the test file on both sides), up to `PACKAGE_READS`."""
+    from gate.changes.api import changes_from_api, listing
+    from gate.github.client_types import PullFile
+    from gate.rubric.load import load_rubric_bytes
+    from gate.rules import test_drift, text_wants
+
+    rubric = load_rubric_bytes(b"rules:\n  - {id: TESTS, kind: test_drift}\n", "r.yml")
+    found = listing([PullFile(PATH, "modified", 0, 4, 4, None, True)], expected=1)
+    base = {PATH: TEST, "kit/kit.go": CODE, **others}
+    head = {**base, PATH: _without("expectedSize")}
+    folders = {"": [("kit", "dir")], "kit": [(p.rpartition("/")[2], "file") for p in base]}
+
+    def read_file(ref: str, path: str) -> bytes | None:
+        text = (head if ref == "head" else base).get(path)
+        return None if text is None else text.encode()
+
+    changes = changes_from_api(
+        found,
+        base="base",
+        head="head",
+        content_files=text_wants(rubric.rules),
+        read_file=read_file,
+        merge_base="fork",
+        list_folder=lambda ref, path: folders.get(path),
+    )
+    result = test_drift.check(rubric.rules[0], changes)
+    assert result.passed is passed, result.message
+    assert passed or "expectedSize removed" in result.message, result.message
+
+
+@pytest.mark.parametrize("source", ["git", "patch"])
+@pytest.mark.parametrize(("reader", "passed"), [(None, True), ("a code file", False)])
+def test_each_git_builder_reads_the_package_files(
+    source: Literal["git", "patch"], reader: str | None, passed: bool
+) -> None:
+    """`gate check` on two commits and `gate check --patch` read the same."""
+    base = {PATH: TEST, "kit/kit.go": CODE}
+    if reader is not None:
+        base.update([READERS[reader]])
+    change = Files(base=base, head={**base, PATH: _without("expectedSize")})
+    result = DRIFT.check(change, source=source)
+    assert result.passed is passed, result.message
