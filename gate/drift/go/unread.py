@@ -2,8 +2,8 @@
 (`dead`): what a lint cleanup (golangci-lint's `unused`) deletes, which
 cannot change a test.
 
-A base unit of a Go test file modified in place, gone at head, is dead
-when all of these hold:
+A base unit of a `_test.go` file modified in place (no other package
+can import its names), gone at head, is dead when all of these hold:
 
 * it is a package-level `const` (a spec, or a group whose values take
   their place), a `var` spec, or a helper `func` (SUPPORT: not `init`,
@@ -107,7 +107,10 @@ _PANICS = frozenset({"/", "%", "<<", ">>", "==", "!=", "<", "<=", ">", ">="})
 def dead(changes: ChangeSet, path: str, base: str, gone: Collection[str]) -> frozenset[str]:
     """The names (`Unit.name`) of the units keyed `gone`, base units of
     the Go test file `path` (modified in place; `base` its base text)
-    missing at head, that are dead (the module's docstring)."""
+    missing at head, that are dead (the module's docstring).  Only in a
+    `_test.go` file: another Go file's names may be read by other packages."""
+    if not path.endswith("_test.go"):
+        return frozenset()
     try:
         split = _split(parse(base, "go"))
     except Unparsable:

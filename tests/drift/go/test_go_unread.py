@@ -277,3 +277,21 @@ def test_each_git_builder_reads_the_package_files(
     change = Files(base=base, head={**base, PATH: _without("expectedSize")})
     result = DRIFT.check(change, source=source)
     assert result.passed is passed, result.message
+
+
+def test_a_go_file_other_packages_may_import_keeps_its_removals() -> None:
+    """A Go file that is not a `_test.go` file may be imported by other
+    packages: what it removed is never dead, though a `_test.go` file
+    beside it is modified and every file of the folder is read (the rule
+    judges such a file whole before: this is `dead` itself)."""
+    from gate.drift.go.unread import dead
+
+    helper = "package kit\n\nvar Sizes = []int{1}\n\nconst helperSize int64 = 734\n"
+    base = {"test/helpers.go": helper, "test/kit_test.go": TEST}
+    head = {
+        "test/helpers.go": "package kit\n\nvar Sizes = []int{1}\n",
+        "test/kit_test.go": _without("parseID"),
+    }
+    changes = DRIFT.change(Files(base=base, head=head))
+    assert dead(changes, "test/kit_test.go", TEST, {"var parseID"}) == {"parseID"}
+    assert dead(changes, "test/helpers.go", helper, {"const helperSize"}) == frozenset()
