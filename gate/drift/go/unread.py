@@ -235,7 +235,7 @@ def _spelled(text: str, names: Collection[str], skip: Sequence[tuple[int, int]])
     byte ranges `skip` (the module's docstring); None when it does not
     parse, or imports "C"."""
     words = set(_WORD.findall(text))
-    if not (words & set(names)) and '"C"' not in text:
+    if not (words & set(names)) and '"C"' not in text and "`C`" not in text:
         return set()  # no such word anywhere, and no cgo: nothing to parse
     try:
         source = parse(text, "go")

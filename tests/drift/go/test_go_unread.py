@@ -185,6 +185,7 @@ FOLDERS = {
     "an assembly file": {"kit/asm_amd64.s": "TEXT ·expectedSize(SB),0,$0\n"},
     "a C file": {"kit/k.c": "int x;\n"},
     "a cgo file": {"kit/cgo.go": 'package kit\n\n// int x;\nimport "C"\n'},
+    "a cgo file with a raw path": {"kit/cgo.go": "package kit\n\nimport `C`\n"},
 }
 
 
