@@ -164,6 +164,7 @@ RUNS = {
     "a benchmark": "func BenchmarkGone(b *testing.B) {}\n",
     "a fuzz test": "func FuzzGone(f *testing.F) {}\n",
     "an example": "func ExampleGone() {}\n",
+    "an embedded var": "//go:embed kit.go\nvar gone string\n",
     "a type": "type gone struct{}\n",
     "a method": "func (k *kitSuite) gone() {}\n",
 }
