@@ -225,6 +225,12 @@ PAST_NEAR_READS = (
 # as edited.
 HINT_READS = 50
 
+# The most files of the folders around modified test files read through
+# the contents API (`TextWants.package`: every Go file of a modified Go
+# test's package, which `test_drift` reads to prove a removed declaration
+# unread); past it a file is not read, and the removal is judged as one.
+PACKAGE_READS = 50
+
 
 def other_history(comparison: Comparison) -> str | None:
     """Why the compare API's commits cannot show that the merge base it
@@ -334,6 +340,11 @@ def changes_from_api(
         texts[path] = _texts(read_file, path, fork, head)
     files = count_unlisted(found.files, read_file, fork, head)
     tree = base_tree(list_folder, fork, found.files) if wants.tree and list_folder else None
+    for path in wants.package(found.files, tree)[:PACKAGE_READS]:  # past the cap: proves less
+        if path in touched:
+            texts[path] = _texts(read_file, path, fork, head, at=at.get(path, (True, True)))
+        else:
+            texts[path] = _texts(read_file, path, None, fork)  # one request, at the fork
     return ChangeSet(
         files=files, base=base, head=head, stdout=stdout, texts=texts, source="api", tree=tree
     )

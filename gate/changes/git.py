@@ -62,10 +62,13 @@ def changes_of(
     # beside the new ones (the runner configuration above a new JS test),
     # and the modified files read for hints (the code files whose renames
     # a test may follow)
+    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
+    # and the files of the folders around them that a rule reads once it
+    # knows the layout (every Go file of a modified Go test's package)
     extra = (*wants.extra(files), *wants.nearby(files), *wants.hinted(files))
+    extra += wants.package(files, tree)
     if extra:
         texts.update(repo.read_texts(judged.old, judged.new, extra))
-    tree = repo.base_tree(judged.old, tree_folders(files)) if wants.tree else None
     return ChangeSet(
         files=files,
         base=started.base,

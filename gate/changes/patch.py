@@ -225,13 +225,15 @@ def changes_from_patch(
         files = job.result()
         notes = job.notes()  # git's limits on renames and copies, as in git mode
     wants = text_wants(content_files)
+    layout = repo.base_tree(base_sha, tree_folders(files)) if wants.tree else None
+    paths = (*wants.paths(files), *wants.package(files, layout))
     return ChangeSet(
         files=files,
         base=base_sha,
         head=None,
         stdout=stdout,
-        texts=repo.read_texts(base_sha, tree, wants.paths(files)),
+        texts=repo.read_texts(base_sha, tree, paths),
         source="patch",
         notes=notes,
-        tree=repo.base_tree(base_sha, tree_folders(files)) if wants.tree else None,
+        tree=layout,
     )

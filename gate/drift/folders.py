@@ -7,13 +7,13 @@ whether a new Go test file's package had tests at base
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gate.base import globs
 from gate.drift import suffix
 from gate.drift.growth import NEW_FOLDER_FILES
 from gate.drift.language import BY_SUFFIX
-from gate.model.change import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, FileChange
+from gate.model.change import ADDED, COPIED, MODIFIED, RENAMED, UNKNOWN, BaseTree, FileChange
 
 # Where Python finds a project's own top-level modules and packages: the
 # repository's root (a flat layout, and `python -m pytest` puts it on
@@ -41,7 +41,8 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     Python finds it (`gate.drift.python.shadow` judges those paths alone).
     Also the folder of each new Go test file (`x_test.go`) and the folders
     above it: whether its package had tests at base (`BaseTree.folder`),
-    which its `init` or `TestMain` would reach.  And, as `D/**` (the
+    which its `init` or `TestMain` would reach; and of each Go test file
+    it modifies: the package's files (`go_package_files`).  And, as `D/**` (the
     folder and every folder below it) with the folders above it, the folder
     of each `package.json` written below the root and of each new Jest or
     Vitest configuration there (`gate.drift.growth.FOLDER_CONFIGS`):
@@ -124,14 +125,35 @@ def _go_modules(files: Iterable[FileChange]) -> set[str]:
 
 
 def _go_packages(files: Iterable[FileChange]) -> set[str]:
-    """The folder of each Go test file a change adds or copies, and every
-    folder above it ("" the root): a source lists parents first."""
+    """The folder of each Go test file a change adds, copies or modifies,
+    and every folder above it ("" the root): a source lists parents first."""
     wanted: set[str] = set()
     for f in files:
-        if f.status not in (ADDED, COPIED) or not f.path.endswith("_test.go"):
+        if f.status not in (ADDED, COPIED, MODIFIED) or not f.path.endswith("_test.go"):
             continue
         _add_with_parents(wanted, f.path.rpartition("/")[0])
     return wanted
+
+
+def go_package_files(files: Sequence[FileChange], tree: BaseTree) -> list[str]:
+    """Every Go file at base (`.go`, a file entry) of the folder of each
+    Go test file `files` modifies in place, as `tree` lists it (a folder
+    not listed: none): what `gate.drift.go.unread` reads to prove that no
+    code of the package reads a declaration the test file removed."""
+    out: list[str] = []
+    for folder in sorted({f.path.rpartition("/")[0] for f in files if _go_modified(f)}):
+        entries = tree.folder(folder) or {}
+        prefix = f"{folder}/" if folder else ""
+        out += [f"{prefix}{n}" for n, kind in sorted(entries.items()) if _go_file(n, kind)]
+    return out
+
+
+def _go_modified(f: FileChange) -> bool:
+    return f.status == MODIFIED and f.path.endswith("_test.go") and not (f.symlink or f.submodule)
+
+
+def _go_file(name: str, kind: str) -> bool:
+    return kind == "file" and name.endswith(".go")
 
 
 def _package_folders(files: Iterable[FileChange]) -> set[str]:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
+from dataclasses import replace
 
 from gate.base import globs
 from gate.base.paths import fold
 from gate.base.structured import Unreadable
 from gate.base.words import names, plural
 from gate.drift import (
+    Drift,
     Unit,
     Unparsable,
     compare,
@@ -473,10 +475,33 @@ def _by_cases(
                 turned = identities.align(changes, was, f.path, pair, base, head)
                 if turned is not None:
                     drift = compare(turned, head, allow_added=allow_added)
+            if drift.removed and was == f.path and suffix(f.path) == ".go":
+                drift = _unread(changes, f.path, texts.base, base, head, drift)
             if drift.ok:
                 return None, len(drift.added), len(drift.grew), len(drift.renamed)
             return f"{f.path}: {drift.summary()}", 0, 0, 0
     return f"{f.path} judged as a whole file: {why}", 0, 0, 0
+
+
+def _unread(
+    changes: ChangeSet,
+    path: str,
+    text: str,
+    base: Sequence[Unit],
+    head: Sequence[Unit],
+    drift: Drift,
+) -> Drift:
+    """`drift` less the removals of a Go test file modified in place that
+    no code of its package read and that ran nothing
+    (`gate.drift.go.unread`: what golangci-lint's `unused` deletes)."""
+    from gate.drift.go.unread import dead
+
+    at_head = {u.key for u in head}
+    gone = {u.key for u in base if u.key not in at_head and u.name in drift.removed}
+    unread = dead(changes, path, text, gone)
+    if not unread:
+        return drift
+    return replace(drift, removed=tuple(n for n in drift.removed if n not in unread))
 
 
 def _first_line(code: str, limit: int = 60) -> str:

@@ -8,7 +8,7 @@ rule that needs unknown data fails and says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -275,6 +275,11 @@ class TextWants:
     # (`TEXT_HINTS`: `test_drift` reads the code files a change modifies
     # for the names it renames, `gate.drift.identities`): `hinted`
     hints: Callable[[str], bool] | None = None
+    # base files a rule reads once the base tree's layout is known, to
+    # prove what no code reads (`test_drift`: every Go file of the folder
+    # of a Go test file the change modifies, `gate.drift.go.unread`): a
+    # text missing there only proves less
+    beside: Callable[[Sequence[FileChange], BaseTree], Iterable[str]] | None = None
 
     def paths(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """`files`, each written path `touched` accepts and the files
@@ -299,6 +304,18 @@ class TextWants:
         taken = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
         found = {f.path for f in files if f.status == MODIFIED and self.hints(f.path)}
         return tuple(sorted(found - taken))
+
+    def package(self, files: Iterable[FileChange], tree: BaseTree | None) -> tuple[str, ...]:
+        """The base files `beside` names for `files` in `tree`, but those
+        `files`, `extra`, `nearby` or `hinted` name, sorted (none without a
+        layout): a source reads them after listing the tree, and may leave
+        them out (a cap)."""
+        if self.beside is None or tree is None:
+            return ()
+        files = tuple(files)
+        taken = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
+        taken |= set(self.hinted(files))
+        return tuple(sorted(set(self.beside(files, tree)) - taken))
 
     def nearby(self, files: Iterable[FileChange]) -> tuple[str, ...]:
         """The files `near` names for each path `files` adds or copies

@@ -91,6 +91,7 @@ def text_wants(rules: Iterable[Rule]) -> TextWants:
     the modified paths some rule's `TEXT_GLOBS` match (`Kind.touched_texts`),
     the base files beside added ones some rule names (`Kind.near_texts`),
     the modified files some rule reads when it can (`Kind.hint_texts`),
+    the base files some rule reads once the layout is known (`Kind.text_beside`),
     and the base tree's layout when some rule's kind reads `TREE`."""
     rules = tuple(rules)
     tests = [t for rule in rules if (t := REGISTRY[rule.kind].touched_texts(rule)) is not None]
@@ -100,7 +101,13 @@ def text_wants(rules: Iterable[Rule]) -> TextWants:
     near = (lambda path: [p for n in nears for p in n(path)]) if nears else None
     hints = [h for rule in rules if (h := REGISTRY[rule.kind].hint_texts()) is not None]
     hinted = (lambda path: any(h(path) for h in hints)) if hints else None
-    return TextWants(files=text_files(rules), touched=touched, tree=tree, near=near, hints=hinted)
+    besides = [b for rule in rules if (b := REGISTRY[rule.kind].text_beside) is not None]
+    beside = (
+        (lambda files, layout: [p for b in besides for p in b(files, layout)]) if besides else None
+    )
+    return TextWants(
+        files=text_files(rules), touched=touched, tree=tree, near=near, hints=hinted, beside=beside
+    )
 
 
 def lab_kinds(role: str) -> frozenset[str]:

@@ -24,7 +24,10 @@ declares at module level:
   parameter's `GLOBS` mode (`test_drift` reads each test file a change
   modifies); `TEXT_NEAR` (optional), a function naming the base files it
   reads beside each path a change adds that its `TEXT_GLOBS` match
-  (`test_drift`: the runner configuration above a new JS/TS test file).
+  (`test_drift`: the runner configuration above a new JS/TS test file);
+  `TEXT_BESIDE` (optional), a function of the change's files and the base
+  tree's layout naming the base files it reads where a source can
+  (`test_drift`: every Go file of a modified Go test file's folder).
   What every change source reads (`gate.model.change.TextWants`) is
   derived from these.
 * `GLOBS` (optional): glob parameter -> match mode (`gate.base.globs.EXACT`,
@@ -48,19 +51,21 @@ the files whose texts are read) is derived from the registry.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType, ModuleType
 from typing import Any
 
 from gate.base.globs import MODES
-from gate.model.change import ChangeSet
+from gate.model.change import BaseTree, ChangeSet, FileChange
 from gate.model.report import RuleResult
 from gate.model.rubric import DEFAULT_TESTS, Rule
 
 Check = Callable[[Rule, ChangeSet], RuleResult]
 Problem = tuple[tuple[str | int, ...], str]
 ParamCheck = Callable[[Mapping[str, Any]], Problem | None]
+# `TEXT_BESIDE`: (the change's files, the base tree's layout) -> base files
+Beside = Callable[[Sequence[FileChange], BaseTree], Iterable[str]]
 
 # What of a change a rule reads, each with the words the rule reference uses.
 PATHS = "paths"
@@ -128,6 +133,7 @@ class Kind:
     text_matching: tuple[str, ...] = ()
     text_near: Callable[[str], Iterable[str]] | None = None
     text_hints: tuple[str, ...] = ()
+    text_beside: Beside | None = None
     globs: Mapping[str, str] = field(default_factory=dict)
     from_rubric: Mapping[str, str] = field(default_factory=dict)
     lab: str = SCOPE
@@ -296,6 +302,7 @@ def kind_from_module(module: ModuleType) -> Kind:
         text_matching=tuple(getattr(module, "TEXT_MATCHING", ())),
         text_near=getattr(module, "TEXT_NEAR", None),
         text_hints=tuple(getattr(module, "TEXT_HINTS", ())),
+        text_beside=getattr(module, "TEXT_BESIDE", None),
         globs=getattr(module, "GLOBS", {}),
         from_rubric=getattr(module, "FROM_RUBRIC", {}),
         lab=getattr(module, "LAB", SCOPE),

@@ -275,7 +275,27 @@ It fails when:
   (a standard-library module, or a capitalized name, a class or
   constant, from a module another import of the head still loads; not
   `import tests.plugin` nor `from tests import plugin`, which may be
-  there for what importing them does, and not `pytest_plugins`); moving
+  there for what importing them does, and not `pytest_plugins`), or a
+  package-level Go `const`, `var` or helper `func` of a Go test file
+  modified in place is removed that no code of its package read
+  (`gate.drift.go.unread`: what golangci-lint's `unused` deletes,
+  `var parseID = stripe.ParseID`, `const ( expectedSize int64 = 734 )`):
+  no Go file of its folder (every one at base, `package x` and
+  `package x_test`, test or not, whatever its build constraints, and
+  each the change writes at head) spells its name as a token but its own
+  removed declaration (an identifier, a selector's field, a composite
+  literal's key, a label, any word of a directive comment such as
+  `//go:linkname`; not a string or another comment), a `var`'s
+  initializer runs nothing (literals, names, an imported package's
+  selector, parentheses, composite literals, unary and binary operators
+  that cannot panic; a call, a conversion, an index, a dereference, a
+  division, a shift, a comparison, a function literal or a receive keeps
+  it a removal), its names are not `_`, and the folder holds no file of
+  another language the Go tool builds (`.s`, `.c`, `.syso`, ...) and no
+  cgo; a removed `init`, `TestMain`, `Test*`, `Benchmark*`, `Fuzz*`,
+  `Example*`, method or type, a name put back in another file (a move),
+  or a folder whose listing or any of whose Go files' texts is unknown
+  (past the Action's API mode cap of 50 files) is still a removal; moving
   an unchanged unit elsewhere in the file is not a change, unless it is
   one of several that bind the same name (`from m import clamp` and a
   later `def clamp`: the last one wins), whose order must stay; nor is a
@@ -965,6 +985,7 @@ from gate.drift.collected import (
     js_collects,
     pytest_collects,
 )
+from gate.drift.folders import go_package_files
 from gate.drift.growth import FOLDER_CONFIGS, ROOT_CONFIGS
 from gate.drift.python import shadow
 from gate.model.change import (
@@ -1013,6 +1034,10 @@ TEXT_NEAR = near_files
 # where the source can, every code file the change modifies: the names it
 # renames, which an existing test may follow (`gate.drift.identities`)
 TEXT_HINTS = identities.CODE_GLOBS
+# where the source can, every Go file of the folder of a Go test file the
+# change modifies: whether code of the package reads what it removed
+# (`gate.drift.go.unread`)
+TEXT_BESIDE = go_package_files
 FORBIDS = True
 
 # Files that configure a test runner as a whole (`runners.CONFIG_FILES`: a

@@ -251,6 +251,7 @@ class _Splitter:
         self.source = source
         self.found: list[Unit] = []
         self.opaque: list[str] = []  # the keys of the units of repaired functions
+        self.nodes: dict[str, Node] = {}  # each unit's key -> its declaration or spec
         self._keys = UniqueKeys()
         # the names each unit's code reads (`_NAMES`)
         found = captures(source, f"{_NAMES}\n{SCAN}")  # one pass over the tree for both
@@ -290,6 +291,7 @@ class _Splitter:
         test: bool = False,
     ) -> None:
         unique, shown = self._keys.unit(key, name)
+        self.nodes[unique] = node
         function = node.type in _DECLARED
         repaired = node.has_error  # a function the grammar repairs (`pair`)
         if repaired and not in_statements(node):  # its exact text alone

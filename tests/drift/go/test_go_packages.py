@@ -11,8 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from gate.drift.folders import tree_folders
-from gate.model.change import ADDED, COPIED, MODIFIED, BaseTree, ChangeSet, FileChange, FileTexts
+from gate.drift.folders import go_package_files, tree_folders
+from gate.model.change import (
+    ADDED,
+    COPIED,
+    DELETED,
+    MODIFIED,
+    BaseTree,
+    ChangeSet,
+    FileChange,
+    FileTexts,
+)
 from gate.model.rubric import DEFAULT_TESTS, Rule
 from gate.rules import test_drift
 from tests.rulecase import Files, RuleCase
@@ -141,16 +150,53 @@ def test_a_new_build_constraint_in_an_existing_test_file_is_drift() -> None:
     DRIFT.fails(change, "new //go:build runs at collection")
 
 
-def test_the_folders_listed_hold_each_new_go_test_file_and_the_folders_above() -> None:
+def test_the_folders_listed_hold_each_go_test_file_and_the_folders_above() -> None:
+    """A new one's (whether its package is new) and a modified one's (its
+    package's files, `gate.drift.go.unread`)."""
     files = (
         FileChange("a/b/c/x_test.go", ADDED),
         FileChange("a/d/y_test.go", COPIED),
         FileChange("go-kit/z_test.go", ADDED),
-        FileChange("e/f_test.go", MODIFIED),  # changed in place: its package is not new
+        FileChange("e/f_test.go", MODIFIED),
         FileChange("g/h.go", ADDED),  # no test file
+        FileChange("i/j_test.go", DELETED),  # no package left to read
     )
-    assert tree_folders(files) == ("", "a", "a/b", "a/b/c", "a/d", "go-kit")
+    assert tree_folders(files) == ("", "a", "a/b", "a/b/c", "a/d", "e", "go-kit")
     assert tree_folders((FileChange("root_test.go", ADDED),)) == ("",)
+
+
+def test_the_package_files_read_are_the_go_files_of_each_modified_test_files_folder() -> None:
+    """Every `.go` file entry of the folder (not a link, a folder or another
+    language), for a Go test file modified in place; none where the folder
+    is not listed, nor for a new or deleted one."""
+    tree = BaseTree(
+        {
+            "a": "folder",
+            "a/a.go": "file",
+            "a/a_test.go": "file",
+            "a/l.go": "link",
+            "a/s.go": "folder",
+            "a/x.s": "file",
+            "root.go": "file",
+            "root_test.go": "file",
+            "u": "folder",
+        },
+        frozenset({"", "a"}),
+    )
+    files = (
+        FileChange("a/a_test.go", MODIFIED),
+        FileChange("root_test.go", MODIFIED),
+        FileChange("u/u_test.go", MODIFIED),  # its folder is not listed
+        FileChange("b/n_test.go", ADDED),
+        FileChange("c/d_test.go", DELETED),
+        FileChange("a/a.go", MODIFIED),  # no test file
+    )
+    assert go_package_files(files, tree) == [
+        "root.go",
+        "root_test.go",
+        "a/a.go",
+        "a/a_test.go",
+    ]
 
 
 def test_a_folder_of_the_base_tree_is_listed_absent_or_unknown() -> None:
