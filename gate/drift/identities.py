@@ -132,6 +132,10 @@ def _code_file(f: FileChange) -> bool:
     )
 
 
+# A whole word as `_spells` finds one: a run of word characters.
+_WORD = re.compile(r"\w+")
+
+
 def _spells(text: str, word: str) -> bool:
     """Whether `word` (word characters only) is a whole word of `text`."""
     return re.search(rf"\b{re.escape(word)}\b", text) is not None
@@ -249,10 +253,6 @@ def _py_forwards(text: str) -> set[tuple[str, str]]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return set()
-    bound: dict[str, int] = {}
-    for node in ast.walk(tree):
-        for name in _py_binds(node):
-            bound[name] = bound.get(name, 0) + 1
     out: set[tuple[str, str]] = set()
 
     def visit(body: list[ast.stmt], in_class: bool) -> None:
@@ -273,7 +273,16 @@ def _py_forwards(text: str) -> set[tuple[str, str]]:
                 out.add((node.targets[0].id, node.value.id))
 
     visit(tree.body, False)
-    return {(o, n) for o, n in out if bound.get(o) == 1 and o != n}
+    out = {(o, n) for o, n in out if o != n}
+    if not out:
+        return out
+    olds = {o for o, _ in out}
+    bound = dict.fromkeys(olds, 0)  # each binding of an old name anywhere in the file
+    for node in ast.walk(tree):
+        for name in _py_binds(node):
+            if name in olds:
+                bound[name] += 1
+    return {(o, n) for o, n in out if bound[o] == 1}
 
 
 def _py_binds(node: ast.AST) -> list[str]:
@@ -345,6 +354,7 @@ class _Renamed:
         default_factory=list, compare=False, repr=False
     )
     _olds: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
+    _words: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
 
     def names(self, side: str) -> frozenset[str]:
         """The names a definition line of the `side` ("base", "head") text defines."""
@@ -362,6 +372,14 @@ class _Renamed:
         if not self._forwards:
             self._forwards.append(frozenset(_forwards(self)))
         return self._forwards[0]
+
+    def spells(self, word: str) -> bool:
+        """Whether its head text spells `word` (`_spells`), from its words read once."""
+        if _WORD.fullmatch(word) is None:
+            return _spells(self.head, word)
+        if not self._words:
+            self._words.append(frozenset(_WORD.findall(self.head)))
+        return word in self._words[0]
 
     def olds(self) -> frozenset[str]:
         """The names its head may keep as a forwarder's old name, read
@@ -445,7 +463,7 @@ def _kept(
     spells such a shared name; any other forwarder's old name `turned`
     leaves out, and it contradicts none that stays."""
     todo = [r for r in read if suffix(r.path) in (".go", ".py")]
-    spelt = set() if before is None else set(re.findall(r"\w+", before))  # as `_spells` reads
+    spelt = set() if before is None else set(_WORD.findall(before))  # as `_spells` reads
     shared = {name for pair in pairs for name in pair}
     kept: set[tuple[str, str]] = set()
     while todo:
@@ -454,7 +472,7 @@ def _kept(
             for r in todo
             if before is None
             or not spelt.isdisjoint(r.olds())
-            or any(_spells(r.head, name) for name in shared)
+            or any(r.spells(name) for name in shared)
         ]
         if not now:
             break
