@@ -62,10 +62,12 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from gate.base.structured import go_mod_lines
+from gate.base.text import BOM
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
 from gate.drift.moved import World
+from gate.drift.python.parsed import parse_module
 from gate.model.change import MODIFIED, ChangeSet, FileChange
 
 # The files whose renames a test may follow: code of a language the engine
@@ -195,6 +197,8 @@ def _forwards(at: _Renamed) -> set[tuple[str, str, str | None]]:
     return set()
 
 
+# A coding declaration on one of a Python file's first two lines (PEP 263).
+_CODING = re.compile(r"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=]")
 # A Python assignment at the top level that may bind an alias (`old = new`),
 # at a line's start or after a `;`: what `_py_forwards` may read as one.
 _PY_ASSIGN = re.compile(r"(?:^\(*|;[\s\\(]*)(\w+)[\s\\)]*=(?!=)", re.M)
@@ -248,10 +252,17 @@ def _go_params(params: str) -> list[str] | None:
 def _py_forwards(text: str) -> set[tuple[str, str]]:
     """Python's forwarders: a `def` (at the top level or in a class, no
     decorator) whose body is an optional docstring and `return new(...)`
-    (`return self.new(...)` in a class), and a module-level `old = new`."""
+    (`return self.new(...)` in a class), and a module-level `old = new`.
+    The text is parsed as a `str` is (a byte-order mark refused, a coding
+    declaration ignored), by `parse_module` where its bytes are the same
+    text: a backtest's next version reuses the statements it kept."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        data = text.encode("utf-8")
+        if text.startswith(BOM) or _CODING.search(text) is not None:
+            tree = ast.parse(text)
+        else:
+            tree = parse_module(text, data, settled=False)  # as ast.parse(text)
+    except (SyntaxError, ValueError):  # a lone surrogate: UnicodeEncodeError
         return set()
     out: set[tuple[str, str]] = set()
 
