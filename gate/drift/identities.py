@@ -55,6 +55,7 @@ proves nothing."""
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -136,6 +137,14 @@ def _code_file(f: FileChange) -> bool:
 
 # A whole word as `_spells` finds one: a run of word characters.
 _WORD = re.compile(r"\w+")
+
+
+# Kept: `turned` reads a test's base twice (`renamed_only`, `align`), and
+# `_kept` each code file's head once per test.
+@functools.lru_cache(maxsize=64)
+def _words(text: str) -> frozenset[str]:
+    """The whole words of `text`: `_spells(text, w)` for a word `w` is `w in _words(text)`."""
+    return frozenset(_WORD.findall(text))
 
 
 def _spells(text: str, word: str) -> bool:
@@ -365,7 +374,6 @@ class _Renamed:
         default_factory=list, compare=False, repr=False
     )
     _olds: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
-    _words: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
 
     def names(self, side: str) -> frozenset[str]:
         """The names a definition line of the `side` ("base", "head") text defines."""
@@ -388,9 +396,7 @@ class _Renamed:
         """Whether its head text spells `word` (`_spells`), from its words read once."""
         if _WORD.fullmatch(word) is None:
             return _spells(self.head, word)
-        if not self._words:
-            self._words.append(frozenset(_WORD.findall(self.head)))
-        return word in self._words[0]
+        return word in _words(self.head)
 
     def olds(self) -> frozenset[str]:
         """The names its head may keep as a forwarder's old name, read
@@ -474,7 +480,7 @@ def _kept(
     spells such a shared name; any other forwarder's old name `turned`
     leaves out, and it contradicts none that stays."""
     todo = [r for r in read if suffix(r.path) in (".go", ".py")]
-    spelt = set() if before is None else set(_WORD.findall(before))  # as `_spells` reads
+    spelt = frozenset() if before is None else _words(before)
     shared = {name for pair in pairs for name in pair}
     kept: set[tuple[str, str]] = set()
     while todo:
