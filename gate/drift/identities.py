@@ -28,7 +28,10 @@ those edits spell the same test another way.  Four identities:
   either at head is the same, so the pair holds though `old` is still
   defined (and `new` may be defined at base); the other contradictions
   stand (one pair per name, no chains).  Its `old` still works: only a
-  test whose base spells it follows it;
+  test whose base spells it follows it, so a file's forwarders are read
+  only for a test whose base spells a name its head may keep as one, or
+  when its head spells a name of a pair or of a forwarder so read (one
+  that may contradict them: `_kept`);
 * a Go module path (`prefixes`): a `go.mod` the change modifies whose
   `module A` line becomes `module B`;
 * a Go dependency's next major version: a `go.mod` the change modifies
