@@ -28,7 +28,10 @@ those edits spell the same test another way.  Four identities:
   either at head is the same, so the pair holds though `old` is still
   defined (and `new` may be defined at base); the other contradictions
   stand (one pair per name, no chains).  Its `old` still works: only a
-  test whose base spells it follows it;
+  test whose base spells it follows it, so a file's forwarders are read
+  only for a test whose base spells a name its head may keep as one, or
+  when its head spells a name of a pair or of a forwarder so read (one
+  that may contradict them: `_kept`);
 * a Go module path (`prefixes`): a `go.mod` the change modifies whose
   `module A` line becomes `module B`;
 * a Go dependency's next major version: a `go.mod` the change modifies
@@ -55,16 +58,20 @@ proves nothing."""
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from gate.base.structured import go_mod_lines
+from gate.base.text import BOM
 from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
 from gate.drift.moved import World
+from gate.drift.python.parsed import parse_module
 from gate.model.change import MODIFIED, ChangeSet, FileChange
 
 # The files whose renames a test may follow: code of a language the engine
@@ -77,12 +84,15 @@ _MODIFIERS = (
 )
 # A line that defines a name: a function, class or method at any depth; a
 # type, constant or variable at the top level only (a local variable of a
-# function names nothing a test reaches); a Go function or method.
+# function names nothing a test reaches); a Go function or method (`recv`:
+# its receiver's type, after the receiver's name; `params`: its parameter
+# list follows the name, not a generic function's type parameters).
 _DEFINES = re.compile(
     r"^(?:[ \t]*" + _MODIFIERS + r"(?:def|class|function\*?|interface|enum|struct|record)"
     r"[ \t]+(?P<a>\w+)"
     r"|" + _MODIFIERS + r"(?:type|const|let|var)[ \t]+(?P<b>\w+)"
-    r"|func[ \t]+(?:\([^)\n]*\)[ \t]*)?(?P<c>\w+)"
+    r"|func[ \t]+(?:(?P<on>\([ \t]*(?:\w+[ \t]+)?(?P<recv>[^)\n]*?)[ \t]*\))[ \t]*)?"
+    r"(?P<c>\w+)(?P<params>[ \t]*\()?"
     r")",
     re.MULTILINE,
 )
@@ -94,15 +104,28 @@ _MEMBER = re.compile(
 )
 
 
-def _defined(text: str) -> dict[str, list[str]]:
-    """Each name a definition line of `text` defines -> those lines, stripped."""
-    out: dict[str, list[str]] = {}
+class _Definition(NamedTuple):
+    """One definition line of a name: the line, stripped, and for a Go
+    function with its parameters next the type its receiver names
+    (`*T`; "" for none: a plain function); None for any other."""
+
+    line: str
+    receiver: str | None
+
+
+def _defined(text: str) -> dict[str, list[_Definition]]:
+    """Each name a definition line of `text` defines -> those lines."""
+    out: dict[str, list[_Definition]] = {}
     for pattern in (_DEFINES, _MEMBER):
         for m in pattern.finditer(text):
-            name = next(g for g in m.groups() if g)
+            groups = m.groupdict()
+            name = next(groups[g] for g in "abcd" if groups.get(g))
             end = text.find("\n", m.start())
             line = text[m.start() : end if end >= 0 else len(text)].strip()
-            out.setdefault(name, []).append(line)
+            receiver = None
+            if groups.get("params") is not None:
+                receiver = "" if groups["on"] is None else groups["recv"] or None
+            out.setdefault(name, []).append(_Definition(line, receiver))
     return out
 
 
@@ -113,6 +136,18 @@ def _code_file(f: FileChange) -> bool:
         and suffix(f.path) in BY_SUFFIX
         and not is_test_module(f.path)
     )
+
+
+# A whole word as `_spells` finds one: a run of word characters.
+_WORD = re.compile(r"\w+")
+
+
+# Kept: `turned` reads a test's base twice (`renamed_only`, `align`), and
+# `_kept` each code file's head once per test.
+@functools.lru_cache(maxsize=64)
+def _words(text: str) -> frozenset[str]:
+    """The whole words of `text`: `_spells(text, w)` for a word `w` is `w in _words(text)`."""
+    return frozenset(_WORD.findall(text))
 
 
 def _spells(text: str, word: str) -> bool:
@@ -137,7 +172,11 @@ def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
         return {(gone[0], new[0])}
     found: set[tuple[str, str]] = set()
     for old in gone:
-        fits = [n for n in new if any(_swap(line, {old: n}) in now[n] for line in was[old])]
+        fits = [
+            n
+            for n in new
+            if any(_swap(d.line, {old: n}) in {e.line for e in now[n]} for d in was[old])
+        ]
         if len(fits) == 1:
             found.add((old, fits[0]))
     return found
@@ -153,23 +192,28 @@ _GO_FUNC = re.compile(
 _GO_CALL = re.compile(
     r"(?P<ret>return\s+)?(?:(?P<on>\w+)\s*\.\s*)?(?P<new>\w+)\s*\((?P<args>[^()]*)\)"
 )
-_GAP = r"[ \t]+"
 _GO_COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
 
 
-def _forwards(path: str, head: str) -> set[tuple[str, str, str | None]]:
-    """The forwarders of one code file's `head` text: each `old` whose
+def _forwards(at: _Renamed) -> set[tuple[str, str, str | None]]:
+    """The forwarders of the code file `at`'s head text: each `old` whose
     whole body is one call of `new` that passes its parameters through
     unchanged and in order (and returns its result), with the receiver
     type a Go method's `new` must have ("" for a Go function, None in
     Python).  `old` is defined once in the file."""
-    if suffix(path) == ".go":
-        found = _go_forwards(head)
-        lines = _defined(head)
-        return {f for f in found if len(lines.get(f[0], ())) == 1}
-    if suffix(path) == ".py":
-        return {(o, n, None) for o, n in _py_forwards(head)}
+    if suffix(at.path) == ".go":
+        lines = at.lines("head")
+        return {f for f in _go_forwards(at.head) if len(lines.get(f[0], ())) == 1}
+    if suffix(at.path) == ".py":
+        return {(o, n, None) for o, n in _py_forwards(at.head)}
     return set()
+
+
+# A coding declaration on one of a Python file's first two lines (PEP 263).
+_CODING = re.compile(r"\A(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=]")
+# A Python assignment at the top level that may bind an alias (`old = new`),
+# at a line's start or after a `;`: what `_py_forwards` may read as one.
+_PY_ASSIGN = re.compile(r"(?:^\(*|;[\s\\(]*)(\w+)[\s\\)]*=(?!=)", re.M)
 
 
 def _go_forwards(text: str) -> set[tuple[str, str, str | None]]:
@@ -220,15 +264,18 @@ def _go_params(params: str) -> list[str] | None:
 def _py_forwards(text: str) -> set[tuple[str, str]]:
     """Python's forwarders: a `def` (at the top level or in a class, no
     decorator) whose body is an optional docstring and `return new(...)`
-    (`return self.new(...)` in a class), and a module-level `old = new`."""
+    (`return self.new(...)` in a class), and a module-level `old = new`.
+    The text is parsed as a `str` is (a byte-order mark refused, a coding
+    declaration ignored), by `parse_module` where its bytes are the same
+    text: a backtest's next version reuses the statements it kept."""
     try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+        data = text.encode("utf-8")
+        if text.startswith(BOM) or _CODING.search(text) is not None:
+            tree = ast.parse(text)
+        else:
+            tree = parse_module(text, data, settled=False)  # as ast.parse(text)
+    except (SyntaxError, ValueError):  # a lone surrogate: UnicodeEncodeError
         return set()
-    bound: dict[str, int] = {}
-    for node in ast.walk(tree):
-        for name in _py_binds(node):
-            bound[name] = bound.get(name, 0) + 1
     out: set[tuple[str, str]] = set()
 
     def visit(body: list[ast.stmt], in_class: bool) -> None:
@@ -249,7 +296,16 @@ def _py_forwards(text: str) -> set[tuple[str, str]]:
                 out.add((node.targets[0].id, node.value.id))
 
     visit(tree.body, False)
-    return {(o, n) for o, n in out if bound.get(o) == 1 and o != n}
+    out = {(o, n) for o, n in out if o != n}
+    if not out:
+        return out
+    olds = {o for o, _ in out}
+    bound = dict.fromkeys(olds, 0)  # each binding of an old name anywhere in the file
+    for node in ast.walk(tree):
+        for name in _py_binds(node):
+            if name in olds:
+                bound[name] += 1
+    return {(o, n) for o, n in out if bound[o] == 1}
 
 
 def _py_binds(node: ast.AST) -> list[str]:
@@ -307,26 +363,56 @@ def _py_forward(node: ast.FunctionDef, in_class: bool) -> str | None:
 @dataclass(frozen=True)
 class _Renamed:
     """What one code file the change modifies says: the names it renamed,
-    and its texts, whose defined names (`names`) are read only when some
-    file of the change renamed a name, once per change set."""
+    and its texts, whose defined names (`names`) and forwarders
+    (`forwards`) are read only when asked, once per change set."""
 
     path: str
     pairs: frozenset[tuple[str, str]]
     base: str
     head: str
-    forwards: frozenset[tuple[str, str, str | None]] = frozenset()
-    _names: dict[str, dict[str, list[str]]] = field(default_factory=dict, compare=False, repr=False)
+    _names: dict[str, dict[str, list[_Definition]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _forwards: list[frozenset[tuple[str, str, str | None]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
+    _olds: list[frozenset[str]] = field(default_factory=list, compare=False, repr=False)
 
     def names(self, side: str) -> frozenset[str]:
         """The names a definition line of the `side` ("base", "head") text defines."""
         return frozenset(self.lines(side))
 
-    def lines(self, side: str) -> dict[str, list[str]]:
+    def lines(self, side: str) -> dict[str, list[_Definition]]:
         """Each name a definition line of the `side` text defines -> those lines."""
         held = self._names.get(side)
         if held is None:
             held = self._names[side] = _defined(getattr(self, side))
         return held
+
+    def forwards(self) -> frozenset[tuple[str, str, str | None]]:
+        """The forwarders of its head text (`_forwards`)."""
+        if not self._forwards:
+            self._forwards.append(frozenset(_forwards(self)))
+        return self._forwards[0]
+
+    def spells(self, word: str) -> bool:
+        """Whether its head text spells `word` (`_spells`), from its words read once."""
+        if _WORD.fullmatch(word) is None:
+            return _spells(self.head, word)
+        return word in _words(self.head)
+
+    def olds(self) -> frozenset[str]:
+        """The names its head may keep as a forwarder's old name, read
+        without parsing it: the names a definition line defines, and in
+        Python a top-level assignment's target (`old = new`)."""
+        if not self._olds:
+            found: frozenset[str] = frozenset()
+            if suffix(self.path) in (".go", ".py"):
+                found = self.names("head")
+            if suffix(self.path) == ".py":
+                found |= frozenset(_PY_ASSIGN.findall(self.head))
+            self._olds.append(found)
+        return self._olds[0]
 
 
 # The last change set read, with its code files' facts: each test file of
@@ -344,8 +430,7 @@ def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
         if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
             continue
         pairs = frozenset(_file_pairs(texts.base, texts.head))
-        forwards = frozenset(_forwards(f.path, texts.head))
-        out.append(_Renamed(f.path, pairs, texts.base, texts.head, forwards))
+        out.append(_Renamed(f.path, pairs, texts.base, texts.head))
     _LAST[:] = [(changes, tuple(out))]
     return tuple(out)
 
@@ -356,13 +441,17 @@ def renames(changes: ChangeSet, skip: Iterable[str] = ()) -> dict[str, str]:
     return _identities(changes, skip)[0]
 
 
-def _identities(changes: ChangeSet, skip: Iterable[str]) -> tuple[dict[str, str], set[str]]:
+def _identities(
+    changes: ChangeSet, skip: Iterable[str], before: str | None = None
+) -> tuple[dict[str, str], set[str]]:
     """`renames`, and which of its old names are still defined at head as
-    a forwarder (`_forwards`)."""
+    a forwarder (`_forwards`); with `before`, a test file's base text, the
+    forwarders that cannot change what `turned` makes of it are left
+    unread (`_kept`)."""
     left_out = set(skip)
     read = [r for r in _read(changes) if r.path not in left_out]
     pairs = {p for r in read for p in r.pairs}
-    kept = {(o, n) for r in read for o, n, _ in r.forwards if _forwarder_holds(r, o, n, read)}
+    kept = _kept(read, pairs, before)
     if not pairs and not kept:
         return {}, set()
     defined_base = {n for r in read for n in r.names("base")}
@@ -382,18 +471,55 @@ def _identities(changes: ChangeSet, skip: Iterable[str]) -> tuple[dict[str, str]
     return words, {o for o, n in kept if o in words}
 
 
+def _kept(
+    read: Sequence[_Renamed], pairs: set[tuple[str, str]], before: str | None
+) -> set[tuple[str, str]]:
+    """The forwarders of the code files `read` that hold.  With `before`
+    (a test file's base text) only those that can change what `turned`
+    makes of it: a forwarder whose old name `before` spells, and one that
+    shares a name with a pair (`pairs`) or with a forwarder so read (a
+    contradiction, `_identities`).  A file's forwarders are read (parsed)
+    when its head may keep an old name `before` spells (`olds`) or
+    spells such a shared name; any other forwarder's old name `turned`
+    leaves out, and it contradicts none that stays."""
+    todo = [r for r in read if suffix(r.path) in (".go", ".py")]
+    spelt = frozenset() if before is None else _words(before)
+    shared = {name for pair in pairs for name in pair}
+    kept: set[tuple[str, str]] = set()
+    while todo:
+        now = [
+            r
+            for r in todo
+            if before is None
+            or not spelt.isdisjoint(r.olds())
+            or any(r.spells(name) for name in shared)
+        ]
+        if not now:
+            break
+        todo = [r for r in todo if all(r is not n for n in now)]
+        for r in now:
+            for old, new, _ in r.forwards():
+                if _forwarder_holds(r, old, new, read):
+                    kept.add((old, new))
+                    shared |= {old, new}
+    return kept
+
+
 def _forwarder_holds(at: _Renamed, old: str, new: str, read: Sequence[_Renamed]) -> bool:
     """Whether the forwarder `old` -> `new` of the code file `at` holds:
     no other code file of the change defines `old` at head, and one
     defines `new` (a Go method: on the same receiver type)."""
-    receiver = next(t for o, n, t in at.forwards if (o, n) == (old, new))
+    receiver = next(t for o, n, t in at.forwards() if (o, n) == (old, new))
     if any(old in r.names("head") for r in read if r is not at):
         return False
     if receiver is None:  # Python
         return any(new in r.names("head") for r in read if suffix(r.path) == ".py")
-    on = rf"[ \t]*\([ \t]*(?:\w+[ \t]+)?{re.escape(receiver)}[ \t]*\)[ \t]*"
-    defines = re.compile(rf"^func{on if receiver else _GAP}{re.escape(new)}[ \t]*\(", re.M)
-    return any(defines.search(r.head) for r in read if suffix(r.path) == ".go")
+    return any(
+        d.receiver == receiver
+        for r in read
+        if suffix(r.path) == ".go"
+        for d in r.lines("head").get(new, ())
+    )
 
 
 _MODULE = re.compile(r"module\s+(\S+)")
@@ -560,7 +686,7 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     head text `after`) with every identity of the change that holds for it
     put in (module docstring); None when none does, or when one applies
     only in part (the head still spells an old name)."""
-    words, kept = _identities(changes, (was, now))
+    words, kept = _identities(changes, (was, now), before)
     # a forwarder's old name still works: only a test that spelt it follows it
     words = {
         o: n

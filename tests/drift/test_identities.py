@@ -796,6 +796,36 @@ def _twins_of_forwarders() -> dict[str, Files]:
 
 FORWARD_TWINS = _twins_of_forwarders()
 
+# A code file whose words the test's base never spells, forwarding an old
+# name of its own to the new name of the test's identity: two pairs for one
+# new name hold neither (the identities read lazily must still see it).
+GO_ELSEWHERE = (
+    "package y\n\ntype U struct{}\n\nfunc (u *U) Plus(a int, b string) int { return a }\n",
+    "package y\n\ntype U struct{}\n\nfunc (u *U) Plus(a int, b string) int { return u.Grow(a, b) }"
+    "\n\nfunc (u *U) Grow(a int, b string) int { return a }\n",
+)
+PY_ELSEWHERE = ("def probe(x):\n    return x\n", "def probe(x):\n    return verify(x)\n")
+GO_RENAME = Files(
+    base={"x/x.go": go_code(GO_ADD), "x/x_test.go": go_test('(&x.T{}).Add(1, "b")', value="2")},
+    head={"x/x.go": go_code(GO_GROW), "x/x_test.go": go_test('(&x.T{}).Grow(1, "b")', value="2")},
+)
+FOLLOWED = {
+    "go: the test follows a forwarder": (FORWARDS["go wrapper on one line"], "y/y.go"),
+    "go: the test follows a rename": (GO_RENAME, "y/y.go"),
+    "python: the test follows a forwarder": (FORWARDS["python function"], "pkg/n.py"),
+    "python: the test follows a rename": (py_rename(), "pkg/n.py"),
+}
+for _name, (_files, _other) in FOLLOWED.items():
+    _texts = GO_ELSEWHERE if _other.endswith(".go") else PY_ELSEWHERE
+    FORWARD_TWINS[f"{_name}, another file forwards its old name to the same new"] = Files(
+        base=_files.base | {_other: _texts[0]}, head=_files.head | {_other: _texts[1]}
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FOLLOWED))
+def test_the_shape_of_a_twin_forwarded_elsewhere_passes_alone(name: str) -> None:
+    CASE.passes(FOLLOWED[name][0])
+
 
 @pytest.mark.parametrize("name", sorted(FORWARD_TWINS))
 def test_a_hostile_twin_of_a_forwarder_fails(name: str) -> None:
