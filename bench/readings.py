@@ -26,7 +26,9 @@ Then, per round:
   figure.
 
 Prints one row per round: flags today, wanted (share), passes, missed,
-unread, and every unread flag and every new miss below it.  Exits 1 when
+unread, and every unread flag and every new miss below it; with
+`--alarms`, also every false alarm today's gate still raises, with its
+reader's class.  Exits 1 when
 a commit could not be judged (exit 2 from the gate)."""
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Tally:
     missed: int = 0
     unread: list[str] = field(default_factory=list)
     new_misses: list[str] = field(default_factory=list)
+    alarms: list[str] = field(default_factory=list)
 
     def row(self, name: str) -> str:
         share = f"{100 * self.wanted / self.flags:.0f}%" if self.flags else "-"
@@ -106,6 +109,8 @@ def measure(round_file: Path, mirrors: Path, python: str, work: Path) -> Tally:
                 if rule in read:
                     tally.flags += 1
                     tally.wanted += read[rule]["verdict"] == "wanted"
+                    if read[rule]["verdict"] != "wanted":
+                        tally.alarms.append(f"{where} {rule}: {read[rule].get('class', '')}")
                 else:
                     tally.unread.append(f"{where} {rule}")
             if now:
@@ -124,6 +129,7 @@ def main() -> int:
     parser.add_argument("--mirrors", type=Path, required=True)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--work", type=Path)
+    parser.add_argument("--alarms", action="store_true", help="list the false alarms still raised")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         for n, round_file in enumerate(args.rounds):
@@ -135,6 +141,8 @@ def main() -> int:
                 print(f"  unread: {line}")
             for line in tally.new_misses:
                 print(f"  missed: {line}")
+            for line in tally.alarms if args.alarms else ():
+                print(f"  false alarm: {line}")
     return 0
 
 

@@ -1,7 +1,8 @@
 """bench/readings.py re-measures a round of readings with today's gate:
 a flag still raised keeps its reader's verdict, a wanted flag no longer
 raised is a new miss, a flag nobody read is listed unread, and a flag a
-later gate raised counts by the verdict read then (`later`)."""
+later gate raised counts by the verdict read then (`later`); `--alarms`
+lists the false alarms still raised."""
 
 from __future__ import annotations
 
@@ -63,3 +64,11 @@ def test_a_round_is_judged_again_and_each_flag_keeps_or_loses_its_verdict(
         f"  unread: acme/demo {workflow[:12]} CI",
         f"  missed: acme/demo {read_failing[:12]} no longer fails FILES",
     ]
+    alarms = subprocess.run(
+        [*script, "--mirrors", str(tmp_path), "--work", str(tmp_path), "--alarms"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert alarms.stdout.splitlines()[3:] == [f"  false alarm: acme/demo {read_later[:12]} CI: x"]

@@ -213,10 +213,13 @@ def apart(path: str, tree: BaseTree) -> bool:
 
 def units(text: str) -> tuple[Unit, ...]:
     """The units of a Go test file."""
-    return tuple(_split(parse(text, "go")).found)
+    return tuple(split(parse(text, "go")).found)
 
 
-def _split(source: ParsedText) -> _Splitter:
+def split(source: ParsedText) -> _Splitter:
+    """A Go file read declaration by declaration: its units (`found`),
+    each unit's syntax node (`nodes`) and the names it binds (`bound`),
+    for `units` and for `gate.drift.go.unread`."""
     splitter = _Splitter(source)
     for node in source.root.children:
         splitter.declaration(node)
@@ -230,7 +233,7 @@ def pair(base: str, head: str, suffix: str) -> tuple[tuple[Unit, ...], tuple[Uni
     `Unparsable` when a repair lies between declarations, in an import
     or a type, or when a unit of exact text alone has the same key on
     both sides but another text: what changed inside it cannot be told."""
-    sides = [_split(parse(text, "go", tolerant=True)) for text in (base, head)]
+    sides = [split(parse(text, "go", tolerant=True)) for text in (base, head)]
     return repaired_pair(
         sides[0].found, sides[0].opaque, sides[1].found, sides[1].opaque, "go", "declaration"
     )

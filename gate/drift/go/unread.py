@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from gate.drift import SUPPORT, Unit, Unparsable
 from gate.drift._treesitter import ParsedText, named, parse
-from gate.drift.go import DIRECTIVE, _split, is_test_name
+from gate.drift.go import DIRECTIVE, is_test_name, split
 from gate.model.change import DELETED, ChangeSet
 
 if TYPE_CHECKING:
@@ -112,15 +112,15 @@ def dead(changes: ChangeSet, path: str, base: str, gone: Collection[str]) -> fro
     if not path.endswith("_test.go"):
         return frozenset()
     try:
-        split = _split(parse(base, "go"))
+        read = split(parse(base, "go"))
     except Unparsable:
         return frozenset()
-    bound = split.bound
-    nodes = split.nodes
+    bound = read.bound
+    nodes = read.nodes
     removed = [
         u
-        for u in split.found
-        if u.key in gone and _removable(u) and _runs_nothing(split.source, nodes[u.key], bound)
+        for u in read.found
+        if u.key in gone and _removable(u) and _runs_nothing(read.source, nodes[u.key], bound)
     ]
     if not removed:
         return frozenset()
