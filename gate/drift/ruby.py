@@ -21,9 +21,17 @@ their `Unit.scope`.
 * **A case** is a `def test_*` in a test class, or an `it`, `specify`,
   `example`, `scenario` or `test` call without a receiver, with a block,
   whose arguments are string literals: a new one in a class or group that
-  exists at base is a new test.  A `def` repeating a method name of its
-  container, or the `test_<name>` method an ActiveSupport `test "name"`
-  block before it defines, replaces the first: COLLECTION.
+  exists at base is a new test.  A case whose body writes state other
+  tests see (`_shares`: a global, a class variable, a constant, `ENV`, an
+  object reached from one of them or from `self.class`, a local bound to
+  such an object; `define_method`, `class_eval`, `include`, `require`,
+  `Dir.chdir`, a mutator such as `<<` or `clear` on such an object, a
+  `send` of one or of a computed name; a `def`, `class` or `module`
+  inside it) is COLLECTION, still a test (`Unit.test`), kept to no block:
+  new in an existing container, or in a new file, it reaches other tests.
+  A `def` repeating a method name of its container, or the `test_<name>`
+  method an ActiveSupport `test "name"` block before it defines, replaces
+  the first: COLLECTION.
 * **Test classes and groups** (the file's own blocks) are SUPPORT headers
   open to an existing container (`Unit.open`): a `describe`/`context`
   block whose arguments are strings or constants, a `class` whose
@@ -236,7 +244,7 @@ class _Units:
             repeated = name in place.defined
             place.defined.add(name)
             if place.kind == "class" and name.startswith("test_") and not repeated:
-                self.add(nodes, "def", f"#{name}", place, CASE, (name,))
+                self.case(nodes, "def", f"#{name}", place, (name,))
             elif place.kind == "program" or place.kind == "module":
                 self.add(nodes, "def", f"#{name}", place, COLLECTION, (name,))
             elif repeated or name in HOOK_METHODS:
@@ -313,7 +321,7 @@ class _Units:
                 # ActiveSupport defines the method `test_<name>`, which a
                 # later `def` of that name replaces
                 place.defined.add("test_" + "_".join(text(args[0])[1:-1].split()))
-            self.add(nodes, name, title, place, CASE, ())
+            self.case(nodes, name, title, place, ())
         elif receiver is None and name in REQUIRES and _harmless(name, args, text):
             self.add(nodes, name, title, place, SUPPORT, ())
         elif receiver is None and name in HOOKS and place.kind != "program":
@@ -329,6 +337,16 @@ class _Units:
         if body is not None:
             self.statements(body, place)
 
+    def case(
+        self, nodes: list[Node], kind: str, label: str, place: _Place, binds: tuple[str, ...]
+    ) -> None:
+        """Add a test case; one whose body writes state other tests see
+        (`_shares`) is COLLECTION, still a test, kept to no block."""
+        if any(_shares(n, self.source.text) for n in nodes):
+            self.add(nodes, kind, label, place, COLLECTION, binds, test=True)
+        else:
+            self.add(nodes, kind, label, place, CASE, binds)
+
     def add(
         self,
         nodes: list[Node],
@@ -340,6 +358,7 @@ class _Units:
         *,
         open_: bool | None = None,
         within: tuple[str, ...] = (),
+        test: bool = False,
     ) -> str:
         """Add the unit of `nodes` as `kind label` in `place`; its unique key."""
         joined = " > ".join(place.labels)
@@ -366,7 +385,7 @@ class _Units:
                 scope=place.scope,
                 open=open_,
                 within=within,
-                test=role == CASE,
+                test=test or role == CASE,
             )
         )
         return unique
@@ -433,6 +452,235 @@ def _harmless(name: str, args: list[Node], text: Callable[[Node], str]) -> bool:
     if path.rsplit("/", 1)[-1] in HELPERS:
         return True
     return name == "require" and (path in STANDARD or path in FRAMEWORKS)
+
+
+def _shares(node: Node, text: Callable[[Node], str]) -> bool:
+    """Whether the code of `node`, a test case, writes state that other
+    tests see: an assignment to a global (`$x`), a class variable, a
+    constant, or into an object reached from one of those or from
+    `self.class` (`ENV["X"] = ...`, `Foo.bar = ...`, `Foo::LIST[0] = ...`),
+    or into a local bound to such an object; a call that changes a
+    class, a module, the environment or the process (`KERNEL_CALLS`,
+    `require` and the like, without a receiver too; `SHARED_CALLS`,
+    `define_method`, `include`, ..., on such an object; `ENV.store` or
+    another mutator on such an object; `send` of
+    one of those or of a computed name, on such an object or without a
+    receiver); a `def`, `class` or `module`
+    inside the test (Ruby defines it on a shared class).  A local or the
+    test's own instance variables are the test's own."""
+    aliases: set[str] = set()
+    stack = [c for c in node.named_children]
+    found: list[Node] = []
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        stack.extend(current.named_children)
+    for current in found:  # locals bound to a shared object, first
+        if current.type == "assignment":
+            left, right = current.child_by_field_name("left"), current.child_by_field_name("right")
+            if (
+                left is not None
+                and left.type == "identifier"
+                and right is not None
+                and _shared_root(right, text, aliases=set())
+            ):
+                aliases.add(text(left))
+    # locals holding what a place held (`original = $stdin`)
+    captured = {
+        text(left): text(right)
+        for current in found
+        if current.type == "assignment"
+        and (left := current.child_by_field_name("left")) is not None
+        and left.type == "identifier"
+        and (right := current.child_by_field_name("right")) is not None
+    }
+    restores = [(e, _restored(e, text, captured)) for e in found if e.type == "ensure"]
+    put_back = {id(n) for _e, (_places, nodes) in restores for n in nodes}
+    for current in found:
+        kind = current.type
+        if kind in _DEFINING:
+            return True
+        if kind in ("assignment", "operator_assignment"):
+            left = current.child_by_field_name("left")
+            targets = _targets(left) if left is not None else []
+            if id(current) in put_back:
+                continue  # `$stdin = original` in an `ensure`: the restore itself
+            if any(
+                _shared_target(t, text, aliases) and not _put_back(t, text, restores)
+                for t in targets
+            ):
+                return True
+        elif kind == "call":
+            name = _method(current, text)
+            receiver = current.child_by_field_name("receiver")
+            # on an object the test made (`Client.new(...).public_send(m)`,
+            # `obj.extend(M)`), a call changes that object alone
+            shared = receiver is not None and _shared_root(receiver, text, aliases)
+            if name in KERNEL_CALLS and (receiver is None or shared):
+                return True
+            if shared and name in SHARED_CALLS:
+                return True
+            if (receiver is None or shared) and name in _SENDS and _sends_shared(current, text):
+                return True
+            if name in MUTATORS and receiver is not None and _shared_root(receiver, text, aliases):
+                return True
+        elif kind == "binary" and _operator(current, text) == "<<":
+            left = current.child_by_field_name("left")
+            if left is not None and _shared_root(left, text, aliases):
+                return True
+    return False
+
+
+# Kernel's calls that change the process, without a receiver too.
+KERNEL_CALLS = frozenset(
+    {"require", "require_relative", "load", "autoload", "at_exit", "srand", "trap"}
+    | {"set_trace_func", "trace_var"}
+)
+# Calls that change a class, a module, the environment or the process,
+# on an object every test shares (without a receiver, in a test, they act
+# on the test's own instance, or are RSpec's matchers: `include(...)`).
+SHARED_CALLS = KERNEL_CALLS | frozenset(
+    {"define_method", "define_singleton_method", "remove_method", "undef_method"}
+    | {"alias_method", "class_eval", "module_eval", "class_exec", "module_exec"}
+    | {"instance_variable_set", "class_variable_set", "const_set", "remove_const"}
+    | {"remove_instance_variable", "remove_class_variable", "prepend", "include", "extend"}
+    | {"attr_accessor", "attr_writer", "attr_reader", "private_constant", "public_constant"}
+    | {"module_function", "private_class_method", "public_class_method", "refine", "using"}
+    | {"setenv", "unsetenv", "chdir", "umask", "instance_eval", "instance_exec"}
+    | {"singleton_class"}
+)
+# Methods that change the object they are called on (a receiver every
+# test shares: a constant's, `ENV`'s, a global's; not `create!` or
+# `save!` on a model class, whose rows a test's transaction rolls back).
+MUTATORS = frozenset(
+    {"[]=", "<<", "push", "pop", "shift", "unshift", "append", "prepend", "insert", "concat"}
+    | {"clear", "delete", "delete_if", "keep_if", "store", "update", "replace", "merge!"}
+    | {"add", "set", "register", "reset", "configure", "fill", "compact!", "sort!", "map!"}
+)
+_SENDS = frozenset({"send", "__send__", "public_send", "instance_variable_get", "method"})
+# Nodes that define a method, class or module where they run.
+_DEFINING = frozenset({"method", "singleton_method", "class", "module", "singleton_class"})
+# The roots of an object every test of the run shares.
+_SHARED_ROOTS = frozenset({"constant", "scope_resolution", "global_variable", "class_variable"})
+
+
+def _restored(
+    ensure: Node, text: Callable[[Node], str], captured: dict[str, str]
+) -> tuple[frozenset[str], list[Node]]:
+    """The places an `ensure` clause puts back, as spelled, and the
+    assignments that do it: each `PLACE = local` whose local holds what
+    PLACE held (`original = $stdin` ... `ensure $stdin = original`); not
+    a new value, nor `ENV.delete` (the variable may have been set)."""
+    places: set[str] = set()
+    nodes: list[Node] = []
+    for node in ensure.named_children:
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or right.type != "identifier":
+            continue
+        if captured.get(text(right)) == text(left):
+            places.add(text(left))
+            nodes.append(node)
+    return frozenset(places), nodes
+
+
+def _put_back(
+    target: Node,
+    text: Callable[[Node], str],
+    restores: list[tuple[Node, tuple[frozenset[str], list[Node]]]],
+) -> bool:
+    """Whether `target`, written in a test, is written back by an `ensure`
+    whose `begin` (or `def`, or block body) holds the write, outside that
+    `ensure`: the test puts back what it changed, whatever happens."""
+    spelled = text(target)
+    return any(
+        spelled in places
+        and ensure.parent is not None
+        and _below(target, ensure.parent)
+        and not _below(target, ensure)
+        for ensure, (places, _nodes) in restores
+    )
+
+
+def _below(node: Node, ancestor: Node) -> bool:
+    """Whether `node` is `ancestor` or inside it."""
+    current: Node | None = node
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = current.parent
+    return False
+
+
+def _targets(left: Node) -> list[Node]:
+    """The places an assignment's left side writes (`a, $b = ...` two)."""
+    if left.type in ("left_assignment_list", "destructured_left_assignment"):
+        return [t for c in left.named_children for t in _targets(c)]
+    if left.type == "rest_assignment":
+        return [t for c in left.named_children for t in _targets(c)]
+    return [left]
+
+
+def _shared_target(target: Node, text: Callable[[Node], str], aliases: set[str]) -> bool:
+    if target.type in _SHARED_ROOTS:
+        return True
+    if target.type in ("call", "element_reference"):
+        return _shared_root(target, text, aliases)
+    return False
+
+
+def _shared_root(node: Node, text: Callable[[Node], str], aliases: set[str]) -> bool:
+    """Whether the object `node` reaches is shared: its chain of calls and
+    indexes starts at a constant, a global, a class variable, `self.class`
+    or a local in `aliases`; a `new`, `dup` or `clone` in the chain makes
+    a fresh object, the test's own."""
+    current = node
+    while current.type in ("call", "element_reference", "parenthesized_statements"):
+        if current.type == "call":
+            if _method(current, text) in ("new", "dup", "clone"):
+                return False  # an object the test made
+            if _method(current, text) == "class":
+                return True  # `self.class.x`, `obj.class.x`: a class
+            receiver = current.child_by_field_name("receiver")
+        elif current.type == "element_reference":
+            receiver = current.child_by_field_name("object") or (
+                current.named_children[0] if current.named_children else None
+            )
+        else:
+            receiver = current.named_children[0] if current.named_children else None
+        if receiver is None:
+            return False
+        current = receiver
+    if current.type in _SHARED_ROOTS:
+        return True
+    return current.type == "identifier" and text(current) in aliases
+
+
+def _method(call: Node, text: Callable[[Node], str]) -> str:
+    method = call.child_by_field_name("method")
+    return text(method) if method is not None else ""
+
+
+def _operator(node: Node, text: Callable[[Node], str]) -> str:
+    operator = node.child_by_field_name("operator")
+    return text(operator) if operator is not None else ""
+
+
+def _sends_shared(call: Node, text: Callable[[Node], str]) -> bool:
+    """Whether a `send` calls a method of `SHARED_CALLS` or `MUTATORS`, or
+    one whose name it computes."""
+    args = _arguments(call.child_by_field_name("arguments"))
+    if not args:
+        return True
+    first = args[0]
+    if first.type == "simple_symbol":
+        name = text(first)[1:]
+        return name in SHARED_CALLS or name in MUTATORS or name.endswith("=")
+    if first.type == "string" and not _interpolated(first):
+        name = text(first)[1:-1]
+        return name in SHARED_CALLS or name in MUTATORS or name.endswith("=")
+    return True
 
 
 def _first_line(code: str) -> str:

@@ -163,7 +163,10 @@ split into the statements of its modules, classes and `describe`/
 `context` blocks at any depth (`gate.drift.ruby`), compared by their
 syntax tree without comments: a `def test_*` in a test class, an `it`,
 `specify` or `test "..." do` block is a case, and a new one in an
-existing class or group is welcome, as is a new test class or group
+existing class or group is welcome (not one whose body writes what other
+tests see: a global, a constant, `ENV`, an object reached from one of
+those or from `self.class`, `define_method` and the like, a `require`, a
+`def` or `class` inside it), as is a new test class or group
 with its own hooks; a new hook (`setup`, `teardown`, `before`, `after`,
 `around`, `let`, `let!`, `subject`, `def setup`), `include`/`extend`,
 helper `def` or constant in an existing class or group, a skip or focus

@@ -426,6 +426,114 @@ def test_a_syntax_error_is_refused(text: str) -> None:
         units(text)
 
 
+# What a new test's body may write: its locals, its own instance variables
+# and objects it makes (welcome), or state every test of the run shares.
+OWN_WRITES = [
+    "x = 1\nassert_equal 1, x",
+    "@a = 1\n@a.b = 2",
+    "made = Foo.new\nmade.size = 3",
+    "copy = Foo::LIST.dup\ncopy << 1",
+    "assert_equal 1, Foo.bar",
+    'User.create!(name: "x")',
+    "Foo.stub(:bar, 1) { assert true }",
+    "obj.send(:secret)",
+    "Client.new(transport: t).public_send(method_name)",
+    "made = Object.new\nmade.extend(Helpers)\nmade.instance_variable_set(:@x, 1)",
+    "expect(list).to include(1)",
+    "extend(Helpers)",
+    "original = $stdin\nbegin\n  $stdin = StringIO.new\n  run\nensure\n  $stdin = original\nend",
+    'old = ENV["A"]\nbegin\n  ENV["A"] = "1"\n  run\nensure\n  ENV["A"] = old\nend',
+    "old = Foo.level\nbegin\n  Foo.level = :debug\nensure\n  Foo.level = old\nend",
+]
+SHARED_WRITES = [
+    'ENV["FOO"] = "1"',
+    'ENV.delete("HOME")',
+    'ENV.store("A", "b")',
+    "ENV.clear",
+    "$counter = 5",
+    "$stdout = StringIO.new",
+    "a, $b = 1, 2",
+    "@@count += 1",
+    "Foo::LIMIT = 3",
+    "LIMIT = 3",
+    "Foo.level = :debug",
+    "Foo::Bar.config[:x] = 1",
+    "self.class.calls = 0",
+    "cfg = Foo.config\ncfg.timeout = 1",
+    "list = Foo::LIST\nlist << 1",
+    "Foo::LIST << 1",
+    "Foo::LIST.push(1)",
+    "Foo.registry.clear",
+    "Foo.define_singleton_method(:bar) { 1 }",
+    "Foo.class_eval { def x; end }",
+    "Foo.send(:remove_const, :X)",
+    "Foo.send(name, 1)",
+    "send(:require, name)",
+    "self.class.send(:define_method, :x) { 1 }",
+    "klass = Foo\nklass.include(Bar)",
+    # put back, but not around the write
+    "begin\n  run\nensure\n  $stdin = original\nend\n$stdin = StringIO.new",
+    "begin\n  run\nensure\n  $stdin = StringIO.new\nend",
+    'begin\n  ENV["A"] = "1"\nensure\n  ENV.delete("B")\nend',
+    "begin\n  $stdout = 1\nensure\n  $stdin = original\nend",
+    'ENV["A"] = "1"\nrun\nENV.delete("A")',
+    'begin\n  ENV["A"] = "1"\nensure\n  ENV.delete("A")\nend',
+    "old = $stdout\nbegin\n  $stdin = 1\nensure\n  $stdin = old\nend",
+    "original = $stdin\nbegin\n  run\nensure\n  $stdin = original\nend\n$stdin = 2",
+    'Foo.public_send("level=", 1)',
+    "String.prepend(Loud)",
+    "Foo.include(Bar)",
+    "Object.const_set(:X, 1)",
+    "Foo.instance_variable_set(:@x, 1)",
+    'require "mcp/patch"',
+    'Dir.chdir("/tmp")',
+    "srand(1)",
+    "at_exit { puts 1 }",
+    "def helper\nend",
+    "class Foo\n  def x; end\nend",
+    "class << Foo\n  def x; end\nend",
+    "def Foo.x\nend",
+]
+# A new test written as each framework writes one, in an existing
+# container of each base, around a body.
+NEW_TESTS = {
+    ("minitest", "class ToolTest"): "def test_new\n{}\nend",
+    ("minitest", "class ToolTest", "block"): 'test "new" do\n{}\nend',
+    ("spec", "describe JsonRpcHandler"): 'it "new" do\n{}\nend',
+    ("spec", 'context "with a batch"'): 'specify "new" do\n{}\nend',
+}
+
+
+def _indented(body: str) -> str:
+    return "\n".join(f"  {line}" for line in body.split("\n"))
+
+
+@pytest.mark.parametrize("body", OWN_WRITES)
+@pytest.mark.parametrize("where", sorted(NEW_TESTS))
+def test_a_new_test_writing_only_its_own_state_passes(where: tuple[str, ...], body: str) -> None:
+    base, place = where[0], where[1]
+    assert _drift(base, _add(base, place, NEW_TESTS[where].format(_indented(body)))) == "ok"
+
+
+@pytest.mark.parametrize("body", SHARED_WRITES)
+@pytest.mark.parametrize("where", sorted(NEW_TESTS))
+def test_a_new_test_writing_shared_state_fails(where: tuple[str, ...], body: str) -> None:
+    base, place = where[0], where[1]
+    head = _add(base, place, NEW_TESTS[where].format(_indented(body)))
+    assert _drift(base, head) != "ok", head
+    # and it is still a test
+    new = [u for u in units(head) if "new" in u.key]
+    assert [u.test for u in new] == [True] and new[0].role == COLLECTION
+
+
+@pytest.mark.parametrize("body", SHARED_WRITES)
+def test_a_new_file_whose_test_writes_shared_state_reaches_other_tests(body: str) -> None:
+    body = _indented(_indented(body))
+    text = f"class NewTest < Minitest::Test\n  def test_x\n{body}\n  end\nend\n"
+    found = reaching("test/new_test.rb", units(text))
+    assert [u.key for u in found] == ["def NewTest#test_x"], text
+
+
 def test_a_new_file_reaches_other_tests_only_beyond_its_own_blocks() -> None:
     text = (
         '# frozen_string_literal: true\nrequire "test_helper"\nrequire "webmock"\n\n'
