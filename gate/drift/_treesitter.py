@@ -28,7 +28,7 @@ import re
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, NoReturn
 
@@ -251,15 +251,18 @@ class NamesByPlace:
 COMMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
 
 
-def has_kind(node: Node, kind: str) -> bool:
-    """Whether `node` or a named node below it is of `kind`."""
-    stack = [node]
+def descendants(node: Node) -> Iterator[Node]:
+    """Every named node below `node` (not `node` itself), each once."""
+    stack = list(node.named_children)
     while stack:
         current = stack.pop()
-        if current.type == kind:
-            return True
+        yield current
         stack.extend(current.named_children)
-    return False
+
+
+def has_kind(node: Node, kind: str) -> bool:
+    """Whether `node` or a named node below it is of `kind`."""
+    return node.type == kind or any(d.type == kind for d in descendants(node))
 
 
 def named(node: Node) -> list[Node]:

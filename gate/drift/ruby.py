@@ -85,7 +85,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
-from gate.drift._treesitter import ParsedText, UniqueKeys, parse
+from gate.drift._treesitter import ParsedText, UniqueKeys, descendants, parse
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -459,40 +459,23 @@ def _shares(node: Node, text: Callable[[Node], str]) -> bool:
     tests see: an assignment to a global (`$x`), a class variable, a
     constant, or into an object reached from one of those or from
     `self.class` (`ENV["X"] = ...`, `Foo.bar = ...`, `Foo::LIST[0] = ...`),
-    or into a local bound to such an object; a call that changes a
-    class, a module, the environment or the process (`KERNEL_CALLS`,
-    `require` and the like, without a receiver too; `SHARED_CALLS`,
-    `define_method`, `include`, ..., on such an object; `ENV.store` or
-    another mutator on such an object; `send` of
-    one of those or of a computed name, on such an object or without a
-    receiver); a `def`, `class` or `module`
-    inside the test (Ruby defines it on a shared class).  A local or the
-    test's own instance variables are the test's own."""
-    aliases: set[str] = set()
-    stack = [c for c in node.named_children]
-    found: list[Node] = []
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(current.named_children)
-    for current in found:  # locals bound to a shared object, first
-        if current.type == "assignment":
-            left, right = current.child_by_field_name("left"), current.child_by_field_name("right")
-            if (
-                left is not None
-                and left.type == "identifier"
-                and right is not None
-                and _shared_root(right, text, aliases=set())
-            ):
-                aliases.add(text(left))
-    # locals holding what a place held (`original = $stdin`)
+    or into a local bound to such an object (`_aliases`); a call that
+    changes a class, a module, the environment or the process
+    (`KERNEL_CALLS`, `require` and the like, without a receiver too;
+    `SHARED_CALLS`, `define_method`, `include`, ..., on such an object;
+    `ENV.store` or another mutator on such an object; `send` of one of
+    those or of a computed name, on such an object or without a
+    receiver); a `def`, `class` or `module` inside the test (Ruby defines
+    it on a shared class).  A local or the test's own instance variables
+    are the test's own."""
+    found = list(descendants(node))
+    bindings = _bindings(found, text)
+    aliases = _aliases(found, bindings, text)
+    # locals holding what one place held (`original = $stdin`), every time
     captured = {
-        text(left): text(right)
-        for current in found
-        if current.type == "assignment"
-        and (left := current.child_by_field_name("left")) is not None
-        and left.type == "identifier"
-        and (right := current.child_by_field_name("right")) is not None
+        name: spelled.pop()
+        for name, rights in bindings.items()
+        if len(spelled := {text(r) for r in rights}) == 1
     }
     restores = [(e, _restored(e, text, captured)) for e in found if e.type == "ensure"]
     put_back = {id(n) for _e, (_places, nodes) in restores for n in nodes}
@@ -518,17 +501,74 @@ def _shares(node: Node, text: Callable[[Node], str]) -> bool:
             shared = receiver is not None and _shared_root(receiver, text, aliases)
             if name in KERNEL_CALLS and (receiver is None or shared):
                 return True
-            if shared and name in SHARED_CALLS:
+            if shared and (name in SHARED_CALLS or name in MUTATORS):
                 return True
             if (receiver is None or shared) and name in _SENDS and _sends_shared(current, text):
-                return True
-            if name in MUTATORS and receiver is not None and _shared_root(receiver, text, aliases):
                 return True
         elif kind == "binary" and _operator(current, text) == "<<":
             left = current.child_by_field_name("left")
             if left is not None and _shared_root(left, text, aliases):
                 return True
     return False
+
+
+def _bindings(found: list[Node], text: Callable[[Node], str]) -> dict[str, list[Node]]:
+    """Each local `found` assigns (`name = ...`, or a target of `a, b =
+    ...`), with every right side assigned to it (each of a list's values
+    for each of its targets: `a, b = $x, 1` may bind either to `$x`)."""
+    out: dict[str, list[Node]] = {}
+    for current in found:
+        if current.type != "assignment":
+            continue
+        left, right = current.child_by_field_name("left"), current.child_by_field_name("right")
+        if left is None or right is None:
+            continue
+        values = right.named_children if right.type == "right_assignment_list" else [right]
+        for target in _targets(left):
+            if target.type == "identifier":
+                out.setdefault(text(target), []).extend(values)
+    return out
+
+
+def _aliases(
+    found: list[Node], bindings: dict[str, list[Node]], text: Callable[[Node], str]
+) -> set[str]:
+    """The locals bound, by any of their assignments, to an object other
+    tests share: one assigned from such an object or from another such
+    local, however many hops (`a = Foo::LIST; b = a`), and a block's
+    parameters where the block hangs on a call on such an object
+    (`Foo::LIST.tap { |l| ... }`, `ENV.each { |k, v| ... }`)."""
+    blocks = [
+        (receiver, block)
+        for current in found
+        if current.type == "call"
+        and (receiver := current.child_by_field_name("receiver")) is not None
+        and (block := current.child_by_field_name("block")) is not None
+    ]
+    aliases: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for name, rights in bindings.items():
+            if name not in aliases and any(_shared_root(r, text, aliases) for r in rights):
+                aliases.add(name)
+                grew = True
+        for receiver, block in blocks:
+            if not _shared_root(receiver, text, aliases):
+                continue
+            for parameter in _block_parameters(block, text):
+                if parameter not in aliases:
+                    aliases.add(parameter)
+                    grew = True
+    return aliases
+
+
+def _block_parameters(block: Node, text: Callable[[Node], str]) -> list[str]:
+    """The names a block's `|...|` binds, destructured ones included."""
+    parameters = block.child_by_field_name("parameters")
+    if parameters is None:
+        return []
+    return [text(n) for n in descendants(parameters) if n.type == "identifier"]
 
 
 # Kernel's calls that change the process, without a receiver too.
@@ -638,9 +678,10 @@ def _shared_root(node: Node, text: Callable[[Node], str], aliases: set[str]) -> 
     current = node
     while current.type in ("call", "element_reference", "parenthesized_statements"):
         if current.type == "call":
-            if _method(current, text) in ("new", "dup", "clone"):
+            method = _method(current, text)
+            if method in ("new", "dup", "clone"):
                 return False  # an object the test made
-            if _method(current, text) == "class":
+            if method == "class":
                 return True  # `self.class.x`, `obj.class.x`: a class
             receiver = current.child_by_field_name("receiver")
         elif current.type == "element_reference":

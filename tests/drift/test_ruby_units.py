@@ -444,6 +444,11 @@ OWN_WRITES = [
     "original = $stdin\nbegin\n  $stdin = StringIO.new\n  run\nensure\n  $stdin = original\nend",
     'old = ENV["A"]\nbegin\n  ENV["A"] = "1"\n  run\nensure\n  ENV["A"] = old\nend',
     "old = Foo.level\nbegin\n  Foo.level = :debug\nensure\n  Foo.level = old\nend",
+    # a copy, however many locals away, or a block over the test's own object
+    "a = Foo::LIST.dup\nb = a\nb << 1",
+    "a = [1]\nb = a\nb.push(2)",
+    "[1, 2].each { |x| x.to_s }",
+    'Foo::ITEMS.each { |item| expect(item.name).to eq("x") }',
 ]
 SHARED_WRITES = [
     'ENV["FOO"] = "1"',
@@ -471,6 +476,18 @@ SHARED_WRITES = [
     "send(:require, name)",
     "self.class.send(:define_method, :x) { 1 }",
     "klass = Foo\nklass.include(Bar)",
+    # reached through more than one local, or a block's parameter
+    "a = Foo::LIST\nb = a\nb << 1",
+    'a = ENV\nb = a\nc = b\nc["X"] = "1"',
+    "c = nil\nb = c\nc = Foo.config\nb.timeout = 1",
+    "x, y = Foo::LIST, 1\nx.push(2)",
+    "Foo::LIST.tap { |l| l << 1 }",
+    'ENV.then do |env|\n  env.store("A", "b")\nend',
+    "a = Foo.config\na.tap { |c| c.level = 1 }",
+    "Foo.registry.each { |(k, v)| v.clear }",
+    # put back from a local that does not hold what the place held
+    "original = $stdin\noriginal = StringIO.new\n"
+    "begin\n  $stdin = 2\nensure\n  $stdin = original\nend",
     # put back, but not around the write
     "begin\n  run\nensure\n  $stdin = original\nend\n$stdin = StringIO.new",
     "begin\n  run\nensure\n  $stdin = StringIO.new\nend",
