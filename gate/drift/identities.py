@@ -577,8 +577,21 @@ def _mod_pairs(base: str, head: str) -> set[tuple[str, str]]:
             (a,), (b,) = old, new
             if _major(b) > _major(a):
                 out.add((a, b))
-    # a path a `replace` directive redirects may mean other code: proves nothing
-    return {p for p in out if not any(_in_replace(t, x) for t in (base, head) for x in p)}
+    # a path a `replace` directive redirects may mean other code: proves
+    # nothing, unless the base redirects the old path and the head the new
+    # one to the same target and neither side redirects the other path
+    # (`replace P/v88 => ../` becoming `replace P/v89 => ../`)
+    return {
+        (a, b)
+        for a, b in out
+        if not any(_in_replace(t, x) for t in (base, head) for x in (a, b))
+        or (
+            not _in_replace(base, b)
+            and not _in_replace(head, a)
+            and (target := _replaced(base, a)) is not None
+            and target == _replaced(head, b)
+        )
+    }
 
 
 def _below(path: str, prefix: str) -> bool:
@@ -592,6 +605,24 @@ def _major(path: str) -> int:
 
 def _in_replace(text: str, path: str) -> bool:
     return any(path in line.split("=>", 1)[0].split() for line in text.splitlines() if "=>" in line)
+
+
+def _replaced(text: str, path: str) -> tuple[str, ...] | None:
+    """What the one `replace` line of `text` that names `path`, with no
+    version, redirects it to (its words after `=>`); None when no line,
+    or more than one, names it, or the line names a version of it."""
+    found = [
+        (left, right.split())
+        for line in text.splitlines()
+        if "=>" in line
+        for left, right in [line.split("=>", 1)]
+        if path in left.split()
+    ]
+    if len(found) != 1:
+        return None
+    left, right = found[0]
+    words = [w for w in left.split() if w not in ("replace", "(")]
+    return tuple(right) if words == [path] and right else None
 
 
 def prefixes(changes: ChangeSet, test: str) -> dict[str, str]:

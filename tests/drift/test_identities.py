@@ -130,6 +130,25 @@ FOLLOWS = {
             "tests/mocks/m.go": go_test("1", '"example.com/renamed/x"'),
         },
     ),
+    # a tools module that builds against the repository's own next major
+    # version: the same local folder under the new path
+    "go dependency's next major version, redirected to the same folder": Files(
+        base={"go.mod": MOD + "\nreplace github.com/p/q => ../\n", "tests/q_test.go": Q_TEST},
+        head={
+            "go.mod": MOD_V2 + "\nreplace github.com/p/q/v2 => ../\n",
+            "tests/q_test.go": Q_TEST_V2,
+        },
+    ),
+    "go dependency's next major version, in a replace block": Files(
+        base={
+            "go.mod": MOD + "\nreplace (\n\tgithub.com/p/q => ../q\n)\n",
+            "tests/q_test.go": Q_TEST,
+        },
+        head={
+            "go.mod": MOD_V2 + "\nreplace (\n\tgithub.com/p/q/v2 => ../q\n)\n",
+            "tests/q_test.go": Q_TEST_V2,
+        },
+    ),
     "go dependency's next major version": Files(
         base={"go.mod": MOD, "tests/q_test.go": Q_TEST},
         head={"go.mod": MOD_V2, "tests/q_test.go": Q_TEST_V2},
@@ -250,6 +269,39 @@ def _twins() -> dict[str, Files]:
             base={"go.mod": MOD + "\nreplace github.com/p/q => ../q\n", "tests/q_test.go": Q_TEST},
             head={
                 "go.mod": MOD_V2 + "\nreplace github.com/p/q => ../q\n",
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        # redirected elsewhere at head, or a version of it, or both paths at once
+        "go.mod redirects P and P/v2 to other folders": Files(
+            base={"go.mod": MOD + "\nreplace github.com/p/q => ../q\n", "tests/q_test.go": Q_TEST},
+            head={
+                "go.mod": MOD_V2 + "\nreplace github.com/p/q/v2 => ../fork\n",
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        "go.mod redirects a version of P": Files(
+            base={
+                "go.mod": MOD + "\nreplace github.com/p/q v1.2.0 => ../q\n",
+                "tests/q_test.go": Q_TEST,
+            },
+            head={
+                "go.mod": MOD_V2 + "\nreplace github.com/p/q/v2 v2.0.0 => ../q\n",
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        "go.mod redirects P/v2 only at head": Files(
+            base=base_go,
+            head={
+                "go.mod": MOD_V2 + "\nreplace github.com/p/q/v2 => ../q\n",
+                "tests/q_test.go": Q_TEST_V2,
+            },
+        ),
+        "go.mod redirects both paths at head": Files(
+            base={"go.mod": MOD + "\nreplace github.com/p/q => ../q\n", "tests/q_test.go": Q_TEST},
+            head={
+                "go.mod": MOD_V2
+                + "\nreplace github.com/p/q => ../q\nreplace github.com/p/q/v2 => ../q\n",
                 "tests/q_test.go": Q_TEST_V2,
             },
         ),

@@ -22,6 +22,10 @@ spec takes its value from its place (`iota`, or a spec without a value).
   and a compiler directive comment outside a function (`//go:build`,
   `// +build`, `//go:embed`, `//go:linkname`, `//line`, ...: `//go:build
   ignore` turns the whole file off), also inside a grouped declaration.
+  The build constraints Go reads in a plain header are one unit
+  (`gate.drift.go.constraints`) compared by the builds they select:
+  gofmt's `//go:build` line written above the same `// +build` lines
+  changes nothing; any other edit of them is a change.
 * **In a new file** (`reaches`, `apart`), a directive that acts on that
   file alone (a build constraint, `//line`, `//go:embed`, `//go:noinline`,
   ...) reaches no other test, and nothing reaches one when the file's
@@ -92,6 +96,7 @@ from gate.drift._treesitter import (
     parse,
     refuse,
 )
+from gate.drift.go import constraints
 from gate.drift.go.cases import PURE, Cases
 from gate.drift.go.spelled import in_statements, predeclared_any
 from gate.drift.go.writes import SCAN, Writes
@@ -221,8 +226,13 @@ def split(source: ParsedText) -> _Splitter:
     each unit's syntax node (`nodes`) and the names it binds (`bound`),
     for `units` and for `gate.drift.go.unread`."""
     splitter = _Splitter(source)
+    folded = constraints.header(source)
+    if folded:
+        splitter.constraints(folded)
+    skip = {n.start_byte for n in folded}
     for node in source.root.children:
-        splitter.declaration(node)
+        if node.start_byte not in skip:
+            splitter.declaration(node)
     return splitter
 
 
@@ -319,6 +329,25 @@ class _Splitter:
                 tokens=cases.tokens if function else None,
                 local=local and not repaired,
                 test=test,
+            )
+        )
+
+    def constraints(self, nodes: list[Node]) -> None:
+        """The file's build constraints, one unit (`gate.drift.go.constraints`):
+        its text the lines', its `same` what they select."""
+        lines = [self.text(n) for n in nodes]
+        unique, shown = self._keys.unit("directive build constraint", "build constraint")
+        self.nodes[unique] = nodes[0]
+        meaning = constraints.meaning(lines)
+        self.found.append(
+            Unit(
+                key=unique,
+                name=shown,
+                role=COLLECTION,
+                code="\n".join(lines),
+                line=self.source.line(nodes[0]),
+                uses=(),
+                same=lambda: meaning or "\n".join(lines),
             )
         )
 

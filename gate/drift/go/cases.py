@@ -5,8 +5,9 @@ which pieces of it a head version may insert as new cases (`Cases`).
 leaf's text, without comments, layout, a `;` that ends a statement or a
 trailing comma: a changed comment or a `gofmt` run changes no test.  A
 directive comment (`//go:...`, `//line ...`) stays a token, and so does
-every comment of an `Example` function, whose `// Output:` comment is
-what `go test` checks.  `interface{}` is the token `any`, its
+the last comment group of an `Example` function's body (`output_group`),
+which `go test` checks the example's output against when it begins with
+`Output:`; the example's other comments are comments.  `interface{}` is the token `any`, its
 predeclared alias (Go 1.18), where the file declares no `any` of its own
 (`gate.drift.go.spelled.predeclared_any`; a type `any` another file of the package declares is
 not seen).
@@ -66,7 +67,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.drift import Tokens
-from gate.drift._treesitter import ParsedText, named
+from gate.drift._treesitter import ParsedText, descendants, named
 from gate.drift.go.appended import appended, body_statements
 from gate.drift.go.spelled import is_field, is_statement
 from gate.drift.go.writes import SETTERS
@@ -151,21 +152,65 @@ def _blank(node: Node, source: ParsedText) -> bool:
     return not (len(values) == 1 and values[0].type == "type_assertion_expression")
 
 
-def _kept(node: Node, keep: bool, source: ParsedText) -> bool:
+def _kept(node: Node, keep: frozenset[int], source: ParsedText) -> bool:
+    """Whether `node` is a token: anything but a comment, a directive
+    comment, and a comment of `keep` (start offsets: an `Example`'s
+    output group, `output_group`)."""
     if node.type != "comment":
         return True
-    if keep:
+    if node.start_byte in keep:
         return True
     text = source.text(node)
     return text.startswith(("//go:", "//line ", "/*line "))
 
 
-def _trailing_comma(node: Node, keep: bool, source: ParsedText) -> bool:
+def _trailing_comma(node: Node, keep: frozenset[int], source: ParsedText) -> bool:
     """A `,` right before a closing bracket (comments aside): gofmt's choice."""
     after = node.next_sibling
     while after is not None and not _kept(after, keep, source):
         after = after.next_sibling
     return after is not None and after.type in _CLOSERS
+
+
+def output_group(function: Node, source: ParsedText) -> frozenset[int]:
+    """The start offsets of the comments of `function`'s body that `go
+    test` may read as an `Example`'s expected output: the body's last
+    comment group (go/doc's rule: the last group of comments, with no
+    empty line and no other token between them, anywhere in the body,
+    is the output when it begins with `Output:` or `Unordered output:`;
+    a comment after code on its line is a group with the comments of
+    that line alone, as Go's parser groups them).  None when no comment
+    of that group says `output:` (in any letter case): the example then
+    checks no output, whatever its comments say.
+    Kept whatever it says: a group that becomes the last, or stops being
+    it, changes what the example checks."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return frozenset()
+    comments = sorted(
+        (n for n in descendants(body) if n.type == "comment"), key=lambda n: n.start_byte
+    )
+    group: list[Node] = []
+    for comment in reversed(comments):
+        if group:
+            between = source.span(comment.end_byte, group[-1].start_byte)
+            if between.strip() or between.count("\n") > 1:
+                break
+            # a comment after code on its line groups with that line's comments alone
+            if "\n" in between and _after_code(comment, source):
+                break
+        group.append(comment)
+    # a last group that cannot be an output leaves the example unchecked,
+    # as no group does (go/doc: `(?i)^\s*(unordered )?output:`, looser here)
+    if not any("output:" in source.text(c).lower() for c in group):
+        return frozenset()
+    return frozenset(c.start_byte for c in group)
+
+
+def _after_code(comment: Node, source: ParsedText) -> bool:
+    """Whether a token stands before `comment` on its line."""
+    line_start = source.data.rfind(b"\n", 0, comment.start_byte) + 1
+    return bool(source.data[line_start : comment.start_byte].strip())
 
 
 class Cases:
@@ -191,7 +236,8 @@ class Cases:
         self._writes = writes
         self.imports = imports
         name = node.child_by_field_name("name") if node.type in _FUNCTIONS else None
-        self.keep = name is not None and source.text(name).startswith("Example")
+        self.example = name is not None and source.text(name).startswith("Example")
+        self.keep = output_group(node, source) if self.example else frozenset()
         self._testing: frozenset[str] | None = None
         self._needs: dict[tuple[int, int, str], frozenset[str] | None] = {}
 
@@ -230,7 +276,7 @@ class Cases:
         # the body's top-level statements, from each of which on a head may append
         tops: dict[tuple[int, int, str], int] = {}
         starts = range(0)
-        if spans and self._writes is not None and not repaired and not self.keep:
+        if spans and self._writes is not None and not repaired and not self.example:
             statements = body_statements(self.function)
             starts = appended(statements, self.source, self.imports)
             tops = {(n.start_byte, n.end_byte, n.type): i for i, n in enumerate(statements)}

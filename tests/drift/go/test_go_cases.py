@@ -10,8 +10,12 @@ from __future__ import annotations
 import pytest
 
 from gate.drift import compare, grown
+from gate.drift._treesitter import parse
 from gate.drift.go import units
+from gate.drift.go.cases import output_group
 from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
+
+PACKAGE = 'package kit\n\nimport "fmt"\n\n'
 
 BASE = """\
 package kit
@@ -224,6 +228,79 @@ def test_comments_and_layout_change_no_go_test(head: str) -> None:
 def test_directives_output_comments_and_code_still_change_a_test(old: str, new: str) -> None:
     drift = compare(units(BASE), units(_edit(old, new)))
     assert not drift.ok
+
+
+EXAMPLE = "func ExampleClamp() {\n\tfmt.Println(Clamp(3))\n\t// Output: 3\n}\n"
+# An Example's other comments, as a sweep over doc links rewrites them
+EXAMPLE_NOTES = (
+    "func ExampleClamp() {\n\t// See https://pkg.go.dev/x/v1#Clamp\n"
+    "\tfmt.Println(Clamp(3))\n\t// Output: 3\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        EXAMPLE_NOTES.replace("x/v1", "x/v2"),
+        EXAMPLE_NOTES.replace("\t// See https://pkg.go.dev/x/v1#Clamp\n", ""),
+        EXAMPLE_NOTES.replace("#Clamp\n", "#Clamp\n\t/* and more */\n"),
+        EXAMPLE_NOTES.replace("\tfmt.Println", "\tfmt.Println(1) // one\n\tfmt.Println", 1).replace(
+            "(1) // one\n\tfmt.Println", "(1) // two\n\tfmt.Println"
+        ),
+        # an example with no output comment: its comments are comments
+        "func ExampleClamp() {\n\t// See x/v2\n\tfmt.Println(Clamp(3))\n}\n",
+        # a comment in a closure before the output
+        EXAMPLE_NOTES.replace("\tfmt.Println", "\tfunc() {\n\t\t// inner\n\t}()\n\tfmt.Println"),
+    ],
+)
+def test_an_examples_comments_before_its_output_group_are_comments(head: str) -> None:
+    base = (
+        EXAMPLE_NOTES.replace("\tfmt.Println", "\tfmt.Println(1) // one\n\tfmt.Println", 1)
+        if "// two" in head
+        else EXAMPLE_NOTES
+    )
+    if "// inner" in head:
+        base = head.replace("// inner", "// outer")
+    if "Output" not in head:
+        base = head.replace("x/v2", "x/v1")
+    drift = compare(units(PACKAGE + base), units(PACKAGE + head))
+    assert drift.ok and not drift.grew, drift.summary()
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        EXAMPLE.replace("// Output: 3", "// Output: 4"),
+        EXAMPLE.replace("// Output: 3", "// output: 3"),
+        EXAMPLE.replace("// Output: 3", "// Output: 3\n\t// 4"),  # the group's text grows
+        EXAMPLE.replace("// Output: 3", "// Output: 3\n\n\t// done"),  # a new last group
+        EXAMPLE.replace("// Output: 3", "// Output: 3 /* 4 */"),
+        EXAMPLE.replace("// Output: 3", "// Output: 3\n\tfunc() {\n\t\t// Output: 4\n\t}()"),
+        EXAMPLE.replace("\t// Output: 3\n", ""),  # no output: the example is compiled only
+        EXAMPLE.replace("// Output: 3", "// Output: 3\n\n\t// the end"),  # output no more
+        EXAMPLE.replace("// Output: 3", "// OUTPUT:\n\t// 3"),
+        EXAMPLE.replace("\t// Output: 3\n", "\t// Output: 3\n\n\t/*\n\tOutput: 4\n\t*/\n"),
+    ],
+)
+def test_an_examples_last_comment_group_is_what_it_checks(head: str) -> None:
+    """go/doc reads the body's last comment group as the output: a change
+    in it, or a new group after it, is a change of the test."""
+    drift = compare(units(PACKAGE + EXAMPLE), units(PACKAGE + head))
+    assert not drift.ok, head
+
+
+def test_the_output_group_is_the_bodys_last_run_of_comments() -> None:
+    text = PACKAGE + (
+        "func ExampleX() {\n\t// a\n\n\t// b\n\t/* c */\n\tx() // d\n\t// e\n\t// Output: f\n}\n"
+    )
+    source = parse(text, "go")
+    function = next(n for n in source.root.children if n.type == "function_declaration")
+    kept = sorted(source.span(o, o + 4).strip() for o in output_group(function, source))
+    assert kept == ["// O", "// e"]
+    # a last group that says no output: nothing is checked, nothing kept
+    quiet = parse(text.replace("Output: f", "f"), "go")
+    function = next(n for n in quiet.root.children if n.type == "function_declaration")
+    assert output_group(function, quiet) == frozenset()
 
 
 def test_a_second_loop_over_the_table_makes_rows_a_change() -> None:

@@ -147,7 +147,7 @@ def test_linkname_and_debug_directives_reach_the_package(inside: str, word: str)
 def test_a_new_build_constraint_in_an_existing_test_file_is_drift() -> None:
     """`//go:build ignore` added to an existing file turns its tests off."""
     change = Files(base=BESIDE, head={"kit/a_test.go": "//go:build ignore\n\n" + TEST})
-    DRIFT.fails(change, "new //go:build runs at collection")
+    DRIFT.fails(change, "new build constraint runs at collection")
 
 
 def test_the_folders_listed_hold_each_go_test_file_and_the_folders_above() -> None:

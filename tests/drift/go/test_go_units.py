@@ -97,7 +97,7 @@ func helper(t *testing.T) { t.Helper() }
 def test_clamp_file() -> None:
     found = units(CLAMP)
     assert _roles(found) == [
-        ("directive //go:build", COLLECTION),
+        ("directive build constraint", COLLECTION),
         ("package", SUPPORT),
         ('import "os"', SUPPORT),
         ('import "testing"', SUPPORT),
