@@ -492,10 +492,10 @@ class Sharing:
             name = self.text(target)
             if name in self.locals or name in self.instances:
                 return False
-            return name in self.statics or (name[:1].isupper() and self.types_bare)
+            # a capitalized name none of these: a type's (Kotlin's `--Config.level`
+            # parses as one), a static import's, a base class's (C#'s properties)
+            return name in self.statics or name[:1].isupper()
         return self.shared(target)
-
-    types_bare = False  # whether a bare capitalized unknown name is shared (C#'s properties)
 
     def shared(self, node: Node) -> bool:
         """Whether the object `node` reaches is one other tests share."""
@@ -606,7 +606,11 @@ def _mutates(name: str) -> bool:
 def _fresh(name: str) -> bool:
     """Whether a call so named makes a fresh object (a builder, a factory)."""
     lower = name[:1].lower() + name[1:]
-    return lower in FRESH or lower.startswith(("new", "create", "build", "mock", "spy"))
+    return (
+        lower in FRESH
+        or lower.startswith(("new", "create", "build", "mock", "spy"))
+        or (lower.startswith("to") and lower[2:3].isupper())  # `toMutableList()`, `toBuilder()`
+    )
 
 
 # Verbs of methods that change the object they are called on (`add`,
@@ -618,9 +622,9 @@ MUTATORS = frozenset(
 )
 # Calls that return a fresh object: a chain through one is the test's own.
 FRESH = frozenset(
-    {"builder", "toBuilder", "of", "copyOf", "copy", "clone", "parse", "valueOf", "from"}
+    {"builder", "of", "copyOf", "copy", "clone", "parse", "valueOf", "from"}
     | {"stream", "build", "empty", "listOf", "mutableListOf", "mapOf", "mutableMapOf"}
-    | {"setOf", "mutableSetOf", "arrayOf", "emptyList", "emptyMap", "asList", "toList"}
+    | {"setOf", "mutableSetOf", "arrayOf", "emptyList", "emptyMap", "asList"}
 )
 # Types whose static methods change only their arguments or a mock the
 # test made (`Mockito.reset(mock)`, `Collections.addAll(list, ...)`), or

@@ -436,7 +436,7 @@ class _CSharp(Splitter):
         read as its own, as the other two)."""
         statics: set[str] = set()
         instances: set[str] = set()
-        for member in named(method.parent):
+        for member in named(method.parent) if method.parent is not None else []:
             modifiers = {self.text(m) for m in named(member) if m.type == "modifier"}
             names: list[str] = []
             if member.type in _FIELDS:
@@ -491,7 +491,6 @@ class _Sharing(Sharing):
     updates = frozenset({"postfix_unary_expression", "prefix_unary_expression"})
     indexes = frozenset({"element_access_expression"})
     selves = frozenset({"this", "base"})
-    types_bare = True  # an unknown PascalCase name: a property of a base class, or static
 
     def access(self, node: Node) -> tuple[Node | None, str]:
         name = node.child_by_field_name("name")

@@ -55,20 +55,20 @@ OWN_WRITES = [
     "var list = new List<int> { 1 };\nlist.Add(2);",
     "var c = Foo.CreateBuilder().Add(2).Build();\nc.SetLevel(3);",
     "var made = new Foo();\nmade.Level = 3;\nmade.Items.Add(1);",
-    "var parsed = Foo.Parse(\"x\");\nparsed.SetX(1);",
+    'var parsed = Foo.Parse("x");\nparsed.SetX(1);',
     "var copy = new List<int>(Foo.List);\ncopy.Add(1);",
-    "foreach (var item in items)\n{\n    item.Name = \"x\";\n}",
-    "var old = Environment.GetEnvironmentVariable(\"X\");\ntry\n{\n"
-    "    Environment.SetEnvironmentVariable(\"X\", \"1\");\n}\nfinally\n{\n"
-    "    Environment.SetEnvironmentVariable(\"X\", old);\n}",
+    'foreach (var item in items)\n{\n    item.Name = "x";\n}',
+    'var old = Environment.GetEnvironmentVariable("X");\ntry\n{\n'
+    '    Environment.SetEnvironmentVariable("X", "1");\n}\nfinally\n{\n'
+    '    Environment.SetEnvironmentVariable("X", old);\n}',
     "var old = Console.Out;\ntry\n{\n    Console.SetOut(writer);\n}\nfinally\n{\n"
     "    Console.SetOut(old);\n}",
     "var old = CultureInfo.CurrentCulture;\ntry\n{\n"
-    "    CultureInfo.CurrentCulture = new CultureInfo(\"fr\");\n}\nfinally\n{\n"
+    '    CultureInfo.CurrentCulture = new CultureInfo("fr");\n}\nfinally\n{\n'
     "    CultureInfo.CurrentCulture = old;\n}",
-    "using (new CultureScope(\"fr\"))\n{\n    Run();\n}",
+    'using (new CultureScope("fr"))\n{\n    Run();\n}',
     "using var scope = Config.Override(3);\nRun();",
-    "await Task.Delay(1);\nvar s = string.Format(\"{0}\", 1);",
+    'await Task.Delay(1);\nvar s = string.Format("{0}", 1);',
 ]
 SHARED_WRITES = [
     'Environment.SetEnvironmentVariable("X", "1");',
@@ -147,5 +147,5 @@ def test_a_new_file_whose_test_writes_shared_state_reaches_other_tests(body: str
 
 
 def test_an_edited_test_that_now_shares_state_is_a_change() -> None:
-    head = BASE.replace("Assert.Equal(3,", 'Console.SetOut(w);\n        Assert.Equal(3,')
+    head = BASE.replace("Assert.Equal(3,", "Console.SetOut(w);\n        Assert.Equal(3,")
     assert _drift(head) != "ok"
