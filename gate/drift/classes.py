@@ -384,16 +384,26 @@ class Sharing:
     # a static mock, unless it is a resource or undone in a `finally`
     mocks: frozenset[str] = frozenset()
     undo: frozenset[str] = frozenset()
+    # where an assignment sets a member of the object being made (C#'s
+    # `new Foo { Level = 3 }`), not a place of its own
+    initializers: frozenset[str] = frozenset()
 
     def __init__(
         self,
         source: ParsedText,
         statics: frozenset[str],
         instances: frozenset[str],
+        inherited: bool = False,
     ) -> None:
+        """`statics`, `instances`: the test class's fields (and properties)
+        by kind; `inherited`: whether a capitalized name none of these may
+        be an instance member of a base class in another file (C#'s
+        PascalCase properties in a class that extends one), read then as
+        the test's own but for the process's own types (`PROCESS`)."""
         self.source = source
         self.statics = statics
         self.instances = instances
+        self.inherited = inherited
         self.locals: set[str] = set()
         self.aliases: set[str] = set()
 
@@ -433,8 +443,13 @@ class Sharing:
     # --- the rule ------------------------------------------------------
     def shares(self, body: Node | None) -> bool:
         """Whether `body`, a test's, writes state other tests see."""
+        return self.first(body) is not None
+
+    def first(self, body: Node | None) -> Node | None:
+        """The first node of `body`, a test's, that writes state other
+        tests see, or None."""
         if body is None:
-            return False
+            return None
         found = list(descendants(body))
         declared, values = self.bindings(found)
         self.locals = declared
@@ -461,18 +476,20 @@ class Sharing:
                 continue
             place = self.write(node)
             if place and not any(place in p and _within(node, b) for b, (p, _n) in restores):
-                return True
+                return node
             # `m = mockStatic(X); try { ... } finally { m.close() }` is the test's own
             if self.mocked(node) and not any(
                 id(t) in undone and node.start_byte < f.start_byte for t, _b, f in tries
             ):
-                return True
-        return False
+                return node
+        return None
 
     def write(self, node: Node) -> str:
         """The place `node` writes that other tests share, as spelled
         (`System.setProperty("x",` for a setter), or ''."""
         if node.type in self.assignments or node.type in self.updates:
+            if node.parent is not None and node.parent.type in self.initializers:
+                return ""
             for target in self.targets(node):
                 if self.shared_place(target):
                     return self.text(target)
@@ -482,7 +499,13 @@ class Sharing:
         receiver, name, args = self.call(node)
         if receiver is None or not _mutates(name) or not self.shared(receiver):
             return ""
-        if receiver.type == "identifier" and self.text(receiver) in STATELESS:
+        # `TestHelper.AddProperties(model)`: a static helper acting on its arguments
+        spelled = self.text(receiver)
+        if (
+            receiver.type == "identifier"
+            and self.type_(spelled)
+            and (spelled in STATELESS or (spelled not in PROCESS and _verb(name) in GROWERS))
+        ):
             return ""
         head = ",".join(self.text(a) for a in args[:-1])
         return f"{self.text(receiver)}.{name}({head}"
@@ -493,9 +516,17 @@ class Sharing:
             if name in self.locals or name in self.instances:
                 return False
             # a capitalized name none of these: a type's (Kotlin's `--Config.level`
-            # parses as one), a static import's, a base class's (C#'s properties)
-            return name in self.statics or name[:1].isupper()
+            # parses as one), a static import's, a base class's
+            return name in self.statics or self.type_(name)
         return self.shared(target)
+
+    def type_(self, name: str) -> bool:
+        """Whether a name no local, parameter or field of the test spells is
+        read as a type's (or a static import's): a capitalized one, but
+        where it may be a base class's property (`inherited`)."""
+        if name in self.statics or name in self.locals or name in self.instances:
+            return False
+        return name[:1].isupper() and (not self.inherited or name in PROCESS)
 
     def shared(self, node: Node) -> bool:
         """Whether the object `node` reaches is one other tests share."""
@@ -522,9 +553,7 @@ class Sharing:
                 name = self.text(current)
                 if name in self.aliases:
                     return True
-                if name in self.locals or name in self.instances:
-                    return False
-                return name in self.statics or name[:1].isupper()
+                return name in self.statics or self.type_(name)
             else:
                 return False  # a new object, a literal, a lambda: the test's own
         return False
@@ -596,10 +625,21 @@ def _within(node: Node, ancestor: Node) -> bool:
 
 def _mutates(name: str) -> bool:
     """Whether a method so named changes the object it is called on."""
+    return _verb(name) in MUTATORS
+
+
+def _verb(name: str) -> str:
+    """The verb a method's name starts with among `MUTATORS` (`add` of
+    `addAll`, `Set` of `SetOut`), or ''."""
     lower = name[:1].lower() + name[1:]
-    return any(
-        lower == verb or (lower.startswith(verb) and lower[len(verb) : len(verb) + 1].isupper())
-        for verb in MUTATORS
+    return next(
+        (
+            verb
+            for verb in MUTATORS
+            if lower == verb
+            or (lower.startswith(verb) and lower[len(verb) : len(verb) + 1].isupper())
+        ),
+        "",
     )
 
 
@@ -617,8 +657,27 @@ def _fresh(name: str) -> bool:
 # `addAll`, `setProperty`, `SetOut`, `putIfAbsent`, `clearProperty`).
 MUTATORS = frozenset(
     {"set", "add", "put", "remove", "clear", "register", "unregister", "reset", "install"}
-    | {"uninstall", "push", "pop", "offer", "poll", "insert", "replace", "merge", "compute"}
-    | {"retain", "append", "prepend", "drain", "enable", "disable", "configure", "override"}
+    | {"uninstall", "push", "pop", "insert", "replace", "merge", "compute", "retain"}
+    | {"append", "prepend", "configure", "override"}
+)
+# Of those, the verbs of a collection's own methods: called directly on a
+# type (`TestHelper.AddProperties(model)`) they name a static helper that
+# acts on its arguments, but on the process's own types (`PROCESS`:
+# `Security.addProvider`); on an object reached from a type
+# (`Registry.ITEMS.add(x)`) they change it.
+GROWERS = frozenset(
+    {"add", "put", "remove", "push", "pop", "insert", "replace", "merge", "compute", "retain"}
+    | {"append", "prepend"}
+)
+# Types whose static state is the process's: the JVM's and .NET's
+# properties, streams, defaults, security and culture.
+PROCESS = frozenset(
+    {"System", "Runtime", "Security", "Locale", "TimeZone", "Thread", "Authenticator"}
+    | {"CookieHandler", "ProxySelector", "ResponseCache", "HttpsURLConnection", "URL"}
+    | {"HttpURLConnection", "URLConnection", "SSLContext", "LogManager", "Logger", "Policy"}
+    | {"Environment", "Console", "CultureInfo", "AppContext", "ServicePointManager"}
+    | {"Directory", "AppDomain", "GC", "Trace", "Debug", "Activity", "TaskScheduler"}
+    | {"Dispatchers", "Schedulers", "Hooks", "RxJavaPlugins"}
 )
 # Calls that return a fresh object: a chain through one is the test's own.
 FRESH = frozenset(

@@ -433,7 +433,10 @@ class _CSharp(Splitter):
         fields and properties, `static` (or `const`) or not (xUnit and
         MSTest make an instance per test; NUnit shares one across a
         fixture's tests, and a test writing an instance field there is
-        read as its own, as the other two)."""
+        read as its own, as the other two); in a class that extends a
+        class, an unknown PascalCase name may be a property it inherits
+        (`Builder.Services.AddX()`), read as the test's own but for the
+        process's types (`gate.drift.classes.PROCESS`)."""
         statics: set[str] = set()
         instances: set[str] = set()
         for member in named(method.parent) if method.parent is not None else []:
@@ -450,7 +453,7 @@ class _CSharp(Splitter):
                 name = member.child_by_field_name("name")
                 names = [self.text(name)] if name is not None else []
             (statics if modifiers & {"static", "const"} else instances).update(names)
-        return _Sharing(self.source, frozenset(statics), frozenset(instances))
+        return _Sharing(self.source, frozenset(statics), frozenset(instances), self.inherits)
 
     def extends(self, node: Node) -> bool:
         """Whether the method is an extension method (`this` on its first
@@ -491,6 +494,7 @@ class _Sharing(Sharing):
     updates = frozenset({"postfix_unary_expression", "prefix_unary_expression"})
     indexes = frozenset({"element_access_expression"})
     selves = frozenset({"this", "base"})
+    initializers = frozenset({"initializer_expression", "with_initializer"})
 
     def access(self, node: Node) -> tuple[Node | None, str]:
         name = node.child_by_field_name("name")

@@ -68,6 +68,7 @@ OWN_WRITES = [
     "    CultureInfo.CurrentCulture = old;\n}",
     'using (new CultureScope("fr"))\n{\n    Run();\n}',
     "using var scope = Config.Override(3);\nRun();",
+    "using (Config.Override(3))\n{\n    Run();\n}",
     'await Task.Delay(1);\nvar s = string.Format("{0}", 1);',
 ]
 SHARED_WRITES = [
@@ -122,6 +123,8 @@ SHARED_WRITES = [
     "var old = Config.Level;\ntry\n{\n    Config.Level = 3;\n}\nfinally\n{\n"
     "    Config.Other = old;\n}",
     "using (var r = Open())\n{\n    Config.Level = 3;\n}",
+    "Config.Current = new Settings { Level = 3 };",
+    'Registry.Items.Add(new Item { Name = "x" });',
 ]
 
 
@@ -144,6 +147,47 @@ def test_a_new_test_writing_shared_state_fails_and_stays_a_test(body: str) -> No
 def test_a_new_file_whose_test_writes_shared_state_reaches_other_tests(body: str) -> None:
     found = reaching("tests/NewTests.cs", units(_with(body)))
     assert [u.key for u in found] == ["method ConfigTests.Fresh"]
+
+
+# In a class that extends a class, a PascalCase name the file does not
+# declare may be a property it inherits (an instance per test): the
+# test's own, but for the process's types.
+DERIVED = BASE.replace("public class ConfigTests\n", "public class ConfigTests : LoggedTest\n")
+INHERITED_OWN = [
+    "Builder.Services.AddMcpServer();",
+    'HttpClient.DefaultRequestHeaders.Accept.Add(new("text/event-stream"));',
+    "Level = 3;",
+    "Server.Options.Timeout = 1;",
+]
+PROCESS_WRITES = [
+    'Environment.SetEnvironmentVariable("X", "1");',
+    "Console.SetOut(writer);",
+    'CultureInfo.CurrentCulture = new CultureInfo("fr");',
+    "Thread.CurrentThread.CurrentCulture = c;",
+    'AppContext.SetSwitch("X", true);',
+    'Directory.SetCurrentDirectory("/tmp");',
+    "_count++;",
+    'Items.Add("x");',
+    "Defaults.Timeout = 1;",
+]
+
+
+@pytest.mark.parametrize("body", INHERITED_OWN)
+def test_a_base_class_property_is_the_tests_own_in_a_derived_class(body: str) -> None:
+    head = _with(body).replace(
+        "public class ConfigTests\n", "public class ConfigTests : LoggedTest\n"
+    )
+    assert compare(units(DERIVED), units(head)).ok, head
+    # without a base class the same name is a type's: shared
+    assert _drift(_with(body)) != "ok"
+
+
+@pytest.mark.parametrize("body", PROCESS_WRITES)
+def test_the_process_state_is_shared_in_a_derived_class_too(body: str) -> None:
+    head = _with(body).replace(
+        "public class ConfigTests\n", "public class ConfigTests : LoggedTest\n"
+    )
+    assert not compare(units(DERIVED), units(head)).ok, head
 
 
 def test_an_edited_test_that_now_shares_state_is_a_change() -> None:
