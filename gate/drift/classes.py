@@ -358,13 +358,17 @@ class Sharing:
     (`MUTATORS`: `add`, `put`, `set*`, `clear`, `register`, ...) on such
     an object (`System.setProperty`, `Locale.setDefault`,
     `Registry.ITEMS.add`) but on a framework's or the JDK's stateless
-    helpers (`STATELESS`: `Mockito.reset`, `Collections.addAll`); a
-    static mock (`mocks`: `Mockito.mockStatic`, `mockkStatic`).  A chain
-    through a call that makes a fresh object (`FRESH`: `Foo.builder()`,
-    `Foo.of(...)`, `new Foo()`) is the test's own, and so are its locals,
-    its parameters and its instance fields.
+    helpers (`STATELESS`: `Mockito.reset`, `Collections.addAll`) and a
+    static helper whose first argument is an object the test made
+    (`made`: `TestHelper.addProperties(model)`) but on the process's own
+    types (`PROCESS`); a static mock (`mocks`: `Mockito.mockStatic`,
+    `mockkStatic`).  A chain through a call that does not read held
+    state (`_reads`: `Foo.builder()`, `Foo.of(...)`; `getInstance()`
+    reads) or through `new Foo()` is the test's own, and so are its
+    locals, its parameters and its instance fields.
 
-    Put back (the test's own): a write inside a `try` block whose
+    Put back (the test's own): a write inside a `try` block, or in the
+    statement right before it, whose
     `finally` writes the same place back from a local holding its old
     value (`var old = System.getProperty("x")` ... `finally {
     System.setProperty("x", old); }`, every assignment to that local the
@@ -380,7 +384,6 @@ class Sharing:
     updates: frozenset[str] = frozenset()
     indexes: frozenset[str] = frozenset()
     selves: frozenset[str] = frozenset()
-    fresh_nodes: frozenset[str] = frozenset()
     # a static mock, unless it is a resource or undone in a `finally`
     mocks: frozenset[str] = frozenset()
     undo: frozenset[str] = frozenset()
@@ -405,6 +408,7 @@ class Sharing:
         self.instances = instances
         self.inherited = inherited
         self.locals: set[str] = set()
+        self.values: dict[str, list[Node]] = {}
         self.aliases: set[str] = set()
 
     def text(self, node: Node) -> str:
@@ -453,6 +457,7 @@ class Sharing:
         found = list(descendants(body))
         declared, values = self.bindings(found)
         self.locals = declared
+        self.values = values
         self.aliases = set()
         grew = True
         while grew:
@@ -469,13 +474,16 @@ class Sharing:
         owned = [r for n in found for r in self.resources(n)]
         tries = [(t, b, f) for t in found for b, f in [self.finally_(t)] if b and f]
         undone = {id(t) for t, _b, f in tries if any(self.undoes(n) for n in descendants(f))}
-        restores = [(b, self.restored(f, captured)) for _t, b, f in tries]
-        skip = {id(n) for _b, (_places, nodes) in restores for n in nodes}
+        restores = [(t, b, self.restored(f, captured)) for t, b, f in tries]
+        skip = {id(n) for _t, _b, (_places, nodes) in restores for n in nodes}
         for node in found:
             if id(node) in skip or any(_within(node, r) for r in owned):
                 continue
             place = self.write(node)
-            if place and not any(place in p and _within(node, b) for b, (p, _n) in restores):
+            if place and not any(
+                place in p and (_within(node, b) or _just_before(node, t))
+                for t, b, (p, _n) in restores
+            ):
                 return node
             # `m = mockStatic(X); try { ... } finally { m.close() }` is the test's own
             if self.mocked(node) and not any(
@@ -499,12 +507,13 @@ class Sharing:
         receiver, name, args = self.call(node)
         if receiver is None or not _mutates(name) or not self.shared(receiver):
             return ""
-        # `TestHelper.AddProperties(model)`: a static helper acting on its arguments
+        # `TestHelper.AddProperties(model)`, `McpApps.SetAppUi(tool, meta)`: a
+        # static helper acting on the object the test made
         spelled = self.text(receiver)
         if (
             receiver.type == "identifier"
             and self.type_(spelled)
-            and (spelled in STATELESS or (spelled not in PROCESS and _verb(name) in GROWERS))
+            and (spelled in STATELESS or (spelled not in PROCESS and self.made(args)))
         ):
             return ""
         head = ",".join(self.text(a) for a in args[:-1])
@@ -540,8 +549,8 @@ class Sharing:
                     return member in self.statics
             elif kind in self.calls:
                 receiver, name, _args = self.call(current)
-                if _fresh(name):
-                    return False
+                if not _reads(name):
+                    return False  # `Foo.builder()`, `CodeNamespace.InitRootNamespace()`
                 current, member = receiver, ""
             elif kind in self.indexes:
                 current, member = self.index(current), ""
@@ -560,6 +569,21 @@ class Sharing:
 
     def mocked(self, node: Node) -> bool:
         return node.type in self.calls and self.call(node)[1] in self.mocks
+
+    def made(self, args: list[Node]) -> bool:
+        """Whether the first of `args` is a local holding an object the test
+        made: every value assigned to it a call or a new object, none
+        shared (`var model = new Model()`, not `var level = 3`)."""
+        first = _value(args[0]) if args else None
+        if first is None or first.type != "identifier":
+            return False
+        name = self.text(first)
+        rights = self.values.get(name, [])
+        return (
+            name not in self.aliases
+            and bool(rights)
+            and all("literal" not in r.type and r.type not in _CONSTANTS for r in rights)
+        )
 
     def undoes(self, node: Node) -> bool:
         return node.type in self.calls and self.call(node)[1] in self.undo
@@ -643,14 +667,24 @@ def _verb(name: str) -> str:
     )
 
 
-def _fresh(name: str) -> bool:
-    """Whether a call so named makes a fresh object (a builder, a factory)."""
-    lower = name[:1].lower() + name[1:]
-    return (
-        lower in FRESH
-        or lower.startswith(("new", "create", "build", "mock", "spy"))
-        or (lower.startswith("to") and lower[2:3].isupper())  # `toMutableList()`, `toBuilder()`
+def _reads(name: str) -> bool:
+    """Whether a call so named returns state it holds (`getInstance()`,
+    `getRuntime()`, `currentThread()`, `Default()`): a chain through any
+    other call (`builder()`, `of(...)`, `InitRootNamespace()`,
+    `toMutableList()`) reaches an object the call made, the test's own."""
+    lower = name.lower()
+    return (lower.startswith("get") and name[3:4].isupper()) or any(
+        word in lower for word in ACCESSORS
     )
+
+
+def _just_before(node: Node, try_: Node) -> bool:
+    """Whether `node` is (in) the statement right before `try_`, in its
+    block: nothing can run between the write and the `try`."""
+    current: Node | None = node
+    while current is not None and current.parent != try_.parent:
+        current = current.parent
+    return current is not None and current.next_named_sibling == try_
 
 
 # Verbs of methods that change the object they are called on (`add`,
@@ -659,15 +693,6 @@ MUTATORS = frozenset(
     {"set", "add", "put", "remove", "clear", "register", "unregister", "reset", "install"}
     | {"uninstall", "push", "pop", "insert", "replace", "merge", "compute", "retain"}
     | {"append", "prepend", "configure", "override"}
-)
-# Of those, the verbs of a collection's own methods: called directly on a
-# type (`TestHelper.AddProperties(model)`) they name a static helper that
-# acts on its arguments, but on the process's own types (`PROCESS`:
-# `Security.addProvider`); on an object reached from a type
-# (`Registry.ITEMS.add(x)`) they change it.
-GROWERS = frozenset(
-    {"add", "put", "remove", "push", "pop", "insert", "replace", "merge", "compute", "retain"}
-    | {"append", "prepend"}
 )
 # Types whose static state is the process's: the JVM's and .NET's
 # properties, streams, defaults, security and culture.
@@ -679,12 +704,10 @@ PROCESS = frozenset(
     | {"Directory", "AppDomain", "GC", "Trace", "Debug", "Activity", "TaskScheduler"}
     | {"Dispatchers", "Schedulers", "Hooks", "RxJavaPlugins"}
 )
-# Calls that return a fresh object: a chain through one is the test's own.
-FRESH = frozenset(
-    {"builder", "of", "copyOf", "copy", "clone", "parse", "valueOf", "from"}
-    | {"stream", "build", "empty", "listOf", "mutableListOf", "mapOf", "mutableMapOf"}
-    | {"setOf", "mutableSetOf", "arrayOf", "emptyList", "emptyMap", "asList"}
-)
+# Words of a call that returns state it holds (`getInstance`, `current`).
+ACCESSORS = frozenset({"instance", "current", "default", "shared", "global", "singleton"})
+# Value nodes that hold no object (`null`, `true`): not an object the test made.
+_CONSTANTS = frozenset({"true", "false", "null", "null_literal", "boolean_literal"})
 # Types whose static methods change only their arguments or a mock the
 # test made (`Mockito.reset(mock)`, `Collections.addAll(list, ...)`), or
 # files a test names (`Files.delete(tmp)`).

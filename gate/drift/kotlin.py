@@ -11,7 +11,14 @@ a `.kts` file is a Gradle or other script, no test module.
   a companion object); its whole text (annotations, signature, body) is
   compared, so an assertion edited, an `@Ignore`/`@Disabled` added or a
   test renamed is a change.  Rows of a parameterized test are not read
-  apart: a `@ValueSource` row added is a change.
+  apart: a `@ValueSource` row added is a change.  A test whose body
+  writes state other tests of the run see (`gate.drift.classes.Sharing`:
+  `System.setProperty`, `Dispatchers.setMain`, a property of an `object`
+  or a companion, a top-level property of the file, `Foo.items.add(1)`,
+  `mockkStatic`/`mockkObject` but scoped, `mockkStatic(X::class) { }`, or
+  undone, `unmockkAll()`, in a later `finally`; not an `@AfterEach`
+  that undoes it; but a write put back in a `finally` from its old
+  value) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around a class's existing tests, or what
   changes names they resolve without being named by them: a function
   annotated `@BeforeTest`, `@AfterTest`, `@BeforeEach`, `@BeforeAll`,
@@ -62,7 +69,8 @@ a `.kts` file is a Gradle or other script, no test module.
   declaration named like a framework's or an operator (`Test`,
   `assertEquals`, `runTest`, `plus`: every file of the package resolves
   that name to it before an import on demand or a default import) reach
-  the tests of other files; an import (on demand, or of an operator such
+  the tests of other files, and so does a test writing state other
+  tests see (above); an import (on demand, or of an operator such
   as ktor's `routing.get`) binds names in its own file alone, and a
   class's hooks, properties and `init` act on its own tests.
 
@@ -201,7 +209,8 @@ _REACHING = ("file annotation ",)
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: a `@file:` annotation, a
-    top-level declaration named like a framework's or an operator."""
+    top-level declaration named like a framework's or an operator, a
+    test writing state other tests see."""
     if unit.key.startswith(_REACHING):
         return True
     if unit.key.startswith("import "):  # binds a name in its own file alone

@@ -10,7 +10,15 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `method Class.Name`.  Its
   `[InlineData]`, `[TestCase]` and `[DataRow]` attributes are its rows: a
   row added while the rest of the method is unchanged is a test that
-  grew; a row edited or removed is a change.
+  grew; a row edited or removed is a change.  A test whose body writes
+  state other tests of the run see (`gate.drift.classes.Sharing`:
+  `Environment.SetEnvironmentVariable`, `Console.SetOut`,
+  `CultureInfo.CurrentCulture = ...`, a static field or property, an
+  object reached from one, but a write put back in a `finally` from its
+  old value or made by a `using` resource; an object initializer's
+  members are the new object's; in a class that extends a class an
+  unknown PascalCase name may be an inherited property, the test's own
+  but for the process's types) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around the class's existing tests: a
   method with a setup or teardown attribute (NUnit's `[SetUp]`,
   `[TearDown]`, `[OneTimeSetUp]`, `[OneTimeTearDown]`, MSTest's
@@ -60,7 +68,8 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `extension Class.Name`: the files of its namespace call it instead of
   another extension of that name), and a top-level type named like a
   framework's (`Assert`, `FactAttribute`, `TestContext`: a type of the
-  namespace wins over one a `using` brings, in every file of it).  The class's hooks, fields and
+  namespace wins over one a `using` brings, in every file of it), and a
+  test writing state other tests see (above).  The class's hooks, fields and
   constructors act on its own tests.
 """
 
@@ -180,7 +189,8 @@ _REACHING = (
 
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
-    what the tests of other files see: what acts on the whole assembly."""
+    what the tests of other files see: what acts on the whole assembly,
+    a test writing state other tests see."""
     if unit.key.startswith(("class ", "type ")):
         return unit.role == COLLECTION  # a SetUpFixture, CollectionDefinition, `Assert`
     if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)

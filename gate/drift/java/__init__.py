@@ -11,7 +11,11 @@ are).
   seen).  The elements of its `@ValueSource` and
   `@CsvSource` arrays are its rows: a row added while the rest of the
   method is unchanged is a test that grew; a row edited or removed is a
-  change.
+  change.  A test whose body writes state other tests of the run see
+  (`gate.drift.classes.Sharing`: `System.setProperty`, `Locale.setDefault`,
+  a static field, `Registry.ITEMS.add(x)`, a static mock outside a
+  try-with-resources, but a write put back in a `finally` from its old
+  value) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around the class's existing tests: a
   method annotated `@BeforeEach`, `@BeforeAll`, `@AfterEach`,
   `@AfterAll`, `@Before`, `@After`, `@BeforeClass`, `@AfterClass`,
@@ -49,7 +53,8 @@ are).
   tests of other files (it runs once in the test JVM that runs them
   all), and so does a top-level type named like a framework's (`Test`,
   `Assertions`, `BeforeEach`: a type of the package wins over one an
-  import on demand brings, in every file of the package); the class's
+  import on demand brings, in every file of the package), and so does a
+  test writing state other tests see (above); the class's
   hooks, fields and constructors act on its own tests.  A static
   field's initializer runs when the class loads too, and is read as the
   class's own state.
@@ -155,7 +160,8 @@ _TYPES = frozenset(
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: a static initializer block, a
-    top-level type named like a framework's."""
+    top-level type named like a framework's, a test writing state other
+    tests see."""
     if unit.key.startswith(("class ", "type ")):
         return unit.role == COLLECTION
     if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)

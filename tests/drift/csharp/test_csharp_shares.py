@@ -70,6 +70,16 @@ OWN_WRITES = [
     "using var scope = Config.Override(3);\nRun();",
     "using (Config.Override(3))\n{\n    Run();\n}",
     'await Task.Delay(1);\nvar s = string.Format("{0}", 1);',
+    # an object initializer sets the new object's members
+    'var request = new Request { Id = new RequestId(1), Method = "x" };\nSend(request);',
+    'var options = new Options\n{\n    Level = 3,\n    Inner = { Name = "x" },\n};',
+    "var copy = original with { Level = 3 };",
+    # a static helper acting on an object the test made
+    "var model = new CodeClass();\nTestHelper.AddSerializationProperties(model);",
+    "var tool = McpServerTool.Create(method);\nMcpApps.SetAppUi(tool, meta);",
+    "var root = CodeNamespace.InitRootNamespace();\nroot.AddClass(new CodeClass());",
+    "var original = Console.In;\nConsole.SetIn(input);\ntry\n{\n    Run();\n}\nfinally\n{\n"
+    "    Console.SetIn(original);\n}",
 ]
 SHARED_WRITES = [
     'Environment.SetEnvironmentVariable("X", "1");',
@@ -125,6 +135,11 @@ SHARED_WRITES = [
     "using (var r = Open())\n{\n    Config.Level = 3;\n}",
     "Config.Current = new Settings { Level = 3 };",
     'Registry.Items.Add(new Item { Name = "x" });',
+    "var original = Console.In;\nConsole.SetIn(input);\nRun();\ntry\n{\n    Run();\n}\n"
+    "finally\n{\n    Console.SetIn(original);\n}",
+    "var level = 3;\nConfig.SetLevel(level);",
+    "Registry.Add(3);",
+    'var tool = McpServerTool.Create(method);\nEnvironment.SetEnvironmentVariable(tool, "x");',
 ]
 
 

@@ -70,6 +70,13 @@ OWN_WRITES = [
     "    m.close();\n}",
     'items.forEach(item -> item.setName("x"));',
     'Thread.sleep(10);\nString s = String.format("%d", 1);',
+    "Model model = new Model();\nTestHelper.addProperties(model);",
+    "Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))"
+    ".until(() -> done);",
+    "var tool = Tool.create(m);\nApps.setAppUi(tool, meta);",
+    "var root = CodeNamespace.initRootNamespace();\nroot.addClass(new CodeClass());",
+    "PrintStream old = System.out;\nSystem.setOut(new PrintStream(buf));\ntry {\n    run();\n"
+    "} finally {\n    System.setOut(old);\n}",
 ]
 SHARED_WRITES = [
     'System.setProperty("x", "y");',
@@ -125,6 +132,15 @@ SHARED_WRITES = [
     "}\nConfig.level = 3;",
     "try {\n    run();\n} finally {\n    m.close();\n}\nMockito.mockStatic(Foo.class);",
     'try (var r = open()) {\n    System.setProperty("x", "y");\n}',
+    # the write right before the `try` only, with nothing between
+    "PrintStream old = System.out;\nSystem.setOut(new PrintStream(buf));\nrun();\ntry {\n"
+    "    run();\n} finally {\n    System.setOut(old);\n}",
+    # a static helper on a value, not on an object the test made
+    "int level = 3;\nConfig.setLevel(level);",
+    "Registry.add(3);",
+    "var items = Registry.getInstance();\nitems.add(1);",
+    "Thread.currentThread().setContextClassLoader(loader);",
+    'var tool = Tool.create(m);\nSystem.setProperty(tool, "x");',
 ]
 
 
