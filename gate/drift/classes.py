@@ -360,7 +360,9 @@ class Sharing:
     `Registry.ITEMS.add`) but on a framework's or the JDK's stateless
     helpers (`STATELESS`: `Mockito.reset`, `Collections.addAll`) and a
     static helper whose first argument is an object the test made
-    (`made`: `TestHelper.addProperties(model)`) but on the process's own
+    (`made`: `TestHelper.addProperties(model)`) or whose value the test
+    reads (`_used`: `out = Conventions.removeInvalid(input)`) but on the
+    process's own
     types (`PROCESS`); a static mock (`mocks`: `Mockito.mockStatic`,
     `mockkStatic`).  A chain through a call that does not read held
     state (`_reads`: `Foo.builder()`, `Foo.of(...)`; `getInstance()`
@@ -508,12 +510,16 @@ class Sharing:
         if receiver is None or not _mutates(name) or not self.shared(receiver):
             return ""
         # `TestHelper.AddProperties(model)`, `McpApps.SetAppUi(tool, meta)`: a
-        # static helper acting on the object the test made
+        # static helper acting on the object the test made; `x =
+        # Service.RemoveInvalidCharacters(input)`: a function of its arguments
         spelled = self.text(receiver)
         if (
             receiver.type == "identifier"
             and self.type_(spelled)
-            and (spelled in STATELESS or (spelled not in PROCESS and self.made(args)))
+            and (
+                spelled in STATELESS
+                or (spelled not in PROCESS and (self.made(args) or _used(node)))
+            )
         ):
             return ""
         head = ",".join(self.text(a) for a in args[:-1])
@@ -676,6 +682,17 @@ def _reads(name: str) -> bool:
     return (lower.startswith("get") and name[3:4].isupper()) or any(
         word in lower for word in ACCESSORS
     )
+
+
+def _used(call: Node) -> bool:
+    """Whether a call's value is read (assigned, passed, returned): not a
+    statement of its own."""
+    return call.parent is not None and call.parent.type not in _STATEMENTS
+
+
+# Where a call stands as a statement of its own (Kotlin's calls are the
+# block's children).
+_STATEMENTS = frozenset({"expression_statement", "block", "statements", "function_body"})
 
 
 def _just_before(node: Node, try_: Node) -> bool:

@@ -78,6 +78,8 @@ OWN_WRITES = [
     "var model = new CodeClass();\nTestHelper.AddSerializationProperties(model);",
     "var tool = McpServerTool.Create(method);\nMcpApps.SetAppUi(tool, meta);",
     "var root = CodeNamespace.InitRootNamespace();\nroot.AddClass(new CodeClass());",
+    "var result = JavaConventionService.RemoveInvalidDescriptionCharacters(input);",
+    'Assert.Equal("x", JavaConventionService.RemoveInvalidDescriptionCharacters(input));',
     "var original = Console.In;\nConsole.SetIn(input);\ntry\n{\n    Run();\n}\nfinally\n{\n"
     "    Console.SetIn(original);\n}",
 ]
@@ -139,6 +141,7 @@ SHARED_WRITES = [
     "finally\n{\n    Console.SetIn(original);\n}",
     "var level = 3;\nConfig.SetLevel(level);",
     "Registry.Add(3);",
+    "Conventions.RemoveInvalidCharacters(input);",
     'var tool = McpServerTool.Create(method);\nEnvironment.SetEnvironmentVariable(tool, "x");',
 ]
 

@@ -75,6 +75,8 @@ OWN_WRITES = [
     ".until(() -> done);",
     "var tool = Tool.create(m);\nApps.setAppUi(tool, meta);",
     "var root = CodeNamespace.initRootNamespace();\nroot.addClass(new CodeClass());",
+    'String out = Conventions.removeInvalidCharacters(input);\nassertEquals("x", out);',
+    'assertEquals("x", Conventions.removeInvalidCharacters(input));',
     "PrintStream old = System.out;\nSystem.setOut(new PrintStream(buf));\ntry {\n    run();\n"
     "} finally {\n    System.setOut(old);\n}",
 ]
@@ -138,6 +140,8 @@ SHARED_WRITES = [
     # a static helper on a value, not on an object the test made
     "int level = 3;\nConfig.setLevel(level);",
     "Registry.add(3);",
+    "Conventions.removeInvalidCharacters(input);",
+    'var prev = System.setProperty("x", "y");',
     "var items = Registry.getInstance();\nitems.add(1);",
     "Thread.currentThread().setContextClassLoader(loader);",
     'var tool = Tool.create(m);\nSystem.setProperty(tool, "x");',
