@@ -45,7 +45,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Tokens, Unit
-from gate.drift._treesitter import COMMENTS, NamesByPlace, ParsedText, UniqueKeys, captures
+from gate.drift._treesitter import (
+    COMMENTS,
+    NamesByPlace,
+    ParsedText,
+    UniqueKeys,
+    captures,
+    descendants,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -165,11 +172,13 @@ class Splitter:
         rows: Callable[[], list[Node]] | None = None,
         code: str | None = None,
         open_: bool | None = None,
+        test: bool = False,
     ) -> str:
         """Add the unit of `node`'s exact text (`code`: of that text
         instead, compared as is, reading no name); its unique key.  `rows`:
         for a CASE, the rows a head version may add (`Unit.tokens`);
-        `open_`: a member's `Unit.open` (False for any role but SUPPORT)."""
+        `open_`: a member's `Unit.open` (False for any role but SUPPORT);
+        `test`: a COLLECTION unit that is still a test (`Unit.test`)."""
         assert role in ROLES
         unique, shown = self._keys.unit(self.guard + key, name)
         source, comments = self.source, self.comments
@@ -193,6 +202,7 @@ class Splitter:
                 same=same if code is None else None,
                 tokens=grows if role == CASE and rows is not None else None,
                 open=open_ if open_ is None or role == SUPPORT else False,
+                test=test,
             )
         )
         return unique
@@ -331,3 +341,395 @@ def contains(node: Node | None, kinds: frozenset[str]) -> bool:
             return True
         stack.extend(current.named_children)
     return False
+
+
+class Sharing:
+    """Whether a new test's body writes state other tests see (`shares`),
+    for Java, Kotlin and C# (each module's subclass says how its grammar
+    spells an access, a call, an assignment, a local, a `finally` and a
+    resource).  A test so writing is COLLECTION, still a test (`Unit.test`).
+
+    Shared: an assignment (`=`, `op=`, `++`/`--`) to a static field of the
+    test class (`statics`), bare or qualified, to a member of a type (a
+    capitalized name that is no local, parameter or field of the test:
+    `Config.level = 3`), or into an object reached from one of those
+    (`Foo.INSTANCE.level = 1`, `Foo.LIST[0] = 1`) or from a local bound to
+    one (`var l = Foo.LIST`, however many hops); a call of a mutator
+    (`MUTATORS`: `add`, `put`, `set*`, `clear`, `register`, ...) on such
+    an object (`System.setProperty`, `Locale.setDefault`,
+    `Registry.ITEMS.add`) but on a framework's or the JDK's stateless
+    helpers (`STATELESS`: `Mockito.reset`, `Collections.addAll`) and a
+    static helper whose first argument is an object the test made
+    (`made`: `TestHelper.addProperties(model)`) or whose value the test
+    reads (`_used`: `out = Conventions.removeInvalid(input)`) but on the
+    process's own
+    types (`PROCESS`); a static mock (`mocks`: `Mockito.mockStatic`,
+    `mockkStatic`).  A chain through a call that does not read held
+    state (`_reads`: `Foo.builder()`, `Foo.of(...)`; `getInstance()`
+    reads) or through `new Foo()` is the test's own, and so are its
+    locals, its parameters and its instance fields.
+
+    Put back (the test's own): a write inside a `try` block, or in the
+    statement right before it, whose
+    `finally` writes the same place back from a local holding its old
+    value (`var old = System.getProperty("x")` ... `finally {
+    System.setProperty("x", old); }`, every assignment to that local the
+    place's getter, `getX(...)` or the property `X`/`x`); a write that is
+    the resource of a try-with-resources or a C# `using`.  Anything else
+    (a restore outside the `finally`, of a new value or of another place,
+    a write after the `try`, a `clearProperty` in the `finally`) fails."""
+
+    # node types, each grammar's
+    accesses: frozenset[str] = frozenset()
+    calls: frozenset[str] = frozenset()
+    assignments: frozenset[str] = frozenset()
+    updates: frozenset[str] = frozenset()
+    indexes: frozenset[str] = frozenset()
+    selves: frozenset[str] = frozenset()
+    # a static mock, unless it is a resource or undone in a `finally`
+    mocks: frozenset[str] = frozenset()
+    undo: frozenset[str] = frozenset()
+    # where an assignment sets a member of the object being made (C#'s
+    # `new Foo { Level = 3 }`), not a place of its own
+    initializers: frozenset[str] = frozenset()
+
+    def __init__(
+        self,
+        source: ParsedText,
+        statics: frozenset[str],
+        instances: frozenset[str],
+        inherited: bool = False,
+    ) -> None:
+        """`statics`, `instances`: the test class's fields (and properties)
+        by kind; `inherited`: whether a capitalized name none of these may
+        be an instance member of a base class in another file (C#'s
+        PascalCase properties in a class that extends one), read then as
+        the test's own but for the process's own types (`PROCESS`)."""
+        self.source = source
+        self.statics = statics
+        self.instances = instances
+        self.inherited = inherited
+        self.locals: set[str] = set()
+        self.values: dict[str, list[Node]] = {}
+        self.aliases: set[str] = set()
+
+    def text(self, node: Node) -> str:
+        return "".join(self.source.text(node).split())
+
+    # --- what each grammar answers -------------------------------------
+    def access(self, node: Node) -> tuple[Node | None, str]:
+        """A member access's receiver and member name."""
+        raise NotImplementedError
+
+    def call(self, node: Node) -> tuple[Node | None, str, list[Node]]:
+        """A call's receiver (None without one), name and arguments."""
+        raise NotImplementedError
+
+    def index(self, node: Node) -> Node | None:
+        """An element access's object."""
+        return node.named_children[0] if node.named_children else None
+
+    def targets(self, node: Node) -> list[Node]:
+        """The places an assignment or an update writes."""
+        raise NotImplementedError
+
+    def bindings(self, found: list[Node]) -> tuple[set[str], dict[str, list[Node]]]:
+        """The names the body declares (locals, parameters), and each
+        local's values (its initializer and every assignment to it)."""
+        raise NotImplementedError
+
+    def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
+        """A `try`'s block and its `finally` block."""
+        raise NotImplementedError
+
+    def resources(self, node: Node) -> list[Node]:
+        """The resource expressions of a try-with-resources or `using`."""
+        raise NotImplementedError
+
+    # --- the rule ------------------------------------------------------
+    def shares(self, body: Node | None) -> bool:
+        """Whether `body`, a test's, writes state other tests see."""
+        return self.first(body) is not None
+
+    def first(self, body: Node | None) -> Node | None:
+        """The first node of `body`, a test's, that writes state other
+        tests see, or None."""
+        if body is None:
+            return None
+        found = list(descendants(body))
+        declared, values = self.bindings(found)
+        self.locals = declared
+        self.values = values
+        self.aliases = set()
+        grew = True
+        while grew:
+            grew = False
+            for name, rights in values.items():
+                if name not in self.aliases and any(self.shared(r) for r in rights):
+                    self.aliases.add(name)
+                    grew = True
+        captured = {
+            name: spelled.pop()
+            for name, rights in values.items()
+            if rights and len(spelled := {self.text(r) for r in rights}) == 1
+        }
+        owned = [r for n in found for r in self.resources(n)]
+        tries = [(t, b, f) for t in found for b, f in [self.finally_(t)] if b and f]
+        undone = {id(t) for t, _b, f in tries if any(self.undoes(n) for n in descendants(f))}
+        restores = [(t, b, self.restored(f, captured)) for t, b, f in tries]
+        skip = {id(n) for _t, _b, (_places, nodes) in restores for n in nodes}
+        for node in found:
+            if id(node) in skip or any(_within(node, r) for r in owned):
+                continue
+            place = self.write(node)
+            if place and not any(
+                place in p and (_within(node, b) or _just_before(node, t))
+                for t, b, (p, _n) in restores
+            ):
+                return node
+            # `m = mockStatic(X); try { ... } finally { m.close() }` is the test's own
+            if self.mocked(node) and not any(
+                id(t) in undone and node.start_byte < f.start_byte for t, _b, f in tries
+            ):
+                return node
+        return None
+
+    def write(self, node: Node) -> str:
+        """The place `node` writes that other tests share, as spelled
+        (`System.setProperty("x",` for a setter), or ''."""
+        if node.type in self.assignments or node.type in self.updates:
+            if node.parent is not None and node.parent.type in self.initializers:
+                return ""
+            for target in self.targets(node):
+                if self.shared_place(target):
+                    return self.text(target)
+            return ""
+        if node.type not in self.calls:
+            return ""
+        receiver, name, args = self.call(node)
+        if receiver is None or not _mutates(name) or not self.shared(receiver):
+            return ""
+        # `TestHelper.AddProperties(model)`, `McpApps.SetAppUi(tool, meta)`: a
+        # static helper acting on the object the test made; `x =
+        # Service.RemoveInvalidCharacters(input)`: a function of its arguments
+        spelled = self.text(receiver)
+        if (
+            receiver.type == "identifier"
+            and self.type_(spelled)
+            and (
+                spelled in STATELESS
+                or (spelled not in PROCESS and (self.made(args) or _used(node)))
+            )
+        ):
+            return ""
+        head = ",".join(self.text(a) for a in args[:-1])
+        return f"{self.text(receiver)}.{name}({head}"
+
+    def shared_place(self, target: Node) -> bool:
+        if target.type == "identifier":
+            name = self.text(target)
+            if name in self.locals or name in self.instances:
+                return False
+            # a capitalized name none of these: a type's (Kotlin's `--Config.level`
+            # parses as one), a static import's, a base class's
+            return name in self.statics or self.type_(name)
+        return self.shared(target)
+
+    def type_(self, name: str) -> bool:
+        """Whether a name no local, parameter or field of the test spells is
+        read as a type's (or a static import's): a capitalized one, but
+        where it may be a base class's property (`inherited`)."""
+        if name in self.statics or name in self.locals or name in self.instances:
+            return False
+        return name[:1].isupper() and (not self.inherited or name in PROCESS)
+
+    def shared(self, node: Node) -> bool:
+        """Whether the object `node` reaches is one other tests share."""
+        current: Node | None = node
+        member = ""
+        while current is not None:
+            kind = current.type
+            if kind in self.accesses:
+                current, member = self.access(current)
+                if current is None:  # C#'s `this.x` spelled without a node
+                    return member in self.statics
+            elif kind in self.calls:
+                receiver, name, _args = self.call(current)
+                if not _reads(name):
+                    return False  # `Foo.builder()`, `CodeNamespace.InitRootNamespace()`
+                current, member = receiver, ""
+            elif kind in self.indexes:
+                current, member = self.index(current), ""
+            elif kind == "parenthesized_expression":
+                current = current.named_children[0] if current.named_children else None
+            elif kind in self.selves:
+                return member in self.statics
+            elif kind == "identifier":
+                name = self.text(current)
+                if name in self.aliases:
+                    return True
+                return name in self.statics or self.type_(name)
+            else:
+                return False  # a new object, a literal, a lambda: the test's own
+        return False
+
+    def mocked(self, node: Node) -> bool:
+        return node.type in self.calls and self.call(node)[1] in self.mocks
+
+    def made(self, args: list[Node]) -> bool:
+        """Whether the first of `args` is a local holding an object the test
+        made: every value assigned to it a call or a new object, none
+        shared (`var model = new Model()`, not `var level = 3`)."""
+        first = _value(args[0]) if args else None
+        if first is None or first.type != "identifier":
+            return False
+        name = self.text(first)
+        rights = self.values.get(name, [])
+        return (
+            name not in self.aliases
+            and bool(rights)
+            and all("literal" not in r.type and r.type not in _CONSTANTS for r in rights)
+        )
+
+    def undoes(self, node: Node) -> bool:
+        return node.type in self.calls and self.call(node)[1] in self.undo
+
+    def restored(self, final: Node, captured: dict[str, str]) -> tuple[frozenset[str], list[Node]]:
+        """The places a `finally` block writes back from a captured local,
+        as `write` spells them, and the writes that do it."""
+        places: set[str] = set()
+        nodes: list[Node] = []
+        for node in descendants(final):
+            old = ""
+            if node.type in self.assignments:
+                targets = self.targets(node)
+                right = node.child_by_field_name("right")
+                if len(targets) == 1 and right is not None and right.type == "identifier":
+                    old = captured.get(self.text(right), "")
+                    if old == self.text(targets[0]):
+                        places.add(old)
+                        nodes.append(node)
+            elif node.type in self.calls:
+                receiver, name, args = self.call(node)
+                last = args[-1] if args else None
+                value = _value(last)
+                if receiver is None or value is None or value.type != "identifier":
+                    continue
+                old = captured.get(self.text(value), "")
+                head = ",".join(self.text(a) for a in args[:-1])
+                spelled = self.text(receiver)
+                if old in _getters(spelled, name, head):
+                    places.add(f"{spelled}.{name}({head}")
+                    nodes.append(node)
+        return frozenset(places), nodes
+
+
+def _value(argument: Node | None) -> Node | None:
+    """An argument's expression (Kotlin's and C#'s wrap it)."""
+    if argument is not None and argument.type in ("argument", "value_argument"):
+        return argument.named_children[-1] if argument.named_children else None
+    return argument
+
+
+def _getters(receiver: str, setter: str, head: str) -> set[str]:
+    """How code reads the place a setter writes: `R.getX(head)`, and with
+    no other argument the property `R.X`/`R.x` (`System.out` for `setOut`)."""
+    for prefix in ("set", "Set"):
+        if setter.startswith(prefix) and setter[len(prefix) : len(prefix) + 1].isupper():
+            rest = setter[len(prefix) :]
+            out = {f"{receiver}.{'g' if prefix == 'set' else 'G'}et{rest}({head})"}
+            if not head:
+                out |= {f"{receiver}.{rest}", f"{receiver}.{rest[0].lower()}{rest[1:]}"}
+            return out
+    return set()
+
+
+def _within(node: Node, ancestor: Node) -> bool:
+    current: Node | None = node
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = current.parent
+    return False
+
+
+def _mutates(name: str) -> bool:
+    """Whether a method so named changes the object it is called on."""
+    return _verb(name) in MUTATORS
+
+
+def _verb(name: str) -> str:
+    """The verb a method's name starts with among `MUTATORS` (`add` of
+    `addAll`, `Set` of `SetOut`), or ''."""
+    lower = name[:1].lower() + name[1:]
+    return next(
+        (
+            verb
+            for verb in MUTATORS
+            if lower == verb
+            or (lower.startswith(verb) and lower[len(verb) : len(verb) + 1].isupper())
+        ),
+        "",
+    )
+
+
+def _reads(name: str) -> bool:
+    """Whether a call so named returns state it holds (`getInstance()`,
+    `getRuntime()`, `currentThread()`, `Default()`): a chain through any
+    other call (`builder()`, `of(...)`, `InitRootNamespace()`,
+    `toMutableList()`) reaches an object the call made, the test's own."""
+    lower = name.lower()
+    return (lower.startswith("get") and name[3:4].isupper()) or any(
+        word in lower for word in ACCESSORS
+    )
+
+
+def _used(call: Node) -> bool:
+    """Whether a call's value is read (assigned, passed, returned): not a
+    statement of its own."""
+    return call.parent is not None and call.parent.type not in _STATEMENTS
+
+
+# Where a call stands as a statement of its own (Kotlin's calls are the
+# block's children).
+_STATEMENTS = frozenset({"expression_statement", "block", "statements", "function_body"})
+
+
+def _just_before(node: Node, try_: Node) -> bool:
+    """Whether `node` is (in) the statement right before `try_`, in its
+    block: nothing can run between the write and the `try`."""
+    current: Node | None = node
+    while current is not None and current.parent != try_.parent:
+        current = current.parent
+    return current is not None and current.next_named_sibling == try_
+
+
+# Verbs of methods that change the object they are called on (`add`,
+# `addAll`, `setProperty`, `SetOut`, `putIfAbsent`, `clearProperty`).
+MUTATORS = frozenset(
+    {"set", "add", "put", "remove", "clear", "register", "unregister", "reset", "install"}
+    | {"uninstall", "push", "pop", "insert", "replace", "merge", "compute", "retain"}
+    | {"append", "prepend", "configure", "override"}
+)
+# Types whose static state is the process's: the JVM's and .NET's
+# properties, streams, defaults, security and culture.
+PROCESS = frozenset(
+    {"System", "Runtime", "Security", "Locale", "TimeZone", "Thread", "Authenticator"}
+    | {"CookieHandler", "ProxySelector", "ResponseCache", "HttpsURLConnection", "URL"}
+    | {"HttpURLConnection", "URLConnection", "SSLContext", "LogManager", "Logger", "Policy"}
+    | {"Environment", "Console", "CultureInfo", "AppContext", "ServicePointManager"}
+    | {"Directory", "AppDomain", "GC", "Trace", "Debug", "Activity", "TaskScheduler"}
+    | {"Dispatchers", "Schedulers", "Hooks", "RxJavaPlugins"}
+)
+# Words of a call that returns state it holds (`getInstance`, `current`).
+ACCESSORS = frozenset({"instance", "current", "default", "shared", "global", "singleton"})
+# Value nodes that hold no object (`null`, `true`): not an object the test made.
+_CONSTANTS = frozenset({"true", "false", "null", "null_literal", "boolean_literal"})
+# Types whose static methods change only their arguments or a mock the
+# test made (`Mockito.reset(mock)`, `Collections.addAll(list, ...)`), or
+# files a test names (`Files.delete(tmp)`).
+STATELESS = frozenset(
+    {"Mockito", "BDDMockito", "Assertions", "Assert", "Assume", "Assumptions", "Collections"}
+    | {"Arrays", "Objects", "Files", "Paths", "Math", "String", "Array", "Enumerable"}
+    | {"CollectionAssert", "StringAssert", "StepVerifier", "Task"}
+)

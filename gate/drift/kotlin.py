@@ -11,7 +11,14 @@ a `.kts` file is a Gradle or other script, no test module.
   a companion object); its whole text (annotations, signature, body) is
   compared, so an assertion edited, an `@Ignore`/`@Disabled` added or a
   test renamed is a change.  Rows of a parameterized test are not read
-  apart: a `@ValueSource` row added is a change.
+  apart: a `@ValueSource` row added is a change.  A test whose body
+  writes state other tests of the run see (`gate.drift.classes.Sharing`:
+  `System.setProperty`, `Dispatchers.setMain`, a property of an `object`
+  or a companion, a top-level property of the file, `Foo.items.add(1)`,
+  `mockkStatic`/`mockkObject` but scoped, `mockkStatic(X::class) { }`, or
+  undone, `unmockkAll()`, in a later `finally`; not an `@AfterEach`
+  that undoes it; but a write put back in a `finally` from its old
+  value) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around a class's existing tests, or what
   changes names they resolve without being named by them: a function
   annotated `@BeforeTest`, `@AfterTest`, `@BeforeEach`, `@BeforeAll`,
@@ -62,7 +69,8 @@ a `.kts` file is a Gradle or other script, no test module.
   declaration named like a framework's or an operator (`Test`,
   `assertEquals`, `runTest`, `plus`: every file of the package resolves
   that name to it before an import on demand or a default import) reach
-  the tests of other files; an import (on demand, or of an operator such
+  the tests of other files, and so does a test writing state other
+  tests see (above); an import (on demand, or of an operator such
   as ktor's `routing.get`) binds names in its own file alone, and a
   class's hooks, properties and `init` act on its own tests.
 
@@ -77,8 +85,8 @@ import re
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.drift._treesitter import ParsedText, parse
-from gate.drift.classes import Splitter, opens, simple
+from gate.drift._treesitter import ParsedText, descendants, named, parse
+from gate.drift.classes import Sharing, Splitter, opens, simple
 from gate.drift.java import FRAMEWORK_TYPES as JAVA_FRAMEWORK_TYPES
 from gate.drift.java import HOOKS as JAVA_HOOKS
 from gate.drift.java import MARKERS as JAVA_MARKERS
@@ -201,11 +209,14 @@ _REACHING = ("file annotation ",)
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: a `@file:` annotation, a
-    top-level declaration named like a framework's or an operator."""
+    top-level declaration named like a framework's or an operator, a
+    test writing state other tests see."""
     if unit.key.startswith(_REACHING):
         return True
     if unit.key.startswith("import "):  # binds a name in its own file alone
         return False
+    if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)
+        return True
     return unit.role == COLLECTION and not unit.parent and any(_shadows(n) for n in unit.binds)
 
 
@@ -393,6 +404,10 @@ class _Kotlin(Splitter):
             self.add(node, f"hook {label}", label, COLLECTION, (name,), parent)
             return
         if marks & TESTS and "override" not in modifiers:
+            body = next((c for c in named(node) if c.type == "function_body"), None)
+            if self.sharing(node).shares(body):
+                self.add(node, f"fun {label}", label, COLLECTION, (name,), parent, test=True)
+                return
             self.add(node, f"fun {label}", label, CASE, (name,), parent)
             return
         if plain is None:  # the file's top level
@@ -404,6 +419,42 @@ class _Kotlin(Splitter):
         private = "private" in modifiers and not self.inherits
         open_ = _open((name,), private, plain, marks <= NO_OPS) and not (modifiers & _REPLACES)
         self.add(node, f"fun {label}", label, SUPPORT, (name,), parent, open_=open_)
+
+    def sharing(self, function: Node) -> _Sharing:
+        """`Sharing` for a function of a class: the file's top-level
+        properties, its companion object's and an `object`'s are shared
+        (`statics`); the class's own properties and constructor
+        parameters are an instance's (JUnit makes one per test; Kotest's
+        specs and a `PER_CLASS` lifecycle share one, read as JUnit's)."""
+        statics: set[str] = set()
+        instances: set[str] = set()
+        body = function.parent
+        holder = body.parent if body is not None else None
+        for top in named(self.source.root):
+            if top.type == "property_declaration":
+                statics.update(self._declared(top))
+        shared = holder is not None and holder.type in ("object_declaration", "companion_object")
+        for member in named(body) if body is not None else []:
+            if member.type == "property_declaration":
+                (statics if shared else instances).update(self._declared(member))
+            elif member.type == "companion_object":
+                inner = next((c for c in named(member) if c.type == "class_body"), None)
+                for found in named(inner) if inner is not None else []:
+                    if found.type == "property_declaration":
+                        statics.update(self._declared(found))
+        for found in descendants(holder) if holder is not None and not shared else []:
+            if found.type == "class_parameter" and found.parent is not None:
+                instances.update(self.text(i) for i in named(found) if i.type == "identifier")
+        return _Sharing(self.source, frozenset(statics), frozenset(instances))
+
+    def _declared(self, node: Node) -> list[str]:
+        return [
+            self.text(i)
+            for d in descendants(node)
+            if d.type == "variable_declaration"
+            for i in named(d)
+            if i.type == "identifier"
+        ]
 
     def _after_fun(self, node: Node) -> int:
         keyword = next(c for c in node.children if c.type == "fun")
@@ -457,6 +508,87 @@ class _Kotlin(Splitter):
                 return False
             stack.extend(current.named_children)
         return True
+
+
+class _Sharing(Sharing):
+    """`Sharing` on Kotlin's grammar."""
+
+    accesses = frozenset({"navigation_expression"})
+    calls = frozenset({"call_expression"})
+    assignments = frozenset({"assignment"})
+    updates = frozenset({"unary_expression"})
+    indexes = frozenset({"index_expression"})
+    selves = frozenset({"this_expression", "super_expression"})
+    mocks = frozenset({"mockkStatic", "mockkObject", "mockkConstructor"})
+    undo = frozenset({"unmockkStatic", "unmockkObject", "unmockkConstructor", "unmockkAll"})
+
+    def text(self, node: Node) -> str:
+        return spelled("".join(self.source.text(node).split()))
+
+    def access(self, node: Node) -> tuple[Node | None, str]:
+        parts = named(node)
+        member = parts[-1] if len(parts) > 1 else None
+        return (parts[0] if parts else None), self.text(member) if member is not None else ""
+
+    def call(self, node: Node) -> tuple[Node | None, str, list[Node]]:
+        parts = named(node)
+        callee = parts[0] if parts else None
+        arguments = next((c for c in parts if c.type == "value_arguments"), None)
+        args = [a for a in named(arguments) if a.type == "value_argument"] if arguments else []
+        if callee is not None and callee.type in self.accesses:
+            receiver, name = self.access(callee)
+            return receiver, name, args
+        return None, self.text(callee) if callee is not None else "", args
+
+    def targets(self, node: Node) -> list[Node]:
+        if node.type in self.updates:
+            operator = node.child_by_field_name("operator")
+            argument = node.child_by_field_name("argument")
+            if operator is None or argument is None or self.text(operator) not in ("++", "--"):
+                return []
+            return [argument]
+        left = node.child_by_field_name("left")
+        return [left] if left is not None else []
+
+    def bindings(self, found: list[Node]) -> tuple[set[str], dict[str, list[Node]]]:
+        declared: set[str] = set()
+        values: dict[str, list[Node]] = {}
+        for node in found:
+            if node.type == "variable_declaration" or node.type == "parameter":
+                declared |= {self.text(i) for i in named(node) if i.type == "identifier"}
+            if node.type != "property_declaration":
+                continue
+            names = [
+                self.text(i)
+                for d in named(node)
+                if d.type == "variable_declaration"
+                for i in named(d)
+                if i.type == "identifier"
+            ]
+            after = [c for c in node.children if c.type == "="]
+            value = after[0].next_named_sibling if after else None
+            for name in names:
+                values.setdefault(name, []).extend([value] if value is not None else [])
+        for node in found:  # `x = ...` to a local
+            if node.type == "assignment":
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and right is not None and self.text(left) in values:
+                    values[self.text(left)].append(right)
+        return declared, values
+
+    def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
+        if node.type != "try_expression":
+            return None, None
+        final = next((c for c in named(node) if c.type == "finally_block"), None)
+        return next((c for c in named(node) if c.type == "block"), None), final
+
+    def resources(self, node: Node) -> list[Node]:
+        """A scoped mock (`mockkStatic(X::class) { ... }`) undoes itself:
+        the mock's call, not its block."""
+        parts = named(node)
+        if node.type not in self.calls or not any(c.type == "annotated_lambda" for c in parts):
+            return []
+        return [parts[0]] if self.mocked(parts[0]) else []
 
 
 def _read(text: str, suffix: str) -> tuple[Unit, ...]:

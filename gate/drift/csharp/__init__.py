@@ -10,7 +10,15 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `method Class.Name`.  Its
   `[InlineData]`, `[TestCase]` and `[DataRow]` attributes are its rows: a
   row added while the rest of the method is unchanged is a test that
-  grew; a row edited or removed is a change.
+  grew; a row edited or removed is a change.  A test whose body writes
+  state other tests of the run see (`gate.drift.classes.Sharing`:
+  `Environment.SetEnvironmentVariable`, `Console.SetOut`,
+  `CultureInfo.CurrentCulture = ...`, a static field or property, an
+  object reached from one, but a write put back in a `finally` from its
+  old value or made by a `using` resource; an object initializer's
+  members are the new object's; in a class that extends a class an
+  unknown PascalCase name may be an inherited property, the test's own
+  but for the process's types) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around the class's existing tests: a
   method with a setup or teardown attribute (NUnit's `[SetUp]`,
   `[TearDown]`, `[OneTimeSetUp]`, `[OneTimeTearDown]`, MSTest's
@@ -60,7 +68,8 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   `extension Class.Name`: the files of its namespace call it instead of
   another extension of that name), and a top-level type named like a
   framework's (`Assert`, `FactAttribute`, `TestContext`: a type of the
-  namespace wins over one a `using` brings, in every file of it).  The class's hooks, fields and
+  namespace wins over one a `using` brings, in every file of it), and a
+  test writing state other tests see (above).  The class's hooks, fields and
   constructors act on its own tests.
 """
 
@@ -71,8 +80,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.drift._treesitter import ParsedText, named, parse
-from gate.drift.classes import Splitter, contains, opens, simple
+from gate.drift._treesitter import ParsedText, descendants, named, parse
+from gate.drift.classes import Sharing, Splitter, contains, opens, simple
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -180,9 +189,12 @@ _REACHING = (
 
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
-    what the tests of other files see: what acts on the whole assembly."""
+    what the tests of other files see: what acts on the whole assembly,
+    a test writing state other tests see."""
     if unit.key.startswith(("class ", "type ")):
         return unit.role == COLLECTION  # a SetUpFixture, CollectionDefinition, `Assert`
+    if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)
+        return True
     return unit.key.startswith(_REACHING)
 
 
@@ -417,11 +429,41 @@ class _CSharp(Splitter):
         elif (marks & TESTS or any(m.endswith(("Fact", "Theory")) for m in marks)) and not (
             modifiers & {"override", "new"}  # replaces an inherited member: judged as a helper
         ):
+            if self.sharing(node).shares(node.child_by_field_name("body")):
+                self.add(node, f"method {label}", label, COLLECTION, (name,), parent, test=True)
+                return
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
         else:
             open_ = self.open_(node, (name,), modifiers, at)
             self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
+
+    def sharing(self, method: Node) -> _Sharing:
+        """`Sharing` for a method of the class whose body holds it: its
+        fields and properties, `static` (or `const`) or not (xUnit and
+        MSTest make an instance per test; NUnit shares one across a
+        fixture's tests, and a test writing an instance field there is
+        read as its own, as the other two); in a class that extends a
+        class, an unknown PascalCase name may be a property it inherits
+        (`Builder.Services.AddX()`), read as the test's own but for the
+        process's types (`gate.drift.classes.PROCESS`)."""
+        statics: set[str] = set()
+        instances: set[str] = set()
+        for member in named(method.parent) if method.parent is not None else []:
+            modifiers = {self.text(m) for m in named(member) if m.type == "modifier"}
+            names: list[str] = []
+            if member.type in _FIELDS:
+                names = [
+                    self.text(n)
+                    for d in descendants(member)
+                    if d.type == "variable_declarator"
+                    and (n := d.child_by_field_name("name")) is not None
+                ]
+            elif member.type == "property_declaration":
+                name = member.child_by_field_name("name")
+                names = [self.text(name)] if name is not None else []
+            (statics if modifiers & {"static", "const"} else instances).update(names)
+        return _Sharing(self.source, frozenset(statics), frozenset(instances), self.inherits)
 
     def extends(self, node: Node) -> bool:
         """Whether the method is an extension method (`this` on its first
@@ -451,6 +493,88 @@ class _CSharp(Splitter):
             else:
                 out.extend(rows)
         return out
+
+
+class _Sharing(Sharing):
+    """`Sharing` on C#'s grammar."""
+
+    accesses = frozenset({"member_access_expression"})
+    calls = frozenset({"invocation_expression"})
+    assignments = frozenset({"assignment_expression"})
+    updates = frozenset({"postfix_unary_expression", "prefix_unary_expression"})
+    indexes = frozenset({"element_access_expression"})
+    selves = frozenset({"this", "base"})
+    initializers = frozenset({"initializer_expression", "with_initializer"})
+
+    def access(self, node: Node) -> tuple[Node | None, str]:
+        name = node.child_by_field_name("name")
+        return node.child_by_field_name("expression"), self.text(name) if name else ""
+
+    def call(self, node: Node) -> tuple[Node | None, str, list[Node]]:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        args = [a for a in named(arguments) if a.type == "argument"] if arguments else []
+        if function is not None and function.type in self.accesses:
+            receiver, name = self.access(function)
+            return receiver, name.split("<", 1)[0], args
+        name = self.text(function).split("<", 1)[0] if function is not None else ""
+        return None, name, args
+
+    def index(self, node: Node) -> Node | None:
+        return node.child_by_field_name("expression")
+
+    def targets(self, node: Node) -> list[Node]:
+        if node.type in self.updates:
+            found = [c for c in named(node) if c.type != "comment"]
+            return found[:1] if self.text(node).count("++") + self.text(node).count("--") else []
+        left = node.child_by_field_name("left")
+        return [left] if left is not None else []
+
+    def bindings(self, found: list[Node]) -> tuple[set[str], dict[str, list[Node]]]:
+        declared: set[str] = set()
+        values: dict[str, list[Node]] = {}
+        for node in found:
+            if node.type == "variable_declarator":
+                name = node.child_by_field_name("name")
+                value = next(
+                    (c for c in named(node) if c != name and c.type != "bracketed_argument_list"),
+                    None,
+                )
+                if name is not None:
+                    values.setdefault(self.text(name), [])
+                    declared.add(self.text(name))
+                    if value is not None:
+                        values[self.text(name)].append(value)
+            elif node.type in ("parameter", "catch_declaration", "declaration_pattern"):
+                name = node.child_by_field_name("name")
+                declared |= {self.text(name)} if name is not None else set()
+            elif node.type == "foreach_statement":
+                left = node.child_by_field_name("left")
+                declared |= {self.text(left)} if left is not None else set()
+            elif node.type in ("implicit_parameter", "single_variable_designation"):
+                declared.add(self.text(node))
+        for node in found:  # `x = ...` to a local
+            if node.type == "assignment_expression":
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and right is not None and self.text(left) in values:
+                    values[self.text(left)].append(right)
+        return declared, values
+
+    def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
+        if node.type != "try_statement":
+            return None, None
+        final = next((c for c in named(node) if c.type == "finally_clause"), None)
+        return node.child_by_field_name("body"), final
+
+    def resources(self, node: Node) -> list[Node]:
+        if node.type == "using_statement":  # `using (var x = ...)`, `using (...)`
+            body = node.child_by_field_name("body")
+            return [c for c in named(node) if c != body]
+        if node.type == "local_declaration_statement" and any(
+            c.type == "using" for c in node.children
+        ):
+            return named(node)  # `using var x = ...;`
+        return []
 
 
 def _read(text: str, suffix: str) -> tuple[Unit, ...]:

@@ -11,7 +11,11 @@ are).
   seen).  The elements of its `@ValueSource` and
   `@CsvSource` arrays are its rows: a row added while the rest of the
   method is unchanged is a test that grew; a row edited or removed is a
-  change.
+  change.  A test whose body writes state other tests of the run see
+  (`gate.drift.classes.Sharing`: `System.setProperty`, `Locale.setDefault`,
+  a static field, `Registry.ITEMS.add(x)`, a static mock outside a
+  try-with-resources, but a write put back in a `finally` from its old
+  value) is COLLECTION, still a test (`Unit.test`).
 * **COLLECTION** is what runs around the class's existing tests: a
   method annotated `@BeforeEach`, `@BeforeAll`, `@AfterEach`,
   `@AfterAll`, `@Before`, `@After`, `@BeforeClass`, `@AfterClass`,
@@ -49,7 +53,8 @@ are).
   tests of other files (it runs once in the test JVM that runs them
   all), and so does a top-level type named like a framework's (`Test`,
   `Assertions`, `BeforeEach`: a type of the package wins over one an
-  import on demand brings, in every file of the package); the class's
+  import on demand brings, in every file of the package), and so does a
+  test writing state other tests see (above); the class's
   hooks, fields and constructors act on its own tests.  A static
   field's initializer runs when the class loads too, and is read as the
   class's own state.
@@ -60,8 +65,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
-from gate.drift._treesitter import ParsedText, parse
-from gate.drift.classes import Splitter, contains, opens, simple
+from gate.drift._treesitter import ParsedText, named, parse
+from gate.drift.classes import Sharing, Splitter, contains, opens, simple
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -155,9 +160,12 @@ _TYPES = frozenset(
 def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: a static initializer block, a
-    top-level type named like a framework's."""
+    top-level type named like a framework's, a test writing state other
+    tests see."""
     if unit.key.startswith(("class ", "type ")):
         return unit.role == COLLECTION
+    if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)
+        return True
     return unit.key.startswith("static initializer ")
 
 
@@ -295,6 +303,9 @@ class _Java(Splitter):
             return
         test = marks & TESTS or (junit3 and name.startswith("test") and bare)
         if test and "Override" not in marks:  # an override is judged as a helper
+            if self.sharing(node).shares(node.child_by_field_name("body")):
+                self.add(node, f"method {label}", label, COLLECTION, (name,), parent, test=True)
+                return
             rows = lambda: self.rows_of(node)  # noqa: E731
             self.add(node, f"method {label}", label, CASE, (name,), parent, rows)
             return
@@ -305,6 +316,24 @@ class _Java(Splitter):
         private = "private" in self.modifiers(node) and not self.inherits
         open_ = opens((name,), private, plain, marks <= NO_OPS)
         self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
+
+    def sharing(self, method: Node) -> _Sharing:
+        """`Sharing` for a method of the class whose body holds it: its
+        fields, `static` or not (JUnit and TestNG make an instance per
+        test method... JUnit 5's `PER_CLASS` and TestNG share one, whose
+        fields a test may write for the next: read as its own, as JUnit's
+        default)."""
+        statics: set[str] = set()
+        instances: set[str] = set()
+        body = method.parent
+        for member in self.declarations(body):
+            if member.type not in ("field_declaration", "constant_declaration"):
+                continue
+            static = "static" in self.modifiers(member) or member.type == "constant_declaration"
+            for declarator in member.children_by_field_name("declarator"):
+                if (n := declarator.child_by_field_name("name")) is not None:
+                    (statics if static else instances).add(self.text(n))
+        return _Sharing(self.source, frozenset(statics), frozenset(instances))
 
     def rows_of(self, node: Node) -> list[Node]:
         """The elements of the method's `@ValueSource`/`@CsvSource` arrays."""
@@ -325,6 +354,86 @@ class _Java(Splitter):
                 if value is not None and value.type == "element_value_array_initializer":
                     out += self.declarations(value)
         return out
+
+
+class _Sharing(Sharing):
+    """`Sharing` on Java's grammar."""
+
+    accesses = frozenset({"field_access"})
+    calls = frozenset({"method_invocation"})
+    assignments = frozenset({"assignment_expression"})
+    updates = frozenset({"update_expression"})
+    indexes = frozenset({"array_access"})
+    selves = frozenset({"this", "super"})
+    mocks = frozenset({"mockStatic", "mockConstruction", "mockConstructionWithAnswer"})
+    undo = frozenset({"close", "closeOnDemand"})
+
+    def access(self, node: Node) -> tuple[Node | None, str]:
+        field = node.child_by_field_name("field")
+        return node.child_by_field_name("object"), self.text(field) if field else ""
+
+    def call(self, node: Node) -> tuple[Node | None, str, list[Node]]:
+        name = node.child_by_field_name("name")
+        arguments = node.child_by_field_name("arguments")
+        return (
+            node.child_by_field_name("object"),
+            self.text(name) if name is not None else "",
+            named(arguments) if arguments is not None else [],
+        )
+
+    def index(self, node: Node) -> Node | None:
+        return node.child_by_field_name("array")
+
+    def targets(self, node: Node) -> list[Node]:
+        if node.type == "update_expression":
+            return named(node)[:1]
+        left = node.child_by_field_name("left")
+        return [left] if left is not None else []
+
+    def bindings(self, found: list[Node]) -> tuple[set[str], dict[str, list[Node]]]:
+        declared: set[str] = set()
+        values: dict[str, list[Node]] = {}
+        for node in found:
+            if node.type in ("variable_declarator", "resource"):
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                if name is not None:
+                    declared.add(self.text(name))
+                    values.setdefault(self.text(name), [])
+                    if value is not None:
+                        values[self.text(name)].append(value)
+            elif node.type in _PARAMETERS:
+                name = node.child_by_field_name("name")
+                declared |= {self.text(name)} if name is not None else set()
+            elif node.type == "lambda_expression":
+                params = node.child_by_field_name("parameters")
+                if params is not None and params.type == "identifier":
+                    declared.add(self.text(params))
+                elif params is not None and params.type == "inferred_parameters":
+                    declared |= {self.text(p) for p in named(params)}
+        for node in found:  # `x = ...` to a local
+            if node.type == "assignment_expression":
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and right is not None and self.text(left) in values:
+                    values[self.text(left)].append(right)
+        return declared, values
+
+    def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
+        if node.type not in ("try_statement", "try_with_resources_statement"):
+            return None, None
+        final = next((c for c in named(node) if c.type == "finally_clause"), None)
+        return node.child_by_field_name("body"), final
+
+    def resources(self, node: Node) -> list[Node]:
+        if node.type != "resource_specification":
+            return []
+        return named(node)
+
+
+# Nodes that declare one parameter or pattern variable (`name` field).
+_PARAMETERS = frozenset(
+    {"formal_parameter", "spread_parameter", "catch_formal_parameter", "enhanced_for_statement"}
+    | {"type_pattern", "record_pattern_component"}
+)
 
 
 def _read(text: str, suffix: str) -> tuple[Unit, ...]:
