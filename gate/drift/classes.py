@@ -366,8 +366,10 @@ class Sharing:
     types (`PROCESS`); a static mock (`mocks`: `Mockito.mockStatic`,
     `mockkStatic`).  A chain through a call that does not read held
     state (`_reads`: `Foo.builder()`, `Foo.of(...)`; `getInstance()`
-    reads) or through `new Foo()` is the test's own, and so are its
-    locals, its parameters and its instance fields.
+    reads), through `new Foo()`, or from an immutable value's type
+    (`VALUES`: `DateTime.UtcNow.AddMinutes(-30)` makes a new value) is
+    the test's own, and so are its locals, its parameters and its
+    instance fields.
 
     Put back (the test's own): a write inside a `try` block, or in the
     statement right before it, whose
@@ -568,6 +570,8 @@ class Sharing:
                 name = self.text(current)
                 if name in self.aliases:
                     return True
+                if name in VALUES and not {name} & (self.locals | self.instances | self.statics):
+                    return False  # `DateTime.UtcNow.AddMinutes(-30)`: a new value
                 return name in self.statics or self.type_(name)
             else:
                 return False  # a new object, a literal, a lambda: the test's own
@@ -720,6 +724,15 @@ PROCESS = frozenset(
     | {"Environment", "Console", "CultureInfo", "AppContext", "ServicePointManager"}
     | {"Directory", "AppDomain", "GC", "Trace", "Debug", "Activity", "TaskScheduler"}
     | {"Dispatchers", "Schedulers", "Hooks", "RxJavaPlugins"}
+)
+# Types whose members are values no code can change (immutable dates,
+# times, strings, ids): a chain from one reaches nothing shared, and a
+# method named like a mutator on it (`DateTime.UtcNow.AddMinutes(-30)`,
+# `Instant.now().plusSeconds(3)`) makes a new value.
+VALUES = frozenset(
+    {"DateTime", "DateTimeOffset", "TimeSpan", "DateOnly", "TimeOnly", "Guid", "Uri"}
+    | {"Instant", "LocalDate", "LocalDateTime", "LocalTime", "ZonedDateTime", "Duration"}
+    | {"OffsetDateTime", "Period", "UUID", "BigDecimal", "BigInteger"}
 )
 # Words of a call that returns state it holds (`getInstance`, `current`).
 ACCESSORS = frozenset({"instance", "current", "default", "shared", "global", "singleton"})

@@ -70,13 +70,19 @@ grammar (`gate.drift.classes` says what the units, names and tokens are).
   framework's (`Assert`, `FactAttribute`, `TestContext`: a type of the
   namespace wins over one a `using` brings, in every file of it), and a
   test writing state other tests see (above).  The class's hooks, fields and
-  constructors act on its own tests.
+  constructors act on its own tests, unless the class is `partial`: its
+  other parts, in other files (at base, or new beside it), are the same
+  class, so its header and every member but a test (a hook, a
+  constructor, a field, a helper, whose overload may be the one an
+  existing test's call now picks) are collection-time code (key `partial
+  class X` and its members), in a new file and in an existing one alike.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit, Unparsable
@@ -191,8 +197,10 @@ def reaches(unit: Unit) -> bool:
     """Whether `unit`, collection-time code of a NEW test file, changes
     what the tests of other files see: what acts on the whole assembly,
     a test writing state other tests see."""
-    if unit.key.startswith(("class ", "type ")):
+    if unit.key.startswith(("class ", "type ", "partial class ")):
         return unit.role == COLLECTION  # a SetUpFixture, CollectionDefinition, `Assert`
+    if unit.parent.startswith("partial class "):
+        return True  # a member of a class whose other parts other files may hold
     if unit.test:  # a test writing what other tests see (`gate.drift.classes.Sharing`)
         return True
     return unit.key.startswith(_REACHING)
@@ -333,12 +341,14 @@ class _CSharp(Splitter):
             self.add(node, f"type {label}", label, role, (name,), parent, open_=open_)
             return
         shared = set(self.attribute_names(node)) & SHARED_CLASSES
-        role = COLLECTION if shared or framework else SUPPORT
-        key = self.header(
-            node, body, f"class {label}", label, role, (name,), parent, name_node, open_=open_
-        )
-        # a partial class's other parts, in other files, see its private members
+        # a partial class's other parts, in other files, see its private
+        # members, and its header and members are theirs too (`partial`)
         partial = any(m.type == "modifier" and self.text(m) == "partial" for m in named(node))
+        role = COLLECTION if shared or framework or partial else SUPPORT
+        kind = "partial class" if partial else "class"
+        key = self.header(
+            node, body, f"{kind} {label}", label, role, (name,), parent, name_node, open_=open_
+        )
         markers = all(
             self.attribute_name(a) in MARKERS and not self.declarations(self.arguments(a))
             for a in self.attributes(node)
@@ -346,9 +356,17 @@ class _CSharp(Splitter):
         bases = [c for c in named(node) if c.type == "base_list"]
         plain = markers and not partial and not bases
         enclosing, self.inherits = self.inherits, any(not _interface(self.text(b)) for b in bases)
+        start = len(self.found)
         for member in self.declarations(body):
             self.member(member, label, key, (partial, plain))
         self.inherits = enclosing
+        if partial:  # a helper, field or property of the class other parts' tests run in
+            self.found[start:] = [
+                replace(u, role=COLLECTION, open=False)
+                if u.parent == key and u.role == SUPPORT
+                else u
+                for u in self.found[start:]
+            ]
 
     def arguments(self, attribute: Node) -> Node | None:
         return next((c for c in named(attribute) if c.type == "attribute_argument_list"), None)

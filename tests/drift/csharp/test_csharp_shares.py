@@ -48,6 +48,10 @@ def _drift(head: str) -> str:
 
 OWN_WRITES = [
     "var x = 1;\nx++;\nAssert.Equal(2, x);",
+    # an immutable value's methods make new values (azure-mcp 54eed65d7da3)
+    "var s = new Session { Created = DateTime.UtcNow.AddMinutes(-30) };",
+    "var later = DateTimeOffset.Now.AddDays(1).AddHours(2);\n"
+    "var span = TimeSpan.Zero.Add(later - later);",
     '_mine = 2;\nthis._mine += 1;\n_own.Add("a");\nthis._own.Clear();',
     "Sut = new Client();\nSut.Timeout = 3;\nthis.Sut.Items.Add(1);",
     'var ex = Assert.Throws<X>(() => Run());\nAssert.Equal("x", ex.Message);',
@@ -85,6 +89,7 @@ OWN_WRITES = [
 ]
 SHARED_WRITES = [
     'Environment.SetEnvironmentVariable("X", "1");',
+    "Config.Started = DateTime.UtcNow.AddMinutes(-30);",
     "Console.SetOut(writer);",
     "Console.SetError(writer);",
     "Console.SetIn(reader);",

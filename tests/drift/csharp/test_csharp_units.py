@@ -720,3 +720,49 @@ def test_a_private_method_named_as_a_hook_fails_in_any_letter_case(
     text = _headed("xunit", "a base class")
     head = _append(text, f"    private void {case(hook)}() {{ }}\n")
     assert "added to a class that exists at base" in compare(units(text), units(head)).summary()
+
+
+# A part of a class that other files may hold (`partial`), in a new file:
+# each member but a test is the class's, and the other parts' tests run in it.
+PARTIAL = "namespace Kit;\n\npublic partial class ClampTests\n{{\n{}\n}}\n"
+PARTIAL_MEMBERS = {
+    "a constructor": ("    public ClampTests() { Seed = 3; }", "constructor ClampTests"),
+    "a field with an initializer": ("    private int seed = Make();", "field ClampTests.seed"),
+    "a plain field": ("    private int seed;", "field ClampTests.seed"),
+    "a helper (an overload existing calls may pick)": (
+        "    private static int Twice(long x) => (int)x * 3;",
+        "method ClampTests.Twice",
+    ),
+    "a hook": ("    [SetUp]\n    public void Reset() { }", "hook ClampTests.Reset"),
+    "a property": ("    public int Limit => 3;", "property ClampTests.Limit"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARTIAL_MEMBERS))
+def test_a_new_files_part_of_a_partial_class_reaches_its_other_parts(name: str) -> None:
+    member, key = PARTIAL_MEMBERS[name]
+    found = [u.key for u in reaching("tests/More.cs", units(PARTIAL.format(member)))]
+    assert found == ["partial class ClampTests", key], name
+    # the same class without `partial` is a new class of the file's own
+    plain = PARTIAL.format(member).replace("partial class", "class")
+    assert [u.key for u in reaching("tests/More.cs", units(plain))] == [], name
+
+
+def test_a_new_test_in_a_partial_part_is_a_test_and_its_header_reaches() -> None:
+    text = PARTIAL.format("    [Fact]\n    public void Clamps() { Assert.Equal(1, 1); }")
+    roles = {u.key: u.role for u in units(text)}
+    assert roles["method ClampTests.Clamps"] == CASE
+    assert [u.key for u in reaching("tests/More.cs", units(text))] == ["partial class ClampTests"]
+
+
+def test_a_member_added_to_an_existing_files_partial_class_is_drift() -> None:
+    text = base("xunit").replace("public class ClampTests", "public partial class ClampTests")
+    assert "partial class" in text
+    head = _append(text, "    private static int Thrice(int x) => x * 3;\n")
+    drift = compare(units(text), units(head))
+    assert not drift.ok
+    # in a class that is not partial, such a private helper is welcome
+    plain = base("xunit")
+    assert compare(
+        units(plain), units(_append(plain, "    private static int Thrice(int x) => x * 3;\n"))
+    ).ok

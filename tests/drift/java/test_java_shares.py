@@ -44,6 +44,9 @@ def _drift(head: str) -> str:
 
 
 OWN_WRITES = [
+    # an immutable value's methods make new values
+    "var t = Instant.now().plusSeconds(3);\nvar d = LocalDate.now().withDayOfMonth(1).plusDays(2);",
+    "var b = BigDecimal.ONE.add(BigDecimal.TEN);",
     "int x = 1;\nx++;\nassertEquals(2, x);",
     'mine = 2;\nthis.mine += 1;\nown.add("a");\nthis.own.clear();',
     "assertEquals(1, Assertions.assertThrows(X.class, () -> run()).code());",
