@@ -364,3 +364,25 @@ def test_the_rule_passes_a_typing_sweep_and_fails_its_twins(rubric_repo: RubricR
     code, result = rubric_repo.check(called, reads, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1, result
     assert "test_db changed" in result["message"], result
+
+
+# Classes that may read their methods' annotations: the sweep there stays a change.
+CLASSES_READING = {
+    "a metaclass": "class TestIt(metaclass=kit.Meta):\n",
+    "an imported base": "class TestIt(kit.Base):\n",
+    "a class decorator": "@kit.register\nclass TestIt:\n",
+    "an __init_subclass__ in a base of the file": (
+        "class Base:\n    def __init_subclass__(cls):\n"
+        "        kit.register(cls)\n\n\nclass TestIt(Base):\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "forth"), list(itertools.product(sorted(CLASSES_READING), (True, False)))
+)
+def test_a_sweep_in_a_class_that_may_read_annotations_is_a_change(name: str, forth: bool) -> None:
+    text = IMPORTS + CLASSES_READING[name] + "    def test_it(self, a{A}):\n        assert a\n"
+    old, new = text.replace("{A}", ": Optional[int]"), text.replace("{A}", ": int | None")
+    base, head = (old, new) if forth else (new, old)
+    assert not compare(units(base), units(head)).ok, name

@@ -3,7 +3,7 @@ spelling of a def.  `@pytest.fixture()` and `@pytest.mark.NAME()` are their
 bare decorators, and a `-> None` nothing reads is no change; each table
 beside the hostile twins, the same edit where it may change what runs
 (another decorator, pytest rebound, an argument added, a module that reads
-annotations, another annotation), which stay changes."""
+annotations, an annotation that runs code), which stay changes."""
 
 from __future__ import annotations
 
@@ -233,7 +233,7 @@ def test_a_return_annotation_none_nothing_reads_is_no_change(
     assert drift.ok, drift.summary()
 
 
-# Hostile twins: the same `-> None` where something may read it, or another annotation.
+# Hostile twins: the same `-> None` where something may read it.
 NONE_READ = {
     "a decorator of the project": ("from tests.helpers import typed\n\n\n@typed\n", ""),
     "pydantic's validate_call": ("from pydantic import validate_call\n\n\n@validate_call\n", ""),
