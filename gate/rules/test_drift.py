@@ -207,9 +207,9 @@ It fails when:
   classes, in a module that spells no way to read annotations or
   signatures (`get_type_hints`, `__annotations__`, `inspect`,
   `signature`, typeguard, pydantic, hypothesis's `from_type`, `builds`
-  or `infer`, FastAPI's `Depends`, ..., even in a string; `from
-  __future__ import annotations` aside) and reaches no global by a
-  computed name: there each parameter's annotation that is a plain type
+  or `infer`, FastAPI's `Depends`, typer, `singledispatch`, ..., even in
+  a string; `from __future__ import annotations` aside) and reaches no
+  global by a computed name: there each parameter's annotation that is a plain type
   expression (a name, an attribute chain, a constant or string, a
   subscript of those by those, a `|` of them) is left out, and so is a
   plain return annotation (`-> None` among them) of a def whose body

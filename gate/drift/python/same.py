@@ -19,10 +19,11 @@
   spells no way to read annotations or signatures (`reads_annotations`:
   `get_type_hints`, `__annotations__`, `inspect`, `signature`, a runtime
   type checker, pydantic, hypothesis's `from_type`, `builds` or `infer`,
-  FastAPI's `Depends`, ... as a name, an attribute or inside a string;
-  `from __future__ import annotations` does not count) and reaches no
-  global by a computed name (`introspects`), pytest never reads a test's
-  or a fixture's annotations.  There `same` leaves out:
+  FastAPI's `Depends`, typer, `singledispatch`, ... as a name, an
+  attribute or inside a string; `from __future__ import annotations`
+  does not count) and reaches no global by a computed name
+  (`introspects`), pytest never reads a test's or a fixture's
+  annotations.  There `same` leaves out:
 
   - each parameter's annotation (positional-only, positional, `*args`,
     keyword-only, `**kwargs`) that is a plain type expression
@@ -75,8 +76,9 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _READS_ANNOTATIONS = re.compile(
     r"annot|signature|argspec|callargs|type_?hints|inspect|eval_?type|forwardref"
     r"|typeguard|typechecked|beartype|pydantic|validate_?call|jaxtyp|__wrapped__"
-    # hypothesis infers strategies from annotations; FastAPI reads a dependency's
-    r"|from_type|builds|infer|depends",
+    # hypothesis infers strategies from annotations; FastAPI reads a dependency's,
+    # typer a command's, functools.singledispatch a registered function's
+    r"|from_type|builds|infer|depends|typer|singledispatch",
     re.IGNORECASE,
 )
 

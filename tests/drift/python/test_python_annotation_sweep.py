@@ -248,6 +248,8 @@ READERS = {
     "hypothesis's builds": "from hypothesis import strategies as st\n\nS = st.builds(kit.make)\n",
     "hypothesis's infer": "from hypothesis import infer\n",
     "FastAPI's Depends": "from fastapi import Depends\n\nD = Depends(kit.db)\n",
+    "typer": "import typer\n\nAPP = typer.Typer()\n",
+    "singledispatch": "from functools import singledispatch\n",
     "__annotations__": "kit.check(kit.__annotations__)\n",
     "a computed global": "kit.scan(globals())\n",
 }
