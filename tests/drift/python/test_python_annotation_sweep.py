@@ -388,3 +388,16 @@ def test_a_sweep_in_a_class_that_may_read_annotations_is_a_change(name: str, for
     old, new = text.replace("{A}", ": Optional[int]"), text.replace("{A}", ": int | None")
     base, head = (old, new) if forth else (new, old)
     assert not compare(units(base), units(head)).ok, name
+
+
+def test_an_import_a_changed_test_read_is_still_named_removed() -> None:
+    """The base test that read `Optional` changed beside the sweep: its
+    base version's reads still count, and the import's removal is named."""
+    base = (
+        "from typing import Optional\n\nimport kit\n\n\n"
+        "def test_it(a: Optional[int]):\n    assert a\n"
+    )
+    head = "import kit\n\n\ndef test_it(a: int | None) -> None:\n    assert not a\n"
+    summary = compare(units(base), units(head)).summary()
+    assert "test_it changed" in summary
+    assert "from typing import Optional removed" in summary
