@@ -209,8 +209,10 @@ It fails when:
   `signature`, typeguard, pydantic, hypothesis's `from_type`, `builds`
   or `infer`, FastAPI's `Depends`, typer, `singledispatch`, ..., even in
   a string; `from __future__ import annotations` aside) and reaches no
-  global by a computed name: there each parameter's annotation that is a plain type
-  expression (a name, an attribute chain, a constant or string, a
+  global by a computed name, on a def the module never hands as a value
+  (`register(helper)`, `[helper]`; a fixture's name aside): there each
+  parameter's annotation that is a plain type expression (a name, an
+  attribute chain, a constant or string, a
   subscript of those by those, a `|` of them) is left out, and so is a
   plain return annotation (`-> None` among them) of a def whose body
   returns no value and yields nothing (a fixture that returns or yields

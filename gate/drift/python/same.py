@@ -22,7 +22,9 @@
   FastAPI's `Depends`, typer, `singledispatch`, ... as a name, an
   attribute or inside a string; `from __future__ import annotations`
   does not count) and reaches no global by a computed name
-  (`introspects`), pytest never reads a test's or a fixture's
+  (`introspects`), and on a def no code of the module hands as a value
+  (`handed`: `st.builds(helper)`, `Depends(helper)`, `[helper]`; a
+  fixture's name aside), pytest never reads a test's or a fixture's
   annotations.  There `same` leaves out:
 
   - each parameter's annotation (positional-only, positional, `*args`,
@@ -188,6 +190,43 @@ def annotations_unread(
     (`pytest_decorator`) and `quiet`: its module reads no annotations
     (`reads_annotations`) and reaches no global by a computed name."""
     return quiet and all(pytest_decorator(d, origins) for d in node.decorator_list)
+
+
+def handed_names(node: ast.stmt, nodes: list[ast.AST]) -> frozenset[str]:
+    """The names and attribute names a module's statement loads as a value
+    rather than as a call's callee (`helper` in `st.builds(helper)`,
+    `Depends(helper)`, `[helper]`): a def of that name may be handed to
+    something that reads its annotations.  Kept on the node (a statement
+    the parser reuses in the file's next version is read once); `nodes`:
+    its nodes (`tree.Walked.of`)."""
+    held = node.__dict__.get("_gate_handed")
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    callees = {id(sub.func) for sub in nodes if isinstance(sub, ast.Call)}
+    found: set[str] = set()
+    for sub in nodes:
+        if id(sub) in callees:
+            continue
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            found.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load):
+            found.add(sub.attr)
+    held = node.__dict__["_gate_handed"] = frozenset(found)
+    return held
+
+
+def handed(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    origins: Mapping[str, str],
+    names: frozenset[str],
+) -> bool:
+    """Whether the def may be handed as a value to something that reads
+    its annotations: its module loads its name as a value (`names`, the
+    union of `handed_names`) and it is no pytest fixture (a fixture's
+    name is read as its value's, in the tests that take it)."""
+    return node.name in names and not any(
+        pytest_decorator(d, origins) == "pytest.fixture" for d in node.decorator_list
+    )
 
 
 def plain_annotation(node: ast.expr, within: bool = False) -> bool:

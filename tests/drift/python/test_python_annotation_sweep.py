@@ -401,3 +401,63 @@ def test_an_import_a_changed_test_read_is_still_named_removed() -> None:
     summary = compare(units(base), units(head)).summary()
     assert "test_it changed" in summary
     assert "from typing import Optional removed" in summary
+
+
+# A def the module hands as a value, which its receiver may read the
+# annotations of: the sweep over it stays a change.
+HANDED = {
+    "a registry": "kit.register(check)\n",
+    "a list of callbacks": "CALLBACKS = [check]\n",
+    "a parametrized value": ("@pytest.mark.parametrize('f', [check])\ndef test_f(f):\n    f(1)\n"),
+    "a route": "ROUTES = [kit.Route('/', check)]\n",
+    "a keyword": "APP = kit.App(on_startup=check)\n",
+    "inside a test": "def test_f():\n    kit.run(check)\n",
+}
+
+
+@pytest.mark.parametrize(("name", "forth"), list(itertools.product(sorted(HANDED), (True, False))))
+def test_a_sweep_over_a_def_handed_as_a_value_is_a_change(name: str, forth: bool) -> None:
+    text = IMPORTS + "def check(a{A}){R}:\n    assert kit.clamp(a)\n\n\n" + HANDED[name]
+    old = text.replace("{A}", ": Optional[int]").replace("{R}", "")
+    new = text.replace("{A}", ": int | None").replace("{R}", " -> None")
+    base, head = (old, new) if forth else (new, old)
+    drift = compare(units(base), units(head))
+    assert not drift.ok, name
+    assert "check changed" in drift.summary()
+
+
+def test_a_sweep_over_a_method_handed_as_a_value_is_a_change() -> None:
+    text = (
+        IMPORTS + "class TestIt:\n    def check(self, a{A}):\n        assert a\n\n"
+        "    def test_it(self):\n        kit.run(self.check)\n"
+    )
+    old, new = text.replace("{A}", ": Optional[int]"), text.replace("{A}", ": int | None")
+    assert not compare(units(old), units(new)).ok
+
+
+# What a def's name as a value is not: the sweep there stays no change.
+NOT_HANDED = {
+    "a helper only called": "def test_f():\n    check(1)\n",
+    "a helper called through an attribute": "def test_f():\n    kit.wrap(check(1))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_HANDED))
+def test_a_sweep_over_a_def_only_called_is_no_change(name: str) -> None:
+    text = IMPORTS + "def check(a{A}){R}:\n    assert kit.clamp(a)\n\n\n" + NOT_HANDED[name]
+    old = text.replace("{A}", ": Optional[int]").replace("{R}", "")
+    new = text.replace("{A}", ": int | None").replace("{R}", " -> None")
+    drift = compare(units(old), units(new))
+    assert drift.ok, drift.summary()
+
+
+def test_a_sweep_over_a_fixture_whose_value_tests_read_is_no_change() -> None:
+    """A fixture's name in a test is the fixture's value, not the def."""
+    text = (
+        IMPORTS + "@pytest.fixture\ndef db(tmp_path{A}){R}:\n    kit.reset(tmp_path)\n\n\n"
+        "def test_f(db):\n    kit.use(db)\n    assert db is None\n"
+    )
+    old = text.replace("{A}", "").replace("{R}", "")
+    new = text.replace("{A}", ": Path").replace("{R}", " -> None")
+    drift = compare(units(old), units(new))
+    assert drift.ok, drift.summary()
