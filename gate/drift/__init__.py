@@ -505,11 +505,12 @@ def compare(base: Sequence[Unit], head: Sequence[Unit], *, allow_added: bool = T
     base_calls = {c for u in base for c in (u.calls or ())}
     head_by_key = {u.key: u for u in head}
     edited = [u for u in base if _changed(u, head_by_key.get(u.key))]
+    differ = {u.key for u in edited}
     grew_keys = {u.key for u in edited if grown(u, head_by_key[u.key])}
     edited = [u for u in edited if u.key in grew_keys or not inert(u, head_by_key[u.key])]
     grew = tuple(u.name for u in edited if u.key in grew_keys)
     changed = tuple(u.name for u in edited if u.key not in grew_keys)
-    gone = _removed(base, head)
+    gone = _removed(base, head, differ)
     renames = _renamed(gone, [u for u in head if u.key not in base_by_key])
     removed = tuple(u.name for u in gone if u.key not in renames)
     bound = {(u.scope, n) for u in base if not u.parent for n in u.binds}
@@ -624,16 +625,22 @@ def _new_block(unit: Unit, base_by_key: dict[str, Unit]) -> bool:
     return fresh is not None and fresh in unit.within
 
 
-def _removed(base: Sequence[Unit], head: Sequence[Unit]) -> list[Unit]:
-    """The base units missing at head, but for an import no unit of either
-    side reads (`Unit.uses`, else every word of its code) whose removal runs
-    nothing less (`Unit.drop`: "*", or a module another head import loads)."""
+def _removed(base: Sequence[Unit], head: Sequence[Unit], differ: set[str]) -> list[Unit]:
+    """The base units missing at head, but for an import no unit reads
+    (`Unit.uses`, else every word of its code) whose removal runs nothing
+    less (`Unit.drop`: "*", or a module another head import loads).  The
+    units read are the head's and the base's that are gone or that differ
+    at head (`differ`: keys of `_changed` units); a base unit the same at
+    head is read as its head version, which is the code that runs there (a
+    typing sweep's `Optional[int]` written `int | None` reads `Optional` no
+    more, `same.def_form`)."""
     at_head = {u.key for u in head}
     gone = [u for u in base if u.key not in at_head]
     if not any(u.drop for u in gone):
         return gone
+    kept = [u for u in base if u.key not in at_head or u.key in differ]
     read = {
-        w for u in (*base, *head) for w in (u.uses if u.uses is not None else _WORD.findall(u.code))
+        w for u in (*kept, *head) for w in (u.uses if u.uses is not None else _WORD.findall(u.code))
     }
     loaded = {u.loads for u in head if u.loads}
     return [

@@ -198,19 +198,33 @@ It fails when:
   `@pytest.fixture` or `@pytest.mark.NAME()` written `@pytest.mark.NAME`
   (and back: pytest reads them as one) where the file binds the
   decorator's first name by importing pytest alone (`import pytest`,
-  `from pytest import fixture, mark`), nor a `-> None` added or removed
-  on a def whose decorators are all such pytest ones, whose body returns
-  no value and yields nothing, in a class (if any) with no other
-  decorator, no metaclass, no `__init_subclass__` and bases of
-  unittest's or the file's own such classes, in a module that spells no
-  way to read annotations or signatures (`get_type_hints`,
-  `__annotations__`, `inspect`, `signature`, typeguard, pydantic, ...,
-  even in a string; `from __future__ import annotations` aside) and
-  reaches no global by a computed name, nor an `else` after an `if`
+  `from pytest import fixture, mark`), nor a typing sweep over a def's
+  annotations (pyupgrade's or ruff's `UP` rules: `Optional[int]` written
+  `int | None`, `List[str]` `list[str]`, `"Foo"` `Foo`, an annotation
+  added or removed) on a def whose decorators are all such pytest ones,
+  in a class (if any) with no other decorator, no metaclass, no
+  `__init_subclass__` and bases of unittest's or the file's own such
+  classes, in a module that spells no way to read annotations or
+  signatures (`get_type_hints`, `__annotations__`, `inspect`,
+  `signature`, typeguard, pydantic, hypothesis's `from_type`, `builds`
+  or `infer`, FastAPI's `Depends`, typer, `singledispatch`, ..., even in
+  a string; `from __future__ import annotations` aside) and reaches no
+  global by a computed name, on a def the module never hands as a value
+  (`register(helper)`, `[helper]`; a fixture's name aside): there each
+  parameter's annotation that is a plain type expression (a name, an
+  attribute chain, a constant or string, a
+  subscript of those by those, a `|` of them) is left out, and so is a
+  plain return annotation (`-> None` among them) of a def whose body
+  returns no value and yields nothing (a fixture that returns or yields
+  a value keeps its return annotation); an import of `typing` that only
+  the swept annotations read may go.  An annotation that runs code (a
+  call, `Annotated[int, Field(gt=0)]`, a lambda, ...), a default, a
+  parameter's name, kind or order, and a parameter added or removed
+  still change the test.  Nor an `else` after an `if`
   whose body ends in `return`, `raise`, `continue` or `break`, written
   as the statements after the `if` (`if c: return x` then `return y`,
   ruff's RET505 fix) anywhere in a def; another decorator's `()`, an
-  argument, another annotation, or the `else` of a loop or a `try` is a
+  argument, or the `else` of a loop or a `try` is a
   change (a docstring's
   words do, except in the module's own docstring, which no code of the
   file reads through `__doc__` or `getdoc`: its words edited, or the

@@ -11,18 +11,46 @@
   other binding of it anywhere in the file, no star import).  Any other
   decorator (`@dec()` and `@dec` may differ in anything), and an argument
   added (`@pytest.fixture(scope="module")`), are still changes.
-* A return annotation `-> None` added or removed (`returns_none`): on a def
-  whose decorators are all pytest's fixture or mark decorators as above (a
-  decorator may read the annotation: `pydantic.validate_call`, a CLI or a
-  route framework), whose own body returns no value on any path (no `return
-  x` but `return None`, no `yield`: a runtime type checker such as
-  typeguard's or beartype's import hook would raise on such a function's
-  result), in a module that spells no way to read annotations or
-  signatures (`reads_annotations`: `get_type_hints`, `__annotations__`,
-  `inspect`, `signature`, a runtime type checker, ... as a name, an
-  attribute or inside a string; `from __future__ import annotations` does
-  not count) and reaches no global by a computed name (`introspects`).
-  Another annotation (`-> int`, `-> "None"`, `-> make()`) is a change.
+* Annotations nothing reads (`annotations_unread`), as a typing sweep
+  (pyupgrade's or ruff's `UP` rules) or a type checker's sweep writes
+  them: on a def whose decorators are all pytest's fixture or mark
+  decorators as above (a decorator may read them: `pydantic.validate_call`,
+  hypothesis's `given`, a CLI or a route framework), in a module that
+  spells no way to read annotations or signatures (`reads_annotations`:
+  `get_type_hints`, `__annotations__`, `inspect`, `signature`, a runtime
+  type checker, pydantic, hypothesis's `from_type`, `builds` or `infer`,
+  FastAPI's `Depends`, typer, `singledispatch`, ... as a name, an
+  attribute or inside a string; `from __future__ import annotations`
+  does not count) and reaches no global by a computed name
+  (`introspects`), and on a def no code of the module hands as a value
+  (`handed`: `st.builds(helper)`, `Depends(helper)`, `[helper]`; a
+  fixture's name aside), pytest never reads a test's or a fixture's
+  annotations.  There `same` leaves out:
+
+  - each parameter's annotation (positional-only, positional, `*args`,
+    keyword-only, `**kwargs`) that is a plain type expression
+    (`plain_annotation`): a name, an attribute chain rooted at a name, a
+    constant (`None`, `...`, a string: a forward reference, which Python
+    does not evaluate; `Literal["x", 1]`'s values), a subscript of a name
+    or attribute chain by such expressions (a tuple or a list of them as
+    its slice: `Callable[[int], str]`), or a `|` of them.  So
+    `Optional[int]` -> `int | None`, `List[str]` -> `list[str]`,
+    `"Foo"` -> `Foo`, and an annotation added or removed are no change.
+    Another annotation (a call `make()`, `Annotated[int, Field(gt=0)]`, a
+    lambda, a walrus, a comprehension, an f-string, `*Ts`) is evaluated
+    when the def runs at collection and stays a change, as do a default,
+    a parameter's name, kind and order, and a parameter added or removed;
+  - the return annotation, when it is a plain type expression and the
+    def's own body returns no value on any path (`return_unread`: no
+    `return x` but `return None`, no `yield`).  A generator or a def
+    that returns a value keeps its return annotation as a change unless
+    both sides spell it alike (fail closed: it states what a fixture hands
+    its tests, the value a runtime type checker's import hook, typeguard's
+    or beartype's, would check); on a def that hands out nothing, a
+    sweep's `-> None` or `-> NoReturn` states nothing a test reads.
+  A runtime type checker installed outside the module (an import hook, a
+  pytest plugin's option) is configuration the gate judges where it
+  changes, not read here.
 * An `else` after an `if` whose body ends in `return`, `raise`,
   `continue` or `break`, folded into the statements after the `if`
   (`fold`: `if c: return x else: return y` and `if c: return x; return
@@ -49,7 +77,10 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # an attribute, an imported name or a string (`reads_annotations`).
 _READS_ANNOTATIONS = re.compile(
     r"annot|signature|argspec|callargs|type_?hints|inspect|eval_?type|forwardref"
-    r"|typeguard|typechecked|beartype|pydantic|validate_?call|jaxtyp|__wrapped__",
+    r"|typeguard|typechecked|beartype|pydantic|validate_?call|jaxtyp|__wrapped__"
+    # hypothesis infers strategies from annotations; FastAPI reads a dependency's,
+    # typer a command's, functools.singledispatch a registered function's
+    r"|from_type|builds|infer|depends|typer|singledispatch",
     re.IGNORECASE,
 )
 
@@ -151,20 +182,121 @@ def reads_annotations(node: ast.stmt) -> bool:
     return found
 
 
-def returns_none(
+def annotations_unread(
     node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
 ) -> bool:
-    """Whether the def's `-> None` is one nothing reads (see the module
-    docstring); `quiet`: its module reads no annotations
+    """Whether nothing reads the def's annotations (see the module
+    docstring): its decorators are all pytest's fixture or mark decorators
+    (`pytest_decorator`) and `quiet`: its module reads no annotations
     (`reads_annotations`) and reaches no global by a computed name."""
+    return quiet and all(pytest_decorator(d, origins) for d in node.decorator_list)
+
+
+def handed_names(node: ast.stmt, nodes: list[ast.AST]) -> frozenset[str]:
+    """The names and attribute names a module's statement loads as a value
+    rather than as a call's callee (`helper` in `st.builds(helper)`,
+    `Depends(helper)`, `[helper]`): a def of that name may be handed to
+    something that reads its annotations.  Kept on the node (a statement
+    the parser reuses in the file's next version is read once); `nodes`:
+    its nodes (`tree.Walked.of`)."""
+    held = node.__dict__.get("_gate_handed")
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    callees = {id(sub.func) for sub in nodes if isinstance(sub, ast.Call)}
+    found: set[str] = set()
+    for sub in nodes:
+        if id(sub) in callees:
+            continue
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            found.add(sub.id)
+        elif isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Load):
+            found.add(sub.attr)
+    held = node.__dict__["_gate_handed"] = frozenset(found)
+    return held
+
+
+def handed(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    origins: Mapping[str, str],
+    names: frozenset[str],
+) -> bool:
+    """Whether the def may be handed as a value to something that reads
+    its annotations: its module loads its name as a value (`names`, the
+    union of `handed_names`) and it is no pytest fixture (a fixture's
+    name is read as its value's, in the tests that take it)."""
+    return node.name in names and not any(
+        pytest_decorator(d, origins) == "pytest.fixture" for d in node.decorator_list
+    )
+
+
+def plain_annotation(node: ast.expr, within: bool = False) -> bool:
+    """Whether the annotation `node` is a plain type expression, which runs
+    no code of the test's (see the module docstring): a name, an attribute
+    chain rooted at a name, a constant (`None`, `...`, a string: a forward
+    reference Python does not evaluate, `Literal`'s values), a subscript of
+    a name or attribute chain by such expressions (`within`: a slice, where
+    a tuple or a list of them may stand too), or a `|` of them."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, (ast.Name, ast.Attribute)) and plain_annotation(node.value)
+    if isinstance(node, ast.Subscript):
+        return (
+            isinstance(node.value, (ast.Name, ast.Attribute))
+            and plain_annotation(node.value)
+            and plain_annotation(node.slice, within=True)
+        )
+    if isinstance(node, ast.BinOp):
+        return (
+            isinstance(node.op, ast.BitOr)
+            and plain_annotation(node.left)
+            and plain_annotation(node.right)
+        )
+    if within and isinstance(node, (ast.Tuple, ast.List)):
+        return all(plain_annotation(e, within=True) for e in node.elts)
+    return False
+
+
+def return_unread(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
+) -> bool:
+    """Whether the def's return annotation is one nothing reads (see the
+    module docstring): a plain type expression (`plain_annotation`) on a
+    def whose annotations go unread (`annotations_unread`) and whose own
+    body returns nothing (`returns_nothing`)."""
     returns = node.returns
     return (
-        quiet
-        and isinstance(returns, ast.Constant)
-        and returns.value is None
-        and all(pytest_decorator(d, origins) for d in node.decorator_list)
+        returns is not None
+        and plain_annotation(returns)
+        and annotations_unread(node, origins, quiet)
         and returns_nothing(node)
     )
+
+
+def _unannotated(args: ast.arguments) -> ast.arguments | None:
+    """`args` with each parameter's plain annotation (`plain_annotation`)
+    left out: a copy, its defaults as they were; None where none is."""
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    params.extend(a for a in (args.vararg, args.kwarg) if a is not None)
+    if not any(a.annotation is not None and plain_annotation(a.annotation) for a in params):
+        return None
+
+    def bare(arg: ast.arg) -> ast.arg:
+        if arg.annotation is None or not plain_annotation(arg.annotation):
+            return arg
+        copied = copy.copy(arg)
+        copied.__dict__.pop("_gate_dump", None)
+        copied.annotation = None
+        return copied
+
+    spelled = copy.copy(args)
+    spelled.__dict__.pop("_gate_dump", None)
+    spelled.posonlyargs = [bare(a) for a in args.posonlyargs]
+    spelled.args = [bare(a) for a in args.args]
+    spelled.kwonlyargs = [bare(a) for a in args.kwonlyargs]
+    spelled.vararg = None if args.vararg is None else bare(args.vararg)
+    spelled.kwarg = None if args.kwarg is None else bare(args.kwarg)
+    return spelled
 
 
 def def_form(
@@ -172,18 +304,22 @@ def def_form(
 ) -> str:
     """`Unit.same` of a def: its tree dumped without positions (`dump`),
     as written with its bare pytest decorators (`bare_decorator`),
-    without a `-> None` nothing reads (`returns_none`) and with each `else`
-    after an `if` that always jumps folded (`fold`); marked where its
-    annotations may be read (not `quiet`), so that a version where they
-    may is never the same as one where they may not."""
+    without the annotations nothing reads (`annotations_unread`: each
+    parameter's plain one, `plain_annotation`, and a return annotation
+    `return_unread`) and with each `else` after an `if` that always jumps
+    folded (`fold`); marked where its annotations may be read (not
+    `quiet`), so that a version where they may is never the same as one
+    where they may not."""
     decorators = [bare_decorator(d, origins) for d in node.decorator_list]
-    drop = returns_none(node, origins, quiet)
+    drop = return_unread(node, origins, quiet)
+    args = _unannotated(node.args) if annotations_unread(node, origins, quiet) else None
     # where annotations may be read, the form says so: a version whose module
-    # reads them is never the same as one where a `-> None` was left out
+    # reads them is never the same as one where an annotation was left out
     read = "" if quiet else "\x00annotations may be read"
     body = fold(node.body)
     if (
         not drop
+        and args is None
         and body is node.body
         and all(a is b for a, b in zip(decorators, node.decorator_list, strict=True))
     ):
@@ -196,6 +332,8 @@ def def_form(
     spelled.body = body
     if drop:
         spelled.returns = None
+    if args is not None:
+        spelled.args = args
     return dump(spelled) + read
 
 

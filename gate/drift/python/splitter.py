@@ -18,7 +18,7 @@ from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.drift.python.kept import KEPT_STATEMENTS, Context, first_line, moved, statements
 from gate.drift.python.parsed import settle
-from gate.drift.python.same import decorators_form, def_form, pytest_decorator
+from gate.drift.python.same import decorators_form, def_form, handed, pytest_decorator
 from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
@@ -163,6 +163,7 @@ class Splitter:
         self.sharing: dict[int, tuple[str, ...]] = {}  # `sharing_defs` of the module
         # the module reads no annotations (`same.reads_annotations`, `introspects`)
         self.unread = False
+        self.handed: frozenset[str] = frozenset()  # `same.handed_names` of the module
         self.body: list[ast.stmt] = []  # the module's statements
         # Everything above that a statement's units are made from, equal
         # (the same object: `units` keeps one per value) across versions
@@ -262,9 +263,9 @@ class Splitter:
         there, `same.def_form`, by default where the module reads none)."""
         first = first_line(node)
         if isinstance(node, _DEFS):
-            same = _def_syntax(
-                node, self.pytest_origins(), self.unread if unread is None else unread
-            )
+            quiet = self.unread if unread is None else unread
+            quiet = quiet and not handed(node, self.pytest_origins(), self.handed)
+            same = _def_syntax(node, self.pytest_origins(), quiet)
         else:
             same = _syntax(node)
         last = node.end_lineno or node.lineno
@@ -383,9 +384,10 @@ class Splitter:
             methods = tuple(self.sharing.get(id(m)) for m in node.body if isinstance(m, _DEFS))
             # whether its methods' annotations go unread reads the classes it derives from
             unread = self.unread and self.plain_class(node, set())
-            return (node.name in test_classes, self.sharing.get(id(node)), methods, unread)
+            passed = tuple(m.name in self.handed for m in node.body if isinstance(m, _DEFS))
+            return (node.name in test_classes, self.sharing.get(id(node)), methods, unread, passed)
         if isinstance(node, _DEFS):
-            return (self.sharing.get(id(node)),)
+            return (self.sharing.get(id(node)), node.name in self.handed)
         return (node is self.docstring,)
 
     def split(self, node: ast.stmt, test_classes: frozenset[str]) -> None:

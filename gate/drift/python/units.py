@@ -133,7 +133,7 @@ from gate.drift.python.decorators import mark_aliases, trusted_names
 from gate.drift.python.helpers import grew
 from gate.drift.python.kept import Context
 from gate.drift.python.parsed import parse_module
-from gate.drift.python.same import reads_annotations
+from gate.drift.python.same import handed_names, reads_annotations
 from gate.drift.python.scopes import introspects
 from gate.drift.python.shared import shares_state, sharing_defs
 from gate.drift.python.splitter import Splitter, collected_classes
@@ -204,6 +204,7 @@ def _units(text: str) -> tuple[Unit, ...]:
     split.body = tree.body
     split.unread = not (split.star or split.every_string)
     split.unread = split.unread and not any(reads_annotations(n) for n in tree.body)
+    split.handed = frozenset().union(*(handed_names(n, walked.of(n)) for n in tree.body))
     split.context = _context(split)
     for node in tree.body:
         split.statement(node, test_classes)

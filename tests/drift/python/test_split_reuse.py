@@ -39,6 +39,9 @@ PREAMBLES = (
     "class Base:\n    pass\n",
     "class Base(metaclass=Meta):\n    pass\n",
     "@register\nclass Base:\n    pass\n",
+    # what hands a def as a value, whose annotations its receiver may read
+    "register(test_x)\n",
+    "HANDLERS = [TestA.test_a, _patch]\n",
 )
 
 # Statements whose units hang on those names, each kept verbatim.
