@@ -157,7 +157,52 @@ its tests in one lambda of the class header, and a spec written in an
 effect judged whole.  In a new Kotlin file a `@file:` annotation and a
 top-level declaration named like a framework's or an operator
 (`assertEquals`, `runTest`, `Test`, `plus`) reach the tests of other
-files.  A Ruby file
+files.  In Java, Kotlin and C# (`gate.drift.classes.Sharing`), a
+new test whose body writes state other tests of the run see is
+collection-time code, still counted as a test: refused when new in an
+existing class, and in a new file it reaches the tests of other files.
+Such a write is a system property, a stream, a default or a culture
+(`System.setProperty`, `System.setOut`, `Locale.setDefault`,
+`TimeZone.setDefault`, `Security.addProvider`,
+`Environment.SetEnvironmentVariable`, `Console.SetOut`,
+`CultureInfo.CurrentCulture = ...`, `AppContext.SetSwitch`), an
+assignment (`=`, `op=`, `++`, `--`) to a static field of the test class
+or to a member of a type (a capitalized name no local, parameter or
+field of the test spells: `Config.level = 3`; a Kotlin `object`'s or
+companion's property, a top-level property of the file), a mutator
+(`add`, `put`, `remove`, `clear`, `register`, `reset`, `set*`, ...) on
+an object reached from one, through fields or calls that return held
+state (`Registry.ITEMS.add(x)`, `Foo.getInstance().register(x)`,
+`Thread.currentThread()...`) or from a local bound to one however
+many locals away (`var l = Foo.LIST; l.add(1)`), and a static mock
+(`Mockito.mockStatic`, `mockConstruction`, `mockkStatic`,
+`mockkObject`).  The test's own: its locals and parameters, its
+instance fields (JUnit, xUnit and MSTest make an instance per test;
+NUnit's and TestNG's shared instance, and JUnit 5's `PER_CLASS`, are
+read the same way), an object it makes (`new Foo()`, a C# object
+initializer, what any call but an accessor returns: `Foo.builder()...`,
+`Foo.of(...)`, `CodeNamespace.InitRootNamespace()`), a static helper
+whose first argument is an object the test made
+(`TestHelper.addProperties(model)`, `McpApps.SetAppUi(tool, meta)`) or
+whose value the test reads (`out = Conventions.removeInvalid(input)`:
+a function) but on the process's types, assertions and Mockito's `when`/`verify`/`reset`;
+a write inside a `try`, or in the statement right before it, whose
+`finally` writes the same place back from a
+local holding its old value (`var old = System.getProperty("x")` ...
+`finally { System.setProperty("x", old); }`: every assignment to that
+local is the place's getter), a static mock that is a
+try-with-resources or `using` resource, or closed (`close`,
+`unmockkAll`, `unmockkStatic`) in a later `finally`, and a scoped
+`mockkStatic(X::class) { ... }`.  A restore outside the `finally`, of
+a new value or of another place, a `clearProperty` in the `finally`, or
+a write after the `try`, is refused.  In a C# class that extends a
+class, an unknown PascalCase name may be a property it inherits
+(`Builder.Services.AddMcpServer()`), and is read as the test's own but
+for the process's types; so a static of the project's own written there
+(`Config.Level = 3`) is not seen, nor, anywhere, a static method given
+an object the test made (`Registry.add(item)`) or whose value is read
+(`var ok = Registry.add(x)`, `() -> Registry.reset()`), or a chain through a
+call not named as an accessor (`Foo.instances().add(x)`).  A Ruby file
 (`*_test.rb`, `test_*.rb`, `*_spec.rb`; not a suite's `*_helper.rb`) is
 split into the statements of its modules, classes and `describe`/
 `context` blocks at any depth (`gate.drift.ruby`), compared by their
@@ -228,8 +273,16 @@ It fails when:
   change (a docstring's
   words do, except in the module's own docstring, which no code of the
   file reads through `__doc__` or `getdoc`: its words edited, or the
-  docstring removed or added, change no test); a Go directive or an `Example`'s comment, whose `//
-  Output:` `go test` checks, does; in Go, `interface{}` and `any` are
+  docstring removed or added, change no test); a Go directive, or the
+  last comment group of an `Example`'s body that says `output:` (go/doc
+  reads that group as the `// Output:` `go test` checks; an example's
+  other comments are comments), does; a Go test file's build
+  constraints in its header (the `//go:build` and `// +build` lines
+  before the blank line above `package`) are compared by the builds they
+  select, as Go 1.17 on and earlier versions read them, so gofmt's
+  `//go:build` line written above the same `// +build` lines is no
+  change, while one that selects other builds, or the `// +build` lines
+  removed, is; in Go, `interface{}` and `any` are
   one token where the file declares no `any` of its own (a type `any`
   declared in another file of the package is not seen), and a blank
   `_` added to the left side of an `=` or `:=` whose right side is
@@ -542,7 +595,10 @@ equal with `new` put in; no other file's pair contradicting it, `old`
 defined nowhere at head, `new` nowhere at base); a `go.mod` the change
 modifies whose `module A` becomes `module B`, or that requires `P` at
 base and only `P/vN` (a higher major version) at head, no `replace`
-naming either, for the Go files below it with no other `go.mod` between.
+naming either (or the base's one `replace P => T` becoming the head's
+`replace P/vN => T`, the same target, no version on either side: a
+tools module building against the repository's own next major version),
+for the Go files below it with no other `go.mod` between.
 The test's base text with every such name (whole words) and import path
 (`"A/..."`) put in must give the head's unit (or, where nothing else
 changed, the head's whole file; so a Go helper that only follows a
@@ -647,7 +703,10 @@ state), and in C# what acts on the whole test assembly, an
 `[CollectionDefinition]` class, an extension method; in both a top-level
 type named like a framework's (`Assert`, `Test`, `FactAttribute`), which
 wins over the framework's in every file of its package or namespace; not
-a class's own hooks, fields and constructors)
+a class's own hooks, fields and constructors, except in a C# `partial`
+class, whose other parts other files may hold: there the header and
+every member but a test reach them, in a new file and, as new
+collection-time code, in an existing one)
 is drift, named with its line and code (`tests/test_zz.py (new):
 statement at line 2` and the line's code): pytest imports the new file
 before the tests collected after it, which then see the patched module.
