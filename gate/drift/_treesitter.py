@@ -260,6 +260,16 @@ def descendants(node: Node) -> Iterator[Node]:
         stack.extend(current.named_children)
 
 
+def inside(node: Node, ancestor: Node) -> bool:
+    """Whether `node` is `ancestor` or below it."""
+    current: Node | None = node
+    while current is not None:
+        if current == ancestor:
+            return True
+        current = current.parent
+    return False
+
+
 def has_kind(node: Node, kind: str) -> bool:
     """Whether `node` or a named node below it is of `kind`."""
     return node.type == kind or any(d.type == kind for d in descendants(node))

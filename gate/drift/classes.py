@@ -52,6 +52,7 @@ from gate.drift._treesitter import (
     UniqueKeys,
     captures,
     descendants,
+    inside,
 )
 
 if TYPE_CHECKING:
@@ -440,6 +441,15 @@ class Sharing:
         local's values (its initializer and every assignment to it)."""
         raise NotImplementedError
 
+    def reassigned(self, found: list[Node], values: dict[str, list[Node]]) -> None:
+        """Add to `values` the right side of each assignment in `found` to
+        one of its locals (`x = ...`, `x += ...`)."""
+        for node in found:
+            if node.type in self.assignments:
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is not None and right is not None and self.text(left) in values:
+                    values[self.text(left)].append(right)
+
     def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
         """A `try`'s block and its `finally` block."""
         raise NotImplementedError
@@ -481,11 +491,11 @@ class Sharing:
         restores = [(t, b, self.restored(f, captured)) for t, b, f in tries]
         skip = {id(n) for _t, _b, (_places, nodes) in restores for n in nodes}
         for node in found:
-            if id(node) in skip or any(_within(node, r) for r in owned):
+            if id(node) in skip or any(inside(node, r) for r in owned):
                 continue
             place = self.write(node)
             if place and not any(
-                place in p and (_within(node, b) or _just_before(node, t))
+                place in p and (inside(node, b) or _just_before(node, t))
                 for t, b, (p, _n) in restores
             ):
                 return node
@@ -646,15 +656,6 @@ def _getters(receiver: str, setter: str, head: str) -> set[str]:
                 out |= {f"{receiver}.{rest}", f"{receiver}.{rest[0].lower()}{rest[1:]}"}
             return out
     return set()
-
-
-def _within(node: Node, ancestor: Node) -> bool:
-    current: Node | None = node
-    while current is not None:
-        if current == ancestor:
-            return True
-        current = current.parent
-    return False
 
 
 def _mutates(name: str) -> bool:

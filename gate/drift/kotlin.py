@@ -569,11 +569,7 @@ class _Sharing(Sharing):
             value = after[0].next_named_sibling if after else None
             for name in names:
                 values.setdefault(name, []).extend([value] if value is not None else [])
-        for node in found:  # `x = ...` to a local
-            if node.type == "assignment":
-                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-                if left is not None and right is not None and self.text(left) in values:
-                    values[self.text(left)].append(right)
+        self.reassigned(found, values)
         return declared, values
 
     def finally_(self, node: Node) -> tuple[Node | None, Node | None]:

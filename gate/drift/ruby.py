@@ -85,7 +85,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
-from gate.drift._treesitter import ParsedText, UniqueKeys, descendants, parse
+from gate.drift._treesitter import ParsedText, UniqueKeys, descendants, inside, parse
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -637,20 +637,10 @@ def _put_back(
     return any(
         spelled in places
         and ensure.parent is not None
-        and _below(target, ensure.parent)
-        and not _below(target, ensure)
+        and inside(target, ensure.parent)
+        and not inside(target, ensure)
         for ensure, (places, _nodes) in restores
     )
-
-
-def _below(node: Node, ancestor: Node) -> bool:
-    """Whether `node` is `ancestor` or inside it."""
-    current: Node | None = node
-    while current is not None:
-        if current == ancestor:
-            return True
-        current = current.parent
-    return False
 
 
 def _targets(left: Node) -> list[Node]:

@@ -410,11 +410,7 @@ class _Sharing(Sharing):
                     declared.add(self.text(params))
                 elif params is not None and params.type == "inferred_parameters":
                     declared |= {self.text(p) for p in named(params)}
-        for node in found:  # `x = ...` to a local
-            if node.type == "assignment_expression":
-                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-                if left is not None and right is not None and self.text(left) in values:
-                    values[self.text(left)].append(right)
+        self.reassigned(found, values)
         return declared, values
 
     def finally_(self, node: Node) -> tuple[Node | None, Node | None]:
