@@ -28,7 +28,7 @@ import re
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, NoReturn
 
@@ -258,6 +258,34 @@ def descendants(node: Node) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(current.named_children)
+
+
+def bound_to(
+    values: Mapping[str, Sequence[Node]], reaches: Callable[[Node], bool], found: set[str]
+) -> set[str]:
+    """`found` with each name one of whose `values` `reaches` added, until
+    no name is left to add (`reaches` may read `found`: a local bound to a
+    local already found is found too, `a = Foo.LIST; b = a`)."""
+    grew = True
+    while grew:
+        grew = False
+        for name, rights in values.items():
+            if name not in found and any(reaches(r) for r in rights):
+                found.add(name)
+                grew = True
+    return found
+
+
+def spelled_alike(
+    values: Mapping[str, Sequence[Node]], text: Callable[[Node], str]
+) -> dict[str, str]:
+    """Each name whose `values` are all spelled alike (`old = $stdin`,
+    however many times), with that spelling."""
+    return {
+        name: spelled.pop()
+        for name, rights in values.items()
+        if len(spelled := {text(r) for r in rights}) == 1
+    }
 
 
 def inside(node: Node, ancestor: Node) -> bool:

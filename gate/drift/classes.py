@@ -50,9 +50,11 @@ from gate.drift._treesitter import (
     NamesByPlace,
     ParsedText,
     UniqueKeys,
+    bound_to,
     captures,
     descendants,
     inside,
+    spelled_alike,
 )
 
 if TYPE_CHECKING:
@@ -473,18 +475,8 @@ class Sharing:
         self.locals = declared
         self.values = values
         self.aliases = set()
-        grew = True
-        while grew:
-            grew = False
-            for name, rights in values.items():
-                if name not in self.aliases and any(self.shared(r) for r in rights):
-                    self.aliases.add(name)
-                    grew = True
-        captured = {
-            name: spelled.pop()
-            for name, rights in values.items()
-            if rights and len(spelled := {self.text(r) for r in rights}) == 1
-        }
+        bound_to(values, self.shared, self.aliases)
+        captured = spelled_alike(values, self.text)
         owned = [r for n in found for r in self.resources(n)]
         tries = [(t, b, f) for t in found for b, f in [self.finally_(t)] if b and f]
         undone = {id(t) for t, _b, f in tries if any(self.undoes(n) for n in descendants(f))}
@@ -578,11 +570,11 @@ class Sharing:
                 return member in self.statics
             elif kind == "identifier":
                 name = self.text(current)
-                if name in self.aliases:
+                if name in self.aliases or name in self.statics:
                     return True
-                if name in VALUES and not {name} & (self.locals | self.instances | self.statics):
+                if name in VALUES:
                     return False  # `DateTime.UtcNow.AddMinutes(-30)`: a new value
-                return name in self.statics or self.type_(name)
+                return self.type_(name)
             else:
                 return False  # a new object, a literal, a lambda: the test's own
         return False

@@ -85,7 +85,15 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from gate.drift import CASE, COLLECTION, SUPPORT, Unit
-from gate.drift._treesitter import ParsedText, UniqueKeys, descendants, inside, parse
+from gate.drift._treesitter import (
+    ParsedText,
+    UniqueKeys,
+    bound_to,
+    descendants,
+    inside,
+    parse,
+    spelled_alike,
+)
 from gate.drift.reader import Reader
 
 if TYPE_CHECKING:
@@ -472,11 +480,7 @@ def _shares(node: Node, text: Callable[[Node], str]) -> bool:
     bindings = _bindings(found, text)
     aliases = _aliases(found, bindings, text)
     # locals holding what one place held (`original = $stdin`), every time
-    captured = {
-        name: spelled.pop()
-        for name, rights in bindings.items()
-        if len(spelled := {text(r) for r in rights}) == 1
-    }
+    captured = spelled_alike(bindings, text)
     restores = [(e, _restored(e, text, captured)) for e in found if e.type == "ensure"]
     put_back = {id(n) for _e, (_places, nodes) in restores for n in nodes}
     for current in found:
@@ -538,29 +542,15 @@ def _aliases(
     local, however many hops (`a = Foo::LIST; b = a`), and a block's
     parameters where the block hangs on a call on such an object
     (`Foo::LIST.tap { |l| ... }`, `ENV.each { |k, v| ... }`)."""
-    blocks = [
-        (receiver, block)
-        for current in found
-        if current.type == "call"
-        and (receiver := current.child_by_field_name("receiver")) is not None
-        and (block := current.child_by_field_name("block")) is not None
-    ]
-    aliases: set[str] = set()
-    grew = True
-    while grew:
-        grew = False
-        for name, rights in bindings.items():
-            if name not in aliases and any(_shared_root(r, text, aliases) for r in rights):
-                aliases.add(name)
-                grew = True
-        for receiver, block in blocks:
-            if not _shared_root(receiver, text, aliases):
-                continue
+    values = {name: list(rights) for name, rights in bindings.items()}
+    for current in found:  # a block's parameters hold what its call's receiver holds
+        receiver = current.child_by_field_name("receiver") if current.type == "call" else None
+        block = current.child_by_field_name("block") if receiver is not None else None
+        if receiver is not None and block is not None:
             for parameter in _block_parameters(block, text):
-                if parameter not in aliases:
-                    aliases.add(parameter)
-                    grew = True
-    return aliases
+                values.setdefault(parameter, []).append(receiver)
+    aliases: set[str] = set()
+    return bound_to(values, lambda value: _shared_root(value, text, aliases), aliases)
 
 
 def _block_parameters(block: Node, text: Callable[[Node], str]) -> list[str]:
