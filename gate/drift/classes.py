@@ -149,6 +149,8 @@ class Splitter:
         # class, private members included), so a new private member there
         # is not open.
         self.inherits = False
+        # each class body's `Sharing`, made once for all its tests (`sharing`)
+        self._sharings: dict[tuple[int, int], Sharing] = {}
         # one query over the tree, in tree-sitter's own code (no comment holds a node)
         pattern = "[" + " ".join(f"({kind})" for kind in sorted(identifiers)) + "] @name"
         found = captures(source, pattern).get("name", [])
@@ -157,6 +159,22 @@ class Splitter:
 
     def text(self, node: Node) -> str:
         return self.source.text(node)
+
+    def sharing(self, member: Node) -> Sharing:
+        """`Sharing` for a member of the class whose body holds it, made
+        once per body (`sharing_in`): reading the class's fields for each
+        of its tests would take time in the square of its size."""
+        body = member.parent
+        key = (body.start_byte, body.end_byte) if body is not None else (-1, -1)
+        found = self._sharings.get(key)
+        if found is None:
+            found = self._sharings[key] = self.sharing_in(member)
+        return found
+
+    def sharing_in(self, member: Node) -> Sharing:
+        """`Sharing` for a member of the class whose body holds it (a
+        language's: what its fields are)."""
+        raise NotImplementedError
 
     def declarations(self, node: Node | None) -> list[Node]:
         """`node`'s named children without the language's comments."""

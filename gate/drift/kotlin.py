@@ -420,7 +420,7 @@ class _Kotlin(Splitter):
         open_ = _open((name,), private, plain, marks <= NO_OPS) and not (modifiers & _REPLACES)
         self.add(node, f"fun {label}", label, SUPPORT, (name,), parent, open_=open_)
 
-    def sharing(self, function: Node) -> _Sharing:
+    def sharing_in(self, function: Node) -> _Sharing:
         """`Sharing` for a function of a class: the file's top-level
         properties, its companion object's and an `object`'s are shared
         (`statics`); the class's own properties and constructor

@@ -456,7 +456,7 @@ class _CSharp(Splitter):
             open_ = self.open_(node, (name,), modifiers, at)
             self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
 
-    def sharing(self, method: Node) -> _Sharing:
+    def sharing_in(self, method: Node) -> _Sharing:
         """`Sharing` for a method of the class whose body holds it: its
         fields and properties, `static` (or `const`) or not (xUnit and
         MSTest make an instance per test; NUnit shares one across a

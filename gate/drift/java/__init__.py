@@ -317,7 +317,7 @@ class _Java(Splitter):
         open_ = opens((name,), private, plain, marks <= NO_OPS)
         self.add(node, f"method {label}", label, SUPPORT, (name,), parent, open_=open_)
 
-    def sharing(self, method: Node) -> _Sharing:
+    def sharing_in(self, method: Node) -> _Sharing:
         """`Sharing` for a method of the class whose body holds it: its
         fields, `static` or not (JUnit and TestNG make an instance per
         test method... JUnit 5's `PER_CLASS` and TestNG share one, whose
