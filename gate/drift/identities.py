@@ -603,25 +603,32 @@ def _major(path: str) -> int:
     return int(m.group("n")) if m is not None and m.group("n") else 1
 
 
+def _redirects(text: str, path: str) -> list[tuple[list[str], list[str]]]:
+    """The words before and after `=>` of each line of `text` (a `go.mod`)
+    that redirects `path`: a `replace` line or a line of a `replace` block,
+    and a commented-out one too (counted as one: the stricter reading)."""
+    return [
+        (left.split(), right.split())
+        for line in text.splitlines()
+        if "=>" in line
+        for left, right in [line.split("=>", 1)]
+        if path in left.split()
+    ]
+
+
 def _in_replace(text: str, path: str) -> bool:
-    return any(path in line.split("=>", 1)[0].split() for line in text.splitlines() if "=>" in line)
+    return bool(_redirects(text, path))
 
 
 def _replaced(text: str, path: str) -> tuple[str, ...] | None:
     """What the one `replace` line of `text` that names `path`, with no
     version, redirects it to (its words after `=>`); None when no line,
     or more than one, names it, or the line names a version of it."""
-    found = [
-        (left, right.split())
-        for line in text.splitlines()
-        if "=>" in line
-        for left, right in [line.split("=>", 1)]
-        if path in left.split()
-    ]
+    found = _redirects(text, path)
     if len(found) != 1:
         return None
     left, right = found[0]
-    words = [w for w in left.split() if w not in ("replace", "(")]
+    words = [w for w in left if w not in ("replace", "(")]
     return tuple(right) if words == [path] and right else None
 
 
