@@ -226,9 +226,9 @@ def split(source: ParsedText) -> _Splitter:
     each unit's syntax node (`nodes`) and the names it binds (`bound`),
     for `units` and for `gate.drift.go.unread`."""
     splitter = _Splitter(source)
-    folded = constraints.header(source)
+    folded, selects = constraints.header(source)
     if folded:
-        splitter.constraints(folded)
+        splitter.constraints(folded, selects)
     skip = {n.start_byte for n in folded}
     for node in source.root.children:
         if node.start_byte not in skip:
@@ -332,13 +332,12 @@ class _Splitter:
             )
         )
 
-    def constraints(self, nodes: list[Node]) -> None:
+    def constraints(self, nodes: list[Node], selects: str) -> None:
         """The file's build constraints, one unit (`gate.drift.go.constraints`):
-        its text the lines', its `same` what they select."""
+        its text the lines', its `same` what they select (`selects`)."""
         lines = [self.text(n) for n in nodes]
         unique, shown = self._keys.unit("directive build constraint", "build constraint")
         self.nodes[unique] = nodes[0]
-        meaning = constraints.meaning(lines)
         self.found.append(
             Unit(
                 key=unique,
@@ -347,7 +346,7 @@ class _Splitter:
                 code="\n".join(lines),
                 line=self.source.line(nodes[0]),
                 uses=(),
-                same=lambda: meaning or "\n".join(lines),
+                same=lambda: selects,
             )
         )
 

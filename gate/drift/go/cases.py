@@ -179,11 +179,11 @@ def output_group(function: Node, source: ParsedText) -> frozenset[int]:
     empty line and no other token between them, anywhere in the body,
     is the output when it begins with `Output:` or `Unordered output:`;
     a comment after code on its line is a group with the comments of
-    that line alone, as Go's parser groups them).  None when no comment
+    that line alone, as Go's parser groups them).  Empty when no comment
     of that group says `output:` (in any letter case): the example then
-    checks no output, whatever its comments say.
-    Kept whatever it says: a group that becomes the last, or stops being
-    it, changes what the example checks."""
+    checks no output, whatever its comments say.  Otherwise the whole
+    group is kept, whatever else it says: a group that becomes the last,
+    or stops being it, changes what the example checks."""
     body = function.child_by_field_name("body")
     if body is None:
         return frozenset()

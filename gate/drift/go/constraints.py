@@ -53,9 +53,10 @@ def is_constraint(text: str) -> bool:
     return bool(_GO_BUILD.match(text) or _PLUS_BUILD.match(text))
 
 
-def header(source: ParsedText) -> list[Node]:
+def header(source: ParsedText) -> tuple[list[Node], str]:
     """The comment nodes of the build constraints Go reads in `source`,
-    when its header is plain (module docstring); else none."""
+    when its header is plain (module docstring), and their `meaning`;
+    else no node."""
     comments: list[Node] = []
     package: Node | None = None
     for node in source.root.children:
@@ -63,25 +64,25 @@ def header(source: ParsedText) -> list[Node]:
             package = node
             break
         if node.type != "comment":
-            return []
+            return [], ""
         comments.append(node)
     if package is None or not comments:
-        return []
+        return [], ""
     texts = [source.text(c) for c in comments]
     if any(not t.startswith("//") for t in texts):
-        return []  # a block comment in the header
+        return [], ""  # a block comment in the header
     found = [i for i, t in enumerate(texts) if is_constraint(t)]
     if not found:
-        return []
+        return [], ""
     # the index of the last comment followed by a blank line
     ends = [c.end_byte for c in comments]
     starts = [c.start_byte for c in comments[1:]] + [package.start_byte]
     gaps = enumerate(zip(ends, starts, strict=True))
     blank = [i for i, (e, s) in gaps if source.span(e, s).count("\n") > 1]
     if not blank or found[-1] > blank[-1]:
-        return []
-    nodes = [comments[i] for i in found]
-    return nodes if meaning([source.text(n) for n in nodes]) is not None else []
+        return [], ""
+    selects = meaning([texts[i] for i in found])
+    return ([comments[i] for i in found], selects) if selects is not None else ([], "")
 
 
 def meaning(lines: Sequence[str]) -> str | None:
