@@ -14,6 +14,7 @@ import pytest
 
 from gate.drift import compare
 from gate.drift.python.units import units
+from tests.drift.python.test_python_same import CLASSES_READING
 from tests.gitrepo import DRIFT_RUBRIC, RubricRepo
 
 IMPORTS = (
@@ -368,16 +369,8 @@ def test_the_rule_passes_a_typing_sweep_and_fails_its_twins(rubric_repo: RubricR
     assert "test_db changed" in result["message"], result
 
 
-# Classes that may read their methods' annotations: the sweep there stays a change.
-CLASSES_READING = {
-    "a metaclass": "class TestIt(metaclass=kit.Meta):\n",
-    "an imported base": "class TestIt(kit.Base):\n",
-    "a class decorator": "@kit.register\nclass TestIt:\n",
-    "an __init_subclass__ in a base of the file": (
-        "class Base:\n    def __init_subclass__(cls):\n"
-        "        kit.register(cls)\n\n\nclass TestIt(Base):\n"
-    ),
-}
+# Classes that may read their methods' annotations (`CLASSES_READING`, the
+# `-> None` rule's): the sweep there stays a change.
 
 
 @pytest.mark.parametrize(
