@@ -128,9 +128,11 @@ def main() -> int:
     parser.add_argument("rounds", nargs="+", type=Path)
     parser.add_argument("--mirrors", type=Path, required=True)
     parser.add_argument("--python", default=sys.executable)
-    parser.add_argument("--work", type=Path)
+    parser.add_argument("--work", type=Path, help="where the clones go (made if missing)")
     parser.add_argument("--alarms", action="store_true", help="list the false alarms still raised")
     args = parser.parse_args()
+    if args.work:
+        args.work.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         for n, round_file in enumerate(args.rounds):
             work = Path(tmp) / str(n)
