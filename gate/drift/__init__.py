@@ -105,6 +105,12 @@ class Unit:
     # dumped without positions), made when `compare` meets a changed text;
     # None: the text itself is compared.
     same: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    # Where a version may have gained what changes no meaning only when the
+    # other version lacks it (Python: a return annotation nothing reads, on a
+    # def that returns a value), the `same` of this version without it; None
+    # where there is none.  A head version whose `unadded` is the base's
+    # `same` means what the base meant (`alike`).
+    unadded: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
     # For an import: the module it loads (`from a.b import c` and `import
     # a.b` load `a.b`), and when removing it runs nothing less once no unit
     # reads what it binds: "*" always (a standard-library module), a module
@@ -343,13 +349,23 @@ def repaired_pair(
 
 def _changed(base: Unit, head: Unit | None) -> bool:
     """Whether a base unit's code changed at head (None: it is gone, which
-    is no change); texts that differ by what changes no meaning (`Unit.same`)
-    are the same."""
-    if head is None or head.code == base.code:
-        return False
-    if base.same is None or head.same is None:
+    is no change); see `alike`."""
+    return head is not None and not alike(base, head)
+
+
+def alike(base: Unit, head: Unit) -> bool:
+    """Whether the head version of a unit means what its base version
+    meant: the same text, or texts that differ by what changes no meaning
+    (`Unit.same`), or a head that only adds what its base lacked and
+    nothing reads (`Unit.unadded`)."""
+    if head.code == base.code:
         return True
-    return base.same() != head.same()
+    if base.same is None or head.same is None:
+        return False
+    was = base.same()
+    if was == head.same():
+        return True
+    return head.unadded is not None and head.unadded() == was
 
 
 def reaching(

@@ -67,7 +67,7 @@ from typing import NamedTuple
 
 from gate.base.structured import go_mod_lines
 from gate.base.text import BOM
-from gate.drift import CASE, Unit, Unparsable, paired_units, suffix, units_for
+from gate.drift import CASE, Unit, Unparsable, alike, paired_units, suffix, units_for
 from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
 from gate.drift.moved import World
@@ -802,6 +802,4 @@ def align(
 
 def _same(turned: Unit, head: Unit) -> bool:
     """Whether the substituted base unit `turned` is `head` as the engine reads it."""
-    if turned.code == head.code:
-        return True
-    return turned.same is not None and head.same is not None and turned.same() == head.same()
+    return alike(turned, head)

@@ -261,7 +261,9 @@ It fails when:
   subscript of those by those, a `|` of them) is left out, and so is a
   plain return annotation (`-> None` among them) of a def whose body
   returns no value and yields nothing (a fixture that returns or yields
-  a value keeps its return annotation); an import of `typing` that only
+  a value keeps its return annotation changed or removed, but one
+  written where the base had none is no change: where a runtime type
+  checker reads it, it can only make a test fail); an import of `typing` that only
   the swept annotations read may go.  An annotation that runs code (a
   call, `Annotated[int, Field(gt=0)]`, a lambda, ...), a default, a
   parameter's name, kind or order, and a parameter added or removed

@@ -48,6 +48,11 @@
     its tests, the value a runtime type checker's import hook, typeguard's
     or beartype's, would check); on a def that hands out nothing, a
     sweep's `-> None` or `-> NoReturn` states nothing a test reads.
+    One such return annotation written where the base version had none
+    (`added_return_form`, `-> Iterator[TestClient]` on a fixture that
+    yields one) is no change either: nothing reads it, and where a
+    runtime type checker does, an annotation added can only make a test
+    fail, never pass.  Changed or removed, it stays a change.
   A runtime type checker installed outside the module (an import hook, a
   pytest plugin's option) is configuration the gate judges where it
   changes, not read here.
@@ -299,19 +304,45 @@ def _unannotated(args: ast.arguments) -> ast.arguments | None:
     return spelled
 
 
-def def_form(
+def added_return_form(
     node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
+) -> str | None:
+    """`def_form` of the def as if its return annotation were not written,
+    where that annotation is one a typing sweep may have added (see the
+    module docstring): a plain type expression (`plain_annotation`) on a
+    def whose annotations go unread (`annotations_unread`) and whose body
+    returns a value (`def_form` leaves out the annotation of one that
+    returns none already).  A head version whose form this is equals a
+    base version written without one (`gate.drift.alike`).  None where the
+    def has no such annotation."""
+    returns = node.returns
+    if (
+        returns is None
+        or not plain_annotation(returns)
+        or not annotations_unread(node, origins, quiet)
+        or returns_nothing(node)
+    ):
+        return None
+    return def_form(node, origins, quiet, bare_return=True)
+
+
+def def_form(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    origins: Mapping[str, str],
+    quiet: bool,
+    bare_return: bool = False,
 ) -> str:
     """`Unit.same` of a def: its tree dumped without positions (`dump`),
     as written with its bare pytest decorators (`bare_decorator`),
     without the annotations nothing reads (`annotations_unread`: each
     parameter's plain one, `plain_annotation`, and a return annotation
     `return_unread`) and with each `else` after an `if` that always jumps
-    folded (`fold`); marked where its annotations may be read (not
-    `quiet`), so that a version where they may is never the same as one
+    folded (`fold`); `bare_return`: without the return annotation
+    whatever it is (`added_return_form`); marked where its annotations may
+    be read (not `quiet`), so that a version where they may is never the same as one
     where they may not."""
     decorators = [bare_decorator(d, origins) for d in node.decorator_list]
-    drop = return_unread(node, origins, quiet)
+    drop = bare_return or return_unread(node, origins, quiet)
     args = _unannotated(node.args) if annotations_unread(node, origins, quiet) else None
     # where annotations may be read, the form says so: a version whose module
     # reads them is never the same as one where an annotation was left out

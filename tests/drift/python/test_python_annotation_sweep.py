@@ -281,8 +281,9 @@ RETURNING = {
 }
 RETURN_SWEEPS = {
     "Optional to |": ("Optional[kit.Conn]", "kit.Conn | None"),
-    "an annotation added": ("", "kit.Conn"),
     "an annotation removed": ("kit.Conn", ""),
+    "a quoted annotation removed": ('"kit.Conn"', ""),
+    "an annotation replaced": ("kit.Conn", "kit.Other"),
     "Iterator to Generator": (
         "typing.Iterator[kit.Conn]",
         "collections.abc.Generator[kit.Conn, None, None]",
@@ -301,6 +302,86 @@ def test_a_swept_return_annotation_of_a_def_handing_out_a_value_is_a_change(
     base = text.replace("{R}", _returned(old))
     head = text.replace("{R}", _returned(new))
     assert not compare(units(base), units(head)).ok, name
+
+
+# A plain return annotation written where the base had none
+# (`same.added_return_form`): what a sweep adds to a def handing out a value.
+ADDED_RETURNS = (
+    "kit.Conn",
+    '"kit.Conn"',
+    "kit.Conn | None",
+    "typing.Iterator[kit.Conn]",
+    "collections.abc.AsyncIterator[kit.Conn]",
+    "Optional[Dict[str, List[kit.Conn]]]",
+    "collections.abc.Generator[kit.Conn, None, None]",
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "annotation", "future"),
+    list(itertools.product(sorted(RETURNING), ADDED_RETURNS, (True, False))),
+)
+def test_a_return_annotation_added_to_a_def_handing_out_a_value_is_no_change(
+    name: str, annotation: str, future: bool
+) -> None:
+    text = ("from __future__ import annotations\n\n" if future else "") + IMPORTS
+    text += RETURNING[name]
+    base = text.replace("{R}", "")
+    head = text.replace("{R}", _returned(annotation))
+    drift = compare(units(base), units(head))
+    assert drift.ok, drift.summary()
+    # its hostile twin: the same annotation taken away is a change (a
+    # runtime type checker that read it no longer checks the value)
+    assert not compare(units(head), units(base)).ok, name
+
+
+# The same addition where it is no sweep's: each stays a change ({R} is
+# where the return annotation goes).
+ADDED_TWINS = {
+    "an annotation that runs code": lambda t: t.replace("{R}", " -> kit.conn_type()"),
+    "Annotated with a call": lambda t: t.replace(
+        "{R}", " -> typing.Annotated[kit.Conn, kit.check()]"
+    ),
+    "the body changed beside it": lambda t: (
+        t.replace("{R}", " -> kit.Conn")
+        .replace("kit.open()", "kit.open(1)")
+        .replace("return x", "return -x")
+    ),
+    "a parameter added beside it": lambda t: (
+        t.replace("(){R}", "(tmp_path){R}")
+        .replace("(x){R}", "(x, tmp_path){R}")
+        .replace("{R}", " -> kit.Conn")
+    ),
+}
+
+
+@pytest.mark.parametrize(("name", "twin"), list(itertools.product(sorted(RETURNING), ADDED_TWINS)))
+def test_a_return_annotation_added_beside_another_edit_is_a_change(name: str, twin: str) -> None:
+    text = IMPORTS + RETURNING[name]
+    base = text.replace("{R}", "")
+    head = ADDED_TWINS[twin](text)
+    assert head not in (base, text.replace("{R}", " -> kit.Conn")), (name, twin)
+    assert not compare(units(base), units(head)).ok, (name, twin)
+
+
+@pytest.mark.parametrize(
+    ("name", "reader"),
+    list(itertools.product(sorted(RETURNING), ("hypothesis's builds", "typeguard"))),
+)
+def test_a_return_annotation_added_where_annotations_may_be_read_is_a_change(
+    name: str, reader: str
+) -> None:
+    text = IMPORTS + READERS[reader] + "\n\n" + RETURNING[name]
+    base = text.replace("{R}", "")
+    head = text.replace("{R}", _returned("kit.Conn"))
+    assert not compare(units(base), units(head)).ok, (name, reader)
+
+
+def test_a_return_annotation_added_to_a_def_handed_as_a_value_is_a_change() -> None:
+    text = IMPORTS + "def make(){R}:\n    return kit.open()\n\n\nREG = [make]\n"
+    base = text.replace("{R}", "")
+    head = text.replace("{R}", _returned("kit.Conn"))
+    assert not compare(units(base), units(head)).ok
 
 
 def test_an_import_a_swept_annotation_still_reads_is_no_unused_import() -> None:
@@ -367,6 +448,40 @@ def test_the_rule_passes_a_typing_sweep_and_fails_its_twins(rubric_repo: RubricR
     code, result = rubric_repo.check(called, reads, rubric=DRIFT_RUBRIC).verdict()
     assert code == 1, result
     assert "test_db changed" in result["message"], result
+
+
+def test_the_rule_passes_a_return_annotation_added_to_a_fixture_and_fails_its_removal(
+    rubric_repo: RubricRepo,
+) -> None:
+    """End to end: a fixture that yields a value gains `-> Iterator[kit.Conn]`
+    (a typing sweep; round 15's agent-lightning conftest is one) and a helper
+    that returns one gains `-> kit.Conn`: the rule passes.  Taking the
+    annotations away again fails it."""
+    base = (
+        "import pytest\n\nimport kit\n\n\n"
+        "@pytest.fixture\ndef conn(tmp_path):\n    with kit.open(tmp_path) as c:\n"
+        "        yield c\n\n\n"
+        "def make(x):\n    return kit.Conn(x)\n\n\n"
+        "def test_conn(conn):\n    assert make(conn).ok\n"
+    )
+    head = (
+        "from collections.abc import Iterator\n\nimport pytest\n\nimport kit\n\n\n"
+        "@pytest.fixture\ndef conn(tmp_path) -> Iterator[kit.Conn]:\n"
+        "    with kit.open(tmp_path) as c:\n        yield c\n\n\n"
+        "def make(x) -> kit.Conn:\n    return kit.Conn(x)\n\n\n"
+        "def test_conn(conn: kit.Conn) -> None:\n    assert make(conn).ok\n"
+    )
+    rubric_repo.write("tests/test_conn.py", base)
+    first = rubric_repo.commit("base")
+    rubric_repo.write("tests/test_conn.py", head)
+    swept = rubric_repo.commit("swept")
+    code, result = rubric_repo.check(first, swept, rubric=DRIFT_RUBRIC).verdict()
+    assert code == 0, result
+    rubric_repo.write("tests/test_conn.py", base)
+    removed = rubric_repo.commit("removed")
+    code, result = rubric_repo.check(swept, removed, rubric=DRIFT_RUBRIC).verdict()
+    assert code == 1, result
+    assert "conn changed" in result["message"] and "make changed" in result["message"], result
 
 
 # Classes that may read their methods' annotations (`CLASSES_READING`, the
