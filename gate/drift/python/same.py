@@ -72,7 +72,7 @@ import copy
 import io
 import re
 import tokenize
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from gate.drift.python.tree import dotted, dump, walk
@@ -324,6 +324,16 @@ def added_return_form(
     ):
         return None
     return def_form(node, origins, quiet, bare_return=True)
+
+
+def def_unadded(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], quiet: bool
+) -> Callable[[], str | None] | None:
+    """`Unit.unadded` of a def: `added_return_form`, made when `compare`
+    asks; None where the def has no plain return annotation to leave out."""
+    if node.returns is None or not plain_annotation(node.returns):
+        return None
+    return lambda: added_return_form(node, origins, quiet)
 
 
 def def_form(

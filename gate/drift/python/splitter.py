@@ -18,14 +18,7 @@ from gate.drift.python.cases import case_tokens
 from gate.drift.python.decorators import fixture_names, is_fixture, is_harmless
 from gate.drift.python.kept import KEPT_STATEMENTS, Context, first_line, moved, statements
 from gate.drift.python.parsed import settle
-from gate.drift.python.same import (
-    added_return_form,
-    decorators_form,
-    def_form,
-    handed,
-    plain_annotation,
-    pytest_decorator,
-)
+from gate.drift.python.same import decorators_form, def_form, def_unadded, handed, pytest_decorator
 from gate.drift.python.scopes import uses_of, words_of
 from gate.drift.python.shared import shares_state
 from gate.drift.python.tree import Walked, chain_root, dotted, dump, target_names
@@ -273,7 +266,7 @@ class Splitter:
             quiet = self.unread if unread is None else unread
             quiet = quiet and not handed(node, self.pytest_origins(), self.handed)
             same = _def_syntax(node, self.pytest_origins(), quiet)
-            unadded = _def_unadded(node, self.pytest_origins(), quiet)
+            unadded = def_unadded(node, self.pytest_origins(), quiet)
         else:
             same, unadded = _syntax(node), None
         last = node.end_lineno or node.lineno
@@ -720,18 +713,6 @@ def _def_syntax(
     """`Unit.same` of a def: `_syntax`'s tree, as written with its bare
     pytest decorators and without a `-> None` nothing reads (`same.def_form`)."""
     return lambda: def_form(node, origins, unread)
-
-
-def _def_unadded(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, origins: Mapping[str, str], unread: bool
-) -> Callable[[], str | None] | None:
-    """`Unit.unadded` of a def: its `_def_syntax` without a return
-    annotation a typing sweep may have added (`same.added_return_form`);
-    None where it has none (no return annotation, or one that is not a
-    plain type expression)."""
-    if node.returns is None or not plain_annotation(node.returns):
-        return None
-    return lambda: added_return_form(node, origins, unread)
 
 
 def _header_syntax(node: ast.ClassDef, origins: Mapping[str, str]) -> Callable[[], str]:
