@@ -6,16 +6,19 @@ A change that renames code under test edits every test that names it;
 those edits spell the same test another way.  Four identities:
 
 * a word (`renames`): a code file the change modifies (both texts known,
-  same path, neither a symlink nor a submodule, no test module) whose base
+  same path, neither a symlink nor a submodule, no test module), or
+  renames (its old path's base against its new path's head, the same
+  suffix, neither path a test module), whose base
   defines `old` on a definition line (`def`, `class`, `func` with or
   without a receiver, `function`, `const`/`let`/`var`, `type`,
   `interface`, a method after `public`/`private`/...) and whose head never
   spells `old` as a word; whose head defines `new`, a word its base never
-  spells.  The two pair when they are the file's only such names, or when
+  spells.  The two pair when they are the file's only such names, when
   the definition line of `old` with `new` put in is a definition line of
-  the head.  A pair no other file of the change contradicts (another
-  pair for either name, `old` still defined at head, `new` defined at
-  base) holds;
+  the head, or when it is one token for token but for other words the
+  file renamed everywhere, one for one (`_shaped`).  A pair no other
+  file of the change contradicts (another pair for either name, `old`
+  still defined at head, `new` defined at base) holds;
 * a forwarder (`_forwards`): a code file the change modifies whose head
   defines `old` once with a whole body (comments and a Python docstring
   aside) that is one call of `new` passing its parameters through
@@ -52,8 +55,11 @@ place where the substituted unit has that head unit's key, role and code
 identity applies to a test file whose base spells a new name (it may mean
 code that existed before) or whose head still spells an old one (a rename
 that applies only in part); nor to a test case's own name (a renamed test
-runs under another id: `compare` judges that).  A text that is unknown
-proves nothing."""
+runs under another id: `compare` judges that), but for the test file's
+own name (`_retitle`): a test file renamed in its folder from `OldTests`
+to `NewTests` (any suffix), one rename `Old` -> `New` the only difference,
+takes that rename for its class, its constructor and every use, and
+its cases' keys with it.  A text that is unknown proves nothing."""
 
 from __future__ import annotations
 
