@@ -312,3 +312,35 @@ def test_a_jvm_test_kept_whole_but_for_the_class_name_fails(lang: str) -> None:
         head={p.replace("ParserTest", "ReaderTest"): t for p, t in change.head.items()},
     )
     CASE.fails(change, "renamed")
+
+
+def test_the_api_mode_reads_a_renamed_code_file_at_both_paths() -> None:
+    """The Action's API mode reads a renamed code file's old path at the
+    base and its new path at the head (`TextWants.hinted`), as git does."""
+    from gate.changes import api
+    from gate.github.client_types import PullFile
+    from gate.model.rubric import Rule
+    from gate.rules import text_wants
+
+    files = jvm_change("java", "Parser", "Reader")
+    rule = Rule(id="T", kind="test_drift", params={"paths": ["**/*Test.java"]})
+    asked: list[tuple[str, str]] = []
+
+    def read_file(ref: str, path: str) -> bytes | None:
+        asked.append((ref, path))
+        text = (files.head if ref == "head" else files.base).get(path)
+        return None if not isinstance(text, str) else text.encode()
+
+    olds, news = sorted(files.base), sorted(files.head)
+    listed = [PullFile(n, "renamed", 3, 3, 6, o, True) for o, n in zip(olds, news, strict=True)]
+    changes = api.changes_from_api(
+        api.listing(listed, len(listed)),
+        base="base",
+        head="head",
+        content_files=text_wants([rule]),
+        read_file=read_file,
+    )
+    was, now = "src/main/java/app/Parser.java", "src/main/java/app/Reader.java"
+    assert changes.texts[was].base == files.base[was]
+    assert changes.texts[now].head == files.head[now]
+    assert ("head", was) not in asked and ("base", now) not in asked  # absent there
