@@ -8,7 +8,9 @@ assertion changed beside the rename, a test class renamed with no code
 rename to prove it, two old names renamed to one, a test deleted during
 the rename, a new class name another file of the change spells or a
 `partial` class, a word renamed in the tests only, a file moved to
-another folder."""
+another folder or to a name no default matches.  A test file renamed in
+its folder with its text unchanged passes: the same class, compiled as
+before."""
 
 from __future__ import annotations
 
@@ -191,6 +193,13 @@ FOLLOWS = [
     *[(f"Java {o} -> {n}", jvm_change("java", o, n)) for o, n in NAMES],
     *[(f"Kotlin {o} -> {n}", jvm_change("kotlin", o, n)) for o, n in NAMES],
     (
+        "C# test file renamed in its folder, its text unchanged",
+        Files(
+            base={"tests/App.Tests/GetConfigCommandTests.cs": cs_test("X", more=CS_MORE)},
+            head={"tests/App.Tests/OtherTests.cs": cs_test("X", more=CS_MORE)},
+        ),
+    ),
+    (
         "C# test file kept in place, its uses renamed",
         cs_change(
             head_path=cs_paths("GetConfigCommand")[2],
@@ -263,6 +272,14 @@ TWINS = [
     (
         "C# the test file moved to another folder",
         cs_change(head_path="tests/App.Tests/Server/ServerConfigGetCommandTests.cs"),
+        "renamed",
+    ),
+    (
+        "C# renamed where no default name matches it",
+        Files(
+            base={"tests/App.Tests/GetConfigCommandTests.cs": cs_test("X", more=CS_MORE)},
+            head={"tests/App.Tests/GetConfigCommandSpec.cs": cs_test("X", more=CS_MORE)},
+        ),
         "renamed",
     ),
     ("Java an assertion changed", jvm_change("java", "Parser", "Reader", expected="2"), "changed"),
