@@ -337,7 +337,7 @@ def changes_from_api(
     for path in near[NEAR_READS:]:
         texts[path] = FileTexts(base=None, head=None, withheld=PAST_NEAR_READS)
     for path in wants.hinted(found.files)[:HINT_READS]:  # past the cap: unread, proves less
-        texts[path] = _texts(read_file, path, fork, head)
+        texts[path] = _texts(read_file, path, fork, head, at=at.get(path, (True, True)))
     files = count_unlisted(found.files, read_file, fork, head)
     tree = base_tree(list_folder, fork, found.files) if wants.tree and list_folder else None
     for path in wants.package(found.files, tree)[:PACKAGE_READS]:  # past the cap: proves less

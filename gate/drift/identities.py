@@ -6,16 +6,19 @@ A change that renames code under test edits every test that names it;
 those edits spell the same test another way.  Four identities:
 
 * a word (`renames`): a code file the change modifies (both texts known,
-  same path, neither a symlink nor a submodule, no test module) whose base
+  same path, neither a symlink nor a submodule, no test module), or
+  renames (its old path's base against its new path's head, the same
+  suffix, neither path a test module), whose base
   defines `old` on a definition line (`def`, `class`, `func` with or
   without a receiver, `function`, `const`/`let`/`var`, `type`,
   `interface`, a method after `public`/`private`/...) and whose head never
   spells `old` as a word; whose head defines `new`, a word its base never
-  spells.  The two pair when they are the file's only such names, or when
+  spells.  The two pair when they are the file's only such names, when
   the definition line of `old` with `new` put in is a definition line of
-  the head.  A pair no other file of the change contradicts (another
-  pair for either name, `old` still defined at head, `new` defined at
-  base) holds;
+  the head, or when it is one token for token but for other words the
+  file renamed everywhere, one for one (`_shaped`).  A pair no other
+  file of the change contradicts (another pair for either name, `old`
+  still defined at head, `new` defined at base) holds;
 * a forwarder (`_forwards`): a code file the change modifies whose head
   defines `old` once with a whole body (comments and a Python docstring
   aside) that is one call of `new` passing its parameters through
@@ -52,8 +55,11 @@ place where the substituted unit has that head unit's key, role and code
 identity applies to a test file whose base spells a new name (it may mean
 code that existed before) or whose head still spells an old one (a rename
 that applies only in part); nor to a test case's own name (a renamed test
-runs under another id: `compare` judges that).  A text that is unknown
-proves nothing."""
+runs under another id: `compare` judges that), but for the test file's
+own name (`_retitle`): a test file renamed in its folder from `OldTests`
+to `NewTests` (any suffix), one rename `Old` -> `New` the only difference,
+takes that rename for its class, its constructor and every use, and
+its cases' keys with it.  A text that is unknown proves nothing."""
 
 from __future__ import annotations
 
@@ -72,7 +78,7 @@ from gate.drift.collected import is_test_module
 from gate.drift.language import BY_SUFFIX
 from gate.drift.moved import World
 from gate.drift.python.parsed import parse_module
-from gate.model.change import MODIFIED, ChangeSet, FileChange
+from gate.model.change import MODIFIED, RENAMED, ChangeSet, FileChange
 
 # The files whose renames a test may follow: code of a language the engine
 # reads (`TEXT_HINTS` of `test_drift`).
@@ -130,11 +136,15 @@ def _defined(text: str) -> dict[str, list[_Definition]]:
 
 
 def _code_file(f: FileChange) -> bool:
+    """Whether `f` is a code file whose renames a test may follow: one the
+    change modifies, or renames within one language (its old path's base
+    against its new path's head), at no test module's path."""
+    paths = (f.path,) if f.status == MODIFIED else (f.old_path or "", f.path)
     return (
-        f.status == MODIFIED
+        (f.status == MODIFIED or (f.status == RENAMED and f.old_path is not None))
         and not (f.symlink or f.submodule)
         and suffix(f.path) in BY_SUFFIX
-        and not is_test_module(f.path)
+        and all(suffix(p) == suffix(f.path) and not is_test_module(p) for p in paths)
     )
 
 
@@ -175,11 +185,43 @@ def _file_pairs(base: str, head: str) -> set[tuple[str, str]]:
         fits = [
             n
             for n in new
-            if any(_swap(d.line, {old: n}) in {e.line for e in now[n]} for d in was[old])
+            if any(
+                _swap(d.line, {old: n}) == e.line
+                or _shaped(d.line, e.line, base, head).get(old) == n
+                for d in was[old]
+                for e in now[n]
+            )
         ]
         if len(fits) == 1:
             found.add((old, fits[0]))
     return found
+
+
+# A line's tokens as `_shaped` compares them: a word, or one other character.
+_TOKEN = re.compile(r"\w+|\S")
+
+
+def _shaped(line: str, other: str, base: str, head: str) -> dict[str, str]:
+    """The renames that make the base definition line `line` the head
+    line `other` of one file (`base`, `head` its texts), token for token:
+    each token that differs is a word `head` never spells at `line` and
+    a word `base` never spells at `other`, one for one (`class Old(ILogger<Old>
+    x) : Base<OldOptions>` and `class New(ILogger<New> x) : Base<NewOptions>`:
+    Old -> New, OldOptions -> NewOptions); {} when no such renames do."""
+    a, b = _TOKEN.findall(line), _TOKEN.findall(other)
+    if len(a) != len(b):
+        return {}
+    pairs = {(x, y) for x, y in zip(a, b, strict=True) if x != y}
+    olds, news = [x for x, _ in pairs], [y for _, y in pairs]
+    if len(set(olds)) != len(olds) or len(set(news)) != len(news):
+        return {}
+    before, after = _words(base), _words(head)
+    if not all(
+        _WORD.fullmatch(x) and _WORD.fullmatch(y) and x not in after and y not in before
+        for x, y in pairs
+    ):
+        return {}
+    return dict(pairs)
 
 
 # A Go function or method whose body has no braces: `func (r *T) Old(a int) R { ... }`.
@@ -426,11 +468,14 @@ def _read(changes: ChangeSet) -> tuple[_Renamed, ...]:
         return last[1]
     out = []
     for f in changes.files:
-        texts = changes.texts.get(f.path)
-        if not _code_file(f) or texts is None or texts.base is None or texts.head is None:
+        if not _code_file(f):
             continue
-        pairs = frozenset(_file_pairs(texts.base, texts.head))
-        out.append(_Renamed(f.path, pairs, texts.base, texts.head))
+        was, now = changes.texts.get(f.old_path or f.path), changes.texts.get(f.path)
+        base = None if was is None else was.base
+        head = None if now is None else now.head
+        if base is None or head is None:
+            continue
+        out.append(_Renamed(f.path, frozenset(_file_pairs(base, head)), base, head))
     _LAST[:] = [(changes, tuple(out))]
     return tuple(out)
 
@@ -724,6 +769,14 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     head text `after`) with every identity of the change that holds for it
     put in (module docstring); None when none does, or when one applies
     only in part (the head still spells an old name)."""
+    held = _held(changes, was, now, before, after)
+    return None if held is None else _swap_paths(_swap(before, held[0]), held[1])
+
+
+def _held(
+    changes: ChangeSet, was: str, now: str, before: str, after: str
+) -> tuple[dict[str, str], dict[str, str]] | None:
+    """The words and Go import paths `turned` puts in (old -> new)."""
     words, kept = _identities(changes, (was, now), before)
     # a forwarder's old name still works: only a test that spelt it follows it
     words = {
@@ -733,6 +786,7 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     }
     if words and (_STAR.search(before) or _STAR.search(after)):
         words = {}  # a name may come from a module the test does not name
+    words |= _retitle(changes, was, now, (before, after), words)
     if any(_spells(after, o) for o in words):
         return None  # the head still spells an old name: applied in part
     paths: dict[str, str] = {}
@@ -747,7 +801,46 @@ def turned(changes: ChangeSet, was: str, now: str, before: str, after: str) -> s
     words = {o: n for o, n in words.items() if _spells(before, o)}
     if not words and not paths:
         return None
-    return _swap_paths(_swap(before, words), paths)
+    return words, paths
+
+
+def _retitle(
+    changes: ChangeSet, was: str, now: str, texts: tuple[str, str], words: dict[str, str]
+) -> dict[str, str]:
+    """The test file's own name, retitled with a rename of `words` (the
+    change's renames that hold for it): {`OldTests`: `NewTests`} when the
+    file moved from `dir/OldTests.cs` to `dir/NewTests.cs` (any suffix the
+    engine reads, the same at both paths) and one rename `Old` -> `New`
+    of `words` is the only difference of the two names (`pre` + `Old` +
+    `post` and `pre` + `New` + `post`, `Old` once in the old name).  Its
+    class and every use are then that rename too.  None ({}) when its
+    base spells the new name, its base or head text declares it `partial`
+    (other parts, elsewhere, keep the name), or another text of the
+    change spells either name (another class of the name, or code that
+    names the test class)."""
+    folder, old_name = posixpath.split(was)
+    other_folder, new_name = posixpath.split(now)
+    end = suffix(was)
+    if folder != other_folder or end != suffix(now) or end not in BY_SUFFIX:
+        return {}
+    old, new = old_name[: -len(end)], new_name[: -len(end)]
+    if old == new or not old.isidentifier() or not new.isidentifier():
+        return {}
+    fits = [(o, n) for o, n in words.items() if old.count(o) == 1 and new == old.replace(o, n)]
+    before, after = texts
+    if len(fits) != 1 or not _spells(before, old) or _spells(before, new):
+        return {}
+    partial = re.compile(rf"\bpartial\b[^;{{}}]*\b(?:class|struct|record)\s+(?:{old}|{new})\b")
+    if partial.search(before) or partial.search(after):
+        return {}
+    for path, other in changes.texts.items():
+        if path in (was, now):
+            continue
+        if any(
+            t is not None and (_spells(t, old) or _spells(t, new)) for t in (other.base, other.head)
+        ):
+            return {}
+    return {old: new}
 
 
 def renamed_only(changes: ChangeSet, was: str, now: str, before: str, after: str) -> bool:
@@ -768,9 +861,13 @@ def align(
     at head; `texts` its base and head texts) with each unit that the
     change's identities turn into a unit of the head (`turned`) replaced
     by that head unit; None when they turn none."""
-    text = turned(changes, was, now, *texts)
-    if text is None:
+    held = _held(changes, was, now, *texts)
+    if held is None:
         return None
+    text = _swap_paths(_swap(texts[0], held[0]), held[1])
+    # a case keeps its key, or takes the file's own name retitled (`_retitle`)
+    stem = posixpath.basename(was)[: -len(suffix(was))] if suffix(was) else ""
+    retitle = {o: n for o, n in held[0].items() if o == stem}
     try:
         units = units_for(was, text)
     except Unparsable:
@@ -790,7 +887,7 @@ def align(
             or (t.key == b.key and t.code == b.code)
             or b.role != t.role
             or h.role != b.role
-            or ((b.role == CASE or b.test) and t.key != b.key)
+            or ((b.role == CASE or b.test) and t.key not in (b.key, _swap(b.key, retitle)))
             or not _same(t, h)
         ):
             out.append(b)

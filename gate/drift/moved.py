@@ -436,17 +436,32 @@ def _far(world: World, was: str, now: str, top: str) -> bool:
     return True
 
 
+# The class-based languages whose test file may be renamed in place
+# (`still_collected`): xUnit, NUnit, MSTest; JUnit, TestNG; Kotlin's.
+RETITLED = (".cs", ".java", ".kt")
+
+
 def still_collected(changes: ChangeSet, f: FileChange) -> bool:
     """Whether the renamed test file `f` is collected at its new path as
     at its old one: by the base's root pytest, Jest or Vitest
     configuration where it names the modules (`python_files`, `include`,
-    `testMatch`), else by the default names; a `testpaths` setting keeps
+    `testMatch`), else by the default names (a C#, Java or Kotlin file:
+    renamed within its folder, one default name matching both: its
+    project compiles it there as before); a `testpaths` setting keeps
     the file in the same top folder, and no runner's configuration file may
     stand in a folder between the root and either path (`configs`: what a
     runner reads whole), where the gate does not read what it collects."""
     old, new = f.old_path, f.path
     if old is None:
         return False
+    if suffix(new) in RETITLED:
+        # a class-based runner finds tests by attribute or annotation in every
+        # file its project compiles: renamed in its folder, under one default name
+        return (
+            suffix(old) == suffix(new)
+            and posixpath.dirname(old) == posixpath.dirname(new)
+            and _same_name(old, new)
+        )
     got = {p: t.base for p, t in changes.texts.items() if p in (*PYTEST_CONFIGS, *ROOT_CONFIGS)}
     rules: Callable[[str], bool]
     if suffix(new) == ".py":

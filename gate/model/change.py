@@ -289,8 +289,8 @@ class TextWants:
         return tuple(sorted(found | set(self.hinted(files))))
 
     def hinted(self, files: Iterable[FileChange]) -> tuple[str, ...]:
-        """The paths `files` modifies (same path, both sides) that `hints`
-        accepts, but those `files`, `extra` or `nearby` name, sorted: a
+        """The paths `files` modifies (same path, both sides) or renames
+        (both paths) that `hints` accepts, but those `files`, `extra` or `nearby` name, sorted: a
         source reads them last and may leave them out (a cap), since a
         text missing there only proves less.  None where no file the
         change modifies or renames is one `touched` accepts (a test file):
@@ -303,6 +303,16 @@ class TextWants:
             return ()
         taken = set(self.files) | set(self.extra(files)) | set(self.nearby(files))
         found = {f.path for f in files if f.status == MODIFIED and self.hints(f.path)}
+        # a renamed file: its old path read at base, its new one at head
+        found |= {
+            p
+            for f in files
+            if f.status == RENAMED
+            and f.old_path is not None
+            and self.hints(f.old_path)
+            and self.hints(f.path)
+            for p in (f.old_path, f.path)
+        }
         return tuple(sorted(found - taken))
 
     def package(self, files: Iterable[FileChange], tree: BaseTree | None) -> tuple[str, ...]:

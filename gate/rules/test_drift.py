@@ -587,13 +587,18 @@ when `pkg/b.py` exports the same names, or when a case changed too.
 
 **An edit that only follows a rename the rest of the change made is no
 change** (`gate/drift/identities.py`), when the change set alone proves
-the rename: a code file the change modifies (both texts read, no test
-module, symlink or submodule) whose base defines `old` (a `def`,
+the rename: a code file the change modifies or renames (both texts
+read, a renamed one's base at its old path and head at its new, the
+same suffix, no test module, symlink or submodule) whose base defines `old` (a `def`,
 `class`, Go `func` with or without a receiver, `function`, a method
 after `public`/`private`/..., or a top-level `type`/`const`/`let`/`var`)
 and whose head never spells it, and whose head defines `new`, which its
 base never spells (the file's only such pair, or the definition line
-equal with `new` put in; no other file's pair contradicting it, `old`
+equal with `new` put in, or equal token for token where every other
+token that differs is a word the file's head never spells become one
+its base never spells, one for one: `class GetConfigCommand(ILogger<GetConfigCommand>
+l) : Base<GetConfigOptions>` and `class ServerConfigGetCommand(...)`
+with `ServerConfigGetOptions`; no other file's pair contradicting it, `old`
 defined nowhere at head, `new` nowhere at base); a `go.mod` the change
 modifies whose `module A` becomes `module B`, or that requires `P` at
 base and only `P/vN` (a higher major version) at head, no `replace`
@@ -644,6 +649,34 @@ snapshot, `testdata`) fails, as does a Go test moved to another folder
 (another package).  A test moved where its runner does not collect it
 (`tests/check_x.py`, into `testdata/`, under a nested configuration the
 gate does not read) fails as renamed.
+
+**A C#, Java or Kotlin test file renamed with the class it tests is
+that class's test still** (Azure/azure-mcp 43b7cfea6db1 renamed
+`GetConfigCommand.cs` to `ServerConfigGetCommand.cs` and
+`GetConfigCommandTests.cs` to `ServerConfigGetCommandTests.cs`).  A test
+file renamed within its folder, one default name matching both paths
+(`**/*Tests.cs`, `**/*Test.java`, `**/*Test.kt`: its project compiles it
+there as before, and its runner finds tests by attribute or
+annotation), is compared case by case as a modified file, the change's
+renames put in as above.  Its own name follows a rename too, when the
+two file names differ by exactly one proven rename (`pre` + `Old` +
+`post` and `pre` + `New` + `post`, the same suffix and folder): the
+class of that name, its constructor and every use, and the cases'
+keys (`method GetConfigCommandTests.Runs` is
+`method ServerConfigGetCommandTests.Runs`, the case's own name kept).
+Every unit must then be the head's token for token.  Not followed: a
+class renamed past the file's name, a file moved to another folder
+(a runner's include list the gate does not read may miss it), a test
+class renamed with no code rename proving it, two old names renamed to
+one, a name the test's base already spells, a `partial` class (its
+other parts elsewhere keep the name), a name another text of the change
+spells (another class of that name, or code that names the test class),
+or a word renamed in the tests only: a test-private helper class
+renamed beside the rename (azure-mcp's `SetParamResult` ->
+`ServerParamSetResult`) still fails.  A .NET project file, a surefire
+`<includes>` or a Gradle `filter` that names files is not read: renamed
+in place, the file keeps the default name those would also have to
+name.
 
 **A new test file is judged for collection-time code too.**  A new test
 file with a parser (`.py`, JavaScript/TypeScript, `.go`, `.java`, `.cs`; a copy's new path

@@ -417,7 +417,8 @@ def test_any_rename_passes_and_its_bent_twin_fails(old: str, new: str, value: st
 def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
     """`TEXT_HINTS`: the code files a change modifies, read after the test
     files and runner configuration (never in `extra`, whose cap they would
-    crowd), and only where the file keeps its path on both sides."""
+    crowd), where the file keeps its path on both sides or is renamed
+    (both paths: its old one read at base, its new one at head)."""
     from gate.model.change import ADDED, DELETED, RENAMED
     from gate.model.rubric import Rule
     from gate.rules import text_wants
@@ -433,7 +434,8 @@ def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
         FileChange("pkg/b.py", status=RENAMED, old_path="pkg/a.py"),
         FileChange("README.md"),
     )
-    assert wants.hinted(files) == ("pkg/N.GO", "pkg/m.py", "web/p.tsx")
+    hinted = ("pkg/N.GO", "pkg/a.py", "pkg/b.py", "pkg/m.py", "web/p.tsx")
+    assert wants.hinted(files) == hinted
     assert not set(wants.hinted(files)) & set(wants.extra(files))
     assert set(wants.hinted(files)) <= set(wants.paths(files))
     only = text_wants([Rule(id="M", kind="max_files", params={"max": 3})])
@@ -441,11 +443,11 @@ def test_the_modified_code_files_are_read_apart_from_the_tests() -> None:
     # no test file modified or renamed: no test is there to follow a rename
     code = [f for f in files if not f.path.startswith("tests/")]
     assert wants.hinted(code) == ()
-    assert set(wants.paths(code)).isdisjoint({"pkg/m.py", "pkg/N.GO", "web/p.tsx"})
+    assert set(wants.paths(code)).isdisjoint(hinted)
     added = [*code, FileChange("tests/test_new.py", status=ADDED)]
     assert wants.hinted(added) == ()
     moved = [*code, FileChange("tests/b_test.py", status=RENAMED, old_path="tests/a_test.py")]
-    assert wants.hinted(moved) == ("pkg/N.GO", "pkg/m.py", "web/p.tsx")
+    assert wants.hinted(moved) == hinted
 
 
 def _api_message(cap: int | None, monkeypatch: pytest.MonkeyPatch) -> str:
