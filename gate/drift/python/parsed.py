@@ -55,6 +55,8 @@ _joins: dict[str, set[int]] = {}
 # the continuation of one (a closing bracket, a clause of a compound
 # statement).
 _NOT_START = re.compile(r"(?:else|elif|except|finally)\b|[\s#)\]}]|\Z")
+# The line break before each such line but the first (`_pieces`).
+_START = re.compile(r"\n(?=[^\s#)\]}])(?!(?:else|elif|except|finally)\b)")
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 
@@ -196,7 +198,9 @@ def settle(statement: ast.stmt) -> None:
 def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:
     """The chunks of `text` as (first line, text), or None where the whole
     file must be parsed as one (see the module doc)."""
-    if "barry_as_FLUFL" in text or "\0" in text or text.startswith("\ufeff"):
+    # `data` is `text` in UTF-8 (`gate.base.text.encode`), where only U+0000
+    # is a NUL byte: a byte search is quicker than one in a wide `str`.
+    if b"barry_as_FLUFL" in data or b"\0" in data or text.startswith("\ufeff"):
         return None
     if len(data) != len(text) and not _utf8(text):
         return None
@@ -205,26 +209,26 @@ def _pieces(text: str, data: bytes) -> list[tuple[int, str]] | None:
         return None
     if "\r" in text or any(ch in text for ch in ("\v", "\f", "\x1c", "\x1d", "\x1e")):
         return None  # line breaks Python and `str.split` may count apart
+    # The lines that may start a statement, found by one scan of the text
+    # (a loop over every line cost more than the parse of a kept file).
     out: list[tuple[int, str]] = []
-    start = 1
-    chunk: list[str] = []
-    decorated = False
-    for number, line in enumerate(text.split("\n"), 1):
-        if chunk and not _NOT_START.match(line):
-            if line.startswith("@"):
-                if not decorated:
-                    out.append((start, "\n".join(chunk) + "\n"))
-                    start, chunk = number, []
-                decorated = True
-            elif decorated:
-                decorated = False
-            else:
-                out.append((start, "\n".join(chunk) + "\n"))
-                start, chunk = number, []
-        elif not chunk and line.startswith("@"):
+    start = number = 1
+    at = seen = 0
+    decorated = text.startswith("@")
+    for found in _START.finditer(text):
+        pos = found.end()
+        if text[pos] == "@":
+            if decorated:
+                continue
             decorated = True
-        chunk.append(line)
-    out.append((start, "\n".join(chunk)))
+        elif decorated:
+            decorated = False
+            continue
+        number += text.count("\n", seen, pos)
+        seen = pos
+        out.append((start, text[at:pos]))
+        start, at = number, pos
+    out.append((start, text[at:]))
     return out
 
 

@@ -42,6 +42,13 @@ SHAPES = {
     "unclosed": "X = (\nY = 1\n",
     "indented first": "  X = 1\nY = 2\n",
     "match": "match X:\n    case 1:\n        pass\ncase = 2\n",
+    "decorator first": (
+        "@deco\n\n# note\ndef test_a():\n    pass\n@deco\nclass T:\n    pass\nX = 1\n"
+    ),
+    "clause-like names": "elsewhere = 1\nelse_ = 2\nfinally_ = 3\nexcepted = 4\n",
+    "a NUL byte": "X = 1\n\0\nY = 2\n",
+    "barry_as_FLUFL": "from __future__ import barry_as_FLUFL\nX = 1 <> 2\nY = 3\n",
+    "wide characters": "X = '\u2603'\n\u00e9 = 1\nY = '\U0001f600'\n",
 }
 
 
