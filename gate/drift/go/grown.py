@@ -74,7 +74,6 @@ PREDECLARED = frozenset(
         "recover",
     }
 )
-_REFUSED_NAMES = frozenset({"init", "TestMain", "_"})
 
 
 def new_functions(base: str, head: str) -> tuple[str, ...] | None:
@@ -99,13 +98,15 @@ def new_functions(base: str, head: str) -> tuple[str, ...] | None:
     depth, last = 0, 0
     for i, _, _ in runs:
         offset = starts[i]
-        if offset < header or (offset and clean[offset - 1] != "\n"):
-            return None  # in the header, or inside a raw string or a block comment
+        if offset < header:
+            return None  # in the header
         depth += _depth(clean, last, offset)
         last = offset
         end = _back(base, offset)
         if depth or not end or base[end - 1] not in "})" or clean[end - 1] != base[end - 1]:
-            return None  # inside a declaration, or after a comment or an unended one
+            # inside brackets, or after a comment, or in a string or comment
+            # (its last character before `offset` is blanked in `clean`)
+            return None
     return _judged(base, clean, base[:header], texts)
 
 
@@ -144,7 +145,6 @@ def _judged(base: str, clean: str, header: str, texts: list[str]) -> tuple[str, 
             or node.child_by_field_name("body") is None
             or not any(a <= node.start_byte and node.end_byte <= b for a, b in spans)
             or unit.role not in (CASE, SUPPORT)
-            or name in _REFUSED_NAMES
             or name in PREDECLARED
             or name in words
             or name in seen
