@@ -17,7 +17,9 @@ LF to CRLF changed every line), and each run:
   declaration there; a comment above a declaration, a directive such as
   `//go:noinline` among them, stays with it);
 * holds nothing but whole top-level functions (and comments), each
-  inside the run: the runs are parsed together behind the base's header,
+  inside the run, every comment and string of the run ended in it (a
+  block comment opened in one run and closed in another would hide the
+  base's declarations between them): the runs are parsed together behind the base's header,
   with the engine's own Go reader (`gate.drift.go.split`), so a
   function opened in one run and closed in another, a method, an
   `init`, a `TestMain`, a `var`, `const`, `type` or `import`, a
@@ -88,6 +90,8 @@ def new_functions(base: str, head: str) -> tuple[str, ...] | None:
     texts = ["".join(head_lines[j:k]) for _, j, k in runs]
     if "\r" not in base and any("\r" in t for t in texts):
         return None  # line endings the base does not have
+    if any(_blank(text) is None for text in texts):
+        return None  # a comment or string left open for a later run to end
     clean = _blank(base)
     if clean is None:
         return None

@@ -159,6 +159,13 @@ def _split_function(base: str) -> str:
     return inserted("func TestSplit(tt *testing.T) {\n\t_ = `\n", 10, head)
 
 
+def _comment_over_runs(base: str) -> str:
+    """A block comment opened in one run and closed in another: the base's
+    tests between them are commented out."""
+    head = inserted("*/\n" + new_test("TestAfter"), 20, base)
+    return inserted(new_test("TestBefore") + "/*\n", 10, head)
+
+
 def _inside_body(base: str) -> str:
     at = base.index("\ta = nil\n", base.index("func TestA00004_GetName("))
     return base[:at] + new_test("TestInside") + base[at:]
@@ -192,6 +199,7 @@ TWINS = [
     ("a function deleted", lambda b: inserted(new_test("TestOk"), 3, _deleted(b))),
     ("a function inserted inside an existing body", _inside_body),
     ("a function split over two runs", _split_function),
+    ("a block comment over two runs", _comment_over_runs),
     ("an init", lambda b: inserted("func init() { limit = 0 }\n", 3, b)),
     ("a TestMain", lambda b: inserted("func TestMain(m *testing.M) { os.Exit(0) }\n", 3, b)),
     ("a var", lambda b: inserted("var other = 4\n", 3, b)),
