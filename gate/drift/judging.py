@@ -50,6 +50,7 @@ from gate.model.change import (
     COPIED,
     DELETED,
     MODE_SYMLINK,
+    MODIFIED,
     RENAMED,
     ChangeSet,
     FileChange,
@@ -430,6 +431,10 @@ def _by_cases(
 ) -> tuple[str | None, int, int, int]:
     why = _whole_file_why(changes, f, collects)
     texts = _pair(changes, f)
+    if why is not None and texts is None:
+        added = _large_grew(changes, f, allow_added, collects)
+        if added is not None:
+            return None, added, 0, 0  # grown, not changed: new functions alone
     if why is not None and _helper(changes, f, collects):
         grew = helper_growth(changes, f, allow_added)
         if grew is not None:
@@ -481,6 +486,32 @@ def _by_cases(
                 return None, len(drift.added), len(drift.grew), len(drift.renamed)
             return f"{f.path}: {drift.summary()}", 0, 0, 0
     return f"{f.path} judged as a whole file: {why}", 0, 0, 0
+
+
+def _large_grew(changes: ChangeSet, f: FileChange, allow_added: bool, collects: Is) -> int | None:
+    """How many new tests the Go test file `f`, modified in place and too
+    large to split (its texts in `ChangeSet.large`), gained where it only
+    gained new functions (`gate.drift.go.grown.new_functions`); None where
+    that is not proven (or it gained tests and `allow_added` is false)."""
+    texts = changes.large.get(f.path)
+    if (
+        texts is None
+        or texts.base is None
+        or texts.head is None
+        or f.status != MODIFIED
+        or f.old_path not in (None, f.path)
+        or f.symlink
+        or f.submodule
+        or suffix(f.path) != ".go"
+        or not (is_test_module(f.path) or collects(f.path))
+    ):
+        return None
+    from gate.drift.go.grown import new_functions
+
+    found = new_functions(texts.base, texts.head)
+    if found is None or (found and not allow_added):
+        return None
+    return len(found)
 
 
 def _unread(

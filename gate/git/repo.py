@@ -317,10 +317,12 @@ class Repo(Runner):
         `base_rev`/`head_rev` may be commits or trees (a sha from `git write-tree`);
         None reads nothing on that side.  One `git cat-file --batch` serves all.
         A side over `gate.model.change.text_limit(path)` bytes is not kept: the path's
-        entry is `too_large` (content rules then fail naming the limit).
+        entry is `too_large` (content rules then fail naming the limit), with
+        both texts all the same where both sides are within `kept_limit(path)`
+        (a Go test file: `ChangeSet.large`).
         """
         from gate.base.text import decode
-        from gate.model.change import FileTexts, text_limit, too_large
+        from gate.model.change import FileTexts, kept_limit, text_limit, too_large
 
         wanted = sorted(set(paths))
         if not wanted:
@@ -332,15 +334,21 @@ class Repo(Runner):
             self._check_objects(cat, base, head)
             for path in wanted:
                 texts: list[str | None] = []
+                limit, reach = text_limit(path), kept_limit(path)
+                over: tuple[str, int] | None = None  # the first side past `limit`
                 for name, side in (("base", base), ("head", head)):
-                    limit = text_limit(path)
-                    data = cat.get_upto(f"{side}:{path}", limit) if side else None
+                    data = cat.get_upto(f"{side}:{path}", reach) if side else None
                     if isinstance(data, int):
                         out[path] = too_large(name, data, limit)
                         break
+                    if data is not None and len(data) > limit and over is None:
+                        over = (name, len(data))
                     texts.append(None if data is None else decode(data))
                 else:
-                    out[path] = FileTexts(base=texts[0], head=texts[1])
+                    if over is not None:
+                        out[path] = too_large(*over, limit, kept=(texts[0], texts[1]))
+                    else:
+                        out[path] = FileTexts(base=texts[0], head=texts[1])
         return out
 
     # -- history ------------------------------------------------------------

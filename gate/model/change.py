@@ -122,7 +122,11 @@ class FileTexts:
 
     `withheld` says why the texts were not read (`too_large`); a `ChangeSet`
     moves such an entry out of `texts` into `withheld`, so content rules see
-    the text as unavailable and say why."""
+    the text as unavailable and say why.  A withheld entry may still carry
+    its texts: a Go test file over `TEXT_LIMIT` is read up to
+    `KEPT_TEXT_LIMIT` (`kept_limit`), and `ChangeSet.large` keeps its texts
+    for `test_drift`'s one proof that reads no more than its lines, that it
+    only gained new functions (`gate.drift.go.grown`); no rule parses them."""
 
     base: str | None
     head: str | None
@@ -164,16 +168,40 @@ def text_limit(path: str) -> int:
     return LOCK_TEXT_LIMIT if path.rsplit("/", 1)[-1].lower() in LOCK_NAMES else TEXT_LIMIT
 
 
-def too_large(side: str, size: int, limit: int = TEXT_LIMIT) -> FileTexts:
-    """The entry for a file whose `side` ("base" or "head") is over `limit`."""
+# Go test files (`_test.go`) are read up to this size, past `TEXT_LIMIT`:
+# a generated one passes 1 MiB (go-github's `github-accessors_test.go`,
+# 1.2 MB), and the change that only inserts new test functions into it is
+# told apart from any other by its lines and a parse of what it inserts
+# (`gate.drift.go.grown`), in time and memory in proportion to the size
+# but without splitting the whole file.
+KEPT_TEXT_LIMIT = 8 << 20
+
+
+def kept_limit(path: str) -> int:
+    """The largest side of `path` a source reads at all: `text_limit(path)`,
+    but `KEPT_TEXT_LIMIT` for a Go test file (a side over `text_limit` then
+    comes `too_large` with its texts kept)."""
+    return KEPT_TEXT_LIMIT if path.endswith("_test.go") else text_limit(path)
+
+
+def too_large(
+    side: str,
+    size: int,
+    limit: int = TEXT_LIMIT,
+    kept: tuple[str | None, str | None] | None = None,
+) -> FileTexts:
+    """The entry for a file whose `side` ("base" or "head") is over `limit`;
+    `kept`: its base and head texts all the same (`kept_limit`), which
+    `ChangeSet.large` keeps."""
     why = (
         "(Python's parser needs about 100 times a file's size in memory)"
         if limit == TEXT_LIMIT
         else "for a lock file"
     )
+    base, head = kept if kept is not None else (None, None)
     return FileTexts(
-        base=None,
-        head=None,
+        base=base,
+        head=head,
         withheld=(
             f"its {side} version is {size:,} bytes, over the {limit >> 20} MiB that "
             f"content rules read {why}"
@@ -434,6 +462,10 @@ class ChangeSet:
     entries with `FileTexts.withheld`, which leave `texts`).  `tree` is
     the base tree's layout (`BaseTree`) when some rule reads it
     (`TextWants.tree`) and the source can list it; None otherwise.
+    `large` holds the texts of the withheld files whose texts the source
+    kept all the same (`kept_limit`: a Go test file over `TEXT_LIMIT`),
+    for `test_drift`'s proof that such a file only gained new functions
+    (`gate.drift.go.grown`); every other rule sees them as withheld.
     """
 
     files: tuple[FileChange, ...] = ()
@@ -446,12 +478,19 @@ class ChangeSet:
     notes: tuple[str, ...] = ()  # what the source could not do (reported as notes)
     tree: BaseTree | None = None  # the base tree's layout, when a rule reads it
     withheld: Mapping[str, str] = field(init=False, default_factory=dict)
+    large: Mapping[str, FileTexts] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         texts = {p: t for p, t in self.texts.items() if t.withheld is None}
         withheld = {p: t.withheld for p, t in self.texts.items() if t.withheld is not None}
+        large = {
+            p: FileTexts(base=t.base, head=t.head)
+            for p, t in self.texts.items()
+            if t.withheld is not None and (t.base is not None or t.head is not None)
+        }
         object.__setattr__(self, "texts", _frozen_mapping(texts))
         object.__setattr__(self, "withheld", MappingProxyType(withheld))
+        object.__setattr__(self, "large", _frozen_mapping(large))
 
     def touched_paths(self) -> list[str]:
         """All touched paths, sorted and unique (a fresh list; computed once)."""

@@ -883,7 +883,24 @@ calling it may store anything, so it does too); a `var` or `const`
 declaration holding a repair is one such unit of its exact text; and
 the whole file is the unit when a repair lies between declarations, in
 an import or a type, or when a repair in a function's signature or a
-declaration sits in text that changed.  A new
+declaration sits in text that changed.  A modified Go test file too
+large to read (over 1 MiB, `gate.model.change.TEXT_LIMIT`: a generated
+one, such as go-github's `github-accessors_test.go`) is read up to 8 MiB
+(`KEPT_TEXT_LIMIT`, in git mode) for one proof that never splits it
+whole (`gate.drift.go.grown`): where the head only inserts lines, no
+base line deleted or changed, each run between two top-level
+declarations after the header (outside every bracket, string and
+comment, right after a line ending in `}` or `)` with only blank lines
+between: never between a directive comment and its function) and
+holding only whole new functions (parsed behind the base's header by the
+Go reader: no method, `init`, `TestMain`, `var`, `const`, `type`,
+`import` or directive comment, no function running over two runs), each
+a case or a helper that stores nothing outside itself, named as no word
+of the base text nor a name Go predeclares (`len`, `max`) and calling no
+function the base declares, the file is grown, not changed: its new
+tests count as new tests in an existing file.  A run with carriage
+returns where the base has none, and anything else, leaves it judged as
+a whole file.  A new
 file with a syntax error is drift, as above.  A test-runner
 configuration file (below) is always judged whole.  A modified test file whose text is the
 same on both sides changed its mode or type: drift (the Action's API
