@@ -191,6 +191,17 @@ def test_wardens_settings_at_the_root_are_agent_files() -> None:
         assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
 
 
+def test_copilots_chat_modes_are_agent_files() -> None:
+    """Held-out round 15 (vscode-jupyter, azure-devops-mcp): VS Code's
+    Copilot reads custom agents from `.github/chatmodes/*.chatmode.md`, their
+    folder before it was `.github/agents/`; a `chatmodes` folder elsewhere
+    is no workspace's."""
+    for path in (".github/chatmodes/review.chatmode.md", ".GitHub/ChatModes/plan.chatmode.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == {"AGENTS"}, path
+    for path in ("docs/chatmodes/review.md", "src/.github/chatmodes/x.chatmode.md"):
+        assert failed(FileChange(path=path, added=1, deleted=1)) == set(), path
+
+
 def test_the_failures_read_on_agent_heavy_histories_and_kept_still_fail() -> None:
     """Measured (docs/agents.md, "What each rule's remaining failures are"): each of
     these failed a real commit and stays failing, for the reason given."""
