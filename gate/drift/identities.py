@@ -152,12 +152,31 @@ def _code_file(f: FileChange) -> bool:
 _WORD = re.compile(r"\w+")
 
 
+# The words of each block of a text between two blank lines, kept by the
+# block's text: a backtest reads the next version of the same big test
+# file, a few blocks away from the last (a word never crosses a line break).
+_BLOCK_CHARS = 8_000_000
+_blocks: dict[str, frozenset[str]] = {}
+_block_chars = [0]
+
+
 # Kept: `turned` reads a test's base twice (`renamed_only`, `align`), and
 # `_kept` each code file's head once per test.
 @functools.lru_cache(maxsize=64)
 def _words(text: str) -> frozenset[str]:
     """The whole words of `text`: `_spells(text, w)` for a word `w` is `w in _words(text)`."""
-    return frozenset(_WORD.findall(text))
+    found: set[str] = set()
+    for block in text.split("\n\n\n"):
+        words = _blocks.get(block)
+        if words is None:
+            words = _blocks[block] = frozenset(_WORD.findall(block))
+            _block_chars[0] += len(block)
+            while _block_chars[0] > _BLOCK_CHARS and _blocks:
+                oldest = next(iter(_blocks))
+                del _blocks[oldest]
+                _block_chars[0] -= len(oldest)
+        found |= words
+    return frozenset(found)
 
 
 def _spells(text: str, word: str) -> bool:
