@@ -920,8 +920,9 @@ def test_words_and_definitions_read_block_by_block_are_the_whole_texts(
     last, some dropped: a small budget) find what the whole text does."""
     from gate.drift import identities
 
-    saved = identities._BLOCK_DEFINED.chars, identities._BLOCK_WORDS.chars
-    identities._BLOCK_DEFINED.chars = identities._BLOCK_WORDS.chars = 60
+    saved = identities._BLOCK_DEFINED, identities._BLOCK_WORDS
+    identities._BLOCK_DEFINED = identities._ByBlock(identities._block_defined, 60)
+    identities._BLOCK_WORDS = identities._ByBlock(identities._block_words, 60)
     try:
         for text in [*versions, *versions]:
             whole: dict[str, list[object]] = {}
@@ -934,4 +935,4 @@ def test_words_and_definitions_read_block_by_block_are_the_whole_texts(
             for kept in (identities._BLOCK_DEFINED, identities._BLOCK_WORDS):
                 assert kept.size == sum(map(len, kept.held)) <= 60
     finally:
-        identities._BLOCK_DEFINED.chars, identities._BLOCK_WORDS.chars = saved
+        identities._BLOCK_DEFINED, identities._BLOCK_WORDS = saved
