@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyword
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -884,3 +885,54 @@ def test_the_shape_of_a_twin_forwarded_elsewhere_passes_alone(name: str) -> None
 @pytest.mark.parametrize("name", sorted(FORWARD_TWINS))
 def test_a_hostile_twin_of_a_forwarder_fails(name: str) -> None:
     CASE.fails(FORWARD_TWINS[name], "changed")
+
+
+# Pieces of code files: definition lines of each language `_defined`
+# reads, blank-line runs that cut a text into the blocks it keeps.
+_PIECES = st.sampled_from(
+    [
+        "def run(x):\n",
+        "class Run:\n",
+        "    def run(self):\n",
+        "func (r *T) Run(a int) int {\n",
+        "func Run(a int) {\n",
+        "public int run(int a) {\n",
+        "    private static void Run(\n",
+        "export const run = 1\n",
+        "type Run struct{}\n",
+        "    return run(x)\n",
+        "é = Run\n",
+        "\n",
+        "\n\n\n",
+        "\n\n\n\n",
+        "x",
+        " ",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=30).map("".join), min_size=1, max_size=4))
+def test_words_and_definitions_read_block_by_block_are_the_whole_texts(
+    versions: list[str],
+) -> None:
+    """A file's versions read one after another (blocks kept from the
+    last, some dropped: a small budget) find what the whole text does."""
+    from gate.drift import identities
+
+    saved = identities._BLOCK_DEFINED, identities._BLOCK_WORDS
+    identities._BLOCK_DEFINED = identities._ByBlock(identities._block_defined, 60)
+    identities._BLOCK_WORDS = identities._ByBlock(identities._block_words, 60)
+    try:
+        for text in [*versions, *versions]:
+            whole: dict[str, list[object]] = {}
+            for found in identities._block_defined(text):
+                for name, definition in found:
+                    whole.setdefault(name, []).append(definition)
+            got = identities._defined(text)
+            assert list(got.items()) == list(whole.items())
+            assert identities._words.__wrapped__(text) == frozenset(re.findall(r"\w+", text))
+            for kept in (identities._BLOCK_DEFINED, identities._BLOCK_WORDS):
+                assert kept.size == sum(map(len, kept.held)) <= 60
+    finally:
+        identities._BLOCK_DEFINED, identities._BLOCK_WORDS = saved
