@@ -52,7 +52,7 @@ def tree_folders(files: Iterable[FileChange]) -> tuple[str, ...]:
     what an import names before and after a move (`gate.drift.moved`).
     And where the change modifies a `go.mod`, the folder of each Go file it
     modifies and every folder above it: which `go.mod` governs it
-    (`gate.drift.identities.prefixes`)."""
+    (`gate.drift.gomods.prefixes`)."""
     packages = _go_packages(files) | _package_folders(files) | _moved_folders(files)
     packages |= _go_modules(files)
     wanted: set[str] = set()
